@@ -1,0 +1,56 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# A thin wrapper around Meson and Ninja. Every target first installs the
+# Debian packages that are missing (scripts/install-deps).
+
+BUILD ?= build
+SANBUILD ?= build-sanitize
+MESON_OPTS ?=
+
+.PHONY: all deps build run check check-sanitize cross benchmarks install clean
+
+all: build
+
+deps:
+	@scripts/install-deps
+
+$(BUILD)/build.ninja:
+	@scripts/install-deps
+	meson setup $(BUILD) $(MESON_OPTS)
+
+build: $(BUILD)/build.ninja
+	@scripts/install-deps
+	ninja -C $(BUILD)
+
+# The default measurement.
+run: build
+	$(BUILD)/clockbench bench
+
+# Every unit and command-line test.
+check: build
+	@rc=0; meson test -C $(BUILD) --print-errorlogs || rc=$$?; \
+	scripts/test-summary $(BUILD); exit $$rc
+
+# The same tests under AddressSanitizer and UndefinedBehaviorSanitizer.
+check-sanitize: deps
+	@test -f $(SANBUILD)/build.ninja || meson setup $(SANBUILD) \
+		-Db_sanitize=address,undefined -Db_lundef=false -Dbuildtype=debug
+	ninja -C $(SANBUILD)
+	@rc=0; ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
+	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+		meson test -C $(SANBUILD) --print-errorlogs --timeout-multiplier 3 \
+		|| rc=$$?; scripts/test-summary $(SANBUILD); exit $$rc
+
+# Compile the architecture-specific modules with Debian's cross compilers.
+cross:
+	@scripts/install-deps cross
+	scripts/cross-build
+
+# Figures that check clockbench against independent measurements.
+benchmarks: build
+	bench/run-all $(BUILD)
+
+install: build
+	meson install -C $(BUILD)
+
+clean:
+	rm -rf $(BUILD) $(SANBUILD)

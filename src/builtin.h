@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The commands. Each lives in its own cmd-NAME.c, parses its own options
+ * with getopt_long, and returns the process exit status. Usage errors go
+ * through usage_error() (exit 2).
+ */
+#ifndef CLOCKBENCH_BUILTIN_H
+#define CLOCKBENCH_BUILTIN_H
+
+#include <stdio.h>
+
+struct command {
+	const char *name;
+	const char *summary;			/* one line for `clockbench help` */
+	int (*run)(int argc, char **argv);	/* argv[0] is the command name */
+	void (*usage)(FILE *f);			/* the text of --help */
+};
+
+int cmd_help(int argc, char **argv);
+void usage_help(FILE *f);
+int cmd_bench(int argc, char **argv);
+void usage_bench(FILE *f);
+int cmd_vdso(int argc, char **argv);
+void usage_vdso(FILE *f);
+
+/* The command table, terminated by an entry with a NULL name. */
+extern const struct command commands[];
+const struct command *find_command(const char *name);
+/* The top-level usage: synopsis and the list of commands. */
+void usage_main(FILE *f);
+
+#endif

@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * clockbench: measure, verify and compare the Linux kernel's time paths.
+ * `clockbench <command> [options]`, in the style of git and perf.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "builtin.h"
+#include "config.h"
+#include "util.h"
+
+const struct command commands[] = {
+	{ "bench", "measure the cost of every time API through vdso, libc and syscall",
+	  cmd_bench, usage_bench },
+	{ "vdso", "list the symbols this process's vDSO exports, or dump it",
+	  cmd_vdso, usage_vdso },
+	{ "help", "show the help of a command", cmd_help, usage_help },
+	{ NULL, NULL, NULL, NULL },
+};
+
+const struct command *find_command(const char *name)
+{
+	for (const struct command *c = commands; c->name; c++)
+		if (streq(c->name, name))
+			return c;
+	return NULL;
+}
+
+void usage_main(FILE *f)
+{
+	fputs("usage: clockbench [--version] [--help] <command> [<options>]\n\n"
+	      "Commands:\n", f);
+	for (const struct command *c = commands; c->name; c++)
+		fprintf(f, "  %-10s %s\n", c->name, c->summary);
+	fputs("\nSee 'clockbench help <command>' or 'man clockbench-<command>'.\n", f);
+}
+
+int main(int argc, char **argv)
+{
+	const struct command *cmd;
+	char context[64];
+
+	if (argc < 2) {
+		usage_main(stderr);
+		return EXIT_USAGE;
+	}
+	if (streq(argv[1], "--version") || streq(argv[1], "-V")) {
+		printf("clockbench %s\n", CLOCKBENCH_VERSION);
+		return 0;
+	}
+	if (streq(argv[1], "--help") || streq(argv[1], "-h")) {
+		usage_main(stdout);
+		return 0;
+	}
+	cmd = find_command(argv[1]);
+	if (!cmd)
+		usage_error("unknown command '%s' (see 'clockbench --help')", argv[1]);
+
+	snprintf(context, sizeof(context), "clockbench %s", cmd->name);
+	set_program_context(context);
+	return cmd->run(argc - 1, argv + 1);
+}
