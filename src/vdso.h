@@ -16,25 +16,42 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Per-architecture symbol names and the version they are exported under. */
+/*
+ * Per-architecture symbol names and the version they are exported under.
+ * Each name is NULL where the architecture has no such entry point, and
+ * every name points to an entry point whose C prototype matches this
+ * build's types: on 32-bit architectures built with a 64-bit time_t
+ * (_TIME_BITS=64, musl), clock_gettime is the *_clock_gettime64 variant and
+ * the entry points that take or return a 32-bit time (gettimeofday, time,
+ * clock_getres) are NULL, since calling them would mix the two layouts.
+ */
 struct vdso_names {
-	const char *version;		/* "LINUX_2.6" on x86_64 */
+	const char *version;		/* "LINUX_2.6" on x86_64; NULL if unknown */
 	const char *clock_gettime;	/* NULL where the arch has none */
 	const char *clock_getres;
 	const char *gettimeofday;
 	const char *time;
 	const char *getcpu;
 	const char *getrandom;
+	/* Additions to the original interface: */
+	const char *arch;		/* "x86_64", "aarch64", "ppc64le", ... */
+	uint16_t machine;		/* e_machine of this build (EM_*) */
 };
 
-/* The names of the architecture this binary was built for. */
+/* The names of the architecture this binary was built for; never NULL. */
 const struct vdso_names *vdso_arch_names(void);
 
-/* A parsed image. All pointers point into [base, base + len). */
+/*
+ * A parsed image. All pointers point into [base, base + len).
+ * Lookups use gnu_hash when it is non-NULL, else sysv_hash: a caller (a
+ * test) may clear gnu_hash after parsing to force the DT_HASH path.
+ */
 struct vdso_image {
 	const unsigned char *base;	/* start of the ELF image */
 	size_t len;			/* bytes that may be read */
-	uintptr_t load_offset;		/* base - the lowest PT_LOAD p_vaddr */
+	uintptr_t load_offset;		/* address of vaddr 0 when base is the
+					 * mapped vDSO: base + p_offset - p_vaddr
+					 * of the lowest PT_LOAD */
 	const void *symtab;		/* ElfW(Sym)[] */
 	size_t nsyms;			/* symbols in symtab (from the hash table) */
 	const char *strtab;
@@ -43,13 +60,20 @@ struct vdso_image {
 	const void *sysv_hash;		/* DT_HASH table, or NULL */
 	const uint16_t *versym;		/* DT_VERSYM, or NULL */
 	const void *verdef;		/* DT_VERDEF, or NULL */
-	size_t verdefnum;
+	size_t verdefnum;		/* entries in the validated chain */
+	/* Additions to the original interface: */
+	uint16_t machine;		/* e_machine (EM_X86_64, ...) */
+	const void *phdr;		/* ElfW(Phdr)[phnum], to map vaddrs */
+	size_t phnum;
 };
 
 /*
- * Parse an ELF image of this architecture's class and byte order.
- * Returns 0, or -1 with a one-line reason in err ("truncated program
- * header table", "DT_STRTAB outside the image", ...).
+ * Parse an ELF image of this architecture's class and byte order (any
+ * e_machine, so that dumps from other machines can be inspected).
+ * Returns 0, or -1 with a one-line reason in err ("truncated: program
+ * header table ends at 0x1234, image is 0x1000 bytes", ...). On failure
+ * img->base and img->len are still set (so that the raw image can be
+ * dumped) and every other field is zero.
  */
 int vdso_parse(struct vdso_image *img, const void *base, size_t len,
 	       char *err, size_t errlen);
@@ -57,7 +81,11 @@ int vdso_parse(struct vdso_image *img, const void *base, size_t len,
 /*
  * Address of the defined function symbol name@version (version NULL: any
  * version), found through DT_GNU_HASH when present, else DT_HASH. Accepts
- * STT_FUNC with STB_GLOBAL or STB_WEAK binding. NULL when absent.
+ * STT_FUNC with STB_GLOBAL or STB_WEAK binding. NULL when absent. The
+ * version is matched through DT_VERSYM/DT_VERDEF; an image without
+ * DT_VERSYM matches any version. The result is base plus the symbol's image
+ * offset: callable when img is the live vDSO, a position in the buffer
+ * otherwise.
  */
 void *vdso_lookup(const struct vdso_image *img, const char *name,
 		  const char *version);
@@ -69,11 +97,16 @@ struct vdso_symbol {
 	uint64_t offset;	/* st_value: offset from the image's vaddr 0 */
 	uint64_t size;
 	bool is_func;
+	/* Additions to the original interface: */
+	unsigned char type;	/* STT_FUNC, STT_OBJECT, STT_NOTYPE, ... */
+	unsigned char bind;	/* STB_GLOBAL or STB_WEAK */
 };
 
 /*
- * Call fn for every defined global or weak symbol (functions and objects),
- * in symbol-table order. Stops early when fn returns non-zero and returns
+ * Call fn for every defined global or weak symbol (functions, objects and
+ * untyped assembler labels such as arm64's __kernel_rt_sigreturn), in
+ * symbol-table order. SHN_ABS symbols are skipped: in a vDSO they are the
+ * linker's version markers (an object named LINUX_2.6 at 0), not code. Stops early when fn returns non-zero and returns
  * that value; 0 otherwise.
  */
 int vdso_foreach_symbol(const struct vdso_image *img,
@@ -90,5 +123,15 @@ int vdso_foreach_symbol(const struct vdso_image *img,
  * a vDSO).
  */
 int vdso_self(struct vdso_image *img, char *err, size_t errlen);
+
+/*
+ * The extent of the ELF image at base as its own headers describe it: the
+ * end of the furthest of the ELF header, the program header table, the
+ * PT_LOAD segments' file contents and the section header table. Only the
+ * first avail bytes (ELF and program headers) are read. The vDSO mapping
+ * is usually longer (whole pages). Returns 0, or -1 with the reason.
+ */
+int vdso_elf_extent(const void *base, size_t avail, size_t *extent,
+		    char *err, size_t errlen);
 
 #endif
