@@ -1,0 +1,769 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Unit tests of src/stats.c. Reference values were computed independently
+ * in R 4.2.2 (r-base-core, a development tool only), with the R expression
+ * next to each value; the rest are checked against brute-force O(n^2)
+ * computations in this file. Values are printed in R with
+ * sprintf("%.17g", v). Test data that R must reproduce bit for bit comes
+ * from the Park-Miller generator below, defined in R as:
+ *
+ *   pm <- function(seed, n) { s <- seed; u <- numeric(n)
+ *     for (i in 1:n) { s <- (s * 16807) %% 2147483647
+ *       u[i] <- s / 2147483647 }; u }
+ *
+ * (all intermediate values are integers below 2^53, so R's doubles and C's
+ * integers agree exactly).
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stats.h"
+#include "util.h"
+
+/* |actual - expected| <= tol * max(1, |expected|) */
+#define assert_close(actual, expected, tol)                                   \
+	do {                                                                  \
+		double a_ = (actual), e_ = (expected);                        \
+		if (!(fabs(a_ - e_) <= (tol) * fmax(1, fabs(e_))))            \
+			fail_msg("%s = %.17g, expected %.17g (tol %g)",       \
+				 #actual, a_, e_, (double)(tol));             \
+	} while (0)
+
+/* |actual - expected| <= rel * |expected|, for tiny p-values. */
+#define assert_rel(actual, expected, rel)                                     \
+	do {                                                                  \
+		double a_ = (actual), e_ = (expected);                        \
+		if (!(fabs(a_ - e_) <= (rel) * fabs(e_)))                     \
+			fail_msg("%s = %.17g, expected %.17g (rel %g)",       \
+				 #actual, a_, e_, (double)(rel));             \
+	} while (0)
+
+/* Differences of rounding order between R's code and ours. */
+#define TIGHT 1e-13
+/* R's large-sample wilcox.test CI and estimate come from uniroot(tol=1e-4). */
+#define UNIROOT_TOL 2e-4
+
+static void park_miller(uint64_t seed, double *u, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		seed = seed * 16807 % 2147483647;
+		u[i] = (double)seed / 2147483647.0;
+	}
+}
+
+/* R: offset + 10 * pm(seed, n)^2 -- skewed like timings, no ties. */
+static void skewed_sample(uint64_t seed, double offset, double *x, size_t n)
+{
+	park_miller(seed, x, n);
+	for (size_t i = 0; i < n; i++)
+		x[i] = offset + 10 * (x[i] * x[i]);
+}
+
+/* R: offset + floor(8 * pm(seed, n)^2) -- integer nanoseconds, many ties. */
+static void quantised_sample(uint64_t seed, double offset, double *x,
+			     size_t n)
+{
+	park_miller(seed, x, n);
+	for (size_t i = 0; i < n; i++)
+		x[i] = offset + floor(8 * (x[i] * x[i]));
+}
+
+/* ---------------------------------------------------------------------- */
+
+static void test_sort(void **state)
+{
+	double x[] = { 3, -1, NAN, 2.5, -INFINITY, 2.5, 0 };
+
+	(void)state;
+	stats_sort(x, ARRAY_SIZE(x));
+	assert_true(x[0] == -INFINITY);
+	assert_true(x[1] == -1 && x[2] == 0 && x[3] == 2.5 && x[4] == 2.5);
+	assert_true(x[5] == 3);
+	assert_true(isnan(x[6]));	/* NaN sorts last */
+	stats_sort(x, 0);
+}
+
+static void test_quantile_type7(void **state)
+{
+	double x[] = { 3.1, 1.4, 1.5, 9.2, 6.5, 3.5, 8.9, 7.9 };
+	double y[] = { 0.25, 0.75, 1.25, 2.0, 3.5, 7.0, 12.5, 40.0, 41.0,
+		       100.0, 250.0 };
+	const double q[] = { 0, 0.1, 0.25, 0.5, 0.9, 0.99, 1 };
+	/* R: quantile(c(3.1,1.4,1.5,9.2,6.5,3.5,8.9,7.9),
+	 *             c(0,0.1,0.25,0.5,0.9,0.99,1), type=7) */
+	const double want[] = { 1.3999999999999999, 1.47, 2.7000000000000002,
+				5, 8.9900000000000002, 9.1790000000000003,
+				9.1999999999999993 };
+	const double qy[] = { 0.01, 0.33, 0.5, 0.66, 0.99 };
+	/* R: quantile(c(0.25,0.75,1.25,2,3.5,7,12.5,40,41,100,250),
+	 *             c(0.01,0.33,0.5,0.66,0.99), type=7) */
+	const double want_y[] = { 0.30000000000000004, 2.4500000000000011, 7,
+				  29.000000000000014, 235.00000000000006 };
+
+	(void)state;
+	stats_sort(x, ARRAY_SIZE(x));
+	for (size_t i = 0; i < ARRAY_SIZE(q); i++)
+		assert_close(stats_quantile_sorted(x, ARRAY_SIZE(x), q[i]),
+			     want[i], TIGHT);
+	for (size_t i = 0; i < ARRAY_SIZE(qy); i++)
+		assert_close(stats_quantile_sorted(y, ARRAY_SIZE(y), qy[i]),
+			     want_y[i], TIGHT);
+
+	/* Single value, out-of-range q, empty input, NaN q. */
+	assert_true(stats_quantile_sorted(x, 1, 0.7) == x[0]);
+	assert_true(stats_quantile_sorted(x, ARRAY_SIZE(x), -1) == x[0]);
+	assert_true(stats_quantile_sorted(x, ARRAY_SIZE(x), 2) == x[7]);
+	assert_true(isnan(stats_quantile_sorted(x, 0, 0.5)));
+	assert_true(isnan(stats_quantile_sorted(x, ARRAY_SIZE(x), NAN)));
+}
+
+/*
+ * Rule: [x_(k), x_(n-k+1)] with k the largest such that
+ * P(Bin(n, 1/2) <= k - 1) <= 0.025, so coverage 1 - 2 P(...) >= 0.95.
+ * R: n <- N; max(c(1, which(pbinom((1:n) - 1, n, 0.5) <= 0.025)))
+ * For these n, k also equals qbinom(0.025, n, 0.5) (0 for n = 5 -> 1).
+ */
+static void test_median_ci_ranks(void **state)
+{
+	static const struct {
+		size_t n, lo, hi;
+	} cases[] = {
+		{ 5, 1, 5 },		/* too small: coverage only 0.9375 */
+		{ 6, 1, 6 },		/* 1 - 2 * pbinom(0, 6, .5) = 0.96875 */
+		{ 10, 2, 9 },		/* coverage 0.9785156 */
+		{ 12, 3, 10 },
+		{ 20, 6, 15 },		/* coverage 0.9586105 */
+		{ 100, 40, 61 },	/* coverage 0.9647998 */
+		{ 1000, 469, 532 },	/* coverage 0.9537088 */
+	};
+	size_t lo, hi;
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		stats_median_ci_ranks(cases[i].n, 0.95, &lo, &hi);
+		assert_int_equal(lo, cases[i].lo);
+		assert_int_equal(hi, cases[i].hi);
+	}
+	stats_median_ci_ranks(1, 0.95, &lo, &hi);
+	assert_int_equal(lo, 1);
+	assert_int_equal(hi, 1);
+	stats_median_ci_ranks(0, 0.95, &lo, &hi);
+	assert_int_equal(lo, 0);
+	assert_int_equal(hi, 0);
+	/* A level near 0 shrinks the interval towards the median.
+	 * R: max(which(pbinom((1:7) - 1, 7, 0.5) <= (1 - 1e-9) / 2))  # 3
+	 *    max(which(pbinom((1:8) - 1, 8, 0.5) <= (1 - 1e-9) / 2))  # 4 */
+	stats_median_ci_ranks(7, 1e-9, &lo, &hi);
+	assert_int_equal(lo, 3);
+	assert_int_equal(hi, 5);
+	stats_median_ci_ranks(8, 1e-9, &lo, &hi);
+	assert_int_equal(lo, 4);
+	assert_int_equal(hi, 5);
+}
+
+/* ---------------------------------------------------------------------- */
+
+static void test_mwu_exact(void **state)
+{
+	const double x[] = { 1.1, 2.2, 3.3 };
+	const double y[] = { 4.4, 5.5, 6.6, 7.7 };
+	const double a[] = { 0.8, 1.9, 3.7, 4.1, 6.2 };
+	const double b[] = { 1.2, 2.5, 4.6, 5.3, 7.4, 8.8 };
+	struct mwu_result r;
+
+	(void)state;
+	stats_mann_whitney(x, 3, y, 4, &r);
+	assert_true(r.exact);
+	/* R: w <- wilcox.test(c(1.1,2.2,3.3), c(4.4,5.5,6.6,7.7));
+	 *    w$statistic; w$p.value */
+	assert_close(r.u, 0, 0);
+	assert_rel(r.p, 0.057142857142857141, TIGHT);
+
+	stats_mann_whitney(a, 5, b, 6, &r);
+	assert_true(r.exact);
+	/* R: wilcox.test(c(0.8,1.9,3.7,4.1,6.2),
+	 *                c(1.2,2.5,4.6,5.3,7.4,8.8))  -> W = 9 */
+	assert_close(r.u, 9, 0);
+	assert_close(r.p, 0.32900432900432897, TIGHT);
+
+	/* Upper tail. R: wilcox.test(c(1.2,2.5,4.6,5.3,7.4,8.8),
+	 *                            c(0.8,1.9,3.7,4.1,6.2))  -> W = 21 */
+	stats_mann_whitney(b, 6, a, 5, &r);
+	assert_close(r.u, 21, 0);
+	assert_close(r.p, 0.32900432900432897, TIGHT);
+}
+
+static void test_mwu_normal_ties(void **state)
+{
+	const double x[] = { 1, 2, 2, 3, 3, 3, 4, 5 };
+	const double y[] = { 3, 4, 4, 5, 5, 6, 7, 7, 8 };
+	struct mwu_result r;
+
+	(void)state;
+	stats_mann_whitney(x, ARRAY_SIZE(x), y, ARRAY_SIZE(y), &r);
+	assert_false(r.exact);
+	/* R: wilcox.test(c(1,2,2,3,3,3,4,5), c(3,4,4,5,5,6,7,7,8))
+	 *    -> W = 7.5 (with continuity correction) */
+	assert_close(r.u, 7.5, 0);
+	assert_rel(r.p, 0.0063731338380858754, TIGHT);
+}
+
+static void test_mwu_normal_large(void **state)
+{
+	double a[60], b[70], qa[200], qb[200];
+	struct mwu_result r;
+
+	(void)state;
+	skewed_sample(12345, 100, a, ARRAY_SIZE(a));
+	skewed_sample(67890, 100.5, b, ARRAY_SIZE(b));
+	stats_mann_whitney(a, ARRAY_SIZE(a), b, ARRAY_SIZE(b), &r);
+	assert_false(r.exact);	/* n >= 50, no ties */
+	/* R: wilcox.test(100 + 10 * pm(12345, 60)^2,
+	 *                100.5 + 10 * pm(67890, 70)^2)  -> W = 1876 */
+	assert_close(r.u, 1876, 0);
+	assert_close(r.p, 0.29658842539466029, TIGHT);
+
+	quantised_sample(111, 20, qa, ARRAY_SIZE(qa));
+	quantised_sample(222, 21, qb, ARRAY_SIZE(qb));
+	stats_mann_whitney(qa, ARRAY_SIZE(qa), qb, ARRAY_SIZE(qb), &r);
+	/* R: wilcox.test(20 + floor(8 * pm(111, 200)^2),
+	 *                21 + floor(8 * pm(222, 200)^2))  -> W = 13856 */
+	assert_close(r.u, 13856, 0);
+	assert_rel(r.p, 6.9265095295403249e-08, TIGHT);
+}
+
+static void test_mwu_edges(void **state)
+{
+	const double one[] = { 1 }, two[] = { 2 };
+	const double same[] = { 5, 5, 5 };
+	struct mwu_result r;
+
+	(void)state;
+	/* R: wilcox.test(1, 2)$p.value == 1 */
+	stats_mann_whitney(one, 1, two, 1, &r);
+	assert_true(r.exact);
+	assert_close(r.u, 0, 0);
+	assert_close(r.p, 1, 0);
+
+	/* All tied: R returns NaN (0/0); we report no evidence, p = 1. */
+	stats_mann_whitney(same, 3, same, 2, &r);
+	assert_false(r.exact);
+	assert_close(r.p, 1, 0);
+
+	/* Empty sample: no test. */
+	stats_mann_whitney(one, 1, two, 0, &r);
+	assert_true(isnan(r.p));
+	stats_mann_whitney(NULL, 0, two, 1, &r);
+	assert_true(isnan(r.p));
+}
+
+/* ---------------------------------------------------------------------- */
+
+static void test_hl_exact_small(void **state)
+{
+	const double x[] = { 10.3, 11.1, 9.7, 10.8, 12.4, 10.05, 11.6 };
+	const double y[] = { 11.9, 12.7, 10.9, 13.2, 12.15, 11.45, 14.0,
+			     12.95 };
+	double est, lo, hi;
+
+	(void)state;
+	/* R: x <- c(10.3,11.1,9.7,10.8,12.4,10.05,11.6)
+	 *    y <- c(11.9,12.7,10.9,13.2,12.15,11.45,14.0,12.95)
+	 *    w <- wilcox.test(y, x, conf.int=TRUE)   # exact test
+	 *    w$estimate; w$conf.int */
+	assert_true(stats_hodges_lehmann(x, 7, y, 8, 0.95, &est, &lo, &hi));
+	assert_close(est, 1.5999999999999996, TIGHT);
+	assert_close(lo, 0.34999999999999964, TIGHT);
+	assert_close(hi, 2.8999999999999986, TIGHT);
+
+	/* R: wilcox.test(y, x, conf.int=TRUE, conf.level=0.9)$conf.int */
+	assert_true(stats_hodges_lehmann(x, 7, y, 8, 0.90, &est, &lo, &hi));
+	assert_close(lo, 0.59999999999999964, TIGHT);
+	assert_close(hi, 2.4500000000000011, TIGHT);
+}
+
+static void test_hl_not_achievable(void **state)
+{
+	const double x[] = { 1, 2, 3 }, y[] = { 4.5, 5.5, 6.5 };
+	double est, lo, hi;
+
+	(void)state;
+	/* R: wilcox.test(c(4.5,5.5,6.5), c(1,2,3), conf.int=TRUE)
+	 *    -> "Requested conf.level not achievable", estimate 3.5,
+	 *    CI 1.5 5.5 (all differences) at conf.level 0.9 */
+	assert_false(stats_hodges_lehmann(x, 3, y, 3, 0.95, &est, &lo, &hi));
+	assert_close(est, 3.5, 0);
+	assert_close(lo, 1.5, 0);
+	assert_close(hi, 5.5, 0);
+
+	assert_false(stats_hodges_lehmann(x, 0, y, 3, 0.95, &est, &lo, &hi));
+	assert_true(isnan(est) && isnan(lo) && isnan(hi));
+
+	/* n = 1 per side: the only difference. */
+	assert_false(stats_hodges_lehmann(x, 1, y, 1, 0.95, &est, &lo, &hi));
+	assert_close(est, 3.5, 0);
+	assert_close(lo, 3.5, 0);
+	assert_close(hi, 3.5, 0);
+}
+
+static void test_hl_normal_200(void **state)
+{
+	double a[200], b[200];
+	double est, lo, hi;
+
+	(void)state;
+	skewed_sample(12345, 100, a, ARRAY_SIZE(a));
+	skewed_sample(67890, 100.5, b, ARRAY_SIZE(b));
+	assert_true(stats_hodges_lehmann(a, 200, b, 200, 0.95, &est, &lo,
+					 &hi));
+	/* R: a <- 100 + 10 * pm(12345, 200)^2
+	 *    b <- 100.5 + 10 * pm(67890, 200)^2
+	 *    w <- wilcox.test(b, a, conf.int=TRUE, exact=FALSE)
+	 *    w$estimate; w$conf.int   (uniroot, tol.root = 1e-4) */
+	assert_close(est, 0.37767845507145725, UNIROOT_TOL);
+	assert_close(lo, -0.059170574368466088, UNIROOT_TOL);
+	assert_close(hi, 0.68337859275061796, UNIROOT_TOL);
+	/*
+	 * With a tight root R lands on the pairwise differences themselves:
+	 * R: wilcox.test(b, a, conf.int=TRUE, exact=FALSE,
+	 *                tol.root=1e-13)$conf.int
+	 *    -> -0.05919029442093672 0.68342988578296959
+	 * which are d[17734] and d[40000 - 17734 + 1] of
+	 * R: d <- sort(outer(b, a, "-"))
+	 *    d[17734]; d[22267]  -> -0.059190294420957912 0.68342988578297081
+	 * The estimate is on R's zero plateau (d[20000], d[20001]); we return
+	 * its midpoint. R: median(d) -> 0.37766843898313596
+	 */
+	assert_close(lo, -0.05919029442093672, 1e-12);
+	assert_close(hi, 0.68342988578296959, 1e-12);
+	assert_close(lo, -0.059190294420957912, 0);
+	assert_close(hi, 0.68342988578297081, 0);
+	assert_close(est, 0.37766843898313596, 0);
+}
+
+static void test_hl_normal_ties(void **state)
+{
+	double a[200], b[200];
+	double est, lo, hi;
+
+	(void)state;
+	quantised_sample(111, 20, a, ARRAY_SIZE(a));
+	quantised_sample(222, 21, b, ARRAY_SIZE(b));
+	assert_true(stats_hodges_lehmann(a, 200, b, 200, 0.95, &est, &lo,
+					 &hi));
+	/* R: a <- 20 + floor(8 * pm(111, 200)^2)
+	 *    b <- 21 + floor(8 * pm(222, 200)^2)
+	 *    w <- wilcox.test(b, a, conf.int=TRUE)  # normal: ties
+	 *    -> estimate 1.0000762823983675,
+	 *       CI 0.99999797046704542 1.0000529947463781 (uniroot near 1)
+	 *    median(outer(b, a, "-")) == 1 */
+	assert_close(est, 1.0000762823983675, UNIROOT_TOL);
+	assert_close(lo, 0.99999797046704542, UNIROOT_TOL);
+	assert_close(hi, 1.0000529947463781, UNIROOT_TOL);
+	/* R: wilcox.test(b, a, conf.int=TRUE, tol.root=1e-13)
+	 *    -> estimate 1.0000000000000553,
+	 *       CI 0.99999999999995193 1.0000000000000178 */
+	assert_true(est == 1 && lo == 1 && hi == 1);
+}
+
+/* Quarter-nanosecond steps: many ties, yet distinct CI bounds. */
+static void test_hl_normal_quarter_ties(void **state)
+{
+	double a[150], b[180];
+	double est, lo, hi;
+	struct mwu_result r;
+
+	(void)state;
+	park_miller(555, a, ARRAY_SIZE(a));
+	park_miller(666, b, ARRAY_SIZE(b));
+	for (size_t i = 0; i < ARRAY_SIZE(a); i++)
+		a[i] = 20 + floor(40 * (a[i] * a[i])) / 4;
+	for (size_t j = 0; j < ARRAY_SIZE(b); j++)
+		b[j] = 20.5 + floor(40 * (b[j] * b[j])) / 4;
+	/* R: a <- 20 + floor(40 * pm(555, 150)^2) / 4
+	 *    b <- 20.5 + floor(40 * pm(666, 180)^2) / 4
+	 *    w <- wilcox.test(b, a, conf.int=TRUE, tol.root=1e-13)
+	 *    -> estimate 0.50000000000003519,
+	 *       CI 0.25000000000001088 1.0000000000000193
+	 *    wilcox.test(b, a, conf.int=TRUE, conf.level=0.8,
+	 *                tol.root=1e-13)$conf.int
+	 *    -> 0.49999999999997824 0.99999999999999245
+	 *    median(outer(b, a, "-")) -> 0.5 */
+	assert_true(stats_hodges_lehmann(a, 150, b, 180, 0.95, &est, &lo,
+					 &hi));
+	assert_close(est, 0.5, 0);
+	assert_close(lo, 0.25, 0);
+	assert_close(hi, 1, 0);
+	assert_true(stats_hodges_lehmann(a, 150, b, 180, 0.8, &est, &lo,
+					 &hi));
+	assert_close(lo, 0.5, 0);
+	assert_close(hi, 1, 0);
+
+	/* R: wilcox.test(a, b)  -> W = 10748 */
+	stats_mann_whitney(a, 150, b, 180, &r);
+	assert_close(r.u, 10748, 0);
+	assert_rel(r.p, 0.001406633604858936, TIGHT);
+}
+
+/* A heavy tie in one sample shrinks sigma: the bounds move. */
+static void test_hl_normal_one_sided_ties(void **state)
+{
+	double a[150], b[180];
+	double est, lo, hi;
+	struct mwu_result r;
+
+	(void)state;
+	park_miller(555, a, ARRAY_SIZE(a));
+	for (size_t i = 0; i < ARRAY_SIZE(a); i++)
+		a[i] = a[i] < 0.6 ? 20 : 20 + 10 * (a[i] * a[i]);
+	skewed_sample(666, 20.5, b, ARRAY_SIZE(b));
+	/* R: u <- pm(555, 150); a <- ifelse(u < 0.6, 20, 20 + 10 * u^2)
+	 *    b <- 20.5 + 10 * pm(666, 180)^2          # 97 values of a are 20
+	 *    w <- wilcox.test(b, a, conf.int=TRUE, tol.root=1e-13)
+	 *    -> estimate 1.4216132855184624,
+	 *       CI 1.0954399462486095 1.8170040644015555
+	 *    median(outer(b, a, "-")) -> 1.4216132855184362 */
+	assert_true(stats_hodges_lehmann(a, 150, b, 180, 0.95, &est, &lo,
+					 &hi));
+	assert_close(est, 1.4216132855184362, TIGHT);
+	assert_close(lo, 1.0954399462486095, 1e-12);
+	assert_close(hi, 1.8170040644015555, 1e-12);
+
+	/* R: wilcox.test(a, b)  -> W = 7356 */
+	stats_mann_whitney(a, 150, b, 180, &r);
+	assert_close(r.u, 7356, 0);
+	assert_rel(r.p, 5.5538580444452354e-13, TIGHT);
+}
+
+static int cmp_dbl(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Selection without storing the differences vs sorting all of them. */
+static void test_hl_vs_brute_force(void **state)
+{
+	enum { NX = 37, NY = 52 };
+	double x[NX], y[NY], d[NX * NY];
+	double est, lo, hi, median;
+
+	(void)state;
+	park_miller(4242, x, NX);
+	park_miller(777, y, NY);
+	/* Negative, zero and repeated differences. */
+	for (size_t i = 0; i < NX; i++)
+		x[i] = round(x[i] * 40) / 4 - 5;
+	for (size_t j = 0; j < NY; j++)
+		y[j] = round(y[j] * 40) / 4 - 4;
+	for (size_t i = 0; i < NX; i++)
+		for (size_t j = 0; j < NY; j++)
+			d[i * NY + j] = y[j] - x[i];
+	qsort(d, NX * NY, sizeof(d[0]), cmp_dbl);
+	median = (d[NX * NY / 2 - 1] + d[NX * NY / 2]) / 2;
+
+	stats_hodges_lehmann(x, NX, y, NY, 0.95, &est, &lo, &hi);
+	assert_true(est == median);
+	assert_true(lo >= d[0] && hi <= d[NX * NY - 1]);
+	assert_true(lo <= est && est <= hi);
+	/* Bounds are actual differences. */
+	assert_non_null(bsearch(&lo, d, NX * NY, sizeof(d[0]), cmp_dbl));
+	assert_non_null(bsearch(&hi, d, NX * NY, sizeof(d[0]), cmp_dbl));
+}
+
+/* 20000 per side: 4e8 differences (3.2 GB) that must never be stored. */
+static void test_hl_large_memory_light(void **state)
+{
+	enum { N = 20000 };
+	double *x = xcalloc(N, sizeof(*x)), *y = xcalloc(N, sizeof(*y));
+	double est, lo, hi;
+
+	(void)state;
+	quantised_sample(31337, 20, x, N);
+	quantised_sample(4711, 23, y, N);
+	assert_true(stats_hodges_lehmann(x, N, y, N, 0.95, &est, &lo, &hi));
+	assert_true(lo <= est && est <= hi);
+	assert_true(est >= 2 && est <= 4);
+	assert_true(hi - lo <= 1);
+	free(x);
+	free(y);
+}
+
+/* ---------------------------------------------------------------------- */
+
+static double cliffs_brute(const double *x, size_t nx, const double *y,
+			   size_t ny)
+{
+	long long sum = 0;
+
+	for (size_t i = 0; i < nx; i++)
+		for (size_t j = 0; j < ny; j++)
+			sum += (y[j] > x[i]) - (y[j] < x[i]);
+	return (double)sum / ((double)nx * (double)ny);
+}
+
+static void test_cliffs_delta(void **state)
+{
+	const double x[] = { 1, 2, 3 }, y[] = { 2, 4 };
+	const double a[] = { 1, 2, 2.5, 3, 4 }, b[] = { 1.5, 2.5, 2.5, 9 };
+	double rx[300], ry[250];
+
+	(void)state;
+	/* By hand: y=2 beats 1, loses to 3; y=4 beats all: (4 - 1) / 6.
+	 * R: mean(sign(outer(c(2,4), c(1,2,3), "-"))) == 0.5 */
+	assert_close(stats_cliffs_delta(x, 3, y, 2), 0.5, 0);
+	/* R: mean(sign(outer(c(1.5,2.5,2.5,9), c(1,2,2.5,3,4), "-"))) */
+	assert_close(stats_cliffs_delta(a, 5, b, 4), 0.10000000000000001, 0);
+	assert_close(stats_cliffs_delta(y, 2, x, 3), -0.5, 0);
+	assert_close(stats_cliffs_delta(x, 3, x, 3), 0, 0);
+
+	quantised_sample(99, 20, rx, ARRAY_SIZE(rx));
+	skewed_sample(98, 20.5, ry, ARRAY_SIZE(ry));
+	assert_close(stats_cliffs_delta(rx, 300, ry, 250),
+		     cliffs_brute(rx, 300, ry, 250), 0);
+	skewed_sample(97, 20, rx, ARRAY_SIZE(rx));
+	assert_close(stats_cliffs_delta(rx, 300, ry, 250),
+		     cliffs_brute(rx, 300, ry, 250), 0);
+
+	assert_true(isnan(stats_cliffs_delta(x, 0, y, 2)));
+}
+
+/* ---------------------------------------------------------------------- */
+
+static void test_p_adjust(void **state)
+{
+	const double p[] = { 0.01, NAN, 0.04, 0.03, 0.005, 0.5, 0.04 };
+	/* R: p <- c(0.01, NA, 0.04, 0.03, 0.005, 0.5, 0.04)
+	 *    p.adjust(p, "holm") */
+	const double holm[] = { 0.050000000000000003, NAN, 0.12, 0.12,
+				0.029999999999999999, 0.5, 0.12 };
+	/* R: p.adjust(p, "BH") */
+	const double bh[] = { 0.029999999999999999, NAN, 0.048000000000000001,
+			      0.048000000000000001, 0.029999999999999999, 0.5,
+			      0.048000000000000001 };
+	double h[ARRAY_SIZE(p)], f[ARRAY_SIZE(p)];
+	double big[] = { 0.9, 0.6, 0.8 };
+	double big2[] = { 0.9, 0.6, 0.8 };
+
+	(void)state;
+	memcpy(h, p, sizeof(p));
+	memcpy(f, p, sizeof(p));
+	stats_holm(h, ARRAY_SIZE(h));
+	stats_benjamini_hochberg(f, ARRAY_SIZE(f));
+	for (size_t i = 0; i < ARRAY_SIZE(p); i++) {
+		if (isnan(p[i])) {
+			assert_true(isnan(h[i]) && isnan(f[i]));
+			continue;
+		}
+		assert_close(h[i], holm[i], TIGHT);
+		assert_close(f[i], bh[i], TIGHT);
+	}
+
+	/* Capped at 1 and monotone. R: p.adjust(c(0.9,0.6,0.8), "holm")
+	 * -> 1 1 1; p.adjust(c(0.9,0.6,0.8), "BH") -> 0.9 0.9 0.9 */
+	stats_holm(big, 3);
+	stats_benjamini_hochberg(big2, 3);
+	for (size_t i = 0; i < 3; i++) {
+		assert_close(big[i], 1, 0);
+		assert_close(big2[i], 0.90000000000000002, TIGHT);
+	}
+	stats_holm(NULL, 0);
+	stats_benjamini_hochberg(NULL, 0);
+}
+
+/* ---------------------------------------------------------------------- */
+
+static void test_student_t(void **state)
+{
+	const double x[] = { 21.2, 20.9, 21.5, 22.0, 21.1, 20.8 };
+	const double y[] = { 22.1, 21.9, 22.6, 22.3, 21.7, 22.8, 22.0 };
+	const double y2[] = { 21.3, 20.7, 21.6, 21.9, 21.0, 21.2 };
+	struct ttest_result r;
+
+	(void)state;
+	/* R: x <- c(21.2,20.9,21.5,22.0,21.1,20.8)
+	 *    y <- c(22.1,21.9,22.6,22.3,21.7,22.8,22.0)
+	 *    t <- t.test(y, x, var.equal=TRUE)
+	 *    mean(y) - mean(x); diff(t$conf.int) / 2
+	 *    sqrt(((6-1)*var(x) + (7-1)*var(y)) / 11)   # p = 0.0017 */
+	stats_student_t(x, 6, y, 7, 0.95, &r);
+	assert_close(r.diff, 0.94999999999999929, 1e-12);
+	assert_close(r.halfwidth, 0.50824417503308061, 1e-12);
+	assert_close(r.pooled_sd, 0.41505749875496478, 1e-12);
+	assert_true(r.significant);
+
+	/* R: diff(t.test(y, x, var.equal=TRUE, conf.level=0.99)$conf.int)/2 */
+	stats_student_t(x, 6, y, 7, 0.99, &r);
+	assert_close(r.halfwidth, 0.71718251395975174, 1e-12);
+
+	/* R: y2 <- c(21.3,20.7,21.6,21.9,21.0,21.2)
+	 *    t <- t.test(y2, x, var.equal=TRUE)   # p = 0.897 */
+	stats_student_t(x, 6, y2, 6, 0.95, &r);
+	assert_close(r.diff, 0.033333333333331439, 1e-12);
+	assert_close(r.halfwidth, 0.55827119556795379, 1e-12);
+	assert_false(r.significant);
+
+	/* Too few values for a variance: no interval, no claim. */
+	stats_student_t(x, 1, y, 1, 0.95, &r);
+	assert_close(r.diff, 0.9, TIGHT);
+	assert_true(isnan(r.halfwidth));
+	assert_false(r.significant);
+	stats_student_t(x, 0, y, 3, 0.95, &r);
+	assert_true(isnan(r.diff));
+	assert_false(r.significant);
+}
+
+static void test_geomean(void **state)
+{
+	const double a[] = { 1, 2, 4, 8 };
+	const double b[] = { 0.5, 3, 7.25, 110 };
+	const double c[] = { 3, 0, 2 };
+
+	(void)state;
+	/* R: exp(mean(log(c(1,2,4,8)))) */
+	assert_close(stats_geomean(a, 4), 2.8284271247461898, TIGHT);
+	/* R: exp(mean(log(c(0.5,3,7.25,110)))) */
+	assert_close(stats_geomean(b, 4), 5.8810583410677477, TIGHT);
+	assert_close(stats_geomean(c, 3), 0, 0);
+	assert_close(stats_geomean(a, 1), 1, 0);
+	assert_true(isnan(stats_geomean(a, 0)));
+}
+
+/* ---------------------------------------------------------------------- */
+
+static void test_summarize(void **state)
+{
+	double x[] = { 10.1, 10.3, 9.9, 10.0, 10.2, 10.4, 9.8, 10.1, 10.0,
+		       55.0, 10.2, 9.9 };
+	struct summary s;
+
+	(void)state;
+	stats_summarize(x, ARRAY_SIZE(x), &s);
+	/* R: x <- c(10.1,10.3,9.9,10.0,10.2,10.4,9.8,10.1,10.0,55.0,10.2,9.9)
+	 *    n <- 12; k <- max(which(pbinom((1:n)-1, n, .5) <= .025))  # 3
+	 *    s <- sort(x)
+	 *    min(x); max(x); median(x); s[k]; s[n-k+1]; mean(x); sd(x)
+	 *    100*sd(x)/mean(x); quantile(x, .99, type=7); mad(x, constant=1)
+	 *    sum(abs(x - median(x)) / (1.4826 * mad(x, constant=1)) > 5) */
+	assert_int_equal(s.n, 12);
+	assert_close(s.min, 9.8000000000000007, 0);
+	assert_close(s.max, 55, 0);
+	assert_close(s.median, 10.1, TIGHT);
+	assert_close(s.median_lo, 9.9000000000000004, 0);
+	assert_close(s.median_hi, 10.300000000000001, 0);
+	assert_close(s.mean, 13.824999999999999, TIGHT);
+	assert_close(s.stddev, 12.967941239842197, TIGHT);
+	assert_close(s.cv_pct, 93.800659962692222, TIGHT);
+	assert_close(s.p99, 50.094000000000023, TIGHT);
+	assert_close(s.mad, 0.14999999999999947, TIGHT);
+	assert_int_equal(s.outliers, 1);
+	/* Sorted in place. */
+	assert_true(x[0] == s.min && x[11] == s.max);
+}
+
+/* MAD 0: the scale falls back to sqrt(pi/2) times the mean deviation. */
+static void test_summarize_mad_zero(void **state)
+{
+	double x[] = { 20, 21, 20, 20, 500, 20, 21, 20, 20 };
+	struct summary s;
+
+	(void)state;
+	stats_summarize(x, ARRAY_SIZE(x), &s);
+	/* R: x <- c(20,21,20,20,500,20,21,20,20)
+	 *    mad(x, constant=1); mean(x); sd(x); quantile(x, .99, type=7)
+	 *    d <- abs(x - median(x)); sum(d / (sqrt(pi/2) * mean(d)) > 5)
+	 *    -> 0, 73.5555..., 159.917..., 461.68, 1 (500; the 21s are not) */
+	assert_close(s.mad, 0, 0);
+	assert_close(s.median, 20, 0);
+	assert_close(s.mean, 73.555555555555557, TIGHT);
+	assert_close(s.stddev, 159.91725290842692, TIGHT);
+	assert_close(s.p99, 461.67999999999995, TIGHT);
+	assert_int_equal(s.outliers, 1);
+}
+
+static void test_summarize_edges(void **state)
+{
+	double one[] = { 42.5 };
+	double same[] = { 7, 7, 7, 7, 7, 7, 7 };
+	struct summary s;
+
+	(void)state;
+	stats_summarize(one, 1, &s);
+	assert_int_equal(s.n, 1);
+	assert_true(s.min == 42.5 && s.max == 42.5 && s.median == 42.5);
+	assert_true(s.median_lo == 42.5 && s.median_hi == 42.5);
+	assert_true(s.mean == 42.5 && s.p99 == 42.5);
+	assert_true(s.stddev == 0 && s.cv_pct == 0);	/* R's sd(42.5) is NA */
+	assert_true(s.mad == 0);
+	assert_int_equal(s.outliers, 0);
+
+	stats_summarize(same, ARRAY_SIZE(same), &s);
+	assert_true(s.median == 7 && s.median_lo == 7 && s.median_hi == 7);
+	assert_true(s.stddev == 0 && s.cv_pct == 0 && s.mad == 0);
+	assert_int_equal(s.outliers, 0);
+
+	stats_summarize(NULL, 0, &s);
+	assert_int_equal(s.n, 0);
+	assert_true(isnan(s.median) && isnan(s.mean));
+	assert_int_equal(s.outliers, 0);
+}
+
+/* NaN is outside the contract, but must not crash or hang. */
+static void test_nan_survives(void **state)
+{
+	double x[] = { 1, NAN, 3, 2, NAN }, y[] = { NAN, 2.5, 4, INFINITY };
+	double est, lo, hi;
+	struct mwu_result r;
+	struct ttest_result t;
+	struct summary s;
+
+	(void)state;
+	stats_mann_whitney(x, 5, y, 4, &r);
+	stats_hodges_lehmann(x, 5, y, 4, 0.95, &est, &lo, &hi);
+	(void)stats_cliffs_delta(x, 5, y, 4);
+	stats_student_t(x, 5, y, 4, 0.95, &t);
+	assert_false(t.significant);
+	(void)stats_geomean(x, 5);
+	stats_holm(x, 5);
+	stats_summarize(y, 4, &s);
+	assert_int_equal(s.n, 4);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_sort),
+		cmocka_unit_test(test_quantile_type7),
+		cmocka_unit_test(test_median_ci_ranks),
+		cmocka_unit_test(test_mwu_exact),
+		cmocka_unit_test(test_mwu_normal_ties),
+		cmocka_unit_test(test_mwu_normal_large),
+		cmocka_unit_test(test_mwu_edges),
+		cmocka_unit_test(test_hl_exact_small),
+		cmocka_unit_test(test_hl_not_achievable),
+		cmocka_unit_test(test_hl_normal_200),
+		cmocka_unit_test(test_hl_normal_ties),
+		cmocka_unit_test(test_hl_normal_quarter_ties),
+		cmocka_unit_test(test_hl_normal_one_sided_ties),
+		cmocka_unit_test(test_hl_vs_brute_force),
+		cmocka_unit_test(test_hl_large_memory_light),
+		cmocka_unit_test(test_cliffs_delta),
+		cmocka_unit_test(test_p_adjust),
+		cmocka_unit_test(test_student_t),
+		cmocka_unit_test(test_geomean),
+		cmocka_unit_test(test_summarize),
+		cmocka_unit_test(test_summarize_mad_zero),
+		cmocka_unit_test(test_summarize_edges),
+		cmocka_unit_test(test_nan_survives),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
