@@ -52,6 +52,15 @@ json_t *env_to_json(const struct env_info *env);
 /* A short human block, "# kernel: 6.18.44 ..." lines, to stream f. */
 void env_print(const struct env_info *env, FILE *f, const char *prefix);
 
+/*
+ * Parsers behind env_collect(), exposed for tests. env_parse_cpu_flags()
+ * sets the timekeeping flags from the value of an x86 "flags" line, matching
+ * whole words only. env_parse_cpuinfo() sets cpu_model and the flags from
+ * the text of /proc/cpuinfo (NULL: clears them).
+ */
+void env_parse_cpu_flags(struct env_info *env, const char *flags);
+void env_parse_cpuinfo(struct env_info *env, const char *cpuinfo);
+
 /* The inode of the root time namespace (PROC_TIME_INIT_INO). */
 #define ROOT_TIME_NS_INO 0xEFFFFFFAu
 
