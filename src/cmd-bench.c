@@ -1,0 +1,363 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * clockbench bench: the cost of every time API through the vDSO, libc and
+ * the raw syscall, in ns and cycles per call, with robust statistics.
+ */
+#include <getopt.h>
+#include <signal.h>
+#include <string.h>
+#include <time.h>
+
+#include "builtin.h"
+#include "catalog.h"
+#include "cycles.h"
+#include "env.h"
+#include "output.h"
+#include "progress.h"
+#include "run.h"
+#include "timing.h"
+#include "util.h"
+
+void usage_bench(FILE *f)
+{
+	fputs("usage: clockbench bench [<options>]\n"
+	      "\n"
+	      "Measure every time API through the vDSO, libc and the raw system call:\n"
+	      "ns and cycles per call, median with its 95% confidence interval.\n"
+	      "\n"
+	      "  --api LIST        APIs: clock_gettime, clock_getres, gettimeofday, time,\n"
+	      "                    getcpu, getrandom, times, getrusage (default: all)\n"
+	      "  --clock LIST      clocks by name (monotonic, realtime-coarse, ...) or id\n"
+	      "  --path LIST       vdso, libc, syscall (default: all)\n"
+	      "  --cpu N           pin to CPU N (default: the last CPU of the affinity mask)\n"
+	      "  --budget TIME     wall time per cell, e.g. 0.5 or 200ms (default 250ms)\n"
+	      "  --quick           short budget: a few seconds for the whole catalog\n"
+	      "  --precision PCT   stop a cell when its CI half-width is within PCT % of\n"
+	      "                    the median (default 1)\n"
+	      "  --counter WHICH   cycle counter: auto, perf, arch, none (default auto)\n"
+	      "  --format FMT      table, json, csv, tap (default table)\n"
+	      "  --samples         with --format json: every batch's per-call figures\n"
+	      "  --list            print the cells that would run, and why some cannot\n"
+	      "  -h, --help        this text\n"
+	      "\n"
+	      "Exit status: 0 on success, 2 on a usage error, 130 when interrupted.\n", f);
+}
+
+struct bench_options {
+	struct catalog_filter filter;
+	struct timing_config cfg;
+	int cpu;
+	enum output_format format;
+	enum cycle_request counter;
+	bool list;
+	bool samples;
+};
+
+static volatile sig_atomic_t stop_signal;
+
+static void on_stop_signal(int sig)
+{
+	stop_signal = sig;
+}
+
+/* ---- options -------------------------------------------------------- */
+
+enum {
+	OPT_API = 256, OPT_CLOCK, OPT_PATH, OPT_CPU, OPT_BUDGET, OPT_QUICK,
+	OPT_PRECISION, OPT_COUNTER, OPT_FORMAT, OPT_SAMPLES, OPT_LIST,
+};
+
+static const struct option bench_longopts[] = {
+	{ "api", required_argument, NULL, OPT_API },
+	{ "clock", required_argument, NULL, OPT_CLOCK },
+	{ "path", required_argument, NULL, OPT_PATH },
+	{ "cpu", required_argument, NULL, OPT_CPU },
+	{ "budget", required_argument, NULL, OPT_BUDGET },
+	{ "quick", no_argument, NULL, OPT_QUICK },
+	{ "precision", required_argument, NULL, OPT_PRECISION },
+	{ "counter", required_argument, NULL, OPT_COUNTER },
+	{ "format", required_argument, NULL, OPT_FORMAT },
+	{ "samples", no_argument, NULL, OPT_SAMPLES },
+	{ "list", no_argument, NULL, OPT_LIST },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static void parse_api_list(const char *arg, bool *sel)
+{
+	_cleanup_free_ char **items = split_list(arg, NULL);
+
+	memset(sel, 0, API_COUNT * sizeof(bool));
+	for (char **it = items; *it; it++) {
+		int api = catalog_api_by_name(*it);
+
+		if (api < 0)
+			usage_error("unknown api '%s' in --api", *it);
+		sel[api] = true;
+	}
+	if (!items[0])
+		usage_error("empty --api list");
+}
+
+static void parse_path_list(const char *arg, bool *sel)
+{
+	_cleanup_free_ char **items = split_list(arg, NULL);
+
+	memset(sel, 0, PATH_COUNT * sizeof(bool));
+	for (char **it = items; *it; it++) {
+		int path = catalog_path_by_name(*it);
+
+		if (path < 0)
+			usage_error("unknown path '%s' in --path (vdso, libc, syscall)", *it);
+		sel[path] = true;
+	}
+	if (!items[0])
+		usage_error("empty --path list");
+}
+
+static void parse_clock_list(const char *arg, bool *sel, size_t nsel)
+{
+	_cleanup_free_ char **items = split_list(arg, NULL);
+
+	memset(sel, 0, nsel * sizeof(bool));
+	for (char **it = items; *it; it++) {
+		const struct clock_info *ci = catalog_clock_by_name(*it);
+
+		if (!ci)
+			usage_error("unknown clock '%s' in --clock", *it);
+		sel[ci->id] = true;
+	}
+	if (!items[0])
+		usage_error("empty --clock list");
+}
+
+static enum cycle_request parse_counter(const char *arg)
+{
+	static const char *const names[] = { "auto", "perf", "arch", "none" };
+
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
+		if (streq(arg, names[i]))
+			return (enum cycle_request)i;
+	usage_error("unknown counter '%s' (auto, perf, arch, none)", arg);
+}
+
+static void parse_cpu(const char *arg, int *cpu)
+{
+	char allowed[256];
+	long v;
+
+	if (!parse_int(arg, 0, 1 << 20, &v))
+		usage_error("invalid --cpu '%s': expected a CPU number", arg);
+	if (!timing_cpu_allowed((int)v, allowed, sizeof(allowed)))
+		usage_error("CPU %ld is not in this process's affinity mask "
+			    "(allowed: %s)", v, allowed);
+	*cpu = (int)v;
+}
+
+static void parse_bench_options(int argc, char **argv, struct bench_options *o)
+{
+	double budget = 0, precision = 0;
+	bool quick = false;
+	int opt, fmt;
+
+	memset(o, 0, sizeof(*o));
+	catalog_filter_all(&o->filter);
+	o->cpu = -1;
+	o->format = FORMAT_TABLE;
+	o->counter = CYCLES_REQ_AUTO;
+
+	while ((opt = getopt_long(argc, argv, "h", bench_longopts, NULL)) != -1) {
+		switch (opt) {
+		case OPT_API:
+			parse_api_list(optarg, o->filter.api);
+			break;
+		case OPT_CLOCK:
+			parse_clock_list(optarg, o->filter.clock,
+					 ARRAY_SIZE(o->filter.clock));
+			break;
+		case OPT_PATH:
+			parse_path_list(optarg, o->filter.path);
+			break;
+		case OPT_CPU:
+			parse_cpu(optarg, &o->cpu);
+			break;
+		case OPT_BUDGET:
+			if (!parse_duration(optarg, &budget))
+				usage_error("invalid --budget '%s': expected a positive "
+					    "duration such as 0.5, 500ms or 2s", optarg);
+			break;
+		case OPT_QUICK:
+			quick = true;
+			break;
+		case OPT_PRECISION:
+			if (!parse_double(optarg, &precision) || precision <= 0 ||
+			    precision >= 100)
+				usage_error("invalid --precision '%s': expected a "
+					    "percentage between 0 and 100", optarg);
+			break;
+		case OPT_COUNTER:
+			o->counter = parse_counter(optarg);
+			break;
+		case OPT_FORMAT:
+			fmt = output_format_by_name(optarg);
+			if (fmt < 0)
+				usage_error("unknown format '%s' (table, json, csv, tap)",
+					    optarg);
+			o->format = (enum output_format)fmt;
+			break;
+		case OPT_SAMPLES:
+			o->samples = true;
+			break;
+		case OPT_LIST:
+			o->list = true;
+			break;
+		case 'h':
+			usage_bench(stdout);
+			exit(0);
+		default:
+			usage_error("unknown option '%s' (see 'clockbench bench --help')",
+				    argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		usage_error("unexpected argument '%s'", argv[optind]);
+
+	if (quick)
+		timing_config_quick(&o->cfg);
+	else
+		timing_config_default(&o->cfg);
+	if (budget > 0)
+		o->cfg.budget_s = budget;
+	if (o->cfg.min_time_s > o->cfg.budget_s)
+		o->cfg.min_time_s = o->cfg.budget_s;
+	if (precision > 0)
+		o->cfg.rel_ci = precision / 100;
+	if (o->cpu < 0)
+		o->cpu = timing_default_cpu();
+}
+
+/* ---- running -------------------------------------------------------- */
+
+static void print_cell_list(const struct catalog *cat)
+{
+	for (size_t i = 0; i < cat->ncells; i++) {
+		const struct cell *c = &cat->cells[i];
+
+		printf("%-32s %-7s %s%s%s\n", c->name, catalog_paths[c->path],
+		       c->status == CELL_OK ? "runs" :
+		       c->status == CELL_NA ? "n/a" : "unsupported",
+		       c->status == CELL_OK ? "" : ": ", c->status == CELL_OK ? "" : c->why);
+	}
+}
+
+static void install_stop_handlers(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_stop_signal;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
+
+static size_t count_runnable(const struct bench_run *run)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < run->ncells; i++)
+		n += run->cells[i].cell.status == CELL_OK;
+	return n;
+}
+
+static void measure_cells(struct bench_run *run, const struct cycle_counter *cc)
+{
+	struct progress prog;
+	size_t done = 0;
+	char what[96];
+
+	progress_init(&prog, count_runnable(run));
+
+	for (size_t i = 0; i < run->ncells && !stop_signal; i++) {
+		struct bench_cell *bc = &run->cells[i];
+
+		if (bc->cell.status != CELL_OK)
+			continue;
+		snprintf(what, sizeof(what), "%s %s", bc->cell.name,
+			 catalog_paths[bc->cell.path]);
+		progress_update(&prog, done++, what);
+		timing_measure(&bc->cell, cc, &run->cfg, &run->cal, &bc->res);
+		bc->measured = true;
+	}
+	progress_done(&prog);
+	run->interrupted = stop_signal != 0;
+}
+
+static void free_run(struct bench_run *run)
+{
+	for (size_t i = 0; i < run->ncells; i++)
+		cell_result_free(&run->cells[i].res);
+	cell_result_free(&run->overhead);
+	free(run->cells);
+	env_free(&run->env);
+}
+
+int cmd_bench(int argc, char **argv)
+{
+	struct bench_options o;
+	struct bench_run run;
+	struct catalog cat;
+	struct cycle_counter cc;
+	struct cell overhead;
+	uint64_t start;
+	int rc = 0;
+
+	parse_bench_options(argc, argv, &o);
+	catalog_build(&cat, &o.filter);
+	if (o.list) {
+		print_cell_list(&cat);
+		catalog_free(&cat);
+		return 0;
+	}
+	if (o.cpu < 0 || timing_pin_cpu(o.cpu) != 0) {
+		error_msg("cannot pin to CPU %d: %m", o.cpu);
+		catalog_free(&cat);
+		return 1;
+	}
+	if (cycles_open(&cc, o.counter) != 0) {
+		error_msg("cycle counter unavailable: %s", cc.note);
+		catalog_free(&cat);
+		return 1;
+	}
+
+	memset(&run, 0, sizeof(run));
+	run.cfg = o.cfg;
+	run.cycles_unit = cc.unit;
+	snprintf(run.cycles_note, sizeof(run.cycles_note), "%s", cc.note);
+	run.ncells = cat.ncells;
+	run.cells = xcalloc(cat.ncells, sizeof(*run.cells));
+	for (size_t i = 0; i < cat.ncells; i++)
+		run.cells[i].cell = cat.cells[i];
+	clock_gettime(CLOCK_REALTIME, &run.started);
+	install_stop_handlers();
+
+	start = now_ns();
+	timing_spin(0.05);
+	timing_calibrate(&cc, &run.cal);
+	catalog_overhead_cell(&overhead);
+	timing_measure(&overhead, &cc, &run.cfg, &run.cal, &run.overhead);
+	measure_cells(&run, &cc);
+	run.elapsed_s = (double)(now_ns() - start) / 1e9;
+
+	env_collect(&run.env, cat.have_vdso ? &cat.vdso : NULL, cat.vdso_error, o.cpu);
+	if (output_bench(stdout, &run, o.format, o.samples) != 0) {
+		error_msg("cannot write the results: %m");
+		rc = 1;
+	}
+	if (run.interrupted)
+		rc = 128 + (int)stop_signal;
+
+	free_run(&run);
+	cycles_close(&cc);
+	catalog_free(&cat);
+	return rc;
+}

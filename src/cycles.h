@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Cycle counter: CPU cycles from perf_event_open when the machine has a PMU,
+ * otherwise the architecture's free-running counter (TSC on x86, CNTVCT on
+ * arm64, the timebase on powerpc, rdtime on riscv). The unit is always
+ * named, because a TSC tick is not a core cycle.
+ */
+#ifndef CLOCKBENCH_CYCLES_H
+#define CLOCKBENCH_CYCLES_H
+
+#include <stdint.h>
+#include <stddef.h>
+
+enum cycle_source {
+	CYCLES_PERF,	/* PERF_COUNT_HW_CPU_CYCLES */
+	CYCLES_ARCH,	/* the architecture's counter */
+	CYCLES_NONE,	/* nothing usable: cycles are not reported */
+};
+
+struct cycle_counter {
+	enum cycle_source source;
+	const char *unit;	/* "cycles", "TSC ticks", "CNTVCT ticks", ... */
+	char note[160];		/* why this source: "perf_event_open: ENOENT ..." */
+	int perf_fd;
+	void *perf_page;	/* mmap'd perf_event_mmap_page for rdpmc, or NULL */
+};
+
+enum cycle_request {
+	CYCLES_REQ_AUTO,	/* perf, then arch, then none */
+	CYCLES_REQ_PERF,
+	CYCLES_REQ_ARCH,
+	CYCLES_REQ_NONE,
+};
+
+/*
+ * Open the counter for the calling thread. Never fails: the worst outcome is
+ * CYCLES_NONE with the reason in note. Returns -1 only when an explicit
+ * request (PERF or ARCH) cannot be met, with the reason in note.
+ */
+int cycles_open(struct cycle_counter *cc, enum cycle_request req);
+void cycles_close(struct cycle_counter *cc);
+
+/* Current count; 0 for CYCLES_NONE. */
+uint64_t cycles_read(const struct cycle_counter *cc);
+
+/* Name of the architecture counter this build reads ("TSC", ...) or NULL. */
+const char *cycles_arch_counter_name(void);
+
+#endif

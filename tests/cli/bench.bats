@@ -1,0 +1,178 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
+# clockbench bench: cells, formats, figures that must hold, and bad input.
+
+q() { "$CLOCKBENCH" bench --quick "$@"; }
+
+# The median ns/call of one cell from the JSON output.
+median_of() { # json name path
+	jq -r --arg n "$2" --arg p "$3" \
+		'.cells[] | select(.name == $n and .path == $p) | .ns.median' <<<"$1"
+}
+
+@test "--list shows every cell and why some cannot run" {
+	run "$CLOCKBENCH" bench --list
+	[ "$status" -eq 0 ]
+	[ "${#lines[@]}" -eq 84 ]
+	[[ "$output" == *"clock-gettime-monotonic"*"vdso"*"runs"* ]]
+	[[ "$output" =~ times\ +vdso\ +n/a:\ the\ kernel\'s\ vDSO\ has\ no\ times\(\) ]]
+	[[ "$output" =~ getrusage\ +vdso\ +n/a ]]
+}
+
+@test "clock ids the kernel rejects are unsupported with their errno" {
+	run "$CLOCKBENCH" bench --list --api clock_gettime --clock realtime-alarm --path syscall
+	[ "$status" -eq 0 ]
+	# Whether an alarm clock works depends on an RTC; the kernel decides.
+	if [ -z "$(ls /sys/class/rtc 2>/dev/null)" ]; then
+		[[ "$output" == *"unsupported: EINVAL: the kernel rejects CLOCK_REALTIME_ALARM"* ]]
+	else
+		[[ "$output" == *"runs"* ]] || [[ "$output" == *"unsupported: E"* ]]
+	fi
+}
+
+@test "json carries statistics, cycles and the environment" {
+	run q --api clock_gettime --clock monotonic --format json
+	[ "$status" -eq 0 ]
+	jq -e '.cells | length == 3' <<<"$output"
+	jq -e '.cells[] | select(.path == "vdso") | .ns.median > 0 and .ns.n >= 30
+		and (.ns.median_ci95 | length == 2) and .ns.p99 >= .ns.median
+		and .ns.min <= .ns.median and (.ns.stddev_pct | type == "number")' <<<"$output"
+	jq -e '.cycle_counter.unit | length > 0' <<<"$output"
+	jq -e '.harness_overhead.ns_per_call > 0' <<<"$output"
+	jq -e '.environment | .kernel_release and .clocksource and .cpu_model
+		and (.cpu_flags | has("constant_tsc")) and .libc.version
+		and (.vdso.symbols | length > 0) and (.time_namespace | has("non_root"))
+		and (.cpu | type == "number") and (.cmdline | type == "string")' <<<"$output"
+	[ "$(jq -r .environment.kernel_release <<<"$output")" = "$(uname -r)" ]
+}
+
+@test "the syscall path shows its true cost" {
+	run q --api clock_gettime --clock monotonic --path vdso,syscall --format json
+	[ "$status" -eq 0 ]
+	vdso=$(median_of "$output" clock-gettime-monotonic vdso)
+	sys=$(median_of "$output" clock-gettime-monotonic syscall)
+	# A syscall costs tens of vDSO reads: entering the kernel is measured.
+	awk -v v="$vdso" -v s="$sys" 'BEGIN { exit !(s > 5 * v) }'
+}
+
+@test "the table names every cell, path and unit" {
+	run q --api gettimeofday,times
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"# cycles: "* ]]
+	[[ "$output" == *"# harness overhead: "* ]]
+	[[ "$output" =~ gettimeofday\ +vdso\ +[0-9]+\.[0-9]+ ]]
+	[[ "$output" =~ gettimeofday\ +syscall\ +[0-9]+\.[0-9]+ ]]
+	[[ "$output" =~ times\ +vdso\ +n/a ]]
+	[[ "$output" =~ times\ +libc\ +[0-9]+\.[0-9]+ ]]
+}
+
+@test "csv has a header and one row per cell" {
+	run q --api time --format csv
+	[ "$status" -eq 0 ]
+	[ "${lines[0]%%,*}" = "name" ]
+	[ "${#lines[@]}" -eq 4 ]
+	[[ "${lines[1]}" == time,time,,vdso,ok,* ]]
+}
+
+@test "tap follows kselftest conventions" {
+	run q --api times --format tap
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = "TAP version 13" ]
+	[ "${lines[1]}" = "1..3" ]
+	[[ "$output" == *"ok 1 times vdso # SKIP "* ]]
+	[[ "$output" =~ ok\ 2\ times\ libc:\ [0-9.]+\ ns/call ]]
+	[[ "${lines[-1]}" == "# Totals: pass:2 fail:0 xfail:0 xpass:0 skip:1 error:0" ]]
+}
+
+@test "without a vDSO the libc and syscall paths still run and vdso says why" {
+	CLOCKBENCH_NO_VDSO=1 run q --api clock_gettime --clock monotonic --format json
+	[ "$status" -eq 0 ]
+	jq -e '.cells[] | select(.path == "vdso") | .status == "n/a"
+		and (.reason | contains("no vDSO in this process"))' <<<"$output"
+	jq -e '[.cells[] | select(.path != "vdso") | .ns.median > 0] | all' <<<"$output"
+	jq -e '.environment.vdso.available == false' <<<"$output"
+}
+
+@test "the vdso getrandom path runs with its own opaque state" {
+	grep -q getrandom <("$CLOCKBENCH" vdso) || skip "this vDSO has no getrandom"
+	run q --api getrandom --path vdso --format json
+	[ "$status" -eq 0 ]
+	jq -e '.cells[0].status == "ok" and .cells[0].ns.median > 0' <<<"$output"
+}
+
+@test "no progress line when stderr is not a terminal" {
+	q --api time --path libc >/dev/null 2>"$BATS_TEST_TMPDIR/err"
+	[ ! -s "$BATS_TEST_TMPDIR/err" ]
+}
+
+@test "a progress line when stderr is a terminal" {
+	command -v script >/dev/null || skip "script(1) not installed"
+	run script -qec "$CLOCKBENCH bench --quick --api time --path libc,syscall >/dev/null" /dev/null
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"[  1/2] time libc"*"elapsed"* ]]
+}
+
+@test "bad names exit 2 with one line naming them" {
+	for args in "--api clock_gettimes" "--clock monotonic,bogus" "--path vdso,kernel" \
+		    "--format yaml" "--counter pmu" "--api ,"; do
+		run "$CLOCKBENCH" bench $args
+		[ "$status" -eq 2 ]
+		[ "${#lines[@]}" -eq 1 ]
+		[[ "$output" == "clockbench bench: error: "* ]]
+	done
+	run "$CLOCKBENCH" bench --clock bogus
+	[[ "$output" == *"unknown clock 'bogus'"* ]]
+	run "$CLOCKBENCH" bench --format yaml
+	[[ "$output" == *"unknown format 'yaml'"* ]]
+}
+
+@test "bad budgets exit 2" {
+	for b in 0 abc -1 0ms ""; do
+		run "$CLOCKBENCH" bench --budget "$b"
+		[ "$status" -eq 2 ]
+		[[ "$output" == *"invalid --budget '$b'"* ]]
+	done
+}
+
+@test "a CPU that does not exist or is outside the affinity mask exits 2" {
+	run "$CLOCKBENCH" bench --cpu 9999
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"CPU 9999 is not in this process's affinity mask"* ]]
+	run "$CLOCKBENCH" bench --cpu x
+	[ "$status" -eq 2 ]
+	[ "$(nproc --all)" -ge 2 ] || skip "needs two CPUs"
+	run taskset -c 0 "$CLOCKBENCH" bench --cpu 1 --api time
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"(allowed: 0)"* ]]
+}
+
+@test "unknown options and stray arguments exit 2" {
+	run "$CLOCKBENCH" bench --frobnicate
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"'--frobnicate'"* ]]
+	run "$CLOCKBENCH" bench extra
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"unexpected argument 'extra'"* ]]
+}
+
+@test "pins to the requested CPU and records it" {
+	run q --api time --path libc --cpu 0 --format json
+	[ "$status" -eq 0 ]
+	jq -e '.environment.cpu == 0' <<<"$output"
+}
+
+@test "SIGTERM mid-run prints what finished and exits 143" {
+	"$CLOCKBENCH" bench --format json >"$BATS_TEST_TMPDIR/out" 2>/dev/null &
+	pid=$!
+	# Wait until the run is under way, not a fixed sleep: the cells start
+	# after a short calibration, so poll the process state.
+	for _ in $(seq 100); do
+		[ -d /proc/$pid ] && [ "$(awk '{print $14+$15}' /proc/$pid/stat)" -gt 20 ] && break
+		sleep 0.05
+	done
+	kill -TERM "$pid"
+	wait "$pid" || rc=$?
+	[ "${rc:-0}" -eq 143 ]
+	jq -e '.interrupted == true' "$BATS_TEST_TMPDIR/out"
+	jq -e '[.cells[] | select(.status == "not reached")] | length > 0' "$BATS_TEST_TMPDIR/out"
+}

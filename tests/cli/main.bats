@@ -1,0 +1,55 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
+# The command dispatcher: version, help, and usage errors.
+
+@test "--version names the tool and version" {
+	run "$CLOCKBENCH" --version
+	[ "$status" -eq 0 ]
+	[[ "$output" =~ ^clockbench\ [0-9]+\.[0-9]+\.[0-9]+$ ]]
+}
+
+@test "--help lists every command" {
+	run "$CLOCKBENCH" --help
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"bench "* ]]
+	[[ "$output" == *"vdso "* ]]
+	[[ "$output" == *"help "* ]]
+}
+
+@test "no command is a usage error" {
+	run "$CLOCKBENCH"
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"usage: clockbench"* ]]
+}
+
+@test "an unknown command exits 2 and names it" {
+	run "$CLOCKBENCH" frobnicate
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"unknown command 'frobnicate'"* ]]
+	[ "${#lines[@]}" -eq 1 ]
+}
+
+@test "help COMMAND prints that command's --help" {
+	for cmd in bench vdso help; do
+		run "$CLOCKBENCH" help "$cmd"
+		[ "$status" -eq 0 ]
+		help_text="$output"
+		run "$CLOCKBENCH" "$cmd" --help
+		[ "$status" -eq 0 ]
+		[ "$output" = "$help_text" ]
+		[[ "$output" == "usage: clockbench $cmd"* ]]
+	done
+}
+
+@test "help of an unknown command exits 2" {
+	run "$CLOCKBENCH" help nosuch
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"unknown command 'nosuch'"* ]]
+}
+
+@test "every command has a man page" {
+	for cmd in bench vdso; do
+		[ -f "$BATS_TEST_DIRNAME/../../man/clockbench-$cmd.1" ]
+	done
+	[ -f "$BATS_TEST_DIRNAME/../../man/clockbench.1" ]
+}
