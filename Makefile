@@ -23,7 +23,7 @@ build: $(BUILD)/build.ninja
 
 # The default measurement.
 run: build
-	$(BUILD)/clockbench bench
+	$(BUILD)/src/clockbench bench
 
 # Every unit and command-line test.
 check: build

@@ -12,7 +12,7 @@ void timing_config_default(struct timing_config *cfg)
 {
 	*cfg = (struct timing_config){
 		.budget_s = 0.25,
-		.min_time_s = 0.03,
+		.min_time_s = 0.1,
 		.warmup_s = 0.005,
 		.target_batch_ns = 10000,
 		.rel_ci = 0.01,
