@@ -22,6 +22,20 @@ int cmd_bench(int argc, char **argv);
 void usage_bench(FILE *f);
 int cmd_vdso(int argc, char **argv);
 void usage_vdso(FILE *f);
+int cmd_doctor(int argc, char **argv);
+void usage_doctor(FILE *f);
+int cmd_compare(int argc, char **argv);
+void usage_compare(FILE *f);
+int cmd_runs(int argc, char **argv);
+void usage_runs(FILE *f);
+int cmd_show(int argc, char **argv);
+void usage_show(FILE *f);
+int cmd_rm(int argc, char **argv);
+void usage_rm(FILE *f);
+int cmd_export(int argc, char **argv);
+void usage_export(FILE *f);
+int cmd_import(int argc, char **argv);
+void usage_import(FILE *f);
 
 /* The command table, terminated by an entry with a NULL name. */
 extern const struct command commands[];

@@ -14,6 +14,7 @@
 #include "env.h"
 #include "output.h"
 #include "progress.h"
+#include "record.h"
 #include "run.h"
 #include "timing.h"
 #include "util.h"
@@ -34,13 +35,21 @@ void usage_bench(FILE *f)
 	      "  --quick           short budget: a few seconds for the whole catalog\n"
 	      "  --precision PCT   stop a cell when its CI half-width is within PCT % of\n"
 	      "                    the median (default 1)\n"
+	      "  --rounds N        spread each cell over N interleaved rounds (default\n"
+	      "                    10, --quick 5)\n"
 	      "  --counter WHICH   cycle counter: auto, perf, arch, none (default auto)\n"
 	      "  --format FMT      table, json, csv, tap (default table)\n"
 	      "  --samples         with --format json: every batch's per-call figures\n"
 	      "  --list            print the cells that would run, and why some cannot\n"
+	      RECORD_USAGE
 	      "  -h, --help        this text\n"
 	      "\n"
-	      "Exit status: 0 on success, 2 on a usage error, 130 when interrupted.\n", f);
+	      "The run is saved with its raw samples and environment (see 'clockbench\n"
+	      "runs' and 'clockbench compare'); an interrupted run is saved with the\n"
+	      "cells that finished and status interrupted.\n"
+	      "\n"
+	      "Exit status: 0 on success, 1 when the run cannot be saved, 2 on a usage\n"
+	      "error, 128+N when stopped by signal N.\n", f);
 }
 
 struct bench_options {
@@ -51,6 +60,7 @@ struct bench_options {
 	enum cycle_request counter;
 	bool list;
 	bool samples;
+	struct store_options store;
 };
 
 static volatile sig_atomic_t stop_signal;
@@ -64,7 +74,7 @@ static void on_stop_signal(int sig)
 
 enum {
 	OPT_API = 256, OPT_CLOCK, OPT_PATH, OPT_CPU, OPT_BUDGET, OPT_QUICK,
-	OPT_PRECISION, OPT_COUNTER, OPT_FORMAT, OPT_SAMPLES, OPT_LIST,
+	OPT_PRECISION, OPT_COUNTER, OPT_FORMAT, OPT_SAMPLES, OPT_LIST, OPT_ROUNDS,
 };
 
 static const struct option bench_longopts[] = {
@@ -75,10 +85,12 @@ static const struct option bench_longopts[] = {
 	{ "budget", required_argument, NULL, OPT_BUDGET },
 	{ "quick", no_argument, NULL, OPT_QUICK },
 	{ "precision", required_argument, NULL, OPT_PRECISION },
+	{ "rounds", required_argument, NULL, OPT_ROUNDS },
 	{ "counter", required_argument, NULL, OPT_COUNTER },
 	{ "format", required_argument, NULL, OPT_FORMAT },
 	{ "samples", no_argument, NULL, OPT_SAMPLES },
 	{ "list", no_argument, NULL, OPT_LIST },
+	RECORD_LONGOPTS,
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -157,6 +169,7 @@ static void parse_cpu(const char *arg, int *cpu)
 static void parse_bench_options(int argc, char **argv, struct bench_options *o)
 {
 	double budget = 0, precision = 0;
+	long rounds = 0;
 	bool quick = false;
 	int opt, fmt;
 
@@ -166,7 +179,7 @@ static void parse_bench_options(int argc, char **argv, struct bench_options *o)
 	o->format = FORMAT_TABLE;
 	o->counter = CYCLES_REQ_AUTO;
 
-	while ((opt = getopt_long(argc, argv, "h", bench_longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, ":h", bench_longopts, NULL)) != -1) {
 		switch (opt) {
 		case OPT_API:
 			parse_api_list(optarg, o->filter.api);
@@ -195,6 +208,11 @@ static void parse_bench_options(int argc, char **argv, struct bench_options *o)
 				usage_error("invalid --precision '%s': expected a "
 					    "percentage between 0 and 100", optarg);
 			break;
+		case OPT_ROUNDS:
+			if (!parse_int(optarg, 1, 1000, &rounds))
+				usage_error("invalid --rounds '%s': expected a number from "
+					    "1 to 1000", optarg);
+			break;
 		case OPT_COUNTER:
 			o->counter = parse_counter(optarg);
 			break;
@@ -215,8 +233,9 @@ static void parse_bench_options(int argc, char **argv, struct bench_options *o)
 			usage_bench(stdout);
 			exit(0);
 		default:
-			usage_error("unknown option '%s' (see 'clockbench bench --help')",
-				    argv[optind - 1]);
+			if (store_parse_option(opt, optarg, &o->store))
+				break;
+			usage_bad_option(opt, argv);
 		}
 	}
 	if (optind < argc)
@@ -232,6 +251,8 @@ static void parse_bench_options(int argc, char **argv, struct bench_options *o)
 		o->cfg.min_time_s = o->cfg.budget_s;
 	if (precision > 0)
 		o->cfg.rel_ci = precision / 100;
+	if (rounds > 0)
+		o->cfg.rounds = (unsigned)rounds;
 	if (o->cpu < 0)
 		o->cpu = timing_default_cpu();
 }
@@ -269,25 +290,35 @@ static size_t count_runnable(const struct bench_run *run)
 	return n;
 }
 
+/*
+ * Round-robin: round 1 of every cell, then round 2 of every cell, ... so
+ * that a slow phase of the machine is spread over all cells.
+ */
 static void measure_cells(struct bench_run *run, const struct cycle_counter *cc)
 {
+	unsigned rounds = run->cfg.rounds ? run->cfg.rounds : 1;
 	struct progress prog;
-	size_t done = 0;
-	char what[96];
+	size_t step = 0;
+	char what[128];
 
-	progress_init(&prog, count_runnable(run));
+	progress_init(&prog, count_runnable(run) * rounds);
+	for (unsigned k = 0; k < rounds && !stop_signal; k++)
+		for (size_t i = 0; i < run->ncells && !stop_signal; i++) {
+			struct bench_cell *bc = &run->cells[i];
 
-	for (size_t i = 0; i < run->ncells && !stop_signal; i++) {
-		struct bench_cell *bc = &run->cells[i];
-
-		if (bc->cell.status != CELL_OK)
-			continue;
-		snprintf(what, sizeof(what), "%s %s", bc->cell.name,
-			 catalog_paths[bc->cell.path]);
-		progress_update(&prog, done++, what);
-		timing_measure(&bc->cell, cc, &run->cfg, &run->cal, &bc->res);
-		bc->measured = true;
-	}
+			if (bc->cell.status != CELL_OK)
+				continue;
+			snprintf(what, sizeof(what), "%s %s, round %u/%u", bc->cell.name,
+				 catalog_paths[bc->cell.path], k + 1, rounds);
+			progress_update(&prog, step++, what);
+			if (k == 0)
+				timing_prepare(&bc->cell, cc, &run->cfg, &bc->res);
+			timing_round(&bc->cell, cc, &run->cfg, &run->cal, &bc->res);
+			bc->measured = true;
+		}
+	for (size_t i = 0; i < run->ncells; i++)
+		if (run->cells[i].measured)
+			timing_summarize(&run->cells[i].res);
 	progress_done(&prog);
 	run->interrupted = stop_signal != 0;
 }
@@ -353,6 +384,8 @@ int cmd_bench(int argc, char **argv)
 		error_msg("cannot write the results: %m");
 		rc = 1;
 	}
+	if (record_save_bench(&o.store, &run) != 0)
+		rc = 1;
 	if (run.interrupted)
 		rc = 128 + (int)stop_signal;
 

@@ -3,6 +3,7 @@
  * clockbench: measure, verify and compare the Linux kernel's time paths.
  * `clockbench <command> [options]`, in the style of git and perf.
  */
+#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -15,6 +16,19 @@ const struct command commands[] = {
 	  cmd_bench, usage_bench },
 	{ "vdso", "list the symbols this process's vDSO exports, or dump it",
 	  cmd_vdso, usage_vdso },
+	{ "doctor", "prove whether each time call enters the kernel, and say why",
+	  cmd_doctor, usage_doctor },
+	{ "runs", "list the stored runs, filtered by label, kernel, host or date",
+	  cmd_runs, usage_runs },
+	{ "show", "show a stored run: environment and statistics from its samples",
+	  cmd_show, usage_show },
+	{ "rm", "remove stored runs", cmd_rm, usage_rm },
+	{ "export", "write stored runs with their samples as JSON or CSV",
+	  cmd_export, usage_export },
+	{ "import", "add runs exported on another machine to the store",
+	  cmd_import, usage_import },
+	{ "compare", "compare stored runs: change, significance and verdict per cell",
+	  cmd_compare, usage_compare },
 	{ "help", "show the help of a command", cmd_help, usage_help },
 	{ NULL, NULL, NULL, NULL },
 };
@@ -59,5 +73,7 @@ int main(int argc, char **argv)
 
 	snprintf(context, sizeof(context), "clockbench %s", cmd->name);
 	set_program_context(context);
+	/* The commands name a bad option themselves, in one line. */
+	opterr = 0;
 	return cmd->run(argc - 1, argv + 1);
 }

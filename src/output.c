@@ -46,6 +46,15 @@ static json_t *doubles_to_json(const double *x, size_t n)
 	return a;
 }
 
+static json_t *round_medians_to_json(const struct cell_result *r)
+{
+	double *med = timing_round_medians(r);
+	json_t *a = doubles_to_json(med, r->nrounds);
+
+	free(med);
+	return a;
+}
+
 static json_t *cell_to_json(const struct bench_cell *bc, const char *unit,
 			    bool with_samples)
 {
@@ -70,6 +79,7 @@ static json_t *cell_to_json(const struct bench_cell *bc, const char *unit,
 	json_object_set_new(o, "converged", json_boolean(bc->res.converged));
 	json_object_set_new(o, "elapsed_s", json_real(bc->res.elapsed_s));
 	json_object_set_new(o, "ns", summary_to_json(&bc->res.ns_sum));
+	json_object_set_new(o, "round_medians_ns", round_medians_to_json(&bc->res));
 	if (bc->res.cycles) {
 		json_t *cy = summary_to_json(&bc->res.cycles_sum);
 

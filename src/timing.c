@@ -18,6 +18,7 @@ void timing_config_default(struct timing_config *cfg)
 		.rel_ci = 0.01,
 		.min_samples = 100,
 		.max_samples = 1000000,
+		.rounds = 10,
 	};
 }
 
@@ -28,6 +29,7 @@ void timing_config_quick(struct timing_config *cfg)
 	cfg->min_time_s = 0.005;
 	cfg->warmup_s = 0.002;
 	cfg->min_samples = 30;
+	cfg->rounds = 5;
 }
 
 void timing_spin(double seconds)
@@ -219,82 +221,129 @@ static bool median_converged(const double *samples, size_t n, double rel,
 	return med > 0 && half <= rel * med;
 }
 
-static void summarize_copy(const double *x, size_t n, double *scratch,
-			   struct summary *s)
+static void summarize_copy(const double *x, size_t n, struct summary *s)
 {
+	double *scratch = xmalloc((n ? n : 1) * sizeof(double));
+
 	memcpy(scratch, x, n * sizeof(double));
 	stats_summarize(scratch, n, s);
+	free(scratch);
 }
 
-/* Keep one batch's per-call figures; ns and cycles grow together. */
-static void record_batch(struct cell_result *r, size_t *cap, struct batch b,
+/* Keep one batch's per-call figures; the arrays grow together. */
+static void record_batch(struct cell_result *r, struct batch b,
 			 const struct timing_calibration *cal, bool with_cycles)
 {
 	double calls = (double)r->batch_calls;
 	double ns = ((double)b.ns - cal->boundary_ns) / calls;
 	double cyc = ((double)b.cycles - cal->boundary_cycles) / calls;
 
-	if (r->n == *cap) {
-		*cap = *cap ? *cap * 2 : 1024;
-		r->ns = xrealloc(r->ns, *cap * sizeof(double));
+	if (r->n == r->cap) {
+		r->cap = r->cap ? r->cap * 2 : 1024;
+		r->ns = xrealloc(r->ns, r->cap * sizeof(double));
+		r->rounds = xrealloc(r->rounds, r->cap * sizeof(uint32_t));
 		if (with_cycles)
-			r->cycles = xrealloc(r->cycles, *cap * sizeof(double));
+			r->cycles = xrealloc(r->cycles, r->cap * sizeof(double));
 	}
 	if (with_cycles)
 		r->cycles[r->n] = cyc < 0 ? 0 : cyc;
+	r->rounds[r->n] = r->nrounds;
 	r->ns[r->n++] = ns < 0 ? 0 : ns;
+}
+
+void timing_prepare(const struct cell *c, const struct cycle_counter *cc,
+		    const struct timing_config *cfg, struct cell_result *r)
+{
+	uint64_t start = now_ns();
+
+	r->batch_calls = choose_batch_calls(c, cc, cfg->target_batch_ns);
+	r->elapsed_s += (double)(now_ns() - start) / 1e9;
+}
+
+/* A round's share of a per-cell figure. */
+static double share(double whole, unsigned rounds)
+{
+	return whole / (rounds ? rounds : 1);
+}
+
+void timing_round(const struct cell *c, const struct cycle_counter *cc,
+		  const struct timing_config *cfg,
+		  const struct timing_calibration *cal, struct cell_result *r)
+{
+	bool with_cycles = cc->source != CYCLES_NONE;
+	uint64_t start = now_ns(), budget_ns, min_ns;
+	size_t first = r->n, min_samples, next_check;
+	double *scratch = NULL;
+	size_t scratch_cap = 0;
+
+	warm_up(c, cc, r->batch_calls, share(cfg->warmup_s, cfg->rounds));
+	budget_ns = (uint64_t)(share(cfg->budget_s, cfg->rounds) * 1e9);
+	min_ns = (uint64_t)(share(cfg->min_time_s, cfg->rounds) * 1e9);
+	min_samples = (size_t)share((double)cfg->min_samples, cfg->rounds) + 1;
+	next_check = first + min_samples;
+	for (;;) {
+		uint64_t elapsed;
+
+		record_batch(r, run_batch(c, cc, r->batch_calls), cal, with_cycles);
+		elapsed = now_ns() - start;
+		if (elapsed >= budget_ns || r->n >= cfg->max_samples)
+			break;
+		if (r->n < next_check || elapsed < min_ns)
+			continue;
+		/* Checking sorts every batch so far: do it at geometric steps. */
+		grow_array((void **)&scratch, &scratch_cap, r->n, sizeof(double));
+		if (median_converged(r->ns, r->n, cfg->rel_ci, scratch)) {
+			r->converged = true;
+			break;
+		}
+		next_check = r->n + (r->n - first) / 8 + 16;
+	}
+	free(scratch);
+	r->nrounds++;
+	r->elapsed_s += (double)(now_ns() - start) / 1e9;
+}
+
+void timing_summarize(struct cell_result *r)
+{
+	summarize_copy(r->ns, r->n, &r->ns_sum);
+	if (r->cycles)
+		summarize_copy(r->cycles, r->n, &r->cycles_sum);
 }
 
 int timing_measure(const struct cell *c, const struct cycle_counter *cc,
 		   const struct timing_config *cfg,
 		   const struct timing_calibration *cal, struct cell_result *r)
 {
-	bool with_cycles = cc->source != CYCLES_NONE;
-	size_t cap = 0, next_check;
-	uint64_t start, budget_ns, min_ns;
-	double *scratch = NULL;
-	size_t scratch_cap = 0;
-
 	memset(r, 0, sizeof(*r));
-	start = now_ns();
-	r->batch_calls = choose_batch_calls(c, cc, cfg->target_batch_ns);
-	warm_up(c, cc, r->batch_calls, cfg->warmup_s);
-
-	budget_ns = (uint64_t)(cfg->budget_s * 1e9);
-	min_ns = (uint64_t)(cfg->min_time_s * 1e9);
-	next_check = cfg->min_samples;
-	for (;;) {
-		uint64_t elapsed;
-
-		record_batch(r, &cap, run_batch(c, cc, r->batch_calls), cal,
-			     with_cycles);
-		elapsed = now_ns() - start;
-		if (elapsed >= budget_ns || r->n >= cfg->max_samples)
-			break;
-		if (r->n < next_check || elapsed < min_ns)
-			continue;
-		/* Checking sorts the samples: do it at geometric steps. */
-		grow_array((void **)&scratch, &scratch_cap, r->n, sizeof(double));
-		if (median_converged(r->ns, r->n, cfg->rel_ci, scratch)) {
-			r->converged = true;
-			break;
-		}
-		next_check = r->n + r->n / 8 + 16;
-	}
-	r->elapsed_s = (double)(now_ns() - start) / 1e9;
-
-	grow_array((void **)&scratch, &scratch_cap, r->n, sizeof(double));
-	summarize_copy(r->ns, r->n, scratch, &r->ns_sum);
-	if (with_cycles)
-		summarize_copy(r->cycles, r->n, scratch, &r->cycles_sum);
-	free(scratch);
+	timing_prepare(c, cc, cfg, r);
+	for (unsigned i = 0; i < (cfg->rounds ? cfg->rounds : 1); i++)
+		timing_round(c, cc, cfg, cal, r);
+	timing_summarize(r);
 	return 0;
+}
+
+double *timing_round_medians(const struct cell_result *r)
+{
+	double *med = xcalloc(r->nrounds ? r->nrounds : 1, sizeof(double));
+	double *x = xmalloc((r->n ? r->n : 1) * sizeof(double));
+
+	for (uint32_t k = 0; k < r->nrounds; k++) {
+		size_t m = 0;
+
+		for (size_t i = 0; i < r->n; i++)
+			if (r->rounds[i] == k)
+				x[m++] = r->ns[i];
+		stats_sort(x, m);
+		med[k] = m ? stats_quantile_sorted(x, m, 0.5) : 0;
+	}
+	free(x);
+	return med;
 }
 
 void cell_result_free(struct cell_result *r)
 {
 	free(r->ns);
 	free(r->cycles);
-	r->ns = r->cycles = NULL;
-	r->n = 0;
+	free(r->rounds);
+	memset(r, 0, sizeof(*r));
 }

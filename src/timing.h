@@ -8,12 +8,20 @@
  * uninterrupted and the few that are preempted land in the tail, where the
  * median ignores them. A single long loop divided by its call count (what
  * vdsotest does) would instead report the share of the CPU it got.
+ *
+ * Why rounds: a cell's budget is spent in several slices (rounds), and a
+ * command measures round 1 of every cell, then round 2 of every cell, and
+ * so on. A slow phase of the machine (a busy neighbour, a frequency change)
+ * then touches every cell a little instead of one cell a lot, and the
+ * spread of the per-round medians tells how much the machine drifted during
+ * the run: it is the noise a comparison between runs must beat.
  */
 #ifndef CLOCKBENCH_TIMING_H
 #define CLOCKBENCH_TIMING_H
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "catalog.h"
 #include "cycles.h"
@@ -27,6 +35,7 @@ struct timing_config {
 	double rel_ci;		/* stop when the CI half-width <= rel_ci * median */
 	size_t min_samples;
 	size_t max_samples;
+	unsigned rounds;	/* slices per cell; budget and minimums are shared */
 };
 
 /* The defaults: about 20 s for the whole catalog on a quiet 2-vCPU VM. */
@@ -41,6 +50,9 @@ struct cell_result {
 	double *cycles;			/* per-call cycles of each batch, or NULL */
 	struct summary ns_sum;
 	struct summary cycles_sum;	/* n == 0 when there is no counter */
+	uint32_t *rounds;		/* the round of each batch */
+	uint32_t nrounds;		/* rounds done */
+	size_t cap;			/* allocated batches */
 	double elapsed_s;		/* wall time spent on the cell */
 	bool converged;			/* stopped by the CI rule, not the budget */
 };
@@ -55,11 +67,28 @@ struct timing_calibration {
 void timing_calibrate(const struct cycle_counter *cc,
 		      struct timing_calibration *cal);
 
-/* Measure one runnable cell. Returns 0 (the cell must be CELL_OK). */
+/* Choose the cell's batch size; r must be zeroed. The cell must be CELL_OK. */
+void timing_prepare(const struct cell *c, const struct cycle_counter *cc,
+		    const struct timing_config *cfg, struct cell_result *r);
+/*
+ * One round: a short warm-up, then batches until the round's share of the
+ * budget is spent, or its share of the minimums is met and the median of
+ * all the cell's batches so far is known to within rel_ci.
+ */
+void timing_round(const struct cell *c, const struct cycle_counter *cc,
+		  const struct timing_config *cfg,
+		  const struct timing_calibration *cal, struct cell_result *r);
+/* The summaries of ns and cycles over every round. */
+void timing_summarize(struct cell_result *r);
+
+/* All of it for one cell: prepare, every round back to back, summarize. */
 int timing_measure(const struct cell *c, const struct cycle_counter *cc,
 		   const struct timing_config *cfg,
 		   const struct timing_calibration *cal, struct cell_result *r);
 void cell_result_free(struct cell_result *r);
+
+/* Median ns per call of each round, in round order (malloc'd, nrounds). */
+double *timing_round_medians(const struct cell_result *r);
 
 /*
  * Pin the calling thread to cpu. Returns 0, or -1 with errno (EINVAL when

@@ -48,6 +48,11 @@ void error_msg(const char *fmt, ...) _printf_(1, 2);
 void warn_msg(const char *fmt, ...) _printf_(1, 2);
 /* One line naming the bad option or value, then exit(EXIT_USAGE). */
 _noreturn_ void usage_error(const char *fmt, ...) _printf_(1, 2);
+/*
+ * The usage error for what getopt_long() returned as opt with ':' leading
+ * its option string: ':' for an option missing its value, '?' otherwise.
+ */
+_noreturn_ void usage_bad_option(int opt, char **argv);
 /* Out of memory or a broken invariant: message, then abort. */
 _noreturn_ void fatal(const char *fmt, ...) _printf_(1, 2);
 

@@ -2,7 +2,12 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # clockbench bench: cells, formats, figures that must hold, and bad input.
 
-q() { "$CLOCKBENCH" bench --quick "$@"; }
+setup() {
+	# Never touch the user's results database.
+	export CLOCKBENCH_DB="$BATS_TEST_TMPDIR/results.db"
+}
+
+q() { "$CLOCKBENCH" bench --quick --no-save "$@"; }
 
 # The median ns/call of one cell from the JSON output.
 median_of() { # json name path
@@ -107,9 +112,9 @@ median_of() { # json name path
 
 @test "a progress line when stderr is a terminal" {
 	command -v script >/dev/null || skip "script(1) not installed"
-	run script -qec "$CLOCKBENCH bench --quick --api time --path libc,syscall >/dev/null" /dev/null
+	run script -qec "$CLOCKBENCH bench --quick --no-save --api time --path libc,syscall >/dev/null" /dev/null
 	[ "$status" -eq 0 ]
-	[[ "$output" == *"[  1/2] time libc"*"elapsed"* ]]
+	[[ "$output" == *"[  1/10] time libc, round 1/5"*"elapsed"* ]]
 }
 
 @test "bad names exit 2 with one line naming them" {
@@ -162,7 +167,7 @@ median_of() { # json name path
 }
 
 @test "SIGTERM mid-run prints what finished and exits 143" {
-	"$CLOCKBENCH" bench --format json >"$BATS_TEST_TMPDIR/out" 2>/dev/null &
+	"$CLOCKBENCH" bench --no-save --format json >"$BATS_TEST_TMPDIR/out" 2>/dev/null &
 	pid=$!
 	# Wait until the run is under way, not a fixed sleep: the cells start
 	# after a short calibration, so poll the process state.
@@ -175,4 +180,24 @@ median_of() { # json name path
 	[ "${rc:-0}" -eq 143 ]
 	jq -e '.interrupted == true' "$BATS_TEST_TMPDIR/out"
 	jq -e '[.cells[] | select(.status == "not reached")] | length > 0' "$BATS_TEST_TMPDIR/out"
+}
+
+@test "bad --rounds exit 2" {
+	for r in 0 abc 1001 -2; do
+		run "$CLOCKBENCH" bench --rounds "$r"
+		[ "$status" -eq 2 ]
+		[[ "$output" == *"invalid --rounds '$r'"* ]]
+	done
+}
+
+@test "json carries each cell's round medians" {
+	run q --api time --path vdso --rounds 4 --format json
+	[ "$status" -eq 0 ]
+	jq -e '.cells[0].round_medians_ns | length == 4 and all(. > 0)' <<<"$output"
+}
+
+@test "an option missing its value is named" {
+	run "$CLOCKBENCH" bench --api
+	[ "$status" -eq 2 ]
+	[ "$output" = "clockbench bench: error: option '--api' needs a value" ]
 }

@@ -1,0 +1,449 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
+# The results store end to end: runs, show, rm, export and import on
+# databases built by import (and by bench once it saves), and bad input:
+# unknown runs, bad dates, missing or invalid files, databases that are not
+# ours, which must be left byte for byte as they were.
+
+U1=11111111-1111-4111-8111-111111111111
+U2=22222222-2222-4222-8222-222222222222
+U3=33333333-3333-4333-8333-333333333333
+
+setup() {
+	T="$BATS_TEST_TMPDIR"
+	DB="$T/results.db"
+	# Never the user's own database.
+	export XDG_DATA_HOME="$T/xdg"
+	unset CLOCKBENCH_DB
+}
+
+cb() { "$CLOCKBENCH" "$@"; }
+
+# An export file with one run: run_file FILE UUID LABEL STARTED [KERNEL] [HOST]
+run_file() {
+	jq -n --arg uuid "$2" --arg lab "$3" --arg started "$4" \
+		--arg kernel "${5:-6.18.44}" --arg host "${6:-vm1}" '{
+		clockbench_export: 1,
+		runs: [{
+			uuid: $uuid, command: "bench", "label": $lab, host: $host,
+			kernel: $kernel, started: $started, elapsed_s: 1.5,
+			status: "complete",
+			environment: { kernel_release: $kernel, clocksource: "kvm-clock",
+				       cpu_flags: { constant_tsc: true, rdtscp: false } },
+			config: { method: { budget_s: 0.05 } },
+			cells: [
+				{ name: "clock-gettime-monotonic", path: "vdso",
+				  api: "clock_gettime", clock: "monotonic", status: "ok",
+				  unit: "ns", batch_calls: 800,
+				  samples: [20, 21, 19, 22, 20.5],
+				  samples_cycles: [50, 52, 49, 55, 51],
+				  samples_round: [0, 0, 1, 1, 1],
+				  cycles_unit: "TSC ticks" },
+				{ name: "clock-gettime-monotonic", path: "syscall",
+				  api: "clock_gettime", clock: "monotonic", status: "ok",
+				  unit: "ns", batch_calls: 64, samples: [300, 310.25, 305] },
+				{ name: "times", path: "vdso", api: "times", status: "n/a",
+				  reason: "the kernel vDSO has no times()", unit: "ns",
+				  samples: [] }
+			]
+		}]
+	}' >"$1"
+}
+
+# Three runs: 1 before (6.18, vm1), 2 after (6.19, vm1), 3 after (6.19, box).
+populate() {
+	run_file "$T/1.json" $U1 before 2026-11-28T23:59:59Z
+	run_file "$T/2.json" $U2 after 2026-11-29T00:00:00Z 6.19.0-rc1
+	run_file "$T/3.json" $U3 after 2026-11-30T08:00:00Z 6.19.0-rc1 box
+	cb import --db "$DB" "$T/1.json" "$T/2.json" "$T/3.json" 2>/dev/null
+}
+
+count_runs() { cb runs --db "$1" --format json | jq length; }
+
+# The database's user_version is the 4 big-endian bytes at offset 60.
+set_user_version() {
+	printf "\\x00\\x00\\x00\\x$(printf %02x "$2")" |
+		dd of="$1" bs=1 seek=60 conv=notrunc status=none
+}
+
+@test "import stores a run and says so; importing it again is a no-op" {
+	run_file "$T/run.json" $U1 before 2026-11-30T13:50:02Z
+	run cb import --db "$DB" "$T/run.json"
+	[ "$status" -eq 0 ]
+	[ "$output" = "imported run $U1 from $T/run.json as run 1" ]
+	run cb import --db "$DB" "$T/run.json"
+	[ "$status" -eq 0 ]
+	[ "$output" = "run $U1 from $T/run.json is already stored as run 1: nothing to do" ]
+	[ "$(count_runs "$DB")" -eq 1 ]
+}
+
+@test "import reads standard input" {
+	run_file "$T/run.json" $U1 before 2026-11-30T13:50:02Z
+	run cb import --db "$DB" - <"$T/run.json"
+	[ "$status" -eq 0 ]
+	[[ "$output" == "imported run $U1 from - as run 1" ]]
+}
+
+@test "runs lists every run in an aligned table, oldest first" {
+	populate
+	run cb runs --db "$DB"
+	[ "$status" -eq 0 ]
+	[ "${#lines[@]}" -eq 4 ]
+	[[ "${lines[0]}" =~ ^id\ +started\ \(UTC\)\ +command\ +label\ +host\ +kernel\ +status\ +cells$ ]]
+	[[ "${lines[1]}" =~ ^\ 1\ +2026-11-28\ 23:59:59\ +bench\ +before\ +vm1\ +6\.18\.44\ +complete\ +2/3$ ]]
+	[[ "${lines[3]}" =~ ^\ 3\ +2026-11-30\ 08:00:00\ +bench\ +after\ +box\ +6\.19\.0-rc1\ +complete\ +2/3$ ]]
+	# Every column starts where its heading does.
+	for col in command label host kernel status; do
+		at=$(awk -v h="$col" 'NR == 1 { print index($0, h) }' <<<"$output")
+		bad=$(awk -v at="$at" 'NR > 1 && substr($0, at - 2, 2) != "  " { print }' <<<"$output")
+		[ -z "$bad" ]
+	done
+}
+
+@test "runs filters by label, kernel, host, command and date" {
+	populate
+	n() { cb runs --db "$DB" --format json "$@" | jq length; }
+	[ "$(n)" -eq 3 ]
+	[ "$(n --label after)" -eq 2 ]
+	[ "$(n --label after --host box)" -eq 1 ]
+	[ "$(n --kernel 6.18.44)" -eq 1 ]
+	[ "$(n --kernel '6.19*')" -eq 2 ]
+	[ "$(n --command bench)" -eq 3 ]
+	[ "$(n --command scale)" -eq 0 ]
+	[ "$(n --since 2026-11-29)" -eq 2 ]
+	[ "$(n --until 2026-11-29)" -eq 2 ]
+	[ "$(n --since 2026-11-29 --until 2026-11-29)" -eq 1 ]
+	[ "$(n --since '2026-11-30 08:00:01')" -eq 0 ]
+	[ "$(n --until 2026-11-28T23:59:59Z)" -eq 1 ]
+}
+
+@test "runs --format json carries each run's fields" {
+	populate
+	run cb runs --db "$DB" --format json
+	[ "$status" -eq 0 ]
+	jq -e --arg u "$U2" '.[1] | .id == 2 and .uuid == $u and .label == "after"
+		and .host == "vm1" and .kernel == "6.19.0-rc1" and .command == "bench"
+		and .started == "2026-11-29T00:00:00Z" and .status == "complete"
+		and .elapsed_s == 1.5 and .cells_total == 3 and .cells_ok == 2
+		and (has("environment") | not)' <<<"$output"
+}
+
+@test "runs on an empty database prints nothing and says so on stderr" {
+	echo '{"clockbench_export": 1, "runs": []}' >"$T/empty.json"
+	run cb import --db "$DB" "$T/empty.json"
+	[ "$status" -eq 0 ]
+	[ "$output" = "$T/empty.json holds no runs" ]
+	cb runs --db "$DB" >"$T/out" 2>"$T/err"
+	[ ! -s "$T/out" ]
+	[ "$(cat "$T/err")" = "no runs in $DB" ]
+	[ "$(cb runs --db "$DB" --format json)" = "[]" ]
+}
+
+@test "show recomputes the statistics from the samples" {
+	populate
+	run cb show --db "$DB" 1 --format json
+	[ "$status" -eq 0 ]
+	jq -e --arg u "$U1" 'length == 1 and .[0].uuid == $u and .[0].label == "before"
+		and .[0].environment.clocksource == "kvm-clock"
+		and .[0].config.method.budget_s == 0.05' <<<"$output"
+	jq -e '.[0].cells[0] | .n == 5 and .summary.n == 5 and .summary.median == 20.5
+		and .summary.min == 19 and .summary.max == 22
+		and (.summary.median_ci95 | length == 2)
+		and .cycles.median == 51 and .cycles.unit == "TSC ticks" and .rounds == 2
+		and (has("samples") | not) and (has("samples_round") | not)' <<<"$output"
+	jq -e '.[0].cells[1].summary.median == 305 and .[0].cells[1].summary.mean == 305.0833333333333
+		and (.[0].cells[1] | has("cycles") | not)' <<<"$output"
+	jq -e '.[0].cells[2] | .status == "n/a" and .n == 0 and (has("summary") | not)' <<<"$output"
+}
+
+@test "show prints metadata, environment and a table" {
+	populate
+	run cb show --db "$DB" before
+	[ "$status" -eq 0 ]
+	[[ "${lines[0]}" == "# run 1: bench, 2026-11-28 23:59:59 UTC, 1.5 s, complete" ]]
+	[[ "$output" == *"# uuid: $U1"* ]]
+	[[ "$output" == *"# label: before"* ]]
+	[[ "$output" == *"#   clocksource: kvm-clock"* ]]
+	[[ "$output" == *"#   cpu_flags: constant_tsc"* ]]
+	[[ "$output" == *"#   method.budget_s: 0.05"* ]]
+	[[ "$output" =~ clock-gettime-monotonic\ +vdso\ +ns\ +20\.50\ .*\ 51\.0\ +5\ +0 ]]
+	[[ "$output" =~ clock-gettime-monotonic\ +syscall\ +ns\ +305\.00\ .*\ -\ +3\ +0 ]]
+	[[ "$output" =~ times\ +vdso\ +n/a:\ the\ kernel\ vDSO\ has\ no\ times\(\) ]]
+}
+
+@test "show by label or uuid shows every run it names" {
+	populate
+	run cb show --db "$DB" after --format json
+	[ "$status" -eq 0 ]
+	jq -e 'map(.id) == [2, 3]' <<<"$output"
+	run cb show --db "$DB" $U3 1 --format json
+	jq -e 'map(.id) == [3, 1]' <<<"$output"
+	run cb show --db "$DB" 1 --format json --samples
+	jq -e '.[0].cells[0].samples == [20, 21, 19, 22, 20.5]
+		and .[0].cells[0].samples_cycles == [50, 52, 49, 55, 51]
+		and .[0].cells[0].samples_round == [0, 0, 1, 1, 1]' <<<"$output"
+}
+
+@test "export json imports into another database unchanged" {
+	populate
+	run cb export --db "$DB" --all
+	[ "$status" -eq 0 ]
+	jq -e '.clockbench_export == 1 and (.runs | length == 3)
+		and (.tool | startswith("clockbench "))' <<<"$output"
+	echo "$output" >"$T/all.json"
+	run cb import --db "$T/other.db" "$T/all.json"
+	[ "$status" -eq 0 ]
+	[ "${#lines[@]}" -eq 3 ]
+	cb export --db "$T/other.db" --all >"$T/again.json"
+	diff <(jq -S '.runs | map(del(.id))' "$T/all.json") \
+	     <(jq -S '.runs | map(del(.id))' "$T/again.json")
+	# Samples are written with every digit they need to read back exactly.
+	cb show --db "$DB" 1 --format json --samples | jq -e '.[0].cells[1].samples[1] == 310.25'
+}
+
+@test "export csv has one row per sample" {
+	populate
+	run cb export --db "$DB" before 3 --format csv
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = "run_uuid,run_id,label,cell,path,unit,index,value,cycles,round" ]
+	[ "${#lines[@]}" -eq 17 ]
+	[ "${lines[1]}" = "$U1,1,before,clock-gettime-monotonic,vdso,ns,0,20,50,0" ]
+	[ "${lines[5]}" = "$U1,1,before,clock-gettime-monotonic,vdso,ns,4,20.5,51,1" ]
+	[ "${lines[7]}" = "$U1,1,before,clock-gettime-monotonic,syscall,ns,1,310.25,," ]
+	[ "${lines[9]%%,*}" = "$U3" ]
+}
+
+@test "rm removes runs; an unknown run removes nothing" {
+	populate
+	run cb rm --db "$DB" 2 nope
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"no run or label 'nope'"* ]]
+	[ "$(count_runs "$DB")" -eq 3 ]
+	run cb rm --db "$DB" --dry-run after
+	[ "$status" -eq 0 ]
+	[ "${#lines[@]}" -eq 2 ]
+	[[ "${lines[0]}" == "would remove run 2 (bench, label after, 2026-11-29T00:00:00Z)" ]]
+	[ "$(count_runs "$DB")" -eq 3 ]
+	run cb rm --db "$DB" 1
+	[ "$status" -eq 0 ]
+	[ "$output" = "removed run 1 (bench, label before, 2026-11-28T23:59:59Z)" ]
+	run cb rm --db "$DB" after
+	[ "$status" -eq 0 ]
+	[ "$(count_runs "$DB")" -eq 0 ]
+	# Its samples went with it: exporting everything finds nothing.
+	[ "$(cb export --db "$DB" --all | jq '.runs | length')" -eq 0 ]
+	run cb show --db "$DB" 1
+	[ "$status" -eq 1 ]
+}
+
+@test "an unknown run is an error naming it" {
+	populate
+	for cmd in show export rm; do
+		run cb $cmd --db "$DB" 99
+		[ "$status" -eq 1 ]
+		[ "$output" = "clockbench $cmd: error: no run or label '99' in $DB" ]
+	done
+}
+
+@test "bad dates, formats and arguments are usage errors on one line" {
+	populate
+	for args in "runs --since 2026-13-01" "runs --until yesterday" \
+		    "runs --since 2026-11-30T25:00" "runs --format csv" "runs extra" \
+		    "show" "show 1 --format csv" "show 1 --samples" "rm" "export" \
+		    "export --all 1" "export 1 --format xml" "import" "runs --bogus" \
+		    "import --label 12 x.json"; do
+		run cb $args --db "$DB"
+		[ "$status" -eq 2 ]
+		[ "${#lines[@]}" -eq 1 ]
+		[[ "$output" == "clockbench "*": error: "* ]]
+	done
+	run cb runs --db "$DB" --label
+	[ "$status" -eq 2 ]
+	[ "$output" = "clockbench runs: error: option '--label' needs a value" ]
+	run cb runs --db "$DB" --since 2026-02-30
+	[ "$output" = "clockbench runs: error: invalid --since '2026-02-30': expected a UTC date YYYY-MM-DD, optionally with THH:MM or THH:MM:SS" ]
+}
+
+@test "a missing database is an error and is not created" {
+	for args in runs "show 1" "export 1" "rm 1"; do
+		run cb $args --db "$T/none.db"
+		[ "$status" -eq 1 ]
+		[ "$output" = "clockbench ${args%% *}: error: no results database at $T/none.db" ]
+		[ ! -e "$T/none.db" ]
+	done
+	run cb runs
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"no results database at $T/xdg/clockbench/results.db" ]]
+	[ ! -e "$T/xdg" ]
+}
+
+@test "import names the problem in a bad file and imports nothing" {
+	run cb import --db "$DB" "$T/missing.json"
+	[ "$status" -eq 1 ]
+	[ "$output" = "clockbench import: error: cannot read $T/missing.json: No such file or directory" ]
+
+	printf '{"clockbench_export": 1, "runs": [\n  {"uuid": }\n]}\n' >"$T/broken.json"
+	run cb import --db "$DB" "$T/broken.json"
+	[ "$status" -eq 1 ]
+	[[ "$output" == "clockbench import: error: $T/broken.json:2:12: not valid JSON: "* ]]
+
+	run_file "$T/good.json" $U1 before 2026-11-30T13:50:02Z
+	jq '.runs[0].cells[0].samples[2] = "19"' "$T/good.json" >"$T/type.json"
+	run cb import --db "$DB" "$T/good.json" "$T/type.json"
+	[ "$status" -eq 1 ]
+	[ "$output" = "clockbench import: error: $T/type.json: runs[0].cells[0].samples[2]: expected a number, got a string" ]
+
+	jq '.runs[0].status = "done"' "$T/good.json" >"$T/status.json"
+	run cb import --db "$DB" "$T/status.json"
+	[ "$output" = "clockbench import: error: $T/status.json: runs[0].status: 'done' is neither complete nor interrupted" ]
+
+	jq 'del(.runs[0].environment)' "$T/good.json" >"$T/env.json"
+	run cb import --db "$DB" "$T/env.json"
+	[ "$output" = "clockbench import: error: $T/env.json: runs[0].environment: missing" ]
+
+	jq '.clockbench_export = 2' "$T/good.json" >"$T/v2.json"
+	run cb import --db "$DB" "$T/v2.json"
+	[ "$output" = "clockbench import: error: $T/v2.json: clockbench_export: format 2 is newer than this clockbench reads (1)" ]
+
+	echo '{"cells": []}' >"$T/bench.json"
+	run cb import --db "$DB" "$T/bench.json"
+	[[ "$output" == *"clockbench_export: missing (not a file written by 'clockbench export')" ]]
+
+	# The good file given with a bad one was not imported either.
+	[ ! -e "$DB" ]
+}
+
+@test "a newer schema, a non-SQLite file and a corrupt file are refused untouched" {
+	populate
+	cp "$DB" "$T/newer.db"
+	set_user_version "$T/newer.db" 99
+	printf 'name,path,ns\nclock-gettime,vdso,20\n' >"$T/text.db"
+	cp "$DB" "$T/corrupt.db"
+	dd if=/dev/zero of="$T/corrupt.db" bs=512 seek=8 count=1 conv=notrunc status=none
+	run_file "$T/run.json" $U1 before 2026-11-30T13:50:02Z
+
+	for f in newer text corrupt; do
+		cp "$T/$f.db" "$T/$f.orig"
+		for args in runs "show 1" "export 1" "rm 1" "import $T/run.json"; do
+			run cb $args --db "$T/$f.db"
+			[ "$status" -eq 1 ]
+			case $f in
+			newer)	[[ "$output" == *"$T/newer.db: database schema version 99 is newer than this clockbench supports (1); use a newer clockbench" ]] ;;
+			text)	[[ "$output" == *"$T/text.db: not an SQLite database (file is not a database)" ]] ;;
+			corrupt) [[ "$output" == *"$T/corrupt.db: the database is corrupt"* ]] ;;
+			esac
+			cmp "$T/$f.db" "$T/$f.orig"
+		done
+		[ ! -e "$T/$f.db-wal" ] && [ ! -e "$T/$f.db-journal" ]
+	done
+}
+
+@test "--db into a missing directory creates nothing" {
+	run_file "$T/run.json" $U1 before 2026-11-30T13:50:02Z
+	run cb import --db "$T/no/such/dir/r.db" "$T/run.json"
+	[ "$status" -eq 1 ]
+	[ "$output" = "clockbench import: error: cannot create $T/no/such/dir/r.db: directory $T/no/such/dir does not exist" ]
+	[ ! -e "$T/no" ]
+	CLOCKBENCH_DB="$T/no/r.db" run cb import "$T/run.json"
+	[ "$status" -eq 1 ]
+	[ ! -e "$T/no" ]
+}
+
+@test "the default database is under XDG_DATA_HOME unless CLOCKBENCH_DB is set" {
+	run_file "$T/run.json" $U1 before 2026-11-30T13:50:02Z
+	run cb import "$T/run.json"
+	[ "$status" -eq 0 ]
+	[ -f "$T/xdg/clockbench/results.db" ]
+	[ "$(stat -c %a "$T/xdg/clockbench")" = 700 ]
+	[ "$(cb runs --format json | jq length)" -eq 1 ]
+
+	CLOCKBENCH_DB="$T/env.db" run cb import "$T/run.json"
+	[ "$status" -eq 0 ]
+	[ -f "$T/env.db" ]
+	[ "$(CLOCKBENCH_DB="$T/env.db" cb runs --format json | jq length)" -eq 1 ]
+
+	unset XDG_DATA_HOME
+	HOME="$T/home" run cb import "$T/run.json"
+	[ "$status" -eq 0 ]
+	[ -f "$T/home/.local/share/clockbench/results.db" ]
+}
+
+@test "help COMMAND prints each store command's --help" {
+	for cmd in runs show rm export import; do
+		run cb help "$cmd"
+		[ "$status" -eq 0 ]
+		help_text="$output"
+		run cb "$cmd" --help
+		[ "$status" -eq 0 ]
+		[ "$output" = "$help_text" ]
+		[[ "$output" == "usage: clockbench $cmd"* ]]
+		[[ "$output" == *"--db PATH"* ]]
+	done
+}
+
+@test "a database this user cannot read is a clear error" {
+	[ "$(id -u)" -eq 0 ] || skip "needs root to switch to an unprivileged user"
+	command -v setpriv >/dev/null || skip "setpriv not installed"
+	populate
+	chmod 700 "$T"
+	run setpriv --reuid=65534 --regid=65534 --clear-groups "$CLOCKBENCH" runs --db "$DB"
+	[ "$status" -eq 1 ]
+	[ "$output" = "clockbench runs: error: cannot access $DB: Permission denied" ]
+}
+
+# ---- with bench saving its runs ------------------------------------------
+
+bench_saves() { cb bench --help | grep -q -- '--no-save'; }
+
+@test "bench saves its run with its label, samples and environment" {
+	bench_saves || skip "bench does not save runs yet"
+	run cb bench --quick --api time --db "$DB" --label host --format json
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"saved run 1 to $DB"* ]]
+	run cb show --db "$DB" host --format json --samples
+	[ "$status" -eq 0 ]
+	jq -e --arg k "$(uname -r)" '.[0] | .command == "bench" and .label == "host"
+		and .kernel == $k and .status == "complete" and (.cells | length == 3)
+		and .environment.kernel_release == $k' <<<"$output"
+	jq -e '.[0].cells[] | select(.path == "vdso") | .status == "ok"
+		and .unit == "ns" and (.samples | length) == .n and .n >= 30
+		and (.samples_round | length) == .n and .rounds >= 1
+		and .summary.median > 0' <<<"$output"
+	run cb bench --quick --api time --db "$T/nosave.db" --no-save
+	[ "$status" -eq 0 ]
+	[ ! -e "$T/nosave.db" ]
+}
+
+@test "eight concurrent bench runs into one database all land" {
+	bench_saves || skip "bench does not save runs yet"
+	pids=()
+	for i in 1 2 3 4 5 6 7 8; do
+		cb bench --quick --api time --path libc --db "$DB" --label "c$i" \
+			>/dev/null 2>"$T/err.$i" &
+		pids+=($!)
+	done
+	for i in "${!pids[@]}"; do
+		wait "${pids[$i]}" || { cat "$T/err.$((i + 1))"; false; }
+	done
+	[ "$(count_runs "$DB")" -eq 8 ]
+	for i in 1 2 3 4 5 6 7 8; do
+		grep -q "^saved run [0-9]* to $DB$" "$T/err.$i"
+		[ "$(cb runs --db "$DB" --label "c$i" --format json | jq length)" -eq 1 ]
+	done
+}
+
+@test "an interrupted bench is saved as interrupted with the samples it took" {
+	bench_saves || skip "bench does not save runs yet"
+	command -v timeout >/dev/null || skip "timeout(1) not installed"
+	# Every cell runs its whole budget (the precision is never reached), so
+	# the catalog takes 70 x 250ms: SIGINT after 3 s stops it half-way.
+	run timeout --preserve-status -s INT 3 "$CLOCKBENCH" bench --budget 250ms \
+		--precision 0.0001 --db "$DB" --label cut --format json
+	[ "$status" -eq 130 ]
+	run cb show --db "$DB" cut --format json
+	[ "$status" -eq 0 ]
+	jq -e '.[0].status == "interrupted" and .[0].elapsed_s < 10
+		and ([.[0].cells[] | select(.status == "ok")] | length > 0)
+		and ([.[0].cells[] | select(.status == "ok") | .n > 0 and .n == .summary.n]
+		     | all)' <<<"$output"
+}

@@ -1,0 +1,441 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "compare.h"
+#include "util.h"
+
+/* Deterministic normal samples (xorshift + Box-Muller): no flaky data. */
+static uint64_t rng_state = 88172645463325252ull;
+
+static double uniform01(void)
+{
+	rng_state ^= rng_state << 13;
+	rng_state ^= rng_state >> 7;
+	rng_state ^= rng_state << 17;
+	return ((double)(rng_state >> 11) + 0.5) / 9007199254740992.0;
+}
+
+static double normal(double mean, double sd)
+{
+	return mean + sd * sqrt(-2 * log(uniform01())) * cos(2 * M_PI * uniform01());
+}
+
+static void fill_cell(struct stored_cell *c, const char *name, const char *unit,
+		      size_t n, double mean, double sd)
+{
+	memset(c, 0, sizeof(*c));
+	c->name = xstrdup(name);
+	c->path = xstrdup("vdso");
+	c->status = xstrdup("ok");
+	c->unit = xstrdup(unit);
+	c->n = n;
+	c->values = xmalloc(n * sizeof(double));
+	c->cycles = xmalloc(n * sizeof(double));
+	c->cycles_unit = xstrdup("TSC ticks");
+	for (size_t i = 0; i < n; i++) {
+		c->values[i] = normal(mean, sd);
+		c->cycles[i] = 2 * c->values[i];
+	}
+}
+
+/* A run of one or more cells: name i gets mean[i]. */
+static void make_run(struct stored_run *run, int64_t id, size_t ncells,
+		     const double *mean, double sd_pct, size_t n)
+{
+	static const char *const names[] = { "cell-a", "cell-b", "cell-c", "cell-d" };
+
+	memset(run, 0, sizeof(*run));
+	run->id = id;
+	run->command = xstrdup("bench");
+	run->label = xstrdup("");
+	run->host = xstrdup("test");
+	run->kernel = xstrdup("6.18");
+	run->status = xstrdup("complete");
+	run->ncells = ncells;
+	run->cells = xcalloc(ncells, sizeof(*run->cells));
+	for (size_t i = 0; i < ncells; i++)
+		fill_cell(&run->cells[i], names[i], "ns", n, mean[i],
+			  mean[i] * sd_pct / 100);
+}
+
+static void free_run(struct stored_run *run)
+{
+	for (size_t i = 0; i < run->ncells; i++) {
+		struct stored_cell *c = &run->cells[i];
+
+		free(c->name);
+		free(c->path);
+		free(c->status);
+		free(c->unit);
+		free(c->values);
+		free(c->cycles);
+		free(c->cycles_unit);
+	}
+	for (size_t i = 0; i < run->ncells; i++)
+		free(run->cells[i].rounds);
+	free(run->cells);
+	free(run->command);
+	free(run->label);
+	free(run->host);
+	free(run->kernel);
+	free(run->status);
+}
+
+static char base_spec[] = "base", other_spec[] = "other";
+static char spec1[] = "1", spec2[] = "2";
+
+struct fixture {
+	struct compare_group groups[2];
+	struct stored_run runs[2][6];
+	struct compare_result r;
+};
+
+/* Two groups of nruns runs each; base cells at base[i], other at other[i]. */
+static void build(struct fixture *fx, size_t nruns, size_t ncells,
+		  const double *base, const double *other, double sd_pct,
+		  size_t n, const struct compare_options *o)
+{
+	char err[128];
+
+	memset(fx, 0, sizeof(*fx));
+	for (size_t g = 0; g < 2; g++) {
+		fx->groups[g].spec = g ? other_spec : base_spec;
+		fx->groups[g].runs = fx->runs[g];
+		fx->groups[g].nruns = nruns;
+		for (size_t k = 0; k < nruns; k++)
+			make_run(&fx->runs[g][k], (int64_t)(g * 10 + k + 1), ncells,
+				 g ? other : base, sd_pct, n);
+	}
+	assert_int_equal(compare_build(&fx->r, fx->groups, 2, o, err, sizeof(err)), 0);
+}
+
+static void teardown_fixture(struct fixture *fx)
+{
+	compare_free(&fx->r);
+	for (size_t g = 0; g < 2; g++)
+		for (size_t k = 0; k < fx->groups[g].nruns; k++)
+			free_run(&fx->runs[g][k]);
+}
+
+static const struct compare_diff *diff_of(const struct fixture *fx, size_t row)
+{
+	return &fx->r.rows[row].diffs[1];
+}
+
+static void test_same_distribution_is_not_significant(void **state)
+{
+	struct compare_options o;
+	struct fixture fx;
+	double m[] = { 25.0 };
+
+	compare_options_default(&o);
+	build(&fx, 1, 1, m, m, 2.0, 2000, &o);
+	assert_string_equal(diff_of(&fx, 0)->verdict, "~");
+	assert_false(diff_of(&fx, 0)->significant);
+	assert_true(fabs(diff_of(&fx, 0)->change_pct) < 0.5);
+	teardown_fixture(&fx);
+}
+
+static void test_real_slowdown_is_worse(void **state)
+{
+	struct compare_options o;
+	struct fixture fx;
+	double b[] = { 25.0 }, a[] = { 26.0 };	/* +4 %, the time-namespace cost */
+
+	compare_options_default(&o);
+	build(&fx, 1, 1, b, a, 2.0, 2000, &o);
+	assert_string_equal(diff_of(&fx, 0)->verdict, "worse");
+	assert_true(diff_of(&fx, 0)->significant);
+	assert_true(diff_of(&fx, 0)->change_pct > 3.5 && diff_of(&fx, 0)->change_pct < 4.5);
+	assert_true(diff_of(&fx, 0)->change_lo_pct > 1.0);
+	assert_true(diff_of(&fx, 0)->change_lo_pct <= diff_of(&fx, 0)->change_hi_pct);
+	assert_true(diff_of(&fx, 0)->p_adjusted < 1e-6);
+	assert_true(diff_of(&fx, 0)->cliffs_delta > 0.5);
+	teardown_fixture(&fx);
+}
+
+static void test_speedup_is_better(void **state)
+{
+	struct compare_options o;
+	struct fixture fx;
+	double b[] = { 1200.0 }, a[] = { 1080.0 };
+
+	compare_options_default(&o);
+	build(&fx, 1, 1, b, a, 3.0, 500, &o);
+	assert_string_equal(diff_of(&fx, 0)->verdict, "better");
+	assert_true(diff_of(&fx, 0)->cliffs_delta < -0.5);
+	teardown_fixture(&fx);
+}
+
+/* Thousands of samples make 0.3 % "significant"; the threshold does not. */
+static void test_tiny_shift_below_threshold(void **state)
+{
+	struct compare_options o;
+	struct fixture fx;
+	double b[] = { 25.0 }, a[] = { 25.075 };
+
+	compare_options_default(&o);
+	build(&fx, 1, 1, b, a, 0.5, 5000, &o);
+	assert_true(diff_of(&fx, 0)->p_adjusted < 0.05);
+	assert_false(diff_of(&fx, 0)->significant);
+	assert_string_equal(diff_of(&fx, 0)->verdict, "~");
+	teardown_fixture(&fx);
+
+	o.threshold_pct = 0;
+	build(&fx, 1, 1, b, a, 0.5, 5000, &o);
+	assert_string_equal(diff_of(&fx, 0)->verdict, "worse");
+	teardown_fixture(&fx);
+}
+
+static void test_replicates_use_run_medians(void **state)
+{
+	struct compare_options o;
+	struct fixture fx;
+	double b[] = { 25.0 }, a[] = { 27.5 };
+
+	compare_options_default(&o);
+	/* 3 runs against 3: the exact test cannot go below p = 0.1. */
+	build(&fx, 3, 1, b, a, 1.0, 200, &o);
+	assert_true(fx.r.replicates);
+	assert_int_equal(fx.r.rows[0].sides[0].n, 3);
+	assert_string_equal(diff_of(&fx, 0)->verdict, "few");
+	assert_false(diff_of(&fx, 0)->significant);
+	assert_true(fabs(diff_of(&fx, 0)->p - 0.1) < 1e-9);
+	teardown_fixture(&fx);
+
+	/* 5 against 5 can: 2 / C(10, 5) = 0.0079. */
+	build(&fx, 5, 1, b, a, 1.0, 200, &o);
+	assert_int_equal(fx.r.rows[0].sides[1].n, 5);
+	assert_string_equal(diff_of(&fx, 0)->verdict, "worse");
+	teardown_fixture(&fx);
+}
+
+static void test_noisy_cells(void **state)
+{
+	struct compare_options o;
+	struct fixture fx;
+	double m[] = { 100.0 };
+
+	compare_options_default(&o);
+	build(&fx, 1, 1, m, m, 30.0, 40, &o);
+	assert_true(fx.r.rows[0].sides[0].noisy);
+	assert_string_equal(diff_of(&fx, 0)->verdict, "noisy");
+	teardown_fixture(&fx);
+}
+
+static void test_holm_across_cells_and_geomean(void **state)
+{
+	struct compare_options o;
+	struct fixture fx;
+	double b[] = { 100, 100, 100, 100 }, a[] = { 110, 90, 100, 100 };
+	double p[4];
+
+	compare_options_default(&o);
+	build(&fx, 1, 4, b, a, 2.0, 300, &o);
+	for (size_t i = 0; i < 4; i++)
+		p[i] = diff_of(&fx, i)->p;
+	stats_holm(p, 4);
+	for (size_t i = 0; i < 4; i++) {
+		assert_true(diff_of(&fx, i)->p_adjusted >= diff_of(&fx, i)->p);
+		assert_true(diff_of(&fx, i)->p_adjusted == p[i]);
+	}
+	assert_string_equal(diff_of(&fx, 0)->verdict, "worse");
+	assert_string_equal(diff_of(&fx, 1)->verdict, "better");
+	/* Geometric mean of the ratios: sqrt(1.1 * 0.9) - 1 = -0.5 %. */
+	assert_true(fabs(fx.r.geomean_change_pct[1] - (-0.5)) < 0.3);
+	teardown_fixture(&fx);
+}
+
+static void test_metric_cycles(void **state)
+{
+	struct compare_options o;
+	struct fixture fx;
+	double m[] = { 25.0 };
+
+	compare_options_default(&o);
+	o.metric = METRIC_CYCLES;
+	build(&fx, 1, 1, m, m, 1.0, 100, &o);
+	assert_string_equal(fx.r.unit, "TSC ticks");
+	assert_true(fabs(fx.r.rows[0].sides[0].sum.median - 50.0) < 1.0);
+	teardown_fixture(&fx);
+}
+
+static void test_missing_cell_and_no_metric(void **state)
+{
+	struct compare_options o;
+	struct stored_run a, b;
+	struct compare_group groups[2];
+	struct compare_result r;
+	char err[128];
+	double m2[] = { 10, 20 }, m1[] = { 10 };
+
+	compare_options_default(&o);
+	make_run(&a, 1, 2, m2, 1.0, 50);
+	make_run(&b, 2, 1, m1, 1.0, 50);
+	groups[0] = (struct compare_group){ .spec = spec1, .runs = &a, .nruns = 1 };
+	groups[1] = (struct compare_group){ .spec = spec2, .runs = &b, .nruns = 1 };
+	assert_int_equal(compare_build(&r, groups, 2, &o, err, sizeof(err)), 0);
+	assert_int_equal(r.nrows, 2);
+	assert_true(r.rows[0].diffs[1].valid);
+	assert_false(r.rows[1].diffs[1].valid);
+	compare_free(&r);
+
+	o.metric = METRIC_SECONDS;	/* these runs are in ns */
+	assert_int_equal(compare_build(&r, groups, 2, &o, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "seconds"));
+	compare_free(&r);
+	free_run(&a);
+	free_run(&b);
+}
+
+/* A run of one cell measured in 10 rounds, each round drifted by sd 2 %. */
+static void make_drifting_run(struct stored_run *run, int64_t id, double mean)
+{
+	enum { ROUNDS = 10, PER_ROUND = 200 };
+	struct stored_cell *c;
+
+	make_run(run, id, 1, &mean, 0.5, ROUNDS * PER_ROUND);
+	c = &run->cells[0];
+	c->rounds = xmalloc(c->n * sizeof(uint32_t));
+	c->nrounds = ROUNDS;
+	for (uint32_t k = 0; k < ROUNDS; k++) {
+		double drift = normal(0, 0.02);
+
+		for (size_t i = 0; i < PER_ROUND; i++) {
+			c->rounds[k * PER_ROUND + i] = k;
+			c->values[k * PER_ROUND + i] *= 1 + drift;
+		}
+	}
+}
+
+/*
+ * Two runs of the same thing on a drifting machine: their raw samples
+ * differ "significantly", their round medians do not. A real +8 % change
+ * still shows through the rounds.
+ */
+static void test_rounds_carry_the_drift(void **state)
+{
+	struct compare_options o;
+	struct stored_run runs[3];
+	struct compare_group groups[2];
+	struct compare_result r;
+	char err[128];
+	int significant_aa = 0;
+
+	compare_options_default(&o);
+	for (int trial = 0; trial < 10; trial++) {
+		make_drifting_run(&runs[0], 1, 25.0);
+		make_drifting_run(&runs[1], 2, 25.0);
+		groups[0] = (struct compare_group){ .spec = spec1, .runs = &runs[0], .nruns = 1 };
+		groups[1] = (struct compare_group){ .spec = spec2, .runs = &runs[1], .nruns = 1 };
+		assert_int_equal(compare_build(&r, groups, 2, &o, err, sizeof(err)), 0);
+		assert_true(r.rows[0].sides[0].by_rounds);
+		assert_int_equal(r.rows[0].sides[0].n, 10);
+		significant_aa += r.rows[0].diffs[1].significant;
+		compare_free(&r);
+		free_run(&runs[0]);
+		free_run(&runs[1]);
+	}
+	/* 10 A/A pairs at alpha 0.05 and a 1 % threshold: at most a stray one. */
+	assert_true(significant_aa <= 1);
+
+	make_drifting_run(&runs[0], 1, 25.0);
+	make_drifting_run(&runs[2], 3, 27.0);
+	groups[0] = (struct compare_group){ .spec = spec1, .runs = &runs[0], .nruns = 1 };
+	groups[1] = (struct compare_group){ .spec = spec2, .runs = &runs[2], .nruns = 1 };
+	assert_int_equal(compare_build(&r, groups, 2, &o, err, sizeof(err)), 0);
+	assert_string_equal(r.rows[0].diffs[1].verdict, "worse");
+	compare_free(&r);
+	free_run(&runs[0]);
+	free_run(&runs[2]);
+}
+
+static char *render(const struct compare_result *r, enum compare_style s,
+		    enum compare_format fmt)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(f);
+	assert_int_equal(compare_print(f, r, s, fmt), 0);
+	fclose(f);
+	return buf;
+}
+
+static void test_styles(void **state)
+{
+	struct compare_options o;
+	struct fixture fx;
+	double b[] = { 2.27, 25.0 }, a[] = { 3.73, 25.0 };
+	char *out;
+
+	compare_options_default(&o);
+	build(&fx, 1, 2, b, a, 1.0, 300, &o);
+
+	out = render(&fx.r, STYLE_MMTESTS, CFORMAT_TEXT);
+	assert_non_null(strstr(out, "negative = worse"));
+	assert_non_null(strstr(out, "(   0.00%)"));
+	/* 100 - 3.73 / 2.27 * 100 = -64.3 %, significant: starred. */
+	assert_non_null(strstr(out, " * -64."));
+	free(out);
+
+	out = render(&fx.r, STYLE_RATIO, CFORMAT_TEXT);
+	assert_non_null(strstr(out, "cell-a-vdso:"));
+	assert_non_null(strstr(out, "164 %"));
+	assert_non_null(strstr(out, "100 %  (~ within noise)"));
+	free(out);
+
+	out = render(&fx.r, STYLE_SUMMARY, CFORMAT_TEXT);
+	assert_non_null(strstr(out, "avg     |"));
+	assert_non_null(strstr(out, "diff %  |       100.0 |"));
+	assert_non_null(strstr(out, "stdev % |"));
+	assert_non_null(strstr(out, "| worse"));
+	free(out);
+
+	out = render(&fx.r, STYLE_MINISTAT, CFORMAT_TEXT);
+	assert_non_null(strstr(out, "+ Difference at 95.0% confidence"));
+	assert_non_null(strstr(out, "No difference proven at 95.0% confidence"));
+	free(out);
+
+	out = render(&fx.r, STYLE_TABLE, CFORMAT_JSON);
+	assert_non_null(strstr(out, "\"verdict\": \"worse\""));
+	assert_non_null(strstr(out, "\"p_adjusted\""));
+	free(out);
+
+	out = render(&fx.r, STYLE_TABLE, CFORMAT_MARKDOWN);
+	assert_non_null(strstr(out, "| cell | path |"));
+	free(out);
+
+	out = render(&fx.r, STYLE_TABLE, CFORMAT_CSV);
+	assert_true(strncmp(out, "cell,path,group,", 16) == 0);
+	free(out);
+	teardown_fixture(&fx);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_same_distribution_is_not_significant),
+		cmocka_unit_test(test_real_slowdown_is_worse),
+		cmocka_unit_test(test_speedup_is_better),
+		cmocka_unit_test(test_tiny_shift_below_threshold),
+		cmocka_unit_test(test_replicates_use_run_medians),
+		cmocka_unit_test(test_noisy_cells),
+		cmocka_unit_test(test_holm_across_cells_and_geomean),
+		cmocka_unit_test(test_metric_cycles),
+		cmocka_unit_test(test_missing_cell_and_no_metric),
+		cmocka_unit_test(test_rounds_carry_the_drift),
+		cmocka_unit_test(test_styles),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,1115 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The results store: round trips through SQLite and JSON, schema
+ * migrations, refusing files that are not ours (and leaving them byte for
+ * byte as they were), concurrent writers, and run look-ups. The database
+ * is inspected with the sqlite3 API directly, not through the store.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <float.h>
+#include <limits.h>
+#include <math.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "record.h"
+#include "store.h"
+#include "util.h"
+
+static char tmpdir[256];
+static int counter;
+
+/* A fresh path in the test directory; the file does not exist yet. */
+static const char *new_path(char *buf, size_t len, const char *name)
+{
+	snprintf(buf, len, "%s/%d-%s", tmpdir, ++counter, name);
+	return buf;
+}
+
+static bool exists(const char *path)
+{
+	struct stat sb;
+
+	return stat(path, &sb) == 0;
+}
+
+static char *slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf;
+	long n;
+
+	assert_non_null(f);
+	assert_int_equal(fseek(f, 0, SEEK_END), 0);
+	n = ftell(f);
+	rewind(f);
+	buf = xmalloc((size_t)n + 1);
+	assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
+	fclose(f);
+	*len = (size_t)n;
+	return buf;
+}
+
+static void write_file(const char *path, const void *data, size_t len)
+{
+	FILE *f = fopen(path, "wb");
+
+	assert_non_null(f);
+	assert_int_equal(fwrite(data, 1, len, f), len);
+	assert_int_equal(fclose(f), 0);
+}
+
+/* Raw SQL on a database, bypassing the store. */
+static void sql(const char *path, const char *stmt)
+{
+	sqlite3 *db;
+
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	if (sqlite3_exec(db, stmt, NULL, NULL, NULL) != SQLITE_OK)
+		fail_msg("%s: %s", stmt, sqlite3_errmsg(db));
+	sqlite3_close(db);
+}
+
+static int64_t sql_int(const char *path, const char *query)
+{
+	sqlite3_stmt *st;
+	sqlite3 *db;
+	int64_t v;
+
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(db, query, -1, &st, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	v = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+	return v;
+}
+
+static double nan_with_payload(void)
+{
+	uint64_t bits = 0x7ff8000000012345ull;
+	double d;
+
+	memcpy(&d, &bits, sizeof(d));
+	return d;
+}
+
+/* Values that a lossy encoding would change. */
+static const double tricky[] = {
+	0.1, -0.0, 1e-310, DBL_MAX, DBL_MIN, 23.456789012345678, 1.0 / 3.0,
+	12345678.901234567, -7.25, 0.0,
+};
+
+static void fill_run(struct stored_run *r, const char *label, const char *host,
+		     const char *kernel, const char *started, size_t ncells)
+{
+	memset(r, 0, sizeof(*r));
+	r->command = xstrdup("bench");
+	r->label = xstrdup(label);
+	r->host = xstrdup(host);
+	r->kernel = xstrdup(kernel);
+	r->status = xstrdup("complete");
+	r->elapsed_s = 2.5;
+	snprintf(r->started, sizeof(r->started), "%s", started);
+	r->env = json_pack("{s:s, s:{s:b}}", "kernel_release", kernel,
+			   "cpu_flags", "constant_tsc", 1);
+	r->config = json_pack("{s:{s:f}}", "method", "budget_s", 0.05);
+	for (size_t i = 0; i < ncells; i++) {
+		char name[32];
+		struct stored_cell *c;
+
+		snprintf(name, sizeof(name), "cell-%zu", i);
+		c = record_add_cell(r, name, "ns", tricky, ARRAY_SIZE(tricky));
+		free(c->path);
+		c->path = xstrdup(i % 2 ? "syscall" : "vdso");
+		c->batch_calls = 800 + i;
+		if (i == 0) {
+			c->cycles = xmalloc(c->n * sizeof(double));
+			c->rounds = xmalloc(c->n * sizeof(uint32_t));
+			for (size_t k = 0; k < c->n; k++) {
+				c->cycles[k] = 40.0 + (double)k / 7;
+				c->rounds[k] = (uint32_t)(k * 3 / c->n);
+			}
+			c->nrounds = 3;
+			free(c->cycles_unit);
+			c->cycles_unit = xstrdup("TSC ticks");
+		}
+	}
+}
+
+static void simple_run(struct stored_run *r, const char *label)
+{
+	fill_run(r, label, "vm1", "6.18.44", "2026-11-30T13:50:02Z", 2);
+}
+
+static struct store *open_ok(const char *path)
+{
+	char err[512];
+	struct store *st = store_open(path, err, sizeof(err));
+
+	if (!st)
+		fail_msg("store_open(%s): %s", path, err);
+	return st;
+}
+
+static int64_t save_ok(struct store *st, struct stored_run *r)
+{
+	char err[512];
+
+	if (store_save_run(st, r, err, sizeof(err)) != 0)
+		fail_msg("store_save_run: %s", err);
+	assert_true(r->id > 0);
+	return r->id;
+}
+
+static void assert_same_rounds(const struct stored_cell *x,
+			       const struct stored_cell *y)
+{
+	assert_int_equal(x->nrounds, y->nrounds);
+	if (!x->rounds || !y->rounds) {
+		assert_true(x->rounds == y->rounds);
+		return;
+	}
+	assert_memory_equal(x->rounds, y->rounds, x->n * sizeof(uint32_t));
+}
+
+static void assert_same_doubles(const double *a, const double *b, size_t n)
+{
+	if (!a || !b) {
+		assert_true(a == b);
+		return;
+	}
+	assert_memory_equal(a, b, n * sizeof(double));
+}
+
+static void assert_same_run(const struct stored_run *a, const struct stored_run *b)
+{
+	assert_string_equal(a->uuid, b->uuid);
+	assert_string_equal(a->command, b->command);
+	assert_string_equal(a->label, b->label);
+	assert_string_equal(a->host, b->host);
+	assert_string_equal(a->kernel, b->kernel);
+	assert_string_equal(a->started, b->started);
+	assert_string_equal(a->status, b->status);
+	assert_true(a->elapsed_s == b->elapsed_s);
+	assert_true(json_equal(a->env, b->env));
+	assert_true(a->config ? json_equal(a->config, b->config) : !b->config);
+	assert_int_equal(a->ncells, b->ncells);
+	for (size_t i = 0; i < a->ncells; i++) {
+		const struct stored_cell *x = &a->cells[i], *y = &b->cells[i];
+
+		assert_string_equal(x->name, y->name);
+		assert_string_equal(x->path, y->path);
+		assert_string_equal(x->api, y->api);
+		assert_string_equal(x->clock, y->clock);
+		assert_string_equal(x->status, y->status);
+		assert_string_equal(x->reason, y->reason);
+		assert_string_equal(x->unit, y->unit);
+		assert_string_equal(x->cycles_unit, y->cycles_unit);
+		assert_true(x->batch_calls == y->batch_calls);
+		assert_int_equal(x->n, y->n);
+		assert_same_doubles(x->values, y->values, x->n);
+		assert_same_doubles(x->cycles, y->cycles, x->n);
+		assert_same_rounds(x, y);
+	}
+}
+
+/* ---- SQLite round trip ---------------------------------------------- */
+
+static void test_save_load_round_trip(void **state)
+{
+	char path[PATH_MAX], err[512];
+	struct stored_run r, back;
+	struct store *st;
+	double *v;
+
+	new_path(path, sizeof(path), "rt.db");
+	st = open_ok(path);
+	simple_run(&r, "before");
+	/* A NaN's payload survives too: the blob is the doubles' bytes. */
+	v = xrealloc(r.cells[1].values, (r.cells[1].n + 1) * sizeof(double));
+	v[r.cells[1].n++] = nan_with_payload();
+	r.cells[1].values = v;
+	save_ok(st, &r);
+	assert_int_equal(strlen(r.uuid), 36);
+	assert_int_equal(r.uuid[14], '4');
+
+	assert_int_equal(store_load_run(st, r.id, &back, err, sizeof(err)), 0);
+	assert_true(back.id == r.id);
+	assert_same_run(&r, &back);
+	stored_run_free(&back);
+
+	/* Stored little-endian, 8 bytes a sample: 0.1 is 9a 99 .. b9 3f. */
+	store_close(st);
+	assert_int_equal(sql_int(path, "SELECT length(samples) FROM cells WHERE seq = 0"),
+			 8 * ARRAY_SIZE(tricky));
+	assert_int_equal(sql_int(path, "SELECT hex(substr(samples, 1, 8)) = "
+				 "'9A9999999999B93F' FROM cells WHERE seq = 0"), 1);
+	/* Rounds run-length coded: (round, count) pairs, 4 + 4 bytes each. */
+	assert_int_equal(sql_int(path, "SELECT hex(rounds) = '0000000004000000"
+				 "0100000003000000" "0200000003000000' FROM cells "
+				 "WHERE seq = 0"), 1);
+	assert_int_equal(sql_int(path, "SELECT rounds IS NULL FROM cells WHERE seq = 1"),
+			 1);
+	stored_run_free(&r);
+}
+
+static void test_load_header_has_no_samples(void **state)
+{
+	char path[PATH_MAX], err[512];
+	struct stored_run r, h;
+	struct store *st;
+
+	st = open_ok(new_path(path, sizeof(path), "hdr.db"));
+	simple_run(&r, "x");
+	save_ok(st, &r);
+	assert_int_equal(store_load_run_header(st, r.id, &h, err, sizeof(err)), 0);
+	assert_string_equal(h.label, "x");
+	assert_int_equal(h.ncells, 2);
+	assert_int_equal(h.cells[0].n, ARRAY_SIZE(tricky));
+	assert_null(h.cells[0].values);
+	assert_null(h.cells[0].cycles);
+	assert_null(h.cells[0].rounds);
+	assert_string_equal(h.cells[0].cycles_unit, "TSC ticks");
+	stored_run_free(&h);
+	assert_int_equal(store_load_run(st, 9999, &h, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "no run 9999"));
+	store_close(st);
+
+	/* Blobs that do not match n are reported, not read past. */
+	sql(path, "UPDATE cells SET rounds = x'0000000005000000' WHERE seq = 0");
+	st = open_ok(path);
+	assert_int_equal(store_load_run(st, r.id, &h, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "cell cell-0 do not match their count"));
+	store_close(st);
+	sql(path, "UPDATE cells SET rounds = NULL, samples = x'00' WHERE seq = 0");
+	st = open_ok(path);
+	assert_int_equal(store_load_run(st, r.id, &h, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "the database is damaged"));
+	stored_run_free(&r);
+	store_close(st);
+}
+
+static void test_interrupted_and_empty_cells(void **state)
+{
+	char path[PATH_MAX], err[512];
+	struct stored_run r, back;
+	struct store *st;
+	struct stored_cell *c;
+
+	st = open_ok(new_path(path, sizeof(path), "int.db"));
+	simple_run(&r, "");
+	c = record_add_cell(&r, "not-reached", "ns", NULL, 0);
+	free(c->status);
+	c->status = xstrdup("not reached");
+	record_finish(&r, 0.75, true);
+	save_ok(st, &r);
+	assert_int_equal(store_load_run(st, r.id, &back, err, sizeof(err)), 0);
+	assert_string_equal(back.status, "interrupted");
+	assert_true(back.elapsed_s == 0.75);
+	assert_int_equal(back.cells[2].n, 0);
+	assert_string_equal(back.cells[2].status, "not reached");
+	stored_run_free(&back);
+	stored_run_free(&r);
+
+	/* A status outside complete|interrupted never reaches the table. */
+	simple_run(&r, "");
+	free(r.status);
+	r.status = xstrdup("half");
+	assert_int_equal(store_save_run(st, &r, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "CHECK constraint failed"));
+	assert_int_equal(r.id, 0);
+	stored_run_free(&r);
+	store_close(st);
+	/* The failed save left no cells behind: one transaction per run. */
+	assert_int_equal(sql_int(path, "SELECT count(*) FROM runs"), 1);
+	assert_int_equal(sql_int(path, "SELECT count(*) FROM cells"), 3);
+}
+
+/* ---- schema and refusing other files ------------------------------ */
+
+static void test_migrates_from_version_0(void **state)
+{
+	char path[PATH_MAX];
+	struct stored_run r;
+	struct store *st;
+
+	/* An SQLite file with a header but no schema: what version 0 is. */
+	new_path(path, sizeof(path), "v0.db");
+	sql(path, "PRAGMA page_size = 4096; VACUUM");
+	assert_int_equal(sql_int(path, "PRAGMA user_version"), 0);
+
+	st = open_ok(path);
+	simple_run(&r, "a");
+	save_ok(st, &r);
+	stored_run_free(&r);
+	store_close(st);
+	assert_int_equal(sql_int(path, "PRAGMA user_version"), STORE_SCHEMA_VERSION);
+	assert_int_equal(sql_int(path, "PRAGMA application_id"), 0x436c6b62);
+	assert_int_equal(sql_int(path, "SELECT count(*) FROM sqlite_master WHERE "
+				 "type = 'table' AND name IN ('runs', 'cells')"), 2);
+	assert_int_equal(sql_int(path, "SELECT count(*) FROM runs"), 1);
+	/* WAL mode is persistent: a new connection sees it. */
+	assert_int_equal(sql_int(path, "SELECT journal_mode = 'wal' FROM "
+				 "pragma_journal_mode"), 1);
+
+	/* Opening again at the current version changes nothing. */
+	st = open_ok(path);
+	store_close(st);
+	assert_int_equal(sql_int(path, "PRAGMA user_version"), STORE_SCHEMA_VERSION);
+
+	/* An empty file is version 0 too. */
+	new_path(path, sizeof(path), "empty.db");
+	write_file(path, "", 0);
+	store_close(open_ok(path));
+	assert_int_equal(sql_int(path, "PRAGMA user_version"), STORE_SCHEMA_VERSION);
+}
+
+/* store_open must fail with want in the message and leave path as it was. */
+static void assert_refused(const char *path, enum store_access access,
+			   const char *want)
+{
+	char err[512], side[PATH_MAX + 8];
+	size_t before_len, after_len;
+	char *before = slurp(path, &before_len), *after;
+
+	assert_null(store_open_access(path, access, err, sizeof(err)));
+	if (!strstr(err, want))
+		fail_msg("error '%s' lacks '%s'", err, want);
+	after = slurp(path, &after_len);
+	assert_int_equal(before_len, after_len);
+	assert_memory_equal(before, after, before_len);
+	snprintf(side, sizeof(side), "%s-journal", path);
+	assert_false(exists(side));
+	free(before);
+	free(after);
+}
+
+static void test_newer_schema_refused(void **state)
+{
+	char path[PATH_MAX];
+
+	new_path(path, sizeof(path), "newer.db");
+	store_close(open_ok(path));
+	sql(path, "PRAGMA user_version = 99");
+	assert_refused(path, STORE_WRITE, "schema version 99 is newer");
+	assert_refused(path, STORE_READ, "schema version 99 is newer");
+	assert_int_equal(sql_int(path, "PRAGMA user_version"), 99);
+}
+
+static void test_not_sqlite_refused(void **state)
+{
+	static const char text[] = "name,path,ns\nclock-gettime,vdso,20\n";
+	unsigned char junk[8192];
+	char path[PATH_MAX];
+
+	new_path(path, sizeof(path), "text.db");
+	write_file(path, text, sizeof(text) - 1);
+	assert_refused(path, STORE_WRITE, "not an SQLite database");
+	assert_refused(path, STORE_READ, "not an SQLite database");
+
+	for (size_t i = 0; i < sizeof(junk); i++)
+		junk[i] = (unsigned char)(i * 131 + 7);
+	new_path(path, sizeof(path), "junk.db");
+	write_file(path, junk, sizeof(junk));
+	assert_refused(path, STORE_WRITE, "not an SQLite database");
+}
+
+static void test_other_programs_database_refused(void **state)
+{
+	char path[PATH_MAX];
+
+	new_path(path, sizeof(path), "other.db");
+	sql(path, "CREATE TABLE photos (id INTEGER PRIMARY KEY, jpeg BLOB)");
+	assert_refused(path, STORE_WRITE, "not a clockbench results database");
+
+	new_path(path, sizeof(path), "appid.db");
+	sql(path, "PRAGMA application_id = 1234");
+	assert_refused(path, STORE_WRITE, "another program");
+}
+
+static void test_corrupt_file_refused(void **state)
+{
+	char path[PATH_MAX], copy[PATH_MAX];
+	struct stored_run r;
+	struct store *st;
+	size_t len;
+	char *bytes;
+	int fd;
+
+	new_path(path, sizeof(path), "corrupt.db");
+	st = open_ok(path);
+	for (int i = 0; i < 3; i++) {
+		simple_run(&r, "c");
+		save_ok(st, &r);
+		stored_run_free(&r);
+	}
+	store_close(st);
+	assert_int_equal(sql_int(path, "PRAGMA page_size"), 4096);
+
+	/* Garbage over the second page (a b-tree page) of a valid database. */
+	bytes = slurp(path, &len);
+	assert_true(len >= 3 * 4096);
+	memset(bytes + 4096, 0xa5, 512);
+	write_file(path, bytes, len);
+	free(bytes);
+	assert_refused(path, STORE_WRITE, "corrupt");
+	assert_refused(path, STORE_UPDATE, "corrupt");
+
+	/* Cut short: the header promises pages that are not there. */
+	new_path(copy, sizeof(copy), "truncated.db");
+	st = open_ok(copy);
+	for (int i = 0; i < 3; i++) {
+		simple_run(&r, "t");
+		save_ok(st, &r);
+		stored_run_free(&r);
+	}
+	store_close(st);
+	fd = open(copy, O_WRONLY);
+	assert_true(fd >= 0);
+	assert_int_equal(ftruncate(fd, 2 * 4096), 0);
+	close(fd);
+	assert_refused(copy, STORE_WRITE, "corrupt");
+}
+
+static void test_missing_file_not_created(void **state)
+{
+	char path[PATH_MAX], err[512];
+
+	new_path(path, sizeof(path), "absent.db");
+	assert_null(store_open_access(path, STORE_READ, err, sizeof(err)));
+	assert_non_null(strstr(err, "no results database at"));
+	assert_false(exists(path));
+	assert_null(store_open_access(path, STORE_UPDATE, err, sizeof(err)));
+	assert_false(exists(path));
+
+	snprintf(path, sizeof(path), "%s/no-such-dir/results.db", tmpdir);
+	assert_null(store_open(path, err, sizeof(err)));
+	assert_non_null(strstr(err, "does not exist"));
+	snprintf(path, sizeof(path), "%s/no-such-dir", tmpdir);
+	assert_false(exists(path));
+
+	assert_null(store_open(tmpdir, err, sizeof(err)));
+	assert_non_null(strstr(err, "is a directory"));
+}
+
+/* ---- concurrency ---------------------------------------------------- */
+
+enum { WRITERS = 8, RUNS_PER_WRITER = 5 };
+
+/* A child: wait for the start signal, then save its runs. */
+static _Noreturn void writer(const char *path, int go_fd, int n)
+{
+	char err[512], label[32], buf;
+	struct stored_run r;
+	struct store *st;
+
+	if (read(go_fd, &buf, 1) < 0)
+		_exit(3);
+	st = store_open(path, err, sizeof(err));
+	if (!st) {
+		fprintf(stderr, "writer %d: %s\n", n, err);
+		_exit(1);
+	}
+	for (int i = 0; i < RUNS_PER_WRITER; i++) {
+		snprintf(label, sizeof(label), "writer-%d", n);
+		fill_run(&r, label, "vm1", "6.18.44", "2026-11-30T13:50:02Z", 40);
+		if (store_save_run(st, &r, err, sizeof(err))) {
+			fprintf(stderr, "writer %d: %s\n", n, err);
+			_exit(2);
+		}
+		stored_run_free(&r);
+	}
+	store_close(st);
+	_exit(0);
+}
+
+static void test_concurrent_writers_all_land(void **state)
+{
+	char path[PATH_MAX], err[512];
+	pid_t pids[WRITERS];
+	struct store *st;
+	int64_t *ids;
+	size_t n;
+	int go[2];
+
+	/* The database does not exist yet: creation and migration race too. */
+	new_path(path, sizeof(path), "concurrent.db");
+	assert_int_equal(pipe(go), 0);
+	for (int i = 0; i < WRITERS; i++) {
+		pids[i] = fork();
+		assert_true(pids[i] >= 0);
+		if (pids[i] == 0) {
+			close(go[1]);
+			writer(path, go[0], i);
+		}
+	}
+	close(go[0]);
+	close(go[1]);	/* EOF: every writer starts at once */
+	for (int i = 0; i < WRITERS; i++) {
+		int status;
+
+		assert_int_equal(waitpid(pids[i], &status, 0), pids[i]);
+		assert_true(WIFEXITED(status));
+		assert_int_equal(WEXITSTATUS(status), 0);
+	}
+	st = open_ok(path);
+	for (int i = 0; i < WRITERS; i++) {
+		char label[32];
+
+		snprintf(label, sizeof(label), "writer-%d", i);
+		assert_int_equal(store_resolve(st, label, &ids, &n, err, sizeof(err)), 0);
+		assert_int_equal(n, RUNS_PER_WRITER);
+		free(ids);
+	}
+	store_close(st);
+	assert_int_equal(sql_int(path, "SELECT count(*) FROM runs"),
+			 WRITERS * RUNS_PER_WRITER);
+	assert_int_equal(sql_int(path, "SELECT count(*) FROM cells"),
+			 WRITERS * RUNS_PER_WRITER * 40);
+	assert_int_equal(sql_int(path, "SELECT count(DISTINCT uuid) FROM runs"),
+			 WRITERS * RUNS_PER_WRITER);
+}
+
+/* ---- JSON ----------------------------------------------------------- */
+
+static void test_json_round_trip(void **state)
+{
+	struct stored_run r, back;
+	char err[512], *text;
+	json_t *j, *parsed;
+
+	simple_run(&r, "after");
+	strcpy(r.uuid, "0a1b2c3d-0000-4000-8000-00000000abcd");
+	r.id = 7;
+	j = stored_run_to_json(&r);
+	assert_int_equal(json_integer_value(json_object_get(j, "id")), 7);
+	/* Through text, as an export file goes. */
+	text = json_dumps(j, JSON_COMPACT);
+	parsed = json_loads(text, 0, NULL);
+	assert_non_null(parsed);
+	if (stored_run_from_json(parsed, &back, err, sizeof(err)))
+		fail_msg("from_json: %s", err);
+	assert_int_equal(back.id, 0);	/* ids are local to a database */
+	assert_same_run(&r, &back);
+	stored_run_free(&back);
+	json_decref(parsed);
+	json_decref(j);
+	free(text);
+	stored_run_free(&r);
+}
+
+/* A valid run object to break one field of. */
+static json_t *valid_run_json(void)
+{
+	struct stored_run r;
+	json_t *j;
+
+	simple_run(&r, "x");
+	strcpy(r.uuid, "0a1b2c3d-0000-4000-8000-00000000abcd");
+	j = stored_run_to_json(&r);
+	stored_run_free(&r);
+	return j;
+}
+
+static void expect_invalid(json_t *j, const char *want)
+{
+	struct stored_run r;
+	char err[512] = "";
+
+	assert_int_equal(stored_run_from_json(j, &r, err, sizeof(err)), -1);
+	if (strncmp(err, want, strlen(want)) != 0)
+		fail_msg("error '%s' does not start with '%s'", err, want);
+	json_decref(j);
+}
+
+static json_t *cell0(json_t *j)
+{
+	return json_array_get(json_object_get(j, "cells"), 0);
+}
+
+static void test_json_validation_names_the_field(void **state)
+{
+	json_t *j;
+
+	j = valid_run_json();
+	json_object_del(j, "uuid");
+	expect_invalid(j, "uuid: missing");
+
+	j = valid_run_json();
+	json_object_set_new(j, "uuid", json_integer(5));
+	expect_invalid(j, "uuid: expected a string, got an integer");
+
+	j = valid_run_json();
+	json_object_set_new(j, "uuid", json_string("run-7"));
+	expect_invalid(j, "uuid: 'run-7' is not a uuid");
+
+	j = valid_run_json();
+	json_object_set_new(j, "started", json_string("2026-13-01T00:00:00Z"));
+	expect_invalid(j, "started: '2026-13-01T00:00:00Z' is not a UTC time");
+
+	j = valid_run_json();
+	json_object_set_new(j, "status", json_string("done"));
+	expect_invalid(j, "status: 'done' is neither complete nor interrupted");
+
+	j = valid_run_json();
+	json_object_set_new(j, "label", json_string("42"));
+	expect_invalid(j, "label: '42': a label cannot be a number");
+
+	j = valid_run_json();
+	json_object_set_new(j, "elapsed_s", json_string("1.5"));
+	expect_invalid(j, "elapsed_s: expected a non-negative number");
+
+	j = valid_run_json();
+	json_object_set_new(j, "environment", json_array());
+	expect_invalid(j, "environment: expected an object, got an array");
+
+	j = valid_run_json();
+	json_object_set_new(j, "config", json_integer(3));
+	expect_invalid(j, "config: expected an object or null, got an integer");
+
+	j = valid_run_json();
+	json_object_set_new(j, "cells", json_object());
+	expect_invalid(j, "cells: expected an array, got an object");
+
+	j = valid_run_json();
+	json_array_set_new(json_object_get(j, "cells"), 1, json_true());
+	expect_invalid(j, "cells[1]: expected an object, got a boolean");
+
+	j = valid_run_json();
+	json_object_del(cell0(j), "name");
+	expect_invalid(j, "cells[0].name: missing");
+
+	j = valid_run_json();
+	json_object_set_new(cell0(j), "path", json_integer(1));
+	expect_invalid(j, "cells[0].path: expected a string, got an integer");
+
+	j = valid_run_json();
+	json_array_set_new(json_object_get(cell0(j), "samples"), 2, json_string("x"));
+	expect_invalid(j, "cells[0].samples[2]: expected a number, got a string");
+
+	j = valid_run_json();
+	json_object_set_new(cell0(j), "samples_cycles", json_pack("[f, f]", 1.0, 2.0));
+	expect_invalid(j, "cells[0].samples_cycles: 2 values for 10 samples");
+
+	j = valid_run_json();
+	json_array_set_new(json_object_get(cell0(j), "samples_round"), 1,
+			   json_real(0.5));
+	expect_invalid(j, "cells[0].samples_round[1]: expected a round number, "
+		       "got a number");
+
+	j = valid_run_json();
+	json_array_remove(json_object_get(cell0(j), "samples_round"), 0);
+	expect_invalid(j, "cells[0].samples_round: 9 values for 10 samples");
+
+	j = valid_run_json();
+	json_object_set_new(cell0(j), "batch_calls", json_integer(-1));
+	expect_invalid(j, "cells[0].batch_calls: expected a non-negative integer");
+
+	j = valid_run_json();
+	json_object_set_new(cell0(j), "name", json_stringn("a\0b", 3));
+	expect_invalid(j, "cells[0].name: contains a NUL character");
+
+	expect_invalid(json_array(), "expected a run object, got an array");
+}
+
+static void test_import_twice_is_a_no_op(void **state)
+{
+	char path[PATH_MAX], err[512];
+	struct stored_run r, again;
+	struct store *st;
+	json_t *j;
+
+	st = open_ok(new_path(path, sizeof(path), "import.db"));
+	j = valid_run_json();
+	assert_int_equal(stored_run_from_json(j, &r, err, sizeof(err)), 0);
+	assert_int_equal(stored_run_from_json(j, &again, err, sizeof(err)), 0);
+	assert_int_equal(store_import_run(st, &r, err, sizeof(err)), 0);
+	assert_true(r.id > 0);
+	assert_int_equal(store_import_run(st, &again, err, sizeof(err)), 1);
+	assert_true(again.id == r.id);
+	store_close(st);
+	assert_int_equal(sql_int(path, "SELECT count(*) FROM runs"), 1);
+	assert_int_equal(sql_int(path, "SELECT count(*) FROM cells"), 2);
+	stored_run_free(&r);
+	stored_run_free(&again);
+	json_decref(j);
+}
+
+/* ---- finding runs --------------------------------------------------- */
+
+static void test_resolve_by_id_label_and_uuid(void **state)
+{
+	char path[PATH_MAX], err[512], spec[32];
+	struct stored_run a, b, c;
+	struct store *st;
+	int64_t *ids;
+	size_t n;
+
+	st = open_ok(new_path(path, sizeof(path), "resolve.db"));
+	/* Saved out of time order: a label lists oldest first by start time. */
+	fill_run(&a, "base", "vm1", "6.18.44", "2026-11-30T10:00:00Z", 1);
+	fill_run(&b, "base", "vm1", "6.18.44", "2026-11-29T10:00:00Z", 1);
+	fill_run(&c, "", "vm1", "6.18.44", "2026-11-30T11:00:00Z", 1);
+	save_ok(st, &a);
+	save_ok(st, &b);
+	save_ok(st, &c);
+
+	snprintf(spec, sizeof(spec), "%lld", (long long)c.id);
+	assert_int_equal(store_resolve(st, spec, &ids, &n, err, sizeof(err)), 0);
+	assert_int_equal(n, 1);
+	assert_true(ids[0] == c.id);
+	free(ids);
+
+	assert_int_equal(store_resolve(st, "base", &ids, &n, err, sizeof(err)), 0);
+	assert_int_equal(n, 2);
+	assert_true(ids[0] == b.id && ids[1] == a.id);
+	free(ids);
+
+	assert_int_equal(store_resolve(st, a.uuid, &ids, &n, err, sizeof(err)), 0);
+	assert_int_equal(n, 1);
+	assert_true(ids[0] == a.id);
+	free(ids);
+
+	assert_int_equal(store_resolve(st, "nope", &ids, &n, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "no run or label 'nope'"));
+	assert_null(ids);
+	assert_int_equal(store_resolve(st, "999", &ids, &n, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "no run or label '999'"));
+
+	/* A removed run's id is not given to the next run. */
+	assert_int_equal(store_delete_run(st, c.id, err, sizeof(err)), 0);
+	assert_int_equal(store_delete_run(st, c.id, err, sizeof(err)), 1);
+	stored_run_free(&c);
+	fill_run(&c, "", "vm1", "6.18.44", "2026-11-30T12:00:00Z", 1);
+	save_ok(st, &c);
+	assert_true(c.id > b.id + 1);
+	store_close(st);
+	assert_int_equal(sql_int(path, "SELECT count(*) FROM cells"), 3);
+	stored_run_free(&a);
+	stored_run_free(&b);
+	stored_run_free(&c);
+}
+
+static size_t count_matches(struct store *st, const struct run_filter *f)
+{
+	char err[512];
+	int64_t *ids;
+	size_t n;
+
+	if (store_find_runs(st, f, &ids, &n, err, sizeof(err)))
+		fail_msg("store_find_runs: %s", err);
+	free(ids);
+	return n;
+}
+
+static void test_filters(void **state)
+{
+	static const struct {
+		const char *label, *host, *kernel, *started;
+	} runs[] = {
+		{ "before", "vm1", "6.18.44", "2026-11-28T23:59:59Z" },
+		{ "after", "vm1", "6.19.0-rc1", "2026-11-29T00:00:00Z" },
+		{ "after", "box", "6.19.0-rc1", "2026-11-29T13:50:02Z" },
+		{ "", "box", "6.18.44", "2026-11-30T08:00:00Z" },
+	};
+	char path[PATH_MAX], err[512];
+	struct run_filter f;
+	struct store *st;
+	int64_t *ids;
+	size_t n;
+
+	st = open_ok(new_path(path, sizeof(path), "filter.db"));
+	for (size_t i = 0; i < ARRAY_SIZE(runs); i++) {
+		struct stored_run r;
+
+		fill_run(&r, runs[i].label, runs[i].host, runs[i].kernel,
+			 runs[i].started, 1);
+		save_ok(st, &r);
+		stored_run_free(&r);
+	}
+	memset(&f, 0, sizeof(f));
+	assert_int_equal(count_matches(st, &f), 4);
+	f.label = "after";
+	assert_int_equal(count_matches(st, &f), 2);
+	f.host = "box";
+	assert_int_equal(count_matches(st, &f), 1);
+	memset(&f, 0, sizeof(f));
+	f.kernel = "6.18.44";
+	assert_int_equal(count_matches(st, &f), 2);
+	f.kernel = "6.19*";
+	assert_int_equal(count_matches(st, &f), 2);
+	f.kernel = "6.1";
+	assert_int_equal(count_matches(st, &f), 0);
+	memset(&f, 0, sizeof(f));
+	f.command = "scale";
+	assert_int_equal(count_matches(st, &f), 0);
+
+	/* Dates: a day includes all of it, at either end. */
+	memset(&f, 0, sizeof(f));
+	f.since = "2026-11-29";
+	assert_int_equal(count_matches(st, &f), 3);
+	f.until = "2026-11-29";
+	assert_int_equal(count_matches(st, &f), 2);
+	f.since = "2026-11-29 13:50";
+	assert_int_equal(count_matches(st, &f), 1);
+	f.since = "2026-11-29T13:50:03";
+	assert_int_equal(count_matches(st, &f), 0);
+	memset(&f, 0, sizeof(f));
+	f.until = "2026-11-28T23:59:59Z";
+	assert_int_equal(count_matches(st, &f), 1);
+	f.until = "2026-11";
+	assert_int_equal(count_matches(st, &f), 4);
+
+	f.until = "2026-11-31";
+	assert_int_equal(store_find_runs(st, &f, &ids, &n, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "invalid date '2026-11-31'"));
+	store_close(st);
+}
+
+static void test_date_and_label_checks(void **state)
+{
+	static const char *const good[] = {
+		"2026", "2026-11", "2026-11-30", "2026-11-30T13:50", "2026-11-30 13:50",
+		"2026-11-30T13:50:02", "2026-11-30T13:50:02Z", "2028-02-29",
+	};
+	static const char *const bad[] = {
+		"", "26", "2026-1", "2026-11-30T", "2026-11-30T13", "2026/11/30",
+		"2026-00-10", "2026-11-31", "2027-02-29", "2026-11-30T24:00",
+		"2026-11-30T13:60", "yesterday", "2026-11-30T13:50:02+01:00",
+		"2026-11-30x13:50",
+	};
+	char why[128];
+
+	for (size_t i = 0; i < ARRAY_SIZE(good); i++)
+		if (!store_date_valid(good[i]))
+			fail_msg("'%s' should be a valid date", good[i]);
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++)
+		if (store_date_valid(bad[i]))
+			fail_msg("'%s' should be refused", bad[i]);
+
+	assert_true(store_label_valid("before", why, sizeof(why)));
+	assert_true(store_label_valid("v6.19-rc1 ns", why, sizeof(why)));
+	assert_false(store_label_valid("", why, sizeof(why)));
+	assert_false(store_label_valid("12", why, sizeof(why)));
+	assert_non_null(strstr(why, "run id"));
+	assert_false(store_label_valid("-x", why, sizeof(why)));
+	assert_false(store_label_valid("a\tb", why, sizeof(why)));
+	assert_false(store_label_valid("\xff\xfe", why, sizeof(why)));
+	assert_false(store_label_valid("0a1b2c3d-0000-4000-8000-00000000abcd", why,
+				       sizeof(why)));
+}
+
+/* ---- where the database lives and record_save ------------------------ */
+
+static void test_default_path(void **state)
+{
+	char buf[PATH_MAX];
+	bool dirs;
+
+	setenv("CLOCKBENCH_DB", "/x/y.db", 1);
+	setenv("XDG_DATA_HOME", "/data", 1);
+	setenv("HOME", "/home/u", 1);
+	store_default_path(buf, sizeof(buf));
+	assert_string_equal(buf, "/x/y.db");
+	record_db_path(NULL, buf, sizeof(buf), &dirs);
+	assert_false(dirs);
+
+	setenv("CLOCKBENCH_DB", "", 1);
+	store_default_path(buf, sizeof(buf));
+	assert_string_equal(buf, "/data/clockbench/results.db");
+	record_db_path(NULL, buf, sizeof(buf), &dirs);
+	assert_true(dirs);
+
+	/* A relative XDG_DATA_HOME is ignored, as the spec says. */
+	setenv("XDG_DATA_HOME", "rel", 1);
+	store_default_path(buf, sizeof(buf));
+	assert_string_equal(buf, "/home/u/.local/share/clockbench/results.db");
+	unsetenv("XDG_DATA_HOME");
+	store_default_path(buf, sizeof(buf));
+	assert_string_equal(buf, "/home/u/.local/share/clockbench/results.db");
+
+	record_db_path(&(struct store_options){ .db = "mine.db" }, buf,
+		       sizeof(buf), &dirs);
+	assert_string_equal(buf, "mine.db");
+	assert_false(dirs);
+	unsetenv("CLOCKBENCH_DB");
+}
+
+static void test_record_save_creates_only_the_default_dir(void **state)
+{
+	char xdg[PATH_MAX], db[PATH_MAX + 64], path[PATH_MAX];
+	struct store_options o = { 0 };
+	struct stored_run r;
+
+	new_path(xdg, sizeof(xdg), "xdg");
+	setenv("XDG_DATA_HOME", xdg, 1);
+	unsetenv("CLOCKBENCH_DB");
+	simple_run(&r, "");
+	assert_int_equal(record_save(&o, &r), 0);
+	assert_true(r.id > 0);
+	snprintf(db, sizeof(db), "%s/clockbench/results.db", xdg);
+	assert_true(exists(db));
+	assert_int_equal(sql_int(db, "SELECT count(*) FROM runs"), 1);
+	stored_run_free(&r);
+
+	/* --no-save: nothing written anywhere. */
+	o.no_save = true;
+	simple_run(&r, "");
+	assert_int_equal(record_save(&o, &r), 0);
+	assert_int_equal(r.id, 0);
+	assert_int_equal(sql_int(db, "SELECT count(*) FROM runs"), 1);
+	stored_run_free(&r);
+
+	/* --db into a missing directory: an error, no directory made. */
+	o.no_save = false;
+	snprintf(path, sizeof(path), "%s/missing/dir/r.db", tmpdir);
+	o.db = path;
+	simple_run(&r, "");
+	assert_int_equal(record_save(&o, &r), -1);
+	snprintf(path, sizeof(path), "%s/missing", tmpdir);
+	assert_false(exists(path));
+	stored_run_free(&r);
+	unsetenv("XDG_DATA_HOME");
+}
+
+static void test_record_from_bench(void **state)
+{
+	double ns[] = { 20.5, 21.0, 19.75 }, cy[] = { 50, 52, 49 };
+	uint32_t rounds[] = { 0, 0, 1 };
+	struct bench_cell cells[3];
+	struct store_options o = { .label = "host" };
+	struct stored_run sr;
+	struct bench_run b;
+
+	memset(&b, 0, sizeof(b));
+	memset(cells, 0, sizeof(cells));
+	snprintf(b.env.hostname, sizeof(b.env.hostname), "vm1");
+	snprintf(b.env.kernel_release, sizeof(b.env.kernel_release), "6.18.44");
+	b.env.cpu = 1;
+	b.cycles_unit = "TSC ticks";
+	b.started.tv_sec = 1796046602 + 86400;	/* 2026-12-01T13:50:02Z */
+	b.elapsed_s = 3.25;
+	b.interrupted = true;
+	b.cfg.budget_s = 0.05;
+	b.cells = cells;
+	b.ncells = 3;
+
+	cells[0].cell.api = API_CLOCK_GETTIME;
+	cells[0].cell.path = PATH_VDSO;
+	cells[0].cell.clock = catalog_clock_by_name("monotonic");
+	strcpy(cells[0].cell.name, "clock-gettime-monotonic");
+	cells[0].measured = true;
+	cells[0].res.ns = ns;
+	cells[0].res.cycles = cy;
+	cells[0].res.rounds = rounds;
+	cells[0].res.nrounds = 2;
+	cells[0].res.n = 3;
+	cells[0].res.batch_calls = 800;
+
+	cells[1].cell.api = API_TIMES;
+	cells[1].cell.path = PATH_VDSO;
+	cells[1].cell.status = CELL_NA;
+	strcpy(cells[1].cell.name, "times");
+	strcpy(cells[1].cell.why, "the kernel's vDSO has no times()");
+
+	cells[2].cell.api = API_TIME;
+	cells[2].cell.path = PATH_SYSCALL;
+	strcpy(cells[2].cell.name, "time");
+
+	record_from_bench(&b, &o, &sr);
+	assert_string_equal(sr.command, "bench");
+	assert_string_equal(sr.label, "host");
+	assert_string_equal(sr.host, "vm1");
+	assert_string_equal(sr.kernel, "6.18.44");
+	assert_string_equal(sr.started, "2026-12-01T13:50:02Z");
+	assert_string_equal(sr.status, "interrupted");
+	assert_true(sr.elapsed_s == 3.25);
+	assert_int_equal(json_integer_value(json_object_get(sr.env, "cpu")), 1);
+	assert_true(json_real_value(json_object_get(json_object_get(sr.config,
+				    "method"), "budget_s")) == 0.05);
+	assert_string_equal(json_string_value(json_object_get(json_object_get(
+			    sr.config, "cycle_counter"), "unit")), "TSC ticks");
+	assert_int_equal(sr.ncells, 3);
+
+	assert_string_equal(sr.cells[0].name, "clock-gettime-monotonic");
+	assert_string_equal(sr.cells[0].path, "vdso");
+	assert_string_equal(sr.cells[0].api, "clock_gettime");
+	assert_string_equal(sr.cells[0].clock, "monotonic");
+	assert_string_equal(sr.cells[0].status, "ok");
+	assert_string_equal(sr.cells[0].unit, "ns");
+	assert_string_equal(sr.cells[0].cycles_unit, "TSC ticks");
+	assert_true(sr.cells[0].batch_calls == 800);
+	assert_int_equal(sr.cells[0].n, 3);
+	assert_true(sr.cells[0].values != ns);	/* a copy */
+	assert_memory_equal(sr.cells[0].values, ns, sizeof(ns));
+	assert_memory_equal(sr.cells[0].cycles, cy, sizeof(cy));
+	assert_memory_equal(sr.cells[0].rounds, rounds, sizeof(rounds));
+	assert_int_equal(sr.cells[0].nrounds, 2);
+
+	assert_string_equal(sr.cells[1].status, "n/a");
+	assert_string_equal(sr.cells[1].reason, "the kernel's vDSO has no times()");
+	assert_int_equal(sr.cells[1].n, 0);
+	assert_null(sr.cells[1].cycles);
+
+	assert_string_equal(sr.cells[2].status, "not reached");
+	assert_string_equal(sr.cells[2].reason, "the run was interrupted");
+	assert_string_equal(sr.cells[2].path, "syscall");
+	stored_run_free(&sr);
+}
+
+static int make_tmpdir(void **state)
+{
+	const char *base = getenv("TMPDIR");
+
+	snprintf(tmpdir, sizeof(tmpdir), "%s/test-store.XXXXXX",
+		 base && *base ? base : "/tmp");
+	return mkdtemp(tmpdir) ? 0 : -1;
+}
+
+static int remove_tmpdir(void **state)
+{
+	char cmd[PATH_MAX + 16];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_save_load_round_trip),
+		cmocka_unit_test(test_load_header_has_no_samples),
+		cmocka_unit_test(test_interrupted_and_empty_cells),
+		cmocka_unit_test(test_migrates_from_version_0),
+		cmocka_unit_test(test_newer_schema_refused),
+		cmocka_unit_test(test_not_sqlite_refused),
+		cmocka_unit_test(test_other_programs_database_refused),
+		cmocka_unit_test(test_corrupt_file_refused),
+		cmocka_unit_test(test_missing_file_not_created),
+		cmocka_unit_test(test_concurrent_writers_all_land),
+		cmocka_unit_test(test_json_round_trip),
+		cmocka_unit_test(test_json_validation_names_the_field),
+		cmocka_unit_test(test_import_twice_is_a_no_op),
+		cmocka_unit_test(test_resolve_by_id_label_and_uuid),
+		cmocka_unit_test(test_filters),
+		cmocka_unit_test(test_date_and_label_checks),
+		cmocka_unit_test(test_default_path),
+		cmocka_unit_test(test_record_save_creates_only_the_default_dir),
+		cmocka_unit_test(test_record_from_bench),
+	};
+
+	return cmocka_run_group_tests(tests, make_tmpdir, remove_tmpdir);
+}
