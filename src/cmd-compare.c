@@ -27,8 +27,8 @@ void usage_compare(FILE *f)
 	      "  --alpha A         significance level (default 0.05)\n"
 	      "  --threshold PCT   smallest change called significant (default 1)\n"
 	      "  --noise PCT       CV above which a cell is noisy (default 5)\n"
-	      "  --correction C    holm (default), bh, none: across the cells of one\n"
-	      "                    comparison\n"
+	      "  --correction C    bh (Benjamini-Hochberg, default), holm, none: across\n"
+	      "                    the cells of one comparison\n"
 	      RECORD_DB_USAGE
 	      "  -h, --help        this text\n"
 	      "\n"

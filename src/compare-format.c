@@ -81,6 +81,15 @@ static const char *correction_name(enum compare_correction c)
 	return c == CORRECT_HOLM ? "Holm" : c == CORRECT_BH ? "Benjamini-Hochberg" : "no";
 }
 
+static bool any_side_by_rounds(const struct compare_result *r)
+{
+	for (size_t i = 0; i < r->nrows; i++)
+		for (size_t g = 0; g < r->ngroups; g++)
+			if (r->rows[i].sides[g].by_rounds)
+				return true;
+	return false;
+}
+
 static void print_header(FILE *f, const struct compare_result *r)
 {
 	char title[96];
@@ -102,7 +111,9 @@ static void print_header(FILE *f, const struct compare_result *r)
 				grp->runs[grp->nruns - 1].started, first->kernel);
 	}
 	fprintf(f, "# metric: %s, lower is better; statistics over %s\n", r->unit,
-		r->replicates ? "the runs' medians (replicates)" : "each run's raw samples");
+		r->replicates ? "the runs' medians (replicates)" :
+		any_side_by_rounds(r) ? "each run's round medians" :
+		"each run's raw samples");
 	fprintf(f, "# significant: %s-adjusted Mann-Whitney p < %g and the 95%% CI "
 		"of the change beyond +-%g%%\n", correction_name(r->opts.correction),
 		r->opts.alpha, r->opts.threshold_pct);

@@ -39,7 +39,7 @@ void compare_options_default(struct compare_options *o)
 		.alpha = 0.05,
 		.threshold_pct = 1.0,
 		.noise_pct = 5.0,
-		.correction = CORRECT_HOLM,
+		.correction = CORRECT_BH,
 	};
 }
 

@@ -13,7 +13,9 @@
  * of the noise, as it should be.
  *
  * The verdict: a change is significant when the Mann-Whitney p-value,
- * adjusted across the cells of one comparison (Holm by default), is below
+ * adjusted across the cells of one comparison (Benjamini-Hochberg by
+ * default: when nothing changed it guards as well as Holm, and when a
+ * change touches many cells, as a kernel change does, it still sees them), is below
  * alpha AND the 95 % confidence interval of the change (Hodges-Lehmann)
  * lies entirely beyond +-threshold percent. The second condition is there
  * because many samples make even a 0.3 % drift "significant"; the

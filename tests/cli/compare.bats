@@ -19,7 +19,8 @@ setup() {
 	run "$CLOCKBENCH" compare 1 3
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"# metric: ns, lower is better"* ]]
-	[[ "$output" == *"Mann-Whitney p < 0.05 and the 95% CI of the change beyond +-1%"* ]]
+	[[ "$output" == *"Benjamini-Hochberg-adjusted Mann-Whitney p < 0.05 and the 95% CI of the change beyond +-1%"* ]]
+	[[ "$output" == *"statistics over each run's round medians"* ]]
 	[[ "$output" =~ clock-gettime-monotonic-vdso\ +[0-9.]+ ]]
 	[[ "$output" =~ time-syscall\ +[0-9.]+ ]]
 	[[ "$output" == *"geomean"* ]]
@@ -62,7 +63,7 @@ setup() {
 @test "json, csv and markdown formats" {
 	run "$CLOCKBENCH" compare --format json 1 3
 	[ "$status" -eq 0 ]
-	jq -e '.metric == "ns" and .rule.correction == "Holm" and (.cells[0].vs_base[0] | has("p_adjusted"))' <<<"$output"
+	jq -e '.metric == "ns" and .rule.correction == "Benjamini-Hochberg" and (.cells[0].vs_base[0] | has("p_adjusted"))' <<<"$output"
 	run "$CLOCKBENCH" compare --format csv 1 3
 	[ "${lines[0]%%,*}" = "cell" ]
 	[ "${#lines[@]}" -eq 13 ]
