@@ -115,8 +115,9 @@ static void print_header(FILE *f, const struct compare_result *r)
 		any_side_by_rounds(r) ? "each run's round medians" :
 		"each run's raw samples");
 	fprintf(f, "# significant: %s-adjusted Mann-Whitney p < %g and the 95%% CI "
-		"of the change beyond +-%g%%\n", correction_name(r->opts.correction),
-		r->opts.alpha, r->opts.threshold_pct);
+		"of the change beyond +-%g%%%s\n", correction_name(r->opts.correction),
+		r->opts.alpha, r->opts.threshold_pct, any_side_by_rounds(r) ?
+		" or the rounds' CV, whichever is larger" : "");
 }
 
 /* ---- table (benchstat-like) ----------------------------------------- */
@@ -404,8 +405,9 @@ static json_t *diff_to_json(const struct compare_diff *d)
 {
 	if (!d->valid)
 		return json_null();
-	return json_pack("{s:o, s:o, s:[o, o], s:o, s:o, s:o, s:o, s:b, s:s}",
+	return json_pack("{s:o, s:o, s:o, s:[o, o], s:o, s:o, s:o, s:o, s:b, s:s}",
 			 "ratio", real_or_null(d->ratio),
+			 "floor_pct", real_or_null(d->floor_pct),
 			 "change_pct", real_or_null(d->change_pct),
 			 "change_ci95_pct", real_or_null(d->change_lo_pct),
 			 real_or_null(d->change_hi_pct),

@@ -314,6 +314,26 @@ static bool too_few(const struct compare_side *base, const struct compare_side *
 	return base->few || other->few || best >= o->alpha;
 }
 
+/*
+ * The smallest change a single pair of runs can claim. Round medians hold
+ * the machine's drift during each run but not between the runs, which
+ * experience here puts at about the rounds' own spread: a change within
+ * the larger CV of the two sides is not claimed. Replicates and raw
+ * repetitions carry their own between-run noise: the threshold alone.
+ */
+static double change_floor(const struct compare_side *base,
+			   const struct compare_side *other,
+			   const struct compare_options *o)
+{
+	double floor = o->threshold_pct;
+
+	if (base->by_rounds && base->sum.cv_pct > floor)
+		floor = base->sum.cv_pct;
+	if (other->by_rounds && other->sum.cv_pct > floor)
+		floor = other->sum.cv_pct;
+	return floor;
+}
+
 static void judge(struct compare_diff *d, const struct compare_side *base,
 		  const struct compare_side *other, const struct compare_options *o,
 		  size_t m)
@@ -322,9 +342,10 @@ static void judge(struct compare_diff *d, const struct compare_side *base,
 		d->verdict = "";
 		return;
 	}
+	d->floor_pct = change_floor(base, other, o);
 	d->significant = d->p_adjusted < o->alpha &&
-			 (d->change_lo_pct > o->threshold_pct ||
-			  d->change_hi_pct < -o->threshold_pct);
+			 (d->change_lo_pct > d->floor_pct ||
+			  d->change_hi_pct < -d->floor_pct);
 	if (too_few(base, other, o, m))
 		d->verdict = "few";
 	else if (d->significant)

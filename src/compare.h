@@ -19,7 +19,9 @@
  * alpha AND the 95 % confidence interval of the change (Hodges-Lehmann)
  * lies entirely beyond +-threshold percent. The second condition is there
  * because many samples make even a 0.3 % drift "significant"; the
- * threshold is the smallest change worth reporting.
+ * threshold is the smallest change worth reporting. For a single run judged
+ * on its round medians the bar is the larger of the threshold and the
+ * rounds' CV: two runs differ by about as much as their rounds do.
  */
 #ifndef CLOCKBENCH_COMPARE_H
 #define CLOCKBENCH_COMPARE_H
@@ -81,6 +83,7 @@ struct compare_diff {
 	double shift_lo, shift_hi;
 	double change_lo_pct, change_hi_pct;
 	double p, p_adjusted;
+	double floor_pct;	/* the CI must clear +-floor: threshold or rounds' CV */
 	double cliffs_delta;
 	struct ttest_result ttest;	/* Student's t, for the ministat style */
 	bool significant;

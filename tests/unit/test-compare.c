@@ -355,6 +355,10 @@ static void test_rounds_carry_the_drift(void **state)
 		assert_int_equal(compare_build(&r, groups, 2, &o, err, sizeof(err)), 0);
 		assert_true(r.rows[0].sides[0].by_rounds);
 		assert_int_equal(r.rows[0].sides[0].n, 10);
+		/* The bar is the larger of 1 % and the rounds' CV (~2 % here). */
+		assert_true(r.rows[0].diffs[1].floor_pct ==
+			    fmax(1.0, fmax(r.rows[0].sides[0].sum.cv_pct,
+					   r.rows[0].sides[1].sum.cv_pct)));
 		significant_aa += r.rows[0].diffs[1].significant;
 		compare_free(&r);
 		free_run(&runs[0]);
