@@ -22,6 +22,8 @@ int cmd_bench(int argc, char **argv);
 void usage_bench(FILE *f);
 int cmd_vdso(int argc, char **argv);
 void usage_vdso(FILE *f);
+int cmd_verify(int argc, char **argv);
+void usage_verify(FILE *f);
 int cmd_doctor(int argc, char **argv);
 void usage_doctor(FILE *f);
 int cmd_compare(int argc, char **argv);

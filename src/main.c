@@ -16,6 +16,8 @@ const struct command commands[] = {
 	  cmd_bench, usage_bench },
 	{ "vdso", "list the symbols this process's vDSO exports, or dump it",
 	  cmd_vdso, usage_vdso },
+	{ "verify", "check every time API's correctness and ABI, kselftest TAP output",
+	  cmd_verify, usage_verify },
 	{ "doctor", "prove whether each time call enters the kernel, and say why",
 	  cmd_doctor, usage_doctor },
 	{ "runs", "list the stored runs, filtered by label, kernel, host or date",

@@ -1,0 +1,310 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
+# clockbench verify: kselftest TAP, selection, JSON, checks that can fail
+# (fault injection), unprivileged runs, and bad input.
+
+v() { "$CLOCKBENCH" verify "$@"; }
+
+NOBODY=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+
+# Skip unless we are root and nobody can reach the binary.
+need_nobody() {
+	[ "$(id -u)" -eq 0 ] || skip "needs root to drop to an unprivileged user"
+	command -v setpriv >/dev/null || skip "setpriv(1) not installed"
+	"${NOBODY[@]}" test -x "$CLOCKBENCH" ||
+		skip "the build directory is not reachable by nobody"
+}
+
+no_rtc() { [ -z "$(ls /sys/class/rtc 2>/dev/null)" ]; }
+
+# The "ok N" / "not ok N" result lines of a TAP output.
+results() { grep -E '^(not )?ok [0-9]+ ' <<<"$1"; }
+
+@test "the default run passes every check here, in kselftest TAP" {
+	SECONDS=0
+	run v
+	echo "# default verify took ${SECONDS}s" >&3
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = "TAP version 13" ]
+	[[ "${lines[1]}" =~ ^1\.\.([0-9]+)$ ]]
+	planned=${BASH_REMATCH[1]}
+	[ "$(results "$output" | wc -l)" -eq "$planned" ]
+	# Numbered in order, 1..N.
+	[ "$(results "$output" | awk '{ n = $1 == "ok" ? $2 : $3; if (n != NR) bad = 1 } END { print bad + 0 }')" -eq 0 ]
+	[ "$(grep -c '^not ok' <<<"$output")" -eq 0 ]
+	[[ "${lines[-1]}" =~ ^#\ Totals:\ pass:[0-9]+\ fail:0\ xfail:[0-9]+\ xpass:0\ skip:[0-9]+\ error:0$ ]]
+	# Every group ran something.
+	for g in bracket monotonic cross-cpu resolution consistency getcpu abi getrandom; do
+		grep -qE "^ok [0-9]+ $g/[^ ]+: " <<<"$output"
+	done
+	# Skips only for what this machine lacks, each with its reason.
+	if grep ' # SKIP' <<<"$output" | grep -v -e 'ALARM' -e 'CAP_SYS_ADMIN' -e 'time namespaces'; then
+		false
+	fi
+	! grep -qE ' # SKIP *$' <<<"$output"
+}
+
+@test "--list names every check once, and the plan counts them" {
+	run v --list
+	[ "$status" -eq 0 ]
+	[ "$(sort <<<"$output" | uniq -d | wc -l)" -eq 0 ]
+	[[ "$output" == *"bracket/clock-gettime-monotonic/vdso"* ]]
+	[[ "$output" == *"cross-cpu/clock-gettime-monotonic/vdso"* ]]
+	[[ "$output" == *"abi/clock-gettime-monotonic/ts-straddle/vdso"* ]]
+	[[ "$output" == *"abi/gettimeofday/tz-read-only/syscall"* ]]
+	[[ "$output" == *"abi/clock-getres/id-int-min-null/libc"* ]]
+	[[ "$output" == *"timens/vfork-exec/boottime/vdso"* ]]
+	[[ "$output" == *"getrandom/threads/vdso"* ]]
+	listed=$(v --list --check resolution | wc -l)
+	run v --check resolution --duration 0.2
+	[ "$status" -eq 0 ]
+	[ "${lines[1]}" = "1..$listed" ]
+}
+
+@test "--check runs only the matching checks" {
+	run v --check 'bracket/*monotonic*/vdso' --duration 0.3
+	[ "$status" -eq 0 ]
+	[ "${lines[1]}" = "1..3" ]
+	[ "$(results "$output" | grep -c -E '^ok [0-9]+ bracket/clock-gettime-monotonic(-raw|-coarse)?/vdso: ')" -eq 3 ]
+	# A group name selects the group; patterns can be repeated or listed.
+	run v --check getcpu,'consistency/boottime*' --check 'abi/time/*'
+	[ "$status" -eq 0 ]
+	ncpu=$(nproc)
+	[ "$(results "$output" | grep -c ' getcpu/cpu')" -ge "$ncpu" ]
+	[ "$(results "$output" | grep -c ' consistency/boottime-ge-monotonic/')" -eq 3 ]
+	[ "$(results "$output" | grep -c ' abi/time/tloc-')" -eq 15 ]
+}
+
+@test "getcpu visits each CPU of the mask, gaps and all" {
+	[ "$(nproc --all)" -ge 2 ] || skip "needs two CPUs"
+	run taskset -c 1 "$CLOCKBENCH" verify --check getcpu
+	[ "$status" -eq 0 ]
+	[ "${lines[1]}" = "1..1" ]
+	[[ "$output" == *"ok 1 getcpu/cpu1: vdso cpu 1 node "*"syscall cpu 1 node "* ]]
+}
+
+@test "a pattern that matches nothing exits 2" {
+	run v --check 'no-such-check*'
+	[ "$status" -eq 2 ]
+	[ "${#lines[@]}" -eq 1 ]
+	[[ "$output" == *"no check matches 'no-such-check*'"* ]]
+}
+
+@test "--format json carries every check, the totals and the environment" {
+	run v --format json --check 'bracket/clock-gettime-realtime/*' --check 'abi/clock-gettime/*' --duration 0.2
+	[ "$status" -eq 0 ]
+	jq -e '.totals.fail == 0 and .totals.error == 0 and .totals.pass > 0 and .exit_status == 0' <<<"$output"
+	jq -e '(.checks | length) == (.totals.pass + .totals.fail + .totals.skip + .totals.xfail + .totals.error)' <<<"$output"
+	jq -e '[.checks[] | .result] | all(. == "pass" or . == "skip" or . == "xfail")' <<<"$output"
+	jq -e '.checks[0] | .n == 1 and (.name | startswith("bracket/")) and (.message | length > 0)
+		and (.details | type == "array")' <<<"$output"
+	jq -e '.environment.kernel_release and .environment.clocksource' <<<"$output"
+	jq -e '.checks[] | select(.name == "abi/clock-gettime/id-int-max/vdso") |
+		.message == "expected -EINVAL, got -EINVAL"' <<<"$output"
+}
+
+# A helper that steps CLOCK_REALTIME back and forth by 1 ms with
+# ADJ_SETOFFSET (exact relative steps: the clock ends where it started).
+build_stepper() {
+	command -v cc >/dev/null || skip "no C compiler to build the clock stepper"
+	cat >"$BATS_TEST_TMPDIR/stepper.c" <<'EOF'
+#define _GNU_SOURCE
+#include <signal.h>
+#include <sys/timex.h>
+#include <unistd.h>
+static volatile sig_atomic_t stop;
+static void on_term(int sig) { (void)sig; stop = 1; }
+static int step(long usec)
+{
+	struct timex tx = { .modes = ADJ_SETOFFSET };
+	tx.time.tv_sec = usec < 0 ? -1 : 0;
+	tx.time.tv_usec = usec < 0 ? 1000000 + usec : usec;
+	return adjtimex(&tx) < 0;
+}
+int main(void)
+{
+	signal(SIGTERM, on_term);
+	for (int i = 0; i < 200000 && !stop; i++) {
+		if (step(-1000) || step(1000))
+			return 1;
+		usleep(100);
+	}
+	return 0;
+}
+EOF
+	cc -O2 -o "$BATS_TEST_TMPDIR/stepper" "$BATS_TEST_TMPDIR/stepper.c"
+}
+
+@test "REALTIME steps during the checks are detected and not failures" {
+	[ "$(id -u)" -eq 0 ] || skip "setting the clock needs root"
+	build_stepper
+	"$BATS_TEST_TMPDIR/stepper" &
+	stepper=$!
+	run v --check 'bracket/clock-gettime-realtime/*' --check 'monotonic/clock-gettime-realtime/*' \
+		--check 'bracket/gettimeofday/*' --check 'consistency/gettimeofday-vs-realtime' --duration 2
+	kill -TERM "$stepper"
+	wait "$stepper"
+	[ "$status" -eq 0 ]
+	[ "$(grep -c '^not ok' <<<"$output")" -eq 0 ]
+	# The steps did break brackets, and each was put down to the step.
+	grep -q 'explained by a REALTIME step' <<<"$output"
+	grep -q '^# CLOCK_REALTIME was set during the check' <<<"$output"
+}
+
+@test "a vDSO clock shifted back 1 ms breaks its brackets, with the three timestamps" {
+	CLOCKBENCH_FAULT=vdso-clock-back-1ms run v --check 'bracket/clock-gettime-monotonic/*' --duration 0.2
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"not ok 1 bracket/clock-gettime-monotonic/vdso: "*"outside their syscall bracket"* ]]
+	[[ "$output" == *"ok 2 bracket/clock-gettime-monotonic/libc: "* ]]
+	[[ "${lines[-1]}" == "# Totals: pass:1 fail:1 xfail:0 xpass:0 skip:0 error:0" ]]
+	# The offending values: the vDSO read is about 1 ms before the
+	# syscall read taken before it.
+	line=$(grep '^# first broken bracket: ' <<<"$output")
+	[[ "$line" =~ syscall\ ([0-9.]+),\ vdso\ ([0-9.]+),\ syscall\ ([0-9.]+) ]]
+	awk -v a="${BASH_REMATCH[1]}" -v b="${BASH_REMATCH[2]}" \
+		'BEGIN { d = a - b; exit !(d > 0.0009 && d <= 0.001) }'
+}
+
+@test "the same fault fails the consistency checks of that path only" {
+	CLOCKBENCH_FAULT=vdso-clock-back-1ms run v --check 'consistency/gettimeofday-vs-realtime'
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"not ok 1 consistency/gettimeofday-vs-realtime/vdso"* ]]
+	[[ "$output" == *"ok 2 consistency/gettimeofday-vs-realtime/libc"* ]]
+	[[ "$output" == *"ok 3 consistency/gettimeofday-vs-realtime/syscall"* ]]
+	[[ "$output" == *"# first disagreement: expected "* ]]
+}
+
+@test "a wrong errno from one path is reported with the expected and actual errno" {
+	CLOCKBENCH_FAULT=vdso-errno run v --check 'abi/clock-gettime/id-minus-1/*'
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"not ok 1 abi/clock-gettime/id-minus-1/vdso: expected -EINVAL, got -EPERM"* ]]
+	[[ "$output" == *"ok 2 abi/clock-gettime/id-minus-1/libc: expected -1 with errno EINVAL, got -1 (errno EINVAL)"* ]]
+	CLOCKBENCH_FAULT=syscall-errno run v --check 'abi/clock-getres/id-12/syscall'
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"not ok 1 abi/clock-getres/id-12/syscall: expected -1 with errno EINVAL, got -1 (errno EPERM)"* ]]
+}
+
+@test "bad pointers: EFAULT from the syscall, EFAULT or SIGSEGV from the vDSO, NULL where allowed" {
+	cd "$BATS_TEST_TMPDIR"
+	run v --check 'abi/clock-gettime-monotonic/ts-*' --check 'abi/clock-getres-monotonic/res-null' \
+		--check 'abi/gettimeofday/tz-*' --check 'abi/time/tloc-null'
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"ok 1 abi/clock-gettime-monotonic/ts-null/vdso: expected -EFAULT or SIGSEGV, got "* ]]
+	[[ "$output" == *"abi/clock-gettime-monotonic/ts-prot-none/syscall: expected -1 with errno EFAULT, got -1 (errno EFAULT)"* ]]
+	[[ "$output" == *"abi/clock-gettime-monotonic/ts-straddle/vdso: expected -EFAULT or SIGSEGV, got SIGSEGV"* ]]
+	[[ "$output" == *"abi/clock-getres-monotonic/res-null/vdso: expected success, got 0"* ]]
+	[[ "$output" == *"abi/gettimeofday/tz-null/libc: expected success, got 0"* ]]
+	[[ "$output" == *"abi/gettimeofday/tz-read-only/syscall: expected -1 with errno EFAULT, got -1 (errno EFAULT)"* ]]
+	[[ "$output" =~ abi/time/tloc-null/vdso:\ expected\ success,\ got\ [0-9]+ ]]
+	# No core files from the children that crashed on purpose.
+	[ -z "$(ls "$BATS_TEST_TMPDIR" | grep core)" ]
+}
+
+@test "a fault in the vDSO reaches the child re-executed in a time namespace" {
+	[ "$(id -u)" -eq 0 ] || skip "time namespaces need root"
+	CLOCKBENCH_FAULT=vdso-clock-back-1ms run v --check 'timens/exec/monotonic/*'
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"not ok 1 timens/exec/monotonic/vdso: the child's vdso read minus the offset is"*"before the parent's window"* ]]
+	[[ "$output" == *"ok 3 timens/exec/monotonic/syscall: child = parent +10 days"* ]]
+}
+
+@test "as root the time namespace checks run and pass" {
+	[ "$(id -u)" -eq 0 ] || skip "time namespaces need root"
+	run v --check timens
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"ok 1 timens/fork/monotonic/vdso: child = parent +10 days"* ]]
+	[[ "$output" =~ timens/vfork-exec/boottime/syscall:\ child\ =\ parent\ \+20\ days ]]
+	[[ "$output" =~ timens/exec/realtime/vdso:\ child\ =\ parent\ \(no\ offset\) ]]
+	[[ "$output" == *"timens/proc-uptime: /proc/uptime "*" = BOOTTIME + 1728000 s"* ]]
+	[[ "$output" == *"timens/vfork-exec/helper-stays: "* ]]
+	[[ "$output" == *"timens/offsets-frozen: writing offsets after a task entered fails with EACCES"* ]]
+	# The only skips are for clocks this machine lacks.
+	! grep ' # SKIP' <<<"$output" | grep -v ALARM
+}
+
+@test "run inside a time namespace, the new one's offsets are still counted from the host" {
+	[ "$(id -u)" -eq 0 ] || skip "time namespaces need root"
+	unshare --help | grep -q -- --monotonic || skip "unshare(1) cannot set time offsets"
+	run unshare -T --monotonic 100 --boottime 300 "$CLOCKBENCH" verify \
+		--check 'timens/fork/monotonic/*' --check timens/proc-uptime --check timens/vfork-exec/helper-stays
+	[ "$status" -eq 0 ]
+	[[ "${lines[2]}" == *"time namespace non-root"* ]]
+	# The offsets the kernel takes are absolute: the parent's 100 s count.
+	[[ "$output" == *"ok 1 timens/fork/monotonic/vdso: child = parent +9.99884 days"* ]]
+	[[ "$output" == *"timens/proc-uptime: /proc/uptime "*" = BOOTTIME + 1727700 s"* ]]
+}
+
+@test "unprivileged, the namespace checks skip with their reason and the rest pass" {
+	need_nobody
+	run "${NOBODY[@]}" "$CLOCKBENCH" verify --duration 1
+	[ "$status" -eq 0 ]
+	[ "$(grep -c '^ok [0-9]* timens/.* # SKIP .*CAP_SYS_ADMIN' <<<"$output")" -gt 60 ]
+	[ "$(grep -c '^not ok' <<<"$output")" -eq 0 ]
+	[[ "${lines[-1]}" =~ fail:0\ .*error:0$ ]]
+	grep -qE '^ok [0-9]+ abi/clock-gettime-monotonic/ts-null/vdso: ' <<<"$output"
+}
+
+@test "exit 4 when every selected check is skipped" {
+	need_nobody
+	run "${NOBODY[@]}" "$CLOCKBENCH" verify --check timens
+	[ "$status" -eq 4 ]
+	[ "$(grep -c '^not ok' <<<"$output")" -eq 0 ]
+	[[ "${lines[-1]}" =~ ^#\ Totals:\ pass:0\ fail:0\ xfail:0\ xpass:0\ skip:[1-9][0-9]*\ error:0$ ]]
+}
+
+@test "without a vDSO its checks skip with the reason and libc still runs" {
+	CLOCKBENCH_NO_VDSO=1 run v --check 'bracket/clock-gettime-monotonic/*' --duration 0.2
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"ok 1 bracket/clock-gettime-monotonic/vdso # SKIP no vDSO in this process"* ]]
+	[[ "$output" == *"ok 2 bracket/clock-gettime-monotonic/libc: "* ]]
+}
+
+@test "alarm clocks without an RTC skip with the kernel's errno" {
+	no_rtc || skip "this machine has an RTC"
+	run v --check 'bracket/clock-gettime-*alarm*'
+	[ "$status" -eq 4 ]
+	[[ "$output" == *"ok 1 bracket/clock-gettime-realtime-alarm/vdso # SKIP EINVAL: the kernel rejects CLOCK_REALTIME_ALARM"* ]]
+}
+
+@test "--duration bounds the time-based checks" {
+	run v --format json --check bracket --check cross-cpu --duration 1
+	[ "$status" -eq 0 ]
+	# Generous: the budget is 1 s; each check also makes a minimum of reads.
+	jq -e '[.checks[].elapsed_s] | add < 4' <<<"$output"
+}
+
+@test "help and man name the options and exit statuses" {
+	run v --help
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"--check PATTERN"* && "$output" == *"--duration TIME"* ]]
+	[[ "$output" == *"4 when every check was skipped"* ]]
+	[ "$output" = "$("$CLOCKBENCH" help verify)" ]
+	[[ "$("$CLOCKBENCH" --help)" == *"verify"* ]]
+}
+
+@test "bad options exit 2 with one line naming them" {
+	for args in "--frobnicate" "--format yaml" "extra" "--check ," "--timens-probe=x"; do
+		run v $args
+		[ "$status" -eq 2 ]
+		[ "${#lines[@]}" -eq 1 ]
+		[[ "$output" == "clockbench verify: error: "* ]]
+	done
+	run v --format yaml
+	[[ "$output" == *"unknown format 'yaml'"* ]]
+	run v --frobnicate
+	[[ "$output" == *"'--frobnicate'"* ]]
+	run v --duration
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"option '--duration' needs a value"* ]]
+	CLOCKBENCH_FAULT=vdso-sideways run v
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"invalid CLOCKBENCH_FAULT 'vdso-sideways'"* ]]
+}
+
+@test "bad --duration values exit 2" {
+	for d in 0 -1 abc "" 0ms 2h 3601 1e9; do
+		run v --duration "$d" --list
+		[ "$status" -eq 2 ]
+		[[ "$output" == *"invalid --duration '$d'"* ]]
+	done
+}

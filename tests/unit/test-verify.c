@@ -1,0 +1,649 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "timens.h"
+#include "verify.h"
+
+static struct timespec ts(time_t s, long ns)
+{
+	struct timespec t = { s, ns };
+
+	return t;
+}
+
+/* ---- small helpers ----------------------------------------------------- */
+
+static void test_timespec_helpers(void **state)
+{
+	char buf[32];
+	struct timespec a = ts(5, 10), b = ts(5, 11), c = ts(6, 0);
+
+	assert_true(ts_normalized(&a));
+	assert_false(ts_normalized(&(struct timespec){ 1, 1000000000L }));
+	assert_false(ts_normalized(&(struct timespec){ 1, -1 }));
+	assert_false(ts_normalized(&(struct timespec){ -1, 0 }));
+	assert_int_equal(ts_cmp(&a, &b), -1);
+	assert_int_equal(ts_cmp(&c, &b), 1);
+	assert_int_equal(ts_cmp(&a, &a), 0);
+	assert_int_equal(ts_ns(&c), 6000000000LL);
+	ts_format(&a, buf, sizeof(buf));
+	assert_string_equal(buf, "5.000000010");
+}
+
+static void test_pattern_matches(void **state)
+{
+	const char *name = "abi/clock-gettime-monotonic/ts-null/vdso";
+
+	assert_true(verify_pattern_matches("abi", name));
+	assert_true(verify_pattern_matches("abi/", name));
+	assert_true(verify_pattern_matches("abi/clock-gettime*", name));
+	assert_true(verify_pattern_matches("*monotonic*", name));
+	assert_true(verify_pattern_matches("abi/*/vdso", name));
+	assert_true(verify_pattern_matches(name, name));
+	assert_false(verify_pattern_matches("ab", name));
+	assert_false(verify_pattern_matches("abi/clock-gettime", name));
+	assert_false(verify_pattern_matches("*/libc", name));
+	assert_false(verify_pattern_matches("", name));
+}
+
+static void test_exit_status(void **state)
+{
+	struct verify_totals t = { 0 };
+
+	assert_int_equal(verify_exit_status(&t), 4);	/* nothing ran */
+	t.skip = 3;
+	assert_int_equal(verify_exit_status(&t), 4);	/* all skipped */
+	t.xfail = 1;
+	assert_int_equal(verify_exit_status(&t), 0);
+	t.pass = 5;
+	assert_int_equal(verify_exit_status(&t), 0);
+	t.error = 1;
+	assert_int_equal(verify_exit_status(&t), 1);
+	t.error = 0;
+	t.fail = 1;
+	assert_int_equal(verify_exit_status(&t), 1);
+}
+
+static void test_parse_fault(void **state)
+{
+	struct verify_fault f;
+	char err[128];
+
+	assert_int_equal(verify_parse_fault(NULL, &f, err, sizeof(err)), 0);
+	assert_int_equal(f.kind, FAULT_NONE);
+	assert_int_equal(verify_parse_fault("", &f, err, sizeof(err)), 0);
+	assert_int_equal(f.kind, FAULT_NONE);
+
+	assert_int_equal(verify_parse_fault("vdso-clock-back-1ms", &f, err, sizeof(err)), 0);
+	assert_int_equal(f.kind, FAULT_CLOCK_BACK);
+	assert_int_equal(f.path, PATH_VDSO);
+	assert_int_equal(f.shift_ns, 1000000);
+	assert_int_equal(verify_parse_fault("libc-clock-back-2s", &f, err, sizeof(err)), 0);
+	assert_int_equal(f.path, PATH_LIBC);
+	assert_int_equal(f.shift_ns, 2000000000LL);
+	assert_int_equal(verify_parse_fault("syscall-errno", &f, err, sizeof(err)), 0);
+	assert_int_equal(f.kind, FAULT_ERRNO);
+	assert_int_equal(f.path, PATH_SYSCALL);
+
+	assert_int_equal(verify_parse_fault("vdso", &f, err, sizeof(err)), -1);
+	assert_int_equal(verify_parse_fault("kernel-errno", &f, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "unknown path 'kernel'"));
+	assert_int_equal(verify_parse_fault("vdso-clock-back-", &f, err, sizeof(err)), -1);
+	assert_int_equal(verify_parse_fault("vdso-clock-back-0", &f, err, sizeof(err)), -1);
+	assert_int_equal(verify_parse_fault("vdso-clock-back-2h", &f, err, sizeof(err)), -1);
+	assert_int_equal(verify_parse_fault("vdso-frob", &f, err, sizeof(err)), -1);
+}
+
+/* ---- brackets ------------------------------------------------------------ */
+
+static void test_bracket_judge(void **state)
+{
+	struct timespec lo = ts(10, 100), mid = ts(10, 200), hi = ts(10, 300);
+
+	assert_int_equal(bracket_judge(&lo, &mid, &hi), BRACKET_OK);
+	assert_int_equal(bracket_judge(&lo, &lo, &lo), BRACKET_OK);
+	assert_int_equal(bracket_judge(&mid, &lo, &hi), BRACKET_EARLY);
+	assert_int_equal(bracket_judge(&lo, &hi, &mid), BRACKET_LATE);
+	assert_int_equal(bracket_judge(&lo, &(struct timespec){ 10, 1000000000L }, &hi),
+			 BRACKET_DENORMAL);
+}
+
+/*
+ * A fake clock: every read is 10 ns after the one before. The "test"
+ * path lags by lag_ns on its read number lag_at (counting from 1).
+ */
+struct fake_clock {
+	int64_t now;
+	unsigned long test_reads;
+	unsigned long lag_at;
+	int64_t lag_ns;
+	unsigned long fail_at;
+};
+
+static void set_ns(struct timespec *t, int64_t ns)
+{
+	t->tv_sec = (time_t)(ns / 1000000000LL);
+	t->tv_nsec = (long)(ns % 1000000000LL);
+}
+
+static int fake_ref(void *arg, struct timespec *t)
+{
+	struct fake_clock *f = arg;
+
+	f->now += 10;
+	set_ns(t, f->now);
+	return 0;
+}
+
+static int fake_test(void *arg, struct timespec *t)
+{
+	struct fake_clock *f = arg;
+
+	f->test_reads++;
+	if (f->fail_at && f->test_reads == f->fail_at)
+		return EINVAL;
+	f->now += 10;
+	set_ns(t, f->now - (f->test_reads == f->lag_at ? f->lag_ns : 0));
+	return 0;
+}
+
+static void test_bracket_run_clean(void **state)
+{
+	struct fake_clock f = { .now = 1000000000LL };
+	struct bracket_stats st;
+
+	bracket_run(fake_ref, &f, fake_test, &f, 0, 1000, &st);
+	assert_true(st.reads >= 1000);
+	assert_int_equal(st.broken, 0);
+	assert_int_equal(st.read_error, 0);
+}
+
+static void test_bracket_run_catches_a_lagging_read(void **state)
+{
+	struct fake_clock f = { .now = 1000000000LL, .lag_at = 500, .lag_ns = 1000000 };
+	struct bracket_stats st;
+
+	bracket_run(fake_ref, &f, fake_test, &f, 0, 1000, &st);
+	assert_int_equal(st.broken, 1);
+	assert_int_equal(st.first_verdict, BRACKET_EARLY);
+	/* 1 ms back, minus the 10 ns the fake clock moved meanwhile. */
+	assert_int_equal(st.worst_ns, 1000000 - 10);
+	assert_int_equal(ts_ns(&st.first[0]) - ts_ns(&st.first[1]), 1000000 - 10);
+	assert_true(ts_cmp(&st.first[0], &st.first[2]) < 0);
+}
+
+static void test_bracket_run_stops_on_error(void **state)
+{
+	struct fake_clock f = { .now = 1000000000LL, .fail_at = 5 };
+	struct bracket_stats st;
+
+	bracket_run(fake_ref, &f, fake_test, &f, 0, 1000, &st);
+	assert_int_equal(st.read_error, EINVAL);
+	assert_int_equal(st.reads, 4);
+}
+
+/* ---- monotonicity ------------------------------------------------------------ */
+
+static void test_mono_note(void **state)
+{
+	struct mono_stats st;
+	struct timespec a = ts(1, 500), b = ts(1, 400), c = ts(0, 999999000);
+
+	memset(&st, 0, sizeof(st));
+	mono_note(&st, &a, &a);
+	assert_int_equal(st.backward, 0);
+	mono_note(&st, &a, &b);
+	assert_int_equal(st.backward, 1);
+	assert_int_equal(st.max_back_ns, 100);
+	mono_note(&st, &b, &c);
+	assert_int_equal(st.backward, 2);
+	assert_int_equal(st.max_back_ns, 1400);
+	assert_int_equal(ts_ns(&st.back_prev), ts_ns(&b));
+	assert_int_equal(ts_ns(&st.back_cur), ts_ns(&c));
+	mono_note(&st, &c, &(struct timespec){ 1, 1000000000L });
+	assert_int_equal(st.denormal, 1);
+}
+
+static void test_mono_run_catches_a_step_back(void **state)
+{
+	struct fake_clock f = { .now = 5000, .lag_at = 300, .lag_ns = 25 };
+	struct mono_stats st;
+
+	mono_run(fake_test, &f, 0, 1000, &st);
+	assert_true(st.reads >= 1000);
+	assert_int_equal(st.backward, 1);
+	assert_int_equal(st.max_back_ns, 15);
+	f = (struct fake_clock){ .now = 5000 };
+	mono_run(fake_test, &f, 0, 1000, &st);
+	assert_int_equal(st.backward, 0);
+}
+
+/* ---- granularity ---------------------------------------------------------------- */
+
+/* A coarse fake: moves by 4 ms every third read. */
+static int fake_coarse(void *arg, struct timespec *t)
+{
+	struct fake_clock *f = arg;
+
+	if (++f->test_reads % 3 == 0)
+		f->now += 4000000;
+	set_ns(t, f->now);
+	return 0;
+}
+
+static void test_gran_run(void **state)
+{
+	struct fake_clock f = { .now = 1000000000LL };
+	struct gran_stats st;
+
+	gran_run(fake_coarse, &f, 0, 10, 16, &st);
+	assert_true(st.steps >= 16);
+	assert_int_equal(st.min_step_ns, 4000000);
+}
+
+static void test_granularity_agrees(void **state)
+{
+	char why[200];
+
+	/* Coarse: whole ticks of the resolution, at most four. */
+	assert_true(granularity_agrees(4000000, 4000000, CLOCK_KIND_COARSE, why, sizeof(why)));
+	assert_true(granularity_agrees(4000000, 4000100, CLOCK_KIND_COARSE, why, sizeof(why)));
+	assert_true(granularity_agrees(4000000, 8000000, CLOCK_KIND_COARSE, why, sizeof(why)));
+	assert_false(granularity_agrees(4000000, 3000000, CLOCK_KIND_COARSE, why, sizeof(why)));
+	assert_false(granularity_agrees(4000000, 10000000, CLOCK_KIND_COARSE, why, sizeof(why)));
+	assert_non_null(strstr(why, "whole ticks"));
+	assert_false(granularity_agrees(4000000, 20000000, CLOCK_KIND_COARSE, why, sizeof(why)));
+	assert_false(granularity_agrees(4000000, 30, CLOCK_KIND_COARSE, why, sizeof(why)));
+	/* Fine: at least the resolution, far below a tick. */
+	assert_true(granularity_agrees(1, 25, CLOCK_KIND_HRES, why, sizeof(why)));
+	assert_true(granularity_agrees(1000, 1000, CLOCK_KIND_HRES, why, sizeof(why)));
+	assert_false(granularity_agrees(1, 4000000, CLOCK_KIND_HRES, why, sizeof(why)));
+	assert_false(granularity_agrees(1000, 500, CLOCK_KIND_HRES, why, sizeof(why)));
+	assert_false(granularity_agrees(0, 500, CLOCK_KIND_HRES, why, sizeof(why)));
+}
+
+/* ---- REALTIME steps ----------------------------------------------------------------- */
+
+static void test_rt_offset(void **state)
+{
+	struct rt_offset a, b, c;
+
+	rt_offset_from(1000, 5000000000LL, 3000, &a);
+	assert_int_equal(a.off_ns, 5000000000LL - 2000);
+	assert_int_equal(a.unc_ns, 1001);
+	/* The same offset read later, within the read jitter. */
+	rt_offset_from(2001000, 5002000500LL, 2002000, &b);
+	assert_false(rt_offset_stepped(&a, &b, 0));
+	/* Set back by 10 ms. */
+	rt_offset_from(4001000, 4994001500LL, 4002000, &c);
+	assert_true(rt_offset_stepped(&a, &c, 1000000));
+}
+
+static void test_step_watch(void **state)
+{
+	struct step_watch w;
+	struct timespec r, m0, m1;
+	char why[200];
+
+	step_watch_begin(&w);
+	assert_false(step_watch_end(&w, why, sizeof(why)));
+	if (geteuid() != 0) {
+		skip();
+		return;
+	}
+	/*
+	 * Set REALTIME to what it already is (plus the time the read took):
+	 * a step of well under a microsecond, which the kernel still
+	 * reports to TFD_TIMER_CANCEL_ON_SET timers.
+	 */
+	step_watch_begin(&w);
+	clock_gettime(CLOCK_MONOTONIC, &m0);
+	clock_gettime(CLOCK_REALTIME, &r);
+	clock_gettime(CLOCK_MONOTONIC, &m1);
+	r.tv_nsec += (long)(ts_ns(&m1) - ts_ns(&m0));
+	if (r.tv_nsec >= 1000000000L) {
+		r.tv_sec++;
+		r.tv_nsec -= 1000000000L;
+	}
+	assert_int_equal(clock_settime(CLOCK_REALTIME, &r), 0);
+	assert_true(step_watch_end(&w, why, sizeof(why)));
+	assert_non_null(strstr(why, "CLOCK_REALTIME was set"));
+}
+
+/* ---- across CPUs ------------------------------------------------------------------- */
+
+struct shared_fake {
+	atomic_long now;
+	atomic_ulong reads;
+	unsigned long back_at;
+};
+
+static int fake_shared(void *arg, struct timespec *t)
+{
+	struct shared_fake *f = arg;
+	unsigned long n = atomic_fetch_add(&f->reads, 1) + 1;
+	long now = atomic_fetch_add(&f->now, 10) + 10;
+
+	set_ns(t, now - (n == f->back_at ? 35 : 0));
+	return 0;
+}
+
+static void test_xcpu_catches_a_step_back(void **state)
+{
+	struct shared_fake f = { .back_at = 101 };
+	struct xcpu_config cfg = {
+		.ncpus = 3, .pin = false, .read = fake_shared, .arg = &f,
+		.seconds = 60, .max_exchanges = 1000,
+	};
+	struct xcpu_result res;
+
+	atomic_init(&f.now, 1000000);
+	atomic_init(&f.reads, 0);
+	assert_int_equal(xcpu_run(&cfg, &res), 0);
+	assert_int_equal(res.exchanges, 1000);
+	assert_int_equal(res.backward, 1);
+	assert_int_equal(res.max_back_ns, 25);
+	/* Read 101 was by thread 100 % 3, after thread 99 % 3. */
+	assert_int_equal(res.back_to_cpu, 1);
+	assert_int_equal(res.back_from_cpu, 0);
+}
+
+static void test_xcpu_clean_run(void **state)
+{
+	struct shared_fake f = { .back_at = 0 };
+	struct xcpu_config cfg = {
+		.ncpus = 2, .pin = false, .read = fake_shared, .arg = &f,
+		.seconds = 60, .max_exchanges = 500,
+	};
+	struct xcpu_result res;
+
+	atomic_init(&f.now, 0);
+	atomic_init(&f.reads, 0);
+	assert_int_equal(xcpu_run(&cfg, &res), 0);
+	assert_int_equal(res.exchanges, 500);
+	assert_int_equal(res.backward, 0);
+}
+
+static int real_monotonic(void *arg, struct timespec *t)
+{
+	(void)arg;
+	return clock_gettime(CLOCK_MONOTONIC, t) ? errno : 0;
+}
+
+/* The real clock, handed between two pinned CPUs, never goes back. */
+static void test_xcpu_pinned_monotonic(void **state)
+{
+	cpu_set_t set;
+	int cpus[2], n = 0;
+	struct xcpu_config cfg = {
+		.cpus = cpus, .ncpus = 2, .pin = true, .read = real_monotonic,
+		.seconds = 0.2, .max_exchanges = 20000,
+	};
+	struct xcpu_result res;
+
+	sched_getaffinity(0, sizeof(set), &set);
+	for (int c = 0; c < CPU_SETSIZE && n < 2; c++)
+		if (CPU_ISSET(c, &set))
+			cpus[n++] = c;
+	if (n < 2) {
+		skip();
+		return;
+	}
+	assert_int_equal(xcpu_run(&cfg, &res), 0);
+	assert_int_equal(res.pin_error, 0);
+	assert_true(res.exchanges > 100);
+	assert_int_equal(res.backward, 0);
+}
+
+/* ---- ABI judgement -------------------------------------------------------------------- */
+
+static struct abi_outcome returned(long ret, int err)
+{
+	struct abi_outcome o = { ABI_RETURNED, { ret, ret < 0, err }, 0, 0 };
+
+	return o;
+}
+
+static struct abi_outcome signaled(int sig)
+{
+	struct abi_outcome o = { ABI_SIGNALED, { 0, false, 0 }, sig, 0 };
+
+	return o;
+}
+
+static void test_abi_outcome(void **state)
+{
+	struct abi_outcome vdso_efault = returned(-EFAULT, EFAULT);
+	struct abi_outcome sys_efault = returned(-1, EFAULT);
+	struct abi_outcome segv = signaled(SIGSEGV);
+	struct abi_outcome ok = returned(0, 0);
+	struct abi_outcome lost = { ABI_LOST, { 0, false, 0 }, 0, 1 };
+
+	/* The vDSO: -EFAULT or a crash; never -1. */
+	assert_true(abi_outcome_ok(PATH_VDSO, ABI_EXPECT_EFAULT, 0, &vdso_efault));
+	assert_true(abi_outcome_ok(PATH_VDSO, ABI_EXPECT_EFAULT, 0, &segv));
+	assert_false(abi_outcome_ok(PATH_VDSO, ABI_EXPECT_EFAULT, 0, &sys_efault));
+	assert_false(abi_outcome_ok(PATH_VDSO, ABI_EXPECT_EFAULT, 0, &ok));
+	/* libc: -1 with errno, or a crash in the vDSO below it. */
+	assert_true(abi_outcome_ok(PATH_LIBC, ABI_EXPECT_EFAULT, 0, &sys_efault));
+	assert_true(abi_outcome_ok(PATH_LIBC, ABI_EXPECT_EFAULT, 0, &segv));
+	/* The syscall never crashes: the kernel checks the pointer. */
+	assert_true(abi_outcome_ok(PATH_SYSCALL, ABI_EXPECT_EFAULT, 0, &sys_efault));
+	assert_false(abi_outcome_ok(PATH_SYSCALL, ABI_EXPECT_EFAULT, 0, &segv));
+	assert_false(abi_outcome_ok(PATH_SYSCALL, ABI_EXPECT_EFAULT, 0, &vdso_efault));
+	/* EINVAL in each convention. */
+	struct abi_outcome vdso_einval = returned(-EINVAL, EINVAL);
+	struct abi_outcome einval = returned(-1, EINVAL);
+	struct abi_outcome eperm = returned(-1, EPERM);
+
+	assert_true(abi_outcome_ok(PATH_VDSO, ABI_EXPECT_EINVAL, EINVAL, &vdso_einval));
+	assert_false(abi_outcome_ok(PATH_VDSO, ABI_EXPECT_EINVAL, EINVAL, &einval));
+	assert_true(abi_outcome_ok(PATH_LIBC, ABI_EXPECT_EINVAL, EINVAL, &einval));
+	assert_false(abi_outcome_ok(PATH_LIBC, ABI_EXPECT_EINVAL, EINVAL, &vdso_einval));
+	assert_false(abi_outcome_ok(PATH_SYSCALL, ABI_EXPECT_EINVAL, EINVAL, &eperm));
+	assert_false(abi_outcome_ok(PATH_SYSCALL, ABI_EXPECT_EINVAL, EINVAL, &segv));
+	/* Allowed NULLs succeed. */
+	assert_true(abi_outcome_ok(PATH_VDSO, ABI_EXPECT_OK, 0, &ok));
+	assert_false(abi_outcome_ok(PATH_VDSO, ABI_EXPECT_OK, 0, &segv));
+	/* A child that vanished never passes. */
+	assert_false(abi_outcome_ok(PATH_VDSO, ABI_EXPECT_OK, 0, &lost));
+	assert_false(abi_outcome_ok(PATH_VDSO, ABI_EXPECT_EFAULT, 0, &lost));
+}
+
+static void test_abi_format(void **state)
+{
+	struct abi_outcome segv = signaled(SIGSEGV);
+	struct abi_outcome sys = returned(-1, EFAULT);
+	char buf[96];
+
+	abi_expect_format(PATH_VDSO, ABI_EXPECT_EFAULT, 0, buf, sizeof(buf));
+	assert_string_equal(buf, "-EFAULT or SIGSEGV");
+	abi_expect_format(PATH_SYSCALL, ABI_EXPECT_EINVAL, EINVAL, buf, sizeof(buf));
+	assert_string_equal(buf, "-1 with errno EINVAL");
+	abi_expect_format(PATH_VDSO, ABI_EXPECT_EINVAL, EINVAL, buf, sizeof(buf));
+	assert_string_equal(buf, "-EINVAL");
+	abi_outcome_format(PATH_VDSO, &segv, buf, sizeof(buf));
+	assert_string_equal(buf, "SIGSEGV");
+	abi_outcome_format(PATH_SYSCALL, &sys, buf, sizeof(buf));
+	assert_string_equal(buf, "-1 (errno EFAULT)");
+}
+
+/* ---- the calls, through a real context ------------------------------------------------- */
+
+static void test_vcall_conventions(void **state)
+{
+	static const struct verify_options opt = { .duration_s = 1 };
+	struct verify v;
+	struct timespec t;
+	char err[128];
+	struct vres r;
+
+	unsetenv(VERIFY_FAULT_ENV);
+	assert_int_equal(verify_context_init(&v, &opt, err, sizeof(err)), 0);
+	if (verify_path_missing(&v, API_CLOCK_GETTIME, PATH_VDSO)) {
+		verify_context_free(&v);
+		skip();
+		return;
+	}
+	r = vcall_gettime(&v, PATH_VDSO, -1, &t);
+	assert_true(r.failed);
+	assert_int_equal(r.ret, -EINVAL);
+	assert_int_equal(r.err, EINVAL);
+	r = vcall_gettime(&v, PATH_LIBC, -1, &t);
+	assert_int_equal(r.ret, -1);
+	assert_int_equal(r.err, EINVAL);
+	r = vcall_gettime(&v, PATH_SYSCALL, CLOCK_MONOTONIC, &t);
+	assert_false(r.failed);
+	verify_context_free(&v);
+}
+
+static void test_fault_injection(void **state)
+{
+	static const struct verify_options opt = { .duration_s = 1 };
+	struct verify v;
+	struct timespec sys, vdso;
+	char err[128];
+	struct vres r;
+
+	setenv(VERIFY_FAULT_ENV, "vdso-clock-back-1ms", 1);
+	assert_int_equal(verify_context_init(&v, &opt, err, sizeof(err)), 0);
+	if (verify_path_missing(&v, API_CLOCK_GETTIME, PATH_VDSO)) {
+		verify_context_free(&v);
+		unsetenv(VERIFY_FAULT_ENV);
+		skip();
+		return;
+	}
+	vcall_gettime(&v, PATH_SYSCALL, CLOCK_MONOTONIC, &sys);
+	vcall_gettime(&v, PATH_VDSO, CLOCK_MONOTONIC, &vdso);
+	/* Read after the syscall, yet about 1 ms earlier. */
+	assert_true(ts_ns(&sys) - ts_ns(&vdso) > 900000);
+	assert_true(ts_ns(&sys) - ts_ns(&vdso) <= 1000000);
+	verify_context_free(&v);
+
+	setenv(VERIFY_FAULT_ENV, "vdso-errno", 1);
+	assert_int_equal(verify_context_init(&v, &opt, err, sizeof(err)), 0);
+	r = vcall_gettime(&v, PATH_VDSO, -1, &vdso);
+	assert_int_equal(r.ret, -EPERM);
+	r = vcall_gettime(&v, PATH_SYSCALL, -1, &vdso);
+	assert_int_equal(r.err, EINVAL);
+	verify_context_free(&v);
+
+	setenv(VERIFY_FAULT_ENV, "vdso-backwards", 1);
+	assert_int_equal(verify_context_init(&v, &opt, err, sizeof(err)), -1);
+	verify_context_free(&v);
+	unsetenv(VERIFY_FAULT_ENV);
+}
+
+/* ---- time namespaces ----------------------------------------------------------------------- */
+
+static void test_timens_offsets_text(void **state)
+{
+	struct timens_offsets off = { 10 * 86400LL * 1000000000LL, -1500000000LL }, back;
+	char buf[128];
+
+	assert_int_equal(timens_format_offsets(&off, buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "monotonic 864000 0\nboottime -2 500000000\n");
+	assert_int_equal(timens_parse_offsets(buf, &back), 0);
+	assert_int_equal(back.monotonic_ns, off.monotonic_ns);
+	assert_int_equal(back.boottime_ns, off.boottime_ns);
+	/* What the kernel prints. */
+	assert_int_equal(timens_parse_offsets("monotonic           0         0\n"
+					      "boottime          200         5\n", &back), 0);
+	assert_int_equal(back.monotonic_ns, 0);
+	assert_int_equal(back.boottime_ns, 200000000005LL);
+	assert_int_equal(timens_parse_offsets("realtime 1 0\n", &back), -1);
+	assert_int_equal(timens_parse_offsets("monotonic 1 1000000000\n", &back), -1);
+	assert_int_equal(timens_parse_offsets("", &back), -1);
+	assert_int_equal(timens_format_offsets(&off, buf, 8), -1);
+}
+
+struct ns_arg {
+	int64_t host_before;
+	int64_t offset;
+};
+
+/* In the namespace: MONOTONIC must be the host's plus the offset. */
+static int check_offset(void *p)
+{
+	const struct ns_arg *a = p;
+	struct timespec now;
+
+	syscall(SYS_clock_gettime, CLOCK_MONOTONIC, &now);
+	if (ts_ns(&now) < a->host_before + a->offset)
+		return 1;
+	if (ts_ns(&now) > a->host_before + a->offset + 60 * 1000000000LL)
+		return 2;
+	return 7;
+}
+
+static void test_timens_run_in_new(void **state)
+{
+	struct timens_offsets off = { 5 * 86400LL * 1000000000LL, 0 };
+	struct timens_offsets self;
+	struct ns_arg a = { 0, 0 };
+	struct timespec now;
+	char err[200], why[200];
+	int rc;
+
+	if (!timens_supported(why, sizeof(why))) {
+		/* Not root (or no time namespaces): the reason says so. */
+		assert_true(strlen(why) > 10);
+		assert_int_equal(timens_run_in_new(&off, check_offset, &a, err, sizeof(err)), -1);
+		skip();
+		return;
+	}
+	assert_int_equal(timens_self_offsets(&self, err, sizeof(err)), 0);
+	syscall(SYS_clock_gettime, CLOCK_MONOTONIC, &now);
+	a.host_before = ts_ns(&now);
+	a.offset = off.monotonic_ns - self.monotonic_ns;
+	rc = timens_run_in_new(&off, check_offset, &a, err, sizeof(err));
+	assert_int_equal(rc, 7);
+	/* The caller itself did not move. */
+	syscall(SYS_clock_gettime, CLOCK_MONOTONIC, &now);
+	assert_true(ts_ns(&now) < a.host_before + a.offset);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_timespec_helpers),
+		cmocka_unit_test(test_pattern_matches),
+		cmocka_unit_test(test_exit_status),
+		cmocka_unit_test(test_parse_fault),
+		cmocka_unit_test(test_bracket_judge),
+		cmocka_unit_test(test_bracket_run_clean),
+		cmocka_unit_test(test_bracket_run_catches_a_lagging_read),
+		cmocka_unit_test(test_bracket_run_stops_on_error),
+		cmocka_unit_test(test_mono_note),
+		cmocka_unit_test(test_mono_run_catches_a_step_back),
+		cmocka_unit_test(test_gran_run),
+		cmocka_unit_test(test_granularity_agrees),
+		cmocka_unit_test(test_rt_offset),
+		cmocka_unit_test(test_step_watch),
+		cmocka_unit_test(test_xcpu_catches_a_step_back),
+		cmocka_unit_test(test_xcpu_clean_run),
+		cmocka_unit_test(test_xcpu_pinned_monotonic),
+		cmocka_unit_test(test_abi_outcome),
+		cmocka_unit_test(test_abi_format),
+		cmocka_unit_test(test_vcall_conventions),
+		cmocka_unit_test(test_fault_injection),
+		cmocka_unit_test(test_timens_offsets_text),
+		cmocka_unit_test(test_timens_run_in_new),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
