@@ -106,7 +106,7 @@ json_t *bench_run_to_json(const struct bench_run *run, bool with_samples)
 	for (size_t i = 0; i < run->ncells; i++)
 		json_array_append_new(cells, cell_to_json(&run->cells[i],
 							  run->cycles_unit, with_samples));
-	return json_pack("{s:s, s:s, s:s, s:b, s:f, s:o, s:{s:f, s:f, s:f, s:f, s:I},"
+	return json_pack("{s:s, s:s, s:s, s:b, s:f, s:o, s:{s:f, s:f, s:f, s:f, s:I, s:I},"
 			 " s:{s:s, s:s}, s:{s:f, s:f, s:o}, s:o}",
 			 "tool", "clockbench " CLOCKBENCH_VERSION,
 			 "command", "bench",
@@ -120,6 +120,7 @@ json_t *bench_run_to_json(const struct bench_run *run, bool with_samples)
 			 "rel_ci", run->cfg.rel_ci,
 			 "boundary_ns", run->cal.boundary_ns,
 			 "min_samples", (json_int_t)run->cfg.min_samples,
+			 "rounds", (json_int_t)run->cfg.rounds,
 			 "cycle_counter", "unit", run->cycles_unit,
 			 "source", run->cycles_note,
 			 "harness_overhead",

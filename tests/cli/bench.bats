@@ -44,6 +44,7 @@ median_of() { # json name path
 		and .ns.min <= .ns.median and (.ns.stddev_pct | type == "number")' <<<"$output"
 	jq -e '.cycle_counter.unit | length > 0' <<<"$output"
 	jq -e '.harness_overhead.ns_per_call > 0' <<<"$output"
+	jq -e '.method.rounds == 5' <<<"$output"
 	jq -e '.environment | .kernel_release and .clocksource and .cpu_model
 		and (.cpu_flags | has("constant_tsc")) and .libc.version
 		and (.vdso.symbols | length > 0) and (.time_namespace | has("non_root"))
