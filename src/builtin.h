@@ -38,6 +38,10 @@ int cmd_export(int argc, char **argv);
 void usage_export(FILE *f);
 int cmd_import(int argc, char **argv);
 void usage_import(FILE *f);
+int cmd_hotplug(int argc, char **argv);
+void usage_hotplug(FILE *f);
+int cmd_exec(int argc, char **argv);
+void usage_exec(FILE *f);
 
 /* The command table, terminated by an entry with a NULL name. */
 extern const struct command commands[];

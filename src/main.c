@@ -31,6 +31,10 @@ const struct command commands[] = {
 	  cmd_import, usage_import },
 	{ "compare", "compare stored runs: change, significance and verdict per cell",
 	  cmd_compare, usage_compare },
+	{ "hotplug", "time taking a CPU offline and online, and each hotplug state",
+	  cmd_hotplug, usage_hotplug },
+	{ "exec", "run a command repeatedly: wall, user and sys time with statistics",
+	  cmd_exec, usage_exec },
 	{ "help", "show the help of a command", cmd_help, usage_help },
 	{ NULL, NULL, NULL, NULL },
 };

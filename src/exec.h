@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Timing whole commands (clockbench exec): finding the program as execvp
+ * would, spawning it with its output discarded, and hyperfine's outlier
+ * rule, so that its users read the same warning.
+ */
+#ifndef CLOCKBENCH_EXEC_H
+#define CLOCKBENCH_EXEC_H
+
+#include <stdbool.h>
+#include <signal.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+/*
+ * Where execvp() would find name, searching path_env (PATH; NULL: the
+ * libc default) unless name holds a '/'. Returns 0 with the file in out,
+ * -ENOENT when there is none, -EACCES when there are only files that
+ * cannot be executed (or directories).
+ */
+int exec_lookup(const char *name, const char *path_env, char *out, size_t len);
+
+/*
+ * argv joined by spaces. quote: each word single-quoted for the shell when
+ * it holds anything but [A-Za-z0-9_./=:,+@%-] (for showing the command);
+ * otherwise verbatim (the text of a --shell command). malloc'd.
+ */
+char *exec_join_argv(char *const *argv, bool quote);
+
+/*
+ * hyperfine's outlier rule: |x - median| / MAD > 14.826 (a modified
+ * z-score above 10; MAD unscaled). With MAD 0, every value off the median
+ * counts. The number of such values in x[0..n).
+ */
+#define EXEC_OUTLIER_MADS 14.826
+size_t exec_outliers(const double *x, size_t n);
+
+/* How the child's standard streams are set up. */
+struct exec_io {
+	int devnull;		/* an open /dev/null */
+	bool show_output;	/* stdout and stderr stay the terminal's */
+};
+
+struct exec_result {
+	double wall_s;		/* fork to reaped, CLOCK_MONOTONIC */
+	double user_s, sys_s;	/* the child's, from wait4() */
+	int status;		/* wait status */
+	int exec_errno;		/* execvp() failed with this, or 0 */
+};
+
+/*
+ * Fork, execvp(argv[0], argv) with stdin from /dev/null, and wait. While
+ * waiting, a signal that interrupts the wait is passed to the child as
+ * *forward (when non-zero). 0, or -1 with errno when fork fails.
+ */
+int exec_run(char *const *argv, const struct exec_io *io,
+	     const volatile sig_atomic_t *forward, struct exec_result *r);
+
+/* "exited with status 3", "was killed by signal 9 (Killed)". */
+void exec_describe_status(int status, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,189 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
+# clockbench exec: timing whole commands, saving and comparing the runs,
+# the shell only when asked, --prepare, failures and bad input.
+
+bats_require_minimum_version 1.5.0
+
+setup() {
+	T="$BATS_TEST_TMPDIR"
+	# Never the user's own database.
+	export CLOCKBENCH_DB="$T/results.db"
+}
+
+cb() { "$CLOCKBENCH" "$@"; }
+
+@test "exec -n 20 -- true: wall, user and sys with statistics, saved" {
+	run cb exec -n 20 -- true
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"# clockbench exec: true"* ]]
+	[[ "$output" =~ wall\ +20\ +[0-9]+\.[0-9]+\ +[0-9]+\.[0-9]+\ +\[ ]]
+	[[ "$output" =~ user\ +20\  ]]
+	[[ "$output" =~ sys\ +20\  ]]
+	[[ "$output" == *"saved run 1 to $CLOCKBENCH_DB"* ]]
+	run --separate-stderr cb export --format json 1
+	[ "$status" -eq 0 ]
+	jq -e '.runs[0] | .command == "exec" and (.cells | map(.name) == ["wall", "user", "sys"])
+		and (.cells | all(.unit == "s" and (.samples | length) == 20))
+		and .config.command == ["true"] and .config.shell == false' <<<"$output"
+}
+
+@test "json: the figures, every run's times and the command line" {
+	run --separate-stderr cb exec -n 5 --warmup 2 --format json --no-save -- sleep 0.01
+	[ "$status" -eq 0 ]
+	jq -e '.completed == 5 and .unit == "s" and .wall.n == 5
+		and (.times.wall | length) == 5
+		and .wall.min >= 0.01 and .wall.median >= .wall.min
+		and .config.command == ["sleep", "0.01"] and .config.warmup == 2' <<<"$output"
+}
+
+@test "user and system time are the command's own" {
+	run --separate-stderr cb exec -n 3 --format json --no-save -- sh -c \
+		'i=0; while [ $i -lt 30000 ]; do i=$((i+1)); done'
+	[ "$status" -eq 0 ]
+	# A busy shell loop: CPU time, nearly all of its wall time.
+	jq -e '(.user.median + .sys.median) > 0.01
+		and (.user.median + .sys.median) <= .wall.median * 1.05' <<<"$output"
+}
+
+@test "two exec runs compare, and a real difference is significant" {
+	cb exec -n 15 --label fast -- true 2>/dev/null >/dev/null
+	cb exec -n 15 --label slow -- sleep 0.03 2>/dev/null >/dev/null
+	run cb compare fast slow
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"metric: s"* ]]
+	[[ "$output" =~ wall\  ]]
+	run --separate-stderr cb compare --format json fast slow
+	[ "$status" -eq 0 ]
+	jq -e '.metric == "seconds" and (.cells | map(.name) | index("wall") != null)' <<<"$output"
+	jq -e '.cells[] | select(.name == "wall") | .vs_base[0]
+		| .significant and .verdict == "worse" and .change_pct > 100' <<<"$output"
+}
+
+@test "a command that does not exist: exit 2, nothing saved" {
+	run cb exec -n 3 -- clockbench-no-such-command --flag
+	[ "$status" -eq 2 ]
+	[ "${#lines[@]}" -eq 1 ]
+	[[ "$output" == *"command not found: clockbench-no-such-command"* ]]
+	[ ! -e "$CLOCKBENCH_DB" ]
+	run cb exec -- /nonexistent/dir/prog
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"command not found: /nonexistent/dir/prog"* ]]
+}
+
+@test "a file that cannot be executed: exit 2" {
+	printf '#!/bin/sh\n' >"$T/script"
+	chmod 644 "$T/script"
+	run cb exec -- "$T/script"
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"command not executable: $T/script"* ]]
+}
+
+@test "no shell unless asked: --shell runs one /bin/sh -c line" {
+	run cb exec -n 2 --show-output --no-save -- echo 'a|b' '$HOME'
+	[ "$status" -eq 0 ]
+	[ "$(grep -c '^a|b \$HOME$' <<<"$output")" -eq 2 ]
+	run cb exec -n 3 --shell --show-output --no-save -- 'echo hi | tr h H'
+	[ "$status" -eq 0 ]
+	[ "$(grep -c '^Hi$' <<<"$output")" -eq 3 ]
+	[[ "$output" == *"through /bin/sh -c"* ]]
+}
+
+@test "the command's output is discarded by default" {
+	run cb exec -n 2 --no-save -- sh -c 'echo visible-out; echo visible-err >&2'
+	[ "$status" -eq 0 ]
+	# Only the command line in the header shows the words.
+	[ "$(grep -c visible <<<"$output")" -eq 1 ]
+	[[ "${lines[0]}" == "# clockbench exec: sh -c 'echo visible-out; echo visible-err >&2'" ]]
+}
+
+@test "--prepare runs before every run, warm-ups included, untimed" {
+	run cb exec -n 4 --warmup 2 --no-save --prepare "echo x >> '$T/prep'" -- true
+	[ "$status" -eq 0 ]
+	[ "$(wc -l <"$T/prep")" -eq 6 ]
+	# A slow --prepare is not in the times.
+	run --separate-stderr cb exec -n 3 --no-save --format json --prepare 'sleep 0.2' -- true
+	[ "$status" -eq 0 ]
+	jq -e '.wall.max < 0.15' <<<"$output"
+}
+
+@test "a failing --prepare stops the run with its status" {
+	run cb exec -n 3 --no-save --prepare 'exit 7' -- true
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"the --prepare command 'exit 7' exited with status 7"* ]]
+}
+
+@test "a failing command names its status; --ignore-failure times it" {
+	run cb exec -n 3 -- false
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"the command exited with status 1 in run 1; use --ignore-failure"* ]]
+	[ ! -e "$CLOCKBENCH_DB" ]
+	run cb exec -n 3 --warmup 1 -- sh -c 'kill -9 $$'
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"was killed by signal 9 (Killed) in warm-up run 1"* ]]
+	run cb exec -n 3 -i --no-save -- false
+	[ "$status" -eq 0 ]
+	[[ "$output" =~ wall\ +3\  ]]
+}
+
+@test "SIGTERM stops the runs; the finished ones are reported and saved" {
+	# Directly, not through a function: $! must be clockbench itself. fd 3
+	# closed, or bats waits for it.
+	"$CLOCKBENCH" exec -n 100000 --prepare "echo x >> '$T/count'" -- sleep 0.02 \
+		>"$T/out" 2>"$T/err" 3>&- &
+	pid=$!
+	for _ in $(seq 1000); do
+		[ "$(wc -l <"$T/count" 2>/dev/null || echo 0)" -ge 3 ] && break
+		sleep 0.01
+	done
+	kill -TERM "$pid"
+	status=0
+	wait "$pid" || status=$?
+	[ "$status" -eq 143 ]
+	grep -q '^wall ' "$T/out"
+	run cb runs
+	[[ "$output" == *"exec"*"interrupted"* ]]
+}
+
+@test "bad -n, --warmup and other usage errors exit 2 with one line" {
+	for bad in 0 -1 abc 1.5 ""; do
+		run cb exec -n "$bad" -- true
+		[ "$status" -eq 2 ]
+		[ "${#lines[@]}" -eq 1 ]
+		[[ "$output" == *"invalid --runs '$bad'"* ]]
+	done
+	run cb exec --runs 1000001 -- true
+	[ "$status" -eq 2 ]
+	run cb exec --warmup -1 -- true
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"invalid --warmup '-1'"* ]]
+	run cb exec -n 3
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"no command given"* ]]
+	run cb exec --bogus -- true
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"unknown option '--bogus'"* ]]
+	run cb exec --format xml -- true
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"unknown format 'xml'"* ]]
+	run cb exec -n
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"needs a value"* ]]
+	[ ! -e "$CLOCKBENCH_DB" ]
+}
+
+@test "options after the command belong to the command" {
+	run cb exec -n 2 --show-output --no-save echo -n --label x
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"--label x--label x"* ]]
+}
+
+@test "--help and 'clockbench help exec' print the usage" {
+	run cb exec --help
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"usage: clockbench exec"* ]]
+	[[ "$output" == *"--prepare"* ]]
+	run cb help exec
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"usage: clockbench exec"* ]]
+}

@@ -1,0 +1,251 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
+# clockbench hotplug: real offline/online cycles of CPU 1 as root, the
+# per-state table from the cpuhp events, and the supervisor's promise: CPU 1
+# online and tracing as it was afterwards, also when the measuring process
+# is killed or stopped by a signal mid-run. Bad input and running unprivileged.
+
+SYS=/sys/devices/system/cpu
+TRACEFS=/sys/kernel/tracing
+
+bats_require_minimum_version 1.5.0
+
+setup() {
+	T="$BATS_TEST_TMPDIR"
+	# Never the user's own database.
+	export CLOCKBENCH_DB="$T/results.db"
+}
+
+# A failed assertion must not leave a frozen run behind with CPU 1 offline:
+# thaw and stop it, and let its supervisor restore the machine.
+teardown() {
+	if [ -n "${SUP:-}" ] && kill -0 "$SUP" 2>/dev/null; then
+		[ -n "${CHILD:-}" ] && kill -CONT "$CHILD" 2>/dev/null
+		kill -TERM "$SUP" 2>/dev/null
+		wait "$SUP" 2>/dev/null || true
+	fi
+	if [ "$(id -u)" -eq 0 ] && [ -w "$SYS/cpu1/online" ] &&
+	   [ "$(cat "$SYS/cpu1/online")" = 0 ]; then
+		echo 1 >"$SYS/cpu1/online"
+	fi
+}
+
+cb() { "$CLOCKBENCH" "$@"; }
+
+need_cpu1() {
+	[ "$(id -u)" -eq 0 ] || skip "needs root to take a CPU offline"
+	[ -w "$SYS/cpu1/online" ] || skip "CPU 1 is not hot-pluggable here"
+	[ "$(cat "$SYS/cpu1/online")" = 1 ] || skip "CPU 1 is offline"
+}
+
+tracefs_state() {
+	if mountpoint -q "$TRACEFS"; then
+		echo "mounted $(cat "$TRACEFS/events/cpuhp/enable" 2>/dev/null)"
+	else
+		echo "not mounted"
+	fi
+}
+
+# No tracing instance of ours is left behind.
+no_instance_left() {
+	! mountpoint -q "$TRACEFS" ||
+		! ls "$TRACEFS/instances" | grep -q '^clockbench-hotplug-'
+}
+
+# Start a long run in the background (fd 3 closed, or bats waits for it)
+# and wait until it has taken CPU 1 offline; then freeze the measuring
+# process while CPU 1 is offline, so that the kill lands at that point.
+start_and_freeze_offline() {
+	"$CLOCKBENCH" hotplug --cpu 1 --cycles 100000 --pause 50ms \
+		--pidfile "$T/pid" "$@" >"$T/out" 2>"$T/err" 3>&- &
+	SUP=$!
+	for _ in $(seq 3000); do
+		if [ -s "$T/pid" ] && [ "$(cat "$SYS/cpu1/online")" = 0 ]; then
+			CHILD=$(cat "$T/pid")
+			kill -STOP "$CHILD"
+			# Frozen mid-write it still finishes the write: look again.
+			[ "$(cat "$SYS/cpu1/online")" = 0 ] && return 0
+			kill -CONT "$CHILD"
+		fi
+		sleep 0.01
+	done
+	kill -TERM "$SUP"
+	return 1
+}
+
+@test "--cpu 1 --cycles 20: offline/online statistics and the per-state table" {
+	need_cpu1
+	before=$(tracefs_state)
+	run cb hotplug --cpu 1 --cycles 20
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"# clockbench hotplug: CPU 1, 20 of 20 cycles"* ]]
+	[[ "$output" =~ offline\ +20\ +[0-9]+\.[0-9]+\ +[0-9]+\.[0-9]+\ +\[ ]]
+	[[ "$output" =~ online\ +20\ +[0-9]+\.[0-9]+ ]]
+	[[ "$output" =~ offline\ sys\ +20 ]]
+	[[ "$output" == *"offline: time per hotplug state"* ]]
+	[[ "$output" == *"online: time per hotplug state"* ]]
+	# The step that takes the CPU down, by name, from the states file.
+	[[ "$output" =~ 1[0-9][0-9]\ +cpu:teardown\ +takedown_cpu ]]
+	[[ "$output" == *"saved run 1 to"* ]]
+	[ "$(cat "$SYS/cpu1/online")" = 1 ]
+	[ "$(tracefs_state)" = "$before" ]
+	no_instance_left
+}
+
+@test "json: latency statistics and the top states, in seconds" {
+	need_cpu1
+	run --separate-stderr cb hotplug --cpu 1 --cycles 5 --top 3 --format json --no-save
+	[ "$status" -eq 0 ]
+	jq -e '.cpu == 1 and .completed == 5 and .interrupted == false
+		and .offline.wall.n == 5 and .online.wall.n == 5
+		and .offline.wall.median > 0 and .online.wall.min > 0
+		and .tracing.active and .tracing.lost_events == 0
+		and (.offline.states | length) == 3 and (.online.states | length) == 3
+		and (.offline.states | map(.mean_s) | . == (sort | reverse))
+		and (.offline.states[0] | .name != "?" and .function != "" and .share_pct > 0)' <<<"$output"
+	# The largest states are a fair part of the transition, not all of it.
+	jq -e '.offline.states | map(.share_pct) | add <= 100.5' <<<"$output"
+	[ "$(cat "$SYS/cpu1/online")" = 1 ]
+}
+
+@test "two hotplug runs are saved with their cells and compare" {
+	need_cpu1
+	cb hotplug --cpu 1 --cycles 4 --label a >/dev/null 2>&1
+	cb hotplug --cpu 1 --cycles 4 --no-trace --label b >/dev/null 2>&1
+	run --separate-stderr cb export --format json 1
+	[ "$status" -eq 0 ]
+	jq -e '.runs[0] | .command == "hotplug" and .label == "a"
+		and (.cells | map(.name) | index("offline") != null and index("online") != null)
+		and (.cells[] | select(.name == "offline") | .unit == "s" and (.samples | length) == 4)
+		and (.cells | map(.name) | any(startswith("state:cpu:teardown:offline")))' <<<"$output"
+	run cb compare a b
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"metric: s"* ]]
+	[[ "$output" =~ offline\  ]]
+	[[ "$output" =~ online\  ]]
+}
+
+@test "kill -9 of the measuring process mid-run: CPU 1 back online, tracing restored" {
+	need_cpu1
+	before=$(tracefs_state)
+	start_and_freeze_offline
+	# The measuring process froze with CPU 1 offline and its instance on.
+	[ "$(cat "$SYS/cpu1/online")" = 0 ]
+	ls "$TRACEFS/instances" | grep -q "^clockbench-hotplug-$SUP\$"
+	kill -KILL "$CHILD"
+	status=0
+	wait "$SUP" || status=$?
+	[ "$status" -eq 137 ]
+	grep -q "the measuring process was killed by signal 9" "$T/err"
+	grep -q "CPU 1 was left offline: brought it back online" "$T/err"
+	[ "$(cat "$SYS/cpu1/online")" = 1 ]
+	[ "$(tracefs_state)" = "$before" ]
+	no_instance_left
+}
+
+@test "SIGTERM mid-run: the run stops, is reported and saved, CPU 1 online" {
+	need_cpu1
+	before=$(tracefs_state)
+	start_and_freeze_offline
+	kill -TERM "$SUP"	# forwarded to the frozen measuring process
+	kill -CONT "$CHILD"
+	status=0
+	wait "$SUP" || status=$?
+	[ "$status" -eq 143 ]
+	grep -q "(interrupted)" "$T/out"
+	grep -q '^offline ' "$T/out"
+	# It put the CPU back itself: the supervisor had nothing to repair.
+	! grep -q "left offline" "$T/err"
+	[ "$(cat "$SYS/cpu1/online")" = 1 ]
+	[ "$(tracefs_state)" = "$before" ]
+	no_instance_left
+	run cb runs
+	[[ "$output" == *"hotplug"*"interrupted"* ]]
+}
+
+@test "SIGINT mid-run: CPU 1 online, tracing restored" {
+	need_cpu1
+	before=$(tracefs_state)
+	"$CLOCKBENCH" hotplug --cpu 1 --cycles 100000 --pause 20ms --no-save \
+		--pidfile "$T/pid" >"$T/out" 2>"$T/err" 3>&- &
+	sup=$!
+	# Measuring: the pid file is written and CPU 1 went offline once.
+	for _ in $(seq 3000); do
+		[ -s "$T/pid" ] && [ "$(cat "$SYS/cpu1/online")" = 0 ] && break
+		sleep 0.01
+	done
+	kill -INT "$sup"
+	status=0
+	wait "$sup" || status=$?
+	[ "$status" -eq 130 ]
+	grep -q "(interrupted)" "$T/out"
+	[ "$(cat "$SYS/cpu1/online")" = 1 ]
+	[ "$(tracefs_state)" = "$before" ]
+	no_instance_left
+}
+
+@test "bad input: no such CPU, --cycles 0 and other values exit 2" {
+	run cb hotplug --cpu 9999 --cycles 2
+	[ "$status" -eq 2 ]
+	[ "${#lines[@]}" -eq 1 ]
+	[[ "$output" == *"invalid --cpu 9999: no such CPU 9999 (present: "* ]]
+	for bad in 0 -1 x 1.5 100001; do
+		run cb hotplug --cpu 1 --cycles "$bad"
+		[ "$status" -eq 2 ]
+		[ "${#lines[@]}" -eq 1 ]
+		[[ "$output" == *"invalid --cycles '$bad'"* ]]
+	done
+	run cb hotplug --cpu -1
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"invalid --cpu '-1'"* ]]
+	run cb hotplug --pause soon
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"invalid --pause 'soon'"* ]]
+	run cb hotplug --top 0
+	[ "$status" -eq 2 ]
+	run cb hotplug --format xml
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"unknown format 'xml'"* ]]
+	run cb hotplug extra
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"unexpected argument 'extra'"* ]]
+	run cb hotplug --bogus
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"unknown option '--bogus'"* ]]
+	[ ! -e "$CLOCKBENCH_DB" ]
+}
+
+@test "a CPU that is not hot-pluggable is refused" {
+	[ "$(id -u)" -eq 0 ] || skip "needs root to reach the check"
+	[ -e "$SYS/cpu0" ] || skip "no CPU 0"
+	[ ! -e "$SYS/cpu0/online" ] || skip "CPU 0 is hot-pluggable here"
+	run cb hotplug --cpu 0 --cycles 2
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"CPU 0 is not hot-pluggable (no $SYS/cpu0/online)"* ]]
+	[ ! -e "$CLOCKBENCH_DB" ]
+}
+
+@test "without root: exit 4 (skip) with the reason, nothing changed" {
+	command -v setpriv >/dev/null || skip "no setpriv"
+	[ "$(id -u)" -eq 0 ] || skip "needs root to drop privileges"
+	before=$(tracefs_state)
+	run setpriv --reuid=65534 --regid=65534 --clear-groups \
+		"$CLOCKBENCH" hotplug --cpu 1 --cycles 2 --no-save
+	[ "$status" -eq 4 ]
+	[[ "$output" == *"skipped: needs root to take a CPU offline"* ]]
+	[ "$(tracefs_state)" = "$before" ]
+	# Usage errors still come first.
+	run setpriv --reuid=65534 --regid=65534 --clear-groups \
+		"$CLOCKBENCH" hotplug --cycles 0
+	[ "$status" -eq 2 ]
+}
+
+@test "--help and 'clockbench help hotplug' print the usage" {
+	run cb hotplug --help
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"usage: clockbench hotplug"* ]]
+	[[ "$output" == *"--cycles"* ]]
+	run cb help hotplug
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"usage: clockbench hotplug"* ]]
+}

@@ -1,0 +1,199 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Unit tests of src/exec.c: the PATH look-up (against execvp's rules, on a
+ * directory made here), quoting, hyperfine's outlier rule (values worked
+ * out by hand below) and running a command.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "exec.h"
+#include "util.h"
+
+struct tmpdir {
+	char dir[PATH_MAX];
+};
+
+static void make_file(const struct tmpdir *t, const char *name, mode_t mode)
+{
+	char path[PATH_MAX + 64];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%s", t->dir, name);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, mode);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, "#!/bin/sh\nexit 0\n", 17), 17);
+	close(fd);
+	chmod(path, mode);
+}
+
+static int dir_setup(void **state)
+{
+	struct tmpdir *t = xcalloc(1, sizeof(*t));
+	char sub[PATH_MAX + 16];
+
+	snprintf(t->dir, sizeof(t->dir), "/tmp/clockbench-test-exec-XXXXXX");
+	if (!mkdtemp(t->dir))
+		return -1;
+	make_file(t, "runme", 0755);
+	make_file(t, "noexec", 0644);
+	snprintf(sub, sizeof(sub), "%s/adir", t->dir);
+	mkdir(sub, 0755);
+	*state = t;
+	return 0;
+}
+
+static int dir_teardown(void **state)
+{
+	struct tmpdir *t = *state;
+	char cmd[PATH_MAX + 16];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", t->dir);
+	if (system(cmd) != 0)
+		return -1;
+	free(t);
+	return 0;
+}
+
+static void test_lookup(void **state)
+{
+	struct tmpdir *t = *state;
+	char path[PATH_MAX * 2], out[PATH_MAX * 2], want[PATH_MAX + 16];
+
+	snprintf(path, sizeof(path), "/nonexistent-dir:%s", t->dir);
+	snprintf(want, sizeof(want), "%s/runme", t->dir);
+	assert_int_equal(exec_lookup("runme", path, out, sizeof(out)), 0);
+	assert_string_equal(out, want);
+	/* Only files that cannot run, or a directory: permission denied. */
+	assert_int_equal(exec_lookup("noexec", path, out, sizeof(out)), -EACCES);
+	assert_int_equal(exec_lookup("adir", path, out, sizeof(out)), -EACCES);
+	assert_int_equal(exec_lookup("missing", path, out, sizeof(out)), -ENOENT);
+	assert_int_equal(exec_lookup("", path, out, sizeof(out)), -ENOENT);
+	/* A name with '/' is taken as it is, PATH is not searched. */
+	assert_int_equal(exec_lookup(want, "/nonexistent-dir", out, sizeof(out)), 0);
+	assert_int_equal(exec_lookup("./runme", path, out, sizeof(out)), -ENOENT);
+	/* No PATH: the libc default finds sh. */
+	assert_int_equal(exec_lookup("sh", NULL, out, sizeof(out)), 0);
+}
+
+/* An empty PATH entry is the current directory, as for execvp. */
+static void test_lookup_empty_entry(void **state)
+{
+	struct tmpdir *t = *state;
+	char cwd[PATH_MAX], out[PATH_MAX];
+
+	assert_non_null(getcwd(cwd, sizeof(cwd)));
+	assert_int_equal(chdir(t->dir), 0);
+	assert_int_equal(exec_lookup("runme", "/nonexistent-dir:", out, sizeof(out)), 0);
+	assert_string_equal(out, "./runme");
+	assert_int_equal(exec_lookup("runme", "/nonexistent-dir", out, sizeof(out)),
+			 -ENOENT);
+	assert_int_equal(chdir(cwd), 0);
+}
+
+static void test_join(void **state)
+{
+	char *argv[] = { (char *)"echo", (char *)"a b", (char *)"it's",
+			 (char *)"x=1", (char *)"", NULL };
+	_cleanup_free_ char *quoted = exec_join_argv(argv, true);
+	_cleanup_free_ char *plain = exec_join_argv(argv, false);
+	char *none[] = { NULL };
+	_cleanup_free_ char *empty = exec_join_argv(none, true);
+
+	assert_string_equal(quoted, "echo 'a b' 'it'\\''s' x=1 ''");
+	assert_string_equal(plain, "echo a b it's x=1 ");
+	assert_string_equal(empty, "");
+}
+
+/*
+ * hyperfine's rule. {10, 11, 12, 13, 14, 100}: median 12.5, absolute
+ * deviations {2.5, 1.5, 0.5, 0.5, 1.5, 87.5}, MAD 1.5; 87.5 / 1.5 = 58.3
+ * > 14.826: one outlier. {10, 11, 12, 13, 14, 34}: 21.5 / 1.5 = 14.33,
+ * not one; with 35: 22.5 / 1.5 = 15 is.
+ */
+static void test_outliers(void **state)
+{
+	double a[] = { 10, 11, 12, 13, 14, 100 };
+	double b[] = { 10, 11, 12, 13, 14, 34 };
+	double c[] = { 10, 11, 12, 13, 14, 35 };
+	double same[] = { 5, 5, 5, 5 };
+	double mad0[] = { 5, 5, 5, 5, 5.0001 };	/* MAD 0: off-median counts */
+
+	assert_int_equal(exec_outliers(a, 6), 1);
+	assert_int_equal(exec_outliers(b, 6), 0);
+	assert_int_equal(exec_outliers(c, 6), 1);
+	assert_int_equal(exec_outliers(same, 4), 0);
+	assert_int_equal(exec_outliers(mad0, 5), 1);
+	assert_int_equal(exec_outliers(a, 0), 0);
+	/* The input is left in its order. */
+	assert_true(a[5] == 100 && a[0] == 10);
+}
+
+static void test_run(void **state)
+{
+	int devnull = open("/dev/null", O_RDWR | O_CLOEXEC);
+	struct exec_io io = { .devnull = devnull };
+	char *ok[] = { (char *)"true", NULL };
+	char *three[] = { (char *)"sh", (char *)"-c", (char *)"exit 3", NULL };
+	char *missing[] = { (char *)"/nonexistent/clockbench-none", NULL };
+	char *busy[] = { (char *)"sh", (char *)"-c",
+			 (char *)"i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done",
+			 NULL };
+	struct exec_result r;
+	char how[128];
+
+	assert_true(devnull >= 0);
+	assert_int_equal(exec_run(ok, &io, NULL, &r), 0);
+	assert_true(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 0);
+	assert_int_equal(r.exec_errno, 0);
+	assert_true(r.wall_s > 0 && r.wall_s < 10);
+
+	assert_int_equal(exec_run(three, &io, NULL, &r), 0);
+	exec_describe_status(r.status, how, sizeof(how));
+	assert_string_equal(how, "exited with status 3");
+
+	assert_int_equal(exec_run(missing, &io, NULL, &r), 0);
+	assert_int_equal(r.exec_errno, ENOENT);
+
+	/* The child's CPU time comes back from wait4(). */
+	assert_int_equal(exec_run(busy, &io, NULL, &r), 0);
+	assert_true(r.user_s + r.sys_s > 0);
+	assert_true(r.user_s + r.sys_s <= r.wall_s + 0.01);
+	close(devnull);
+}
+
+static void test_describe_signal(void **state)
+{
+	char how[128];
+
+	exec_describe_status(9, how, sizeof(how));	/* killed by SIGKILL */
+	assert_string_equal(how, "was killed by signal 9 (Killed)");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_lookup, dir_setup, dir_teardown),
+		cmocka_unit_test_setup_teardown(test_lookup_empty_entry, dir_setup,
+						dir_teardown),
+		cmocka_unit_test(test_join),
+		cmocka_unit_test(test_outliers),
+		cmocka_unit_test(test_run),
+		cmocka_unit_test(test_describe_signal),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
