@@ -42,6 +42,10 @@ int cmd_hotplug(int argc, char **argv);
 void usage_hotplug(FILE *f);
 int cmd_exec(int argc, char **argv);
 void usage_exec(FILE *f);
+int cmd_scale(int argc, char **argv);
+void usage_scale(FILE *f);
+int cmd_timens(int argc, char **argv);
+void usage_timens(FILE *f);
 
 /* The command table, terminated by an entry with a NULL name. */
 extern const struct command commands[];

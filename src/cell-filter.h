@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The --api, --clock and --path options of the commands that measure
+ * catalog cells (scale, timens): comma lists of names, checked against the
+ * catalog. A bad name is a usage error (exit 2) naming the option and value.
+ */
+#ifndef CLOCKBENCH_CELL_FILTER_H
+#define CLOCKBENCH_CELL_FILTER_H
+
+#include "catalog.h"
+
+/* Each replaces the selection of its dimension with the list in arg. */
+void cell_filter_parse_apis(const char *arg, struct catalog_filter *f);
+void cell_filter_parse_clocks(const char *arg, struct catalog_filter *f);
+void cell_filter_parse_paths(const char *arg, struct catalog_filter *f);
+
+/* A filter that selects nothing; callers then set what they want. */
+void cell_filter_none(struct catalog_filter *f);
+
+#endif

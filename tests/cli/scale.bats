@@ -1,0 +1,191 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
+# clockbench scale: thread scaling (seed 001), idle threads, saved runs that
+# compare renders as mmtests does, and bad input.
+
+bats_require_minimum_version 1.5.0
+
+setup() {
+	# Never touch the user's results database.
+	export CLOCKBENCH_DB="$BATS_TEST_TMPDIR/results.db"
+}
+
+# A point's figure from the JSON: cell name, thread count, jq path.
+point() { # json name threads path
+	jq -r --arg n "$2" --argjson t "$3" \
+		".cells[] | select(.name == \$n) | .points[] | select(.threads == \$t) | $4" <<<"$1"
+}
+
+idle_point() { # json name idle-threads path
+	jq -r --arg n "$2" --argjson t "$3" \
+		".cells[] | select(.name == \$n) | .points[] | select(.idle_threads == \$t) | $4" <<<"$1"
+}
+
+greater() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a > b) }'; }
+
+@test "help names the mmtests series and the options" {
+	run "$CLOCKBENCH" scale --help
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"usage: clockbench scale"* ]]
+	[[ "$output" == *"large-stride"* ]]
+	[[ "$output" == *"--idle-threads"* ]]
+	run "$CLOCKBENCH" help scale
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"--repetitions N"* ]]
+}
+
+@test "--list: poundtime's two calls through libc by default" {
+	run "$CLOCKBENCH" scale --list
+	[ "$status" -eq 0 ]
+	[ "${#lines[@]}" -eq 2 ]
+	[[ "${lines[0]}" =~ ^clock-gettime-process-cputime\ +libc\ +runs$ ]]
+	[[ "${lines[1]}" =~ ^times\ +libc\ +runs$ ]]
+}
+
+@test "a small run: a table per api with a row per thread count" {
+	run "$CLOCKBENCH" scale --threads 1,2,4 --calls 200000 --repetitions 2 --no-save
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"200000 calls of each cell shared by N threads, 2 repetitions; threads: 1 2 4"* ]]
+	[[ "$output" == *"times (libc)"* ]]
+	[[ "$output" == *"clock-gettime-process-cputime (libc)"* ]]
+	# Seven figures and n = 2 on each of the three rows of each table.
+	[ "$(grep -cE '^ +[124] +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+ +[-+][0-9.]+% +[0-9.]+ +[0-9.]+ +[0-9.]+ +2$' <<<"$output")" -eq 6 ]
+}
+
+@test "json: every point with its repetitions and statistics" {
+	run "$CLOCKBENCH" scale --threads 1,2,4 --calls 200000 --repetitions 2 --no-save --format json
+	[ "$status" -eq 0 ]
+	jq -e '.command == "scale" and .mode == "threads" and .calls == 200000
+		and .repetitions == 2 and .threads == [1, 2, 4] and .ncpus >= 1
+		and (.environment.kernel_release | length > 0)' <<<"$output"
+	jq -e '.cells | length == 2' <<<"$output"
+	jq -e '[.cells[].points[] | .n == 2 and (.samples | length == 2)
+		and .elapsed_s.median > 0 and .ns_per_call.median > 0
+		and (.user_s.median + .sys_s.median) > 0
+		and .elapsed_s.median_ci95[0] <= .elapsed_s.median] | all' <<<"$output"
+	[ "$(point "$output" times 4 .calls_per_thread)" -eq 50000 ]
+	[ "$(point "$output" times 1 .calls_per_thread)" -eq 200000 ]
+}
+
+@test "the process CPU clock and times() cost more with more threads" {
+	# 256 threads make every call walk 128 times more threads than 2 do
+	# (about 20 ns each here): several times the CPU per call, and the
+	# wall time grows even when a neighbour halves the CPUs of the 2-thread
+	# run.
+	run "$CLOCKBENCH" scale --threads 2,256 --calls 100000 --repetitions 3 --no-save --format json
+	[ "$status" -eq 0 ]
+	for cell in times clock-gettime-process-cputime; do
+		few=$(point "$output" "$cell" 2 .ns_per_call.median)
+		many=$(point "$output" "$cell" 256 .ns_per_call.median)
+		greater "$many" "$(awk -v x="$few" 'BEGIN { print 2 * x }')"
+		few=$(point "$output" "$cell" 2 .elapsed_s.median)
+		many=$(point "$output" "$cell" 256 .elapsed_s.median)
+		greater "$many" "$(awk -v x="$few" 'BEGIN { print 1.5 * x }')"
+	done
+}
+
+@test "csv: a row per cell and thread count" {
+	run "$CLOCKBENCH" scale --threads 2,3 --calls 80000 --repetitions 1 --no-save --format csv
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = "name,api,clock,path,threads,n,elapsed_s_median,elapsed_s_ci95_lo,elapsed_s_ci95_hi,elapsed_stddev_pct,ns_per_call_median,user_s_median,sys_s_median" ]
+	[ "${#lines[@]}" -eq 5 ]
+	[[ "${lines[1]}" == clock-gettime-process-cputime,clock_gettime,process-cputime,libc,2,1,* ]]
+	[[ "${lines[4]}" == times,times,,libc,3,1,* ]]
+}
+
+@test "any catalog cell: --api, --clock and --path as bench takes them" {
+	run "$CLOCKBENCH" scale --api clock_gettime --clock monotonic --path vdso,syscall \
+		--threads 2 --calls 80000 --repetitions 1 --no-save --format json
+	[ "$status" -eq 0 ]
+	jq -e '[.cells[] | .name + " " + .path] == ["clock-gettime-monotonic vdso", "clock-gettime-monotonic syscall"]' <<<"$output"
+}
+
+@test "the saved run: elapsed seconds per repetition, with rounds" {
+	run "$CLOCKBENCH" scale --threads 2,4 --calls 80000 --repetitions 3 --label poundtime --format json
+	[ "$status" -eq 0 ]
+	run "$CLOCKBENCH" export poundtime
+	[ "$status" -eq 0 ]
+	jq -e '.runs | length == 1' <<<"$output"
+	jq -e '.runs[0].command == "scale" and .runs[0].label == "poundtime"' <<<"$output"
+	jq -e '[.runs[0].cells[].name] == ["clock-gettime-process-cputime-threads-2",
+		"clock-gettime-process-cputime-threads-4", "times-threads-2", "times-threads-4"]' <<<"$output"
+	jq -e '[.runs[0].cells[] | .unit == "s" and .path == "libc" and (.samples | length == 3)
+		and .samples_round == [0, 1, 2] and .batch_calls == 80000] | all' <<<"$output"
+	jq -e '.runs[0].config.calls == 80000 and .runs[0].config.repetitions == 3
+		and (.runs[0].config.cpu_time | length == 4)' <<<"$output"
+}
+
+@test "compare --style mmtests prints seed 001's table from two runs" {
+	for label in before after; do
+		run "$CLOCKBENCH" scale --threads 2,5 --calls 80000 --repetitions 3 --label "$label"
+		[ "$status" -eq 0 ]
+	done
+	run "$CLOCKBENCH" compare --style mmtests before after
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"Percentages refer to before, negative = worse"* ]]
+	# "times-threads-2-libc  2.27 ( 0.00%)  3.73 * -64.71%*" or "( -1.20%)".
+	grep -qE '^times-threads-2-libc +[0-9]+\.[0-9]{2} \( +0\.00%\) +[0-9]+\.[0-9]{2} (\( *-?[0-9]+\.[0-9]{2}%\)|\* +-?[0-9]+\.[0-9]{2}%\*)$' <<<"$output"
+	grep -qE '^clock-gettime-process-cputime-threads-5-libc ' <<<"$output"
+}
+
+@test "--idle-threads: each idle thread adds to the cost of a call" {
+	run --separate-stderr "$CLOCKBENCH" scale --idle-threads 128 --budget 0.1 --format json --label idle
+	[ "$status" -eq 0 ]
+	[[ "$stderr" == "saved run "* ]]
+	jq -e '.mode == "idle" and .idle_threads == [0, 128] and (.cpu | type == "number")' <<<"$output"
+	for cell in times clock-gettime-process-cputime; do
+		# About 20 ns per thread here; 5 leaves room for noise.
+		per_thread=$(idle_point "$output" "$cell" 128 .ns_per_idle_thread)
+		greater "$per_thread" 5
+		[ "$(idle_point "$output" "$cell" 0 .delta_ns)" = null ]
+	done
+	run "$CLOCKBENCH" export idle
+	jq -e '[.runs[0].cells[].name] == ["clock-gettime-process-cputime-idle-0",
+		"clock-gettime-process-cputime-idle-128", "times-idle-0", "times-idle-128"]' <<<"$output"
+	jq -e '[.runs[0].cells[] | .unit == "ns" and (.samples_round | max) == 9] | all' <<<"$output"
+}
+
+@test "the idle table shows the cost per idle thread" {
+	run "$CLOCKBENCH" scale --idle-threads 0,16 --api times --budget 0.05 --no-save
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"idle-threads    ns/call"* ]]
+	grep -qE '^ +16 +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+ +[-+][0-9.]+ +-?[0-9.]+ +[0-9]+$' <<<"$output"
+}
+
+@test "a cell that cannot run is left out with its reason" {
+	run "$CLOCKBENCH" scale --api times --path vdso --threads 2 --no-save
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"times vdso not measured: the kernel's vDSO has no times()"* ]]
+	[[ "$output" == *"no cell can run"* ]]
+}
+
+bad() { # expected-message args...
+	local want="$1"
+	shift
+	run "$CLOCKBENCH" scale --no-save "$@"
+	[ "$status" -eq 2 ]
+	[ "${#lines[@]}" -eq 1 ]
+	[[ "$output" == *"$want"* ]] || { echo "got: $output"; return 1; }
+}
+
+@test "bad input is a usage error naming the value" {
+	bad "invalid --threads '0': 0 is out of range (1 to 4096)" --threads 0
+	bad "invalid --threads 'abc': 'abc' is not a number" --threads abc
+	bad "invalid --threads '16-2': descending range '16-2'" --threads 16-2
+	bad "invalid --threads '5000': 5000 is out of range" --threads 5000
+	bad "invalid --threads '': empty list" --threads ''
+	bad "invalid --repetitions '0'" --repetitions 0
+	bad "invalid --repetitions 'x'" --repetitions x
+	bad "invalid --calls '0'" --calls 0
+	bad "invalid --calls '-5'" --calls -5
+	bad "invalid --idle-threads '-1'" --idle-threads -1
+	bad "--threads and --idle-threads measure different things" --threads 2 --idle-threads 4
+	bad "--cpu and --budget go with --idle-threads" --budget 1
+	bad "unknown format 'xml' (table, json, csv)" --format xml
+	bad "unknown api 'nope' in --api" --api nope
+	bad "unknown clock 'nope' in --clock" --clock nope
+	bad "unknown path 'nope' in --path" --path nope
+	bad "unknown option '--bogus'" --bogus
+	bad "unexpected argument 'extra'" extra
+	bad "invalid --label" --label 12
+}

@@ -1,0 +1,152 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
+# clockbench timens: host against a new time namespace (seed 000), two saved
+# runs, the skip without root or inside a namespace, and bad input.
+
+bats_require_minimum_version 1.5.0
+
+setup() {
+	# Never touch the user's results database.
+	export CLOCKBENCH_DB="$BATS_TEST_TMPDIR/results.db"
+}
+
+needs_timens() {
+	[ "$(id -u)" -eq 0 ] || skip "creating a time namespace needs root"
+	[ -e /proc/self/ns/time ] || skip "this kernel has no time namespaces"
+}
+
+# A short run of two vDSO cells: enough repetitions for a verdict.
+quick() { "$CLOCKBENCH" timens --quick --clock monotonic,monotonic-coarse --path vdso "$@"; }
+
+@test "help says what it needs and how it interleaves" {
+	run "$CLOCKBENCH" timens --help
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"usage: clockbench timens"* ]]
+	[[ "$output" == *"Needs root"* ]]
+	[[ "$output" == *"host, timens, timens,"* ]]
+	[[ "$output" == *"--allow-nested"* ]]
+	run "$CLOCKBENCH" help timens
+	[ "$status" -eq 0 ]
+}
+
+@test "--list: the hres and coarse clocks through vdso and syscall" {
+	run "$CLOCKBENCH" timens --list
+	[ "$status" -eq 0 ]
+	[ "${#lines[@]}" -eq 14 ]
+	[ "$(grep -c ' vdso ' <<<"$output")" -eq 7 ]
+	[ "$(grep -c ' syscall ' <<<"$output")" -eq 7 ]
+	[[ "$output" =~ clock-gettime-monotonic-coarse\ +vdso\ +runs ]]
+	[[ "$output" =~ clock-gettime-boottime\ +syscall\ +runs ]]
+}
+
+@test "without root it skips (exit 4) and says why" {
+	if [ "$(id -u)" -eq 0 ]; then
+		command -v setpriv >/dev/null || skip "setpriv not installed"
+		nobody="setpriv --reuid=65534 --regid=65534 --clear-groups"
+		$nobody test -x "$CLOCKBENCH" || skip "the build directory is not readable by nobody"
+		run $nobody "$CLOCKBENCH" timens --no-save
+	else
+		run "$CLOCKBENCH" timens --no-save
+	fi
+	[ "$status" -eq 4 ]
+	[[ "$output" == *"skip: cannot create a time namespace: "*"EPERM"*"CAP_SYS_ADMIN"* ]]
+}
+
+@test "a run prints seed 000's summary with a verdict and saves host and timens" {
+	needs_timens
+	run quick
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"namespace offsets: monotonic +10d, boottime +20d"* ]]
+	[[ "$output" == *"clock-gettime-monotonic vdso"* ]]
+	grep -qE '^ +\| host +\| timens +$' <<<"$output"
+	grep -qE '^avg +\| +[0-9.]+ \| +[0-9.]+ $' <<<"$output"
+	grep -qE '^diff % +\| +100\.0 \| +[0-9.]+ $' <<<"$output"
+	grep -qE '^stdev % +\| +[0-9.]+ \| +[0-9.]+ $' <<<"$output"
+	grep -qE '^verdict +\| base +\| (worse|better|~|noisy|few) +$' <<<"$output"
+	grep -qE '^clock-gettime-monotonic +vdso +[0-9.]+ +[0-9.]+ +[-+][0-9.]+% +[0-9.]+% +[0-9.]+%  (worse|better|~|noisy|few)$' <<<"$output"
+	[ "$(grep -c '^saved run ' <<<"$output")" -eq 2 ]
+
+	run "$CLOCKBENCH" export host
+	[ "$status" -eq 0 ]
+	jq -e '.runs | length == 1' <<<"$output"
+	jq -e '.runs[0] | .command == "timens" and .label == "host"
+		and .config.side == "host" and .environment.time_namespace.non_root == false' <<<"$output"
+	jq -e '[.runs[0].cells[] | .unit == "ns" and .path == "vdso"
+		and (.samples_round | min == 0 and max == 19)] | all' <<<"$output"
+	run "$CLOCKBENCH" export timens
+	[ "$status" -eq 0 ]
+	jq -e '.runs[0] | .command == "timens" and .label == "timens" and .config.side == "timens"
+		and .environment.time_namespace.non_root == true
+		and .environment.time_namespace.offsets.monotonic_s == 864000
+		and .environment.time_namespace.offsets.boottime_s == 1728000' <<<"$output"
+}
+
+@test "json: medians, CV of each side and compare's verdict per cell" {
+	needs_timens
+	run --separate-stderr quick --format json --monotonic-offset 1h --boottime-offset -60s
+	[ "$status" -eq 0 ]
+	jq -e '.command == "timens" and .repetitions == 20 and .nested == false
+		and .offsets.monotonic_s == 3600 and .offsets.boottime_s == -60
+		and .significance_from_compare and .runs.host > 0 and .runs.timens > .runs.host' <<<"$output"
+	jq -e '.cells | length == 2' <<<"$output"
+	jq -e '[.cells[] | .host.median_ns > 0 and .timens.median_ns > 0
+		and (.host.round_cv_pct | type == "number") and (.timens.round_cv_pct | type == "number")
+		and (.host.round_medians_ns | length == 20) and .timens.repetitions == 20
+		and (.p_adjusted | type == "number")
+		and (.verdict | IN("worse", "better", "~", "noisy", "few"))] | all' <<<"$output"
+}
+
+@test "labels can be changed, and compare reads the two runs" {
+	needs_timens
+	run quick --host-label outside --timens-label inside
+	[ "$status" -eq 0 ]
+	run "$CLOCKBENCH" compare --style ratio outside inside
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"time on inside / time on outside"* ]]
+	[[ "$output" == *"clock-gettime-monotonic-coarse-vdso:"* ]]
+}
+
+@test "inside a non-root time namespace it refuses, unless --allow-nested" {
+	needs_timens
+	unshare --time --fork true 2>/dev/null || skip "unshare --time is not available"
+	run unshare --time --fork "$CLOCKBENCH" timens --no-save
+	[ "$status" -eq 4 ]
+	[[ "$output" == *"skip: clockbench runs inside a non-root time namespace"* ]]
+	run unshare --time --fork "$CLOCKBENCH" timens --no-save --quick --allow-nested \
+		--clock monotonic --path vdso --repetitions 2
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"warning: running inside a non-root time namespace"* ]]
+}
+
+@test "an offset that takes a clock below zero is the kernel's error, explained" {
+	needs_timens
+	run quick --no-save --monotonic-offset -36500d
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"ERANGE"*"must not take the namespace's MONOTONIC or BOOTTIME below zero"* ]]
+}
+
+bad() { # expected-message args...
+	local want="$1"
+	shift
+	run "$CLOCKBENCH" timens --no-save "$@"
+	[ "$status" -eq 2 ]
+	[ "${#lines[@]}" -eq 1 ]
+	[[ "$output" == *"$want"* ]] || { echo "got: $output"; return 1; }
+}
+
+@test "bad input is a usage error naming the value" {
+	bad "invalid --monotonic-offset '10x'" --monotonic-offset 10x
+	bad "invalid --monotonic-offset '1.5d'" --monotonic-offset 1.5d
+	bad "invalid --boottime-offset ''" --boottime-offset ''
+	bad "invalid --boottime-offset '36501d'" --boottime-offset 36501d
+	bad "invalid --repetitions '1': expected a number from 2 to 1000" --repetitions 1
+	bad "invalid --budget 'soon'" --budget soon
+	bad "--host-label and --timens-label must differ ('x')" --host-label x --timens-label x
+	bad "invalid --host-label '7'" --host-label 7
+	bad "name them with --host-label and --timens-label, not --label" --label x
+	bad "unknown style 'fancy'" --style fancy
+	bad "unknown format 'csv' (text, json)" --format csv
+	bad "unknown clock 'nope' in --clock" --clock nope
+	bad "CPU 9999 is not in this process's affinity mask" --cpu 9999
+	bad "unexpected argument 'now'" now
+}
