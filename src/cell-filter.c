@@ -3,6 +3,7 @@
 
 #include <string.h>
 
+#include "timing.h"
 #include "util.h"
 
 void cell_filter_none(struct catalog_filter *f)
@@ -56,4 +57,17 @@ void cell_filter_parse_paths(const char *arg, struct catalog_filter *f)
 			usage_error("unknown path '%s' in --path (vdso, libc, syscall)", *it);
 		f->path[path] = true;
 	}
+}
+
+int cell_filter_parse_cpu(const char *arg)
+{
+	char allowed[256];
+	long v;
+
+	if (!parse_int(arg, 0, 1 << 20, &v))
+		usage_error("invalid --cpu '%s': expected a CPU number", arg);
+	if (!timing_cpu_allowed((int)v, allowed, sizeof(allowed)))
+		usage_error("CPU %ld is not in this process's affinity mask "
+			    "(allowed: %s)", v, allowed);
+	return (int)v;
 }

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The --api, --clock and --path options of the commands that measure
- * catalog cells (scale, timens): comma lists of names, checked against the
- * catalog. A bad name is a usage error (exit 2) naming the option and value.
+ * The options of the commands that measure catalog cells (bench, scale,
+ * timens): --api, --clock and --path, comma lists of names checked against
+ * the catalog, and --cpu. A bad value is a usage error (exit 2) naming the
+ * option and value.
  */
 #ifndef CLOCKBENCH_CELL_FILTER_H
 #define CLOCKBENCH_CELL_FILTER_H
@@ -13,6 +14,9 @@
 void cell_filter_parse_apis(const char *arg, struct catalog_filter *f);
 void cell_filter_parse_clocks(const char *arg, struct catalog_filter *f);
 void cell_filter_parse_paths(const char *arg, struct catalog_filter *f);
+
+/* --cpu: a CPU number within this process's affinity mask. */
+int cell_filter_parse_cpu(const char *arg);
 
 /* A filter that selects nothing; callers then set what they want. */
 void cell_filter_none(struct catalog_filter *f);

@@ -10,6 +10,7 @@
 
 #include "builtin.h"
 #include "catalog.h"
+#include "cell-filter.h"
 #include "cycles.h"
 #include "env.h"
 #include "output.h"
@@ -95,54 +96,6 @@ static const struct option bench_longopts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-static void parse_api_list(const char *arg, bool *sel)
-{
-	_cleanup_free_ char **items = split_list(arg, NULL);
-
-	memset(sel, 0, API_COUNT * sizeof(bool));
-	for (char **it = items; *it; it++) {
-		int api = catalog_api_by_name(*it);
-
-		if (api < 0)
-			usage_error("unknown api '%s' in --api", *it);
-		sel[api] = true;
-	}
-	if (!items[0])
-		usage_error("empty --api list");
-}
-
-static void parse_path_list(const char *arg, bool *sel)
-{
-	_cleanup_free_ char **items = split_list(arg, NULL);
-
-	memset(sel, 0, PATH_COUNT * sizeof(bool));
-	for (char **it = items; *it; it++) {
-		int path = catalog_path_by_name(*it);
-
-		if (path < 0)
-			usage_error("unknown path '%s' in --path (vdso, libc, syscall)", *it);
-		sel[path] = true;
-	}
-	if (!items[0])
-		usage_error("empty --path list");
-}
-
-static void parse_clock_list(const char *arg, bool *sel, size_t nsel)
-{
-	_cleanup_free_ char **items = split_list(arg, NULL);
-
-	memset(sel, 0, nsel * sizeof(bool));
-	for (char **it = items; *it; it++) {
-		const struct clock_info *ci = catalog_clock_by_name(*it);
-
-		if (!ci)
-			usage_error("unknown clock '%s' in --clock", *it);
-		sel[ci->id] = true;
-	}
-	if (!items[0])
-		usage_error("empty --clock list");
-}
-
 static enum cycle_request parse_counter(const char *arg)
 {
 	static const char *const names[] = { "auto", "perf", "arch", "none" };
@@ -151,19 +104,6 @@ static enum cycle_request parse_counter(const char *arg)
 		if (streq(arg, names[i]))
 			return (enum cycle_request)i;
 	usage_error("unknown counter '%s' (auto, perf, arch, none)", arg);
-}
-
-static void parse_cpu(const char *arg, int *cpu)
-{
-	char allowed[256];
-	long v;
-
-	if (!parse_int(arg, 0, 1 << 20, &v))
-		usage_error("invalid --cpu '%s': expected a CPU number", arg);
-	if (!timing_cpu_allowed((int)v, allowed, sizeof(allowed)))
-		usage_error("CPU %ld is not in this process's affinity mask "
-			    "(allowed: %s)", v, allowed);
-	*cpu = (int)v;
 }
 
 static void parse_bench_options(int argc, char **argv, struct bench_options *o)
@@ -182,17 +122,16 @@ static void parse_bench_options(int argc, char **argv, struct bench_options *o)
 	while ((opt = getopt_long(argc, argv, ":h", bench_longopts, NULL)) != -1) {
 		switch (opt) {
 		case OPT_API:
-			parse_api_list(optarg, o->filter.api);
+			cell_filter_parse_apis(optarg, &o->filter);
 			break;
 		case OPT_CLOCK:
-			parse_clock_list(optarg, o->filter.clock,
-					 ARRAY_SIZE(o->filter.clock));
+			cell_filter_parse_clocks(optarg, &o->filter);
 			break;
 		case OPT_PATH:
-			parse_path_list(optarg, o->filter.path);
+			cell_filter_parse_paths(optarg, &o->filter);
 			break;
 		case OPT_CPU:
-			parse_cpu(optarg, &o->cpu);
+			o->cpu = cell_filter_parse_cpu(optarg);
 			break;
 		case OPT_BUDGET:
 			if (!parse_duration(optarg, &budget))

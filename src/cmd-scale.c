@@ -150,19 +150,6 @@ static enum scale_format parse_format(const char *arg)
 	usage_error("unknown format '%s' (table, json, csv)", arg);
 }
 
-static void parse_cpu(const char *arg, int *cpu)
-{
-	char allowed[256];
-	long v;
-
-	if (!parse_int(arg, 0, 1 << 20, &v))
-		usage_error("invalid --cpu '%s': expected a CPU number", arg);
-	if (!timing_cpu_allowed((int)v, allowed, sizeof(allowed)))
-		usage_error("CPU %ld is not in this process's affinity mask "
-			    "(allowed: %s)", v, allowed);
-	*cpu = (int)v;
-}
-
 /* poundtime's calls: times() and the process CPU clock, through libc. */
 static void default_filter(struct catalog_filter *f)
 {
@@ -210,7 +197,7 @@ static void parse_one(int opt, struct scale_options *o, const char *prog_opt,
 		cell_filter_parse_paths(optarg, &o->filter);
 		break;
 	case OPT_CPU:
-		parse_cpu(optarg, &o->cpu);
+		o->cpu = cell_filter_parse_cpu(optarg);
 		break;
 	case OPT_BUDGET:
 		if (!parse_duration(optarg, &o->budget))

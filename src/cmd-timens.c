@@ -174,19 +174,6 @@ static const char *parse_label(const char *opt, const char *arg)
 	return arg;
 }
 
-static void parse_cpu(const char *arg, int *cpu)
-{
-	char allowed[256];
-	long v;
-
-	if (!parse_int(arg, 0, 1 << 20, &v))
-		usage_error("invalid --cpu '%s': expected a CPU number", arg);
-	if (!timing_cpu_allowed((int)v, allowed, sizeof(allowed)))
-		usage_error("CPU %ld is not in this process's affinity mask "
-			    "(allowed: %s)", v, allowed);
-	*cpu = (int)v;
-}
-
 static void parse_style(const char *arg, enum compare_style *style)
 {
 	int s = compare_style_by_name(arg);
@@ -224,7 +211,7 @@ static void parse_one(int opt, const char *arg, struct timens_options *o,
 	case OPT_BOOT:
 		o->off.boottime_ns = parse_offset("--boottime-offset", arg);
 		break;
-	case OPT_CPU: parse_cpu(arg, &o->cpu); break;
+	case OPT_CPU: o->cpu = cell_filter_parse_cpu(arg); break;
 	case OPT_STYLE: parse_style(arg, &o->style); break;
 	case OPT_FORMAT:
 		if (!streq(arg, "text") && !streq(arg, "json"))

@@ -76,6 +76,20 @@ static void row_label(const struct compare_row *row, char *buf, size_t len)
 		snprintf(buf, len, "%s", row->name);
 }
 
+/* The width of the row-label column: the longest label, at least 40. */
+static int label_width(const struct compare_result *r)
+{
+	char label[128];
+	size_t w = 40;
+
+	for (size_t i = 0; i < r->nrows; i++) {
+		row_label(&r->rows[i], label, sizeof(label));
+		if (strlen(label) + 1 > w)
+			w = strlen(label) + 1;
+	}
+	return (int)w;
+}
+
 static const char *correction_name(enum compare_correction c)
 {
 	return c == CORRECT_HOLM ? "Holm" : c == CORRECT_BH ? "Benjamini-Hochberg" : "no";
@@ -141,17 +155,18 @@ static void print_value(FILE *f, const struct compare_side *s)
 static void print_table_block(FILE *f, const struct compare_result *r, size_t g)
 {
 	char base[96], other[96], label[128];
+	int w = label_width(r);
 
 	group_title(&r->groups[0], base, sizeof(base));
 	group_title(&r->groups[g], other, sizeof(other));
-	fprintf(f, "\n%-40s %18.18s %18.18s %24s %8s %6s  %s\n", "cell", base,
+	fprintf(f, "\n%-*s %18.18s %18.18s %24s %8s %6s  %s\n", w, "cell", base,
 		other, "change [95% CI]", "p", "delta", "verdict");
 	for (size_t i = 0; i < r->nrows; i++) {
 		const struct compare_row *row = &r->rows[i];
 		const struct compare_diff *d = &row->diffs[g];
 
 		row_label(row, label, sizeof(label));
-		fprintf(f, "%-40s", label);
+		fprintf(f, "%-*s", w, label);
 		print_value(f, &row->sides[0]);
 		print_value(f, &row->sides[g]);
 		if (!d->valid) {
@@ -162,7 +177,7 @@ static void print_table_block(FILE *f, const struct compare_result *r, size_t g)
 			d->change_pct, d->change_lo_pct, d->change_hi_pct,
 			d->p_adjusted, d->cliffs_delta, d->verdict);
 	}
-	fprintf(f, "%-40s %10.4g %7s %10.4g %7s %+7.2f%%\n", "geomean",
+	fprintf(f, "%-*s %10.4g %7s %10.4g %7s %+7.2f%%\n", w, "geomean",
 		r->geomean[0], "", r->geomean[g], "", r->geomean_change_pct[g]);
 }
 
@@ -184,12 +199,13 @@ static double mmtests_pct(const struct compare_diff *d)
 static void print_mmtests(FILE *f, const struct compare_result *r)
 {
 	char title[96], label[128];
+	int w = label_width(r);
 
 	print_header(f, r);
 	group_title(&r->groups[0], title, sizeof(title));
 	fprintf(f, "# Figures in %s. Percentages refer to %s, negative = worse; "
 		"* marks a significant difference.\n\n", r->unit, title);
-	fprintf(f, "%-40s", "");
+	fprintf(f, "%-*s", w, "");
 	for (size_t g = 0; g < r->ngroups; g++) {
 		group_title(&r->groups[g], title, sizeof(title));
 		fprintf(f, " %21.21s", title);
@@ -199,7 +215,7 @@ static void print_mmtests(FILE *f, const struct compare_result *r)
 		const struct compare_row *row = &r->rows[i];
 
 		row_label(row, label, sizeof(label));
-		fprintf(f, "%-40s", label);
+		fprintf(f, "%-*s", w, label);
 		for (size_t g = 0; g < r->ngroups; g++) {
 			const struct compare_side *s = &row->sides[g];
 			const struct compare_diff *d = &row->diffs[g];
@@ -217,7 +233,7 @@ static void print_mmtests(FILE *f, const struct compare_result *r)
 		}
 		fputc('\n', f);
 	}
-	fprintf(f, "%-40s %10.2f (%7.2f%%)", "Gmean", r->geomean[0], 0.0);
+	fprintf(f, "%-*s %10.2f (%7.2f%%)", w, "Gmean", r->geomean[0], 0.0);
 	for (size_t g = 1; g < r->ngroups; g++)
 		fprintf(f, " %10.2f (%7.2f%%)", r->geomean[g], -r->geomean_change_pct[g]);
 	fputc('\n', f);
@@ -239,6 +255,7 @@ static const char *ratio_mark(const struct compare_diff *d)
 static void print_ratio(FILE *f, const struct compare_result *r)
 {
 	char base[96], other[96], label[128];
+	int w = label_width(r);
 
 	print_header(f, r);
 	group_title(&r->groups[0], base, sizeof(base));
@@ -253,10 +270,10 @@ static void print_ratio(FILE *f, const struct compare_result *r)
 				continue;
 			row_label(&r->rows[i], label, sizeof(label) - 1);
 			strcat(label, ":");
-			fprintf(f, "%-41s %5.0f %%%s\n", label, 100.0 * d->ratio,
+			fprintf(f, "%-*s %5.0f %%%s\n", w + 1, label, 100.0 * d->ratio,
 				ratio_mark(d));
 		}
-		fprintf(f, "%-41s %5.0f %%\n", "geomean:",
+		fprintf(f, "%-*s %5.0f %%\n", w + 1, "geomean:",
 			100.0 + r->geomean_change_pct[g]);
 	}
 }
