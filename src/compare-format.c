@@ -128,6 +128,16 @@ static void print_header(FILE *f, const struct compare_result *r)
 		r->replicates ? "the runs' medians (replicates)" :
 		any_side_by_rounds(r) ? "each run's round medians" :
 		"each run's raw samples");
+	for (size_t g = 1; g < r->ngroups; g++) {
+		if (!r->machine_shift[g])
+			continue;
+		group_title(&r->groups[g], title, sizeof(title));
+		fprintf(f, "# WARNING: %.0f%% of the cells of %s moved the same way "
+			"(geomean %+.1f%%), syscall and vDSO paths alike: the machine "
+			"itself may have changed between the runs; compare replicates "
+			"(several runs per label) or interleave (clockbench timens)\n",
+			100.0 * r->same_direction[g], title, r->geomean_change_pct[g]);
+	}
 	fprintf(f, "# significant: %s-adjusted Mann-Whitney p < %g and the 95%% CI "
 		"of the change beyond +-%g%%%s\n", correction_name(r->opts.correction),
 		r->opts.alpha, r->opts.threshold_pct, any_side_by_rounds(r) ?
@@ -445,8 +455,9 @@ static json_t *groups_to_json(const struct compare_result *r)
 
 		for (size_t k = 0; k < r->groups[g].nruns; k++)
 			json_array_append_new(ids, json_integer(r->groups[g].runs[k].id));
-		json_array_append_new(a, json_pack("{s:s, s:o, s:o, s:o}",
+		json_array_append_new(a, json_pack("{s:s, s:o, s:o, s:b, s:o}",
 			"spec", r->groups[g].spec, "runs", ids,
+			"machine_shift", r->machine_shift[g],
 			"geomean", real_or_null(r->geomean[g]),
 			"geomean_change_pct", g ? real_or_null(r->geomean_change_pct[g])
 						: json_real(0)));

@@ -383,6 +383,31 @@ static void compute_geomeans(struct compare_result *r)
 	free(x);
 }
 
+/* ---- a machine that changed between the runs -------------------------- */
+
+static void detect_machine_shift(struct compare_result *r)
+{
+	r->same_direction = xcalloc(r->ngroups, sizeof(double));
+	r->machine_shift = xcalloc(r->ngroups, sizeof(bool));
+	for (size_t g = 1; g < r->ngroups; g++) {
+		size_t up = 0, down = 0;
+
+		for (size_t i = 0; i < r->nrows; i++) {
+			const struct compare_diff *d = &r->rows[i].diffs[g];
+
+			if (!d->valid)
+				continue;
+			up += d->change_pct > 0;
+			down += d->change_pct < 0;
+		}
+		if (up + down == 0)
+			continue;
+		r->same_direction[g] = (double)(up > down ? up : down) / (double)(up + down);
+		r->machine_shift[g] = up + down >= MACHINE_SHIFT_MIN_CELLS &&
+				      r->same_direction[g] >= MACHINE_SHIFT_SHARE;
+	}
+}
+
 /* ---- building -------------------------------------------------------- */
 
 static bool any_group_has_replicates(const struct compare_group *groups,
@@ -437,6 +462,7 @@ int compare_build(struct compare_result *r, struct compare_group *groups,
 			      &r->rows[i].sides[g], o, m);
 	}
 	compute_geomeans(r);
+	detect_machine_shift(r);
 	return 0;
 }
 
@@ -453,5 +479,7 @@ void compare_free(struct compare_result *r)
 	free(r->rows);
 	free(r->geomean);
 	free(r->geomean_change_pct);
+	free(r->same_direction);
+	free(r->machine_shift);
 	memset(r, 0, sizeof(*r));
 }

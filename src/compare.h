@@ -108,6 +108,14 @@ struct compare_result {
 	size_t nrows;
 	double *geomean;		/* per group: geometric mean of medians */
 	double *geomean_change_pct;	/* per group, vs base, over shared cells */
+	/*
+	 * Per group: the share of its cells that moved the same way as most
+	 * did (0.5 .. 1). When nearly every cell, syscall paths and vDSO paths
+	 * alike, moved together, the machine itself probably changed between
+	 * the runs (a busy neighbour, another frequency): say so.
+	 */
+	double *same_direction;
+	bool *machine_shift;
 };
 
 /*
@@ -143,6 +151,10 @@ enum compare_format {
 
 int compare_style_by_name(const char *name);	/* -1 if unknown */
 int compare_format_by_name(const char *name);	/* -1 if unknown */
+
+/* At least this many cells, and this share moving together: a machine shift. */
+#define MACHINE_SHIFT_MIN_CELLS 10
+#define MACHINE_SHIFT_SHARE 0.9
 
 /* Write the comparison; returns 0, or -1 when the stream fails. */
 int compare_print(FILE *f, const struct compare_result *r,

@@ -50,7 +50,10 @@ static void fill_cell(struct stored_cell *c, const char *name, const char *unit,
 static void make_run(struct stored_run *run, int64_t id, size_t ncells,
 		     const double *mean, double sd_pct, size_t n)
 {
-	static const char *const names[] = { "cell-a", "cell-b", "cell-c", "cell-d" };
+	static const char *const names[] = {
+		"cell-a", "cell-b", "cell-c", "cell-d", "cell-e", "cell-f",
+		"cell-g", "cell-h", "cell-i", "cell-j", "cell-k", "cell-l",
+	};
 
 	memset(run, 0, sizeof(*run));
 	run->id = id;
@@ -378,6 +381,32 @@ static void test_rounds_carry_the_drift(void **state)
 	free_run(&runs[2]);
 }
 
+/* Every one of 12 cells 6 % slower: a machine shift, said as such. */
+static void test_machine_shift_is_flagged(void **state)
+{
+	struct compare_options o;
+	struct fixture fx;
+	double b[12], a[12];
+
+	for (size_t i = 0; i < 12; i++) {
+		b[i] = 25.0 + (double)i;
+		a[i] = b[i] * 1.06;
+	}
+	compare_options_default(&o);
+	build(&fx, 1, 12, b, a, 1.0, 200, &o);
+	assert_true(fx.r.machine_shift[1]);
+	assert_true(fx.r.same_direction[1] == 1.0);
+	teardown_fixture(&fx);
+
+	/* Half the cells faster, half slower: a real mixed change. */
+	for (size_t i = 0; i < 12; i += 2)
+		a[i] = b[i] * 0.94;
+	build(&fx, 1, 12, b, a, 1.0, 200, &o);
+	assert_false(fx.r.machine_shift[1]);
+	assert_true(fx.r.same_direction[1] == 0.5);
+	teardown_fixture(&fx);
+}
+
 static char *render(const struct compare_result *r, enum compare_style s,
 		    enum compare_format fmt)
 {
@@ -454,6 +483,7 @@ int main(void)
 		cmocka_unit_test(test_metric_cycles),
 		cmocka_unit_test(test_missing_cell_and_no_metric),
 		cmocka_unit_test(test_rounds_carry_the_drift),
+		cmocka_unit_test(test_machine_shift_is_flagged),
 		cmocka_unit_test(test_styles),
 	};
 
