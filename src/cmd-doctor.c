@@ -151,7 +151,6 @@ static void parse_doctor_options(int argc, char **argv, struct doctor_options *o
 	memset(o, 0, sizeof(*o));
 	catalog_filter_all(&o->filter);
 	o->measure = true;
-	opterr = 0;	/* one line per usage error: ours */
 	while ((opt = getopt_long(argc, argv, ":hq", doctor_longopts, NULL)) != -1) {
 		switch (opt) {
 		case OPT_API:

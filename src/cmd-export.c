@@ -57,7 +57,6 @@ static void parse_export_options(int argc, char **argv, struct export_options *o
 	int opt;
 
 	memset(o, 0, sizeof(*o));
-	opterr = 0;	/* the errors below name the option on one line */
 	while ((opt = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
 		switch (opt) {
 		case OPT_FORMAT:
@@ -71,13 +70,10 @@ static void parse_export_options(int argc, char **argv, struct export_options *o
 		case 'h':
 			usage_export(stdout);
 			exit(0);
-		case ':':
-			usage_error("option '%s' needs a value", argv[optind - 1]);
 		default:
 			if (store_parse_option(opt, optarg, &o->store))
 				break;
-			usage_error("unknown option '%s' (see 'clockbench export --help')",
-				    argv[optind - 1]);
+			usage_bad_option(opt, argv);
 		}
 	}
 	o->specs = argv + optind;

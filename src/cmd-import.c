@@ -48,19 +48,15 @@ static void parse_import_options(int argc, char **argv, struct store_options *o)
 	int opt;
 
 	memset(o, 0, sizeof(*o));
-	opterr = 0;	/* the errors below name the option on one line */
 	while ((opt = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'h':
 			usage_import(stdout);
 			exit(0);
-		case ':':
-			usage_error("option '%s' needs a value", argv[optind - 1]);
 		default:
 			if (store_parse_option(opt, optarg, o))
 				break;
-			usage_error("unknown option '%s' (see 'clockbench import --help')",
-				    argv[optind - 1]);
+			usage_bad_option(opt, argv);
 		}
 	}
 	if (optind >= argc)

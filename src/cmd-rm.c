@@ -46,7 +46,6 @@ static void parse_rm_options(int argc, char **argv, struct rm_options *o)
 	int opt;
 
 	memset(o, 0, sizeof(*o));
-	opterr = 0;	/* the errors below name the option on one line */
 	while ((opt = getopt_long(argc, argv, ":nh", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'n':
@@ -55,13 +54,10 @@ static void parse_rm_options(int argc, char **argv, struct rm_options *o)
 		case 'h':
 			usage_rm(stdout);
 			exit(0);
-		case ':':
-			usage_error("option '%s' needs a value", argv[optind - 1]);
 		default:
 			if (store_parse_option(opt, optarg, &o->store))
 				break;
-			usage_error("unknown option '%s' (see 'clockbench rm --help')",
-				    argv[optind - 1]);
+			usage_bad_option(opt, argv);
 		}
 	}
 	if (optind >= argc)

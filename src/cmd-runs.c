@@ -68,7 +68,6 @@ static void parse_runs_options(int argc, char **argv, struct runs_options *o)
 	int opt;
 
 	memset(o, 0, sizeof(*o));
-	opterr = 0;	/* the errors below name the option on one line */
 	while ((opt = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
 		switch (opt) {
 		case OPT_LABEL:
@@ -97,13 +96,10 @@ static void parse_runs_options(int argc, char **argv, struct runs_options *o)
 		case 'h':
 			usage_runs(stdout);
 			exit(0);
-		case ':':
-			usage_error("option '%s' needs a value", argv[optind - 1]);
 		default:
 			if (store_parse_option(opt, optarg, &o->store))
 				break;
-			usage_error("unknown option '%s' (see 'clockbench runs --help')",
-				    argv[optind - 1]);
+			usage_bad_option(opt, argv);
 		}
 	}
 	if (optind < argc)

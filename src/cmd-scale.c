@@ -228,11 +228,13 @@ static void parse_scale_options(int argc, char **argv, struct scale_options *o)
 	o->calls = DEFAULT_CALLS;
 	o->repetitions = DEFAULT_REPETITIONS;
 	o->cpu = -1;
-	while ((opt = getopt_long(argc, argv, "h", scale_longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, ":h", scale_longopts, NULL)) != -1) {
 		if (opt == 'h') {
 			usage_scale(stdout);
 			exit(0);
 		}
+		if (opt == ':' || opt == '?')
+			usage_bad_option(opt, argv);
 		parse_one(opt, o, argv[optind - 1], &threads_given);
 	}
 	if (optind < argc)

@@ -252,11 +252,13 @@ static void parse_timens_options(int argc, char **argv, struct timens_options *o
 	o->style = STYLE_SUMMARY;
 	o->label[TB_HOST] = "host";
 	o->label[TB_TIMENS] = "timens";
-	while ((opt = getopt_long(argc, argv, "h", timens_longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, ":h", timens_longopts, NULL)) != -1) {
 		if (opt == 'h') {
 			usage_timens(stdout);
 			exit(0);
 		}
+		if (opt == ':' || opt == '?')
+			usage_bad_option(opt, argv);
 		parse_one(opt, optarg, o, &budget, &quick, argv[optind - 1]);
 	}
 	if (optind < argc)

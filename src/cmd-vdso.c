@@ -63,7 +63,6 @@ static void parse_options(int argc, char **argv, struct vdso_opts *o)
 	};
 	int c;
 
-	opterr = 0;
 	optind = 0;	/* glibc and musl: restart the scan from argv[1] */
 	while ((c = getopt_long(argc, argv, ":F:f:d:h", longopts, NULL)) != -1) {
 		switch (c) {
@@ -84,12 +83,8 @@ static void parse_options(int argc, char **argv, struct vdso_opts *o)
 		case 'h':
 			usage_vdso(stdout);
 			exit(0);
-		case ':':
-			usage_error("option '%s' needs a value", argv[optind - 1]);
 		default:
-			if (optopt)
-				usage_error("unknown option '-%c'", optopt);
-			usage_error("unknown option '%s'", argv[optind - 1]);
+			usage_bad_option(c, argv);
 		}
 	}
 	if (optind < argc)

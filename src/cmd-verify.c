@@ -124,11 +124,8 @@ int cmd_verify(int argc, char **argv)
 		case 'h':
 			usage_verify(stdout);
 			exit(0);
-		case ':':
-			usage_error("option '%s' needs a value", argv[optind - 1]);
 		default:
-			usage_error("unknown option '%s' (see 'clockbench verify --help')",
-				    argv[optind - 1]);
+			usage_bad_option(opt, argv);
 		}
 	}
 	if (optind < argc)

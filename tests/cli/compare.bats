@@ -36,6 +36,7 @@ setup() {
 	[ "$status" -eq 0 ]
 	jq -e '.replicates == true' <<<"$output"
 	jq -e '.groups[0].runs == [1, 2] and .groups[1].runs == [3, 4]' <<<"$output"
+	jq -e '.groups | map(.machine_shift | type == "boolean") | all' <<<"$output"
 	jq -e '.cells[0].groups[0].n == 2' <<<"$output"
 	# Two runs against two cannot reach any p-value below 0.33.
 	jq -e '[.cells[].vs_base[0].verdict] | all(. == "few")' <<<"$output"
