@@ -71,3 +71,13 @@ int cell_filter_parse_cpu(const char *arg)
 			    "(allowed: %s)", v, allowed);
 	return (int)v;
 }
+
+double cell_filter_parse_budget(const char *arg)
+{
+	double seconds;
+
+	if (!parse_duration(arg, &seconds))
+		usage_error("invalid --budget '%s': expected a positive "
+			    "duration such as 0.5, 500ms or 2s", arg);
+	return seconds;
+}

@@ -15,6 +15,9 @@ void cell_filter_parse_apis(const char *arg, struct catalog_filter *f);
 void cell_filter_parse_clocks(const char *arg, struct catalog_filter *f);
 void cell_filter_parse_paths(const char *arg, struct catalog_filter *f);
 
+/* --budget: a positive duration in seconds ("0.5", "500ms", "2s"). */
+double cell_filter_parse_budget(const char *arg);
+
 /* --cpu: a CPU number within this process's affinity mask. */
 int cell_filter_parse_cpu(const char *arg);
 

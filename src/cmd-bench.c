@@ -134,9 +134,7 @@ static void parse_bench_options(int argc, char **argv, struct bench_options *o)
 			o->cpu = cell_filter_parse_cpu(optarg);
 			break;
 		case OPT_BUDGET:
-			if (!parse_duration(optarg, &budget))
-				usage_error("invalid --budget '%s': expected a positive "
-					    "duration such as 0.5, 500ms or 2s", optarg);
+			budget = cell_filter_parse_budget(optarg);
 			break;
 		case OPT_QUICK:
 			quick = true;

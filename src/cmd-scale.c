@@ -200,9 +200,7 @@ static void parse_one(int opt, struct scale_options *o, const char *prog_opt,
 		o->cpu = cell_filter_parse_cpu(optarg);
 		break;
 	case OPT_BUDGET:
-		if (!parse_duration(optarg, &o->budget))
-			usage_error("invalid --budget '%s': expected a positive "
-				    "duration such as 0.5, 500ms or 2s", optarg);
+		o->budget = cell_filter_parse_budget(optarg);
 		break;
 	case OPT_FORMAT:
 		o->format = parse_format(optarg);

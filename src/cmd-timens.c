@@ -200,9 +200,7 @@ static void parse_one(int opt, const char *arg, struct timens_options *o,
 		o->repetitions = (unsigned)v;
 		break;
 	case OPT_BUDGET:
-		if (!parse_duration(arg, budget))
-			usage_error("invalid --budget '%s': expected a positive "
-				    "duration such as 0.5, 500ms or 2s", arg);
+		*budget = cell_filter_parse_budget(arg);
 		break;
 	case OPT_QUICK: *quick = true; break;
 	case OPT_MONO:
