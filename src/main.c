@@ -7,9 +7,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "builtin.h"
+#include "builtin/builtin.h"
 #include "config.h"
-#include "util.h"
+#include "basic/util.h"
 
 const struct command commands[] = {
 	{ "bench", "measure the cost of every time API through vdso, libc and syscall",

@@ -11,7 +11,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "catalog.h"
+#include "probe/catalog.h"
 
 static const struct cell *find_cell(const struct catalog *cat, const char *name,
 				    enum path path)

@@ -9,8 +9,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "compare.h"
-#include "util.h"
+#include "results/compare.h"
+#include "basic/util.h"
 
 /* Deterministic normal samples (xorshift + Box-Muller): no flaky data. */
 static uint64_t rng_state = 88172645463325252ull;

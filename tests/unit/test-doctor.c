@@ -14,9 +14,9 @@
 #include <string.h>
 #include <sys/syscall.h>
 
-#include "doctor.h"
-#include "timesys.h"
-#include "util.h"
+#include "doctor/doctor.h"
+#include "probe/timesys.h"
+#include "basic/util.h"
 
 static struct cell make_cell(enum api api, const char *clock, enum path path)
 {

@@ -20,8 +20,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "exec.h"
-#include "util.h"
+#include "scenario/exec.h"
+#include "basic/util.h"
 
 struct tmpdir {
 	char dir[PATH_MAX];

@@ -28,8 +28,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "hotplug.h"
-#include "util.h"
+#include "scenario/hotplug.h"
+#include "basic/util.h"
 
 #define assert_near(actual, expected, tol)                                    \
 	do {                                                                  \

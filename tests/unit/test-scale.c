@@ -11,9 +11,9 @@
 #include <sys/times.h>
 #include <unistd.h>
 
-#include "catalog.h"
-#include "scale.h"
-#include "util.h"
+#include "probe/catalog.h"
+#include "scenario/scale.h"
+#include "basic/util.h"
 
 /* ---- the series ------------------------------------------------------ */
 

@@ -16,7 +16,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "seccomp.h"
+#include "probe/seccomp.h"
 
 static int call_getppid_three_times(void *ctx)
 {

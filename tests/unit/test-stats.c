@@ -24,8 +24,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "stats.h"
-#include "util.h"
+#include "basic/stats.h"
+#include "basic/util.h"
 
 /* |actual - expected| <= tol * max(1, |expected|) */
 #define assert_close(actual, expected, tol)                                   \

@@ -24,9 +24,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "record.h"
-#include "store.h"
-#include "util.h"
+#include "results/record.h"
+#include "results/store.h"
+#include "basic/util.h"
 
 static char tmpdir[256];
 static int counter;

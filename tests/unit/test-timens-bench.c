@@ -9,10 +9,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "catalog.h"
-#include "timens-bench.h"
-#include "timens.h"
-#include "util.h"
+#include "probe/catalog.h"
+#include "scenario/timens-bench.h"
+#include "probe/timens.h"
+#include "basic/util.h"
 
 #define S_NS NSEC_PER_SEC_I64
 

@@ -9,10 +9,10 @@
 #include <sched.h>
 #include <string.h>
 
-#include "catalog.h"
-#include "cycles.h"
-#include "timing.h"
-#include "util.h"
+#include "probe/catalog.h"
+#include "probe/cycles.h"
+#include "probe/timing.h"
+#include "basic/util.h"
 
 /*
  * A cell whose every tenth batch is held up by 200 us, as a batch is when

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "util.h"
+#include "basic/util.h"
 
 static void test_parse_u64(void **state)
 {

@@ -20,8 +20,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "util.h"
-#include "vdso.h"
+#include "basic/util.h"
+#include "probe/vdso.h"
 
 /* Facts about the fixture, read off `readelf -a` of it. */
 #define FIXTURE_NSYMS 14

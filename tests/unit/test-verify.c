@@ -15,8 +15,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "timens.h"
-#include "verify.h"
+#include "probe/timens.h"
+#include "verify/verify.h"
 
 static struct timespec ts(time_t s, long ns)
 {

@@ -1,0 +1,640 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Statistics for timing samples. The tests follow R's conventions
+ * (quantile type 7, wilcox.test, p.adjust) so that every number can be
+ * checked against R; the distribution functions come from libRmath.
+ *
+ * libRmath keeps a static cache for the Wilcoxon distribution, so these
+ * functions are not thread-safe; the cache is released after each use.
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MATHLIB_STANDALONE 1
+#include <Rmath.h>
+
+#include "basic/stats.h"
+#include "basic/util.h"
+
+/* R's wilcox.test uses the exact distribution below this many per side. */
+#define EXACT_WILCOX_LIMIT 50
+
+/* Level of the median CI in struct summary. */
+#define SUMMARY_LEVEL 0.95
+
+/* Scale factors making MAD and mean absolute deviation estimate sigma. */
+#define MAD_TO_SIGMA 1.4826
+#define MEANAD_TO_SIGMA 1.2533141373155003	/* sqrt(pi / 2) */
+#define OUTLIER_Z 5.0
+
+/* ---------------------------------------------------------------------- */
+/* Sorting and order statistics                                           */
+
+/* Total order, NaN last: qsort must never see an inconsistent comparator. */
+static int cmp_double(double a, double b)
+{
+	if (isnan(a) || isnan(b))
+		return isnan(a) - isnan(b);
+	return (a > b) - (a < b);
+}
+
+static int cmp_double_qsort(const void *a, const void *b)
+{
+	return cmp_double(*(const double *)a, *(const double *)b);
+}
+
+void stats_sort(double *x, size_t n)
+{
+	if (n > 1)
+		qsort(x, n, sizeof(*x), cmp_double_qsort);
+}
+
+static double *sorted_copy(const double *x, size_t n)
+{
+	double *copy = xcalloc(n, sizeof(*copy));
+
+	if (n)
+		memcpy(copy, x, n * sizeof(*copy));
+	stats_sort(copy, n);
+	return copy;
+}
+
+double stats_quantile_sorted(const double *sorted, size_t n, double q)
+{
+	double h, frac;
+	size_t lo;
+
+	if (n == 0 || isnan(q))
+		return NAN;
+	if (q <= 0)
+		return sorted[0];
+	if (q >= 1)
+		return sorted[n - 1];
+
+	h = (double)(n - 1) * q;
+	lo = (size_t)h;
+	frac = h - (double)lo;
+	if (frac == 0 || lo + 1 >= n || sorted[lo + 1] == sorted[lo])
+		return sorted[lo];
+	/* Same arithmetic as R, so results agree to the last bit. */
+	return (1 - frac) * sorted[lo] + frac * sorted[lo + 1];
+}
+
+/* ---------------------------------------------------------------------- */
+/* Median and its confidence interval                                     */
+
+/* [x_(k), x_(n-k+1)] misses the median with probability 2 P(B <= k - 1). */
+static bool median_ci_covers(size_t n, size_t k, double tail)
+{
+	return pbinom((double)k - 1, (double)n, 0.5, 1, 0) <= tail;
+}
+
+void stats_median_ci_ranks(size_t n, double level, size_t *lo, size_t *hi)
+{
+	size_t k = 1, kmax = (n + 1) / 2;
+	double tail = (1 - level) / 2;
+
+	if (n == 0) {
+		*lo = *hi = 0;
+		return;
+	}
+	if (level > 0 && level < 1) {
+		double guess = qbinom(tail, (double)n, 0.5, 1, 0);
+
+		if (guess >= 1)
+			k = guess < (double)kmax ? (size_t)guess : kmax;
+		/* qbinom lands within one of the answer; settle exactly. */
+		while (k > 1 && !median_ci_covers(n, k, tail))
+			k--;
+		while (k < kmax && median_ci_covers(n, k + 1, tail))
+			k++;
+	}
+	*lo = k;
+	*hi = n - k + 1;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Summary                                                                */
+
+/* Mean with one correction pass, as R's mean() does. */
+static double mean_of(const double *x, size_t n)
+{
+	double sum = 0, mean, resid = 0;
+
+	for (size_t i = 0; i < n; i++)
+		sum += x[i];
+	mean = sum / (double)n;
+	for (size_t i = 0; i < n; i++)
+		resid += x[i] - mean;
+	return mean + resid / (double)n;
+}
+
+static double sum_sq_dev(const double *x, size_t n, double mean)
+{
+	double ss = 0;
+
+	for (size_t i = 0; i < n; i++)
+		ss += (x[i] - mean) * (x[i] - mean);
+	return ss;
+}
+
+/* A single value shows no spread: 0 rather than an undefined NaN. */
+static double sample_stddev(const double *x, size_t n, double mean)
+{
+	if (n < 2)
+		return 0;
+	return sqrt(sum_sq_dev(x, n, mean) / (double)(n - 1));
+}
+
+static double coeff_var_pct(double stddev, double mean)
+{
+	if (stddev == 0)
+		return 0;
+	return 100 * stddev / mean;
+}
+
+/*
+ * Robust scale of the deviations from the median: 1.4826 MAD, or, when
+ * more than half the values equal the median (MAD 0, common with
+ * quantised timings), sqrt(pi/2) times the mean absolute deviation, the
+ * usual fallback of the modified z-score. 0 only when all values are equal.
+ */
+static double robust_scale(double mad, const double *dev, size_t n)
+{
+	if (mad > 0)
+		return MAD_TO_SIGMA * mad;
+	return MEANAD_TO_SIGMA * mean_of(dev, n);
+}
+
+static size_t count_outliers(const double *dev, size_t n, double scale)
+{
+	size_t count = 0;
+
+	if (!(scale > 0))
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if (dev[i] / scale > OUTLIER_Z)
+			count++;
+	return count;
+}
+
+static void summarize_spread(const double *sorted, size_t n,
+			     struct summary *s)
+{
+	_cleanup_free_ double *dev = xcalloc(n, sizeof(*dev));
+
+	for (size_t i = 0; i < n; i++)
+		dev[i] = fabs(sorted[i] - s->median);
+	stats_sort(dev, n);
+	s->mad = stats_quantile_sorted(dev, n, 0.5);
+	s->outliers = count_outliers(dev, n, robust_scale(s->mad, dev, n));
+}
+
+static void summary_undefined(struct summary *s)
+{
+	s->min = s->max = s->median = NAN;
+	s->median_lo = s->median_hi = NAN;
+	s->mean = s->stddev = s->cv_pct = s->p99 = s->mad = NAN;
+}
+
+void stats_summarize(double *x, size_t n, struct summary *s)
+{
+	size_t lo, hi;
+
+	memset(s, 0, sizeof(*s));
+	s->n = n;
+	if (n == 0) {
+		summary_undefined(s);
+		return;
+	}
+	stats_sort(x, n);
+	s->min = x[0];
+	s->max = x[n - 1];
+	s->median = stats_quantile_sorted(x, n, 0.5);
+	stats_median_ci_ranks(n, SUMMARY_LEVEL, &lo, &hi);
+	s->median_lo = x[lo - 1];
+	s->median_hi = x[hi - 1];
+	s->p99 = stats_quantile_sorted(x, n, 0.99);
+	s->mean = mean_of(x, n);
+	s->stddev = sample_stddev(x, n, s->mean);
+	s->cv_pct = coeff_var_pct(s->stddev, s->mean);
+	summarize_spread(x, n, s);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Ties                                                                   */
+
+/* Sum of t^3 - t over the groups of t equal values of a sorted array. */
+static double tie_term_sorted(const double *sorted, size_t n)
+{
+	double term = 0;
+
+	for (size_t i = 0, j; i < n; i = j) {
+		for (j = i + 1; j < n && sorted[j] == sorted[i]; j++)
+			;
+		term += (double)(j - i) * (double)(j - i) * (double)(j - i) -
+			(double)(j - i);
+	}
+	return term;
+}
+
+/* Whether two sorted arrays share a value. */
+static bool sorted_intersect(const double *a, size_t na, const double *b,
+			     size_t nb)
+{
+	size_t i = 0, j = 0;
+
+	while (i < na && j < nb) {
+		if (a[i] == b[j])
+			return true;
+		if (a[i] < b[j])
+			i++;
+		else
+			j++;
+	}
+	return false;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Mann-Whitney U                                                         */
+
+struct tagged_value {
+	double v;
+	bool in_x;
+};
+
+static int cmp_tagged(const void *a, const void *b)
+{
+	return cmp_double(((const struct tagged_value *)a)->v,
+			  ((const struct tagged_value *)b)->v);
+}
+
+struct rank_stats {
+	double rank_sum_x;	/* sum of the mid-ranks of x */
+	double tie_term;	/* sum of t^3 - t over tie groups */
+	bool ties;
+};
+
+static struct tagged_value *tag_samples(const double *x, size_t nx,
+					const double *y, size_t ny)
+{
+	struct tagged_value *all = xcalloc(nx + ny, sizeof(*all));
+
+	for (size_t i = 0; i < nx; i++)
+		all[i] = (struct tagged_value){ .v = x[i], .in_x = true };
+	for (size_t j = 0; j < ny; j++)
+		all[nx + j] = (struct tagged_value){ .v = y[j], .in_x = false };
+	return all;
+}
+
+/* Mid-ranks of the combined sample, as R's rank() gives them. */
+static void rank_combined(const double *x, size_t nx, const double *y,
+			  size_t ny, struct rank_stats *rs)
+{
+	_cleanup_free_ struct tagged_value *all = tag_samples(x, nx, y, ny);
+	size_t n = nx + ny;
+
+	qsort(all, n, sizeof(*all), cmp_tagged);
+	*rs = (struct rank_stats){ 0 };
+	for (size_t i = 0, j; i < n; i = j) {
+		double t, mid_rank;
+		size_t from_x = 0;
+
+		for (j = i; j < n && cmp_double(all[j].v, all[i].v) == 0; j++)
+			from_x += all[j].in_x;
+		t = (double)(j - i);
+		mid_rank = ((double)i + 1 + (double)j) / 2;
+		rs->rank_sum_x += mid_rank * (double)from_x;
+		rs->tie_term += t * t * t - t;
+		rs->ties |= j - i > 1;
+	}
+}
+
+static bool use_exact_wilcox(size_t nx, size_t ny, bool ties)
+{
+	return nx < EXACT_WILCOX_LIMIT && ny < EXACT_WILCOX_LIMIT && !ties;
+}
+
+/* Smaller tail doubled, from the tail R's wilcox.test picks. */
+static double mwu_exact_p(double u, size_t nx, size_t ny)
+{
+	double m = (double)nx, n = (double)ny, p;
+
+	if (u > m * n / 2)
+		p = pwilcox(u - 1, m, n, 0, 0);
+	else
+		p = pwilcox(u, m, n, 1, 0);
+	wilcox_free();
+	return fmin(2 * p, 1);
+}
+
+static double rank_sum_sigma(double m, double n, double tie_term)
+{
+	return sqrt((m * n / 12) *
+		    ((m + n + 1) - tie_term / ((m + n) * (m + n - 1))));
+}
+
+/* Normal approximation with tie and continuity corrections. */
+static double mwu_normal_p(double u, size_t nx, size_t ny, double tie_term)
+{
+	double m = (double)nx, n = (double)ny;
+	double sigma = rank_sum_sigma(m, n, tie_term);
+	double z = u - m * n / 2;
+	double correction = z > 0 ? 0.5 : z < 0 ? -0.5 : 0;
+
+	/* Every value tied: the samples cannot differ (R gives NaN). */
+	if (!(sigma > 0))
+		return 1;
+	z = (z - correction) / sigma;
+	return fmin(1, 2 * fmin(pnorm(z, 0, 1, 1, 0), pnorm(z, 0, 1, 0, 0)));
+}
+
+void stats_mann_whitney(const double *x, size_t nx, const double *y, size_t ny,
+			struct mwu_result *r)
+{
+	struct rank_stats rs;
+	double m = (double)nx;
+
+	*r = (struct mwu_result){ .u = 0, .p = NAN, .exact = false };
+	if (nx == 0 || ny == 0)
+		return;
+	rank_combined(x, nx, y, ny, &rs);
+	r->u = rs.rank_sum_x - m * (m + 1) / 2;
+	r->exact = use_exact_wilcox(nx, ny, rs.ties);
+	if (r->exact)
+		r->p = mwu_exact_p(r->u, nx, ny);
+	else
+		r->p = mwu_normal_p(r->u, nx, ny, rs.tie_term);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Order statistics of the pairwise differences y[j] - x[i]               */
+
+/*
+ * The nx * ny differences are never stored (up to 4e8 of them in
+ * practice). The k-th smallest is found by bisection on the bit pattern of
+ * the candidate double, counting the differences <= it in O(nx + ny); at
+ * most 64 steps, and the result is exactly one of the differences.
+ */
+struct pair_diffs {
+	const double *x, *y;	/* both sorted */
+	size_t nx, ny;
+};
+
+/* Keys that sort like the doubles they encode (NaN excepted). */
+static uint64_t double_key(double v)
+{
+	uint64_t u;
+
+	memcpy(&u, &v, sizeof(u));
+	return u >> 63 ? ~u : u | UINT64_C(1) << 63;
+}
+
+static double key_double(uint64_t key)
+{
+	uint64_t u = key >> 63 ? key & ~(UINT64_C(1) << 63) : ~key;
+	double v;
+
+	memcpy(&v, &u, sizeof(v));
+	return v;
+}
+
+/*
+ * For a given y[j], the x[i] with y[j] - x[i] <= d form a suffix of x that
+ * grows as y[j] decreases, so one sweep counts them all.
+ */
+static uint64_t count_diffs_le(const struct pair_diffs *pd, double d)
+{
+	uint64_t count = 0;
+	size_t i = pd->nx;
+
+	for (size_t j = pd->ny; j-- > 0;) {
+		while (i > 0 && pd->y[j] - pd->x[i - 1] <= d)
+			i--;
+		count += pd->nx - i;
+	}
+	return count;
+}
+
+/* k-th smallest difference, 1 <= k <= nx * ny. */
+static double kth_diff(const struct pair_diffs *pd, uint64_t k)
+{
+	uint64_t lo = double_key(pd->y[0] - pd->x[pd->nx - 1]);
+	uint64_t hi = double_key(pd->y[pd->ny - 1] - pd->x[0]);
+
+	while (lo < hi) {
+		uint64_t mid = lo + (hi - lo) / 2;
+
+		if (count_diffs_le(pd, key_double(mid)) >= k)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return key_double(lo) + 0.0;	/* -0.0 becomes 0.0 */
+}
+
+static double median_diff(const struct pair_diffs *pd, uint64_t n)
+{
+	if (n % 2)
+		return kth_diff(pd, n / 2 + 1);
+	return (kth_diff(pd, n / 2) + kth_diff(pd, n / 2 + 1)) / 2;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Hodges-Lehmann shift and its confidence interval                       */
+
+/* Rank of the lower CI bound from the exact Wilcoxon quantile, 0 if none. */
+static uint64_t hl_exact_rank(double alpha, size_t nx, size_t ny)
+{
+	double q = qwilcox(alpha / 2, (double)nx, (double)ny, 1, 0);
+
+	wilcox_free();
+	return q >= 1 ? (uint64_t)q : 0;
+}
+
+/*
+ * R's large-sample interval solves, with uniroot, for the shift d at which
+ * the continuity-corrected z of the rank sum of (x + d, y) crosses the
+ * normal quantile. Away from the differences themselves that z only sees
+ * the ties within each sample, and it jumps at the differences, so the root
+ * is the difference of rank ceil(N/2 - 1/2 - z sigma); computed directly.
+ */
+static uint64_t hl_normal_rank(double alpha, const struct pair_diffs *pd)
+{
+	double m = (double)pd->nx, n = (double)pd->ny;
+	double ties = tie_term_sorted(pd->x, pd->nx) +
+		      tie_term_sorted(pd->y, pd->ny);
+	double sigma = rank_sum_sigma(m, n, ties);
+	double z = qnorm(alpha / 2, 0, 1, 0, 0);
+	double rank = ceil(m * n / 2 - 0.5 - z * sigma);
+
+	return rank >= 1 ? (uint64_t)rank : 0;
+}
+
+static bool hl_has_ties(const struct pair_diffs *pd)
+{
+	return tie_term_sorted(pd->x, pd->nx) > 0 ||
+	       tie_term_sorted(pd->y, pd->ny) > 0 ||
+	       sorted_intersect(pd->x, pd->nx, pd->y, pd->ny);
+}
+
+static uint64_t hl_ci_rank(double level, const struct pair_diffs *pd)
+{
+	double alpha = 1 - level;
+
+	if (!(level > 0 && level < 1))
+		return 0;
+	if (use_exact_wilcox(pd->nx, pd->ny, hl_has_ties(pd)))
+		return hl_exact_rank(alpha, pd->nx, pd->ny);
+	return hl_normal_rank(alpha, pd);
+}
+
+bool stats_hodges_lehmann(const double *x, size_t nx, const double *y,
+			  size_t ny, double level, double *est, double *lo,
+			  double *hi)
+{
+	_cleanup_free_ double *xs = NULL;
+	_cleanup_free_ double *ys = NULL;
+	struct pair_diffs pd;
+	uint64_t n, k;
+
+	if (nx == 0 || ny == 0) {
+		*est = *lo = *hi = NAN;
+		return false;
+	}
+	xs = sorted_copy(x, nx);
+	ys = sorted_copy(y, ny);
+	pd = (struct pair_diffs){ .x = xs, .y = ys, .nx = nx, .ny = ny };
+	n = (uint64_t)nx * ny;
+	k = hl_ci_rank(level, &pd);
+
+	*est = median_diff(&pd, n);
+	*lo = kth_diff(&pd, k ? k : 1);
+	*hi = kth_diff(&pd, k ? n - k + 1 : n);
+	return k > 0;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Cliff's delta                                                          */
+
+double stats_cliffs_delta(const double *x, size_t nx, const double *y,
+			  size_t ny)
+{
+	_cleanup_free_ double *xs = NULL;
+	_cleanup_free_ double *ys = NULL;
+	uint64_t greater = 0, less = 0;
+	size_t below = 0, not_above = 0;
+
+	if (nx == 0 || ny == 0)
+		return NAN;
+	xs = sorted_copy(x, nx);
+	ys = sorted_copy(y, ny);
+	/* Sweep y upwards; x[0..below) < y[j] and x[not_above..nx) > y[j]. */
+	for (size_t j = 0; j < ny; j++) {
+		while (below < nx && xs[below] < ys[j])
+			below++;
+		while (not_above < nx && xs[not_above] <= ys[j])
+			not_above++;
+		greater += below;
+		less += nx - not_above;
+	}
+	return ((double)greater - (double)less) / ((double)nx * (double)ny);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Multiple comparisons                                                   */
+
+struct indexed_p {
+	double p;
+	size_t idx;
+};
+
+static int cmp_indexed_p(const void *a, const void *b)
+{
+	const struct indexed_p *pa = a, *pb = b;
+	int c = cmp_double(pa->p, pb->p);
+
+	return c ? c : (pa->idx > pb->idx) - (pa->idx < pb->idx);
+}
+
+/* The non-NaN p-values, ascending; NaN ones are left alone (R's NA). */
+static struct indexed_p *sorted_valid_p(const double *p, size_t n, size_t *m)
+{
+	struct indexed_p *v = xcalloc(n, sizeof(*v));
+
+	*m = 0;
+	for (size_t i = 0; i < n; i++)
+		if (!isnan(p[i]))
+			v[(*m)++] = (struct indexed_p){ .p = p[i], .idx = i };
+	qsort(v, *m, sizeof(*v), cmp_indexed_p);
+	return v;
+}
+
+void stats_holm(double *p, size_t n)
+{
+	size_t m;
+	_cleanup_free_ struct indexed_p *v = sorted_valid_p(p, n, &m);
+	double running_max = -INFINITY;
+
+	for (size_t i = 0; i < m; i++) {
+		running_max = fmax(running_max, (double)(m - i) * v[i].p);
+		p[v[i].idx] = fmin(1, running_max);
+	}
+}
+
+void stats_benjamini_hochberg(double *p, size_t n)
+{
+	size_t m;
+	_cleanup_free_ struct indexed_p *v = sorted_valid_p(p, n, &m);
+	double running_min = INFINITY;
+
+	for (size_t i = m; i-- > 0;) {
+		double scaled = (double)m / (double)(i + 1) * v[i].p;
+
+		running_min = fmin(running_min, scaled);
+		p[v[i].idx] = fmin(1, running_min);
+	}
+}
+
+/* ---------------------------------------------------------------------- */
+/* Means                                                                  */
+
+double stats_geomean(const double *x, size_t n)
+{
+	double log_sum = 0;
+
+	if (n == 0)
+		return NAN;
+	for (size_t i = 0; i < n; i++) {
+		if (x[i] <= 0)
+			return 0;
+		log_sum += log(x[i]);
+	}
+	/* Logs keep long products of large or small ratios in range. */
+	return exp(log_sum / (double)n);
+}
+
+void stats_student_t(const double *x, size_t nx, const double *y, size_t ny,
+		     double level, struct ttest_result *r)
+{
+	double mx, my, df;
+
+	*r = (struct ttest_result){ .diff = NAN, .halfwidth = NAN,
+				    .pooled_sd = NAN, .significant = false };
+	if (nx == 0 || ny == 0)
+		return;
+	mx = mean_of(x, nx);
+	my = mean_of(y, ny);
+	r->diff = my - mx;
+	if (nx + ny < 3 || !(level > 0 && level < 1))
+		return;
+
+	df = (double)(nx + ny - 2);
+	r->pooled_sd = sqrt((sum_sq_dev(x, nx, mx) + sum_sq_dev(y, ny, my)) /
+			    df);
+	r->halfwidth = qt((1 + level) / 2, df, 1, 0) * r->pooled_sd *
+		       sqrt(1.0 / (double)nx + 1.0 / (double)ny);
+	r->significant = fabs(r->diff) > r->halfwidth;
+}

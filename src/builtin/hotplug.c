@@ -1,0 +1,626 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * clockbench hotplug: how long taking a CPU offline and back online takes
+ * (seed 003: `time echo 0 > /sys/devices/system/cpu/cpu1/online`), repeated
+ * with statistics, and which hotplug states the time goes to, from the
+ * cpuhp trace events. A supervising parent puts the CPU back online and
+ * tracefs back as it was, whatever happens to the measuring process.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <sched.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "builtin/builtin.h"
+#include "probe/env.h"
+#include "scenario/hotplug.h"
+#include "report/output.h"
+#include "basic/progress.h"
+#include "results/record.h"
+#include "basic/stats.h"
+#include "basic/util.h"
+#include "probe/vdso.h"
+
+void usage_hotplug(FILE *f)
+{
+	fputs("usage: clockbench hotplug [--cpu N] [--cycles K] [<options>]\n"
+	      "\n"
+	      "Take a CPU offline and back online K times and time every transition\n"
+	      "(wall time, and the user and system time of the writing thread). With\n"
+	      "tracefs, the cpuhp trace events give the time of every hotplug state,\n"
+	      "so a table shows which steps cost most. Needs root.\n"
+	      "\n"
+	      "  --cpu N           the CPU to cycle (default: the highest-numbered CPU\n"
+	      "                    that can be taken offline)\n"
+	      "  --cycles K        offline/online cycles (default 20)\n"
+	      "  --pause TIME      wait TIME after each transition, e.g. 100ms (default 0)\n"
+	      "  --no-trace        time the transitions only, without tracefs\n"
+	      "  --top N           hotplug states shown and saved per direction (default 10)\n"
+	      "  --format FMT      table or json (default table)\n"
+	      "  --pidfile FILE    write the measuring process's pid to FILE\n"
+	      RECORD_USAGE
+	      "  -h, --help        this text\n"
+	      "\n"
+	      "The CPU always ends online and tracing as it was: a supervising process\n"
+	      "restores both after the measuring process ends, also when it is stopped\n"
+	      "by SIGINT or SIGTERM (forwarded to it: it finishes the transition under\n"
+	      "way and reports what it measured) or killed. Tracing runs in a private\n"
+	      "tracefs instance, removed afterwards; tracefs is mounted when it is not,\n"
+	      "and unmounted again.\n"
+	      "\n"
+	      "Exit status: 0 on success, 1 on a runtime error (including a CPU that is\n"
+	      "not hot-pluggable, offline, or the last online CPU), 2 on a usage error\n"
+	      "(such as no such CPU), 4 when not root (skipped), 128+N when stopped by\n"
+	      "signal N.\n", f);
+}
+
+struct hotplug_options {
+	int cpu;		/* -1: default */
+	long cycles;
+	double pause_s;
+	bool trace;
+	long top;
+	bool json;
+	const char *pidfile;
+	struct store_options store;
+};
+
+/* One direction of the transitions: its samples and per-state times. */
+struct direction {
+	const char *name;	/* "offline", "online" */
+	double *wall, *user, *sys;
+	size_t n;
+	struct state_table states;
+};
+
+struct hotplug_run {
+	struct hotplug_options o;
+	struct hotplug_tracing tracing;
+	struct hotplug_states names;
+	struct env_info env;
+	struct timespec started;
+	struct direction dir[2];	/* offline, online */
+	uint64_t lost_events;
+	double elapsed_s;
+	bool interrupted;
+};
+
+/* ---- options -------------------------------------------------------- */
+
+enum {
+	OPT_CPU = 256, OPT_CYCLES, OPT_PAUSE, OPT_NO_TRACE, OPT_TOP, OPT_FORMAT,
+	OPT_PIDFILE,
+};
+
+static const struct option hotplug_longopts[] = {
+	{ "cpu", required_argument, NULL, OPT_CPU },
+	{ "cycles", required_argument, NULL, OPT_CYCLES },
+	{ "pause", required_argument, NULL, OPT_PAUSE },
+	{ "no-trace", no_argument, NULL, OPT_NO_TRACE },
+	{ "top", required_argument, NULL, OPT_TOP },
+	{ "format", required_argument, NULL, OPT_FORMAT },
+	{ "pidfile", required_argument, NULL, OPT_PIDFILE },
+	RECORD_LONGOPTS,
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static void parse_hotplug_option(int opt, const char *arg, char **argv,
+				 struct hotplug_options *o)
+{
+	long v;
+
+	switch (opt) {
+	case OPT_CPU:
+		if (!parse_int(arg, 0, 1 << 20, &v))
+			usage_error("invalid --cpu '%s': expected a CPU number", arg);
+		o->cpu = (int)v;
+		break;
+	case OPT_CYCLES:
+		if (!parse_int(arg, 1, 100000, &o->cycles))
+			usage_error("invalid --cycles '%s': expected a number from 1 "
+				    "to 100000", arg);
+		break;
+	case OPT_PAUSE:
+		if (!streq(arg, "0") && !parse_duration(arg, &o->pause_s))
+			usage_error("invalid --pause '%s': expected a duration such "
+				    "as 0, 100ms or 1s", arg);
+		break;
+	case OPT_NO_TRACE:
+		o->trace = false;
+		break;
+	case OPT_TOP:
+		if (!parse_int(arg, 1, 1000, &o->top))
+			usage_error("invalid --top '%s': expected a number from 1 to "
+				    "1000", arg);
+		break;
+	case OPT_FORMAT:
+		if (!streq(arg, "table") && !streq(arg, "json"))
+			usage_error("unknown format '%s' (table, json)", arg);
+		o->json = streq(arg, "json");
+		break;
+	case OPT_PIDFILE:
+		o->pidfile = arg;
+		break;
+	default:
+		if (store_parse_option(opt, arg, &o->store))
+			break;
+		usage_bad_option(opt, argv);
+	}
+}
+
+static void parse_hotplug_options(int argc, char **argv,
+				  struct hotplug_options *o)
+{
+	int opt;
+
+	memset(o, 0, sizeof(*o));
+	o->cpu = -1;
+	o->cycles = 20;
+	o->trace = true;
+	o->top = 10;
+	while ((opt = getopt_long(argc, argv, ":h", hotplug_longopts, NULL)) != -1) {
+		if (opt == 'h') {
+			usage_hotplug(stdout);
+			exit(0);
+		}
+		parse_hotplug_option(opt, optarg, argv, o);
+	}
+	if (optind < argc)
+		usage_error("unexpected argument '%s'", argv[optind]);
+}
+
+/* ---- measuring (in the supervised child) ---------------------------- */
+
+static double mono_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static double timeval_s(const struct timeval *tv)
+{
+	return (double)tv->tv_sec + (double)tv->tv_usec / 1e6;
+}
+
+/* Run the writes from another CPU than the one going away. */
+static void pin_away_from(int cpu)
+{
+	cpu_set_t set;
+
+	if (sched_getaffinity(0, sizeof(set), &set) != 0)
+		return;
+	CPU_CLR(cpu, &set);
+	for (int c = 0; c < CPU_SETSIZE; c++)
+		if (CPU_ISSET(c, &set)) {
+			cpu_set_t one;
+
+			CPU_ZERO(&one);
+			CPU_SET(c, &one);
+			if (sched_setaffinity(0, sizeof(one), &one) == 0)
+				return;
+		}
+}
+
+static void direction_init(struct direction *d, const char *name, size_t cap)
+{
+	memset(d, 0, sizeof(*d));
+	d->name = name;
+	d->wall = xcalloc(cap, sizeof(double));
+	d->user = xcalloc(cap, sizeof(double));
+	d->sys = xcalloc(cap, sizeof(double));
+}
+
+static void direction_free(struct direction *d)
+{
+	free(d->wall);
+	free(d->user);
+	free(d->sys);
+	state_table_free(&d->states);
+}
+
+/* The steps of the transition just made, into d's state table. */
+static void account_trace(struct hotplug_run *run, struct direction *d)
+{
+	_cleanup_free_ char *text = hotplug_trace_read(&run->tracing);
+	_cleanup_free_ struct cpuhp_event *ev = NULL;
+	_cleanup_free_ struct cpuhp_step *steps = NULL;
+	uint64_t lost;
+	size_t n, nsteps;
+
+	if (!text) {
+		warn_msg("cannot read the trace: %m; per-state times stop here");
+		run->tracing.active = false;
+		return;
+	}
+	n = cpuhp_parse_trace(text, (unsigned int)run->o.cpu, &ev, &lost);
+	run->lost_events += lost;
+	nsteps = cpuhp_step_times(ev, n, &steps);
+	state_table_add_cycle(&d->states, steps, nsteps);
+}
+
+/* One write to cpuN/online, timed. 0 or -errno. */
+static int transition(struct hotplug_run *run, int fd, bool online)
+{
+	struct direction *d = &run->dir[online];
+	struct rusage ru0, ru1;
+	double t0, t1;
+	int rc;
+
+	if (run->tracing.active && hotplug_trace_clear(&run->tracing) != 0)
+		run->tracing.active = false;
+	getrusage(RUSAGE_THREAD, &ru0);
+	t0 = mono_s();
+	rc = hotplug_write_online(fd, online);
+	t1 = mono_s();
+	getrusage(RUSAGE_THREAD, &ru1);
+	if (rc)
+		return rc;
+	d->wall[d->n] = t1 - t0;
+	d->user[d->n] = timeval_s(&ru1.ru_utime) - timeval_s(&ru0.ru_utime);
+	d->sys[d->n] = timeval_s(&ru1.ru_stime) - timeval_s(&ru0.ru_stime);
+	d->n++;
+	if (run->tracing.active)
+		account_trace(run, d);
+	return 0;
+}
+
+/* A pause that a stop request cuts short. */
+static void pause_s(double s)
+{
+	struct timespec ts = { (time_t)s, (long)((s - (double)(time_t)s) * 1e9) };
+
+	if (s > 0 && !hotplug_stop_signal)
+		nanosleep(&ts, NULL);
+}
+
+static int measure_cycles(struct hotplug_run *run)
+{
+	int fd = hotplug_open_online(HOTPLUG_SYSFS_CPU, run->o.cpu), rc = 0;
+	struct progress prog;
+	char what[64];
+
+	if (fd < 0) {
+		error_msg("cannot open cpu%d/online: %s", run->o.cpu, strerror(-fd));
+		return 1;
+	}
+	progress_init(&prog, (size_t)run->o.cycles);
+	for (long k = 0; k < run->o.cycles && !hotplug_stop_signal; k++) {
+		snprintf(what, sizeof(what), "CPU %d offline/online", run->o.cpu);
+		progress_update(&prog, (size_t)k, what);
+		rc = transition(run, fd, false);
+		if (rc) {
+			error_msg("cannot take CPU %d offline: %s", run->o.cpu,
+				  strerror(-rc));
+			break;
+		}
+		pause_s(run->o.pause_s);
+		/* Always, even when asked to stop: the CPU must come back. */
+		rc = transition(run, fd, true);
+		if (rc) {
+			error_msg("cannot bring CPU %d back online: %s", run->o.cpu,
+				  strerror(-rc));
+			break;
+		}
+		pause_s(run->o.pause_s);
+	}
+	progress_done(&prog);
+	close(fd);
+	return rc ? 1 : 0;
+}
+
+/* ---- reporting ------------------------------------------------------ */
+
+static void summarize(const double *x, size_t n, struct summary *s)
+{
+	_cleanup_free_ double *copy = xmalloc((n ? n : 1) * sizeof(double));
+
+	if (n)
+		memcpy(copy, x, n * sizeof(double));
+	stats_summarize(copy, n, s);
+}
+
+static void print_summary_row(const char *label, const double *x, size_t n)
+{
+	struct summary s;
+	char ci[64];
+
+	summarize(x, n, &s);
+	snprintf(ci, sizeof(ci), "[%.3f, %.3f]", s.median_lo * 1e3,
+		 s.median_hi * 1e3);
+	printf("%-15s %4zu %9.3f %9.3f  %-20s %9.3f %7.1f%% %9.3f %5zu\n",
+	       label, s.n, s.min * 1e3, s.median * 1e3, ci, s.mean * 1e3,
+	       s.cv_pct, s.max * 1e3, s.outliers);
+}
+
+static void print_transitions(const struct hotplug_run *run)
+{
+	char label[32];
+
+	printf("%-15s %4s %9s %9s  %-20s %9s %8s %9s %5s\n", "transition (ms)",
+	       "n", "min", "median", "[95% CI]", "mean", "stddev", "max", "outl");
+	for (int i = 0; i < 2; i++) {
+		const struct direction *d = &run->dir[i];
+
+		print_summary_row(d->name, d->wall, d->n);
+		snprintf(label, sizeof(label), "  %s user", d->name);
+		print_summary_row(label, d->user, d->n);
+		snprintf(label, sizeof(label), "  %s sys", d->name);
+		print_summary_row(label, d->sys, d->n);
+	}
+}
+
+static double median_of(const double *x, size_t n)
+{
+	struct summary s;
+
+	summarize(x, n, &s);
+	return s.median;
+}
+
+static double mean_of(const double *x, size_t n)
+{
+	double sum = 0;
+
+	for (size_t i = 0; i < n; i++)
+		sum += x[i];
+	return n ? sum / (double)n : 0;
+}
+
+static void print_states(const struct hotplug_run *run, const struct direction *d)
+{
+	const struct state_table *t = &d->states;
+	double wall = mean_of(d->wall, d->n), traced = 0;
+	size_t shown = t->nrows < (size_t)run->o.top ? t->nrows : (size_t)run->o.top;
+
+	for (size_t i = 0; i < t->nrows; i++)
+		traced += t->rows[i].mean_s;
+	printf("\n%s: time per hotplug state (self time per cycle, ms; top %zu of %zu)\n",
+	       d->name, shown, t->nrows);
+	printf("%6s  %-24s %-30s %9s %9s %7s\n", "state", "name", "function",
+	       "median", "mean", "share");
+	for (size_t i = 0; i < shown; i++) {
+		const struct state_row *r = &t->rows[i];
+
+		printf("%6d  %-24s %-30s %9.3f %9.3f %6.1f%%%s\n", r->step,
+		       hotplug_state_name(&run->names, r->step), r->fn,
+		       median_of(r->values, t->ncycles) * 1e3, r->mean_s * 1e3,
+		       wall > 0 ? 100 * r->mean_s / wall : 0,
+		       r->failed ? "  (failed)" : "");
+	}
+	printf("traced: %.3f ms of %.3f ms mean wall time (%.0f%%); the rest is "
+	       "the sysfs write around the hotplug steps\n", traced * 1e3,
+	       wall * 1e3, wall > 0 ? 100 * traced / wall : 0);
+}
+
+static void print_table(const struct hotplug_run *run)
+{
+	size_t done = run->dir[1].n;
+
+	printf("# clockbench hotplug: CPU %d, %zu of %ld cycles%s\n", run->o.cpu,
+	       done, run->o.cycles, run->interrupted ? " (interrupted)" : "");
+	printf("# tracing: %s\n", run->o.trace ? run->tracing.note : "off (--no-trace)");
+	env_print(&run->env, stdout, "# ");
+	print_transitions(run);
+	if (run->lost_events)
+		printf("# the trace buffer dropped %" PRIu64 " events: per-state "
+		       "times are incomplete\n", run->lost_events);
+	for (int i = 0; i < 2 && run->dir[i].states.ncycles; i++)
+		print_states(run, &run->dir[i]);
+}
+
+static json_t *states_to_json(const struct hotplug_run *run,
+			      const struct direction *d)
+{
+	const struct state_table *t = &d->states;
+	double wall = mean_of(d->wall, d->n);
+	json_t *a = json_array();
+
+	for (size_t i = 0; i < t->nrows && i < (size_t)run->o.top; i++) {
+		const struct state_row *r = &t->rows[i];
+
+		json_array_append_new(a, json_pack("{s:i, s:s, s:s, s:f, s:f, s:f, s:b}",
+			"state", r->step, "name", hotplug_state_name(&run->names, r->step),
+			"function", r->fn, "median_s", median_of(r->values, t->ncycles),
+			"mean_s", r->mean_s, "share_pct",
+			wall > 0 ? 100 * r->mean_s / wall : 0.0, "failed", r->failed));
+	}
+	return a;
+}
+
+static json_t *direction_to_json(const struct hotplug_run *run,
+				 const struct direction *d)
+{
+	struct summary w, u, s;
+
+	summarize(d->wall, d->n, &w);
+	summarize(d->user, d->n, &u);
+	summarize(d->sys, d->n, &s);
+	return json_pack("{s:s, s:o, s:o, s:o, s:o}", "unit", "s",
+			 "wall", summary_to_json(&w), "user", summary_to_json(&u),
+			 "sys", summary_to_json(&s), "states", states_to_json(run, d));
+}
+
+static void print_json(const struct hotplug_run *run)
+{
+	json_t *j = json_pack("{s:i, s:I, s:I, s:b, s:{s:b, s:s, s:I}, s:o, s:o, s:o}",
+		"cpu", run->o.cpu, "cycles", (json_int_t)run->o.cycles,
+		"completed", (json_int_t)run->dir[1].n, "interrupted", run->interrupted,
+		"tracing", "active", run->dir[0].states.ncycles > 0,
+		"note", run->o.trace ? run->tracing.note : "off (--no-trace)",
+		"lost_events", (json_int_t)run->lost_events,
+		"offline", direction_to_json(run, &run->dir[0]),
+		"online", direction_to_json(run, &run->dir[1]),
+		"environment", env_to_json(&run->env));
+
+	json_dumpf(j, stdout, JSON_INDENT(2));
+	putchar('\n');
+	json_decref(j);
+}
+
+/* ---- saving --------------------------------------------------------- */
+
+static void add_state_cells(struct stored_run *sr, const struct hotplug_run *run,
+			    const struct direction *d)
+{
+	const struct state_table *t = &d->states;
+	char name[160];
+
+	for (size_t i = 0; i < t->nrows && i < (size_t)run->o.top; i++) {
+		const char *state = hotplug_state_name(&run->names, t->rows[i].step);
+
+		if (streq(state, "?"))
+			snprintf(name, sizeof(name), "state:step-%d:%s",
+				 t->rows[i].step, d->name);
+		else
+			snprintf(name, sizeof(name), "state:%s:%s", state, d->name);
+		record_add_cell(sr, name, "s", t->rows[i].values, t->ncycles);
+	}
+}
+
+static int save_run(const struct hotplug_run *run)
+{
+	struct stored_run sr;
+	char name[64];
+	int rc;
+
+	record_begin(&sr, "hotplug", &run->o.store, &run->env, &run->started);
+	for (int i = 0; i < 2; i++) {
+		const struct direction *d = &run->dir[i];
+
+		record_add_cell(&sr, d->name, "s", d->wall, d->n);
+		snprintf(name, sizeof(name), "%s-user", d->name);
+		record_add_cell(&sr, name, "s", d->user, d->n);
+		snprintf(name, sizeof(name), "%s-sys", d->name);
+		record_add_cell(&sr, name, "s", d->sys, d->n);
+	}
+	for (int i = 0; i < 2; i++)
+		add_state_cells(&sr, run, &run->dir[i]);
+	sr.config = json_pack("{s:i, s:I, s:f, s:b, s:s}", "cpu", run->o.cpu,
+			      "cycles", (json_int_t)run->o.cycles, "pause_s",
+			      run->o.pause_s, "trace", run->o.trace, "tracing",
+			      run->o.trace ? run->tracing.note : "off");
+	record_finish(&sr, run->elapsed_s, run->interrupted);
+	rc = record_save(&run->o.store, &sr);
+	stored_run_free(&sr);
+	return rc;
+}
+
+/* The measuring process: cycles, report, save. Its return is the exit status. */
+static int measure_hotplug(void *ctx)
+{
+	struct hotplug_run *run = ctx;
+	double start = mono_s();
+	int rc;
+
+	pin_away_from(run->o.cpu);
+	rc = measure_cycles(run);
+	run->elapsed_s = mono_s() - start;
+	run->interrupted = hotplug_stop_signal != 0;
+	for (int i = 0; i < 2; i++)
+		state_table_rank(&run->dir[i].states);
+	if (run->dir[1].n == 0) {
+		if (!rc)
+			error_msg("stopped before the first cycle completed");
+		return run->interrupted ? 128 + hotplug_stop_signal : 1;
+	}
+	if (run->o.json)
+		print_json(run);
+	else
+		print_table(run);
+	if (fflush(stdout) != 0)
+		rc = 1;
+	if (save_run(run) != 0)
+		rc = 1;
+	return run->interrupted ? 128 + hotplug_stop_signal : rc;
+}
+
+/* ---- setting up (in the supervisor) --------------------------------- */
+
+/* Exits unless the CPU can be cycled by this process. */
+static void check_cpu(struct hotplug_options *o)
+{
+	char why[PATH_MAX + 128];
+	enum hotplug_verdict v = HOTPLUG_USABLE;
+
+	if (o->cpu >= 0) {
+		v = hotplug_check_cpu(HOTPLUG_SYSFS_CPU, o->cpu, why, sizeof(why));
+		if (v == HOTPLUG_NO_SUCH_CPU)
+			usage_error("invalid --cpu %d: %s", o->cpu, why);
+	}
+	if (geteuid() != 0) {
+		fprintf(stderr, "%s: skipped: needs root to take a CPU offline "
+			"(writes %s/cpuN/online)\n", program_context(),
+			HOTPLUG_SYSFS_CPU);
+		exit(EXIT_SKIP);
+	}
+	if (o->cpu < 0) {
+		o->cpu = hotplug_default_cpu(HOTPLUG_SYSFS_CPU);
+		if (o->cpu < 0) {
+			error_msg("no CPU here can be taken offline (none is "
+				  "hot-pluggable, or only one is online)");
+			exit(1);
+		}
+		return;
+	}
+	if (v != HOTPLUG_USABLE) {
+		error_msg("%s", why);
+		exit(1);
+	}
+}
+
+static void collect_env(struct hotplug_run *run)
+{
+	struct vdso_image img;
+	char err[128];
+	bool have_vdso = vdso_self(&img, err, sizeof(err)) == 0;
+
+	env_collect(&run->env, have_vdso ? &img : NULL, err, -1);
+}
+
+static void load_state_names(struct hotplug_states *names)
+{
+	_cleanup_free_ char *text =
+		read_text_file(HOTPLUG_SYSFS_CPU "/hotplug/states", 1 << 16);
+
+	hotplug_states_parse(text ? text : "", names);
+}
+
+int cmd_hotplug(int argc, char **argv)
+{
+	struct hotplug_run run;
+	struct hotplug_restore restore;
+	int rc;
+
+	memset(&run, 0, sizeof(run));
+	parse_hotplug_options(argc, argv, &run.o);
+	check_cpu(&run.o);
+
+	collect_env(&run);
+	load_state_names(&run.names);
+	direction_init(&run.dir[0], "offline", (size_t)run.o.cycles);
+	direction_init(&run.dir[1], "online", (size_t)run.o.cycles);
+	clock_gettime(CLOCK_REALTIME, &run.started);
+
+	memset(&restore, 0, sizeof(restore));
+	snprintf(restore.root, sizeof(restore.root), "%s", HOTPLUG_SYSFS_CPU);
+	restore.cpu = run.o.cpu;
+	if (run.o.trace)
+		hotplug_tracing_setup(&run.tracing, &restore, HOTPLUG_TRACEFS);
+	if (run.o.trace && !run.tracing.active)
+		warn_msg("no per-state times: %s", run.tracing.note);
+
+	rc = hotplug_supervise(&restore, measure_hotplug, &run, run.o.pidfile);
+
+	for (int i = 0; i < 2; i++)
+		direction_free(&run.dir[i]);
+	hotplug_states_free(&run.names);
+	env_free(&run.env);
+	return rc;
+}

@@ -1,0 +1,353 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * clockbench show RUN...: a stored run's metadata, environment and
+ * settings, and per cell the statistics recomputed from its raw samples.
+ */
+#include <getopt.h>
+#include <limits.h>
+#include <math.h>
+#include <string.h>
+
+#include "builtin/builtin.h"
+#include "report/output.h"
+#include "results/record.h"
+#include "basic/stats.h"
+#include "results/store.h"
+#include "basic/util.h"
+
+void usage_show(FILE *f)
+{
+	fputs("usage: clockbench show [<options>] <run>...\n"
+	      "\n"
+	      "Show stored runs: when and where each ran, its environment and\n"
+	      "settings, and per cell the median with its 95% CI, min, mean, sd%,\n"
+	      "p99, cycles and n, recomputed from the raw samples.\n"
+	      "A run is an id (12), a label (every run with it) or a uuid.\n"
+	      "\n"
+	      "  --format FMT      table (default) or json (an array of runs)\n"
+	      "  --samples         with json: include every raw sample\n"
+	      RECORD_DB_USAGE
+	      "  -h, --help        this text\n"
+	      "\n"
+	      "Exit status: 0 on success, 1 on an error (such as an unknown run),\n"
+	      "2 on a usage error.\n", f);
+}
+
+enum { OPT_FORMAT = 256, OPT_SAMPLES };
+
+struct show_options {
+	struct store_options store;
+	bool json;
+	bool samples;
+	char **specs;
+	size_t nspecs;
+};
+
+static void parse_show_options(int argc, char **argv, struct show_options *o)
+{
+	static const struct option longopts[] = {
+		{ "format", required_argument, NULL, OPT_FORMAT },
+		{ "samples", no_argument, NULL, OPT_SAMPLES },
+		{ "db", required_argument, NULL, OPT_STORE_DB },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int opt;
+
+	memset(o, 0, sizeof(*o));
+	while ((opt = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+		switch (opt) {
+		case OPT_FORMAT:
+			if (!streq(optarg, "table") && !streq(optarg, "json"))
+				usage_error("unknown format '%s' (table, json)", optarg);
+			o->json = streq(optarg, "json");
+			break;
+		case OPT_SAMPLES:
+			o->samples = true;
+			break;
+		case 'h':
+			usage_show(stdout);
+			exit(0);
+		default:
+			if (store_parse_option(opt, optarg, &o->store))
+				break;
+			usage_bad_option(opt, argv);
+		}
+	}
+	if (optind >= argc)
+		usage_error("no run given (an id, a label or a uuid)");
+	if (o->samples && !o->json)
+		usage_error("--samples needs --format json");
+	o->specs = argv + optind;
+	o->nspecs = (size_t)(argc - optind);
+}
+
+/* Statistics of a copy: stats_summarize() sorts its input. */
+static void summarize(const double *x, size_t n, struct summary *s)
+{
+	double *copy = xmalloc(n * sizeof(double));
+
+	memcpy(copy, x, n * sizeof(double));
+	stats_summarize(copy, n, s);
+	free(copy);
+}
+
+static bool measured(const struct stored_cell *c)
+{
+	return c->values && c->n > 0;
+}
+
+/* ---- table ---------------------------------------------------------- */
+
+static void print_value(const char *key, const json_t *v, int depth);
+
+/* An object of flags prints as the names that are set. */
+static bool all_booleans(const json_t *obj)
+{
+	const char *k;
+	json_t *v;
+
+	if (json_object_size(obj) == 0)
+		return false;
+	json_object_foreach((json_t *)obj, k, v)
+		if (!json_is_boolean(v))
+			return false;
+	return true;
+}
+
+static bool all_scalars(const json_t *arr)
+{
+	size_t i;
+	json_t *v;
+
+	json_array_foreach(arr, i, v)
+		if (json_is_object(v) || json_is_array(v))
+			return false;
+	return true;
+}
+
+static void print_scalar(const json_t *v)
+{
+	switch (json_typeof(v)) {
+	case JSON_STRING:
+		fputs(*json_string_value(v) ? json_string_value(v) : "-", stdout);
+		break;
+	case JSON_INTEGER:
+		printf("%" JSON_INTEGER_FORMAT, json_integer_value(v));
+		break;
+	case JSON_REAL:
+		printf("%g", json_real_value(v));
+		break;
+	case JSON_TRUE:
+		fputs("yes", stdout);
+		break;
+	case JSON_FALSE:
+		fputs("no", stdout);
+		break;
+	default:
+		fputs("-", stdout);
+	}
+}
+
+static void print_object(const char *prefix, const json_t *obj, int depth)
+{
+	char key[256];
+	const char *k;
+	json_t *v;
+
+	json_object_foreach((json_t *)obj, k, v) {
+		snprintf(key, sizeof(key), "%s%s%s", prefix, *prefix ? "." : "", k);
+		print_value(key, v, depth);
+	}
+}
+
+/* "# key: value" lines; nested keys joined with dots. */
+static void print_value(const char *key, const json_t *v, int depth)
+{
+	const char *k;
+	size_t i;
+	json_t *e;
+	bool any = false;
+
+	if (json_is_object(v) && all_booleans(v)) {
+		printf("#   %s:", key);
+		json_object_foreach((json_t *)v, k, e)
+			if (json_is_true(e)) {
+				printf(" %s", k);
+				any = true;
+			}
+		puts(any ? "" : " none");
+	} else if (json_is_object(v) && depth < 8) {
+		print_object(key, v, depth + 1);
+	} else if (json_is_array(v) && all_scalars(v)) {
+		printf("#   %s:", key);
+		json_array_foreach(v, i, e) {
+			putchar(' ');
+			print_scalar(e);
+		}
+		puts(json_array_size(v) ? "" : " -");
+	} else if (json_is_array(v) && depth < 8) {
+		char sub[256];
+
+		json_array_foreach(v, i, e) {
+			snprintf(sub, sizeof(sub), "%s[%zu]", key, i);
+			print_value(sub, e, depth + 1);
+		}
+	} else {
+		printf("#   %s: ", key);
+		print_scalar(v);
+		putchar('\n');
+	}
+}
+
+static void print_header(const struct stored_run *r)
+{
+	printf("# run %lld: %s, %.10s %.8s UTC, %.1f s, %s\n", (long long)r->id,
+	       r->command, r->started, strlen(r->started) > 11 ? r->started + 11 : "",
+	       r->elapsed_s, r->status);
+	printf("# uuid: %s\n", r->uuid);
+	printf("# label: %s\n", *r->label ? r->label : "-");
+	printf("# host: %s\n", r->host);
+	printf("# kernel: %s\n", r->kernel);
+	puts("# environment:");
+	print_object("", r->env, 0);
+	if (r->config) {
+		puts("# config:");
+		print_object("", r->config, 0);
+	}
+}
+
+static int name_width(const struct stored_run *r, bool path)
+{
+	int w = 4;	/* strlen("name"), strlen("path") */
+
+	for (size_t i = 0; i < r->ncells; i++) {
+		int len = (int)strlen(path ? r->cells[i].path : r->cells[i].name);
+
+		if (len > w)
+			w = len;
+	}
+	return w;
+}
+
+static void print_cell(const struct stored_cell *c, int nw, int pw)
+{
+	struct summary s, cy;
+
+	printf("%-*s  %-*s  ", nw, c->name, pw, c->path);
+	if (!measured(c)) {
+		printf("%s%s%s\n", c->status, *c->reason ? ": " : "", c->reason);
+		return;
+	}
+	summarize(c->values, c->n, &s);
+	printf("%-4s %10.2f %10.2f %10.2f %10.2f %10.2f %6.1f %10.2f", c->unit,
+	       s.median, s.median_lo, s.median_hi, s.min, s.mean, s.cv_pct, s.p99);
+	if (c->cycles) {
+		summarize(c->cycles, c->n, &cy);
+		printf(" %9.1f", cy.median);
+	} else {
+		printf(" %9s", "-");
+	}
+	printf(" %7zu %4zu\n", s.n, s.outliers);
+}
+
+static void print_run_table(const struct stored_run *r)
+{
+	int nw = name_width(r, false), pw = name_width(r, true);
+	const char *cycles_unit = "";
+
+	print_header(r);
+	for (size_t i = 0; i < r->ncells && !*cycles_unit; i++)
+		if (r->cells[i].cycles)
+			cycles_unit = r->cells[i].cycles_unit;
+	printf("# median over n samples with its 95%% CI, sd%% of the mean, "
+	       "out: outliers%s%s\n", *cycles_unit ? "; cycles: " : "", cycles_unit);
+	printf("%-*s  %-*s  %-4s %10s %10s %10s %10s %10s %6s %10s %9s %7s %4s\n",
+	       nw, "name", pw, "path", "unit", "median", "ci95-lo", "ci95-hi",
+	       "min", "mean", "sd%", "p99", "cycles", "n", "out");
+	for (size_t i = 0; i < r->ncells; i++)
+		print_cell(&r->cells[i], nw, pw);
+}
+
+/* ---- JSON ----------------------------------------------------------- */
+
+static json_t *run_json(const struct stored_run *r, bool samples)
+{
+	json_t *o = stored_run_to_json(r);
+	json_t *cells = json_object_get(o, "cells");
+
+	for (size_t i = 0; i < r->ncells; i++) {
+		const struct stored_cell *c = &r->cells[i];
+		json_t *cj = json_array_get(cells, i);
+		struct summary s;
+
+		if (!samples) {
+			json_object_del(cj, "samples");
+			json_object_del(cj, "samples_cycles");
+		}
+		json_object_set_new(cj, "n", json_integer((json_int_t)c->n));
+		json_object_set_new(cj, "rounds", json_integer(c->nrounds));
+		if (!samples)
+			json_object_del(cj, "samples_round");
+		if (!measured(c))
+			continue;
+		summarize(c->values, c->n, &s);
+		json_object_set_new(cj, "summary", summary_to_json(&s));
+		if (c->cycles) {
+			json_t *cy;
+
+			summarize(c->cycles, c->n, &s);
+			cy = summary_to_json(&s);
+			json_object_set_new(cy, "unit", json_string(c->cycles_unit));
+			json_object_set_new(cj, "cycles", cy);
+		}
+	}
+	return o;
+}
+
+int cmd_show(int argc, char **argv)
+{
+	char err[PATH_MAX + 256];
+	struct show_options o;
+	struct stored_run run;
+	json_t *arr = NULL;
+	struct store *st;
+	int64_t *ids;
+	size_t n;
+	int rc = 1;
+
+	parse_show_options(argc, argv, &o);
+	st = record_open(&o.store, STORE_READ, NULL, 0);
+	if (!st)
+		return 1;
+	if (record_resolve_specs(st, o.specs, o.nspecs, &ids, &n))
+		goto out;
+	if (o.json)
+		arr = json_array();
+	for (size_t i = 0; i < n; i++) {
+		if (store_load_run(st, ids[i], &run, err, sizeof(err))) {
+			error_msg("%s", err);
+			goto out;
+		}
+		if (o.json) {
+			json_array_append_new(arr, run_json(&run, o.samples));
+		} else {
+			if (i)
+				putchar('\n');
+			print_run_table(&run);
+		}
+		stored_run_free(&run);
+	}
+	if (arr) {
+		json_dumpf(arr, stdout, JSON_INDENT(2));
+		putchar('\n');
+	}
+	rc = fflush(stdout) == 0 && !ferror(stdout) ? 0 : 1;
+	if (rc)
+		error_msg("cannot write the runs: %m");
+out:
+	json_decref(arr);
+	free(ids);
+	store_close(st);
+	return rc;
+}

@@ -1,0 +1,417 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * clockbench vdso: list what the vDSO exports, check the names this
+ * architecture should have, dump the image, or inspect a dump.
+ */
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <jansson.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "builtin/builtin.h"
+#include "basic/util.h"
+#include "probe/vdso.h"
+
+#ifndef EM_LOONGARCH
+#define EM_LOONGARCH 258
+#endif
+
+/* A dump is a few pages; refuse to slurp anything absurd by mistake. */
+#define MAX_IMAGE_FILE (64u << 20)
+
+enum format { FORMAT_TABLE, FORMAT_JSON };
+
+struct vdso_opts {
+	enum format format;
+	const char *dump;	/* --dump FILE */
+	const char *file;	/* --file FILE */
+};
+
+void usage_vdso(FILE *f)
+{
+	fputs("usage: clockbench vdso [--format table|json] [--file FILE] [--dump FILE]\n"
+	      "\n"
+	      "List the symbols the vDSO of this process exports (symbol, version,\n"
+	      "offset, size, type), then whether each name this architecture should\n"
+	      "export resolves.\n"
+	      "\n"
+	      "Options:\n"
+	      "  -F, --format FMT  output format: table (default) or json\n"
+	      "  -f, --file FILE   read the image from FILE (e.g. a dump) instead of\n"
+	      "                    this process's vDSO\n"
+	      "  -d, --dump FILE   write the image, exactly as mapped, to FILE and\n"
+	      "                    print nothing else\n"
+	      "  -h, --help        show this help\n"
+	      "\n"
+	      "Environment:\n"
+	      "  CLOCKBENCH_NO_VDSO  when non-empty, behave as if there were no vDSO\n", f);
+}
+
+static void parse_options(int argc, char **argv, struct vdso_opts *o)
+{
+	static const struct option longopts[] = {
+		{ "format", required_argument, NULL, 'F' },
+		{ "file", required_argument, NULL, 'f' },
+		{ "dump", required_argument, NULL, 'd' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	optind = 0;	/* glibc and musl: restart the scan from argv[1] */
+	while ((c = getopt_long(argc, argv, ":F:f:d:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'F':
+			if (streq(optarg, "table"))
+				o->format = FORMAT_TABLE;
+			else if (streq(optarg, "json"))
+				o->format = FORMAT_JSON;
+			else
+				usage_error("unknown format '%s' (expected table or json)", optarg);
+			break;
+		case 'f':
+			o->file = optarg;
+			break;
+		case 'd':
+			o->dump = optarg;
+			break;
+		case 'h':
+			usage_vdso(stdout);
+			exit(0);
+		default:
+			usage_bad_option(c, argv);
+		}
+	}
+	if (optind < argc)
+		usage_error("unexpected argument '%s'", argv[optind]);
+}
+
+/* ---- the image ------------------------------------------------------- */
+
+static unsigned char *read_image_file(const char *path, size_t *len)
+{
+	_cleanup_fclose_ FILE *f = fopen(path, "re");
+	unsigned char *buf;
+	struct stat st;
+	size_t n;
+
+	if (!f || fstat(fileno(f), &st) < 0) {
+		error_msg("cannot read %s: %s", path, strerror(errno));
+		return NULL;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		error_msg("%s: not a regular file", path);
+		return NULL;
+	}
+	if ((uint64_t)st.st_size > MAX_IMAGE_FILE) {
+		error_msg("%s: %jd bytes is too large for a vDSO image (limit %u)",
+			  path, (intmax_t)st.st_size, MAX_IMAGE_FILE);
+		return NULL;
+	}
+	/* Exactly st_size bytes, so that an overread is a sanitizer error. */
+	buf = xmalloc((size_t)st.st_size);
+	n = fread(buf, 1, (size_t)st.st_size, f);
+	if (n != (size_t)st.st_size) {
+		error_msg("cannot read %s: %s", path,
+			  ferror(f) ? strerror(errno) : "file shrank while reading");
+		free(buf);
+		return NULL;
+	}
+	*len = n;
+	return buf;
+}
+
+static int write_image(const struct vdso_image *img, const char *path)
+{
+	const unsigned char *p = img->base;
+	size_t left = img->len;
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+
+	if (fd < 0) {
+		error_msg("cannot write %s: %s", path, strerror(errno));
+		return 1;
+	}
+	while (left) {
+		ssize_t n = write(fd, p, left);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			error_msg("cannot write %s: %s", path,
+				  n < 0 ? strerror(errno) : "short write");
+			close(fd);
+			unlink(path);
+			return 1;
+		}
+		p += n;
+		left -= (size_t)n;
+	}
+	if (close(fd) < 0) {
+		error_msg("cannot write %s: %s", path, strerror(errno));
+		unlink(path);
+		return 1;
+	}
+	return 0;
+}
+
+static const char *machine_name(uint16_t machine)
+{
+	static const struct {
+		uint16_t em;
+		const char *name;
+	} machines[] = {
+		{ EM_X86_64, "x86_64" }, { EM_386, "i386" },
+		{ EM_AARCH64, "aarch64" }, { EM_ARM, "arm" },
+		{ EM_PPC64, "ppc64" }, { EM_PPC, "ppc" },
+		{ EM_S390, "s390" }, { EM_RISCV, "riscv" },
+		{ EM_LOONGARCH, "loongarch" }, { EM_MIPS, "mips" },
+		{ EM_SPARCV9, "sparc64" }, { EM_SPARC, "sparc" },
+	};
+
+	/* The build's own name is more precise ("ppc64le", "riscv64"). */
+	if (machine == vdso_arch_names()->machine)
+		return vdso_arch_names()->arch;
+	for (size_t i = 0; i < ARRAY_SIZE(machines); i++)
+		if (machines[i].em == machine)
+			return machines[i].name;
+	return "unknown";
+}
+
+static const char *type_name(unsigned type)
+{
+	switch (type) {
+	case STT_FUNC:
+		return "func";
+	case STT_OBJECT:
+		return "object";
+	case STT_NOTYPE:
+		return "notype";
+	case STT_GNU_IFUNC:
+		return "ifunc";
+	default:
+		return "other";
+	}
+}
+
+/* ---- expected names -------------------------------------------------- */
+
+struct expected {
+	const char *api;	/* "clock_gettime" */
+	const char *name;	/* "__vdso_clock_gettime" */
+};
+
+/* The arch's names that exist, in a stable order; returns the count. */
+static size_t expected_names(const struct vdso_names *n, struct expected out[6])
+{
+	const struct expected all[] = {
+		{ "clock_gettime", n->clock_gettime },
+		{ "clock_getres", n->clock_getres },
+		{ "gettimeofday", n->gettimeofday },
+		{ "time", n->time },
+		{ "getcpu", n->getcpu },
+		{ "getrandom", n->getrandom },
+	};
+	size_t k = 0;
+
+	for (size_t i = 0; i < ARRAY_SIZE(all); i++)
+		if (all[i].name)
+			out[k++] = all[i];
+	return k;
+}
+
+/* Expected names only make sense for an image of this build's machine. */
+static bool names_apply(const struct vdso_image *img)
+{
+	const struct vdso_names *n = vdso_arch_names();
+
+	return n->version && img->machine == n->machine;
+}
+
+/* ---- table output ---------------------------------------------------- */
+
+static int max_int(int a, int b)
+{
+	return a > b ? a : b;
+}
+
+struct widths {
+	int name, version, offset, size;
+};
+
+static int measure_symbol(const struct vdso_symbol *s, void *ctx)
+{
+	struct widths *w = ctx;
+	int len;
+
+	w->name = max_int(w->name, (int)strlen(s->name));
+	w->version = max_int(w->version, (int)strlen(s->version));
+	len = snprintf(NULL, 0, "%#" PRIx64, s->offset);
+	w->offset = max_int(w->offset, len);
+	len = snprintf(NULL, 0, "%" PRIu64, s->size);
+	w->size = max_int(w->size, len);
+	return 0;
+}
+
+static int print_symbol(const struct vdso_symbol *s, void *ctx)
+{
+	const struct widths *w = ctx;
+	char offset[32];
+
+	snprintf(offset, sizeof(offset), "%#" PRIx64, s->offset);
+	printf("%-*s  %-*s  %*s  %*" PRIu64 "  %s%s\n", w->name, s->name,
+	       w->version, s->version, w->offset, offset, w->size, s->size,
+	       type_name(s->type), s->bind == STB_WEAK ? " (weak)" : "");
+	return 0;
+}
+
+static void print_expected_table(const struct vdso_image *img)
+{
+	const struct vdso_names *n = vdso_arch_names();
+	struct expected e[6];
+	size_t count = expected_names(n, e);
+	int width = 0;
+
+	if (!names_apply(img)) {
+		printf("\nExpected names: not checked, the image is for %s and this build for %s\n",
+		       machine_name(img->machine), n->arch);
+		return;
+	}
+	printf("\nExpected names for %s (version %s):\n", n->arch, n->version);
+	for (size_t i = 0; i < count; i++)
+		width = max_int(width, (int)strlen(e[i].name));
+	for (size_t i = 0; i < count; i++)
+		printf("  %-*s  %s\n", width, e[i].name,
+		       vdso_lookup(img, e[i].name, n->version) ? "resolves" : "not exported");
+}
+
+static void print_table(const struct vdso_image *img, const char *file)
+{
+	struct widths w = {
+		.name = (int)strlen("SYMBOL"), .version = (int)strlen("VERSION"),
+		.offset = (int)strlen("OFFSET"), .size = (int)strlen("SIZE"),
+	};
+
+	if (file)
+		printf("%s: %zu bytes, %s\n\n", file, img->len, machine_name(img->machine));
+	else
+		printf("vDSO at %p: %zu bytes, %s\n\n", (const void *)img->base,
+		       img->len, machine_name(img->machine));
+	vdso_foreach_symbol(img, measure_symbol, &w);
+	printf("%-*s  %-*s  %*s  %*s  %s\n", w.name, "SYMBOL", w.version, "VERSION",
+	       w.offset, "OFFSET", w.size, "SIZE", "TYPE");
+	vdso_foreach_symbol(img, print_symbol, &w);
+	print_expected_table(img);
+}
+
+/* ---- JSON output ----------------------------------------------------- */
+
+static int add_json_symbol(const struct vdso_symbol *s, void *ctx)
+{
+	json_t *obj = json_object();
+
+	json_object_set_new(obj, "name", json_string(s->name));
+	json_object_set_new(obj, "version", json_string(s->version));
+	json_object_set_new(obj, "offset", json_integer((json_int_t)s->offset));
+	json_object_set_new(obj, "size", json_integer((json_int_t)s->size));
+	json_object_set_new(obj, "type", json_string(type_name(s->type)));
+	json_object_set_new(obj, "binding",
+			    json_string(s->bind == STB_WEAK ? "weak" : "global"));
+	json_array_append_new(ctx, obj);
+	return 0;
+}
+
+static json_t *expected_json(const struct vdso_image *img)
+{
+	const struct vdso_names *n = vdso_arch_names();
+	json_t *arr = json_array();
+	struct expected e[6];
+	size_t count = expected_names(n, e);
+
+	if (!names_apply(img))
+		return arr;
+	for (size_t i = 0; i < count; i++) {
+		json_t *obj = json_object();
+
+		json_object_set_new(obj, "api", json_string(e[i].api));
+		json_object_set_new(obj, "name", json_string(e[i].name));
+		json_object_set_new(obj, "version", json_string(n->version));
+		json_object_set_new(obj, "resolves",
+				    json_boolean(vdso_lookup(img, e[i].name, n->version)));
+		json_array_append_new(arr, obj);
+	}
+	return arr;
+}
+
+static int print_json(const struct vdso_image *img, const char *file)
+{
+	json_t *root = json_object(), *symbols = json_array();
+	char base[32];
+	int rc;
+
+	json_object_set_new(root, "arch", json_string(machine_name(img->machine)));
+	if (file) {
+		json_object_set_new(root, "file", json_string(file));
+		json_object_set_new(root, "base", json_null());
+	} else {
+		snprintf(base, sizeof(base), "%#" PRIxPTR, (uintptr_t)img->base);
+		json_object_set_new(root, "base", json_string(base));
+	}
+	json_object_set_new(root, "length", json_integer((json_int_t)img->len));
+	vdso_foreach_symbol(img, add_json_symbol, symbols);
+	json_object_set_new(root, "symbols", symbols);
+	json_object_set_new(root, "expected", expected_json(img));
+	rc = json_dumpf(root, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	json_decref(root);
+	if (rc < 0) {
+		error_msg("cannot write the JSON output");
+		return 1;
+	}
+	putchar('\n');
+	return 0;
+}
+
+/* ---- the command ----------------------------------------------------- */
+
+int cmd_vdso(int argc, char **argv)
+{
+	struct vdso_opts o = { .format = FORMAT_TABLE };
+	_cleanup_free_ unsigned char *buf = NULL;
+	struct vdso_image img;
+	char err[256];
+	size_t len = 0;
+	int rc;
+
+	parse_options(argc, argv, &o);
+	if (o.file) {
+		buf = read_image_file(o.file, &len);
+		if (!buf)
+			return 1;
+		rc = vdso_parse(&img, buf, len, err, sizeof(err));
+	} else {
+		rc = vdso_self(&img, err, sizeof(err));
+	}
+	if (rc < 0 && !img.base) {
+		error_msg("%sno vDSO: %s", o.dump ? "cannot dump: " : "", err);
+		return 1;
+	}
+	if (rc < 0 && o.dump) {
+		/* A broken image is exactly what one wants to send to someone. */
+		warn_msg("%s: %s; writing it anyway", o.file ? o.file : "vDSO", err);
+		return write_image(&img, o.dump);
+	}
+	if (rc < 0) {
+		error_msg("%s: %s", o.file ? o.file : "vDSO", err);
+		return 1;
+	}
+	if (o.dump)
+		return write_image(&img, o.dump);
+	if (o.format == FORMAT_JSON)
+		return print_json(&img, o.file);
+	print_table(&img, o.file);
+	return 0;
+}

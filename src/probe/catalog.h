@@ -1,0 +1,129 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The catalog of time APIs: every API x clock x path clockbench can call,
+ * the function behind each, and why a cell cannot run when it cannot
+ * (no such path here, or a clock id the kernel rejects).
+ *
+ * A cell knows how to make its call n times in a tight, unrolled loop; the
+ * timing engine decides how to time that loop.
+ */
+#ifndef CLOCKBENCH_CATALOG_H
+#define CLOCKBENCH_CATALOG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <time.h>
+
+#include "probe/vdso.h"
+
+enum api {
+	API_CLOCK_GETTIME,
+	API_CLOCK_GETRES,
+	API_GETTIMEOFDAY,
+	API_TIME,
+	API_GETCPU,
+	API_GETRANDOM,
+	API_TIMES,
+	API_GETRUSAGE,
+	API_COUNT,
+};
+
+enum path {
+	PATH_VDSO,	/* direct call through the resolved vDSO symbol */
+	PATH_LIBC,	/* the C library's function */
+	PATH_SYSCALL,	/* raw syscall(2) */
+	PATH_COUNT,
+};
+
+enum clock_kind {
+	CLOCK_KIND_HRES,	/* read from the clocksource: vDSO-capable */
+	CLOCK_KIND_COARSE,	/* last tick's time: vDSO, no clocksource read */
+	CLOCK_KIND_CPUTIME,	/* process/thread CPU time: always a syscall */
+	CLOCK_KIND_ALARM,	/* needs an RTC; never in the vDSO */
+};
+
+struct clock_info {
+	clockid_t id;
+	const char *name;	/* "monotonic-coarse", as in vdsotest */
+	const char *macro;	/* "CLOCK_MONOTONIC_COARSE" */
+	enum clock_kind kind;
+};
+
+struct api_info {
+	const char *name;	/* "clock_gettime": the C name, used by --api */
+	const char *label;	/* "clock-gettime": the vdsotest-style prefix */
+	bool per_clock;		/* one cell per clock id */
+};
+
+extern const struct clock_info catalog_clocks[];
+extern const size_t catalog_nclocks;
+extern const struct api_info catalog_apis[API_COUNT];
+extern const char *const catalog_paths[PATH_COUNT];
+
+/* Look-ups by name for the command line (case-insensitive, '-' == '_'). */
+int catalog_api_by_name(const char *name);		/* -1 if unknown */
+int catalog_path_by_name(const char *name);		/* -1 if unknown */
+/* By name ("monotonic", "CLOCK_MONOTONIC") or number ("1"): NULL if unknown. */
+const struct clock_info *catalog_clock_by_name(const char *name);
+
+enum cell_status {
+	CELL_OK,		/* can be measured */
+	CELL_NA,		/* the path does not exist for this API here */
+	CELL_UNSUPPORTED,	/* the kernel rejects the call (errno kept) */
+};
+
+struct cell;
+typedef void (*cell_loop_fn)(const struct cell *c, unsigned long n);
+
+struct cell {
+	enum api api;
+	enum path path;
+	const struct clock_info *clock;	/* NULL for APIs without a clock */
+	char name[64];			/* "clock-gettime-monotonic" */
+	enum cell_status status;
+	int err;			/* errno for CELL_UNSUPPORTED */
+	char why[192];			/* reason for NA / UNSUPPORTED */
+	cell_loop_fn loop;		/* makes the call n times (n % 8 == 0) */
+	void *fn;			/* the function the loop calls, if any */
+	void *state;			/* vDSO getrandom opaque state (mmap'd) */
+	size_t state_len;
+	size_t state_map_len;
+};
+
+/* The loop's unroll factor: batch sizes are multiples of it. */
+#define CELL_UNROLL 8
+
+struct catalog {
+	struct cell *cells;
+	size_t ncells;
+	struct vdso_image vdso;
+	bool have_vdso;
+	char vdso_error[128];
+};
+
+/* Which cells to build: NULL lists mean "all". */
+struct catalog_filter {
+	bool api[API_COUNT];
+	bool path[PATH_COUNT];
+	bool clock[16];		/* indexed by clock id */
+};
+void catalog_filter_all(struct catalog_filter *f);
+
+/*
+ * Resolve the vDSO (or record why there is none) and build the cells that
+ * pass the filter, in api, clock, path order. Probes each clock id once with
+ * the raw syscall so that ids the kernel rejects are marked unsupported.
+ */
+void catalog_build(struct catalog *cat, const struct catalog_filter *filter);
+void catalog_free(struct catalog *cat);
+
+/*
+ * A cell that calls an empty function through the clock_gettime loop: its
+ * cost is the harness's own overhead per call.
+ */
+void catalog_overhead_cell(struct cell *c);
+
+/* "EINVAL" for EINVAL: errno names are what kernel people grep for. */
+const char *errno_name(int err);
+
+#endif

@@ -1,0 +1,594 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Presenting a comparison: the table styles the kernel community already
+ * reads (mmtests, vdsotest ratios, the time-namespace summary, ministat),
+ * and JSON, CSV and Markdown for programs and mail.
+ */
+#include <ctype.h>
+#include <math.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "results/compare.h"
+#include "basic/util.h"
+
+static const char *const style_names[] = {
+	[STYLE_TABLE] = "table",
+	[STYLE_MMTESTS] = "mmtests",
+	[STYLE_RATIO] = "ratio",
+	[STYLE_SUMMARY] = "summary",
+	[STYLE_MINISTAT] = "ministat",
+};
+
+static const char *const format_names[] = {
+	[CFORMAT_TEXT] = "text",
+	[CFORMAT_JSON] = "json",
+	[CFORMAT_CSV] = "csv",
+	[CFORMAT_MARKDOWN] = "markdown",
+};
+
+int compare_style_by_name(const char *name)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(style_names); i++)
+		if (streq(name, style_names[i]))
+			return (int)i;
+	return -1;
+}
+
+int compare_format_by_name(const char *name)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(format_names); i++)
+		if (streq(name, format_names[i]))
+			return (int)i;
+	return -1;
+}
+
+/* ---- names ---------------------------------------------------------- */
+
+static bool all_digits(const char *s)
+{
+	if (!*s)
+		return false;
+	for (; *s; s++)
+		if (!isdigit((unsigned char)*s))
+			return false;
+	return true;
+}
+
+/* A column title: the label, or "run N" for a bare id. */
+static void group_title(const struct compare_group *g, char *buf, size_t len)
+{
+	if (!all_digits(g->spec))
+		snprintf(buf, len, "%s", g->spec);
+	else if (g->nruns == 1 && g->runs[0].label && *g->runs[0].label)
+		snprintf(buf, len, "%s#%s", g->runs[0].label, g->spec);
+	else
+		snprintf(buf, len, "run %s", g->spec);
+}
+
+/* "clock-gettime-monotonic-vdso": name and path as one row label. */
+static void row_label(const struct compare_row *row, char *buf, size_t len)
+{
+	if (*row->path)
+		snprintf(buf, len, "%s-%s", row->name, row->path);
+	else
+		snprintf(buf, len, "%s", row->name);
+}
+
+/* The width of the row-label column: the longest label, at least 40. */
+static int label_width(const struct compare_result *r)
+{
+	char label[128];
+	size_t w = 40;
+
+	for (size_t i = 0; i < r->nrows; i++) {
+		row_label(&r->rows[i], label, sizeof(label));
+		if (strlen(label) + 1 > w)
+			w = strlen(label) + 1;
+	}
+	return (int)w;
+}
+
+static const char *correction_name(enum compare_correction c)
+{
+	return c == CORRECT_HOLM ? "Holm" : c == CORRECT_BH ? "Benjamini-Hochberg" : "no";
+}
+
+static bool any_side_by_rounds(const struct compare_result *r)
+{
+	for (size_t i = 0; i < r->nrows; i++)
+		for (size_t g = 0; g < r->ngroups; g++)
+			if (r->rows[i].sides[g].by_rounds)
+				return true;
+	return false;
+}
+
+static void print_header(FILE *f, const struct compare_result *r)
+{
+	char title[96];
+
+	for (size_t g = 0; g < r->ngroups; g++) {
+		const struct compare_group *grp = &r->groups[g];
+		const struct stored_run *first = &grp->runs[0];
+
+		group_title(grp, title, sizeof(title));
+		fprintf(f, "# %s %s: ", g == 0 ? "base " : "other", title);
+		if (grp->nruns == 1)
+			fprintf(f, "run %lld%s%s, %s %s, %s, kernel %s, host %s\n",
+				(long long)first->id, *first->label ? " label " : "",
+				first->label, first->command, first->started,
+				first->status, first->kernel, first->host);
+		else
+			fprintf(f, "%zu runs (replicates), %s .. %s, kernel %s\n",
+				grp->nruns, first->started,
+				grp->runs[grp->nruns - 1].started, first->kernel);
+	}
+	fprintf(f, "# metric: %s, lower is better; statistics over %s\n", r->unit,
+		r->replicates ? "the runs' medians (replicates)" :
+		any_side_by_rounds(r) ? "each run's round medians" :
+		"each run's raw samples");
+	for (size_t g = 1; g < r->ngroups; g++) {
+		if (!r->machine_shift[g])
+			continue;
+		group_title(&r->groups[g], title, sizeof(title));
+		fprintf(f, "# WARNING: %.0f%% of the cells of %s moved the same way "
+			"(geomean %+.1f%%), syscall and vDSO paths alike: the machine "
+			"itself may have changed between the runs; compare replicates "
+			"(several runs per label) or interleave (clockbench timens)\n",
+			100.0 * r->same_direction[g], title, r->geomean_change_pct[g]);
+	}
+	fprintf(f, "# significant: %s-adjusted Mann-Whitney p < %g and the 95%% CI "
+		"of the change beyond +-%g%%%s\n", correction_name(r->opts.correction),
+		r->opts.alpha, r->opts.threshold_pct, any_side_by_rounds(r) ?
+		" or the rounds' CV, whichever is larger" : "");
+}
+
+/* ---- table (benchstat-like) ----------------------------------------- */
+
+static double ci_halfwidth_pct(const struct compare_side *s)
+{
+	double half = fmax(s->sum.median - s->sum.median_lo,
+			   s->sum.median_hi - s->sum.median);
+
+	return s->sum.median > 0 ? 100.0 * half / s->sum.median : 0;
+}
+
+static void print_value(FILE *f, const struct compare_side *s)
+{
+	if (!s->present)
+		fprintf(f, " %18s", "-");
+	else
+		fprintf(f, " %10.4g ±%5.1f%%", s->sum.median, ci_halfwidth_pct(s));
+}
+
+static void print_table_block(FILE *f, const struct compare_result *r, size_t g)
+{
+	char base[96], other[96], label[128];
+	int w = label_width(r);
+
+	group_title(&r->groups[0], base, sizeof(base));
+	group_title(&r->groups[g], other, sizeof(other));
+	fprintf(f, "\n%-*s %18.18s %18.18s %24s %8s %6s  %s\n", w, "cell", base,
+		other, "change [95% CI]", "p", "delta", "verdict");
+	for (size_t i = 0; i < r->nrows; i++) {
+		const struct compare_row *row = &r->rows[i];
+		const struct compare_diff *d = &row->diffs[g];
+
+		row_label(row, label, sizeof(label));
+		fprintf(f, "%-*s", w, label);
+		print_value(f, &row->sides[0]);
+		print_value(f, &row->sides[g]);
+		if (!d->valid) {
+			fputs("\n", f);
+			continue;
+		}
+		fprintf(f, " %+7.2f%% [%+6.2f, %+6.2f] %8.2g %+6.2f  %s\n",
+			d->change_pct, d->change_lo_pct, d->change_hi_pct,
+			d->p_adjusted, d->cliffs_delta, d->verdict);
+	}
+	fprintf(f, "%-*s %10.4g %7s %10.4g %7s %+7.2f%%\n", w, "geomean",
+		r->geomean[0], "", r->geomean[g], "", r->geomean_change_pct[g]);
+}
+
+static void print_table(FILE *f, const struct compare_result *r)
+{
+	print_header(f, r);
+	for (size_t g = 1; g < r->ngroups; g++)
+		print_table_block(f, r, g);
+}
+
+/* ---- mmtests (seed 001) ---------------------------------------------- */
+
+/* mmtests' sign: positive is better; for lower-is-better 100 - new/base*100. */
+static double mmtests_pct(const struct compare_diff *d)
+{
+	return 100.0 - 100.0 * d->ratio;
+}
+
+static void print_mmtests(FILE *f, const struct compare_result *r)
+{
+	char title[96], label[128];
+	int w = label_width(r);
+
+	print_header(f, r);
+	group_title(&r->groups[0], title, sizeof(title));
+	fprintf(f, "# Figures in %s. Percentages refer to %s, negative = worse; "
+		"* marks a significant difference.\n\n", r->unit, title);
+	fprintf(f, "%-*s", w, "");
+	for (size_t g = 0; g < r->ngroups; g++) {
+		group_title(&r->groups[g], title, sizeof(title));
+		fprintf(f, " %21.21s", title);
+	}
+	fputc('\n', f);
+	for (size_t i = 0; i < r->nrows; i++) {
+		const struct compare_row *row = &r->rows[i];
+
+		row_label(row, label, sizeof(label));
+		fprintf(f, "%-*s", w, label);
+		for (size_t g = 0; g < r->ngroups; g++) {
+			const struct compare_side *s = &row->sides[g];
+			const struct compare_diff *d = &row->diffs[g];
+
+			if (!s->present)
+				fprintf(f, " %21s", "-");
+			else if (g == 0)
+				fprintf(f, " %10.2f (%7.2f%%)", s->sum.median, 0.0);
+			else if (!d->valid)
+				fprintf(f, " %10.2f %10s", s->sum.median, "");
+			else if (d->significant)
+				fprintf(f, " %10.2f * %6.2f%%*", s->sum.median, mmtests_pct(d));
+			else
+				fprintf(f, " %10.2f (%7.2f%%)", s->sum.median, mmtests_pct(d));
+		}
+		fputc('\n', f);
+	}
+	fprintf(f, "%-*s %10.2f (%7.2f%%)", w, "Gmean", r->geomean[0], 0.0);
+	for (size_t g = 1; g < r->ngroups; g++)
+		fprintf(f, " %10.2f (%7.2f%%)", r->geomean[g], -r->geomean_change_pct[g]);
+	fputc('\n', f);
+}
+
+/* ---- ratio (seed 002) ------------------------------------------------ */
+
+static const char *ratio_mark(const struct compare_diff *d)
+{
+	if (d->significant)
+		return "";
+	if (streq(d->verdict, "~"))
+		return "  (~ within noise)";
+	if (streq(d->verdict, "noisy"))
+		return "  (noisy)";
+	return "  (too few samples)";
+}
+
+static void print_ratio(FILE *f, const struct compare_result *r)
+{
+	char base[96], other[96], label[128];
+	int w = label_width(r);
+
+	print_header(f, r);
+	group_title(&r->groups[0], base, sizeof(base));
+	for (size_t g = 1; g < r->ngroups; g++) {
+		group_title(&r->groups[g], other, sizeof(other));
+		fprintf(f, "\n# time on %s / time on %s, in %% (smaller is better)\n",
+			other, base);
+		for (size_t i = 0; i < r->nrows; i++) {
+			const struct compare_diff *d = &r->rows[i].diffs[g];
+
+			if (!d->valid)
+				continue;
+			row_label(&r->rows[i], label, sizeof(label) - 1);
+			strcat(label, ":");
+			fprintf(f, "%-*s %5.0f %%%s\n", w + 1, label, 100.0 * d->ratio,
+				ratio_mark(d));
+		}
+		fprintf(f, "%-*s %5.0f %%\n", w + 1, "geomean:",
+			100.0 + r->geomean_change_pct[g]);
+	}
+}
+
+/* ---- summary (seed 000) ---------------------------------------------- */
+
+/* avg: a run's median, or the mean of the replicates' medians. */
+static double summary_avg(const struct compare_result *r,
+			  const struct compare_side *s)
+{
+	return r->replicates ? s->sum.mean : s->sum.median;
+}
+
+static double summary_stdev_pct(const struct compare_result *r,
+				const struct compare_side *s)
+{
+	return r->replicates ? s->sum.cv_pct : s->robust_cv_pct;
+}
+
+static void summary_rule(FILE *f, size_t ngroups)
+{
+	for (size_t i = 0; i < 8 + 14 * ngroups; i++)
+		fputc('-', f);
+	fputc('\n', f);
+}
+
+static void print_summary_block(FILE *f, const struct compare_result *r,
+				const struct compare_row *row)
+{
+	const struct compare_side *base = &row->sides[0];
+	char title[96];
+
+	fprintf(f, "\n%s %s\n%-8s", row->name, row->path, "");
+	for (size_t g = 0; g < r->ngroups; g++) {
+		group_title(&r->groups[g], title, sizeof(title));
+		fprintf(f, "| %-11.11s ", title);
+	}
+	fputc('\n', f);
+	summary_rule(f, r->ngroups);
+	fprintf(f, "%-8s", "avg");
+	for (size_t g = 0; g < r->ngroups; g++)
+		fprintf(f, "| %11.4g ", summary_avg(r, &row->sides[g]));
+	fputc('\n', f);
+	summary_rule(f, r->ngroups);
+	fprintf(f, "%-8s", "diff %");
+	for (size_t g = 0; g < r->ngroups; g++)
+		fprintf(f, "| %11.1f ", 100.0 * summary_avg(r, &row->sides[g]) /
+			summary_avg(r, base));
+	fputc('\n', f);
+	summary_rule(f, r->ngroups);
+	fprintf(f, "%-8s", "stdev %");
+	for (size_t g = 0; g < r->ngroups; g++)
+		fprintf(f, "| %11.2f ", summary_stdev_pct(r, &row->sides[g]));
+	fputc('\n', f);
+	summary_rule(f, r->ngroups);
+	fprintf(f, "%-8s| %-11s ", "verdict", "base");
+	for (size_t g = 1; g < r->ngroups; g++)
+		fprintf(f, "| %-11s ", row->diffs[g].valid ? row->diffs[g].verdict : "-");
+	fputc('\n', f);
+}
+
+static void print_summary(FILE *f, const struct compare_result *r)
+{
+	print_header(f, r);
+	fprintf(f, "# avg: %s; diff %%: avg / base avg; stdev %%: %s\n",
+		r->replicates ? "mean of the runs' medians" : "the run's median",
+		r->replicates ? "of the runs' medians" :
+		"robust, 1.4826 MAD / median of the samples");
+	for (size_t i = 0; i < r->nrows; i++)
+		print_summary_block(f, r, &r->rows[i]);
+}
+
+/* ---- ministat -------------------------------------------------------- */
+
+static const char ministat_symbols[] = "x+*%#@O";
+
+static void print_ministat_block(FILE *f, const struct compare_result *r,
+				 const struct compare_row *row)
+{
+	const struct compare_side *base = &row->sides[0];
+
+	fprintf(f, "\n%s %s (%s)\n    %-6s %13s %13s %13s %13s %13s\n", row->name,
+		row->path, r->unit, "N", "Min", "Max", "Median", "Avg", "Stddev");
+	for (size_t g = 0; g < r->ngroups; g++) {
+		const struct summary *s = &row->sides[g].sum;
+
+		if (!row->sides[g].present)
+			continue;
+		fprintf(f, "%c %6zu %13.6g %13.6g %13.6g %13.6g %13.6g\n",
+			ministat_symbols[g % (sizeof(ministat_symbols) - 1)], s->n,
+			s->min, s->max, s->median, s->mean, s->stddev);
+	}
+	for (size_t g = 1; g < r->ngroups; g++) {
+		const struct compare_diff *d = &row->diffs[g];
+
+		if (!d->valid)
+			continue;
+		if (!d->ttest.significant) {
+			fprintf(f, "%c No difference proven at 95.0%% confidence\n",
+				ministat_symbols[g % (sizeof(ministat_symbols) - 1)]);
+			continue;
+		}
+		fprintf(f, "%c Difference at 95.0%% confidence\n"
+			"\t%g +/- %g\n\t%.2f%% +/- %.2f%%\n"
+			"\t(Student's t, pooled s = %g)\n",
+			ministat_symbols[g % (sizeof(ministat_symbols) - 1)],
+			d->ttest.diff, d->ttest.halfwidth,
+			100.0 * d->ttest.diff / base->sum.mean,
+			100.0 * d->ttest.halfwidth / base->sum.mean, d->ttest.pooled_sd);
+	}
+}
+
+static void print_ministat(FILE *f, const struct compare_result *r)
+{
+	print_header(f, r);
+	fprintf(f, "# ministat: Student's t on the means, pooled variance "
+		"(the verdicts above use Mann-Whitney)\n");
+	for (size_t i = 0; i < r->nrows; i++)
+		print_ministat_block(f, r, &r->rows[i]);
+}
+
+/* ---- JSON ------------------------------------------------------------ */
+
+static json_t *real_or_null(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+static json_t *side_to_json(const struct compare_side *s)
+{
+	if (!s->present)
+		return json_null();
+	return json_pack("{s:I, s:o, s:[o, o], s:o, s:o, s:o, s:I, s:b, s:b}",
+			 "n", (json_int_t)s->n,
+			 "median", real_or_null(s->sum.median),
+			 "median_ci95", real_or_null(s->sum.median_lo),
+			 real_or_null(s->sum.median_hi),
+			 "mean", real_or_null(s->sum.mean),
+			 "stddev_pct", real_or_null(s->sum.cv_pct),
+			 "robust_cv_pct", real_or_null(s->robust_cv_pct),
+			 "outliers", (json_int_t)s->sum.outliers,
+			 "noisy", s->noisy, "few", s->few);
+}
+
+static json_t *diff_to_json(const struct compare_diff *d)
+{
+	if (!d->valid)
+		return json_null();
+	return json_pack("{s:o, s:o, s:o, s:[o, o], s:o, s:o, s:o, s:o, s:b, s:s}",
+			 "ratio", real_or_null(d->ratio),
+			 "floor_pct", real_or_null(d->floor_pct),
+			 "change_pct", real_or_null(d->change_pct),
+			 "change_ci95_pct", real_or_null(d->change_lo_pct),
+			 real_or_null(d->change_hi_pct),
+			 "shift", real_or_null(d->shift),
+			 "p", real_or_null(d->p),
+			 "p_adjusted", real_or_null(d->p_adjusted),
+			 "cliffs_delta", real_or_null(d->cliffs_delta),
+			 "significant", d->significant,
+			 "verdict", d->verdict);
+}
+
+static json_t *groups_to_json(const struct compare_result *r)
+{
+	json_t *a = json_array();
+
+	for (size_t g = 0; g < r->ngroups; g++) {
+		json_t *ids = json_array();
+
+		for (size_t k = 0; k < r->groups[g].nruns; k++)
+			json_array_append_new(ids, json_integer(r->groups[g].runs[k].id));
+		json_array_append_new(a, json_pack("{s:s, s:o, s:b, s:o, s:o}",
+			"spec", r->groups[g].spec, "runs", ids,
+			"machine_shift", r->machine_shift[g],
+			"geomean", real_or_null(r->geomean[g]),
+			"geomean_change_pct", g ? real_or_null(r->geomean_change_pct[g])
+						: json_real(0)));
+	}
+	return a;
+}
+
+static json_t *compare_to_json(const struct compare_result *r)
+{
+	json_t *rows = json_array();
+
+	for (size_t i = 0; i < r->nrows; i++) {
+		json_t *sides = json_array(), *diffs = json_array();
+
+		for (size_t g = 0; g < r->ngroups; g++) {
+			json_array_append_new(sides, side_to_json(&r->rows[i].sides[g]));
+			if (g)
+				json_array_append_new(diffs, diff_to_json(&r->rows[i].diffs[g]));
+		}
+		json_array_append_new(rows, json_pack("{s:s, s:s, s:o, s:o}",
+			"name", r->rows[i].name, "path", r->rows[i].path,
+			"groups", sides, "vs_base", diffs));
+	}
+	return json_pack("{s:s, s:s, s:s, s:b, s:{s:f, s:f, s:f, s:s}, s:o, s:o}",
+			 "metric", compare_metric_name(r->metric),
+			 "unit", r->unit, "direction", "lower is better",
+			 "replicates", r->replicates,
+			 "rule", "alpha", r->opts.alpha,
+			 "threshold_pct", r->opts.threshold_pct,
+			 "noise_pct", r->opts.noise_pct,
+			 "correction", correction_name(r->opts.correction),
+			 "groups", groups_to_json(r), "cells", rows);
+}
+
+/* ---- CSV and Markdown ------------------------------------------------ */
+
+static void print_csv(FILE *f, const struct compare_result *r)
+{
+	char title[96];
+
+	fputs("cell,path,group,n,median,ci95_lo,ci95_hi,stddev_pct,robust_cv_pct,"
+	      "change_pct,change_ci95_lo_pct,change_ci95_hi_pct,p,p_adjusted,"
+	      "cliffs_delta,verdict\n", f);
+	for (size_t i = 0; i < r->nrows; i++)
+		for (size_t g = 0; g < r->ngroups; g++) {
+			const struct compare_side *s = &r->rows[i].sides[g];
+			const struct compare_diff *d = &r->rows[i].diffs[g];
+
+			if (!s->present)
+				continue;
+			group_title(&r->groups[g], title, sizeof(title));
+			fprintf(f, "%s,%s,%s,%zu,%.6g,%.6g,%.6g,%.4g,%.4g,", r->rows[i].name,
+				r->rows[i].path, title, s->n, s->sum.median,
+				s->sum.median_lo, s->sum.median_hi, s->sum.cv_pct,
+				s->robust_cv_pct);
+			if (g == 0 || !d->valid)
+				fputs(",,,,,,\n", f);
+			else
+				fprintf(f, "%.4f,%.4f,%.4f,%.4g,%.4g,%.4f,%s\n",
+					d->change_pct, d->change_lo_pct, d->change_hi_pct,
+					d->p, d->p_adjusted, d->cliffs_delta, d->verdict);
+		}
+}
+
+static void print_markdown(FILE *f, const struct compare_result *r)
+{
+	char title[96];
+
+	fprintf(f, "| cell | path |");
+	for (size_t g = 0; g < r->ngroups; g++) {
+		group_title(&r->groups[g], title, sizeof(title));
+		fprintf(f, g ? " %s | change | verdict |" : " %s |", title);
+	}
+	fputs("\n|---|---|", f);
+	for (size_t g = 0; g < r->ngroups; g++)
+		fputs(g ? "---:|---:|---|" : "---:|", f);
+	fputc('\n', f);
+	for (size_t i = 0; i < r->nrows; i++) {
+		fprintf(f, "| %s | %s |", r->rows[i].name, r->rows[i].path);
+		for (size_t g = 0; g < r->ngroups; g++) {
+			const struct compare_side *s = &r->rows[i].sides[g];
+			const struct compare_diff *d = &r->rows[i].diffs[g];
+
+			if (s->present)
+				fprintf(f, " %.4g |", s->sum.median);
+			else
+				fputs(" - |", f);
+			if (g && d->valid)
+				fprintf(f, " %+.2f%% | %s |", d->change_pct, d->verdict);
+			else if (g)
+				fputs(" | |", f);
+		}
+		fputc('\n', f);
+	}
+	fprintf(f, "| geomean | |");
+	for (size_t g = 0; g < r->ngroups; g++)
+		fprintf(f, g ? " %.4g | %+.2f%% | |" : " %.4g |", r->geomean[g],
+			r->geomean_change_pct[g]);
+	fprintf(f, "\n\n%s, lower is better. Significant: %s-adjusted Mann-Whitney "
+		"p < %g and the 95%% CI of the change beyond ±%g%%.\n", r->unit,
+		correction_name(r->opts.correction), r->opts.alpha, r->opts.threshold_pct);
+}
+
+int compare_print(FILE *f, const struct compare_result *r,
+		  enum compare_style style, enum compare_format format)
+{
+	static void (*const styles[])(FILE *, const struct compare_result *) = {
+		[STYLE_TABLE] = print_table,
+		[STYLE_MMTESTS] = print_mmtests,
+		[STYLE_RATIO] = print_ratio,
+		[STYLE_SUMMARY] = print_summary,
+		[STYLE_MINISTAT] = print_ministat,
+	};
+	json_t *j;
+
+	switch (format) {
+	case CFORMAT_TEXT:
+		styles[style](f, r);
+		break;
+	case CFORMAT_JSON:
+		j = compare_to_json(r);
+		json_dumpf(j, f, JSON_INDENT(2) | JSON_REAL_PRECISION(6));
+		fputc('\n', f);
+		json_decref(j);
+		break;
+	case CFORMAT_CSV:
+		print_csv(f, r);
+		break;
+	case CFORMAT_MARKDOWN:
+		print_markdown(f, r);
+		break;
+	}
+	return fflush(f) == 0 && !ferror(f) ? 0 : -1;
+}

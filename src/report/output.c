@@ -1,0 +1,287 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "report/output.h"
+
+#include <string.h>
+
+#include "config.h"
+#include "basic/util.h"
+
+const char *const output_format_names[] = { "table", "json", "csv", "tap", NULL };
+
+int output_format_by_name(const char *name)
+{
+	for (int i = 0; output_format_names[i]; i++)
+		if (streq(name, output_format_names[i]))
+			return i;
+	return -1;
+}
+
+/* ---- JSON ----------------------------------------------------------- */
+
+json_t *summary_to_json(const struct summary *s)
+{
+	return json_pack("{s:I, s:f, s:f, s:[f, f], s:f, s:f, s:f, s:f, s:f, s:I}",
+			 "n", (json_int_t)s->n, "min", s->min, "median", s->median,
+			 "median_ci95", s->median_lo, s->median_hi, "mean", s->mean,
+			 "stddev_pct", s->cv_pct, "p99", s->p99, "max", s->max,
+			 "mad", s->mad, "outliers", (json_int_t)s->outliers);
+}
+
+static const char *status_name(enum cell_status st)
+{
+	switch (st) {
+	case CELL_OK: return "ok";
+	case CELL_NA: return "n/a";
+	case CELL_UNSUPPORTED: return "unsupported";
+	}
+	return "?";
+}
+
+static json_t *doubles_to_json(const double *x, size_t n)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; i < n; i++)
+		json_array_append_new(a, json_real(x[i]));
+	return a;
+}
+
+static json_t *round_medians_to_json(const struct cell_result *r)
+{
+	double *med = timing_round_medians(r);
+	json_t *a = doubles_to_json(med, r->nrounds);
+
+	free(med);
+	return a;
+}
+
+static json_t *cell_to_json(const struct bench_cell *bc, const char *unit,
+			    bool with_samples)
+{
+	const struct cell *c = &bc->cell;
+	json_t *o = json_pack("{s:s, s:s, s:s}", "name", c->name,
+			      "api", catalog_apis[c->api].name,
+			      "path", catalog_paths[c->path]);
+
+	if (c->clock) {
+		json_object_set_new(o, "clock", json_string(c->clock->name));
+		json_object_set_new(o, "clock_id", json_integer(c->clock->id));
+	}
+	json_object_set_new(o, "status", json_string(bc->measured ? "ok" :
+			    c->status == CELL_OK ? "not reached" : status_name(c->status)));
+	if (c->status != CELL_OK)
+		json_object_set_new(o, "reason", json_string(c->why));
+	if (c->status == CELL_UNSUPPORTED)
+		json_object_set_new(o, "errno", json_string(errno_name(c->err)));
+	if (!bc->measured)
+		return o;
+	json_object_set_new(o, "batch_calls", json_integer((json_int_t)bc->res.batch_calls));
+	json_object_set_new(o, "converged", json_boolean(bc->res.converged));
+	json_object_set_new(o, "elapsed_s", json_real(bc->res.elapsed_s));
+	json_object_set_new(o, "ns", summary_to_json(&bc->res.ns_sum));
+	json_object_set_new(o, "round_medians_ns", round_medians_to_json(&bc->res));
+	if (bc->res.cycles) {
+		json_t *cy = summary_to_json(&bc->res.cycles_sum);
+
+		json_object_set_new(cy, "unit", json_string(unit));
+		json_object_set_new(o, "cycles", cy);
+	}
+	if (with_samples) {
+		json_object_set_new(o, "samples_ns", doubles_to_json(bc->res.ns, bc->res.n));
+		if (bc->res.cycles)
+			json_object_set_new(o, "samples_cycles",
+					    doubles_to_json(bc->res.cycles, bc->res.n));
+	}
+	return o;
+}
+
+json_t *bench_run_to_json(const struct bench_run *run, bool with_samples)
+{
+	json_t *cells = json_array();
+	char when[64];
+	struct tm tm;
+
+	gmtime_r(&run->started.tv_sec, &tm);
+	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	for (size_t i = 0; i < run->ncells; i++)
+		json_array_append_new(cells, cell_to_json(&run->cells[i],
+							  run->cycles_unit, with_samples));
+	return json_pack("{s:s, s:s, s:s, s:b, s:f, s:o, s:{s:f, s:f, s:f, s:f, s:I, s:I},"
+			 " s:{s:s, s:s}, s:{s:f, s:f, s:o}, s:o}",
+			 "tool", "clockbench " CLOCKBENCH_VERSION,
+			 "command", "bench",
+			 "started", when,
+			 "interrupted", run->interrupted,
+			 "elapsed_s", run->elapsed_s,
+			 "environment", env_to_json(&run->env),
+			 "method",
+			 "budget_s", run->cfg.budget_s,
+			 "target_batch_ns", run->cfg.target_batch_ns,
+			 "rel_ci", run->cfg.rel_ci,
+			 "boundary_ns", run->cal.boundary_ns,
+			 "min_samples", (json_int_t)run->cfg.min_samples,
+			 "rounds", (json_int_t)run->cfg.rounds,
+			 "cycle_counter", "unit", run->cycles_unit,
+			 "source", run->cycles_note,
+			 "harness_overhead",
+			 "ns_per_call", run->overhead.ns_sum.median,
+			 "cycles_per_call", run->overhead.cycles_sum.median,
+			 "ns", summary_to_json(&run->overhead.ns_sum),
+			 "cells", cells);
+}
+
+/* ---- table ---------------------------------------------------------- */
+
+static void print_table_header(FILE *f, const struct bench_run *run)
+{
+	char when[64];
+	struct tm tm;
+
+	gmtime_r(&run->started.tv_sec, &tm);
+	strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S UTC", &tm);
+	fprintf(f, "# clockbench %s bench, %s, %.1f s%s\n", CLOCKBENCH_VERSION,
+		when, run->elapsed_s, run->interrupted ? ", INTERRUPTED" : "");
+	env_print(&run->env, f, "# ");
+	fprintf(f, "# cycles: %s (%s)\n", run->cycles_unit, run->cycles_note);
+	fprintf(f, "# harness overhead: %.2f ns/call (an empty function through "
+		"the same loop; not subtracted)\n", run->overhead.ns_sum.median);
+	fprintf(f, "# ns/call: median over n batches, 95%% CI of the median; "
+		"sd%% and p99 include preempted batches\n");
+}
+
+static void print_table_row(FILE *f, const struct bench_cell *bc)
+{
+	const struct cell *c = &bc->cell;
+	const struct summary *s = &bc->res.ns_sum;
+
+	fprintf(f, "%-32s %-7s ", c->name, catalog_paths[c->path]);
+	if (!bc->measured) {
+		fprintf(f, "%s: %s\n", c->status == CELL_UNSUPPORTED ?
+			"unsupported" : c->status == CELL_NA ? "n/a" : "not reached",
+			c->status == CELL_OK ? "the run was interrupted" : c->why);
+		return;
+	}
+	fprintf(f, "%9.2f  %9.2f %9.2f %9.2f %9.2f %6.1f %9.2f",
+		s->median, s->median_lo, s->median_hi, s->min, s->mean,
+		s->cv_pct, s->p99);
+	if (bc->res.cycles)
+		fprintf(f, " %9.1f", bc->res.cycles_sum.median);
+	else
+		fprintf(f, " %9s", "-");
+	fprintf(f, " %7zu\n", s->n);
+}
+
+static void output_table(FILE *f, const struct bench_run *run)
+{
+	print_table_header(f, run);
+	fprintf(f, "%-32s %-7s %9s  %9s %9s %9s %9s %6s %9s %9s %7s\n", "name",
+		"path", "ns/call", "ci95-lo", "ci95-hi", "min", "mean", "sd%",
+		"p99", "cycles", "n");
+	for (size_t i = 0; i < run->ncells; i++)
+		print_table_row(f, &run->cells[i]);
+}
+
+/* ---- CSV ------------------------------------------------------------ */
+
+/* RFC 4180: quote fields holding separators or quotes, double the quotes. */
+static void csv_field(FILE *f, const char *s)
+{
+	if (!strpbrk(s, ",\"\n")) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+static void output_csv(FILE *f, const struct bench_run *run)
+{
+	fputs("name,api,clock,path,status,reason,n,batch_calls,ns_median,"
+	      "ns_ci95_lo,ns_ci95_hi,ns_min,ns_mean,ns_stddev_pct,ns_p99,"
+	      "cycles_median,cycles_unit\n", f);
+	for (size_t i = 0; i < run->ncells; i++) {
+		const struct bench_cell *bc = &run->cells[i];
+		const struct cell *c = &bc->cell;
+		const struct summary *s = &bc->res.ns_sum;
+
+		fprintf(f, "%s,%s,%s,%s,%s,", c->name, catalog_apis[c->api].name,
+			c->clock ? c->clock->name : "", catalog_paths[c->path],
+			bc->measured ? "ok" : status_name(c->status));
+		csv_field(f, bc->measured ? "" : c->why);
+		if (!bc->measured) {
+			fputs(",,,,,,,,,,,\n", f);
+			continue;
+		}
+		fprintf(f, ",%zu,%lu,%.3f,%.3f,%.3f,%.3f,%.3f,%.2f,%.3f,", s->n,
+			bc->res.batch_calls, s->median, s->median_lo, s->median_hi,
+			s->min, s->mean, s->cv_pct, s->p99);
+		if (bc->res.cycles)
+			fprintf(f, "%.2f,%s\n", bc->res.cycles_sum.median,
+				run->cycles_unit);
+		else
+			fputs(",\n", f);
+	}
+}
+
+/* ---- TAP (kselftest conventions) ------------------------------------ */
+
+static void output_tap(FILE *f, const struct bench_run *run)
+{
+	size_t pass = 0, skip = 0;
+
+	fputs("TAP version 13\n", f);
+	fprintf(f, "1..%zu\n", run->ncells);
+	for (size_t i = 0; i < run->ncells; i++) {
+		const struct bench_cell *bc = &run->cells[i];
+		const struct cell *c = &bc->cell;
+
+		if (!bc->measured) {
+			fprintf(f, "ok %zu %s %s # SKIP %s\n", i + 1, c->name,
+				catalog_paths[c->path],
+				c->status == CELL_OK ? "not reached: interrupted" : c->why);
+			skip++;
+			continue;
+		}
+		fprintf(f, "ok %zu %s %s: %.2f ns/call (95%% CI %.2f-%.2f, n %zu)",
+			i + 1, c->name, catalog_paths[c->path],
+			bc->res.ns_sum.median, bc->res.ns_sum.median_lo,
+			bc->res.ns_sum.median_hi, bc->res.ns_sum.n);
+		if (bc->res.cycles)
+			fprintf(f, " %.1f %s/call", bc->res.cycles_sum.median,
+				run->cycles_unit);
+		fputc('\n', f);
+		pass++;
+	}
+	fprintf(f, "# Totals: pass:%zu fail:0 xfail:0 xpass:0 skip:%zu error:0\n",
+		pass, skip);
+}
+
+int output_bench(FILE *f, const struct bench_run *run, enum output_format fmt,
+		 bool with_samples)
+{
+	json_t *j;
+
+	switch (fmt) {
+	case FORMAT_TABLE:
+		output_table(f, run);
+		break;
+	case FORMAT_CSV:
+		output_csv(f, run);
+		break;
+	case FORMAT_TAP:
+		output_tap(f, run);
+		break;
+	case FORMAT_JSON:
+		j = bench_run_to_json(run, with_samples);
+		json_dumpf(j, f, JSON_INDENT(2) | JSON_REAL_PRECISION(6));
+		fputc('\n', f);
+		json_decref(j);
+		break;
+	}
+	return fflush(f) == 0 && !ferror(f) ? 0 : -1;
+}

@@ -1,0 +1,485 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "results/compare.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "basic/util.h"
+
+/* Fewer samples than this per side cannot support a verdict. */
+#define MIN_RAW_SAMPLES 5
+/* A side whose outliers exceed this fraction is noisy. */
+#define NOISY_OUTLIER_FRACTION 0.10
+
+static const char *const metric_names[] = {
+	[METRIC_AUTO] = "auto",
+	[METRIC_NS] = "ns",
+	[METRIC_CYCLES] = "cycles",
+	[METRIC_SECONDS] = "seconds",
+};
+
+const char *compare_metric_name(enum compare_metric m)
+{
+	return metric_names[m];
+}
+
+int compare_metric_by_name(const char *name)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(metric_names); i++)
+		if (streq(name, metric_names[i]))
+			return (int)i;
+	return -1;
+}
+
+void compare_options_default(struct compare_options *o)
+{
+	*o = (struct compare_options){
+		.metric = METRIC_AUTO,
+		.alpha = 0.05,
+		.threshold_pct = 1.0,
+		.noise_pct = 5.0,
+		.correction = CORRECT_BH,
+	};
+}
+
+/* ---- cells and their samples ---------------------------------------- */
+
+static bool cell_is_measured(const struct stored_cell *c)
+{
+	return streq(c->status, "ok") && c->n > 0;
+}
+
+/* The samples of cell in the metric, or NULL when it has none. */
+static const double *metric_samples(const struct stored_cell *c,
+				    enum compare_metric m)
+{
+	if (!cell_is_measured(c))
+		return NULL;
+	switch (m) {
+	case METRIC_NS:
+		return streq(c->unit, "ns") ? c->values : NULL;
+	case METRIC_SECONDS:
+		return streq(c->unit, "s") ? c->values : NULL;
+	case METRIC_CYCLES:
+		return c->cycles;
+	case METRIC_AUTO:
+		break;
+	}
+	return NULL;
+}
+
+static const struct stored_cell *find_cell(const struct stored_run *run,
+					   const char *name, const char *path)
+{
+	for (size_t i = 0; i < run->ncells; i++)
+		if (streq(run->cells[i].name, name) && streq(run->cells[i].path, path))
+			return &run->cells[i];
+	return NULL;
+}
+
+static enum compare_metric resolve_metric(const struct compare_group *base,
+					  enum compare_metric asked)
+{
+	if (asked != METRIC_AUTO)
+		return asked;
+	for (size_t r = 0; r < base->nruns; r++)
+		for (size_t i = 0; i < base->runs[r].ncells; i++) {
+			const struct stored_cell *c = &base->runs[r].cells[i];
+
+			if (!cell_is_measured(c))
+				continue;
+			return streq(c->unit, "s") ? METRIC_SECONDS : METRIC_NS;
+		}
+	return METRIC_NS;
+}
+
+static const char *metric_unit(const struct compare_group *base,
+			       enum compare_metric m)
+{
+	if (m == METRIC_SECONDS)
+		return "s";
+	if (m == METRIC_NS)
+		return "ns";
+	for (size_t r = 0; r < base->nruns; r++)
+		for (size_t i = 0; i < base->runs[r].ncells; i++)
+			if (base->runs[r].cells[i].cycles)
+				return base->runs[r].cells[i].cycles_unit;
+	return "cycles";
+}
+
+/* ---- rows: the union of cells, in the order they first appear -------- */
+
+static bool has_row(const struct compare_result *r, const char *name,
+		    const char *path)
+{
+	for (size_t i = 0; i < r->nrows; i++)
+		if (streq(r->rows[i].name, name) && streq(r->rows[i].path, path))
+			return true;
+	return false;
+}
+
+static void collect_rows(struct compare_result *r)
+{
+	size_t cap = 0;
+
+	for (size_t g = 0; g < r->ngroups; g++)
+		for (size_t k = 0; k < r->groups[g].nruns; k++) {
+			const struct stored_run *run = &r->groups[g].runs[k];
+
+			for (size_t i = 0; i < run->ncells; i++) {
+				const struct stored_cell *c = &run->cells[i];
+				struct compare_row *row;
+
+				if (!metric_samples(c, r->metric) ||
+				    has_row(r, c->name, c->path))
+					continue;
+				grow_array((void **)&r->rows, &cap, r->nrows + 1,
+					   sizeof(*r->rows));
+				row = &r->rows[r->nrows++];
+				row->name = xstrdup(c->name);
+				row->path = xstrdup(c->path);
+				row->sides = xcalloc(r->ngroups, sizeof(*row->sides));
+				row->diffs = xcalloc(r->ngroups, sizeof(*row->diffs));
+			}
+		}
+}
+
+/* ---- one group's side of a row -------------------------------------- */
+
+static double median_of_copy(const double *x, size_t n)
+{
+	double *tmp = xmalloc(n * sizeof(double));
+	double m;
+
+	memcpy(tmp, x, n * sizeof(double));
+	stats_sort(tmp, n);
+	m = stats_quantile_sorted(tmp, n, 0.5);
+	free(tmp);
+	return m;
+}
+
+/* The median of each round of a cell's samples (rounds 0..nrounds-1). */
+static size_t round_medians(const struct stored_cell *c, const double *x,
+			    double *out)
+{
+	double *tmp = xmalloc(c->n * sizeof(double));
+	size_t k = 0;
+
+	for (uint32_t round = 0; round < c->nrounds; round++) {
+		size_t m = 0;
+
+		for (size_t i = 0; i < c->n; i++)
+			if (c->rounds[i] == round)
+				tmp[m++] = x[i];
+		if (!m)
+			continue;
+		stats_sort(tmp, m);
+		out[k++] = stats_quantile_sorted(tmp, m, 0.5);
+	}
+	free(tmp);
+	return k;
+}
+
+/*
+ * What a single run contributes: one median per round when it was measured
+ * in rounds (the drift during the run is then part of the noise), else its
+ * raw samples.
+ */
+static void gather_run_samples(struct compare_side *s, const struct stored_cell *c,
+			       const double *x)
+{
+	if (c->rounds && c->nrounds >= 2) {
+		s->samples = xrealloc(s->samples, c->nrounds * sizeof(double));
+		s->n = round_medians(c, x, s->samples);
+		s->by_rounds = true;
+		return;
+	}
+	s->samples = xrealloc(s->samples, c->n * sizeof(double));
+	memcpy(s->samples, x, c->n * sizeof(double));
+	s->n = c->n;
+}
+
+/* A single run's samples, or one median per run for replicates. */
+static void gather_samples(struct compare_side *s, const struct compare_group *g,
+			   const struct compare_row *row, enum compare_metric m,
+			   bool replicates)
+{
+	s->samples = xmalloc((replicates ? g->nruns : 1) * sizeof(double));
+	for (size_t k = 0; k < g->nruns; k++) {
+		const struct stored_cell *c = find_cell(&g->runs[k], row->name, row->path);
+		const double *x = c ? metric_samples(c, m) : NULL;
+
+		if (!x)
+			continue;
+		if (!replicates) {
+			gather_run_samples(s, c, x);
+			return;
+		}
+		s->samples[s->n++] = median_of_copy(x, c->n);
+	}
+}
+
+static void summarize_side(struct compare_side *s, const struct compare_options *o,
+			   bool replicates)
+{
+	double *tmp;
+
+	s->present = s->n > 0;
+	if (!s->present)
+		return;
+	tmp = xmalloc(s->n * sizeof(double));
+	memcpy(tmp, s->samples, s->n * sizeof(double));
+	stats_summarize(tmp, s->n, &s->sum);
+	free(tmp);
+	s->robust_cv_pct = s->sum.median > 0 ?
+		100.0 * 1.4826 * s->sum.mad / s->sum.median : 0;
+	if (replicates || s->by_rounds) {
+		s->few = s->n < 2;
+		s->noisy = s->n >= 2 && s->sum.cv_pct > o->noise_pct;
+	} else {
+		s->few = s->n < MIN_RAW_SAMPLES;
+		s->noisy = s->robust_cv_pct > o->noise_pct ||
+			   (double)s->sum.outliers > NOISY_OUTLIER_FRACTION * (double)s->n;
+	}
+}
+
+/* ---- one group against the base ------------------------------------- */
+
+/*
+ * The smallest two-sided p-value the exact Mann-Whitney test can give for
+ * these sample sizes: 2 / C(nx + ny, nx). With 3 runs against 3 it is 0.1:
+ * no verdict is possible at alpha 0.05, which is what "few" says.
+ */
+static double min_exact_p(size_t nx, size_t ny)
+{
+	double c = 1;
+
+	if (nx + ny > 60)
+		return 0;
+	for (size_t i = 1; i <= nx; i++)
+		c = c * (double)(ny + i) / (double)i;
+	return fmin(1.0, 2.0 / c);
+}
+
+static void diff_sides(struct compare_diff *d, const struct compare_side *base,
+		       const struct compare_side *other)
+{
+	struct mwu_result mwu;
+
+	d->valid = base->present && other->present && base->sum.median > 0;
+	if (!d->valid)
+		return;
+	d->ratio = other->sum.median / base->sum.median;
+	d->change_pct = 100.0 * (d->ratio - 1.0);
+	stats_mann_whitney(base->samples, base->n, other->samples, other->n, &mwu);
+	d->p = mwu.p;
+	stats_hodges_lehmann(base->samples, base->n, other->samples, other->n,
+			     0.95, &d->shift, &d->shift_lo, &d->shift_hi);
+	d->change_lo_pct = 100.0 * d->shift_lo / base->sum.median;
+	d->change_hi_pct = 100.0 * d->shift_hi / base->sum.median;
+	d->cliffs_delta = stats_cliffs_delta(base->samples, base->n,
+					     other->samples, other->n);
+	stats_student_t(base->samples, base->n, other->samples, other->n, 0.95,
+			&d->ttest);
+}
+
+static void adjust_p_values(struct compare_result *r, size_t g)
+{
+	double *p = xmalloc((r->nrows ? r->nrows : 1) * sizeof(double));
+
+	for (size_t i = 0; i < r->nrows; i++)
+		p[i] = r->rows[i].diffs[g].valid ? r->rows[i].diffs[g].p : NAN;
+	if (r->opts.correction == CORRECT_HOLM)
+		stats_holm(p, r->nrows);
+	else if (r->opts.correction == CORRECT_BH)
+		stats_benjamini_hochberg(p, r->nrows);
+	for (size_t i = 0; i < r->nrows; i++)
+		r->rows[i].diffs[g].p_adjusted = p[i];
+	free(p);
+}
+
+/*
+ * Can these sample sizes reach alpha at all, after the correction? Holm
+ * multiplies the smallest p-value by the number of cells m; BH leaves it
+ * as it is when every cell changed.
+ */
+static bool too_few(const struct compare_side *base, const struct compare_side *other,
+		    const struct compare_options *o, size_t m)
+{
+	double best = min_exact_p(base->n, other->n);
+
+	if (o->correction == CORRECT_HOLM)
+		best *= (double)m;
+	return base->few || other->few || best >= o->alpha;
+}
+
+/*
+ * The smallest change a single pair of runs can claim. Round medians hold
+ * the machine's drift during each run but not between the runs, which
+ * experience here puts at about the rounds' own spread: a change within
+ * the larger CV of the two sides is not claimed. Replicates and raw
+ * repetitions carry their own between-run noise: the threshold alone.
+ */
+static double change_floor(const struct compare_side *base,
+			   const struct compare_side *other,
+			   const struct compare_options *o)
+{
+	double floor = o->threshold_pct;
+
+	if (base->by_rounds && base->sum.cv_pct > floor)
+		floor = base->sum.cv_pct;
+	if (other->by_rounds && other->sum.cv_pct > floor)
+		floor = other->sum.cv_pct;
+	return floor;
+}
+
+static void judge(struct compare_diff *d, const struct compare_side *base,
+		  const struct compare_side *other, const struct compare_options *o,
+		  size_t m)
+{
+	if (!d->valid) {
+		d->verdict = "";
+		return;
+	}
+	d->floor_pct = change_floor(base, other, o);
+	d->significant = d->p_adjusted < o->alpha &&
+			 (d->change_lo_pct > d->floor_pct ||
+			  d->change_hi_pct < -d->floor_pct);
+	if (too_few(base, other, o, m))
+		d->verdict = "few";
+	else if (d->significant)
+		d->verdict = d->change_pct > 0 ? "worse" : "better";
+	else if (base->noisy || other->noisy)
+		d->verdict = "noisy";
+	else
+		d->verdict = "~";
+	if (streq(d->verdict, "few"))
+		d->significant = false;
+}
+
+/* ---- geometric means ------------------------------------------------- */
+
+static void compute_geomeans(struct compare_result *r)
+{
+	double *x = xmalloc((r->nrows ? r->nrows : 1) * sizeof(double));
+
+	r->geomean = xcalloc(r->ngroups, sizeof(double));
+	r->geomean_change_pct = xcalloc(r->ngroups, sizeof(double));
+	for (size_t g = 0; g < r->ngroups; g++) {
+		size_t n = 0, nr = 0;
+
+		for (size_t i = 0; i < r->nrows; i++)
+			if (r->rows[i].sides[g].present)
+				x[n++] = r->rows[i].sides[g].sum.median;
+		r->geomean[g] = n ? stats_geomean(x, n) : NAN;
+		if (g == 0)
+			continue;
+		for (size_t i = 0; i < r->nrows; i++)
+			if (r->rows[i].diffs[g].valid && r->rows[i].diffs[g].ratio > 0)
+				x[nr++] = r->rows[i].diffs[g].ratio;
+		r->geomean_change_pct[g] = nr ? 100.0 * (stats_geomean(x, nr) - 1) : NAN;
+	}
+	free(x);
+}
+
+/* ---- a machine that changed between the runs -------------------------- */
+
+static void detect_machine_shift(struct compare_result *r)
+{
+	r->same_direction = xcalloc(r->ngroups, sizeof(double));
+	r->machine_shift = xcalloc(r->ngroups, sizeof(bool));
+	for (size_t g = 1; g < r->ngroups; g++) {
+		size_t up = 0, down = 0;
+
+		for (size_t i = 0; i < r->nrows; i++) {
+			const struct compare_diff *d = &r->rows[i].diffs[g];
+
+			if (!d->valid)
+				continue;
+			up += d->change_pct > 0;
+			down += d->change_pct < 0;
+		}
+		if (up + down == 0)
+			continue;
+		r->same_direction[g] = (double)(up > down ? up : down) / (double)(up + down);
+		r->machine_shift[g] = up + down >= MACHINE_SHIFT_MIN_CELLS &&
+				      r->same_direction[g] >= MACHINE_SHIFT_SHARE;
+	}
+}
+
+/* ---- building -------------------------------------------------------- */
+
+static bool any_group_has_replicates(const struct compare_group *groups,
+				     size_t ngroups)
+{
+	for (size_t g = 0; g < ngroups; g++)
+		if (groups[g].nruns > 1)
+			return true;
+	return false;
+}
+
+int compare_build(struct compare_result *r, struct compare_group *groups,
+		  size_t ngroups, const struct compare_options *o, char *err,
+		  size_t errlen)
+{
+	memset(r, 0, sizeof(*r));
+	r->opts = *o;
+	r->groups = groups;
+	r->ngroups = ngroups;
+	if (ngroups < 2 || groups[0].nruns == 0) {
+		snprintf(err, errlen, "nothing to compare: need a base and another run");
+		return -1;
+	}
+	r->metric = resolve_metric(&groups[0], o->metric);
+	r->unit = metric_unit(&groups[0], r->metric);
+	r->replicates = any_group_has_replicates(groups, ngroups);
+	collect_rows(r);
+	if (r->nrows == 0) {
+		snprintf(err, errlen, "no measured cell has the metric '%s'",
+			 compare_metric_name(r->metric));
+		return -1;
+	}
+	for (size_t i = 0; i < r->nrows; i++) {
+		struct compare_row *row = &r->rows[i];
+
+		for (size_t g = 0; g < ngroups; g++) {
+			gather_samples(&row->sides[g], &groups[g], row, r->metric,
+				       r->replicates);
+			summarize_side(&row->sides[g], o, r->replicates);
+		}
+		for (size_t g = 1; g < ngroups; g++)
+			diff_sides(&row->diffs[g], &row->sides[0], &row->sides[g]);
+	}
+	for (size_t g = 1; g < ngroups; g++) {
+		size_t m = 0;
+
+		for (size_t i = 0; i < r->nrows; i++)
+			m += r->rows[i].diffs[g].valid;
+		adjust_p_values(r, g);
+		for (size_t i = 0; i < r->nrows; i++)
+			judge(&r->rows[i].diffs[g], &r->rows[i].sides[0],
+			      &r->rows[i].sides[g], o, m);
+	}
+	compute_geomeans(r);
+	detect_machine_shift(r);
+	return 0;
+}
+
+void compare_free(struct compare_result *r)
+{
+	for (size_t i = 0; i < r->nrows; i++) {
+		for (size_t g = 0; g < r->ngroups; g++)
+			free(r->rows[i].sides[g].samples);
+		free(r->rows[i].sides);
+		free(r->rows[i].diffs);
+		free(r->rows[i].name);
+		free(r->rows[i].path);
+	}
+	free(r->rows);
+	free(r->geomean);
+	free(r->geomean_change_pct);
+	free(r->same_direction);
+	free(r->machine_shift);
+	memset(r, 0, sizeof(*r));
+}

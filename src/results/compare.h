@@ -1,0 +1,161 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Comparing runs: for every cell present in the runs, the value of each
+ * group of runs, the change against the base group, and a verdict that
+ * separates a real change from noise.
+ *
+ * A group is what one command-line spec names: one run, or several runs
+ * with one label. With one run per group, the samples are the run's round
+ * medians when it was measured in rounds (bench, timens), else its raw
+ * samples (per-repetition seconds). As soon as a group holds several runs,
+ * every group is reduced to one value per run (its median) and the runs
+ * are the replicates: a boot-to-boot or run-to-run difference is then part
+ * of the noise, as it should be.
+ *
+ * The verdict: a change is significant when the Mann-Whitney p-value,
+ * adjusted across the cells of one comparison (Benjamini-Hochberg by
+ * default: when nothing changed it guards as well as Holm, and when a
+ * change touches many cells, as a kernel change does, it still sees them), is below
+ * alpha AND the 95 % confidence interval of the change (Hodges-Lehmann)
+ * lies entirely beyond +-threshold percent. The second condition is there
+ * because many samples make even a 0.3 % drift "significant"; the
+ * threshold is the smallest change worth reporting. For a single run judged
+ * on its round medians the bar is the larger of the threshold and the
+ * rounds' CV: two runs differ by about as much as their rounds do.
+ */
+#ifndef CLOCKBENCH_COMPARE_H
+#define CLOCKBENCH_COMPARE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "basic/stats.h"
+#include "results/store.h"
+
+enum compare_metric {
+	METRIC_AUTO,	/* the unit of the base's first measured cell */
+	METRIC_NS,
+	METRIC_CYCLES,
+	METRIC_SECONDS,
+};
+
+enum compare_correction {
+	CORRECT_HOLM,
+	CORRECT_BH,
+	CORRECT_NONE,
+};
+
+struct compare_options {
+	enum compare_metric metric;
+	double alpha;		/* 0.05 */
+	double threshold_pct;	/* smallest change reported as significant: 1 */
+	double noise_pct;	/* robust CV (or CV of replicates) above: noisy */
+	enum compare_correction correction;
+};
+void compare_options_default(struct compare_options *o);
+
+/* One spec of the command line and the runs it names. */
+struct compare_group {
+	char *spec;			/* "before", "12" */
+	struct stored_run *runs;	/* loaded, oldest first */
+	size_t nruns;
+};
+
+/* What one group shows for one cell. */
+struct compare_side {
+	bool present;
+	double *samples;	/* what the statistics use (raw or run medians) */
+	size_t n;
+	struct summary sum;	/* of the samples */
+	double robust_cv_pct;	/* 100 * 1.4826 MAD / median */
+	bool by_rounds;		/* samples are a single run's round medians */
+	bool noisy;
+	bool few;
+};
+
+/* One group against the base, for one cell. */
+struct compare_diff {
+	bool valid;		/* both sides present */
+	double ratio;		/* other / base, of the medians */
+	double change_pct;	/* 100 * (ratio - 1): positive = slower */
+	double shift;		/* Hodges-Lehmann other - base, in the unit */
+	double shift_lo, shift_hi;
+	double change_lo_pct, change_hi_pct;
+	double p, p_adjusted;
+	double floor_pct;	/* the CI must clear +-floor: threshold or rounds' CV */
+	double cliffs_delta;
+	struct ttest_result ttest;	/* Student's t, for the ministat style */
+	bool significant;
+	const char *verdict;	/* "better", "worse", "~", "noisy", "few" */
+};
+
+struct compare_row {
+	char *name;
+	char *path;
+	struct compare_side *sides;	/* one per group */
+	struct compare_diff *diffs;	/* one per group; [0] (the base) unused */
+};
+
+struct compare_result {
+	struct compare_options opts;
+	enum compare_metric metric;	/* resolved */
+	const char *unit;		/* "ns", "s", or the cycles unit */
+	bool replicates;		/* statistics over run medians */
+	struct compare_group *groups;	/* borrowed */
+	size_t ngroups;
+	struct compare_row *rows;
+	size_t nrows;
+	double *geomean;		/* per group: geometric mean of medians */
+	double *geomean_change_pct;	/* per group, vs base, over shared cells */
+	/*
+	 * Per group: the share of its cells that moved the same way as most
+	 * did (0.5 .. 1). When nearly every cell, syscall paths and vDSO paths
+	 * alike, moved together, the machine itself probably changed between
+	 * the runs (a busy neighbour, another frequency): say so.
+	 */
+	double *same_direction;
+	bool *machine_shift;
+};
+
+/*
+ * Build the comparison of groups[1..] against groups[0]. Returns 0, or -1
+ * with a reason (no common cells, no cell has the metric, ...).
+ */
+int compare_build(struct compare_result *r, struct compare_group *groups,
+		  size_t ngroups, const struct compare_options *o, char *err,
+		  size_t errlen);
+void compare_free(struct compare_result *r);
+
+const char *compare_metric_name(enum compare_metric m);
+int compare_metric_by_name(const char *name);	/* -1 if unknown */
+
+#endif
+
+/* ---- presenting a comparison (compare-format.c) ----------------------- */
+
+enum compare_style {
+	STYLE_TABLE,	/* benchstat-like: value, change with CI, p, verdict */
+	STYLE_MMTESTS,	/* seed 001: 2.27 ( 0.00%) 3.73 * -64.32%* */
+	STYLE_RATIO,	/* seed 002: other / base in % */
+	STYLE_SUMMARY,	/* seed 000: rows avg / diff % / stdev %, a column per group */
+	STYLE_MINISTAT,	/* Student's t: "Difference at 95.0% confidence" */
+};
+
+enum compare_format {
+	CFORMAT_TEXT,
+	CFORMAT_JSON,
+	CFORMAT_CSV,
+	CFORMAT_MARKDOWN,
+};
+
+int compare_style_by_name(const char *name);	/* -1 if unknown */
+int compare_format_by_name(const char *name);	/* -1 if unknown */
+
+/* At least this many cells, and this share moving together: a machine shift. */
+#define MACHINE_SHIFT_MIN_CELLS 10
+#define MACHINE_SHIFT_SHARE 0.9
+
+/* Write the comparison; returns 0, or -1 when the stream fails. */
+int compare_print(FILE *f, const struct compare_result *r,
+		  enum compare_style style, enum compare_format format);

@@ -1,0 +1,304 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "results/record.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "probe/catalog.h"
+#include "basic/util.h"
+
+bool store_parse_option(int opt, const char *arg, struct store_options *o)
+{
+	char why[96];
+
+	switch (opt) {
+	case OPT_STORE_DB:
+		if (!*arg)
+			usage_error("empty --db path");
+		o->db = arg;
+		return true;
+	case OPT_STORE_LABEL:
+		if (!store_label_valid(arg, why, sizeof(why)))
+			usage_error("invalid --label '%s': %s", arg, why);
+		o->label = arg;
+		return true;
+	case OPT_STORE_NO_SAVE:
+		o->no_save = true;
+		return true;
+	}
+	return false;
+}
+
+const char *record_db_path(const struct store_options *o, char *buf, size_t len,
+			   bool *create_dirs)
+{
+	const char *env = getenv("CLOCKBENCH_DB");
+
+	*create_dirs = false;
+	if (o && o->db) {
+		snprintf(buf, len, "%s", o->db);
+		return buf;
+	}
+	store_default_path(buf, len);
+	*create_dirs = !(env && *env) && *buf;
+	return buf;
+}
+
+/* mkdir -p of path's directory, private as the XDG spec asks. */
+static int make_parent_dirs(const char *path)
+{
+	char dir[PATH_MAX];
+	char *slash, *p;
+
+	snprintf(dir, sizeof(dir), "%s", path);
+	slash = strrchr(dir, '/');
+	if (!slash || slash == dir)
+		return 0;
+	*slash = '\0';
+	for (p = strchr(dir + 1, '/'); ; p = strchr(p + 1, '/')) {
+		if (p)
+			*p = '\0';
+		if (mkdir(dir, 0700) != 0 && errno != EEXIST)
+			return -1;
+		if (!p)
+			return 0;
+		*p = '/';
+	}
+}
+
+struct store *record_open(const struct store_options *o,
+			  enum store_access access, char *path, size_t len)
+{
+	char buf[PATH_MAX], err[PATH_MAX + 256];
+	struct store *st;
+	bool create_dirs;
+
+	record_db_path(o, buf, sizeof(buf), &create_dirs);
+	if (path)
+		snprintf(path, len, "%s", buf);
+	if (access == STORE_WRITE && create_dirs && make_parent_dirs(buf) != 0) {
+		error_msg("cannot create the directory of %s: %m", buf);
+		return NULL;
+	}
+	st = store_open_access(buf, access, err, sizeof(err));
+	if (!st)
+		error_msg("%s", err);
+	return st;
+}
+
+void record_begin(struct stored_run *run, const char *command,
+		  const struct store_options *o, const struct env_info *env,
+		  const struct timespec *started)
+{
+	struct tm tm;
+
+	memset(run, 0, sizeof(*run));
+	run->command = xstrdup(command);
+	run->label = xstrdup(o && o->label ? o->label : "");
+	run->host = xstrdup(env->hostname);
+	run->kernel = xstrdup(env->kernel_release);
+	run->status = xstrdup("complete");
+	run->env = env_to_json(env);
+	gmtime_r(&started->tv_sec, &tm);
+	strftime(run->started, sizeof(run->started), "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+static double *copy_doubles(const double *x, size_t n)
+{
+	double *c = xmalloc(n * sizeof(double));
+
+	if (n)
+		memcpy(c, x, n * sizeof(double));
+	return c;
+}
+
+struct stored_cell *record_add_cell(struct stored_run *run, const char *name,
+				    const char *unit, const double *values,
+				    size_t n)
+{
+	struct stored_cell *c;
+
+	run->cells = xrealloc(run->cells, (run->ncells + 1) * sizeof(*c));
+	c = &run->cells[run->ncells++];
+	memset(c, 0, sizeof(*c));
+	c->name = xstrdup(name);
+	c->path = xstrdup("");
+	c->api = xstrdup("");
+	c->clock = xstrdup("");
+	c->status = xstrdup("ok");
+	c->reason = xstrdup("");
+	c->unit = xstrdup(unit);
+	c->cycles_unit = xstrdup("");
+	c->values = copy_doubles(values, n);
+	c->n = n;
+	return c;
+}
+
+void record_finish(struct stored_run *run, double elapsed_s, bool interrupted)
+{
+	run->elapsed_s = elapsed_s;
+	free(run->status);
+	run->status = xstrdup(interrupted ? "interrupted" : "complete");
+}
+
+int record_save(const struct store_options *o, struct stored_run *run)
+{
+	char path[PATH_MAX], err[PATH_MAX + 256];
+	struct store *st;
+	int rc;
+
+	if (o && o->no_save)
+		return 0;
+	st = record_open(o, STORE_WRITE, path, sizeof(path));
+	if (!st)
+		return -1;
+	rc = store_save_run(st, run, err, sizeof(err));
+	store_close(st);
+	if (rc) {
+		error_msg("run not saved: %s", err);
+		return -1;
+	}
+	fprintf(stderr, "saved run %lld to %s\n", (long long)run->id, path);
+	return 0;
+}
+
+int record_resolve_specs(struct store *st, char *const *specs, size_t nspecs,
+			 int64_t **ids, size_t *n)
+{
+	char err[PATH_MAX + 256];
+	size_t cap = 0;
+
+	*ids = NULL;
+	*n = 0;
+	for (size_t i = 0; i < nspecs; i++) {
+		int64_t *found;
+		size_t nfound;
+
+		if (store_resolve(st, specs[i], &found, &nfound, err, sizeof(err))) {
+			error_msg("%s", err);
+			free(*ids);
+			*ids = NULL;
+			*n = 0;
+			return -1;
+		}
+		for (size_t k = 0; k < nfound; k++) {
+			bool seen = false;
+
+			for (size_t j = 0; j < *n && !seen; j++)
+				seen = (*ids)[j] == found[k];
+			if (seen)
+				continue;
+			grow_array((void **)ids, &cap, *n + 1, sizeof(**ids));
+			(*ids)[(*n)++] = found[k];
+		}
+		free(found);
+	}
+	return 0;
+}
+
+/* ---- bench ---------------------------------------------------------- */
+
+static const char *bench_cell_status(const struct bench_cell *bc)
+{
+	if (bc->measured)
+		return "ok";
+	switch (bc->cell.status) {
+	case CELL_OK: return "not reached";
+	case CELL_NA: return "n/a";
+	case CELL_UNSUPPORTED: return "unsupported";
+	}
+	return "?";
+}
+
+static void set_str(char **slot, const char *s)
+{
+	free(*slot);
+	*slot = xstrdup(s ? s : "");
+}
+
+static void bench_cell(const struct bench_run *b, const struct bench_cell *bc,
+		       struct stored_run *out)
+{
+	const struct cell *c = &bc->cell;
+	const struct cell_result *r = &bc->res;
+	struct stored_cell *sc;
+
+	sc = record_add_cell(out, c->name, "ns", r->ns, bc->measured ? r->n : 0);
+	set_str(&sc->path, catalog_paths[c->path]);
+	set_str(&sc->api, catalog_apis[c->api].name);
+	set_str(&sc->clock, c->clock ? c->clock->name : "");
+	set_str(&sc->status, bench_cell_status(bc));
+	set_str(&sc->reason, bc->measured ? "" : c->status == CELL_OK ?
+		"the run was interrupted" : c->why);
+	if (!bc->measured)
+		return;
+	sc->batch_calls = r->batch_calls;
+	if (r->cycles) {
+		sc->cycles = copy_doubles(r->cycles, r->n);
+		set_str(&sc->cycles_unit, b->cycles_unit);
+	}
+	if (r->rounds && r->n) {
+		sc->rounds = xmalloc(r->n * sizeof(uint32_t));
+		memcpy(sc->rounds, r->rounds, r->n * sizeof(uint32_t));
+		sc->nrounds = stored_cell_count_rounds(sc->rounds, r->n);
+	}
+}
+
+/* JSON has no NaN: a figure that could not be measured is null. */
+static json_t *figure(double x)
+{
+	return isfinite(x) ? json_real(x) : json_null();
+}
+
+/* The settings of the run, named as in bench's JSON output. */
+static json_t *bench_config(const struct bench_run *b)
+{
+	const struct timing_config *cfg = &b->cfg;
+	json_t *method = json_object(), *counter, *overhead;
+
+	json_object_set_new(method, "budget_s", figure(cfg->budget_s));
+	json_object_set_new(method, "min_time_s", figure(cfg->min_time_s));
+	json_object_set_new(method, "warmup_s", figure(cfg->warmup_s));
+	json_object_set_new(method, "target_batch_ns", figure(cfg->target_batch_ns));
+	json_object_set_new(method, "rel_ci", figure(cfg->rel_ci));
+	json_object_set_new(method, "min_samples", json_integer((json_int_t)cfg->min_samples));
+	json_object_set_new(method, "max_samples", json_integer((json_int_t)cfg->max_samples));
+	json_object_set_new(method, "rounds", json_integer((json_int_t)cfg->rounds));
+	json_object_set_new(method, "boundary_ns", figure(b->cal.boundary_ns));
+	json_object_set_new(method, "boundary_cycles", figure(b->cal.boundary_cycles));
+	counter = json_pack("{s:s, s:s}", "unit", b->cycles_unit ? b->cycles_unit : "none",
+			    "source", b->cycles_note);
+	overhead = json_object();
+	json_object_set_new(overhead, "ns_per_call", b->overhead.n ?
+			    figure(b->overhead.ns_sum.median) : json_null());
+	json_object_set_new(overhead, "cycles_per_call", b->overhead.cycles_sum.n ?
+			    figure(b->overhead.cycles_sum.median) : json_null());
+	return json_pack("{s:o, s:o*, s:o}", "method", method,
+			 "cycle_counter", counter, "harness_overhead", overhead);
+}
+
+void record_from_bench(const struct bench_run *b, const struct store_options *o,
+		       struct stored_run *out)
+{
+	record_begin(out, "bench", o, &b->env, &b->started);
+	for (size_t i = 0; i < b->ncells; i++)
+		bench_cell(b, &b->cells[i], out);
+	out->config = bench_config(b);
+	record_finish(out, b->elapsed_s, b->interrupted);
+}
+
+int record_save_bench(const struct store_options *o, const struct bench_run *b)
+{
+	struct stored_run sr;
+	int rc;
+
+	if (o && o->no_save)
+		return 0;
+	record_from_bench(b, o, &sr);
+	rc = record_save(o, &sr);
+	stored_run_free(&sr);
+	return rc;
+}

@@ -1,0 +1,113 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Recording runs: what every measuring command does to keep its run in the
+ * results store. The store options (--db, --label, --no-save), a stored run
+ * built from a bench run or cell by cell, and the save itself.
+ *
+ * A measuring command adds RECORD_LONGOPTS to its option table, hands its
+ * getopt results to store_parse_option(), prints RECORD_USAGE in its help,
+ * and at the end:
+ *
+ *	record_begin(&sr, "scale", &o.store, &env, &started);
+ *	record_add_cell(&sr, "times-threads-8", "s", samples, n);
+ *	record_finish(&sr, elapsed_s, interrupted);
+ *	rc = record_save(&o.store, &sr);
+ *	stored_run_free(&sr);
+ *
+ * (bench: record_save_bench(&o.store, &run) does it all).
+ */
+#ifndef CLOCKBENCH_RECORD_H
+#define CLOCKBENCH_RECORD_H
+
+#include <getopt.h>
+#include <stdbool.h>
+#include <time.h>
+
+#include "probe/env.h"
+#include "results/run.h"
+#include "results/store.h"
+
+struct store_options {
+	const char *db;		/* --db PATH, or NULL: store_default_path() */
+	const char *label;	/* --label, or NULL */
+	bool no_save;		/* --no-save */
+};
+
+/* getopt_long values, clear of the commands' own (which start at 256). */
+enum {
+	OPT_STORE_DB = 0x1000,
+	OPT_STORE_LABEL,
+	OPT_STORE_NO_SAVE,
+};
+
+#define RECORD_LONGOPTS \
+	{ "db", required_argument, NULL, OPT_STORE_DB }, \
+	{ "label", required_argument, NULL, OPT_STORE_LABEL }, \
+	{ "no-save", no_argument, NULL, OPT_STORE_NO_SAVE }
+
+#define RECORD_DB_USAGE \
+	"  --db PATH         results database (default: $CLOCKBENCH_DB, else\n" \
+	"                    $XDG_DATA_HOME/clockbench/results.db)\n"
+
+#define RECORD_USAGE RECORD_DB_USAGE \
+	"  --label LABEL     save the run under LABEL, e.g. before, after\n" \
+	"  --no-save         do not save the run\n"
+
+/*
+ * Handles OPT_STORE_*: true when opt was one (a bad --label is a usage
+ * error), false for any other opt.
+ */
+bool store_parse_option(int opt, const char *arg, struct store_options *o);
+
+/*
+ * The database path for o (--db, else store_default_path()); *create_dirs
+ * tells whether it is the XDG default, the only place whose missing
+ * directories clockbench creates.
+ */
+const char *record_db_path(const struct store_options *o, char *buf, size_t len,
+			   bool *create_dirs);
+
+/*
+ * Open the database for o, creating the default location's directories
+ * when access is STORE_WRITE. Prints the error and returns NULL on failure.
+ * path (may be NULL) gets the path used.
+ */
+struct store *record_open(const struct store_options *o,
+			  enum store_access access, char *path, size_t len);
+
+/*
+ * Start a run of command: uuid, label, host, kernel, environment and start
+ * time filled, status complete, no cells.
+ */
+void record_begin(struct stored_run *run, const char *command,
+		  const struct store_options *o, const struct env_info *env,
+		  const struct timespec *started);
+
+/* Append a cell with a copy of its n samples in unit; status "ok". */
+struct stored_cell *record_add_cell(struct stored_run *run, const char *name,
+				    const char *unit, const double *values,
+				    size_t n);
+
+/* Set the wall time and status ("interrupted" when interrupted). */
+void record_finish(struct stored_run *run, double elapsed_s, bool interrupted);
+
+/*
+ * Save run unless --no-save, then print "saved run N to PATH" on stderr.
+ * 0 when saved or not wanted; -1 with the error printed.
+ */
+int record_save(const struct store_options *o, struct stored_run *run);
+
+/*
+ * The runs that command-line specs (ids, labels, uuids) name, each once,
+ * in the order given. Prints the first error and returns -1.
+ */
+int record_resolve_specs(struct store *st, char *const *specs, size_t nspecs,
+			 int64_t **ids, size_t *n);
+
+/* A bench run as a stored run: every cell, its samples, config and env. */
+void record_from_bench(const struct bench_run *b, const struct store_options *o,
+		       struct stored_run *out);
+/* record_from_bench(), record_save() and free: 0 or -1 as record_save(). */
+int record_save_bench(const struct store_options *o, const struct bench_run *b);
+
+#endif

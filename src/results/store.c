@@ -1,0 +1,1674 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The results store in SQLite.
+ *
+ * Samples are kept as one BLOB per cell and metric: n IEEE 754 doubles,
+ * little-endian whatever the host, not a row per sample. A full bench run
+ * holds over half a million samples; as rows they would cost some 40 bytes
+ * each plus an index entry and make every save slow, and buy nothing,
+ * since statistics always read a cell's samples whole. As a blob a sample
+ * takes 8 bytes, a cell loads in one step, and the values stay bit-exact.
+ * Per-sample rows are what `clockbench export --format csv` gives.
+ *
+ * A file is checked before anything is written to it: not SQLite, corrupt,
+ * someone else's database or a newer schema, and it is refused untouched.
+ */
+#include "results/store.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <pwd.h>
+#include <sqlite3.h>
+#include <stdarg.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "basic/util.h"
+
+/* "Clkb": marks the file as ours in the SQLite header (PRAGMA application_id). */
+#define STORE_APPLICATION_ID 0x436c6b62
+/* Concurrent runs wait for each other's short write transactions. */
+#define STORE_BUSY_TIMEOUT_MS 30000
+#define LABEL_MAX 64
+
+struct store {
+	sqlite3 *db;
+	char *path;
+	bool busy;	/* the last error was another connection's lock */
+};
+
+/*
+ * migrations[v] takes a database from schema version v to v + 1, in the
+ * same transaction that sets user_version. Only ever append a step: the
+ * released ones have already run on databases in the field.
+ */
+static const char *const migrations[] = {
+	/* 0 -> 1: runs and their cells. AUTOINCREMENT: a removed run's id is
+	 * never given to another run, so ids quoted in notes stay true. */
+	"CREATE TABLE runs ("
+	"  id INTEGER PRIMARY KEY AUTOINCREMENT,"
+	"  uuid TEXT NOT NULL UNIQUE,"
+	"  command TEXT NOT NULL,"
+	"  label TEXT NOT NULL DEFAULT '',"
+	"  host TEXT NOT NULL,"
+	"  kernel TEXT NOT NULL,"
+	"  started TEXT NOT NULL,"
+	"  elapsed_s REAL NOT NULL,"
+	"  status TEXT NOT NULL CHECK (status IN ('complete', 'interrupted')),"
+	"  env TEXT NOT NULL,"
+	"  config TEXT"
+	");"
+	"CREATE INDEX runs_label ON runs (label);"
+	"CREATE INDEX runs_started ON runs (started);"
+	"CREATE TABLE cells ("
+	"  run_id INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE,"
+	"  seq INTEGER NOT NULL,"
+	"  name TEXT NOT NULL,"
+	"  path TEXT NOT NULL,"
+	"  api TEXT NOT NULL,"
+	"  clock TEXT NOT NULL,"
+	"  status TEXT NOT NULL,"
+	"  reason TEXT NOT NULL,"
+	"  unit TEXT NOT NULL,"
+	"  batch_calls INTEGER NOT NULL,"
+	"  n INTEGER NOT NULL,"
+	"  samples BLOB,"
+	"  cycles BLOB,"
+	"  cycles_unit TEXT NOT NULL,"
+	"  rounds BLOB,"
+	"  PRIMARY KEY (run_id, seq)"
+	");",
+};
+
+_Static_assert(ARRAY_SIZE(migrations) == STORE_SCHEMA_VERSION,
+	       "STORE_SCHEMA_VERSION must count the migrations");
+
+static void set_err(char *err, size_t errlen, const char *fmt, ...)
+	_printf_(3, 4);
+static void set_err(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!err || !errlen)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+}
+
+/* "PATH: what: sqlite's message", with a plain word for the usual causes. */
+static void db_err(struct store *st, char *err, size_t errlen,
+		   const char *what)
+{
+	int code = sqlite3_errcode(st->db) & 0xff;
+
+	st->busy = code == SQLITE_BUSY;
+	if (code == SQLITE_CORRUPT)
+		set_err(err, errlen, "%s: the database is corrupt (%s: %s)",
+			st->path, what, sqlite3_errmsg(st->db));
+	else if (code == SQLITE_NOTADB)
+		set_err(err, errlen, "%s: not an SQLite database (%s)", st->path,
+			sqlite3_errmsg(st->db));
+	else
+		set_err(err, errlen, "%s: %s: %s", st->path, what,
+			sqlite3_errmsg(st->db));
+}
+
+static int exec(struct store *st, const char *sql, const char *what, char *err,
+		size_t errlen)
+{
+	if (sqlite3_exec(st->db, sql, NULL, NULL, NULL) == SQLITE_OK)
+		return 0;
+	db_err(st, err, errlen, what);
+	return -1;
+}
+
+static sqlite3_stmt *prepare(struct store *st, const char *sql, char *err,
+			     size_t errlen)
+{
+	sqlite3_stmt *stmt = NULL;
+
+	if (sqlite3_prepare_v2(st->db, sql, -1, &stmt, NULL) != SQLITE_OK) {
+		db_err(st, err, errlen, "reading the database");
+		return NULL;
+	}
+	return stmt;
+}
+
+static void rollback(struct store *st)
+{
+	if (!sqlite3_get_autocommit(st->db))
+		sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+}
+
+/* ---- where the database lives --------------------------------------- */
+
+void store_default_path(char *buf, size_t len)
+{
+	const char *env = getenv("CLOCKBENCH_DB");
+	const char *xdg = getenv("XDG_DATA_HOME");
+	const char *home = getenv("HOME");
+	struct passwd *pw;
+
+	if (env && *env) {
+		snprintf(buf, len, "%s", env);
+		return;
+	}
+	/* The XDG spec: a relative XDG_DATA_HOME is invalid and ignored. */
+	if (xdg && xdg[0] == '/') {
+		snprintf(buf, len, "%s/clockbench/results.db", xdg);
+		return;
+	}
+	if (!home || home[0] != '/') {
+		pw = getpwuid(getuid());
+		home = pw ? pw->pw_dir : NULL;
+	}
+	if (home && home[0] == '/')
+		snprintf(buf, len, "%s/.local/share/clockbench/results.db", home);
+	else if (len)
+		buf[0] = '\0';
+}
+
+/* ---- opening: check, then switch to WAL, then migrate ---------------- */
+
+/* Whether the directory that would hold path exists. */
+static bool parent_dir_exists(const char *path, char *dir, size_t len)
+{
+	const char *slash = strrchr(path, '/');
+	struct stat sb;
+
+	if (!slash) {
+		snprintf(dir, len, ".");
+		return true;
+	}
+	snprintf(dir, len, "%.*s", (int)(slash - path), path);
+	if (slash == path)
+		snprintf(dir, len, "/");
+	return stat(dir, &sb) == 0 && S_ISDIR(sb.st_mode);
+}
+
+/* What is at path before SQLite sees it. *create: nothing yet. */
+static int check_path(const char *path, enum store_access access, bool *create,
+		      char *err, size_t errlen)
+{
+	char dir[PATH_MAX];
+	struct stat sb;
+
+	*create = false;
+	if (!path || !*path) {
+		set_err(err, errlen, "no path for the results database "
+			"(set HOME or XDG_DATA_HOME, or give --db)");
+		return -1;
+	}
+	if (stat(path, &sb) == 0) {
+		if (S_ISDIR(sb.st_mode)) {
+			set_err(err, errlen, "%s is a directory, not a results database",
+				path);
+			return -1;
+		}
+		if (!S_ISREG(sb.st_mode)) {
+			set_err(err, errlen, "%s is not a regular file", path);
+			return -1;
+		}
+		return 0;
+	}
+	if (errno != ENOENT) {
+		set_err(err, errlen, "cannot access %s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (access != STORE_WRITE) {
+		set_err(err, errlen, "no results database at %s", path);
+		return -1;
+	}
+	if (!parent_dir_exists(path, dir, sizeof(dir))) {
+		set_err(err, errlen, "cannot create %s: directory %s does not exist",
+			path, dir);
+		return -1;
+	}
+	*create = true;
+	return 0;
+}
+
+/*
+ * Read-only checks: is it SQLite, is it ours, is its schema one we know.
+ * *version gets the schema version.
+ */
+static int check_identity(struct store *st, int64_t *version, char *err,
+			  size_t errlen)
+{
+	sqlite3_stmt *stmt;
+	int64_t appid, ntables;
+	int rc;
+
+	/* One statement, one snapshot: a concurrent migration is all or nothing. */
+	stmt = prepare(st, "SELECT (SELECT application_id FROM pragma_application_id),"
+		       " (SELECT user_version FROM pragma_user_version),"
+		       " (SELECT count(*) FROM sqlite_master)", err, errlen);
+	if (!stmt)
+		return -1;
+	rc = sqlite3_step(stmt);
+	if (rc != SQLITE_ROW) {
+		db_err(st, err, errlen, "reading the database");
+		sqlite3_finalize(stmt);
+		return -1;
+	}
+	appid = sqlite3_column_int64(stmt, 0);
+	*version = sqlite3_column_int64(stmt, 1);
+	ntables = sqlite3_column_int64(stmt, 2);
+	sqlite3_finalize(stmt);
+	if (appid != 0 && appid != STORE_APPLICATION_ID) {
+		set_err(err, errlen, "%s: an SQLite database of another program "
+			"(application id 0x%08llx), not a clockbench results database",
+			st->path, (unsigned long long)appid);
+		return -1;
+	}
+	if (appid == 0 && ntables > 0) {
+		set_err(err, errlen, "%s: an SQLite database with tables but not a "
+			"clockbench results database", st->path);
+		return -1;
+	}
+	if (*version > STORE_SCHEMA_VERSION) {
+		set_err(err, errlen, "%s: database schema version %lld is newer than "
+			"this clockbench supports (%d); use a newer clockbench",
+			st->path, (long long)*version, STORE_SCHEMA_VERSION);
+		return -1;
+	}
+	if (*version < 0) {
+		set_err(err, errlen, "%s: invalid schema version %lld", st->path,
+			(long long)*version);
+		return -1;
+	}
+	return 0;
+}
+
+/* quick_check's report on one line: "*** in database main ***\nPage 2: .." */
+static void corrupt_err(struct store *st, const char *report, char *err,
+			size_t errlen)
+{
+	static const char banner[] = "*** in database main ***\n";
+	char *line = xstrdup(report ? report : "integrity check failed");
+	char *p = line;
+
+	if (!strncmp(p, banner, sizeof(banner) - 1))
+		p += sizeof(banner) - 1;
+	for (char *q = p; *q; q++)
+		if (*q == '\n')
+			*q = ' ';
+	set_err(err, errlen, "%s: the database is corrupt (%s)", st->path, p);
+	free(line);
+}
+
+/* Every page's structure, read-only: before the first write to a file. */
+static int check_integrity(struct store *st, char *err, size_t errlen)
+{
+	sqlite3_stmt *stmt = prepare(st, "PRAGMA quick_check(1)", err, errlen);
+	const char *res;
+	int rc;
+
+	if (!stmt)
+		return -1;
+	rc = sqlite3_step(stmt);
+	if (rc != SQLITE_ROW) {
+		db_err(st, err, errlen, "checking its integrity");
+		sqlite3_finalize(stmt);
+		return -1;
+	}
+	res = (const char *)sqlite3_column_text(stmt, 0);
+	rc = streq(res, "ok") ? 0 : -1;
+	if (rc)
+		corrupt_err(st, res, err, errlen);
+	sqlite3_finalize(stmt);
+	return rc;
+}
+
+static int set_wal_mode(struct store *st, char *err, size_t errlen)
+{
+	sqlite3_stmt *stmt = prepare(st, "PRAGMA journal_mode = WAL", err, errlen);
+	const char *mode;
+	int rc;
+
+	if (!stmt)
+		return -1;
+	rc = sqlite3_step(stmt);
+	mode = rc == SQLITE_ROW ? (const char *)sqlite3_column_text(stmt, 0) : NULL;
+	if (!mode)
+		db_err(st, err, errlen, "switching to WAL mode");
+	else if (!streq(mode, "wal"))
+		set_err(err, errlen, "%s: cannot use WAL mode (journal mode stays %s)",
+			st->path, mode);
+	rc = mode && streq(mode, "wal") ? 0 : -1;
+	sqlite3_finalize(stmt);
+	return rc;
+}
+
+static bool wal_mode(struct store *st)
+{
+	sqlite3_stmt *stmt = prepare(st, "PRAGMA journal_mode", NULL, 0);
+	bool wal = false;
+
+	if (stmt && sqlite3_step(stmt) == SQLITE_ROW)
+		wal = streq((const char *)sqlite3_column_text(stmt, 0), "wal");
+	sqlite3_finalize(stmt);
+	return wal;
+}
+
+/* Bring the schema to STORE_SCHEMA_VERSION, in one write transaction. */
+static int migrate(struct store *st, char *err, size_t errlen)
+{
+	char sql[64];
+	int64_t version;
+
+	if (exec(st, "BEGIN IMMEDIATE", "starting the schema upgrade", err, errlen))
+		return -1;
+	/* Another process may have migrated while this one waited. */
+	if (check_identity(st, &version, err, errlen))
+		goto fail;
+	for (int64_t v = version; v < STORE_SCHEMA_VERSION; v++)
+		if (exec(st, migrations[v], "upgrading the schema", err, errlen))
+			goto fail;
+	snprintf(sql, sizeof(sql), "PRAGMA application_id = %d; PRAGMA user_version = %d",
+		 STORE_APPLICATION_ID, STORE_SCHEMA_VERSION);
+	if (exec(st, sql, "upgrading the schema", err, errlen) ||
+	    exec(st, "COMMIT", "upgrading the schema", err, errlen))
+		goto fail;
+	return 0;
+fail:
+	rollback(st);
+	return -1;
+}
+
+static int prepare_database(struct store *st, enum store_access access,
+			    char *err, size_t errlen)
+{
+	int64_t version;
+	bool wal;
+
+	if (check_identity(st, &version, err, errlen))
+		return -1;
+	wal = wal_mode(st);
+	/* Nothing has been written yet: check everything before the first write. */
+	if ((access != STORE_READ || version < STORE_SCHEMA_VERSION || !wal) &&
+	    check_integrity(st, err, errlen))
+		return -1;
+	if (!wal && set_wal_mode(st, err, errlen))
+		return -1;
+	if (version < STORE_SCHEMA_VERSION && migrate(st, err, errlen))
+		return -1;
+	/*
+	 * NORMAL: in WAL mode a commit survives a crash of the process and
+	 * the file is never corrupted; a power cut may lose the last runs.
+	 */
+	return exec(st, "PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL",
+		    "setting up the connection", err, errlen);
+}
+
+/*
+ * Switching to WAL needs the only lock on the file, and SQLite does not
+ * wait for it (waiting could deadlock two connections that each hold a
+ * shared lock), so several processes creating one database at once get
+ * SQLITE_BUSY. They back off a few milliseconds (spread by pid) and try
+ * again, within the busy timeout; by then one has switched and the rest
+ * find WAL set.
+ */
+static int prepare_with_retries(struct store *st, enum store_access access,
+				char *err, size_t errlen)
+{
+	uint64_t deadline = now_ns() + STORE_BUSY_TIMEOUT_MS * 1000000ull;
+	unsigned int attempt = 0;
+
+	for (;;) {
+		st->busy = false;
+		if (prepare_database(st, access, err, errlen) == 0)
+			return 0;
+		if (!st->busy || now_ns() > deadline)
+			return -1;
+		attempt++;
+		usleep(1000 + ((unsigned int)getpid() * 7919u + attempt * 104729u) % 9000);
+	}
+}
+
+struct store *store_open_access(const char *path, enum store_access access,
+				char *err, size_t errlen)
+{
+	int flags = SQLITE_OPEN_READWRITE;
+	struct store *st;
+	bool create;
+	int rc;
+
+	if (check_path(path, access, &create, err, errlen))
+		return NULL;
+	if (create)
+		flags |= SQLITE_OPEN_CREATE;
+
+	st = xcalloc(1, sizeof(*st));
+	st->path = xstrdup(path);
+	rc = sqlite3_open_v2(path, &st->db, flags, NULL);
+	if (rc != SQLITE_OK) {
+		set_err(err, errlen, "cannot open %s: %s", path,
+			st->db ? sqlite3_errmsg(st->db) : sqlite3_errstr(rc));
+		store_close(st);
+		return NULL;
+	}
+	sqlite3_extended_result_codes(st->db, 1);
+	sqlite3_busy_timeout(st->db, STORE_BUSY_TIMEOUT_MS);
+	if (prepare_with_retries(st, access, err, errlen)) {
+		store_close(st);
+		return NULL;
+	}
+	return st;
+}
+
+struct store *store_open(const char *path, char *err, size_t errlen)
+{
+	return store_open_access(path, STORE_WRITE, err, errlen);
+}
+
+void store_close(struct store *st)
+{
+	if (!st)
+		return;
+	sqlite3_close(st->db);
+	free(st->path);
+	free(st);
+}
+
+/* ---- samples as little-endian blobs ---------------------------------- */
+
+static void *encode_doubles(const double *x, size_t n)
+{
+	unsigned char *buf = xmalloc(n * 8), *p = buf;
+
+	for (size_t i = 0; i < n; i++) {
+		uint64_t bits;
+
+		memcpy(&bits, &x[i], 8);
+		for (int b = 0; b < 8; b++)
+			*p++ = (unsigned char)(bits >> (8 * b));
+	}
+	return buf;
+}
+
+static double *decode_doubles(const unsigned char *p, size_t n)
+{
+	double *x = xmalloc(n * sizeof(double));
+
+	for (size_t i = 0; i < n; i++) {
+		uint64_t bits = 0;
+
+		for (int b = 0; b < 8; b++)
+			bits |= (uint64_t)*p++ << (8 * b);
+		memcpy(&x[i], &bits, 8);
+	}
+	return x;
+}
+
+/*
+ * Rounds as (round, count) pairs of little-endian uint32: a cell's samples
+ * come round after round, so a few pairs stand for every sample.
+ */
+static void put_u32(unsigned char **p, uint32_t v)
+{
+	for (int b = 0; b < 4; b++)
+		*(*p)++ = (unsigned char)(v >> (8 * b));
+}
+
+static uint32_t get_u32(const unsigned char *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+	       (uint32_t)p[3] << 24;
+}
+
+static void *encode_rounds(const uint32_t *r, size_t n, size_t *bytes)
+{
+	unsigned char *buf = xmalloc(n * 8), *p = buf;
+
+	for (size_t i = 0; i < n; ) {
+		size_t k = i;
+
+		while (k < n && r[k] == r[i] && k - i < UINT32_MAX)
+			k++;
+		put_u32(&p, r[i]);
+		put_u32(&p, (uint32_t)(k - i));
+		i = k;
+	}
+	*bytes = (size_t)(p - buf);
+	return buf;
+}
+
+/* Rounds are numbered from 0: the count is the last one's number + 1. */
+uint32_t stored_cell_count_rounds(const uint32_t *r, size_t n)
+{
+	uint32_t max = 0;
+
+	if (!r || !n)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if (r[i] > max)
+			max = r[i];
+	return max == UINT32_MAX ? max : max + 1;
+}
+
+/* NULL when the pairs do not add up to n samples. */
+static uint32_t *decode_rounds(const unsigned char *p, size_t bytes, size_t n)
+{
+	uint32_t *r = xmalloc((n ? n : 1) * sizeof(uint32_t));
+	size_t have = 0;
+
+	for (size_t off = 0; off + 8 <= bytes; off += 8) {
+		uint32_t round = get_u32(p + off), count = get_u32(p + off + 4);
+
+		if (count > n - have) {
+			free(r);
+			return NULL;
+		}
+		for (uint32_t k = 0; k < count; k++)
+			r[have++] = round;
+	}
+	if (have != n || bytes % 8) {
+		free(r);
+		return NULL;
+	}
+	return r;
+}
+
+/* ---- saving --------------------------------------------------------- */
+
+static const char *str(const char *s)
+{
+	return s ? s : "";
+}
+
+static void make_uuid(char out[37])
+{
+	static const char hex[] = "0123456789abcdef";
+	unsigned char b[16];
+	size_t got = 0;
+	char *p = out;
+
+	while (got < sizeof(b)) {
+		ssize_t r = getrandom(b + got, sizeof(b) - got, 0);
+
+		if (r < 0 && errno != EINTR)
+			fatal("getrandom: %s", strerror(errno));
+		if (r > 0)
+			got += (size_t)r;
+	}
+	b[6] = (unsigned char)((b[6] & 0x0f) | 0x40);	/* version 4: random */
+	b[8] = (unsigned char)((b[8] & 0x3f) | 0x80);	/* RFC 4122 variant */
+	for (int i = 0; i < 16; i++) {
+		if (i == 4 || i == 6 || i == 8 || i == 10)
+			*p++ = '-';
+		*p++ = hex[b[i] >> 4];
+		*p++ = hex[b[i] & 15];
+	}
+	*p = '\0';
+}
+
+static void now_iso8601(char *buf, size_t len)
+{
+	time_t t = time(NULL);
+	struct tm tm;
+
+	gmtime_r(&t, &tm);
+	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+static void bind_json(sqlite3_stmt *stmt, int col, const json_t *j)
+{
+	char *text = j ? json_dumps(j, JSON_COMPACT) : NULL;
+
+	if (text)
+		sqlite3_bind_text(stmt, col, text, -1, free);
+	else
+		sqlite3_bind_null(stmt, col);
+}
+
+static void bind_doubles(sqlite3_stmt *stmt, int col, const double *x, size_t n)
+{
+	if (x && n)
+		sqlite3_bind_blob64(stmt, col, encode_doubles(x, n), n * 8, free);
+	else
+		sqlite3_bind_null(stmt, col);
+}
+
+static void bind_rounds(sqlite3_stmt *stmt, int col, const uint32_t *r, size_t n)
+{
+	size_t bytes;
+	void *blob;
+
+	if (!r || !n) {
+		sqlite3_bind_null(stmt, col);
+		return;
+	}
+	blob = encode_rounds(r, n, &bytes);
+	sqlite3_bind_blob64(stmt, col, blob, bytes, free);
+}
+
+static int insert_cell(struct store *st, sqlite3_stmt *stmt, int64_t run_id,
+		       size_t seq, const struct stored_cell *c, char *err,
+		       size_t errlen)
+{
+	sqlite3_reset(stmt);
+	sqlite3_clear_bindings(stmt);
+	sqlite3_bind_int64(stmt, 1, run_id);
+	sqlite3_bind_int64(stmt, 2, (int64_t)seq);
+	sqlite3_bind_text(stmt, 3, str(c->name), -1, SQLITE_STATIC);
+	sqlite3_bind_text(stmt, 4, str(c->path), -1, SQLITE_STATIC);
+	sqlite3_bind_text(stmt, 5, str(c->api), -1, SQLITE_STATIC);
+	sqlite3_bind_text(stmt, 6, str(c->clock), -1, SQLITE_STATIC);
+	sqlite3_bind_text(stmt, 7, str(c->status), -1, SQLITE_STATIC);
+	sqlite3_bind_text(stmt, 8, str(c->reason), -1, SQLITE_STATIC);
+	sqlite3_bind_text(stmt, 9, str(c->unit), -1, SQLITE_STATIC);
+	sqlite3_bind_int64(stmt, 10, (int64_t)c->batch_calls);
+	sqlite3_bind_int64(stmt, 11, c->values ? (int64_t)c->n : 0);
+	bind_doubles(stmt, 12, c->values, c->n);
+	bind_doubles(stmt, 13, c->values ? c->cycles : NULL, c->n);
+	sqlite3_bind_text(stmt, 14, c->cycles ? str(c->cycles_unit) : "", -1,
+			  SQLITE_STATIC);
+	bind_rounds(stmt, 15, c->values ? c->rounds : NULL, c->n);
+	if (sqlite3_step(stmt) == SQLITE_DONE)
+		return 0;
+	db_err(st, err, errlen, "saving a cell");
+	return -1;
+}
+
+/* The rows of one run; the caller holds the write transaction. */
+static int insert_run(struct store *st, struct stored_run *run, char *err,
+		      size_t errlen)
+{
+	sqlite3_stmt *stmt;
+	int64_t id;
+	int rc = -1;
+
+	stmt = prepare(st, "INSERT INTO runs (uuid, command, label, host, kernel,"
+		       " started, elapsed_s, status, env, config)"
+		       " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", err, errlen);
+	if (!stmt)
+		return -1;
+	sqlite3_bind_text(stmt, 1, run->uuid, -1, SQLITE_STATIC);
+	sqlite3_bind_text(stmt, 2, str(run->command), -1, SQLITE_STATIC);
+	sqlite3_bind_text(stmt, 3, str(run->label), -1, SQLITE_STATIC);
+	sqlite3_bind_text(stmt, 4, str(run->host), -1, SQLITE_STATIC);
+	sqlite3_bind_text(stmt, 5, str(run->kernel), -1, SQLITE_STATIC);
+	sqlite3_bind_text(stmt, 6, run->started, -1, SQLITE_STATIC);
+	sqlite3_bind_double(stmt, 7, run->elapsed_s);
+	sqlite3_bind_text(stmt, 8, run->status ? run->status : "complete", -1,
+			  SQLITE_STATIC);
+	if (run->env)
+		bind_json(stmt, 9, run->env);
+	else
+		sqlite3_bind_text(stmt, 9, "{}", -1, SQLITE_STATIC);
+	bind_json(stmt, 10, run->config);
+	if (sqlite3_step(stmt) != SQLITE_DONE) {
+		db_err(st, err, errlen, "saving the run");
+		sqlite3_finalize(stmt);
+		return -1;
+	}
+	sqlite3_finalize(stmt);
+	id = sqlite3_last_insert_rowid(st->db);
+
+	stmt = prepare(st, "INSERT INTO cells (run_id, seq, name, path, api, clock,"
+		       " status, reason, unit, batch_calls, n, samples, cycles,"
+		       " cycles_unit, rounds)"
+		       " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+		       err, errlen);
+	if (!stmt)
+		return -1;
+	for (size_t i = 0; i < run->ncells; i++)
+		if (insert_cell(st, stmt, id, i, &run->cells[i], err, errlen))
+			goto out;
+	run->id = id;
+	rc = 0;
+out:
+	sqlite3_finalize(stmt);
+	return rc;
+}
+
+static void fill_defaults(struct stored_run *run)
+{
+	if (!run->uuid[0])
+		make_uuid(run->uuid);
+	if (!run->started[0])
+		now_iso8601(run->started, sizeof(run->started));
+}
+
+int store_save_run(struct store *st, struct stored_run *run, char *err,
+		   size_t errlen)
+{
+	fill_defaults(run);
+	if (exec(st, "BEGIN IMMEDIATE", "starting to save", err, errlen))
+		return -1;
+	if (insert_run(st, run, err, errlen) ||
+	    exec(st, "COMMIT", "saving the run", err, errlen)) {
+		rollback(st);
+		run->id = 0;
+		return -1;
+	}
+	return 0;
+}
+
+static int find_uuid(struct store *st, const char *uuid, int64_t *id, char *err,
+		     size_t errlen)
+{
+	sqlite3_stmt *stmt = prepare(st, "SELECT id FROM runs WHERE uuid = ?",
+				     err, errlen);
+	int rc;
+
+	if (!stmt)
+		return -1;
+	sqlite3_bind_text(stmt, 1, uuid, -1, SQLITE_STATIC);
+	rc = sqlite3_step(stmt);
+	if (rc == SQLITE_ROW)
+		*id = sqlite3_column_int64(stmt, 0);
+	else if (rc != SQLITE_DONE)
+		db_err(st, err, errlen, "looking up a run");
+	sqlite3_finalize(stmt);
+	return rc == SQLITE_ROW ? 1 : rc == SQLITE_DONE ? 0 : -1;
+}
+
+int store_import_run(struct store *st, struct stored_run *run, char *err,
+		     size_t errlen)
+{
+	int64_t existing;
+	int found;
+
+	fill_defaults(run);
+	if (exec(st, "BEGIN IMMEDIATE", "starting to import", err, errlen))
+		return -1;
+	found = find_uuid(st, run->uuid, &existing, err, errlen);
+	if (found == 1) {
+		rollback(st);
+		run->id = existing;
+		return 1;
+	}
+	if (found < 0 || insert_run(st, run, err, errlen) ||
+	    exec(st, "COMMIT", "importing the run", err, errlen)) {
+		rollback(st);
+		run->id = 0;
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- loading -------------------------------------------------------- */
+
+static char *column_strdup(sqlite3_stmt *stmt, int col)
+{
+	const unsigned char *s = sqlite3_column_text(stmt, col);
+
+	return xstrdup(s ? (const char *)s : "");
+}
+
+static void column_copy(sqlite3_stmt *stmt, int col, char *buf, size_t len)
+{
+	const unsigned char *s = sqlite3_column_text(stmt, col);
+
+	snprintf(buf, len, "%s", s ? (const char *)s : "");
+}
+
+/* A JSON column, or NULL for SQL NULL; -1 when the text is not JSON. */
+static int column_json(sqlite3_stmt *stmt, int col, json_t **out)
+{
+	const char *text = (const char *)sqlite3_column_text(stmt, col);
+
+	*out = NULL;
+	if (!text)
+		return 0;
+	*out = json_loads(text, JSON_DECODE_ANY, NULL);
+	return *out ? 0 : -1;
+}
+
+static int load_run_row(struct store *st, int64_t id, struct stored_run *run,
+			char *err, size_t errlen)
+{
+	sqlite3_stmt *stmt;
+	int rc;
+
+	stmt = prepare(st, "SELECT uuid, command, label, host, kernel, started,"
+		       " elapsed_s, status, env, config FROM runs WHERE id = ?",
+		       err, errlen);
+	if (!stmt)
+		return -1;
+	sqlite3_bind_int64(stmt, 1, id);
+	rc = sqlite3_step(stmt);
+	if (rc != SQLITE_ROW) {
+		if (rc == SQLITE_DONE)
+			set_err(err, errlen, "no run %lld in %s", (long long)id, st->path);
+		else
+			db_err(st, err, errlen, "loading a run");
+		sqlite3_finalize(stmt);
+		return -1;
+	}
+	run->id = id;
+	column_copy(stmt, 0, run->uuid, sizeof(run->uuid));
+	run->command = column_strdup(stmt, 1);
+	run->label = column_strdup(stmt, 2);
+	run->host = column_strdup(stmt, 3);
+	run->kernel = column_strdup(stmt, 4);
+	column_copy(stmt, 5, run->started, sizeof(run->started));
+	run->elapsed_s = sqlite3_column_double(stmt, 6);
+	run->status = column_strdup(stmt, 7);
+	rc = column_json(stmt, 8, &run->env) || column_json(stmt, 9, &run->config);
+	sqlite3_finalize(stmt);
+	if (rc) {
+		set_err(err, errlen, "%s: run %lld: its environment or configuration "
+			"is not valid JSON (the database is damaged)", st->path,
+			(long long)id);
+		return -1;
+	}
+	if (!run->env)
+		run->env = json_object();
+	return 0;
+}
+
+/* A blob of n doubles, or NULL; -1 when its size does not match n. */
+static int column_doubles(sqlite3_stmt *stmt, int col, size_t n, double **out)
+{
+	const void *blob = sqlite3_column_blob(stmt, col);
+	size_t bytes = (size_t)sqlite3_column_bytes(stmt, col);
+
+	*out = NULL;
+	if (!blob)
+		return bytes == 0 ? 0 : -1;
+	if (bytes != n * 8)
+		return -1;
+	*out = decode_doubles(blob, n);
+	return 0;
+}
+
+static int load_cell(sqlite3_stmt *stmt, struct stored_cell *c, bool samples)
+{
+	int64_t n = sqlite3_column_int64(stmt, 9);
+
+	c->name = column_strdup(stmt, 0);
+	c->path = column_strdup(stmt, 1);
+	c->api = column_strdup(stmt, 2);
+	c->clock = column_strdup(stmt, 3);
+	c->status = column_strdup(stmt, 4);
+	c->reason = column_strdup(stmt, 5);
+	c->unit = column_strdup(stmt, 6);
+	c->batch_calls = (uint64_t)sqlite3_column_int64(stmt, 7);
+	c->cycles_unit = column_strdup(stmt, 8);
+	if (n < 0)
+		return -1;
+	c->n = (size_t)n;
+	if (!samples)
+		return 0;
+	if (column_doubles(stmt, 10, c->n, &c->values) ||
+	    column_doubles(stmt, 11, c->n, &c->cycles))
+		return -1;
+	if (!c->values && c->n)
+		return -1;
+	if (sqlite3_column_type(stmt, 12) == SQLITE_NULL)
+		return 0;
+	c->rounds = decode_rounds(sqlite3_column_blob(stmt, 12),
+				  (size_t)sqlite3_column_bytes(stmt, 12), c->n);
+	c->nrounds = stored_cell_count_rounds(c->rounds, c->n);
+	return c->rounds ? 0 : -1;
+}
+
+static int load_cells(struct store *st, struct stored_run *run, bool samples,
+		      char *err, size_t errlen)
+{
+	sqlite3_stmt *stmt;
+	size_t cap = 0;
+	int rc;
+
+	stmt = prepare(st, samples ?
+		       "SELECT name, path, api, clock, status, reason, unit,"
+		       " batch_calls, cycles_unit, n, samples, cycles, rounds FROM cells"
+		       " WHERE run_id = ? ORDER BY seq" :
+		       "SELECT name, path, api, clock, status, reason, unit,"
+		       " batch_calls, cycles_unit, n FROM cells"
+		       " WHERE run_id = ? ORDER BY seq", err, errlen);
+	if (!stmt)
+		return -1;
+	sqlite3_bind_int64(stmt, 1, run->id);
+	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+		struct stored_cell *c;
+
+		grow_array((void **)&run->cells, &cap, run->ncells + 1,
+			   sizeof(*run->cells));
+		c = &run->cells[run->ncells++];
+		memset(c, 0, sizeof(*c));
+		if (load_cell(stmt, c, samples)) {
+			set_err(err, errlen, "%s: run %lld: the samples of cell %s do "
+				"not match their count (the database is damaged)",
+				st->path, (long long)run->id, c->name);
+			sqlite3_finalize(stmt);
+			return -1;
+		}
+	}
+	if (rc != SQLITE_DONE)
+		db_err(st, err, errlen, "loading the cells");
+	sqlite3_finalize(stmt);
+	return rc == SQLITE_DONE ? 0 : -1;
+}
+
+static int load(struct store *st, int64_t id, struct stored_run *run,
+		bool samples, char *err, size_t errlen)
+{
+	int rc;
+
+	memset(run, 0, sizeof(*run));
+	/* One read transaction: a concurrent rm cannot split the run. */
+	if (exec(st, "BEGIN", "loading a run", err, errlen))
+		return -1;
+	rc = load_run_row(st, id, run, err, errlen);
+	if (!rc)
+		rc = load_cells(st, run, samples, err, errlen);
+	rollback(st);
+	if (rc)
+		stored_run_free(run);
+	return rc;
+}
+
+int store_load_run(struct store *st, int64_t id, struct stored_run *run,
+		   char *err, size_t errlen)
+{
+	return load(st, id, run, true, err, errlen);
+}
+
+int store_load_run_header(struct store *st, int64_t id, struct stored_run *run,
+			  char *err, size_t errlen)
+{
+	return load(st, id, run, false, err, errlen);
+}
+
+void stored_run_free(struct stored_run *run)
+{
+	for (size_t i = 0; i < run->ncells; i++) {
+		struct stored_cell *c = &run->cells[i];
+
+		free(c->name);
+		free(c->path);
+		free(c->api);
+		free(c->clock);
+		free(c->status);
+		free(c->reason);
+		free(c->unit);
+		free(c->values);
+		free(c->cycles);
+		free(c->cycles_unit);
+		free(c->rounds);
+	}
+	free(run->cells);
+	free(run->command);
+	free(run->label);
+	free(run->host);
+	free(run->kernel);
+	free(run->status);
+	json_decref(run->env);
+	json_decref(run->config);
+	memset(run, 0, sizeof(*run));
+}
+
+/* ---- removing ------------------------------------------------------- */
+
+int store_delete_run(struct store *st, int64_t id, char *err, size_t errlen)
+{
+	sqlite3_stmt *stmt;
+	int rc;
+
+	if (exec(st, "BEGIN IMMEDIATE", "starting to remove", err, errlen))
+		return -1;
+	stmt = prepare(st, "DELETE FROM cells WHERE run_id = ?1;", err, errlen);
+	if (!stmt)
+		goto fail;
+	sqlite3_bind_int64(stmt, 1, id);
+	rc = sqlite3_step(stmt);
+	sqlite3_finalize(stmt);
+	if (rc != SQLITE_DONE)
+		goto db_fail;
+	stmt = prepare(st, "DELETE FROM runs WHERE id = ?1;", err, errlen);
+	if (!stmt)
+		goto fail;
+	sqlite3_bind_int64(stmt, 1, id);
+	rc = sqlite3_step(stmt);
+	sqlite3_finalize(stmt);
+	if (rc != SQLITE_DONE)
+		goto db_fail;
+	if (sqlite3_changes(st->db) == 0) {
+		rollback(st);
+		return 1;
+	}
+	if (exec(st, "COMMIT", "removing the run", err, errlen))
+		goto fail;
+	return 0;
+db_fail:
+	db_err(st, err, errlen, "removing the run");
+fail:
+	rollback(st);
+	return -1;
+}
+
+/* ---- finding -------------------------------------------------------- */
+
+static bool digits(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!isdigit((unsigned char)s[i]))
+			return false;
+	return true;
+}
+
+static int number(const char *s, size_t n)
+{
+	int v = 0;
+
+	for (size_t i = 0; i < n; i++)
+		v = v * 10 + (s[i] - '0');
+	return v;
+}
+
+static bool leap_year(int y)
+{
+	return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+}
+
+static int days_in_month(int y, int m)
+{
+	static const int days[] = { 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
+
+	return m == 2 && leap_year(y) ? 29 : days[m - 1];
+}
+
+bool store_date_valid(const char *d)
+{
+	/* Where a prefix may stop, and the separator before each part. */
+	static const struct { size_t at; char sep; int lo, hi; } part[] = {
+		{ 0, 0, 0, 9999 }, { 5, '-', 1, 12 }, { 8, '-', 1, 31 },
+		{ 11, 'T', 0, 23 }, { 14, ':', 0, 59 }, { 17, ':', 0, 60 },
+	};
+	size_t len = d ? strlen(d) : 0;
+	int year = 0, month = 1;
+
+	if (len == 20 && d[19] == 'Z')
+		len = 19;
+	if (len != 4 && len != 7 && len != 10 && len != 16 && len != 19)
+		return false;
+	for (size_t i = 0; i < ARRAY_SIZE(part) && part[i].at < len; i++) {
+		size_t w = i == 0 ? 4 : 2;
+		const char *p = d + part[i].at;
+		int v;
+
+		if (i > 0 && p[-1] != part[i].sep && !(part[i].sep == 'T' && p[-1] == ' '))
+			return false;
+		if (!digits(p, w))
+			return false;
+		v = number(p, w);
+		if (v < part[i].lo || v > part[i].hi)
+			return false;
+		if (i == 0)
+			year = v;
+		else if (i == 1)
+			month = v;
+		else if (i == 2 && v > days_in_month(year, month))
+			return false;
+	}
+	return true;
+}
+
+/* A date as stored: 'T' between day and time, no 'Z' (prefix compare). */
+static void normalize_date(const char *d, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s", d);
+	if (strlen(buf) > 10)
+		buf[10] = 'T';
+	if (strlen(buf) == 20)
+		buf[19] = '\0';
+}
+
+static void bind_opt(sqlite3_stmt *stmt, int col, const char *s)
+{
+	if (s)
+		sqlite3_bind_text(stmt, col, s, -1, SQLITE_TRANSIENT);
+	else
+		sqlite3_bind_null(stmt, col);
+}
+
+static int collect_ids(struct store *st, sqlite3_stmt *stmt, int64_t **ids,
+		       size_t *n, char *err, size_t errlen)
+{
+	size_t cap = 0;
+	int rc;
+
+	*ids = NULL;
+	*n = 0;
+	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+		grow_array((void **)ids, &cap, *n + 1, sizeof(**ids));
+		(*ids)[(*n)++] = sqlite3_column_int64(stmt, 0);
+	}
+	sqlite3_finalize(stmt);
+	if (rc == SQLITE_DONE)
+		return 0;
+	db_err(st, err, errlen, "listing runs");
+	free(*ids);
+	*ids = NULL;
+	*n = 0;
+	return -1;
+}
+
+int store_find_runs(struct store *st, const struct run_filter *f,
+		    int64_t **ids, size_t *n, char *err, size_t errlen)
+{
+	char since[32] = "", until[32] = "";
+	sqlite3_stmt *stmt;
+
+	*ids = NULL;
+	*n = 0;
+	if ((f->since && !store_date_valid(f->since)) ||
+	    (f->until && !store_date_valid(f->until))) {
+		set_err(err, errlen, "invalid date '%s': expected YYYY-MM-DD, "
+			"optionally with THH:MM[:SS]",
+			f->since && !store_date_valid(f->since) ? f->since : f->until);
+		return -1;
+	}
+	if (f->since)
+		normalize_date(f->since, since, sizeof(since));
+	if (f->until)
+		normalize_date(f->until, until, sizeof(until));
+	/*
+	 * GLOB: exact unless the filter holds * ? or [. Dates compare as
+	 * prefixes of the stored ISO text, so "--until 2026-11-30" includes
+	 * that whole day.
+	 */
+	stmt = prepare(st, "SELECT id FROM runs WHERE"
+		       " (?1 IS NULL OR label GLOB ?1) AND"
+		       " (?2 IS NULL OR kernel GLOB ?2) AND"
+		       " (?3 IS NULL OR host GLOB ?3) AND"
+		       " (?4 IS NULL OR command GLOB ?4) AND"
+		       " (?5 IS NULL OR substr(started, 1, length(?5)) >= ?5) AND"
+		       " (?6 IS NULL OR substr(started, 1, length(?6)) <= ?6)"
+		       " ORDER BY started, id", err, errlen);
+	if (!stmt)
+		return -1;
+	bind_opt(stmt, 1, f->label);
+	bind_opt(stmt, 2, f->kernel);
+	bind_opt(stmt, 3, f->host);
+	bind_opt(stmt, 4, f->command);
+	bind_opt(stmt, 5, f->since ? since : NULL);
+	bind_opt(stmt, 6, f->until ? until : NULL);
+	return collect_ids(st, stmt, ids, n, err, errlen);
+}
+
+static bool uuid_like(const char *s)
+{
+	if (strlen(s) != 36)
+		return false;
+	for (int i = 0; i < 36; i++) {
+		bool dash = i == 8 || i == 13 || i == 18 || i == 23;
+
+		if (dash ? s[i] != '-' : !isxdigit((unsigned char)s[i]))
+			return false;
+	}
+	return true;
+}
+
+int store_resolve(struct store *st, const char *spec, int64_t **ids, size_t *n,
+		  char *err, size_t errlen)
+{
+	sqlite3_stmt *stmt;
+	uint64_t id;
+
+	*ids = NULL;
+	*n = 0;
+	if (parse_u64(spec, &id)) {
+		stmt = prepare(st, "SELECT id FROM runs WHERE id = ?", err, errlen);
+		if (stmt)
+			sqlite3_bind_int64(stmt, 1, id > INT64_MAX ? -1 : (int64_t)id);
+	} else if (uuid_like(spec)) {
+		stmt = prepare(st, "SELECT id FROM runs WHERE uuid = lower(?)", err,
+			       errlen);
+		if (stmt)
+			sqlite3_bind_text(stmt, 1, spec, -1, SQLITE_TRANSIENT);
+	} else {
+		stmt = prepare(st, "SELECT id FROM runs WHERE label = ?"
+			       " ORDER BY started, id", err, errlen);
+		if (stmt)
+			sqlite3_bind_text(stmt, 1, spec, -1, SQLITE_TRANSIENT);
+	}
+	if (!stmt || collect_ids(st, stmt, ids, n, err, errlen))
+		return -1;
+	if (*n == 0) {
+		set_err(err, errlen, "no run or label '%s' in %s", spec, st->path);
+		free(*ids);
+		*ids = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+bool store_label_valid(const char *label, char *why, size_t len)
+{
+	size_t n = label ? strlen(label) : 0;
+	json_t *j;
+
+	if (n == 0) {
+		set_err(why, len, "a label cannot be empty");
+		return false;
+	}
+	if (n > LABEL_MAX) {
+		set_err(why, len, "a label has at most %d bytes", LABEL_MAX);
+		return false;
+	}
+	if (digits(label, n)) {
+		set_err(why, len, "a label cannot be a number: that reads as a run id");
+		return false;
+	}
+	if (label[0] == '-') {
+		set_err(why, len, "a label cannot start with '-'");
+		return false;
+	}
+	if (uuid_like(label)) {
+		set_err(why, len, "a label cannot be a uuid: that reads as a run");
+		return false;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if ((unsigned char)label[i] < 0x20 || label[i] == 0x7f) {
+			set_err(why, len, "a label cannot hold control characters");
+			return false;
+		}
+	}
+	/* Labels travel in JSON exports, which are UTF-8. */
+	j = json_string(label);
+	if (!j) {
+		set_err(why, len, "a label must be valid UTF-8");
+		return false;
+	}
+	json_decref(j);
+	return true;
+}
+
+/* ---- JSON: the export format ---------------------------------------- */
+
+static json_t *doubles_json(const double *x, size_t n)
+{
+	json_t *a = json_array();
+
+	/* JSON has no NaN or infinity: such a sample is written as null. */
+	for (size_t i = 0; i < n; i++)
+		json_array_append_new(a, isfinite(x[i]) ? json_real(x[i]) : json_null());
+	return a;
+}
+
+/* A JSON string even from bytes that are not UTF-8 (they become '?'). */
+static json_t *text_json(const char *s)
+{
+	json_t *j = json_string(str(s));
+	char *copy;
+
+	if (j)
+		return j;
+	copy = xstrdup(s);
+	for (char *p = copy; *p; p++)
+		if ((unsigned char)*p >= 0x80)
+			*p = '?';
+	j = json_string(copy);
+	free(copy);
+	return j;
+}
+
+static void set_text(json_t *o, const char *key, const char *s)
+{
+	json_object_set_new(o, key, text_json(s));
+}
+
+static json_t *cell_json(const struct stored_cell *c)
+{
+	json_t *o = json_object();
+
+	set_text(o, "name", c->name);
+	set_text(o, "path", c->path);
+	set_text(o, "api", c->api);
+	set_text(o, "clock", c->clock);
+	set_text(o, "status", c->status);
+	set_text(o, "reason", c->reason);
+	set_text(o, "unit", c->unit);
+	json_object_set_new(o, "batch_calls", json_integer((json_int_t)c->batch_calls));
+	/* Without values but with n, the run was loaded without samples. */
+	if (c->values || c->n == 0)
+		json_object_set_new(o, "samples", doubles_json(c->values, c->n));
+	if (c->values && c->cycles) {
+		json_object_set_new(o, "samples_cycles", doubles_json(c->cycles, c->n));
+		json_object_set_new(o, "cycles_unit", json_string(str(c->cycles_unit)));
+	}
+	if (c->values && c->rounds) {
+		json_t *a = json_array();
+
+		for (size_t i = 0; i < c->n; i++)
+			json_array_append_new(a, json_integer(c->rounds[i]));
+		json_object_set_new(o, "samples_round", a);
+	}
+	return o;
+}
+
+json_t *stored_run_to_json(const struct stored_run *run)
+{
+	json_t *cells = json_array();
+	json_t *o;
+
+	for (size_t i = 0; i < run->ncells; i++)
+		json_array_append_new(cells, cell_json(&run->cells[i]));
+	o = json_object();
+	if (run->id > 0)
+		json_object_set_new(o, "id", json_integer(run->id));
+	set_text(o, "uuid", run->uuid);
+	set_text(o, "command", run->command);
+	set_text(o, "label", run->label);
+	set_text(o, "host", run->host);
+	set_text(o, "kernel", run->kernel);
+	set_text(o, "started", run->started);
+	json_object_set_new(o, "elapsed_s", json_real(isfinite(run->elapsed_s) ?
+						      run->elapsed_s : 0.0));
+	set_text(o, "status", run->status ? run->status : "complete");
+	json_object_set_new(o, "environment",
+			    run->env ? json_incref(run->env) : json_object());
+	json_object_set_new(o, "config",
+			    run->config ? json_incref(run->config) : json_null());
+	json_object_set_new(o, "cells", cells);
+	return o;
+}
+
+/* Where a field sits, for error messages: "cells[3].samples[2]". */
+struct jpath {
+	char buf[128];
+};
+
+static const char *jpath(struct jpath *p, const char *fmt, ...) _printf_(2, 3);
+static const char *jpath(struct jpath *p, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(p->buf, sizeof(p->buf), fmt, ap);
+	va_end(ap);
+	return p->buf;
+}
+
+static const char *json_type_name(const json_t *j)
+{
+	switch (json_typeof(j)) {
+	case JSON_OBJECT: return "an object";
+	case JSON_ARRAY: return "an array";
+	case JSON_STRING: return "a string";
+	case JSON_INTEGER: return "an integer";
+	case JSON_REAL: return "a number";
+	case JSON_TRUE:
+	case JSON_FALSE: return "a boolean";
+	case JSON_NULL: return "null";
+	}
+	return "?";
+}
+
+/*
+ * A string member. Absent: "" when optional, an error otherwise. Strings
+ * with a NUL byte are refused: SQLite text would cut them short.
+ */
+static int get_string(const json_t *obj, const char *key, const char *where,
+		      bool required, char **out, char *err, size_t errlen)
+{
+	const json_t *j = json_object_get(obj, key);
+
+	if (!j) {
+		if (required) {
+			set_err(err, errlen, "%s: missing", where);
+			return -1;
+		}
+		*out = xstrdup("");
+		return 0;
+	}
+	if (!json_is_string(j)) {
+		set_err(err, errlen, "%s: expected a string, got %s", where,
+			json_type_name(j));
+		return -1;
+	}
+	if (strlen(json_string_value(j)) != json_string_length(j)) {
+		set_err(err, errlen, "%s: contains a NUL character", where);
+		return -1;
+	}
+	*out = xstrdup(json_string_value(j));
+	return 0;
+}
+
+static int get_samples(const json_t *arr, const char *where, double **out,
+		       size_t *n, char *err, size_t errlen)
+{
+	struct jpath p;
+	size_t i;
+	json_t *v;
+
+	if (!json_is_array(arr)) {
+		set_err(err, errlen, "%s: expected an array of numbers, got %s",
+			where, json_type_name(arr));
+		return -1;
+	}
+	*n = json_array_size(arr);
+	*out = xmalloc(*n * sizeof(double));
+	json_array_foreach(arr, i, v) {
+		if (json_is_number(v)) {
+			(*out)[i] = json_number_value(v);
+		} else if (json_is_null(v)) {
+			(*out)[i] = NAN;	/* how a non-finite sample is exported */
+		} else {
+			set_err(err, errlen, "%s: expected a number, got %s",
+				jpath(&p, "%s[%zu]", where, i), json_type_name(v));
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static int get_rounds(const json_t *arr, const char *where,
+		      struct stored_cell *c, char *err, size_t errlen)
+{
+	struct jpath p;
+	size_t i;
+	json_t *v;
+
+	if (!json_is_array(arr)) {
+		set_err(err, errlen, "%s: expected an array of round numbers, got %s",
+			where, json_type_name(arr));
+		return -1;
+	}
+	if (json_array_size(arr) != c->n) {
+		set_err(err, errlen, "%s: %zu values for %zu samples", where,
+			json_array_size(arr), c->n);
+		return -1;
+	}
+	c->rounds = xmalloc((c->n ? c->n : 1) * sizeof(uint32_t));
+	json_array_foreach(arr, i, v) {
+		if (!json_is_integer(v) || json_integer_value(v) < 0 ||
+		    json_integer_value(v) > UINT32_MAX) {
+			set_err(err, errlen, "%s: expected a round number, got %s",
+				jpath(&p, "%s[%zu]", where, i), json_type_name(v));
+			return -1;
+		}
+		c->rounds[i] = (uint32_t)json_integer_value(v);
+	}
+	c->nrounds = stored_cell_count_rounds(c->rounds, c->n);
+	return 0;
+}
+
+static int cell_from_json(const json_t *j, size_t idx, struct stored_cell *c,
+			  char *err, size_t errlen)
+{
+	static const char *const optional[] = { "path", "api", "clock", "reason" };
+	char **slots[] = { &c->path, &c->api, &c->clock, &c->reason };
+	const json_t *v;
+	struct jpath p;
+	size_t ncycles;
+
+	if (!json_is_object(j)) {
+		set_err(err, errlen, "cells[%zu]: expected an object, got %s", idx,
+			json_type_name(j));
+		return -1;
+	}
+	if (get_string(j, "name", jpath(&p, "cells[%zu].name", idx), true,
+		       &c->name, err, errlen))
+		return -1;
+	if (!*c->name) {
+		set_err(err, errlen, "cells[%zu].name: empty", idx);
+		return -1;
+	}
+	for (size_t k = 0; k < ARRAY_SIZE(optional); k++)
+		if (get_string(j, optional[k], jpath(&p, "cells[%zu].%s", idx,
+			       optional[k]), false, slots[k], err, errlen))
+			return -1;
+	if (get_string(j, "status", jpath(&p, "cells[%zu].status", idx), true,
+		       &c->status, err, errlen) ||
+	    get_string(j, "unit", jpath(&p, "cells[%zu].unit", idx), true,
+		       &c->unit, err, errlen) ||
+	    get_string(j, "cycles_unit", jpath(&p, "cells[%zu].cycles_unit", idx),
+		       false, &c->cycles_unit, err, errlen))
+		return -1;
+	v = json_object_get(j, "batch_calls");
+	if (v && (!json_is_integer(v) || json_integer_value(v) < 0)) {
+		set_err(err, errlen, "cells[%zu].batch_calls: expected a "
+			"non-negative integer, got %s", idx, json_type_name(v));
+		return -1;
+	}
+	c->batch_calls = v ? (uint64_t)json_integer_value(v) : 0;
+	v = json_object_get(j, "samples");
+	if (!v) {
+		set_err(err, errlen, "cells[%zu].samples: missing", idx);
+		return -1;
+	}
+	if (get_samples(v, jpath(&p, "cells[%zu].samples", idx), &c->values,
+			&c->n, err, errlen))
+		return -1;
+	v = json_object_get(j, "samples_cycles");
+	if (v && !json_is_null(v)) {
+		if (get_samples(v, jpath(&p, "cells[%zu].samples_cycles", idx),
+				&c->cycles, &ncycles, err, errlen))
+			return -1;
+		if (ncycles != c->n) {
+			set_err(err, errlen, "cells[%zu].samples_cycles: %zu values for "
+				"%zu samples", idx, ncycles, c->n);
+			return -1;
+		}
+	}
+	v = json_object_get(j, "samples_round");
+	if (!v || json_is_null(v))
+		return 0;
+	return get_rounds(v, jpath(&p, "cells[%zu].samples_round", idx), c, err,
+			  errlen);
+}
+
+static int run_strings_from_json(const json_t *j, struct stored_run *run,
+				 char *err, size_t errlen)
+{
+	char why[96];
+	char *s;
+
+	if (get_string(j, "uuid", "uuid", true, &s, err, errlen))
+		return -1;
+	if (!uuid_like(s)) {
+		set_err(err, errlen, "uuid: '%s' is not a uuid", s);
+		free(s);
+		return -1;
+	}
+	for (char *q = s; *q; q++)
+		*q = (char)tolower((unsigned char)*q);
+	snprintf(run->uuid, sizeof(run->uuid), "%s", s);
+	free(s);
+
+	if (get_string(j, "started", "started", true, &s, err, errlen))
+		return -1;
+	if (strlen(s) != 20 || s[10] != 'T' || !store_date_valid(s)) {
+		set_err(err, errlen, "started: '%s' is not a UTC time such as "
+			"2026-11-30T13:50:02Z", s);
+		free(s);
+		return -1;
+	}
+	snprintf(run->started, sizeof(run->started), "%s", s);
+	free(s);
+
+	if (get_string(j, "command", "command", true, &run->command, err, errlen) ||
+	    get_string(j, "label", "label", false, &run->label, err, errlen) ||
+	    get_string(j, "host", "host", true, &run->host, err, errlen) ||
+	    get_string(j, "kernel", "kernel", true, &run->kernel, err, errlen) ||
+	    get_string(j, "status", "status", true, &run->status, err, errlen))
+		return -1;
+	if (!*run->command) {
+		set_err(err, errlen, "command: empty");
+		return -1;
+	}
+	if (*run->label && !store_label_valid(run->label, why, sizeof(why))) {
+		set_err(err, errlen, "label: '%s': %s", run->label, why);
+		return -1;
+	}
+	if (!streq(run->status, "complete") && !streq(run->status, "interrupted")) {
+		set_err(err, errlen, "status: '%s' is neither complete nor interrupted",
+			run->status);
+		return -1;
+	}
+	return 0;
+}
+
+static int run_fields_from_json(const json_t *j, struct stored_run *run,
+				char *err, size_t errlen)
+{
+	const json_t *v;
+
+	if (run_strings_from_json(j, run, err, errlen))
+		return -1;
+	v = json_object_get(j, "elapsed_s");
+	if (!v || !json_is_number(v) || json_number_value(v) < 0) {
+		set_err(err, errlen, "elapsed_s: %s", !v ? "missing" :
+			"expected a non-negative number");
+		return -1;
+	}
+	run->elapsed_s = json_number_value(v);
+	v = json_object_get(j, "environment");
+	if (!v || !json_is_object(v)) {
+		set_err(err, errlen, "environment: %s%s", v ? "expected an object, got " :
+			"missing", v ? json_type_name(v) : "");
+		return -1;
+	}
+	run->env = json_deep_copy(v);
+	v = json_object_get(j, "config");
+	if (v && !json_is_object(v) && !json_is_null(v)) {
+		set_err(err, errlen, "config: expected an object or null, got %s",
+			json_type_name(v));
+		return -1;
+	}
+	run->config = v && json_is_object(v) ? json_deep_copy(v) : NULL;
+	return 0;
+}
+
+int stored_run_from_json(const json_t *j, struct stored_run *run, char *err,
+			 size_t errlen)
+{
+	const json_t *cells, *c;
+	size_t i;
+
+	memset(run, 0, sizeof(*run));
+	if (!json_is_object(j)) {
+		set_err(err, errlen, "expected a run object, got %s", json_type_name(j));
+		return -1;
+	}
+	if (run_fields_from_json(j, run, err, errlen))
+		goto fail;
+	cells = json_object_get(j, "cells");
+	if (!cells || !json_is_array(cells)) {
+		set_err(err, errlen, "cells: %s%s", cells ? "expected an array, got " :
+			"missing", cells ? json_type_name(cells) : "");
+		goto fail;
+	}
+	run->cells = xcalloc(json_array_size(cells), sizeof(*run->cells));
+	json_array_foreach(cells, i, c) {
+		run->ncells = i + 1;
+		if (cell_from_json(c, i, &run->cells[i], err, errlen))
+			goto fail;
+	}
+	return 0;
+fail:
+	stored_run_free(run);
+	return -1;
+}

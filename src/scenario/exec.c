@@ -1,0 +1,242 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "scenario/exec.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "basic/stats.h"
+#include "basic/util.h"
+
+/* ---- finding the program -------------------------------------------- */
+
+/*
+ * 0 when path is an executable regular file, -EACCES when it is there but
+ * cannot run, else -ENOENT (also behind a directory we may not search: a
+ * PATH entry of another user's is no reason to call a missing command
+ * "not executable").
+ */
+static int check_executable(const char *path)
+{
+	struct stat st;
+
+	if (stat(path, &st) != 0)
+		return -ENOENT;
+	if (!S_ISREG(st.st_mode) || access(path, X_OK) != 0)
+		return -EACCES;
+	return 0;
+}
+
+int exec_lookup(const char *name, const char *path_env, char *out, size_t len)
+{
+	char defpath[256], dir[PATH_MAX];
+	const char *p, *end;
+	int best = -ENOENT;
+
+	if (!*name)
+		return -ENOENT;
+	if (strchr(name, '/')) {
+		snprintf(out, len, "%s", name);
+		return check_executable(name);
+	}
+	if (!path_env) {
+		if (!confstr(_CS_PATH, defpath, sizeof(defpath)))
+			snprintf(defpath, sizeof(defpath), "/bin:/usr/bin");
+		path_env = defpath;
+	}
+	for (p = path_env; ; p = end + 1) {
+		int rc;
+
+		end = strchrnul(p, ':');
+		/* An empty entry means the current directory, as for execvp. */
+		snprintf(dir, sizeof(dir), "%.*s", (int)(end - p), p);
+		snprintf(out, len, "%s/%s", *dir ? dir : ".", name);
+		rc = check_executable(out);
+		if (rc == 0)
+			return 0;
+		if (rc == -EACCES)
+			best = -EACCES;
+		if (!*end)
+			break;
+	}
+	return best;
+}
+
+/* ---- showing it ----------------------------------------------------- */
+
+static bool shell_safe(const char *w)
+{
+	if (!*w)
+		return false;
+	for (; *w; w++)
+		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+			    "0123456789_./=:,+@%-", *w))
+			return false;
+	return true;
+}
+
+static void append(char **buf, size_t *len, size_t *cap, const char *s, size_t n)
+{
+	grow_array((void **)buf, cap, *len + n + 1, 1);
+	memcpy(*buf + *len, s, n);
+	*len += n;
+	(*buf)[*len] = '\0';
+}
+
+static void append_quoted(char **buf, size_t *len, size_t *cap, const char *w)
+{
+	append(buf, len, cap, "'", 1);
+	for (; *w; w++) {
+		if (*w == '\'')
+			append(buf, len, cap, "'\\''", 4);
+		else
+			append(buf, len, cap, w, 1);
+	}
+	append(buf, len, cap, "'", 1);
+}
+
+char *exec_join_argv(char *const *argv, bool quote)
+{
+	char *buf = NULL;
+	size_t len = 0, cap = 0;
+
+	append(&buf, &len, &cap, "", 0);
+	for (size_t i = 0; argv[i]; i++) {
+		if (i)
+			append(&buf, &len, &cap, " ", 1);
+		if (quote && !shell_safe(argv[i]))
+			append_quoted(&buf, &len, &cap, argv[i]);
+		else
+			append(&buf, &len, &cap, argv[i], strlen(argv[i]));
+	}
+	return buf;
+}
+
+/* ---- outliers ------------------------------------------------------- */
+
+size_t exec_outliers(const double *x, size_t n)
+{
+	_cleanup_free_ double *dev = xmalloc((n ? n : 1) * sizeof(double));
+	double median, mad;
+	size_t count = 0;
+
+	if (n == 0)
+		return 0;
+	memcpy(dev, x, n * sizeof(double));
+	stats_sort(dev, n);
+	median = stats_quantile_sorted(dev, n, 0.5);
+	for (size_t i = 0; i < n; i++)
+		dev[i] = fabs(x[i] - median);
+	stats_sort(dev, n);
+	mad = stats_quantile_sorted(dev, n, 0.5);
+	for (size_t i = 0; i < n; i++) {
+		double d = fabs(x[i] - median);
+
+		if (mad > 0 ? d / mad > EXEC_OUTLIER_MADS : d > 0)
+			count++;
+	}
+	return count;
+}
+
+/* ---- running it ----------------------------------------------------- */
+
+static double mono_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static double timeval_s(const struct timeval *tv)
+{
+	return (double)tv->tv_sec + (double)tv->tv_usec / 1e6;
+}
+
+static _noreturn_ void exec_child(char *const *argv, const struct exec_io *io,
+				  int errfd)
+{
+	int err;
+
+	if (dup2(io->devnull, STDIN_FILENO) < 0 ||
+	    (!io->show_output && (dup2(io->devnull, STDOUT_FILENO) < 0 ||
+				  dup2(io->devnull, STDERR_FILENO) < 0)))
+		err = errno;
+	else {
+		execvp(argv[0], argv);
+		err = errno;
+	}
+	/* The parent learns why through the close-on-exec pipe. */
+	if (write(errfd, &err, sizeof(err)) < 0)
+		_exit(126);
+	_exit(127);
+}
+
+static int reap(pid_t pid, const volatile sig_atomic_t *forward, int *status,
+		struct rusage *ru)
+{
+	bool forwarded = false;
+
+	while (wait4(pid, status, 0, ru) < 0) {
+		if (errno != EINTR)
+			return -1;
+		if (forward && *forward && !forwarded) {
+			kill(pid, *forward);
+			forwarded = true;
+		}
+	}
+	return 0;
+}
+
+int exec_run(char *const *argv, const struct exec_io *io,
+	     const volatile sig_atomic_t *forward, struct exec_result *r)
+{
+	struct rusage ru;
+	int errpipe[2], err = 0;
+	double t0, t1;
+	pid_t pid;
+
+	memset(r, 0, sizeof(*r));
+	if (pipe2(errpipe, O_CLOEXEC) != 0)
+		return -1;
+	t0 = mono_s();
+	pid = fork();
+	if (pid == 0)
+		exec_child(argv, io, errpipe[1]);
+	close(errpipe[1]);
+	if (pid < 0 || reap(pid, forward, &r->status, &ru) != 0) {
+		int saved = errno;
+
+		close(errpipe[0]);
+		errno = saved;
+		return -1;
+	}
+	t1 = mono_s();
+	if (read(errpipe[0], &err, sizeof(err)) == (ssize_t)sizeof(err))
+		r->exec_errno = err;
+	close(errpipe[0]);
+	r->wall_s = t1 - t0;
+	r->user_s = timeval_s(&ru.ru_utime);
+	r->sys_s = timeval_s(&ru.ru_stime);
+	return 0;
+}
+
+void exec_describe_status(int status, char *buf, size_t len)
+{
+	if (WIFEXITED(status))
+		snprintf(buf, len, "exited with status %d", WEXITSTATUS(status));
+	else if (WIFSIGNALED(status))
+		snprintf(buf, len, "was killed by signal %d (%s)", WTERMSIG(status),
+			 strsignal(WTERMSIG(status)));
+	else
+		snprintf(buf, len, "ended with wait status %#x", status);
+}

@@ -1,0 +1,501 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "scenario/scale-report.h"
+
+#include <math.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "config.h"
+#include "report/output.h"
+#include "basic/util.h"
+
+/* ---- statistics ----------------------------------------------------- */
+
+static void summarize_point(struct scale_point *p, uint64_t calls)
+{
+	size_t n = p->n ? p->n : 1;
+	double *elapsed = xmalloc(n * sizeof(double));
+	double *user = xmalloc(n * sizeof(double));
+	double *sys = xmalloc(n * sizeof(double));
+	double *per_call = xmalloc(n * sizeof(double));
+
+	for (size_t i = 0; i < p->n; i++) {
+		const struct scale_sample *s = &p->samples[i];
+
+		elapsed[i] = s->elapsed_s;
+		user[i] = s->user_s;
+		sys[i] = s->sys_s;
+		per_call[i] = (s->user_s + s->sys_s) * 1e9 / (double)calls;
+	}
+	stats_summarize(elapsed, p->n, &p->elapsed);
+	stats_summarize(user, p->n, &p->user);
+	stats_summarize(sys, p->n, &p->sys);
+	stats_summarize(per_call, p->n, &p->ns_per_call);
+	free(elapsed);
+	free(user);
+	free(sys);
+	free(per_call);
+}
+
+void scale_report_summarize(struct scale_report *r)
+{
+	for (size_t i = 0; i < r->ncells; i++)
+		for (size_t k = 0; k < r->ncounts; k++) {
+			if (r->mode == SCALE_THREADS)
+				summarize_point(&r->cells[i].points[k], r->calls);
+			else if (r->cells[i].idle[k].n)
+				timing_summarize(&r->cells[i].idle[k]);
+		}
+}
+
+/* Idle mode: the extra cost over the first count, per extra thread. */
+static bool idle_delta(const struct scale_report *r, const struct scale_cell *c,
+		       size_t k, double *delta, double *per_thread)
+{
+	const struct cell_result *base = &c->idle[0], *res = &c->idle[k];
+
+	if (k == 0 || !base->n || !res->n || r->counts[k] == r->counts[0])
+		return false;
+	*delta = res->ns_sum.median - base->ns_sum.median;
+	*per_thread = *delta / (double)(r->counts[k] - r->counts[0]);
+	return true;
+}
+
+/* ---- table ---------------------------------------------------------- */
+
+static void cell_title(FILE *f, const struct cell *c)
+{
+	fprintf(f, "\n%s (%s)\n", c->name, catalog_paths[c->path]);
+}
+
+static void print_counts(FILE *f, const struct scale_report *r)
+{
+	for (size_t k = 0; k < r->ncounts; k++)
+		fprintf(f, " %u", r->counts[k]);
+}
+
+static void print_header(FILE *f, const struct scale_report *r)
+{
+	char when[64];
+	struct tm tm;
+
+	gmtime_r(&r->started.tv_sec, &tm);
+	strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S UTC", &tm);
+	fprintf(f, "# clockbench %s scale, %s, %.1f s%s\n", CLOCKBENCH_VERSION,
+		when, r->elapsed_s, r->interrupted ? ", INTERRUPTED" : "");
+	env_print(&r->env, f, "# ");
+	if (r->mode == SCALE_THREADS) {
+		fprintf(f, "# %llu calls of each cell shared by N threads, %u "
+			"repetitions; threads:", (unsigned long long)r->calls,
+			r->repetitions);
+		print_counts(f, r);
+		fprintf(f, " (%s)\n", r->series);
+		fputs("# elapsed: first thread's start to last thread's end, median "
+		      "of the repetitions and its 95% CI\n"
+		      "# change: elapsed vs the first thread count, positive = "
+		      "slower; ns/call: (user + sys) CPU time per call\n", f);
+		return;
+	}
+	fprintf(f, "# one thread on CPU %d calls while N idle threads exist; "
+		"idle threads:", r->cpu);
+	print_counts(f, r);
+	fputs("\n# ns/call: median over the batches and its 95% CI; ns/thread: "
+	      "the extra cost over the first count, per extra thread\n", f);
+}
+
+static void print_threads_cell(FILE *f, const struct scale_report *r,
+			       const struct scale_cell *c)
+{
+	const struct summary *base = &c->points[0].elapsed;
+
+	cell_title(f, &c->cell);
+	fprintf(f, "%7s %10s %10s %10s %6s %8s %9s %9s %9s %3s\n", "threads",
+		"elapsed-s", "ci95-lo", "ci95-hi", "sd%", "change", "ns/call",
+		"user-s", "sys-s", "n");
+	for (size_t k = 0; k < r->ncounts; k++) {
+		const struct scale_point *p = &c->points[k];
+
+		if (!p->n) {
+			fprintf(f, "%7u not reached: the run was interrupted\n",
+				r->counts[k]);
+			continue;
+		}
+		fprintf(f, "%7u %10.3f %10.3f %10.3f %6.1f %+7.1f%% %9.1f %9.3f "
+			"%9.3f %3zu\n", r->counts[k], p->elapsed.median,
+			p->elapsed.median_lo, p->elapsed.median_hi, p->elapsed.cv_pct,
+			base->n ? 100.0 * (p->elapsed.median / base->median - 1) : 0.0,
+			p->ns_per_call.median, p->user.median, p->sys.median, p->n);
+	}
+}
+
+static void print_idle_cell(FILE *f, const struct scale_report *r,
+			    const struct scale_cell *c)
+{
+	cell_title(f, &c->cell);
+	fprintf(f, "%12s %10s %10s %10s %6s %10s %10s %7s\n", "idle-threads",
+		"ns/call", "ci95-lo", "ci95-hi", "sd%", "+ns", "ns/thread", "n");
+	for (size_t k = 0; k < r->ncounts; k++) {
+		const struct cell_result *res = &c->idle[k];
+		double delta, per_thread;
+
+		if (!res->n) {
+			fprintf(f, "%12u not reached: the run was interrupted\n",
+				r->counts[k]);
+			continue;
+		}
+		fprintf(f, "%12u %10.2f %10.2f %10.2f %6.1f", r->counts[k],
+			res->ns_sum.median, res->ns_sum.median_lo,
+			res->ns_sum.median_hi, res->ns_sum.cv_pct);
+		if (idle_delta(r, c, k, &delta, &per_thread))
+			fprintf(f, " %+10.2f %10.3f", delta, per_thread);
+		else
+			fprintf(f, " %10s %10s", "-", "-");
+		fprintf(f, " %7zu\n", res->n);
+	}
+}
+
+static void print_table(FILE *f, const struct scale_report *r)
+{
+	print_header(f, r);
+	for (size_t i = 0; i < r->ncells; i++) {
+		if (r->mode == SCALE_THREADS)
+			print_threads_cell(f, r, &r->cells[i]);
+		else
+			print_idle_cell(f, r, &r->cells[i]);
+	}
+}
+
+/* ---- JSON ----------------------------------------------------------- */
+
+static json_t *figure(double x)
+{
+	return isfinite(x) ? json_real(x) : json_null();
+}
+
+static json_t *counts_json(const struct scale_report *r)
+{
+	json_t *a = json_array();
+
+	for (size_t k = 0; k < r->ncounts; k++)
+		json_array_append_new(a, json_integer(r->counts[k]));
+	return a;
+}
+
+static json_t *summary_or_null(const struct summary *s)
+{
+	return s->n ? summary_to_json(s) : json_null();
+}
+
+static json_t *threads_point_json(const struct scale_report *r, size_t k,
+				  const struct scale_point *p)
+{
+	json_t *samples = json_array();
+
+	for (size_t i = 0; i < p->n; i++)
+		json_array_append_new(samples, json_pack("{s:o, s:o, s:o}",
+			"elapsed_s", figure(p->samples[i].elapsed_s),
+			"user_s", figure(p->samples[i].user_s),
+			"sys_s", figure(p->samples[i].sys_s)));
+	return json_pack("{s:I, s:I, s:I, s:o, s:o, s:o, s:o, s:o}",
+			 "threads", (json_int_t)r->counts[k],
+			 "calls_per_thread",
+			 (json_int_t)scale_thread_calls(r->calls, r->counts[k], 0),
+			 "n", (json_int_t)p->n,
+			 "elapsed_s", summary_or_null(&p->elapsed),
+			 "ns_per_call", summary_or_null(&p->ns_per_call),
+			 "user_s", summary_or_null(&p->user),
+			 "sys_s", summary_or_null(&p->sys),
+			 "samples", samples);
+}
+
+static json_t *idle_point_json(const struct scale_report *r,
+			       const struct scale_cell *c, size_t k)
+{
+	const struct cell_result *res = &c->idle[k];
+	double delta = NAN, per_thread = NAN;
+	json_t *medians = json_array();
+
+	if (res->n) {
+		double *m = timing_round_medians(res);
+
+		for (uint32_t i = 0; i < res->nrounds; i++)
+			json_array_append_new(medians, figure(m[i]));
+		free(m);
+	}
+	idle_delta(r, c, k, &delta, &per_thread);
+	return json_pack("{s:I, s:I, s:o, s:o, s:o, s:o}",
+			 "idle_threads", (json_int_t)r->counts[k],
+			 "batch_calls", (json_int_t)res->batch_calls,
+			 "ns", summary_or_null(&res->ns_sum),
+			 "round_medians_ns", medians,
+			 "delta_ns", figure(delta),
+			 "ns_per_idle_thread", figure(per_thread));
+}
+
+static json_t *cell_json(const struct scale_report *r, const struct scale_cell *c)
+{
+	json_t *points = json_array();
+	const struct cell *cl = &c->cell;
+
+	for (size_t k = 0; k < r->ncounts; k++)
+		json_array_append_new(points, r->mode == SCALE_THREADS ?
+				      threads_point_json(r, k, &c->points[k]) :
+				      idle_point_json(r, c, k));
+	return json_pack("{s:s, s:s, s:s?, s:s, s:o}", "name", cl->name,
+			 "api", catalog_apis[cl->api].name,
+			 "clock", cl->clock ? cl->clock->name : NULL,
+			 "path", catalog_paths[cl->path], "points", points);
+}
+
+static json_t *report_json(const struct scale_report *r)
+{
+	json_t *cells = json_array(), *o;
+	char when[64];
+	struct tm tm;
+
+	gmtime_r(&r->started.tv_sec, &tm);
+	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	for (size_t i = 0; i < r->ncells; i++)
+		json_array_append_new(cells, cell_json(r, &r->cells[i]));
+	o = json_pack("{s:s, s:s, s:s, s:s, s:b, s:f, s:i}",
+		      "tool", "clockbench " CLOCKBENCH_VERSION, "command", "scale",
+		      "mode", r->mode == SCALE_THREADS ? "threads" : "idle",
+		      "started", when, "interrupted", r->interrupted,
+		      "elapsed_s", r->elapsed_s, "ncpus", r->ncpus);
+	if (r->mode == SCALE_THREADS) {
+		json_object_set_new(o, "calls", json_integer((json_int_t)r->calls));
+		json_object_set_new(o, "repetitions", json_integer(r->repetitions));
+		json_object_set_new(o, "threads", counts_json(r));
+		json_object_set_new(o, "series", json_string(r->series));
+	} else {
+		json_object_set_new(o, "idle_threads", counts_json(r));
+		json_object_set_new(o, "cpu", json_integer(r->cpu));
+		json_object_set_new(o, "budget_s", figure(r->cfg.budget_s));
+		json_object_set_new(o, "boundary_ns", figure(r->cal.boundary_ns));
+	}
+	json_object_set_new(o, "environment", env_to_json(&r->env));
+	json_object_set_new(o, "cells", cells);
+	return o;
+}
+
+/* ---- CSV ------------------------------------------------------------ */
+
+static void csv_cell_prefix(FILE *f, const struct cell *c, unsigned count)
+{
+	fprintf(f, "%s,%s,%s,%s,%u,", c->name, catalog_apis[c->api].name,
+		c->clock ? c->clock->name : "", catalog_paths[c->path], count);
+}
+
+static void print_csv(FILE *f, const struct scale_report *r)
+{
+	if (r->mode == SCALE_THREADS)
+		fputs("name,api,clock,path,threads,n,elapsed_s_median,"
+		      "elapsed_s_ci95_lo,elapsed_s_ci95_hi,elapsed_stddev_pct,"
+		      "ns_per_call_median,user_s_median,sys_s_median\n", f);
+	else
+		fputs("name,api,clock,path,idle_threads,n,ns_median,ns_ci95_lo,"
+		      "ns_ci95_hi,ns_stddev_pct,delta_ns,ns_per_idle_thread\n", f);
+	for (size_t i = 0; i < r->ncells; i++)
+		for (size_t k = 0; k < r->ncounts; k++) {
+			const struct scale_cell *c = &r->cells[i];
+			double delta, per_thread;
+
+			csv_cell_prefix(f, &c->cell, r->counts[k]);
+			if (r->mode == SCALE_THREADS) {
+				const struct scale_point *p = &c->points[k];
+
+				if (!p->n) {
+					fputs("0,,,,,,,\n", f);
+					continue;
+				}
+				fprintf(f, "%zu,%.6f,%.6f,%.6f,%.3f,%.2f,%.6f,%.6f\n",
+					p->n, p->elapsed.median, p->elapsed.median_lo,
+					p->elapsed.median_hi, p->elapsed.cv_pct,
+					p->ns_per_call.median, p->user.median,
+					p->sys.median);
+				continue;
+			}
+			if (!c->idle[k].n) {
+				fputs("0,,,,,,\n", f);
+				continue;
+			}
+			fprintf(f, "%zu,%.3f,%.3f,%.3f,%.2f,", c->idle[k].n,
+				c->idle[k].ns_sum.median, c->idle[k].ns_sum.median_lo,
+				c->idle[k].ns_sum.median_hi, c->idle[k].ns_sum.cv_pct);
+			if (idle_delta(r, c, k, &delta, &per_thread))
+				fprintf(f, "%.3f,%.4f\n", delta, per_thread);
+			else
+				fputs(",\n", f);
+		}
+}
+
+int scale_report_print(FILE *f, const struct scale_report *r,
+		       enum scale_format fmt)
+{
+	json_t *j;
+
+	switch (fmt) {
+	case SCALE_FORMAT_TABLE:
+		print_table(f, r);
+		break;
+	case SCALE_FORMAT_CSV:
+		print_csv(f, r);
+		break;
+	case SCALE_FORMAT_JSON:
+		j = report_json(r);
+		json_dumpf(j, f, JSON_INDENT(2) | JSON_REAL_PRECISION(6));
+		fputc('\n', f);
+		json_decref(j);
+		break;
+	}
+	return fflush(f) == 0 && !ferror(f) ? 0 : -1;
+}
+
+/* ---- the stored run ------------------------------------------------- */
+
+static void set_str(char **slot, const char *s)
+{
+	free(*slot);
+	*slot = xstrdup(s ? s : "");
+}
+
+static struct stored_cell *add_stored_cell(struct stored_run *out,
+					   const struct cell *c, const char *kind,
+					   unsigned count, const char *unit,
+					   const double *values, size_t n)
+{
+	struct stored_cell *sc;
+	char name[128];
+
+	snprintf(name, sizeof(name), "%s-%s-%u", c->name, kind, count);
+	sc = record_add_cell(out, name, unit, values, n);
+	set_str(&sc->path, catalog_paths[c->path]);
+	set_str(&sc->api, catalog_apis[c->api].name);
+	set_str(&sc->clock, c->clock ? c->clock->name : "");
+	if (!n) {
+		set_str(&sc->status, "not reached");
+		set_str(&sc->reason, "the run was interrupted");
+	}
+	return sc;
+}
+
+static uint32_t *round_indexes(size_t n)
+{
+	uint32_t *r = xmalloc((n ? n : 1) * sizeof(*r));
+
+	for (size_t i = 0; i < n; i++)
+		r[i] = (uint32_t)i;
+	return r;
+}
+
+static json_t *doubles_json(const struct scale_point *p, bool user)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; i < p->n; i++)
+		json_array_append_new(a, figure(user ? p->samples[i].user_s :
+						p->samples[i].sys_s));
+	return a;
+}
+
+/* One stored cell per count: the repetitions' elapsed seconds. */
+static void store_threads_cell(const struct scale_report *r,
+			       const struct scale_cell *c, struct stored_run *out,
+			       json_t *cpu_time)
+{
+	for (size_t k = 0; k < r->ncounts; k++) {
+		const struct scale_point *p = &c->points[k];
+		double *elapsed = xmalloc((p->n ? p->n : 1) * sizeof(double));
+		struct stored_cell *sc;
+
+		for (size_t i = 0; i < p->n; i++)
+			elapsed[i] = p->samples[i].elapsed_s;
+		sc = add_stored_cell(out, &c->cell, "threads", r->counts[k], "s",
+				     elapsed, p->n);
+		free(elapsed);
+		sc->batch_calls = r->calls;
+		if (p->n) {
+			sc->rounds = round_indexes(p->n);
+			sc->nrounds = (uint32_t)p->n;
+		}
+		json_array_append_new(cpu_time, json_pack("{s:s, s:s, s:o, s:o}",
+			"name", sc->name, "path", sc->path,
+			"user_s", doubles_json(p, true),
+			"sys_s", doubles_json(p, false)));
+	}
+}
+
+/* One stored cell per count: the batches' ns per call, by timing round. */
+static void store_idle_cell(const struct scale_report *r,
+			    const struct scale_cell *c, struct stored_run *out)
+{
+	for (size_t k = 0; k < r->ncounts; k++) {
+		const struct cell_result *res = &c->idle[k];
+		struct stored_cell *sc;
+
+		sc = add_stored_cell(out, &c->cell, "idle", r->counts[k], "ns",
+				     res->ns, res->n);
+		if (!res->n)
+			continue;
+		sc->batch_calls = res->batch_calls;
+		sc->rounds = xmalloc(res->n * sizeof(uint32_t));
+		memcpy(sc->rounds, res->rounds, res->n * sizeof(uint32_t));
+		sc->nrounds = res->nrounds;
+		if (res->cycles) {
+			sc->cycles = xmalloc(res->n * sizeof(double));
+			memcpy(sc->cycles, res->cycles, res->n * sizeof(double));
+			set_str(&sc->cycles_unit, r->cycles_unit);
+		}
+	}
+}
+
+void scale_report_to_stored(const struct scale_report *r,
+			    const struct store_options *o, struct stored_run *out)
+{
+	json_t *config, *cpu_time = json_array();
+
+	record_begin(out, "scale", o, &r->env, &r->started);
+	for (size_t i = 0; i < r->ncells; i++) {
+		if (r->mode == SCALE_THREADS)
+			store_threads_cell(r, &r->cells[i], out, cpu_time);
+		else
+			store_idle_cell(r, &r->cells[i], out);
+	}
+	config = json_pack("{s:s, s:o, s:i}",
+			   "mode", r->mode == SCALE_THREADS ? "threads" : "idle",
+			   r->mode == SCALE_THREADS ? "threads" : "idle_threads",
+			   counts_json(r), "ncpus", r->ncpus);
+	if (r->mode == SCALE_THREADS) {
+		json_object_set_new(config, "calls", json_integer((json_int_t)r->calls));
+		json_object_set_new(config, "repetitions", json_integer(r->repetitions));
+		json_object_set_new(config, "series", json_string(r->series));
+		json_object_set_new(config, "cpu_time", cpu_time);
+	} else {
+		json_decref(cpu_time);
+		json_object_set_new(config, "cpu", json_integer(r->cpu));
+		json_object_set_new(config, "budget_s", figure(r->cfg.budget_s));
+		json_object_set_new(config, "rounds", json_integer(r->cfg.rounds));
+		json_object_set_new(config, "boundary_ns", figure(r->cal.boundary_ns));
+	}
+	out->config = config;
+	record_finish(out, r->elapsed_s, r->interrupted);
+}
+
+void scale_report_free(struct scale_report *r)
+{
+	for (size_t i = 0; i < r->ncells; i++) {
+		struct scale_cell *c = &r->cells[i];
+
+		for (size_t k = 0; c->points && k < r->ncounts; k++)
+			free(c->points[k].samples);
+		for (size_t k = 0; c->idle && k < r->ncounts; k++)
+			cell_result_free(&c->idle[k]);
+		free(c->points);
+		free(c->idle);
+	}
+	free(r->cells);
+	free(r->counts);
+	env_free(&r->env);
+	memset(r, 0, sizeof(*r));
+}

@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * What clockbench scale measured, and how it is shown and kept: the table,
+ * JSON and CSV outputs and the stored run that 'clockbench compare --style
+ * mmtests' turns into seed 001's table.
+ */
+#ifndef CLOCKBENCH_SCALE_REPORT_H
+#define CLOCKBENCH_SCALE_REPORT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <time.h>
+
+#include "probe/catalog.h"
+#include "probe/env.h"
+#include "results/record.h"
+#include "scenario/scale.h"
+#include "basic/stats.h"
+#include "probe/timing.h"
+
+enum scale_mode {
+	SCALE_THREADS,	/* N threads share the calls */
+	SCALE_IDLE,	/* one thread calls while N threads sleep */
+};
+
+enum scale_format {
+	SCALE_FORMAT_TABLE,
+	SCALE_FORMAT_JSON,
+	SCALE_FORMAT_CSV,
+};
+
+/* One cell at one thread count: its repetitions and their statistics. */
+struct scale_point {
+	struct scale_sample *samples;	/* one per repetition done */
+	size_t n;
+	struct summary elapsed;		/* seconds */
+	struct summary ns_per_call;	/* (user + sys) CPU ns per call */
+	struct summary user, sys;	/* seconds */
+};
+
+struct scale_cell {
+	struct cell cell;
+	struct scale_point *points;	/* SCALE_THREADS: one per count */
+	struct cell_result *idle;	/* SCALE_IDLE: one per count */
+};
+
+struct scale_report {
+	enum scale_mode mode;
+	uint64_t calls;			/* shared by the threads of one run */
+	unsigned repetitions;
+	unsigned *counts;		/* thread (or idle thread) counts */
+	size_t ncounts;
+	const char *series;		/* how the counts were chosen */
+	int ncpus;
+	int cpu;			/* SCALE_IDLE: the CPU measured on */
+	struct timing_config cfg;	/* SCALE_IDLE */
+	struct timing_calibration cal;	/* SCALE_IDLE */
+	const char *cycles_unit;	/* SCALE_IDLE: "TSC ticks", ... or "none" */
+	struct scale_cell *cells;
+	size_t ncells;
+	struct env_info env;
+	struct timespec started;
+	double elapsed_s;
+	bool interrupted;
+};
+
+/* Fill the summaries of every point (SCALE_THREADS) or result (IDLE). */
+void scale_report_summarize(struct scale_report *r);
+
+/* Write r in fmt; 0, or -1 when the stream fails. */
+int scale_report_print(FILE *f, const struct scale_report *r,
+		       enum scale_format fmt);
+
+/*
+ * The stored run: per cell and count, "times-threads-8" with the
+ * repetitions' elapsed seconds (unit "s", rounds = repetition), or
+ * "times-idle-64" with the batches' ns per call (unit "ns", rounds = the
+ * timing rounds). User and system times go in the run's config.
+ */
+void scale_report_to_stored(const struct scale_report *r,
+			    const struct store_options *o, struct stored_run *out);
+
+void scale_report_free(struct scale_report *r);
+
+#endif

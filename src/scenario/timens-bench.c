@@ -1,0 +1,648 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "scenario/timens-bench.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "basic/util.h"
+
+const char *const tb_side_names[TB_SIDES] = { "host", "timens" };
+
+/* ---- offsets -------------------------------------------------------- */
+
+#define SEC_PER_DAY 86400LL
+#define MAX_OFFSET_S (36500LL * SEC_PER_DAY)	/* 100 years */
+
+bool timens_parse_offset(const char *s, int64_t *ns)
+{
+	static const struct { char unit; long long seconds; } units[] = {
+		{ 's', 1 }, { 'm', 60 }, { 'h', 3600 }, { 'd', SEC_PER_DAY },
+	};
+	long long scale = 1, v = 0;
+	bool negative = false;
+	const char *p = s;
+
+	if (!s || !*s)
+		return false;
+	if (*p == '+' || *p == '-')
+		negative = *p++ == '-';
+	if (!isdigit((unsigned char)*p))
+		return false;
+	for (; isdigit((unsigned char)*p); p++) {
+		v = v * 10 + (*p - '0');
+		if (v > MAX_OFFSET_S)
+			return false;
+	}
+	if (*p) {
+		size_t i;
+
+		for (i = 0; i < ARRAY_SIZE(units) && units[i].unit != *p; i++)
+			;
+		if (i == ARRAY_SIZE(units) || p[1])
+			return false;
+		scale = units[i].seconds;
+	}
+	if (v > MAX_OFFSET_S / scale)
+		return false;
+	*ns = (negative ? -v : v) * scale * NSEC_PER_SEC_I64;
+	return true;
+}
+
+void timens_format_offset(int64_t ns, char *buf, size_t len)
+{
+	static const struct { char unit; long long seconds; } units[] = {
+		{ 'd', SEC_PER_DAY }, { 'h', 3600 }, { 'm', 60 }, { 's', 1 },
+	};
+	long long a = ns < 0 ? -(long long)ns : (long long)ns;
+	char sign = ns < 0 ? '-' : '+';
+
+	if (ns == 0) {
+		snprintf(buf, len, "0");
+		return;
+	}
+	if (a % NSEC_PER_SEC_I64 == 0) {
+		long long s = a / NSEC_PER_SEC_I64;
+
+		for (size_t i = 0; i < ARRAY_SIZE(units); i++)
+			if (s % units[i].seconds == 0) {
+				snprintf(buf, len, "%c%lld%c", sign,
+					 s / units[i].seconds, units[i].unit);
+				return;
+			}
+	}
+	snprintf(buf, len, "%c%.9fs", sign, (double)a / 1e9);
+}
+
+/* ---- reading and writing, with deadlines ---------------------------- */
+
+static int write_full(int fd, const void *buf, size_t len)
+{
+	const char *p = buf;
+
+	while (len) {
+		ssize_t n = write(fd, p, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+/*
+ * Read exactly len bytes before the deadline. A signal (^C) does not cut
+ * a read short: the caller stops between repetitions, not inside one.
+ */
+static int read_full(int fd, void *buf, size_t len, int timeout_ms,
+		     char *err, size_t errlen)
+{
+	uint64_t deadline = now_ns() + (uint64_t)timeout_ms * 1000000u;
+	char *p = buf;
+
+	while (len) {
+		struct pollfd pfd = { .fd = fd, .events = POLLIN };
+		uint64_t now = now_ns();
+		ssize_t n;
+		int rc;
+
+		if (now >= deadline) {
+			snprintf(err, errlen, "no answer within %d s", timeout_ms / 1000);
+			return -1;
+		}
+		rc = poll(&pfd, 1, (int)((deadline - now) / 1000000u) + 1);
+		if (rc < 0 && errno == EINTR)
+			continue;
+		if (rc < 0) {
+			snprintf(err, errlen, "poll: %s", strerror(errno));
+			return -1;
+		}
+		if (rc == 0)
+			continue;
+		n = read(fd, p, len);
+		if (n < 0 && (errno == EINTR || errno == EAGAIN))
+			continue;
+		if (n < 0) {
+			snprintf(err, errlen, "read: %s", strerror(errno));
+			return -1;
+		}
+		if (n == 0) {
+			snprintf(err, errlen, "the child closed its pipe early "
+				 "(it died, or sent a truncated message)");
+			return -1;
+		}
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+/* ---- the parent's checks -------------------------------------------- */
+
+int tb_read_hello(int fd, size_t ncells, struct tb_hello *h, int timeout_ms,
+		  char *err, size_t errlen)
+{
+	if (read_full(fd, h, sizeof(*h), timeout_ms, err, errlen) != 0)
+		return -1;
+	if (h->magic != TB_MAGIC || h->version != TB_VERSION) {
+		snprintf(err, errlen, "bad hello: magic %#x version %u",
+			 h->magic, h->version);
+		return -1;
+	}
+	if (h->ncells != ncells) {
+		snprintf(err, errlen, "bad hello: %u cells, expected %zu",
+			 h->ncells, ncells);
+		return -1;
+	}
+	if (!isfinite(h->boundary_ns) || h->boundary_ns < 0 || h->pid <= 0) {
+		snprintf(err, errlen, "bad hello: boundary %g ns, pid %d",
+			 h->boundary_ns, h->pid);
+		return -1;
+	}
+	h->cycles_unit[sizeof(h->cycles_unit) - 1] = '\0';
+	return 0;
+}
+
+static int check_frame(const struct tb_frame *f, uint32_t cell, uint32_t round,
+		       const struct cell_result *r, char *err, size_t errlen)
+{
+	if (f->magic != TB_MAGIC) {
+		snprintf(err, errlen, "bad frame for cell %u: magic %#x", cell,
+			 f->magic);
+		return -1;
+	}
+	if (f->cell != cell || f->round != round) {
+		snprintf(err, errlen, "frame for cell %u round %u, expected cell %u "
+			 "round %u", f->cell, f->round, cell, round);
+		return -1;
+	}
+	if (f->n == 0 || f->n > TB_MAX_SAMPLES || f->has_cycles > 1) {
+		snprintf(err, errlen, "bad frame for cell %u: %llu samples, "
+			 "cycles flag %u", cell, (unsigned long long)f->n,
+			 f->has_cycles);
+		return -1;
+	}
+	if (r->n && (f->has_cycles != 0) != (r->cycles != NULL)) {
+		snprintf(err, errlen, "cell %u: cycles came and went between rounds",
+			 cell);
+		return -1;
+	}
+	return 0;
+}
+
+static int read_values(int fd, double *x, size_t n, int timeout_ms,
+		       const char *what, char *err, size_t errlen)
+{
+	if (read_full(fd, x, n * sizeof(double), timeout_ms, err, errlen) != 0)
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		if (!isfinite(x[i]) || x[i] < 0) {
+			snprintf(err, errlen, "%s sample %zu is %g", what, i, x[i]);
+			return -1;
+		}
+	return 0;
+}
+
+/* Make room for n more samples in r's arrays (kept the same length). */
+static void reserve(struct cell_result *r, size_t n, bool cycles)
+{
+	size_t need = r->n + n;
+
+	if (need <= r->cap && (!cycles || r->cycles))
+		return;
+	if (need > r->cap)
+		r->cap = need > 2 * r->cap ? need : 2 * r->cap;
+	r->ns = xrealloc(r->ns, r->cap * sizeof(double));
+	r->rounds = xrealloc(r->rounds, r->cap * sizeof(uint32_t));
+	if (cycles)
+		r->cycles = xrealloc(r->cycles, r->cap * sizeof(double));
+}
+
+static int read_frame(int fd, uint32_t cell, uint32_t round, struct cell_result *r,
+		      int timeout_ms, char *err, size_t errlen)
+{
+	struct tb_frame f;
+	size_t n;
+
+	if (read_full(fd, &f, sizeof(f), timeout_ms, err, errlen) != 0 ||
+	    check_frame(&f, cell, round, r, err, errlen) != 0)
+		return -1;
+	n = (size_t)f.n;
+	reserve(r, n, f.has_cycles);
+	if (read_values(fd, r->ns + r->n, n, timeout_ms, "ns", err, errlen) != 0)
+		return -1;
+	if (f.has_cycles &&
+	    read_values(fd, r->cycles + r->n, n, timeout_ms, "cycles", err,
+			errlen) != 0)
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		r->rounds[r->n + i] = round;
+	r->n += n;
+	if (round + 1 > r->nrounds)
+		r->nrounds = round + 1;
+	return 0;
+}
+
+int tb_read_round(int fd, uint32_t round, struct cell_result *res,
+		  size_t ncells, int timeout_ms, char *err, size_t errlen)
+{
+	for (size_t i = 0; i < ncells; i++)
+		if (read_frame(fd, (uint32_t)i, round, &res[i], timeout_ms, err,
+			       errlen) != 0)
+			return -1;
+	return 0;
+}
+
+/* ---- the child ------------------------------------------------------ */
+
+enum { CMD_ROUND = 1, CMD_QUIT = 2 };
+
+struct tb_cmd {
+	uint32_t magic;
+	uint32_t op;
+	uint32_t round;
+	uint32_t reserved;
+};
+
+/* Exit statuses of a child that gave up. */
+enum { CHILD_BAD_COMMAND = 3, CHILD_WRITE_FAILED = 4 };
+
+struct child_args {
+	const struct timens_bench *b;
+	int cmd_fd, data_fd;
+};
+
+static void close_range_fds(unsigned lo, unsigned hi)
+{
+	if (lo > hi)
+		return;
+#ifdef SYS_close_range
+	if (syscall(SYS_close_range, lo, hi, 0U) == 0)
+		return;
+#endif
+	for (unsigned fd = lo; fd <= hi && fd < 4096; fd++)
+		close((int)fd);
+}
+
+/*
+ * Keep only stdio and the two pipes: the other side's pipe ends, inherited
+ * at fork, would keep that side from seeing the parent go away.
+ */
+static void close_fds_except(int a, int b)
+{
+	unsigned lo = (unsigned)(a < b ? a : b), hi = (unsigned)(a < b ? b : a);
+
+	close_range_fds(3, lo - 1);
+	close_range_fds(lo + 1, hi - 1);
+	close_range_fds(hi + 1, ~0U);
+}
+
+static int send_hello(int fd, size_t ncells, const struct timing_calibration *cal,
+		      const struct cycle_counter *cc)
+{
+	struct tb_hello h;
+
+	memset(&h, 0, sizeof(h));
+	h.magic = TB_MAGIC;
+	h.version = TB_VERSION;
+	h.ncells = (uint32_t)ncells;
+	h.pid = (int32_t)getpid();
+	h.boundary_ns = cal->boundary_ns;
+	if (cc->source != CYCLES_NONE)
+		snprintf(h.cycles_unit, sizeof(h.cycles_unit), "%s", cc->unit);
+	return write_full(fd, &h, sizeof(h));
+}
+
+static int send_round(int fd, uint32_t round, const struct cell_result *res,
+		      const size_t *first, size_t ncells)
+{
+	for (size_t i = 0; i < ncells; i++) {
+		const struct cell_result *r = &res[i];
+		size_t n = r->n - first[i];
+		struct tb_frame f = {
+			.magic = TB_MAGIC, .cell = (uint32_t)i, .round = round,
+			.has_cycles = r->cycles != NULL, .n = n,
+		};
+
+		if (write_full(fd, &f, sizeof(f)) != 0 ||
+		    write_full(fd, r->ns + first[i], n * sizeof(double)) != 0 ||
+		    (r->cycles &&
+		     write_full(fd, r->cycles + first[i], n * sizeof(double)) != 0))
+			return -1;
+	}
+	return 0;
+}
+
+/* The whole repetition is measured before anything is written. */
+static int child_round(const struct timens_bench *b, int fd, uint32_t round,
+		       const struct cycle_counter *cc,
+		       const struct timing_calibration *cal,
+		       struct cell_result *res, size_t *first)
+{
+	for (size_t i = 0; i < b->ncells; i++) {
+		first[i] = res[i].n;
+		timing_round(&b->cells[i], cc, &b->cfg, cal, &res[i]);
+	}
+	return send_round(fd, round, res, first, b->ncells);
+}
+
+static int child_main(void *arg)
+{
+	const struct child_args *a = arg;
+	const struct timens_bench *b = a->b;
+	struct timing_calibration cal;
+	struct cycle_counter cc;
+	struct cell_result *res;
+	size_t *first;
+	struct tb_cmd cmd;
+	int rc = 0;
+
+	close_fds_except(a->cmd_fd, a->data_fd);
+	/* ^C reaches the whole process group; the parent decides when to stop. */
+	signal(SIGINT, SIG_IGN);
+	signal(SIGTERM, SIG_DFL);
+	cycles_open(&cc, b->counter);
+	timing_spin(0.02);
+	timing_calibrate(&cc, &cal);
+	res = xcalloc(b->ncells, sizeof(*res));
+	first = xcalloc(b->ncells, sizeof(*first));
+	for (size_t i = 0; i < b->ncells; i++)
+		res[i].batch_calls = b->batch_calls[i];
+	if (send_hello(a->data_fd, b->ncells, &cal, &cc) != 0)
+		return CHILD_WRITE_FAILED;
+	for (;;) {
+		char why[64];
+
+		/* EOF: the parent is gone or done. */
+		if (read_full(a->cmd_fd, &cmd, sizeof(cmd), 24 * 3600 * 1000, why,
+			      sizeof(why)) != 0)
+			break;
+		if (cmd.magic != TB_MAGIC || (cmd.op != CMD_ROUND && cmd.op != CMD_QUIT)) {
+			rc = CHILD_BAD_COMMAND;
+			break;
+		}
+		if (cmd.op == CMD_QUIT)
+			break;
+		if (child_round(b, a->data_fd, cmd.round, &cc, &cal, res, first) != 0) {
+			rc = CHILD_WRITE_FAILED;
+			break;
+		}
+	}
+	for (size_t i = 0; i < b->ncells; i++)
+		cell_result_free(&res[i]);
+	free(res);
+	free(first);
+	cycles_close(&cc);
+	return rc;
+}
+
+/* ---- the parent ----------------------------------------------------- */
+
+void tbench_init(struct timens_bench *b, const struct cell *cells, size_t ncells,
+		 const struct timing_config *cfg, const struct timens_offsets *off,
+		 enum cycle_request counter)
+{
+	struct cycle_counter cc;
+
+	memset(b, 0, sizeof(*b));
+	b->cells = cells;
+	b->ncells = ncells;
+	b->cfg = *cfg;
+	b->off = *off;
+	b->counter = counter;
+	b->batch_calls = xcalloc(ncells ? ncells : 1, sizeof(*b->batch_calls));
+	for (int s = 0; s < TB_SIDES; s++) {
+		b->side[s].res = xcalloc(ncells ? ncells : 1, sizeof(struct cell_result));
+		b->side[s].cmd_fd = b->side[s].data_fd = -1;
+	}
+	/* A child that died must not kill the parent with SIGPIPE. */
+	signal(SIGPIPE, SIG_IGN);
+	cycles_open(&cc, counter);
+	timing_spin(0.02);
+	for (size_t i = 0; i < ncells; i++) {
+		struct cell_result r;
+
+		memset(&r, 0, sizeof(r));
+		timing_prepare(&cells[i], &cc, cfg, &r);
+		b->batch_calls[i] = r.batch_calls;
+		for (int s = 0; s < TB_SIDES; s++)
+			b->side[s].res[i].batch_calls = r.batch_calls;
+	}
+	cycles_close(&cc);
+}
+
+/* Generous: a repetition takes about ncells * budget / repetitions. */
+static int round_timeout_ms(const struct timens_bench *b)
+{
+	double round_s = (double)b->ncells * (b->cfg.budget_s + b->cfg.warmup_s) /
+			 (b->cfg.rounds ? b->cfg.rounds : 1);
+
+	return (int)(30000 + 10 * 1000 * round_s);
+}
+
+static void close_fd(int *fd)
+{
+	if (*fd >= 0)
+		close(*fd);
+	*fd = -1;
+}
+
+static pid_t fork_child(struct child_args *args, char *err, size_t errlen)
+{
+	pid_t pid;
+
+	fflush(NULL);	/* the child must not repeat buffered output */
+	pid = fork();
+	if (pid < 0) {
+		snprintf(err, errlen, "fork: %s", strerror(errno));
+		return -1;
+	}
+	if (pid == 0)
+		_exit(child_main(args) & 0xff);
+	return pid;
+}
+
+/* Wait up to a few seconds, polling, then kill; the exit status or -1. */
+static int reap(pid_t pid, pid_t also_kill)
+{
+	int status;
+
+	for (int i = 0; i < 500; i++) {
+		pid_t r = waitpid(pid, &status, WNOHANG);
+
+		if (r == pid)
+			return WIFEXITED(status) ? WEXITSTATUS(status) :
+			       128 + WTERMSIG(status);
+		if (r < 0 && errno != EINTR)
+			return -1;
+		usleep(10000);
+	}
+	if (also_kill > 0)
+		kill(also_kill, SIGKILL);
+	kill(pid, SIGKILL);
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return -1;
+	return 128 + SIGKILL;
+}
+
+static void abandon(struct tb_side *side)
+{
+	close_fd(&side->cmd_fd);
+	close_fd(&side->data_fd);
+	if (side->pid > 0)
+		reap(side->pid, side->child);
+	side->pid = 0;
+	side->started = false;
+}
+
+static int spawn_side(struct timens_bench *b, enum tb_side_id s,
+		      struct child_args *args, char *err, size_t errlen)
+{
+	struct tb_side *side = &b->side[s];
+
+	if (s == TB_HOST) {
+		side->pid = fork_child(args, err, errlen);
+		return side->pid > 0 ? 0 : -1;
+	}
+	return timens_spawn(&b->off, child_main, args, &side->pid, err, errlen);
+}
+
+int tbench_start(struct timens_bench *b, enum tb_side_id s, char *err,
+		 size_t errlen)
+{
+	struct tb_side *side = &b->side[s];
+	struct child_args args = { .b = b };
+	int cmd[2], data[2];
+	struct tb_hello h;
+	char why[200];
+
+	if (pipe2(cmd, O_CLOEXEC) != 0) {
+		snprintf(err, errlen, "pipe: %s", strerror(errno));
+		return -1;
+	}
+	if (pipe2(data, O_CLOEXEC) != 0) {
+		snprintf(err, errlen, "pipe: %s", strerror(errno));
+		close(cmd[0]);
+		close(cmd[1]);
+		return -1;
+	}
+	args.cmd_fd = cmd[0];
+	args.data_fd = data[1];
+	if (spawn_side(b, s, &args, err, errlen) != 0) {
+		int e = errno;
+
+		close(cmd[0]);
+		close(cmd[1]);
+		close(data[0]);
+		close(data[1]);
+		errno = e;
+		return -1;
+	}
+	close(cmd[0]);
+	close(data[1]);
+	side->cmd_fd = cmd[1];
+	side->data_fd = data[0];
+	side->started = true;
+	if (tb_read_hello(side->data_fd, b->ncells, &h, 30000, why, sizeof(why)) != 0) {
+		snprintf(err, errlen, "the %s side did not start: %s",
+			 tb_side_names[s], why);
+		abandon(side);
+		errno = EIO;
+		return -1;
+	}
+	side->child = h.pid;
+	side->boundary_ns = h.boundary_ns;
+	snprintf(side->cycles_unit, sizeof(side->cycles_unit), "%s", h.cycles_unit);
+	return 0;
+}
+
+static int send_cmd(struct tb_side *side, uint32_t op, uint32_t round)
+{
+	struct tb_cmd cmd = { .magic = TB_MAGIC, .op = op, .round = round };
+
+	return write_full(side->cmd_fd, &cmd, sizeof(cmd));
+}
+
+int tbench_round(struct timens_bench *b, enum tb_side_id s, unsigned k,
+		 char *err, size_t errlen)
+{
+	struct tb_side *side = &b->side[s];
+	char why[200];
+
+	if (!side->started) {
+		snprintf(err, errlen, "the %s side is not running", tb_side_names[s]);
+		return -1;
+	}
+	if (send_cmd(side, CMD_ROUND, k) != 0) {
+		snprintf(err, errlen, "the %s side is gone: %s", tb_side_names[s],
+			 strerror(errno));
+		abandon(side);
+		return -1;
+	}
+	if (tb_read_round(side->data_fd, k, side->res, b->ncells,
+			  round_timeout_ms(b), why, sizeof(why)) != 0) {
+		snprintf(err, errlen, "the %s side, repetition %u: %s",
+			 tb_side_names[s], k + 1, why);
+		abandon(side);
+		return -1;
+	}
+	return 0;
+}
+
+int tbench_stop(struct timens_bench *b, char *err, size_t errlen)
+{
+	int rc = 0;
+
+	for (int s = 0; s < TB_SIDES; s++) {
+		struct tb_side *side = &b->side[s];
+		int status;
+
+		if (!side->started)
+			continue;
+		send_cmd(side, CMD_QUIT, 0);
+		close_fd(&side->cmd_fd);
+		close_fd(&side->data_fd);
+		status = reap(side->pid, side->child);
+		side->started = false;
+		if (status != 0 && rc == 0) {
+			snprintf(err, errlen, "the %s side exited with status %d",
+				 tb_side_names[s], status);
+			rc = -1;
+		}
+	}
+	return rc;
+}
+
+void tbench_summarize(struct timens_bench *b)
+{
+	for (int s = 0; s < TB_SIDES; s++)
+		for (size_t i = 0; i < b->ncells; i++)
+			if (b->side[s].res[i].n)
+				timing_summarize(&b->side[s].res[i]);
+}
+
+void tbench_free(struct timens_bench *b)
+{
+	for (int s = 0; s < TB_SIDES; s++) {
+		if (b->side[s].started)
+			abandon(&b->side[s]);
+		for (size_t i = 0; b->side[s].res && i < b->ncells; i++)
+			cell_result_free(&b->side[s].res[i]);
+		free(b->side[s].res);
+	}
+	free(b->batch_calls);
+	memset(b, 0, sizeof(*b));
+}

@@ -1,0 +1,150 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Benchmarking inside a time namespace (seed 000): the same cells measured
+ * by two child processes that differ only in their time namespace, one
+ * repetition at a time, so that host and namespace repetitions interleave
+ * and a drift of the machine touches both sides alike.
+ *
+ * Both sides are children, forked from the same parent after the cells
+ * and batch sizes were chosen: same code, same heap, same page-table
+ * history, same batch size per cell. Only the namespace differs. (Had the
+ * parent measured the host side itself, its longer history and the
+ * children's copy-on-write faults would be part of the difference.) Each
+ * child opens its own cycle counter and calibrates its own clock-read
+ * overhead, since reading the clock costs more inside a namespace.
+ *
+ * The protocol, over two pipes per child (all integers in host order, the
+ * child being a fork of the parent):
+ *
+ *   child -> parent  hello: magic, version, ncells, pid, boundary ns,
+ *                    cycles unit
+ *   parent -> child  command: magic, ROUND k | QUIT
+ *   child -> parent  per cell, after the whole round was measured (so the
+ *                    parent never wakes during a measurement): frame header
+ *                    (magic, cell, round, n, has cycles), n doubles of ns
+ *                    per call, then n doubles of cycles when present
+ *
+ * The parent checks every header and value it reads, and gives up on a
+ * child that sends nonsense, dies or stays silent past a deadline.
+ */
+#ifndef CLOCKBENCH_TIMENS_BENCH_H
+#define CLOCKBENCH_TIMENS_BENCH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "probe/catalog.h"
+#include "probe/cycles.h"
+#include "probe/timens.h"
+#include "probe/timing.h"
+
+/*
+ * A namespace offset from the command line: an optional sign, an integer
+ * and an optional unit s, m, h or d (seconds without one): "+10d", "-3600",
+ * "90m". At most 100 years either way. Returns false when s is not one.
+ */
+bool timens_parse_offset(const char *s, int64_t *ns);
+
+/* "+10d", "-1h 30m"-like short form of an offset, for headers. */
+void timens_format_offset(int64_t ns, char *buf, size_t len);
+
+enum tb_side_id {
+	TB_HOST,
+	TB_TIMENS,
+	TB_SIDES,
+};
+
+extern const char *const tb_side_names[TB_SIDES];
+
+struct tb_side {
+	struct cell_result *res;	/* one per cell: ns, cycles, rounds */
+	double boundary_ns;		/* the child's clock-read overhead */
+	char cycles_unit[32];		/* "" when the child has no counter */
+	pid_t pid;			/* the child (or the timens helper) */
+	pid_t child;			/* the measuring process itself */
+	int cmd_fd, data_fd;		/* -1 when closed */
+	bool started;
+};
+
+struct timens_bench {
+	const struct cell *cells;
+	size_t ncells;
+	struct timing_config cfg;	/* cfg.rounds: the repetitions */
+	unsigned long *batch_calls;	/* per cell, chosen by the parent */
+	enum cycle_request counter;
+	struct timens_offsets off;
+	struct tb_side side[TB_SIDES];
+};
+
+/*
+ * Set up b for cells (borrowed) and choose each cell's batch size in the
+ * calling process, which should already be pinned to the CPU the
+ * children will use.
+ */
+void tbench_init(struct timens_bench *b, const struct cell *cells, size_t ncells,
+		 const struct timing_config *cfg, const struct timens_offsets *off,
+		 enum cycle_request counter);
+
+/*
+ * Start one side's child (TB_TIMENS through timens_spawn()) and read its
+ * hello. 0, or -1 with the reason in err (errno EPERM from timens_spawn
+ * when not privileged).
+ */
+int tbench_start(struct timens_bench *b, enum tb_side_id s, char *err,
+		 size_t errlen);
+
+/* One repetition of every cell on side s; its samples get round number k. */
+int tbench_round(struct timens_bench *b, enum tb_side_id s, unsigned k,
+		 char *err, size_t errlen);
+
+/*
+ * Tell the children to quit and wait for them; a child that does not
+ * quit within a few seconds is killed. 0 when every started child exited
+ * cleanly, -1 with the first problem in err.
+ */
+int tbench_stop(struct timens_bench *b, char *err, size_t errlen);
+
+/* Summaries of every side's cells; call after the last round. */
+void tbench_summarize(struct timens_bench *b);
+void tbench_free(struct timens_bench *b);
+
+/* ---- the wire format, exposed for tests ------------------------------ */
+
+#define TB_MAGIC 0x43424e53u	/* "SNBC" */
+#define TB_VERSION 1
+/* More batches than a round can produce: a bound on what the parent reads. */
+#define TB_MAX_SAMPLES (1u << 22)
+
+struct tb_hello {
+	uint32_t magic;
+	uint32_t version;
+	uint32_t ncells;
+	int32_t pid;
+	double boundary_ns;
+	char cycles_unit[32];
+};
+
+struct tb_frame {
+	uint32_t magic;
+	uint32_t cell;
+	uint32_t round;
+	uint32_t has_cycles;
+	uint64_t n;
+};
+
+/*
+ * Read one round's frames (ncells of them) from fd into res, with a
+ * deadline of timeout_ms per read. Checks every header against the
+ * expected cell and round and every value (finite, >= 0). Returns 0, or
+ * -1 with the reason in err.
+ */
+int tb_read_round(int fd, uint32_t round, struct cell_result *res,
+		  size_t ncells, int timeout_ms, char *err, size_t errlen);
+
+/* Read the hello; checks magic, version and ncells. 0 or -1 with err. */
+int tb_read_hello(int fd, size_t ncells, struct tb_hello *h, int timeout_ms,
+		  char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,847 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The clock checks of clockbench verify: brackets, monotonicity on one
+ * thread and across CPUs, resolution, and consistency between APIs.
+ */
+#include "verify/verify.h"
+
+#include <errno.h>
+#include <sched.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <sys/times.h>
+#include <sys/timex.h>
+#include <unistd.h>
+
+/* Every check reads at least this often, whatever --duration says. */
+#define MIN_READS 1000
+/* Fixed-count loops of the checks that are not time-based. */
+#define CONSISTENCY_ROUNDS 2000
+#define GETRES_ROUNDS 1000
+
+/* ---- subjects: what a point reads ---------------------------------------- */
+
+struct subject {
+	enum api api;
+	const struct clock_info *clock;	/* clock_gettime only */
+	char name[64];			/* "clock-gettime-monotonic" */
+};
+
+static struct subject clock_subject(const struct clock_info *ci)
+{
+	struct subject s = { API_CLOCK_GETTIME, ci, "" };
+
+	snprintf(s.name, sizeof(s.name), "%s-%s",
+		 catalog_apis[API_CLOCK_GETTIME].label, ci->name);
+	return s;
+}
+
+static struct subject api_subject(enum api api)
+{
+	struct subject s = { api, NULL, "" };
+
+	snprintf(s.name, sizeof(s.name), "%s", catalog_apis[api].label);
+	return s;
+}
+
+/* Clocks that follow CLOCK_REALTIME, so that setting the time moves them. */
+static bool realtime_family(const struct subject *s)
+{
+	if (s->api == API_GETTIMEOFDAY || s->api == API_TIME)
+		return true;
+	if (s->api != API_CLOCK_GETTIME)
+		return false;
+	switch (s->clock->id) {
+	case CLOCK_REALTIME:
+	case CLOCK_REALTIME_COARSE:
+	case CLOCK_REALTIME_ALARM:
+	case CLOCK_TAI:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* Why s cannot be read through p here (the catalog knows), or NULL. */
+static const char *unavailable(const struct verify *v, const struct subject *s,
+			       enum path p)
+{
+	const struct cell *c = verify_cell(v, s->api, s->clock, p);
+
+	if (!c)
+		return "not in the catalog";
+	return c->status == CELL_OK ? NULL : c->why;
+}
+
+/* ---- readers --------------------------------------------------------------- */
+
+struct reader {
+	const struct verify *v;
+	enum api api;
+	enum path path;
+	clockid_t id;
+};
+
+static struct reader make_reader(const struct verify *v, const struct subject *s,
+				 enum path p)
+{
+	struct reader r = { v, s->api, p, s->clock ? s->clock->id : 0 };
+
+	return r;
+}
+
+static int result_errno(const struct vres *r)
+{
+	return r->failed ? (r->err ? r->err : EIO) : 0;
+}
+
+static int read_cpu_totals(const struct reader *r, struct timespec *ts)
+{
+	static long hz;
+	long ret;
+
+	if (r->api == API_TIMES) {
+		struct tms t;
+
+		ret = r->path == PATH_LIBC ? (long)times(&t) : syscall(SYS_times, &t);
+		if (ret == -1)
+			return errno;
+		if (!hz)
+			hz = sysconf(_SC_CLK_TCK);
+		int64_t ns = (int64_t)(t.tms_utime + t.tms_stime) * (1000000000LL / hz);
+		ts->tv_sec = (time_t)(ns / 1000000000LL);
+		ts->tv_nsec = (long)(ns % 1000000000LL);
+		return 0;
+	}
+	struct rusage ru;
+
+	ret = r->path == PATH_LIBC ? getrusage(RUSAGE_SELF, &ru) :
+	      syscall(SYS_getrusage, RUSAGE_SELF, &ru);
+	if (ret == -1)
+		return errno;
+	ts->tv_sec = ru.ru_utime.tv_sec + ru.ru_stime.tv_sec;
+	ts->tv_nsec = (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1000L;
+	if (ts->tv_nsec >= 1000000000L) {
+		ts->tv_sec++;
+		ts->tv_nsec -= 1000000000L;
+	}
+	return 0;
+}
+
+/* Any subject as a timespec: gettimeofday in us, time in whole seconds. */
+static int read_subject(void *arg, struct timespec *ts)
+{
+	const struct reader *r = arg;
+	struct timeval tv;
+	struct vres res;
+
+	switch (r->api) {
+	case API_CLOCK_GETTIME:
+		res = vcall_gettime(r->v, r->path, r->id, ts);
+		break;
+	case API_GETTIMEOFDAY:
+		res = vcall_gettimeofday(r->v, r->path, &tv, NULL);
+		/* An out-of-range tv_usec stays out of range in tv_nsec. */
+		ts->tv_sec = tv.tv_sec;
+		ts->tv_nsec = tv.tv_usec * 1000L;
+		break;
+	case API_TIME:
+		res = vcall_time(r->v, r->path, NULL);
+		ts->tv_sec = (time_t)res.ret;
+		ts->tv_nsec = 0;
+		break;
+	case API_TIMES:
+	case API_GETRUSAGE:
+		return read_cpu_totals(r, ts);
+	default:
+		return ENOSYS;
+	}
+	return result_errno(&res);
+}
+
+static void fmt_ts(const struct timespec *ts, char *buf, size_t len)
+{
+	ts_format(ts, buf, len);
+}
+
+/* ---- bracket ----------------------------------------------------------------- */
+
+static const char *verdict_text(enum bracket_verdict verdict)
+{
+	switch (verdict) {
+	case BRACKET_EARLY: return "is earlier than the syscall read taken before it";
+	case BRACKET_LATE: return "is later than the syscall read taken after it";
+	case BRACKET_DENORMAL: return "is not a normalized timespec";
+	default: return "is inside its bracket";
+	}
+}
+
+static void bracket_point(struct verify *v, const struct subject *s, enum path p)
+{
+	struct reader ref = make_reader(v, s, PATH_SYSCALL);
+	struct reader test = make_reader(v, s, p);
+	const char *pname = catalog_paths[p];
+	bool rt = realtime_family(s), stepped = false;
+	struct bracket_stats st;
+	struct step_watch w;
+	char why[200], a[32], b[32], c[32];
+
+	if (rt)
+		step_watch_begin(&w);
+	bracket_run(read_subject, &ref, read_subject, &test, vbudget(v), MIN_READS, &st);
+	if (rt)
+		stepped = step_watch_end(&w, why, sizeof(why));
+	if (st.read_error) {
+		vfail(v, "a read failed with %s after %lu good reads",
+		      errno_name(st.read_error), st.reads);
+		return;
+	}
+	if (!st.broken) {
+		vpass(v, "%lu %s reads, each between the two syscall reads around it",
+		      st.reads, pname);
+		return;
+	}
+	fmt_ts(&st.first[0], a, sizeof(a));
+	fmt_ts(&st.first[1], b, sizeof(b));
+	fmt_ts(&st.first[2], c, sizeof(c));
+	vdiag(v, "first broken bracket: syscall %s, %s %s, syscall %s", a, pname, b, c);
+	vdiag(v, "the %s read %s", pname, verdict_text(st.first_verdict));
+	if (stepped && st.first_verdict != BRACKET_DENORMAL) {
+		vdiag(v, "%s", why);
+		vpass(v, "%lu of %lu reads outside their bracket, explained by a "
+		      "REALTIME step, not counted", st.broken, st.reads);
+		return;
+	}
+	vfail(v, "%lu of %lu %s reads outside their syscall bracket, the worst by "
+	      "%lld ns", st.broken, st.reads, pname, (long long)st.worst_ns);
+}
+
+/* The subjects a walk visits: clock_gettime per clock, then others. */
+static size_t list_subjects(struct subject *out, size_t cap, bool with_cpu_totals,
+			    bool skip_thread_clock)
+{
+	size_t n = 0;
+
+	for_each_clock(ci) {
+		if (skip_thread_clock && ci->id == CLOCK_THREAD_CPUTIME_ID)
+			continue;
+		if (n < cap)
+			out[n++] = clock_subject(ci);
+	}
+	if (n + 2 <= cap) {
+		out[n++] = api_subject(API_GETTIMEOFDAY);
+		out[n++] = api_subject(API_TIME);
+	}
+	if (with_cpu_totals && n + 2 <= cap) {
+		out[n++] = api_subject(API_TIMES);
+		out[n++] = api_subject(API_GETRUSAGE);
+	}
+	return n;
+}
+
+void verify_bracket(struct verify *v)
+{
+	struct subject subj[24];
+	size_t n = list_subjects(subj, ARRAY_SIZE(subj), false, false);
+	static const enum path paths[] = { PATH_VDSO, PATH_LIBC };
+	const char *why;
+
+	for (size_t i = 0; i < n; i++) {
+		for (size_t k = 0; k < ARRAY_SIZE(paths); k++) {
+			enum path p = paths[k];
+
+			if (!verify_path_by_design(subj[i].api, p))
+				continue;
+			if (!vpoint(v, VT_BRACKET, "bracket/%s/%s", subj[i].name,
+				    catalog_paths[p]))
+				continue;
+			if ((why = unavailable(v, &subj[i], p)))
+				vskip(v, "%s", why);
+			else if ((why = unavailable(v, &subj[i], PATH_SYSCALL)))
+				vskip(v, "no raw system call to bracket with: %s", why);
+			else
+				bracket_point(v, &subj[i], p);
+		}
+	}
+}
+
+/* ---- one thread ---------------------------------------------------------------- */
+
+static void monotonic_point(struct verify *v, const struct subject *s, enum path p)
+{
+	struct reader r = make_reader(v, s, p);
+	bool rt = realtime_family(s), stepped = false;
+	struct mono_stats st;
+	struct step_watch w;
+	char why[200], a[32], b[32];
+
+	if (rt)
+		step_watch_begin(&w);
+	mono_run(read_subject, &r, vbudget(v), MIN_READS, &st);
+	if (rt)
+		stepped = step_watch_end(&w, why, sizeof(why));
+	if (st.read_error) {
+		vfail(v, "a read failed with %s after %lu good reads",
+		      errno_name(st.read_error), st.reads);
+		return;
+	}
+	if (st.denormal) {
+		vfail(v, "%lu of %lu reads are not normalized timespecs",
+		      st.denormal, st.reads);
+		return;
+	}
+	if (!st.backward) {
+		vpass(v, "%lu reads, largest backward step 0 ns", st.reads);
+		return;
+	}
+	fmt_ts(&st.back_prev, a, sizeof(a));
+	fmt_ts(&st.back_cur, b, sizeof(b));
+	vdiag(v, "largest backward step: %s then %s", a, b);
+	if (stepped) {
+		vdiag(v, "%s", why);
+		vpass(v, "went backwards %lu times (up to %lld ns), explained by a "
+		      "REALTIME step", st.backward, (long long)st.max_back_ns);
+		return;
+	}
+	vfail(v, "went backwards %lu times in %lu reads, by up to %lld ns",
+	      st.backward, st.reads, (long long)st.max_back_ns);
+}
+
+void verify_monotonic(struct verify *v)
+{
+	struct subject subj[24];
+	size_t n = list_subjects(subj, ARRAY_SIZE(subj), true, false);
+	const char *why;
+
+	for (size_t i = 0; i < n; i++) {
+		for (int p = 0; p < PATH_COUNT; p++) {
+			if (!verify_path_by_design(subj[i].api, p) ||
+			    !verify_cell(v, subj[i].api, subj[i].clock, p))
+				continue;
+			if (!vpoint(v, VT_MONOTONIC, "monotonic/%s/%s", subj[i].name,
+				    catalog_paths[p]))
+				continue;
+			if ((why = unavailable(v, &subj[i], p)))
+				vskip(v, "%s", why);
+			else
+				monotonic_point(v, &subj[i], p);
+		}
+	}
+}
+
+/* ---- across CPUs ---------------------------------------------------------------- */
+
+/* The CPUs of the affinity mask, gaps and all ("0,2,5"). */
+static size_t allowed_cpus(int *cpus, size_t cap, char *list, size_t len)
+{
+	cpu_set_t set;
+	size_t n = 0, used = 0;
+
+	list[0] = '\0';
+	if (sched_getaffinity(0, sizeof(set), &set) != 0)
+		return 0;
+	for (int c = 0; c < CPU_SETSIZE && n < cap; c++) {
+		if (!CPU_ISSET(c, &set))
+			continue;
+		cpus[n++] = c;
+		if (used < len)
+			used += (size_t)snprintf(list + used, len - used, "%s%d",
+						 used ? "," : "", c);
+	}
+	return n;
+}
+
+static void cross_cpu_point(struct verify *v, const struct subject *s, enum path p,
+			    const int *cpus, size_t ncpus, const char *cpulist)
+{
+	struct reader r = make_reader(v, s, p);
+	struct xcpu_config cfg = {
+		.cpus = cpus, .ncpus = ncpus, .pin = true,
+		.read = read_subject, .arg = &r, .seconds = vbudget(v),
+	};
+	bool rt = realtime_family(s), stepped = false;
+	struct xcpu_result res;
+	struct step_watch w;
+	char why[200], a[32], b[32];
+
+	if (rt)
+		step_watch_begin(&w);
+	if (xcpu_run(&cfg, &res) != 0) {
+		verror(v, "cannot start one thread per CPU: %s", strerror(errno));
+		if (rt)
+			step_watch_end(&w, why, sizeof(why));
+		return;
+	}
+	if (rt)
+		stepped = step_watch_end(&w, why, sizeof(why));
+	if (res.pin_error) {
+		verror(v, "cannot pin a thread to CPU %d: %s", res.pin_cpu,
+		       errno_name(res.pin_error));
+		return;
+	}
+	if (res.read_error) {
+		vfail(v, "a read failed with %s", errno_name(res.read_error));
+		return;
+	}
+	if (!res.backward) {
+		vpass(v, "%lu reads handed round CPUs %s, largest backward step 0 ns",
+		      res.exchanges, cpulist);
+		return;
+	}
+	fmt_ts(&res.back_prev, a, sizeof(a));
+	fmt_ts(&res.back_cur, b, sizeof(b));
+	vdiag(v, "CPU %d read %s, then CPU %d read %s", res.back_from_cpu, a,
+	      res.back_to_cpu, b);
+	if (stepped) {
+		vdiag(v, "%s", why);
+		vpass(v, "largest backward step %lld ns, explained by a REALTIME step",
+		      (long long)res.max_back_ns);
+		return;
+	}
+	vfail(v, "largest backward step %lld ns (%lu of %lu reads went backwards)",
+	      (long long)res.max_back_ns, res.backward, res.exchanges);
+}
+
+void verify_cross_cpu(struct verify *v)
+{
+	struct subject subj[24];
+	/* A thread's CPU clock is its own: nothing to hand between threads. */
+	size_t n = list_subjects(subj, ARRAY_SIZE(subj), false, true);
+	int cpus[CPU_SETSIZE];
+	char cpulist[256];
+	size_t ncpus = allowed_cpus(cpus, ARRAY_SIZE(cpus), cpulist, sizeof(cpulist));
+	const char *why;
+
+	for (size_t i = 0; i < n; i++) {
+		for (int p = 0; p < PATH_COUNT; p++) {
+			if (!verify_path_by_design(subj[i].api, p))
+				continue;
+			if (!vpoint(v, VT_CROSS_CPU, "cross-cpu/%s/%s", subj[i].name,
+				    catalog_paths[p]))
+				continue;
+			if ((why = unavailable(v, &subj[i], p)))
+				vskip(v, "%s", why);
+			else if (ncpus < 2)
+				vskip(v, "needs two CPUs in the affinity mask (allowed: %s)",
+				      cpulist);
+			else
+				cross_cpu_point(v, &subj[i], p, cpus, ncpus, cpulist);
+		}
+	}
+}
+
+/* ---- resolution ----------------------------------------------------------------- */
+
+static void getres_point(struct verify *v, const struct clock_info *ci, enum path p)
+{
+	struct timespec ref, first, res;
+	char a[32], b[32];
+	struct vres r;
+
+	r = vcall_getres(v, PATH_SYSCALL, ci->id, &first);
+	if (r.failed) {
+		vfail(v, "the syscall failed with %s", errno_name(r.err));
+		return;
+	}
+	for (unsigned i = 0; i < GETRES_ROUNDS; i++) {
+		char got[48];
+
+		r = vcall_getres(v, PATH_SYSCALL, ci->id, &ref);
+		if (r.failed || ts_cmp(&ref, &first) != 0) {
+			fmt_ts(&first, a, sizeof(a));
+			fmt_ts(&ref, b, sizeof(b));
+			vfail(v, "the kernel's resolution changed from %s to %s", a, b);
+			return;
+		}
+		memset(&res, 0xa5, sizeof(res));
+		r = vcall_getres(v, p, ci->id, &res);
+		if (r.failed) {
+			vres_format(p, &r, got, sizeof(got));
+			vfail(v, "%s clock_getres returned %s", catalog_paths[p], got);
+			return;
+		}
+		if (ts_cmp(&res, &ref) != 0) {
+			fmt_ts(&ref, a, sizeof(a));
+			fmt_ts(&res, b, sizeof(b));
+			vdiag(v, "syscall %s s, %s %s s", a, catalog_paths[p], b);
+			vfail(v, "%s resolution %s s differs from the syscall's %s s",
+			      catalog_paths[p], b, a);
+			return;
+		}
+	}
+	if (!ts_normalized(&first) || ts_ns(&first) <= 0) {
+		fmt_ts(&first, a, sizeof(a));
+		vfail(v, "the resolution %s s is not a positive normalized timespec", a);
+		return;
+	}
+	vpass(v, "%lld ns on %u calls, as the syscall reports",
+	      (long long)ts_ns(&first), GETRES_ROUNDS);
+}
+
+static void step_point(struct verify *v, const struct subject *s, enum path p,
+		       enum clock_kind kind)
+{
+	struct reader r = make_reader(v, s, p);
+	struct gran_stats st;
+	struct timespec res = { 0, 1000 };	/* gettimeofday counts microseconds */
+	char why[240];
+	double min_s, max_s;
+
+	if (s->clock) {
+		struct vres gr = vcall_getres(v, PATH_SYSCALL, s->clock->id, &res);
+
+		if (gr.failed) {
+			verror(v, "the syscall clock_getres failed: %s", errno_name(gr.err));
+			return;
+		}
+	}
+	/* Long enough to see sixteen ticks of a coarse clock. */
+	min_s = vbudget(v) < 0.01 ? vbudget(v) : 0.01;
+	max_s = vbudget(v);
+	if (max_s < 40e-9 * (double)ts_ns(&res))
+		max_s = 40e-9 * (double)ts_ns(&res);
+	gran_run(read_subject, &r, min_s, max_s, 16, &st);
+	if (st.read_error) {
+		vfail(v, "a read failed with %s", errno_name(st.read_error));
+		return;
+	}
+	if (!st.steps) {
+		vfail(v, "the clock never moved in %lu reads (%.3f s)", st.reads, max_s);
+		return;
+	}
+	if (!granularity_agrees(ts_ns(&res), st.min_step_ns, kind, why, sizeof(why))) {
+		vdiag(v, "reported resolution %lld ns, smallest observed step %lld ns "
+		      "over %lu steps", (long long)ts_ns(&res),
+		      (long long)st.min_step_ns, st.steps);
+		vfail(v, "%s", why);
+		return;
+	}
+	vpass(v, "%s (%lu steps)", why, st.steps);
+}
+
+void verify_resolution(struct verify *v)
+{
+	const char *why;
+
+	for_each_clock(ci) {
+		struct subject s = { API_CLOCK_GETRES, ci, "" };
+
+		snprintf(s.name, sizeof(s.name), "%s-%s",
+			 catalog_apis[API_CLOCK_GETRES].label, ci->name);
+		for (int p = 0; p < PATH_COUNT; p++) {
+			if (!verify_path_by_design(API_CLOCK_GETRES, p))
+				continue;
+			if (!vpoint(v, VT_NONE, "resolution/%s/%s", s.name, catalog_paths[p]))
+				continue;
+			if ((why = unavailable(v, &s, p)))
+				vskip(v, "%s", why);
+			else
+				getres_point(v, ci, p);
+		}
+	}
+	for_each_clock(ci) {
+		struct subject s = clock_subject(ci);
+
+		for (int p = 0; p < PATH_COUNT; p++) {
+			if (!verify_path_by_design(API_CLOCK_GETTIME, p))
+				continue;
+			if (!vpoint(v, VT_GRANULARITY, "resolution/step/%s/%s", s.name,
+				    catalog_paths[p]))
+				continue;
+			if ((why = unavailable(v, &s, p)))
+				vskip(v, "%s", why);
+			else
+				step_point(v, &s, p, ci->kind);
+		}
+	}
+	struct subject g = api_subject(API_GETTIMEOFDAY);
+
+	for (int p = 0; p < PATH_COUNT; p++) {
+		if (!verify_path_by_design(API_GETTIMEOFDAY, p))
+			continue;
+		if (!vpoint(v, VT_GRANULARITY, "resolution/step/%s/%s", g.name,
+			    catalog_paths[p]))
+			continue;
+		if ((why = unavailable(v, &g, p)))
+			vskip(v, "%s", why);
+		else
+			step_point(v, &g, p, CLOCK_KIND_HRES);
+	}
+}
+
+/* ---- consistency ------------------------------------------------------------------ */
+
+static int sys_read(const struct verify *v, clockid_t id, struct timespec *ts)
+{
+	struct vres r = vcall_gettime(v, PATH_SYSCALL, id, ts);
+
+	return result_errno(&r);
+}
+
+/*
+ * A value read through a path must lie between two reference reads,
+ * lo <= x <= hi, in the units the API gives (us for gettimeofday, whole
+ * seconds for time): one judgement for every "A agrees with B" check.
+ */
+struct agree {
+	unsigned long rounds, broken;
+	int64_t lo, x, hi;		/* the first broken round */
+	int error;
+};
+
+static void agree_note(struct agree *a, int64_t lo, int64_t x, int64_t hi)
+{
+	a->rounds++;
+	if (lo <= x && x <= hi)
+		return;
+	if (!a->broken++) {
+		a->lo = lo;
+		a->x = x;
+		a->hi = hi;
+	}
+}
+
+static void agree_report(struct verify *v, const struct agree *a, bool rt,
+			 struct step_watch *w, const char *what, const char *unit)
+{
+	char why[200];
+	bool stepped = rt && w && step_watch_end(w, why, sizeof(why));
+
+	if (a->error) {
+		vfail(v, "a read failed with %s", errno_name(a->error));
+		return;
+	}
+	if (!a->broken) {
+		vpass(v, "%lu rounds, %s", a->rounds, what);
+		return;
+	}
+	if (a->lo == INT64_MIN)
+		vdiag(v, "first disagreement: expected %lld <= %lld (%s)",
+		      (long long)a->x, (long long)a->hi, unit);
+	else if (a->hi == INT64_MAX)
+		vdiag(v, "first disagreement: expected %lld <= %lld (%s)",
+		      (long long)a->lo, (long long)a->x, unit);
+	else
+		vdiag(v, "first disagreement: expected %lld <= %lld <= %lld (%s)",
+		      (long long)a->lo, (long long)a->x, (long long)a->hi, unit);
+	if (stepped) {
+		vdiag(v, "%s", why);
+		vpass(v, "%lu of %lu rounds disagree, explained by a REALTIME step",
+		      a->broken, a->rounds);
+		return;
+	}
+	vfail(v, "%lu of %lu rounds break '%s'", a->broken, a->rounds, what);
+}
+
+static void gettimeofday_vs_realtime(struct verify *v, enum path p)
+{
+	struct agree a = { 0 };
+	struct step_watch w;
+
+	step_watch_begin(&w);
+	for (unsigned i = 0; i < CONSISTENCY_ROUNDS && !a.error; i++) {
+		struct timespec r1, r2;
+		struct timeval tv;
+		struct vres r;
+
+		if ((a.error = sys_read(v, CLOCK_REALTIME, &r1)))
+			break;
+		r = vcall_gettimeofday(v, p, &tv, NULL);
+		if ((a.error = result_errno(&r)) || (a.error = sys_read(v, CLOCK_REALTIME, &r2)))
+			break;
+		agree_note(&a, ts_ns(&r1) / 1000,
+			   (int64_t)tv.tv_sec * 1000000 + tv.tv_usec, ts_ns(&r2) / 1000);
+	}
+	agree_report(v, &a, true, &w, "REALTIME before <= gettimeofday <= REALTIME "
+		     "after", "us");
+}
+
+static void time_vs_realtime(struct verify *v, enum path p)
+{
+	struct agree a = { 0 };
+	struct step_watch w;
+
+	step_watch_begin(&w);
+	for (unsigned i = 0; i < CONSISTENCY_ROUNDS && !a.error; i++) {
+		struct timespec c1, r2;
+		struct vres r;
+
+		/* time() is the seconds of the last tick: the coarse clock. */
+		if ((a.error = sys_read(v, CLOCK_REALTIME_COARSE, &c1)))
+			break;
+		r = vcall_time(v, p, NULL);
+		if ((a.error = result_errno(&r)) || (a.error = sys_read(v, CLOCK_REALTIME, &r2)))
+			break;
+		agree_note(&a, c1.tv_sec, r.ret, r2.tv_sec);
+	}
+	agree_report(v, &a, true, &w, "REALTIME_COARSE seconds before <= time() <= "
+		     "REALTIME seconds after", "s");
+}
+
+static void tai_offset(struct verify *v, enum path p)
+{
+	struct timex tx1, tx2;
+	struct agree a = { 0 };
+	char what[128];
+	struct step_watch w;
+
+	memset(&tx1, 0, sizeof(tx1));
+	memset(&tx2, 0, sizeof(tx2));
+	if (adjtimex(&tx1) < 0) {
+		verror(v, "adjtimex: %s", strerror(errno));
+		return;
+	}
+	step_watch_begin(&w);
+	for (unsigned i = 0; i < CONSISTENCY_ROUNDS && !a.error; i++) {
+		struct timespec r1, tai, r2;
+		struct vres r;
+
+		if ((a.error = sys_read(v, CLOCK_REALTIME, &r1)))
+			break;
+		r = vcall_gettime(v, p, CLOCK_TAI, &tai);
+		if ((a.error = result_errno(&r)) || (a.error = sys_read(v, CLOCK_REALTIME, &r2)))
+			break;
+		agree_note(&a, ts_ns(&r1), ts_ns(&tai) - tx1.tai * 1000000000LL, ts_ns(&r2));
+	}
+	if (adjtimex(&tx2) >= 0 && tx2.tai != tx1.tai) {
+		char why[200];
+
+		step_watch_end(&w, why, sizeof(why));
+		vskip(v, "the kernel's TAI offset changed during the check (%d -> %d s)",
+		      tx1.tai, tx2.tai);
+		return;
+	}
+	snprintf(what, sizeof(what), "TAI - %d s (adjtimex's TAI offset) lies between "
+		 "two REALTIME reads", tx1.tai);
+	agree_report(v, &a, true, &w, what, "ns");
+}
+
+static void boottime_ge_monotonic(struct verify *v, enum path p)
+{
+	struct agree a = { 0 };
+
+	for (unsigned i = 0; i < CONSISTENCY_ROUNDS && !a.error; i++) {
+		struct timespec mono, boot;
+		struct vres r = vcall_gettime(v, p, CLOCK_MONOTONIC, &mono);
+
+		if ((a.error = result_errno(&r)))
+			break;
+		r = vcall_gettime(v, p, CLOCK_BOOTTIME, &boot);
+		if ((a.error = result_errno(&r)))
+			break;
+		/* Read after MONOTONIC, BOOTTIME can only be further on. */
+		agree_note(&a, ts_ns(&mono), ts_ns(&boot), INT64_MAX);
+	}
+	agree_report(v, &a, false, NULL, "MONOTONIC <= BOOTTIME read after it", "ns");
+}
+
+static void coarse_le_fine(struct verify *v, enum path p, clockid_t coarse,
+			   clockid_t fine, bool rt)
+{
+	struct agree a = { 0 };
+	struct step_watch w;
+
+	if (rt)
+		step_watch_begin(&w);
+	for (unsigned i = 0; i < CONSISTENCY_ROUNDS && !a.error; i++) {
+		struct timespec c, f;
+		struct vres r = vcall_gettime(v, p, coarse, &c);
+
+		if ((a.error = result_errno(&r)))
+			break;
+		r = vcall_gettime(v, p, fine, &f);
+		if ((a.error = result_errno(&r)))
+			break;
+		/* The coarse clock is the fine one at the last tick. */
+		agree_note(&a, INT64_MIN, ts_ns(&c), ts_ns(&f));
+	}
+	agree_report(v, &a, rt, &w, "a coarse read <= the fine clock read after it",
+		     "ns");
+}
+
+static void timezone_point(struct verify *v)
+{
+	struct timezone sys_tz, vdso_tz;
+	struct timeval tv;
+	struct vres r;
+
+	memset(&vdso_tz, 0xa5, sizeof(vdso_tz));
+	r = vcall_gettimeofday(v, PATH_SYSCALL, &tv, &sys_tz);
+	if (r.failed) {
+		vfail(v, "the syscall failed with %s", errno_name(r.err));
+		return;
+	}
+	r = vcall_gettimeofday(v, PATH_VDSO, &tv, &vdso_tz);
+	if (r.failed) {
+		vfail(v, "the vDSO returned -%s", errno_name(r.err));
+		return;
+	}
+	if (sys_tz.tz_minuteswest != vdso_tz.tz_minuteswest ||
+	    sys_tz.tz_dsttime != vdso_tz.tz_dsttime) {
+		vfail(v, "vdso timezone minuteswest=%d dsttime=%d, syscall "
+		      "minuteswest=%d dsttime=%d", vdso_tz.tz_minuteswest,
+		      vdso_tz.tz_dsttime, sys_tz.tz_minuteswest, sys_tz.tz_dsttime);
+		return;
+	}
+	vpass(v, "minuteswest=%d dsttime=%d, as the syscall reports",
+	      sys_tz.tz_minuteswest, sys_tz.tz_dsttime);
+}
+
+/* Skip reasons shared by the consistency points. */
+static bool consistency_ready(struct verify *v, enum api api,
+			      const struct clock_info *ci, enum path p)
+{
+	struct subject s = { api, ci, "" };
+	const char *why = unavailable(v, &s, p);
+
+	if (why) {
+		vskip(v, "%s", why);
+		return false;
+	}
+	return true;
+}
+
+void verify_consistency(struct verify *v)
+{
+	const struct clock_info *tai = catalog_clock_by_name("tai");
+	const struct clock_info *mono = catalog_clock_by_name("monotonic");
+	const struct clock_info *boot = catalog_clock_by_name("boottime");
+	const struct clock_info *rtc = catalog_clock_by_name("realtime-coarse");
+	const struct clock_info *mc = catalog_clock_by_name("monotonic-coarse");
+
+	for (int p = 0; p < PATH_COUNT; p++) {
+		const char *pn = catalog_paths[p];
+
+		if (verify_path_by_design(API_GETTIMEOFDAY, p) &&
+		    vpoint(v, VT_NONE, "consistency/gettimeofday-vs-realtime/%s", pn) &&
+		    consistency_ready(v, API_GETTIMEOFDAY, NULL, p))
+			gettimeofday_vs_realtime(v, p);
+		if (verify_path_by_design(API_TIME, p) &&
+		    vpoint(v, VT_NONE, "consistency/time-vs-realtime/%s", pn) &&
+		    consistency_ready(v, API_TIME, NULL, p))
+			time_vs_realtime(v, p);
+		if (verify_path_by_design(API_CLOCK_GETTIME, p) &&
+		    vpoint(v, VT_NONE, "consistency/tai-offset/%s", pn) &&
+		    consistency_ready(v, API_CLOCK_GETTIME, tai, p))
+			tai_offset(v, p);
+		if (verify_path_by_design(API_CLOCK_GETTIME, p) &&
+		    vpoint(v, VT_NONE, "consistency/boottime-ge-monotonic/%s", pn) &&
+		    consistency_ready(v, API_CLOCK_GETTIME, mono, p) &&
+		    consistency_ready(v, API_CLOCK_GETTIME, boot, p))
+			boottime_ge_monotonic(v, p);
+		if (verify_path_by_design(API_CLOCK_GETTIME, p) &&
+		    vpoint(v, VT_NONE, "consistency/realtime-coarse-le-realtime/%s", pn) &&
+		    consistency_ready(v, API_CLOCK_GETTIME, rtc, p))
+			coarse_le_fine(v, p, CLOCK_REALTIME_COARSE, CLOCK_REALTIME, true);
+		if (verify_path_by_design(API_CLOCK_GETTIME, p) &&
+		    vpoint(v, VT_NONE, "consistency/monotonic-coarse-le-monotonic/%s", pn) &&
+		    consistency_ready(v, API_CLOCK_GETTIME, mc, p))
+			coarse_le_fine(v, p, CLOCK_MONOTONIC_COARSE, CLOCK_MONOTONIC, false);
+	}
+	if (verify_path_by_design(API_GETTIMEOFDAY, PATH_VDSO) &&
+	    vpoint(v, VT_NONE, "consistency/gettimeofday-timezone/vdso") &&
+	    consistency_ready(v, API_GETTIMEOFDAY, NULL, PATH_VDSO) &&
+	    consistency_ready(v, API_GETTIMEOFDAY, NULL, PATH_SYSCALL))
+		timezone_point(v);
+}

@@ -1,0 +1,460 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The measuring loops behind the time-based checks, written against
+ * reader callbacks so that unit tests can drive them with clocks that
+ * misbehave on purpose: brackets, single-thread and cross-CPU
+ * monotonicity, the observed step of a clock, and REALTIME step detection.
+ */
+#include "verify/verify.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/timerfd.h>
+#include <unistd.h>
+
+#include "probe/timing.h"
+
+/* How often the loops look at the clock that bounds them. */
+#define DEADLINE_EVERY 64
+
+static uint64_t deadline_after(double seconds)
+{
+	return now_ns() + (uint64_t)(seconds * 1e9);
+}
+
+/* ---- brackets ------------------------------------------------------------ */
+
+enum bracket_verdict bracket_judge(const struct timespec *before,
+				   const struct timespec *mid,
+				   const struct timespec *after)
+{
+	if (!ts_normalized(before) || !ts_normalized(mid) || !ts_normalized(after))
+		return BRACKET_DENORMAL;
+	if (ts_cmp(mid, before) < 0)
+		return BRACKET_EARLY;
+	if (ts_cmp(mid, after) > 0)
+		return BRACKET_LATE;
+	return BRACKET_OK;
+}
+
+static void note_broken(struct bracket_stats *st, enum bracket_verdict verdict,
+			const struct timespec t[3])
+{
+	int64_t out = 0;
+
+	if (verdict == BRACKET_EARLY)
+		out = ts_ns(&t[0]) - ts_ns(&t[1]);
+	else if (verdict == BRACKET_LATE)
+		out = ts_ns(&t[1]) - ts_ns(&t[2]);
+	if (!st->broken++) {
+		st->first_verdict = verdict;
+		memcpy(st->first, t, sizeof(st->first));
+	}
+	if (out > st->worst_ns)
+		st->worst_ns = out;
+}
+
+void bracket_run(vread_fn ref, void *ref_arg, vread_fn test, void *test_arg,
+		 double seconds, unsigned long min_reads, struct bracket_stats *st)
+{
+	uint64_t deadline = deadline_after(seconds);
+
+	memset(st, 0, sizeof(*st));
+	for (;;) {
+		struct timespec t[3];
+		enum bracket_verdict verdict;
+		int e;
+
+		if ((e = ref(ref_arg, &t[0])) || (e = test(test_arg, &t[1])) ||
+		    (e = ref(ref_arg, &t[2]))) {
+			st->read_error = e;
+			return;
+		}
+		st->reads++;
+		verdict = bracket_judge(&t[0], &t[1], &t[2]);
+		if (verdict != BRACKET_OK)
+			note_broken(st, verdict, t);
+		if (st->reads % DEADLINE_EVERY == 0 && st->reads >= min_reads &&
+		    now_ns() >= deadline)
+			return;
+	}
+}
+
+/* ---- one thread ------------------------------------------------------------ */
+
+void mono_note(struct mono_stats *st, const struct timespec *prev,
+	       const struct timespec *cur)
+{
+	int64_t back;
+
+	if (!ts_normalized(cur)) {
+		st->denormal++;
+		return;
+	}
+	if (ts_cmp(cur, prev) >= 0)
+		return;
+	back = ts_ns(prev) - ts_ns(cur);
+	st->backward++;
+	if (back > st->max_back_ns) {
+		st->max_back_ns = back;
+		st->back_prev = *prev;
+		st->back_cur = *cur;
+	}
+}
+
+void mono_run(vread_fn rd, void *arg, double seconds, unsigned long min_reads,
+	      struct mono_stats *st)
+{
+	uint64_t deadline = deadline_after(seconds);
+	struct timespec prev, cur;
+	int e;
+
+	memset(st, 0, sizeof(*st));
+	if ((e = rd(arg, &prev))) {
+		st->read_error = e;
+		return;
+	}
+	st->reads = 1;
+	for (;;) {
+		if ((e = rd(arg, &cur))) {
+			st->read_error = e;
+			return;
+		}
+		st->reads++;
+		mono_note(st, &prev, &cur);
+		prev = cur;
+		if (st->reads % DEADLINE_EVERY == 0 && st->reads >= min_reads &&
+		    now_ns() >= deadline)
+			return;
+	}
+}
+
+/* ---- the observed step ----------------------------------------------------- */
+
+void gran_run(vread_fn rd, void *arg, double min_s, double max_s,
+	      unsigned long min_steps, struct gran_stats *st)
+{
+	uint64_t start = now_ns();
+	uint64_t min_end = start + (uint64_t)(min_s * 1e9);
+	uint64_t max_end = start + (uint64_t)(max_s * 1e9);
+	struct timespec prev, cur;
+	int e;
+
+	memset(st, 0, sizeof(*st));
+	if ((e = rd(arg, &prev))) {
+		st->read_error = e;
+		return;
+	}
+	st->reads = 1;
+	for (;;) {
+		int64_t step;
+		uint64_t now;
+
+		if ((e = rd(arg, &cur))) {
+			st->read_error = e;
+			return;
+		}
+		st->reads++;
+		step = ts_ns(&cur) - ts_ns(&prev);
+		if (step > 0) {
+			if (!st->steps++ || step < st->min_step_ns)
+				st->min_step_ns = step;
+		}
+		prev = cur;
+		if (st->reads % DEADLINE_EVERY)
+			continue;
+		now = now_ns();
+		if (now >= max_end || (st->steps >= min_steps && now >= min_end))
+			return;
+	}
+}
+
+/*
+ * A coarse clock moves when the timekeeper accumulates whole ticks: its
+ * steps are whole multiples of the resolution (NTP changes a tick by 500
+ * ppm at most, 10 % is generous). A tick can be accumulated late, so the
+ * smallest step of a busy VM may be two ticks, even three; more than
+ * COARSE_MAX_TICKS means the clock is not stepping per tick.
+ */
+#define COARSE_MAX_TICKS 4
+
+static bool coarse_step_agrees(int64_t res_ns, int64_t step_ns, char *why,
+			       size_t len)
+{
+	int64_t ticks = (step_ns + res_ns / 2) / res_ns;
+
+	if (ticks < 1 || llabs(step_ns - ticks * res_ns) > res_ns / 10) {
+		snprintf(why, len, "a coarse clock steps by whole ticks of its resolution "
+			 "(%lld ns) but its smallest step was %lld ns",
+			 (long long)res_ns, (long long)step_ns);
+		return false;
+	}
+	if (ticks > COARSE_MAX_TICKS) {
+		snprintf(why, len, "the smallest step, %lld ns, is %lld ticks of %lld ns: "
+			 "the clock does not step per tick", (long long)step_ns,
+			 (long long)ticks, (long long)res_ns);
+		return false;
+	}
+	snprintf(why, len, "steps by whole ticks of %lld ns (%.0f Hz), the smallest "
+		 "%lld tick%s", (long long)res_ns, 1e9 / (double)res_ns,
+		 (long long)ticks, ticks > 1 ? "s" : "");
+	return true;
+}
+
+/* Steps of a high-resolution clock are read costs, far below a tick. */
+#define FINE_STEP_LIMIT_NS 100000
+
+bool granularity_agrees(int64_t res_ns, int64_t step_ns, enum clock_kind kind,
+			char *why, size_t len)
+{
+	int64_t limit;
+
+	if (res_ns <= 0) {
+		snprintf(why, len, "the reported resolution %lld ns is not positive",
+			 (long long)res_ns);
+		return false;
+	}
+	if (kind == CLOCK_KIND_COARSE)
+		return coarse_step_agrees(res_ns, step_ns, why, len);
+	limit = res_ns > FINE_STEP_LIMIT_NS ? res_ns : FINE_STEP_LIMIT_NS;
+	if (step_ns >= res_ns && step_ns <= limit) {
+		snprintf(why, len, "smallest step %lld ns, within [%lld, %lld] ns",
+			 (long long)step_ns, (long long)res_ns, (long long)limit);
+		return true;
+	}
+	snprintf(why, len, "the smallest step, %lld ns, is outside [%lld, %lld] ns "
+		 "for a clock of resolution %lld ns", (long long)step_ns,
+		 (long long)res_ns, (long long)limit, (long long)res_ns);
+	return false;
+}
+
+/* ---- REALTIME steps ----------------------------------------------------------- */
+
+void rt_offset_from(int64_t mono1_ns, int64_t real_ns, int64_t mono2_ns,
+		    struct rt_offset *o)
+{
+	o->off_ns = real_ns - mono1_ns / 2 - mono2_ns / 2;
+	o->unc_ns = (mono2_ns - mono1_ns) / 2 + 1;
+}
+
+bool rt_offset_stepped(const struct rt_offset *a, const struct rt_offset *b,
+		       int64_t slack_ns)
+{
+	return llabs(b->off_ns - a->off_ns) > a->unc_ns + b->unc_ns + slack_ns;
+}
+
+static int64_t sys_clock_ns(clockid_t id)
+{
+	struct timespec ts;
+
+	syscall(SYS_clock_gettime, id, &ts);
+	return ts_ns(&ts);
+}
+
+static void read_rt_offset(struct rt_offset *o)
+{
+	int64_t m1 = sys_clock_ns(CLOCK_MONOTONIC);
+	int64_t r = sys_clock_ns(CLOCK_REALTIME);
+	int64_t m2 = sys_clock_ns(CLOCK_MONOTONIC);
+
+	rt_offset_from(m1, r, m2, o);
+}
+
+void step_watch_begin(struct step_watch *w)
+{
+	struct itimerspec far = { .it_value = { .tv_sec = (time_t)1 << 40 } };
+
+	read_rt_offset(&w->start);
+	w->tfd = timerfd_create(CLOCK_REALTIME, TFD_NONBLOCK | TFD_CLOEXEC);
+	if (w->tfd >= 0 &&
+	    timerfd_settime(w->tfd, TFD_TIMER_ABSTIME | TFD_TIMER_CANCEL_ON_SET,
+			    &far, NULL) != 0) {
+		close(w->tfd);
+		w->tfd = -1;
+	}
+}
+
+/* The uncertainty of the offset is a few syscalls; 1 ms of slack covers
+ * a preemption between them without hiding a real step of any size that
+ * could break a bracket of syscall reads. */
+#define STEP_SLACK_NS 1000000
+
+bool step_watch_end(struct step_watch *w, char *why, size_t len)
+{
+	struct rt_offset end;
+	uint64_t expirations;
+	bool cancelled = false;
+
+	if (w->tfd >= 0) {
+		cancelled = read(w->tfd, &expirations, sizeof(expirations)) < 0 &&
+			    errno == ECANCELED;
+		close(w->tfd);
+		w->tfd = -1;
+	}
+	read_rt_offset(&end);
+	if (cancelled) {
+		snprintf(why, len, "CLOCK_REALTIME was set during the check "
+			 "(a TFD_TIMER_CANCEL_ON_SET timerfd was cancelled)");
+		return true;
+	}
+	if (rt_offset_stepped(&w->start, &end, STEP_SLACK_NS)) {
+		snprintf(why, len, "CLOCK_REALTIME - CLOCK_MONOTONIC moved by %lld ns "
+			 "during the check", (long long)(end.off_ns - w->start.off_ns));
+		return true;
+	}
+	return false;
+}
+
+/* ---- across CPUs -------------------------------------------------------------- */
+
+struct xcpu_shared {
+	const struct xcpu_config *cfg;
+	struct xcpu_result *res;
+	_Atomic unsigned long turn;	/* whose read is next: turn % ncpus */
+	atomic_bool stop;
+	atomic_uint ready;		/* threads pinned and waiting */
+	uint64_t deadline;
+	/* Written only by the token holder: */
+	struct timespec last;
+	int last_cpu;
+	bool have_last;
+};
+
+struct xcpu_thread {
+	struct xcpu_shared *sh;
+	size_t idx;
+	pthread_t tid;
+};
+
+static inline void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__builtin_ia32_pause();
+#elif defined(__aarch64__)
+	__asm__ __volatile__("yield" ::: "memory");
+#else
+	__asm__ __volatile__("" ::: "memory");
+#endif
+}
+
+/* Wait for the token; false when the run stopped meanwhile. */
+static bool xcpu_wait_turn(struct xcpu_shared *sh, size_t idx, unsigned long *turn)
+{
+	unsigned spins = 0;
+
+	for (;;) {
+		*turn = atomic_load_explicit(&sh->turn, memory_order_acquire);
+		if (atomic_load_explicit(&sh->stop, memory_order_relaxed))
+			return false;
+		if (*turn % sh->cfg->ncpus == idx)
+			return true;
+		cpu_relax();
+		/* Two readers on one CPU would spin a whole slice each. */
+		if (++spins == 4096) {
+			sched_yield();
+			spins = 0;
+		}
+	}
+}
+
+/* One read while holding the token: compare with the previous holder's. */
+static bool xcpu_take_turn(struct xcpu_shared *sh, int cpu)
+{
+	const struct xcpu_config *cfg = sh->cfg;
+	struct xcpu_result *res = sh->res;
+	struct timespec now;
+	int e;
+
+	if ((e = cfg->read(cfg->arg, &now))) {
+		res->read_error = e;
+		return false;
+	}
+	if (sh->have_last && ts_cmp(&now, &sh->last) < 0) {
+		int64_t back = ts_ns(&sh->last) - ts_ns(&now);
+
+		res->backward++;
+		if (back > res->max_back_ns) {
+			res->max_back_ns = back;
+			res->back_prev = sh->last;
+			res->back_cur = now;
+			res->back_from_cpu = sh->last_cpu;
+			res->back_to_cpu = cpu;
+		}
+	}
+	sh->last = now;
+	sh->last_cpu = cpu;
+	sh->have_last = true;
+	res->exchanges++;
+	if (cfg->max_exchanges && res->exchanges >= cfg->max_exchanges)
+		return false;
+	return !(res->exchanges % DEADLINE_EVERY == 0 && now_ns() >= sh->deadline);
+}
+
+static void *xcpu_thread_main(void *p)
+{
+	struct xcpu_thread *t = p;
+	struct xcpu_shared *sh = t->sh;
+	const struct xcpu_config *cfg = sh->cfg;
+	int cpu = cfg->cpus ? cfg->cpus[t->idx] : (int)t->idx;
+	unsigned long turn;
+
+	if (cfg->pin && timing_pin_cpu(cpu) != 0) {
+		sh->res->pin_error = errno;
+		sh->res->pin_cpu = cpu;
+		atomic_store(&sh->stop, true);
+	}
+	/* Start together, so that no thread's first read waits on a
+	 * thread that is still being created. */
+	atomic_fetch_add(&sh->ready, 1);
+	while (atomic_load(&sh->ready) < cfg->ncpus && !atomic_load(&sh->stop))
+		sched_yield();
+	while (xcpu_wait_turn(sh, t->idx, &turn)) {
+		bool go_on = xcpu_take_turn(sh, cpu);
+
+		if (!go_on)
+			atomic_store_explicit(&sh->stop, true, memory_order_relaxed);
+		atomic_store_explicit(&sh->turn, turn + 1, memory_order_release);
+		if (!go_on)
+			break;
+	}
+	return NULL;
+}
+
+int xcpu_run(const struct xcpu_config *cfg, struct xcpu_result *res)
+{
+	struct xcpu_shared sh;
+	struct xcpu_thread *threads;
+	size_t started = 0;
+	int rc = 0;
+
+	memset(res, 0, sizeof(*res));
+	if (!cfg->ncpus)
+		return -1;
+	memset(&sh, 0, sizeof(sh));
+	sh.cfg = cfg;
+	sh.res = res;
+	atomic_init(&sh.turn, 0);
+	atomic_init(&sh.stop, false);
+	threads = xcalloc(cfg->ncpus, sizeof(*threads));
+	atomic_init(&sh.ready, 0);
+	sh.deadline = deadline_after(cfg->seconds);
+	for (; started < cfg->ncpus; started++) {
+		threads[started].sh = &sh;
+		threads[started].idx = started;
+		if (pthread_create(&threads[started].tid, NULL, xcpu_thread_main,
+				   &threads[started]) != 0)
+			break;
+	}
+	if (started < cfg->ncpus) {
+		atomic_store(&sh.stop, true);
+		rc = -1;
+	}
+	for (size_t i = 0; i < started; i++)
+		pthread_join(threads[i].tid, NULL);
+	free(threads);
+	return rc;
+}

@@ -1,0 +1,998 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The time namespace checks: a child in a new namespace with MONOTONIC
+ * +10 days and BOOTTIME +20 days must read exactly the host's clocks plus
+ * those offsets, on every path, after fork, after fork+execve and after
+ * vfork+execve, from its main thread and from a new thread; /proc/uptime
+ * and /proc/stat follow; timers, sleeps and futexes take their deadlines
+ * in namespace time; REALTIME and TAI do not move.
+ *
+ * How tight: the parent reads a clock through the raw syscall, writes a
+ * request down a pipe, the child reads the clock and answers, then the
+ * parent reads again. The pipe orders the three reads, so the child's
+ * reading minus the offset must lie inside the parent's window, with no
+ * tolerance at all: the window (tens of microseconds, the pipe's round
+ * trip) is the bound, and it is reported. The clocks are the same
+ * timekeeper's, so nothing but the offset separates them.
+ */
+#include "verify/verify.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <linux/futex.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/time.h>
+#include <sys/timerfd.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "probe/timens.h"
+
+extern char **environ;
+
+#define DAY_NS (86400LL * 1000000000LL)
+/* The offsets of the kernel's own timens tests, as the issue asks. */
+static const struct timens_offsets test_offsets = {
+	.monotonic_ns = 10 * DAY_NS,
+	.boottime_ns = 20 * DAY_NS,
+};
+
+/* Rounds per point; each is an independent window. */
+#define ROUNDS 3
+/* A child that does not answer within this is taken as hung. */
+#define REPLY_TIMEOUT_MS 10000
+
+enum ns_mode {
+	MODE_FORK,		/* fork() into the namespace */
+	MODE_EXEC,		/* fork(), then execve() of clockbench */
+	MODE_VFORK_EXEC,	/* vfork() from the unsharing process, execve() */
+	MODE_COUNT,
+};
+
+static const char *const mode_names[MODE_COUNT] = { "fork", "exec", "vfork-exec" };
+
+/* The clocks read in the namespace, with the offset each must show. */
+struct ns_clock {
+	const char *name;	/* catalog name */
+	int offset;		/* 0 none, 1 monotonic, 2 boottime */
+};
+
+static const struct ns_clock ns_clocks[] = {
+	{ "monotonic", 1 },
+	{ "monotonic-coarse", 1 },
+	{ "monotonic-raw", 1 },
+	{ "boottime", 2 },
+	{ "boottime-alarm", 2 },
+	{ "realtime", 0 },
+	{ "realtime-coarse", 0 },
+	{ "tai", 0 },
+};
+
+/* ---- the protocol -------------------------------------------------------- */
+
+enum probe_cmd {
+	CMD_READ = 'R',		/* read clock through path, main thread */
+	CMD_THREAD_READ = 'T',	/* the same from a new thread */
+	CMD_PROC = 'P',		/* /proc/uptime and /proc/stat btime */
+	CMD_TIMERS = 'S',	/* timers, sleeps, futexes */
+	CMD_FROZEN = 'F',	/* try to change the offsets now */
+	CMD_QUIT = 'Q',
+};
+
+struct probe_req {
+	int cmd;
+	int clock;
+	int path;
+};
+
+struct probe_reading {
+	struct vres res;
+	struct timespec ts;
+};
+
+struct probe_proc {
+	int err;
+	struct timespec uptime;	/* centiseconds, as /proc/uptime prints */
+	long long btime;
+};
+
+/* Timer tests: a static list, so that their points can be listed. */
+enum timer_kind { TK_TIMER_CREATE, TK_TIMERFD, TK_NANOSLEEP, TK_FUTEX };
+
+struct timer_test {
+	const char *name;	/* point name below timens/ */
+	enum timer_kind kind;
+	clockid_t clock;
+};
+
+static const struct timer_test timer_tests[] = {
+	{ "timer-create/monotonic", TK_TIMER_CREATE, CLOCK_MONOTONIC },
+	{ "timer-create/boottime", TK_TIMER_CREATE, CLOCK_BOOTTIME },
+	{ "timer-create/boottime-alarm", TK_TIMER_CREATE, CLOCK_BOOTTIME_ALARM },
+	{ "timerfd/monotonic", TK_TIMERFD, CLOCK_MONOTONIC },
+	{ "timerfd/boottime", TK_TIMERFD, CLOCK_BOOTTIME },
+	{ "timerfd/boottime-alarm", TK_TIMERFD, CLOCK_BOOTTIME_ALARM },
+	{ "clock-nanosleep/monotonic", TK_NANOSLEEP, CLOCK_MONOTONIC },
+	{ "clock-nanosleep/boottime", TK_NANOSLEEP, CLOCK_BOOTTIME },
+	{ "futex/monotonic", TK_FUTEX, CLOCK_MONOTONIC },
+	{ "futex/realtime", TK_FUTEX, CLOCK_REALTIME },
+};
+#define NTIMER_TESTS ARRAY_SIZE(timer_tests)
+
+enum { TR_PASS, TR_FAIL, TR_SKIP };
+
+struct timer_result {
+	int result;
+	char msg[200];
+};
+
+struct probe_timers {
+	struct timer_result r[NTIMER_TESTS];
+};
+
+static int write_full(int fd, const void *buf, size_t len)
+{
+	const char *p = buf;
+
+	while (len) {
+		ssize_t n = write(fd, p, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+/* Read exactly len bytes within timeout_ms (negative: wait forever). */
+static int read_full(int fd, void *buf, size_t len, int timeout_ms)
+{
+	char *p = buf;
+
+	while (len) {
+		struct pollfd pfd = { fd, POLLIN, 0 };
+		ssize_t n;
+		int rc = poll(&pfd, 1, timeout_ms);
+
+		if (rc < 0 && errno == EINTR)
+			continue;
+		if (rc == 0) {
+			errno = ETIMEDOUT;
+			return -1;
+		}
+		n = read(fd, p, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			if (n == 0)
+				errno = EPIPE;
+			return -1;
+		}
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+/* ---- the child's side ---------------------------------------------------- */
+
+static struct probe_reading probe_read(const struct verify *v, int clock, int path)
+{
+	struct probe_reading r;
+
+	memset(&r, 0, sizeof(r));
+	r.res = vcall_gettime(v, (enum path)path, clock, &r.ts);
+	return r;
+}
+
+struct thread_read {
+	const struct verify *v;
+	int clock, path;
+	struct probe_reading r;
+};
+
+static void *thread_read_main(void *p)
+{
+	struct thread_read *t = p;
+
+	t->r = probe_read(t->v, t->clock, t->path);
+	return NULL;
+}
+
+static struct probe_reading probe_thread_read(const struct verify *v, int clock,
+					      int path)
+{
+	struct thread_read t = { v, clock, path, { { 0 }, { 0 } } };
+	pthread_t tid;
+	int e = pthread_create(&tid, NULL, thread_read_main, &t);
+
+	if (e) {
+		t.r.res = (struct vres){ -1, true, e };
+		return t.r;
+	}
+	pthread_join(tid, NULL);
+	return t.r;
+}
+
+static int read_btime(long long *btime)
+{
+	_cleanup_free_ char *stat = read_text_file("/proc/stat", 1 << 20);
+	const char *p = stat ? strstr(stat, "\nbtime ") : NULL;
+
+	if (!p || sscanf(p, "\nbtime %lld", btime) != 1)
+		return -1;
+	return 0;
+}
+
+static int read_uptime(struct timespec *up)
+{
+	char line[128];
+	unsigned long sec, centi;
+
+	if (!read_line_file("/proc/uptime", line, sizeof(line)) ||
+	    sscanf(line, "%lu.%2lu", &sec, &centi) != 2)
+		return -1;
+	up->tv_sec = (time_t)sec;
+	up->tv_nsec = (long)centi * 10000000L;
+	return 0;
+}
+
+static struct probe_proc probe_proc(void)
+{
+	struct probe_proc r;
+
+	memset(&r, 0, sizeof(r));
+	if (read_uptime(&r.uptime) != 0 || read_btime(&r.btime) != 0)
+		r.err = errno ? errno : EIO;
+	return r;
+}
+
+static void tr_set(struct timer_result *t, int result, const char *fmt, ...)
+	_printf_(3, 4);
+static void tr_set(struct timer_result *t, int result, const char *fmt, ...)
+{
+	va_list ap;
+
+	t->result = result;
+	va_start(ap, fmt);
+	vsnprintf(t->msg, sizeof(t->msg), fmt, ap);
+	va_end(ap);
+}
+
+/* An armed timer, absolute or relative, must report about an hour left. */
+#define HOUR_S 3600
+#define HOUR_SLACK_S 60
+
+static void timer_remaining(struct timer_result *t, const struct timer_test *tt)
+{
+	long left[2];
+
+	for (int abs = 0; abs < 2; abs++) {
+		struct itimerspec its = { .it_value = { HOUR_S, 0 } };
+		struct timespec now;
+
+		clock_gettime(tt->clock == CLOCK_BOOTTIME_ALARM ? CLOCK_BOOTTIME :
+			      tt->clock, &now);
+		if (abs)
+			its.it_value.tv_sec += now.tv_sec;
+		if (tt->kind == TK_TIMER_CREATE) {
+			struct sigevent sev = { .sigev_notify = SIGEV_NONE };
+			timer_t timer;
+
+			if (timer_create(tt->clock, &sev, &timer) != 0) {
+				tr_set(t, TR_FAIL, "timer_create: %s", errno_name(errno));
+				return;
+			}
+			if (timer_settime(timer, abs ? TIMER_ABSTIME : 0, &its, NULL) ||
+			    timer_gettime(timer, &its)) {
+				tr_set(t, TR_FAIL, "timer_settime/gettime: %s",
+				       errno_name(errno));
+				timer_delete(timer);
+				return;
+			}
+			timer_delete(timer);
+		} else {
+			int fd = timerfd_create(tt->clock, TFD_CLOEXEC);
+
+			if (fd < 0) {
+				tr_set(t, TR_FAIL, "timerfd_create: %s", errno_name(errno));
+				return;
+			}
+			if (timerfd_settime(fd, abs ? TFD_TIMER_ABSTIME : 0, &its, NULL) ||
+			    timerfd_gettime(fd, &its)) {
+				tr_set(t, TR_FAIL, "timerfd_settime/gettime: %s",
+				       errno_name(errno));
+				close(fd);
+				return;
+			}
+			close(fd);
+		}
+		left[abs] = its.it_value.tv_sec;
+		if (labs(left[abs] - HOUR_S) > HOUR_SLACK_S) {
+			tr_set(t, TR_FAIL, "%s timer set to namespace time + %d s has "
+			       "%ld s left", abs ? "an absolute" : "a relative", HOUR_S,
+			       left[abs]);
+			return;
+		}
+	}
+	tr_set(t, TR_PASS, "relative and absolute timers of %d s have %ld and %ld s "
+	       "left", HOUR_S, left[0], left[1]);
+}
+
+static void on_alarm(int sig)
+{
+	(void)sig;
+}
+
+/* A sleep that never ends must not hang the check: SIGALRM cuts it. */
+static void arm_guard(bool on)
+{
+	struct itimerval it = { .it_value = { on ? 2 : 0, 0 } };
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_alarm;	/* no SA_RESTART: the sleep gets EINTR */
+	sigaction(SIGALRM, &sa, NULL);
+	setitimer(ITIMER_REAL, &it, NULL);
+}
+
+#define SLEEP_NS 20000000LL
+#define SLEEP_MAX_NS 1500000000LL
+
+static struct timespec ts_add_ns(struct timespec t, int64_t ns)
+{
+	int64_t total = ts_ns(&t) + ns;
+
+	t.tv_sec = (time_t)(total / 1000000000LL);
+	t.tv_nsec = (long)(total % 1000000000LL);
+	return t;
+}
+
+/* The sleep must end at its deadline in namespace time: not at once (a
+ * deadline taken as host time in the past), not days later. */
+static void judge_sleep(struct timer_result *t, const char *what, int rc, int err,
+			int expect_err, const struct timespec *start,
+			const struct timespec *deadline, const struct timespec *end)
+{
+	int64_t slept = ts_ns(end) - ts_ns(start);
+
+	if (rc != 0 && err != expect_err) {
+		tr_set(t, TR_FAIL, "%s: %s after %lld ms (expected %s at the deadline)",
+		       what, errno_name(err), (long long)(slept / 1000000),
+		       expect_err ? errno_name(expect_err) : "success");
+		return;
+	}
+	if (ts_cmp(end, deadline) < 0) {
+		tr_set(t, TR_FAIL, "%s returned %lld ns before its deadline", what,
+		       (long long)(ts_ns(deadline) - ts_ns(end)));
+		return;
+	}
+	if (slept > SLEEP_MAX_NS) {
+		tr_set(t, TR_FAIL, "%s slept %lld ms for a %lld ms deadline", what,
+		       (long long)(slept / 1000000), SLEEP_NS / 1000000);
+		return;
+	}
+	tr_set(t, TR_PASS, "%s woke %lld us after its deadline", what,
+	       (long long)((ts_ns(end) - ts_ns(deadline)) / 1000));
+}
+
+static void sleep_test(struct timer_result *t, const struct timer_test *tt)
+{
+	struct timespec start, deadline, end, rel = { 0, SLEEP_NS };
+	int64_t late_abs;
+	int rc;
+
+	clock_gettime(tt->clock, &start);
+	deadline = ts_add_ns(start, SLEEP_NS);
+	arm_guard(true);
+	rc = clock_nanosleep(tt->clock, TIMER_ABSTIME, &deadline, NULL);
+	arm_guard(false);
+	clock_gettime(tt->clock, &end);
+	judge_sleep(t, "an absolute clock_nanosleep", rc, rc, 0, &start, &deadline, &end);
+	if (t->result != TR_PASS)
+		return;
+	late_abs = ts_ns(&end) - ts_ns(&deadline);
+	clock_gettime(tt->clock, &start);
+	deadline = ts_add_ns(start, SLEEP_NS);
+	arm_guard(true);
+	rc = clock_nanosleep(tt->clock, 0, &rel, NULL);
+	arm_guard(false);
+	clock_gettime(tt->clock, &end);
+	judge_sleep(t, "a relative clock_nanosleep", rc, rc, 0, &start, &deadline, &end);
+	if (t->result == TR_PASS)
+		tr_set(t, TR_PASS, "absolute and relative %lld ms sleeps woke %lld and "
+		       "%lld us after their deadlines", SLEEP_NS / 1000000,
+		       (long long)(late_abs / 1000),
+		       (long long)((ts_ns(&end) - ts_ns(&deadline)) / 1000));
+}
+
+static void futex_test(struct timer_result *t, const struct timer_test *tt)
+{
+	struct timespec start, deadline, end;
+	int word = 0, op = FUTEX_WAIT_BITSET;
+	long rc;
+	int err;
+
+	if (tt->clock == CLOCK_REALTIME)
+		op |= FUTEX_CLOCK_REALTIME;
+	clock_gettime(tt->clock, &start);
+	deadline = ts_add_ns(start, SLEEP_NS);
+	arm_guard(true);
+	rc = syscall(SYS_futex, &word, op, 0, &deadline, NULL, FUTEX_BITSET_MATCH_ANY);
+	err = errno;
+	arm_guard(false);
+	clock_gettime(tt->clock, &end);
+	judge_sleep(t, "FUTEX_WAIT_BITSET", rc == 0 ? -1 : (int)rc,
+		    rc == 0 ? 0 : err, ETIMEDOUT, &start, &deadline, &end);
+}
+
+static void probe_timers(struct probe_timers *out)
+{
+	struct timespec ts;
+	bool alarm_ok = clock_gettime(CLOCK_BOOTTIME_ALARM, &ts) == 0;
+
+	memset(out, 0, sizeof(*out));
+	for (size_t i = 0; i < NTIMER_TESTS; i++) {
+		const struct timer_test *tt = &timer_tests[i];
+		struct timer_result *t = &out->r[i];
+
+		if (tt->clock == CLOCK_BOOTTIME_ALARM && !alarm_ok) {
+			tr_set(t, TR_SKIP, "CLOCK_BOOTTIME_ALARM is not supported here "
+			       "(EINVAL: alarm clocks need an RTC)");
+			continue;
+		}
+		switch (tt->kind) {
+		case TK_TIMER_CREATE:
+		case TK_TIMERFD:
+			timer_remaining(t, tt);
+			break;
+		case TK_NANOSLEEP:
+			sleep_test(t, tt);
+			break;
+		case TK_FUTEX:
+			futex_test(t, tt);
+			break;
+		}
+	}
+}
+
+/* Offsets are frozen once a task is inside: writing them must fail. */
+static int probe_frozen(void)
+{
+	char text[128];
+	int fd, err = 0;
+
+	timens_format_offsets(&test_offsets, text, sizeof(text));
+	fd = open("/proc/self/timens_offsets", O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return errno;
+	if (write(fd, text, strlen(text)) < 0)
+		err = errno;
+	close(fd);
+	return err;
+}
+
+static int probe_serve(const struct verify *v, int in, int out)
+{
+	for (;;) {
+		struct probe_req req;
+		struct probe_reading rd;
+		struct probe_proc pp;
+		struct probe_timers *pt;
+		int rc = 0, frozen;
+
+		if (read_full(in, &req, sizeof(req), -1) != 0)
+			return 0;
+		switch (req.cmd) {
+		case CMD_READ:
+			rd = probe_read(v, req.clock, req.path);
+			rc = write_full(out, &rd, sizeof(rd));
+			break;
+		case CMD_THREAD_READ:
+			rd = probe_thread_read(v, req.clock, req.path);
+			rc = write_full(out, &rd, sizeof(rd));
+			break;
+		case CMD_PROC:
+			pp = probe_proc();
+			rc = write_full(out, &pp, sizeof(pp));
+			break;
+		case CMD_TIMERS:
+			pt = xcalloc(1, sizeof(*pt));
+			probe_timers(pt);
+			rc = write_full(out, pt, sizeof(*pt));
+			free(pt);
+			break;
+		case CMD_FROZEN:
+			frozen = probe_frozen();
+			rc = write_full(out, &frozen, sizeof(frozen));
+			break;
+		case CMD_QUIT:
+			return 0;
+		default:
+			return 2;
+		}
+		if (rc != 0)
+			return 3;
+	}
+}
+
+int verify_timens_probe(int in_fd, int out_fd)
+{
+	static const struct verify_options none = { .duration_s = 1 };
+	struct verify v;
+	char err[160];
+	int rc;
+
+	if (verify_context_init(&v, &none, err, sizeof(err)) != 0) {
+		error_msg("%s", err);
+		return 2;
+	}
+	rc = probe_serve(&v, in_fd, out_fd);
+	verify_context_free(&v);
+	return rc;
+}
+
+/* ---- the parent's side --------------------------------------------------- */
+
+struct ns_session {
+	const struct verify *v;		/* for the forked child's calls */
+	bool tried;
+	bool running;
+	int spawn_errno;		/* why it could not start */
+	char why[240];
+	pid_t pid;
+	int req_fd, rep_fd;		/* the parent's ends */
+	int child_in, child_out;	/* the child's ends */
+	int exit_status;		/* after stop: the helper's status */
+};
+
+struct timens_ctx {
+	bool checked;
+	bool supported;
+	char why[240];
+	struct timens_offsets self;	/* offsets of the namespace we are in */
+	struct ns_session s[MODE_COUNT];
+	const struct verify *v;
+};
+
+static int fork_probe(void *arg)
+{
+	struct ns_session *s = arg;
+
+	close(s->req_fd);
+	close(s->rep_fd);
+	return probe_serve(s->v, s->child_in, s->child_out);
+}
+
+static int exec_probe(void *arg)
+{
+	struct ns_session *s = arg;
+	char fds[64];
+	char *argv[] = { (char *)"/proc/self/exe", (char *)"verify", fds, NULL };
+
+	snprintf(fds, sizeof(fds), "--timens-probe=%d,%d", s->child_in, s->child_out);
+	execve(argv[0], argv, environ);
+	return TIMENS_EXIT_EXEC_FAILED;
+}
+
+static bool session_start(struct timens_ctx *tc, enum ns_mode mode)
+{
+	struct ns_session *s = &tc->s[mode];
+	int req[2], rep[2];
+	char fds[64];
+	char *argv[] = { (char *)"/proc/self/exe", (char *)"verify", fds, NULL };
+	int rc;
+
+	if (s->tried)
+		return s->running;
+	s->tried = true;
+	if (pipe(req) != 0 || pipe(rep) != 0) {
+		snprintf(s->why, sizeof(s->why), "pipe: %s", strerror(errno));
+		s->spawn_errno = errno;
+		return false;
+	}
+	/* The parent's ends must not survive an exec in the child. */
+	fcntl(req[1], F_SETFD, FD_CLOEXEC);
+	fcntl(rep[0], F_SETFD, FD_CLOEXEC);
+	s->req_fd = req[1];
+	s->rep_fd = rep[0];
+	s->child_in = req[0];
+	s->child_out = rep[1];
+	s->v = tc->v;
+	switch (mode) {
+	case MODE_FORK:
+		rc = timens_spawn(&test_offsets, fork_probe, s, &s->pid, s->why,
+				  sizeof(s->why));
+		break;
+	case MODE_EXEC:
+		rc = timens_spawn(&test_offsets, exec_probe, s, &s->pid, s->why,
+				  sizeof(s->why));
+		break;
+	default:
+		snprintf(fds, sizeof(fds), "--timens-probe=%d,%d", s->child_in,
+			 s->child_out);
+		rc = timens_spawn_exec(&test_offsets, argv, &s->pid, s->why,
+				       sizeof(s->why));
+		break;
+	}
+	s->spawn_errno = rc ? errno : 0;
+	close(s->child_in);
+	close(s->child_out);
+	if (rc) {
+		close(s->req_fd);
+		close(s->rep_fd);
+		return false;
+	}
+	s->running = true;
+	return true;
+}
+
+static void session_stop(struct ns_session *s)
+{
+	struct probe_req q = { CMD_QUIT, 0, 0 };
+	char err[160];
+
+	if (!s->running)
+		return;
+	write_full(s->req_fd, &q, sizeof(q));
+	close(s->req_fd);
+	close(s->rep_fd);
+	s->exit_status = timens_wait(s->pid, err, sizeof(err));
+	s->running = false;
+}
+
+/* Send a request and take its reply; -1 with a message when the child
+ * is gone or silent. */
+static int session_ask(struct ns_session *s, const struct probe_req *req,
+		       void *reply, size_t len, char *err, size_t errlen)
+{
+	if (write_full(s->req_fd, req, sizeof(*req)) != 0 ||
+	    read_full(s->rep_fd, reply, len, REPLY_TIMEOUT_MS) != 0) {
+		snprintf(err, errlen, "the child in the namespace did not answer: %s",
+			 strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* Whether the namespace points can run; skips the point when not. */
+static bool ns_ready(struct verify *v, struct timens_ctx *tc)
+{
+	char err[160];
+
+	if (!tc->checked) {
+		tc->checked = true;
+		tc->supported = timens_supported(tc->why, sizeof(tc->why));
+		if (tc->supported && timens_self_offsets(&tc->self, err, sizeof(err))) {
+			tc->supported = false;
+			snprintf(tc->why, sizeof(tc->why), "%s", err);
+		}
+	}
+	if (!tc->supported)
+		vskip(v, "%s", tc->why);
+	return tc->supported;
+}
+
+static bool session_ready(struct verify *v, struct timens_ctx *tc, enum ns_mode mode)
+{
+	struct ns_session *s = &tc->s[mode];
+
+	if (!ns_ready(v, tc))
+		return false;
+	if (session_start(tc, mode))
+		return true;
+	if (s->spawn_errno == EPERM || s->spawn_errno == EACCES)
+		vskip(v, "%s", s->why);
+	else
+		verror(v, "cannot start a child in a new time namespace: %s", s->why);
+	return false;
+}
+
+static int64_t expected_offset(const struct timens_ctx *tc, const struct ns_clock *nc)
+{
+	switch (nc->offset) {
+	case 1:
+		return test_offsets.monotonic_ns - tc->self.monotonic_ns;
+	case 2:
+		return test_offsets.boottime_ns - tc->self.boottime_ns;
+	default:
+		return 0;
+	}
+}
+
+/* One round: parent read, child read (main thread or a new one), parent read. */
+static int clock_round(struct verify *v, struct ns_session *s, clockid_t id,
+		       enum path p, bool thread, struct timespec out[3], char *err,
+		       size_t errlen)
+{
+	struct probe_req req = { thread ? CMD_THREAD_READ : CMD_READ, id, p };
+	struct probe_reading rd;
+	struct vres r;
+	char got[64];
+
+	r = vcall_gettime(v, PATH_SYSCALL, id, &out[0]);
+	if (r.failed) {
+		snprintf(err, errlen, "the parent's syscall read failed: %s",
+			 errno_name(r.err));
+		return -1;
+	}
+	if (session_ask(s, &req, &rd, sizeof(rd), err, errlen) != 0)
+		return -1;
+	vcall_gettime(v, PATH_SYSCALL, id, &out[2]);
+	if (rd.res.failed) {
+		vres_format(p, &rd.res, got, sizeof(got));
+		snprintf(err, errlen, "the child's %s read returned %s", catalog_paths[p], got);
+		return -1;
+	}
+	out[1] = rd.ts;
+	return 0;
+}
+
+static void clock_point(struct verify *v, struct timens_ctx *tc, enum ns_mode mode,
+			const struct ns_clock *nc, enum path p)
+{
+	const struct clock_info *ci = catalog_clock_by_name(nc->name);
+	const struct cell *c = verify_cell(v, API_CLOCK_GETTIME, ci, p);
+	int64_t off, widest = 0;
+	char err[200], a[32], b[32], d[32];
+
+	if (c && c->status != CELL_OK) {
+		vskip(v, "%s", c->why);
+		return;
+	}
+	if (!session_ready(v, tc, mode))
+		return;
+	off = expected_offset(tc, nc);	/* needs our own offsets, read by now */
+	/* A first, unjudged round faults the pages in, so that the window
+	 * reported is the pipe's round trip, not a page fault's. */
+	for (int round = -1; round < 2 * ROUNDS; round++) {
+		bool thread = round > 0 && round % 2;
+		struct timespec t[3];
+		int64_t lo, mid, hi;
+
+		if (clock_round(v, &tc->s[mode], ci->id, p, thread, t, err, sizeof(err))) {
+			vfail(v, "%s", err);
+			return;
+		}
+		lo = ts_ns(&t[0]) + off;
+		mid = ts_ns(&t[1]);
+		hi = ts_ns(&t[2]) + off;
+		if (round >= 0 && hi - lo > widest)
+			widest = hi - lo;
+		if (mid < lo || mid > hi) {
+			ts_format(&t[0], a, sizeof(a));
+			ts_format(&t[1], b, sizeof(b));
+			ts_format(&t[2], d, sizeof(d));
+			vdiag(v, "parent %s, child (%s) %s, parent %s; expected offset "
+			      "%lld ns", a, thread ? "new thread" : "main thread", b, d,
+			      (long long)off);
+			vfail(v, "the child's %s read minus the offset is %lld ns %s the "
+			      "parent's window", catalog_paths[p],
+			      (long long)(mid < lo ? lo - mid : mid - hi),
+			      mid < lo ? "before" : "after");
+			return;
+		}
+	}
+	if (off)
+		vpass(v, "child = parent %+g days, inside the parent's window of at most "
+		      "%lld us (%d rounds, main thread and a new thread)",
+		      (double)off / (double)DAY_NS, (long long)(widest / 1000), 2 * ROUNDS);
+	else
+		vpass(v, "child = parent (no offset), inside the parent's window of at "
+		      "most %lld us (%d rounds, main thread and a new thread)",
+		      (long long)(widest / 1000), 2 * ROUNDS);
+}
+
+/* /proc/uptime in the namespace is BOOTTIME there, to the centisecond. */
+static void uptime_point(struct verify *v, struct timens_ctx *tc)
+{
+	struct probe_req req = { CMD_PROC, 0, 0 };
+	int64_t boff, lo, hi, up;
+	struct timespec b1, b2;
+	struct probe_proc pp;
+	char err[200];
+	int rc;
+
+	if (!vpoint(v, VT_NONE, "timens/proc-uptime") || !session_ready(v, tc, MODE_FORK))
+		return;
+	boff = test_offsets.boottime_ns - tc->self.boottime_ns;
+	vcall_gettime(v, PATH_SYSCALL, CLOCK_BOOTTIME, &b1);
+	rc = session_ask(&tc->s[MODE_FORK], &req, &pp, sizeof(pp), err, sizeof(err));
+	vcall_gettime(v, PATH_SYSCALL, CLOCK_BOOTTIME, &b2);
+	if (rc || pp.err) {
+		vfail(v, "%s", rc ? err : "the child cannot read /proc/uptime");
+		return;
+	}
+	/* /proc/uptime truncates BOOTTIME to centiseconds. */
+	lo = ts_ns(&b1) + boff - 10000000LL;
+	hi = ts_ns(&b2) + boff;
+	up = ts_ns(&pp.uptime);
+	if (up < lo || up > hi) {
+		vfail(v, "/proc/uptime %.2f s in the namespace, expected BOOTTIME + "
+		      "%lld s = %.2f..%.2f s", (double)up / 1e9,
+		      (long long)(boff / 1000000000LL), (double)lo / 1e9, (double)hi / 1e9);
+		return;
+	}
+	vpass(v, "/proc/uptime %.2f s = BOOTTIME + %lld s", (double)up / 1e9,
+	      (long long)(boff / 1000000000LL));
+}
+
+/*
+ * btime in /proc/stat is REALTIME - BOOTTIME: earlier by the boot offset.
+ * Offsets are whole seconds, so it is exact.
+ */
+static void btime_point(struct verify *v, struct timens_ctx *tc)
+{
+	struct probe_req req = { CMD_PROC, 0, 0 };
+	long long boff_s, btime1 = 0, btime2 = 0;
+	struct probe_proc pp;
+	char err[200];
+	int rc;
+
+	if (!vpoint(v, VT_NONE, "timens/proc-stat-btime") ||
+	    !session_ready(v, tc, MODE_FORK))
+		return;
+	boff_s = (test_offsets.boottime_ns - tc->self.boottime_ns) / 1000000000LL;
+	read_btime(&btime1);
+	rc = session_ask(&tc->s[MODE_FORK], &req, &pp, sizeof(pp), err, sizeof(err));
+	read_btime(&btime2);
+	if (rc || pp.err) {
+		vfail(v, "%s", rc ? err : "the child cannot read /proc/stat");
+		return;
+	}
+	if (pp.btime != btime1 - boff_s && pp.btime != btime2 - boff_s) {
+		vfail(v, "btime %lld in the namespace, expected the host's %lld - %lld s",
+		      pp.btime, btime1, boff_s);
+		return;
+	}
+	vpass(v, "btime %lld = the host's %lld - %lld s", pp.btime, btime1, boff_s);
+}
+
+static void timer_points(struct verify *v, struct timens_ctx *tc)
+{
+	struct probe_req req = { CMD_TIMERS, 0, 0 };
+	struct probe_timers *pt = NULL;
+	bool asked = false;
+	char err[200] = "";
+
+	for (size_t i = 0; i < NTIMER_TESTS; i++) {
+		if (!vpoint(v, VT_NONE, "timens/%s", timer_tests[i].name) ||
+		    !session_ready(v, tc, MODE_FORK))
+			continue;
+		if (!asked) {
+			asked = true;
+			pt = xcalloc(1, sizeof(*pt));
+			if (session_ask(&tc->s[MODE_FORK], &req, pt, sizeof(*pt), err,
+					sizeof(err))) {
+				free(pt);
+				pt = NULL;
+			}
+		}
+		if (!pt)
+			vfail(v, "%s", err);
+		else if (pt->r[i].result == TR_PASS)
+			vpass(v, "%s", pt->r[i].msg);
+		else if (pt->r[i].result == TR_SKIP)
+			vskip(v, "%s", pt->r[i].msg);
+		else
+			vfail(v, "%s", pt->r[i].msg);
+	}
+	free(pt);
+}
+
+static void frozen_point(struct verify *v, struct timens_ctx *tc)
+{
+	struct probe_req req = { CMD_FROZEN, 0, 0 };
+	char err[200];
+	int e;
+
+	if (!vpoint(v, VT_NONE, "timens/offsets-frozen") ||
+	    !session_ready(v, tc, MODE_FORK))
+		return;
+	if (session_ask(&tc->s[MODE_FORK], &req, &e, sizeof(e), err, sizeof(err))) {
+		vfail(v, "%s", err);
+		return;
+	}
+	if (e != EACCES) {
+		vfail(v, "writing offsets after a task entered: expected EACCES, got %s",
+		      e ? errno_name(e) : "success");
+		return;
+	}
+	vpass(v, "writing offsets after a task entered fails with EACCES");
+}
+
+/* Only MONOTONIC and BOOTTIME can be offset: a REALTIME offset is refused. */
+static void realtime_offset_point(struct verify *v, struct timens_ctx *tc)
+{
+	int status, e;
+	pid_t pid;
+
+	if (!vpoint(v, VT_NONE, "timens/realtime-offset-rejected") || !ns_ready(v, tc))
+		return;
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		verror(v, "fork: %s", strerror(errno));
+		return;
+	}
+	if (pid == 0) {
+		static const char text[] = "0 86400 0\n";	/* CLOCK_REALTIME */
+		int fd;
+
+		if (unshare(0x00000080 /* CLONE_NEWTIME */) != 0)
+			_exit(100);
+		fd = open("/proc/self/timens_offsets", O_WRONLY);
+		if (fd < 0)
+			_exit(101);
+		_exit(write(fd, text, strlen(text)) < 0 ? errno & 0x7f : 0);
+	}
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	e = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+	if (e == EINVAL)
+		vpass(v, "writing a CLOCK_REALTIME offset fails with EINVAL");
+	else if (e == 100 || e == 101)
+		verror(v, "the child could not %s", e == 100 ? "unshare(CLONE_NEWTIME)" :
+		       "open /proc/self/timens_offsets");
+	else
+		vfail(v, "writing a CLOCK_REALTIME offset: expected EINVAL, got %s",
+		      e == 0 ? "success" : e < 0 ? "a crash" : errno_name(e));
+}
+
+static void helper_point(struct verify *v, struct timens_ctx *tc)
+{
+	struct ns_session *s = &tc->s[MODE_VFORK_EXEC];
+
+	if (!vpoint(v, VT_NONE, "timens/vfork-exec/helper-stays") ||
+	    !session_ready(v, tc, MODE_VFORK_EXEC))
+		return;
+	session_stop(s);
+	if (s->exit_status == TIMENS_EXIT_HELPER_MOVED)
+		vfail(v, "the process that called unshare() and vfork() saw its own "
+		      "MONOTONIC clock move into the new namespace");
+	else if (s->exit_status == TIMENS_EXIT_EXEC_FAILED)
+		vfail(v, "execve of /proc/self/exe failed in the vforked child");
+	else if (s->exit_status != 0)
+		vfail(v, "the namespace helper exited with status %d", s->exit_status);
+	else
+		vpass(v, "after unshare() and vfork()+execve() the helper's MONOTONIC "
+		      "clock stayed in its own namespace");
+}
+
+void verify_timens(struct verify *v)
+{
+	struct timens_ctx tc;
+
+	memset(&tc, 0, sizeof(tc));
+	tc.v = v;
+	for (int mode = 0; mode < MODE_COUNT; mode++) {
+		for (size_t k = 0; k < ARRAY_SIZE(ns_clocks); k++) {
+			for (int p = 0; p < PATH_COUNT; p++) {
+				if (!verify_path_by_design(API_CLOCK_GETTIME, p))
+					continue;
+				if (vpoint(v, VT_NONE, "timens/%s/%s/%s", mode_names[mode],
+					   ns_clocks[k].name, catalog_paths[p]))
+					clock_point(v, &tc, (enum ns_mode)mode, &ns_clocks[k],
+						    (enum path)p);
+			}
+		}
+		if (mode == MODE_FORK) {
+			uptime_point(v, &tc);
+			btime_point(v, &tc);
+			timer_points(v, &tc);
+			frozen_point(v, &tc);
+		}
+		if (mode == MODE_VFORK_EXEC)
+			helper_point(v, &tc);
+		session_stop(&tc.s[mode]);
+	}
+	realtime_offset_point(v, &tc);
+}

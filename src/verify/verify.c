@@ -1,0 +1,813 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * clockbench verify: the run context, point selection, TAP and JSON
+ * output, the calls through each path (with fault injection), and the
+ * driver that counts, lists or runs the check groups.
+ */
+#include "verify/verify.h"
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <fnmatch.h>
+#ifdef __GLIBC__
+#include <gnu/lib-names.h>
+#endif
+#include <sched.h>
+#include <stdarg.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "config.h"
+#include "probe/env.h"
+
+const struct verify_group verify_groups[] = {
+	{ "bracket", "a vDSO or libc read lies between two raw-syscall reads",
+	  verify_bracket, false },
+	{ "monotonic", "one thread never sees a clock go backwards, on each path",
+	  verify_monotonic, false },
+	{ "cross-cpu", "reads passed between threads pinned to every CPU never go "
+	  "backwards", verify_cross_cpu, false },
+	{ "resolution", "clock_getres agrees across paths and with the observed "
+	  "step", verify_resolution, false },
+	{ "consistency", "gettimeofday, time, TAI and BOOTTIME agree with their "
+	  "reference clocks", verify_consistency, false },
+	{ "getcpu", "every path reports the CPU it is pinned to, and its node",
+	  verify_getcpu, false },
+	{ "abi", "invalid clock ids and bad pointers get EINVAL, EFAULT or SIGSEGV "
+	  "as each path's convention says", verify_abi, false },
+	{ "timens", "a new time namespace offsets MONOTONIC and BOOTTIME, and "
+	  "nothing else, on every path", verify_timens, true },
+	{ "getrandom", "getrandom fills buffers with fresh bytes, also from "
+	  "concurrent threads", verify_getrandom, false },
+};
+const size_t verify_ngroups = ARRAY_SIZE(verify_groups);
+
+/* Shares of --duration; a group that is not selected gives its share away. */
+static const double timed_weight[VT_COUNT] = {
+	[VT_BRACKET] = 0.30,
+	[VT_MONOTONIC] = 0.20,
+	[VT_CROSS_CPU] = 0.35,
+	[VT_GRANULARITY] = 0.15,
+};
+
+/* ---- pure helpers ------------------------------------------------------ */
+
+void ts_format(const struct timespec *ts, char *buf, size_t len)
+{
+	snprintf(buf, len, "%lld.%09ld", (long long)ts->tv_sec, (long)ts->tv_nsec);
+}
+
+bool ts_normalized(const struct timespec *ts)
+{
+	return ts->tv_sec >= 0 && ts->tv_nsec >= 0 && ts->tv_nsec < 1000000000L;
+}
+
+int ts_cmp(const struct timespec *a, const struct timespec *b)
+{
+	if (a->tv_sec != b->tv_sec)
+		return a->tv_sec < b->tv_sec ? -1 : 1;
+	if (a->tv_nsec != b->tv_nsec)
+		return a->tv_nsec < b->tv_nsec ? -1 : 1;
+	return 0;
+}
+
+bool verify_pattern_matches(const char *pattern, const char *name)
+{
+	size_t plen = strlen(pattern);
+	char prefix[256];
+
+	if (!plen)
+		return false;
+	if (fnmatch(pattern, name, 0) == 0)
+		return true;
+	/* A pattern that names a leading part selects everything below it. */
+	if (plen + 3 > sizeof(prefix))
+		return false;
+	snprintf(prefix, sizeof(prefix), "%s%s*", pattern,
+		 pattern[plen - 1] == '/' ? "" : "/");
+	return fnmatch(prefix, name, 0) == 0;
+}
+
+int verify_exit_status(const struct verify_totals *t)
+{
+	if (t->fail || t->error)
+		return 1;
+	if (!t->pass && !t->xfail)
+		return EXIT_SKIP;
+	return 0;
+}
+
+/* ---- fault injection ----------------------------------------------------- */
+
+int verify_parse_fault(const char *spec, struct verify_fault *f, char *err,
+		       size_t errlen)
+{
+	static const char back[] = "-clock-back-";
+	const char *dash;
+	char path[16];
+	int p;
+	double s;
+
+	memset(f, 0, sizeof(*f));
+	if (!spec || !*spec)
+		return 0;
+	dash = strchr(spec, '-');
+	if (!dash || (size_t)(dash - spec) >= sizeof(path)) {
+		snprintf(err, errlen, "expected PATH-clock-back-DURATION or PATH-errno");
+		return -1;
+	}
+	memcpy(path, spec, (size_t)(dash - spec));
+	path[dash - spec] = '\0';
+	p = catalog_path_by_name(path);
+	if (p < 0) {
+		snprintf(err, errlen, "unknown path '%s' (vdso, libc, syscall)", path);
+		return -1;
+	}
+	f->path = (enum path)p;
+	if (streq(dash, "-errno")) {
+		f->kind = FAULT_ERRNO;
+		return 0;
+	}
+	if (strncmp(dash, back, strlen(back)) == 0 &&
+	    parse_duration(dash + strlen(back), &s) && s < 3600) {
+		f->kind = FAULT_CLOCK_BACK;
+		f->shift_ns = (int64_t)(s * 1e9 + 0.5);
+		return 0;
+	}
+	snprintf(err, errlen, "expected PATH-clock-back-DURATION or PATH-errno");
+	return -1;
+}
+
+static void fault_shift_ts(const struct verify *v, enum path p, struct timespec *ts)
+{
+	int64_t ns;
+
+	if (v->fault.kind != FAULT_CLOCK_BACK || v->fault.path != p)
+		return;
+	ns = ts_ns(ts) - v->fault.shift_ns;
+	ts->tv_sec = (time_t)(ns / 1000000000LL);
+	ts->tv_nsec = (long)(ns % 1000000000LL);
+}
+
+static void fault_errno(const struct verify *v, enum path p, struct vres *r)
+{
+	if (v->fault.kind != FAULT_ERRNO || v->fault.path != p || !r->failed)
+		return;
+	r->err = EPERM;
+	if (p == PATH_VDSO)
+		r->ret = -EPERM;
+}
+
+/* ---- calls through each path ------------------------------------------- */
+
+#if defined(SYS_clock_gettime64) && defined(__USE_TIME_BITS64)
+#define SYS_CLOCK_GETTIME SYS_clock_gettime64
+#define SYS_CLOCK_GETRES SYS_clock_getres_time64
+#else
+#define SYS_CLOCK_GETTIME SYS_clock_gettime
+#define SYS_CLOCK_GETRES SYS_clock_getres
+#endif
+
+typedef int (*clock_fn)(clockid_t, struct timespec *);
+typedef int (*gettimeofday_fn)(struct timeval *, void *);
+typedef time_t (*time_fn)(time_t *);
+typedef long (*getcpu_fn)(unsigned *, unsigned *, void *);
+typedef ssize_t (*vgetrandom_fn)(void *, size_t, unsigned, void *, size_t);
+
+/*
+ * The libc path calls the C library's own functions, found in libc.so
+ * itself: not a sanitizer's interceptor in front of them (which checks a
+ * pointer before libc sees it, and aborts where libc would crash or return
+ * EFAULT), and not through glibc's nonnull declarations (the ABI checks
+ * pass NULL on purpose). A libc that cannot be opened (static, or not
+ * glibc) is called directly.
+ */
+static struct {
+	int (*clock_gettime)(clockid_t, struct timespec *);
+	int (*clock_getres)(clockid_t, struct timespec *);
+	int (*gettimeofday)(struct timeval *, void *);
+	time_t (*time)(time_t *);
+	int (*getcpu)(unsigned *, unsigned *);
+	ssize_t (*getrandom)(void *, size_t, unsigned);
+} libc;
+
+#define LIBC_SYM(h, name) \
+	do { \
+		void *sym_ = (h) ? dlsym((h), #name) : NULL; \
+		libc.name = sym_ ? (__typeof__(libc.name))sym_ : name; \
+	} while (0)
+
+static void resolve_libc(void)
+{
+#ifdef LIBC_SO
+	void *h = dlopen(LIBC_SO, RTLD_LAZY | RTLD_NOLOAD);
+#else
+	void *h = NULL;
+#endif
+
+	LIBC_SYM(h, clock_gettime);
+	LIBC_SYM(h, clock_getres);
+	LIBC_SYM(h, gettimeofday);
+	LIBC_SYM(h, time);
+	LIBC_SYM(h, getcpu);
+	LIBC_SYM(h, getrandom);
+	if (h)
+		dlclose(h);
+}
+
+/* The outcome of a call in the vDSO's -errno convention. */
+static struct vres vdso_result(long ret)
+{
+	struct vres r = { ret, ret < 0, ret < 0 ? (int)-ret : 0 };
+
+	return r;
+}
+
+/* The outcome of a call in the -1-and-errno convention. */
+static struct vres errno_result(long ret)
+{
+	struct vres r = { ret, ret == -1, ret == -1 ? errno : 0 };
+
+	return r;
+}
+
+static struct vres no_path(void)
+{
+	struct vres r = { -1, true, ENOSYS };
+
+	return r;
+}
+
+static struct vres clock_call(const struct verify *v, enum path p, bool getres,
+			      clockid_t id, struct timespec *ts)
+{
+	struct vres r;
+
+	switch (p) {
+	case PATH_VDSO: {
+		clock_fn fn = (clock_fn)v->vdso_fn[getres ? API_CLOCK_GETRES :
+						   API_CLOCK_GETTIME];
+
+		if (!fn)
+			return no_path();
+		r = vdso_result(fn(id, ts));
+		break;
+	}
+	case PATH_LIBC:
+		r = errno_result(getres ? libc.clock_getres(id, ts) :
+				 libc.clock_gettime(id, ts));
+		break;
+	default:
+		r = errno_result(syscall(getres ? SYS_CLOCK_GETRES : SYS_CLOCK_GETTIME,
+					 id, ts));
+		break;
+	}
+	fault_errno(v, p, &r);
+	return r;
+}
+
+struct vres vcall_gettime(const struct verify *v, enum path p, clockid_t id,
+			  struct timespec *ts)
+{
+	struct vres r = clock_call(v, p, false, id, ts);
+
+	if (!r.failed && ts)
+		fault_shift_ts(v, p, ts);
+	return r;
+}
+
+struct vres vcall_getres(const struct verify *v, enum path p, clockid_t id,
+			 struct timespec *ts)
+{
+	return clock_call(v, p, true, id, ts);
+}
+
+struct vres vcall_gettimeofday(const struct verify *v, enum path p,
+			       struct timeval *tv, void *tz)
+{
+	struct vres r;
+
+	switch (p) {
+	case PATH_VDSO: {
+		gettimeofday_fn fn = (gettimeofday_fn)v->vdso_fn[API_GETTIMEOFDAY];
+
+		if (!fn)
+			return no_path();
+		r = vdso_result(fn(tv, tz));
+		break;
+	}
+	case PATH_LIBC:
+		r = errno_result(libc.gettimeofday(tv, tz));
+		break;
+	default:
+#ifdef SYS_gettimeofday
+		r = errno_result(syscall(SYS_gettimeofday, tv, tz));
+#else
+		return no_path();
+#endif
+		break;
+	}
+	fault_errno(v, p, &r);
+	if (!r.failed && tv && v->fault.kind == FAULT_CLOCK_BACK && v->fault.path == p) {
+		struct timespec ts = { tv->tv_sec, tv->tv_usec * 1000L };
+
+		fault_shift_ts(v, p, &ts);
+		tv->tv_sec = ts.tv_sec;
+		tv->tv_usec = ts.tv_nsec / 1000;
+	}
+	return r;
+}
+
+struct vres vcall_time(const struct verify *v, enum path p, time_t *t)
+{
+	struct vres r;
+	time_t now;
+
+	switch (p) {
+	case PATH_VDSO: {
+		time_fn fn = (time_fn)v->vdso_fn[API_TIME];
+
+		if (!fn)
+			return no_path();
+		/* The vDSO's time() cannot fail: it has no error convention. */
+		now = fn(t);
+		r = (struct vres){ (long)now, false, 0 };
+		break;
+	}
+	case PATH_LIBC:
+		now = libc.time(t);
+		r = errno_result((long)now);
+		break;
+	default:
+#ifdef SYS_time
+		r = errno_result(syscall(SYS_time, t));
+#else
+		return no_path();
+#endif
+		break;
+	}
+	fault_errno(v, p, &r);
+	/* A shift of whole seconds is the only one time() can show. */
+	if (!r.failed && v->fault.kind == FAULT_CLOCK_BACK && v->fault.path == p &&
+	    v->fault.shift_ns >= 1000000000LL) {
+		r.ret -= (long)(v->fault.shift_ns / 1000000000LL);
+		if (t)
+			*t = (time_t)r.ret;
+	}
+	return r;
+}
+
+struct vres vcall_getcpu(const struct verify *v, enum path p, unsigned *cpu,
+			 unsigned *node, void *cache)
+{
+	struct vres r;
+
+	switch (p) {
+	case PATH_VDSO: {
+		getcpu_fn fn = (getcpu_fn)v->vdso_fn[API_GETCPU];
+
+		if (!fn)
+			return no_path();
+		r = vdso_result(fn(cpu, node, cache));
+		break;
+	}
+	case PATH_LIBC:
+		/* glibc's getcpu(3) has no cache argument. */
+		r = errno_result(libc.getcpu(cpu, node));
+		break;
+	default:
+		r = errno_result(syscall(SYS_getcpu, cpu, node, cache));
+		break;
+	}
+	fault_errno(v, p, &r);
+	return r;
+}
+
+struct vres vcall_getrandom(const struct verify *v, enum path p, void *buf,
+			    size_t len, unsigned flags, void *state,
+			    size_t state_len)
+{
+	struct vres r;
+
+	switch (p) {
+	case PATH_VDSO: {
+		vgetrandom_fn fn = (vgetrandom_fn)v->vdso_fn[API_GETRANDOM];
+
+		if (!fn)
+			return no_path();
+		r = vdso_result(fn(buf, len, flags, state, state_len));
+		break;
+	}
+	case PATH_LIBC:
+		r = errno_result(libc.getrandom(buf, len, flags));
+		break;
+	default:
+		r = errno_result(syscall(SYS_getrandom, buf, len, flags));
+		break;
+	}
+	fault_errno(v, p, &r);
+	return r;
+}
+
+void vres_format(enum path p, const struct vres *r, char *buf, size_t len)
+{
+	if (!r->failed)
+		snprintf(buf, len, "%ld", r->ret);
+	else if (p == PATH_VDSO)
+		snprintf(buf, len, "-%s", errno_name(r->err));
+	else
+		snprintf(buf, len, "%ld (errno %s)", r->ret, errno_name(r->err));
+}
+
+/* ---- paths -------------------------------------------------------------- */
+
+bool verify_path_by_design(enum api api, enum path path)
+{
+	const struct vdso_names *n = vdso_arch_names();
+
+	if (path != PATH_VDSO)
+		return true;
+	switch (api) {
+	case API_CLOCK_GETTIME: return n->clock_gettime;
+	case API_CLOCK_GETRES: return n->clock_getres;
+	case API_GETTIMEOFDAY: return n->gettimeofday;
+	case API_TIME: return n->time;
+	case API_GETCPU: return n->getcpu;
+	case API_GETRANDOM: return n->getrandom;
+	default: return false;
+	}
+}
+
+const char *verify_path_missing(const struct verify *v, enum api api, enum path path)
+{
+	if (path != PATH_VDSO)
+		return NULL;
+	return v->vdso_fn[api] ? NULL : v->vdso_why[api];
+}
+
+const struct cell *verify_cell(const struct verify *v, enum api api,
+			       const struct clock_info *clock, enum path path)
+{
+	for (size_t i = 0; i < v->cat.ncells; i++) {
+		const struct cell *c = &v->cat.cells[i];
+
+		if (c->api == api && c->path == path && c->clock == clock)
+			return c;
+	}
+	return NULL;
+}
+
+/* The vDSO entry points come from the catalog, which resolved them once. */
+static void take_vdso_functions(struct verify *v)
+{
+	for (int api = 0; api < API_COUNT; api++)
+		snprintf(v->vdso_why[api], sizeof(v->vdso_why[api]),
+			 "the vDSO has no %s() on this architecture",
+			 catalog_apis[api].name);
+	for (size_t i = 0; i < v->cat.ncells; i++) {
+		const struct cell *c = &v->cat.cells[i];
+
+		if (c->path != PATH_VDSO)
+			continue;
+		if (c->fn && !v->vdso_fn[c->api])
+			v->vdso_fn[c->api] = c->fn;
+		else if (c->status == CELL_NA)
+			snprintf(v->vdso_why[c->api], sizeof(v->vdso_why[c->api]),
+				 "%s", c->why);
+	}
+}
+
+/* ---- points and output ---------------------------------------------------- */
+
+static void diag_append(struct verify *v, const char *line)
+{
+	size_t n = strlen(line);
+
+	grow_array((void **)&v->diag, &v->diag_cap, v->diag_len + n + 2, 1);
+	memcpy(v->diag + v->diag_len, line, n);
+	v->diag_len += n;
+	v->diag[v->diag_len++] = '\n';
+	v->diag[v->diag_len] = '\0';
+}
+
+static bool selected(struct verify *v, const char *name)
+{
+	const struct verify_options *o = v->opt;
+	bool any = false;
+
+	if (!o->npatterns)
+		return true;
+	for (size_t i = 0; i < o->npatterns; i++)
+		if (verify_pattern_matches(o->patterns[i], name)) {
+			v->pattern_used[i] = true;
+			any = true;
+		}
+	return any;
+}
+
+bool vpoint(struct verify *v, enum vtimed timed, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (v->open)
+		fatal("verify: point '%s' has no result", v->name);
+	va_start(ap, fmt);
+	vsnprintf(v->name, sizeof(v->name), fmt, ap);
+	va_end(ap);
+	if (!selected(v, v->name))
+		return false;
+	switch (v->mode) {
+	case VMODE_COUNT:
+		v->counted[timed]++;
+		return false;
+	case VMODE_LIST:
+		fprintf(v->out, "%s\n", v->name);
+		return false;
+	case VMODE_RUN:
+		break;
+	}
+	v->open = true;
+	v->cur_timed = timed;
+	v->diag_len = 0;
+	if (v->diag)
+		v->diag[0] = '\0';
+	v->point_start_ns = now_ns();
+	return true;
+}
+
+void vdiag(struct verify *v, const char *fmt, ...)
+{
+	char line[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	diag_append(v, line);
+}
+
+double vbudget(const struct verify *v)
+{
+	return v->budget_s[v->cur_timed];
+}
+
+enum vresult { R_PASS, R_FAIL, R_SKIP, R_ERROR, R_XFAIL };
+
+static void print_tap_result(struct verify *v, enum vresult r, const char *msg)
+{
+	const char *p = v->diag;
+
+	while (p && *p) {
+		const char *nl = strchr(p, '\n');
+
+		fprintf(v->out, "# %.*s\n", (int)(nl - p), p);
+		p = nl + 1;
+	}
+	switch (r) {
+	case R_PASS:
+		fprintf(v->out, "ok %u %s: %s\n", v->n, v->name, msg);
+		break;
+	case R_FAIL:
+		fprintf(v->out, "not ok %u %s: %s\n", v->n, v->name, msg);
+		break;
+	case R_SKIP:
+		fprintf(v->out, "ok %u %s # SKIP %s\n", v->n, v->name, msg);
+		break;
+	case R_ERROR:
+		fprintf(v->out, "not ok %u %s: error: %s\n", v->n, v->name, msg);
+		break;
+	case R_XFAIL:
+		fprintf(v->out, "ok %u %s # XFAIL %s\n", v->n, v->name, msg);
+		break;
+	}
+	fflush(v->out);
+}
+
+static void add_json_result(struct verify *v, enum vresult r, const char *msg)
+{
+	static const char *const names[] = { "pass", "fail", "skip", "error", "xfail" };
+	json_t *details = json_array();
+	const char *p = v->diag;
+
+	while (p && *p) {
+		const char *nl = strchr(p, '\n');
+
+		json_array_append_new(details, json_stringn(p, (size_t)(nl - p)));
+		p = nl + 1;
+	}
+	json_array_append_new(v->results,
+		json_pack("{s:I, s:s, s:s, s:s, s:o, s:f}", "n", (json_int_t)v->n,
+			  "name", v->name, "result", names[r], "message", msg,
+			  "details", details, "elapsed_s",
+			  (double)(now_ns() - v->point_start_ns) / 1e9));
+}
+
+static void vresult(struct verify *v, enum vresult r, const char *fmt, va_list ap)
+{
+	char msg[1024];
+
+	if (!v->open)
+		fatal("verify: a result without a point (after '%s')", v->name);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	/* One line per result: newlines would break TAP. */
+	for (char *c = msg; *c; c++)
+		if (*c == '\n')
+			*c = ' ';
+	v->n++;
+	switch (r) {
+	case R_PASS: v->tot.pass++; break;
+	case R_FAIL: v->tot.fail++; break;
+	case R_SKIP: v->tot.skip++; break;
+	case R_ERROR: v->tot.error++; break;
+	case R_XFAIL: v->tot.xfail++; break;
+	}
+	if (v->opt->format == VERIFY_JSON)
+		add_json_result(v, r, msg);
+	else
+		print_tap_result(v, r, msg);
+	v->open = false;
+}
+
+#define DEFINE_RESULT(fn, r)					\
+	void fn(struct verify *v, const char *fmt, ...)		\
+	{							\
+		va_list ap;					\
+		va_start(ap, fmt);				\
+		vresult(v, r, fmt, ap);				\
+		va_end(ap);					\
+	}
+
+DEFINE_RESULT(vpass, R_PASS)
+DEFINE_RESULT(vfail, R_FAIL)
+DEFINE_RESULT(vskip, R_SKIP)
+DEFINE_RESULT(verror, R_ERROR)
+DEFINE_RESULT(vxfail, R_XFAIL)
+
+/* ---- the driver ------------------------------------------------------------ */
+
+static void run_groups(struct verify *v)
+{
+	for (size_t i = 0; i < verify_ngroups; i++)
+		verify_groups[i].run(v);
+}
+
+static unsigned total_counted(const struct verify *v)
+{
+	unsigned n = 0;
+
+	for (int t = 0; t < VT_COUNT; t++)
+		n += v->counted[t];
+	return n;
+}
+
+/* Split --duration over the selected time-based points. */
+static void plan_budgets(struct verify *v)
+{
+	double weight = 0;
+
+	for (int t = VT_NONE + 1; t < VT_COUNT; t++)
+		if (v->counted[t])
+			weight += timed_weight[t];
+	for (int t = VT_NONE + 1; t < VT_COUNT; t++)
+		if (v->counted[t])
+			v->budget_s[t] = v->opt->duration_s * timed_weight[t] /
+					 weight / v->counted[t];
+}
+
+static void print_header(struct verify *v, unsigned planned)
+{
+	unsigned timed = total_counted(v) - v->counted[VT_NONE];
+	struct env_info env;
+
+	env_collect(&env, v->cat.have_vdso ? &v->cat.vdso : NULL,
+		    v->cat.vdso_error, -1);
+	fputs("TAP version 13\n", v->out);
+	fprintf(v->out, "1..%u\n", planned);
+	fprintf(v->out, "# clockbench %s verify: kernel %s, clocksource %s, %d CPUs, "
+		"time namespace %s\n", CLOCKBENCH_VERSION, env.kernel_release,
+		env.clocksource, env.ncpus_online,
+		env.in_time_namespace ? "non-root" : "root");
+	if (timed)
+		fprintf(v->out, "# %u time-based checks share --duration %.3g s\n", timed,
+			v->opt->duration_s);
+	if (v->fault.kind != FAULT_NONE)
+		fprintf(v->out, "# fault injection: %s=%s\n", VERIFY_FAULT_ENV,
+			getenv(VERIFY_FAULT_ENV));
+	fflush(v->out);
+	env_free(&env);
+}
+
+/* What each group checks, and which need root. */
+static json_t *groups_to_json(void)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; i < verify_ngroups; i++)
+		json_array_append_new(a, json_pack("{s:s, s:s, s:b}",
+						   "name", verify_groups[i].name,
+						   "summary", verify_groups[i].summary,
+						   "needs_root", verify_groups[i].needs_root));
+	return a;
+}
+
+static void print_json(struct verify *v, double elapsed)
+{
+	struct env_info env;
+	json_t *root;
+
+	env_collect(&env, v->cat.have_vdso ? &v->cat.vdso : NULL,
+		    v->cat.vdso_error, -1);
+	root = json_pack("{s:s, s:s, s:o, s:{s:I, s:I, s:i, s:i, s:I, s:I}, s:f, s:f, s:o}",
+			 "tool", "clockbench verify", "version", CLOCKBENCH_VERSION,
+			 "checks", json_incref(v->results),
+			 "totals", "pass", (json_int_t)v->tot.pass,
+			 "fail", (json_int_t)v->tot.fail, "xfail", (int)v->tot.xfail, "xpass", 0,
+			 "skip", (json_int_t)v->tot.skip,
+			 "error", (json_int_t)v->tot.error,
+			 "duration_s", v->opt->duration_s, "elapsed_s", elapsed,
+			 "environment", env_to_json(&env));
+	json_object_set_new(root, "exit_status",
+			    json_integer(verify_exit_status(&v->tot)));
+	json_object_set_new(root, "groups", groups_to_json());
+	if (v->fault.kind != FAULT_NONE)
+		json_object_set_new(root, "fault",
+				    json_string(getenv(VERIFY_FAULT_ENV)));
+	json_dumpf(root, v->out, JSON_INDENT(2) | JSON_REAL_PRECISION(6));
+	fputc('\n', v->out);
+	json_decref(root);
+	env_free(&env);
+}
+
+int verify_context_init(struct verify *v, const struct verify_options *opt,
+			char *err, size_t errlen)
+{
+	struct catalog_filter all;
+
+	memset(v, 0, sizeof(*v));
+	v->opt = opt;
+	v->out = stdout;
+	if (verify_parse_fault(getenv(VERIFY_FAULT_ENV), &v->fault, err, errlen))
+		return -1;
+	v->pattern_used = xcalloc(opt->npatterns + 1, sizeof(bool));
+	resolve_libc();
+	catalog_filter_all(&all);
+	catalog_build(&v->cat, &all);
+	take_vdso_functions(v);
+	return 0;
+}
+
+void verify_context_free(struct verify *v)
+{
+	json_decref(v->results);
+	v->results = NULL;
+	free(v->diag);
+	v->diag = NULL;
+	free(v->pattern_used);
+	v->pattern_used = NULL;
+	catalog_free(&v->cat);
+}
+
+int verify_main(const struct verify_options *opt)
+{
+	struct verify v;
+	char err[160];
+	uint64_t start = now_ns();
+	int status;
+
+	if (verify_context_init(&v, opt, err, sizeof(err)) != 0)
+		usage_error("invalid %s '%s': %s", VERIFY_FAULT_ENV,
+			    getenv(VERIFY_FAULT_ENV), err);
+	v.mode = VMODE_COUNT;
+	run_groups(&v);
+	for (size_t i = 0; i < opt->npatterns; i++)
+		if (!v.pattern_used[i])
+			usage_error("no check matches '%s' (see 'clockbench verify "
+				    "--list')", opt->patterns[i]);
+	if (opt->list) {
+		v.mode = VMODE_LIST;
+		run_groups(&v);
+		status = 0;
+		goto out;
+	}
+	plan_budgets(&v);
+	v.mode = VMODE_RUN;
+	if (opt->format == VERIFY_JSON)
+		v.results = json_array();
+	else
+		print_header(&v, total_counted(&v));
+	run_groups(&v);
+	if (opt->format == VERIFY_JSON)
+		print_json(&v, (double)(now_ns() - start) / 1e9);
+	else
+		fprintf(v.out, "# Totals: pass:%u fail:%u xfail:%u xpass:0 skip:%u "
+			"error:%u\n", v.tot.pass, v.tot.fail, v.tot.xfail, v.tot.skip,
+			v.tot.error);
+	status = verify_exit_status(&v.tot);
+out:
+	if (fflush(v.out) != 0 || ferror(v.out))
+		status = 1;
+	verify_context_free(&v);
+	return status;
+}

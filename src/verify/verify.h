@@ -1,0 +1,395 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * clockbench verify: correctness and ABI checks of every time API, clock
+ * id and path, reported with kselftest's TAP conventions.
+ *
+ * A check group (bracket, monotonic, abi, ...) is a function that walks its
+ * points. Each point starts with vpoint(), which names it and decides
+ * whether it runs: the same walk counts the points (for the TAP plan),
+ * lists them (--list) and runs them, so names never drift between the
+ * three. A point ends with exactly one of vpass(), vfail(), vskip() or
+ * verror(); vdiag() adds the lines that explain a failure.
+ *
+ * Every call goes through the vcall_*() wrappers, which also apply the
+ * test-only fault injection (CLOCKBENCH_FAULT).
+ */
+#ifndef CLOCKBENCH_VERIFY_H
+#define CLOCKBENCH_VERIFY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/time.h>
+#include <time.h>
+#include <jansson.h>
+
+#include "probe/catalog.h"
+#include "basic/util.h"
+
+/* ---- options and entry points ---------------------------------------- */
+
+enum verify_format {
+	VERIFY_TAP,
+	VERIFY_JSON,
+};
+
+struct verify_options {
+	char **patterns;	/* --check globs; NULL or empty: everything */
+	size_t npatterns;
+	double duration_s;	/* shared by the time-based checks */
+	enum verify_format format;
+	bool list;
+};
+
+/* The default of --duration: keeps a whole run within about 15 s. */
+#define VERIFY_DEFAULT_DURATION 8.0
+#define VERIFY_MAX_DURATION 3600.0
+
+/* Run (or list) the checks; returns the exit status (0, 1, 2 or 4). */
+int verify_main(const struct verify_options *opt);
+
+/*
+ * The hidden `verify --timens-probe=IN,OUT`: serve clock readings to the
+ * parent over two pipes, from inside a time namespace (after execve).
+ */
+int verify_timens_probe(int in_fd, int out_fd);
+
+/* ---- fault injection (tests only) ------------------------------------ */
+
+enum fault_kind {
+	FAULT_NONE,
+	FAULT_CLOCK_BACK,	/* the path's time readings lag by shift_ns */
+	FAULT_ERRNO,		/* the path's errors carry EPERM instead */
+};
+
+struct verify_fault {
+	enum fault_kind kind;
+	enum path path;
+	int64_t shift_ns;
+};
+
+/* The environment variable that carries a fault ("vdso-clock-back-1ms"). */
+#define VERIFY_FAULT_ENV "CLOCKBENCH_FAULT"
+
+/*
+ * Parse "PATH-clock-back-DURATION" or "PATH-errno" (PATH: vdso, libc,
+ * syscall). NULL or "" means no fault. Returns 0, or -1 with the reason.
+ */
+int verify_parse_fault(const char *spec, struct verify_fault *f, char *err,
+		       size_t errlen);
+
+/* ---- the run context --------------------------------------------------- */
+
+enum vmode {
+	VMODE_COUNT,	/* count the selected points */
+	VMODE_LIST,	/* print their names */
+	VMODE_RUN,
+};
+
+/* The time-based groups share --duration in these proportions. */
+enum vtimed {
+	VT_NONE,
+	VT_BRACKET,
+	VT_MONOTONIC,
+	VT_CROSS_CPU,
+	VT_GRANULARITY,
+	VT_COUNT,
+};
+
+struct verify_totals {
+	unsigned pass, fail, xfail, skip, error;
+};
+
+struct verify {
+	enum vmode mode;
+	const struct verify_options *opt;
+	struct catalog cat;
+	struct verify_fault fault;
+	void *vdso_fn[API_COUNT];		/* from the catalog's vdso cells */
+	char vdso_why[API_COUNT][192];		/* why a vdso path is missing */
+
+	/* selection and budgets */
+	bool *pattern_used;
+	unsigned counted[VT_COUNT];		/* selected points per group */
+	double budget_s[VT_COUNT];		/* per point */
+	enum vtimed cur_timed;
+
+	/* output */
+	FILE *out;
+	json_t *results;			/* JSON format */
+	unsigned n;				/* points reported */
+	struct verify_totals tot;
+	char name[160];				/* the open point */
+	bool open;
+	char *diag;				/* lines of the open point */
+	size_t diag_len, diag_cap;
+	uint64_t point_start_ns;
+};
+
+/*
+ * Start a point named by fmt. Returns true when it should run now; false
+ * when it is not selected, or the run is only counting or listing.
+ */
+bool vpoint(struct verify *v, enum vtimed timed, const char *fmt, ...) _printf_(3, 4);
+/* Results: the message says what was expected and what was seen. */
+void vpass(struct verify *v, const char *fmt, ...) _printf_(2, 3);
+void vfail(struct verify *v, const char *fmt, ...) _printf_(2, 3);
+void vskip(struct verify *v, const char *fmt, ...) _printf_(2, 3);
+void verror(struct verify *v, const char *fmt, ...) _printf_(2, 3);
+/* A known kernel bug, named in the message: reported, not a failure. */
+void vxfail(struct verify *v, const char *fmt, ...) _printf_(2, 3);
+/* A diagnostic line of the open point, printed before its result. */
+void vdiag(struct verify *v, const char *fmt, ...) _printf_(2, 3);
+/* Seconds the open time-based point may take. */
+double vbudget(const struct verify *v);
+
+/*
+ * Set up the calls of a context (catalog, vDSO entry points, the fault
+ * from CLOCKBENCH_FAULT) without running anything: what verify_main() and
+ * the re-executed namespace probe share. Returns 0, or -1 with a reason
+ * (a malformed fault).
+ */
+int verify_context_init(struct verify *v, const struct verify_options *opt,
+			char *err, size_t errlen);
+void verify_context_free(struct verify *v);
+
+/* Whether a path exists for api on this architecture at all (times has
+ * no vDSO entry anywhere; arm64 has no vDSO time or getcpu). */
+bool verify_path_by_design(enum api api, enum path path);
+/* Why the path cannot be used here (no vDSO, symbol missing), or NULL. */
+const char *verify_path_missing(const struct verify *v, enum api api, enum path path);
+/* The catalog cell of api/clock/path (clock NULL for clockless APIs). */
+const struct cell *verify_cell(const struct verify *v, enum api api,
+			       const struct clock_info *clock, enum path path);
+
+/* ---- calls through one path ------------------------------------------- */
+
+/*
+ * The outcome of one call in its path's convention: the vDSO returns
+ * -errno, libc and the raw syscall return -1 and set errno. failed and err
+ * normalise that (err is the errno either way).
+ */
+struct vres {
+	long ret;
+	bool failed;
+	int err;
+};
+
+struct vres vcall_gettime(const struct verify *v, enum path p, clockid_t id,
+			  struct timespec *ts);
+struct vres vcall_getres(const struct verify *v, enum path p, clockid_t id,
+			 struct timespec *ts);
+struct vres vcall_gettimeofday(const struct verify *v, enum path p,
+			       struct timeval *tv, void *tz);
+/* ret holds the time; t may be NULL. */
+struct vres vcall_time(const struct verify *v, enum path p, time_t *t);
+struct vres vcall_getcpu(const struct verify *v, enum path p, unsigned *cpu,
+			 unsigned *node, void *cache);
+/* state: the vDSO path's opaque state (NULL for libc and syscall). */
+struct vres vcall_getrandom(const struct verify *v, enum path p, void *buf,
+			    size_t len, unsigned flags, void *state,
+			    size_t state_len);
+
+/* "0", "-EINVAL", "-1 (errno EFAULT)": an outcome as the path returned it. */
+void vres_format(enum path p, const struct vres *r, char *buf, size_t len);
+
+/* ---- pure logic, unit-tested -------------------------------------------- */
+
+static inline int64_t ts_ns(const struct timespec *ts)
+{
+	return (int64_t)ts->tv_sec * 1000000000LL + ts->tv_nsec;
+}
+
+/* "1234.000000567" */
+void ts_format(const struct timespec *ts, char *buf, size_t len);
+/* 0 <= tv_nsec < 1e9 and tv_sec >= 0, as vdsotest's verify checks. */
+bool ts_normalized(const struct timespec *ts);
+int ts_cmp(const struct timespec *a, const struct timespec *b);
+
+/* Whether a --check pattern selects a name: a glob over the whole name,
+ * or a leading part of it ("abi" and "abi/clock-gettime*" select
+ * "abi/clock-gettime-monotonic/ts-null/vdso"). */
+bool verify_pattern_matches(const char *pattern, const char *name);
+
+/* kselftest's exit status: 0 all passed, 1 any failure or error, 4 all
+ * skipped (or nothing ran). */
+int verify_exit_status(const struct verify_totals *t);
+
+/* A reader of one clock through one path, for the engines below. */
+typedef int (*vread_fn)(void *arg, struct timespec *ts);
+
+enum bracket_verdict {
+	BRACKET_OK,
+	BRACKET_DENORMAL,	/* a read is not a valid timespec */
+	BRACKET_EARLY,		/* the read is before the first reference */
+	BRACKET_LATE,		/* the read is after the second reference */
+};
+
+enum bracket_verdict bracket_judge(const struct timespec *before,
+				   const struct timespec *mid,
+				   const struct timespec *after);
+
+struct bracket_stats {
+	unsigned long reads;
+	unsigned long broken;		/* reads outside their bracket */
+	int64_t worst_ns;		/* furthest outside, in ns */
+	enum bracket_verdict first_verdict;
+	struct timespec first[3];	/* before, read, after of the first */
+	int read_error;			/* errno of a failed read, 0 if none */
+};
+
+/*
+ * Read ref, test, ref over and over for seconds (at least min_reads
+ * times) and judge every test read against the two reference reads
+ * around it.
+ */
+void bracket_run(vread_fn ref, void *ref_arg, vread_fn test, void *test_arg,
+		 double seconds, unsigned long min_reads, struct bracket_stats *st);
+
+struct mono_stats {
+	unsigned long reads;
+	unsigned long backward;		/* reads earlier than the one before */
+	unsigned long denormal;
+	int64_t max_back_ns;
+	struct timespec back_prev, back_cur;	/* the largest step */
+	int read_error;
+};
+
+/* Note one consecutive pair (prev then cur) in st. */
+void mono_note(struct mono_stats *st, const struct timespec *prev,
+	       const struct timespec *cur);
+void mono_run(vread_fn rd, void *arg, double seconds, unsigned long min_reads,
+	      struct mono_stats *st);
+
+struct gran_stats {
+	unsigned long reads;
+	unsigned long steps;		/* reads that differ from the previous */
+	int64_t min_step_ns;		/* smallest non-zero step */
+	int read_error;
+};
+
+/* Read until min_steps steps were seen and min_s passed, or max_s passed. */
+void gran_run(vread_fn rd, void *arg, double min_s, double max_s,
+	      unsigned long min_steps, struct gran_stats *st);
+
+/*
+ * Whether an observed smallest step agrees with the reported resolution:
+ * a coarse clock steps by whole ticks (multiples of the resolution within
+ * 10 %, at most 4 ticks); any other clock steps by at least its resolution
+ * and far less than a tick (at most max(res, 100 us)). The reason goes to
+ * why.
+ */
+bool granularity_agrees(int64_t res_ns, int64_t step_ns, enum clock_kind kind,
+			char *why, size_t len);
+
+/*
+ * REALTIME minus MONOTONIC, read as MONOTONIC, REALTIME, MONOTONIC: only a
+ * step (settimeofday, clock_settime, ADJ_SETOFFSET, a leap second) changes
+ * it, since NTP slews both clocks alike. unc_ns is half the time the three
+ * reads took.
+ */
+struct rt_offset {
+	int64_t off_ns;
+	int64_t unc_ns;
+};
+void rt_offset_from(int64_t mono1_ns, int64_t real_ns, int64_t mono2_ns,
+		    struct rt_offset *o);
+/* Whether the offset moved by more than both uncertainties plus slack. */
+bool rt_offset_stepped(const struct rt_offset *a, const struct rt_offset *b,
+		       int64_t slack_ns);
+
+/*
+ * Watch for a REALTIME step: a timerfd with TFD_TIMER_CANCEL_ON_SET (the
+ * kernel cancels it whenever the clock is set) plus the offset above.
+ */
+struct step_watch {
+	int tfd;
+	struct rt_offset start;
+};
+void step_watch_begin(struct step_watch *w);
+/* True when REALTIME was stepped since begin; says how in why. Closes. */
+bool step_watch_end(struct step_watch *w, char *why, size_t len);
+
+/* Cross-CPU monotonicity: threads pass a token, each read ordered after
+ * the previous holder's. */
+struct xcpu_config {
+	const int *cpus;	/* one thread per entry, pinned when pin */
+	size_t ncpus;
+	bool pin;
+	vread_fn read;
+	void *arg;
+	double seconds;
+	unsigned long max_exchanges;	/* 0: no limit */
+};
+
+struct xcpu_result {
+	unsigned long exchanges;
+	unsigned long backward;
+	int64_t max_back_ns;
+	struct timespec back_prev, back_cur;
+	int back_from_cpu, back_to_cpu;	/* the earlier reader, the later one */
+	int read_error;
+	int pin_error;			/* errno of sched_setaffinity */
+	int pin_cpu;
+};
+
+int xcpu_run(const struct xcpu_config *cfg, struct xcpu_result *res);
+
+/* ABI cases: what a path must do with a bad argument. */
+enum abi_expect {
+	ABI_EXPECT_OK,		/* the call succeeds */
+	ABI_EXPECT_EINVAL,	/* rejected id or flags (or the catalog's errno) */
+	ABI_EXPECT_EFAULT,	/* bad pointer */
+};
+
+enum abi_outcome_kind {
+	ABI_RETURNED,
+	ABI_SIGNALED,
+	ABI_LOST,		/* exited without reporting */
+};
+
+struct abi_outcome {
+	enum abi_outcome_kind kind;
+	struct vres res;
+	int sig;
+	int status;
+};
+
+/* Whether the outcome is what path must do; expect_err is the errno for
+ * ABI_EXPECT_EINVAL (EINVAL, or the errno the kernel gives this clock). */
+bool abi_outcome_ok(enum path p, enum abi_expect expect, int expect_err,
+		    const struct abi_outcome *o);
+void abi_expect_format(enum path p, enum abi_expect expect, int expect_err,
+		       char *buf, size_t len);
+void abi_outcome_format(enum path p, const struct abi_outcome *o, char *buf,
+			size_t len);
+
+/* ---- the check groups --------------------------------------------------- */
+
+void verify_bracket(struct verify *v);
+void verify_monotonic(struct verify *v);
+void verify_cross_cpu(struct verify *v);
+void verify_resolution(struct verify *v);
+void verify_consistency(struct verify *v);
+void verify_getcpu(struct verify *v);
+void verify_abi(struct verify *v);
+void verify_timens(struct verify *v);
+void verify_getrandom(struct verify *v);
+
+struct verify_group {
+	const char *name;
+	const char *summary;
+	void (*run)(struct verify *v);
+	bool needs_root;
+};
+
+extern const struct verify_group verify_groups[];
+extern const size_t verify_ngroups;
+
+/* The clock ids in catalog order that a point list walks. */
+#define for_each_clock(ci) \
+	for (const struct clock_info *ci = catalog_clocks; \
+	     ci < catalog_clocks + catalog_nclocks; ci++)
+
+#endif
