@@ -3,7 +3,6 @@
  * clockbench: measure, verify and compare the Linux kernel's time paths.
  * `clockbench <command> [options]`, in the style of git and perf.
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -12,35 +11,22 @@
 #include "basic/util.h"
 
 const struct command commands[] = {
-	{ "bench", "measure the cost of every time API through vdso, libc and syscall",
-	  cmd_bench, usage_bench },
-	{ "vdso", "list the symbols this process's vDSO exports, or dump it",
-	  cmd_vdso, usage_vdso },
-	{ "verify", "check every time API's correctness and ABI, kselftest TAP output",
-	  cmd_verify, usage_verify },
-	{ "doctor", "prove whether each time call enters the kernel, and say why",
-	  cmd_doctor, usage_doctor },
-	{ "runs", "list the stored runs, filtered by label, kernel, host or date",
-	  cmd_runs, usage_runs },
-	{ "show", "show a stored run: environment and statistics from its samples",
-	  cmd_show, usage_show },
-	{ "rm", "remove stored runs", cmd_rm, usage_rm },
-	{ "export", "write stored runs with their samples as JSON or CSV",
-	  cmd_export, usage_export },
-	{ "import", "add runs exported on another machine to the store",
-	  cmd_import, usage_import },
-	{ "compare", "compare stored runs: change, significance and verdict per cell",
-	  cmd_compare, usage_compare },
-	{ "scale", "how a time call's cost grows with the threads of the process",
-	  cmd_scale, usage_scale },
-	{ "timens", "what a time namespace costs each clock: host vs namespace",
-	  cmd_timens, usage_timens },
-	{ "hotplug", "time taking a CPU offline and online, and each hotplug state",
-	  cmd_hotplug, usage_hotplug },
-	{ "exec", "run a command repeatedly: wall, user and sys time with statistics",
-	  cmd_exec, usage_exec },
-	{ "help", "show the help of a command", cmd_help, usage_help },
-	{ NULL, NULL, NULL, NULL },
+	{ "bench", "measure the cost of every time API through vdso, libc and syscall", cmd_bench },
+	{ "vdso", "list the symbols this process's vDSO exports, or dump it", cmd_vdso },
+	{ "verify", "check every time API's correctness and ABI, kselftest TAP output", cmd_verify },
+	{ "doctor", "prove whether each time call enters the kernel, and say why", cmd_doctor },
+	{ "runs", "list the stored runs, filtered by label, kernel, host or date", cmd_runs },
+	{ "show", "show a stored run: environment and statistics from its samples", cmd_show },
+	{ "rm", "remove stored runs", cmd_rm },
+	{ "export", "write stored runs with their samples as JSON or CSV", cmd_export },
+	{ "import", "add runs exported on another machine to the store", cmd_import },
+	{ "compare", "compare stored runs: change, significance and verdict per cell", cmd_compare },
+	{ "scale", "how a time call's cost grows with the threads of the process", cmd_scale },
+	{ "timens", "what a time namespace costs each clock: host vs namespace", cmd_timens },
+	{ "hotplug", "time taking a CPU offline and online, and each hotplug state", cmd_hotplug },
+	{ "exec", "run a command repeatedly: wall, user and sys time with statistics", cmd_exec },
+	{ "help", "show the help of a command", cmd_help },
+	{ NULL, NULL, NULL },
 };
 
 const struct command *find_command(const char *name)
@@ -79,11 +65,10 @@ int main(int argc, char **argv)
 	}
 	cmd = find_command(argv[1]);
 	if (!cmd)
-		usage_error("unknown command '%s' (see 'clockbench --help')", argv[1]);
+		return usage_fail("unknown command '%s' (see 'clockbench --help')",
+				  argv[1]);
 
 	snprintf(context, sizeof(context), "clockbench %s", cmd->name);
 	set_program_context(context);
-	/* The commands name a bad option themselves, in one line. */
-	opterr = 0;
 	return cmd->run(argc - 1, argv + 1);
 }

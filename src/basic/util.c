@@ -3,7 +3,6 @@
 
 #include <ctype.h>
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <stdarg.h>
 #include <string.h>
@@ -48,26 +47,14 @@ void warn_msg(const char *fmt, ...)
 	va_end(ap);
 }
 
-void usage_error(const char *fmt, ...)
+int usage_fail(const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
 	vreport("error: ", fmt, ap);
 	va_end(ap);
-	exit(EXIT_USAGE);
-}
-
-void usage_bad_option(int opt, char **argv)
-{
-	const char *arg = optind > 0 ? argv[optind - 1] : "?";
-
-	if (opt == ':')
-		usage_error("option '%s' needs a value", arg);
-	if (optopt && optopt < 256)
-		usage_error("unknown option '-%c' (see '%s --help')", optopt,
-			    program_context());
-	usage_error("unknown option '%s' (see '%s --help')", arg, program_context());
+	return EXIT_USAGE;
 }
 
 void fatal(const char *fmt, ...)

@@ -46,13 +46,11 @@ const char *program_context(void);
 /* "clockbench bench: error: ..." on stderr. */
 void error_msg(const char *fmt, ...) _printf_(1, 2);
 void warn_msg(const char *fmt, ...) _printf_(1, 2);
-/* One line naming the bad option or value, then exit(EXIT_USAGE). */
-_noreturn_ void usage_error(const char *fmt, ...) _printf_(1, 2);
 /*
- * The usage error for what getopt_long() returned as opt with ':' leading
- * its option string: ':' for an option missing its value, '?' otherwise.
+ * One line naming the bad option or value; returns EXIT_USAGE, for a
+ * command to return: "return usage_fail(\"unexpected argument '%s'\", a);"
  */
-_noreturn_ void usage_bad_option(int opt, char **argv);
+int usage_fail(const char *fmt, ...) _printf_(1, 2);
 /* Out of memory or a broken invariant: message, then abort. */
 _noreturn_ void fatal(const char *fmt, ...) _printf_(1, 2);
 

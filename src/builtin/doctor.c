@@ -6,11 +6,12 @@
  * Exit status 3 when an hres or coarse clock read enters the kernel, so that
  * a fleet can run it as a health check.
  */
-#include <getopt.h>
 #include <math.h>
 #include <string.h>
 
+#include "basic/options.h"
 #include "builtin/builtin.h"
+#include "cli/cell-filter.h"
 #include "probe/catalog.h"
 #include "probe/cycles.h"
 #include "doctor/doctor.h"
@@ -18,38 +19,30 @@
 #include "probe/timing.h"
 #include "basic/util.h"
 
-void usage_doctor(FILE *f)
-{
-	fputs("usage: clockbench doctor [<options>]\n"
-	      "\n"
-	      "Prove, for every time API, clock and path, whether the call enters the\n"
-	      "kernel: each call runs in a child under a seccomp filter that traps the\n"
-	      "API's system calls (no root needed). Every kernel verdict of the vdso and\n"
-	      "libc paths gets a cause with its evidence, its cost in ns per call next\n"
-	      "to the userspace equivalent, and advice.\n"
-	      "\n"
-	      "  --api LIST        APIs: clock_gettime, clock_getres, gettimeofday, time,\n"
-	      "                    getcpu, getrandom, times, getrusage (default: all)\n"
-	      "  --clock LIST      clocks by name (monotonic, realtime-coarse, ...) or id\n"
-	      "  --path LIST       vdso, libc, syscall (default: all)\n"
-	      "  --format FMT      table or json (default table)\n"
-	      "  -q, --quiet       print only the problems, one line each\n"
-	      "  --no-cost         classify only; do not measure the cost of findings\n"
-	      "  -h, --help        this text\n"
-	      "\n"
-	      "Exit status: 0 when every hres and coarse clock read (clock_gettime,\n"
-	      "gettimeofday, time) is served in userspace through the vdso and libc\n"
-	      "paths; 3 when one enters the kernel; 1 when a call could not be probed;\n"
-	      "2 on a usage error.\n", f);
-}
+static const struct command_usage doctor_usage = {
+	.name = "doctor",
+	.description =
+	"Prove, for every time API, clock and path, whether the call enters the\n"
+	"kernel: each call runs in a child under a seccomp filter that traps the\n"
+	"API's system calls (no root needed). Every kernel verdict of the vdso and\n"
+	"libc paths gets a cause with its evidence, its cost in ns per call next\n"
+	"to the userspace equivalent, and advice.",
+	.footer =
+	"Exit status: 0 when every hres and coarse clock read (clock_gettime,\n"
+	"gettimeofday, time) is served in userspace through the vdso and libc\n"
+	"paths; 3 when one enters the kernel; 1 when a call could not be probed;\n"
+	"2 on a usage error.",
+};
+
+static const char *const doctor_formats[] = { "table", "json", NULL };
 
 enum doctor_format { DOCTOR_TABLE, DOCTOR_JSON };
 
 struct doctor_options {
 	struct catalog_filter filter;
-	enum doctor_format format;
+	int format;		/* enum doctor_format */
 	bool quiet;
-	bool measure;
+	bool no_cost;
 };
 
 /* One cell of the catalog with what doctor found out about it. */
@@ -96,93 +89,31 @@ struct doctor_ctx {
 
 /* ---- options -------------------------------------------------------- */
 
-enum { OPT_API = 256, OPT_CLOCK, OPT_PATH, OPT_FORMAT, OPT_NO_COST };
-
-static const struct option doctor_longopts[] = {
-	{ "api", required_argument, NULL, OPT_API },
-	{ "clock", required_argument, NULL, OPT_CLOCK },
-	{ "path", required_argument, NULL, OPT_PATH },
-	{ "format", required_argument, NULL, OPT_FORMAT },
-	{ "quiet", no_argument, NULL, 'q' },
-	{ "no-cost", no_argument, NULL, OPT_NO_COST },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
-};
-
-/* Parse a comma list with lookup(); sel[index] for each item. */
-static void parse_selection(const char *arg, const char *opt, bool *sel,
-			    size_t nsel, int (*lookup)(const char *),
-			    const char *choices)
+/* 0, or OPTIONS_HELP or OPTIONS_ERROR (already printed). */
+static int parse_doctor_options(int argc, char **argv, struct doctor_options *o)
 {
-	_cleanup_free_ char **items = split_list(arg, NULL);
+	struct option_def options[] = {
+		CELL_FILTER_OPTIONS(&o->filter,
+			"APIs: clock_gettime, clock_getres, gettimeofday, time,\n"
+			"getcpu, getrandom, times, getrusage (default: all)",
+			"clocks by name (monotonic, realtime-coarse, ...) or id",
+			"vdso, libc, syscall (default: all)"),
+		OPT_CHOICE(0, "format", "FMT", &o->format, doctor_formats,
+			   "table or json (default table)"),
+		OPT_BOOL('q', "quiet", &o->quiet, "print only the problems, one line each"),
+		OPT_BOOL(0, "no-cost", &o->no_cost,
+			 "classify only; do not measure the cost of findings"),
+		OPT_END(),
+	};
+	int n;
 
-	memset(sel, 0, nsel * sizeof(bool));
-	if (!items[0])
-		usage_error("empty %s list", opt);
-	for (char **it = items; *it; it++) {
-		int i = lookup(*it);
-
-		if (i < 0 || (size_t)i >= nsel)
-			usage_error("unknown %s '%s' in %s%s", opt + 2, *it, opt, choices);
-		sel[i] = true;
-	}
-}
-
-static int clock_id_by_name(const char *name)
-{
-	const struct clock_info *ci = catalog_clock_by_name(name);
-
-	return ci ? (int)ci->id : -1;
-}
-
-static enum doctor_format parse_format(const char *arg)
-{
-	if (streq(arg, "table"))
-		return DOCTOR_TABLE;
-	if (streq(arg, "json"))
-		return DOCTOR_JSON;
-	usage_error("unknown format '%s' (table, json)", arg);
-}
-
-static void parse_doctor_options(int argc, char **argv, struct doctor_options *o)
-{
-	int opt;
-
-	memset(o, 0, sizeof(*o));
 	catalog_filter_all(&o->filter);
-	o->measure = true;
-	while ((opt = getopt_long(argc, argv, ":hq", doctor_longopts, NULL)) != -1) {
-		switch (opt) {
-		case OPT_API:
-			parse_selection(optarg, "--api", o->filter.api, API_COUNT,
-					catalog_api_by_name, "");
-			break;
-		case OPT_CLOCK:
-			parse_selection(optarg, "--clock", o->filter.clock,
-					ARRAY_SIZE(o->filter.clock), clock_id_by_name, "");
-			break;
-		case OPT_PATH:
-			parse_selection(optarg, "--path", o->filter.path, PATH_COUNT,
-					catalog_path_by_name, " (vdso, libc, syscall)");
-			break;
-		case OPT_FORMAT:
-			o->format = parse_format(optarg);
-			break;
-		case 'q':
-			o->quiet = true;
-			break;
-		case OPT_NO_COST:
-			o->measure = false;
-			break;
-		case 'h':
-			usage_doctor(stdout);
-			exit(0);
-		default:
-			usage_bad_option(opt, argv);
-		}
-	}
-	if (optind < argc)
-		usage_error("unexpected argument '%s'", argv[optind]);
+	n = parse_options(argc, argv, &doctor_usage, options, 0);
+	if (n < 0)
+		return n;
+	if (n > 0)
+		return options_fail("unexpected argument '%s'", argv[0]);
+	return 0;
 }
 
 /* ---- observing and explaining --------------------------------------- */
@@ -721,7 +652,9 @@ int cmd_doctor(int argc, char **argv)
 	int rc;
 
 	memset(&d, 0, sizeof(d));
-	parse_doctor_options(argc, argv, &d.opt);
+	rc = parse_doctor_options(argc, argv, &d.opt);
+	if (rc < 0)
+		return parse_options_status(rc);
 	start = now_ns();
 	catalog_filter_all(&all);
 	catalog_build(&d.cat, &all);
@@ -735,7 +668,7 @@ int cmd_doctor(int argc, char **argv)
 	add_cell_findings(&d);
 	add_static_findings(&d);
 	add_timens_note(&d);
-	if (d.opt.measure)
+	if (!d.opt.no_cost)
 		measure_findings(&d);
 	if (d.nfindings)
 		qsort(d.findings, d.nfindings, sizeof(*d.findings), by_cost);

@@ -8,14 +8,15 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
-#include <signal.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "basic/options.h"
+#include "basic/strbuf.h"
 #include "builtin/builtin.h"
+#include "cli/measure.h"
 #include "probe/env.h"
 #include "scenario/exec.h"
 #include "report/output.h"
@@ -25,42 +26,33 @@
 #include "basic/util.h"
 #include "probe/vdso.h"
 
-void usage_exec(FILE *f)
-{
-	fputs("usage: clockbench exec [<options>] [--] COMMAND [ARGS...]\n"
-	      "\n"
-	      "Run COMMAND repeatedly (fork and execvp, no shell) and report its wall,\n"
-	      "user and system time: median with its 95% confidence interval, mean,\n"
-	      "stddev, min, max and outliers. Its output goes to /dev/null.\n"
-	      "\n"
-	      "  -n, --runs N          timed runs (default 10)\n"
-	      "  -w, --warmup N        untimed runs first (default 0)\n"
-	      "  -p, --prepare CMD     run CMD with /bin/sh -c before every run, untimed\n"
-	      "      --shell           run COMMAND ARGS... as one /bin/sh -c command line\n"
-	      "      --show-output     leave the command's stdout and stderr alone\n"
-	      "  -i, --ignore-failure  time runs that exit non-zero instead of stopping\n"
-	      "      --format FMT      table or json (default table)\n"
-	      RECORD_USAGE
-	      "  -h, --help            this text\n"
-	      "\n"
-	      "Outliers in the table are values more than 5 robust standard deviations\n"
-	      "(1.4826 MAD) from the median; a warning, as hyperfine gives, follows when\n"
-	      "a wall time lies more than 14.8 MAD from the median. The run is saved\n"
-	      "with cells wall, user and sys (seconds); compare two runs with\n"
-	      "'clockbench compare'.\n"
-	      "\n"
-	      "Exit status: 0 on success, 1 when the command fails (exits non-zero or\n"
-	      "is killed, without --ignore-failure), cannot run, or the run cannot be\n"
-	      "saved, 2 on a usage error (also: command not found), 128+N when stopped\n"
-	      "by signal N.\n", f);
-}
+static const struct command_usage exec_usage = {
+	.name = "exec",
+	.synopsis = "[<options>] [--] COMMAND [ARGS...]",
+	.description =
+	"Run COMMAND repeatedly (fork and execvp, no shell) and report its wall,\n"
+	"user and system time: median with its 95% confidence interval, mean,\n"
+	"stddev, min, max and outliers. Its output goes to /dev/null.",
+	.footer =
+	"Outliers in the table are values more than 5 robust standard deviations\n"
+	"(1.4826 MAD) from the median; a warning, as hyperfine gives, follows when\n"
+	"a wall time lies more than 14.8 MAD from the median. The run is saved\n"
+	"with cells wall, user and sys (seconds); compare two runs with\n"
+	"'clockbench compare'.\n"
+	"\n"
+	"Exit status: 0 on success, 1 when the command fails (exits non-zero or\n"
+	"is killed, without --ignore-failure), cannot run, or the run cannot be\n"
+	"saved, 2 on a usage error (also: command not found), 128+N when stopped\n"
+	"by signal N.",
+};
+
+static const char *const exec_formats[] = { "table", "json", NULL };
 
 struct exec_options {
 	long runs, warmup;
 	const char *prepare;
-	bool shell, show_output, ignore_failure, json;
+	bool shell, show_output, ignore_failure;
 	char **command;		/* argv of COMMAND (NULL-terminated) */
-	struct store_options store;
 };
 
 struct exec_samples {
@@ -68,109 +60,78 @@ struct exec_samples {
 	size_t n;
 };
 
-static volatile sig_atomic_t stop_signal;
-
-static void on_stop_signal(int sig)
-{
-	stop_signal = sig;
-}
-
-/* ---- options -------------------------------------------------------- */
-
-enum { OPT_SHELL = 256, OPT_SHOW_OUTPUT, OPT_FORMAT };
-
-static const struct option exec_longopts[] = {
-	{ "runs", required_argument, NULL, 'n' },
-	{ "warmup", required_argument, NULL, 'w' },
-	{ "prepare", required_argument, NULL, 'p' },
-	{ "shell", no_argument, NULL, OPT_SHELL },
-	{ "show-output", no_argument, NULL, OPT_SHOW_OUTPUT },
-	{ "ignore-failure", no_argument, NULL, 'i' },
-	{ "format", required_argument, NULL, OPT_FORMAT },
-	RECORD_LONGOPTS,
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
+struct exec_cmd {
+	struct exec_options o;
+	struct exec_io io;
+	struct exec_samples s;
+	char *cmdline;
 };
 
-static void parse_exec_option(int opt, const char *arg, char **argv,
-			      struct exec_options *o)
-{
-	switch (opt) {
-	case 'n':
-		if (!parse_int(arg, 1, 1000000, &o->runs))
-			usage_error("invalid --runs '%s': expected a number from 1 to "
-				    "1000000", arg);
-		break;
-	case 'w':
-		if (!parse_int(arg, 0, 1000000, &o->warmup))
-			usage_error("invalid --warmup '%s': expected a number from 0 "
-				    "to 1000000", arg);
-		break;
-	case 'p':
-		if (!*arg)
-			usage_error("empty --prepare command");
-		o->prepare = arg;
-		break;
-	case OPT_SHELL:
-		o->shell = true;
-		break;
-	case OPT_SHOW_OUTPUT:
-		o->show_output = true;
-		break;
-	case 'i':
-		o->ignore_failure = true;
-		break;
-	case OPT_FORMAT:
-		if (!streq(arg, "table") && !streq(arg, "json"))
-			usage_error("unknown format '%s' (table, json)", arg);
-		o->json = streq(arg, "json");
-		break;
-	default:
-		if (store_parse_option(opt, arg, &o->store))
-			break;
-		usage_bad_option(opt, argv);
-	}
-}
-
-/* Exits 2 unless the command can be found as execvp() would find it. */
-static void check_command(const struct exec_options *o)
+/* ---- options -------------------------------------------------------- */
+/* 0 when the command can be found as execvp() would find it. */
+/* 0 when the command can be found as execvp() would find it. */
+static int check_command(const struct exec_options *o)
 {
 	char path[4096];
 	int rc;
 
-	if (o->shell) {
-		if (!*o->command[0])
-			usage_error("empty command");
-		return;
-	}
+	if (o->shell)
+		return *o->command[0] ? 0 : options_fail("empty command");
 	rc = exec_lookup(o->command[0], getenv("PATH"), path, sizeof(path));
 	if (rc == -ENOENT)
-		usage_error("command not found: %s", o->command[0]);
+		return options_fail("command not found: %s", o->command[0]);
 	if (rc == -EACCES)
-		usage_error("command not executable: %s (permission denied)",
-			    o->command[0]);
+		return options_fail("command not executable: %s (permission denied)",
+				  o->command[0]);
+	return 0;
 }
 
-static void parse_exec_options(int argc, char **argv, struct exec_options *o)
+static int prepare_option(const struct option_def *opt, const char *arg,
+			  struct strbuf *err)
 {
-	int opt;
-
-	memset(o, 0, sizeof(*o));
-	o->runs = 10;
-	/* '+': options end at COMMAND, whose own options are its own. */
-	while ((opt = getopt_long(argc, argv, "+:hn:w:p:i", exec_longopts,
-				  NULL)) != -1) {
-		if (opt == 'h') {
-			usage_exec(stdout);
-			exit(0);
-		}
-		parse_exec_option(opt, optarg, argv, o);
+	if (!*arg) {
+		strbuf_adds(err, "empty --prepare command");
+		return -1;
 	}
-	if (optind >= argc)
-		usage_error("no command given (clockbench exec [<options>] -- "
-			    "COMMAND [ARGS...])");
-	o->command = argv + optind;
-	check_command(o);
+	*(const char **)opt->value = arg;
+	return 0;
+}
+
+/* 0, or OPTIONS_HELP or OPTIONS_ERROR (already printed). */
+static int parse_exec_options(int argc, char **argv, struct exec_options *o,
+			      struct measure *m)
+{
+	struct option_def options[] = {
+		OPT_INT('n', "runs", "N", &o->runs, 1, 1000000,
+			"timed runs (default 10)"),
+		OPT_INT('w', "warmup", "N", &o->warmup, 0, 1000000,
+			"untimed runs first (default 0)"),
+		OPT_CALLBACK('p', "prepare", "CMD", &o->prepare, prepare_option,
+			     "run CMD with /bin/sh -c before every run, untimed"),
+		OPT_BOOL(0, "shell", &o->shell,
+			 "run COMMAND ARGS... as one /bin/sh -c command line"),
+		OPT_BOOL(0, "show-output", &o->show_output,
+			 "leave the command's stdout and stderr alone"),
+		OPT_BOOL('i', "ignore-failure", &o->ignore_failure,
+			 "time runs that exit non-zero instead of stopping"),
+		OPT_CHOICE(0, "format", "FMT", &m->format, exec_formats,
+			   "table or json (default table)"),
+		STORE_SAVE_OPTIONS(&m->store),
+		OPT_END(),
+	};
+	int n;
+
+	o->runs = 10;
+	/* Options end at COMMAND, whose own options are its own. */
+	n = parse_options(argc, argv, &exec_usage, options, OPTIONS_STOP_AT_ARG);
+	if (n < 0)
+		return n;
+	if (n == 0)
+		return options_fail("no command given (clockbench exec [<options>] -- "
+				  "COMMAND [ARGS...])");
+	argv[n] = NULL;
+	o->command = argv;
+	return check_command(o);
 }
 
 /* ---- running -------------------------------------------------------- */
@@ -197,11 +158,11 @@ static int run_prepare(const struct exec_options *o, const struct exec_io *io)
 	struct exec_result r;
 	char how[128];
 
-	if (exec_run(argv, io, &stop_signal, &r) != 0) {
+	if (exec_run(argv, io, measure_stop_flag(), &r) != 0) {
 		error_msg("cannot run the --prepare command: %m");
 		return -1;
 	}
-	if (stop_signal)
+	if (measure_stopped())
 		return -1;
 	if (r.exec_errno || !WIFEXITED(r.status) || WEXITSTATUS(r.status)) {
 		exec_describe_status(r.status, how, sizeof(how));
@@ -219,11 +180,11 @@ static int run_command(const struct exec_options *o, char **argv,
 
 	if (o->prepare && run_prepare(o, io) != 0)
 		return -1;
-	if (exec_run(argv, io, &stop_signal, r) != 0) {
+	if (exec_run(argv, io, measure_stop_flag(), r) != 0) {
 		error_msg("cannot run %s: %m", o->command[0]);
 		return -1;
 	}
-	if (stop_signal)
+	if (measure_stopped())
 		return -1;
 	if (r->exec_errno) {
 		error_msg("cannot execute %s: %s", argv[0], strerror(r->exec_errno));
@@ -250,12 +211,12 @@ static int run_all(const struct exec_options *o, const struct exec_io *io,
 	int rc = 0;
 
 	progress_init(&prog, (size_t)(o->warmup + o->runs));
-	for (long i = 0; i < o->warmup + o->runs && !stop_signal; i++) {
+	for (long i = 0; i < o->warmup + o->runs && !measure_stopped(); i++) {
 		long run = i < o->warmup ? -(i + 1) : i - o->warmup + 1;
 
 		progress_update(&prog, (size_t)i, i < o->warmup ? "warm-up" : "run");
 		if (run_command(o, argv, io, run, &r) != 0) {
-			rc = stop_signal ? 0 : -1;
+			rc = measure_stopped() ? 0 : -1;
 			break;
 		}
 		if (i < o->warmup)
@@ -396,107 +357,84 @@ static void warn_noise(const struct exec_options *o, const struct exec_samples *
 			 "--warmup", s->wall[0], rest.median);
 }
 
-static int save_run(const struct exec_options *o, const struct exec_samples *s,
-		    const char *cmdline, const struct timespec *started,
-		    double elapsed_s, bool interrupted)
+static bool exec_record(struct measure *m, size_t k, struct stored_run *run)
 {
-	struct stored_run sr;
-	struct env_info env;
-	struct vdso_image img;
-	char err[128];
-	int rc;
+	struct exec_cmd *e = m->ctx;
 
-	env_collect(&env, vdso_self(&img, err, sizeof(err)) == 0 ? &img : NULL,
-		    err, -1);
-	record_begin(&sr, "exec", &o->store, &env, started);
-	record_add_cell(&sr, "wall", "s", s->wall, s->n);
-	record_add_cell(&sr, "user", "s", s->user, s->n);
-	record_add_cell(&sr, "sys", "s", s->sys, s->n);
-	sr.config = config_json(o, cmdline);
-	record_finish(&sr, elapsed_s, interrupted);
-	rc = record_save(&o->store, &sr);
-	stored_run_free(&sr);
-	env_free(&env);
-	return rc;
+	if (k > 0)
+		return false;
+	record_add_cell(run, "wall", "s", e->s.wall, e->s.n);
+	record_add_cell(run, "user", "s", e->s.user, e->s.n);
+	record_add_cell(run, "sys", "s", e->s.sys, e->s.n);
+	run->config = config_json(&e->o, e->cmdline);
+	return true;
 }
 
 /* ---- the command ---------------------------------------------------- */
 
-static void install_stop_handlers(void)
+static int exec_measure(struct measure *m)
 {
-	struct sigaction sa;
+	struct exec_cmd *e = m->ctx;
+	struct vdso_image img;
+	char err[128];
 
-	/* No SA_RESTART: a wait for the command ends, and it gets the signal. */
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_stop_signal;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-}
-
-static double mono_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static int report(const struct exec_options *o, const struct exec_samples *s,
-		  const struct timespec *started, double elapsed_s)
-{
-	_cleanup_free_ char *cmdline = exec_join_argv(o->command, !o->shell);
-	bool interrupted = stop_signal != 0;
-	int rc = 0;
-
-	if (o->json)
-		print_json(o, s, cmdline, interrupted);
-	else
-		print_table(o, s, cmdline);
-	if (fflush(stdout) != 0) {
-		error_msg("cannot write the results: %m");
-		rc = 1;
+	if (run_all(&e->o, &e->io, &e->s) != 0)
+		return -1;
+	if (e->s.n == 0 && measure_stopped()) {
+		error_msg("stopped before the first timed run");
+		return -1;
 	}
-	warn_noise(o, s);
-	if (save_run(o, s, cmdline, started, elapsed_s, interrupted) != 0)
-		rc = 1;
-	return rc;
+	env_collect(&m->env, vdso_self(&img, err, sizeof(err)) == 0 ? &img : NULL,
+		    err, -1);
+	m->have_env = true;
+	return 0;
 }
+
+static int exec_print(struct measure *m, FILE *f)
+{
+	struct exec_cmd *e = m->ctx;
+
+	if (m->format == 1)
+		print_json(&e->o, &e->s, e->cmdline, m->stop_signal != 0);
+	else
+		print_table(&e->o, &e->s, e->cmdline);
+	fflush(f);
+	warn_noise(&e->o, &e->s);
+	return 0;
+}
+
+static const struct measure_ops exec_ops = {
+	.command = "exec",
+	.measure = exec_measure,
+	.print = exec_print,
+	.record = exec_record,
+};
 
 int cmd_exec(int argc, char **argv)
 {
-	struct exec_options o;
-	struct exec_samples s;
-	struct exec_io io;
-	struct timespec started;
-	double start;
-	int rc;
+	struct exec_cmd e = { 0 };
+	struct measure m = { .ops = &exec_ops, .ctx = &e };
+	int rc = parse_exec_options(argc, argv, &e.o, &m);
 
-	parse_exec_options(argc, argv, &o);
-	io.show_output = o.show_output;
-	io.devnull = open("/dev/null", O_RDWR | O_CLOEXEC);
-	if (io.devnull < 0) {
+	if (rc < 0)
+		return parse_options_status(rc);
+	e.io.show_output = e.o.show_output;
+	e.io.devnull = open("/dev/null", O_RDWR | O_CLOEXEC);
+	if (e.io.devnull < 0) {
 		error_msg("cannot open /dev/null: %m");
 		return 1;
 	}
-	memset(&s, 0, sizeof(s));
-	s.wall = xcalloc((size_t)o.runs, sizeof(double));
-	s.user = xcalloc((size_t)o.runs, sizeof(double));
-	s.sys = xcalloc((size_t)o.runs, sizeof(double));
+	e.s.wall = xcalloc((size_t)e.o.runs, sizeof(double));
+	e.s.user = xcalloc((size_t)e.o.runs, sizeof(double));
+	e.s.sys = xcalloc((size_t)e.o.runs, sizeof(double));
+	e.cmdline = exec_join_argv(e.o.command, !e.o.shell);
 
-	install_stop_handlers();
-	clock_gettime(CLOCK_REALTIME, &started);
-	start = mono_s();
-	rc = run_all(&o, &io, &s) != 0 ? 1 : 0;
-	if (!rc && s.n == 0 && stop_signal)
-		error_msg("stopped before the first timed run");
-	else if (!rc && report(&o, &s, &started, mono_s() - start) != 0)
-		rc = 1;
-	if (stop_signal)
-		rc = 128 + stop_signal;
+	rc = measure_run(&m);
 
-	close(io.devnull);
-	free(s.wall);
-	free(s.user);
-	free(s.sys);
+	close(e.io.devnull);
+	free(e.cmdline);
+	free(e.s.wall);
+	free(e.s.user);
+	free(e.s.sys);
 	return rc;
 }

@@ -3,85 +3,65 @@
  * clockbench export RUN...: stored runs with every raw sample, as JSON that
  * `clockbench import` reads back, or as one CSV row per sample.
  */
-#include <getopt.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <math.h>
 #include <string.h>
 
+#include "basic/options.h"
 #include "builtin/builtin.h"
 #include "config.h"
 #include "results/record.h"
 #include "results/store.h"
 #include "basic/util.h"
 
-void usage_export(FILE *f)
-{
-	fputs("usage: clockbench export [<options>] <run>...\n"
-	      "       clockbench export [<options>] --all\n"
-	      "\n"
-	      "Write stored runs with all their raw samples to standard output.\n"
-	      "A run is an id (12), a label (every run with it) or a uuid.\n"
-	      "\n"
-	      "  --format FMT      json (default): {\"clockbench_export\": 1, \"runs\": [...]},\n"
-	      "                    which 'clockbench import' reads on another machine;\n"
-	      "                    csv: one row per sample: run_uuid, run_id, label,\n"
-	      "                    cell, path, unit, index, value, cycles, round\n"
-	      "  --all             every run in the database\n"
-	      RECORD_DB_USAGE
-	      "  -h, --help        this text\n"
-	      "\n"
-	      "Exit status: 0 on success, 1 on an error (such as an unknown run),\n"
-	      "2 on a usage error.\n", f);
-}
+static const struct command_usage export_usage = {
+	.name = "export",
+	.synopsis = "[<options>] <run>...\n[<options>] --all",
+	.description =
+	"Write stored runs with all their raw samples to standard output.\n"
+	"A run is an id (12), a label (every run with it) or a uuid.",
+	.footer =
+	"Exit status: 0 on success, 1 on an error (such as an unknown run),\n"
+	"2 on a usage error.",
+};
 
-enum { OPT_FORMAT = 256, OPT_ALL };
+static const char *const export_formats[] = { "json", "csv", NULL };
 
 struct export_options {
 	struct store_options store;
-	bool csv;
+	int format;		/* index in export_formats */
 	bool all;
 	char **specs;
 	size_t nspecs;
 };
 
-static void parse_export_options(int argc, char **argv, struct export_options *o)
+/* The positional arguments and --all: 0, or a usage error's status. */
+/* 0, or OPTIONS_HELP or OPTIONS_ERROR (already printed). */
+static int parse_export_options(int argc, char **argv, struct export_options *o)
 {
-	static const struct option longopts[] = {
-		{ "format", required_argument, NULL, OPT_FORMAT },
-		{ "all", no_argument, NULL, OPT_ALL },
-		{ "db", required_argument, NULL, OPT_STORE_DB },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	struct option_def options[] = {
+		OPT_CHOICE(0, "format", "FMT", &o->format, export_formats,
+			   "json (default): {\"clockbench_export\": 1, \"runs\": [...]},\n"
+			   "which 'clockbench import' reads on another machine;\n"
+			   "csv: one row per sample: run_uuid, run_id, label,\n"
+			   "cell, path, unit, index, value, cycles, round"),
+		OPT_BOOL(0, "all", &o->all, "every run in the database"),
+		STORE_DB_OPTION(&o->store),
+		OPT_END(),
 	};
-	int opt;
+	int n = parse_options(argc, argv, &export_usage, options, 0);
 
-	memset(o, 0, sizeof(*o));
-	while ((opt = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
-		switch (opt) {
-		case OPT_FORMAT:
-			if (!streq(optarg, "json") && !streq(optarg, "csv"))
-				usage_error("unknown format '%s' (json, csv)", optarg);
-			o->csv = streq(optarg, "csv");
-			break;
-		case OPT_ALL:
-			o->all = true;
-			break;
-		case 'h':
-			usage_export(stdout);
-			exit(0);
-		default:
-			if (store_parse_option(opt, optarg, &o->store))
-				break;
-			usage_bad_option(opt, argv);
-		}
-	}
-	o->specs = argv + optind;
-	o->nspecs = (size_t)(argc - optind);
+	if (n < 0)
+		return n;
+	o->specs = argv;
+	o->nspecs = (size_t)n;
 	if (o->all && o->nspecs)
-		usage_error("--all and a run ('%s') exclude each other", o->specs[0]);
+		return options_fail("--all and a run ('%s') exclude each other",
+				  o->specs[0]);
 	if (!o->all && !o->nspecs)
-		usage_error("no run given (an id, a label or a uuid, or --all)");
+		return options_fail("no run given (an id, a label or a uuid, or --all)");
+	return 0;
 }
 
 /* ---- CSV ------------------------------------------------------------ */
@@ -186,20 +166,24 @@ static int find_ids(struct store *st, const struct export_options *o,
 int cmd_export(int argc, char **argv)
 {
 	char err[PATH_MAX + 256];
-	struct export_options o;
+	struct export_options o = { 0 };
 	struct stored_run run;
 	struct store *st;
 	int64_t *ids;
 	size_t n;
-	int rc = 1;
+	bool csv;
+	int rc = parse_export_options(argc, argv, &o);
 
-	parse_export_options(argc, argv, &o);
+	if (rc < 0)
+		return parse_options_status(rc);
+	rc = 1;
+	csv = o.format == 1;
 	st = record_open(&o.store, STORE_READ, NULL, 0);
 	if (!st)
 		return 1;
 	if (find_ids(st, &o, &ids, &n))
 		goto out;
-	if (o.csv)
+	if (csv)
 		puts("run_uuid,run_id,label,cell,path,unit,index,value,cycles,round");
 	else
 		json_begin();
@@ -208,13 +192,13 @@ int cmd_export(int argc, char **argv)
 			error_msg("%s", err);
 			goto out_ids;
 		}
-		if (o.csv)
+		if (csv)
 			csv_run(&run);
 		else
 			json_run(&run, i == 0);
 		stored_run_free(&run);
 	}
-	if (!o.csv)
+	if (!csv)
 		json_end();
 	rc = fflush(stdout) == 0 && !ferror(stdout) ? 0 : 1;
 	if (rc)

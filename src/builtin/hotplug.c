@@ -7,7 +7,6 @@
  * tracefs back as it was, whatever happens to the measuring process.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <sched.h>
 #include <string.h>
@@ -15,7 +14,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "basic/options.h"
+#include "basic/strbuf.h"
 #include "builtin/builtin.h"
+#include "cli/measure.h"
 #include "probe/env.h"
 #include "scenario/hotplug.h"
 #include "report/output.h"
@@ -25,48 +27,37 @@
 #include "basic/util.h"
 #include "probe/vdso.h"
 
-void usage_hotplug(FILE *f)
-{
-	fputs("usage: clockbench hotplug [--cpu N] [--cycles K] [<options>]\n"
-	      "\n"
-	      "Take a CPU offline and back online K times and time every transition\n"
-	      "(wall time, and the user and system time of the writing thread). With\n"
-	      "tracefs, the cpuhp trace events give the time of every hotplug state,\n"
-	      "so a table shows which steps cost most. Needs root.\n"
-	      "\n"
-	      "  --cpu N           the CPU to cycle (default: the highest-numbered CPU\n"
-	      "                    that can be taken offline)\n"
-	      "  --cycles K        offline/online cycles (default 20)\n"
-	      "  --pause TIME      wait TIME after each transition, e.g. 100ms (default 0)\n"
-	      "  --no-trace        time the transitions only, without tracefs\n"
-	      "  --top N           hotplug states shown and saved per direction (default 10)\n"
-	      "  --format FMT      table or json (default table)\n"
-	      "  --pidfile FILE    write the measuring process's pid to FILE\n"
-	      RECORD_USAGE
-	      "  -h, --help        this text\n"
-	      "\n"
-	      "The CPU always ends online and tracing as it was: a supervising process\n"
-	      "restores both after the measuring process ends, also when it is stopped\n"
-	      "by SIGINT or SIGTERM (forwarded to it: it finishes the transition under\n"
-	      "way and reports what it measured) or killed. Tracing runs in a private\n"
-	      "tracefs instance, removed afterwards; tracefs is mounted when it is not,\n"
-	      "and unmounted again.\n"
-	      "\n"
-	      "Exit status: 0 on success, 1 on a runtime error (including a CPU that is\n"
-	      "not hot-pluggable, offline, or the last online CPU), 2 on a usage error\n"
-	      "(such as no such CPU), 4 when not root (skipped), 128+N when stopped by\n"
-	      "signal N.\n", f);
-}
+static const struct command_usage hotplug_usage = {
+	.name = "hotplug",
+	.synopsis = "[--cpu N] [--cycles K] [<options>]",
+	.description =
+	"Take a CPU offline and back online K times and time every transition\n"
+	"(wall time, and the user and system time of the writing thread). With\n"
+	"tracefs, the cpuhp trace events give the time of every hotplug state,\n"
+	"so a table shows which steps cost most. Needs root.",
+	.footer =
+	"The CPU always ends online and tracing as it was: a supervising process\n"
+	"restores both after the measuring process ends, also when it is stopped\n"
+	"by SIGINT or SIGTERM (forwarded to it: it finishes the transition under\n"
+	"way and reports what it measured) or killed. Tracing runs in a private\n"
+	"tracefs instance, removed afterwards; tracefs is mounted when it is not,\n"
+	"and unmounted again.\n"
+	"\n"
+	"Exit status: 0 on success, 1 on a runtime error (including a CPU that is\n"
+	"not hot-pluggable, offline, or the last online CPU), 2 on a usage error\n"
+	"(such as no such CPU), 4 when not root (skipped), 128+N when stopped by\n"
+	"signal N.",
+};
+
+static const char *const hotplug_formats[] = { "table", "json", NULL };
 
 struct hotplug_options {
-	int cpu;		/* -1: default */
+	long cpu;		/* -1: default */
 	long cycles;
 	double pause_s;
-	bool trace;
+	bool no_trace;
 	long top;
-	bool json;
 	const char *pidfile;
-	struct store_options store;
 };
 
 /* One direction of the transitions: its samples and per-state times. */
@@ -81,97 +72,57 @@ struct hotplug_run {
 	struct hotplug_options o;
 	struct hotplug_tracing tracing;
 	struct hotplug_states names;
-	struct env_info env;
-	struct timespec started;
 	struct direction dir[2];	/* offline, online */
 	uint64_t lost_events;
-	double elapsed_s;
-	bool interrupted;
+	struct measure *m;		/* the runner's view: env, interrupted */
 };
 
 /* ---- options -------------------------------------------------------- */
 
-enum {
-	OPT_CPU = 256, OPT_CYCLES, OPT_PAUSE, OPT_NO_TRACE, OPT_TOP, OPT_FORMAT,
-	OPT_PIDFILE,
-};
-
-static const struct option hotplug_longopts[] = {
-	{ "cpu", required_argument, NULL, OPT_CPU },
-	{ "cycles", required_argument, NULL, OPT_CYCLES },
-	{ "pause", required_argument, NULL, OPT_PAUSE },
-	{ "no-trace", no_argument, NULL, OPT_NO_TRACE },
-	{ "top", required_argument, NULL, OPT_TOP },
-	{ "format", required_argument, NULL, OPT_FORMAT },
-	{ "pidfile", required_argument, NULL, OPT_PIDFILE },
-	RECORD_LONGOPTS,
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
-};
-
-static void parse_hotplug_option(int opt, const char *arg, char **argv,
-				 struct hotplug_options *o)
+static int pause_option(const struct option_def *opt, const char *arg,
+			struct strbuf *err)
 {
-	long v;
-
-	switch (opt) {
-	case OPT_CPU:
-		if (!parse_int(arg, 0, 1 << 20, &v))
-			usage_error("invalid --cpu '%s': expected a CPU number", arg);
-		o->cpu = (int)v;
-		break;
-	case OPT_CYCLES:
-		if (!parse_int(arg, 1, 100000, &o->cycles))
-			usage_error("invalid --cycles '%s': expected a number from 1 "
-				    "to 100000", arg);
-		break;
-	case OPT_PAUSE:
-		if (!streq(arg, "0") && !parse_duration(arg, &o->pause_s))
-			usage_error("invalid --pause '%s': expected a duration such "
-				    "as 0, 100ms or 1s", arg);
-		break;
-	case OPT_NO_TRACE:
-		o->trace = false;
-		break;
-	case OPT_TOP:
-		if (!parse_int(arg, 1, 1000, &o->top))
-			usage_error("invalid --top '%s': expected a number from 1 to "
-				    "1000", arg);
-		break;
-	case OPT_FORMAT:
-		if (!streq(arg, "table") && !streq(arg, "json"))
-			usage_error("unknown format '%s' (table, json)", arg);
-		o->json = streq(arg, "json");
-		break;
-	case OPT_PIDFILE:
-		o->pidfile = arg;
-		break;
-	default:
-		if (store_parse_option(opt, arg, &o->store))
-			break;
-		usage_bad_option(opt, argv);
-	}
+	if (streq(arg, "0") || parse_duration(arg, opt->value))
+		return 0;
+	strbuf_addf(err, "invalid --pause '%s': expected a duration such as 0, "
+		    "100ms or 1s", arg);
+	return -1;
 }
 
-static void parse_hotplug_options(int argc, char **argv,
-				  struct hotplug_options *o)
+/* 0, or OPTIONS_HELP or OPTIONS_ERROR (already printed). */
+static int parse_hotplug_options(int argc, char **argv, struct hotplug_options *o,
+				 struct measure *m)
 {
-	int opt;
+	struct option_def options[] = {
+		OPT_INT(0, "cpu", "N", &o->cpu, 0, 1 << 20,
+			"the CPU to cycle (default: the highest-numbered CPU\n"
+			"that can be taken offline)"),
+		OPT_INT(0, "cycles", "K", &o->cycles, 1, 100000,
+			"offline/online cycles (default 20)"),
+		OPT_CALLBACK(0, "pause", "TIME", &o->pause_s, pause_option,
+			     "wait TIME after each transition, e.g. 100ms (default 0)"),
+		OPT_BOOL(0, "no-trace", &o->no_trace,
+			 "time the transitions only, without tracefs"),
+		OPT_INT(0, "top", "N", &o->top, 1, 1000,
+			"hotplug states shown and saved per direction (default 10)"),
+		OPT_CHOICE(0, "format", "FMT", &m->format, hotplug_formats,
+			   "table or json (default table)"),
+		OPT_STRING(0, "pidfile", "FILE", &o->pidfile,
+			   "write the measuring process's pid to FILE"),
+		STORE_SAVE_OPTIONS(&m->store),
+		OPT_END(),
+	};
+	int n;
 
-	memset(o, 0, sizeof(*o));
 	o->cpu = -1;
 	o->cycles = 20;
-	o->trace = true;
 	o->top = 10;
-	while ((opt = getopt_long(argc, argv, ":h", hotplug_longopts, NULL)) != -1) {
-		if (opt == 'h') {
-			usage_hotplug(stdout);
-			exit(0);
-		}
-		parse_hotplug_option(opt, optarg, argv, o);
-	}
-	if (optind < argc)
-		usage_error("unexpected argument '%s'", argv[optind]);
+	n = parse_options(argc, argv, &hotplug_usage, options, 0);
+	if (n < 0)
+		return n;
+	if (n > 0)
+		return options_fail("unexpected argument '%s'", argv[0]);
+	return 0;
 }
 
 /* ---- measuring (in the supervised child) ---------------------------- */
@@ -276,7 +227,7 @@ static void pause_s(double s)
 {
 	struct timespec ts = { (time_t)s, (long)((s - (double)(time_t)s) * 1e9) };
 
-	if (s > 0 && !hotplug_stop_signal)
+	if (s > 0 && !measure_stopped())
 		nanosleep(&ts, NULL);
 }
 
@@ -287,16 +238,16 @@ static int measure_cycles(struct hotplug_run *run)
 	char what[64];
 
 	if (fd < 0) {
-		error_msg("cannot open cpu%d/online: %s", run->o.cpu, strerror(-fd));
+		error_msg("cannot open cpu%ld/online: %s", run->o.cpu, strerror(-fd));
 		return 1;
 	}
 	progress_init(&prog, (size_t)run->o.cycles);
-	for (long k = 0; k < run->o.cycles && !hotplug_stop_signal; k++) {
-		snprintf(what, sizeof(what), "CPU %d offline/online", run->o.cpu);
+	for (long k = 0; k < run->o.cycles && !measure_stopped(); k++) {
+		snprintf(what, sizeof(what), "CPU %ld offline/online", run->o.cpu);
 		progress_update(&prog, (size_t)k, what);
 		rc = transition(run, fd, false);
 		if (rc) {
-			error_msg("cannot take CPU %d offline: %s", run->o.cpu,
+			error_msg("cannot take CPU %ld offline: %s", run->o.cpu,
 				  strerror(-rc));
 			break;
 		}
@@ -304,7 +255,7 @@ static int measure_cycles(struct hotplug_run *run)
 		/* Always, even when asked to stop: the CPU must come back. */
 		rc = transition(run, fd, true);
 		if (rc) {
-			error_msg("cannot bring CPU %d back online: %s", run->o.cpu,
+			error_msg("cannot bring CPU %ld back online: %s", run->o.cpu,
 				  strerror(-rc));
 			break;
 		}
@@ -403,10 +354,10 @@ static void print_table(const struct hotplug_run *run)
 {
 	size_t done = run->dir[1].n;
 
-	printf("# clockbench hotplug: CPU %d, %zu of %ld cycles%s\n", run->o.cpu,
-	       done, run->o.cycles, run->interrupted ? " (interrupted)" : "");
-	printf("# tracing: %s\n", run->o.trace ? run->tracing.note : "off (--no-trace)");
-	env_print(&run->env, stdout, "# ");
+	printf("# clockbench hotplug: CPU %ld, %zu of %ld cycles%s\n", run->o.cpu,
+	       done, run->o.cycles, run->m->stop_signal ? " (interrupted)" : "");
+	printf("# tracing: %s\n", !run->o.no_trace ? run->tracing.note : "off (--no-trace)");
+	env_print(&run->m->env, stdout, "# ");
 	print_transitions(run);
 	if (run->lost_events)
 		printf("# the trace buffer dropped %" PRIu64 " events: per-state "
@@ -451,13 +402,13 @@ static void print_json(const struct hotplug_run *run)
 {
 	json_t *j = json_pack("{s:i, s:I, s:I, s:b, s:{s:b, s:s, s:I}, s:o, s:o, s:o}",
 		"cpu", run->o.cpu, "cycles", (json_int_t)run->o.cycles,
-		"completed", (json_int_t)run->dir[1].n, "interrupted", run->interrupted,
+		"completed", (json_int_t)run->dir[1].n, "interrupted", run->m->stop_signal != 0,
 		"tracing", "active", run->dir[0].states.ncycles > 0,
-		"note", run->o.trace ? run->tracing.note : "off (--no-trace)",
+		"note", !run->o.no_trace ? run->tracing.note : "off (--no-trace)",
 		"lost_events", (json_int_t)run->lost_events,
 		"offline", direction_to_json(run, &run->dir[0]),
 		"online", direction_to_json(run, &run->dir[1]),
-		"environment", env_to_json(&run->env));
+		"environment", env_to_json(&run->m->env));
 
 	json_dumpf(j, stdout, JSON_INDENT(2));
 	putchar('\n');
@@ -484,104 +435,121 @@ static void add_state_cells(struct stored_run *sr, const struct hotplug_run *run
 	}
 }
 
-static int save_run(const struct hotplug_run *run)
+static bool hotplug_record(struct measure *m, size_t k, struct stored_run *sr)
 {
-	struct stored_run sr;
+	const struct hotplug_run *run = m->ctx;
 	char name[64];
-	int rc;
 
-	record_begin(&sr, "hotplug", &run->o.store, &run->env, &run->started);
+	if (k > 0)
+		return false;
 	for (int i = 0; i < 2; i++) {
 		const struct direction *d = &run->dir[i];
 
-		record_add_cell(&sr, d->name, "s", d->wall, d->n);
+		record_add_cell(sr, d->name, "s", d->wall, d->n);
 		snprintf(name, sizeof(name), "%s-user", d->name);
-		record_add_cell(&sr, name, "s", d->user, d->n);
+		record_add_cell(sr, name, "s", d->user, d->n);
 		snprintf(name, sizeof(name), "%s-sys", d->name);
-		record_add_cell(&sr, name, "s", d->sys, d->n);
+		record_add_cell(sr, name, "s", d->sys, d->n);
 	}
 	for (int i = 0; i < 2; i++)
-		add_state_cells(&sr, run, &run->dir[i]);
-	sr.config = json_pack("{s:i, s:I, s:f, s:b, s:s}", "cpu", run->o.cpu,
-			      "cycles", (json_int_t)run->o.cycles, "pause_s",
-			      run->o.pause_s, "trace", run->o.trace, "tracing",
-			      run->o.trace ? run->tracing.note : "off");
-	record_finish(&sr, run->elapsed_s, run->interrupted);
-	rc = record_save(&run->o.store, &sr);
-	stored_run_free(&sr);
-	return rc;
+		add_state_cells(sr, run, &run->dir[i]);
+	sr->config = json_pack("{s:i, s:I, s:f, s:b, s:s}", "cpu", (int)run->o.cpu,
+			       "cycles", (json_int_t)run->o.cycles, "pause_s",
+			       run->o.pause_s, "trace", !run->o.no_trace, "tracing",
+			       !run->o.no_trace ? run->tracing.note : "off");
+	return true;
 }
 
-/* The measuring process: cycles, report, save. Its return is the exit status. */
-static int measure_hotplug(void *ctx)
+static int hotplug_measure(struct measure *m)
 {
-	struct hotplug_run *run = ctx;
-	double start = mono_s();
+	struct hotplug_run *run = m->ctx;
 	int rc;
 
-	pin_away_from(run->o.cpu);
+	/* A stop that reached the child before the runner's handlers did. */
+	if (hotplug_stop_signal)
+		*measure_stop_flag() = hotplug_stop_signal;
+	pin_away_from((int)run->o.cpu);
 	rc = measure_cycles(run);
-	run->elapsed_s = mono_s() - start;
-	run->interrupted = hotplug_stop_signal != 0;
 	for (int i = 0; i < 2; i++)
 		state_table_rank(&run->dir[i].states);
 	if (run->dir[1].n == 0) {
 		if (!rc)
 			error_msg("stopped before the first cycle completed");
-		return run->interrupted ? 128 + hotplug_stop_signal : 1;
+		return -1;
 	}
-	if (run->o.json)
+	return 0;
+}
+
+static int hotplug_print(struct measure *m, FILE *f)
+{
+	const struct hotplug_run *run = m->ctx;
+
+	if (m->format == 1)
 		print_json(run);
 	else
 		print_table(run);
-	if (fflush(stdout) != 0)
-		rc = 1;
-	if (save_run(run) != 0)
-		rc = 1;
-	return run->interrupted ? 128 + hotplug_stop_signal : rc;
+	return 0;
+}
+
+static const struct measure_ops hotplug_ops = {
+	.command = "hotplug",
+	.measure = hotplug_measure,
+	.print = hotplug_print,
+	.record = hotplug_record,
+};
+
+/*
+ * The measuring process: cycles, report, save; its return is the exit
+ * status. measure_run() owns the environment the supervisor collected.
+ */
+static int measure_in_child(void *ctx)
+{
+	return measure_run(ctx);
 }
 
 /* ---- setting up (in the supervisor) --------------------------------- */
 
-/* Exits unless the CPU can be cycled by this process. */
-static void check_cpu(struct hotplug_options *o)
+/* 0 when the CPU can be cycled by this process, else the exit status. */
+static int check_cpu(struct hotplug_options *o)
 {
 	char why[PATH_MAX + 128];
 	enum hotplug_verdict v = HOTPLUG_USABLE;
 
 	if (o->cpu >= 0) {
-		v = hotplug_check_cpu(HOTPLUG_SYSFS_CPU, o->cpu, why, sizeof(why));
+		v = hotplug_check_cpu(HOTPLUG_SYSFS_CPU, (int)o->cpu, why, sizeof(why));
 		if (v == HOTPLUG_NO_SUCH_CPU)
-			usage_error("invalid --cpu %d: %s", o->cpu, why);
+			return usage_fail("invalid --cpu %ld: %s", o->cpu, why);
 	}
 	if (geteuid() != 0) {
 		fprintf(stderr, "%s: skipped: needs root to take a CPU offline "
 			"(writes %s/cpuN/online)\n", program_context(),
 			HOTPLUG_SYSFS_CPU);
-		exit(EXIT_SKIP);
+		return EXIT_SKIP;
 	}
 	if (o->cpu < 0) {
 		o->cpu = hotplug_default_cpu(HOTPLUG_SYSFS_CPU);
 		if (o->cpu < 0) {
 			error_msg("no CPU here can be taken offline (none is "
 				  "hot-pluggable, or only one is online)");
-			exit(1);
+			return 1;
 		}
-		return;
+		return 0;
 	}
 	if (v != HOTPLUG_USABLE) {
 		error_msg("%s", why);
-		exit(1);
+		return 1;
 	}
+	return 0;
 }
 
-static void collect_env(struct hotplug_run *run)
+static void collect_env(struct measure *m)
 {
 	struct vdso_image img;
 	char err[128];
 	bool have_vdso = vdso_self(&img, err, sizeof(err)) == 0;
 
-	env_collect(&run->env, have_vdso ? &img : NULL, err, -1);
+	env_collect(&m->env, have_vdso ? &img : NULL, err, -1);
+	m->have_env = true;
 }
 
 static void load_state_names(struct hotplug_states *names)
@@ -594,33 +562,34 @@ static void load_state_names(struct hotplug_states *names)
 
 int cmd_hotplug(int argc, char **argv)
 {
-	struct hotplug_run run;
-	struct hotplug_restore restore;
-	int rc;
+	struct hotplug_run run = { 0 };
+	struct measure m = { .ops = &hotplug_ops, .ctx = &run };
+	struct hotplug_restore restore = { 0 };
+	int rc = parse_hotplug_options(argc, argv, &run.o, &m);
 
-	memset(&run, 0, sizeof(run));
-	parse_hotplug_options(argc, argv, &run.o);
-	check_cpu(&run.o);
-
-	collect_env(&run);
+	if (rc < 0)
+		return parse_options_status(rc);
+	rc = check_cpu(&run.o);
+	if (rc)
+		return rc;
+	run.m = &m;
+	collect_env(&m);
 	load_state_names(&run.names);
 	direction_init(&run.dir[0], "offline", (size_t)run.o.cycles);
 	direction_init(&run.dir[1], "online", (size_t)run.o.cycles);
-	clock_gettime(CLOCK_REALTIME, &run.started);
 
-	memset(&restore, 0, sizeof(restore));
 	snprintf(restore.root, sizeof(restore.root), "%s", HOTPLUG_SYSFS_CPU);
-	restore.cpu = run.o.cpu;
-	if (run.o.trace)
+	restore.cpu = (int)run.o.cpu;
+	if (!run.o.no_trace)
 		hotplug_tracing_setup(&run.tracing, &restore, HOTPLUG_TRACEFS);
-	if (run.o.trace && !run.tracing.active)
+	if (!run.o.no_trace && !run.tracing.active)
 		warn_msg("no per-state times: %s", run.tracing.note);
 
-	rc = hotplug_supervise(&restore, measure_hotplug, &run, run.o.pidfile);
+	rc = hotplug_supervise(&restore, measure_in_child, &m, run.o.pidfile);
 
 	for (int i = 0; i < 2; i++)
 		direction_free(&run.dir[i]);
 	hotplug_states_free(&run.names);
-	env_free(&run.env);
+	env_free(&m.env);	/* the supervisor's copy; the child freed its own */
 	return rc;
 }

@@ -6,62 +6,34 @@
  * nothing.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <string.h>
 
+#include "basic/options.h"
 #include "builtin/builtin.h"
 #include "results/record.h"
 #include "results/store.h"
 #include "basic/util.h"
 
-void usage_import(FILE *f)
-{
-	fputs("usage: clockbench import [<options>] <file>...\n"
-	      "\n"
-	      "Add the runs of files written by 'clockbench export' (- reads standard\n"
-	      "input) to the results database. Every file is checked whole first:\n"
-	      "an error names the file and the bad field, and nothing is imported.\n"
-	      "A run already stored (same uuid) is skipped. Runs get new ids here;\n"
-	      "their uuids stay.\n"
-	      "\n"
-	      RECORD_DB_USAGE
-	      "  -h, --help        this text\n"
-	      "\n"
-	      "Exit status: 0 on success (also when every run was already stored),\n"
-	      "1 on an error, 2 on a usage error.\n", f);
-}
+static const struct command_usage import_usage = {
+	.name = "import",
+	.synopsis = "[<options>] <file>...",
+	.description =
+	"Add the runs of files written by 'clockbench export' (- reads standard\n"
+	"input) to the results database. Every file is checked whole first:\n"
+	"an error names the file and the bad field, and nothing is imported.\n"
+	"A run already stored (same uuid) is skipped. Runs get new ids here;\n"
+	"their uuids stay.",
+	.footer =
+	"Exit status: 0 on success (also when every run was already stored),\n"
+	"1 on an error, 2 on a usage error.",
+};
 
 struct import_file {
 	const char *name;
 	struct stored_run *runs;
 	size_t nruns;
 };
-
-static void parse_import_options(int argc, char **argv, struct store_options *o)
-{
-	static const struct option longopts[] = {
-		{ "db", required_argument, NULL, OPT_STORE_DB },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int opt;
-
-	memset(o, 0, sizeof(*o));
-	while ((opt = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
-		switch (opt) {
-		case 'h':
-			usage_import(stdout);
-			exit(0);
-		default:
-			if (store_parse_option(opt, optarg, o))
-				break;
-			usage_bad_option(opt, argv);
-		}
-	}
-	if (optind >= argc)
-		usage_error("no file given");
-}
 
 static json_t *load_json(const char *name)
 {
@@ -176,17 +148,25 @@ static int import_runs(struct store *st, struct import_file *f)
 
 int cmd_import(int argc, char **argv)
 {
-	struct store_options o;
+	struct store_options o = { 0 };
 	struct import_file *files;
 	struct store *st = NULL;
 	size_t nfiles;
-	int rc = 1;
+	int rc = 1, n;
+	struct option_def options[] = {
+		STORE_DB_OPTION(&o),
+		OPT_END(),
+	};
 
-	parse_import_options(argc, argv, &o);
-	nfiles = (size_t)(argc - optind);
+	n = parse_options(argc, argv, &import_usage, options, 0);
+	if (n < 0)
+		return parse_options_status(n);
+	if (n == 0)
+		return usage_fail("no file given");
+	nfiles = (size_t)n;
 	files = xcalloc(nfiles, sizeof(*files));
 	for (size_t i = 0; i < nfiles; i++) {
-		files[i].name = argv[optind + i];
+		files[i].name = argv[i];
 		if (read_file(&files[i]))
 			goto out;
 	}

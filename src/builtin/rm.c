@@ -3,68 +3,26 @@
  * clockbench rm RUN...: remove runs from the results database. Every RUN
  * is resolved first, so a typo removes nothing.
  */
-#include <getopt.h>
 #include <limits.h>
 #include <string.h>
 
+#include "basic/options.h"
 #include "builtin/builtin.h"
 #include "results/record.h"
 #include "results/store.h"
 #include "basic/util.h"
 
-void usage_rm(FILE *f)
-{
-	fputs("usage: clockbench rm [<options>] <run>...\n"
-	      "\n"
-	      "Remove runs, with their samples, from the results database.\n"
-	      "A run is an id (12), a label (every run with it) or a uuid.\n"
-	      "Nothing is removed unless every run given exists.\n"
-	      "\n"
-	      "  -n, --dry-run     print what would be removed, remove nothing\n"
-	      RECORD_DB_USAGE
-	      "  -h, --help        this text\n"
-	      "\n"
-	      "Exit status: 0 on success, 1 on an error (such as an unknown run),\n"
-	      "2 on a usage error.\n", f);
-}
-
-struct rm_options {
-	struct store_options store;
-	bool dry_run;
-	char **specs;
-	size_t nspecs;
+static const struct command_usage rm_usage = {
+	.name = "rm",
+	.synopsis = "[<options>] <run>...",
+	.description =
+	"Remove runs, with their samples, from the results database.\n"
+	"A run is an id (12), a label (every run with it) or a uuid.\n"
+	"Nothing is removed unless every run given exists.",
+	.footer =
+	"Exit status: 0 on success, 1 on an error (such as an unknown run),\n"
+	"2 on a usage error.",
 };
-
-static void parse_rm_options(int argc, char **argv, struct rm_options *o)
-{
-	static const struct option longopts[] = {
-		{ "dry-run", no_argument, NULL, 'n' },
-		{ "db", required_argument, NULL, OPT_STORE_DB },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int opt;
-
-	memset(o, 0, sizeof(*o));
-	while ((opt = getopt_long(argc, argv, ":nh", longopts, NULL)) != -1) {
-		switch (opt) {
-		case 'n':
-			o->dry_run = true;
-			break;
-		case 'h':
-			usage_rm(stdout);
-			exit(0);
-		default:
-			if (store_parse_option(opt, optarg, &o->store))
-				break;
-			usage_bad_option(opt, argv);
-		}
-	}
-	if (optind >= argc)
-		usage_error("no run given (an id, a label or a uuid)");
-	o->specs = argv + optind;
-	o->nspecs = (size_t)(argc - optind);
-}
 
 /* "run 12 (bench, label before, 2026-11-30T13:50:02Z)" */
 static int describe(struct store *st, int64_t id, char *buf, size_t len)
@@ -111,18 +69,29 @@ static int remove_runs(struct store *st, const int64_t *ids, size_t n,
 
 int cmd_rm(int argc, char **argv)
 {
-	struct rm_options o;
+	struct store_options store = { 0 };
+	bool dry_run = false;
 	struct store *st;
 	int64_t *ids;
 	size_t n;
-	int rc = 1;
+	int rc = 1, nspecs;
+	struct option_def options[] = {
+		OPT_BOOL('n', "dry-run", &dry_run,
+			 "print what would be removed, remove nothing"),
+		STORE_DB_OPTION(&store),
+		OPT_END(),
+	};
 
-	parse_rm_options(argc, argv, &o);
-	st = record_open(&o.store, o.dry_run ? STORE_READ : STORE_UPDATE, NULL, 0);
+	nspecs = parse_options(argc, argv, &rm_usage, options, 0);
+	if (nspecs < 0)
+		return parse_options_status(nspecs);
+	if (nspecs == 0)
+		return usage_fail("no run given (an id, a label or a uuid)");
+	st = record_open(&store, dry_run ? STORE_READ : STORE_UPDATE, NULL, 0);
 	if (!st)
 		return 1;
-	if (record_resolve_specs(st, o.specs, o.nspecs, &ids, &n) == 0) {
-		rc = remove_runs(st, ids, n, o.dry_run);
+	if (record_resolve_specs(st, argv, (size_t)nspecs, &ids, &n) == 0) {
+		rc = remove_runs(st, ids, n, dry_run);
 		free(ids);
 	}
 	if (fflush(stdout) != 0 && !rc) {

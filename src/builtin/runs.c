@@ -3,107 +3,38 @@
  * clockbench runs: the runs in the results database, oldest first, with
  * filters by label, kernel, host, command and date.
  */
-#include <getopt.h>
 #include <limits.h>
 #include <string.h>
 
 #include "builtin/builtin.h"
 #include "results/record.h"
 #include "results/store.h"
+#include "basic/options.h"
+#include "basic/strbuf.h"
 #include "basic/util.h"
 
-void usage_runs(FILE *f)
-{
-	fputs("usage: clockbench runs [<options>]\n"
-	      "\n"
-	      "List the runs in the results database, oldest first: id, start time\n"
-	      "(UTC), command, label, host, kernel, status and measured/total cells.\n"
-	      "\n"
-	      "  --label PATTERN   runs with this label (* ? [...] match as in the shell)\n"
-	      "  --kernel PATTERN  runs on this kernel release, e.g. '6.18*'\n"
-	      "  --host PATTERN    runs on this host\n"
-	      "  --command PATTERN runs of this command: bench, ...\n"
-	      "  --since DATE      runs started at or after DATE: YYYY-MM-DD, optionally\n"
-	      "                    with THH:MM or THH:MM:SS (UTC)\n"
-	      "  --until DATE      runs started at or before DATE (a day includes all of it)\n"
-	      "  --format FMT      table (default) or json\n"
-	      RECORD_DB_USAGE
-	      "  -h, --help        this text\n"
-	      "\n"
-	      "Exit status: 0 on success (also when no run matches), 1 on an error,\n"
-	      "2 on a usage error.\n", f);
-}
-
-enum { OPT_LABEL = 256, OPT_KERNEL, OPT_HOST, OPT_COMMAND, OPT_SINCE, OPT_UNTIL,
-       OPT_FORMAT };
-
-struct runs_options {
-	struct run_filter filter;
-	struct store_options store;
-	bool json;
+static const struct command_usage runs_usage = {
+	.name = "runs",
+	.description =
+	"List the runs in the results database, oldest first: id, start time\n"
+	"(UTC), command, label, host, kernel, status and measured/total cells.",
+	.footer =
+	"Exit status: 0 on success (also when no run matches), 1 on an error,\n"
+	"2 on a usage error.",
 };
 
-static const char *date_option(const char *name, const char *arg)
-{
-	if (!store_date_valid(arg))
-		usage_error("invalid --%s '%s': expected a UTC date YYYY-MM-DD, "
-			    "optionally with THH:MM or THH:MM:SS", name, arg);
-	return arg;
-}
+static const char *const runs_formats[] = { "table", "json", NULL };
 
-static void parse_runs_options(int argc, char **argv, struct runs_options *o)
+static int date_option(const struct option_def *opt, const char *arg,
+		    struct strbuf *err)
 {
-	static const struct option longopts[] = {
-		{ "label", required_argument, NULL, OPT_LABEL },
-		{ "kernel", required_argument, NULL, OPT_KERNEL },
-		{ "host", required_argument, NULL, OPT_HOST },
-		{ "command", required_argument, NULL, OPT_COMMAND },
-		{ "since", required_argument, NULL, OPT_SINCE },
-		{ "until", required_argument, NULL, OPT_UNTIL },
-		{ "format", required_argument, NULL, OPT_FORMAT },
-		{ "db", required_argument, NULL, OPT_STORE_DB },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int opt;
-
-	memset(o, 0, sizeof(*o));
-	while ((opt = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
-		switch (opt) {
-		case OPT_LABEL:
-			o->filter.label = optarg;
-			break;
-		case OPT_KERNEL:
-			o->filter.kernel = optarg;
-			break;
-		case OPT_HOST:
-			o->filter.host = optarg;
-			break;
-		case OPT_COMMAND:
-			o->filter.command = optarg;
-			break;
-		case OPT_SINCE:
-			o->filter.since = date_option("since", optarg);
-			break;
-		case OPT_UNTIL:
-			o->filter.until = date_option("until", optarg);
-			break;
-		case OPT_FORMAT:
-			if (!streq(optarg, "table") && !streq(optarg, "json"))
-				usage_error("unknown format '%s' (table, json)", optarg);
-			o->json = streq(optarg, "json");
-			break;
-		case 'h':
-			usage_runs(stdout);
-			exit(0);
-		default:
-			if (store_parse_option(opt, optarg, &o->store))
-				break;
-			usage_bad_option(opt, argv);
-		}
+	if (!store_date_valid(arg)) {
+		strbuf_addf(err, "invalid --%s '%s': expected a UTC date YYYY-MM-DD, "
+			    "optionally with THH:MM or THH:MM:SS", opt->long_name, arg);
+		return -1;
 	}
-	if (optind < argc)
-		usage_error("unexpected argument '%s'", argv[optind]);
+	*(const char **)opt->value = arg;
+	return 0;
 }
 
 /* ---- output --------------------------------------------------------- */
@@ -224,17 +155,40 @@ int cmd_runs(int argc, char **argv)
 {
 	char path[PATH_MAX], err[PATH_MAX + 256];
 	struct stored_run *runs = NULL;
-	struct runs_options o;
+	struct run_filter filter = { 0 };
+	struct store_options store = { 0 };
 	struct store *st;
 	int64_t *ids = NULL;
 	size_t n = 0, loaded = 0;
-	int rc = 1;
+	int rc = 1, format = 0, nargs;
+	struct option_def options[] = {
+		OPT_STRING(0, "label", "PATTERN", &filter.label,
+			   "runs with this label (* ? [...] match as in the shell)"),
+		OPT_STRING(0, "kernel", "PATTERN", &filter.kernel,
+			   "runs on this kernel release, e.g. '6.18*'"),
+		OPT_STRING(0, "host", "PATTERN", &filter.host, "runs on this host"),
+		OPT_STRING(0, "command", "PATTERN", &filter.command,
+			   "runs of this command: bench, ..."),
+		OPT_CALLBACK(0, "since", "DATE", &filter.since, date_option,
+			     "runs started at or after DATE: YYYY-MM-DD, optionally\n"
+			     "with THH:MM or THH:MM:SS (UTC)"),
+		OPT_CALLBACK(0, "until", "DATE", &filter.until, date_option,
+			     "runs started at or before DATE (a day includes all of it)"),
+		OPT_CHOICE(0, "format", "FMT", &format, runs_formats,
+			   "table (default) or json"),
+		STORE_DB_OPTION(&store),
+		OPT_END(),
+	};
 
-	parse_runs_options(argc, argv, &o);
-	st = record_open(&o.store, STORE_READ, path, sizeof(path));
+	nargs = parse_options(argc, argv, &runs_usage, options, 0);
+	if (nargs < 0)
+		return parse_options_status(nargs);
+	if (nargs > 0)
+		return usage_fail("unexpected argument '%s'", argv[0]);
+	st = record_open(&store, STORE_READ, path, sizeof(path));
 	if (!st)
 		return 1;
-	if (store_find_runs(st, &o.filter, &ids, &n, err, sizeof(err))) {
+	if (store_find_runs(st, &filter, &ids, &n, err, sizeof(err))) {
 		error_msg("%s", err);
 		goto out;
 	}
@@ -246,12 +200,12 @@ int cmd_runs(int argc, char **argv)
 			goto out;
 		}
 	}
-	if (o.json)
+	if (format == 1)
 		print_json(runs, n);
 	else if (n)
 		print_table(runs, n);
 	else
-		fprintf(stderr, "%s in %s\n", filtered(&o.filter) ?
+		fprintf(stderr, "%s in %s\n", filtered(&filter) ?
 			"no run matches" : "no runs", path);
 	rc = fflush(stdout) == 0 && !ferror(stdout) ? 0 : 1;
 	if (rc)

@@ -5,15 +5,16 @@
  * calls; the wall time of the job, the CPU time per call and the user and
  * system time are reported for each N, over repetitions.
  */
-#include <getopt.h>
-#include <signal.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "basic/options.h"
+#include "basic/strbuf.h"
 #include "builtin/builtin.h"
+#include "cli/measure.h"
 #include "probe/catalog.h"
-#include "probe/cell-filter.h"
+#include "cli/cell-filter.h"
 #include "probe/cycles.h"
 #include "probe/env.h"
 #include "basic/progress.h"
@@ -33,55 +34,23 @@ static int online_cpus(void)
 	return n > 0 ? (int)n : 1;
 }
 
-static void print_default_series(FILE *f)
-{
-	unsigned v[64];
-	size_t n = scale_default_series((unsigned)online_cpus(), v, ARRAY_SIZE(v));
+static const struct command_usage scale_usage = {
+	.name = "scale",
+	.description =
+	"N threads share a fixed number of calls of times() and\n"
+	"clock_gettime(CLOCK_PROCESS_CPUTIME_ID), as mmtests' poundtime does:\n"
+	"elapsed seconds, CPU ns per call, user and system time per thread\n"
+	"count, with repetitions and their statistics.",
+	.footer =
+	"The run is saved: cells such as times-threads-8 hold the repetitions'\n"
+	"elapsed seconds, so 'clockbench compare --style mmtests A B' prints the\n"
+	"mmtests table. An interrupted run is saved with what finished.\n"
+	"\n"
+	"Exit status: 0 on success, 1 when nothing can run or the run cannot be\n"
+	"saved, 2 on a usage error, 128+N when stopped by signal N.",
+};
 
-	for (size_t i = 0; i < n && i < ARRAY_SIZE(v); i++)
-		fprintf(f, "%s%u", i ? " " : "", v[i]);
-}
-
-void usage_scale(FILE *f)
-{
-	fputs("usage: clockbench scale [<options>]\n"
-	      "\n"
-	      "N threads share a fixed number of calls of times() and\n"
-	      "clock_gettime(CLOCK_PROCESS_CPUTIME_ID), as mmtests' poundtime does:\n"
-	      "elapsed seconds, CPU ns per call, user and system time per thread\n"
-	      "count, with repetitions and their statistics.\n"
-	      "\n"
-	      "  --threads LIST      thread counts: numbers and ranges, e.g. 2,4,8 or\n"
-	      "                      2-16 (1 to 4096); default: mmtests' large-stride\n"
-	      "                      series from 2 to 4 x CPUs, here: ", f);
-	print_default_series(f);
-	fputs("\n"
-	      "  --calls N           calls shared by the threads of one run, rounded\n"
-	      "                      up to a multiple of 8 (default 5000000)\n"
-	      "  --repetitions N     runs per cell and thread count (default 5)\n"
-	      "  --api LIST          APIs (default: times,clock_gettime)\n"
-	      "  --clock LIST        clocks of clock_gettime and clock_getres\n"
-	      "                      (default: process-cputime)\n"
-	      "  --path LIST         vdso, libc, syscall (default: libc, as poundtime)\n"
-	      "  --idle-threads LIST instead: the cost of one call while N idle threads\n"
-	      "                      exist, e.g. 0,64,128 (0 to 4096), measured like\n"
-	      "                      bench on one CPU\n"
-	      "  --cpu N             with --idle-threads: the CPU to measure on\n"
-	      "                      (default: the last CPU of the affinity mask)\n"
-	      "  --budget TIME       with --idle-threads: wall time per cell and count\n"
-	      "                      (default 250ms)\n"
-	      "  --format FMT        table, json, csv (default table)\n"
-	      "  --list              print the cells that would run\n"
-	      RECORD_USAGE
-	      "  -h, --help          this text\n"
-	      "\n"
-	      "The run is saved: cells such as times-threads-8 hold the repetitions'\n"
-	      "elapsed seconds, so 'clockbench compare --style mmtests A B' prints the\n"
-	      "mmtests table. An interrupted run is saved with what finished.\n"
-	      "\n"
-	      "Exit status: 0 on success, 1 when nothing can run or the run cannot be\n"
-	      "saved, 2 on a usage error, 128+N when stopped by signal N.\n", f);
-}
+static const char *const scale_formats[] = { "table", "json", "csv", NULL };
 
 struct scale_options {
 	struct catalog_filter filter;
@@ -89,65 +58,61 @@ struct scale_options {
 	size_t ncounts;
 	bool idle;
 	uint64_t calls;
-	unsigned repetitions;
+	long repetitions;
 	int cpu;
-	double budget;
-	enum scale_format format;
+	struct timing_options timing;
 	bool list;
-	struct store_options store;
 };
 
-static volatile sig_atomic_t stop_signal;
-
-static void on_stop_signal(int sig)
-{
-	stop_signal = sig;
-}
+struct scale {
+	struct scale_options o;
+	struct catalog cat;
+	struct scale_report r;
+};
 
 /* ---- options -------------------------------------------------------- */
 
-enum {
-	OPT_THREADS = 256, OPT_CALLS, OPT_REPETITIONS, OPT_API, OPT_CLOCK,
-	OPT_PATH, OPT_IDLE, OPT_CPU, OPT_BUDGET, OPT_FORMAT, OPT_LIST,
-};
-
-static const struct option scale_longopts[] = {
-	{ "threads", required_argument, NULL, OPT_THREADS },
-	{ "calls", required_argument, NULL, OPT_CALLS },
-	{ "repetitions", required_argument, NULL, OPT_REPETITIONS },
-	{ "api", required_argument, NULL, OPT_API },
-	{ "clock", required_argument, NULL, OPT_CLOCK },
-	{ "path", required_argument, NULL, OPT_PATH },
-	{ "idle-threads", required_argument, NULL, OPT_IDLE },
-	{ "cpu", required_argument, NULL, OPT_CPU },
-	{ "budget", required_argument, NULL, OPT_BUDGET },
-	{ "format", required_argument, NULL, OPT_FORMAT },
-	{ "list", no_argument, NULL, OPT_LIST },
-	RECORD_LONGOPTS,
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
-};
-
-static void parse_counts(const char *opt, const char *arg, unsigned min,
-			 struct scale_options *o)
+static int counts_option(const struct option_def *opt, const char *arg,
+			 unsigned min, struct strbuf *err)
 {
+	struct scale_options *o = opt->value;
 	char why[128];
 
 	free(o->counts);
+	o->counts = NULL;
 	if (!scale_parse_counts(arg, min, SCALE_MAX_THREADS, &o->counts,
-				&o->ncounts, why, sizeof(why)))
-		usage_error("invalid %s '%s': %s", opt, arg, why);
+				&o->ncounts, why, sizeof(why))) {
+		strbuf_addf(err, "invalid --%s '%s': %s", opt->long_name, arg, why);
+		return -1;
+	}
+	return 0;
 }
 
-static enum scale_format parse_format(const char *arg)
+static int threads_option(const struct option_def *opt, const char *arg,
+			  struct strbuf *err)
 {
-	if (streq(arg, "table"))
-		return SCALE_FORMAT_TABLE;
-	if (streq(arg, "json"))
-		return SCALE_FORMAT_JSON;
-	if (streq(arg, "csv"))
-		return SCALE_FORMAT_CSV;
-	usage_error("unknown format '%s' (table, json, csv)", arg);
+	return counts_option(opt, arg, 1, err);
+}
+
+static int idle_option(const struct option_def *opt, const char *arg,
+		       struct strbuf *err)
+{
+	((struct scale_options *)opt->value)->idle = true;
+	return counts_option(opt, arg, 0, err);
+}
+
+static int calls_option(const struct option_def *opt, const char *arg,
+			struct strbuf *err)
+{
+	uint64_t calls;
+
+	if (!parse_u64(arg, &calls) || calls == 0 || calls > (1ull << 40)) {
+		strbuf_addf(err, "invalid --calls '%s': expected a number from 1 "
+			    "to 2^40", arg);
+		return -1;
+	}
+	*(uint64_t *)opt->value = scale_round_calls(calls);
+	return 0;
 }
 
 /* poundtime's calls: times() and the process CPU clock, through libc. */
@@ -160,90 +125,73 @@ static void default_filter(struct catalog_filter *f)
 	f->path[PATH_LIBC] = true;
 }
 
-static void parse_one(int opt, struct scale_options *o, const char *prog_opt,
-		      bool *threads_given)
+static void default_series_help(struct strbuf *sb)
 {
-	uint64_t calls;
-	long v;
+	unsigned v[64];
+	size_t n = scale_default_series((unsigned)online_cpus(), v, ARRAY_SIZE(v));
 
-	switch (opt) {
-	case OPT_THREADS:
-		parse_counts("--threads", optarg, 1, o);
-		*threads_given = true;
-		break;
-	case OPT_IDLE:
-		parse_counts("--idle-threads", optarg, 0, o);
-		o->idle = true;
-		break;
-	case OPT_CALLS:
-		if (!parse_u64(optarg, &calls) || calls == 0 || calls > (1ull << 40))
-			usage_error("invalid --calls '%s': expected a number from 1 "
-				    "to 2^40", optarg);
-		o->calls = scale_round_calls(calls);
-		break;
-	case OPT_REPETITIONS:
-		if (!parse_int(optarg, 1, 1000, &v))
-			usage_error("invalid --repetitions '%s': expected a number "
-				    "from 1 to 1000", optarg);
-		o->repetitions = (unsigned)v;
-		break;
-	case OPT_API:
-		cell_filter_parse_apis(optarg, &o->filter);
-		break;
-	case OPT_CLOCK:
-		cell_filter_parse_clocks(optarg, &o->filter);
-		break;
-	case OPT_PATH:
-		cell_filter_parse_paths(optarg, &o->filter);
-		break;
-	case OPT_CPU:
-		o->cpu = cell_filter_parse_cpu(optarg);
-		break;
-	case OPT_BUDGET:
-		o->budget = cell_filter_parse_budget(optarg);
-		break;
-	case OPT_FORMAT:
-		o->format = parse_format(optarg);
-		break;
-	case OPT_LIST:
-		o->list = true;
-		break;
-	default:
-		if (store_parse_option(opt, optarg, &o->store))
-			break;
-		usage_error("unknown option '%s' (see 'clockbench scale --help')",
-			    prog_opt);
-	}
+	strbuf_adds(sb, "thread counts: numbers and ranges, e.g. 2,4,8 or\n"
+		    "2-16 (1 to 4096); default: mmtests' large-stride\n"
+		    "series from 2 to 4 x CPUs, here:");
+	for (size_t i = 0; i < n && i < ARRAY_SIZE(v); i++)
+		strbuf_addf(sb, " %u", v[i]);
 }
 
-static void parse_scale_options(int argc, char **argv, struct scale_options *o)
+/* 0, or OPTIONS_HELP or OPTIONS_ERROR (already printed). */
+static int parse_scale_options(int argc, char **argv, struct scale_options *o,
+			       struct measure *m)
 {
+	_cleanup_strbuf_ struct strbuf threads_help = STRBUF_INIT;
 	bool threads_given = false;
-	int opt;
+	struct option_def options[] = {
+		{ .type = OPTION_CALLBACK, .long_name = "threads", .arg_name = "LIST",
+		  .value = o, .callback = threads_option, .seen = &threads_given },
+		OPT_CALLBACK(0, "calls", "N", &o->calls, calls_option,
+			     "calls shared by the threads of one run, rounded\n"
+			     "up to a multiple of 8 (default 5000000)"),
+		OPT_INT(0, "repetitions", "N", &o->repetitions, 1, 1000,
+			"runs per cell and thread count (default 5)"),
+		CELL_FILTER_OPTIONS(&o->filter,
+			"APIs (default: times,clock_gettime)",
+			"clocks of clock_gettime and clock_getres\n"
+			"(default: process-cputime)",
+			"vdso, libc, syscall (default: libc, as poundtime)"),
+		OPT_CALLBACK(0, "idle-threads", "LIST", o, idle_option,
+			     "instead: the cost of one call while N idle threads\n"
+			     "exist, e.g. 0,64,128 (0 to 4096), measured like\n"
+			     "bench on one CPU"),
+		CPU_OPTION(&o->cpu, "with --idle-threads: the CPU to measure on\n"
+			   "(default: the last CPU of the affinity mask)"),
+		TIMING_BUDGET_OPTION(&o->timing,
+			"with --idle-threads: wall time per cell and count\n"
+			"(default 250ms)"),
+		OPT_CHOICE(0, "format", "FMT", &m->format, scale_formats,
+			   "table, json, csv (default table)"),
+		OPT_BOOL(0, "list", &o->list, "print the cells that would run"),
+		STORE_SAVE_OPTIONS(&m->store),
+		OPT_END(),
+	};
+	int n;
 
-	memset(o, 0, sizeof(*o));
+	default_series_help(&threads_help);
+	options[0].help = threads_help.buf;
 	default_filter(&o->filter);
 	o->calls = DEFAULT_CALLS;
 	o->repetitions = DEFAULT_REPETITIONS;
 	o->cpu = -1;
-	while ((opt = getopt_long(argc, argv, ":h", scale_longopts, NULL)) != -1) {
-		if (opt == 'h') {
-			usage_scale(stdout);
-			exit(0);
-		}
-		if (opt == ':' || opt == '?')
-			usage_bad_option(opt, argv);
-		parse_one(opt, o, argv[optind - 1], &threads_given);
-	}
-	if (optind < argc)
-		usage_error("unexpected argument '%s'", argv[optind]);
+	n = parse_options(argc, argv, &scale_usage, options, 0);
+	if (n < 0)
+		return n;
+	if (n > 0)
+		return options_fail("unexpected argument '%s'", argv[0]);
 	if (threads_given && o->idle)
-		usage_error("--threads and --idle-threads measure different things: "
-			    "give one");
-	if (!o->idle && (o->cpu >= 0 || o->budget > 0))
-		usage_error("--cpu and --budget go with --idle-threads");
+		return options_fail("--threads and --idle-threads measure different "
+				  "things: give one");
+	if (!o->idle && (o->cpu >= 0 || o->timing.budget_s > 0))
+		return options_fail("--cpu and --budget go with --idle-threads");
 	if (o->cpu < 0)
 		o->cpu = timing_default_cpu();
+	return 0;
 }
 
 /* ---- cells ---------------------------------------------------------- */
@@ -292,16 +240,6 @@ static int pick_cells(const struct catalog *cat, struct scale_report *r)
 	return 0;
 }
 
-static void install_stop_handlers(void)
-{
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_stop_signal;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-}
-
 /* ---- N threads share the calls -------------------------------------- */
 
 /*
@@ -322,9 +260,9 @@ static int run_threads(struct scale_report *r)
 				xcalloc(r->repetitions, sizeof(struct scale_sample));
 	}
 	progress_init(&prog, r->repetitions * r->ncounts * r->ncells);
-	for (unsigned rep = 0; rep < r->repetitions && !stop_signal; rep++)
-		for (size_t k = 0; k < r->ncounts && !stop_signal; k++)
-			for (size_t i = 0; i < r->ncells && !stop_signal; i++) {
+	for (unsigned rep = 0; rep < r->repetitions && !measure_stopped(); rep++)
+		for (size_t k = 0; k < r->ncounts && !measure_stopped(); k++)
+			for (size_t i = 0; i < r->ncells && !measure_stopped(); i++) {
 				struct scale_cell *c = &r->cells[i];
 				struct scale_point *p = &c->points[k];
 
@@ -354,12 +292,12 @@ static int idle_round(struct scale_report *r, const struct cycle_counter *cc,
 {
 	char what[160];
 
-	for (size_t k = 0; k < r->ncounts && !stop_signal; k++) {
+	for (size_t k = 0; k < r->ncounts && !measure_stopped(); k++) {
 		if (idle_pool_grow(pool, r->counts[k]) != 0) {
 			error_msg("cannot start %u idle threads: %m", r->counts[k]);
 			return -1;
 		}
-		for (size_t i = 0; i < r->ncells && !stop_signal; i++) {
+		for (size_t i = 0; i < r->ncells && !measure_stopped(); i++) {
 			struct scale_cell *c = &r->cells[i];
 			struct cell_result *res = &c->idle[k];
 
@@ -404,7 +342,7 @@ static int run_idle(struct scale_report *r, enum cycle_request counter)
 	timing_calibrate(&cc, &r->cal);
 	idle_pool_init(&pool);
 	progress_init(&prog, r->cfg.rounds * r->ncounts * r->ncells);
-	for (unsigned k = 0; k < r->cfg.rounds && !stop_signal && !rc; k++)
+	for (unsigned k = 0; k < r->cfg.rounds && !measure_stopped() && !rc; k++)
 		rc = idle_round(r, &cc, &pool, k, &prog, &step);
 	progress_done(&prog);
 	idle_pool_destroy(&pool);
@@ -430,7 +368,7 @@ static void setup_report(struct scale_options *o, struct scale_report *r)
 	memset(r, 0, sizeof(*r));
 	r->mode = o->idle ? SCALE_IDLE : SCALE_THREADS;
 	r->calls = o->calls;
-	r->repetitions = o->repetitions;
+	r->repetitions = (unsigned)o->repetitions;
 	r->ncpus = online_cpus();
 	r->cpu = o->cpu;
 	if (o->idle)
@@ -447,78 +385,85 @@ static void setup_report(struct scale_options *o, struct scale_report *r)
 	r->counts = o->counts;
 	r->ncounts = o->ncounts;
 	o->counts = NULL;
-	timing_config_default(&r->cfg);
-	if (o->budget > 0) {
-		r->cfg.budget_s = o->budget;
-		if (r->cfg.min_time_s > o->budget)
-			r->cfg.min_time_s = o->budget;
-	}
+	/* Only --idle-threads times batches; --quick and rounds are bench's. */
+	timing_options_apply(&o->timing, &r->cfg);
 }
 
-static int save_report(const struct scale_report *r, const struct store_options *o)
+static int scale_measure(struct measure *m)
 {
-	struct stored_run sr;
+	struct scale *sc = m->ctx;
+	struct scale_report *r = &sc->r;
 	int rc;
 
-	if (o->no_save)
-		return 0;
-	scale_report_to_stored(r, o, &sr);
-	rc = record_save(o, &sr);
-	stored_run_free(&sr);
-	return rc;
-}
-
-static int measure(struct scale_report *r)
-{
-	uint64_t start = now_ns();
-	int rc;
-
-	clock_gettime(CLOCK_REALTIME, &r->started);
-	install_stop_handlers();
 	if (r->mode == SCALE_THREADS) {
 		timing_spin(0.05);
 		rc = run_threads(r);
 	} else {
 		rc = run_idle(r, CYCLES_REQ_AUTO);
 	}
-	r->elapsed_s = (double)(now_ns() - start) / 1e9;
-	r->interrupted = stop_signal != 0;
-	return rc;
+	if (rc)
+		return -1;
+	env_collect(&m->env, sc->cat.have_vdso ? &sc->cat.vdso : NULL,
+		    sc->cat.vdso_error, r->mode == SCALE_IDLE ? r->cpu : -1);
+	m->have_env = true;
+	scale_report_summarize(r);
+	return 0;
 }
+
+/* The report's copy of what the runner knows about the run. */
+static void sync_report(struct scale_report *r, const struct measure *m)
+{
+	r->env = m->env;
+	r->started = m->started;
+	r->elapsed_s = m->elapsed_s;
+	r->interrupted = m->stop_signal != 0;
+}
+
+static int scale_print(struct measure *m, FILE *f)
+{
+	struct scale *sc = m->ctx;
+
+	sync_report(&sc->r, m);
+	return scale_report_print(f, &sc->r, (enum scale_format)m->format);
+}
+
+static bool scale_record(struct measure *m, size_t k, struct stored_run *run)
+{
+	struct scale *sc = m->ctx;
+
+	if (k > 0)
+		return false;
+	sync_report(&sc->r, m);
+	scale_report_add_cells(&sc->r, run);
+	return true;
+}
+
+static const struct measure_ops scale_ops = {
+	.command = "scale",
+	.measure = scale_measure,
+	.print = scale_print,
+	.record = scale_record,
+};
 
 int cmd_scale(int argc, char **argv)
 {
-	struct scale_options o;
-	struct scale_report r;
-	struct catalog cat;
-	int rc = 0;
+	struct scale sc = { 0 };
+	struct measure m = { .ops = &scale_ops, .ctx = &sc };
+	int rc = parse_scale_options(argc, argv, &sc.o, &m);
 
-	parse_scale_options(argc, argv, &o);
-	catalog_build(&cat, &o.filter);
-	if (o.list) {
-		print_cell_list(&cat);
-		catalog_free(&cat);
-		free(o.counts);
-		return 0;
+	if (rc < 0) {
+		free(sc.o.counts);
+		return parse_options_status(rc);
 	}
-	setup_report(&o, &r);
-	if (pick_cells(&cat, &r) != 0 || measure(&r) != 0) {
-		scale_report_free(&r);
-		catalog_free(&cat);
-		return 1;
+	catalog_build(&sc.cat, &sc.o.filter);
+	if (sc.o.list) {
+		print_cell_list(&sc.cat);
+	} else {
+		setup_report(&sc.o, &sc.r);
+		rc = pick_cells(&sc.cat, &sc.r) ? 1 : measure_run(&m);
+		scale_report_free(&sc.r);
 	}
-	env_collect(&r.env, cat.have_vdso ? &cat.vdso : NULL, cat.vdso_error,
-		    r.mode == SCALE_IDLE ? r.cpu : -1);
-	scale_report_summarize(&r);
-	if (scale_report_print(stdout, &r, o.format) != 0) {
-		error_msg("cannot write the results: %m");
-		rc = 1;
-	}
-	if (save_report(&r, &o.store) != 0)
-		rc = 1;
-	if (r.interrupted)
-		rc = 128 + (int)stop_signal;
-	scale_report_free(&r);
-	catalog_free(&cat);
+	free(sc.o.counts);
+	catalog_free(&sc.cat);
 	return rc;
 }

@@ -3,11 +3,11 @@
  * clockbench show RUN...: a stored run's metadata, environment and
  * settings, and per cell the statistics recomputed from its raw samples.
  */
-#include <getopt.h>
 #include <limits.h>
 #include <math.h>
 #include <string.h>
 
+#include "basic/options.h"
 #include "builtin/builtin.h"
 #include "report/output.h"
 #include "results/record.h"
@@ -15,71 +15,51 @@
 #include "results/store.h"
 #include "basic/util.h"
 
-void usage_show(FILE *f)
-{
-	fputs("usage: clockbench show [<options>] <run>...\n"
-	      "\n"
-	      "Show stored runs: when and where each ran, its environment and\n"
-	      "settings, and per cell the median with its 95% CI, min, mean, sd%,\n"
-	      "p99, cycles and n, recomputed from the raw samples.\n"
-	      "A run is an id (12), a label (every run with it) or a uuid.\n"
-	      "\n"
-	      "  --format FMT      table (default) or json (an array of runs)\n"
-	      "  --samples         with json: include every raw sample\n"
-	      RECORD_DB_USAGE
-	      "  -h, --help        this text\n"
-	      "\n"
-	      "Exit status: 0 on success, 1 on an error (such as an unknown run),\n"
-	      "2 on a usage error.\n", f);
-}
+static const struct command_usage show_usage = {
+	.name = "show",
+	.synopsis = "[<options>] <run>...",
+	.description =
+	"Show stored runs: when and where each ran, its environment and\n"
+	"settings, and per cell the median with its 95% CI, min, mean, sd%,\n"
+	"p99, cycles and n, recomputed from the raw samples.\n"
+	"A run is an id (12), a label (every run with it) or a uuid.",
+	.footer =
+	"Exit status: 0 on success, 1 on an error (such as an unknown run),\n"
+	"2 on a usage error.",
+};
 
-enum { OPT_FORMAT = 256, OPT_SAMPLES };
+static const char *const show_formats[] = { "table", "json", NULL };
 
 struct show_options {
 	struct store_options store;
-	bool json;
+	int format;		/* index in show_formats */
 	bool samples;
 	char **specs;
 	size_t nspecs;
 };
 
-static void parse_show_options(int argc, char **argv, struct show_options *o)
+/* The runs to show and how: 0, or a usage error's (or --help's) status. */
+/* 0, or OPTIONS_HELP or OPTIONS_ERROR (already printed). */
+static int parse_show_options(int argc, char **argv, struct show_options *o)
 {
-	static const struct option longopts[] = {
-		{ "format", required_argument, NULL, OPT_FORMAT },
-		{ "samples", no_argument, NULL, OPT_SAMPLES },
-		{ "db", required_argument, NULL, OPT_STORE_DB },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	struct option_def options[] = {
+		OPT_CHOICE(0, "format", "FMT", &o->format, show_formats,
+			   "table (default) or json (an array of runs)"),
+		OPT_BOOL(0, "samples", &o->samples, "with json: include every raw sample"),
+		STORE_DB_OPTION(&o->store),
+		OPT_END(),
 	};
-	int opt;
+	int n = parse_options(argc, argv, &show_usage, options, 0);
 
-	memset(o, 0, sizeof(*o));
-	while ((opt = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
-		switch (opt) {
-		case OPT_FORMAT:
-			if (!streq(optarg, "table") && !streq(optarg, "json"))
-				usage_error("unknown format '%s' (table, json)", optarg);
-			o->json = streq(optarg, "json");
-			break;
-		case OPT_SAMPLES:
-			o->samples = true;
-			break;
-		case 'h':
-			usage_show(stdout);
-			exit(0);
-		default:
-			if (store_parse_option(opt, optarg, &o->store))
-				break;
-			usage_bad_option(opt, argv);
-		}
-	}
-	if (optind >= argc)
-		usage_error("no run given (an id, a label or a uuid)");
-	if (o->samples && !o->json)
-		usage_error("--samples needs --format json");
-	o->specs = argv + optind;
-	o->nspecs = (size_t)(argc - optind);
+	if (n < 0)
+		return n;
+	if (n == 0)
+		return options_fail("no run given (an id, a label or a uuid)");
+	if (o->samples && o->format != 1)
+		return options_fail("--samples needs --format json");
+	o->specs = argv;
+	o->nspecs = (size_t)n;
+	return 0;
 }
 
 /* Statistics of a copy: stats_summarize() sorts its input. */
@@ -308,28 +288,32 @@ static json_t *run_json(const struct stored_run *r, bool samples)
 int cmd_show(int argc, char **argv)
 {
 	char err[PATH_MAX + 256];
-	struct show_options o;
+	struct show_options o = { 0 };
 	struct stored_run run;
 	json_t *arr = NULL;
 	struct store *st;
 	int64_t *ids;
 	size_t n;
-	int rc = 1;
+	bool json;
+	int rc = parse_show_options(argc, argv, &o);
 
-	parse_show_options(argc, argv, &o);
+	if (rc < 0)
+		return parse_options_status(rc);
+	rc = 1;
+	json = o.format == 1;
 	st = record_open(&o.store, STORE_READ, NULL, 0);
 	if (!st)
 		return 1;
 	if (record_resolve_specs(st, o.specs, o.nspecs, &ids, &n))
 		goto out;
-	if (o.json)
+	if (json)
 		arr = json_array();
 	for (size_t i = 0; i < n; i++) {
 		if (store_load_run(st, ids[i], &run, err, sizeof(err))) {
 			error_msg("%s", err);
 			goto out;
 		}
-		if (o.json) {
+		if (json) {
 			json_array_append_new(arr, run_json(&run, o.samples));
 		} else {
 			if (i)

@@ -6,17 +6,18 @@
  * stdev %) with compare's significance verdict. Saves two runs.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
-#include <signal.h>
 #include <string.h>
 #include <time.h>
 
 #include <jansson.h>
 
+#include "basic/options.h"
+#include "basic/strbuf.h"
 #include "builtin/builtin.h"
+#include "cli/measure.h"
 #include "probe/catalog.h"
-#include "probe/cell-filter.h"
+#include "cli/cell-filter.h"
 #include "results/compare.h"
 #include "config.h"
 #include "probe/env.h"
@@ -37,106 +38,43 @@
  */
 #define DEFAULT_REPETITIONS 20
 
-void usage_timens(FILE *f)
-{
-	fputs("usage: clockbench timens [<options>]\n"
-	      "\n"
-	      "Measure clock reads on the host and inside a new time namespace, with\n"
-	      "host and namespace repetitions interleaved, and report what the\n"
-	      "namespace costs each clock with a significance verdict. Needs root\n"
-	      "(CAP_SYS_ADMIN) to create the namespace.\n"
-	      "\n"
-	      "  --api LIST            APIs (default: clock_gettime)\n"
-	      "  --clock LIST          clocks (default: realtime, monotonic,\n"
-	      "                        monotonic-raw, boottime, tai and the coarse\n"
-	      "                        clocks)\n"
-	      "  --path LIST           vdso, libc, syscall (default: vdso,syscall)\n"
-	      "  --repetitions N       repetitions per side (default 20, at least 2)\n"
-	      "  --budget TIME         wall time per cell and side, spread over the\n"
-	      "                        repetitions (default 250ms)\n"
-	      "  --quick               a short budget (40ms per cell and side)\n"
-	      "  --monotonic-offset T  the namespace's MONOTONIC offset: [+-]N[s|m|h|d]\n"
-	      "                        (default +10d)\n"
-	      "  --boottime-offset T   the namespace's BOOTTIME offset (default +20d)\n"
-	      "  --cpu N               pin to CPU N (default: the last CPU of the\n"
-	      "                        affinity mask)\n"
-	      "  --style STYLE         summary (default, seed 000's table), table,\n"
-	      "                        mmtests, ratio, ministat\n"
-	      "  --format FMT          text (default), json\n"
-	      "  --host-label LABEL    label of the saved host run (default host)\n"
-	      "  --timens-label LABEL  label of the saved namespace run (default timens)\n"
-	      "  --allow-nested        run even when clockbench itself is already in a\n"
-	      "                        non-root time namespace (see below)\n"
-	      "  --list                print the cells that would run\n"
-	      RECORD_DB_USAGE
-	      "  --no-save             do not save the runs\n"
-	      "  -h, --help            this text\n"
-	      "\n"
-	      "Both sides run in child processes forked after the batch sizes were\n"
-	      "chosen, pinned to one CPU; repetitions alternate host, timens, timens,\n"
-	      "host, ... so a linear drift of the machine cancels. The verdict is\n"
-	      "compare's (see clockbench-compare(1)); CV is the spread of the\n"
-	      "per-repetition medians of each side.\n"
-	      "\n"
-	      "Inside a non-root time namespace the \"host\" side would itself be\n"
-	      "namespaced, so timens refuses (exit 4) unless --allow-nested is given.\n"
-	      "\n"
-	      "Exit status: 0 on success, 1 on an error, 2 on a usage error, 4 when a\n"
-	      "time namespace cannot be created here (skip), 128+N when stopped by\n"
-	      "signal N.\n", f);
-}
+static const struct command_usage timens_usage = {
+	.name = "timens",
+	.description =
+	"Measure clock reads on the host and inside a new time namespace, with\n"
+	"host and namespace repetitions interleaved, and report what the\n"
+	"namespace costs each clock with a significance verdict. Needs root\n"
+	"(CAP_SYS_ADMIN) to create the namespace.",
+	.footer =
+	"Both sides run in child processes forked after the batch sizes were\n"
+	"chosen, pinned to one CPU; repetitions alternate host, timens, timens,\n"
+	"host, ... so a linear drift of the machine cancels. The verdict is\n"
+	"compare's (see clockbench-compare(1)); CV is the spread of the\n"
+	"per-repetition medians of each side.\n"
+	"\n"
+	"Inside a non-root time namespace the \"host\" side would itself be\n"
+	"namespaced, so timens refuses (exit 4) unless --allow-nested is given.\n"
+	"\n"
+	"Exit status: 0 on success, 1 on an error, 2 on a usage error, 4 when a\n"
+	"time namespace cannot be created here (skip), 128+N when stopped by\n"
+	"signal N.",
+};
+
+static const char *const timens_formats[] = { "text", "json", NULL };
 
 struct timens_options {
 	struct catalog_filter filter;
+	struct timing_options timing;
 	struct timing_config cfg;
 	struct timens_offsets off;
-	unsigned repetitions;
 	int cpu;
-	enum compare_style style;
-	bool json;
+	int style;		/* enum compare_style */
 	bool allow_nested;
 	bool list;
 	const char *label[TB_SIDES];
-	struct store_options store;
 };
-
-static volatile sig_atomic_t stop_signal;
-
-static void on_stop_signal(int sig)
-{
-	stop_signal = sig;
-}
 
 /* ---- options -------------------------------------------------------- */
-
-enum {
-	OPT_API = 256, OPT_CLOCK, OPT_PATH, OPT_REPETITIONS, OPT_BUDGET, OPT_QUICK,
-	OPT_MONO, OPT_BOOT, OPT_CPU, OPT_STYLE, OPT_FORMAT, OPT_HOST_LABEL,
-	OPT_NS_LABEL, OPT_NESTED, OPT_LIST,
-};
-
-static const struct option timens_longopts[] = {
-	{ "api", required_argument, NULL, OPT_API },
-	{ "clock", required_argument, NULL, OPT_CLOCK },
-	{ "path", required_argument, NULL, OPT_PATH },
-	{ "repetitions", required_argument, NULL, OPT_REPETITIONS },
-	{ "budget", required_argument, NULL, OPT_BUDGET },
-	{ "quick", no_argument, NULL, OPT_QUICK },
-	{ "monotonic-offset", required_argument, NULL, OPT_MONO },
-	{ "boottime-offset", required_argument, NULL, OPT_BOOT },
-	{ "cpu", required_argument, NULL, OPT_CPU },
-	{ "style", required_argument, NULL, OPT_STYLE },
-	{ "format", required_argument, NULL, OPT_FORMAT },
-	{ "host-label", required_argument, NULL, OPT_HOST_LABEL },
-	{ "timens-label", required_argument, NULL, OPT_NS_LABEL },
-	{ "allow-nested", no_argument, NULL, OPT_NESTED },
-	{ "list", no_argument, NULL, OPT_LIST },
-	{ "db", required_argument, NULL, OPT_STORE_DB },
-	{ "no-save", no_argument, NULL, OPT_STORE_NO_SAVE },
-	{ "label", required_argument, NULL, OPT_STORE_LABEL },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
-};
 
 /* The clocks a time namespace touches, and their neighbours. */
 static void default_filter(struct catalog_filter *f)
@@ -155,140 +93,108 @@ static void default_filter(struct catalog_filter *f)
 	f->path[PATH_SYSCALL] = true;
 }
 
-static int64_t parse_offset(const char *opt, const char *arg)
+static int offset_option(const struct option_def *opt, const char *arg,
+			 struct strbuf *err)
 {
-	int64_t ns;
-
-	if (!timens_parse_offset(arg, &ns))
-		usage_error("invalid %s '%s': expected [+-]N with an optional unit "
-			    "s, m, h or d, within 100 years", opt, arg);
-	return ns;
+	if (!timens_parse_offset(arg, opt->value)) {
+		strbuf_addf(err, "invalid --%s '%s': expected [+-]N with an optional "
+			    "unit s, m, h or d, within 100 years", opt->long_name, arg);
+		return -1;
+	}
+	return 0;
 }
 
-static const char *parse_label(const char *opt, const char *arg)
+static int side_label_option(const struct option_def *opt, const char *arg,
+			     struct strbuf *err)
 {
 	char why[96];
 
-	if (!store_label_valid(arg, why, sizeof(why)))
-		usage_error("invalid %s '%s': %s", opt, arg, why);
-	return arg;
-}
-
-static void parse_style(const char *arg, enum compare_style *style)
-{
-	int s = compare_style_by_name(arg);
-
-	if (s < 0)
-		usage_error("unknown style '%s' (summary, table, mmtests, ratio, "
-			    "ministat)", arg);
-	*style = (enum compare_style)s;
-}
-
-static void parse_one(int opt, const char *arg, struct timens_options *o,
-		      double *budget, bool *quick, const char *prog_opt)
-{
-	long v;
-
-	switch (opt) {
-	case OPT_API: cell_filter_parse_apis(arg, &o->filter); break;
-	case OPT_CLOCK: cell_filter_parse_clocks(arg, &o->filter); break;
-	case OPT_PATH: cell_filter_parse_paths(arg, &o->filter); break;
-	case OPT_REPETITIONS:
-		if (!parse_int(arg, 2, 1000, &v))
-			usage_error("invalid --repetitions '%s': expected a number "
-				    "from 2 to 1000", arg);
-		o->repetitions = (unsigned)v;
-		break;
-	case OPT_BUDGET:
-		*budget = cell_filter_parse_budget(arg);
-		break;
-	case OPT_QUICK: *quick = true; break;
-	case OPT_MONO:
-		o->off.monotonic_ns = parse_offset("--monotonic-offset", arg);
-		break;
-	case OPT_BOOT:
-		o->off.boottime_ns = parse_offset("--boottime-offset", arg);
-		break;
-	case OPT_CPU: o->cpu = cell_filter_parse_cpu(arg); break;
-	case OPT_STYLE: parse_style(arg, &o->style); break;
-	case OPT_FORMAT:
-		if (!streq(arg, "text") && !streq(arg, "json"))
-			usage_error("unknown format '%s' (text, json)", arg);
-		o->json = streq(arg, "json");
-		break;
-	case OPT_HOST_LABEL:
-		o->label[TB_HOST] = parse_label("--host-label", arg);
-		break;
-	case OPT_NS_LABEL:
-		o->label[TB_TIMENS] = parse_label("--timens-label", arg);
-		break;
-	case OPT_NESTED: o->allow_nested = true; break;
-	case OPT_LIST: o->list = true; break;
-	case OPT_STORE_LABEL:
-		usage_error("timens saves two runs: name them with --host-label "
-			    "and --timens-label, not --label");
-	default:
-		if (store_parse_option(opt, arg, &o->store))
-			break;
-		usage_error("unknown option '%s' (see 'clockbench timens --help')",
-			    prog_opt);
+	if (!store_label_valid(arg, why, sizeof(why))) {
+		strbuf_addf(err, "invalid --%s '%s': %s", opt->long_name, arg, why);
+		return -1;
 	}
+	*(const char **)opt->value = arg;
+	return 0;
 }
 
-static void parse_timens_options(int argc, char **argv, struct timens_options *o)
+static int no_label_option(const struct option_def *opt, const char *arg,
+			   struct strbuf *err)
 {
-	double budget = 0;
-	bool quick = false;
-	int opt;
+	strbuf_adds(err, "timens saves two runs: name them with --host-label "
+		    "and --timens-label, not --label");
+	return -1;
+}
 
-	memset(o, 0, sizeof(*o));
+/* 0, or OPTIONS_HELP or OPTIONS_ERROR (already printed). */
+static int parse_timens_options(int argc, char **argv, struct timens_options *o,
+				struct measure *m)
+{
+	struct option_def options[] = {
+		CELL_FILTER_OPTIONS(&o->filter, "APIs (default: clock_gettime)",
+			"clocks (default: realtime, monotonic,\n"
+			"monotonic-raw, boottime, tai and the coarse\n"
+			"clocks)",
+			"vdso, libc, syscall (default: vdso,syscall)"),
+		OPT_INT(0, "repetitions", "N", &o->timing.rounds, 2, 1000,
+			"repetitions per side (default 20, at least 2)"),
+		TIMING_BUDGET_OPTION(&o->timing,
+			"wall time per cell and side, spread over the\n"
+			"repetitions (default 250ms)"),
+		TIMING_QUICK_OPTION(&o->timing),
+		OPT_CALLBACK(0, "monotonic-offset", "T", &o->off.monotonic_ns,
+			     offset_option,
+			     "the namespace's MONOTONIC offset: [+-]N[s|m|h|d]\n"
+			     "(default +10d)"),
+		OPT_CALLBACK(0, "boottime-offset", "T", &o->off.boottime_ns,
+			     offset_option, "the namespace's BOOTTIME offset (default +20d)"),
+		CPU_OPTION(&o->cpu, "pin to CPU N (default: the last CPU of the\n"
+			   "affinity mask)"),
+		OPT_CHOICE(0, "style", "STYLE", &o->style, compare_style_names,
+			   "summary (default, seed 000's table), table,\n"
+			   "mmtests, ratio, ministat"),
+		OPT_CHOICE(0, "format", "FMT", &m->format, timens_formats,
+			   "text (default), json"),
+		OPT_CALLBACK(0, "host-label", "LABEL", &o->label[TB_HOST],
+			     side_label_option,
+			     "label of the saved host run (default host)"),
+		OPT_CALLBACK(0, "timens-label", "LABEL", &o->label[TB_TIMENS],
+			     side_label_option,
+			     "label of the saved namespace run (default timens)"),
+		OPT_BOOL(0, "allow-nested", &o->allow_nested,
+			 "run even when clockbench itself is already in a\n"
+			 "non-root time namespace (see below)"),
+		OPT_BOOL(0, "list", &o->list, "print the cells that would run"),
+		STORE_DB_OPTION(&m->store),
+		OPT_BOOL(0, "no-save", &m->store.no_save, "do not save the runs"),
+		{ .type = OPTION_CALLBACK, .long_name = "label", .arg_name = "LABEL",
+		  .callback = no_label_option, .flags = OPTION_HIDDEN },
+		OPT_END(),
+	};
+	int n;
+
 	default_filter(&o->filter);
 	o->off.monotonic_ns = 10 * DAY_NS;
 	o->off.boottime_ns = 20 * DAY_NS;
-	o->repetitions = DEFAULT_REPETITIONS;
+	o->timing.rounds = DEFAULT_REPETITIONS;
 	o->cpu = -1;
 	o->style = STYLE_SUMMARY;
 	o->label[TB_HOST] = "host";
 	o->label[TB_TIMENS] = "timens";
-	while ((opt = getopt_long(argc, argv, ":h", timens_longopts, NULL)) != -1) {
-		if (opt == 'h') {
-			usage_timens(stdout);
-			exit(0);
-		}
-		if (opt == ':' || opt == '?')
-			usage_bad_option(opt, argv);
-		parse_one(opt, optarg, o, &budget, &quick, argv[optind - 1]);
-	}
-	if (optind < argc)
-		usage_error("unexpected argument '%s'", argv[optind]);
+	n = parse_options(argc, argv, &timens_usage, options, 0);
+	if (n < 0)
+		return n;
+	if (n > 0)
+		return options_fail("unexpected argument '%s'", argv[0]);
 	if (streq(o->label[TB_HOST], o->label[TB_TIMENS]))
-		usage_error("--host-label and --timens-label must differ ('%s')",
-			    o->label[TB_HOST]);
-	timing_config_default(&o->cfg);
-	if (quick)
-		o->cfg.budget_s = 0.04;
-	if (budget > 0)
-		o->cfg.budget_s = budget;
-	if (o->cfg.min_time_s > o->cfg.budget_s)
-		o->cfg.min_time_s = o->cfg.budget_s;
-	o->cfg.rounds = o->repetitions;
+		return options_fail("--host-label and --timens-label must differ ('%s')",
+				  o->label[TB_HOST]);
+	timing_options_apply(&o->timing, &o->cfg);
 	if (o->cpu < 0)
 		o->cpu = timing_default_cpu();
+	return 0;
 }
 
 /* ---- preconditions -------------------------------------------------- */
-
-static void print_cell_list(const struct catalog *cat)
-{
-	for (size_t i = 0; i < cat->ncells; i++) {
-		const struct cell *c = &cat->cells[i];
-
-		printf("%-32s %-7s %s%s%s\n", c->name, catalog_paths[c->path],
-		       c->status == CELL_OK ? "runs" :
-		       c->status == CELL_NA ? "n/a" : "unsupported",
-		       c->status == CELL_OK ? "" : ": ", c->status == CELL_OK ? "" : c->why);
-	}
-}
 
 /* The cells that can run, copied; says why the others are left out. */
 static struct cell *runnable_cells(const struct catalog *cat, size_t *n)
@@ -333,16 +239,6 @@ static int check_can_run(const struct env_info *env, bool allow_nested)
 
 /* ---- measuring ------------------------------------------------------ */
 
-static void install_stop_handlers(void)
-{
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_stop_signal;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-}
-
 /*
  * host, timens, timens, host, host, timens, ...: each pair of repetitions
  * is symmetric in time, so a drift that is linear over a pair cancels.
@@ -360,7 +256,7 @@ static int run_repetitions(struct timens_bench *b, unsigned reps,
 
 	progress_init(&prog, 2 * reps);
 	*done = 0;
-	for (unsigned k = 0; k < reps && !stop_signal; k++) {
+	for (unsigned k = 0; k < reps && !measure_stopped(); k++) {
 		for (unsigned j = 0; j < 2; j++) {
 			enum tb_side_id s = side_at(k, j);
 
@@ -441,7 +337,7 @@ static json_t *side_config(const struct timens_options *o,
 	return json_pack("{s:s, s:s, s:s, s:i, s:i, s:f, s:f, s:s, s:o, s:b}",
 			 "mode", "timens", "side", tb_side_names[s],
 			 "paired_with", o->label[s == TB_HOST ? TB_TIMENS : TB_HOST],
-			 "repetitions", (int)o->repetitions, "cpu", o->cpu,
+			 "repetitions", (int)o->cfg.rounds, "cpu", o->cpu,
 			 "budget_s", o->cfg.budget_s,
 			 "boundary_ns", b->side[s].boundary_ns,
 			 "order", "host, timens, timens, host, ...",
@@ -459,29 +355,17 @@ static void mark_namespace_env(json_t *env, const struct timens_offsets *off)
 	json_object_set_new(tn, "offsets", offsets_json(off));
 }
 
+/* Side s as a stored run, begun by the runner under the side's label. */
 static void build_run(struct stored_run *run, const struct timens_options *o,
-		      const struct timens_bench *b, enum tb_side_id s,
-		      const struct env_info *env, const struct timespec *started,
-		      double elapsed_s, bool interrupted)
+		      const struct timens_bench *b, enum tb_side_id s, bool nested)
 {
-	struct store_options so = o->store;
-
-	so.label = o->label[s];
-	record_begin(run, "timens", &so, env, started);
+	free(run->label);
+	run->label = xstrdup(o->label[s]);
 	for (size_t i = 0; i < b->ncells; i++)
 		store_cell(run, &b->cells[i], &b->side[s].res[i], b->side[s].cycles_unit);
-	run->config = side_config(o, b, s, env->in_time_namespace);
+	run->config = side_config(o, b, s, nested);
 	if (s == TB_TIMENS)
 		mark_namespace_env(run->env, &b->off);
-	record_finish(run, elapsed_s, interrupted);
-}
-
-static int save_runs(struct stored_run *runs, const struct store_options *o)
-{
-	for (int s = 0; s < TB_SIDES; s++)
-		if (record_save(o, &runs[s]) != 0)
-			return -1;
-	return 0;
 }
 
 /* ---- reporting ------------------------------------------------------ */
@@ -519,7 +403,7 @@ static void print_header(FILE *f, const struct timens_options *o,
 	timens_format_offset(b->off.monotonic_ns, mono, sizeof(mono));
 	timens_format_offset(b->off.boottime_ns, boot, sizeof(boot));
 	fprintf(f, "# clockbench %s timens: %zu cells, %u of %u repetitions per side, "
-		"%.1f s%s\n", CLOCKBENCH_VERSION, b->ncells, done, o->repetitions,
+		"%.1f s%s\n", CLOCKBENCH_VERSION, b->ncells, done, o->cfg.rounds,
 		elapsed_s, interrupted ? ", INTERRUPTED" : "");
 	fprintf(f, "# namespace offsets: monotonic %s, boottime %s; CPU %d; order "
 		"host, timens, timens, host, ...\n", mono, boot, o->cpu);
@@ -625,7 +509,7 @@ static int print_json(FILE *f, const struct compare_result *cr,
 
 static int report(const struct timens_options *o, const struct timens_bench *b,
 		  struct stored_run *runs, const struct env_info *env,
-		  unsigned done)
+		  unsigned done, bool json)
 {
 	struct compare_group groups[TB_SIDES];
 	struct compare_options copts;
@@ -642,114 +526,112 @@ static int report(const struct timens_options *o, const struct timens_bench *b,
 		error_msg("cannot compare the sides: %s", err);
 		return -1;
 	}
-	if (o->json) {
+	if (json) {
 		rc = print_json(stdout, &cr, o, b, runs, env, done);
 	} else {
 		print_header(stdout, o, b, done, runs[0].elapsed_s,
 			     streq(runs[0].status, "interrupted"));
-		rc = compare_print(stdout, &cr, o->style, CFORMAT_TEXT);
+		rc = compare_print(stdout, &cr, (enum compare_style)o->style,
+				   CFORMAT_TEXT);
 		print_glance(stdout, &cr, b);
 	}
 	compare_free(&cr);
-	if (fflush(stdout) != 0 || ferror(stdout) || rc != 0) {
-		error_msg("cannot write the results: %m");
-		return -1;
-	}
-	return 0;
+	return rc;
 }
 
 /* ---- the command ---------------------------------------------------- */
 
-struct timens_run {
+struct timens_cmd {
+	struct timens_options o;
 	struct timens_bench bench;
-	struct env_info env;
-	struct stored_run runs[TB_SIDES];
-	struct timespec started;
-	double elapsed_s;
+	struct cell *cells;
+	size_t ncells;
 	unsigned done;
-	bool interrupted;
 };
 
-static int measure(struct timens_options *o, struct timens_run *tr,
-		   const struct cell *cells, size_t ncells)
+static int timens_measure(struct measure *m)
 {
-	uint64_t start;
+	struct timens_cmd *t = m->ctx;
 	int rc;
 
-	if (timing_pin_cpu(o->cpu) != 0) {
-		error_msg("cannot pin to CPU %d: %m", o->cpu);
+	if (timing_pin_cpu(t->o.cpu) != 0) {
+		error_msg("cannot pin to CPU %d: %m", t->o.cpu);
 		return -1;
 	}
-	clock_gettime(CLOCK_REALTIME, &tr->started);
-	start = now_ns();
-	install_stop_handlers();
-	tbench_init(&tr->bench, cells, ncells, &o->cfg, &o->off, CYCLES_REQ_AUTO);
-	rc = start_sides(&tr->bench);
+	tbench_init(&t->bench, t->cells, t->ncells, &t->o.cfg, &t->o.off,
+		    CYCLES_REQ_AUTO);
+	rc = start_sides(&t->bench);
 	if (rc == 0)
-		rc = run_repetitions(&tr->bench, o->repetitions, &tr->done);
+		rc = run_repetitions(&t->bench, t->o.cfg.rounds, &t->done);
 	if (rc == 0) {
 		char err[256];
 
-		if (tbench_stop(&tr->bench, err, sizeof(err)) != 0)
+		if (tbench_stop(&t->bench, err, sizeof(err)) != 0)
 			warn_msg("%s", err);
+		tbench_summarize(&t->bench);
 	}
-	tr->elapsed_s = (double)(now_ns() - start) / 1e9;
-	tr->interrupted = stop_signal != 0;
 	return rc;
 }
 
-static int finish(struct timens_options *o, struct timens_run *tr)
+static bool timens_record(struct measure *m, size_t k, struct stored_run *run)
 {
-	int rc = 0;
+	struct timens_cmd *t = m->ctx;
 
-	tbench_summarize(&tr->bench);
-	for (int s = 0; s < TB_SIDES; s++)
-		build_run(&tr->runs[s], o, &tr->bench, (enum tb_side_id)s, &tr->env,
-			  &tr->started, tr->elapsed_s, tr->interrupted);
-	/* Saved first, so that the report names the runs' ids. */
-	if (save_runs(tr->runs, &o->store) != 0)
-		rc = 1;
-	if (tr->done < 2) {
-		error_msg("stopped after %u repetition%s: too few to compare",
-			  tr->done, tr->done == 1 ? "" : "s");
-		rc = 1;
-	} else if (report(o, &tr->bench, tr->runs, &tr->env, tr->done) != 0) {
-		rc = 1;
-	}
-	return tr->interrupted ? 128 + (int)stop_signal : rc;
+	if (k >= TB_SIDES)
+		return false;
+	build_run(run, &t->o, &t->bench, (enum tb_side_id)k, m->env.in_time_namespace);
+	return true;
 }
+
+/* After the runs were saved, so that the report names their ids. */
+static int timens_print(struct measure *m, FILE *f)
+{
+	struct timens_cmd *t = m->ctx;
+
+	if (t->done < 2) {
+		error_msg("stopped after %u repetition%s: too few to compare",
+			  t->done, t->done == 1 ? "" : "s");
+		return -1;
+	}
+	return report(&t->o, &t->bench, m->runs, &m->env, t->done, m->format == 1);
+}
+
+static const struct measure_ops timens_ops = {
+	.command = "timens",
+	.measure = timens_measure,
+	.print = timens_print,
+	.record = timens_record,
+};
 
 int cmd_timens(int argc, char **argv)
 {
-	struct timens_options o;
-	struct timens_run tr;
+	struct timens_cmd t = { 0 };
+	struct measure m = { .ops = &timens_ops, .ctx = &t };
 	struct catalog cat;
-	struct cell *cells;
-	size_t ncells;
-	int rc;
+	int rc = parse_timens_options(argc, argv, &t.o, &m);
 
-	parse_timens_options(argc, argv, &o);
-	catalog_build(&cat, &o.filter);
-	if (o.list) {
-		print_cell_list(&cat);
+	if (rc < 0)
+		return parse_options_status(rc);
+	catalog_build(&cat, &t.o.filter);
+	if (t.o.list) {
+		measure_print_cell_list(&cat);
 		catalog_free(&cat);
 		return 0;
 	}
-	memset(&tr, 0, sizeof(tr));
-	env_collect(&tr.env, cat.have_vdso ? &cat.vdso : NULL, cat.vdso_error, o.cpu);
-	rc = check_can_run(&tr.env, o.allow_nested);
-	cells = runnable_cells(&cat, &ncells);
-	if (rc == 0 && ncells == 0) {
+	env_collect(&m.env, cat.have_vdso ? &cat.vdso : NULL, cat.vdso_error, t.o.cpu);
+	m.have_env = true;
+	rc = check_can_run(&m.env, t.o.allow_nested);
+	t.cells = runnable_cells(&cat, &t.ncells);
+	if (rc == 0 && t.ncells == 0) {
 		error_msg("no cell can run (see 'clockbench timens --list')");
 		rc = 1;
 	}
 	if (rc == 0)
-		rc = measure(&o, &tr, cells, ncells) == 0 ? finish(&o, &tr) : 1;
-	for (int s = 0; s < TB_SIDES; s++)
-		stored_run_free(&tr.runs[s]);
-	tbench_free(&tr.bench);
-	env_free(&tr.env);
-	free(cells);
+		rc = measure_run(&m);
+	else
+		env_free(&m.env);
+	tbench_free(&t.bench);
+	free(t.cells);
 	catalog_free(&cat);
 	return rc;
 }

@@ -6,13 +6,13 @@
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <jansson.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "basic/options.h"
 #include "builtin/builtin.h"
 #include "basic/util.h"
 #include "probe/vdso.h"
@@ -26,69 +26,47 @@
 
 enum format { FORMAT_TABLE, FORMAT_JSON };
 
+static const char *const vdso_formats[] = { "table", "json", NULL };
+
 struct vdso_opts {
-	enum format format;
+	int format;		/* enum format */
 	const char *dump;	/* --dump FILE */
 	const char *file;	/* --file FILE */
 };
 
-void usage_vdso(FILE *f)
-{
-	fputs("usage: clockbench vdso [--format table|json] [--file FILE] [--dump FILE]\n"
-	      "\n"
-	      "List the symbols the vDSO of this process exports (symbol, version,\n"
-	      "offset, size, type), then whether each name this architecture should\n"
-	      "export resolves.\n"
-	      "\n"
-	      "Options:\n"
-	      "  -F, --format FMT  output format: table (default) or json\n"
-	      "  -f, --file FILE   read the image from FILE (e.g. a dump) instead of\n"
-	      "                    this process's vDSO\n"
-	      "  -d, --dump FILE   write the image, exactly as mapped, to FILE and\n"
-	      "                    print nothing else\n"
-	      "  -h, --help        show this help\n"
-	      "\n"
-	      "Environment:\n"
-	      "  CLOCKBENCH_NO_VDSO  when non-empty, behave as if there were no vDSO\n", f);
-}
+static const struct command_usage vdso_usage = {
+	.name = "vdso",
+	.synopsis = "[--format table|json] [--file FILE] [--dump FILE]",
+	.description =
+	"List the symbols the vDSO of this process exports (symbol, version,\n"
+	"offset, size, type), then whether each name this architecture should\n"
+	"export resolves.",
+	.footer =
+	"Environment:\n"
+	"  CLOCKBENCH_NO_VDSO  when non-empty, behave as if there were no vDSO",
+};
 
-static void parse_options(int argc, char **argv, struct vdso_opts *o)
+/* 0, or OPTIONS_HELP or OPTIONS_ERROR (already printed). */
+static int parse_vdso_options(int argc, char **argv, struct vdso_opts *o)
 {
-	static const struct option longopts[] = {
-		{ "format", required_argument, NULL, 'F' },
-		{ "file", required_argument, NULL, 'f' },
-		{ "dump", required_argument, NULL, 'd' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	struct option_def options[] = {
+		OPT_CHOICE('F', "format", "FMT", &o->format, vdso_formats,
+			   "output format: table (default) or json"),
+		OPT_STRING('f', "file", "FILE", &o->file,
+			   "read the image from FILE (e.g. a dump) instead of\n"
+			   "this process's vDSO"),
+		OPT_STRING('d', "dump", "FILE", &o->dump,
+			   "write the image, exactly as mapped, to FILE and\n"
+			   "print nothing else"),
+		OPT_END(),
 	};
-	int c;
+	int n = parse_options(argc, argv, &vdso_usage, options, 0);
 
-	optind = 0;	/* glibc and musl: restart the scan from argv[1] */
-	while ((c = getopt_long(argc, argv, ":F:f:d:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'F':
-			if (streq(optarg, "table"))
-				o->format = FORMAT_TABLE;
-			else if (streq(optarg, "json"))
-				o->format = FORMAT_JSON;
-			else
-				usage_error("unknown format '%s' (expected table or json)", optarg);
-			break;
-		case 'f':
-			o->file = optarg;
-			break;
-		case 'd':
-			o->dump = optarg;
-			break;
-		case 'h':
-			usage_vdso(stdout);
-			exit(0);
-		default:
-			usage_bad_option(c, argv);
-		}
-	}
-	if (optind < argc)
-		usage_error("unexpected argument '%s'", argv[optind]);
+	if (n < 0)
+		return n;
+	if (n > 0)
+		return options_fail("unexpected argument '%s'", argv[0]);
+	return 0;
 }
 
 /* ---- the image ------------------------------------------------------- */
@@ -386,7 +364,9 @@ int cmd_vdso(int argc, char **argv)
 	size_t len = 0;
 	int rc;
 
-	parse_options(argc, argv, &o);
+	rc = parse_vdso_options(argc, argv, &o);
+	if (rc < 0)
+		return parse_options_status(rc);
 	if (o.file) {
 		buf = read_image_file(o.file, &len);
 		if (!buf)

@@ -3,138 +3,129 @@
  * clockbench verify: correctness and ABI checks of every time API, clock
  * id and path, in kselftest's TAP (or JSON).
  */
-#include <getopt.h>
 #include <string.h>
 
+#include "basic/options.h"
+#include "basic/strbuf.h"
 #include "builtin/builtin.h"
 #include "basic/util.h"
 #include "verify/verify.h"
 
-void usage_verify(FILE *f)
-{
-	fputs("usage: clockbench verify [<options>]\n"
-	      "\n"
-	      "Check every time API, clock id and path (vdso, libc, syscall): vDSO and\n"
-	      "libc reads between raw-syscall reads, monotonicity on one thread and\n"
-	      "across CPUs, resolution, consistency between APIs, getcpu on every CPU,\n"
-	      "the ABI for invalid clock ids and bad pointers (in forked children),\n"
-	      "time namespaces (root only) and the vDSO getrandom.\n"
-	      "\n"
-	      "  --check PATTERN   run only the checks whose name matches the glob (or\n"
-	      "                    starts with PATTERN/); repeat or comma-separate\n"
-	      "  --duration TIME   time shared by the time-based checks (bracket,\n"
-	      "                    monotonic, cross-cpu, resolution/step), e.g. 2 or\n"
-	      "                    500ms (default 8s; at most 1h)\n"
-	      "  --format FMT      tap or json (default tap)\n"
-	      "  --list            print the name of every check, then exit\n"
-	      "  -h, --help        this text\n"
-	      "\n"
-	      "Output follows kselftest: 'TAP version 13', a plan, one 'ok'/'not ok' line\n"
-	      "per check with what was expected and seen, '# ' lines with the offending\n"
-	      "values before a failure, and '# Totals: pass:P fail:F xfail:0 xpass:0\n"
-	      "skip:S error:E'.\n"
-	      "\n"
-	      "Exit status: 0 when every check passed (skips allowed), 1 when one failed\n"
-	      "or could not run, 2 on a usage error, 4 when every check was skipped.\n", f);
-}
-
-enum {
-	OPT_CHECK = 256, OPT_DURATION, OPT_FORMAT, OPT_LIST, OPT_TIMENS_PROBE,
+static const struct command_usage verify_usage = {
+	.name = "verify",
+	.description =
+	"Check every time API, clock id and path (vdso, libc, syscall): vDSO and\n"
+	"libc reads between raw-syscall reads, monotonicity on one thread and\n"
+	"across CPUs, resolution, consistency between APIs, getcpu on every CPU,\n"
+	"the ABI for invalid clock ids and bad pointers (in forked children),\n"
+	"time namespaces (root only) and the vDSO getrandom.",
+	.footer =
+	"Output follows kselftest: 'TAP version 13', a plan, one 'ok'/'not ok' line\n"
+	"per check with what was expected and seen, '# ' lines with the offending\n"
+	"values before a failure, and '# Totals: pass:P fail:F xfail:0 xpass:0\n"
+	"skip:S error:E'.\n"
+	"\n"
+	"Exit status: 0 when every check passed (skips allowed), 1 when one failed\n"
+	"or could not run, 2 on a usage error, 4 when every check was skipped.",
 };
 
-static const struct option verify_longopts[] = {
-	{ "check", required_argument, NULL, OPT_CHECK },
-	{ "duration", required_argument, NULL, OPT_DURATION },
-	{ "format", required_argument, NULL, OPT_FORMAT },
-	{ "list", no_argument, NULL, OPT_LIST },
-	/* Internal: how verify re-executes itself inside a time namespace. */
-	{ "timens-probe", required_argument, NULL, OPT_TIMENS_PROBE },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
-};
+static const char *const verify_formats[] = { "tap", "json", NULL };
 
-static void add_patterns(struct verify_options *o, const char *arg)
+static int patterns_option(const struct option_def *opt, const char *arg,
+			   struct strbuf *err)
 {
+	struct verify_options *o = opt->value;
 	_cleanup_free_ char **items = NULL;
 	size_t n, cap = o->npatterns;
 
 	items = split_list(arg, &n);
-	if (!n)
-		usage_error("empty --check pattern");
+	if (!n) {
+		strbuf_adds(err, "empty --check pattern");
+		return -1;
+	}
 	grow_array((void **)&o->patterns, &cap, o->npatterns + n, sizeof(char *));
 	for (size_t i = 0; i < n; i++)
 		o->patterns[o->npatterns++] = xstrdup(items[i]);
+	return 0;
 }
 
-static void parse_duration_arg(const char *arg, double *out)
+static int duration_option(const struct option_def *opt, const char *arg,
+			   struct strbuf *err)
 {
 	double s;
 
-	if (!parse_duration(arg, &s) || s > VERIFY_MAX_DURATION)
-		usage_error("invalid --duration '%s': expected a positive duration of "
-			    "at most 1h, such as 2, 500ms or 10s", arg);
-	*out = s;
+	if (!parse_duration(arg, &s) || s > VERIFY_MAX_DURATION) {
+		strbuf_addf(err, "invalid --duration '%s': expected a positive "
+			    "duration of at most 1h, such as 2, 500ms or 10s", arg);
+		return -1;
+	}
+	*(double *)opt->value = s;
+	return 0;
 }
 
 /* "IN,OUT": two descriptor numbers. */
-static void parse_probe_fds(const char *arg, int fds[2])
+static int probe_fds_option(const struct option_def *opt, const char *arg,
+			    struct strbuf *err)
 {
 	_cleanup_free_ char **items = NULL;
+	int *fds = opt->value;
 	size_t n;
 	long v;
 
 	items = split_list(arg, &n);
 	for (size_t i = 0; i < 2; i++) {
-		if (n != 2 || !parse_int(items[i], 0, 1 << 20, &v))
-			usage_error("invalid --timens-probe '%s'", arg);
+		if (n != 2 || !parse_int(items[i], 0, 1 << 20, &v)) {
+			strbuf_addf(err, "invalid --timens-probe '%s': expected two "
+				    "descriptor numbers IN,OUT", arg);
+			return -1;
+		}
 		fds[i] = (int)v;
 	}
+	return 0;
+}
+
+static void free_patterns(struct verify_options *o)
+{
+	for (size_t i = 0; i < o->npatterns; i++)
+		free(o->patterns[i]);
+	free(o->patterns);
 }
 
 int cmd_verify(int argc, char **argv)
 {
-	struct verify_options o;
-	int opt, probe_fds[2] = { -1, -1 }, rc;
+	struct verify_options o = { .duration_s = VERIFY_DEFAULT_DURATION };
+	int probe_fds[2] = { -1, -1 }, format = 0, n, rc;
+	struct option_def options[] = {
+		OPT_CALLBACK(0, "check", "PATTERN", &o, patterns_option,
+			     "run only the checks whose name matches the glob (or\n"
+			     "starts with PATTERN/); repeat or comma-separate"),
+		OPT_CALLBACK(0, "duration", "TIME", &o.duration_s, duration_option,
+			     "time shared by the time-based checks (bracket,\n"
+			     "monotonic, cross-cpu, resolution/step), e.g. 2 or\n"
+			     "500ms (default 8s; at most 1h)"),
+		OPT_CHOICE(0, "format", "FMT", &format, verify_formats,
+			   "tap or json (default tap)"),
+		OPT_BOOL(0, "list", &o.list, "print the name of every check, then exit"),
+		/* How verify re-executes itself inside a time namespace. */
+		{ .type = OPTION_CALLBACK, .long_name = "timens-probe",
+		  .arg_name = "IN,OUT", .value = probe_fds,
+		  .callback = probe_fds_option, .flags = OPTION_HIDDEN },
+		OPT_END(),
+	};
 
-	memset(&o, 0, sizeof(o));
-	o.duration_s = VERIFY_DEFAULT_DURATION;
-	o.format = VERIFY_TAP;
-	while ((opt = getopt_long(argc, argv, ":h", verify_longopts, NULL)) != -1) {
-		switch (opt) {
-		case OPT_CHECK:
-			add_patterns(&o, optarg);
-			break;
-		case OPT_DURATION:
-			parse_duration_arg(optarg, &o.duration_s);
-			break;
-		case OPT_FORMAT:
-			if (streq(optarg, "tap"))
-				o.format = VERIFY_TAP;
-			else if (streq(optarg, "json"))
-				o.format = VERIFY_JSON;
-			else
-				usage_error("unknown format '%s' (tap, json)", optarg);
-			break;
-		case OPT_LIST:
-			o.list = true;
-			break;
-		case OPT_TIMENS_PROBE:
-			parse_probe_fds(optarg, probe_fds);
-			break;
-		case 'h':
-			usage_verify(stdout);
-			exit(0);
-		default:
-			usage_bad_option(opt, argv);
-		}
+	n = parse_options(argc, argv, &verify_usage, options, 0);
+	if (n > 0)
+		n = options_fail("unexpected argument '%s'", argv[0]);
+	if (n < 0) {
+		free_patterns(&o);
+		return parse_options_status(n);
 	}
-	if (optind < argc)
-		usage_error("unexpected argument '%s'", argv[optind]);
-	if (probe_fds[0] >= 0)
+	if (probe_fds[0] >= 0) {
+		free_patterns(&o);
 		return verify_timens_probe(probe_fds[0], probe_fds[1]);
+	}
+	o.format = format == 1 ? VERIFY_JSON : VERIFY_TAP;
 	rc = verify_main(&o);
-	for (size_t i = 0; i < o.npatterns; i++)
-		free(o.patterns[i]);
-	free(o.patterns);
+	free_patterns(&o);
 	return rc;
 }

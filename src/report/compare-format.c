@@ -13,34 +13,36 @@
 #include "results/compare.h"
 #include "basic/util.h"
 
-static const char *const style_names[] = {
+const char *const compare_style_names[] = {
 	[STYLE_TABLE] = "table",
 	[STYLE_MMTESTS] = "mmtests",
 	[STYLE_RATIO] = "ratio",
 	[STYLE_SUMMARY] = "summary",
 	[STYLE_MINISTAT] = "ministat",
+	NULL,
 };
 
-static const char *const format_names[] = {
+const char *const compare_format_names[] = {
 	[CFORMAT_TEXT] = "text",
 	[CFORMAT_JSON] = "json",
 	[CFORMAT_CSV] = "csv",
 	[CFORMAT_MARKDOWN] = "markdown",
+	NULL,
 };
 
 int compare_style_by_name(const char *name)
 {
-	for (size_t i = 0; i < ARRAY_SIZE(style_names); i++)
-		if (streq(name, style_names[i]))
-			return (int)i;
+	for (int i = 0; compare_style_names[i]; i++)
+		if (streq(name, compare_style_names[i]))
+			return i;
 	return -1;
 }
 
 int compare_format_by_name(const char *name)
 {
-	for (size_t i = 0; i < ARRAY_SIZE(format_names); i++)
-		if (streq(name, format_names[i]))
-			return (int)i;
+	for (int i = 0; compare_format_names[i]; i++)
+		if (streq(name, compare_format_names[i]))
+			return i;
 	return -1;
 }
 

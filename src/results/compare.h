@@ -149,6 +149,9 @@ enum compare_format {
 	CFORMAT_MARKDOWN,
 };
 
+/* The names of the styles and formats, in enum order, NULL-terminated. */
+extern const char *const compare_style_names[];
+extern const char *const compare_format_names[];
 int compare_style_by_name(const char *name);	/* -1 if unknown */
 int compare_format_by_name(const char *name);	/* -1 if unknown */
 

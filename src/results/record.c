@@ -8,28 +8,31 @@
 #include <sys/stat.h>
 
 #include "probe/catalog.h"
+#include "basic/strbuf.h"
 #include "basic/util.h"
 
-bool store_parse_option(int opt, const char *arg, struct store_options *o)
+int store_option_db(const struct option_def *opt, const char *arg,
+		    struct strbuf *err)
+{
+	if (!*arg) {
+		strbuf_adds(err, "empty --db path");
+		return -1;
+	}
+	*(const char **)opt->value = arg;
+	return 0;
+}
+
+int store_option_label(const struct option_def *opt, const char *arg,
+		    struct strbuf *err)
 {
 	char why[96];
 
-	switch (opt) {
-	case OPT_STORE_DB:
-		if (!*arg)
-			usage_error("empty --db path");
-		o->db = arg;
-		return true;
-	case OPT_STORE_LABEL:
-		if (!store_label_valid(arg, why, sizeof(why)))
-			usage_error("invalid --label '%s': %s", arg, why);
-		o->label = arg;
-		return true;
-	case OPT_STORE_NO_SAVE:
-		o->no_save = true;
-		return true;
+	if (!store_label_valid(arg, why, sizeof(why))) {
+		strbuf_addf(err, "invalid --label '%s': %s", arg, why);
+		return -1;
 	}
-	return false;
+	*(const char **)opt->value = arg;
+	return 0;
 }
 
 const char *record_db_path(const struct store_options *o, char *buf, size_t len,
@@ -280,25 +283,17 @@ static json_t *bench_config(const struct bench_run *b)
 			 "cycle_counter", counter, "harness_overhead", overhead);
 }
 
+void record_bench_cells(struct stored_run *out, const struct bench_run *b)
+{
+	for (size_t i = 0; i < b->ncells; i++)
+		bench_cell(b, &b->cells[i], out);
+	out->config = bench_config(b);
+}
+
 void record_from_bench(const struct bench_run *b, const struct store_options *o,
 		       struct stored_run *out)
 {
 	record_begin(out, "bench", o, &b->env, &b->started);
-	for (size_t i = 0; i < b->ncells; i++)
-		bench_cell(b, &b->cells[i], out);
-	out->config = bench_config(b);
+	record_bench_cells(out, b);
 	record_finish(out, b->elapsed_s, b->interrupted);
-}
-
-int record_save_bench(const struct store_options *o, const struct bench_run *b)
-{
-	struct stored_run sr;
-	int rc;
-
-	if (o && o->no_save)
-		return 0;
-	record_from_bench(b, o, &sr);
-	rc = record_save(o, &sr);
-	stored_run_free(&sr);
-	return rc;
 }

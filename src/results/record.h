@@ -4,9 +4,8 @@
  * results store. The store options (--db, --label, --no-save), a stored run
  * built from a bench run or cell by cell, and the save itself.
  *
- * A measuring command adds RECORD_LONGOPTS to its option table, hands its
- * getopt results to store_parse_option(), prints RECORD_USAGE in its help,
- * and at the end:
+ * A measuring command adds STORE_SAVE_OPTIONS to its option table and at
+ * the end:
  *
  *	record_begin(&sr, "scale", &o.store, &env, &started);
  *	record_add_cell(&sr, "times-threads-8", "s", samples, n);
@@ -14,15 +13,16 @@
  *	rc = record_save(&o.store, &sr);
  *	stored_run_free(&sr);
  *
- * (bench: record_save_bench(&o.store, &run) does it all).
+ * (the runner of the measuring commands, cli/measure.h, does all but the
+ * cells).
  */
 #ifndef CLOCKBENCH_RECORD_H
 #define CLOCKBENCH_RECORD_H
 
-#include <getopt.h>
 #include <stdbool.h>
 #include <time.h>
 
+#include "basic/options.h"
 #include "probe/env.h"
 #include "results/run.h"
 #include "results/store.h"
@@ -33,31 +33,22 @@ struct store_options {
 	bool no_save;		/* --no-save */
 };
 
-/* getopt_long values, clear of the commands' own (which start at 256). */
-enum {
-	OPT_STORE_DB = 0x1000,
-	OPT_STORE_LABEL,
-	OPT_STORE_NO_SAVE,
-};
+/* The --db option: a non-empty path. */
+option_callback store_option_db;
+/* The --label option: a valid label (store_label_valid()). */
+option_callback store_option_label;
 
-#define RECORD_LONGOPTS \
-	{ "db", required_argument, NULL, OPT_STORE_DB }, \
-	{ "label", required_argument, NULL, OPT_STORE_LABEL }, \
-	{ "no-save", no_argument, NULL, OPT_STORE_NO_SAVE }
+#define STORE_DB_OPTION(o) \
+	OPT_CALLBACK(0, "db", "PATH", &(o)->db, store_option_db, \
+		     "results database (default: $CLOCKBENCH_DB, else\n" \
+		     "$XDG_DATA_HOME/clockbench/results.db)")
 
-#define RECORD_DB_USAGE \
-	"  --db PATH         results database (default: $CLOCKBENCH_DB, else\n" \
-	"                    $XDG_DATA_HOME/clockbench/results.db)\n"
-
-#define RECORD_USAGE RECORD_DB_USAGE \
-	"  --label LABEL     save the run under LABEL, e.g. before, after\n" \
-	"  --no-save         do not save the run\n"
-
-/*
- * Handles OPT_STORE_*: true when opt was one (a bad --label is a usage
- * error), false for any other opt.
- */
-bool store_parse_option(int opt, const char *arg, struct store_options *o);
+/* What a measuring command takes to save its run. */
+#define STORE_SAVE_OPTIONS(o) \
+	STORE_DB_OPTION(o), \
+	OPT_CALLBACK(0, "label", "LABEL", &(o)->label, store_option_label, \
+		     "save the run under LABEL, e.g. before, after"), \
+	OPT_BOOL(0, "no-save", &(o)->no_save, "do not save the run")
 
 /*
  * The database path for o (--db, else store_default_path()); *create_dirs
@@ -104,10 +95,10 @@ int record_save(const struct store_options *o, struct stored_run *run);
 int record_resolve_specs(struct store *st, char *const *specs, size_t nspecs,
 			 int64_t **ids, size_t *n);
 
-/* A bench run as a stored run: every cell, its samples, config and env. */
+/* A bench run's cells, samples and settings added to a begun run. */
+void record_bench_cells(struct stored_run *out, const struct bench_run *b);
+/* A bench run as a stored run: record_begin(), the cells, record_finish(). */
 void record_from_bench(const struct bench_run *b, const struct store_options *o,
 		       struct stored_run *out);
-/* record_from_bench(), record_save() and free: 0 or -1 as record_save(). */
-int record_save_bench(const struct store_options *o, const struct bench_run *b);
 
 #endif

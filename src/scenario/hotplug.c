@@ -398,14 +398,17 @@ static void write_pidfile(const char *pidfile, pid_t pid)
 static _noreturn_ void run_child(int (*measure)(void *ctx), void *ctx,
 				 pid_t parent, const sigset_t *old)
 {
+	int status;
+
 	/* Orphaned, stop cleanly: the CPU goes back online before exit. */
 	prctl(PR_SET_PDEATHSIG, SIGTERM);
 	install_handler(request_stop);
 	if (getppid() != parent)
 		hotplug_stop_signal = SIGTERM;
 	sigprocmask(SIG_SETMASK, old, NULL);
+	status = measure(ctx);
 	fflush(NULL);
-	exit(measure(ctx));
+	_exit(status);
 }
 
 static int child_status(int status)

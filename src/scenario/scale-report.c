@@ -450,12 +450,10 @@ static void store_idle_cell(const struct scale_report *r,
 	}
 }
 
-void scale_report_to_stored(const struct scale_report *r,
-			    const struct store_options *o, struct stored_run *out)
+void scale_report_add_cells(const struct scale_report *r, struct stored_run *out)
 {
 	json_t *config, *cpu_time = json_array();
 
-	record_begin(out, "scale", o, &r->env, &r->started);
 	for (size_t i = 0; i < r->ncells; i++) {
 		if (r->mode == SCALE_THREADS)
 			store_threads_cell(r, &r->cells[i], out, cpu_time);
@@ -479,7 +477,6 @@ void scale_report_to_stored(const struct scale_report *r,
 		json_object_set_new(config, "boundary_ns", figure(r->cal.boundary_ns));
 	}
 	out->config = config;
-	record_finish(out, r->elapsed_s, r->interrupted);
 }
 
 void scale_report_free(struct scale_report *r)
@@ -496,6 +493,5 @@ void scale_report_free(struct scale_report *r)
 	}
 	free(r->cells);
 	free(r->counts);
-	env_free(&r->env);
 	memset(r, 0, sizeof(*r));
 }

@@ -58,7 +58,7 @@ struct scale_report {
 	const char *cycles_unit;	/* SCALE_IDLE: "TSC ticks", ... or "none" */
 	struct scale_cell *cells;
 	size_t ncells;
-	struct env_info env;
+	struct env_info env;		/* borrowed */
 	struct timespec started;
 	double elapsed_s;
 	bool interrupted;
@@ -77,8 +77,7 @@ int scale_report_print(FILE *f, const struct scale_report *r,
  * "times-idle-64" with the batches' ns per call (unit "ns", rounds = the
  * timing rounds). User and system times go in the run's config.
  */
-void scale_report_to_stored(const struct scale_report *r,
-			    const struct store_options *o, struct stored_run *out);
+void scale_report_add_cells(const struct scale_report *r, struct stored_run *out);
 
 void scale_report_free(struct scale_report *r);
 

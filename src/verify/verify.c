@@ -777,14 +777,16 @@ int verify_main(const struct verify_options *opt)
 	int status;
 
 	if (verify_context_init(&v, opt, err, sizeof(err)) != 0)
-		usage_error("invalid %s '%s': %s", VERIFY_FAULT_ENV,
-			    getenv(VERIFY_FAULT_ENV), err);
+		return usage_fail("invalid %s '%s': %s", VERIFY_FAULT_ENV,
+				  getenv(VERIFY_FAULT_ENV), err);
 	v.mode = VMODE_COUNT;
 	run_groups(&v);
 	for (size_t i = 0; i < opt->npatterns; i++)
-		if (!v.pattern_used[i])
-			usage_error("no check matches '%s' (see 'clockbench verify "
-				    "--list')", opt->patterns[i]);
+		if (!v.pattern_used[i]) {
+			status = usage_fail("no check matches '%s' (see 'clockbench "
+					    "verify --list')", opt->patterns[i]);
+			goto out;
+		}
 	if (opt->list) {
 		v.mode = VMODE_LIST;
 		run_groups(&v);

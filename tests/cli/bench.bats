@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # clockbench bench: cells, formats, figures that must hold, and bad input.
 
+load helpers
+
 setup() {
-	# Never touch the user's results database.
-	export CLOCKBENCH_DB="$BATS_TEST_TMPDIR/results.db"
+	private_store
 }
 
 q() { "$CLOCKBENCH" bench --quick --no-save "$@"; }

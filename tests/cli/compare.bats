@@ -2,8 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # clockbench compare: stored runs, styles, formats, replicates and bad input.
 
+load helpers
+
 setup_file() {
-	export CLOCKBENCH_DB="$BATS_FILE_TMPDIR/results.db"
+	private_store "$BATS_FILE_TMPDIR"
 	local cells=(--quick --api clock_gettime,time --clock monotonic,monotonic-coarse --path vdso,syscall)
 	"$CLOCKBENCH" bench "${cells[@]}" --label A >/dev/null 2>&1
 	"$CLOCKBENCH" bench "${cells[@]}" --label A >/dev/null 2>&1
@@ -12,7 +14,7 @@ setup_file() {
 }
 
 setup() {
-	export CLOCKBENCH_DB="$BATS_FILE_TMPDIR/results.db"
+	private_store "$BATS_FILE_TMPDIR"
 }
 
 @test "two runs compare: a row per cell, the rule stated, a geomean row" {

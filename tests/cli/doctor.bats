@@ -3,6 +3,8 @@
 # clockbench doctor: the verdicts this machine must get, the causes, a real
 # fallback caught through LD_PRELOAD, the output forms and bad input.
 
+load helpers
+
 doctor_json() { "$CLOCKBENCH" doctor --format json "$@"; }
 
 # The verdict (or another field) of one cell: json name path [field]

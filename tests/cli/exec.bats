@@ -5,13 +5,12 @@
 
 bats_require_minimum_version 1.5.0
 
+load helpers
+
 setup() {
 	T="$BATS_TEST_TMPDIR"
-	# Never the user's own database.
-	export CLOCKBENCH_DB="$T/results.db"
+	private_store "$T"
 }
-
-cb() { "$CLOCKBENCH" "$@"; }
 
 @test "exec -n 20 -- true: wall, user and sys with statistics, saved" {
 	run cb exec -n 20 -- true

@@ -10,10 +10,12 @@ TRACEFS=/sys/kernel/tracing
 
 bats_require_minimum_version 1.5.0
 
+load helpers
+
 setup() {
 	T="$BATS_TEST_TMPDIR"
-	# Never the user's own database.
-	export CLOCKBENCH_DB="$T/results.db"
+	private_store "$T"
+	machine_lock
 }
 
 # A failed assertion must not leave a frozen run behind with CPU 1 offline:
@@ -28,9 +30,8 @@ teardown() {
 	   [ "$(cat "$SYS/cpu1/online")" = 0 ]; then
 		echo 1 >"$SYS/cpu1/online"
 	fi
+	machine_unlock
 }
-
-cb() { "$CLOCKBENCH" "$@"; }
 
 need_cpu1() {
 	[ "$(id -u)" -eq 0 ] || skip "needs root to take a CPU offline"
@@ -155,7 +156,8 @@ start_and_freeze_offline() {
 	grep -q "(interrupted)" "$T/out"
 	grep -q '^offline ' "$T/out"
 	# It put the CPU back itself: the supervisor had nothing to repair.
-	! grep -q "left offline" "$T/err"
+	run grep -c "left offline" "$T/err"
+	[ "$output" = 0 ]
 	[ "$(cat "$SYS/cpu1/online")" = 1 ]
 	[ "$(tracefs_state)" = "$before" ]
 	no_instance_left

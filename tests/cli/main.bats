@@ -2,6 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # The command dispatcher: version, help, and usage errors.
 
+load helpers
+
 @test "--version names the tool and version" {
 	run "$CLOCKBENCH" --version
 	[ "$status" -eq 0 ]
@@ -66,4 +68,31 @@
 		[ "$status" -eq 0 ]
 		[[ "${lines[0]}" == "usage: clockbench $cmd"* ]]
 	done
+}
+
+@test "every option a command takes is in its man page" {
+	man="$BATS_TEST_DIRNAME/../../man"
+	cmds=$("$CLOCKBENCH" --help | awk '/^Commands:/ { on = 1; next } on && !NF { exit } on { print $1 }')
+	for cmd in $cmds; do
+		[ "$cmd" = help ] && continue
+		run "$CLOCKBENCH" "$cmd" --list-options
+		[ "$status" -eq 0 ]
+		[ "${#lines[@]}" -gt 0 ]
+		for opt in "${lines[@]}"; do
+			# groff escapes every '-' of an option name: \-\-no\-save.
+			grep -qF -- "${opt//-/\\-}" "$man/clockbench-$cmd.1" ||
+				{ echo "$cmd: $opt is not in clockbench-$cmd.1"; return 1; }
+		done
+	done
+}
+
+@test "a usage error is one line naming the option, exit 2, for every command" {
+	cmds=$("$CLOCKBENCH" --help | awk '/^Commands:/ { on = 1; next } on && !NF { exit } on { print $1 }')
+	for cmd in $cmds; do
+		usage_error "unknown option '--no-such-option' (see 'clockbench $cmd --help')" \
+			"$cmd" --no-such-option
+	done
+	usage_error "option '--db' needs a value" runs --db
+	usage_error "option '--list' takes no value" bench --list=yes
+	usage_error "unknown option '-Z'" rm -Z 1
 }

@@ -5,9 +5,10 @@
 
 bats_require_minimum_version 1.5.0
 
+load helpers
+
 setup() {
-	# Never touch the user's results database.
-	export CLOCKBENCH_DB="$BATS_TEST_TMPDIR/results.db"
+	private_store
 }
 
 # A point's figure from the JSON: cell name, thread count, jq path.
@@ -21,7 +22,6 @@ idle_point() { # json name idle-threads path
 		".cells[] | select(.name == \$n) | .points[] | select(.idle_threads == \$t) | $4" <<<"$1"
 }
 
-greater() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a > b) }'; }
 
 @test "help names the mmtests series and the options" {
 	run "$CLOCKBENCH" scale --help
@@ -69,9 +69,9 @@ greater() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a > b) }'; }
 
 @test "the process CPU clock and times() cost more with more threads" {
 	# 256 threads make every call walk 128 times more threads than 2 do
-	# (about 20 ns each here): several times the CPU per call, and the
-	# wall time grows even when a neighbour halves the CPUs of the 2-thread
-	# run.
+	# (5 to 25 ns each on the machines seen): several times the CPU per
+	# call. The wall time grows about as much; only its direction is
+	# asserted, because a busy neighbour slows either run.
 	run "$CLOCKBENCH" scale --threads 2,256 --calls 100000 --repetitions 3 --no-save --format json
 	[ "$status" -eq 0 ]
 	for cell in times clock-gettime-process-cputime; do
@@ -80,7 +80,7 @@ greater() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a > b) }'; }
 		greater "$many" "$(awk -v x="$few" 'BEGIN { print 2 * x }')"
 		few=$(point "$output" "$cell" 2 .elapsed_s.median)
 		many=$(point "$output" "$cell" 256 .elapsed_s.median)
-		greater "$many" "$(awk -v x="$few" 'BEGIN { print 1.5 * x }')"
+		greater "$many" "$few"
 	done
 }
 
@@ -163,10 +163,7 @@ greater() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a > b) }'; }
 bad() { # expected-message args...
 	local want="$1"
 	shift
-	run "$CLOCKBENCH" scale --no-save "$@"
-	[ "$status" -eq 2 ]
-	[ "${#lines[@]}" -eq 1 ]
-	[[ "$output" == *"$want"* ]] || { echo "got: $output"; return 1; }
+	usage_error "$want" scale --no-save "$@"
 }
 
 @test "bad input is a usage error naming the value" {

@@ -5,9 +5,10 @@
 
 bats_require_minimum_version 1.5.0
 
+load helpers
+
 setup() {
-	# Never touch the user's results database.
-	export CLOCKBENCH_DB="$BATS_TEST_TMPDIR/results.db"
+	private_store
 }
 
 needs_timens() {
@@ -128,10 +129,7 @@ quick() { "$CLOCKBENCH" timens --quick --clock monotonic,monotonic-coarse --path
 bad() { # expected-message args...
 	local want="$1"
 	shift
-	run "$CLOCKBENCH" timens --no-save "$@"
-	[ "$status" -eq 2 ]
-	[ "${#lines[@]}" -eq 1 ]
-	[[ "$output" == *"$want"* ]] || { echo "got: $output"; return 1; }
+	usage_error "$want" timens --no-save "$@"
 }
 
 @test "bad input is a usage error naming the value" {

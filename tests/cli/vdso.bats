@@ -5,6 +5,8 @@
 
 bats_require_minimum_version 1.5.0
 
+load helpers
+
 setup() {
 	: "${CLOCKBENCH:?set CLOCKBENCH to the clockbench binary}"
 	DATA="${CLOCKBENCH_TEST_DATA:-$BATS_TEST_DIRNAME/../data}"

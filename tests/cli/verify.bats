@@ -3,7 +3,13 @@
 # clockbench verify: kselftest TAP, selection, JSON, checks that can fail
 # (fault injection), unprivileged runs, and bad input.
 
+load helpers
+
 v() { "$CLOCKBENCH" verify "$@"; }
+
+# cross-cpu and getcpu need every CPU online: not while hotplug runs.
+setup() { machine_lock; }
+teardown() { machine_unlock; }
 
 NOBODY=(setpriv --reuid=65534 --regid=65534 --clear-groups)
 

@@ -1,0 +1,166 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "cli/measure.h"
+
+#include <string.h>
+
+#include "basic/util.h"
+
+static volatile sig_atomic_t stop_signal;
+
+static void on_stop_signal(int sig)
+{
+	stop_signal = sig;
+}
+
+bool measure_stopped(void)
+{
+	return stop_signal != 0;
+}
+
+volatile sig_atomic_t *measure_stop_flag(void)
+{
+	return &stop_signal;
+}
+
+/* What asks a measurement to stop: ^C, kill, a hang-up, ^\\. */
+static const int stop_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
+#define NSTOP ARRAY_SIZE(stop_signals)
+
+/*
+ * No SA_RESTART: a wait for a child (exec, hotplug) returns EINTR, so the
+ * command sees the stop at once instead of after the child's end. The flag
+ * is not cleared: a stop that came before measure_run() still counts.
+ */
+static void install_stop_handlers(struct sigaction old[NSTOP])
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_stop_signal;
+	for (size_t i = 0; i < NSTOP; i++)
+		sigaction(stop_signals[i], &sa, &old[i]);
+}
+
+static void restore_stop_handlers(const struct sigaction old[NSTOP])
+{
+	for (size_t i = 0; i < NSTOP; i++)
+		sigaction(stop_signals[i], &old[i], NULL);
+}
+
+/* The runs the command records, as the store will keep them. */
+static void record_runs(struct measure *m)
+{
+	size_t cap = 0;
+
+	if (!m->ops->record)
+		return;
+	for (;;) {
+		struct stored_run run;
+
+		record_begin(&run, m->ops->command, &m->store, &m->env, &m->started);
+		if (!m->ops->record(m, m->nruns, &run)) {
+			stored_run_free(&run);
+			return;
+		}
+		record_finish(&run, m->elapsed_s, m->stop_signal != 0);
+		grow_array((void **)&m->runs, &cap, m->nruns + 1, sizeof(run));
+		m->runs[m->nruns++] = run;
+	}
+}
+
+/* Each run saved (unless --no-save): 0, or -1 when one could not be. */
+static int save_runs(struct measure *m)
+{
+	int rc = 0;
+
+	if (m->store.no_save)
+		return 0;
+	for (size_t k = 0; k < m->nruns; k++)
+		if (record_save(&m->store, &m->runs[k]) != 0)
+			rc = -1;
+	return rc;
+}
+
+static void free_runs(struct measure *m)
+{
+	for (size_t k = 0; k < m->nruns; k++)
+		stored_run_free(&m->runs[k]);
+	free(m->runs);
+	m->runs = NULL;
+	m->nruns = 0;
+}
+
+static int print_results(struct measure *m)
+{
+	int rc;
+
+	if (!m->ops->print)
+		return 0;
+	rc = m->ops->print(m, stdout);
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		error_msg("cannot write the results: %m");
+		return -1;
+	}
+	return rc;
+}
+
+int measure_run(struct measure *m)
+{
+	struct sigaction old[NSTOP];
+	uint64_t start;
+	int rc;
+
+	install_stop_handlers(old);
+	clock_gettime(CLOCK_REALTIME, &m->started);
+	start = now_ns();
+	rc = m->ops->measure(m);
+	m->elapsed_s = (double)(now_ns() - start) / 1e9;
+	m->stop_signal = (int)stop_signal;
+	restore_stop_handlers(old);
+	if (rc == 0) {
+		if (!m->have_env) {
+			env_collect(&m->env, NULL, "not looked up", -1);
+			m->have_env = true;
+		}
+		record_runs(m);
+		if (save_runs(m) != 0)
+			rc = -1;
+		if (print_results(m) != 0)
+			rc = -1;
+		free_runs(m);
+	}
+	if (m->have_env)
+		env_free(&m->env);
+	if (m->stop_signal)
+		return 128 + m->stop_signal;
+	return rc ? 1 : 0;
+}
+
+void timing_options_apply(const struct timing_options *t,
+			  struct timing_config *cfg)
+{
+	if (t->quick)
+		timing_config_quick(cfg);
+	else
+		timing_config_default(cfg);
+	if (t->budget_s > 0)
+		cfg->budget_s = t->budget_s;
+	if (cfg->min_time_s > cfg->budget_s)
+		cfg->min_time_s = cfg->budget_s;
+	if (t->precision_pct > 0)
+		cfg->rel_ci = t->precision_pct / 100;
+	if (t->rounds > 0)
+		cfg->rounds = (unsigned)t->rounds;
+}
+
+void measure_print_cell_list(const struct catalog *cat)
+{
+	for (size_t i = 0; i < cat->ncells; i++) {
+		const struct cell *c = &cat->cells[i];
+		bool ok = c->status == CELL_OK;
+
+		printf("%-32s %-7s %s%s%s\n", c->name, catalog_paths[c->path],
+		       ok ? "runs" : c->status == CELL_NA ? "n/a" : "unsupported",
+		       ok ? "" : ": ", ok ? "" : c->why);
+	}
+}

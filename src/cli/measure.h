@@ -1,0 +1,104 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The runner of the measuring commands (bench, scale, timens, hotplug,
+ * exec): what they share is written once here, and a command only says
+ * what it measures, how it prints it and what it saves.
+ *
+ * measure_run() installs the stop signals (SIGINT, SIGTERM, SIGHUP, SIGQUIT:
+ * the command
+ * finishes its current step, prints and saves what it has, status
+ * "interrupted"), takes the start time, calls measure(), builds the stored
+ * runs with record(), saves them, prints with print() (which may print the
+ * stored runs: they have their ids by then) and returns the exit status:
+ * 0; 1 when measuring, printing or saving failed; 128+N when stopped by
+ * signal N.
+ */
+#ifndef CLOCKBENCH_MEASURE_H
+#define CLOCKBENCH_MEASURE_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <time.h>
+
+#include "basic/options.h"
+#include "probe/env.h"
+#include "probe/timing.h"
+#include "results/record.h"
+
+struct measure;
+
+struct measure_ops {
+	const char *command;	/* "bench": the stored runs' command */
+	/*
+	 * Measure, checking measure_stopped() between steps. 0, or -1 with
+	 * the error printed: nothing is then printed or saved.
+	 */
+	int (*measure)(struct measure *m);
+	/*
+	 * Write the results to f in m->format: 0, or -1 with the reason
+	 * printed (the runner itself reports a stream that failed).
+	 */
+	int (*print)(struct measure *m, FILE *f);
+	/*
+	 * Fill stored run k, begun by the runner (uuid, label, host, kernel,
+	 * environment, start time), with its cells and config; false when
+	 * there is no run k. NULL: the command saves nothing.
+	 */
+	bool (*record)(struct measure *m, size_t k, struct stored_run *run);
+};
+
+struct measure {
+	const struct measure_ops *ops;
+	void *ctx;			/* the command's own state */
+	struct store_options store;	/* STORE_SAVE_OPTIONS */
+	int format;			/* the command's --format, as an index */
+	struct env_info env;		/* filled by measure() (env_collect) */
+	bool have_env;
+	struct timespec started;	/* CLOCK_REALTIME at the start */
+	double elapsed_s;
+	int stop_signal;		/* what stopped the run, or 0 */
+	struct stored_run *runs;	/* what record() built, for print() */
+	size_t nruns;
+};
+
+/* Run m (ops and ctx set, options parsed) and return the exit status. */
+int measure_run(struct measure *m);
+
+/* True once a stop signal arrived during measure_run(). */
+bool measure_stopped(void);
+/* The flag behind measure_stopped(), for loops that wait on children. */
+volatile sig_atomic_t *measure_stop_flag(void);
+
+/* ---- timing settings ---------------------------------------------------- */
+
+/* --budget, --quick, --rounds and --precision, as the user gave them. */
+struct timing_options {
+	double budget_s;	/* 0: the default */
+	bool quick;
+	long rounds;		/* 0: the default */
+	double precision_pct;	/* 0: the default */
+};
+
+#define TIMING_BUDGET_OPTION(t, help) \
+	OPT_DURATION(0, "budget", "TIME", &(t)->budget_s, help)
+#define TIMING_QUICK_OPTION(t) \
+	OPT_BOOL(0, "quick", &(t)->quick, \
+		 "short budget (40ms) and 5 rounds: good to a few percent")
+#define TIMING_ROUNDS_OPTION(t, name, help) \
+	OPT_INT(0, name, "N", &(t)->rounds, 1, 1000, help)
+#define TIMING_PRECISION_OPTION(t) \
+	OPT_DOUBLE(0, "precision", "PCT", &(t)->precision_pct, 1e-6, 99, \
+		   "stop a cell when its CI half-width is within PCT % of\n" \
+		   "the median (default 1)")
+
+/* The timing configuration these options ask for. */
+void timing_options_apply(const struct timing_options *t,
+			  struct timing_config *cfg);
+
+/* ---- small things several commands print ---------------------------------- */
+
+/* "name path runs" or "... n/a: why": the lines of --list. */
+void measure_print_cell_list(const struct catalog *cat);
+
+#endif

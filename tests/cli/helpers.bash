@@ -1,0 +1,38 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# What the command-line tests share: load it with `load helpers`.
+
+: "${CLOCKBENCH:?set CLOCKBENCH to the clockbench binary}"
+
+cb() { "$CLOCKBENCH" "$@"; }
+
+# A results database of the test's own: never the user's.
+private_store() {
+	export CLOCKBENCH_DB="${1:-$BATS_TEST_TMPDIR}/results.db"
+}
+
+# a > b, for decimal figures.
+greater() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a > b) }'; }
+
+# A usage error: exit 2, one line, naming what is wrong.
+#   usage_error "invalid --threads '0'" scale --threads 0
+usage_error() {
+	local want="$1"
+	shift
+	run "$CLOCKBENCH" "$@"
+	[ "$status" -eq 2 ] || { echo "status $status: $output"; return 1; }
+	[ "${#lines[@]}" -eq 1 ] || { echo "more than one line: $output"; return 1; }
+	[[ "$output" == *"$want"* ]] || { echo "got: $output"; return 1; }
+}
+
+# Tests that take a CPU offline or switch the clocksource hold this lock,
+# so that test suites run side by side (x86_64 and i386 builds, two
+# checkouts) never see each other's machine changes.
+machine_lock() {
+	exec {MACHINE_LOCK_FD}>"${TMPDIR:-/tmp}/clockbench-machine.lock"
+	flock -w 900 "$MACHINE_LOCK_FD"
+}
+
+machine_unlock() {
+	[ -n "${MACHINE_LOCK_FD:-}" ] && exec {MACHINE_LOCK_FD}>&-
+	MACHINE_LOCK_FD=
+}
