@@ -151,6 +151,35 @@ static bool filtered(const struct run_filter *f)
 	       f->until;
 }
 
+/* The filter and store: 0, or OPTIONS_HELP or OPTIONS_ERROR (printed). */
+static int parse_runs_options(int argc, char **argv, struct run_filter *filter,
+			      struct store_options *store, int *format)
+{
+	struct option_def options[] = {
+		OPT_STRING(0, "label", "PATTERN", &filter->label,
+			   "runs with this label (* ? [...] match as in the shell)"),
+		OPT_STRING(0, "kernel", "PATTERN", &filter->kernel,
+			   "runs on this kernel release, e.g. '6.18*'"),
+		OPT_STRING(0, "host", "PATTERN", &filter->host, "runs on this host"),
+		OPT_STRING(0, "command", "PATTERN", &filter->command,
+			   "runs of this command: bench, ..."),
+		OPT_CALLBACK(0, "since", "DATE", &filter->since, date_option,
+			     "runs started at or after DATE: YYYY-MM-DD, optionally\n"
+			     "with THH:MM or THH:MM:SS (UTC)"),
+		OPT_CALLBACK(0, "until", "DATE", &filter->until, date_option,
+			     "runs started at or before DATE (a day includes all of it)"),
+		OPT_CHOICE(0, "format", "FMT", format, runs_formats,
+			   "table (default) or json"),
+		STORE_DB_OPTION(store),
+		OPT_END(),
+	};
+	int n = parse_options(argc, argv, &runs_usage, options, 0);
+
+	if (n > 0)
+		return options_fail("unexpected argument '%s'", argv[0]);
+	return n < 0 ? n : 0;
+}
+
 int cmd_runs(int argc, char **argv)
 {
 	char path[PATH_MAX], err[PATH_MAX + 256];
@@ -160,31 +189,11 @@ int cmd_runs(int argc, char **argv)
 	struct store *st;
 	int64_t *ids = NULL;
 	size_t n = 0, loaded = 0;
-	int rc = 1, format = 0, nargs;
-	struct option_def options[] = {
-		OPT_STRING(0, "label", "PATTERN", &filter.label,
-			   "runs with this label (* ? [...] match as in the shell)"),
-		OPT_STRING(0, "kernel", "PATTERN", &filter.kernel,
-			   "runs on this kernel release, e.g. '6.18*'"),
-		OPT_STRING(0, "host", "PATTERN", &filter.host, "runs on this host"),
-		OPT_STRING(0, "command", "PATTERN", &filter.command,
-			   "runs of this command: bench, ..."),
-		OPT_CALLBACK(0, "since", "DATE", &filter.since, date_option,
-			     "runs started at or after DATE: YYYY-MM-DD, optionally\n"
-			     "with THH:MM or THH:MM:SS (UTC)"),
-		OPT_CALLBACK(0, "until", "DATE", &filter.until, date_option,
-			     "runs started at or before DATE (a day includes all of it)"),
-		OPT_CHOICE(0, "format", "FMT", &format, runs_formats,
-			   "table (default) or json"),
-		STORE_DB_OPTION(&store),
-		OPT_END(),
-	};
+	int format = 0, rc = parse_runs_options(argc, argv, &filter, &store, &format);
 
-	nargs = parse_options(argc, argv, &runs_usage, options, 0);
-	if (nargs < 0)
-		return parse_options_status(nargs);
-	if (nargs > 0)
-		return usage_fail("unexpected argument '%s'", argv[0]);
+	if (rc < 0)
+		return parse_options_status(rc);
+	rc = 1;
 	st = record_open(&store, STORE_READ, path, sizeof(path));
 	if (!st)
 		return 1;

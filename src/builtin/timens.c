@@ -125,7 +125,10 @@ static int no_label_option(const struct option_def *opt, const char *arg,
 	return -1;
 }
 
-/* 0, or OPTIONS_HELP or OPTIONS_ERROR (already printed). */
+/*
+ * 0, or OPTIONS_HELP or OPTIONS_ERROR (already printed). Long only because
+ * the table has an entry per option.
+ */
 static int parse_timens_options(int argc, char **argv, struct timens_options *o,
 				struct measure *m)
 {

@@ -306,6 +306,7 @@ static void clocksource_evidence(char *buf, size_t len,
 		 f->tsc_hint[0] ? "; " : "", f->tsc_hint);
 }
 
+/* One sentence per cause: long only because the causes are many. */
 void doctor_evidence(char *buf, size_t len, enum doctor_cause cause,
 		     const struct cell *c, const struct doctor_facts *f)
 {
