@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
+ * doctor/: facts, probes, causes and advice of clockbench doctor.
+ * Includes basic/, probe/, results/ and report/; not verify/ or scenario/.
+ *
  * clockbench doctor: does each time call enter the kernel, and why?
  *
  * Three steps, kept apart so that the reasoning can be tested without the

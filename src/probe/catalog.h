@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
+ * probe/: the machine and the calls it offers (vDSO, catalog, counters,
+ * timing, environment, seccomp, namespaces). Includes basic/ only.
+ *
  * The catalog of time APIs: every API x clock x path clockbench can call,
  * the function behind each, and why a cell cannot run when it cannot
  * (no such path here, or a clock id the kernel rejects).

@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
+ * report/: presenting runs and comparisons (tables, JSON, CSV, TAP,
+ * compare's styles). Includes basic/, probe/ and results/.
+ *
  * Output formats of a bench run: an aligned table for people, JSON and CSV
  * for programs, TAP for kselftest-style harnesses.
  */

@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
+ * results/: runs as data: a bench run, the store, recording a run,
+ * comparing runs. Includes basic/ and probe/.
+ *
  * The results store: every run of a measuring command, with its raw
  * samples and its environment, in SQLite.
  *

@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
+ * scenario/: the mailing-list scenarios (scale, timens, hotplug, exec).
+ * Includes basic/, probe/, results/ and report/; not verify/ or doctor/.
+ *
  * Thread scaling, as mmtests' poundtime measures it (seed 001): N threads
  * share a fixed total number of calls, and the wall time of the whole job
  * is reported for each N. times() and the process CPU clock sum the CPU

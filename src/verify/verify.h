@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
+ * verify/: the engine and the checks of clockbench verify. Includes
+ * basic/, probe/, results/ and report/; not doctor/ or scenario/.
+ *
  * clockbench verify: correctness and ABI checks of every time API, clock
  * id and path, reported with kselftest's TAP conventions.
  *
