@@ -20,7 +20,8 @@
 /* Exit statuses shared by all commands. */
 enum {
 	EXIT_USAGE = 2,		/* bad option or value */
-	EXIT_PROBLEM = 3,	/* doctor: something is not served in userspace */
+	EXIT_PROBLEM = 3,	/* doctor: a call is not served in userspace;
+				 * compare --fail-on: the gate caught a change */
 	EXIT_SKIP = 4,		/* kselftest convention: nothing could run */
 };
 

@@ -29,7 +29,8 @@ static const struct command_usage compare_usage = {
 	"lies beyond +-threshold.\n"
 	"\n"
 	"Exit status: 0 on success, 1 when a run cannot be read, 2 on a usage\n"
-	"error.",
+	"error, 3 when --fail-on caught a change (for CI and 'git bisect run',\n"
+	"whose exit 125 clockbench never uses).",
 };
 
 static const char *const correction_names[] = { "holm", "bh", "none", NULL };
@@ -38,6 +39,7 @@ struct compare_cli {
 	struct compare_options opts;
 	int style;		/* enum compare_style */
 	int format;		/* enum compare_format */
+	int fail_on;		/* enum compare_gate */
 	struct store_options store;
 };
 
@@ -87,6 +89,9 @@ static int parse_compare_options(int argc, char **argv, struct compare_cli *o)
 			     correction_option,
 			     "bh (Benjamini-Hochberg, default), holm, none: across\n"
 			     "the cells of one comparison"),
+		OPT_CHOICE(0, "fail-on", "WHAT", &o->fail_on, compare_gate_names,
+			   "exit 3 when a cell is significantly worse, better,\n"
+			   "or either (change); none (default) never fails"),
 		STORE_DB_OPTION(&o->store),
 		OPT_END(),
 	};
@@ -137,6 +142,29 @@ static void free_groups(struct compare_group *groups, size_t n)
 	free(groups);
 }
 
+/* Names every cell the gate catches on stderr; true when there is one. */
+static bool gate_caught(const struct compare_result *r, enum compare_gate gate)
+{
+	size_t hits = 0;
+
+	for (size_t i = 0; i < r->nrows; i++)
+		for (size_t g = 1; g < r->ngroups; g++) {
+			const struct compare_diff *d = &r->rows[i].diffs[g];
+
+			if (!compare_gate_hit(d, gate))
+				continue;
+			fprintf(stderr, "%s: %s %s: %+.2f %% against %s in %s (%s)\n",
+				program_context(), r->rows[i].name, r->rows[i].path,
+				d->change_pct, r->groups[0].spec, r->groups[g].spec,
+				d->verdict);
+			hits++;
+		}
+	if (hits)
+		fprintf(stderr, "%s: --fail-on %s: %zu cell%s\n", program_context(),
+			compare_gate_names[gate], hits, hits == 1 ? "" : "s");
+	return hits > 0;
+}
+
 int cmd_compare(int argc, char **argv)
 {
 	struct compare_cli o = { 0 };
@@ -168,6 +196,8 @@ int cmd_compare(int argc, char **argv)
 			   (enum compare_format)o.format) == 0 ? 0 : 1;
 	if (rc)
 		error_msg("cannot write the comparison: %m");
+	else if (gate_caught(&result, (enum compare_gate)o.fail_on))
+		rc = EXIT_PROBLEM;
 	compare_free(&result);
 out:
 	free_groups(groups, ngroups);

@@ -483,3 +483,22 @@ void compare_free(struct compare_result *r)
 	free(r->machine_shift);
 	memset(r, 0, sizeof(*r));
 }
+
+const char *const compare_gate_names[] = { "none", "worse", "better", "change", NULL };
+
+bool compare_gate_hit(const struct compare_diff *d, enum compare_gate gate)
+{
+	if (!d->valid || !d->significant)
+		return false;
+	switch (gate) {
+	case GATE_NONE:
+		return false;
+	case GATE_WORSE:
+		return d->change_pct > 0;
+	case GATE_BETTER:
+		return d->change_pct < 0;
+	case GATE_CHANGE:
+		return true;
+	}
+	return false;
+}

@@ -127,6 +127,21 @@ int compare_build(struct compare_result *r, struct compare_group *groups,
 		  size_t errlen);
 void compare_free(struct compare_result *r);
 
+/*
+ * The gate of `compare --fail-on` (and `ab --fail-on`): which significant
+ * changes make the command fail, for CI and `git bisect run`.
+ */
+enum compare_gate {
+	GATE_NONE,
+	GATE_WORSE,	/* significantly slower than the base */
+	GATE_BETTER,	/* significantly faster */
+	GATE_CHANGE,	/* either */
+};
+extern const char *const compare_gate_names[];	/* enum order, NULL-terminated */
+
+/* Whether the gate catches group g's diff of row (g >= 1). */
+bool compare_gate_hit(const struct compare_diff *d, enum compare_gate gate);
+
 const char *compare_metric_name(enum compare_metric m);
 int compare_metric_by_name(const char *name);	/* -1 if unknown */
 

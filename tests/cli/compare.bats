@@ -105,3 +105,31 @@ setup() {
 	[[ "$output" == *"no results database at"* ]]
 	[ ! -e "$BATS_TEST_TMPDIR/none.db" ]
 }
+
+# Run 1 again with every sample 20 % slower, as a run of its own.
+import_slower_copy() { # label
+	"$CLOCKBENCH" export 1 | jq --arg l "$1" '.runs[0] |= (.uuid = "00000000-0000-4000-8000-00000000002a"
+		| .label = $l | .cells |= map(.samples |= map(. * 1.2)))' >"$BATS_TEST_TMPDIR/slow.json"
+	"$CLOCKBENCH" import "$BATS_TEST_TMPDIR/slow.json" 2>/dev/null
+}
+
+@test "--fail-on: exit 3 when the gate catches a change, 0 when it does not" {
+	import_slower_copy slow
+	run --separate-stderr "$CLOCKBENCH" compare 1 slow --fail-on worse
+	[ "$status" -eq 3 ]
+	[[ "$stderr" == *"clock-gettime-monotonic vdso: +20.00 % against "*" in slow (worse)"* ]]
+	[[ "$stderr" == *"--fail-on worse: 6 cells"* ]]
+	run "$CLOCKBENCH" compare 1 slow --fail-on change
+	[ "$status" -eq 3 ]
+	run "$CLOCKBENCH" compare 1 slow --fail-on better
+	[ "$status" -eq 0 ]
+	run "$CLOCKBENCH" compare 1 slow
+	[ "$status" -eq 0 ]
+	# Seen from the slow run, the base is better, never worse.
+	run "$CLOCKBENCH" compare slow 1 --fail-on worse
+	[ "$status" -eq 0 ]
+	run "$CLOCKBENCH" compare slow 1 --fail-on better
+	[ "$status" -eq 3 ]
+	usage_error "unknown fail-on 'regression' (none, worse, better, change)" \
+		compare 1 slow --fail-on regression
+}
