@@ -66,6 +66,7 @@ static const struct vdso_names names_native = {
 	.gettimeofday = "__vdso_gettimeofday",
 	.time = "__vdso_time",
 	.getcpu = "__vdso_getcpu",
+	.clock_gettime64 = "__vdso_clock_gettime64",
 };
 #define TIME64_NAMES { .arch = "i386", .machine = EM_386,		\
 	.version = "LINUX_2.6", .clock_gettime = "__vdso_clock_gettime64", \
@@ -84,6 +85,7 @@ static const struct vdso_names names_native = {
 	.clock_gettime = "__vdso_clock_gettime",
 	.clock_getres = "__vdso_clock_getres",
 	.gettimeofday = "__vdso_gettimeofday",
+	.clock_gettime64 = "__vdso_clock_gettime64",
 };
 #define TIME64_NAMES { .arch = "arm", .machine = EM_ARM,		\
 	.version = "LINUX_2.6", .clock_gettime = "__vdso_clock_gettime64" }
@@ -111,6 +113,7 @@ static const struct vdso_names names_native = {
 	.time = "__kernel_time",
 	.getcpu = "__kernel_getcpu",
 	.getrandom = "__kernel_getrandom",
+	.clock_gettime64 = "__kernel_clock_gettime64",
 };
 #define TIME64_NAMES { .arch = "ppc", .machine = EM_PPC,		\
 	.version = "LINUX_2.6.15",					\

@@ -36,6 +36,10 @@ struct vdso_names {
 	/* Additions to the original interface: */
 	const char *arch;		/* "x86_64", "aarch64", "ppc64le", ... */
 	uint16_t machine;		/* e_machine of this build (EM_*) */
+	/* The y2038 entry points of a 32-bit time_t build (CATALOG_TIME64),
+	 * which take a 64-bit struct timespec; NULL elsewhere. */
+	const char *clock_gettime64;
+	const char *clock_getres64;
 };
 
 /* The names of the architecture this binary was built for; never NULL. */
