@@ -13,12 +13,12 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "probe/vdso-call.h"
+
 #if CATALOG_TIME64
 
 /* Bracketed reads per point: enough to catch a path that lags, quickly. */
 #define TIME64_READS 2000
-
-typedef int (*clock64_fn)(clockid_t, struct timespec64 *);
 
 /* One 64-bit call through path p: 0, or the errno. */
 static int call64(const struct verify *v, enum api api, enum path p,
@@ -29,7 +29,7 @@ static int call64(const struct verify *v, enum api api, enum path p,
 
 	switch (p) {
 	case PATH_VDSO:
-		ret = ((clock64_fn)v->vdso_fn[api])(id, ts);
+		ret = vdso_clock_call(v->vdso_fn[api], id, ts);
 		return ret < 0 ? (int)-ret : 0;
 	case PATH_LIBC:
 		ret = getres ? __clock_getres64(id, ts) : __clock_gettime64(id, ts);

@@ -21,6 +21,7 @@
 
 #include "config.h"
 #include "probe/env.h"
+#include "probe/vdso-call.h"
 
 const struct verify_group verify_groups[] = {
 	{ "bracket", "a vDSO or libc read lies between two raw-syscall reads",
@@ -254,7 +255,8 @@ static struct vres clock_call(const struct verify *v, enum path p, bool getres,
 
 		if (!fn)
 			return no_path();
-		r = vdso_result(fn(id, ts));
+		/* powerpc's CR0.SO error becomes -errno like everywhere else. */
+		r = vdso_result(vdso_clock_call((const void *)fn, id, ts));
 		break;
 	}
 	case PATH_LIBC:
