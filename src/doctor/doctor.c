@@ -246,6 +246,8 @@ const char *doctor_vdso_symbol(enum api api)
 	case API_TIME: sym = n->time; break;
 	case API_GETCPU: sym = n->getcpu; break;
 	case API_GETRANDOM: sym = n->getrandom; break;
+	case API_CLOCK_GETTIME64: sym = n->clock_gettime64; break;
+	case API_CLOCK_GETRES64: sym = n->clock_getres64; break;
 	default: break;
 	}
 	return sym;

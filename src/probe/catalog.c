@@ -51,7 +51,16 @@ const struct api_info catalog_apis[API_COUNT] = {
 	[API_GETRANDOM] = { "getrandom", "getrandom", false },
 	[API_TIMES] = { "times", "times", false },
 	[API_GETRUSAGE] = { "getrusage", "getrusage", false },
+	[API_CLOCK_GETTIME64] = { "clock_gettime64", "clock-gettime64", true },
+	[API_CLOCK_GETRES64] = { "clock_getres64", "clock-getres64", true },
 };
+
+bool catalog_api_here(enum api api)
+{
+	if (api == API_CLOCK_GETTIME64 || api == API_CLOCK_GETRES64)
+		return CATALOG_TIME64;
+	return api >= 0 && api < API_COUNT;
+}
 
 const char *const catalog_paths[PATH_COUNT] = {
 	[PATH_VDSO] = "vdso",
@@ -84,7 +93,7 @@ static bool name_matches(const char *a, const char *b)
 int catalog_api_by_name(const char *name)
 {
 	for (int i = 0; i < API_COUNT; i++)
-		if (name_matches(name, catalog_apis[i].name))
+		if (catalog_api_here(i) && name_matches(name, catalog_apis[i].name))
 			return i;
 	return -1;
 }
@@ -175,6 +184,21 @@ DEFINE_LOOP(libc_getrandom, unsigned char buf[GETRANDOM_BYTES],
 DEFINE_LOOP(libc_times, struct tms t, times(&t))
 DEFINE_LOOP(libc_getrusage, struct rusage ru, getrusage(RUSAGE_SELF, &ru))
 
+#if CATALOG_TIME64
+typedef int (*clock64_fn)(clockid_t, struct timespec64 *);
+
+DEFINE_LOOP(clock64_fn, clock64_fn fn = (clock64_fn)c->fn; clockid_t id = c->clock->id;
+	    struct timespec64 ts, fn(id, &ts))
+DEFINE_LOOP(libc_clock_gettime64, clockid_t id = c->clock->id; struct timespec64 ts,
+	    __clock_gettime64(id, &ts))
+DEFINE_LOOP(libc_clock_getres64, clockid_t id = c->clock->id; struct timespec64 ts,
+	    __clock_getres64(id, &ts))
+DEFINE_LOOP(sys_clock_gettime64, clockid_t id = c->clock->id; struct timespec64 ts,
+	    syscall(SYS_clock_gettime64, id, &ts))
+DEFINE_LOOP(sys_clock_getres64, clockid_t id = c->clock->id; struct timespec64 ts,
+	    syscall(SYS_clock_getres_time64, id, &ts))
+#endif
+
 /* 32-bit builds with a 64-bit time_t need the *64 system calls. */
 #if defined(SYS_clock_gettime64) && defined(__USE_TIME_BITS64)
 #define SYS_CLOCK_GETTIME SYS_clock_gettime64
@@ -251,6 +275,8 @@ static const char *vdso_symbol_for(enum api api)
 	case API_TIME: return n->time;
 	case API_GETCPU: return n->getcpu;
 	case API_GETRANDOM: return n->getrandom;
+	case API_CLOCK_GETTIME64: return n->clock_gettime64;
+	case API_CLOCK_GETRES64: return n->clock_getres64;
 	default: return NULL;
 	}
 }
@@ -301,6 +327,10 @@ static void setup_vdso_path(struct cell *c, const struct catalog *cat)
 		[API_TIME] = loop_time_fn,
 		[API_GETCPU] = loop_getcpu3_fn,
 		[API_GETRANDOM] = loop_vgetrandom_fn,
+#if CATALOG_TIME64
+		[API_CLOCK_GETTIME64] = loop_clock64_fn,
+		[API_CLOCK_GETRES64] = loop_clock64_fn,
+#endif
 	};
 	const char *sym = vdso_symbol_for(c->api);
 
@@ -335,6 +365,10 @@ static void setup_libc_path(struct cell *c)
 		[API_GETRANDOM] = loop_libc_getrandom,
 		[API_TIMES] = loop_libc_times,
 		[API_GETRUSAGE] = loop_libc_getrusage,
+#if CATALOG_TIME64
+		[API_CLOCK_GETTIME64] = loop_libc_clock_gettime64,
+		[API_CLOCK_GETRES64] = loop_libc_clock_getres64,
+#endif
 	};
 
 	c->loop = loops[c->api];
@@ -355,6 +389,10 @@ static void setup_syscall_path(struct cell *c)
 		[API_GETRANDOM] = loop_sys_getrandom,
 		[API_TIMES] = loop_sys_times,
 		[API_GETRUSAGE] = loop_sys_getrusage,
+#if CATALOG_TIME64
+		[API_CLOCK_GETTIME64] = loop_sys_clock_gettime64,
+		[API_CLOCK_GETRES64] = loop_sys_clock_getres64,
+#endif
 	};
 
 	c->loop = loops[c->api];
@@ -379,13 +417,25 @@ static bool rtc_present(void)
 	return found;
 }
 
+/* The raw system call behind a per-clock API. */
+static long clock_syscall_nr(enum api api)
+{
+	switch (api) {
+#if CATALOG_TIME64
+	case API_CLOCK_GETTIME64: return SYS_clock_gettime64;
+	case API_CLOCK_GETRES64: return SYS_clock_getres_time64;
+#endif
+	case API_CLOCK_GETRES: return SYS_CLOCK_GETRES;
+	default: return SYS_CLOCK_GETTIME;
+	}
+}
+
 /* Ask the kernel itself, through the raw syscall, whether it knows the id. */
 static void check_clock_supported(struct cell *c)
 {
-	struct timespec ts;
-	long nr = c->api == API_CLOCK_GETRES ? SYS_CLOCK_GETRES : SYS_CLOCK_GETTIME;
+	struct timespec64 ts;	/* room for either layout */
 
-	if (syscall(nr, c->clock->id, &ts) == 0)
+	if (syscall(clock_syscall_nr(c->api), c->clock->id, &ts) == 0)
 		return;
 	c->status = CELL_UNSUPPORTED;
 	c->err = errno;
@@ -451,7 +501,7 @@ void catalog_build(struct catalog *cat, const struct catalog_filter *filter)
 	for (int api = 0; api < API_COUNT; api++) {
 		size_t nclk = catalog_apis[api].per_clock ? catalog_nclocks : 1;
 
-		if (!filter->api[api])
+		if (!filter->api[api] || !catalog_api_here(api))
 			continue;
 		for (size_t k = 0; k < nclk; k++) {
 			const struct clock_info *clk =

@@ -15,6 +15,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <time.h>
 
 #include "probe/vdso.h"
@@ -28,8 +29,39 @@ enum api {
 	API_GETRANDOM,
 	API_TIMES,
 	API_GETRUSAGE,
+	/* The y2038 calls of 32-bit architectures built with a 32-bit time_t:
+	 * a 64-bit struct timespec through __vdso_clock_gettime64, glibc's
+	 * __clock_gettime64 and SYS_clock_gettime64 (getres: no vDSO entry on
+	 * i386 or arm). Absent from the catalog elsewhere (catalog_api_here). */
+	API_CLOCK_GETTIME64,
+	API_CLOCK_GETRES64,
 	API_COUNT,
 };
+
+/*
+ * Whether this build has the time64 APIs as calls of their own: on 32-bit
+ * architectures whose time_t is 32 bits (with _TIME_BITS=64 clock_gettime
+ * already is clock_gettime64).
+ */
+#include <sys/syscall.h>
+#if defined(SYS_clock_gettime64) && __SIZEOF_LONG__ == 4 && !defined(__USE_TIME_BITS64)
+#define CATALOG_TIME64 1
+#else
+#define CATALOG_TIME64 0
+#endif
+
+/* The struct timespec of the time64 calls, whatever this build's time_t. */
+struct timespec64 {
+	int64_t tv_sec;
+	int64_t tv_nsec;	/* long long in the kernel's __kernel_timespec */
+};
+
+#if CATALOG_TIME64
+/* glibc 2.34+ exports these on 32-bit architectures; its headers declare
+ * them only for _TIME_BITS=64 builds, as clock_gettime's redirections. */
+int __clock_gettime64(clockid_t id, struct timespec64 *ts);
+int __clock_getres64(clockid_t id, struct timespec64 *ts);
+#endif
 
 enum path {
 	PATH_VDSO,	/* direct call through the resolved vDSO symbol */
@@ -63,8 +95,11 @@ extern const size_t catalog_nclocks;
 extern const struct api_info catalog_apis[API_COUNT];
 extern const char *const catalog_paths[PATH_COUNT];
 
+/* Whether the API exists on this architecture and build (time64: 32-bit). */
+bool catalog_api_here(enum api api);
+
 /* Look-ups by name for the command line (case-insensitive, '-' == '_'). */
-int catalog_api_by_name(const char *name);		/* -1 if unknown */
+int catalog_api_by_name(const char *name);		/* -1 if unknown or not here */
 int catalog_path_by_name(const char *name);		/* -1 if unknown */
 /* By name ("monotonic", "CLOCK_MONOTONIC") or number ("1"): NULL if unknown. */
 const struct clock_info *catalog_clock_by_name(const char *name);

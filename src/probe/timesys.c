@@ -97,6 +97,14 @@ size_t timesys_for_api(enum api api, long *nrs, size_t max)
 	case API_GETRUSAGE:
 		add(nrs, max, &n, SYS_getrusage);
 		break;
+#if CATALOG_TIME64
+	case API_CLOCK_GETTIME64:
+		add(nrs, max, &n, SYS_clock_gettime64);
+		break;
+	case API_CLOCK_GETRES64:
+		add(nrs, max, &n, SYS_clock_getres_time64);
+		break;
+#endif
 	default:
 		break;
 	}

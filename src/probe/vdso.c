@@ -3,9 +3,11 @@
  * vDSO lookup. The image is parsed from a pointer and a length and nothing
  * in it is trusted: every offset, count and string index is checked against
  * the length before use, with arithmetic that cannot wrap (off <= len &&
- * size <= len - off), and every table is checked for alignment before it is
- * read through a typed pointer. The first problem found is reported in one
- * line. Once vdso_parse() succeeds, lookups only follow what it validated.
+ * size <= len - off), and every table is checked for the alignment the ELF
+ * ABI gives it. Fields are read one at a time in the image's own class and
+ * byte order, so that one build parses the vDSO of every architecture.
+ * The first problem found is reported in one line. Once vdso_parse()
+ * succeeds, lookups only follow what it validated.
  */
 #include "probe/vdso.h"
 
@@ -13,7 +15,7 @@
 #include <inttypes.h>
 #include <link.h>
 #include <stdarg.h>
-#include <stdalign.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,14 +27,6 @@
 #define EM_LOONGARCH 258
 #endif
 
-/* DT_HASH words are 64-bit on s390x (and alpha), 32-bit everywhere else. */
-#if defined(__s390x__) || defined(__alpha__)
-typedef uint64_t hash_word_t;
-#else
-typedef uint32_t hash_word_t;
-#endif
-
-#define BLOOM_BITS (8 * sizeof(ElfW(Addr)))
 #define VERSYM_INDEX 0x7fff	/* the top bit marks a hidden symbol */
 
 #if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
@@ -40,7 +34,6 @@ typedef uint32_t hash_word_t;
 #else
 #define NATIVE_DATA ELFDATA2MSB
 #endif
-#define NATIVE_CLASS (sizeof(ElfW(Addr)) == 8 ? ELFCLASS64 : ELFCLASS32)
 
 /* ---- per-architecture names ------------------------------------------ */
 
@@ -73,6 +66,7 @@ static const struct vdso_names names_native = {
 	.gettimeofday = "__vdso_gettimeofday",
 	.time = "__vdso_time",
 	.getcpu = "__vdso_getcpu",
+	.clock_gettime64 = "__vdso_clock_gettime64",
 };
 #define TIME64_NAMES { .arch = "i386", .machine = EM_386,		\
 	.version = "LINUX_2.6", .clock_gettime = "__vdso_clock_gettime64", \
@@ -91,6 +85,7 @@ static const struct vdso_names names_native = {
 	.clock_gettime = "__vdso_clock_gettime",
 	.clock_getres = "__vdso_clock_getres",
 	.gettimeofday = "__vdso_gettimeofday",
+	.clock_gettime64 = "__vdso_clock_gettime64",
 };
 #define TIME64_NAMES { .arch = "arm", .machine = EM_ARM,		\
 	.version = "LINUX_2.6", .clock_gettime = "__vdso_clock_gettime64" }
@@ -118,6 +113,7 @@ static const struct vdso_names names_native = {
 	.time = "__kernel_time",
 	.getcpu = "__kernel_getcpu",
 	.getrandom = "__kernel_getrandom",
+	.clock_gettime64 = "__kernel_clock_gettime64",
 };
 #define TIME64_NAMES { .arch = "ppc", .machine = EM_PPC,		\
 	.version = "LINUX_2.6.15",					\
@@ -265,12 +261,156 @@ struct parser {
 #define FAIL(p, ...) fail((p)->err, (p)->errlen, __VA_ARGS__)
 #define X64 "0x%" PRIx64
 
-/* ---- headers --------------------------------------------------------- */
+/* ---- reading the image's own class and byte order --------------------- */
 
-static const char *class_name(unsigned c)
-{
-	return c == ELFCLASS32 ? "ELF32" : c == ELFCLASS64 ? "ELF64" : "invalid";
+/*
+ * Where the fields the parser reads lie in each class's structures. The
+ * image is read field by field, byte-swapped when its byte order is not
+ * ours, so that one build reads the vDSO of every architecture.
+ */
+struct elf_layout {
+	size_t ehdr, phdr, shdr, dyn, sym, word;
+	size_t e_type, e_machine, e_version, e_phoff, e_shoff, e_phentsize,
+	       e_phnum, e_shentsize, e_shnum;
+	size_t p_type, p_offset, p_vaddr, p_filesz;
+	size_t d_tag, d_val;
+	size_t st_name, st_info, st_shndx, st_value, st_size;
+};
+
+#define ELF_LAYOUT(N) {							\
+	.ehdr = sizeof(Elf##N##_Ehdr), .phdr = sizeof(Elf##N##_Phdr),	\
+	.shdr = sizeof(Elf##N##_Shdr), .dyn = sizeof(Elf##N##_Dyn),	\
+	.sym = sizeof(Elf##N##_Sym), .word = (N) / 8,			\
+	.e_type = offsetof(Elf##N##_Ehdr, e_type),			\
+	.e_machine = offsetof(Elf##N##_Ehdr, e_machine),		\
+	.e_version = offsetof(Elf##N##_Ehdr, e_version),		\
+	.e_phoff = offsetof(Elf##N##_Ehdr, e_phoff),			\
+	.e_shoff = offsetof(Elf##N##_Ehdr, e_shoff),			\
+	.e_phentsize = offsetof(Elf##N##_Ehdr, e_phentsize),		\
+	.e_phnum = offsetof(Elf##N##_Ehdr, e_phnum),			\
+	.e_shentsize = offsetof(Elf##N##_Ehdr, e_shentsize),		\
+	.e_shnum = offsetof(Elf##N##_Ehdr, e_shnum),			\
+	.p_type = offsetof(Elf##N##_Phdr, p_type),			\
+	.p_offset = offsetof(Elf##N##_Phdr, p_offset),			\
+	.p_vaddr = offsetof(Elf##N##_Phdr, p_vaddr),			\
+	.p_filesz = offsetof(Elf##N##_Phdr, p_filesz),			\
+	.d_tag = offsetof(Elf##N##_Dyn, d_tag),				\
+	.d_val = offsetof(Elf##N##_Dyn, d_un),				\
+	.st_name = offsetof(Elf##N##_Sym, st_name),			\
+	.st_info = offsetof(Elf##N##_Sym, st_info),			\
+	.st_shndx = offsetof(Elf##N##_Sym, st_shndx),			\
+	.st_value = offsetof(Elf##N##_Sym, st_value),			\
+	.st_size = offsetof(Elf##N##_Sym, st_size),			\
 }
+
+static const struct elf_layout layout32 = ELF_LAYOUT(32);
+static const struct elf_layout layout64 = ELF_LAYOUT(64);
+
+static const struct elf_layout *layout(const struct vdso_image *img)
+{
+	return img->elf_class == ELFCLASS64 ? &layout64 : &layout32;
+}
+
+/* Only for offsets already checked with fits(). */
+static uint16_t rd16(const struct vdso_image *img, uint64_t off)
+{
+	uint16_t v;
+
+	memcpy(&v, img->base + off, sizeof(v));
+	return img->foreign_order ? __builtin_bswap16(v) : v;
+}
+
+static uint32_t rd32(const struct vdso_image *img, uint64_t off)
+{
+	uint32_t v;
+
+	memcpy(&v, img->base + off, sizeof(v));
+	return img->foreign_order ? __builtin_bswap32(v) : v;
+}
+
+static uint64_t rd64(const struct vdso_image *img, uint64_t off)
+{
+	uint64_t v;
+
+	memcpy(&v, img->base + off, sizeof(v));
+	return img->foreign_order ? __builtin_bswap64(v) : v;
+}
+
+/* A word of the image's class: Addr, Off, Xword, a bloom word. */
+static uint64_t rdword(const struct vdso_image *img, uint64_t off)
+{
+	return img->elf_class == ELFCLASS64 ? rd64(img, off) : rd32(img, off);
+}
+
+/* A DT_HASH entry: 64-bit on s390x and alpha (their ABIs), else 32-bit. */
+static uint64_t rdhash(const struct vdso_image *img, uint64_t off)
+{
+	return img->hash_word == 8 ? rd64(img, off) : rd32(img, off);
+}
+
+struct ehdr {
+	uint16_t type, machine, phentsize, phnum, shentsize, shnum;
+	uint32_t version;
+	uint64_t phoff, shoff;
+};
+
+struct phdr {
+	uint32_t type;
+	uint64_t offset, vaddr, filesz;
+};
+
+struct sym {
+	uint32_t name;
+	unsigned char info;
+	uint16_t shndx;
+	uint64_t value, size;
+};
+
+static void read_ehdr(const struct vdso_image *img, struct ehdr *eh)
+{
+	const struct elf_layout *l = layout(img);
+
+	eh->type = rd16(img, l->e_type);
+	eh->machine = rd16(img, l->e_machine);
+	eh->version = rd32(img, l->e_version);
+	eh->phoff = rdword(img, l->e_phoff);
+	eh->shoff = rdword(img, l->e_shoff);
+	eh->phentsize = rd16(img, l->e_phentsize);
+	eh->phnum = rd16(img, l->e_phnum);
+	eh->shentsize = rd16(img, l->e_shentsize);
+	eh->shnum = rd16(img, l->e_shnum);
+}
+
+/* Program header i; the table was checked to lie in the image. */
+static struct phdr read_phdr(const struct vdso_image *img, size_t i)
+{
+	const struct elf_layout *l = layout(img);
+	uint64_t off = offset_of(img, img->phdr) + i * l->phdr;
+
+	return (struct phdr){
+		.type = rd32(img, off + l->p_type),
+		.offset = rdword(img, off + l->p_offset),
+		.vaddr = rdword(img, off + l->p_vaddr),
+		.filesz = rdword(img, off + l->p_filesz),
+	};
+}
+
+/* Symbol i; the table was checked to lie in the image. */
+static struct sym read_sym(const struct vdso_image *img, size_t i)
+{
+	const struct elf_layout *l = layout(img);
+	uint64_t off = offset_of(img, img->symtab) + i * l->sym;
+
+	return (struct sym){
+		.name = rd32(img, off + l->st_name),
+		.info = img->base[off + l->st_info],
+		.shndx = rd16(img, off + l->st_shndx),
+		.value = rdword(img, off + l->st_value),
+		.size = rdword(img, off + l->st_size),
+	};
+}
+
+/* ---- headers --------------------------------------------------------- */
 
 static int check_ident(struct parser *p)
 {
@@ -286,15 +426,15 @@ static int check_ident(struct parser *p)
 	if (len < EI_NIDENT)
 		return FAIL(p, "truncated: ELF identification needs %d bytes, image is %zu bytes",
 			    EI_NIDENT, len);
-	if (id[EI_CLASS] != NATIVE_CLASS)
-		return FAIL(p, "wrong ELF class %u (%s), this build reads %s",
-			    id[EI_CLASS], class_name(id[EI_CLASS]),
-			    class_name(NATIVE_CLASS));
-	if (id[EI_DATA] != NATIVE_DATA)
-		return FAIL(p, "wrong byte order (EI_DATA %u), this build reads %s-endian",
-			    id[EI_DATA], NATIVE_DATA == ELFDATA2LSB ? "little" : "big");
+	if (id[EI_CLASS] != ELFCLASS32 && id[EI_CLASS] != ELFCLASS64)
+		return FAIL(p, "invalid ELF class %u (neither ELF32 nor ELF64)", id[EI_CLASS]);
+	if (id[EI_DATA] != ELFDATA2LSB && id[EI_DATA] != ELFDATA2MSB)
+		return FAIL(p, "invalid byte order (EI_DATA %u is neither little- nor big-endian)",
+			    id[EI_DATA]);
 	if (id[EI_VERSION] != EV_CURRENT)
 		return FAIL(p, "unknown ELF version %u in e_ident", id[EI_VERSION]);
+	p->img->elf_class = id[EI_CLASS];
+	p->img->foreign_order = id[EI_DATA] != NATIVE_DATA;
 	return 0;
 }
 
@@ -302,61 +442,59 @@ static int check_ident(struct parser *p)
 static int check_headers(struct parser *p)
 {
 	struct vdso_image *img = p->img;
-	const ElfW(Ehdr) *eh;
+	const struct elf_layout *l;
+	struct ehdr eh;
 	uint64_t phsize;
 
 	if (check_ident(p))
 		return -1;
-	if (img->len < sizeof(*eh))
+	l = layout(img);
+	if (img->len < l->ehdr)
 		return FAIL(p, "truncated: ELF header is 0x%zx bytes, image is 0x%zx bytes",
-			    sizeof(*eh), img->len);
-	if (!aligned(img, 0, alignof(ElfW(Ehdr))))
+			    l->ehdr, img->len);
+	if (!aligned(img, 0, l->word))
 		return FAIL(p, "image start %p is not aligned for an ELF header",
 			    (const void *)img->base);
-	eh = at(img, 0);
-	if (eh->e_version != EV_CURRENT)
-		return FAIL(p, "unknown ELF version %u in e_version",
-			    (unsigned)eh->e_version);
-	if (eh->e_type != ET_DYN)
-		return FAIL(p, "not a shared object: e_type is %u", eh->e_type);
-	if (eh->e_phentsize != sizeof(ElfW(Phdr)))
-		return FAIL(p, "e_phentsize is %u, expected %zu",
-			    eh->e_phentsize, sizeof(ElfW(Phdr)));
-	if (eh->e_phnum == 0)
+	read_ehdr(img, &eh);
+	if (eh.version != EV_CURRENT)
+		return FAIL(p, "unknown ELF version %u in e_version", (unsigned)eh.version);
+	if (eh.type != ET_DYN)
+		return FAIL(p, "not a shared object: e_type is %u", eh.type);
+	if (eh.phentsize != l->phdr)
+		return FAIL(p, "e_phentsize is %u, expected %zu", eh.phentsize, l->phdr);
+	if (eh.phnum == 0)
 		return FAIL(p, "no program headers (e_phnum is 0)");
-	phsize = (uint64_t)eh->e_phnum * sizeof(ElfW(Phdr));
-	if (!fits(img->len, eh->e_phoff, phsize))
+	phsize = (uint64_t)eh.phnum * l->phdr;
+	if (!fits(img->len, eh.phoff, phsize))
 		return FAIL(p, "truncated: program header table ends at " X64 ", image is 0x%zx bytes",
-			    end_of(eh->e_phoff, phsize), img->len);
-	if (!aligned(img, eh->e_phoff, alignof(ElfW(Phdr))))
-		return FAIL(p, "e_phoff " X64 " is not aligned", (uint64_t)eh->e_phoff);
-	img->machine = eh->e_machine;
-	img->phdr = at(img, eh->e_phoff);
-	img->phnum = eh->e_phnum;
+			    end_of(eh.phoff, phsize), img->len);
+	if (!aligned(img, eh.phoff, l->word))
+		return FAIL(p, "e_phoff " X64 " is not aligned", eh.phoff);
+	img->machine = eh.machine;
+	img->hash_word = img->elf_class == ELFCLASS64 &&
+			 (eh.machine == EM_S390 || eh.machine == EM_ALPHA) ? 8 : 4;
+	img->phdr = at(img, eh.phoff);
+	img->phnum = eh.phnum;
 	return 0;
 }
 
 /* The section header table is not used, but a cut-off one means truncation. */
 static int check_section_headers(struct parser *p)
 {
-	const ElfW(Ehdr) *eh = at(p->img, 0);
+	const struct elf_layout *l = layout(p->img);
+	struct ehdr eh;
 	uint64_t size;
 
-	if (eh->e_shnum == 0)
+	read_ehdr(p->img, &eh);
+	if (eh.shnum == 0)
 		return 0;
-	if (eh->e_shentsize != sizeof(ElfW(Shdr)))
-		return FAIL(p, "e_shentsize is %u, expected %zu",
-			    eh->e_shentsize, sizeof(ElfW(Shdr)));
-	size = (uint64_t)eh->e_shnum * sizeof(ElfW(Shdr));
-	if (!fits(p->img->len, eh->e_shoff, size))
+	if (eh.shentsize != l->shdr)
+		return FAIL(p, "e_shentsize is %u, expected %zu", eh.shentsize, l->shdr);
+	size = (uint64_t)eh.shnum * l->shdr;
+	if (!fits(p->img->len, eh.shoff, size))
 		return FAIL(p, "truncated: section header table ends at " X64 ", image is 0x%zx bytes",
-			    end_of(eh->e_shoff, size), p->img->len);
+			    end_of(eh.shoff, size), p->img->len);
 	return 0;
-}
-
-static const ElfW(Phdr) *phdrs(const struct vdso_image *img)
-{
-	return img->phdr;
 }
 
 static const char *segment_name(uint32_t type)
@@ -364,41 +502,49 @@ static const char *segment_name(uint32_t type)
 	return type == PT_LOAD ? "PT_LOAD" : "PT_DYNAMIC";
 }
 
+/* The largest address of the image's class. */
+static uint64_t max_vaddr(const struct vdso_image *img)
+{
+	return img->elf_class == ELFCLASS64 ? UINT64_MAX : UINT32_MAX;
+}
+
 /* Every PT_LOAD inside the image; returns the first PT_DYNAMIC. */
-static int check_segments(struct parser *p, const ElfW(Phdr) **dynamic)
+static int check_segments(struct parser *p, struct phdr *dynamic)
 {
 	struct vdso_image *img = p->img;
-	const ElfW(Phdr) *ph = phdrs(img), *lowest = NULL;
+	struct phdr lowest = { 0 };
+	bool have_load = false, have_dynamic = false;
 
-	*dynamic = NULL;
 	for (size_t i = 0; i < img->phnum; i++) {
-		uint64_t off = ph[i].p_offset, size = ph[i].p_filesz;
+		struct phdr ph = read_phdr(img, i);
 
-		if (ph[i].p_type != PT_LOAD && ph[i].p_type != PT_DYNAMIC)
+		if (ph.type != PT_LOAD && ph.type != PT_DYNAMIC)
 			continue;
-		if (size > UINT64_MAX - off)
+		if (ph.filesz > UINT64_MAX - ph.offset)
 			return FAIL(p, "%s segment %zu: p_filesz " X64 " is impossible",
-				    segment_name(ph[i].p_type), i, size);
-		if (!fits(img->len, off, size))
+				    segment_name(ph.type), i, ph.filesz);
+		if (!fits(img->len, ph.offset, ph.filesz))
 			return FAIL(p, "truncated: %s segment %zu ends at " X64 ", image is 0x%zx bytes",
-				    segment_name(ph[i].p_type), i, off + size, img->len);
-		if (ph[i].p_type == PT_DYNAMIC) {
-			if (!*dynamic)
-				*dynamic = &ph[i];
+				    segment_name(ph.type), i, ph.offset + ph.filesz, img->len);
+		if (ph.type == PT_DYNAMIC) {
+			if (!have_dynamic)
+				*dynamic = ph;
+			have_dynamic = true;
 			continue;
 		}
 		/* The vaddr range must not wrap, so vaddr + n stays ordered. */
-		if (size > (ElfW(Addr))-1 - ph[i].p_vaddr)
+		if (ph.filesz > max_vaddr(img) - ph.vaddr)
 			return FAIL(p, "PT_LOAD segment %zu wraps the address space", i);
-		if (!lowest || ph[i].p_vaddr < lowest->p_vaddr)
-			lowest = &ph[i];
+		if (!have_load || ph.vaddr < lowest.vaddr)
+			lowest = ph;
+		have_load = true;
 	}
-	if (!lowest)
+	if (!have_load)
 		return FAIL(p, "no PT_LOAD segment");
-	if (!*dynamic)
+	if (!have_dynamic)
 		return FAIL(p, "no PT_DYNAMIC segment");
-	img->load_offset = (uintptr_t)img->base + (uintptr_t)lowest->p_offset -
-			   (uintptr_t)lowest->p_vaddr;
+	img->load_offset = (uintptr_t)img->base + (uintptr_t)lowest.offset -
+			   (uintptr_t)lowest.vaddr;
 	return 0;
 }
 
@@ -409,35 +555,29 @@ static int check_segments(struct parser *p, const ElfW(Phdr) **dynamic)
 static bool vaddr_to_offset(const struct vdso_image *img, uint64_t vaddr,
 			    uint64_t size, uint64_t *off)
 {
-	const ElfW(Phdr) *ph = phdrs(img);
-
 	for (size_t i = 0; i < img->phnum; i++) {
-		if (ph[i].p_type != PT_LOAD || vaddr < ph[i].p_vaddr)
+		struct phdr ph = read_phdr(img, i);
+
+		if (ph.type != PT_LOAD || vaddr < ph.vaddr)
 			continue;
-		if (!fits(ph[i].p_filesz, vaddr - ph[i].p_vaddr, size))
+		if (!fits(ph.filesz, vaddr - ph.vaddr, size))
 			continue;
-		*off = ph[i].p_offset + (vaddr - ph[i].p_vaddr);
+		*off = ph.offset + (vaddr - ph.vaddr);
 		return true;
 	}
 	return false;
 }
 
-/* The size bytes at vaddr, or NULL with an error naming what they are. */
-static const void *locate(struct parser *p, const char *what, uint64_t vaddr,
-			  uint64_t size, size_t align)
+/* The image offset of the size bytes at vaddr, or -1 with an error. */
+static int locate(struct parser *p, const char *what, uint64_t vaddr,
+		  uint64_t size, size_t align, uint64_t *off)
 {
-	uint64_t off;
-
-	if (!vaddr_to_offset(p->img, vaddr, size, &off)) {
-		FAIL(p, "%s at " X64 " (" X64 " bytes) is outside the image's loaded segments",
-		     what, vaddr, size);
-		return NULL;
-	}
-	if (!aligned(p->img, off, align)) {
-		FAIL(p, "%s at " X64 " is not aligned to %zu bytes", what, vaddr, align);
-		return NULL;
-	}
-	return at(p->img, off);
+	if (!vaddr_to_offset(p->img, vaddr, size, off))
+		return FAIL(p, "%s at " X64 " (" X64 " bytes) is outside the image's loaded segments",
+			    what, vaddr, size);
+	if (!aligned(p->img, *off, align))
+		return FAIL(p, "%s at " X64 " is not aligned to %zu bytes", what, vaddr, align);
+	return 0;
 }
 
 /* ---- the dynamic section --------------------------------------------- */
@@ -467,26 +607,38 @@ struct dyn_values {
 	bool seen[D_COUNT];
 };
 
-static int read_dynamic(struct parser *p, const ElfW(Phdr) *dynamic,
+/* d_tag is signed: sign-extend an ELF32 one so DT_GNU_HASH etc. compare. */
+static int64_t read_dyn_tag(const struct vdso_image *img, uint64_t off)
+{
+	if (img->elf_class == ELFCLASS64)
+		return (int64_t)rd64(img, off);
+	return (int32_t)rd32(img, off);
+}
+
+static int read_dynamic(struct parser *p, const struct phdr *dynamic,
 			struct dyn_values *dv)
 {
-	const ElfW(Dyn) *dyn;
-	size_t n = dynamic->p_filesz / sizeof(*dyn);
+	const struct vdso_image *img = p->img;
+	const struct elf_layout *l = layout(img);
+	size_t n = dynamic->filesz / l->dyn;
 
-	if (!aligned(p->img, dynamic->p_offset, alignof(ElfW(Dyn))))
-		return FAIL(p, "PT_DYNAMIC at offset " X64 " is not aligned",
-			    (uint64_t)dynamic->p_offset);
-	dyn = at(p->img, dynamic->p_offset);
+	if (!aligned(img, dynamic->offset, l->word))
+		return FAIL(p, "PT_DYNAMIC at offset " X64 " is not aligned", dynamic->offset);
 	memset(dv, 0, sizeof(*dv));
-	for (size_t i = 0; i < n && dyn[i].d_tag != DT_NULL; i++) {
+	for (size_t i = 0; i < n; i++) {
+		uint64_t off = dynamic->offset + i * l->dyn;
+		int64_t tag = read_dyn_tag(img, off + l->d_tag);
+
+		if (tag == DT_NULL)
+			break;
 		for (int s = 0; s < D_COUNT; s++) {
-			if (dyn[i].d_tag != dyn_tags[s].tag)
+			if (tag != dyn_tags[s].tag)
 				continue;
 			if (dv->seen[s])
 				return FAIL(p, "%s appears twice in the dynamic section",
 					    dyn_tags[s].name);
 			dv->seen[s] = true;
-			dv->val[s] = dyn[i].d_un.d_val;
+			dv->val[s] = rdword(img, off + l->d_val);
 		}
 	}
 	for (int s = D_STRTAB; s <= D_SYMTAB; s++)
@@ -494,9 +646,8 @@ static int read_dynamic(struct parser *p, const ElfW(Phdr) *dynamic,
 			return FAIL(p, "no %s in the dynamic section", dyn_tags[s].name);
 	if (!dv->seen[D_HASH] && !dv->seen[D_GNU_HASH])
 		return FAIL(p, "no DT_HASH or DT_GNU_HASH in the dynamic section");
-	if (dv->seen[D_SYMENT] && dv->val[D_SYMENT] != sizeof(ElfW(Sym)))
-		return FAIL(p, "DT_SYMENT is %" PRIu64 ", expected %zu",
-			    dv->val[D_SYMENT], sizeof(ElfW(Sym)));
+	if (dv->seen[D_SYMENT] && dv->val[D_SYMENT] != l->sym)
+		return FAIL(p, "DT_SYMENT is %" PRIu64 ", expected %zu", dv->val[D_SYMENT], l->sym);
 	return 0;
 }
 
@@ -504,17 +655,17 @@ static int locate_strtab(struct parser *p, const struct dyn_values *dv)
 {
 	struct vdso_image *img = p->img;
 	uint64_t addr = dv->val[D_STRTAB], size = dv->val[D_STRSZ], off;
-	const char *strtab;
+	char ignored[1];
 
 	if (!vaddr_to_offset(img, addr, 0, &off))
 		return FAIL(p, "DT_STRTAB " X64 " is outside the image's loaded segments", addr);
 	if (size == 0)
 		return FAIL(p, "DT_STRSZ is 0: empty string table");
-	strtab = locate(p, "string table", addr, size, 1);
-	if (!strtab)
+	if (locate(&(struct parser){ img, ignored, sizeof(ignored) }, "string table",
+		   addr, size, 1, &off))
 		return FAIL(p, "DT_STRSZ " X64 " runs past the end of the image (DT_STRTAB " X64 ", image 0x%zx bytes)",
 			    size, addr, img->len);
-	img->strtab = strtab;
+	img->strtab = (const char *)at(img, off);
 	img->strsz = size;
 	/* A final NUL makes every in-range st_name a terminated string. */
 	if (img->strtab[size - 1] != '\0')
@@ -526,23 +677,22 @@ static int locate_strtab(struct parser *p, const struct dyn_values *dv)
 
 static int parse_sysv_hash(struct parser *p, uint64_t addr)
 {
-	const hash_word_t *h;
-	uint64_t nbucket, nchain, max = p->img->len / sizeof(hash_word_t);
+	struct vdso_image *img = p->img;
+	uint64_t w = img->hash_word, nbucket, nchain, max = img->len / w, off;
 
-	h = locate(p, "DT_HASH header", addr, 2 * sizeof(*h), alignof(hash_word_t));
-	if (!h)
+	if (locate(p, "DT_HASH header", addr, 2 * w, w, &off))
 		return -1;
-	nbucket = h[0];
-	nchain = h[1];
+	nbucket = rdhash(img, off);
+	nchain = rdhash(img, off + w);
 	if (nbucket == 0)
 		return FAIL(p, "DT_HASH has no buckets");
 	if (nbucket > max || nchain > max)
 		return FAIL(p, "DT_HASH nbucket " X64 " / nchain " X64 " cannot fit in a 0x%zx-byte image",
-			    nbucket, nchain, p->img->len);
-	if (!locate(p, "DT_HASH table", addr, (2 + nbucket + nchain) * sizeof(*h), 1))
+			    nbucket, nchain, img->len);
+	if (locate(p, "DT_HASH table", addr, (2 + nbucket + nchain) * w, 1, &off))
 		return -1;
-	p->img->sysv_hash = h;
-	p->img->nsyms = nchain;
+	img->sysv_hash = at(img, off);
+	img->nsyms = nchain;
 	return 0;
 }
 
@@ -550,149 +700,200 @@ struct gnu_hash_header {
 	uint32_t nbuckets, symoffset, bloom_size, bloom_shift;
 };
 
+static struct gnu_hash_header read_gnu_header(const struct vdso_image *img,
+					      uint64_t off)
+{
+	return (struct gnu_hash_header){
+		.nbuckets = rd32(img, off),
+		.symoffset = rd32(img, off + 4),
+		.bloom_size = rd32(img, off + 8),
+		.bloom_shift = rd32(img, off + 12),
+	};
+}
+
+/* Image offsets of the parts of a DT_GNU_HASH table at off. */
+struct gnu_parts {
+	uint64_t bloom, buckets, chains;
+};
+
+static struct gnu_parts gnu_parts_of(const struct vdso_image *img, uint64_t off,
+				     const struct gnu_hash_header *gh)
+{
+	struct gnu_parts g;
+
+	g.bloom = off + 16;
+	g.buckets = g.bloom + (uint64_t)gh->bloom_size * layout(img)->word;
+	g.chains = g.buckets + (uint64_t)gh->nbuckets * 4;
+	return g;
+}
+
 /*
  * Without DT_HASH, the symbol count is one past the end of the last chain:
  * start at the highest bucket and walk until an entry has the stop bit.
  */
 static int gnu_count_symbols(struct parser *p, uint64_t chains_addr,
-			     const uint32_t *buckets,
-			     const struct gnu_hash_header *gh, size_t *nsyms)
+			     uint64_t buckets, const struct gnu_hash_header *gh,
+			     size_t *nsyms)
 {
+	const struct vdso_image *img = p->img;
 	uint32_t last = 0;
-	uint64_t limit = p->img->len / sizeof(uint32_t);
+	uint64_t limit = img->len / sizeof(uint32_t), off;
 
 	for (uint32_t b = 0; b < gh->nbuckets; b++)
-		if (buckets[b] > last)
-			last = buckets[b];
+		if (rd32(img, buckets + 4 * b) > last)
+			last = rd32(img, buckets + 4 * b);
 	if (last == 0) {
 		*nsyms = gh->symoffset;
 		return 0;
 	}
 	for (uint64_t i = last - gh->symoffset;; i++) {
-		const uint32_t *word;
-
 		if (i >= limit)
 			return FAIL(p, "DT_GNU_HASH chain from symbol %u runs past the end of the image",
 				    last);
-		word = locate(p, "DT_GNU_HASH chain", chains_addr + 4 * i, 4, 4);
-		if (!word)
+		if (locate(p, "DT_GNU_HASH chain", chains_addr + 4 * i, 4, 4, &off))
 			return -1;
-		if (*word & 1) {
+		if (rd32(img, off) & 1) {
 			*nsyms = gh->symoffset + i + 1;
 			return 0;
 		}
 	}
 }
 
+/* Every non-empty bucket lies in [symoffset, nsyms); nsyms 0: not known yet. */
+static int check_gnu_buckets(struct parser *p, uint64_t buckets,
+			     const struct gnu_hash_header *gh, size_t nsyms)
+{
+	for (uint32_t b = 0; b < gh->nbuckets; b++) {
+		uint32_t s = rd32(p->img, buckets + 4 * b);
+
+		if (s != 0 && s < gh->symoffset)
+			return FAIL(p, "DT_GNU_HASH bucket %u points to symbol %u, below symoffset %u",
+				    b, s, gh->symoffset);
+		if (nsyms && s >= nsyms)
+			return FAIL(p, "DT_GNU_HASH bucket %u points to symbol %u of %zu",
+				    b, s, nsyms);
+	}
+	return 0;
+}
+
 static int parse_gnu_hash(struct parser *p, uint64_t addr)
 {
 	struct vdso_image *img = p->img;
-	const unsigned char *table;
-	const uint32_t *buckets;
 	struct gnu_hash_header gh;
-	uint64_t bloom_end, size;
+	struct gnu_parts g;
+	uint64_t off, ignored, size;
 	size_t nsyms = img->nsyms;
 
-	table = locate(p, "DT_GNU_HASH header", addr, sizeof(gh), alignof(ElfW(Addr)));
-	if (!table)
+	if (locate(p, "DT_GNU_HASH header", addr, 16, layout(img)->word, &off))
 		return -1;
-	memcpy(&gh, table, sizeof(gh));
+	gh = read_gnu_header(img, off);
 	if (gh.nbuckets == 0)
 		return FAIL(p, "DT_GNU_HASH has no buckets");
 	if (gh.bloom_size == 0)
 		return FAIL(p, "DT_GNU_HASH has an empty bloom filter");
 	if (gh.bloom_shift >= 32)
 		return FAIL(p, "DT_GNU_HASH bloom shift %u is not below 32", gh.bloom_shift);
-	bloom_end = sizeof(gh) + (uint64_t)gh.bloom_size * sizeof(ElfW(Addr));
-	if (!locate(p, "DT_GNU_HASH bloom filter", addr, bloom_end, 1))
+	g = gnu_parts_of(img, off, &gh);
+	if (locate(p, "DT_GNU_HASH bloom filter", addr, g.buckets - off, 1, &ignored))
 		return FAIL(p, "DT_GNU_HASH bloom filter of %u words runs past the end of the image",
 			    gh.bloom_size);
-	size = bloom_end + (uint64_t)gh.nbuckets * sizeof(uint32_t);
-	if (!locate(p, "DT_GNU_HASH buckets", addr, size, 1))
+	if (locate(p, "DT_GNU_HASH buckets", addr, g.chains - off, 1, &ignored))
 		return FAIL(p, "DT_GNU_HASH nbuckets %u runs past the end of the image",
 			    gh.nbuckets);
-	buckets = (const uint32_t *)(const void *)(table + bloom_end);
-	for (uint32_t b = 0; b < gh.nbuckets; b++)
-		if (buckets[b] != 0 && buckets[b] < gh.symoffset)
-			return FAIL(p, "DT_GNU_HASH bucket %u points to symbol %u, below symoffset %u",
-				    b, buckets[b], gh.symoffset);
+	if (check_gnu_buckets(p, g.buckets, &gh, 0))
+		return -1;
 	if (!img->sysv_hash &&
-	    gnu_count_symbols(p, addr + size, buckets, &gh, &nsyms))
+	    gnu_count_symbols(p, addr + (g.chains - off), g.buckets, &gh, &nsyms))
 		return -1;
 	if (gh.symoffset > nsyms)
 		return FAIL(p, "DT_GNU_HASH symoffset %u is past the %zu symbols",
 			    gh.symoffset, nsyms);
-	for (uint32_t b = 0; b < gh.nbuckets; b++)
-		if (buckets[b] >= nsyms)
-			return FAIL(p, "DT_GNU_HASH bucket %u points to symbol %u of %zu",
-				    b, buckets[b], nsyms);
-	size += (uint64_t)(nsyms - gh.symoffset) * sizeof(uint32_t);
-	if (!locate(p, "DT_GNU_HASH chains", addr, size, 1))
+	if (check_gnu_buckets(p, g.buckets, &gh, nsyms))
 		return -1;
-	img->gnu_hash = (const uint32_t *)(const void *)table;
+	size = g.chains - off + (uint64_t)(nsyms - gh.symoffset) * sizeof(uint32_t);
+	if (locate(p, "DT_GNU_HASH chains", addr, size, 1, &ignored))
+		return -1;
+	img->gnu_hash = (const uint32_t *)(const void *)at(img, off);
 	img->nsyms = nsyms;
 	return 0;
 }
 
 /* ---- symbols and versions -------------------------------------------- */
 
-static const ElfW(Sym) *symbol(const struct vdso_image *img, size_t i)
-{
-	return (const ElfW(Sym) *)img->symtab + i;
-}
-
 static int locate_symbols(struct parser *p, uint64_t addr)
 {
 	struct vdso_image *img = p->img;
-	if (!array_fits(img->len, 0, img->nsyms, sizeof(ElfW(Sym))))
+	const struct elf_layout *l = layout(img);
+	uint64_t off;
+
+	if (!array_fits(img->len, 0, img->nsyms, l->sym))
 		return FAIL(p, "%zu symbols cannot fit in a 0x%zx-byte image",
 			    img->nsyms, img->len);
-	img->symtab = locate(p, "DT_SYMTAB", addr,
-			     (uint64_t)img->nsyms * sizeof(ElfW(Sym)), alignof(ElfW(Sym)));
-	if (!img->symtab)
+	if (locate(p, "DT_SYMTAB", addr, (uint64_t)img->nsyms * l->sym, l->word, &off))
 		return -1;
-	for (size_t i = 0; i < img->nsyms; i++)
-		if (symbol(img, i)->st_name >= img->strsz)
+	img->symtab = at(img, off);
+	for (size_t i = 0; i < img->nsyms; i++) {
+		uint32_t name = read_sym(img, i).name;
+
+		if (name >= img->strsz)
 			return FAIL(p, "symbol %zu: st_name 0x%x is outside the string table (0x%zx bytes)",
-				    i, (unsigned)symbol(img, i)->st_name, img->strsz);
+				    i, (unsigned)name, img->strsz);
+	}
 	return 0;
 }
 
-static const ElfW(Verdaux) *verdef_aux(const ElfW(Verdef) *vd)
+/* The fields of Elf32_Verdef and Elf64_Verdef are the same. */
+struct verdef {
+	uint16_t version, flags, ndx, cnt;
+	uint32_t aux, next;
+};
+
+#define VERDEF_SIZE sizeof(Elf64_Verdef)
+#define VERDAUX_SIZE sizeof(Elf64_Verdaux)
+
+static struct verdef read_verdef(const struct vdso_image *img, uint64_t off)
 {
-	return (const void *)((const unsigned char *)vd + vd->vd_aux);
+	return (struct verdef){
+		.version = rd16(img, off + offsetof(Elf64_Verdef, vd_version)),
+		.flags = rd16(img, off + offsetof(Elf64_Verdef, vd_flags)),
+		.ndx = rd16(img, off + offsetof(Elf64_Verdef, vd_ndx)),
+		.cnt = rd16(img, off + offsetof(Elf64_Verdef, vd_cnt)),
+		.aux = rd32(img, off + offsetof(Elf64_Verdef, vd_aux)),
+		.next = rd32(img, off + offsetof(Elf64_Verdef, vd_next)),
+	};
 }
 
-static const ElfW(Verdef) *verdef_next(const ElfW(Verdef) *vd)
+/* The name (string table index) of the verdef entry at off. */
+static uint32_t verdef_name(const struct vdso_image *img, uint64_t off)
 {
-	return (const void *)((const unsigned char *)vd + vd->vd_next);
+	return rd32(img, off + read_verdef(img, off).aux +
+			 offsetof(Elf64_Verdaux, vda_name));
 }
 
 static int check_verdef_entry(struct parser *p, uint64_t off, size_t n)
 {
 	struct vdso_image *img = p->img;
-	const ElfW(Verdef) *vd;
-	const ElfW(Verdaux) *aux;
+	struct verdef vd;
 	uint64_t aux_off;
+	uint32_t name;
 
-	if (!fits(img->len, off, sizeof(*vd)) || !aligned(img, off, alignof(ElfW(Verdef))))
+	if (!fits(img->len, off, VERDEF_SIZE) || !aligned(img, off, 4))
 		return FAIL(p, "verdef entry %zu at offset " X64 " is outside the image or misaligned",
 			    n, off);
-	vd = at(img, off);
-	if (vd->vd_version != VER_DEF_CURRENT)
+	vd = read_verdef(img, off);
+	if (vd.version != VER_DEF_CURRENT)
 		return FAIL(p, "verdef entry %zu has version %u, expected %d",
-			    n, vd->vd_version, VER_DEF_CURRENT);
-	if (vd->vd_cnt == 0)
+			    n, vd.version, VER_DEF_CURRENT);
+	if (vd.cnt == 0)
 		return FAIL(p, "verdef entry %zu has no name (vd_cnt is 0)", n);
-	aux_off = off + vd->vd_aux;
-	if (!fits(img->len, aux_off, sizeof(*aux)) ||
-	    !aligned(img, aux_off, alignof(ElfW(Verdaux))))
+	aux_off = off + vd.aux;
+	if (!fits(img->len, aux_off, VERDAUX_SIZE) || !aligned(img, aux_off, 4))
 		return FAIL(p, "verdef entry %zu: vd_aux 0x%x is outside the image or misaligned",
-			    n, (unsigned)vd->vd_aux);
-	aux = verdef_aux(vd);
-	if (aux->vda_name >= img->strsz)
+			    n, (unsigned)vd.aux);
+	name = verdef_name(img, off);
+	if (name >= img->strsz)
 		return FAIL(p, "verdef entry %zu: name 0x%x is outside the string table",
-			    n, (unsigned)aux->vda_name);
+			    n, (unsigned)name);
 	return 0;
 }
 
@@ -704,80 +905,87 @@ static int check_verdef_entry(struct parser *p, uint64_t off, size_t n)
 static int parse_verdef(struct parser *p, const struct dyn_values *dv)
 {
 	struct vdso_image *img = p->img;
-	const void *first;
-	const ElfW(Verdef) *vd;
-	uint64_t off;
+	struct verdef vd;
+	uint64_t first, off;
 	size_t n = 0;
 
-	first = locate(p, "DT_VERDEF", dv->val[D_VERDEF], sizeof(ElfW(Verdef)),
-		       alignof(ElfW(Verdef)));
-	if (!first)
+	if (locate(p, "DT_VERDEF", dv->val[D_VERDEF], VERDEF_SIZE, 4, &first))
 		return -1;
-	off = offset_of(img, first);
-	for (;;) {
+	for (off = first;; off += vd.next) {
 		if (check_verdef_entry(p, off, n))
 			return -1;
-		vd = at(img, off);
+		vd = read_verdef(img, off);
 		n++;
-		if (vd->vd_next == 0)
+		if (vd.next == 0)
 			break;
-		if (vd->vd_next < sizeof(*vd))
+		if (vd.next < VERDEF_SIZE)
 			return FAIL(p, "verdef entry %zu: vd_next 0x%x points back into the entry (a loop)",
-				    n - 1, (unsigned)vd->vd_next);
+				    n - 1, (unsigned)vd.next);
 		if (dv->seen[D_VERDEFNUM] && n >= dv->val[D_VERDEFNUM])
 			return FAIL(p, "verdef chain is longer than DT_VERDEFNUM %" PRIu64,
 				    dv->val[D_VERDEFNUM]);
-		off += vd->vd_next;
 	}
 	if (dv->seen[D_VERDEFNUM] && n != dv->val[D_VERDEFNUM])
 		return FAIL(p, "DT_VERDEFNUM is %" PRIu64 " but the verdef chain has %zu entr%s",
 			    dv->val[D_VERDEFNUM], n, n == 1 ? "y" : "ies");
-	img->verdef = first;
+	img->verdef = at(img, first);
 	img->verdefnum = n;
 	return 0;
 }
 
-/* The verdef entry defining version index ndx, skipping the base entry. */
-static const ElfW(Verdef) *find_verdef(const struct vdso_image *img, unsigned ndx)
+/* The offset of the verdef entry defining version index ndx (not the base). */
+static bool find_verdef(const struct vdso_image *img, unsigned ndx, uint64_t *found)
 {
-	const ElfW(Verdef) *vd = img->verdef;
+	uint64_t off = offset_of(img, img->verdef);
 
-	for (size_t n = 0; n < img->verdefnum; n++, vd = verdef_next(vd))
-		if (vd->vd_ndx == ndx && !(vd->vd_flags & VER_FLG_BASE))
-			return vd;
-	return NULL;
+	for (size_t n = 0; n < img->verdefnum; n++) {
+		struct verdef vd = read_verdef(img, off);
+
+		if (vd.ndx == ndx && !(vd.flags & VER_FLG_BASE)) {
+			*found = off;
+			return true;
+		}
+		off += vd.next;
+	}
+	return false;
+}
+
+static unsigned versym_index(const struct vdso_image *img, size_t i)
+{
+	return rd16(img, offset_of(img, img->versym) + 2 * i) & VERSYM_INDEX;
 }
 
 /* The version name of symbol i, or NULL when it has none. */
 static const char *symbol_version(const struct vdso_image *img, size_t i)
 {
-	const ElfW(Verdef) *vd;
+	uint64_t off;
 
-	if (!img->versym)
+	if (!img->versym || !find_verdef(img, versym_index(img, i), &off))
 		return NULL;
-	vd = find_verdef(img, img->versym[i] & VERSYM_INDEX);
-	return vd ? img->strtab + verdef_aux(vd)->vda_name : NULL;
+	return img->strtab + verdef_name(img, off);
 }
 
-static bool is_defined(const ElfW(Sym) *sym)
+static bool is_defined(const struct sym *sym)
 {
-	return sym->st_shndx != SHN_UNDEF && sym->st_shndx != SHN_ABS;
+	return sym->shndx != SHN_UNDEF && sym->shndx != SHN_ABS;
 }
 
 /* Defined symbols name a version index that must exist in DT_VERDEF. */
 static int parse_versym(struct parser *p, uint64_t addr)
 {
 	struct vdso_image *img = p->img;
-	img->versym = locate(p, "DT_VERSYM", addr, (uint64_t)img->nsyms * sizeof(uint16_t),
-			     alignof(uint16_t));
-	if (!img->versym)
-		return -1;
-	for (size_t i = 0; i < img->nsyms; i++) {
-		unsigned ndx = img->versym[i] & VERSYM_INDEX;
+	uint64_t off, ignored;
 
-		if (ndx <= VER_NDX_GLOBAL || !is_defined(symbol(img, i)))
+	if (locate(p, "DT_VERSYM", addr, (uint64_t)img->nsyms * sizeof(uint16_t), 2, &off))
+		return -1;
+	img->versym = (const uint16_t *)(const void *)at(img, off);
+	for (size_t i = 0; i < img->nsyms; i++) {
+		unsigned ndx = versym_index(img, i);
+		struct sym s = read_sym(img, i);
+
+		if (ndx <= VER_NDX_GLOBAL || !is_defined(&s))
 			continue;
-		if (!find_verdef(img, ndx))
+		if (!find_verdef(img, ndx, &ignored))
 			return FAIL(p, "symbol %zu has version index %u, which DT_VERDEF does not define",
 				    i, ndx);
 	}
@@ -807,7 +1015,7 @@ int vdso_parse(struct vdso_image *img, const void *base, size_t len,
 	       char *err, size_t errlen)
 {
 	struct parser p = { .img = img, .err = err, .errlen = errlen };
-	const ElfW(Phdr) *dynamic;
+	struct phdr dynamic = { 0 };
 	struct dyn_values dv;
 
 	memset(img, 0, sizeof(*img));
@@ -816,7 +1024,7 @@ int vdso_parse(struct vdso_image *img, const void *base, size_t len,
 	if (!base)
 		return FAIL(&p, "no image");
 	if (check_headers(&p) || check_section_headers(&p) ||
-	    check_segments(&p, &dynamic) || read_dynamic(&p, dynamic, &dv) ||
+	    check_segments(&p, &dynamic) || read_dynamic(&p, &dynamic, &dv) ||
 	    parse_dynamic(&p, &dv)) {
 		memset(img, 0, sizeof(*img));
 		img->base = base;
@@ -856,7 +1064,7 @@ static const unsigned char *symbol_address(const struct vdso_image *img, size_t 
 {
 	uint64_t off;
 
-	if (!vaddr_to_offset(img, symbol(img, i)->st_value, 1, &off))
+	if (!vaddr_to_offset(img, read_sym(img, i).value, 1, &off))
 		return NULL;
 	return img->base + off;
 }
@@ -875,23 +1083,23 @@ static bool version_matches(const struct vdso_image *img, size_t i,
 static bool symbol_matches(const struct vdso_image *img, size_t i,
 			   const char *name, const char *version)
 {
-	const ElfW(Sym) *sym = symbol(img, i);
-	unsigned bind = ELF64_ST_BIND(sym->st_info);
+	struct sym sym = read_sym(img, i);
+	unsigned bind = ELF64_ST_BIND(sym.info);
 
-	return ELF64_ST_TYPE(sym->st_info) == STT_FUNC &&
-	       (bind == STB_GLOBAL || bind == STB_WEAK) && is_defined(sym) &&
-	       strcmp(img->strtab + sym->st_name, name) == 0 &&
+	return ELF64_ST_TYPE(sym.info) == STT_FUNC &&
+	       (bind == STB_GLOBAL || bind == STB_WEAK) && is_defined(&sym) &&
+	       strcmp(img->strtab + sym.name, name) == 0 &&
 	       version_matches(img, i, version) && symbol_address(img, i);
 }
 
 #define NOT_FOUND SIZE_MAX
 
-static bool bloom_may_contain(const struct gnu_hash_header *gh,
-			      const ElfW(Addr) *bloom, uint32_t h)
+static bool bloom_may_contain(const struct vdso_image *img, uint64_t bloom,
+			      const struct gnu_hash_header *gh, uint32_t h)
 {
-	ElfW(Addr) word = bloom[(h / BLOOM_BITS) % gh->bloom_size];
-	ElfW(Addr) mask = (ElfW(Addr))1 << (h % BLOOM_BITS) |
-			  (ElfW(Addr))1 << ((h >> gh->bloom_shift) % BLOOM_BITS);
+	unsigned bits = 8 * (unsigned)layout(img)->word;
+	uint64_t word = rdword(img, bloom + (h / bits) % gh->bloom_size * layout(img)->word);
+	uint64_t mask = (uint64_t)1 << (h % bits) | (uint64_t)1 << ((h >> gh->bloom_shift) % bits);
 
 	return (word & mask) == mask;
 }
@@ -899,19 +1107,16 @@ static bool bloom_may_contain(const struct gnu_hash_header *gh,
 static size_t gnu_find(const struct vdso_image *img, const char *name,
 		       const char *version)
 {
-	struct gnu_hash_header gh;
-	const ElfW(Addr) *bloom;
-	const uint32_t *buckets, *chains;
+	uint64_t off = offset_of(img, img->gnu_hash);
+	struct gnu_hash_header gh = read_gnu_header(img, off);
+	struct gnu_parts g = gnu_parts_of(img, off, &gh);
 	uint32_t h = gnu_hash_of(name);
 
-	memcpy(&gh, img->gnu_hash, sizeof(gh));
-	bloom = (const ElfW(Addr) *)(const void *)(img->gnu_hash + 4);
-	buckets = (const uint32_t *)(const void *)(bloom + gh.bloom_size);
-	chains = buckets + gh.nbuckets;
-	if (!bloom_may_contain(&gh, bloom, h))
+	if (!bloom_may_contain(img, g.bloom, &gh, h))
 		return NOT_FOUND;
-	for (size_t i = buckets[h % gh.nbuckets]; i != 0 && i < img->nsyms; i++) {
-		uint32_t ch = chains[i - gh.symoffset];
+	for (size_t i = rd32(img, g.buckets + 4 * (h % gh.nbuckets));
+	     i != 0 && i < img->nsyms; i++) {
+		uint32_t ch = rd32(img, g.chains + 4 * (i - gh.symoffset));
 
 		if ((ch | 1) == (h | 1) && symbol_matches(img, i, name, version))
 			return i;
@@ -924,14 +1129,14 @@ static size_t gnu_find(const struct vdso_image *img, const char *name,
 static size_t sysv_find(const struct vdso_image *img, const char *name,
 			const char *version)
 {
-	const hash_word_t *h = img->sysv_hash;
-	uint64_t nbucket = h[0], nchain = h[1];
-	const hash_word_t *buckets = h + 2, *chains = buckets + nbucket;
-	uint64_t i = buckets[sysv_hash_of(name) % nbucket];
+	uint64_t w = img->hash_word, off = offset_of(img, img->sysv_hash);
+	uint64_t nbucket = rdhash(img, off), nchain = rdhash(img, off + w);
+	uint64_t buckets = off + 2 * w, chains = buckets + nbucket * w;
+	uint64_t i = rdhash(img, buckets + (sysv_hash_of(name) % nbucket) * w);
 
 	/* At most nchain steps, so a chain that loops still ends. */
 	for (uint64_t steps = 0; i != STN_UNDEF && i < nchain && steps < nchain;
-	     steps++, i = chains[i])
+	     steps++, i = rdhash(img, chains + i * w))
 		if (symbol_matches(img, i, name, version))
 			return i;
 	return NOT_FOUND;
@@ -962,21 +1167,21 @@ int vdso_foreach_symbol(const struct vdso_image *img,
 	if (!img || !img->symtab)
 		return 0;
 	for (size_t i = 1; i < img->nsyms; i++) {
-		const ElfW(Sym) *sym = symbol(img, i);
-		unsigned bind = ELF64_ST_BIND(sym->st_info);
+		struct sym sym = read_sym(img, i);
+		unsigned bind = ELF64_ST_BIND(sym.info);
 		const char *version = symbol_version(img, i);
 		struct vdso_symbol s;
 		int rc;
 
-		if (!is_defined(sym) || (bind != STB_GLOBAL && bind != STB_WEAK))
+		if (!is_defined(&sym) || (bind != STB_GLOBAL && bind != STB_WEAK))
 			continue;
 		s = (struct vdso_symbol){
-			.name = img->strtab + sym->st_name,
+			.name = img->strtab + sym.name,
 			.version = version ? version : "",
-			.offset = sym->st_value,
-			.size = sym->st_size,
-			.is_func = ELF64_ST_TYPE(sym->st_info) == STT_FUNC,
-			.type = ELF64_ST_TYPE(sym->st_info),
+			.offset = sym.value,
+			.size = sym.size,
+			.is_func = ELF64_ST_TYPE(sym.info) == STT_FUNC,
+			.type = ELF64_ST_TYPE(sym.info),
 			.bind = bind,
 		};
 		rc = fn(&s, ctx);
@@ -993,23 +1198,25 @@ int vdso_elf_extent(const void *base, size_t avail, size_t *extent,
 {
 	struct vdso_image img = { .base = base, .len = avail };
 	struct parser p = { .img = &img, .err = err, .errlen = errlen };
-	const ElfW(Ehdr) *eh;
-	const ElfW(Phdr) *ph;
+	const struct elf_layout *l;
+	struct ehdr eh;
 	uint64_t end;
 
 	if (!base)
 		return FAIL(&p, "no image");
 	if (check_headers(&p))
 		return -1;
-	eh = at(&img, 0);
-	ph = phdrs(&img);
-	end = eh->e_phoff + (uint64_t)eh->e_phnum * sizeof(*ph);
-	if (eh->e_shnum)
-		end = max_u64(end, end_of(eh->e_shoff,
-					  (uint64_t)eh->e_shnum * eh->e_shentsize));
-	for (size_t i = 0; i < img.phnum; i++)
-		if (ph[i].p_type == PT_LOAD)
-			end = max_u64(end, end_of(ph[i].p_offset, ph[i].p_filesz));
+	l = layout(&img);
+	read_ehdr(&img, &eh);
+	end = eh.phoff + (uint64_t)eh.phnum * l->phdr;
+	if (eh.shnum)
+		end = max_u64(end, end_of(eh.shoff, (uint64_t)eh.shnum * eh.shentsize));
+	for (size_t i = 0; i < img.phnum; i++) {
+		struct phdr ph = read_phdr(&img, i);
+
+		if (ph.type == PT_LOAD)
+			end = max_u64(end, end_of(ph.offset, ph.filesz));
+	}
 	/* Saturated sums end up here too. */
 	if (end >= SIZE_MAX)
 		return FAIL(&p, "image extent " X64 " does not fit in memory", end);

@@ -36,6 +36,10 @@ struct vdso_names {
 	/* Additions to the original interface: */
 	const char *arch;		/* "x86_64", "aarch64", "ppc64le", ... */
 	uint16_t machine;		/* e_machine of this build (EM_*) */
+	/* The y2038 entry points of a 32-bit time_t build (CATALOG_TIME64),
+	 * which take a 64-bit struct timespec; NULL elsewhere. */
+	const char *clock_gettime64;
+	const char *clock_getres64;
 };
 
 /* The names of the architecture this binary was built for; never NULL. */
@@ -52,7 +56,7 @@ struct vdso_image {
 	uintptr_t load_offset;		/* address of vaddr 0 when base is the
 					 * mapped vDSO: base + p_offset - p_vaddr
 					 * of the lowest PT_LOAD */
-	const void *symtab;		/* ElfW(Sym)[] */
+	const void *symtab;		/* Elf32_Sym[] or Elf64_Sym[] */
 	size_t nsyms;			/* symbols in symtab (from the hash table) */
 	const char *strtab;
 	size_t strsz;
@@ -63,13 +67,16 @@ struct vdso_image {
 	size_t verdefnum;		/* entries in the validated chain */
 	/* Additions to the original interface: */
 	uint16_t machine;		/* e_machine (EM_X86_64, ...) */
-	const void *phdr;		/* ElfW(Phdr)[phnum], to map vaddrs */
+	const void *phdr;		/* program headers [phnum], to map vaddrs */
 	size_t phnum;
+	unsigned char elf_class;	/* ELFCLASS32 or ELFCLASS64 */
+	bool foreign_order;		/* byte order other than this build's */
+	unsigned char hash_word;	/* bytes per DT_HASH entry: 8 on s390x */
 };
 
 /*
- * Parse an ELF image of this architecture's class and byte order (any
- * e_machine, so that dumps from other machines can be inspected).
+ * Parse an ELF image of any class, byte order and e_machine, so that dumps
+ * from other machines can be inspected (tests/data has one of each).
  * Returns 0, or -1 with a one-line reason in err ("truncated: program
  * header table ends at 0x1234, image is 0x1000 bytes", ...). On failure
  * img->base and img->len are still set (so that the raw image can be

@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <sched.h>
+#include <stdint.h>
 #include <stdatomic.h>
 #include <string.h>
 #include <sys/syscall.h>
@@ -266,7 +267,9 @@ static void read_rt_offset(struct rt_offset *o)
 
 void step_watch_begin(struct step_watch *w)
 {
-	struct itimerspec far = { .it_value = { .tv_sec = (time_t)1 << 40 } };
+	/* Far in the future, and still so with a 32-bit time_t (2038). */
+	struct itimerspec far = { .it_value = {
+		.tv_sec = sizeof(time_t) > 4 ? (time_t)(INT64_C(1) << 40) : (time_t)INT32_MAX } };
 
 	read_rt_offset(&w->start);
 	w->tfd = timerfd_create(CLOCK_REALTIME, TFD_NONBLOCK | TFD_CLOEXEC);

@@ -21,6 +21,7 @@
 
 #include "config.h"
 #include "probe/env.h"
+#include "probe/vdso-call.h"
 
 const struct verify_group verify_groups[] = {
 	{ "bracket", "a vDSO or libc read lies between two raw-syscall reads",
@@ -41,6 +42,8 @@ const struct verify_group verify_groups[] = {
 	  "nothing else, on every path", verify_timens, true },
 	{ "getrandom", "getrandom fills buffers with fresh bytes, also from "
 	  "concurrent threads", verify_getrandom, false },
+	{ "time64", "on 32-bit builds, the y2038 clock_gettime64 and clock_getres64 "
+	  "agree with the 32-bit calls", verify_time64, false },
 };
 const size_t verify_ngroups = ARRAY_SIZE(verify_groups);
 
@@ -252,7 +255,8 @@ static struct vres clock_call(const struct verify *v, enum path p, bool getres,
 
 		if (!fn)
 			return no_path();
-		r = vdso_result(fn(id, ts));
+		/* powerpc's CR0.SO error becomes -errno like everywhere else. */
+		r = vdso_result(vdso_clock_call((const void *)fn, id, ts));
 		break;
 	}
 	case PATH_LIBC:
@@ -423,10 +427,35 @@ void vres_format(enum path p, const struct vres *r, char *buf, size_t len)
 
 /* ---- paths -------------------------------------------------------------- */
 
+/* arm64, riscv64 and the other asm-generic ABIs have no time(2), and
+ * their 32-bit ones no gettimeofday(2): the C library builds those on
+ * clock_gettime. */
+static bool syscall_by_design(enum api api)
+{
+	switch (api) {
+	case API_TIME:
+#ifdef SYS_time
+		return true;
+#else
+		return false;
+#endif
+	case API_GETTIMEOFDAY:
+#ifdef SYS_gettimeofday
+		return true;
+#else
+		return false;
+#endif
+	default:
+		return true;
+	}
+}
+
 bool verify_path_by_design(enum api api, enum path path)
 {
 	const struct vdso_names *n = vdso_arch_names();
 
+	if (path == PATH_SYSCALL)
+		return syscall_by_design(api);
 	if (path != PATH_VDSO)
 		return true;
 	switch (api) {
@@ -436,6 +465,8 @@ bool verify_path_by_design(enum api api, enum path path)
 	case API_TIME: return n->time;
 	case API_GETCPU: return n->getcpu;
 	case API_GETRANDOM: return n->getrandom;
+	case API_CLOCK_GETTIME64: return n->clock_gettime64;
+	case API_CLOCK_GETRES64: return n->clock_getres64;
 	default: return false;
 	}
 }

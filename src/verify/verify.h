@@ -379,6 +379,7 @@ void verify_getcpu(struct verify *v);
 void verify_abi(struct verify *v);
 void verify_timens(struct verify *v);
 void verify_getrandom(struct verify *v);
+void verify_time64(struct verify *v);
 
 struct verify_group {
 	const char *name;

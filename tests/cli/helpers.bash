@@ -36,3 +36,9 @@ machine_unlock() {
 	[ -n "${MACHINE_LOCK_FD:-}" ] && exec {MACHINE_LOCK_FD}>&-
 	MACHINE_LOCK_FD=
 }
+
+# True when this process's vDSO exports the entry point of API ("getrandom"),
+# as `clockbench vdso` reports it for the architecture of the build.
+vdso_exports() {
+	"$CLOCKBENCH" vdso | grep -qE "^  [_a-z0-9]*_$1 +resolves"
+}
