@@ -547,6 +547,10 @@ static json_t *facts_json(struct doctor_ctx *d)
 	json_t *exports = json_object(), *interposed = json_object();
 
 	for (int api = 0; api < API_COUNT; api++) {
+		/* The time64 calls are APIs of their own on 32-bit builds only. */
+		if (!CATALOG_TIME64 && (api == API_CLOCK_GETTIME64 ||
+					api == API_CLOCK_GETRES64))
+			continue;
 		json_object_set_new(exports, catalog_apis[api].name,
 				    json_boolean(f->vdso_exports[api]));
 		if (f->interposer[api][0])
