@@ -31,7 +31,7 @@ void usage_exec(FILE *f)
 	      "\n"
 	      "Run COMMAND repeatedly (fork and execvp, no shell) and report its wall,\n"
 	      "user and system time: median with its 95% confidence interval, mean,\n"
-	      "stddev, min, max and outliers. Its output goes to /dev/null.\n"
+	      "robust CV, min, max and outliers. Its output goes to /dev/null.\n"
 	      "\n"
 	      "  -n, --runs N          timed runs (default 10)\n"
 	      "  -w, --warmup N        untimed runs first (default 0)\n"
@@ -301,9 +301,9 @@ static void print_row(const char *label, const double *x, size_t n, double k)
 	char ci[64];
 
 	summarize(x, n, &s);
-	snprintf(ci, sizeof(ci), "[%.3f, %.3f]", s.median_lo * k, s.median_hi * k);
-	printf("%-9s %6zu %10.3f %10.3f  %-22s %10.3f %7.1f%% %10.3f %5zu\n",
-	       label, s.n, s.min * k, s.median * k, ci, s.mean * k, s.cv_pct,
+	format_median_ci(ci, sizeof(ci), &s, k, 3);
+	printf("%-9s %6zu %10.3f %10.3f  %-26s %10.3f %7.1f%% %10.3f %5zu\n",
+	       label, s.n, s.min * k, s.median * k, ci, s.mean * k, s.robust_cv_pct,
 	       s.max * k, s.outliers);
 }
 
@@ -323,8 +323,10 @@ static void print_table(const struct exec_options *o, const struct exec_samples 
 	       o->prepare ? ", with --prepare" : "",
 	       o->show_output ? "shown" : "discarded");
 	snprintf(head, sizeof(head), "time (%s)", unit);
-	printf("%-9s %6s %10s %10s  %-22s %10s %8s %10s %5s\n", head, "n", "min",
-	       "median", "[95% CI]", "mean", "stddev", "max", "outl");
+	printf("# [95%% CI] of the median, with its real coverage when the runs are "
+	       "too few for 95%%; rCV: robust CV, 100 * 1.4826 MAD / median\n");
+	printf("%-9s %6s %10s %10s  %-26s %10s %8s %10s %5s\n", head, "n", "min",
+	       "median", "[95% CI]", "mean", "rCV", "max", "outl");
 	print_row("wall", s->wall, s->n, k);
 	print_row("user", s->user, s->n, k);
 	print_row("sys", s->sys, s->n, k);

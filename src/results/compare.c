@@ -228,6 +228,19 @@ static double run_value(const struct stored_cell *c, const double *x,
 	return value;
 }
 
+double compare_cell_robust_cv_pct(const struct stored_cell *c)
+{
+	double *v, cv;
+	size_t n;
+
+	if (!cell_is_measured(c))
+		return NAN;
+	v = run_samples(c, c->values, &n);
+	cv = stats_robust_cv_pct(v, n);
+	free(v);
+	return cv;
+}
+
 /* A single run's samples, or one value per run for replicates. */
 static void gather_samples(struct compare_side *s, const struct compare_group *g,
 			   const struct compare_row *row, enum compare_metric m,

@@ -166,6 +166,13 @@ int compare_build(struct compare_result *r, struct compare_group *groups,
 		  size_t errlen);
 void compare_free(struct compare_result *r);
 
+/*
+ * The spread compare judges one stored run's cell by: the robust CV of its
+ * round medians when it ran in rounds, else of its samples (primary
+ * metric). NaN when the cell was not measured.
+ */
+double compare_cell_robust_cv_pct(const struct stored_cell *c);
+
 const char *compare_metric_name(enum compare_metric m);
 int compare_metric_by_name(const char *name);	/* -1 if unknown */
 
