@@ -321,7 +321,8 @@ static double min_exact_p(size_t nx, size_t ny)
 }
 
 /*
- * Can ranks reach alpha at these sizes, after the correction? Holm
+ * Can ranks reach alpha at these sizes, after the correction, and give a
+ * Hodges-Lehmann interval that is a 95 % one? Holm
  * multiplies the smallest p-value by the number of cells m; BH leaves it
  * as it is when every cell changed.
  */
@@ -330,6 +331,9 @@ static bool rank_can_reach(size_t nx, size_t ny, const struct compare_options *o
 {
 	double best = min_exact_p(nx, ny);
 
+	/* Nor would its 95 % CI be one: take t instead. */
+	if (best > 1 - CHANGE_LEVEL)
+		return false;
 	if (o->correction == CORRECT_HOLM)
 		best *= (double)m;
 	return best < o->alpha;

@@ -643,6 +643,14 @@ static void test_few_samples_use_t_and_say_coverage(void **state)
 	free(out);
 	teardown_fixture(&fx);
 
+	/* A lax alpha would let ranks decide 3 v 3 (p >= 0.1), but their
+	 * interval would cover 90 %, not 95 %: t still decides. */
+	o.alpha = 0.2;
+	build(&fx, 1, 1, b, a, 1.0, 3, &o);
+	assert_int_equal(diff_of(&fx, 0)->test, TEST_LOG_T);
+	teardown_fixture(&fx);
+	o.alpha = 0.05;
+
 	build(&fx, 1, 1, b, a, 1.0, 1, &o);
 	assert_string_equal(diff_of(&fx, 0)->verdict, "few");
 	assert_false(diff_of(&fx, 0)->significant);
