@@ -25,7 +25,7 @@
 #define SUMMARY_LEVEL 0.95
 
 /* Scale factors making MAD and mean absolute deviation estimate sigma. */
-#define MAD_TO_SIGMA 1.4826
+#define MAD_TO_SIGMA STATS_MAD_TO_SIGMA
 #define MEANAD_TO_SIGMA 1.2533141373155003	/* sqrt(pi / 2) */
 #define OUTLIER_Z 5.0
 
@@ -115,6 +115,19 @@ void stats_median_ci_ranks(size_t n, double level, size_t *lo, size_t *hi)
 	*hi = n - k + 1;
 }
 
+double stats_median_ci_coverage(size_t n, size_t lo)
+{
+	if (n == 0 || lo == 0 || lo > n)
+		return NAN;
+	return fmax(0, 1 - 2 * pbinom((double)lo - 1, (double)n, 0.5, 1, 0));
+}
+
+/* A hair of slack: the coverage is a sum of binomial terms. */
+bool stats_ci_honours(double coverage, double level)
+{
+	return coverage >= level - 1e-12;
+}
+
 /* ---------------------------------------------------------------------- */
 /* Summary                                                                */
 
@@ -192,11 +205,22 @@ static void summarize_spread(const double *sorted, size_t n,
 	s->outliers = count_outliers(dev, n, robust_scale(s->mad, dev, n));
 }
 
+/* The one definition of the robust CV (see stats.h). */
+static double robust_cv_of(double mad, double median)
+{
+	if (mad == 0)
+		return 0;
+	if (median == 0)
+		return NAN;
+	return 100 * MAD_TO_SIGMA * mad / fabs(median);
+}
+
 static void summary_undefined(struct summary *s)
 {
 	s->min = s->max = s->median = NAN;
-	s->median_lo = s->median_hi = NAN;
-	s->mean = s->stddev = s->cv_pct = s->p99 = s->mad = NAN;
+	s->median_lo = s->median_hi = s->median_ci_coverage = NAN;
+	s->mean = s->stddev = s->cv_pct = s->robust_cv_pct = NAN;
+	s->p99 = s->mad = NAN;
 }
 
 void stats_summarize(double *x, size_t n, struct summary *s)
@@ -216,11 +240,38 @@ void stats_summarize(double *x, size_t n, struct summary *s)
 	stats_median_ci_ranks(n, SUMMARY_LEVEL, &lo, &hi);
 	s->median_lo = x[lo - 1];
 	s->median_hi = x[hi - 1];
+	s->median_ci_coverage = stats_median_ci_coverage(n, lo);
 	s->p99 = stats_quantile_sorted(x, n, 0.99);
 	s->mean = mean_of(x, n);
 	s->stddev = sample_stddev(x, n, s->mean);
 	s->cv_pct = coeff_var_pct(s->stddev, s->mean);
 	summarize_spread(x, n, s);
+	s->robust_cv_pct = robust_cv_of(s->mad, s->median);
+}
+
+static void summarize_copy(const double *x, size_t n, struct summary *s)
+{
+	_cleanup_free_ double *copy = sorted_copy(x, n);
+
+	stats_summarize(copy, n, s);
+}
+
+double stats_robust_cv_pct(const double *x, size_t n)
+{
+	struct summary s;
+
+	summarize_copy(x, n, &s);
+	return s.robust_cv_pct;
+}
+
+double stats_median_se(const double *x, size_t n)
+{
+	struct summary s;
+
+	if (n == 0)
+		return NAN;
+	summarize_copy(x, n, &s);
+	return MEANAD_TO_SIGMA * MAD_TO_SIGMA * s.mad / sqrt((double)n);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -637,4 +688,97 @@ void stats_student_t(const double *x, size_t nx, const double *y, size_t ny,
 	r->halfwidth = qt((1 + level) / 2, df, 1, 0) * r->pooled_sd *
 		       sqrt(1.0 / (double)nx + 1.0 / (double)ny);
 	r->significant = fabs(r->diff) > r->halfwidth;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Ratios of replicated runs: Student's t on the logarithms               */
+
+/* The logarithms of x, or NULL when a value is not positive (or NaN). */
+static double *logs_of(const double *x, size_t n)
+{
+	double *l = xcalloc(n ? n : 1, sizeof(*l));
+
+	for (size_t i = 0; i < n; i++) {
+		if (!(x[i] > 0)) {
+			free(l);
+			return NULL;
+		}
+		l[i] = log(x[i]);
+	}
+	return l;
+}
+
+static void log_t_undefined(struct log_t_result *r)
+{
+	*r = (struct log_t_result){ .ratio = NAN, .lo = NAN, .hi = NAN,
+				    .p = NAN, .df = NAN, .se = NAN,
+				    .tcrit = NAN, .floored = false };
+}
+
+/* Two-sided p of t = d / se; a spread of 0 decides by d alone. */
+static double t_p_value(double d, double se, double df)
+{
+	if (!(se > 0))
+		return d == 0 ? 1 : 0;
+	return fmin(1, 2 * pt(-fabs(d) / se, df, 1, 0));
+}
+
+bool stats_log_t_test(const double *x, size_t nx, const double *y, size_t ny,
+		      double level, double min_var, struct log_t_result *r)
+{
+	_cleanup_free_ double *lx = NULL;
+	_cleanup_free_ double *ly = NULL;
+	double mx, my, var, d;
+
+	log_t_undefined(r);
+	if (nx == 0 || ny == 0 || nx + ny < 3 || !(level > 0 && level < 1))
+		return false;
+	lx = logs_of(x, nx);
+	ly = logs_of(y, ny);
+	if (!lx || !ly)
+		return false;
+	mx = mean_of(lx, nx);
+	my = mean_of(ly, ny);
+	r->df = (double)(nx + ny - 2);
+	var = (sum_sq_dev(lx, nx, mx) + sum_sq_dev(ly, ny, my)) / r->df;
+	if (var < min_var) {
+		var = min_var;
+		r->floored = true;
+	}
+	d = my - mx;
+	r->se = sqrt(var * (1.0 / (double)nx + 1.0 / (double)ny));
+	r->tcrit = qt((1 + level) / 2, r->df, 1, 0);
+	r->ratio = exp(d);
+	r->lo = exp(d - r->tcrit * r->se);
+	r->hi = exp(d + r->tcrit * r->se);
+	r->p = t_p_value(d, r->se, r->df);
+	return true;
+}
+
+bool stats_geomean_ci(const double *x, size_t n, double level, double min_var,
+		      double *center, double *lo, double *hi)
+{
+	_cleanup_free_ double *l = logs_of(x, n);
+	double m, var, half;
+
+	*center = *lo = *hi = NAN;
+	if (!l || n == 0)
+		return false;
+	m = mean_of(l, n);
+	*center = exp(m);
+	if (n < 2 || !(level > 0 && level < 1))
+		return false;
+	var = fmax(sum_sq_dev(l, n, m) / (double)(n - 1), min_var);
+	half = qt((1 + level) / 2, (double)(n - 1), 1, 0) * sqrt(var / (double)n);
+	*lo = exp(m - half);
+	*hi = exp(m + half);
+	return true;
+}
+
+double stats_mde(double se, double df, double level, double power)
+{
+	if (!(df >= 1) || !isfinite(se) || !(level > 0 && level < 1) ||
+	    !(power > 0 && power < 1))
+		return NAN;
+	return (qt((1 + level) / 2, df, 1, 0) + qt(power, df, 1, 0)) * se;
 }

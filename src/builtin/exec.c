@@ -32,7 +32,7 @@ static const struct command_usage exec_usage = {
 	.description =
 	"Run COMMAND repeatedly (fork and execvp, no shell) and report its wall,\n"
 	"user and system time: median with its 95% confidence interval, mean,\n"
-	"stddev, min, max and outliers. Its output goes to /dev/null.",
+	"robust CV, min, max and outliers. Its output goes to /dev/null.",
 	.footer =
 	"Outliers in the table are values more than 5 robust standard deviations\n"
 	"(1.4826 MAD) from the median; a warning, as hyperfine gives, follows when\n"
@@ -262,9 +262,9 @@ static void print_row(const char *label, const double *x, size_t n, double k)
 	char ci[64];
 
 	summarize(x, n, &s);
-	snprintf(ci, sizeof(ci), "[%.3f, %.3f]", s.median_lo * k, s.median_hi * k);
-	printf("%-9s %6zu %10.3f %10.3f  %-22s %10.3f %7.1f%% %10.3f %5zu\n",
-	       label, s.n, s.min * k, s.median * k, ci, s.mean * k, s.cv_pct,
+	format_median_ci(ci, sizeof(ci), &s, k, 3);
+	printf("%-9s %6zu %10.3f %10.3f  %-26s %10.3f %7.1f%% %10.3f %5zu\n",
+	       label, s.n, s.min * k, s.median * k, ci, s.mean * k, s.robust_cv_pct,
 	       s.max * k, s.outliers);
 }
 
@@ -284,8 +284,10 @@ static void print_table(const struct exec_options *o, const struct exec_samples 
 	       o->prepare ? ", with --prepare" : "",
 	       o->show_output ? "shown" : "discarded");
 	snprintf(head, sizeof(head), "time (%s)", unit);
-	printf("%-9s %6s %10s %10s  %-22s %10s %8s %10s %5s\n", head, "n", "min",
-	       "median", "[95% CI]", "mean", "stddev", "max", "outl");
+	printf("# [95%% CI] of the median, with its real coverage when the runs are "
+	       "too few for 95%%; rCV: robust CV, 100 * 1.4826 MAD / median\n");
+	printf("%-9s %6s %10s %10s  %-26s %10s %8s %10s %5s\n", head, "n", "min",
+	       "median", "[95% CI]", "mean", "rCV", "max", "outl");
 	print_row("wall", s->wall, s->n, k);
 	print_row("user", s->user, s->n, k);
 	print_row("sys", s->sys, s->n, k);

@@ -283,19 +283,20 @@ static void print_summary_row(const char *label, const double *x, size_t n)
 	char ci[64];
 
 	summarize(x, n, &s);
-	snprintf(ci, sizeof(ci), "[%.3f, %.3f]", s.median_lo * 1e3,
-		 s.median_hi * 1e3);
-	printf("%-15s %4zu %9.3f %9.3f  %-20s %9.3f %7.1f%% %9.3f %5zu\n",
+	format_median_ci(ci, sizeof(ci), &s, 1e3, 3);
+	printf("%-15s %4zu %9.3f %9.3f  %-24s %9.3f %7.1f%% %9.3f %5zu\n",
 	       label, s.n, s.min * 1e3, s.median * 1e3, ci, s.mean * 1e3,
-	       s.cv_pct, s.max * 1e3, s.outliers);
+	       s.robust_cv_pct, s.max * 1e3, s.outliers);
 }
 
 static void print_transitions(const struct hotplug_run *run)
 {
 	char label[32];
 
-	printf("%-15s %4s %9s %9s  %-20s %9s %8s %9s %5s\n", "transition (ms)",
-	       "n", "min", "median", "[95% CI]", "mean", "stddev", "max", "outl");
+	printf("# [95%% CI] of the median, with its real coverage when the cycles "
+	       "are too few for 95%%; rCV: robust CV, 100 * 1.4826 MAD / median\n");
+	printf("%-15s %4s %9s %9s  %-24s %9s %8s %9s %5s\n", "transition (ms)",
+	       "n", "min", "median", "[95% CI]", "mean", "rCV", "max", "outl");
 	for (int i = 0; i < 2; i++) {
 		const struct direction *d = &run->dir[i];
 

@@ -10,6 +10,7 @@
 #include "basic/options.h"
 #include "builtin/builtin.h"
 #include "report/output.h"
+#include "results/compare.h"
 #include "results/record.h"
 #include "basic/stats.h"
 #include "results/store.h"
@@ -220,8 +221,13 @@ static void print_cell(const struct stored_cell *c, int nw, int pw)
 		return;
 	}
 	summarize(c->values, c->n, &s);
-	printf("%-4s %10.2f %10.2f %10.2f %10.2f %10.2f %6.1f %10.2f", c->unit,
-	       s.median, s.median_lo, s.median_hi, s.min, s.mean, s.cv_pct, s.p99);
+	printf("%-4s %10.2f ", c->unit, s.median);
+	if (median_ci_is_95(&s))
+		printf("%10.2f %10.2f", s.median_lo, s.median_hi);
+	else
+		printf("%10s %10s", "-", "-");
+	printf(" %10.2f %10.2f %6.2f %10.2f", s.min, s.mean,
+	       compare_cell_robust_cv_pct(c), s.p99);
 	if (c->cycles) {
 		summarize(c->cycles, c->n, &cy);
 		printf(" %9.1f", cy.median);
@@ -240,11 +246,13 @@ static void print_run_table(const struct stored_run *r)
 	for (size_t i = 0; i < r->ncells && !*cycles_unit; i++)
 		if (r->cells[i].cycles)
 			cycles_unit = r->cells[i].cycles_unit;
-	printf("# median over n samples with its 95%% CI, sd%% of the mean, "
-	       "out: outliers%s%s\n", *cycles_unit ? "; cycles: " : "", cycles_unit);
+	printf("# median over n samples with its 95%% CI ('-' when too few for "
+	       "95%%), rCV%%: robust CV of the round medians (of the samples "
+	       "without rounds), out: outliers%s%s\n", *cycles_unit ? "; cycles: " : "",
+	       cycles_unit);
 	printf("%-*s  %-*s  %-4s %10s %10s %10s %10s %10s %6s %10s %9s %7s %4s\n",
 	       nw, "name", pw, "path", "unit", "median", "ci95-lo", "ci95-hi",
-	       "min", "mean", "sd%", "p99", "cycles", "n", "out");
+	       "min", "mean", "rCV%", "p99", "cycles", "n", "out");
 	for (size_t i = 0; i < r->ncells; i++)
 		print_cell(&r->cells[i], nw, pw);
 }
@@ -273,6 +281,8 @@ static json_t *run_json(const struct stored_run *r, bool samples)
 			continue;
 		summarize(c->values, c->n, &s);
 		json_object_set_new(cj, "summary", summary_to_json(&s));
+		json_object_set_new(cj, "round_robust_cv_pct",
+				    json_real_or_null(compare_cell_robust_cv_pct(c)));
 		if (c->cycles) {
 			json_t *cy;
 

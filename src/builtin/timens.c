@@ -373,20 +373,6 @@ static void build_run(struct stored_run *run, const struct timens_options *o,
 
 /* ---- reporting ------------------------------------------------------ */
 
-/* CV of one side's per-repetition medians: the drift the verdict must beat. */
-static double round_cv_pct(const struct cell_result *r)
-{
-	struct summary s;
-	double *m;
-
-	if (r->nrounds < 2)
-		return NAN;
-	m = timing_round_medians(r);
-	stats_summarize(m, r->nrounds, &s);
-	free(m);
-	return s.cv_pct;
-}
-
 static const struct compare_row *find_row(const struct compare_result *cr,
 					  const struct cell *c)
 {
@@ -415,24 +401,29 @@ static void print_header(FILE *f, const struct timens_options *o,
 		b->side[TB_TIMENS].boundary_ns);
 }
 
+/*
+ * The spread is compare's (the robust CV of the per-repetition medians),
+ * so this table and the summary above never disagree.
+ */
 static void print_glance(FILE *f, const struct compare_result *cr,
 			 const struct timens_bench *b)
 {
-	fprintf(f, "\n# at a glance: median ns per call; CV: spread of the "
-		"per-repetition medians\n%-32s %-7s %9s %9s %8s %7s %7s  %s\n",
-		"cell", "path", "host", "timens", "diff", "CV-host", "CV-ns",
-		"verdict");
+	fprintf(f, "\n# at a glance: median ns per call; rCV: robust CV of the "
+		"per-repetition medians, 1.4826 MAD / median; mde: the change "
+		"found 80%% of the time\n%-32s %-7s %9s %9s %8s %8s %8s %6s  %s\n",
+		"cell", "path", "host", "timens", "diff", "rCV-host", "rCV-ns",
+		"mde", "verdict");
 	for (size_t i = 0; i < b->ncells; i++) {
 		const struct cell *c = &b->cells[i];
 		const struct compare_row *row = find_row(cr, c);
 
 		if (!row || !row->diffs[1].valid)
 			continue;
-		fprintf(f, "%-32s %-7s %9.2f %9.2f %+7.2f%% %6.2f%% %6.2f%%  %s\n",
-			c->name, catalog_paths[c->path], row->sides[0].sum.median,
-			row->sides[1].sum.median, row->diffs[1].change_pct,
-			round_cv_pct(&b->side[TB_HOST].res[i]),
-			round_cv_pct(&b->side[TB_TIMENS].res[i]), row->diffs[1].verdict);
+		fprintf(f, "%-32s %-7s %9.2f %9.2f %+7.2f%% %7.2f%% %7.2f%% %5.1f%%  %s\n",
+			c->name, catalog_paths[c->path], row->sides[0].center,
+			row->sides[1].center, row->diffs[1].change_pct,
+			row->sides[0].sum.robust_cv_pct, row->sides[1].sum.robust_cv_pct,
+			row->diffs[1].mde_pct, row->diffs[1].verdict);
 	}
 }
 
@@ -454,10 +445,15 @@ static json_t *round_medians_json(const struct cell_result *r)
 
 static json_t *side_json(const struct compare_side *s, const struct cell_result *r)
 {
-	return json_pack("{s:o, s:[o, o], s:o, s:I, s:I, s:o}",
+	bool honoured = stats_ci_honours(s->sum.median_ci_coverage, 0.95);
+
+	return json_pack("{s:o, s:o, s:o, s:o, s:I, s:I, s:o}",
 			 "median_ns", figure(s->sum.median),
-			 "median_ci95", figure(s->sum.median_lo), figure(s->sum.median_hi),
-			 "round_cv_pct", figure(round_cv_pct(r)),
+			 "median_ci95", honoured ? json_pack("[o, o]",
+				figure(s->sum.median_lo), figure(s->sum.median_hi)) :
+				json_null(),
+			 "median_ci_coverage", figure(s->sum.median_ci_coverage),
+			 "round_robust_cv_pct", figure(s->sum.robust_cv_pct),
 			 "batches", (json_int_t)r->n, "repetitions", (json_int_t)r->nrounds,
 			 "round_medians_ns", round_medians_json(r));
 }
@@ -467,13 +463,15 @@ static json_t *cell_json(const struct compare_row *row, const struct cell *c,
 {
 	const struct compare_diff *d = &row->diffs[1];
 
-	return json_pack("{s:s, s:s, s:o, s:o, s:o, s:[o, o], s:o, s:o, s:b, s:s}",
+	return json_pack("{s:s, s:s, s:o, s:o, s:o, s:[o, o], s:o, s:o, s:o, s:o, s:b,"
+			 " s:s}",
 			 "name", c->name, "path", catalog_paths[c->path],
 			 "host", side_json(&row->sides[0], &b->side[TB_HOST].res[i]),
 			 "timens", side_json(&row->sides[1], &b->side[TB_TIMENS].res[i]),
 			 "diff_pct", figure(d->change_pct),
 			 "diff_ci95_pct", figure(d->change_lo_pct), figure(d->change_hi_pct),
 			 "p", figure(d->p), "p_adjusted", figure(d->p_adjusted),
+			 "floor_pct", figure(d->floor_pct), "mde_pct", figure(d->mde_pct),
 			 "significant", d->significant, "verdict", d->verdict);
 }
 

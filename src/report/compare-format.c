@@ -106,6 +106,22 @@ static bool any_side_by_rounds(const struct compare_result *r)
 	return false;
 }
 
+static void print_rule(FILE *f, const struct compare_result *r);
+
+static const char *statistics_over(const struct compare_result *r)
+{
+	if (r->replicates)
+		return "one value per run, the median of its round medians "
+		       "(replicates)";
+	return any_side_by_rounds(r) ? "each run's round medians" :
+	       "each run's raw samples";
+}
+
+static const char *center_name(const struct compare_result *r)
+{
+	return r->replicates ? "geometric mean of the runs' values" : "median";
+}
+
 static void print_header(FILE *f, const struct compare_result *r)
 {
 	char title[96];
@@ -127,9 +143,7 @@ static void print_header(FILE *f, const struct compare_result *r)
 				grp->runs[grp->nruns - 1].started, first->kernel);
 	}
 	fprintf(f, "# metric: %s, lower is better; statistics over %s\n", r->unit,
-		r->replicates ? "the runs' medians (replicates)" :
-		any_side_by_rounds(r) ? "each run's round medians" :
-		"each run's raw samples");
+		statistics_over(r));
 	for (size_t g = 1; g < r->ngroups; g++) {
 		if (!r->machine_shift[g])
 			continue;
@@ -140,28 +154,76 @@ static void print_header(FILE *f, const struct compare_result *r)
 			"(several runs per label) or interleave (clockbench timens)\n",
 			100.0 * r->same_direction[g], title, r->geomean_change_pct[g]);
 	}
-	fprintf(f, "# significant: %s-adjusted Mann-Whitney p < %g and the 95%% CI "
+	print_rule(f, r);
+}
+
+/*
+ * The rule, in words: which test (ranks on single runs, t on the logs of
+ * the replicates' values, or on too few samples for ranks), the
+ * correction, and the floor the CI must clear.
+ */
+static void print_rule(FILE *f, const struct compare_result *r)
+{
+	fprintf(f, "# significant: %s-adjusted p < %g (%s) and the 95%% CI "
 		"of the change beyond +-%g%%%s\n", correction_name(r->opts.correction),
-		r->opts.alpha, r->opts.threshold_pct, any_side_by_rounds(r) ?
-		" or the rounds' CV, whichever is larger" : "");
+		r->opts.alpha, r->replicates ?
+		"Student's t on the logs of the runs' values, the variance between "
+		"the runs, at least what their rounds allow" :
+		"Mann-Whitney; Student's t on the logs where ranks cannot reach it",
+		r->opts.threshold_pct, any_side_by_rounds(r) ?
+		" or the rounds' robust CV, whichever is larger" : "");
+	fprintf(f, "# value: %s +- half its 95%% CI (its real coverage when the "
+		"samples are too few for 95%%); rCV: robust CV, 100 * 1.4826 MAD / "
+		"median; mde: the change found 80%% of the time with these "
+		"spreads (before the correction)\n", center_name(r));
 }
 
 /* ---- table (benchstat-like) ----------------------------------------- */
 
 static double ci_halfwidth_pct(const struct compare_side *s)
 {
-	double half = fmax(s->sum.median - s->sum.median_lo,
-			   s->sum.median_hi - s->sum.median);
+	double half = fmax(s->center - s->center_lo, s->center_hi - s->center);
 
-	return s->sum.median > 0 ? 100.0 * half / s->sum.median : 0;
+	return s->center > 0 ? 100.0 * half / s->center : 0;
+}
+
+/* "26.01 ±0.3%", "26.01 ±4.2% (75%)" when short of 95 %, "26.01" with none. */
+static void format_center(char *buf, size_t len, const struct compare_side *s)
+{
+	int w;
+
+	if (!s->present) {
+		snprintf(buf, len, "-");
+		return;
+	}
+	w = snprintf(buf, len, "%.4g", s->center);
+	if (!(s->center_coverage > 0) || w < 0 || (size_t)w >= len)
+		return;
+	w += snprintf(buf + w, len - (size_t)w, " ±%.1f%%", ci_halfwidth_pct(s));
+	if (!stats_ci_honours(s->center_coverage, 0.95) && (size_t)w < len)
+		snprintf(buf + w, len - (size_t)w, " (%.0f%%)",
+			 100.0 * s->center_coverage);
 }
 
 static void print_value(FILE *f, const struct compare_side *s)
 {
-	if (!s->present)
-		fprintf(f, " %18s", "-");
+	char buf[48];
+
+	format_center(buf, sizeof(buf), s);
+	fprintf(f, " %21s", buf);
+}
+
+static const char *test_short(const struct compare_diff *d)
+{
+	return d->test == TEST_LOG_T ? "t" : "U";
+}
+
+static void print_mde(FILE *f, const struct compare_diff *d)
+{
+	if (isfinite(d->mde_pct))
+		fprintf(f, " %5.1f%%", d->mde_pct);
 	else
-		fprintf(f, " %10.4g ±%5.1f%%", s->sum.median, ci_halfwidth_pct(s));
+		fprintf(f, " %6s", "-");
 }
 
 static void print_table_block(FILE *f, const struct compare_result *r, size_t g)
@@ -171,8 +233,9 @@ static void print_table_block(FILE *f, const struct compare_result *r, size_t g)
 
 	group_title(&r->groups[0], base, sizeof(base));
 	group_title(&r->groups[g], other, sizeof(other));
-	fprintf(f, "\n%-*s %18.18s %18.18s %24s %8s %6s  %s\n", w, "cell", base,
-		other, "change [95% CI]", "p", "delta", "verdict");
+	fprintf(f, "\n%-*s %21.21s %21.21s %24s %8s %4s %6s %6s  %s\n", w, "cell",
+		base, other, "change [95% CI]", "p", "test", "delta", "mde",
+		"verdict");
 	for (size_t i = 0; i < r->nrows; i++) {
 		const struct compare_row *row = &r->rows[i];
 		const struct compare_diff *d = &row->diffs[g];
@@ -185,12 +248,14 @@ static void print_table_block(FILE *f, const struct compare_result *r, size_t g)
 			fputs("\n", f);
 			continue;
 		}
-		fprintf(f, " %+7.2f%% [%+6.2f, %+6.2f] %8.2g %+6.2f  %s\n",
+		fprintf(f, " %+7.2f%% [%+6.2f, %+6.2f] %8.2g %4s %+6.2f",
 			d->change_pct, d->change_lo_pct, d->change_hi_pct,
-			d->p_adjusted, d->cliffs_delta, d->verdict);
+			d->p_adjusted, test_short(d), d->cliffs_delta);
+		print_mde(f, d);
+		fprintf(f, "  %s\n", d->verdict);
 	}
-	fprintf(f, "%-*s %10.4g %7s %10.4g %7s %+7.2f%%\n", w, "geomean",
-		r->geomean[0], "", r->geomean[g], "", r->geomean_change_pct[g]);
+	fprintf(f, "%-*s %21.4g %21.4g %+7.2f%%\n", w, "geomean", r->geomean[0],
+		r->geomean[g], r->geomean_change_pct[g]);
 }
 
 static void print_table(FILE *f, const struct compare_result *r)
@@ -235,13 +300,13 @@ static void print_mmtests(FILE *f, const struct compare_result *r)
 			if (!s->present)
 				fprintf(f, " %21s", "-");
 			else if (g == 0)
-				fprintf(f, " %10.2f (%7.2f%%)", s->sum.median, 0.0);
+				fprintf(f, " %10.2f (%7.2f%%)", s->center, 0.0);
 			else if (!d->valid)
-				fprintf(f, " %10.2f %10s", s->sum.median, "");
+				fprintf(f, " %10.2f %10s", s->center, "");
 			else if (d->significant)
-				fprintf(f, " %10.2f * %6.2f%%*", s->sum.median, mmtests_pct(d));
+				fprintf(f, " %10.2f * %6.2f%%*", s->center, mmtests_pct(d));
 			else
-				fprintf(f, " %10.2f (%7.2f%%)", s->sum.median, mmtests_pct(d));
+				fprintf(f, " %10.2f (%7.2f%%)", s->center, mmtests_pct(d));
 		}
 		fputc('\n', f);
 	}
@@ -292,19 +357,6 @@ static void print_ratio(FILE *f, const struct compare_result *r)
 
 /* ---- summary (seed 000) ---------------------------------------------- */
 
-/* avg: a run's median, or the mean of the replicates' medians. */
-static double summary_avg(const struct compare_result *r,
-			  const struct compare_side *s)
-{
-	return r->replicates ? s->sum.mean : s->sum.median;
-}
-
-static double summary_stdev_pct(const struct compare_result *r,
-				const struct compare_side *s)
-{
-	return r->replicates ? s->sum.cv_pct : s->robust_cv_pct;
-}
-
 static void summary_rule(FILE *f, size_t ngroups)
 {
 	for (size_t i = 0; i < 8 + 14 * ngroups; i++)
@@ -312,10 +364,53 @@ static void summary_rule(FILE *f, size_t ngroups)
 	fputc('\n', f);
 }
 
+enum summary_figure { SUM_CENTER, SUM_DIFF, SUM_RCV, SUM_MDE };
+
+/* One figure of one group; NaN when it has none ("-"). */
+static double summary_figure(const struct compare_row *row, size_t g,
+			     enum summary_figure what)
+{
+	const struct compare_side *s = &row->sides[g];
+	const struct compare_diff *d = &row->diffs[g];
+
+	if (!s->present)
+		return NAN;
+	switch (what) {
+	case SUM_CENTER:
+		return s->center;
+	case SUM_DIFF:
+		return g == 0 ? 100.0 : d->valid ? 100.0 * d->ratio : NAN;
+	case SUM_RCV:
+		return s->sum.robust_cv_pct;
+	case SUM_MDE:
+		return g && d->valid ? d->mde_pct : NAN;
+	}
+	return NAN;
+}
+
+/* A row of figures: %.4g for the centres, %.<decimals>f for percentages. */
+static void summary_line(FILE *f, const struct compare_result *r,
+			 const struct compare_row *row, const char *label,
+			 enum summary_figure what, int decimals)
+{
+	fprintf(f, "%-8s", label);
+	for (size_t g = 0; g < r->ngroups; g++) {
+		double v = summary_figure(row, g, what);
+
+		if (isfinite(v) && what == SUM_CENTER)
+			fprintf(f, "| %11.4g ", v);
+		else if (isfinite(v))
+			fprintf(f, "| %11.*f ", decimals, v);
+		else
+			fprintf(f, "| %11s ", "-");
+	}
+	fputc('\n', f);
+	summary_rule(f, r->ngroups);
+}
+
 static void print_summary_block(FILE *f, const struct compare_result *r,
 				const struct compare_row *row)
 {
-	const struct compare_side *base = &row->sides[0];
 	char title[96];
 
 	fprintf(f, "\n%s %s\n%-8s", row->name, row->path, "");
@@ -325,22 +420,10 @@ static void print_summary_block(FILE *f, const struct compare_result *r,
 	}
 	fputc('\n', f);
 	summary_rule(f, r->ngroups);
-	fprintf(f, "%-8s", "avg");
-	for (size_t g = 0; g < r->ngroups; g++)
-		fprintf(f, "| %11.4g ", summary_avg(r, &row->sides[g]));
-	fputc('\n', f);
-	summary_rule(f, r->ngroups);
-	fprintf(f, "%-8s", "diff %");
-	for (size_t g = 0; g < r->ngroups; g++)
-		fprintf(f, "| %11.1f ", 100.0 * summary_avg(r, &row->sides[g]) /
-			summary_avg(r, base));
-	fputc('\n', f);
-	summary_rule(f, r->ngroups);
-	fprintf(f, "%-8s", "stdev %");
-	for (size_t g = 0; g < r->ngroups; g++)
-		fprintf(f, "| %11.2f ", summary_stdev_pct(r, &row->sides[g]));
-	fputc('\n', f);
-	summary_rule(f, r->ngroups);
+	summary_line(f, r, row, r->replicates ? "gmean" : "median", SUM_CENTER, 0);
+	summary_line(f, r, row, "diff %", SUM_DIFF, 1);
+	summary_line(f, r, row, "rCV %", SUM_RCV, 2);
+	summary_line(f, r, row, "mde %", SUM_MDE, 1);
 	fprintf(f, "%-8s| %-11s ", "verdict", "base");
 	for (size_t g = 1; g < r->ngroups; g++)
 		fprintf(f, "| %-11s ", row->diffs[g].valid ? row->diffs[g].verdict : "-");
@@ -350,10 +433,10 @@ static void print_summary_block(FILE *f, const struct compare_result *r,
 static void print_summary(FILE *f, const struct compare_result *r)
 {
 	print_header(f, r);
-	fprintf(f, "# avg: %s; diff %%: avg / base avg; stdev %%: %s\n",
-		r->replicates ? "mean of the runs' medians" : "the run's median",
-		r->replicates ? "of the runs' medians" :
-		"robust, 1.4826 MAD / median of the samples");
+	fprintf(f, "# %s: %s; diff %%: of the base's; rCV %%: robust CV of %s; "
+		"mde %%: see above\n", r->replicates ? "gmean" : "median",
+		center_name(r), r->replicates ? "the runs' values" :
+		any_side_by_rounds(r) ? "the round medians" : "the samples");
 	for (size_t i = 0; i < r->nrows; i++)
 		print_summary_block(f, r, &r->rows[i]);
 }
@@ -402,7 +485,7 @@ static void print_ministat(FILE *f, const struct compare_result *r)
 {
 	print_header(f, r);
 	fprintf(f, "# ministat: Student's t on the means, pooled variance "
-		"(the verdicts above use Mann-Whitney)\n");
+		"(the verdicts of the other styles use the rule above)\n");
 	for (size_t i = 0; i < r->nrows; i++)
 		print_ministat_block(f, r, &r->rows[i]);
 }
@@ -414,38 +497,85 @@ static json_t *real_or_null(double v)
 	return isfinite(v) ? json_real(v) : json_null();
 }
 
+/* [lo, hi] when it covers the level, else null: a CI that says 95 % is one. */
+static json_t *ci_or_null(double lo, double hi, double coverage)
+{
+	if (!stats_ci_honours(coverage, 0.95))
+		return json_null();
+	return json_pack("[o, o]", real_or_null(lo), real_or_null(hi));
+}
+
+static json_t *doubles_json(const double *x, size_t n)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; i < n; i++)
+		json_array_append_new(a, real_or_null(x[i]));
+	return a;
+}
+
+/*
+ * center is what the change is about (median, or the replicates'
+ * geometric mean); its coverage is that of center_range, which is the
+ * 95 % CI (center_ci95) only when the coverage reaches 95 %.
+ */
 static json_t *side_to_json(const struct compare_side *s)
 {
+	json_t *o;
+
 	if (!s->present)
 		return json_null();
-	return json_pack("{s:I, s:o, s:[o, o], s:o, s:o, s:o, s:I, s:b, s:b}",
-			 "n", (json_int_t)s->n,
-			 "median", real_or_null(s->sum.median),
-			 "median_ci95", real_or_null(s->sum.median_lo),
-			 real_or_null(s->sum.median_hi),
-			 "mean", real_or_null(s->sum.mean),
-			 "stddev_pct", real_or_null(s->sum.cv_pct),
-			 "robust_cv_pct", real_or_null(s->robust_cv_pct),
-			 "outliers", (json_int_t)s->sum.outliers,
-			 "noisy", s->noisy, "few", s->few);
+	o = json_pack("{s:I, s:o, s:o, s:[o, o], s:o, s:o, s:o, s:o, s:o}",
+		      "n", (json_int_t)s->n,
+		      "center", real_or_null(s->center),
+		      "center_ci95", ci_or_null(s->center_lo, s->center_hi,
+						s->center_coverage),
+		      "center_range", real_or_null(s->center_lo),
+		      real_or_null(s->center_hi),
+		      "center_coverage", real_or_null(s->center_coverage),
+		      "median", real_or_null(s->sum.median),
+		      "median_ci95", ci_or_null(s->sum.median_lo, s->sum.median_hi,
+						s->sum.median_ci_coverage),
+		      "mean", real_or_null(s->sum.mean),
+		      "stddev_pct", real_or_null(s->sum.cv_pct));
+	json_object_set_new(o, "robust_cv_pct", real_or_null(s->sum.robust_cv_pct));
+	json_object_set_new(o, "within_run_rse_pct", s->within_var > 0 ?
+			    json_real(100.0 * sqrt(s->within_var)) : json_null());
+	json_object_set_new(o, "outliers", json_integer((json_int_t)s->sum.outliers));
+	json_object_set_new(o, "noisy", json_boolean(s->noisy));
+	json_object_set_new(o, "few", json_boolean(s->few));
+	json_object_set_new(o, "samples", doubles_json(s->samples, s->n));
+	return o;
+}
+
+static const char *test_name(const struct compare_diff *d)
+{
+	return d->test == TEST_LOG_T ? "student-t-log" : "mann-whitney";
 }
 
 static json_t *diff_to_json(const struct compare_diff *d)
 {
+	json_t *o;
+
 	if (!d->valid)
 		return json_null();
-	return json_pack("{s:o, s:o, s:o, s:[o, o], s:o, s:o, s:o, s:o, s:b, s:s}",
-			 "ratio", real_or_null(d->ratio),
-			 "floor_pct", real_or_null(d->floor_pct),
-			 "change_pct", real_or_null(d->change_pct),
-			 "change_ci95_pct", real_or_null(d->change_lo_pct),
-			 real_or_null(d->change_hi_pct),
-			 "shift", real_or_null(d->shift),
-			 "p", real_or_null(d->p),
-			 "p_adjusted", real_or_null(d->p_adjusted),
-			 "cliffs_delta", real_or_null(d->cliffs_delta),
-			 "significant", d->significant,
-			 "verdict", d->verdict);
+	o = json_pack("{s:o, s:o, s:o, s:[o, o], s:o, s:o, s:o, s:o, s:b, s:s}",
+		      "ratio", real_or_null(d->ratio),
+		      "floor_pct", real_or_null(d->floor_pct),
+		      "change_pct", real_or_null(d->change_pct),
+		      "change_ci95_pct", real_or_null(d->change_lo_pct),
+		      real_or_null(d->change_hi_pct),
+		      "shift", real_or_null(d->shift),
+		      "p", real_or_null(d->p),
+		      "p_adjusted", real_or_null(d->p_adjusted),
+		      "cliffs_delta", real_or_null(d->cliffs_delta),
+		      "significant", d->significant,
+		      "verdict", d->verdict);
+	json_object_set_new(o, "test", json_string(test_name(d)));
+	json_object_set_new(o, "df", real_or_null(d->df));
+	json_object_set_new(o, "spread_floored", json_boolean(d->spread_floored));
+	json_object_set_new(o, "mde_pct", real_or_null(d->mde_pct));
+	return o;
 }
 
 static json_t *groups_to_json(const struct compare_result *r)
@@ -483,7 +613,8 @@ static json_t *compare_to_json(const struct compare_result *r)
 			"name", r->rows[i].name, "path", r->rows[i].path,
 			"groups", sides, "vs_base", diffs));
 	}
-	return json_pack("{s:s, s:s, s:s, s:b, s:{s:f, s:f, s:f, s:s}, s:o, s:o}",
+	return json_pack("{s:s, s:s, s:s, s:b, s:{s:f, s:f, s:f, s:s, s:s, s:f, s:f},"
+			 " s:o, s:o}",
 			 "metric", compare_metric_name(r->metric),
 			 "unit", r->unit, "direction", "lower is better",
 			 "replicates", r->replicates,
@@ -491,6 +622,8 @@ static json_t *compare_to_json(const struct compare_result *r)
 			 "threshold_pct", r->opts.threshold_pct,
 			 "noise_pct", r->opts.noise_pct,
 			 "correction", correction_name(r->opts.correction),
+			 "spread", "robust CV: 100 * 1.4826 MAD / median",
+			 "ci_level", 0.95, "mde_power", 0.8,
 			 "groups", groups_to_json(r), "cells", rows);
 }
 
@@ -500,9 +633,10 @@ static void print_csv(FILE *f, const struct compare_result *r)
 {
 	char title[96];
 
-	fputs("cell,path,group,n,median,ci95_lo,ci95_hi,stddev_pct,robust_cv_pct,"
-	      "change_pct,change_ci95_lo_pct,change_ci95_hi_pct,p,p_adjusted,"
-	      "cliffs_delta,verdict\n", f);
+	fputs("cell,path,group,n,center,center_lo,center_hi,center_coverage,"
+	      "median,stddev_pct,robust_cv_pct,change_pct,change_ci95_lo_pct,"
+	      "change_ci95_hi_pct,p,p_adjusted,test,cliffs_delta,mde_pct,verdict\n",
+	      f);
 	for (size_t i = 0; i < r->nrows; i++)
 		for (size_t g = 0; g < r->ngroups; g++) {
 			const struct compare_side *s = &r->rows[i].sides[g];
@@ -511,16 +645,18 @@ static void print_csv(FILE *f, const struct compare_result *r)
 			if (!s->present)
 				continue;
 			group_title(&r->groups[g], title, sizeof(title));
-			fprintf(f, "%s,%s,%s,%zu,%.6g,%.6g,%.6g,%.4g,%.4g,", r->rows[i].name,
-				r->rows[i].path, title, s->n, s->sum.median,
-				s->sum.median_lo, s->sum.median_hi, s->sum.cv_pct,
-				s->robust_cv_pct);
+			fprintf(f, "%s,%s,%s,%zu,%.6g,%.6g,%.6g,%.4g,%.6g,%.4g,%.4g,",
+				r->rows[i].name, r->rows[i].path, title, s->n,
+				s->center, s->center_lo, s->center_hi,
+				s->center_coverage, s->sum.median, s->sum.cv_pct,
+				s->sum.robust_cv_pct);
 			if (g == 0 || !d->valid)
-				fputs(",,,,,,\n", f);
+				fputs(",,,,,,,,\n", f);
 			else
-				fprintf(f, "%.4f,%.4f,%.4f,%.4g,%.4g,%.4f,%s\n",
+				fprintf(f, "%.4f,%.4f,%.4f,%.4g,%.4g,%s,%.4f,%.3f,%s\n",
 					d->change_pct, d->change_lo_pct, d->change_hi_pct,
-					d->p, d->p_adjusted, d->cliffs_delta, d->verdict);
+					d->p, d->p_adjusted, test_name(d),
+					d->cliffs_delta, d->mde_pct, d->verdict);
 		}
 }
 
@@ -531,11 +667,11 @@ static void print_markdown(FILE *f, const struct compare_result *r)
 	fprintf(f, "| cell | path |");
 	for (size_t g = 0; g < r->ngroups; g++) {
 		group_title(&r->groups[g], title, sizeof(title));
-		fprintf(f, g ? " %s | change | verdict |" : " %s |", title);
+		fprintf(f, g ? " %s | change | mde | verdict |" : " %s |", title);
 	}
 	fputs("\n|---|---|", f);
 	for (size_t g = 0; g < r->ngroups; g++)
-		fputs(g ? "---:|---:|---|" : "---:|", f);
+		fputs(g ? "---:|---:|---:|---|" : "---:|", f);
 	fputc('\n', f);
 	for (size_t i = 0; i < r->nrows; i++) {
 		fprintf(f, "| %s | %s |", r->rows[i].name, r->rows[i].path);
@@ -544,23 +680,30 @@ static void print_markdown(FILE *f, const struct compare_result *r)
 			const struct compare_diff *d = &r->rows[i].diffs[g];
 
 			if (s->present)
-				fprintf(f, " %.4g |", s->sum.median);
+				fprintf(f, " %.4g |", s->center);
 			else
 				fputs(" - |", f);
-			if (g && d->valid)
-				fprintf(f, " %+.2f%% | %s |", d->change_pct, d->verdict);
+			if (g && d->valid && isfinite(d->mde_pct))
+				fprintf(f, " %+.2f%% | %.1f%% | %s |", d->change_pct,
+					d->mde_pct, d->verdict);
+			else if (g && d->valid)
+				fprintf(f, " %+.2f%% | - | %s |", d->change_pct, d->verdict);
 			else if (g)
-				fputs(" | |", f);
+				fputs(" | | |", f);
 		}
 		fputc('\n', f);
 	}
 	fprintf(f, "| geomean | |");
 	for (size_t g = 0; g < r->ngroups; g++)
-		fprintf(f, g ? " %.4g | %+.2f%% | |" : " %.4g |", r->geomean[g],
+		fprintf(f, g ? " %.4g | %+.2f%% | | |" : " %.4g |", r->geomean[g],
 			r->geomean_change_pct[g]);
-	fprintf(f, "\n\n%s, lower is better. Significant: %s-adjusted Mann-Whitney "
-		"p < %g and the 95%% CI of the change beyond ±%g%%.\n", r->unit,
-		correction_name(r->opts.correction), r->opts.alpha, r->opts.threshold_pct);
+	fprintf(f, "\n\n%s, lower is better; %s. Significant: %s-adjusted p < %g "
+		"(%s) and the 95%% CI of the change beyond ±%g%%. mde: the change "
+		"found 80%% of the time.\n", r->unit, center_name(r),
+		correction_name(r->opts.correction), r->opts.alpha,
+		r->replicates ? "Student's t on the logs of the runs' values" :
+		"Mann-Whitney, or Student's t on the logs for few samples",
+		r->opts.threshold_pct);
 }
 
 int compare_print(FILE *f, const struct compare_result *r,

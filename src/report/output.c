@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "report/output.h"
 
+#include <math.h>
 #include <string.h>
 
 #include "config.h"
@@ -18,13 +19,58 @@ int output_format_by_name(const char *name)
 
 /* ---- JSON ----------------------------------------------------------- */
 
+json_t *json_real_or_null(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+bool median_ci_is_95(const struct summary *s)
+{
+	return stats_ci_honours(s->median_ci_coverage, 0.95);
+}
+
 json_t *summary_to_json(const struct summary *s)
 {
-	return json_pack("{s:I, s:f, s:f, s:[f, f], s:f, s:f, s:f, s:f, s:f, s:I}",
-			 "n", (json_int_t)s->n, "min", s->min, "median", s->median,
-			 "median_ci95", s->median_lo, s->median_hi, "mean", s->mean,
-			 "stddev_pct", s->cv_pct, "p99", s->p99, "max", s->max,
-			 "mad", s->mad, "outliers", (json_int_t)s->outliers);
+	json_t *o = json_pack("{s:I, s:o, s:o}", "n", (json_int_t)s->n,
+			      "min", json_real_or_null(s->min),
+			      "median", json_real_or_null(s->median));
+
+	json_object_set_new(o, "median_ci95", median_ci_is_95(s) ?
+			    json_pack("[o, o]", json_real_or_null(s->median_lo),
+				      json_real_or_null(s->median_hi)) : json_null());
+	json_object_set_new(o, "median_ci_coverage",
+			    json_real_or_null(s->median_ci_coverage));
+	json_object_set_new(o, "mean", json_real_or_null(s->mean));
+	json_object_set_new(o, "stddev_pct", json_real_or_null(s->cv_pct));
+	json_object_set_new(o, "robust_cv_pct", json_real_or_null(s->robust_cv_pct));
+	json_object_set_new(o, "p99", json_real_or_null(s->p99));
+	json_object_set_new(o, "max", json_real_or_null(s->max));
+	json_object_set_new(o, "mad", json_real_or_null(s->mad));
+	json_object_set_new(o, "outliers", json_integer((json_int_t)s->outliers));
+	return o;
+}
+
+void format_median_ci(char *buf, size_t len, const struct summary *s,
+		      double scale, int decimals)
+{
+	int w = snprintf(buf, len, "[%.*f, %.*f]", decimals, s->median_lo * scale,
+			 decimals, s->median_hi * scale);
+
+	if (!median_ci_is_95(s) && w >= 0 && (size_t)w < len)
+		snprintf(buf + w, len - (size_t)w, " %.0f%%",
+			 100.0 * s->median_ci_coverage);
+}
+
+double cell_robust_cv_pct(const struct cell_result *r)
+{
+	double *med, cv;
+
+	if (r->nrounds < 2)
+		return r->ns_sum.robust_cv_pct;
+	med = timing_round_medians(r);
+	cv = stats_robust_cv_pct(med, r->nrounds);
+	free(med);
+	return cv;
 }
 
 static const char *status_name(enum cell_status st)
@@ -80,6 +126,8 @@ static json_t *cell_to_json(const struct bench_cell *bc, const char *unit,
 	json_object_set_new(o, "elapsed_s", json_real(bc->res.elapsed_s));
 	json_object_set_new(o, "ns", summary_to_json(&bc->res.ns_sum));
 	json_object_set_new(o, "round_medians_ns", round_medians_to_json(&bc->res));
+	json_object_set_new(o, "round_robust_cv_pct",
+			    json_real_or_null(cell_robust_cv_pct(&bc->res)));
 	if (bc->res.cycles) {
 		json_t *cy = summary_to_json(&bc->res.cycles_sum);
 
@@ -145,8 +193,10 @@ static void print_table_header(FILE *f, const struct bench_run *run)
 	fprintf(f, "# cycles: %s (%s)\n", run->cycles_unit, run->cycles_note);
 	fprintf(f, "# harness overhead: %.2f ns/call (an empty function through "
 		"the same loop; not subtracted)\n", run->overhead.ns_sum.median);
-	fprintf(f, "# ns/call: median over n batches, 95%% CI of the median; "
-		"sd%% and p99 include preempted batches\n");
+	fprintf(f, "# ns/call: median over n batches, 95%% CI of the median ('-' "
+		"when too few for 95%%); rCV%%: robust CV of the round medians, 100 "
+		"* 1.4826 MAD / median (of the batches with one round), the spread "
+		"compare judges by; p99 includes preempted batches\n");
 }
 
 static void print_table_row(FILE *f, const struct bench_cell *bc)
@@ -161,9 +211,13 @@ static void print_table_row(FILE *f, const struct bench_cell *bc)
 			c->status == CELL_OK ? "the run was interrupted" : c->why);
 		return;
 	}
-	fprintf(f, "%9.2f  %9.2f %9.2f %9.2f %9.2f %6.1f %9.2f",
-		s->median, s->median_lo, s->median_hi, s->min, s->mean,
-		s->cv_pct, s->p99);
+	fprintf(f, "%9.2f  ", s->median);
+	if (median_ci_is_95(s))
+		fprintf(f, "%9.2f %9.2f", s->median_lo, s->median_hi);
+	else
+		fprintf(f, "%9s %9s", "-", "-");
+	fprintf(f, " %9.2f %9.2f %6.2f %9.2f", s->min, s->mean,
+		cell_robust_cv_pct(&bc->res), s->p99);
 	if (bc->res.cycles)
 		fprintf(f, " %9.1f", bc->res.cycles_sum.median);
 	else
@@ -175,7 +229,7 @@ static void output_table(FILE *f, const struct bench_run *run)
 {
 	print_table_header(f, run);
 	fprintf(f, "%-32s %-7s %9s  %9s %9s %9s %9s %6s %9s %9s %7s\n", "name",
-		"path", "ns/call", "ci95-lo", "ci95-hi", "min", "mean", "sd%",
+		"path", "ns/call", "ci95-lo", "ci95-hi", "min", "mean", "rCV%",
 		"p99", "cycles", "n");
 	for (size_t i = 0; i < run->ncells; i++)
 		print_table_row(f, &run->cells[i]);
@@ -202,7 +256,7 @@ static void csv_field(FILE *f, const char *s)
 static void output_csv(FILE *f, const struct bench_run *run)
 {
 	fputs("name,api,clock,path,status,reason,n,batch_calls,ns_median,"
-	      "ns_ci95_lo,ns_ci95_hi,ns_min,ns_mean,ns_stddev_pct,ns_p99,"
+	      "ns_ci95_lo,ns_ci95_hi,ns_min,ns_mean,ns_round_robust_cv_pct,ns_p99,"
 	      "cycles_median,cycles_unit\n", f);
 	for (size_t i = 0; i < run->ncells; i++) {
 		const struct bench_cell *bc = &run->cells[i];
@@ -217,9 +271,13 @@ static void output_csv(FILE *f, const struct bench_run *run)
 			fputs(",,,,,,,,,,,\n", f);
 			continue;
 		}
-		fprintf(f, ",%zu,%lu,%.3f,%.3f,%.3f,%.3f,%.3f,%.2f,%.3f,", s->n,
-			bc->res.batch_calls, s->median, s->median_lo, s->median_hi,
-			s->min, s->mean, s->cv_pct, s->p99);
+		fprintf(f, ",%zu,%lu,%.3f,", s->n, bc->res.batch_calls, s->median);
+		if (median_ci_is_95(s))
+			fprintf(f, "%.3f,%.3f,", s->median_lo, s->median_hi);
+		else
+			fputs(",,", f);
+		fprintf(f, "%.3f,%.3f,%.2f,%.3f,", s->min, s->mean,
+			cell_robust_cv_pct(&bc->res), s->p99);
 		if (bc->res.cycles)
 			fprintf(f, "%.2f,%s\n", bc->res.cycles_sum.median,
 				run->cycles_unit);
@@ -247,10 +305,12 @@ static void output_tap(FILE *f, const struct bench_run *run)
 			skip++;
 			continue;
 		}
-		fprintf(f, "ok %zu %s %s: %.2f ns/call (95%% CI %.2f-%.2f, n %zu)",
-			i + 1, c->name, catalog_paths[c->path],
-			bc->res.ns_sum.median, bc->res.ns_sum.median_lo,
-			bc->res.ns_sum.median_hi, bc->res.ns_sum.n);
+		fprintf(f, "ok %zu %s %s: %.2f ns/call (", i + 1, c->name,
+			catalog_paths[c->path], bc->res.ns_sum.median);
+		if (median_ci_is_95(&bc->res.ns_sum))
+			fprintf(f, "95%% CI %.2f-%.2f, ", bc->res.ns_sum.median_lo,
+				bc->res.ns_sum.median_hi);
+		fprintf(f, "n %zu)", bc->res.ns_sum.n);
 		if (bc->res.cycles)
 			fprintf(f, " %.1f %s/call", bc->res.cycles_sum.median,
 				run->cycles_unit);

@@ -26,8 +26,32 @@ enum output_format {
 int output_format_by_name(const char *name);
 extern const char *const output_format_names[];
 
-/* {"n":..,"min":..,"median":..,"ci":[lo,hi],...}: the figures of a summary. */
+/*
+ * {"n":..,"min":..,"median":..,"median_ci95":[lo,hi],...}: the figures of
+ * a summary. median_ci95 is null when the samples are too few for a 95 %
+ * CI (n < 6); median_ci_coverage is the real coverage of [median_lo,
+ * median_hi] ([min, max] then). Undefined figures are null.
+ */
 json_t *summary_to_json(const struct summary *s);
+
+/* A number, or null for NaN and infinities (which JSON cannot carry). */
+json_t *json_real_or_null(double v);
+
+/*
+ * A median's CI for a table, values times scale: "[1.234, 1.567]", or
+ * "[1.234, 1.567] 75%" with its real coverage when that is short of 95 %.
+ */
+void format_median_ci(char *buf, size_t len, const struct summary *s,
+		      double scale, int decimals);
+
+/* Whether a summary's median CI may be printed as a 95 % CI. */
+bool median_ci_is_95(const struct summary *s);
+
+/*
+ * The spread of a measured cell, as compare gives it: the robust CV of its
+ * round medians, or of its batches when it ran in a single round.
+ */
+double cell_robust_cv_pct(const struct cell_result *r);
 
 /* The whole run as JSON; with_samples adds every batch's per-call figures. */
 json_t *bench_run_to_json(const struct bench_run *run, bool with_samples);

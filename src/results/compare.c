@@ -11,6 +11,11 @@
 #define MIN_RAW_SAMPLES 5
 /* A side whose outliers exceed this fraction is noisy. */
 #define NOISY_OUTLIER_FRACTION 0.10
+/* The level of every CI of a change or a centre, and its normal quantile. */
+#define CHANGE_LEVEL 0.95
+#define Z_975 1.959963984540054		/* R: qnorm(0.975) */
+/* The power at which the minimum detectable effect is quoted. */
+#define MDE_POWER 0.8
 
 static const char *const metric_names[] = {
 	[METRIC_AUTO] = "auto",
@@ -181,43 +186,102 @@ static size_t round_medians(const struct stored_cell *c, const double *x,
 	return k;
 }
 
+static bool has_rounds(const struct stored_cell *c)
+{
+	return c->rounds && c->nrounds >= 2;
+}
+
 /*
  * What a single run contributes: one median per round when it was measured
  * in rounds (the drift during the run is then part of the noise), else its
- * raw samples.
+ * raw samples. Returns a malloc'd array of *n values.
  */
-static void gather_run_samples(struct compare_side *s, const struct stored_cell *c,
-			       const double *x)
+static double *run_samples(const struct stored_cell *c, const double *x,
+			   size_t *n)
 {
-	if (c->rounds && c->nrounds >= 2) {
-		s->samples = xrealloc(s->samples, c->nrounds * sizeof(double));
-		s->n = round_medians(c, x, s->samples);
-		s->by_rounds = true;
-		return;
+	double *out;
+
+	if (has_rounds(c)) {
+		out = xmalloc(c->nrounds * sizeof(double));
+		*n = round_medians(c, x, out);
+		return out;
 	}
-	s->samples = xrealloc(s->samples, c->n * sizeof(double));
-	memcpy(s->samples, x, c->n * sizeof(double));
-	s->n = c->n;
+	out = xmalloc(c->n * sizeof(double));
+	memcpy(out, x, c->n * sizeof(double));
+	*n = c->n;
+	return out;
 }
 
-/* A single run's samples, or one median per run for replicates. */
+/*
+ * A replicate's value, the median of its round medians (or of its raw
+ * samples), and the squared relative standard error of that value from
+ * the same samples: what the run alone says its value is good to.
+ */
+static double run_value(const struct stored_cell *c, const double *x,
+			double *rel_var)
+{
+	size_t n;
+	_cleanup_free_ double *v = run_samples(c, x, &n);
+	double value = median_of_copy(v, n), se = stats_median_se(v, n);
+
+	*rel_var = value > 0 && isfinite(se) ? (se / value) * (se / value) : 0;
+	return value;
+}
+
+double compare_cell_robust_cv_pct(const struct stored_cell *c)
+{
+	double *v, cv;
+	size_t n;
+
+	if (!cell_is_measured(c))
+		return NAN;
+	v = run_samples(c, c->values, &n);
+	cv = stats_robust_cv_pct(v, n);
+	free(v);
+	return cv;
+}
+
+/* A single run's samples, or one value per run for replicates. */
 static void gather_samples(struct compare_side *s, const struct compare_group *g,
 			   const struct compare_row *row, enum compare_metric m,
 			   bool replicates)
 {
-	s->samples = xmalloc((replicates ? g->nruns : 1) * sizeof(double));
+	double var_sum = 0;
+
 	for (size_t k = 0; k < g->nruns; k++) {
 		const struct stored_cell *c = find_cell(&g->runs[k], row->name, row->path);
 		const double *x = c ? metric_samples(c, m) : NULL;
+		double rel_var;
 
 		if (!x)
 			continue;
 		if (!replicates) {
-			gather_run_samples(s, c, x);
+			s->samples = run_samples(c, x, &s->n);
+			s->by_rounds = has_rounds(c);
 			return;
 		}
-		s->samples[s->n++] = median_of_copy(x, c->n);
+		if (!s->samples)
+			s->samples = xmalloc(g->nruns * sizeof(double));
+		s->samples[s->n++] = run_value(c, x, &rel_var);
+		var_sum += rel_var;
 	}
+	s->within_var = s->n ? var_sum / (double)s->n : 0;
+}
+
+/* The median and its binomial CI, or the replicates' geometric mean. */
+static void side_center(struct compare_side *s, bool replicates)
+{
+	s->center = s->sum.median;
+	s->center_lo = s->sum.median_lo;
+	s->center_hi = s->sum.median_hi;
+	s->center_coverage = s->sum.median_ci_coverage;
+	if (!replicates || !(s->sum.min > 0))
+		return;
+	if (stats_geomean_ci(s->samples, s->n, CHANGE_LEVEL, s->within_var,
+			     &s->center, &s->center_lo, &s->center_hi))
+		s->center_coverage = CHANGE_LEVEL;
+	else
+		s->center_coverage = NAN;
 }
 
 static void summarize_side(struct compare_side *s, const struct compare_options *o,
@@ -232,24 +296,18 @@ static void summarize_side(struct compare_side *s, const struct compare_options 
 	memcpy(tmp, s->samples, s->n * sizeof(double));
 	stats_summarize(tmp, s->n, &s->sum);
 	free(tmp);
-	s->robust_cv_pct = s->sum.median > 0 ?
-		100.0 * 1.4826 * s->sum.mad / s->sum.median : 0;
-	if (replicates || s->by_rounds) {
-		s->few = s->n < 2;
-		s->noisy = s->n >= 2 && s->sum.cv_pct > o->noise_pct;
-	} else {
-		s->few = s->n < MIN_RAW_SAMPLES;
-		s->noisy = s->robust_cv_pct > o->noise_pct ||
-			   (double)s->sum.outliers > NOISY_OUTLIER_FRACTION * (double)s->n;
-	}
+	side_center(s, replicates);
+	s->few = s->n < 2;
+	s->noisy = s->n >= 2 && s->sum.robust_cv_pct > o->noise_pct;
+	if (!replicates && !s->by_rounds)
+		s->noisy |= (double)s->sum.outliers > NOISY_OUTLIER_FRACTION * (double)s->n;
 }
 
 /* ---- one group against the base ------------------------------------- */
 
 /*
  * The smallest two-sided p-value the exact Mann-Whitney test can give for
- * these sample sizes: 2 / C(nx + ny, nx). With 3 runs against 3 it is 0.1:
- * no verdict is possible at alpha 0.05, which is what "few" says.
+ * these sample sizes: 2 / C(nx + ny, nx). With 3 against 3 it is 0.1.
  */
 static double min_exact_p(size_t nx, size_t ny)
 {
@@ -262,26 +320,143 @@ static double min_exact_p(size_t nx, size_t ny)
 	return fmin(1.0, 2.0 / c);
 }
 
-static void diff_sides(struct compare_diff *d, const struct compare_side *base,
-		       const struct compare_side *other)
+/*
+ * Can ranks reach alpha at these sizes, after the correction, and give a
+ * Hodges-Lehmann interval that is a 95 % one? Holm
+ * multiplies the smallest p-value by the number of cells m; BH leaves it
+ * as it is when every cell changed.
+ */
+static bool rank_can_reach(size_t nx, size_t ny, const struct compare_options *o,
+			   size_t m)
+{
+	double best = min_exact_p(nx, ny);
+
+	/* Nor would its 95 % CI be one: take t instead. */
+	if (best > 1 - CHANGE_LEVEL)
+		return false;
+	if (o->correction == CORRECT_HOLM)
+		best *= (double)m;
+	return best < o->alpha;
+}
+
+static bool t_applies(const struct compare_side *base,
+		      const struct compare_side *other)
+{
+	return base->n + other->n >= 3 && base->sum.min > 0 && other->sum.min > 0;
+}
+
+/*
+ * Replicates: t on the runs' values. Single runs: ranks when they can reach
+ * alpha, else t; *few when neither can.
+ */
+static enum compare_test choose_test(const struct compare_result *r,
+				     const struct compare_side *base,
+				     const struct compare_side *other, size_t m,
+				     bool *few)
+{
+	bool t_ok = t_applies(base, other);
+
+	*few = false;
+	if (!r->replicates && rank_can_reach(base->n, other->n, &r->opts, m))
+		return TEST_RANK;
+	*few = !t_ok;
+	return t_ok ? TEST_LOG_T : TEST_RANK;
+}
+
+static void diff_rank(struct compare_diff *d, const struct compare_side *base,
+		      const struct compare_side *other)
 {
 	struct mwu_result mwu;
 
-	d->valid = base->present && other->present && base->sum.median > 0;
-	if (!d->valid)
-		return;
-	d->ratio = other->sum.median / base->sum.median;
+	d->ratio = other->center / base->center;
 	d->change_pct = 100.0 * (d->ratio - 1.0);
 	stats_mann_whitney(base->samples, base->n, other->samples, other->n, &mwu);
 	d->p = mwu.p;
 	stats_hodges_lehmann(base->samples, base->n, other->samples, other->n,
-			     0.95, &d->shift, &d->shift_lo, &d->shift_hi);
-	d->change_lo_pct = 100.0 * d->shift_lo / base->sum.median;
-	d->change_hi_pct = 100.0 * d->shift_hi / base->sum.median;
+			     CHANGE_LEVEL, &d->shift, &d->shift_lo, &d->shift_hi);
+	d->change_lo_pct = 100.0 * d->shift_lo / base->center;
+	d->change_hi_pct = 100.0 * d->shift_hi / base->center;
+}
+
+/* The variance floor of the pair: the runs' mean squared relative se. */
+static double pair_within_var(const struct compare_side *base,
+			      const struct compare_side *other)
+{
+	return ((double)base->n * base->within_var +
+		(double)other->n * other->within_var) /
+	       (double)(base->n + other->n);
+}
+
+static void diff_log_t(struct compare_diff *d, const struct compare_side *base,
+		       const struct compare_side *other, struct log_t_result *t)
+{
+	stats_log_t_test(base->samples, base->n, other->samples, other->n,
+			 CHANGE_LEVEL, pair_within_var(base, other), t);
+	d->df = t->df;
+	d->spread_floored = t->floored;
+	d->ratio = t->ratio;
+	d->change_pct = 100.0 * (t->ratio - 1.0);
+	d->change_lo_pct = 100.0 * (t->lo - 1.0);
+	d->change_hi_pct = 100.0 * (t->hi - 1.0);
+	d->shift = base->center * (t->ratio - 1.0);
+	d->shift_lo = base->center * (t->lo - 1.0);
+	d->shift_hi = base->center * (t->hi - 1.0);
+	d->p = t->p;
+}
+
+/*
+ * The smallest change a single pair of runs can claim. Round medians hold
+ * the machine's drift during each run but not between the runs, which
+ * experience here puts at about the rounds' own spread: a change within
+ * the larger robust CV of the two sides is not claimed. Replicates and raw
+ * repetitions carry their own between-run noise: the threshold alone.
+ */
+static double change_floor(const struct compare_side *base,
+			   const struct compare_side *other,
+			   const struct compare_options *o)
+{
+	double floor = o->threshold_pct;
+
+	if (base->by_rounds && base->sum.robust_cv_pct > floor)
+		floor = base->sum.robust_cv_pct;
+	if (other->by_rounds && other->sum.robust_cv_pct > floor)
+		floor = other->sum.robust_cv_pct;
+	return floor;
+}
+
+/* The change found 80 % of the time: floor plus the CI's reach at that power. */
+static double mde_pct(const struct compare_diff *d, const struct log_t_result *t)
+{
+	if (d->test == TEST_LOG_T)
+		return 100.0 * expm1(log1p(d->floor_pct / 100.0) +
+				     stats_mde(t->se, t->df, CHANGE_LEVEL, MDE_POWER));
+	/* Ranks: the normal-theory se that the CI's half-width implies. */
+	return d->floor_pct + stats_mde((d->change_hi_pct - d->change_lo_pct) / (2 * Z_975),
+					INFINITY, CHANGE_LEVEL, MDE_POWER);
+}
+
+static void diff_sides(struct compare_diff *d, const struct compare_result *r,
+		       const struct compare_side *base,
+		       const struct compare_side *other, size_t m)
+{
+	bool *few = &d->few;
+	struct log_t_result t = { .se = NAN, .df = NAN };
+
+	d->valid = base->present && other->present && base->center > 0;
+	if (!d->valid)
+		return;
+	d->test = choose_test(r, base, other, m, few);
+	d->df = NAN;
+	if (d->test == TEST_LOG_T)
+		diff_log_t(d, base, other, &t);
+	else
+		diff_rank(d, base, other);
 	d->cliffs_delta = stats_cliffs_delta(base->samples, base->n,
 					     other->samples, other->n);
 	stats_student_t(base->samples, base->n, other->samples, other->n, 0.95,
 			&d->ttest);
+	d->floor_pct = change_floor(base, other, &r->opts);
+	d->mde_pct = *few ? NAN : mde_pct(d, &t);
 }
 
 static void adjust_p_values(struct compare_result *r, size_t g)
@@ -299,54 +474,19 @@ static void adjust_p_values(struct compare_result *r, size_t g)
 	free(p);
 }
 
-/*
- * Can these sample sizes reach alpha at all, after the correction? Holm
- * multiplies the smallest p-value by the number of cells m; BH leaves it
- * as it is when every cell changed.
- */
-static bool too_few(const struct compare_side *base, const struct compare_side *other,
-		    const struct compare_options *o, size_t m)
-{
-	double best = min_exact_p(base->n, other->n);
-
-	if (o->correction == CORRECT_HOLM)
-		best *= (double)m;
-	return base->few || other->few || best >= o->alpha;
-}
-
-/*
- * The smallest change a single pair of runs can claim. Round medians hold
- * the machine's drift during each run but not between the runs, which
- * experience here puts at about the rounds' own spread: a change within
- * the larger CV of the two sides is not claimed. Replicates and raw
- * repetitions carry their own between-run noise: the threshold alone.
- */
-static double change_floor(const struct compare_side *base,
-			   const struct compare_side *other,
-			   const struct compare_options *o)
-{
-	double floor = o->threshold_pct;
-
-	if (base->by_rounds && base->sum.cv_pct > floor)
-		floor = base->sum.cv_pct;
-	if (other->by_rounds && other->sum.cv_pct > floor)
-		floor = other->sum.cv_pct;
-	return floor;
-}
-
 static void judge(struct compare_diff *d, const struct compare_side *base,
-		  const struct compare_side *other, const struct compare_options *o,
-		  size_t m)
+		  const struct compare_side *other, const struct compare_options *o)
 {
+	bool few = d->few;
+
 	if (!d->valid) {
 		d->verdict = "";
 		return;
 	}
-	d->floor_pct = change_floor(base, other, o);
-	d->significant = d->p_adjusted < o->alpha &&
+	d->significant = !few && d->p_adjusted < o->alpha &&
 			 (d->change_lo_pct > d->floor_pct ||
 			  d->change_hi_pct < -d->floor_pct);
-	if (too_few(base, other, o, m))
+	if (few)
 		d->verdict = "few";
 	else if (d->significant)
 		d->verdict = d->change_pct > 0 ? "worse" : "better";
@@ -354,8 +494,26 @@ static void judge(struct compare_diff *d, const struct compare_side *base,
 		d->verdict = "noisy";
 	else
 		d->verdict = "~";
-	if (streq(d->verdict, "few"))
-		d->significant = false;
+}
+
+/* Every cell of group g against the base: test, correction, verdict. */
+static void judge_group(struct compare_result *r, size_t g)
+{
+	size_t m = 0;
+
+	for (size_t i = 0; i < r->nrows; i++) {
+		const struct compare_row *row = &r->rows[i];
+
+		m += row->sides[0].present && row->sides[g].present &&
+		     row->sides[0].center > 0;
+	}
+	for (size_t i = 0; i < r->nrows; i++)
+		diff_sides(&r->rows[i].diffs[g], r, &r->rows[i].sides[0],
+			   &r->rows[i].sides[g], m);
+	adjust_p_values(r, g);
+	for (size_t i = 0; i < r->nrows; i++)
+		judge(&r->rows[i].diffs[g], &r->rows[i].sides[0],
+		      &r->rows[i].sides[g], &r->opts);
 }
 
 /* ---- geometric means ------------------------------------------------- */
@@ -371,7 +529,7 @@ static void compute_geomeans(struct compare_result *r)
 
 		for (size_t i = 0; i < r->nrows; i++)
 			if (r->rows[i].sides[g].present)
-				x[n++] = r->rows[i].sides[g].sum.median;
+				x[n++] = r->rows[i].sides[g].center;
 		r->geomean[g] = n ? stats_geomean(x, n) : NAN;
 		if (g == 0)
 			continue;
@@ -440,27 +598,14 @@ int compare_build(struct compare_result *r, struct compare_group *groups,
 			 compare_metric_name(r->metric));
 		return -1;
 	}
-	for (size_t i = 0; i < r->nrows; i++) {
-		struct compare_row *row = &r->rows[i];
-
+	for (size_t i = 0; i < r->nrows; i++)
 		for (size_t g = 0; g < ngroups; g++) {
-			gather_samples(&row->sides[g], &groups[g], row, r->metric,
-				       r->replicates);
-			summarize_side(&row->sides[g], o, r->replicates);
+			gather_samples(&r->rows[i].sides[g], &groups[g], &r->rows[i],
+				       r->metric, r->replicates);
+			summarize_side(&r->rows[i].sides[g], o, r->replicates);
 		}
-		for (size_t g = 1; g < ngroups; g++)
-			diff_sides(&row->diffs[g], &row->sides[0], &row->sides[g]);
-	}
-	for (size_t g = 1; g < ngroups; g++) {
-		size_t m = 0;
-
-		for (size_t i = 0; i < r->nrows; i++)
-			m += r->rows[i].diffs[g].valid;
-		adjust_p_values(r, g);
-		for (size_t i = 0; i < r->nrows; i++)
-			judge(&r->rows[i].diffs[g], &r->rows[i].sides[0],
-			      &r->rows[i].sides[g], o, m);
-	}
+	for (size_t g = 1; g < ngroups; g++)
+		judge_group(r, g);
 	compute_geomeans(r);
 	detect_machine_shift(r);
 	return 0;

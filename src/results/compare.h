@@ -7,21 +7,32 @@
  * A group is what one command-line spec names: one run, or several runs
  * with one label. With one run per group, the samples are the run's round
  * medians when it was measured in rounds (bench, timens), else its raw
- * samples (per-repetition seconds). As soon as a group holds several runs,
- * every group is reduced to one value per run (its median) and the runs
- * are the replicates: a boot-to-boot or run-to-run difference is then part
- * of the noise, as it should be.
+ * samples (per-repetition seconds), and the test is Mann-Whitney with the
+ * Hodges-Lehmann CI of the shift. When these sample sizes cannot reach
+ * alpha with ranks (3 repetitions against 3 cannot go below p = 0.1),
+ * Student's t on the logarithms, which can, decides instead; `few` only
+ * when no test can (one sample against one).
  *
- * The verdict: a change is significant when the Mann-Whitney p-value,
- * adjusted across the cells of one comparison (Benjamini-Hochberg by
- * default: when nothing changed it guards as well as Holm, and when a
- * change touches many cells, as a kernel change does, it still sees them), is below
- * alpha AND the 95 % confidence interval of the change (Hodges-Lehmann)
- * lies entirely beyond +-threshold percent. The second condition is there
- * because many samples make even a 0.3 % drift "significant"; the
- * threshold is the smallest change worth reporting. For a single run judged
- * on its round medians the bar is the larger of the threshold and the
- * rounds' CV: two runs differ by about as much as their rounds do.
+ * As soon as a group holds several runs, the runs are the replicates:
+ * each run contributes one value, the median of its round medians (a
+ * slow round does not move it), and the test is Student's t on the logs
+ * of those values with the variance between the runs (stats_log_t_test):
+ * the exact test of a nested design, so a boot-to-boot or run-to-run
+ * difference is part of the noise, as it should be, yet 3 runs against 3
+ * reach a verdict on a clear change. The variance is never taken below
+ * what each run's rounds say its value is good to.
+ *
+ * The verdict: a change is significant when its p-value, adjusted across
+ * the cells of one comparison (Benjamini-Hochberg by default: when nothing
+ * changed it guards as well as Holm, and when a change touches many cells,
+ * as a kernel change does, it still sees them), is below alpha AND the
+ * 95 % CI of the change lies entirely beyond +-floor percent. The floor
+ * is the threshold (many samples make even a 0.3 % drift "significant";
+ * the threshold is the smallest change worth reporting), and for a single
+ * run judged on its round medians the larger of that and the rounds'
+ * robust CV: two runs differ by about as much as their rounds do.
+ *
+ * Every spread here is the robust CV of stats.h (1.4826 MAD / median).
  */
 #ifndef CLOCKBENCH_COMPARE_H
 #define CLOCKBENCH_COMPARE_H
@@ -50,7 +61,7 @@ struct compare_options {
 	enum compare_metric metric;
 	double alpha;		/* 0.05 */
 	double threshold_pct;	/* smallest change reported as significant: 1 */
-	double noise_pct;	/* robust CV (or CV of replicates) above: noisy */
+	double noise_pct;	/* a robust CV above this: noisy */
 	enum compare_correction correction;
 };
 void compare_options_default(struct compare_options *o);
@@ -65,25 +76,53 @@ struct compare_group {
 /* What one group shows for one cell. */
 struct compare_side {
 	bool present;
-	double *samples;	/* what the statistics use (raw or run medians) */
+	/* What the statistics use: run values, round medians or raw samples. */
+	double *samples;
 	size_t n;
-	struct summary sum;	/* of the samples */
-	double robust_cv_pct;	/* 100 * 1.4826 MAD / median */
+	struct summary sum;	/* of the samples; sum.robust_cv_pct is the spread */
+	/*
+	 * The value shown and compared: the median of the samples, or for
+	 * replicates the geometric mean of the runs' values; its 95 % CI and
+	 * the real coverage of that CI (below 0.95 when the samples are too
+	 * few for the level; NaN when there is no interval).
+	 */
+	double center, center_lo, center_hi, center_coverage;
+	/*
+	 * Replicates: the mean squared relative standard error of the runs'
+	 * values, each from its own rounds: the least variance of log(value)
+	 * the runs can have. 0 otherwise.
+	 */
+	double within_var;
 	bool by_rounds;		/* samples are a single run's round medians */
-	bool noisy;
-	bool few;
+	bool noisy;		/* robust CV above noise_pct (or many outliers) */
+	bool few;		/* a single sample: no spread of its own */
+};
+
+enum compare_test {
+	TEST_RANK,	/* Mann-Whitney U, Hodges-Lehmann CI */
+	TEST_LOG_T,	/* Student's t on the logs, pooled variance */
 };
 
 /* One group against the base, for one cell. */
 struct compare_diff {
 	bool valid;		/* both sides present */
-	double ratio;		/* other / base, of the medians */
+	enum compare_test test;
+	double df;		/* TEST_LOG_T: degrees of freedom; NaN otherwise */
+	bool spread_floored;	/* TEST_LOG_T: the rounds set the spread, not the runs */
+	double ratio;		/* other / base: of the centres (rank), the estimate (t) */
 	double change_pct;	/* 100 * (ratio - 1): positive = slower */
-	double shift;		/* Hodges-Lehmann other - base, in the unit */
+	double shift;		/* other - base, in the unit (rank: Hodges-Lehmann) */
 	double shift_lo, shift_hi;
-	double change_lo_pct, change_hi_pct;
+	double change_lo_pct, change_hi_pct;	/* its 95 % CI */
 	double p, p_adjusted;
-	double floor_pct;	/* the CI must clear +-floor: threshold or rounds' CV */
+	double floor_pct;	/* the CI must clear +-floor: threshold or rounds' robust CV */
+	/*
+	 * The minimum detectable effect: the change this comparison finds 80 %
+	 * of the time, with these spreads and the floor (before the correction
+	 * across cells). NaN when no test can reach a verdict.
+	 */
+	double mde_pct;
+	bool few;		/* no test can reach alpha with these sample sizes */
 	double cliffs_delta;
 	struct ttest_result ttest;	/* Student's t, for the ministat style */
 	bool significant;
@@ -141,6 +180,13 @@ extern const char *const compare_gate_names[];	/* enum order, NULL-terminated */
 
 /* Whether the gate catches group g's diff of row (g >= 1). */
 bool compare_gate_hit(const struct compare_diff *d, enum compare_gate gate);
+
+/*
+ * The spread compare judges one stored run's cell by: the robust CV of its
+ * round medians when it ran in rounds, else of its samples (primary
+ * metric). NaN when the cell was not measured.
+ */
+double compare_cell_robust_cv_pct(const struct stored_cell *c);
 
 const char *compare_metric_name(enum compare_metric m);
 int compare_metric_by_name(const char *name);	/* -1 if unknown */

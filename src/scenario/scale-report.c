@@ -92,7 +92,8 @@ static void print_header(FILE *f, const struct scale_report *r)
 		print_counts(f, r);
 		fprintf(f, " (%s)\n", r->series);
 		fputs("# elapsed: first thread's start to last thread's end, median "
-		      "of the repetitions and its 95% CI\n"
+		      "of the repetitions and its 95% CI ('-' when too few for "
+		      "95%); rCV%: their robust CV, 100 * 1.4826 MAD / median\n"
 		      "# change: elapsed vs the first thread count, positive = "
 		      "slower; ns/call: (user + sys) CPU time per call\n", f);
 		return;
@@ -100,8 +101,19 @@ static void print_header(FILE *f, const struct scale_report *r)
 	fprintf(f, "# one thread on CPU %d calls while N idle threads exist; "
 		"idle threads:", r->cpu);
 	print_counts(f, r);
-	fputs("\n# ns/call: median over the batches and its 95% CI; ns/thread: "
-	      "the extra cost over the first count, per extra thread\n", f);
+	fputs("\n# ns/call: median over the batches and its 95% CI; rCV%: robust "
+	      "CV of the round medians; ns/thread: the extra cost over the first "
+	      "count, per extra thread\n", f);
+}
+
+/* Two columns of a median's CI, or two '-' when it would not be 95 %. */
+static void print_ci_columns(FILE *f, const struct summary *s, int decimals)
+{
+	if (median_ci_is_95(s))
+		fprintf(f, "%10.*f %10.*f", decimals, s->median_lo, decimals,
+			s->median_hi);
+	else
+		fprintf(f, "%10s %10s", "-", "-");
 }
 
 static void print_threads_cell(FILE *f, const struct scale_report *r,
@@ -111,7 +123,7 @@ static void print_threads_cell(FILE *f, const struct scale_report *r,
 
 	cell_title(f, &c->cell);
 	fprintf(f, "%7s %10s %10s %10s %6s %8s %9s %9s %9s %3s\n", "threads",
-		"elapsed-s", "ci95-lo", "ci95-hi", "sd%", "change", "ns/call",
+		"elapsed-s", "ci95-lo", "ci95-hi", "rCV%", "change", "ns/call",
 		"user-s", "sys-s", "n");
 	for (size_t k = 0; k < r->ncounts; k++) {
 		const struct scale_point *p = &c->points[k];
@@ -121,9 +133,10 @@ static void print_threads_cell(FILE *f, const struct scale_report *r,
 				r->counts[k]);
 			continue;
 		}
-		fprintf(f, "%7u %10.3f %10.3f %10.3f %6.1f %+7.1f%% %9.1f %9.3f "
-			"%9.3f %3zu\n", r->counts[k], p->elapsed.median,
-			p->elapsed.median_lo, p->elapsed.median_hi, p->elapsed.cv_pct,
+		fprintf(f, "%7u %10.3f ", r->counts[k], p->elapsed.median);
+		print_ci_columns(f, &p->elapsed, 3);
+		fprintf(f, " %6.2f %+7.1f%% %9.1f %9.3f %9.3f %3zu\n",
+			p->elapsed.robust_cv_pct,
 			base->n ? 100.0 * (p->elapsed.median / base->median - 1) : 0.0,
 			p->ns_per_call.median, p->user.median, p->sys.median, p->n);
 	}
@@ -134,7 +147,7 @@ static void print_idle_cell(FILE *f, const struct scale_report *r,
 {
 	cell_title(f, &c->cell);
 	fprintf(f, "%12s %10s %10s %10s %6s %10s %10s %7s\n", "idle-threads",
-		"ns/call", "ci95-lo", "ci95-hi", "sd%", "+ns", "ns/thread", "n");
+		"ns/call", "ci95-lo", "ci95-hi", "rCV%", "+ns", "ns/thread", "n");
 	for (size_t k = 0; k < r->ncounts; k++) {
 		const struct cell_result *res = &c->idle[k];
 		double delta, per_thread;
@@ -144,9 +157,9 @@ static void print_idle_cell(FILE *f, const struct scale_report *r,
 				r->counts[k]);
 			continue;
 		}
-		fprintf(f, "%12u %10.2f %10.2f %10.2f %6.1f", r->counts[k],
-			res->ns_sum.median, res->ns_sum.median_lo,
-			res->ns_sum.median_hi, res->ns_sum.cv_pct);
+		fprintf(f, "%12u %10.2f ", r->counts[k], res->ns_sum.median);
+		print_ci_columns(f, &res->ns_sum, 2);
+		fprintf(f, " %6.2f", cell_robust_cv_pct(res));
 		if (idle_delta(r, c, k, &delta, &per_thread))
 			fprintf(f, " %+10.2f %10.3f", delta, per_thread);
 		else
@@ -287,15 +300,25 @@ static void csv_cell_prefix(FILE *f, const struct cell *c, unsigned count)
 		c->clock ? c->clock->name : "", catalog_paths[c->path], count);
 }
 
+/* "lo,hi," or ",," when the CI would not be 95 %. */
+static void print_ci_csv(FILE *f, const struct summary *s, int decimals)
+{
+	if (median_ci_is_95(s))
+		fprintf(f, "%.*f,%.*f,", decimals, s->median_lo, decimals,
+			s->median_hi);
+	else
+		fputs(",,", f);
+}
+
 static void print_csv(FILE *f, const struct scale_report *r)
 {
 	if (r->mode == SCALE_THREADS)
 		fputs("name,api,clock,path,threads,n,elapsed_s_median,"
-		      "elapsed_s_ci95_lo,elapsed_s_ci95_hi,elapsed_stddev_pct,"
+		      "elapsed_s_ci95_lo,elapsed_s_ci95_hi,elapsed_robust_cv_pct,"
 		      "ns_per_call_median,user_s_median,sys_s_median\n", f);
 	else
 		fputs("name,api,clock,path,idle_threads,n,ns_median,ns_ci95_lo,"
-		      "ns_ci95_hi,ns_stddev_pct,delta_ns,ns_per_idle_thread\n", f);
+		      "ns_ci95_hi,ns_round_robust_cv_pct,delta_ns,ns_per_idle_thread\n", f);
 	for (size_t i = 0; i < r->ncells; i++)
 		for (size_t k = 0; k < r->ncounts; k++) {
 			const struct scale_cell *c = &r->cells[i];
@@ -309,20 +332,20 @@ static void print_csv(FILE *f, const struct scale_report *r)
 					fputs("0,,,,,,,\n", f);
 					continue;
 				}
-				fprintf(f, "%zu,%.6f,%.6f,%.6f,%.3f,%.2f,%.6f,%.6f\n",
-					p->n, p->elapsed.median, p->elapsed.median_lo,
-					p->elapsed.median_hi, p->elapsed.cv_pct,
-					p->ns_per_call.median, p->user.median,
-					p->sys.median);
+				fprintf(f, "%zu,%.6f,", p->n, p->elapsed.median);
+				print_ci_csv(f, &p->elapsed, 6);
+				fprintf(f, "%.3f,%.2f,%.6f,%.6f\n",
+					p->elapsed.robust_cv_pct, p->ns_per_call.median,
+					p->user.median, p->sys.median);
 				continue;
 			}
 			if (!c->idle[k].n) {
 				fputs("0,,,,,,\n", f);
 				continue;
 			}
-			fprintf(f, "%zu,%.3f,%.3f,%.3f,%.2f,", c->idle[k].n,
-				c->idle[k].ns_sum.median, c->idle[k].ns_sum.median_lo,
-				c->idle[k].ns_sum.median_hi, c->idle[k].ns_sum.cv_pct);
+			fprintf(f, "%zu,%.3f,", c->idle[k].n, c->idle[k].ns_sum.median);
+			print_ci_csv(f, &c->idle[k].ns_sum, 3);
+			fprintf(f, "%.2f,", cell_robust_cv_pct(&c->idle[k]));
 			if (idle_delta(r, c, k, &delta, &per_thread))
 				fprintf(f, "%.3f,%.4f\n", delta, per_thread);
 			else

@@ -47,7 +47,9 @@ median_of() { # json name path
 	jq -e '.cells | length == 3' <<<"$output"
 	jq -e '.cells[] | select(.path == "vdso") | .ns.median > 0 and .ns.n >= 30
 		and (.ns.median_ci95 | length == 2) and .ns.p99 >= .ns.median
-		and .ns.min <= .ns.median and (.ns.stddev_pct | type == "number")' <<<"$output"
+		and .ns.min <= .ns.median and (.ns.stddev_pct | type == "number")
+		and .ns.median_ci_coverage >= 0.95 and (.ns.robust_cv_pct | type == "number")
+		and (.round_robust_cv_pct | type == "number")' <<<"$output"
 	jq -e '.cycle_counter.unit | length > 0' <<<"$output"
 	jq -e '.harness_overhead.ns_per_call > 0' <<<"$output"
 	jq -e '.method.rounds == 5' <<<"$output"
@@ -78,10 +80,27 @@ median_of() { # json name path
 	[[ "$output" =~ times\ +libc\ +[0-9]+\.[0-9]+ ]]
 }
 
+@test "bench, show and compare give a saved run's cells the same spread" {
+	export CLOCKBENCH_DB="$BATS_TEST_TMPDIR/results.db"
+	run "$CLOCKBENCH" bench --quick --api clock_gettime --clock monotonic,tai --path vdso,syscall
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"rCV%: robust CV of the round medians, 100 * 1.4826 MAD / median"* ]]
+	bench=$(awk '$1 ~ /^clock-gettime-/ && NF == 11 { print $1, $2, $8 }' <<<"$output")
+	run "$CLOCKBENCH" show 1
+	[ "$status" -eq 0 ]
+	show=$(awk '$1 ~ /^clock-gettime-/ && NF == 13 { print $1, $2, $9 }' <<<"$output")
+	run "$CLOCKBENCH" compare --style summary 1 1
+	[ "$status" -eq 0 ]
+	summary=$(awk '/^clock-gettime-/ { cell = $1 " " $2 } /^rCV %/ { print cell, $4 }' <<<"$output")
+	[ "$(wc -l <<<"$bench")" -eq 4 ]
+	[ "$bench" = "$show" ]
+	[ "$bench" = "$summary" ]
+}
+
 @test "csv has a header and one row per cell" {
 	run q --api time --format csv
 	[ "$status" -eq 0 ]
-	[ "${lines[0]%%,*}" = "name" ]
+	[ "${lines[0]}" = "name,api,clock,path,status,reason,n,batch_calls,ns_median,ns_ci95_lo,ns_ci95_hi,ns_min,ns_mean,ns_round_robust_cv_pct,ns_p99,cycles_median,cycles_unit" ]
 	[ "${#lines[@]}" -eq 4 ]
 	[[ "${lines[1]}" == time,time,,vdso,ok,* ]]
 }

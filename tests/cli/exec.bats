@@ -36,6 +36,26 @@ setup() {
 		and .config.command == ["sleep", "0.01"] and .config.warmup == 2' <<<"$output"
 }
 
+@test "-n 3: the median's interval says its real coverage, and JSON gives no 95 % CI" {
+	run --separate-stderr cb exec -n 3 --no-save -- true
+	[ "$status" -eq 0 ]
+	grep -qE '^wall +3 +[0-9.]+ +[0-9.]+  \[[0-9.]+, [0-9.]+\] 75% ' <<<"$output"
+	run --separate-stderr cb exec -n 3 --no-save --format json -- true
+	[ "$status" -eq 0 ]
+	jq -e '.wall.median_ci95 == null and .wall.median_ci_coverage == 0.75' <<<"$output"
+	run --separate-stderr cb exec -n 6 --no-save -- true
+	grep -qE '^wall +6 +[0-9.]+ +[0-9.]+  \[[0-9.]+, [0-9.]+\] +[0-9.]+ ' <<<"$output"
+}
+
+@test "3 runs against 3: Student's t on the logs reaches a verdict where ranks cannot" {
+	cb exec -n 3 --label fast3 -- true 2>/dev/null >/dev/null
+	cb exec -n 3 --label slow3 -- sleep 0.03 2>/dev/null >/dev/null
+	run --separate-stderr cb compare --format json fast3 slow3
+	[ "$status" -eq 0 ]
+	jq -e '.cells[] | select(.name == "wall") | .vs_base[0]
+		| .test == "student-t-log" and .df == 4 and .verdict == "worse"' <<<"$output"
+}
+
 @test "user and system time are the command's own" {
 	run --separate-stderr cb exec -n 3 --format json --no-save -- sh -c \
 		'i=0; while [ $i -lt 30000 ]; do i=$((i+1)); done'

@@ -148,7 +148,8 @@ set_user_version() {
 		and .[0].config.method.budget_s == 0.05' <<<"$output"
 	jq -e '.[0].cells[0] | .n == 5 and .summary.n == 5 and .summary.median == 20.5
 		and .summary.min == 19 and .summary.max == 22
-		and (.summary.median_ci95 | length == 2)
+		and .summary.median_ci95 == null and .summary.median_ci_coverage == 0.9375
+		and .round_robust_cv_pct >= 0
 		and .cycles.median == 51 and .cycles.unit == "TSC ticks" and .rounds == 2
 		and (has("samples") | not) and (has("samples_round") | not)' <<<"$output"
 	jq -e '.[0].cells[1].summary.median == 305 and .[0].cells[1].summary.mean == 305.0833333333333

@@ -60,11 +60,16 @@ quick() { "$CLOCKBENCH" timens --quick --clock monotonic,monotonic-coarse --path
 	[[ "$output" == *"namespace offsets: monotonic +10d, boottime +20d"* ]]
 	[[ "$output" == *"clock-gettime-monotonic vdso"* ]]
 	grep -qE '^ +\| host +\| timens +$' <<<"$output"
-	grep -qE '^avg +\| +[0-9.]+ \| +[0-9.]+ $' <<<"$output"
+	grep -qE '^median +\| +[0-9.]+ \| +[0-9.]+ $' <<<"$output"
 	grep -qE '^diff % +\| +100\.0 \| +[0-9.]+ $' <<<"$output"
-	grep -qE '^stdev % +\| +[0-9.]+ \| +[0-9.]+ $' <<<"$output"
-	grep -qE '^verdict +\| base +\| (worse|better|~|noisy|few) +$' <<<"$output"
-	grep -qE '^clock-gettime-monotonic +vdso +[0-9.]+ +[0-9.]+ +[-+][0-9.]+% +[0-9.]+% +[0-9.]+%  (worse|better|~|noisy|few)$' <<<"$output"
+	grep -qE '^rCV % +\| +[0-9.]+ \| +[0-9.]+ $' <<<"$output"
+	grep -qE '^mde % +\| +- \| +[0-9.]+ $' <<<"$output"
+	grep -qE '^verdict +\| base +\| (worse|better|~|noisy) +$' <<<"$output"
+	grep -qE '^clock-gettime-monotonic +vdso +[0-9.]+ +[0-9.]+ +[-+][0-9.]+% +[0-9.]+% +[0-9.]+% +[0-9.]+%  (worse|better|~|noisy)$' <<<"$output"
+	# Both tables give each side the same spread: compare's robust CV.
+	summary=$(awk '/^clock-gettime-monotonic vdso$/ { f = 1 } f && /^rCV %/ { print $4, $6; exit }' <<<"$output")
+	glance=$(awk '$1 == "clock-gettime-monotonic" && $2 == "vdso" && NF == 9 { sub("%", "", $6); sub("%", "", $7); print $6, $7 }' <<<"$output")
+	[ -n "$summary" ] && [ "$summary" = "$glance" ]
 	[ "$(grep -c '^saved run ' <<<"$output")" -eq 2 ]
 
 	run "$CLOCKBENCH" export host
@@ -82,7 +87,7 @@ quick() { "$CLOCKBENCH" timens --quick --clock monotonic,monotonic-coarse --path
 		and .environment.time_namespace.offsets.boottime_s == 1728000' <<<"$output"
 }
 
-@test "json: medians, CV of each side and compare's verdict per cell" {
+@test "json: medians, robust CV of each side and compare's verdict per cell" {
 	needs_timens
 	run --separate-stderr quick --format json --monotonic-offset 1h --boottime-offset -60s
 	[ "$status" -eq 0 ]
@@ -91,7 +96,9 @@ quick() { "$CLOCKBENCH" timens --quick --clock monotonic,monotonic-coarse --path
 		and .significance_from_compare and .runs.host > 0 and .runs.timens > .runs.host' <<<"$output"
 	jq -e '.cells | length == 2' <<<"$output"
 	jq -e '[.cells[] | .host.median_ns > 0 and .timens.median_ns > 0
-		and (.host.round_cv_pct | type == "number") and (.timens.round_cv_pct | type == "number")
+		and (.host.round_robust_cv_pct | type == "number") and (.timens.round_robust_cv_pct | type == "number")
+		and (.host.median_ci95 | length == 2) and .host.median_ci_coverage >= 0.95
+		and .mde_pct > .floor_pct and .floor_pct >= 1
 		and (.host.round_medians_ns | length == 20) and .timens.repetitions == 20
 		and (.p_adjusted | type == "number")
 		and (.verdict | IN("worse", "better", "~", "noisy", "few"))] | all' <<<"$output"

@@ -199,25 +199,34 @@ static void test_tiny_shift_below_threshold(void **state)
 	teardown_fixture(&fx);
 }
 
-static void test_replicates_use_run_medians(void **state)
+/*
+ * Several runs per label: one value per run, Student's t on their logs.
+ * 3 against 3 reaches a verdict (Mann-Whitney could not go below 0.1).
+ */
+static void test_replicates_use_run_values(void **state)
 {
 	struct compare_options o;
 	struct fixture fx;
 	double b[] = { 25.0 }, a[] = { 27.5 };
 
 	compare_options_default(&o);
-	/* 3 runs against 3: the exact test cannot go below p = 0.1. */
 	build(&fx, 3, 1, b, a, 1.0, 200, &o);
 	assert_true(fx.r.replicates);
 	assert_int_equal(fx.r.rows[0].sides[0].n, 3);
-	assert_string_equal(diff_of(&fx, 0)->verdict, "few");
-	assert_false(diff_of(&fx, 0)->significant);
-	assert_true(fabs(diff_of(&fx, 0)->p - 0.1) < 1e-9);
+	assert_int_equal(diff_of(&fx, 0)->test, TEST_LOG_T);
+	assert_true(diff_of(&fx, 0)->df == 4);
+	assert_string_equal(diff_of(&fx, 0)->verdict, "worse");
+	assert_true(diff_of(&fx, 0)->change_lo_pct < 10 && diff_of(&fx, 0)->change_hi_pct > 10);
+	/* The centre is the geometric mean of the runs' values, the change
+	 * the ratio of the centres. */
+	assert_true(fabs(fx.r.rows[0].sides[1].center / fx.r.rows[0].sides[0].center -
+			 diff_of(&fx, 0)->ratio) < 1e-12);
+	assert_true(fx.r.rows[0].sides[0].center_coverage == 0.95);
 	teardown_fixture(&fx);
 
-	/* 5 against 5 can: 2 / C(10, 5) = 0.0079. */
-	build(&fx, 5, 1, b, a, 1.0, 200, &o);
-	assert_int_equal(fx.r.rows[0].sides[1].n, 5);
+	/* 2 against 2 as well, with fewer degrees of freedom. */
+	build(&fx, 2, 1, b, a, 1.0, 200, &o);
+	assert_true(diff_of(&fx, 0)->df == 2);
 	assert_string_equal(diff_of(&fx, 0)->verdict, "worse");
 	teardown_fixture(&fx);
 }
@@ -358,10 +367,10 @@ static void test_rounds_carry_the_drift(void **state)
 		assert_int_equal(compare_build(&r, groups, 2, &o, err, sizeof(err)), 0);
 		assert_true(r.rows[0].sides[0].by_rounds);
 		assert_int_equal(r.rows[0].sides[0].n, 10);
-		/* The bar is the larger of 1 % and the rounds' CV (~2 % here). */
+		/* The bar: the larger of 1 % and the rounds' robust CV (~2 %). */
 		assert_true(r.rows[0].diffs[1].floor_pct ==
-			    fmax(1.0, fmax(r.rows[0].sides[0].sum.cv_pct,
-					   r.rows[0].sides[1].sum.cv_pct)));
+			    fmax(1.0, fmax(r.rows[0].sides[0].sum.robust_cv_pct,
+					   r.rows[0].sides[1].sum.robust_cv_pct)));
 		significant_aa += r.rows[0].diffs[1].significant;
 		compare_free(&r);
 		free_run(&runs[0]);
@@ -379,6 +388,296 @@ static void test_rounds_carry_the_drift(void **state)
 	compare_free(&r);
 	free_run(&runs[0]);
 	free_run(&runs[2]);
+}
+
+static char *render(const struct compare_result *r, enum compare_style s,
+		    enum compare_format fmt);
+
+/* ---- synthetic runs in rounds: slow phases, outlier rounds, drift --- */
+
+/*
+ * One cell measured in rounds, as bench stores it. Each batch is
+ * mean * (1 + run_offset) * (1 + round offset) * (1 + batch noise); the
+ * rounds slow_from .. slow_from + nslow - 1 run slow_factor slower, as
+ * when the core's frequency drops for a while.
+ */
+struct run_shape {
+	double mean;
+	double run_offset;	/* the whole run, e.g. a drawn between-run drift */
+	double round_sd;	/* relative sd of each round's offset */
+	double batch_sd;	/* relative sd of one batch */
+	uint32_t rounds;
+	size_t per_round;
+	uint32_t slow_from, nslow;
+	double slow_factor;
+};
+
+static const struct run_shape quiet_shape = {
+	.mean = 25.0, .round_sd = 0.0005, .batch_sd = 0.01, .rounds = 10,
+	.per_round = 100, .slow_factor = 1,
+};
+
+static void make_shaped_run(struct stored_run *run, int64_t id,
+			    const struct run_shape *sh)
+{
+	struct stored_cell *c;
+	size_t n = sh->rounds * sh->per_round;
+
+	make_run(run, id, 1, &sh->mean, 0, n);
+	c = &run->cells[0];
+	c->rounds = xmalloc(n * sizeof(uint32_t));
+	c->nrounds = sh->rounds;
+	for (uint32_t k = 0; k < sh->rounds; k++) {
+		double f = (1 + sh->run_offset) * (1 + normal(0, sh->round_sd));
+
+		if (k >= sh->slow_from && k < sh->slow_from + sh->nslow)
+			f *= sh->slow_factor;
+		for (size_t i = 0; i < sh->per_round; i++) {
+			size_t j = k * sh->per_round + i;
+
+			c->rounds[j] = k;
+			c->values[j] = sh->mean * f * (1 + normal(0, sh->batch_sd));
+			c->cycles[j] = 2 * c->values[j];
+		}
+	}
+}
+
+/* runs[0..nb) against runs[nb..nb+no), one cell; the verdict's diff. */
+static const struct compare_diff *compare_runs(struct compare_result *r,
+					       struct stored_run *runs, size_t nb,
+					       size_t no, const struct compare_options *o)
+{
+	static struct compare_group groups[2];
+	char err[128];
+
+	groups[0] = (struct compare_group){ .spec = base_spec, .runs = runs, .nruns = nb };
+	groups[1] = (struct compare_group){ .spec = other_spec, .runs = runs + nb,
+					    .nruns = no };
+	assert_int_equal(compare_build(r, groups, 2, o, err, sizeof(err)), 0);
+	return &r->rows[0].diffs[1];
+}
+
+static void free_runs(struct stored_run *runs, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free_run(&runs[i]);
+}
+
+/*
+ * timens: +4.6 % with a CI a few hundredths of a percent wide. One round
+ * of ten 40 % slower, in either run, must not make that `noisy`, nor
+ * move the floor, nor an A/A pair away from `~`.
+ */
+static void test_one_bad_round_does_not_flip(void **state)
+{
+	struct run_shape base = quiet_shape, other = quiet_shape;
+	struct compare_options o;
+	struct stored_run runs[2];
+	struct compare_result r;
+	const struct compare_diff *d;
+
+	compare_options_default(&o);
+	other.mean = base.mean * 1.046;
+	for (int bad = 0; bad < 3; bad++) {
+		base.nslow = bad == 1;
+		other.nslow = bad == 2;
+		base.slow_from = other.slow_from = 6;
+		base.slow_factor = other.slow_factor = 1.4;
+		rng_state = 88172645463325252ull;
+		make_shaped_run(&runs[0], 1, &base);
+		make_shaped_run(&runs[1], 2, &other);
+		d = compare_runs(&r, runs, 1, 1, &o);
+		assert_int_equal(d->test, TEST_RANK);
+		assert_string_equal(d->verdict, "worse");
+		assert_true(d->change_pct > 4.3 && d->change_pct < 4.9);
+		assert_true(d->floor_pct == 1.0);
+		assert_true(d->mde_pct < 4.0);
+		/* The classical CV of those rounds would have set the floor. */
+		if (bad)
+			assert_true(r.rows[0].sides[bad - 1].sum.cv_pct > 5);
+		assert_true(r.rows[0].sides[0].sum.robust_cv_pct < 0.5);
+		compare_free(&r);
+		free_run(&runs[1]);
+
+		/* A/A with the same bad round: no change, and not noisy. */
+		make_shaped_run(&runs[1], 2, &base);
+		d = compare_runs(&r, runs, 1, 1, &o);
+		assert_string_equal(d->verdict, "~");
+		compare_free(&r);
+		free_runs(runs, 2);
+	}
+}
+
+/*
+ * Slow phases of 3 rounds in 10 (the core at 75 % of its speed): each
+ * run's value, the median of its round medians, holds; 3 runs against 3
+ * still see a +4 % change.
+ */
+static void test_replicates_with_slow_phases(void **state)
+{
+	struct run_shape sh = quiet_shape;
+	struct compare_options o;
+	struct stored_run runs[6];
+	struct compare_result r;
+	const struct compare_diff *d;
+
+	compare_options_default(&o);
+	rng_state = 88172645463325252ull;
+	sh.slow_factor = 1.33;
+	sh.nslow = 3;
+	for (size_t k = 0; k < 6; k++) {
+		sh.mean = k < 3 ? 25.0 : 26.0;
+		sh.slow_from = (uint32_t)(k * 2 % 7);
+		sh.run_offset = normal(0, 0.005);	/* run-to-run drift */
+		make_shaped_run(&runs[k], (int64_t)k + 1, &sh);
+	}
+	d = compare_runs(&r, runs, 3, 3, &o);
+	assert_true(r.replicates);
+	assert_int_equal(d->test, TEST_LOG_T);
+	assert_string_equal(d->verdict, "worse");
+	assert_true(d->change_lo_pct < 4.0 && d->change_hi_pct > 4.0);
+	assert_true(d->mde_pct > d->floor_pct && d->mde_pct < 4.0);
+	compare_free(&r);
+	free_runs(runs, 6);
+}
+
+/*
+ * A/A replicates on a machine that drifts between runs (sd 1 %): the
+ * drift is the noise, so at most a stray significant cell in 20 trials,
+ * and no `few`: 3 against 3 could have reached a verdict.
+ */
+static void test_replicates_aa_with_drift(void **state)
+{
+	struct run_shape sh = quiet_shape;
+	struct compare_options o;
+	struct stored_run runs[6];
+	struct compare_result r;
+	int significant = 0, unchanged = 0;
+
+	compare_options_default(&o);
+	rng_state = 88172645463325252ull;
+	for (int trial = 0; trial < 20; trial++) {
+		const struct compare_diff *d;
+
+		for (size_t k = 0; k < 6; k++) {
+			sh.run_offset = normal(0, 0.01);
+			make_shaped_run(&runs[k], (int64_t)k + 1, &sh);
+		}
+		d = compare_runs(&r, runs, 3, 3, &o);
+		assert_string_not_equal(d->verdict, "few");
+		significant += d->significant;
+		unchanged += streq(d->verdict, "~");
+		/* The spread is the runs', far above what the rounds allow. */
+		assert_false(d->spread_floored);
+		compare_free(&r);
+		free_runs(runs, 6);
+	}
+	assert_true(significant <= 1);
+	assert_true(unchanged >= 19);
+}
+
+/*
+ * Three runs that agree by chance claim no more than their rounds allow:
+ * identical run offsets, noisy rounds. The variance floor binds, and the
+ * interval is as wide as the rounds say.
+ */
+static void test_replicates_floor_from_rounds(void **state)
+{
+	struct run_shape sh = quiet_shape;
+	struct compare_options o;
+	struct stored_run runs[6];
+	struct compare_result r;
+	const struct compare_diff *d;
+	double rse;
+
+	compare_options_default(&o);
+	rng_state = 88172645463325252ull;
+	sh.round_sd = 0.03;
+	sh.rounds = 6;
+	for (size_t k = 0; k < 6; k++)
+		make_shaped_run(&runs[k], (int64_t)k + 1, &sh);
+	/* Make the runs of each group agree exactly: copies of its first. */
+	for (size_t k = 1; k < 6; k++)
+		if (k != 3)
+			memcpy(runs[k].cells[0].values, runs[k < 3 ? 0 : 3].cells[0].values,
+			       runs[0].cells[0].n * sizeof(double));
+	d = compare_runs(&r, runs, 3, 3, &o);
+	assert_true(d->spread_floored);
+	rse = sqrt(r.rows[0].sides[0].within_var);
+	/* Of the order of sqrt(pi/2) * 3 % / sqrt(6) = 1.5 %. */
+	assert_true(rse > 0.002 && rse < 0.05);
+	/* The CI is t's with the floor as the variance. R: qt(.975, 4) */
+	assert_true(fabs(log((100 + d->change_hi_pct) / (100 + d->change_lo_pct)) -
+			 2 * 2.7764451051977987 *
+			 sqrt((r.rows[0].sides[0].within_var +
+			       r.rows[0].sides[1].within_var) / 2 * (2.0 / 3))) < 1e-9);
+	compare_free(&r);
+	free_runs(runs, 6);
+}
+
+/*
+ * Repetitions without rounds (exec -n 3): ranks cannot go below p = 0.1,
+ * Student's t on the logs can; one sample against one cannot at all.
+ * The median's "CI" from 3 samples is [min, max]: 75 %, and says so.
+ */
+static void test_few_samples_use_t_and_say_coverage(void **state)
+{
+	struct compare_options o;
+	struct fixture fx;
+	double b[] = { 1.00 }, a[] = { 1.20 };
+	char *out;
+
+	compare_options_default(&o);
+	build(&fx, 1, 1, b, a, 1.0, 3, &o);
+	assert_false(fx.r.replicates);
+	assert_int_equal(diff_of(&fx, 0)->test, TEST_LOG_T);
+	assert_string_equal(diff_of(&fx, 0)->verdict, "worse");
+	assert_true(fabs(fx.r.rows[0].sides[0].center_coverage - 0.75) < 1e-12);
+	out = render(&fx.r, STYLE_TABLE, CFORMAT_TEXT);
+	assert_non_null(strstr(out, "(75%)"));
+	free(out);
+	out = render(&fx.r, STYLE_TABLE, CFORMAT_JSON);
+	assert_non_null(strstr(out, "\"center_ci95\": null"));
+	assert_non_null(strstr(out, "\"center_coverage\": 0.75"));
+	assert_non_null(strstr(out, "\"test\": \"student-t-log\""));
+	free(out);
+	teardown_fixture(&fx);
+
+	/* A lax alpha would let ranks decide 3 v 3 (p >= 0.1), but their
+	 * interval would cover 90 %, not 95 %: t still decides. */
+	o.alpha = 0.2;
+	build(&fx, 1, 1, b, a, 1.0, 3, &o);
+	assert_int_equal(diff_of(&fx, 0)->test, TEST_LOG_T);
+	teardown_fixture(&fx);
+	o.alpha = 0.05;
+
+	build(&fx, 1, 1, b, a, 1.0, 1, &o);
+	assert_string_equal(diff_of(&fx, 0)->verdict, "few");
+	assert_false(diff_of(&fx, 0)->significant);
+	assert_true(isnan(diff_of(&fx, 0)->mde_pct));
+	teardown_fixture(&fx);
+}
+
+/* The MDE grows with the noise and shrinks with the samples. */
+static void test_mde_follows_the_spread(void **state)
+{
+	struct compare_options o;
+	struct fixture fx;
+	double m[] = { 25.0 }, quiet, noisy, many;
+
+	compare_options_default(&o);
+	build(&fx, 3, 1, m, m, 1.0, 200, &o);
+	quiet = diff_of(&fx, 0)->mde_pct;
+	teardown_fixture(&fx);
+	build(&fx, 3, 1, m, m, 4.0, 200, &o);
+	noisy = diff_of(&fx, 0)->mde_pct;
+	teardown_fixture(&fx);
+	build(&fx, 6, 1, m, m, 4.0, 200, &o);
+	many = diff_of(&fx, 0)->mde_pct;
+	teardown_fixture(&fx);
+	assert_true(quiet > o.threshold_pct);
+	assert_true(noisy > quiet);
+	assert_true(many < noisy);
 }
 
 /* Every one of 12 cells 6 % slower: a machine shift, said as such. */
@@ -444,9 +743,10 @@ static void test_styles(void **state)
 	free(out);
 
 	out = render(&fx.r, STYLE_SUMMARY, CFORMAT_TEXT);
-	assert_non_null(strstr(out, "avg     |"));
+	assert_non_null(strstr(out, "median  |"));
 	assert_non_null(strstr(out, "diff %  |       100.0 |"));
-	assert_non_null(strstr(out, "stdev % |"));
+	assert_non_null(strstr(out, "rCV %   |"));
+	assert_non_null(strstr(out, "mde %   |           - |"));
 	assert_non_null(strstr(out, "| worse"));
 	free(out);
 
@@ -477,12 +777,18 @@ int main(void)
 		cmocka_unit_test(test_real_slowdown_is_worse),
 		cmocka_unit_test(test_speedup_is_better),
 		cmocka_unit_test(test_tiny_shift_below_threshold),
-		cmocka_unit_test(test_replicates_use_run_medians),
+		cmocka_unit_test(test_replicates_use_run_values),
 		cmocka_unit_test(test_noisy_cells),
 		cmocka_unit_test(test_holm_across_cells_and_geomean),
 		cmocka_unit_test(test_metric_cycles),
 		cmocka_unit_test(test_missing_cell_and_no_metric),
 		cmocka_unit_test(test_rounds_carry_the_drift),
+		cmocka_unit_test(test_one_bad_round_does_not_flip),
+		cmocka_unit_test(test_replicates_with_slow_phases),
+		cmocka_unit_test(test_replicates_aa_with_drift),
+		cmocka_unit_test(test_replicates_floor_from_rounds),
+		cmocka_unit_test(test_few_samples_use_t_and_say_coverage),
+		cmocka_unit_test(test_mde_follows_the_spread),
 		cmocka_unit_test(test_machine_shift_is_flagged),
 		cmocka_unit_test(test_styles),
 	};

@@ -665,6 +665,10 @@ static void test_summarize(void **state)
 	assert_close(s.p99, 50.094000000000023, TIGHT);
 	assert_close(s.mad, 0.14999999999999947, TIGHT);
 	assert_int_equal(s.outliers, 1);
+	/* R: 100 * mad(x) / median(x)  (mad's constant is 1.4826) */
+	assert_close(s.robust_cv_pct, 2.2018811881188038, TIGHT);
+	/* R: 1 - 2 * pbinom(3 - 1, 12, .5) */
+	assert_close(s.median_ci_coverage, 0.9614257812500000, TIGHT);
 	/* Sorted in place. */
 	assert_true(x[0] == s.min && x[11] == s.max);
 }
@@ -716,6 +720,159 @@ static void test_summarize_edges(void **state)
 	assert_int_equal(s.outliers, 0);
 }
 
+/* ---------------------------------------------------------------------- */
+/* The robust dispersion                                                  */
+
+/*
+ * The round medians of one default bench run on this VM, 3 of 10 rounds in
+ * a slow phase. R: x <- c(34.5,33.8,34.5,26.0,26.0,26.0,30.2,27.9,26.0,26.1)
+ *   100 * mad(x) / median(x)             -> 5.49   (robust CV)
+ *   100 * sd(x) / mean(x)                -> 13.09  (classical CV)
+ *   100 * IQR(x) / 1.349 / median(x)     -> 18.94  (IQR-based)
+ *   sqrt(pi/2) * mad(x) / sqrt(length(x)) -> 0.588  (se of the median)
+ */
+static void test_robust_cv(void **state)
+{
+	const double rounds[] = { 34.5, 33.8, 34.5, 26.0, 26.0, 26.0, 30.2,
+				  27.9, 26.0, 26.1 };
+	double copy[ARRAY_SIZE(rounds)];
+	const double zero_mad[] = { 5, 5, 5, 9 }, zero_median[] = { -1, 0, 1 };
+	struct summary s;
+
+	(void)state;
+	assert_close(stats_robust_cv_pct(rounds, ARRAY_SIZE(rounds)),
+		     5.4911111111111106, TIGHT);
+	assert_close(stats_median_se(rounds, ARRAY_SIZE(rounds)),
+		     0.58760290514306712, TIGHT);
+	/* The input is left alone; the summary carries the same figure. */
+	assert_true(rounds[0] == 34.5 && rounds[9] == 26.1);
+	memcpy(copy, rounds, sizeof(copy));
+	stats_summarize(copy, ARRAY_SIZE(copy), &s);
+	assert_true(s.robust_cv_pct == stats_robust_cv_pct(rounds, ARRAY_SIZE(rounds)));
+	assert_close(s.cv_pct, 13.08552080045345, 1e-12);
+	/* One value far out moves the classical CV, not the robust one. */
+	memcpy(copy, rounds, sizeof(copy));
+	copy[0] = 340;
+	assert_true(stats_robust_cv_pct(copy, ARRAY_SIZE(copy)) ==
+		    stats_robust_cv_pct(rounds, ARRAY_SIZE(rounds)));
+	stats_summarize(copy, ARRAY_SIZE(copy), &s);
+	assert_true(s.cv_pct > 100);
+
+	assert_true(stats_robust_cv_pct(zero_mad, 4) == 0);
+	assert_true(isnan(stats_robust_cv_pct(zero_median, 3)));
+	assert_true(isnan(stats_robust_cv_pct(NULL, 0)));
+	assert_true(isnan(stats_median_se(NULL, 0)));
+}
+
+/* R: 1 - 2 * pbinom(k - 1, n, 0.5) */
+static void test_median_ci_coverage(void **state)
+{
+	static const struct {
+		size_t n, k;
+		double coverage;
+	} cases[] = {
+		{ 3, 1, 0.75 }, { 5, 1, 0.9375 }, { 6, 1, 0.96875 },
+		{ 10, 2, 0.978515625 }, { 20, 6, 0.95861053466796875 },
+		{ 1, 1, 0 },
+	};
+	double x[] = { 3, 1, 2 };
+	struct summary s;
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++)
+		assert_close(stats_median_ci_coverage(cases[i].n, cases[i].k),
+			     cases[i].coverage, TIGHT);
+	assert_true(isnan(stats_median_ci_coverage(0, 1)));
+	assert_true(isnan(stats_median_ci_coverage(4, 0)));
+	/* Three samples: the "95 % CI" is [min, max] and covers 75 %. */
+	stats_summarize(x, 3, &s);
+	assert_true(s.median_lo == 1 && s.median_hi == 3);
+	assert_close(s.median_ci_coverage, 0.75, TIGHT);
+	assert_false(stats_ci_honours(s.median_ci_coverage, 0.95));
+	assert_true(stats_ci_honours(0.96875, 0.95));
+	assert_true(stats_ci_honours(0.95, 0.95));
+}
+
+/* ---------------------------------------------------------------------- */
+/* Replicates: Student's t on the logarithms                              */
+
+static void test_log_t_test(void **state)
+{
+	const double zero_or_less[] = { 26.0, 0 }, same[] = { 5, 5, 6 };
+	const double a[] = { 26.01, 25.87, 26.20 }, b[] = { 27.10, 26.95, 27.30 };
+	const double a2[] = { 100.2, 99.1 };
+	const double b2[] = { 101.5, 102.9, 100.8, 103.3 };
+	struct log_t_result r;
+
+	(void)state;
+	/* R: a <- c(26.01, 25.87, 26.20); b <- c(27.10, 26.95, 27.30)
+	 *    t <- t.test(log(b), log(a), var.equal=TRUE)
+	 *    exp(t$estimate[1] - t$estimate[2]); exp(t$conf.int); t$p.value */
+	assert_true(stats_log_t_test(a, 3, b, 3, 0.95, 0, &r));
+	assert_close(r.ratio, 1.0418796250452484, TIGHT);
+	assert_close(r.lo, 1.0268329550558573, 1e-12);
+	assert_close(r.hi, 1.0571467810218247, 1e-12);
+	assert_rel(r.p, 0.001436304185006841, 1e-9);
+	assert_true(r.df == 4);
+	assert_false(r.floored);
+
+	/* The rounds allow no better than a variance of 1e-4 per run value.
+	 * R: d <- mean(log(b)) - mean(log(a)); se <- sqrt(1e-4 * (1/3 + 1/3))
+	 *    exp(d + c(-1,1) * qt(.975, 4) * se); 2 * pt(-abs(d)/se, 4) */
+	assert_true(stats_log_t_test(a, 3, b, 3, 0.95, 1e-4, &r));
+	assert_true(r.floored);
+	assert_close(r.se, 0.0081649658092772612, TIGHT);
+	assert_close(r.lo, 1.0185263567058307, 1e-12);
+	assert_close(r.hi, 1.0657683484944356, 1e-12);
+	assert_rel(r.p, 0.0073609811343494673, 1e-9);
+
+	/* Unequal sizes, another level.
+	 * R: a2 <- c(100.2, 99.1); b2 <- c(101.5, 102.9, 100.8, 103.3)
+	 *    t.test(log(b2), log(a2), var.equal=TRUE, conf.level=0.9) */
+	assert_true(stats_log_t_test(a2, 2, b2, 4, 0.9, 0, &r));
+	assert_close(r.ratio, 1.0248018002446171, TIGHT);
+	assert_close(r.lo, 1.0047729605355979, 1e-12);
+	assert_close(r.hi, 1.0452298887748583, 1e-12);
+	assert_rel(r.p, 0.057211720506741191, 1e-9);
+
+	/* Not defined: one run against one, a value that is not positive. */
+	assert_false(stats_log_t_test(a, 1, b, 1, 0.95, 0, &r));
+	assert_true(isnan(r.p) && isnan(r.ratio));
+	assert_false(stats_log_t_test(zero_or_less, 2, b, 3, 0.95, 0, &r));
+	assert_false(stats_log_t_test(a, 3, b, 3, 1.0, 0, &r));
+	/* No spread at all: equal groups do not differ, others do. */
+	assert_true(stats_log_t_test(same, 1, same, 2, 0.95, 0, &r) && r.p == 1);
+	assert_true(stats_log_t_test(same, 2, same + 2, 1, 0.95, 0, &r) && r.p == 0);
+}
+
+static void test_geomean_ci_and_mde(void **state)
+{
+	const double b[] = { 27.10, 26.95, 27.30 };
+	double c, lo, hi;
+
+	(void)state;
+	/* R: exp(mean(log(b)) + c(0, -1, 1) * qt(.975, 2) * sd(log(b)) / sqrt(3)) */
+	assert_true(stats_geomean_ci(b, 3, 0.95, 0, &c, &lo, &hi));
+	assert_close(c, 27.11628787154087, TIGHT);
+	assert_close(lo, 26.683772687885142, 1e-12);
+	assert_close(hi, 27.555813659966805, 1e-12);
+	/* R: exp(mean(log(b)) + c(-1, 1) * qt(.975, 2) * sqrt(1e-4 / 3)) */
+	assert_true(stats_geomean_ci(b, 3, 0.95, 1e-4, &c, &lo, &hi));
+	assert_close(lo, 26.450979736426273, 1e-12);
+	assert_close(hi, 27.798330166186055, 1e-12);
+	/* One run: a centre, no interval. */
+	assert_false(stats_geomean_ci(b, 1, 0.95, 0, &c, &lo, &hi));
+	assert_close(c, 27.10, TIGHT);
+	assert_true(isnan(lo) && isnan(hi));
+
+	/* R: (qt(.975, 4) + qt(.8, 4)) * 0.01; (qnorm(.975) + qnorm(.8)) * 0.01 */
+	assert_close(stats_mde(0.01, 4, 0.95, 0.8), 0.037174096824329754, TIGHT);
+	assert_close(stats_mde(0.01, INFINITY, 0.95, 0.8), 0.028015852181129678,
+		     TIGHT);
+	assert_true(isnan(stats_mde(0.01, 0, 0.95, 0.8)));
+	assert_true(isnan(stats_mde(NAN, 4, 0.95, 0.8)));
+}
+
 /* NaN is outside the contract, but must not crash or hang. */
 static void test_nan_survives(void **state)
 {
@@ -762,6 +919,10 @@ int main(void)
 		cmocka_unit_test(test_summarize),
 		cmocka_unit_test(test_summarize_mad_zero),
 		cmocka_unit_test(test_summarize_edges),
+		cmocka_unit_test(test_robust_cv),
+		cmocka_unit_test(test_median_ci_coverage),
+		cmocka_unit_test(test_log_t_test),
+		cmocka_unit_test(test_geomean_ci_and_mde),
 		cmocka_unit_test(test_nan_survives),
 	};
 
