@@ -239,7 +239,8 @@ static void measure_cells(struct bench_run *run, const struct cycle_counter *cc)
 	char what[128];
 
 	progress_init(&prog, count_runnable(run) * rounds);
-	for (unsigned k = 0; k < rounds && !stop_signal; k++)
+	for (unsigned k = 0; k < rounds && !stop_signal; k++) {
+		disturb_round_begin(&run->disturb);
 		for (size_t i = 0; i < run->ncells && !stop_signal; i++) {
 			struct bench_cell *bc = &run->cells[i];
 
@@ -251,13 +252,28 @@ static void measure_cells(struct bench_run *run, const struct cycle_counter *cc)
 			if (k == 0)
 				timing_prepare(&bc->cell, cc, &run->cfg, &bc->res);
 			timing_round(&bc->cell, cc, &run->cfg, &run->cal, &bc->res);
+			disturb_note(&run->disturb, &bc->res);
 			bc->measured = true;
 		}
+		disturb_round_end(&run->disturb);
+	}
 	for (size_t i = 0; i < run->ncells; i++)
 		if (run->cells[i].measured)
 			timing_summarize(&run->cells[i].res);
 	progress_done(&prog);
 	run->interrupted = stop_signal != 0;
+	quality_of_bench(run);
+}
+
+/* Warm up on the first cell to be measured: its path is the hot one. */
+static void warm_up(struct bench_run *run, const struct cycle_counter *cc)
+{
+	for (size_t i = 0; i < run->ncells; i++)
+		if (run->cells[i].cell.status == CELL_OK) {
+			timing_warm_up(&run->cells[i].cell, cc, &run->cfg, &run->cal,
+				       &run->warmup);
+			return;
+		}
 }
 
 static void free_run(struct bench_run *run)
@@ -265,6 +281,7 @@ static void free_run(struct bench_run *run)
 	for (size_t i = 0; i < run->ncells; i++)
 		cell_result_free(&run->cells[i].res);
 	cell_result_free(&run->overhead);
+	disturb_tracker_free(&run->disturb);
 	free(run->cells);
 	env_free(&run->env);
 }
@@ -308,9 +325,11 @@ int cmd_bench(int argc, char **argv)
 	clock_gettime(CLOCK_REALTIME, &run.started);
 	install_stop_handlers();
 
+	system_collect(&run.system, o.cpu, cc.source == CYCLES_PERF);
+	disturb_tracker_init(&run.disturb, o.cpu);
 	start = now_ns();
-	timing_spin(0.05);
 	timing_calibrate(&cc, &run.cal);
+	warm_up(&run, &cc);
 	catalog_overhead_cell(&overhead);
 	timing_measure(&overhead, &cc, &run.cfg, &run.cal, &run.overhead);
 	measure_cells(&run, &cc);

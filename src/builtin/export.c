@@ -26,7 +26,8 @@ void usage_export(FILE *f)
 	      "  --format FMT      json (default): {\"clockbench_export\": 1, \"runs\": [...]},\n"
 	      "                    which 'clockbench import' reads on another machine;\n"
 	      "                    csv: one row per sample: run_uuid, run_id, label,\n"
-	      "                    cell, path, unit, index, value, cycles, round\n"
+	      "                    cell, path, unit, index, value, cycles, round,\n"
+	      "                    core_cycles\n"
 	      "  --all             every run in the database\n"
 	      RECORD_DB_USAGE
 	      "  -h, --help        this text\n"
@@ -139,6 +140,9 @@ static void csv_run(const struct stored_run *r)
 			putchar(',');
 			if (c->rounds)
 				printf("%" PRIu32, c->rounds[k]);
+			putchar(',');
+			if (c->core_cycles)
+				csv_number(c->core_cycles[k]);
 			putchar('\n');
 		}
 	}
@@ -200,7 +204,8 @@ int cmd_export(int argc, char **argv)
 	if (find_ids(st, &o, &ids, &n))
 		goto out;
 	if (o.csv)
-		puts("run_uuid,run_id,label,cell,path,unit,index,value,cycles,round");
+		puts("run_uuid,run_id,label,cell,path,unit,index,value,cycles,round,"
+		     "core_cycles");
 	else
 		json_begin();
 	for (size_t i = 0; i < n; i++) {

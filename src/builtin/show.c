@@ -248,6 +248,12 @@ static void print_cell(const struct stored_cell *c, int nw, int pw)
 	} else {
 		printf(" %9s", "-");
 	}
+	if (c->core_cycles) {
+		summarize(c->core_cycles, c->n, &cy);
+		printf(" %9.1f", cy.median);
+	} else {
+		printf(" %9s", "-");
+	}
 	printf(" %7zu %4zu\n", s.n, s.outliers);
 }
 
@@ -261,10 +267,11 @@ static void print_run_table(const struct stored_run *r)
 		if (r->cells[i].cycles)
 			cycles_unit = r->cells[i].cycles_unit;
 	printf("# median over n samples with its 95%% CI, sd%% of the mean, "
-	       "out: outliers%s%s\n", *cycles_unit ? "; cycles: " : "", cycles_unit);
-	printf("%-*s  %-*s  %-4s %10s %10s %10s %10s %10s %6s %10s %9s %7s %4s\n",
+	       "out: outliers%s%s; core: core cycles\n", *cycles_unit ? "; cycles: " : "",
+	       cycles_unit);
+	printf("%-*s  %-*s  %-4s %10s %10s %10s %10s %10s %6s %10s %9s %9s %7s %4s\n",
 	       nw, "name", pw, "path", "unit", "median", "ci95-lo", "ci95-hi",
-	       "min", "mean", "sd%", "p99", "cycles", "n", "out");
+	       "min", "mean", "sd%", "p99", "cycles", "core", "n", "out");
 	for (size_t i = 0; i < r->ncells; i++)
 		print_cell(&r->cells[i], nw, pw);
 }
@@ -284,6 +291,7 @@ static json_t *run_json(const struct stored_run *r, bool samples)
 		if (!samples) {
 			json_object_del(cj, "samples");
 			json_object_del(cj, "samples_cycles");
+			json_object_del(cj, "samples_core_cycles");
 		}
 		json_object_set_new(cj, "n", json_integer((json_int_t)c->n));
 		json_object_set_new(cj, "rounds", json_integer(c->nrounds));
@@ -300,6 +308,10 @@ static json_t *run_json(const struct stored_run *r, bool samples)
 			cy = summary_to_json(&s);
 			json_object_set_new(cy, "unit", json_string(c->cycles_unit));
 			json_object_set_new(cj, "cycles", cy);
+		}
+		if (c->core_cycles) {
+			summarize(c->core_cycles, c->n, &s);
+			json_object_set_new(cj, "core_cycles", summary_to_json(&s));
 		}
 	}
 	return o;

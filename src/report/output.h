@@ -26,6 +26,10 @@ extern const char *const output_format_names[];
 /* {"n":..,"min":..,"median":..,"ci":[lo,hi],...}: the figures of a summary. */
 json_t *summary_to_json(const struct summary *s);
 
+/* How core cycles were measured: source, reference, time base, boundaries. */
+json_t *core_cycles_to_json(const struct timing_calibration *cal,
+			    const struct timing_config *cfg);
+
 /* The whole run as JSON; with_samples adds every batch's per-call figures. */
 json_t *bench_run_to_json(const struct bench_run *run, bool with_samples);
 

@@ -52,6 +52,35 @@ median_of() { # json name path
 	[ "$(jq -r .environment.kernel_release <<<"$output")" = "$(uname -r)" ]
 }
 
+@test "json carries core cycles, the reference, the warm-up and each round's quality" {
+	run q --api clock_gettime,time --clock monotonic --path vdso --rounds 4 --format json --samples
+	[ "$status" -eq 0 ]
+	jq -e '.cells | all(.core_cycles.median > 0 and .core_cycles.n == .ns.n
+		and (.round_medians_core_cycles | length == 4 and all(. > 0))
+		and (.round_ghz | length == 4 and all(. > 0))
+		and (.samples_core_cycles | length) == .ns.n)' <<<"$output"
+	jq -e '.core_cycles | (.source == "reference" or .source == "perf")
+		and .reference.cycles_per_op > 0 and .reference.ops > 0
+		and .reference.share_pct > 0 and .reference.share_pct < 10
+		and .time_base_ghz > 0 and .boundary_core_cycles >= 0' <<<"$output"
+	jq -e '.quality | (.rounds | length == 4)
+		and (.rounds | all(.core_ghz > 0 and .of_top > 0 and .of_top <= 1
+			and .involuntary_switches >= 0 and .elapsed_s > 0))
+		and .top_ghz > 0 and .slow_rounds >= 0 and (.summary | test("rounds? ran"))
+		and .warmup.windows >= 1 and (.warmup.steady | type == "boolean")
+		and .warmup.elapsed_s <= 0.5' <<<"$output"
+	jq -e '.system | (.warnings | type == "array") and .ncpus >= 1
+		and (.cpu | type == "number") and (.pmu | type == "boolean")' <<<"$output"
+}
+
+@test "core cycles follow the ns of the same cell at the core's speed" {
+	run q --api clock_gettime --clock monotonic --path vdso --format json
+	[ "$status" -eq 0 ]
+	# core cycles / ns is the core's GHz, the one the rounds report.
+	jq -e '.cells[0] | (.core_cycles.median / .ns.median) as $ghz
+		| ($ghz / (.round_ghz | add / length)) | . > 0.9 and . < 1.1' <<<"$output"
+}
+
 @test "the syscall path shows its true cost" {
 	run q --api clock_gettime --clock monotonic --path vdso,syscall --format json
 	[ "$status" -eq 0 ]
@@ -66,6 +95,11 @@ median_of() { # json name path
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"# cycles: "* ]]
 	[[ "$output" == *"# harness overhead: "* ]]
+	[[ "$output" == *"# system: governor "* ]]
+	[[ "$output" == *"# core cycles: "*"before every batch"* ]]
+	[[ "$output" =~ \#\ warm-up:\ (steady|not\ steady)\ after\ [0-9]+\ windows ]]
+	[[ "$output" =~ \#\ quality:\ .*rounds?\ ran ]]
+	[[ "$output" =~ ns/call\ +ci95-lo.*\ cycles\ +core\ +n ]]
 	[[ "$output" =~ gettimeofday\ +vdso\ +[0-9]+\.[0-9]+ ]]
 	[[ "$output" =~ gettimeofday\ +syscall\ +[0-9]+\.[0-9]+ ]]
 	[[ "$output" =~ times\ +vdso\ +n/a ]]
@@ -78,6 +112,10 @@ median_of() { # json name path
 	[ "${lines[0]%%,*}" = "name" ]
 	[ "${#lines[@]}" -eq 4 ]
 	[[ "${lines[1]}" == time,time,,vdso,ok,* ]]
+	[[ "${lines[0]}" == *,cycles_unit,core_cycles_median,core_cycles_ci95_lo,core_cycles_ci95_hi ]]
+	# Every row has every field, the unmeasured ones too.
+	run q --api time,times --format csv
+	[ "$(awk -F, '{ print NF }' <<<"$output" | sort -u)" = "20" ]
 }
 
 @test "tap follows kselftest conventions" {
