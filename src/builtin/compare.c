@@ -23,7 +23,8 @@ void usage_compare(FILE *f)
 	      "\n"
 	      "  --style STYLE     table (default), mmtests, ratio, summary, ministat\n"
 	      "  --format FMT      text (default), json, csv, markdown\n"
-	      "  --metric M        ns, cycles, seconds (default: the runs' unit)\n"
+	      "  --metric M        core-cycles, ns, cycles, seconds (default: core-cycles\n"
+	      "                    when every run has them, else the runs' unit)\n"
 	      "  --alpha A         significance level (default 0.05)\n"
 	      "  --threshold PCT   smallest change called significant (default 1)\n"
 	      "  --noise PCT       CV above which a cell is noisy (default 5)\n"
@@ -113,7 +114,8 @@ static void parse_compare_options(int argc, char **argv, struct compare_cli *o)
 			break;
 		case OPT_METRIC:
 			if ((v = compare_metric_by_name(optarg)) <= METRIC_AUTO)
-				usage_error("unknown metric '%s' (ns, cycles, seconds)", optarg);
+				usage_error("unknown metric '%s' (core-cycles, ns, cycles, "
+					    "seconds)", optarg);
 			o->opts.metric = (enum compare_metric)v;
 			break;
 		case OPT_ALPHA:

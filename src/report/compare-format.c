@@ -128,6 +128,9 @@ static void print_header(FILE *f, const struct compare_result *r)
 		r->replicates ? "the runs' medians (replicates)" :
 		any_side_by_rounds(r) ? "each run's round medians" :
 		"each run's raw samples");
+	if (r->metric == METRIC_CORE_CYCLES)
+		fprintf(f, "# core cycles per call do not move with the core's frequency "
+			"(clockbench-bench(1)); ns-change: the same change in ns\n");
 	for (size_t g = 1; g < r->ngroups; g++) {
 		if (!r->machine_shift[g])
 			continue;
@@ -169,8 +172,9 @@ static void print_table_block(FILE *f, const struct compare_result *r, size_t g)
 
 	group_title(&r->groups[0], base, sizeof(base));
 	group_title(&r->groups[g], other, sizeof(other));
-	fprintf(f, "\n%-*s %18.18s %18.18s %24s %8s %6s  %s\n", w, "cell", base,
-		other, "change [95% CI]", "p", "delta", "verdict");
+	fprintf(f, "\n%-*s %18.18s %18.18s %24s %8s %6s  %-7s%s\n", w, "cell", base,
+		other, "change [95% CI]", "p", "delta", "verdict",
+		r->metric == METRIC_CORE_CYCLES ? " ns-change" : "");
 	for (size_t i = 0; i < r->nrows; i++) {
 		const struct compare_row *row = &r->rows[i];
 		const struct compare_diff *d = &row->diffs[g];
@@ -183,9 +187,12 @@ static void print_table_block(FILE *f, const struct compare_result *r, size_t g)
 			fputs("\n", f);
 			continue;
 		}
-		fprintf(f, " %+7.2f%% [%+6.2f, %+6.2f] %8.2g %+6.2f  %s\n",
+		fprintf(f, " %+7.2f%% [%+6.2f, %+6.2f] %8.2g %+6.2f  %-7s",
 			d->change_pct, d->change_lo_pct, d->change_hi_pct,
 			d->p_adjusted, d->cliffs_delta, d->verdict);
+		if (isfinite(d->ns_change_pct))
+			fprintf(f, " %+8.2f%%", d->ns_change_pct);
+		fputc('\n', f);
 	}
 	fprintf(f, "%-*s %10.4g %7s %10.4g %7s %+7.2f%%\n", w, "geomean",
 		r->geomean[0], "", r->geomean[g], "", r->geomean_change_pct[g]);
@@ -414,9 +421,11 @@ static json_t *real_or_null(double v)
 
 static json_t *side_to_json(const struct compare_side *s)
 {
+	json_t *j;
+
 	if (!s->present)
 		return json_null();
-	return json_pack("{s:I, s:o, s:[o, o], s:o, s:o, s:o, s:I, s:b, s:b}",
+	j = json_pack("{s:I, s:o, s:[o, o], s:o, s:o, s:o, s:I, s:b, s:b}",
 			 "n", (json_int_t)s->n,
 			 "median", real_or_null(s->sum.median),
 			 "median_ci95", real_or_null(s->sum.median_lo),
@@ -426,13 +435,18 @@ static json_t *side_to_json(const struct compare_side *s)
 			 "robust_cv_pct", real_or_null(s->robust_cv_pct),
 			 "outliers", (json_int_t)s->sum.outliers,
 			 "noisy", s->noisy, "few", s->few);
+	if (isfinite(s->ns_median))
+		json_object_set_new(j, "ns_median", json_real(s->ns_median));
+	return j;
 }
 
 static json_t *diff_to_json(const struct compare_diff *d)
 {
+	json_t *j;
+
 	if (!d->valid)
 		return json_null();
-	return json_pack("{s:o, s:o, s:o, s:[o, o], s:o, s:o, s:o, s:o, s:b, s:s}",
+	j = json_pack("{s:o, s:o, s:o, s:[o, o], s:o, s:o, s:o, s:o, s:b, s:s}",
 			 "ratio", real_or_null(d->ratio),
 			 "floor_pct", real_or_null(d->floor_pct),
 			 "change_pct", real_or_null(d->change_pct),
@@ -444,6 +458,9 @@ static json_t *diff_to_json(const struct compare_diff *d)
 			 "cliffs_delta", real_or_null(d->cliffs_delta),
 			 "significant", d->significant,
 			 "verdict", d->verdict);
+	if (isfinite(d->ns_change_pct))
+		json_object_set_new(j, "ns_change_pct", json_real(d->ns_change_pct));
+	return j;
 }
 
 static json_t *groups_to_json(const struct compare_result *r)
@@ -494,13 +511,22 @@ static json_t *compare_to_json(const struct compare_result *r)
 
 /* ---- CSV and Markdown ------------------------------------------------ */
 
+/* ",x", or "," when x is unknown. */
+static void csv_optional(FILE *f, double x)
+{
+	if (isfinite(x))
+		fprintf(f, ",%.6g", x);
+	else
+		fputc(',', f);
+}
+
 static void print_csv(FILE *f, const struct compare_result *r)
 {
 	char title[96];
 
 	fputs("cell,path,group,n,median,ci95_lo,ci95_hi,stddev_pct,robust_cv_pct,"
 	      "change_pct,change_ci95_lo_pct,change_ci95_hi_pct,p,p_adjusted,"
-	      "cliffs_delta,verdict\n", f);
+	      "cliffs_delta,verdict,ns_median,ns_change_pct\n", f);
 	for (size_t i = 0; i < r->nrows; i++)
 		for (size_t g = 0; g < r->ngroups; g++) {
 			const struct compare_side *s = &r->rows[i].sides[g];
@@ -514,11 +540,14 @@ static void print_csv(FILE *f, const struct compare_result *r)
 				s->sum.median_lo, s->sum.median_hi, s->sum.cv_pct,
 				s->robust_cv_pct);
 			if (g == 0 || !d->valid)
-				fputs(",,,,,,\n", f);
+				fputs(",,,,,,", f);
 			else
-				fprintf(f, "%.4f,%.4f,%.4f,%.4g,%.4g,%.4f,%s\n",
+				fprintf(f, "%.4f,%.4f,%.4f,%.4g,%.4g,%.4f,%s",
 					d->change_pct, d->change_lo_pct, d->change_hi_pct,
 					d->p, d->p_adjusted, d->cliffs_delta, d->verdict);
+			csv_optional(f, s->ns_median);
+			csv_optional(f, g && d->valid ? d->ns_change_pct : NAN);
+			fputc('\n', f);
 		}
 }
 

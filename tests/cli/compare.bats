@@ -18,7 +18,9 @@ setup() {
 @test "two runs compare: a row per cell, the rule stated, a geomean row" {
 	run "$CLOCKBENCH" compare 1 3
 	[ "$status" -eq 0 ]
-	[[ "$output" == *"# metric: ns, lower is better"* ]]
+	[[ "$output" == *"# metric: core cycles, lower is better"* ]]
+	[[ "$output" == *"ns-change: the same change in ns"* ]]
+	[[ "$output" =~ verdict\ +ns-change ]]
 	[[ "$output" == *"Benjamini-Hochberg-adjusted Mann-Whitney p < 0.05 and the 95% CI of the change beyond +-1%"* ]]
 	[[ "$output" == *"statistics over each run's round medians"* ]]
 	[[ "$output" =~ clock-gettime-monotonic-vdso\ +[0-9.]+ ]]
@@ -64,12 +66,39 @@ setup() {
 @test "json, csv and markdown formats" {
 	run "$CLOCKBENCH" compare --format json 1 3
 	[ "$status" -eq 0 ]
-	jq -e '.metric == "ns" and .rule.correction == "Benjamini-Hochberg" and (.cells[0].vs_base[0] | has("p_adjusted"))' <<<"$output"
+	jq -e '.metric == "core-cycles" and .unit == "core cycles"
+		and .rule.correction == "Benjamini-Hochberg"
+		and (.cells[0].vs_base[0] | has("p_adjusted") and has("ns_change_pct"))
+		and .cells[0].groups[0].ns_median > 0' <<<"$output"
 	run "$CLOCKBENCH" compare --format csv 1 3
 	[ "${lines[0]%%,*}" = "cell" ]
+	[[ "${lines[0]}" == *",verdict,ns_median,ns_change_pct" ]]
 	[ "${#lines[@]}" -eq 13 ]
 	run "$CLOCKBENCH" compare --format markdown 1 3
 	[[ "${lines[0]}" == "| cell | path |"* ]]
+}
+
+@test "metric ns judges in ns, without an ns column beside" {
+	run "$CLOCKBENCH" compare --metric ns --format json 1 3
+	[ "$status" -eq 0 ]
+	jq -e '.metric == "ns" and .unit == "ns"
+		and (.cells[0].vs_base[0] | has("ns_change_pct") | not)' <<<"$output"
+	run "$CLOCKBENCH" compare --metric core-cycles 1 3
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"# metric: core cycles"* ]]
+}
+
+@test "a run from before core cycles makes the comparison fall back to ns" {
+	"$CLOCKBENCH" export 1 | jq '.runs[0] |= (.uuid = "44444444-4444-4444-8444-444444444444"
+		| .label = "old" | .cells |= map(del(.samples_core_cycles)))' \
+		>"$BATS_TEST_TMPDIR/old.json"
+	"$CLOCKBENCH" import "$BATS_TEST_TMPDIR/old.json" 2>/dev/null
+	run "$CLOCKBENCH" compare --format json old 3
+	[ "$status" -eq 0 ]
+	jq -e '.metric == "ns"' <<<"$output"
+	run "$CLOCKBENCH" compare --metric core-cycles old 3
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"# metric: core cycles"* ]]
 }
 
 @test "metric cycles uses the recorded unit" {
