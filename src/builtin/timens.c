@@ -426,6 +426,10 @@ static void store_cell(struct stored_run *run, const struct cell *c,
 		memcpy(sc->cycles, r->cycles, r->n * sizeof(double));
 		set_str(&sc->cycles_unit, cycles_unit);
 	}
+	if (r->core) {
+		sc->core_cycles = xmalloc(r->n * sizeof(double));
+		memcpy(sc->core_cycles, r->core, r->n * sizeof(double));
+	}
 }
 
 static json_t *offsets_json(const struct timens_offsets *off)
@@ -465,12 +469,15 @@ static void build_run(struct stored_run *run, const struct timens_options *o,
 		      double elapsed_s, bool interrupted)
 {
 	struct store_options so = o->store;
+	struct run_quality q;
 
 	so.label = o->label[s];
 	record_begin(run, "timens", &so, env, started);
 	for (size_t i = 0; i < b->ncells; i++)
 		store_cell(run, &b->cells[i], &b->side[s].res[i], b->side[s].cycles_unit);
 	run->config = side_config(o, b, s, env->in_time_namespace);
+	tbench_side_quality(b, s, &q);
+	run->quality = record_quality(&q, NULL);
 	if (s == TB_TIMENS)
 		mark_namespace_env(run->env, &b->off);
 	record_finish(run, elapsed_s, interrupted);
@@ -486,7 +493,10 @@ static int save_runs(struct stored_run *runs, const struct store_options *o)
 
 /* ---- reporting ------------------------------------------------------ */
 
-/* CV of one side's per-repetition medians: the drift the verdict must beat. */
+/*
+ * CV of one side's per-repetition medians: the drift the verdict must beat,
+ * in the figure the verdict judges (core cycles when there are).
+ */
 static double round_cv_pct(const struct cell_result *r)
 {
 	struct summary s;
@@ -494,7 +504,7 @@ static double round_cv_pct(const struct cell_result *r)
 
 	if (r->nrounds < 2)
 		return NAN;
-	m = timing_round_medians(r);
+	m = timing_round_medians_of(r, r->core ? r->core : r->ns);
 	stats_summarize(m, r->nrounds, &s);
 	free(m);
 	return s.cv_pct;
@@ -526,26 +536,33 @@ static void print_header(FILE *f, const struct timens_options *o,
 	fprintf(f, "# clock-read overhead per batch: host %.1f ns, timens %.1f ns "
 		"(each side subtracts its own)\n", b->side[TB_HOST].boundary_ns,
 		b->side[TB_TIMENS].boundary_ns);
+	tbench_print_quality(f, b);
 }
 
 static void print_glance(FILE *f, const struct compare_result *cr,
 			 const struct timens_bench *b)
 {
-	fprintf(f, "\n# at a glance: median ns per call; CV: spread of the "
-		"per-repetition medians\n%-32s %-7s %9s %9s %8s %7s %7s  %s\n",
+	bool core = cr->metric == METRIC_CORE_CYCLES;
+
+	fprintf(f, "\n# at a glance: median %s per call; CV: spread of the "
+		"per-repetition medians%s\n%-32s %-7s %9s %9s %8s %7s %7s  %-7s%s\n",
+		cr->unit, core ? "; ns-diff: the difference in ns" : "",
 		"cell", "path", "host", "timens", "diff", "CV-host", "CV-ns",
-		"verdict");
+		"verdict", core ? " ns-diff" : "");
 	for (size_t i = 0; i < b->ncells; i++) {
 		const struct cell *c = &b->cells[i];
 		const struct compare_row *row = find_row(cr, c);
 
 		if (!row || !row->diffs[1].valid)
 			continue;
-		fprintf(f, "%-32s %-7s %9.2f %9.2f %+7.2f%% %6.2f%% %6.2f%%  %s\n",
+		fprintf(f, "%-32s %-7s %9.2f %9.2f %+7.2f%% %6.2f%% %6.2f%%  %-7s",
 			c->name, catalog_paths[c->path], row->sides[0].sum.median,
 			row->sides[1].sum.median, row->diffs[1].change_pct,
 			round_cv_pct(&b->side[TB_HOST].res[i]),
 			round_cv_pct(&b->side[TB_TIMENS].res[i]), row->diffs[1].verdict);
+		if (core)
+			fprintf(f, " %+6.2f%%", row->diffs[1].ns_change_pct);
+		fputc('\n', f);
 	}
 }
 
@@ -565,29 +582,37 @@ static json_t *round_medians_json(const struct cell_result *r)
 	return a;
 }
 
-static json_t *side_json(const struct compare_side *s, const struct cell_result *r)
+static json_t *side_json(const struct compare_side *s, const struct cell_result *r,
+			 bool core)
 {
-	return json_pack("{s:o, s:[o, o], s:o, s:I, s:I, s:o}",
-			 "median_ns", figure(s->sum.median),
+	json_t *j;
+
+	j = json_pack("{s:o, s:[o, o], s:o, s:I, s:I, s:o}",
+			 "median_ns", figure(core ? s->ns_median : s->sum.median),
 			 "median_ci95", figure(s->sum.median_lo), figure(s->sum.median_hi),
 			 "round_cv_pct", figure(round_cv_pct(r)),
 			 "batches", (json_int_t)r->n, "repetitions", (json_int_t)r->nrounds,
 			 "round_medians_ns", round_medians_json(r));
+	if (core)
+		json_object_set_new(j, "median_core_cycles", figure(s->sum.median));
+	return j;
 }
 
 static json_t *cell_json(const struct compare_row *row, const struct cell *c,
-			 const struct timens_bench *b, size_t i)
+			 const struct timens_bench *b, size_t i, bool core)
 {
 	const struct compare_diff *d = &row->diffs[1];
 
-	return json_pack("{s:s, s:s, s:o, s:o, s:o, s:[o, o], s:o, s:o, s:b, s:s}",
+	return json_pack("{s:s, s:s, s:o, s:o, s:o, s:[o, o], s:o, s:o, s:b, s:s, s:o}",
 			 "name", c->name, "path", catalog_paths[c->path],
-			 "host", side_json(&row->sides[0], &b->side[TB_HOST].res[i]),
-			 "timens", side_json(&row->sides[1], &b->side[TB_TIMENS].res[i]),
+			 "host", side_json(&row->sides[0], &b->side[TB_HOST].res[i], core),
+			 "timens", side_json(&row->sides[1], &b->side[TB_TIMENS].res[i],
+					     core),
 			 "diff_pct", figure(d->change_pct),
 			 "diff_ci95_pct", figure(d->change_lo_pct), figure(d->change_hi_pct),
 			 "p", figure(d->p), "p_adjusted", figure(d->p_adjusted),
-			 "significant", d->significant, "verdict", d->verdict);
+			 "significant", d->significant, "verdict", d->verdict,
+			 "ns_diff_pct", figure(core ? d->ns_change_pct : d->change_pct));
 }
 
 static int print_json(FILE *f, const struct compare_result *cr,
@@ -602,7 +627,8 @@ static int print_json(FILE *f, const struct compare_result *cr,
 		const struct compare_row *row = find_row(cr, &b->cells[i]);
 
 		if (row && row->diffs[1].valid)
-			json_array_append_new(cells, cell_json(row, &b->cells[i], b, i));
+			json_array_append_new(cells, cell_json(row, &b->cells[i], b, i,
+							       cr->metric == METRIC_CORE_CYCLES));
 	}
 	j = json_pack("{s:s, s:s, s:s, s:s, s:f, s:b, s:i, s:i, s:o, s:b,"
 		      " s:{s:I, s:I}, s:{s:f, s:f}, s:o, s:o}",
@@ -617,6 +643,9 @@ static int print_json(FILE *f, const struct compare_result *cr,
 		      "boundary_ns", "host", b->side[TB_HOST].boundary_ns,
 		      "timens", b->side[TB_TIMENS].boundary_ns,
 		      "environment", env_to_json(env), "cells", cells);
+	json_object_set_new(j, "metric", json_string(compare_metric_name(cr->metric)));
+	json_object_set_new(j, "quality", json_pack("{s:O, s:O}",
+			    "host", runs[TB_HOST].quality, "timens", runs[TB_TIMENS].quality));
 	rc = json_dumpf(j, f, JSON_INDENT(2) | JSON_REAL_PRECISION(6));
 	fputc('\n', f);
 	json_decref(j);
