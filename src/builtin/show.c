@@ -215,6 +215,9 @@ static void print_header(const struct stored_run *r)
 		puts("# config:");
 		print_object("", r->config, 0);
 	}
+	if (json_is_string(json_object_get(r->quality, "summary")))
+		printf("# quality: %s\n",
+		       json_string_value(json_object_get(r->quality, "summary")));
 }
 
 static int name_width(const struct stored_run *r, bool path)

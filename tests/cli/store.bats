@@ -431,6 +431,7 @@ bench_saves() { cb bench --help | grep -q -- '--no-save'; }
 		and (.samples_round | length) == .n and .rounds >= 1
 		and (.samples_core_cycles | length) == .n and .core_cycles.median > 0
 		and .summary.median > 0' <<<"$output"
+	cb show --db "$DB" host | grep -qE '^# quality: .*rounds? ran'
 	jq -e '.[0].quality | (.rounds | length == 5) and (.summary | length > 0)
 		and (.rounds | all(.core_ghz > 0 and .involuntary_switches >= 0))
 		and .warmup.windows >= 1 and (.system.warnings | type == "array")' <<<"$output"
