@@ -482,6 +482,7 @@ static void slow_phase_runs(struct fixture *fx, bool other_has_core)
 	for (size_t g = 0; g < 2; g++) {
 		struct stored_cell *c = &fx->runs[g][0].cells[0];
 
+		free(c->core_cycles);
 		c->core_cycles = xmalloc(c->n * sizeof(double));
 		for (size_t i = 0; i < c->n; i++) {
 			double ghz = g && i % 3 ? 2.2 : 4.4;
