@@ -19,7 +19,8 @@ static const struct command_usage bench_usage = {
 	.name = "bench",
 	.description =
 	"Measure every time API through the vDSO, libc and the raw system call:\n"
-	"ns and cycles per call, median with its 95% confidence interval.",
+	"ns, cycles and core cycles per call, median with its 95% confidence\n"
+	"interval; core cycles do not move with the core's frequency.",
 	.footer =
 	"The run is saved with its raw samples and environment (see 'clockbench\n"
 	"runs' and 'clockbench compare'); an interrupted run is saved with the\n"
@@ -53,7 +54,8 @@ static void measure_cells(struct bench_run *run, const struct cycle_counter *cc)
 	for (size_t i = 0; i < run->ncells; i++)
 		runnable += run->cells[i].cell.status == CELL_OK;
 	progress_init(&prog, runnable * rounds);
-	for (unsigned k = 0; k < rounds && !measure_stopped(); k++)
+	for (unsigned k = 0; k < rounds && !measure_stopped(); k++) {
+		disturb_round_begin(&run->disturb);
 		for (size_t i = 0; i < run->ncells && !measure_stopped(); i++) {
 			struct bench_cell *bc = &run->cells[i];
 
@@ -65,12 +67,27 @@ static void measure_cells(struct bench_run *run, const struct cycle_counter *cc)
 			if (k == 0)
 				timing_prepare(&bc->cell, cc, &run->cfg, &bc->res);
 			timing_round(&bc->cell, cc, &run->cfg, &run->cal, &bc->res);
+			disturb_note(&run->disturb, &bc->res);
 			bc->measured = true;
 		}
+		disturb_round_end(&run->disturb);
+	}
 	for (size_t i = 0; i < run->ncells; i++)
 		if (run->cells[i].measured)
 			timing_summarize(&run->cells[i].res);
 	progress_done(&prog);
+	quality_of_bench(run);
+}
+
+/* Warm up on the first cell to be measured: its path is the hot one. */
+static void warm_up(struct bench_run *run, const struct cycle_counter *cc)
+{
+	for (size_t i = 0; i < run->ncells; i++)
+		if (run->cells[i].cell.status == CELL_OK) {
+			timing_warm_up(&run->cells[i].cell, cc, &run->cfg, &run->cal,
+				       &run->warmup);
+			return;
+		}
 }
 
 static int bench_measure(struct measure *m)
@@ -86,8 +103,10 @@ static int bench_measure(struct measure *m)
 	run->cycles_unit = b->cc.unit;
 	snprintf(run->cycles_note, sizeof(run->cycles_note), "%s", b->cc.note);
 
-	timing_spin(0.05);
+	system_collect(&run->system, b->cpu, b->cc.source == CYCLES_PERF);
+	disturb_tracker_init(&run->disturb, b->cpu);
 	timing_calibrate(&b->cc, &run->cal);
+	warm_up(run, &b->cc);
 	catalog_overhead_cell(&overhead);
 	timing_measure(&overhead, &b->cc, &run->cfg, &run->cal, &run->overhead);
 	measure_cells(run, &b->cc);
@@ -132,6 +151,7 @@ static void free_bench(struct bench *b)
 	for (size_t i = 0; i < b->run.ncells; i++)
 		cell_result_free(&b->run.cells[i].res);
 	cell_result_free(&b->run.overhead);
+	disturb_tracker_free(&b->run.disturb);
 	free(b->run.cells);
 	cycles_close(&b->cc);
 	catalog_free(&b->cat);

@@ -49,7 +49,8 @@ static int metric_option(const struct option_def *opt, const char *arg,
 	int v = compare_metric_by_name(arg);
 
 	if (v <= METRIC_AUTO) {
-		strbuf_addf(err, "unknown metric '%s' (ns, cycles, seconds)", arg);
+		strbuf_addf(err, "unknown metric '%s' (core-cycles, ns, cycles, "
+			    "seconds)", arg);
 		return -1;
 	}
 	*(enum compare_metric *)opt->value = (enum compare_metric)v;
@@ -78,7 +79,8 @@ static int parse_compare_options(int argc, char **argv, struct compare_cli *o)
 		OPT_CHOICE(0, "format", "FMT", &o->format, compare_format_names,
 			   "text (default), json, csv, markdown"),
 		OPT_CALLBACK(0, "metric", "M", &o->opts.metric, metric_option,
-			     "ns, cycles, seconds (default: the runs' unit)"),
+			     "core-cycles, ns, cycles, seconds (default: core-cycles\n"
+			     "when every run has them, else the runs' unit)"),
 		OPT_DOUBLE(0, "alpha", "A", &o->opts.alpha, 1e-9, 0.5,
 			   "significance level (default 0.05)"),
 		OPT_DOUBLE(0, "threshold", "PCT", &o->opts.threshold_pct, 0, 999,

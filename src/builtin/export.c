@@ -45,7 +45,8 @@ static int parse_export_options(int argc, char **argv, struct export_options *o)
 			   "json (default): {\"clockbench_export\": 1, \"runs\": [...]},\n"
 			   "which 'clockbench import' reads on another machine;\n"
 			   "csv: one row per sample: run_uuid, run_id, label,\n"
-			   "cell, path, unit, index, value, cycles, round"),
+			   "cell, path, unit, index, value, cycles, round,\n"
+			   "core_cycles"),
 		OPT_BOOL(0, "all", &o->all, "every run in the database"),
 		STORE_DB_OPTION(&o->store),
 		OPT_END(),
@@ -119,6 +120,9 @@ static void csv_run(const struct stored_run *r)
 			putchar(',');
 			if (c->rounds)
 				printf("%" PRIu32, c->rounds[k]);
+			putchar(',');
+			if (c->core_cycles)
+				csv_number(c->core_cycles[k]);
 			putchar('\n');
 		}
 	}
@@ -184,7 +188,8 @@ int cmd_export(int argc, char **argv)
 	if (find_ids(st, &o, &ids, &n))
 		goto out;
 	if (csv)
-		puts("run_uuid,run_id,label,cell,path,unit,index,value,cycles,round");
+		puts("run_uuid,run_id,label,cell,path,unit,index,value,cycles,round,"
+		     "core_cycles");
 	else
 		json_begin();
 	for (size_t i = 0; i < n; i++) {

@@ -292,6 +292,7 @@ static int idle_round(struct scale_report *r, const struct cycle_counter *cc,
 {
 	char what[160];
 
+	disturb_round_begin(&r->disturb);
 	for (size_t k = 0; k < r->ncounts && !measure_stopped(); k++) {
 		if (idle_pool_grow(pool, r->counts[k]) != 0) {
 			error_msg("cannot start %u idle threads: %m", r->counts[k]);
@@ -312,9 +313,11 @@ static int idle_round(struct scale_report *r, const struct cycle_counter *cc,
 			else if (round == 0)
 				res->batch_calls = c->idle[0].batch_calls;
 			timing_round(&c->cell, cc, &r->cfg, &r->cal, res);
+			disturb_note(&r->disturb, res);
 		}
 	}
 	idle_pool_stop(pool);
+	disturb_round_end(&r->disturb);
 	return 0;
 }
 
@@ -338,8 +341,10 @@ static int run_idle(struct scale_report *r, enum cycle_request counter)
 	r->cycles_unit = cc.unit ? cc.unit : "none";
 	for (size_t i = 0; i < r->ncells; i++)
 		r->cells[i].idle = xcalloc(r->ncounts, sizeof(struct cell_result));
-	timing_spin(0.05);
 	timing_calibrate(&cc, &r->cal);
+	if (r->ncells)
+		timing_warm_up(&r->cells[0].cell, &cc, &r->cfg, &r->cal, &r->warmup);
+	disturb_tracker_init(&r->disturb, r->cpu);
 	idle_pool_init(&pool);
 	progress_init(&prog, r->cfg.rounds * r->ncounts * r->ncells);
 	for (unsigned k = 0; k < r->cfg.rounds && !measure_stopped() && !rc; k++)

@@ -196,6 +196,9 @@ static void print_header(const struct stored_run *r)
 		puts("# config:");
 		print_object("", r->config, 0);
 	}
+	if (json_is_string(json_object_get(r->quality, "summary")))
+		printf("# quality: %s\n",
+		       json_string_value(json_object_get(r->quality, "summary")));
 }
 
 static int name_width(const struct stored_run *r, bool path)
@@ -234,6 +237,12 @@ static void print_cell(const struct stored_cell *c, int nw, int pw)
 	} else {
 		printf(" %9s", "-");
 	}
+	if (c->core_cycles) {
+		summarize(c->core_cycles, c->n, &cy);
+		printf(" %9.1f", cy.median);
+	} else {
+		printf(" %9s", "-");
+	}
 	printf(" %7zu %4zu\n", s.n, s.outliers);
 }
 
@@ -248,11 +257,11 @@ static void print_run_table(const struct stored_run *r)
 			cycles_unit = r->cells[i].cycles_unit;
 	printf("# median over n samples with its 95%% CI ('-' when too few for "
 	       "95%%), rCV%%: robust CV of the round medians (of the samples "
-	       "without rounds), out: outliers%s%s\n", *cycles_unit ? "; cycles: " : "",
-	       cycles_unit);
-	printf("%-*s  %-*s  %-4s %10s %10s %10s %10s %10s %6s %10s %9s %7s %4s\n",
+	       "without rounds), out: outliers%s%s; core: core cycles\n",
+	       *cycles_unit ? "; cycles: " : "", cycles_unit);
+	printf("%-*s  %-*s  %-4s %10s %10s %10s %10s %10s %6s %10s %9s %9s %7s %4s\n",
 	       nw, "name", pw, "path", "unit", "median", "ci95-lo", "ci95-hi",
-	       "min", "mean", "rCV%", "p99", "cycles", "n", "out");
+	       "min", "mean", "rCV%", "p99", "cycles", "core", "n", "out");
 	for (size_t i = 0; i < r->ncells; i++)
 		print_cell(&r->cells[i], nw, pw);
 }
@@ -272,6 +281,7 @@ static json_t *run_json(const struct stored_run *r, bool samples)
 		if (!samples) {
 			json_object_del(cj, "samples");
 			json_object_del(cj, "samples_cycles");
+			json_object_del(cj, "samples_core_cycles");
 		}
 		json_object_set_new(cj, "n", json_integer((json_int_t)c->n));
 		json_object_set_new(cj, "rounds", json_integer(c->nrounds));
@@ -290,6 +300,10 @@ static json_t *run_json(const struct stored_run *r, bool samples)
 			cy = summary_to_json(&s);
 			json_object_set_new(cy, "unit", json_string(c->cycles_unit));
 			json_object_set_new(cj, "cycles", cy);
+		}
+		if (c->core_cycles) {
+			summarize(c->core_cycles, c->n, &s);
+			json_object_set_new(cj, "core_cycles", summary_to_json(&s));
 		}
 	}
 	return o;

@@ -325,6 +325,10 @@ static void store_cell(struct stored_run *run, const struct cell *c,
 		memcpy(sc->cycles, r->cycles, r->n * sizeof(double));
 		set_str(&sc->cycles_unit, cycles_unit);
 	}
+	if (r->core) {
+		sc->core_cycles = xmalloc(r->n * sizeof(double));
+		memcpy(sc->core_cycles, r->core, r->n * sizeof(double));
+	}
 }
 
 static json_t *offsets_json(const struct timens_offsets *off)
@@ -362,11 +366,15 @@ static void mark_namespace_env(json_t *env, const struct timens_offsets *off)
 static void build_run(struct stored_run *run, const struct timens_options *o,
 		      const struct timens_bench *b, enum tb_side_id s, bool nested)
 {
+	struct run_quality q;
+
 	free(run->label);
 	run->label = xstrdup(o->label[s]);
 	for (size_t i = 0; i < b->ncells; i++)
 		store_cell(run, &b->cells[i], &b->side[s].res[i], b->side[s].cycles_unit);
 	run->config = side_config(o, b, s, nested);
+	tbench_side_quality(b, s, &q);
+	run->quality = record_quality(&q, NULL);
 	if (s == TB_TIMENS)
 		mark_namespace_env(run->env, &b->off);
 }
@@ -399,6 +407,7 @@ static void print_header(FILE *f, const struct timens_options *o,
 	fprintf(f, "# clock-read overhead per batch: host %.1f ns, timens %.1f ns "
 		"(each side subtracts its own)\n", b->side[TB_HOST].boundary_ns,
 		b->side[TB_TIMENS].boundary_ns);
+	tbench_print_quality(f, b);
 }
 
 /*
@@ -408,22 +417,30 @@ static void print_header(FILE *f, const struct timens_options *o,
 static void print_glance(FILE *f, const struct compare_result *cr,
 			 const struct timens_bench *b)
 {
-	fprintf(f, "\n# at a glance: median ns per call; rCV: robust CV of the "
+	bool core = cr->metric == METRIC_CORE_CYCLES;
+
+	fprintf(f, "\n# at a glance: median %s per call; rCV: robust CV of the "
 		"per-repetition medians, 1.4826 MAD / median; mde: the change "
-		"found 80%% of the time\n%-32s %-7s %9s %9s %8s %8s %8s %6s  %s\n",
+		"found 80%% of the time%s\n%-32s %-7s %9s %9s %8s %8s %8s %6s  %-7s%s\n",
+		cr->unit, core ? "; ns-diff: the difference in ns" : "",
 		"cell", "path", "host", "timens", "diff", "rCV-host", "rCV-ns",
-		"mde", "verdict");
+		"mde", "verdict", core ? " ns-diff" : "");
 	for (size_t i = 0; i < b->ncells; i++) {
 		const struct cell *c = &b->cells[i];
 		const struct compare_row *row = find_row(cr, c);
 
 		if (!row || !row->diffs[1].valid)
 			continue;
-		fprintf(f, "%-32s %-7s %9.2f %9.2f %+7.2f%% %7.2f%% %7.2f%% %5.1f%%  %s\n",
+		fprintf(f, "%-32s %-7s %9.2f %9.2f %+7.2f%% %7.2f%% %7.2f%% %5.1f%%  ",
 			c->name, catalog_paths[c->path], row->sides[0].center,
 			row->sides[1].center, row->diffs[1].change_pct,
 			row->sides[0].sum.robust_cv_pct, row->sides[1].sum.robust_cv_pct,
-			row->diffs[1].mde_pct, row->diffs[1].verdict);
+			row->diffs[1].mde_pct);
+		if (core)
+			fprintf(f, "%-7s %+6.2f%%\n", row->diffs[1].verdict,
+				row->diffs[1].ns_change_pct);
+		else
+			fprintf(f, "%s\n", row->diffs[1].verdict);
 	}
 }
 
@@ -443,12 +460,14 @@ static json_t *round_medians_json(const struct cell_result *r)
 	return a;
 }
 
-static json_t *side_json(const struct compare_side *s, const struct cell_result *r)
+static json_t *side_json(const struct compare_side *s, const struct cell_result *r,
+			 bool core)
 {
 	bool honoured = stats_ci_honours(s->sum.median_ci_coverage, 0.95);
+	json_t *j;
 
-	return json_pack("{s:o, s:o, s:o, s:o, s:I, s:I, s:o}",
-			 "median_ns", figure(s->sum.median),
+	j = json_pack("{s:o, s:o, s:o, s:o, s:I, s:I, s:o}",
+			 "median_ns", figure(core ? s->ns_median : s->sum.median),
 			 "median_ci95", honoured ? json_pack("[o, o]",
 				figure(s->sum.median_lo), figure(s->sum.median_hi)) :
 				json_null(),
@@ -456,23 +475,28 @@ static json_t *side_json(const struct compare_side *s, const struct cell_result 
 			 "round_robust_cv_pct", figure(s->sum.robust_cv_pct),
 			 "batches", (json_int_t)r->n, "repetitions", (json_int_t)r->nrounds,
 			 "round_medians_ns", round_medians_json(r));
+	if (core)
+		json_object_set_new(j, "median_core_cycles", figure(s->sum.median));
+	return j;
 }
 
 static json_t *cell_json(const struct compare_row *row, const struct cell *c,
-			 const struct timens_bench *b, size_t i)
+			 const struct timens_bench *b, size_t i, bool core)
 {
 	const struct compare_diff *d = &row->diffs[1];
 
 	return json_pack("{s:s, s:s, s:o, s:o, s:o, s:[o, o], s:o, s:o, s:o, s:o, s:b,"
-			 " s:s}",
+			 " s:s, s:o}",
 			 "name", c->name, "path", catalog_paths[c->path],
-			 "host", side_json(&row->sides[0], &b->side[TB_HOST].res[i]),
-			 "timens", side_json(&row->sides[1], &b->side[TB_TIMENS].res[i]),
+			 "host", side_json(&row->sides[0], &b->side[TB_HOST].res[i], core),
+			 "timens", side_json(&row->sides[1], &b->side[TB_TIMENS].res[i],
+					     core),
 			 "diff_pct", figure(d->change_pct),
 			 "diff_ci95_pct", figure(d->change_lo_pct), figure(d->change_hi_pct),
 			 "p", figure(d->p), "p_adjusted", figure(d->p_adjusted),
 			 "floor_pct", figure(d->floor_pct), "mde_pct", figure(d->mde_pct),
-			 "significant", d->significant, "verdict", d->verdict);
+			 "significant", d->significant, "verdict", d->verdict,
+			 "ns_diff_pct", figure(core ? d->ns_change_pct : d->change_pct));
 }
 
 static int print_json(FILE *f, const struct compare_result *cr,
@@ -487,7 +511,8 @@ static int print_json(FILE *f, const struct compare_result *cr,
 		const struct compare_row *row = find_row(cr, &b->cells[i]);
 
 		if (row && row->diffs[1].valid)
-			json_array_append_new(cells, cell_json(row, &b->cells[i], b, i));
+			json_array_append_new(cells, cell_json(row, &b->cells[i], b, i,
+							       cr->metric == METRIC_CORE_CYCLES));
 	}
 	j = json_pack("{s:s, s:s, s:s, s:s, s:f, s:b, s:i, s:i, s:o, s:b,"
 		      " s:{s:I, s:I}, s:{s:f, s:f}, s:o, s:o}",
@@ -502,6 +527,9 @@ static int print_json(FILE *f, const struct compare_result *cr,
 		      "boundary_ns", "host", b->side[TB_HOST].boundary_ns,
 		      "timens", b->side[TB_TIMENS].boundary_ns,
 		      "environment", env_to_json(env), "cells", cells);
+	json_object_set_new(j, "metric", json_string(compare_metric_name(cr->metric)));
+	json_object_set_new(j, "quality", json_pack("{s:O, s:O}",
+			    "host", runs[TB_HOST].quality, "timens", runs[TB_TIMENS].quality));
 	rc = json_dumpf(j, f, JSON_INDENT(2) | JSON_REAL_PRECISION(6));
 	fputc('\n', f);
 	json_decref(j);

@@ -83,6 +83,20 @@ const char *cycles_arch_counter_name(void)
 	return ARCH_COUNTER;
 }
 
+uint64_t cycles_arch_read(void)
+{
+	return arch_counter_read();
+}
+
+const char *cycles_arch_unit(void)
+{
+#ifdef HAVE_ARCH_COUNTER
+	return ARCH_COUNTER " ticks";
+#else
+	return NULL;
+#endif
+}
+
 static int perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu,
 			   int group, unsigned long flags)
 {

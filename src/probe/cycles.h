@@ -46,4 +46,13 @@ uint64_t cycles_read(const struct cycle_counter *cc);
 /* Name of the architecture counter this build reads ("TSC", ...) or NULL. */
 const char *cycles_arch_counter_name(void);
 
+/*
+ * The architecture's counter now, whatever source cc uses (0 when this
+ * build has none): the fixed-rate time base the core-speed reference is
+ * timed with, also when cycles come from the PMU.
+ */
+uint64_t cycles_arch_read(void);
+/* Its unit, "TSC ticks", or NULL when this build has none. */
+const char *cycles_arch_unit(void);
+
 #endif

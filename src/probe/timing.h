@@ -15,6 +15,15 @@
  * then touches every cell a little instead of one cell a lot, and the
  * spread of the per-round medians tells how much the machine drifted during
  * the run: it is the noise a comparison between runs must beat.
+ *
+ * Why core cycles: the core's frequency moves under a guest (a third slower
+ * for tens of milliseconds, often after idle), and every figure in ns or
+ * counter ticks moves with it. Right before each batch a short reading of
+ * the core-speed reference (probe/reference.h) is taken; the readings
+ * around a batch tell how many counter ticks a core cycle lasted while it
+ * ran, and the batch's ticks become core cycles (CORE_REFERENCE). With a
+ * PMU, its cycles are the core cycles and the reference's estimate is kept
+ * beside them for comparison (CORE_PERF).
  */
 #ifndef CLOCKBENCH_TIMING_H
 #define CLOCKBENCH_TIMING_H
@@ -36,6 +45,11 @@ struct timing_config {
 	size_t min_samples;
 	size_t max_samples;
 	unsigned rounds;	/* slices per cell; budget and minimums are shared */
+	/* Warm-up to a steady state before the first round (timing_warm_up). */
+	double steady_window_s;	/* one window */
+	double steady_tol;	/* relative change allowed from window to window */
+	unsigned steady_need;	/* consecutive windows that must agree */
+	double steady_max_s;	/* give up after this long */
 };
 
 /* The defaults: about 20 s for the whole catalog on a quiet 2-vCPU VM. */
@@ -48,24 +62,128 @@ struct cell_result {
 	size_t n;			/* batches kept */
 	double *ns;			/* per-call ns of each batch (raw) */
 	double *cycles;			/* per-call cycles of each batch, or NULL */
+	double *core;			/* per-call core cycles of each batch, or NULL */
+	double *core_est;		/* CORE_PERF: the reference's estimate of each */
 	struct summary ns_sum;
 	struct summary cycles_sum;	/* n == 0 when there is no counter */
+	struct summary core_sum;	/* n == 0 without core cycles */
 	uint32_t *rounds;		/* the round of each batch */
 	uint32_t nrounds;		/* rounds done */
+	double *round_ghz;		/* the core's speed in each round, or NULL */
 	size_t cap;			/* allocated batches */
 	double elapsed_s;		/* wall time spent on the cell */
 	bool converged;			/* stopped by the CI rule, not the budget */
 };
 
-/* Per-batch cost of the timing itself, subtracted from every batch. */
+/* Where the core cycles of a batch come from. */
+enum core_source {
+	CORE_NONE,		/* not measured */
+	CORE_REFERENCE,		/* time-base units at the reference's speed */
+	CORE_PERF,		/* the PMU's cycles */
+};
+
+const char *core_source_name(enum core_source s);	/* "reference", ... */
+
+/*
+ * Per-batch cost of the timing itself, subtracted from every batch, and
+ * the reference's calibration. The reference is timed with the time base:
+ * the architecture's counter, or the clock in ns where there is none.
+ */
 struct timing_calibration {
 	double boundary_ns;
 	double boundary_cycles;
+	enum core_source core_source;
+	bool base_arch;			/* the time base is the arch counter */
+	const char *base_unit;		/* "TSC ticks", ..., or "ns" */
+	double base_per_ns;		/* time-base units per ns: the TSC's GHz */
+	unsigned long ref_ops;		/* instructions in one reading */
+	double ref_op_cycles;		/* core cycles per instruction (documented) */
+	double ref_boundary_core;	/* a reading's own clock reads, core cycles */
+	double batch_boundary_core;	/* a batch's clock reads, core cycles */
+	double ghz;			/* the core's speed while calibrating */
+	double pmu_op_cycles;		/* the PMU's count per instruction, or NAN */
 };
 
-/* Measure what reading the clocks around an empty batch costs. */
+/*
+ * Measure what reading the clocks around an empty batch costs, and
+ * calibrate the reference: its length (about REF_READING_NS), what its
+ * own clock reads cost, and the speed of the core now.
+ */
 void timing_calibrate(const struct cycle_counter *cc,
 		      struct timing_calibration *cal);
+
+/* A reading of the reference lasts about this long; batches are 10 us. */
+#define REF_READING_NS 300.0
+/* A batch's speed: the readings this many batches either side, ... */
+#define REF_HALF_WINDOW 4
+/* ... those within this share of their median (a preempted one is not). */
+#define REF_BAND 0.15
+
+/*
+ * The pure parts of core cycles, exposed for tests.
+ *
+ * timing_reading_speed(): the time-base units per core cycle a reading of
+ * cal->ref_ops instructions that lasted reading units shows.
+ * timing_speed_beside(): the speed beside batch i of n, from the speeds of
+ * the readings taken right before batches i - REF_HALF_WINDOW to
+ * i + REF_HALF_WINDOW: those within REF_BAND of their median, averaged.
+ * timing_core_per_call(): a batch of calls that lasted base units at
+ * speed, in core cycles per call, its clock reads subtracted.
+ * timing_derive_round(): all of it for one round of n batches, readings[i]
+ * taken right before the batch that lasted bases[i]; fills core[] and
+ * returns the round's speed in GHz (NAN when n is 0).
+ */
+double timing_reading_speed(const struct timing_calibration *cal, double reading);
+double timing_speed_beside(const double *speeds, size_t n, size_t i);
+double timing_core_per_call(const struct timing_calibration *cal, double base,
+			    double speed, unsigned long calls);
+double timing_derive_round(const struct timing_calibration *cal,
+			   unsigned long calls, const double *readings,
+			   const double *bases, size_t n, double *core);
+/*
+ * A round's core cycles by cal->core_source: the reference's (into core),
+ * or with a PMU its cycles per call (pmu, copied to core) and the
+ * reference's figure into est. Returns the round's speed in GHz.
+ */
+double timing_round_core(const struct timing_calibration *cal, unsigned long calls,
+			 const double *readings, const double *bases,
+			 const double *pmu, size_t n, double *core, double *est);
+/* With a PMU: the median of estimate / PMU - 1 over r's batches, %; else NAN. */
+double timing_reference_vs_pmu_pct(const struct cell_result *r);
+
+/*
+ * Steady state: each window's figures (the reference's speed and a cell's
+ * core cycles per call) must be within tol of the previous window's, need
+ * windows in a row.
+ */
+struct steady_rule {
+	double tol;
+	unsigned need;
+	double ref, cell;	/* the previous window; 0 before the first */
+	unsigned agreed;	/* windows in a row that agreed */
+};
+void steady_rule_init(struct steady_rule *s, double tol, unsigned need);
+/* Add one window's figures; true once the rule is met. */
+bool steady_rule_add(struct steady_rule *s, double ref, double cell);
+
+/* What the warm-up did, for the report. */
+struct warmup_report {
+	char cell[96];		/* "clock-gettime-realtime vdso" */
+	unsigned windows;
+	double window_s;
+	double elapsed_s;
+	bool steady;		/* false: stopped by steady_max_s */
+	double first_ghz, last_ghz;	/* the reference, first and last window */
+	double first_cell, last_cell;	/* the cell, core cycles per call */
+};
+
+/*
+ * Run windows of the cell's batches, each beside a reference reading,
+ * until steady_rule says steady or cfg->steady_max_s has passed.
+ */
+void timing_warm_up(const struct cell *c, const struct cycle_counter *cc,
+		    const struct timing_config *cfg,
+		    const struct timing_calibration *cal, struct warmup_report *w);
 
 /* Choose the cell's batch size; r must be zeroed. The cell must be CELL_OK. */
 void timing_prepare(const struct cell *c, const struct cycle_counter *cc,
@@ -89,6 +207,8 @@ void cell_result_free(struct cell_result *r);
 
 /* Median ns per call of each round, in round order (malloc'd, nrounds). */
 double *timing_round_medians(const struct cell_result *r);
+/* The same of per-batch values x (r->core, r->cycles). */
+double *timing_round_medians_of(const struct cell_result *r, const double *x);
 
 /*
  * Pin the calling thread to cpu. Returns 0, or -1 with errno (EINVAL when

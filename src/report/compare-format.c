@@ -144,6 +144,9 @@ static void print_header(FILE *f, const struct compare_result *r)
 	}
 	fprintf(f, "# metric: %s, lower is better; statistics over %s\n", r->unit,
 		statistics_over(r));
+	if (r->metric == METRIC_CORE_CYCLES)
+		fprintf(f, "# core cycles per call do not move with the core's frequency "
+			"(clockbench-bench(1)); ns-change: the same change in ns\n");
 	for (size_t g = 1; g < r->ngroups; g++) {
 		if (!r->machine_shift[g])
 			continue;
@@ -233,9 +236,9 @@ static void print_table_block(FILE *f, const struct compare_result *r, size_t g)
 
 	group_title(&r->groups[0], base, sizeof(base));
 	group_title(&r->groups[g], other, sizeof(other));
-	fprintf(f, "\n%-*s %21.21s %21.21s %24s %8s %4s %6s %6s  %s\n", w, "cell",
+	fprintf(f, "\n%-*s %21.21s %21.21s %24s %8s %4s %6s %6s  %-7s%s\n", w, "cell",
 		base, other, "change [95% CI]", "p", "test", "delta", "mde",
-		"verdict");
+		"verdict", r->metric == METRIC_CORE_CYCLES ? " ns-change" : "");
 	for (size_t i = 0; i < r->nrows; i++) {
 		const struct compare_row *row = &r->rows[i];
 		const struct compare_diff *d = &row->diffs[g];
@@ -252,7 +255,11 @@ static void print_table_block(FILE *f, const struct compare_result *r, size_t g)
 			d->change_pct, d->change_lo_pct, d->change_hi_pct,
 			d->p_adjusted, test_short(d), d->cliffs_delta);
 		print_mde(f, d);
-		fprintf(f, "  %s\n", d->verdict);
+		/* Padded only when the ns change follows: no trailing blanks. */
+		if (isfinite(d->ns_change_pct))
+			fprintf(f, "  %-7s %+8.2f%%\n", d->verdict, d->ns_change_pct);
+		else
+			fprintf(f, "  %s\n", d->verdict);
 	}
 	fprintf(f, "%-*s %21.4g %21.4g %+7.2f%%\n", w, "geomean", r->geomean[0],
 		r->geomean[g], r->geomean_change_pct[g]);
@@ -545,6 +552,8 @@ static json_t *side_to_json(const struct compare_side *s)
 	json_object_set_new(o, "noisy", json_boolean(s->noisy));
 	json_object_set_new(o, "few", json_boolean(s->few));
 	json_object_set_new(o, "samples", doubles_json(s->samples, s->n));
+	if (isfinite(s->ns_median))
+		json_object_set_new(o, "ns_median", json_real(s->ns_median));
 	return o;
 }
 
@@ -575,6 +584,8 @@ static json_t *diff_to_json(const struct compare_diff *d)
 	json_object_set_new(o, "df", real_or_null(d->df));
 	json_object_set_new(o, "spread_floored", json_boolean(d->spread_floored));
 	json_object_set_new(o, "mde_pct", real_or_null(d->mde_pct));
+	if (isfinite(d->ns_change_pct))
+		json_object_set_new(o, "ns_change_pct", json_real(d->ns_change_pct));
 	return o;
 }
 
@@ -629,13 +640,23 @@ static json_t *compare_to_json(const struct compare_result *r)
 
 /* ---- CSV and Markdown ------------------------------------------------ */
 
+/* ",x", or "," when x is unknown. */
+static void csv_optional(FILE *f, double x)
+{
+	if (isfinite(x))
+		fprintf(f, ",%.6g", x);
+	else
+		fputc(',', f);
+}
+
 static void print_csv(FILE *f, const struct compare_result *r)
 {
 	char title[96];
 
 	fputs("cell,path,group,n,center,center_lo,center_hi,center_coverage,"
 	      "median,stddev_pct,robust_cv_pct,change_pct,change_ci95_lo_pct,"
-	      "change_ci95_hi_pct,p,p_adjusted,test,cliffs_delta,mde_pct,verdict\n",
+	      "change_ci95_hi_pct,p,p_adjusted,test,cliffs_delta,mde_pct,verdict,"
+	      "ns_median,ns_change_pct\n",
 	      f);
 	for (size_t i = 0; i < r->nrows; i++)
 		for (size_t g = 0; g < r->ngroups; g++) {
@@ -651,12 +672,15 @@ static void print_csv(FILE *f, const struct compare_result *r)
 				s->center_coverage, s->sum.median, s->sum.cv_pct,
 				s->sum.robust_cv_pct);
 			if (g == 0 || !d->valid)
-				fputs(",,,,,,,,\n", f);
+				fputs(",,,,,,,,", f);
 			else
-				fprintf(f, "%.4f,%.4f,%.4f,%.4g,%.4g,%s,%.4f,%.3f,%s\n",
+				fprintf(f, "%.4f,%.4f,%.4f,%.4g,%.4g,%s,%.4f,%.3f,%s",
 					d->change_pct, d->change_lo_pct, d->change_hi_pct,
 					d->p, d->p_adjusted, test_name(d),
 					d->cliffs_delta, d->mde_pct, d->verdict);
+			csv_optional(f, s->ns_median);
+			csv_optional(f, g && d->valid ? d->ns_change_pct : NAN);
+			fputc('\n', f);
 		}
 }
 

@@ -6,6 +6,7 @@
 
 #include "config.h"
 #include "basic/util.h"
+#include "probe/reference.h"
 
 const char *const output_format_names[] = { "table", "json", "csv", "tap", NULL };
 
@@ -128,6 +129,16 @@ static json_t *cell_to_json(const struct bench_cell *bc, const char *unit,
 	json_object_set_new(o, "round_medians_ns", round_medians_to_json(&bc->res));
 	json_object_set_new(o, "round_robust_cv_pct",
 			    json_real_or_null(cell_robust_cv_pct(&bc->res)));
+	if (bc->res.core) {
+		double *med = timing_round_medians_of(&bc->res, bc->res.core);
+
+		json_object_set_new(o, "core_cycles", summary_to_json(&bc->res.core_sum));
+		json_object_set_new(o, "round_medians_core_cycles",
+				    doubles_to_json(med, bc->res.nrounds));
+		json_object_set_new(o, "round_ghz", doubles_to_json(bc->res.round_ghz,
+								     bc->res.nrounds));
+		free(med);
+	}
 	if (bc->res.cycles) {
 		json_t *cy = summary_to_json(&bc->res.cycles_sum);
 
@@ -139,13 +150,56 @@ static json_t *cell_to_json(const struct bench_cell *bc, const char *unit,
 		if (bc->res.cycles)
 			json_object_set_new(o, "samples_cycles",
 					    doubles_to_json(bc->res.cycles, bc->res.n));
+		if (bc->res.core)
+			json_object_set_new(o, "samples_core_cycles",
+					    doubles_to_json(bc->res.core, bc->res.n));
 	}
 	return o;
 }
 
+/* One reading before every batch: the share of the measuring time it takes. */
+static double reference_share_pct(const struct timing_calibration *cal,
+				  const struct timing_config *cfg)
+{
+	double reading_ns = ((double)cal->ref_ops * cal->ref_op_cycles +
+			     cal->ref_boundary_core) / cal->ghz;
+
+	return 100 * reading_ns / (reading_ns + cfg->target_batch_ns);
+}
+
+static json_t *figure(double x)
+{
+	return isfinite(x) ? json_real(x) : json_null();
+}
+
+json_t *core_cycles_to_json(const struct timing_calibration *cal,
+			    const struct timing_config *cfg)
+{
+	const struct reference_info *ri = reference_info();
+
+	if (cal->core_source == CORE_NONE)
+		return json_pack("{s:s}", "source", "none");
+	return json_pack("{s:s, s:{s:s, s:f, s:s, s:b, s:I, s:o, s:o}, s:s, s:o,"
+			 " s:o, s:o, s:o, s:o}",
+			 "source", core_source_name(cal->core_source),
+			 "reference", "instruction", ri->insn,
+			 "cycles_per_op", ri->cycles_per_op, "latency_from", ri->source,
+			 "validated", ri->validated, "ops", (json_int_t)cal->ref_ops,
+			 "reading_core_cycles", figure((double)cal->ref_ops *
+						       cal->ref_op_cycles +
+						       cal->ref_boundary_core),
+			 "share_pct", figure(reference_share_pct(cal, cfg)),
+			 "time_base", cal->base_unit,
+			 "time_base_ghz", figure(cal->base_per_ns),
+			 "boundary_core_cycles", figure(cal->batch_boundary_core),
+			 "reading_boundary_core_cycles", figure(cal->ref_boundary_core),
+			 "calibration_ghz", figure(cal->ghz),
+			 "pmu_cycles_per_op", figure(cal->pmu_op_cycles));
+}
+
 json_t *bench_run_to_json(const struct bench_run *run, bool with_samples)
 {
-	json_t *cells = json_array();
+	json_t *cells = json_array(), *j;
 	char when[64];
 	struct tm tm;
 
@@ -154,7 +208,7 @@ json_t *bench_run_to_json(const struct bench_run *run, bool with_samples)
 	for (size_t i = 0; i < run->ncells; i++)
 		json_array_append_new(cells, cell_to_json(&run->cells[i],
 							  run->cycles_unit, with_samples));
-	return json_pack("{s:s, s:s, s:s, s:b, s:f, s:o, s:{s:f, s:f, s:f, s:f, s:I, s:I},"
+	j = json_pack("{s:s, s:s, s:s, s:b, s:f, s:o, s:{s:f, s:f, s:f, s:f, s:I, s:I},"
 			 " s:{s:s, s:s}, s:{s:f, s:f, s:o}, s:o}",
 			 "tool", "clockbench " CLOCKBENCH_VERSION,
 			 "command", "bench",
@@ -176,9 +230,37 @@ json_t *bench_run_to_json(const struct bench_run *run, bool with_samples)
 			 "cycles_per_call", run->overhead.cycles_sum.median,
 			 "ns", summary_to_json(&run->overhead.ns_sum),
 			 "cells", cells);
+	json_object_set_new(j, "core_cycles", core_cycles_to_json(&run->cal, &run->cfg));
+	json_object_set_new(j, "quality", quality_to_json(&run->quality));
+	json_object_set_new(j, "system", system_to_json(&run->system));
+	return j;
 }
 
 /* ---- table ---------------------------------------------------------- */
+
+/* How the core cycles were had, the warm-up and the run's quality. */
+static void print_core_header(FILE *f, const struct bench_run *run)
+{
+	const struct timing_calibration *cal = &run->cal;
+	const struct reference_info *ri = reference_info();
+	char line[512];
+
+	if (cal->core_source == CORE_NONE)
+		return;
+	fprintf(f, "# core cycles: %s; the reference, %lu dependent %s of %g cycles, "
+		"read for %.2f us before every batch (%.1f %% of the time)\n",
+		cal->core_source == CORE_PERF ? "the PMU's, the reference beside them" :
+		"batch ticks at the speed of the reference around each batch",
+		cal->ref_ops, ri->insn, ri->cycles_per_op,
+		((double)cal->ref_ops * cal->ref_op_cycles + cal->ref_boundary_core) /
+		cal->ghz / 1000, reference_share_pct(cal, &run->cfg));
+	if (run->warmup.windows) {
+		quality_warmup_line(&run->warmup, run->cfg.steady_tol, line, sizeof(line));
+		fprintf(f, "# warm-up: %s\n", line);
+	}
+	quality_summary_line(&run->quality, line, sizeof(line));
+	fprintf(f, "# quality: %s\n", line);
+}
 
 static void print_table_header(FILE *f, const struct bench_run *run)
 {
@@ -190,13 +272,16 @@ static void print_table_header(FILE *f, const struct bench_run *run)
 	fprintf(f, "# clockbench %s bench, %s, %.1f s%s\n", CLOCKBENCH_VERSION,
 		when, run->elapsed_s, run->interrupted ? ", INTERRUPTED" : "");
 	env_print(&run->env, f, "# ");
+	system_print(&run->system, f, "# ");
 	fprintf(f, "# cycles: %s (%s)\n", run->cycles_unit, run->cycles_note);
+	print_core_header(f, run);
 	fprintf(f, "# harness overhead: %.2f ns/call (an empty function through "
 		"the same loop; not subtracted)\n", run->overhead.ns_sum.median);
 	fprintf(f, "# ns/call: median over n batches, 95%% CI of the median ('-' "
 		"when too few for 95%%); rCV%%: robust CV of the round medians, 100 "
 		"* 1.4826 MAD / median (of the batches with one round), the spread "
-		"compare judges by; p99 includes preempted batches\n");
+		"compare judges by; p99 includes preempted batches; core: median "
+		"core cycles per call\n");
 }
 
 static void print_table_row(FILE *f, const struct bench_cell *bc)
@@ -222,15 +307,19 @@ static void print_table_row(FILE *f, const struct bench_cell *bc)
 		fprintf(f, " %9.1f", bc->res.cycles_sum.median);
 	else
 		fprintf(f, " %9s", "-");
+	if (bc->res.core)
+		fprintf(f, " %9.1f", bc->res.core_sum.median);
+	else
+		fprintf(f, " %9s", "-");
 	fprintf(f, " %7zu\n", s->n);
 }
 
 static void output_table(FILE *f, const struct bench_run *run)
 {
 	print_table_header(f, run);
-	fprintf(f, "%-32s %-7s %9s  %9s %9s %9s %9s %6s %9s %9s %7s\n", "name",
+	fprintf(f, "%-32s %-7s %9s  %9s %9s %9s %9s %6s %9s %9s %9s %7s\n", "name",
 		"path", "ns/call", "ci95-lo", "ci95-hi", "min", "mean", "rCV%",
-		"p99", "cycles", "n");
+		"p99", "cycles", "core", "n");
 	for (size_t i = 0; i < run->ncells; i++)
 		print_table_row(f, &run->cells[i]);
 }
@@ -257,7 +346,8 @@ static void output_csv(FILE *f, const struct bench_run *run)
 {
 	fputs("name,api,clock,path,status,reason,n,batch_calls,ns_median,"
 	      "ns_ci95_lo,ns_ci95_hi,ns_min,ns_mean,ns_round_robust_cv_pct,ns_p99,"
-	      "cycles_median,cycles_unit\n", f);
+	      "cycles_median,cycles_unit,core_cycles_median,core_cycles_ci95_lo,"
+	      "core_cycles_ci95_hi\n", f);
 	for (size_t i = 0; i < run->ncells; i++) {
 		const struct bench_cell *bc = &run->cells[i];
 		const struct cell *c = &bc->cell;
@@ -268,7 +358,7 @@ static void output_csv(FILE *f, const struct bench_run *run)
 			bc->measured ? "ok" : status_name(c->status));
 		csv_field(f, bc->measured ? "" : c->why);
 		if (!bc->measured) {
-			fputs(",,,,,,,,,,,\n", f);
+			fputs(",,,,,,,,,,,,,,\n", f);
 			continue;
 		}
 		fprintf(f, ",%zu,%lu,%.3f,", s->n, bc->res.batch_calls, s->median);
@@ -279,10 +369,15 @@ static void output_csv(FILE *f, const struct bench_run *run)
 		fprintf(f, "%.3f,%.3f,%.2f,%.3f,", s->min, s->mean,
 			cell_robust_cv_pct(&bc->res), s->p99);
 		if (bc->res.cycles)
-			fprintf(f, "%.2f,%s\n", bc->res.cycles_sum.median,
+			fprintf(f, "%.2f,%s,", bc->res.cycles_sum.median,
 				run->cycles_unit);
 		else
-			fputs(",\n", f);
+			fputs(",,", f);
+		if (bc->res.core)
+			fprintf(f, "%.2f,%.2f,%.2f\n", bc->res.core_sum.median,
+				bc->res.core_sum.median_lo, bc->res.core_sum.median_hi);
+		else
+			fputs(",,\n", f);
 	}
 }
 
@@ -314,6 +409,8 @@ static void output_tap(FILE *f, const struct bench_run *run)
 		if (bc->res.cycles)
 			fprintf(f, " %.1f %s/call", bc->res.cycles_sum.median,
 				run->cycles_unit);
+		if (bc->res.core)
+			fprintf(f, " %.1f core cycles/call", bc->res.core_sum.median);
 		fputc('\n', f);
 		pass++;
 	}

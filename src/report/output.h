@@ -53,6 +53,10 @@ bool median_ci_is_95(const struct summary *s);
  */
 double cell_robust_cv_pct(const struct cell_result *r);
 
+/* How core cycles were measured: source, reference, time base, boundaries. */
+json_t *core_cycles_to_json(const struct timing_calibration *cal,
+			    const struct timing_config *cfg);
+
 /* The whole run as JSON; with_samples adds every batch's per-call figures. */
 json_t *bench_run_to_json(const struct bench_run *run, bool with_samples);
 

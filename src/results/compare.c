@@ -22,6 +22,7 @@ static const char *const metric_names[] = {
 	[METRIC_NS] = "ns",
 	[METRIC_CYCLES] = "cycles",
 	[METRIC_SECONDS] = "seconds",
+	[METRIC_CORE_CYCLES] = "core-cycles",
 };
 
 const char *compare_metric_name(enum compare_metric m)
@@ -68,6 +69,8 @@ static const double *metric_samples(const struct stored_cell *c,
 		return streq(c->unit, "s") ? c->values : NULL;
 	case METRIC_CYCLES:
 		return c->cycles;
+	case METRIC_CORE_CYCLES:
+		return streq(c->unit, "ns") ? c->core_cycles : NULL;
 	case METRIC_AUTO:
 		break;
 	}
@@ -83,11 +86,35 @@ static const struct stored_cell *find_cell(const struct stored_run *run,
 	return NULL;
 }
 
-static enum compare_metric resolve_metric(const struct compare_group *base,
-					  enum compare_metric asked)
+/* Whether run has core cycles in some measured cell. */
+static bool run_has_core_cycles(const struct stored_run *run)
 {
+	for (size_t i = 0; i < run->ncells; i++)
+		if (metric_samples(&run->cells[i], METRIC_CORE_CYCLES))
+			return true;
+	return false;
+}
+
+/* Core cycles judge by default, as soon as every run has them. */
+static bool all_runs_have_core_cycles(const struct compare_group *groups,
+				      size_t ngroups)
+{
+	for (size_t g = 0; g < ngroups; g++)
+		for (size_t k = 0; k < groups[g].nruns; k++)
+			if (!run_has_core_cycles(&groups[g].runs[k]))
+				return false;
+	return ngroups > 0;
+}
+
+static enum compare_metric resolve_metric(const struct compare_group *groups,
+					  size_t ngroups, enum compare_metric asked)
+{
+	const struct compare_group *base = &groups[0];
+
 	if (asked != METRIC_AUTO)
 		return asked;
+	if (all_runs_have_core_cycles(groups, ngroups))
+		return METRIC_CORE_CYCLES;
 	for (size_t r = 0; r < base->nruns; r++)
 		for (size_t i = 0; i < base->runs[r].ncells; i++) {
 			const struct stored_cell *c = &base->runs[r].cells[i];
@@ -106,6 +133,8 @@ static const char *metric_unit(const struct compare_group *base,
 		return "s";
 	if (m == METRIC_NS)
 		return "ns";
+	if (m == METRIC_CORE_CYCLES)
+		return "core cycles";
 	for (size_t r = 0; r < base->nruns; r++)
 		for (size_t i = 0; i < base->runs[r].ncells; i++)
 			if (base->runs[r].cells[i].cycles)
@@ -566,6 +595,43 @@ static void detect_machine_shift(struct compare_result *r)
 	}
 }
 
+/* ---- ns beside core cycles ------------------------------------------- */
+
+/* The median over a group's runs of each run's median ns for the row. */
+static double group_ns_median(const struct compare_group *g,
+			      const struct compare_row *row)
+{
+	double *m = xmalloc((g->nruns ? g->nruns : 1) * sizeof(double)), med;
+	size_t n = 0;
+
+	for (size_t k = 0; k < g->nruns; k++) {
+		const struct stored_cell *c = find_cell(&g->runs[k], row->name, row->path);
+		const double *x = c ? metric_samples(c, METRIC_NS) : NULL;
+
+		if (x)
+			m[n++] = median_of_copy(x, c->n);
+	}
+	med = n ? median_of_copy(m, n) : NAN;
+	free(m);
+	return med;
+}
+
+/* Judged in core cycles, the tables still show what happened in ns. */
+static void add_ns_beside(struct compare_result *r)
+{
+	for (size_t i = 0; i < r->nrows; i++) {
+		struct compare_row *row = &r->rows[i];
+
+		for (size_t g = 0; g < r->ngroups; g++) {
+			row->sides[g].ns_median = r->metric == METRIC_CORE_CYCLES ?
+				group_ns_median(&r->groups[g], row) : NAN;
+			row->diffs[g].ns_change_pct = g && row->sides[0].ns_median > 0 ?
+				100 * (row->sides[g].ns_median / row->sides[0].ns_median - 1) :
+				NAN;
+		}
+	}
+}
+
 /* ---- building -------------------------------------------------------- */
 
 static bool any_group_has_replicates(const struct compare_group *groups,
@@ -589,7 +655,7 @@ int compare_build(struct compare_result *r, struct compare_group *groups,
 		snprintf(err, errlen, "nothing to compare: need a base and another run");
 		return -1;
 	}
-	r->metric = resolve_metric(&groups[0], o->metric);
+	r->metric = resolve_metric(groups, ngroups, o->metric);
 	r->unit = metric_unit(&groups[0], r->metric);
 	r->replicates = any_group_has_replicates(groups, ngroups);
 	collect_rows(r);
@@ -608,6 +674,7 @@ int compare_build(struct compare_result *r, struct compare_group *groups,
 		judge_group(r, g);
 	compute_geomeans(r);
 	detect_machine_shift(r);
+	add_ns_beside(r);
 	return 0;
 }
 

@@ -45,10 +45,12 @@
 #include "results/store.h"
 
 enum compare_metric {
-	METRIC_AUTO,	/* the unit of the base's first measured cell */
+	METRIC_AUTO,	/* core-cycles when every run has them, else the unit
+			 * of the base's first measured cell */
 	METRIC_NS,
 	METRIC_CYCLES,
 	METRIC_SECONDS,
+	METRIC_CORE_CYCLES,	/* per call, frequency-invariant (timing.h) */
 };
 
 enum compare_correction {
@@ -96,6 +98,7 @@ struct compare_side {
 	bool by_rounds;		/* samples are a single run's round medians */
 	bool noisy;		/* robust CV above noise_pct (or many outliers) */
 	bool few;		/* a single sample: no spread of its own */
+	double ns_median;	/* metric core-cycles: the ns figure beside, else NAN */
 };
 
 enum compare_test {
@@ -127,6 +130,7 @@ struct compare_diff {
 	struct ttest_result ttest;	/* Student's t, for the ministat style */
 	bool significant;
 	const char *verdict;	/* "better", "worse", "~", "noisy", "few" */
+	double ns_change_pct;	/* metric core-cycles: the change in ns, else NAN */
 };
 
 struct compare_row {

@@ -243,6 +243,8 @@ static void bench_cell(const struct bench_run *b, const struct bench_cell *bc,
 		sc->cycles = copy_doubles(r->cycles, r->n);
 		set_str(&sc->cycles_unit, b->cycles_unit);
 	}
+	if (r->core)
+		sc->core_cycles = copy_doubles(r->core, r->n);
 	if (r->rounds && r->n) {
 		sc->rounds = xmalloc(r->n * sizeof(uint32_t));
 		memcpy(sc->rounds, r->rounds, r->n * sizeof(uint32_t));
@@ -279,8 +281,30 @@ static json_t *bench_config(const struct bench_run *b)
 			    figure(b->overhead.ns_sum.median) : json_null());
 	json_object_set_new(overhead, "cycles_per_call", b->overhead.cycles_sum.n ?
 			    figure(b->overhead.cycles_sum.median) : json_null());
-	return json_pack("{s:o, s:o*, s:o}", "method", method,
-			 "cycle_counter", counter, "harness_overhead", overhead);
+	return json_pack("{s:o, s:o*, s:o, s:o}", "method", method,
+			 "cycle_counter", counter, "harness_overhead", overhead,
+			 "core_cycles", record_core_cycles_config(&b->cal));
+}
+
+json_t *record_core_cycles_config(const struct timing_calibration *cal)
+{
+	return json_pack("{s:s, s:I, s:f, s:o, s:o, s:o, s:o}",
+			 "source", core_source_name(cal->core_source),
+			 "reference_ops", (json_int_t)cal->ref_ops,
+			 "cycles_per_op", cal->ref_op_cycles,
+			 "boundary_core_cycles", figure(cal->batch_boundary_core),
+			 "time_base_ghz", figure(cal->base_per_ns),
+			 "calibration_ghz", figure(cal->ghz),
+			 "pmu_cycles_per_op", figure(cal->pmu_op_cycles));
+}
+
+json_t *record_quality(const struct run_quality *q, const struct system_report *sys)
+{
+	json_t *j = quality_to_json(q);
+
+	if (sys)
+		json_object_set_new(j, "system", system_to_json(sys));
+	return j;
 }
 
 void record_bench_cells(struct stored_run *out, const struct bench_run *b)
@@ -288,6 +312,7 @@ void record_bench_cells(struct stored_run *out, const struct bench_run *b)
 	for (size_t i = 0; i < b->ncells; i++)
 		bench_cell(b, &b->cells[i], out);
 	out->config = bench_config(b);
+	out->quality = record_quality(&b->quality, &b->system);
 }
 
 void record_from_bench(const struct bench_run *b, const struct store_options *o,

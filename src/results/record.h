@@ -95,6 +95,11 @@ int record_save(const struct store_options *o, struct stored_run *run);
 int record_resolve_specs(struct store *st, char *const *specs, size_t nspecs,
 			 int64_t **ids, size_t *n);
 
+/* How core cycles were measured, for a stored run's config. */
+json_t *record_core_cycles_config(const struct timing_calibration *cal);
+/* The run's quality with the pre-flight report (sys may be NULL). */
+json_t *record_quality(const struct run_quality *q, const struct system_report *sys);
+
 /* A bench run's cells, samples and settings added to a begun run. */
 void record_bench_cells(struct stored_run *out, const struct bench_run *b);
 /* A bench run as a stored run: record_begin(), the cells, record_finish(). */

@@ -11,8 +11,11 @@
 #include <time.h>
 
 #include "probe/catalog.h"
+#include "probe/disturb.h"
 #include "probe/env.h"
+#include "probe/system.h"
 #include "probe/timing.h"
+#include "results/quality.h"
 
 struct bench_cell {
 	struct cell cell;
@@ -27,6 +30,10 @@ struct bench_run {
 	const char *cycles_unit;	/* "TSC ticks", "cycles" or "none" */
 	char cycles_note[160];
 	struct cell_result overhead;	/* the empty function, same loop */
+	struct system_report system;	/* read before measuring */
+	struct warmup_report warmup;	/* before the first round */
+	struct disturb_tracker disturb;	/* what each round suffered */
+	struct run_quality quality;	/* its summary (quality_of_bench) */
 	struct bench_cell *cells;
 	size_t ncells;
 	struct timespec started;	/* CLOCK_REALTIME at the start */

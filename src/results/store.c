@@ -83,6 +83,9 @@ static const char *const migrations[] = {
 	"  rounds BLOB,"
 	"  PRIMARY KEY (run_id, seq)"
 	");",
+	/* 1 -> 2: core cycles per sample, and how steady each run's machine was. */
+	"ALTER TABLE cells ADD COLUMN core_cycles BLOB;"
+	"ALTER TABLE runs ADD COLUMN quality TEXT;",
 };
 
 _Static_assert(ARRAY_SIZE(migrations) == STORE_SCHEMA_VERSION,
@@ -671,6 +674,7 @@ static int insert_cell(struct store *st, sqlite3_stmt *stmt, int64_t run_id,
 	sqlite3_bind_text(stmt, 14, c->cycles ? str(c->cycles_unit) : "", -1,
 			  SQLITE_STATIC);
 	bind_rounds(stmt, 15, c->values ? c->rounds : NULL, c->n);
+	bind_doubles(stmt, 16, c->values ? c->core_cycles : NULL, c->n);
 	if (sqlite3_step(stmt) == SQLITE_DONE)
 		return 0;
 	db_err(st, err, errlen, "saving a cell");
@@ -686,8 +690,8 @@ static int insert_run(struct store *st, struct stored_run *run, char *err,
 	int rc = -1;
 
 	stmt = prepare(st, "INSERT INTO runs (uuid, command, label, host, kernel,"
-		       " started, elapsed_s, status, env, config)"
-		       " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", err, errlen);
+		       " started, elapsed_s, status, env, config, quality)"
+		       " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", err, errlen);
 	if (!stmt)
 		return -1;
 	sqlite3_bind_text(stmt, 1, run->uuid, -1, SQLITE_STATIC);
@@ -704,6 +708,7 @@ static int insert_run(struct store *st, struct stored_run *run, char *err,
 	else
 		sqlite3_bind_text(stmt, 9, "{}", -1, SQLITE_STATIC);
 	bind_json(stmt, 10, run->config);
+	bind_json(stmt, 11, run->quality);
 	if (sqlite3_step(stmt) != SQLITE_DONE) {
 		db_err(st, err, errlen, "saving the run");
 		sqlite3_finalize(stmt);
@@ -714,8 +719,8 @@ static int insert_run(struct store *st, struct stored_run *run, char *err,
 
 	stmt = prepare(st, "INSERT INTO cells (run_id, seq, name, path, api, clock,"
 		       " status, reason, unit, batch_calls, n, samples, cycles,"
-		       " cycles_unit, rounds)"
-		       " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+		       " cycles_unit, rounds, core_cycles)"
+		       " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
 		       err, errlen);
 	if (!stmt)
 		return -1;
@@ -830,7 +835,7 @@ static int load_run_row(struct store *st, int64_t id, struct stored_run *run,
 	int rc;
 
 	stmt = prepare(st, "SELECT uuid, command, label, host, kernel, started,"
-		       " elapsed_s, status, env, config FROM runs WHERE id = ?",
+		       " elapsed_s, status, env, config, quality FROM runs WHERE id = ?",
 		       err, errlen);
 	if (!stmt)
 		return -1;
@@ -853,11 +858,12 @@ static int load_run_row(struct store *st, int64_t id, struct stored_run *run,
 	column_copy(stmt, 5, run->started, sizeof(run->started));
 	run->elapsed_s = sqlite3_column_double(stmt, 6);
 	run->status = column_strdup(stmt, 7);
-	rc = column_json(stmt, 8, &run->env) || column_json(stmt, 9, &run->config);
+	rc = column_json(stmt, 8, &run->env) || column_json(stmt, 9, &run->config) ||
+	     column_json(stmt, 10, &run->quality);
 	sqlite3_finalize(stmt);
 	if (rc) {
-		set_err(err, errlen, "%s: run %lld: its environment or configuration "
-			"is not valid JSON (the database is damaged)", st->path,
+		set_err(err, errlen, "%s: run %lld: its environment, configuration or "
+			"quality is not valid JSON (the database is damaged)", st->path,
 			(long long)id);
 		return -1;
 	}
@@ -900,7 +906,8 @@ static int load_cell(sqlite3_stmt *stmt, struct stored_cell *c, bool samples)
 	if (!samples)
 		return 0;
 	if (column_doubles(stmt, 10, c->n, &c->values) ||
-	    column_doubles(stmt, 11, c->n, &c->cycles))
+	    column_doubles(stmt, 11, c->n, &c->cycles) ||
+	    column_doubles(stmt, 13, c->n, &c->core_cycles))
 		return -1;
 	if (!c->values && c->n)
 		return -1;
@@ -921,7 +928,8 @@ static int load_cells(struct store *st, struct stored_run *run, bool samples,
 
 	stmt = prepare(st, samples ?
 		       "SELECT name, path, api, clock, status, reason, unit,"
-		       " batch_calls, cycles_unit, n, samples, cycles, rounds FROM cells"
+		       " batch_calls, cycles_unit, n, samples, cycles, rounds, core_cycles"
+		       " FROM cells"
 		       " WHERE run_id = ? ORDER BY seq" :
 		       "SELECT name, path, api, clock, status, reason, unit,"
 		       " batch_calls, cycles_unit, n FROM cells"
@@ -996,6 +1004,7 @@ void stored_run_free(struct stored_run *run)
 		free(c->cycles);
 		free(c->cycles_unit);
 		free(c->rounds);
+		free(c->core_cycles);
 	}
 	free(run->cells);
 	free(run->command);
@@ -1005,6 +1014,7 @@ void stored_run_free(struct stored_run *run)
 	free(run->status);
 	json_decref(run->env);
 	json_decref(run->config);
+	json_decref(run->quality);
 	memset(run, 0, sizeof(*run));
 }
 
@@ -1338,6 +1348,9 @@ static json_t *cell_json(const struct stored_cell *c)
 		json_object_set_new(o, "samples_cycles", doubles_json(c->cycles, c->n));
 		json_object_set_new(o, "cycles_unit", json_string(str(c->cycles_unit)));
 	}
+	if (c->values && c->core_cycles)
+		json_object_set_new(o, "samples_core_cycles",
+				    doubles_json(c->core_cycles, c->n));
 	if (c->values && c->rounds) {
 		json_t *a = json_array();
 
@@ -1371,6 +1384,8 @@ json_t *stored_run_to_json(const struct stored_run *run)
 			    run->env ? json_incref(run->env) : json_object());
 	json_object_set_new(o, "config",
 			    run->config ? json_incref(run->config) : json_null());
+	json_object_set_new(o, "quality",
+			    run->quality ? json_incref(run->quality) : json_null());
 	json_object_set_new(o, "cells", cells);
 	return o;
 }
@@ -1464,6 +1479,21 @@ static int get_samples(const json_t *arr, const char *where, double **out,
 	return 0;
 }
 
+/* Per-sample values beside the samples: as many as there are samples. */
+static int get_same_length(const json_t *arr, const char *where, size_t n,
+			   double **out, char *err, size_t errlen)
+{
+	size_t got;
+
+	if (get_samples(arr, where, out, &got, err, errlen))
+		return -1;
+	if (got != n) {
+		set_err(err, errlen, "%s: %zu values for %zu samples", where, got, n);
+		return -1;
+	}
+	return 0;
+}
+
 static int get_rounds(const json_t *arr, const char *where,
 		      struct stored_cell *c, char *err, size_t errlen)
 {
@@ -1553,6 +1583,11 @@ static int cell_from_json(const json_t *j, size_t idx, struct stored_cell *c,
 			return -1;
 		}
 	}
+	v = json_object_get(j, "samples_core_cycles");
+	if (v && !json_is_null(v) &&
+	    get_same_length(v, jpath(&p, "cells[%zu].samples_core_cycles", idx),
+			    c->n, &c->core_cycles, err, errlen))
+		return -1;
 	v = json_object_get(j, "samples_round");
 	if (!v || json_is_null(v))
 		return 0;
@@ -1639,6 +1674,13 @@ static int run_fields_from_json(const json_t *j, struct stored_run *run,
 		return -1;
 	}
 	run->config = v && json_is_object(v) ? json_deep_copy(v) : NULL;
+	v = json_object_get(j, "quality");
+	if (v && !json_is_object(v) && !json_is_null(v)) {
+		set_err(err, errlen, "quality: expected an object or null, got %s",
+			json_type_name(v));
+		return -1;
+	}
+	run->quality = v && json_is_object(v) ? json_deep_copy(v) : NULL;
 	return 0;
 }
 

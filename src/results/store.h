@@ -38,6 +38,11 @@ struct stored_cell {
 	size_t n;
 	double *cycles;		/* per-sample cycles, or NULL */
 	char *cycles_unit;	/* "TSC ticks", "cycles", or "" */
+	/*
+	 * Per-sample core cycles (per call), or NULL: frequency-invariant,
+	 * what compare judges by default (metric core-cycles).
+	 */
+	double *core_cycles;
 	uint64_t batch_calls;	/* calls per sample, 0 when not applicable */
 	/*
 	 * The round (repetition) each sample was taken in, or NULL. Rounds
@@ -61,12 +66,18 @@ struct stored_run {
 	char *status;		/* "complete" or "interrupted" */
 	json_t *env;		/* the environment fingerprint (owned) */
 	json_t *config;		/* the command's settings (owned), or NULL */
+	/*
+	 * How steady the machine was (owned), or NULL: the per-round core
+	 * speed, context switches, steal and migrations, the warm-up and the
+	 * pre-flight system report (results/quality.h).
+	 */
+	json_t *quality;
 	struct stored_cell *cells;
 	size_t ncells;
 };
 
 /* The schema this build writes (PRAGMA user_version of its databases). */
-#define STORE_SCHEMA_VERSION 1
+#define STORE_SCHEMA_VERSION 2
 
 /* Where runs go: --db, else $CLOCKBENCH_DB, else XDG data home. */
 void store_default_path(char *buf, size_t len);
@@ -100,8 +111,8 @@ int store_load_run(struct store *st, int64_t id, struct stored_run *run,
 		   char *err, size_t errlen);
 /*
  * store_load_run() without the samples, for listings: every field is
- * filled except cells[].values and cells[].cycles, which stay NULL (n is
- * kept).
+ * filled except cells[].values, cycles and core_cycles, which stay NULL
+ * (n is kept).
  */
 int store_load_run_header(struct store *st, int64_t id, struct stored_run *run,
 			  char *err, size_t errlen);

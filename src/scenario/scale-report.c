@@ -9,6 +9,7 @@
 #include "config.h"
 #include "report/output.h"
 #include "basic/util.h"
+#include "results/quality.h"
 
 /* ---- statistics ----------------------------------------------------- */
 
@@ -75,6 +76,31 @@ static void print_counts(FILE *f, const struct scale_report *r)
 		fprintf(f, " %u", r->counts[k]);
 }
 
+static void idle_quality(const struct scale_report *r, struct run_quality *q)
+{
+	memset(q, 0, sizeof(*q));
+	q->core_source = r->cal.core_source;
+	q->warmup = r->warmup.windows ? &r->warmup : NULL;
+	q->rounds = r->disturb.rounds;
+	q->nrounds = r->disturb.nrounds;
+	q->ref_vs_pmu_pct = NAN;
+	quality_summarize(q);
+}
+
+static void print_idle_quality(FILE *f, const struct scale_report *r)
+{
+	struct run_quality q;
+	char line[512];
+
+	idle_quality(r, &q);
+	if (q.warmup) {
+		quality_warmup_line(q.warmup, r->cfg.steady_tol, line, sizeof(line));
+		fprintf(f, "# warm-up: %s\n", line);
+	}
+	quality_summary_line(&q, line, sizeof(line));
+	fprintf(f, "# quality: %s\n", line);
+}
+
 static void print_header(FILE *f, const struct scale_report *r)
 {
 	char when[64];
@@ -103,7 +129,8 @@ static void print_header(FILE *f, const struct scale_report *r)
 	print_counts(f, r);
 	fputs("\n# ns/call: median over the batches and its 95% CI; rCV%: robust "
 	      "CV of the round medians; ns/thread: the extra cost over the first "
-	      "count, per extra thread\n", f);
+	      "count, per extra thread; core: median core cycles per call\n", f);
+	print_idle_quality(f, r);
 }
 
 /* Two columns of a median's CI, or two '-' when it would not be 95 %. */
@@ -146,8 +173,8 @@ static void print_idle_cell(FILE *f, const struct scale_report *r,
 			    const struct scale_cell *c)
 {
 	cell_title(f, &c->cell);
-	fprintf(f, "%12s %10s %10s %10s %6s %10s %10s %7s\n", "idle-threads",
-		"ns/call", "ci95-lo", "ci95-hi", "rCV%", "+ns", "ns/thread", "n");
+	fprintf(f, "%12s %10s %10s %10s %6s %10s %10s %9s %7s\n", "idle-threads",
+		"ns/call", "ci95-lo", "ci95-hi", "rCV%", "+ns", "ns/thread", "core", "n");
 	for (size_t k = 0; k < r->ncounts; k++) {
 		const struct cell_result *res = &c->idle[k];
 		double delta, per_thread;
@@ -164,6 +191,10 @@ static void print_idle_cell(FILE *f, const struct scale_report *r,
 			fprintf(f, " %+10.2f %10.3f", delta, per_thread);
 		else
 			fprintf(f, " %10s %10s", "-", "-");
+		if (res->core)
+			fprintf(f, " %9.1f", res->core_sum.median);
+		else
+			fprintf(f, " %9s", "-");
 		fprintf(f, " %7zu\n", res->n);
 	}
 }
@@ -237,10 +268,12 @@ static json_t *idle_point_json(const struct scale_report *r,
 		free(m);
 	}
 	idle_delta(r, c, k, &delta, &per_thread);
-	return json_pack("{s:I, s:I, s:o, s:o, s:o, s:o}",
+	return json_pack("{s:I, s:I, s:o, s:o, s:o, s:o, s:o}",
 			 "idle_threads", (json_int_t)r->counts[k],
 			 "batch_calls", (json_int_t)res->batch_calls,
 			 "ns", summary_or_null(&res->ns_sum),
+			 "core_cycles", res->core ? summary_or_null(&res->core_sum) :
+						    json_null(),
 			 "round_medians_ns", medians,
 			 "delta_ns", figure(delta),
 			 "ns_per_idle_thread", figure(per_thread));
@@ -259,6 +292,14 @@ static json_t *cell_json(const struct scale_report *r, const struct scale_cell *
 			 "api", catalog_apis[cl->api].name,
 			 "clock", cl->clock ? cl->clock->name : NULL,
 			 "path", catalog_paths[cl->path], "points", points);
+}
+
+static json_t *idle_quality_json(const struct scale_report *r)
+{
+	struct run_quality q;
+
+	idle_quality(r, &q);
+	return record_quality(&q, NULL);
 }
 
 static json_t *report_json(const struct scale_report *r)
@@ -286,6 +327,8 @@ static json_t *report_json(const struct scale_report *r)
 		json_object_set_new(o, "cpu", json_integer(r->cpu));
 		json_object_set_new(o, "budget_s", figure(r->cfg.budget_s));
 		json_object_set_new(o, "boundary_ns", figure(r->cal.boundary_ns));
+		json_object_set_new(o, "core_cycles", record_core_cycles_config(&r->cal));
+		json_object_set_new(o, "quality", idle_quality_json(r));
 	}
 	json_object_set_new(o, "environment", env_to_json(&r->env));
 	json_object_set_new(o, "cells", cells);
@@ -470,6 +513,10 @@ static void store_idle_cell(const struct scale_report *r,
 			memcpy(sc->cycles, res->cycles, res->n * sizeof(double));
 			set_str(&sc->cycles_unit, r->cycles_unit);
 		}
+		if (res->core) {
+			sc->core_cycles = xmalloc(res->n * sizeof(double));
+			memcpy(sc->core_cycles, res->core, res->n * sizeof(double));
+		}
 	}
 }
 
@@ -498,6 +545,8 @@ void scale_report_add_cells(const struct scale_report *r, struct stored_run *out
 		json_object_set_new(config, "budget_s", figure(r->cfg.budget_s));
 		json_object_set_new(config, "rounds", json_integer(r->cfg.rounds));
 		json_object_set_new(config, "boundary_ns", figure(r->cal.boundary_ns));
+		json_object_set_new(config, "core_cycles", record_core_cycles_config(&r->cal));
+		out->quality = idle_quality_json(r);
 	}
 	out->config = config;
 }
@@ -514,6 +563,7 @@ void scale_report_free(struct scale_report *r)
 		free(c->points);
 		free(c->idle);
 	}
+	disturb_tracker_free(&r->disturb);
 	free(r->cells);
 	free(r->counts);
 	memset(r, 0, sizeof(*r));

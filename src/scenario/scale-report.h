@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "probe/catalog.h"
+#include "probe/disturb.h"
 #include "probe/env.h"
 #include "results/record.h"
 #include "scenario/scale.h"
@@ -56,6 +57,8 @@ struct scale_report {
 	struct timing_config cfg;	/* SCALE_IDLE */
 	struct timing_calibration cal;	/* SCALE_IDLE */
 	const char *cycles_unit;	/* SCALE_IDLE: "TSC ticks", ... or "none" */
+	struct warmup_report warmup;	/* SCALE_IDLE: before the first round */
+	struct disturb_tracker disturb;	/* SCALE_IDLE: what each round suffered */
 	struct scale_cell *cells;
 	size_t ncells;
 	struct env_info env;		/* borrowed */

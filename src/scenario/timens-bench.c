@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <math.h>
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +16,7 @@
 #include <unistd.h>
 
 #include "basic/util.h"
+#include "results/quality.h"
 
 const char *const tb_side_names[TB_SIDES] = { "host", "timens" };
 
@@ -166,12 +168,42 @@ int tb_read_hello(int fd, size_t ncells, struct tb_hello *h, int timeout_ms,
 			 h->ncells, ncells);
 		return -1;
 	}
-	if (!isfinite(h->boundary_ns) || h->boundary_ns < 0 || h->pid <= 0) {
-		snprintf(err, errlen, "bad hello: boundary %g ns, pid %d",
-			 h->boundary_ns, h->pid);
+	if (!isfinite(h->boundary_ns) || h->boundary_ns < 0 || h->pid <= 0 ||
+	    h->core_source > CORE_PERF) {
+		snprintf(err, errlen, "bad hello: boundary %g ns, pid %d, core "
+			 "cycles from %u", h->boundary_ns, h->pid, h->core_source);
 		return -1;
 	}
 	h->cycles_unit[sizeof(h->cycles_unit) - 1] = '\0';
+	h->warmup.cell[sizeof(h->warmup.cell) - 1] = '\0';
+	return 0;
+}
+
+/* Unknown figures are NAN or -1; nothing else may be negative. */
+static bool plausible(const struct round_quality *q)
+{
+	return !(q->ghz <= 0) && !(q->elapsed_s < 0) && q->involuntary >= 0 &&
+	       q->voluntary >= 0 && !(q->steal_ms < 0) && q->migrations >= -1;
+}
+
+int tb_read_tail(int fd, uint32_t round, struct round_quality *q, int timeout_ms,
+		 char *err, size_t errlen)
+{
+	struct tb_tail t;
+
+	if (read_full(fd, &t, sizeof(t), timeout_ms, err, errlen) != 0)
+		return -1;
+	if (t.magic != TB_MAGIC || t.round != round) {
+		snprintf(err, errlen, "bad round tail: magic %#x, round %u, expected %u",
+			 t.magic, t.round, round);
+		return -1;
+	}
+	if (!plausible(&t.quality)) {
+		snprintf(err, errlen, "round %u: implausible figures (%g GHz, %ld "
+			 "switches)", round, t.quality.ghz, t.quality.involuntary);
+		return -1;
+	}
+	*q = t.quality;
 	return 0;
 }
 
@@ -188,13 +220,15 @@ static int check_frame(const struct tb_frame *f, uint32_t cell, uint32_t round,
 			 "round %u", f->cell, f->round, cell, round);
 		return -1;
 	}
-	if (f->n == 0 || f->n > TB_MAX_SAMPLES || f->has_cycles > 1) {
+	if (f->n == 0 || f->n > TB_MAX_SAMPLES || f->has_cycles > 1 ||
+	    f->has_core > 1) {
 		snprintf(err, errlen, "bad frame for cell %u: %llu samples, "
-			 "cycles flag %u", cell, (unsigned long long)f->n,
-			 f->has_cycles);
+			 "cycles flag %u, core flag %u", cell,
+			 (unsigned long long)f->n, f->has_cycles, f->has_core);
 		return -1;
 	}
-	if (r->n && (f->has_cycles != 0) != (r->cycles != NULL)) {
+	if (r->n && ((f->has_cycles != 0) != (r->cycles != NULL) ||
+		     (f->has_core != 0) != (r->core != NULL))) {
 		snprintf(err, errlen, "cell %u: cycles came and went between rounds",
 			 cell);
 		return -1;
@@ -216,11 +250,11 @@ static int read_values(int fd, double *x, size_t n, int timeout_ms,
 }
 
 /* Make room for n more samples in r's arrays (kept the same length). */
-static void reserve(struct cell_result *r, size_t n, bool cycles)
+static void reserve(struct cell_result *r, size_t n, bool cycles, bool core)
 {
 	size_t need = r->n + n;
 
-	if (need <= r->cap && (!cycles || r->cycles))
+	if (need <= r->cap && (!cycles || r->cycles) && (!core || r->core))
 		return;
 	if (need > r->cap)
 		r->cap = need > 2 * r->cap ? need : 2 * r->cap;
@@ -228,6 +262,8 @@ static void reserve(struct cell_result *r, size_t n, bool cycles)
 	r->rounds = xrealloc(r->rounds, r->cap * sizeof(uint32_t));
 	if (cycles)
 		r->cycles = xrealloc(r->cycles, r->cap * sizeof(double));
+	if (core)
+		r->core = xrealloc(r->core, r->cap * sizeof(double));
 }
 
 static int read_frame(int fd, uint32_t cell, uint32_t round, struct cell_result *r,
@@ -240,11 +276,15 @@ static int read_frame(int fd, uint32_t cell, uint32_t round, struct cell_result 
 	    check_frame(&f, cell, round, r, err, errlen) != 0)
 		return -1;
 	n = (size_t)f.n;
-	reserve(r, n, f.has_cycles);
+	reserve(r, n, f.has_cycles, f.has_core);
 	if (read_values(fd, r->ns + r->n, n, timeout_ms, "ns", err, errlen) != 0)
 		return -1;
 	if (f.has_cycles &&
 	    read_values(fd, r->cycles + r->n, n, timeout_ms, "cycles", err,
+			errlen) != 0)
+		return -1;
+	if (f.has_core &&
+	    read_values(fd, r->core + r->n, n, timeout_ms, "core cycles", err,
 			errlen) != 0)
 		return -1;
 	for (size_t i = 0; i < n; i++)
@@ -310,7 +350,7 @@ static void close_fds_except(int a, int b)
 }
 
 static int send_hello(int fd, size_t ncells, const struct timing_calibration *cal,
-		      const struct cycle_counter *cc)
+		      const struct cycle_counter *cc, const struct warmup_report *w)
 {
 	struct tb_hello h;
 
@@ -320,6 +360,8 @@ static int send_hello(int fd, size_t ncells, const struct timing_calibration *ca
 	h.ncells = (uint32_t)ncells;
 	h.pid = (int32_t)getpid();
 	h.boundary_ns = cal->boundary_ns;
+	h.core_source = cal->core_source;
+	h.warmup = *w;
 	if (cc->source != CYCLES_NONE)
 		snprintf(h.cycles_unit, sizeof(h.cycles_unit), "%s", cc->unit);
 	return write_full(fd, &h, sizeof(h));
@@ -333,39 +375,75 @@ static int send_round(int fd, uint32_t round, const struct cell_result *res,
 		size_t n = r->n - first[i];
 		struct tb_frame f = {
 			.magic = TB_MAGIC, .cell = (uint32_t)i, .round = round,
-			.has_cycles = r->cycles != NULL, .n = n,
+			.has_cycles = r->cycles != NULL, .has_core = r->core != NULL,
+			.n = n,
 		};
 
 		if (write_full(fd, &f, sizeof(f)) != 0 ||
 		    write_full(fd, r->ns + first[i], n * sizeof(double)) != 0 ||
 		    (r->cycles &&
-		     write_full(fd, r->cycles + first[i], n * sizeof(double)) != 0))
+		     write_full(fd, r->cycles + first[i], n * sizeof(double)) != 0) ||
+		    (r->core &&
+		     write_full(fd, r->core + first[i], n * sizeof(double)) != 0))
 			return -1;
 	}
 	return 0;
 }
 
+static int send_tail(int fd, uint32_t round, const struct round_quality *q)
+{
+	struct tb_tail t = { .magic = TB_MAGIC, .round = round, .quality = *q };
+
+	return write_full(fd, &t, sizeof(t));
+}
+
+/* What a child keeps between rounds. */
+struct child_state {
+	struct cycle_counter cc;
+	struct timing_calibration cal;
+	struct disturb_tracker disturb;
+	struct cell_result *res;
+	size_t *first;
+};
+
 /* The whole repetition is measured before anything is written. */
 static int child_round(const struct timens_bench *b, int fd, uint32_t round,
-		       const struct cycle_counter *cc,
-		       const struct timing_calibration *cal,
-		       struct cell_result *res, size_t *first)
+		       struct child_state *cs)
 {
+	disturb_round_begin(&cs->disturb);
 	for (size_t i = 0; i < b->ncells; i++) {
-		first[i] = res[i].n;
-		timing_round(&b->cells[i], cc, &b->cfg, cal, &res[i]);
+		cs->first[i] = cs->res[i].n;
+		timing_round(&b->cells[i], &cs->cc, &b->cfg, &cs->cal, &cs->res[i]);
+		disturb_note(&cs->disturb, &cs->res[i]);
 	}
-	return send_round(fd, round, res, first, b->ncells);
+	disturb_round_end(&cs->disturb);
+	if (send_round(fd, round, cs->res, cs->first, b->ncells) != 0)
+		return -1;
+	return send_tail(fd, round, &cs->disturb.rounds[cs->disturb.nrounds - 1]);
+}
+
+static void child_setup(const struct timens_bench *b, struct child_state *cs,
+			struct warmup_report *w)
+{
+	memset(cs, 0, sizeof(*cs));
+	cycles_open(&cs->cc, b->counter);
+	timing_calibrate(&cs->cc, &cs->cal);
+	memset(w, 0, sizeof(*w));
+	if (b->ncells)
+		timing_warm_up(&b->cells[0], &cs->cc, &b->cfg, &cs->cal, w);
+	disturb_tracker_init(&cs->disturb, sched_getcpu());
+	cs->res = xcalloc(b->ncells ? b->ncells : 1, sizeof(*cs->res));
+	cs->first = xcalloc(b->ncells ? b->ncells : 1, sizeof(*cs->first));
+	for (size_t i = 0; i < b->ncells; i++)
+		cs->res[i].batch_calls = b->batch_calls[i];
 }
 
 static int child_main(void *arg)
 {
 	const struct child_args *a = arg;
 	const struct timens_bench *b = a->b;
-	struct timing_calibration cal;
-	struct cycle_counter cc;
-	struct cell_result *res;
-	size_t *first;
+	struct warmup_report warmup;
+	struct child_state cs;
 	struct tb_cmd cmd;
 	int rc = 0;
 
@@ -373,14 +451,8 @@ static int child_main(void *arg)
 	/* ^C reaches the whole process group; the parent decides when to stop. */
 	signal(SIGINT, SIG_IGN);
 	signal(SIGTERM, SIG_DFL);
-	cycles_open(&cc, b->counter);
-	timing_spin(0.02);
-	timing_calibrate(&cc, &cal);
-	res = xcalloc(b->ncells, sizeof(*res));
-	first = xcalloc(b->ncells, sizeof(*first));
-	for (size_t i = 0; i < b->ncells; i++)
-		res[i].batch_calls = b->batch_calls[i];
-	if (send_hello(a->data_fd, b->ncells, &cal, &cc) != 0)
+	child_setup(b, &cs, &warmup);
+	if (send_hello(a->data_fd, b->ncells, &cs.cal, &cs.cc, &warmup) != 0)
 		return CHILD_WRITE_FAILED;
 	for (;;) {
 		char why[64];
@@ -395,16 +467,17 @@ static int child_main(void *arg)
 		}
 		if (cmd.op == CMD_QUIT)
 			break;
-		if (child_round(b, a->data_fd, cmd.round, &cc, &cal, res, first) != 0) {
+		if (child_round(b, a->data_fd, cmd.round, &cs) != 0) {
 			rc = CHILD_WRITE_FAILED;
 			break;
 		}
 	}
 	for (size_t i = 0; i < b->ncells; i++)
-		cell_result_free(&res[i]);
-	free(res);
-	free(first);
-	cycles_close(&cc);
+		cell_result_free(&cs.res[i]);
+	free(cs.res);
+	free(cs.first);
+	disturb_tracker_free(&cs.disturb);
+	cycles_close(&cs.cc);
 	return rc;
 }
 
@@ -565,6 +638,8 @@ int tbench_start(struct timens_bench *b, enum tb_side_id s, char *err,
 	}
 	side->child = h.pid;
 	side->boundary_ns = h.boundary_ns;
+	side->core_source = (enum core_source)h.core_source;
+	side->warmup = h.warmup;
 	snprintf(side->cycles_unit, sizeof(side->cycles_unit), "%s", h.cycles_unit);
 	return 0;
 }
@@ -592,13 +667,17 @@ int tbench_round(struct timens_bench *b, enum tb_side_id s, unsigned k,
 		abandon(side);
 		return -1;
 	}
+	side->rounds = xrealloc(side->rounds, (side->nrounds + 1) * sizeof(*side->rounds));
 	if (tb_read_round(side->data_fd, k, side->res, b->ncells,
-			  round_timeout_ms(b), why, sizeof(why)) != 0) {
+			  round_timeout_ms(b), why, sizeof(why)) != 0 ||
+	    tb_read_tail(side->data_fd, k, &side->rounds[side->nrounds],
+			 round_timeout_ms(b), why, sizeof(why)) != 0) {
 		snprintf(err, errlen, "the %s side, repetition %u: %s",
 			 tb_side_names[s], k + 1, why);
 		abandon(side);
 		return -1;
 	}
+	side->nrounds++;
 	return 0;
 }
 
@@ -626,6 +705,38 @@ int tbench_stop(struct timens_bench *b, char *err, size_t errlen)
 	return rc;
 }
 
+void tbench_side_quality(const struct timens_bench *b, enum tb_side_id s,
+			 struct run_quality *q)
+{
+	const struct tb_side *side = &b->side[s];
+
+	memset(q, 0, sizeof(*q));
+	q->core_source = side->core_source;
+	q->warmup = side->warmup.windows ? &side->warmup : NULL;
+	q->rounds = side->rounds;
+	q->nrounds = side->nrounds;
+	q->ref_vs_pmu_pct = NAN;
+	quality_summarize(q);
+}
+
+void tbench_print_quality(FILE *f, const struct timens_bench *b)
+{
+	for (int s = 0; s < TB_SIDES; s++) {
+		struct run_quality q;
+		char line[512];
+
+		if (!b->side[s].nrounds)
+			continue;
+		tbench_side_quality(b, (enum tb_side_id)s, &q);
+		if (q.warmup) {
+			quality_warmup_line(q.warmup, b->cfg.steady_tol, line, sizeof(line));
+			fprintf(f, "# %s warm-up: %s\n", tb_side_names[s], line);
+		}
+		quality_summary_line(&q, line, sizeof(line));
+		fprintf(f, "# %s quality: %s\n", tb_side_names[s], line);
+	}
+}
+
 void tbench_summarize(struct timens_bench *b)
 {
 	for (int s = 0; s < TB_SIDES; s++)
@@ -642,6 +753,7 @@ void tbench_free(struct timens_bench *b)
 		for (size_t i = 0; b->side[s].res && i < b->ncells; i++)
 			cell_result_free(&b->side[s].res[i]);
 		free(b->side[s].res);
+		free(b->side[s].rounds);
 	}
 	free(b->batch_calls);
 	memset(b, 0, sizeof(*b));

@@ -17,12 +17,14 @@
  * child being a fork of the parent):
  *
  *   child -> parent  hello: magic, version, ncells, pid, boundary ns,
- *                    cycles unit
+ *                    cycles unit, where core cycles come from, its warm-up
  *   parent -> child  command: magic, ROUND k | QUIT
  *   child -> parent  per cell, after the whole round was measured (so the
  *                    parent never wakes during a measurement): frame header
- *                    (magic, cell, round, n, has cycles), n doubles of ns
- *                    per call, then n doubles of cycles when present
+ *                    (magic, cell, round, has cycles, has core cycles, n),
+ *                    n doubles of ns per call, then n doubles of cycles and
+ *                    n of core cycles when present; then the round's tail:
+ *                    magic, round, what disturbed the round
  *
  * The parent checks every header and value it reads, and gives up on a
  * child that sends nonsense, dies or stays silent past a deadline.
@@ -33,10 +35,12 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <sys/types.h>
 
 #include "probe/catalog.h"
 #include "probe/cycles.h"
+#include "probe/disturb.h"
 #include "probe/timens.h"
 #include "probe/timing.h"
 
@@ -62,6 +66,10 @@ struct tb_side {
 	struct cell_result *res;	/* one per cell: ns, cycles, rounds */
 	double boundary_ns;		/* the child's clock-read overhead */
 	char cycles_unit[32];		/* "" when the child has no counter */
+	enum core_source core_source;	/* the child's */
+	struct warmup_report warmup;	/* the child's, before its first round */
+	struct round_quality *rounds;	/* what disturbed each round, by round */
+	unsigned nrounds;
 	pid_t pid;			/* the child (or the timens helper) */
 	pid_t child;			/* the measuring process itself */
 	int cmd_fd, data_fd;		/* -1 when closed */
@@ -106,6 +114,13 @@ int tbench_round(struct timens_bench *b, enum tb_side_id s, unsigned k,
  */
 int tbench_stop(struct timens_bench *b, char *err, size_t errlen);
 
+struct run_quality;
+/* Side s's quality (borrowing its rounds and warm-up), summarised. */
+void tbench_side_quality(const struct timens_bench *b, enum tb_side_id s,
+			 struct run_quality *q);
+/* "# host warm-up: ..." and "# host quality: ..." for each side that ran. */
+void tbench_print_quality(FILE *f, const struct timens_bench *b);
+
 /* Summaries of every side's cells; call after the last round. */
 void tbench_summarize(struct timens_bench *b);
 void tbench_free(struct timens_bench *b);
@@ -113,7 +128,7 @@ void tbench_free(struct timens_bench *b);
 /* ---- the wire format, exposed for tests ------------------------------ */
 
 #define TB_MAGIC 0x43424e53u	/* "SNBC" */
-#define TB_VERSION 1
+#define TB_VERSION 2
 /* More batches than a round can produce: a bound on what the parent reads. */
 #define TB_MAX_SAMPLES (1u << 22)
 
@@ -124,6 +139,9 @@ struct tb_hello {
 	int32_t pid;
 	double boundary_ns;
 	char cycles_unit[32];
+	uint32_t core_source;		/* enum core_source */
+	uint32_t reserved;
+	struct warmup_report warmup;
 };
 
 struct tb_frame {
@@ -131,7 +149,15 @@ struct tb_frame {
 	uint32_t cell;
 	uint32_t round;
 	uint32_t has_cycles;
+	uint32_t has_core;
+	uint32_t reserved;
 	uint64_t n;
+};
+
+struct tb_tail {
+	uint32_t magic;
+	uint32_t round;
+	struct round_quality quality;
 };
 
 /*
@@ -142,6 +168,13 @@ struct tb_frame {
  */
 int tb_read_round(int fd, uint32_t round, struct cell_result *res,
 		  size_t ncells, int timeout_ms, char *err, size_t errlen);
+
+/*
+ * Read a round's tail: checks magic and round and that the figures are
+ * plausible (none negative but the unknowns). 0, or -1 with err.
+ */
+int tb_read_tail(int fd, uint32_t round, struct round_quality *q, int timeout_ms,
+		 char *err, size_t errlen);
 
 /* Read the hello; checks magic, version and ncells. 0 or -1 with err. */
 int tb_read_hello(int fd, size_t ncells, struct tb_hello *h, int timeout_ms,

@@ -60,6 +60,35 @@ median_of() { # json name path
 	[ "$(jq -r .environment.kernel_release <<<"$output")" = "$(uname -r)" ]
 }
 
+@test "json carries core cycles, the reference, the warm-up and each round's quality" {
+	run q --api clock_gettime,time --clock monotonic --path vdso --rounds 4 --format json --samples
+	[ "$status" -eq 0 ]
+	jq -e '.cells | all(.core_cycles.median > 0 and .core_cycles.n == .ns.n
+		and (.round_medians_core_cycles | length == 4 and all(. > 0))
+		and (.round_ghz | length == 4 and all(. > 0))
+		and (.samples_core_cycles | length) == .ns.n)' <<<"$output"
+	jq -e '.core_cycles | (.source == "reference" or .source == "perf")
+		and .reference.cycles_per_op > 0 and .reference.ops > 0
+		and .reference.share_pct > 0 and .reference.share_pct < 10
+		and .time_base_ghz > 0 and .boundary_core_cycles >= 0' <<<"$output"
+	jq -e '.quality | (.rounds | length == 4)
+		and (.rounds | all(.core_ghz > 0 and .of_top > 0 and .of_top <= 1
+			and .involuntary_switches >= 0 and .elapsed_s > 0))
+		and .top_ghz > 0 and .slow_rounds >= 0 and (.summary | test("rounds? ran"))
+		and .warmup.windows >= 1 and (.warmup.steady | type == "boolean")
+		and .warmup.elapsed_s <= 0.5' <<<"$output"
+	jq -e '.system | (.warnings | type == "array") and .ncpus >= 1
+		and (.cpu | type == "number") and (.pmu | type == "boolean")' <<<"$output"
+}
+
+@test "core cycles follow the ns of the same cell at the core's speed" {
+	run q --api clock_gettime --clock monotonic --path vdso --format json
+	[ "$status" -eq 0 ]
+	# core cycles / ns is the core's GHz, the one the rounds report.
+	jq -e '.cells[0] | (.core_cycles.median / .ns.median) as $ghz
+		| ($ghz / (.round_ghz | add / length)) | . > 0.9 and . < 1.1' <<<"$output"
+}
+
 @test "the syscall path shows its true cost" {
 	run q --api clock_gettime --clock monotonic --path vdso,syscall --format json
 	[ "$status" -eq 0 ]
@@ -74,6 +103,11 @@ median_of() { # json name path
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"# cycles: "* ]]
 	[[ "$output" == *"# harness overhead: "* ]]
+	[[ "$output" == *"# system: governor "* ]]
+	[[ "$output" == *"# core cycles: "*"before every batch"* ]]
+	[[ "$output" =~ \#\ warm-up:\ (steady|not\ steady)\ after\ [0-9]+\ windows ]]
+	[[ "$output" =~ \#\ quality:\ .*rounds?\ ran ]]
+	[[ "$output" =~ ns/call\ +ci95-lo.*\ cycles\ +core\ +n ]]
 	[[ "$output" =~ gettimeofday\ +vdso\ +[0-9]+\.[0-9]+ ]]
 	[[ "$output" =~ gettimeofday\ +syscall\ +[0-9]+\.[0-9]+ ]]
 	[[ "$output" =~ times\ +vdso\ +n/a ]]
@@ -85,11 +119,12 @@ median_of() { # json name path
 	run "$CLOCKBENCH" bench --quick --api clock_gettime --clock monotonic,tai --path vdso,syscall
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"rCV%: robust CV of the round medians, 100 * 1.4826 MAD / median"* ]]
-	bench=$(awk '$1 ~ /^clock-gettime-/ && NF == 11 { print $1, $2, $8 }' <<<"$output")
+	bench=$(awk '$1 ~ /^clock-gettime-/ && NF == 12 { print $1, $2, $8 }' <<<"$output")
 	run "$CLOCKBENCH" show 1
 	[ "$status" -eq 0 ]
-	show=$(awk '$1 ~ /^clock-gettime-/ && NF == 13 { print $1, $2, $9 }' <<<"$output")
-	run "$CLOCKBENCH" compare --style summary 1 1
+	show=$(awk '$1 ~ /^clock-gettime-/ && NF == 14 { print $1, $2, $9 }' <<<"$output")
+	# The tables' rCV is of ns; compare's, of the metric it judges by.
+	run "$CLOCKBENCH" compare --metric ns --style summary 1 1
 	[ "$status" -eq 0 ]
 	summary=$(awk '/^clock-gettime-/ { cell = $1 " " $2 } /^rCV %/ { print cell, $4 }' <<<"$output")
 	[ "$(wc -l <<<"$bench")" -eq 4 ]
@@ -100,9 +135,13 @@ median_of() { # json name path
 @test "csv has a header and one row per cell" {
 	run q --api time --format csv
 	[ "$status" -eq 0 ]
-	[ "${lines[0]}" = "name,api,clock,path,status,reason,n,batch_calls,ns_median,ns_ci95_lo,ns_ci95_hi,ns_min,ns_mean,ns_round_robust_cv_pct,ns_p99,cycles_median,cycles_unit" ]
+	[ "${lines[0]}" = "name,api,clock,path,status,reason,n,batch_calls,ns_median,ns_ci95_lo,ns_ci95_hi,ns_min,ns_mean,ns_round_robust_cv_pct,ns_p99,cycles_median,cycles_unit,core_cycles_median,core_cycles_ci95_lo,core_cycles_ci95_hi" ]
 	[ "${#lines[@]}" -eq 4 ]
 	[[ "${lines[1]}" == time,time,,vdso,ok,* ]]
+	[[ "${lines[0]}" == *,cycles_unit,core_cycles_median,core_cycles_ci95_lo,core_cycles_ci95_hi ]]
+	# Every row has every field, the unmeasured ones too.
+	run q --api time,times --format csv
+	[ "$(awk -F, '{ print NF }' <<<"$output" | sort -u)" = "20" ]
 }
 
 @test "tap follows kselftest conventions" {

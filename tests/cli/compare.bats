@@ -20,14 +20,16 @@ setup() {
 @test "two runs compare: a row per cell, the rule stated, a geomean row" {
 	run "$CLOCKBENCH" compare 1 3
 	[ "$status" -eq 0 ]
-	[[ "$output" == *"# metric: ns, lower is better"* ]]
+	[[ "$output" == *"# metric: core cycles, lower is better"* ]]
+	[[ "$output" == *"ns-change: the same change in ns"* ]]
+	[[ "$output" =~ verdict\ +ns-change ]]
 	[[ "$output" == *"Benjamini-Hochberg-adjusted p < 0.05 (Mann-Whitney; Student's t on the logs where ranks cannot reach it) and the 95% CI of the change beyond +-1% or the rounds' robust CV, whichever is larger"* ]]
 	[[ "$output" == *"statistics over each run's round medians"* ]]
 	[[ "$output" == *"rCV: robust CV, 100 * 1.4826 MAD / median"* ]]
 	[[ "$output" =~ cell\ +A#1\ +B#3\ +change\ \[95%\ CI\]\ +p\ +test\ +delta\ +mde\ +verdict ]]
 	# Rounds: ranks, and the median of 5 round medians is short of 95 %.
 	grep -qE '^clock-gettime-monotonic-vdso +[0-9.]+ ±[0-9.]+% \(94%\) ' <<<"$output"
-	grep -qE '^time-syscall .* U +[-+][0-9.]+ +[0-9.]+%  (better|worse|~|noisy)$' <<<"$output"
+	grep -qE '^time-syscall .* U +[-+][0-9.]+ +[0-9.]+%  (better|worse|~|noisy) +[-+][0-9.]+%$' <<<"$output"
 	[[ "$output" =~ clock-gettime-monotonic-vdso\ +[0-9.]+ ]]
 	[[ "$output" =~ time-syscall\ +[0-9.]+ ]]
 	[[ "$output" == *"geomean"* ]]
@@ -88,12 +90,39 @@ setup() {
 @test "json, csv and markdown formats" {
 	run "$CLOCKBENCH" compare --format json 1 3
 	[ "$status" -eq 0 ]
-	jq -e '.metric == "ns" and .rule.correction == "Benjamini-Hochberg" and (.cells[0].vs_base[0] | has("p_adjusted"))' <<<"$output"
+	jq -e '.metric == "core-cycles" and .unit == "core cycles"
+		and .rule.correction == "Benjamini-Hochberg"
+		and (.cells[0].vs_base[0] | has("p_adjusted") and has("ns_change_pct"))
+		and .cells[0].groups[0].ns_median > 0' <<<"$output"
 	run "$CLOCKBENCH" compare --format csv 1 3
 	[ "${lines[0]%%,*}" = "cell" ]
+	[[ "${lines[0]}" == *",verdict,ns_median,ns_change_pct" ]]
 	[ "${#lines[@]}" -eq 13 ]
 	run "$CLOCKBENCH" compare --format markdown 1 3
 	[[ "${lines[0]}" == "| cell | path |"* ]]
+}
+
+@test "metric ns judges in ns, without an ns column beside" {
+	run "$CLOCKBENCH" compare --metric ns --format json 1 3
+	[ "$status" -eq 0 ]
+	jq -e '.metric == "ns" and .unit == "ns"
+		and (.cells[0].vs_base[0] | has("ns_change_pct") | not)' <<<"$output"
+	run "$CLOCKBENCH" compare --metric core-cycles 1 3
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"# metric: core cycles"* ]]
+}
+
+@test "a run from before core cycles makes the comparison fall back to ns" {
+	"$CLOCKBENCH" export 1 | jq '.runs[0] |= (.uuid = "44444444-4444-4444-8444-444444444444"
+		| .label = "old" | .cells |= map(del(.samples_core_cycles)))' \
+		>"$BATS_TEST_TMPDIR/old.json"
+	"$CLOCKBENCH" import "$BATS_TEST_TMPDIR/old.json" 2>/dev/null
+	run "$CLOCKBENCH" compare --format json old 3
+	[ "$status" -eq 0 ]
+	jq -e '.metric == "ns"' <<<"$output"
+	run "$CLOCKBENCH" compare --metric core-cycles old 3
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"# metric: core cycles"* ]]
 }
 
 @test "metric cycles uses the recorded unit" {
@@ -131,7 +160,8 @@ setup() {
 # Run 1 again with every sample 20 % slower, as a run of its own.
 import_slower_copy() { # label
 	"$CLOCKBENCH" export 1 | jq --arg l "$1" '.runs[0] |= (.uuid = "00000000-0000-4000-8000-00000000002a"
-		| .label = $l | .cells |= map(.samples |= map(. * 1.2)))' >"$BATS_TEST_TMPDIR/slow.json"
+		| .label = $l | .cells |= map((.samples, .samples_core_cycles) |= map(. * 1.2)))' \
+		>"$BATS_TEST_TMPDIR/slow.json"
 	"$CLOCKBENCH" import "$BATS_TEST_TMPDIR/slow.json" 2>/dev/null
 }
 
@@ -183,6 +213,7 @@ for _ in range(int(nruns)):
             rounds.append(k)
     cell = dict(tpl["cells"][0], samples=values, samples_round=rounds,
                 samples_cycles=[2 * v for v in values])
+    cell.pop("samples_core_cycles", None)
     run["cells"] = [cell]
     runs.append(run)
 json.dump({"clockbench_export": 1, "runs": runs}, sys.stdout)
@@ -210,8 +241,8 @@ PY
 	[[ "$output" == *"statistics over one value per run, the median of its round medians (replicates)"* ]]
 	grep -qE '^clock-gettime-monotonic-vdso .* t +[-+][0-9.]+ +[0-9.]+%  worse$' <<<"$output"
 	run "$CLOCKBENCH" compare S-base S-slow --format csv
-	[ "${lines[0]}" = "cell,path,group,n,center,center_lo,center_hi,center_coverage,median,stddev_pct,robust_cv_pct,change_pct,change_ci95_lo_pct,change_ci95_hi_pct,p,p_adjusted,test,cliffs_delta,mde_pct,verdict" ]
-	[[ "${lines[2]}" == *",student-t-log,"*",worse" ]]
+	[ "${lines[0]}" = "cell,path,group,n,center,center_lo,center_hi,center_coverage,median,stddev_pct,robust_cv_pct,change_pct,change_ci95_lo_pct,change_ci95_hi_pct,p,p_adjusted,test,cliffs_delta,mde_pct,verdict,ns_median,ns_change_pct" ]
+	[[ "${lines[2]}" == *",student-t-log,"*",worse,"* ]]
 	run "$CLOCKBENCH" compare S-base S-slow --format markdown
 	[[ "${lines[0]}" == "| cell | path | S-base | S-slow | change | mde | verdict |" ]]
 }
@@ -248,10 +279,13 @@ PY
 # by 5 % between runs now and then (whole runs in a slow phase), and 3 v 3
 # replicates rightly call a 4 % change within such noise `~`; bench/run-all
 # shows the 4 % case on ns, in 3 v 3 and in single runs.
-@test "libc clock_gettime made slower: worse in 3 v 3 (the vDSO cell not) and in single runs" {
+# 5 v 5, not 3 v 3: a whole run of this VM's libc cell now and then costs
+# 13 % more in core cycles too (a busy sibling hyperthread on the host, which
+# no frequency normalisation removes), and with 3 runs such a run hides 25 %.
+@test "libc clock_gettime made slower: worse in 5 v 5 (the vDSO cell not) and in single runs" {
 	export CLOCKBENCH_DB="$BATS_TEST_TMPDIR/slow.db"
 	local cells=(--api clock_gettime --clock monotonic --path vdso,libc)
-	for _ in 1 2 3; do
+	for _ in 1 2 3 4 5; do
 		"$CLOCKBENCH" bench "${cells[@]}" --label plain >/dev/null 2>&1
 		CLOCKBENCH_SLOWDOWN_PCT=25 CLOCKBENCH_SLOWDOWN_VERBOSE=1 LD_PRELOAD="$CLOCKBENCH_SLOW_CLOCK_LIB" \
 			"$CLOCKBENCH" bench "${cells[@]}" --label slowed 2>&1 >/dev/null | grep preload-slow-clock >&2
@@ -262,7 +296,7 @@ PY
 	jq -c '.cells[] | [.path] + (.vs_base[0] | [.verdict, .change_pct,
 		.change_ci95_pct]) + [.groups[].samples]' <<<"$output" >&2
 	jq -e '.cells[] | select(.path == "libc") | .vs_base[0]
-		| .verdict == "worse" and .test == "student-t-log" and .df == 4
+		| .verdict == "worse" and .test == "student-t-log" and .df == 8
 		and .change_pct > 15 and .change_pct < 35' <<<"$output"
 	jq -e '.cells[] | select(.path == "vdso") | .vs_base[0] | (.significant | not)' <<<"$output"
 	# One run against one: the libc cell too. (Not the vDSO cell's `~`:

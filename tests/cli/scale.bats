@@ -136,6 +136,8 @@ idle_point() { # json name idle-threads path
 	[ "$status" -eq 0 ]
 	[[ "$stderr" == "saved run "* ]]
 	jq -e '.mode == "idle" and .idle_threads == [0, 128] and (.cpu | type == "number")' <<<"$output"
+	jq -e '([.cells[].points[] | .core_cycles.median > 0] | all)
+		and (.quality.rounds | length == 10) and .core_cycles.source != "none"' <<<"$output"
 	for cell in times clock-gettime-process-cputime; do
 		# 5 to 25 ns per idle thread on the machines seen so far; 1 leaves room
 		# for noise and still fails when idle threads cost nothing.
@@ -146,14 +148,19 @@ idle_point() { # json name idle-threads path
 	run "$CLOCKBENCH" export idle
 	jq -e '[.runs[0].cells[].name] == ["clock-gettime-process-cputime-idle-0",
 		"clock-gettime-process-cputime-idle-128", "times-idle-0", "times-idle-128"]' <<<"$output"
-	jq -e '[.runs[0].cells[] | .unit == "ns" and (.samples_round | max) == 9] | all' <<<"$output"
+	jq -e '[.runs[0].cells[] | .unit == "ns" and (.samples_round | max) == 9
+		and (.samples_core_cycles | length) == (.samples | length)] | all' <<<"$output"
+	jq -e '.runs[0].quality.rounds | length == 10' <<<"$output"
 }
 
 @test "the idle table shows the cost per idle thread" {
 	run "$CLOCKBENCH" scale --idle-threads 0,16 --api times --budget 0.05 --no-save
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"idle-threads    ns/call"* ]]
-	grep -qE '^ +16 +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+ +[-+][0-9.]+ +-?[0-9.]+ +[0-9]+$' <<<"$output"
+	grep -qE '^ +16 +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+ +[-+][0-9.]+ +-?[0-9.]+ +[0-9.]+ +[0-9]+$' <<<"$output"
+	[[ "$output" == *"+ns  ns/thread      core       n"* ]]
+	grep -qE '^# warm-up: (steady|not steady) after ' <<<"$output"
+	grep -qE '^# quality: .*rounds? ran' <<<"$output"
 }
 
 @test "a cell that cannot run is left out with its reason" {

@@ -31,6 +31,8 @@ run_file() {
 			environment: { kernel_release: $kernel, clocksource: "kvm-clock",
 				       cpu_flags: { constant_tsc: true, rdtscp: false } },
 			config: { method: { budget_s: 0.05 } },
+			quality: { top_ghz: 4.4, rounds: [{ round: 0, core_ghz: 4.4 },
+							  { round: 1, core_ghz: 3.1 }] },
 			cells: [
 				{ name: "clock-gettime-monotonic", path: "vdso",
 				  api: "clock_gettime", clock: "monotonic", status: "ok",
@@ -38,6 +40,7 @@ run_file() {
 				  samples: [20, 21, 19, 22, 20.5],
 				  samples_cycles: [50, 52, 49, 55, 51],
 				  samples_round: [0, 0, 1, 1, 1],
+				  samples_core_cycles: [88, 92.5, 86, 96, 90],
 				  cycles_unit: "TSC ticks" },
 				{ name: "clock-gettime-monotonic", path: "syscall",
 				  api: "clock_gettime", clock: "monotonic", status: "ok",
@@ -167,8 +170,8 @@ set_user_version() {
 	[[ "$output" == *"#   clocksource: kvm-clock"* ]]
 	[[ "$output" == *"#   cpu_flags: constant_tsc"* ]]
 	[[ "$output" == *"#   method.budget_s: 0.05"* ]]
-	[[ "$output" =~ clock-gettime-monotonic\ +vdso\ +ns\ +20\.50\ .*\ 51\.0\ +5\ +0 ]]
-	[[ "$output" =~ clock-gettime-monotonic\ +syscall\ +ns\ +305\.00\ .*\ -\ +3\ +0 ]]
+	[[ "$output" =~ clock-gettime-monotonic\ +vdso\ +ns\ +20\.50\ .*\ 51\.0\ +90\.0\ +5\ +0 ]]
+	[[ "$output" =~ clock-gettime-monotonic\ +syscall\ +ns\ +305\.00\ .*\ -\ +-\ +3\ +0 ]]
 	[[ "$output" =~ times\ +vdso\ +n/a:\ the\ kernel\ vDSO\ has\ no\ times\(\) ]]
 }
 
@@ -200,17 +203,35 @@ set_user_version() {
 	     <(jq -S '.runs | map(del(.id))' "$T/again.json")
 	# Samples are written with every digit they need to read back exactly.
 	cb show --db "$DB" 1 --format json --samples | jq -e '.[0].cells[1].samples[1] == 310.25'
+	# Core cycles and the run's quality travel with it.
+	jq -e '.runs[0] | (.cells[0].samples_core_cycles | length == 5)
+		and .cells[0].samples_core_cycles[1] == 92.5
+		and (.cells[1] | has("samples_core_cycles") | not)
+		and .quality.rounds[1].core_ghz == 3.1' "$T/again.json"
+	cb show --db "$T/other.db" 1 --format json |
+		jq -e '.[0].cells[0].core_cycles.median == 90
+			and (.[0].cells[0] | has("samples_core_cycles") | not)'
+}
+
+@test "a run exported before core cycles existed imports without them" {
+	run_file "$T/old.json" $U1 before 2026-11-30T13:50:02Z
+	jq 'del(.runs[0].quality) | del(.runs[0].cells[0].samples_core_cycles)' \
+		"$T/old.json" >"$T/older.json"
+	run cb import --db "$DB" "$T/older.json"
+	[ "$status" -eq 0 ]
+	cb export --db "$DB" --all | jq -e '.runs[0].quality == null
+		and (.runs[0].cells[0] | has("samples_core_cycles") | not)'
 }
 
 @test "export csv has one row per sample" {
 	populate
 	run cb export --db "$DB" before 3 --format csv
 	[ "$status" -eq 0 ]
-	[ "${lines[0]}" = "run_uuid,run_id,label,cell,path,unit,index,value,cycles,round" ]
+	[ "${lines[0]}" = "run_uuid,run_id,label,cell,path,unit,index,value,cycles,round,core_cycles" ]
 	[ "${#lines[@]}" -eq 17 ]
-	[ "${lines[1]}" = "$U1,1,before,clock-gettime-monotonic,vdso,ns,0,20,50,0" ]
-	[ "${lines[5]}" = "$U1,1,before,clock-gettime-monotonic,vdso,ns,4,20.5,51,1" ]
-	[ "${lines[7]}" = "$U1,1,before,clock-gettime-monotonic,syscall,ns,1,310.25,," ]
+	[ "${lines[1]}" = "$U1,1,before,clock-gettime-monotonic,vdso,ns,0,20,50,0,88" ]
+	[ "${lines[5]}" = "$U1,1,before,clock-gettime-monotonic,vdso,ns,4,20.5,51,1,90" ]
+	[ "${lines[7]}" = "$U1,1,before,clock-gettime-monotonic,syscall,ns,1,310.25,,," ]
 	[ "${lines[9]%%,*}" = "$U3" ]
 }
 
@@ -329,7 +350,7 @@ set_user_version() {
 			run cb $args --db "$T/$f.db"
 			[ "$status" -eq 1 ]
 			case $f in
-			newer)	[[ "$output" == *"$T/newer.db: database schema version 99 is newer than this clockbench supports (1); use a newer clockbench" ]] ;;
+			newer)	[[ "$output" == *"$T/newer.db: database schema version 99 is newer than this clockbench supports (2); use a newer clockbench" ]] ;;
 			text)	[[ "$output" == *"$T/text.db: not an SQLite database (file is not a database)" ]] ;;
 			corrupt) [[ "$output" == *"$T/corrupt.db: the database is corrupt"* ]] ;;
 			esac
@@ -407,7 +428,12 @@ set_user_version() {
 	jq -e '.[0].cells[] | select(.path == "vdso") | .status == "ok"
 		and .unit == "ns" and (.samples | length) == .n and .n >= 30
 		and (.samples_round | length) == .n and .rounds >= 1
+		and (.samples_core_cycles | length) == .n and .core_cycles.median > 0
 		and .summary.median > 0' <<<"$output"
+	cb show --db "$DB" host | grep -qE '^# quality: .*rounds? ran'
+	jq -e '.[0].quality | (.rounds | length == 5) and (.summary | length > 0)
+		and (.rounds | all(.core_ghz > 0 and .involuntary_switches >= 0))
+		and .warmup.windows >= 1 and (.system.warnings | type == "array")' <<<"$output"
 	run cb bench --quick --api time --db "$T/nosave.db" --no-save
 	[ "$status" -eq 0 ]
 	[ ! -e "$T/nosave.db" ]

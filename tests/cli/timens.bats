@@ -65,10 +65,14 @@ quick() { "$CLOCKBENCH" timens --quick --clock monotonic,monotonic-coarse --path
 	grep -qE '^rCV % +\| +[0-9.]+ \| +[0-9.]+ $' <<<"$output"
 	grep -qE '^mde % +\| +- \| +[0-9.]+ $' <<<"$output"
 	grep -qE '^verdict +\| base +\| (worse|better|~|noisy) +$' <<<"$output"
-	grep -qE '^clock-gettime-monotonic +vdso +[0-9.]+ +[0-9.]+ +[-+][0-9.]+% +[0-9.]+% +[0-9.]+% +[0-9.]+%  (worse|better|~|noisy)$' <<<"$output"
+	# Judged in core cycles, the difference in ns beside.
+	[[ "$output" == *"# at a glance: median core cycles per call"* ]]
+	grep -qE '^clock-gettime-monotonic +vdso +[0-9.]+ +[0-9.]+ +[-+][0-9.]+% +[0-9.]+% +[0-9.]+% +[0-9.]+%  (worse|better|~|noisy|few) +[-+][0-9.]+%$' <<<"$output"
+	grep -qE '^# host warm-up: (steady|not steady) after [0-9]+ windows' <<<"$output"
+	grep -qE '^# timens quality: .*rounds? ran' <<<"$output"
 	# Both tables give each side the same spread: compare's robust CV.
 	summary=$(awk '/^clock-gettime-monotonic vdso$/ { f = 1 } f && /^rCV %/ { print $4, $6; exit }' <<<"$output")
-	glance=$(awk '$1 == "clock-gettime-monotonic" && $2 == "vdso" && NF == 9 { sub("%", "", $6); sub("%", "", $7); print $6, $7 }' <<<"$output")
+	glance=$(awk '$1 == "clock-gettime-monotonic" && $2 == "vdso" && NF == 10 { sub("%", "", $6); sub("%", "", $7); print $6, $7 }' <<<"$output")
 	[ -n "$summary" ] && [ "$summary" = "$glance" ]
 	[ "$(grep -c '^saved run ' <<<"$output")" -eq 2 ]
 
@@ -78,7 +82,9 @@ quick() { "$CLOCKBENCH" timens --quick --clock monotonic,monotonic-coarse --path
 	jq -e '.runs[0] | .command == "timens" and .label == "host"
 		and .config.side == "host" and .environment.time_namespace.non_root == false' <<<"$output"
 	jq -e '[.runs[0].cells[] | .unit == "ns" and .path == "vdso"
-		and (.samples_round | min == 0 and max == 19)] | all' <<<"$output"
+		and (.samples_round | min == 0 and max == 19)
+		and (.samples_core_cycles | length) == (.samples | length)] | all' <<<"$output"
+	jq -e '.runs[0].quality | (.rounds | length == 20) and .warmup.windows >= 1' <<<"$output"
 	run "$CLOCKBENCH" export timens
 	[ "$status" -eq 0 ]
 	jq -e '.runs[0] | .command == "timens" and .label == "timens" and .config.side == "timens"
@@ -95,7 +101,9 @@ quick() { "$CLOCKBENCH" timens --quick --clock monotonic,monotonic-coarse --path
 		and .offsets.monotonic_s == 3600 and .offsets.boottime_s == -60
 		and .significance_from_compare and .runs.host > 0 and .runs.timens > .runs.host' <<<"$output"
 	jq -e '.cells | length == 2' <<<"$output"
+	jq -e '.metric == "core-cycles" and (.quality.host.rounds | length == 20)' <<<"$output"
 	jq -e '[.cells[] | .host.median_ns > 0 and .timens.median_ns > 0
+		and .host.median_core_cycles > 0 and .timens.median_core_cycles > 0
 		and (.host.round_robust_cv_pct | type == "number") and (.timens.round_robust_cv_pct | type == "number")
 		and (.host.median_ci95 | length == 2) and .host.median_ci_coverage >= 0.95
 		and .mde_pct > .floor_pct and .floor_pct >= 1

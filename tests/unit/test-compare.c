@@ -80,6 +80,7 @@ static void free_run(struct stored_run *run)
 		free(c->unit);
 		free(c->values);
 		free(c->cycles);
+		free(c->core_cycles);
 		free(c->cycles_unit);
 	}
 	for (size_t i = 0; i < run->ncells; i++)
@@ -770,6 +771,73 @@ static void test_styles(void **state)
 	teardown_fixture(&fx);
 }
 
+/*
+ * The same call, 88 core cycles, in two runs; the other run spent two
+ * thirds of its batches with the core at half speed. Its ns are twice the
+ * base's, its core cycles the same: the default judges by core cycles and
+ * shows the ns beside.
+ */
+static void slow_phase_runs(struct fixture *fx, bool other_has_core)
+{
+	for (size_t g = 0; g < 2; g++) {
+		struct stored_cell *c = &fx->runs[g][0].cells[0];
+
+		free(c->core_cycles);
+		c->core_cycles = xmalloc(c->n * sizeof(double));
+		for (size_t i = 0; i < c->n; i++) {
+			double ghz = g && i % 3 ? 2.2 : 4.4;
+
+			c->core_cycles[i] = normal(88, 0.5);
+			c->values[i] = c->core_cycles[i] / ghz;
+		}
+		if (g && !other_has_core) {
+			free(c->core_cycles);
+			c->core_cycles = NULL;
+		}
+	}
+}
+
+static void test_core_cycles_judge_by_default(void **state)
+{
+	struct compare_options o;
+	struct fixture fx;
+	double m[] = { 20.0 };
+	char err[128];
+
+	compare_options_default(&o);
+	build(&fx, 1, 1, m, m, 1.0, 600, &o);
+	compare_free(&fx.r);
+	slow_phase_runs(&fx, true);
+	assert_int_equal(compare_build(&fx.r, fx.groups, 2, &o, err, sizeof(err)), 0);
+	assert_int_equal(fx.r.metric, METRIC_CORE_CYCLES);
+	assert_string_equal(fx.r.unit, "core cycles");
+	assert_string_equal(diff_of(&fx, 0)->verdict, "~");
+	assert_true(fabs(diff_of(&fx, 0)->change_pct) < 0.5);
+	/* The ns moved: the median batch of the other run ran slow. */
+	assert_true(fx.r.rows[0].sides[0].ns_median > 19.9 &&
+		    fx.r.rows[0].sides[0].ns_median < 20.1);
+	assert_true(diff_of(&fx, 0)->ns_change_pct > 95 &&
+		    diff_of(&fx, 0)->ns_change_pct < 105);
+	compare_free(&fx.r);
+
+	/* Asked for ns, the same runs are worse, and no ns column beside. */
+	o.metric = METRIC_NS;
+	assert_int_equal(compare_build(&fx.r, fx.groups, 2, &o, err, sizeof(err)), 0);
+	assert_string_equal(diff_of(&fx, 0)->verdict, "worse");
+	assert_true(isnan(diff_of(&fx, 0)->ns_change_pct));
+	assert_true(isnan(fx.r.rows[0].sides[0].ns_median));
+	compare_free(&fx.r);
+
+	/* A run without core cycles (an older one): the default is ns. */
+	o.metric = METRIC_AUTO;
+	slow_phase_runs(&fx, false);
+	assert_int_equal(compare_build(&fx.r, fx.groups, 2, &o, err, sizeof(err)), 0);
+	assert_int_equal(fx.r.metric, METRIC_NS);
+	assert_int_equal(compare_metric_by_name("core-cycles"), METRIC_CORE_CYCLES);
+	assert_string_equal(compare_metric_name(METRIC_CORE_CYCLES), "core-cycles");
+	teardown_fixture(&fx);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -781,6 +849,7 @@ int main(void)
 		cmocka_unit_test(test_noisy_cells),
 		cmocka_unit_test(test_holm_across_cells_and_geomean),
 		cmocka_unit_test(test_metric_cycles),
+		cmocka_unit_test(test_core_cycles_judge_by_default),
 		cmocka_unit_test(test_missing_cell_and_no_metric),
 		cmocka_unit_test(test_rounds_carry_the_drift),
 		cmocka_unit_test(test_one_bad_round_does_not_flip),

@@ -126,6 +126,8 @@ static void fill_run(struct stored_run *r, const char *label, const char *host,
 	r->env = json_pack("{s:s, s:{s:b}}", "kernel_release", kernel,
 			   "cpu_flags", "constant_tsc", 1);
 	r->config = json_pack("{s:{s:f}}", "method", "budget_s", 0.05);
+	r->quality = json_pack("{s:f, s:[{s:i, s:f}]}", "top_ghz", 4.4, "rounds",
+			       "round", 0, "core_ghz", 4.4);
 	for (size_t i = 0; i < ncells; i++) {
 		char name[32];
 		struct stored_cell *c;
@@ -137,9 +139,11 @@ static void fill_run(struct stored_run *r, const char *label, const char *host,
 		c->batch_calls = 800 + i;
 		if (i == 0) {
 			c->cycles = xmalloc(c->n * sizeof(double));
+			c->core_cycles = xmalloc(c->n * sizeof(double));
 			c->rounds = xmalloc(c->n * sizeof(uint32_t));
 			for (size_t k = 0; k < c->n; k++) {
 				c->cycles[k] = 40.0 + (double)k / 7;
+				c->core_cycles[k] = 80.0 + (double)k / 3;
 				c->rounds[k] = (uint32_t)(k * 3 / c->n);
 			}
 			c->nrounds = 3;
@@ -206,6 +210,7 @@ static void assert_same_run(const struct stored_run *a, const struct stored_run 
 	assert_true(a->elapsed_s == b->elapsed_s);
 	assert_true(json_equal(a->env, b->env));
 	assert_true(a->config ? json_equal(a->config, b->config) : !b->config);
+	assert_true(a->quality ? json_equal(a->quality, b->quality) : !b->quality);
 	assert_int_equal(a->ncells, b->ncells);
 	for (size_t i = 0; i < a->ncells; i++) {
 		const struct stored_cell *x = &a->cells[i], *y = &b->cells[i];
@@ -222,6 +227,7 @@ static void assert_same_run(const struct stored_run *a, const struct stored_run 
 		assert_int_equal(x->n, y->n);
 		assert_same_doubles(x->values, y->values, x->n);
 		assert_same_doubles(x->cycles, y->cycles, x->n);
+		assert_same_doubles(x->core_cycles, y->core_cycles, x->n);
 		assert_same_rounds(x, y);
 	}
 }
@@ -263,6 +269,13 @@ static void test_save_load_round_trip(void **state)
 				 "WHERE seq = 0"), 1);
 	assert_int_equal(sql_int(path, "SELECT rounds IS NULL FROM cells WHERE seq = 1"),
 			 1);
+	/* Core cycles beside the samples, as the cycles are. */
+	assert_int_equal(sql_int(path, "SELECT length(core_cycles) FROM cells WHERE seq = 0"),
+			 8 * ARRAY_SIZE(tricky));
+	assert_int_equal(sql_int(path, "SELECT core_cycles IS NULL FROM cells WHERE seq = 1"),
+			 1);
+	assert_int_equal(sql_int(path, "SELECT json_extract(quality, '$.top_ghz') = 4.4"
+				 " FROM runs"), 1);
 	stored_run_free(&r);
 }
 
@@ -281,6 +294,7 @@ static void test_load_header_has_no_samples(void **state)
 	assert_int_equal(h.cells[0].n, ARRAY_SIZE(tricky));
 	assert_null(h.cells[0].values);
 	assert_null(h.cells[0].cycles);
+	assert_null(h.cells[0].core_cycles);
 	assert_null(h.cells[0].rounds);
 	assert_string_equal(h.cells[0].cycles_unit, "TSC ticks");
 	stored_run_free(&h);
@@ -375,6 +389,52 @@ static void test_migrates_from_version_0(void **state)
 	write_file(path, "", 0);
 	store_close(open_ok(path));
 	assert_int_equal(sql_int(path, "PRAGMA user_version"), STORE_SCHEMA_VERSION);
+}
+
+/*
+ * A database written by a clockbench of schema 1 (no core cycles, no
+ * quality): made by removing what schema 2 added.
+ */
+static void make_version_1(const char *path, struct stored_run *old)
+{
+	struct store *st = open_ok(path);
+
+	simple_run(old, "old");
+	free(old->cells[0].core_cycles);
+	old->cells[0].core_cycles = NULL;
+	json_decref(old->quality);
+	old->quality = NULL;
+	save_ok(st, old);
+	store_close(st);
+	sql(path, "ALTER TABLE cells DROP COLUMN core_cycles;"
+	    "ALTER TABLE runs DROP COLUMN quality; PRAGMA user_version = 1");
+}
+
+static void test_migrates_from_version_1(void **state)
+{
+	char path[PATH_MAX], err[512];
+	struct stored_run old, now, back;
+	struct store *st;
+
+	make_version_1(new_path(path, sizeof(path), "v1.db"), &old);
+	assert_int_equal(sql_int(path, "PRAGMA user_version"), 1);
+	/* Opening migrates it, even to read; the old run reads as it was. */
+	st = store_open_access(path, STORE_READ, err, sizeof(err));
+	assert_non_null(st);
+	assert_int_equal(sql_int(path, "PRAGMA user_version"), 2);
+	assert_int_equal(store_load_run(st, old.id, &back, err, sizeof(err)), 0);
+	assert_same_run(&old, &back);
+	assert_null(back.cells[0].core_cycles);
+	assert_null(back.quality);
+	stored_run_free(&back);
+	simple_run(&now, "new");
+	save_ok(st, &now);
+	assert_int_equal(store_load_run(st, now.id, &back, err, sizeof(err)), 0);
+	assert_same_run(&now, &back);
+	stored_run_free(&back);
+	stored_run_free(&now);
+	stored_run_free(&old);
+	store_close(st);
 }
 
 /* store_open must fail with want in the message and leave path as it was. */
@@ -705,6 +765,20 @@ static void test_json_validation_names_the_field(void **state)
 	expect_invalid(j, "cells[0].samples_cycles: 2 values for 10 samples");
 
 	j = valid_run_json();
+	json_object_set_new(cell0(j), "samples_core_cycles", json_pack("[f]", 80.0));
+	expect_invalid(j, "cells[0].samples_core_cycles: 1 values for 10 samples");
+
+	j = valid_run_json();
+	json_array_set_new(json_object_get(cell0(j), "samples_core_cycles"), 3,
+			   json_true());
+	expect_invalid(j, "cells[0].samples_core_cycles[3]: expected a number, got "
+		       "a boolean");
+
+	j = valid_run_json();
+	json_object_set_new(j, "quality", json_string("good"));
+	expect_invalid(j, "quality: expected an object or null, got a string");
+
+	j = valid_run_json();
 	json_array_set_new(json_object_get(cell0(j), "samples_round"), 1,
 			   json_real(0.5));
 	expect_invalid(j, "cells[0].samples_round[1]: expected a round number, "
@@ -987,7 +1061,12 @@ static void test_record_save_creates_only_the_default_dir(void **state)
 
 static void test_record_from_bench(void **state)
 {
-	double ns[] = { 20.5, 21.0, 19.75 }, cy[] = { 50, 52, 49 };
+	double ns[] = { 20.5, 21.0, 19.75 }, cy[] = { 50, 52, 49 }, core[] = { 88, 90, 87 };
+	struct round_quality rq[2] = {
+		{ .ghz = 4.4, .involuntary = 3, .steal_ms = 0, .migrations = 0 },
+		{ .ghz = 3.3, .involuntary = 1, .steal_ms = 10, .migrations = 0 },
+	};
+	json_t *q;
 	uint32_t rounds[] = { 0, 0, 1 };
 	struct bench_cell cells[3];
 	struct store_options o = { .label = "host" };
@@ -1014,6 +1093,7 @@ static void test_record_from_bench(void **state)
 	cells[0].measured = true;
 	cells[0].res.ns = ns;
 	cells[0].res.cycles = cy;
+	cells[0].res.core = core;
 	cells[0].res.rounds = rounds;
 	cells[0].res.nrounds = 2;
 	cells[0].res.n = 3;
@@ -1028,8 +1108,21 @@ static void test_record_from_bench(void **state)
 	cells[2].cell.api = API_TIME;
 	cells[2].cell.path = PATH_SYSCALL;
 	strcpy(cells[2].cell.name, "time");
+	b.cal.core_source = CORE_REFERENCE;
+	b.disturb.rounds = rq;
+	b.disturb.nrounds = 2;
+	quality_of_bench(&b);
 
 	record_from_bench(&b, &o, &sr);
+	assert_memory_equal(sr.cells[0].core_cycles, core, sizeof(core));
+	q = sr.quality;
+	assert_non_null(q);
+	assert_int_equal(json_array_size(json_object_get(q, "rounds")), 2);
+	assert_int_equal(json_integer_value(json_object_get(q, "slow_rounds")), 1);
+	assert_int_equal(json_integer_value(json_object_get(q, "involuntary_switches")), 4);
+	assert_true(json_is_object(json_object_get(q, "system")));
+	assert_string_equal(json_string_value(json_object_get(json_object_get(
+			    sr.config, "core_cycles"), "source")), "reference");
 	assert_string_equal(sr.command, "bench");
 	assert_string_equal(sr.label, "host");
 	assert_string_equal(sr.host, "vm1");
@@ -1094,6 +1187,7 @@ int main(void)
 		cmocka_unit_test(test_load_header_has_no_samples),
 		cmocka_unit_test(test_interrupted_and_empty_cells),
 		cmocka_unit_test(test_migrates_from_version_0),
+		cmocka_unit_test(test_migrates_from_version_1),
 		cmocka_unit_test(test_newer_schema_refused),
 		cmocka_unit_test(test_not_sqlite_refused),
 		cmocka_unit_test(test_other_programs_database_refused),

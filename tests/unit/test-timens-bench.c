@@ -83,17 +83,28 @@ static void wire_put(struct wire *w, const void *p, size_t len)
 	assert_int_equal(write(w->fd[1], p, len), (ssize_t)len);
 }
 
-static void put_frame(struct wire *w, uint32_t magic, uint32_t cell,
-		      uint32_t round, uint32_t has_cycles, const double *ns,
-		      uint64_t n)
+/* A frame whose cycles and core cycles, when flagged, repeat the ns. */
+static void put_frame_core(struct wire *w, uint32_t magic, uint32_t cell,
+			   uint32_t round, uint32_t has_cycles, uint32_t has_core,
+			   const double *ns, uint64_t n)
 {
-	struct tb_frame f = { magic, cell, round, has_cycles, n };
+	struct tb_frame f = { .magic = magic, .cell = cell, .round = round,
+			      .has_cycles = has_cycles, .has_core = has_core, .n = n };
 
 	wire_put(w, &f, sizeof(f));
 	if (ns)
 		wire_put(w, ns, n * sizeof(double));
 	if (ns && has_cycles)
 		wire_put(w, ns, n * sizeof(double));
+	if (ns && has_core)
+		wire_put(w, ns, n * sizeof(double));
+}
+
+static void put_frame(struct wire *w, uint32_t magic, uint32_t cell,
+		      uint32_t round, uint32_t has_cycles, const double *ns,
+		      uint64_t n)
+{
+	put_frame_core(w, magic, cell, round, has_cycles, 0, ns, n);
 }
 
 /* Read one round of ncells from what was written, then the writer closed. */
@@ -193,6 +204,21 @@ static void bad_cycles_flag(struct wire *w)
 	put_frame(w, TB_MAGIC, 0, 0, 2, good, 2);
 }
 
+static void bad_core_flag(struct wire *w)
+{
+	put_frame_core(w, TB_MAGIC, 0, 0, 0, 3, good, 2);
+}
+
+static void core_not_a_number(struct wire *w)
+{
+	struct tb_frame f = { .magic = TB_MAGIC, .has_core = 1, .n = 2 };
+	const double x[] = { 10, INFINITY };
+
+	wire_put(w, &f, sizeof(f));
+	wire_put(w, good, sizeof(good));
+	wire_put(w, x, sizeof(x));
+}
+
 static void not_a_number(struct wire *w)
 {
 	const double x[] = { 10, NAN };
@@ -215,7 +241,7 @@ static void truncated_values(struct wire *w)
 
 static void truncated_header(struct wire *w)
 {
-	struct tb_frame f = { TB_MAGIC, 0, 0, 0, 2 };
+	struct tb_frame f = { .magic = TB_MAGIC, .n = 2 };
 
 	wire_put(w, &f, sizeof(f) / 2);
 }
@@ -233,11 +259,50 @@ static void test_round_refused(void **state)
 	assert_refused(too_many, "samples");
 	assert_refused(no_samples, "0 samples");
 	assert_refused(bad_cycles_flag, "cycles flag 2");
+	assert_refused(bad_core_flag, "core flag 3");
+	assert_refused(core_not_a_number, "core cycles sample 1 is inf");
 	assert_refused(not_a_number, "ns sample 1 is nan");
 	assert_refused(negative, "ns sample 0 is -1");
 	assert_refused(truncated_values, "closed its pipe early");
 	assert_refused(truncated_header, "closed its pipe early");
 	assert_refused(missing_cell, "closed its pipe early");
+}
+
+static void test_core_cycles_and_tail(void **state)
+{
+	static const double a[] = { 88.5, 88.0 };
+	struct tb_tail t = { .magic = TB_MAGIC, .round = 2,
+			     .quality = { .ghz = 4.4, .elapsed_s = 0.7, .involuntary = 3,
+					  .steal_ms = NAN, .migrations = -1 } };
+	struct round_quality q;
+	struct cell_result res[1];
+	struct wire w;
+	char err[200];
+
+	memset(res, 0, sizeof(res));
+	wire_open(&w);
+	put_frame_core(&w, TB_MAGIC, 0, 2, 1, 1, a, 2);
+	wire_put(&w, &t, sizeof(t));
+	close(w.fd[1]);
+	assert_int_equal(tb_read_round(w.fd[0], 2, res, 1, 2000, err, sizeof(err)), 0);
+	assert_non_null(res[0].core);
+	assert_true(res[0].core[1] == 88.0);
+	assert_int_equal(tb_read_tail(w.fd[0], 2, &q, 2000, err, sizeof(err)), 0);
+	assert_true(q.ghz == 4.4 && q.involuntary == 3 && q.migrations == -1);
+	close(w.fd[0]);
+	free_results(res, 1);
+
+	/* A tail for another round, or with impossible figures, is refused. */
+	wire_open(&w);
+	wire_put(&w, &t, sizeof(t));
+	t.quality.involuntary = -5;
+	wire_put(&w, &t, sizeof(t));
+	assert_int_equal(tb_read_tail(w.fd[0], 3, &q, 2000, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "round 2, expected 3"));
+	assert_int_equal(tb_read_tail(w.fd[0], 2, &q, 2000, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "implausible"));
+	close(w.fd[0]);
+	close(w.fd[1]);
 }
 
 static void test_round_times_out(void **state)
@@ -276,6 +341,11 @@ static void test_hello_checked(void **state)
 	wire_put(&w, &h, sizeof(h));
 	assert_int_equal(tb_read_hello(w.fd[0], 4, &got, 1000, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "3 cells, expected 4"));
+	h.core_source = 7;
+	wire_put(&w, &h, sizeof(h));
+	assert_int_equal(tb_read_hello(w.fd[0], 3, &got, 1000, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "core cycles from 7"));
+	h.core_source = CORE_REFERENCE;
 	h.version = 99;
 	wire_put(&w, &h, sizeof(h));
 	assert_int_equal(tb_read_hello(w.fd[0], 3, &got, 1000, err, sizeof(err)), -1);
@@ -335,7 +405,14 @@ static void run_side(enum tb_side_id s)
 		assert_int_equal(r->rounds[0], 0);
 		assert_int_equal(r->rounds[r->n - 1], 2);
 		assert_true(r->ns_sum.median > 0 && r->ns_sum.median < 100000);
+		assert_non_null(r->core);
+		assert_true(r->core_sum.median > 0);
 	}
+	/* Each round's disturbances and the child's warm-up came across. */
+	assert_int_equal(b.side[s].nrounds, 3);
+	assert_true(b.side[s].rounds[2].ghz > 0.1 && b.side[s].rounds[2].ghz < 10);
+	assert_true(b.side[s].warmup.windows >= 1);
+	assert_int_not_equal(b.side[s].core_source, CORE_NONE);
 	/* The other side never ran. */
 	assert_int_equal(b.side[!s].res[0].n, 0);
 	tbench_free(&b);
@@ -364,6 +441,7 @@ int main(void)
 		cmocka_unit_test(test_format_offset),
 		cmocka_unit_test(test_round_accepted),
 		cmocka_unit_test(test_round_refused),
+		cmocka_unit_test(test_core_cycles_and_tail),
 		cmocka_unit_test(test_round_times_out),
 		cmocka_unit_test(test_hello_checked),
 		cmocka_unit_test(test_host_side_measures),
