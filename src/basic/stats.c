@@ -755,6 +755,147 @@ bool stats_log_t_test(const double *x, size_t nx, const double *y, size_t ny,
 	return true;
 }
 
+/* ---------------------------------------------------------------------- */
+/* Paired rounds: Wilcoxon's signed-rank test on log ratios                */
+
+static int cmp_abs(const void *a, const void *b)
+{
+	double x = fabs(*(const double *)a), y = fabs(*(const double *)b);
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * V, the sum of the ranks of |d| over the positive d (average ranks for
+ * ties), and the tie term of its variance, sum(t^3 - t) / 48.
+ */
+static double signed_rank_v(const double *d, size_t n, double *tie_term,
+			    bool *ties)
+{
+	_cleanup_free_ double *a = xmalloc(n * sizeof(double));
+	double v = 0;
+
+	memcpy(a, d, n * sizeof(double));
+	qsort(a, n, sizeof(double), cmp_abs);
+	*tie_term = 0;
+	*ties = false;
+	for (size_t i = 0; i < n;) {
+		size_t j = i;
+
+		while (j + 1 < n && fabs(a[j + 1]) == fabs(a[i]))
+			j++;
+		for (size_t k = i; k <= j; k++)
+			if (a[k] > 0)
+				v += (double)(i + j + 2) / 2;	/* ranks i+1..j+1 */
+		if (j > i) {
+			double t = (double)(j - i + 1);
+
+			*ties = true;
+			*tie_term += (t * t * t - t) / 48;
+		}
+		i = j + 1;
+	}
+	return v;
+}
+
+/* The n(n+1)/2 Walsh averages of d, sorted (malloc'd). */
+static double *walsh_averages(const double *d, size_t n, size_t *m)
+{
+	double *w = xmalloc(n * (n + 1) / 2 * sizeof(double));
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = i; j < n; j++)
+			w[k++] = (d[i] + d[j]) / 2;
+	stats_sort(w, k);
+	*m = k;
+	return w;
+}
+
+/*
+ * Ranks (1-based) of the Walsh averages that bound the CI: qsignrank's
+ * critical value when exact, the normal quantile otherwise (R's uniroot
+ * lands between the same order statistics).
+ */
+static size_t signed_rank_ci_rank(size_t n, size_t m, double level, bool exact,
+				  double tie_term)
+{
+	double alpha = 1 - level, q;
+
+	if (exact) {
+		q = qsignrank(alpha / 2, (double)n, 1, 0);
+		signrank_free();
+	} else {
+		double sd = sqrt((double)n * (n + 1) * (2 * n + 1) / 24 - tie_term);
+
+		/* The first order statistic past the normal critical value. */
+		q = floor((double)m / 2 - qnorm(1 - alpha / 2, 0, 1, 1, 0) * sd) + 1;
+	}
+	if (q < 1)
+		q = 1;
+	return q > (double)m ? m : (size_t)q;
+}
+
+static double signed_rank_p(double v, size_t n, bool exact, double tie_term)
+{
+	double mean = (double)n * (n + 1) / 4, p, z, sd;
+
+	if (exact) {
+		p = v > mean ? psignrank(v - 1, (double)n, 0, 0) :
+			       psignrank(v, (double)n, 1, 0);
+		signrank_free();
+		return fmin(1, 2 * p);
+	}
+	sd = sqrt((double)n * (n + 1) * (2 * n + 1) / 24 - tie_term);
+	if (!(sd > 0))
+		return 1;
+	z = v - mean;
+	z = (z - (z > 0 ? 0.5 : z < 0 ? -0.5 : 0)) / sd;
+	return fmin(1, 2 * pnorm(-fabs(z), 0, 1, 1, 0));
+}
+
+bool stats_signed_rank_log(const double *x, const double *y, size_t n,
+			   double level, struct paired_result *r)
+{
+	_cleanup_free_ double *lx = NULL, *ly = NULL, *d = NULL, *w = NULL;
+	double v, tie_term, z;
+	size_t m, k, nd;
+	bool ties, zeros = false;
+
+	*r = (struct paired_result){ NAN, NAN, NAN, NAN, NAN, false };
+	if (n < 2 || !(level > 0 && level < 1))
+		return false;
+	lx = logs_of(x, n);
+	ly = logs_of(y, n);
+	if (!lx || !ly)
+		return false;
+	/* As R: pairs that did not differ at all take no part. */
+	d = xmalloc(n * sizeof(double));
+	nd = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (ly[i] == lx[i])
+			zeros = true;
+		else
+			d[nd++] = ly[i] - lx[i];
+	}
+	if (nd == 0) {
+		*r = (struct paired_result){ 1, 1, 1, 1, 0, false };
+		return true;
+	}
+	n = nd;
+	v = signed_rank_v(d, n, &tie_term, &ties);
+	r->exact = n < 50 && !ties && !zeros;
+	r->p = signed_rank_p(v, n, r->exact, tie_term);
+	w = walsh_averages(d, n, &m);
+	k = signed_rank_ci_rank(n, m, level, r->exact, tie_term);
+	r->ratio = exp(stats_quantile_sorted(w, m, 0.5));
+	r->lo = exp(w[k - 1]);
+	r->hi = exp(w[m - k]);
+	z = qnorm((1 + level) / 2, 0, 1, 1, 0);
+	r->se = (log(r->hi) - log(r->lo)) / (2 * z);
+	return true;
+}
+
 bool stats_geomean_ci(const double *x, size_t n, double level, double min_var,
 		      double *center, double *lo, double *hi)
 {

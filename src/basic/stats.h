@@ -203,6 +203,28 @@ bool stats_geomean_ci(const double *x, size_t n, double level, double min_var,
 		      double *center, double *lo, double *hi);
 
 /*
+ * Paired samples on the log scale, for interleaved designs (ab, timens):
+ * d_i = log(y_i / x_i), the i-th round of one condition against the i-th
+ * of the other, taken next to each other in time, so that a drift of the
+ * machine cancels in each difference. Wilcoxon's signed-rank test: its
+ * p-value, the Hodges-Lehmann estimate (the median of the Walsh averages
+ * (d_i + d_j) / 2, i <= j) and its distribution-free CI at level, as R's
+ * wilcox.test(log(y), log(x), paired = TRUE, conf.int = TRUE) gives them:
+ * exact below 50 pairs without ties or zeros, else the normal
+ * approximation with continuity correction. Ranks, not means, so one round
+ * in a slow phase moves the estimate by one Walsh average at most.
+ * false (NaN fields) when n < 2 or a value is not positive.
+ */
+struct paired_result {
+	double ratio, lo, hi;	/* exp of the estimate and of its CI */
+	double p;
+	double se;		/* of log(ratio), from the CI: for the MDE */
+	bool exact;
+};
+bool stats_signed_rank_log(const double *x, const double *y, size_t n,
+			   double level, struct paired_result *r);
+
+/*
  * The minimum detectable effect of a test whose estimate has standard
  * error se and whose two-sided CI at level must exclude 0: the true effect
  * found with probability power, (t_{(1+level)/2, df} + t_{power, df}) se

@@ -72,6 +72,7 @@ struct timens_options {
 	bool allow_nested;
 	bool list;
 	const char *label[TB_SIDES];
+	char interleave[37];	/* names this pair of runs: compare pairs rounds */
 };
 
 /* ---- options -------------------------------------------------------- */
@@ -341,8 +342,9 @@ static json_t *side_config(const struct timens_options *o,
 			   const struct timens_bench *b, enum tb_side_id s,
 			   bool nested)
 {
-	return json_pack("{s:s, s:s, s:s, s:i, s:i, s:f, s:f, s:s, s:o, s:b}",
+	return json_pack("{s:s, s:s, s:s, s:s, s:i, s:i, s:f, s:f, s:s, s:o, s:b}",
 			 "mode", "timens", "side", tb_side_names[s],
+			 "interleave", o->interleave,
 			 "paired_with", o->label[s == TB_HOST ? TB_TIMENS : TB_HOST],
 			 "repetitions", (int)o->cfg.rounds, "cpu", o->cpu,
 			 "budget_s", o->cfg.budget_s,
@@ -641,6 +643,7 @@ int cmd_timens(int argc, char **argv)
 
 	if (rc < 0)
 		return parse_options_status(rc);
+	store_new_uuid(t.o.interleave);
 	catalog_build(&cat, &t.o.filter);
 	if (t.o.list) {
 		measure_print_cell_list(&cat);

@@ -113,6 +113,8 @@ static const char *statistics_over(const struct compare_result *r)
 	if (r->replicates)
 		return "one value per run, the median of its round medians "
 		       "(replicates)";
+	if (r->paired)
+		return "each run's round medians, paired round by round (interleaved)";
 	return any_side_by_rounds(r) ? "each run's round medians" :
 	       "each run's raw samples";
 }
@@ -171,9 +173,11 @@ static void print_rule(FILE *f, const struct compare_result *r)
 		"of the change beyond +-%g%%%s\n", correction_name(r->opts.correction),
 		r->opts.alpha, r->replicates ?
 		"Student's t on the logs of the runs' values, the variance between "
-		"the runs, at least what their rounds allow" :
+		"the runs, at least what their rounds allow" : r->paired ?
+		"Wilcoxon signed-rank on the log ratios of the interleaved rounds, "
+		"paired" :
 		"Mann-Whitney; Student's t on the logs where ranks cannot reach it",
-		r->opts.threshold_pct, any_side_by_rounds(r) ?
+		r->opts.threshold_pct, any_side_by_rounds(r) && !r->paired ?
 		" or the rounds' robust CV, whichever is larger" : "");
 	fprintf(f, "# value: %s +- half its 95%% CI (its real coverage when the "
 		"samples are too few for 95%%); rCV: robust CV, 100 * 1.4826 MAD / "
@@ -218,7 +222,7 @@ static void print_value(FILE *f, const struct compare_side *s)
 
 static const char *test_short(const struct compare_diff *d)
 {
-	return d->test == TEST_LOG_T ? "t" : "U";
+	return d->test == TEST_LOG_T ? "t" : d->test == TEST_SIGNED_RANK ? "W" : "U";
 }
 
 static void print_mde(FILE *f, const struct compare_diff *d)
@@ -559,7 +563,8 @@ static json_t *side_to_json(const struct compare_side *s)
 
 static const char *test_name(const struct compare_diff *d)
 {
-	return d->test == TEST_LOG_T ? "student-t-log" : "mann-whitney";
+	return d->test == TEST_LOG_T ? "student-t-log" :
+	       d->test == TEST_SIGNED_RANK ? "signed-rank-paired" : "mann-whitney";
 }
 
 static json_t *diff_to_json(const struct compare_diff *d)
@@ -624,11 +629,11 @@ static json_t *compare_to_json(const struct compare_result *r)
 			"name", r->rows[i].name, "path", r->rows[i].path,
 			"groups", sides, "vs_base", diffs));
 	}
-	return json_pack("{s:s, s:s, s:s, s:b, s:{s:f, s:f, s:f, s:s, s:s, s:f, s:f},"
-			 " s:o, s:o}",
+	return json_pack("{s:s, s:s, s:s, s:b, s:b, s:{s:f, s:f, s:f, s:s, s:s, s:f,"
+			 " s:f}, s:o, s:o}",
 			 "metric", compare_metric_name(r->metric),
 			 "unit", r->unit, "direction", "lower is better",
-			 "replicates", r->replicates,
+			 "replicates", r->replicates, "paired", r->paired,
 			 "rule", "alpha", r->opts.alpha,
 			 "threshold_pct", r->opts.threshold_pct,
 			 "noise_pct", r->opts.noise_pct,

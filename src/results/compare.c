@@ -374,6 +374,15 @@ static bool t_applies(const struct compare_side *base,
 	return base->n + other->n >= 3 && base->sum.min > 0 && other->sum.min > 0;
 }
 
+/* Round k of one side beside round k of the other: a paired design. */
+static bool pairs_apply(const struct compare_result *r,
+			const struct compare_side *base,
+			const struct compare_side *other)
+{
+	return r->paired && base->by_rounds && other->by_rounds &&
+	       base->n == other->n && base->n >= 2;
+}
+
 /*
  * Replicates: t on the runs' values. Single runs: ranks when they can reach
  * alpha, else t; *few when neither can.
@@ -386,10 +395,35 @@ static enum compare_test choose_test(const struct compare_result *r,
 	bool t_ok = t_applies(base, other);
 
 	*few = false;
+	if (pairs_apply(r, base, other) && base->sum.min > 0 && other->sum.min > 0)
+		return TEST_SIGNED_RANK;
 	if (!r->replicates && rank_can_reach(base->n, other->n, &r->opts, m))
 		return TEST_RANK;
 	*few = !t_ok;
 	return t_ok ? TEST_LOG_T : TEST_RANK;
+}
+
+/*
+ * Paired rounds: the signed-rank test on the log ratios of the rounds,
+ * with the Hodges-Lehmann estimate and interval (stats.h).
+ */
+static void diff_paired(struct compare_diff *d, const struct compare_side *base,
+			const struct compare_side *other, struct log_t_result *t)
+{
+	struct paired_result pr;
+
+	stats_signed_rank_log(base->samples, other->samples, base->n,
+			      CHANGE_LEVEL, &pr);
+	d->ratio = pr.ratio;
+	d->change_pct = 100.0 * (pr.ratio - 1.0);
+	d->change_lo_pct = 100.0 * (pr.lo - 1.0);
+	d->change_hi_pct = 100.0 * (pr.hi - 1.0);
+	d->shift = base->center * (pr.ratio - 1.0);
+	d->shift_lo = base->center * (pr.lo - 1.0);
+	d->shift_hi = base->center * (pr.hi - 1.0);
+	d->p = pr.p;
+	t->se = pr.se;
+	t->df = INFINITY;
 }
 
 static void diff_rank(struct compare_diff *d, const struct compare_side *base,
@@ -456,7 +490,7 @@ static double change_floor(const struct compare_side *base,
 /* The change found 80 % of the time: floor plus the CI's reach at that power. */
 static double mde_pct(const struct compare_diff *d, const struct log_t_result *t)
 {
-	if (d->test == TEST_LOG_T)
+	if (d->test == TEST_LOG_T || d->test == TEST_SIGNED_RANK)
 		return 100.0 * expm1(log1p(d->floor_pct / 100.0) +
 				     stats_mde(t->se, t->df, CHANGE_LEVEL, MDE_POWER));
 	/* Ranks: the normal-theory se that the CI's half-width implies. */
@@ -478,13 +512,20 @@ static void diff_sides(struct compare_diff *d, const struct compare_result *r,
 	d->df = NAN;
 	if (d->test == TEST_LOG_T)
 		diff_log_t(d, base, other, &t);
+	else if (d->test == TEST_SIGNED_RANK)
+		diff_paired(d, base, other, &t);
 	else
 		diff_rank(d, base, other);
 	d->cliffs_delta = stats_cliffs_delta(base->samples, base->n,
 					     other->samples, other->n);
 	stats_student_t(base->samples, base->n, other->samples, other->n, 0.95,
 			&d->ttest);
-	d->floor_pct = change_floor(base, other, &r->opts);
+	/*
+	 * Interleaved rounds share the machine's drift, so the rounds' spread
+	 * is no floor: the pairs cancel it.
+	 */
+	d->floor_pct = d->test == TEST_SIGNED_RANK ? r->opts.threshold_pct :
+		       change_floor(base, other, &r->opts);
 	d->mde_pct = *few ? NAN : mde_pct(d, &t);
 }
 
@@ -643,6 +684,26 @@ static bool any_group_has_replicates(const struct compare_group *groups,
 	return false;
 }
 
+/* Single runs that name the same interleaving in their configs. */
+static bool groups_interleaved(const struct compare_group *groups, size_t n)
+{
+	const char *id = NULL;
+
+	for (size_t g = 0; g < n; g++) {
+		const json_t *v;
+
+		if (groups[g].nruns != 1 || !groups[g].runs[0].config)
+			return false;
+		v = json_object_get(groups[g].runs[0].config, "interleave");
+		if (!json_is_string(v) || !*json_string_value(v))
+			return false;
+		if (id && !streq(id, json_string_value(v)))
+			return false;
+		id = json_string_value(v);
+	}
+	return true;
+}
+
 int compare_build(struct compare_result *r, struct compare_group *groups,
 		  size_t ngroups, const struct compare_options *o, char *err,
 		  size_t errlen)
@@ -658,6 +719,7 @@ int compare_build(struct compare_result *r, struct compare_group *groups,
 	r->metric = resolve_metric(groups, ngroups, o->metric);
 	r->unit = metric_unit(&groups[0], r->metric);
 	r->replicates = any_group_has_replicates(groups, ngroups);
+	r->paired = !r->replicates && (o->paired || groups_interleaved(groups, ngroups));
 	collect_rows(r);
 	if (r->nrows == 0) {
 		snprintf(err, errlen, "no measured cell has the metric '%s'",

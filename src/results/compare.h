@@ -65,6 +65,13 @@ struct compare_options {
 	double threshold_pct;	/* smallest change reported as significant: 1 */
 	double noise_pct;	/* a robust CV above this: noisy */
 	enum compare_correction correction;
+	/*
+	 * The groups are single runs whose rounds were interleaved (ab,
+	 * timens): round k of each was measured next to round k of the
+	 * others. compare_build() also finds that in the runs' configs
+	 * ("interleave": the same id in each).
+	 */
+	bool paired;
 };
 void compare_options_default(struct compare_options *o);
 
@@ -104,6 +111,7 @@ struct compare_side {
 enum compare_test {
 	TEST_RANK,	/* Mann-Whitney U, Hodges-Lehmann CI */
 	TEST_LOG_T,	/* Student's t on the logs, pooled variance */
+	TEST_SIGNED_RANK,	/* paired rounds: Wilcoxon signed-rank on log ratios */
 };
 
 /* One group against the base, for one cell. */
@@ -145,6 +153,7 @@ struct compare_result {
 	enum compare_metric metric;	/* resolved */
 	const char *unit;		/* "ns", "s", or the cycles unit */
 	bool replicates;		/* statistics over run medians */
+	bool paired;			/* rounds paired across the groups */
 	struct compare_group *groups;	/* borrowed */
 	size_t ngroups;
 	struct compare_row *rows;

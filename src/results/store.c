@@ -586,7 +586,7 @@ static const char *str(const char *s)
 	return s ? s : "";
 }
 
-static void make_uuid(char out[37])
+void store_new_uuid(char out[37])
 {
 	static const char hex[] = "0123456789abcdef";
 	unsigned char b[16];
@@ -737,7 +737,7 @@ out:
 static void fill_defaults(struct stored_run *run)
 {
 	if (!run->uuid[0])
-		make_uuid(run->uuid);
+		store_new_uuid(run->uuid);
 	if (!run->started[0])
 		now_iso8601(run->started, sizeof(run->started));
 }

@@ -104,6 +104,9 @@ struct store *store_open_access(const char *path, enum store_access access,
 struct store *store_open(const char *path, char *err, size_t errlen);
 void store_close(struct store *st);
 
+/* A new random (version 4) uuid, "xxxxxxxx-xxxx-4xxx-yxxx-xxxxxxxxxxxx". */
+void store_new_uuid(char out[37]);
+
 /* Save in one transaction; fills run->id (and uuid when empty). 0 or -1. */
 int store_save_run(struct store *st, struct stored_run *run, char *err,
 		   size_t errlen);

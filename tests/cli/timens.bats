@@ -120,6 +120,11 @@ quick() { "$CLOCKBENCH" timens --quick --clock monotonic,monotonic-coarse --path
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"time on inside / time on outside"* ]]
 	[[ "$output" == *"clock-gettime-monotonic-coarse-vdso:"* ]]
+	# The two runs were interleaved: compare pairs their rounds.
+	run "$CLOCKBENCH" compare --format json outside inside
+	[ "$status" -eq 0 ]
+	jq -e '.paired and ([.cells[].vs_base[0].test] | all(. == "signed-rank-paired"))' <<<"$output"
+	jq -e '[.cells[].vs_base[0].floor_pct] | all(. == 1)' <<<"$output"
 }
 
 @test "inside a non-root time namespace it refuses, unless --allow-nested" {
