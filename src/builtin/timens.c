@@ -21,7 +21,6 @@
 #include "results/compare.h"
 #include "config.h"
 #include "probe/env.h"
-#include "basic/progress.h"
 #include "results/record.h"
 #include "basic/stats.h"
 #include "results/store.h"
@@ -243,42 +242,6 @@ static int check_can_run(const struct env_info *env, bool allow_nested)
 
 /* ---- measuring ------------------------------------------------------ */
 
-/*
- * host, timens, timens, host, host, timens, ...: each pair of repetitions
- * is symmetric in time, so a drift that is linear over a pair cancels.
- */
-static enum tb_side_id side_at(unsigned k, unsigned j)
-{
-	return (k % 2 == 0) == (j == 0) ? TB_HOST : TB_TIMENS;
-}
-
-static int run_repetitions(struct timens_bench *b, unsigned reps,
-			   unsigned *done)
-{
-	struct progress prog;
-	char what[96], err[512];
-
-	progress_init(&prog, 2 * reps);
-	*done = 0;
-	for (unsigned k = 0; k < reps && !measure_stopped(); k++) {
-		for (unsigned j = 0; j < 2; j++) {
-			enum tb_side_id s = side_at(k, j);
-
-			snprintf(what, sizeof(what), "repetition %u/%u, %s", k + 1,
-				 reps, tb_side_names[s]);
-			progress_update(&prog, 2 * k + j, what);
-			if (tbench_round(b, s, k, err, sizeof(err)) != 0) {
-				progress_done(&prog);
-				error_msg("%s", err);
-				return -1;
-			}
-		}
-		(*done)++;
-	}
-	progress_done(&prog);
-	return 0;
-}
-
 static int start_sides(struct timens_bench *b)
 {
 	char err[512];
@@ -297,40 +260,6 @@ static int start_sides(struct timens_bench *b)
 }
 
 /* ---- the runs ------------------------------------------------------- */
-
-static void set_str(char **slot, const char *s)
-{
-	free(*slot);
-	*slot = xstrdup(s ? s : "");
-}
-
-static void store_cell(struct stored_run *run, const struct cell *c,
-		       const struct cell_result *r, const char *cycles_unit)
-{
-	struct stored_cell *sc = record_add_cell(run, c->name, "ns", r->ns, r->n);
-
-	set_str(&sc->path, catalog_paths[c->path]);
-	set_str(&sc->api, catalog_apis[c->api].name);
-	set_str(&sc->clock, c->clock ? c->clock->name : "");
-	sc->batch_calls = r->batch_calls;
-	if (!r->n) {
-		set_str(&sc->status, "not reached");
-		set_str(&sc->reason, "the run was interrupted");
-		return;
-	}
-	sc->rounds = xmalloc(r->n * sizeof(uint32_t));
-	memcpy(sc->rounds, r->rounds, r->n * sizeof(uint32_t));
-	sc->nrounds = r->nrounds;
-	if (r->cycles && *cycles_unit) {
-		sc->cycles = xmalloc(r->n * sizeof(double));
-		memcpy(sc->cycles, r->cycles, r->n * sizeof(double));
-		set_str(&sc->cycles_unit, cycles_unit);
-	}
-	if (r->core) {
-		sc->core_cycles = xmalloc(r->n * sizeof(double));
-		memcpy(sc->core_cycles, r->core, r->n * sizeof(double));
-	}
-}
 
 static json_t *offsets_json(const struct timens_offsets *off)
 {
@@ -368,15 +297,10 @@ static void mark_namespace_env(json_t *env, const struct timens_offsets *off)
 static void build_run(struct stored_run *run, const struct timens_options *o,
 		      const struct timens_bench *b, enum tb_side_id s, bool nested)
 {
-	struct run_quality q;
-
 	free(run->label);
 	run->label = xstrdup(o->label[s]);
-	for (size_t i = 0; i < b->ncells; i++)
-		store_cell(run, &b->cells[i], &b->side[s].res[i], b->side[s].cycles_unit);
+	tbench_record_side(b, s, run);
 	run->config = side_config(o, b, s, nested);
-	tbench_side_quality(b, s, &q);
-	run->quality = record_quality(&q, NULL);
 	if (s == TB_TIMENS)
 		mark_namespace_env(run->env, &b->off);
 }
@@ -592,8 +516,14 @@ static int timens_measure(struct measure *m)
 	tbench_init(&t->bench, t->cells, t->ncells, &t->o.cfg, &t->o.off,
 		    CYCLES_REQ_AUTO);
 	rc = start_sides(&t->bench);
-	if (rc == 0)
-		rc = run_repetitions(&t->bench, t->o.cfg.rounds, &t->done);
+	if (rc == 0) {
+		struct tbench_hooks hooks = { .stopped = measure_stopped };
+		char err[512];
+
+		rc = tbench_run(&t->bench, &hooks, &t->done, err, sizeof(err));
+		if (rc)
+			error_msg("%s", err);
+	}
 	if (rc == 0) {
 		char err[256];
 

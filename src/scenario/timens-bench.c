@@ -15,8 +15,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "basic/progress.h"
 #include "basic/util.h"
 #include "results/quality.h"
+#include "results/record.h"
 
 const char *const tb_side_names[TB_SIDES] = { "host", "timens" };
 
@@ -317,11 +319,15 @@ struct tb_cmd {
 };
 
 /* Exit statuses of a child that gave up. */
-enum { CHILD_BAD_COMMAND = 3, CHILD_WRITE_FAILED = 4 };
+enum {
+	CHILD_BAD_COMMAND = 3, CHILD_WRITE_FAILED = 4, CHILD_NO_CPU = 5,
+	CHILD_BAD_SETUP = 6, CHILD_EXEC_FAILED = 127,
+};
 
 struct child_args {
 	const struct timens_bench *b;
 	int cmd_fd, data_fd;
+	int cpu;		/* pin here first; -1: stay */
 };
 
 static void close_range_fds(unsigned lo, unsigned hi)
@@ -451,6 +457,8 @@ static int child_main(void *arg)
 	/* ^C reaches the whole process group; the parent decides when to stop. */
 	signal(SIGINT, SIG_IGN);
 	signal(SIGTERM, SIG_DFL);
+	if (a->cpu >= 0 && timing_pin_cpu(a->cpu) != 0)
+		return CHILD_NO_CPU;
 	child_setup(b, &cs, &warmup);
 	if (send_hello(a->data_fd, b->ncells, &cs.cal, &cs.cc, &warmup) != 0)
 		return CHILD_WRITE_FAILED;
@@ -481,11 +489,133 @@ static int child_main(void *arg)
 	return rc;
 }
 
+/* ---- exec'd workers (TB_EXEC) ---------------------------------------- */
+
+/* What a worker cannot inherit: its settings, then one record per cell. */
+struct tb_setup {
+	uint32_t magic;
+	uint32_t version;
+	uint32_t ncells;
+	uint32_t counter;
+	int32_t cpu;
+	uint32_t reserved;
+	struct timing_config cfg;
+};
+
+struct tb_setup_cell {
+	uint32_t path;
+	uint32_t reserved;
+	uint64_t batch_calls;
+	char name[64];
+};
+
+/* More cells than the catalog has: a bound on what a worker reads. */
+#define TB_MAX_CELLS 4096
+
+static int send_setup(const struct timens_bench *b, const struct tb_side *side)
+{
+	struct tb_setup h = {
+		.magic = TB_MAGIC, .version = TB_VERSION, .ncells = (uint32_t)b->ncells,
+		.counter = (uint32_t)b->counter, .cpu = side->spec.cpu, .cfg = b->cfg,
+	};
+
+	if (write_full(side->cmd_fd, &h, sizeof(h)) != 0)
+		return -1;
+	for (size_t i = 0; i < b->ncells; i++) {
+		struct tb_setup_cell c = {
+			.path = (uint32_t)b->cells[i].path,
+			.batch_calls = b->batch_calls[i],
+		};
+
+		snprintf(c.name, sizeof(c.name), "%s", b->cells[i].name);
+		if (write_full(side->cmd_fd, &c, sizeof(c)) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+static bool setup_plausible(const struct tb_setup *h)
+{
+	const struct timing_config *c = &h->cfg;
+
+	return h->magic == TB_MAGIC && h->version == TB_VERSION &&
+	       h->ncells <= TB_MAX_CELLS && h->counter <= CYCLES_REQ_NONE &&
+	       c->rounds >= 1 && c->rounds <= 100000 && c->budget_s > 0 &&
+	       c->budget_s < 3600 && c->target_batch_ns > 0 &&
+	       c->max_samples <= TB_MAX_SAMPLES;
+}
+
+/* The worker's own catalog cell for a setup record, or NULL. */
+static const struct cell *find_worker_cell(const struct catalog *cat,
+					   const struct tb_setup_cell *c)
+{
+	for (size_t i = 0; i < cat->ncells; i++)
+		if (cat->cells[i].status == CELL_OK &&
+		    (uint32_t)cat->cells[i].path == c->path &&
+		    strncmp(cat->cells[i].name, c->name, sizeof(c->name)) == 0)
+			return &cat->cells[i];
+	return NULL;
+}
+
+/* Read the setup into b (cells copied into *cells): 0 or -1. */
+static int read_setup(int fd, struct timens_bench *b, const struct catalog *cat,
+		      struct cell **cells, int *cpu)
+{
+	struct tb_setup h;
+	char why[64];
+
+	if (read_full(fd, &h, sizeof(h), 30000, why, sizeof(why)) != 0 ||
+	    !setup_plausible(&h))
+		return -1;
+	memset(b, 0, sizeof(*b));
+	b->ncells = h.ncells;
+	b->cfg = h.cfg;
+	b->counter = (enum cycle_request)h.counter;
+	*cpu = h.cpu;
+	*cells = xcalloc(h.ncells ? h.ncells : 1, sizeof(**cells));
+	b->batch_calls = xcalloc(h.ncells ? h.ncells : 1, sizeof(*b->batch_calls));
+	for (size_t i = 0; i < h.ncells; i++) {
+		struct tb_setup_cell c;
+		const struct cell *found;
+
+		if (read_full(fd, &c, sizeof(c), 30000, why, sizeof(why)) != 0)
+			return -1;
+		c.name[sizeof(c.name) - 1] = '\0';
+		found = find_worker_cell(cat, &c);
+		if (!found || c.batch_calls == 0 || c.batch_calls > (1u << 30))
+			return -1;
+		(*cells)[i] = *found;
+		b->batch_calls[i] = (unsigned long)c.batch_calls;
+	}
+	b->cells = *cells;
+	return 0;
+}
+
+int tbench_worker(int cmd_fd, int data_fd)
+{
+	struct catalog_filter all;
+	struct catalog cat;
+	struct timens_bench b;
+	struct cell *cells = NULL;
+	struct child_args args = { .b = &b, .cmd_fd = cmd_fd, .data_fd = data_fd };
+	int rc;
+
+	catalog_filter_all(&all);
+	catalog_build(&cat, &all);
+	rc = read_setup(cmd_fd, &b, &cat, &cells, &args.cpu) == 0 ?
+	     child_main(&args) : CHILD_BAD_SETUP;
+	free(cells);
+	free(b.batch_calls);
+	catalog_free(&cat);
+	return rc;
+}
+
 /* ---- the parent ----------------------------------------------------- */
 
-void tbench_init(struct timens_bench *b, const struct cell *cells, size_t ncells,
-		 const struct timing_config *cfg, const struct timens_offsets *off,
-		 enum cycle_request counter)
+void tbench_init_sides(struct timens_bench *b, const struct cell *cells,
+		       size_t ncells, const struct timing_config *cfg,
+		       const struct tb_side_spec *sides, size_t nsides,
+		       enum cycle_request counter)
 {
 	struct cycle_counter cc;
 
@@ -493,10 +623,11 @@ void tbench_init(struct timens_bench *b, const struct cell *cells, size_t ncells
 	b->cells = cells;
 	b->ncells = ncells;
 	b->cfg = *cfg;
-	b->off = *off;
 	b->counter = counter;
+	b->nsides = nsides < TB_MAX_SIDES ? nsides : TB_MAX_SIDES;
 	b->batch_calls = xcalloc(ncells ? ncells : 1, sizeof(*b->batch_calls));
-	for (int s = 0; s < TB_SIDES; s++) {
+	for (size_t s = 0; s < b->nsides; s++) {
+		b->side[s].spec = sides[s];
 		b->side[s].res = xcalloc(ncells ? ncells : 1, sizeof(struct cell_result));
 		b->side[s].cmd_fd = b->side[s].data_fd = -1;
 	}
@@ -510,10 +641,24 @@ void tbench_init(struct timens_bench *b, const struct cell *cells, size_t ncells
 		memset(&r, 0, sizeof(r));
 		timing_prepare(&cells[i], &cc, cfg, &r);
 		b->batch_calls[i] = r.batch_calls;
-		for (int s = 0; s < TB_SIDES; s++)
+		for (size_t s = 0; s < b->nsides; s++)
 			b->side[s].res[i].batch_calls = r.batch_calls;
 	}
 	cycles_close(&cc);
+}
+
+void tbench_init(struct timens_bench *b, const struct cell *cells, size_t ncells,
+		 const struct timing_config *cfg, const struct timens_offsets *off,
+		 enum cycle_request counter)
+{
+	const struct tb_side_spec sides[TB_SIDES] = {
+		[TB_HOST] = { .name = tb_side_names[TB_HOST], .how = TB_FORK, .cpu = -1 },
+		[TB_TIMENS] = { .name = tb_side_names[TB_TIMENS], .how = TB_IN_TIMENS,
+				.cpu = -1 },
+	};
+
+	tbench_init_sides(b, cells, ncells, cfg, sides, TB_SIDES, counter);
+	b->off = *off;
 }
 
 /* Generous: a repetition takes about ncells * budget / repetitions. */
@@ -581,23 +726,70 @@ static void abandon(struct tb_side *side)
 	side->started = false;
 }
 
-static int spawn_side(struct timens_bench *b, enum tb_side_id s,
-		      struct child_args *args, char *err, size_t errlen)
+/* A descriptor that survives execve. */
+static int keep_across_exec(int fd)
+{
+	int flags = fcntl(fd, F_GETFD);
+
+	return flags < 0 ? -1 : fcntl(fd, F_SETFD, flags & ~FD_CLOEXEC);
+}
+
+/* In the forked child: become the worker the side's argv names. */
+static _noreturn_ void exec_worker(const struct tb_side_spec *spec,
+				   const struct child_args *a)
+{
+	char **argv, worker[64];
+	size_t n = 0;
+
+	while (spec->argv[n])
+		n++;
+	argv = xcalloc(n + 2, sizeof(char *));
+	memcpy(argv, spec->argv, n * sizeof(char *));
+	snprintf(worker, sizeof(worker), "--worker=%d,%d", a->cmd_fd, a->data_fd);
+	argv[n] = worker;
+	for (char *const *e = spec->env; e && *e; e++)
+		putenv(*e);
+	if (keep_across_exec(a->cmd_fd) == 0 && keep_across_exec(a->data_fd) == 0)
+		execvp(argv[0], argv);
+	_exit(CHILD_EXEC_FAILED);
+}
+
+static pid_t fork_exec_worker(const struct tb_side_spec *spec,
+			      const struct child_args *a, char *err, size_t errlen)
+{
+	pid_t pid;
+
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0)
+		snprintf(err, errlen, "fork: %s", strerror(errno));
+	else if (pid == 0)
+		exec_worker(spec, a);
+	return pid;
+}
+
+static int spawn_side(struct timens_bench *b, size_t s, struct child_args *args,
+		      char *err, size_t errlen)
 {
 	struct tb_side *side = &b->side[s];
 
-	if (s == TB_HOST) {
+	switch (side->spec.how) {
+	case TB_FORK:
 		side->pid = fork_child(args, err, errlen);
 		return side->pid > 0 ? 0 : -1;
+	case TB_EXEC:
+		side->pid = fork_exec_worker(&side->spec, args, err, errlen);
+		return side->pid > 0 ? 0 : -1;
+	case TB_IN_TIMENS:
+		break;
 	}
 	return timens_spawn(&b->off, child_main, args, &side->pid, err, errlen);
 }
 
-int tbench_start(struct timens_bench *b, enum tb_side_id s, char *err,
-		 size_t errlen)
+int tbench_start(struct timens_bench *b, size_t s, char *err, size_t errlen)
 {
 	struct tb_side *side = &b->side[s];
-	struct child_args args = { .b = b };
+	struct child_args args = { .b = b, .cpu = side->spec.cpu };
 	int cmd[2], data[2];
 	struct tb_hello h;
 	char why[200];
@@ -629,9 +821,16 @@ int tbench_start(struct timens_bench *b, enum tb_side_id s, char *err,
 	side->cmd_fd = cmd[1];
 	side->data_fd = data[0];
 	side->started = true;
+	if (side->spec.how == TB_EXEC && send_setup(b, side) != 0) {
+		snprintf(err, errlen, "the %s side did not start: cannot send its "
+			 "cells: %s", side->spec.name, strerror(errno));
+		abandon(side);
+		errno = EIO;
+		return -1;
+	}
 	if (tb_read_hello(side->data_fd, b->ncells, &h, 30000, why, sizeof(why)) != 0) {
 		snprintf(err, errlen, "the %s side did not start: %s",
-			 tb_side_names[s], why);
+			 side->spec.name, why);
 		abandon(side);
 		errno = EIO;
 		return -1;
@@ -651,18 +850,18 @@ static int send_cmd(struct tb_side *side, uint32_t op, uint32_t round)
 	return write_full(side->cmd_fd, &cmd, sizeof(cmd));
 }
 
-int tbench_round(struct timens_bench *b, enum tb_side_id s, unsigned k,
-		 char *err, size_t errlen)
+int tbench_round(struct timens_bench *b, size_t s, unsigned k, char *err,
+		 size_t errlen)
 {
 	struct tb_side *side = &b->side[s];
 	char why[200];
 
 	if (!side->started) {
-		snprintf(err, errlen, "the %s side is not running", tb_side_names[s]);
+		snprintf(err, errlen, "the %s side is not running", b->side[s].spec.name);
 		return -1;
 	}
 	if (send_cmd(side, CMD_ROUND, k) != 0) {
-		snprintf(err, errlen, "the %s side is gone: %s", tb_side_names[s],
+		snprintf(err, errlen, "the %s side is gone: %s", b->side[s].spec.name,
 			 strerror(errno));
 		abandon(side);
 		return -1;
@@ -673,7 +872,7 @@ int tbench_round(struct timens_bench *b, enum tb_side_id s, unsigned k,
 	    tb_read_tail(side->data_fd, k, &side->rounds[side->nrounds],
 			 round_timeout_ms(b), why, sizeof(why)) != 0) {
 		snprintf(err, errlen, "the %s side, repetition %u: %s",
-			 tb_side_names[s], k + 1, why);
+			 b->side[s].spec.name, k + 1, why);
 		abandon(side);
 		return -1;
 	}
@@ -681,11 +880,96 @@ int tbench_round(struct timens_bench *b, enum tb_side_id s, unsigned k,
 	return 0;
 }
 
+size_t tbench_side_at(const struct timens_bench *b, unsigned k, size_t j)
+{
+	return k % 2 == 0 ? j : b->nsides - 1 - j;
+}
+
+int tbench_run(struct timens_bench *b, const struct tbench_hooks *h,
+	       unsigned *done, char *err, size_t errlen)
+{
+	unsigned reps = b->cfg.rounds;
+	struct progress prog;
+	char what[96];
+	int rc = 0;
+
+	progress_init(&prog, b->nsides * reps);
+	*done = 0;
+	for (unsigned k = 0; k < reps && !rc && !(h->stopped && h->stopped()); k++) {
+		for (size_t j = 0; j < b->nsides && !rc; j++) {
+			size_t s = tbench_side_at(b, k, j);
+
+			snprintf(what, sizeof(what), "repetition %u/%u, %s", k + 1,
+				 reps, b->side[s].spec.name);
+			progress_update(&prog, b->nsides * k + j, what);
+			if (h->before_round)
+				rc = h->before_round(h->ctx, s, k, err, errlen);
+			if (!rc)
+				rc = tbench_round(b, s, k, err, errlen);
+		}
+		if (!rc)
+			(*done)++;
+	}
+	progress_done(&prog);
+	return rc;
+}
+
+static void set_str(char **slot, const char *s)
+{
+	free(*slot);
+	*slot = xstrdup(s ? s : "");
+}
+
+static double *copy_doubles(const double *x, size_t n)
+{
+	double *c = xmalloc(n * sizeof(double));
+
+	memcpy(c, x, n * sizeof(double));
+	return c;
+}
+
+static void record_cell(struct stored_run *run, const struct cell *c,
+			const struct cell_result *r, const char *cycles_unit)
+{
+	struct stored_cell *sc = record_add_cell(run, c->name, "ns", r->ns, r->n);
+
+	set_str(&sc->path, catalog_paths[c->path]);
+	set_str(&sc->api, catalog_apis[c->api].name);
+	set_str(&sc->clock, c->clock ? c->clock->name : "");
+	sc->batch_calls = r->batch_calls;
+	if (!r->n) {
+		set_str(&sc->status, "not reached");
+		set_str(&sc->reason, "the run was interrupted");
+		return;
+	}
+	sc->rounds = xmalloc(r->n * sizeof(uint32_t));
+	memcpy(sc->rounds, r->rounds, r->n * sizeof(uint32_t));
+	sc->nrounds = r->nrounds;
+	if (r->cycles && *cycles_unit) {
+		sc->cycles = copy_doubles(r->cycles, r->n);
+		set_str(&sc->cycles_unit, cycles_unit);
+	}
+	if (r->core)
+		sc->core_cycles = copy_doubles(r->core, r->n);
+}
+
+void tbench_record_side(const struct timens_bench *b, size_t s,
+			struct stored_run *run)
+{
+	struct run_quality q;
+
+	for (size_t i = 0; i < b->ncells; i++)
+		record_cell(run, &b->cells[i], &b->side[s].res[i],
+			    b->side[s].cycles_unit);
+	tbench_side_quality(b, s, &q);
+	run->quality = record_quality(&q, NULL);
+}
+
 int tbench_stop(struct timens_bench *b, char *err, size_t errlen)
 {
 	int rc = 0;
 
-	for (int s = 0; s < TB_SIDES; s++) {
+	for (size_t s = 0; s < b->nsides; s++) {
 		struct tb_side *side = &b->side[s];
 		int status;
 
@@ -698,14 +982,14 @@ int tbench_stop(struct timens_bench *b, char *err, size_t errlen)
 		side->started = false;
 		if (status != 0 && rc == 0) {
 			snprintf(err, errlen, "the %s side exited with status %d",
-				 tb_side_names[s], status);
+				 b->side[s].spec.name, status);
 			rc = -1;
 		}
 	}
 	return rc;
 }
 
-void tbench_side_quality(const struct timens_bench *b, enum tb_side_id s,
+void tbench_side_quality(const struct timens_bench *b, size_t s,
 			 struct run_quality *q)
 {
 	const struct tb_side *side = &b->side[s];
@@ -721,7 +1005,7 @@ void tbench_side_quality(const struct timens_bench *b, enum tb_side_id s,
 
 void tbench_print_quality(FILE *f, const struct timens_bench *b)
 {
-	for (int s = 0; s < TB_SIDES; s++) {
+	for (size_t s = 0; s < b->nsides; s++) {
 		struct run_quality q;
 		char line[512];
 
@@ -730,16 +1014,16 @@ void tbench_print_quality(FILE *f, const struct timens_bench *b)
 		tbench_side_quality(b, (enum tb_side_id)s, &q);
 		if (q.warmup) {
 			quality_warmup_line(q.warmup, b->cfg.steady_tol, line, sizeof(line));
-			fprintf(f, "# %s warm-up: %s\n", tb_side_names[s], line);
+			fprintf(f, "# %s warm-up: %s\n", b->side[s].spec.name, line);
 		}
 		quality_summary_line(&q, line, sizeof(line));
-		fprintf(f, "# %s quality: %s\n", tb_side_names[s], line);
+		fprintf(f, "# %s quality: %s\n", b->side[s].spec.name, line);
 	}
 }
 
 void tbench_summarize(struct timens_bench *b)
 {
-	for (int s = 0; s < TB_SIDES; s++)
+	for (size_t s = 0; s < b->nsides; s++)
 		for (size_t i = 0; i < b->ncells; i++)
 			if (b->side[s].res[i].n)
 				timing_summarize(&b->side[s].res[i]);
@@ -747,7 +1031,7 @@ void tbench_summarize(struct timens_bench *b)
 
 void tbench_free(struct timens_bench *b)
 {
-	for (int s = 0; s < TB_SIDES; s++) {
+	for (size_t s = 0; s < b->nsides; s++) {
 		if (b->side[s].started)
 			abandon(&b->side[s]);
 		for (size_t i = 0; b->side[s].res && i < b->ncells; i++)

@@ -54,6 +54,7 @@ bool timens_parse_offset(const char *s, int64_t *ns);
 /* "+10d", "-1h 30m"-like short form of an offset, for headers. */
 void timens_format_offset(int64_t ns, char *buf, size_t len);
 
+/* timens's two sides; ab has up to TB_MAX_SIDES of its own. */
 enum tb_side_id {
 	TB_HOST,
 	TB_TIMENS,
@@ -62,7 +63,31 @@ enum tb_side_id {
 
 extern const char *const tb_side_names[TB_SIDES];
 
+#define TB_MAX_SIDES 8
+
+/* How a side's measuring process comes to be. */
+enum tb_spawn {
+	TB_FORK,	/* a fork of the parent */
+	TB_IN_TIMENS,	/* a fork inside a new time namespace (off) */
+	/*
+	 * A fork that executes argv (a command prefix, then clockbench
+	 * itself), with env added to the environment; it gets its cells and
+	 * batch sizes over the pipe (tbench_worker()). For what only a new
+	 * process image can change: another LD_PRELOAD, another C library.
+	 */
+	TB_EXEC,
+};
+
+struct tb_side_spec {
+	const char *name;		/* "host", "tsc", "cpu0", ... */
+	enum tb_spawn how;
+	int cpu;			/* pin the child here; -1: the parent's CPU */
+	char *const *argv;		/* TB_EXEC: NULL-terminated */
+	char *const *env;		/* TB_EXEC: "VAR=value" added, or NULL */
+};
+
 struct tb_side {
+	struct tb_side_spec spec;	/* borrowed strings */
 	struct cell_result *res;	/* one per cell: ns, cycles, rounds */
 	double boundary_ns;		/* the child's clock-read overhead */
 	char cycles_unit[32];		/* "" when the child has no counter */
@@ -83,29 +108,64 @@ struct timens_bench {
 	unsigned long *batch_calls;	/* per cell, chosen by the parent */
 	enum cycle_request counter;
 	struct timens_offsets off;
-	struct tb_side side[TB_SIDES];
+	struct tb_side side[TB_MAX_SIDES];
+	size_t nsides;
 };
 
 /*
  * Set up b for cells (borrowed) and choose each cell's batch size in the
  * calling process, which should already be pinned to the CPU the
- * children will use.
+ * children will use. The sides are timens's host and timens.
  */
 void tbench_init(struct timens_bench *b, const struct cell *cells, size_t ncells,
 		 const struct timing_config *cfg, const struct timens_offsets *off,
 		 enum cycle_request counter);
+
+/* The same with sides of the caller's own (1 to TB_MAX_SIDES, borrowed). */
+void tbench_init_sides(struct timens_bench *b, const struct cell *cells,
+		       size_t ncells, const struct timing_config *cfg,
+		       const struct tb_side_spec *sides, size_t nsides,
+		       enum cycle_request counter);
+
+/*
+ * The TB_EXEC side's process: read the cells and settings from cmd_fd,
+ * find the cells in this process's catalog, then answer rounds like a
+ * forked side. Returns the exit status (0 when told to quit).
+ */
+int tbench_worker(int cmd_fd, int data_fd);
 
 /*
  * Start one side's child (TB_TIMENS through timens_spawn()) and read its
  * hello. 0, or -1 with the reason in err (errno EPERM from timens_spawn
  * when not privileged).
  */
-int tbench_start(struct timens_bench *b, enum tb_side_id s, char *err,
-		 size_t errlen);
+int tbench_start(struct timens_bench *b, size_t s, char *err, size_t errlen);
 
 /* One repetition of every cell on side s; its samples get round number k. */
-int tbench_round(struct timens_bench *b, enum tb_side_id s, unsigned k,
-		 char *err, size_t errlen);
+int tbench_round(struct timens_bench *b, size_t s, unsigned k, char *err,
+		 size_t errlen);
+
+/* Side j of repetition k: forwards on even ones, backwards on odd (ABBA). */
+size_t tbench_side_at(const struct timens_bench *b, unsigned k, size_t j);
+
+struct tbench_hooks {
+	/*
+	 * Before side s measures repetition k (ab switches the clocksource
+	 * there): 0, or -1 with the reason in err. May be NULL.
+	 */
+	int (*before_round)(void *ctx, size_t s, unsigned k, char *err,
+			    size_t errlen);
+	bool (*stopped)(void);	/* asked to stop: no next repetition */
+	void *ctx;
+};
+
+/*
+ * cfg.rounds repetitions of every started side, interleaved, with a
+ * progress line on a terminal; *done gets the complete repetitions.
+ * 0, or -1 with the reason in err.
+ */
+int tbench_run(struct timens_bench *b, const struct tbench_hooks *h,
+	       unsigned *done, char *err, size_t errlen);
 
 /*
  * Tell the children to quit and wait for them; a child that does not
@@ -114,9 +174,17 @@ int tbench_round(struct timens_bench *b, enum tb_side_id s, unsigned k,
  */
 int tbench_stop(struct timens_bench *b, char *err, size_t errlen);
 
+struct stored_run;
+/*
+ * Side s's cells (ns, cycles, core cycles and rounds of every batch) and
+ * quality into a begun stored run.
+ */
+void tbench_record_side(const struct timens_bench *b, size_t s,
+			struct stored_run *run);
+
 struct run_quality;
 /* Side s's quality (borrowing its rounds and warm-up), summarised. */
-void tbench_side_quality(const struct timens_bench *b, enum tb_side_id s,
+void tbench_side_quality(const struct timens_bench *b, size_t s,
 			 struct run_quality *q);
 /* "# host warm-up: ..." and "# host quality: ..." for each side that ran. */
 void tbench_print_quality(FILE *f, const struct timens_bench *b);
