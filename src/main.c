@@ -25,6 +25,8 @@ const struct command commands[] = {
 	{ "timens", "what a time namespace costs each clock: host vs namespace", cmd_timens },
 	{ "hotplug", "time taking a CPU offline and online, and each hotplug state", cmd_hotplug },
 	{ "exec", "run a command repeatedly: wall, user and sys time with statistics", cmd_exec },
+	{ "ab", "alternate two or more conditions in one run and compare them, paired",
+	  cmd_ab },
 	{ "help", "show the help of a command", cmd_help },
 	{ NULL, NULL, NULL },
 };

@@ -18,6 +18,7 @@ struct command {
 
 int cmd_help(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
+int cmd_ab(int argc, char **argv);
 int cmd_vdso(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
 int cmd_doctor(int argc, char **argv);

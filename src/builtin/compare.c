@@ -144,29 +144,6 @@ static void free_groups(struct compare_group *groups, size_t n)
 	free(groups);
 }
 
-/* Names every cell the gate catches on stderr; true when there is one. */
-static bool gate_caught(const struct compare_result *r, enum compare_gate gate)
-{
-	size_t hits = 0;
-
-	for (size_t i = 0; i < r->nrows; i++)
-		for (size_t g = 1; g < r->ngroups; g++) {
-			const struct compare_diff *d = &r->rows[i].diffs[g];
-
-			if (!compare_gate_hit(d, gate))
-				continue;
-			fprintf(stderr, "%s: %s %s: %+.2f %% against %s in %s (%s)\n",
-				program_context(), r->rows[i].name, r->rows[i].path,
-				d->change_pct, r->groups[0].spec, r->groups[g].spec,
-				d->verdict);
-			hits++;
-		}
-	if (hits)
-		fprintf(stderr, "%s: --fail-on %s: %zu cell%s\n", program_context(),
-			compare_gate_names[gate], hits, hits == 1 ? "" : "s");
-	return hits > 0;
-}
-
 int cmd_compare(int argc, char **argv)
 {
 	struct compare_cli o = { 0 };
@@ -198,7 +175,7 @@ int cmd_compare(int argc, char **argv)
 			   (enum compare_format)o.format) == 0 ? 0 : 1;
 	if (rc)
 		error_msg("cannot write the comparison: %m");
-	else if (gate_caught(&result, (enum compare_gate)o.fail_on))
+	else if (compare_print_gate(stderr, &result, (enum compare_gate)o.fail_on))
 		rc = EXIT_PROBLEM;
 	compare_free(&result);
 out:

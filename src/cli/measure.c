@@ -133,7 +133,7 @@ int measure_run(struct measure *m)
 		env_free(&m->env);
 	if (m->stop_signal)
 		return 128 + m->stop_signal;
-	return rc ? 1 : 0;
+	return rc ? 1 : m->status;
 }
 
 void timing_options_apply(const struct timing_options *t,

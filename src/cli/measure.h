@@ -58,6 +58,8 @@ struct measure {
 	struct timespec started;	/* CLOCK_REALTIME at the start */
 	double elapsed_s;
 	int stop_signal;		/* what stopped the run, or 0 */
+	int status;			/* set by print(): the exit status when
+					 * all went well (ab --fail-on), or 0 */
 	struct stored_run *runs;	/* what record() built, for print() */
 	size_t nruns;
 };

@@ -360,6 +360,15 @@ static _noreturn_ void child_main(struct guard *g, int (*fn)(void *arg), void *a
 		orphaned();
 	rc = fn(arg);
 	fflush(NULL);
+	/*
+	 * Orphaned while fn ran with stop handlers of its own (a measuring
+	 * command stops gracefully on SIGTERM): nobody else will restore,
+	 * and fn's threads are gone now that it returned.
+	 */
+	if (getppid() != supervisor) {
+		guard_restore(g);
+		_exit(GUARD_EXIT_ORPHANED);
+	}
 	_exit(rc & 0xff);
 }
 

@@ -766,3 +766,26 @@ int compare_print(FILE *f, const struct compare_result *r,
 	}
 	return fflush(f) == 0 && !ferror(f) ? 0 : -1;
 }
+
+size_t compare_print_gate(FILE *f, const struct compare_result *r,
+			  enum compare_gate gate)
+{
+	size_t hits = 0;
+
+	for (size_t i = 0; i < r->nrows; i++)
+		for (size_t g = 1; g < r->ngroups; g++) {
+			const struct compare_diff *d = &r->rows[i].diffs[g];
+
+			if (!compare_gate_hit(d, gate))
+				continue;
+			fprintf(f, "%s: %s %s: %+.2f %% against %s in %s (%s)\n",
+				program_context(), r->rows[i].name, r->rows[i].path,
+				d->change_pct, r->groups[0].spec, r->groups[g].spec,
+				d->verdict);
+			hits++;
+		}
+	if (hits)
+		fprintf(f, "%s: --fail-on %s: %zu cell%s\n", program_context(),
+			compare_gate_names[gate], hits, hits == 1 ? "" : "s");
+	return hits;
+}

@@ -233,6 +233,14 @@ int compare_format_by_name(const char *name);	/* -1 if unknown */
 #define MACHINE_SHIFT_MIN_CELLS 10
 #define MACHINE_SHIFT_SHARE 0.9
 
+/*
+ * Name on f every cell the gate catches ("clock-gettime-monotonic vdso:
+ * +4.60 % against host in timens (worse)"), then their count; returns the
+ * count (0: nothing printed).
+ */
+size_t compare_print_gate(FILE *f, const struct compare_result *r,
+			  enum compare_gate gate);
+
 /* Write the comparison; returns 0, or -1 when the stream fails. */
 int compare_print(FILE *f, const struct compare_result *r,
 		  enum compare_style style, enum compare_format format);

@@ -1,0 +1,748 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * clockbench ab: two or more conditions that can be switched at run time,
+ * alternated repetition by repetition in one invocation (A B B A ...) and
+ * compared round by round: a drift of the machine touches every arm alike
+ * and cancels in each pair. The conditions: the clocksource, a time
+ * namespace, the CPU, and the process's environment or command prefix
+ * (another LD_PRELOAD, another C library). Every arm is saved as a run of
+ * its own, so that `clockbench compare` reads them again, paired.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/file.h>
+#include <limits.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "basic/options.h"
+#include "basic/strbuf.h"
+#include "basic/util.h"
+#include "builtin/builtin.h"
+#include "cli/cell-filter.h"
+#include "cli/measure.h"
+#include "probe/catalog.h"
+#include "probe/guard.h"
+#include "probe/timens.h"
+#include "results/compare.h"
+#include "scenario/timens-bench.h"
+
+#define CLOCKSOURCE_DIR "/sys/devices/system/clocksource/clocksource0"
+#define DEFAULT_ROUNDS 20
+#define DEFAULT_BUDGET_S 0.1
+#define DAY_NS (86400LL * 1000000000LL)
+
+static const struct command_usage ab_usage = {
+	.name = "ab",
+	.synopsis = "--clocksource A,B | --timens | --cpus A,B | --env VAR=VALUE... |\n"
+		    "--prefix 'CMD ARGS'... [<options>]",
+	.description =
+	"Measure the same cells under two or more conditions in one invocation,\n"
+	"alternating them repetition by repetition (A B B A A B ...), and compare\n"
+	"each arm with the first round by round (paired: Wilcoxon's signed-rank\n"
+	"test on the log ratios of the interleaved repetitions). One kind of\n"
+	"condition per invocation; each value (or each --env, --prefix) is an arm,\n"
+	"and --env and --prefix add a base arm without them.",
+	.footer =
+	"Every arm runs in a process of its own, forked (or executed, for --env\n"
+	"and --prefix) after the batch sizes were chosen, pinned to one CPU, and\n"
+	"is saved as a run under its label; 'clockbench compare A B' pairs the\n"
+	"rounds of the runs of one ab invocation again. --clocksource switches\n"
+	"the system's clocksource before each arm's repetition (root); it is put\n"
+	"back afterwards, also when clockbench is killed.\n"
+	"\n"
+	"Exit status: 0 on success, 1 on an error, 2 on a usage error, 3 when\n"
+	"--fail-on caught a change, 4 when the condition cannot be switched here\n"
+	"(not root, no time namespaces), 128+N when stopped by signal N.",
+};
+
+static const char *const ab_formats[] = { "text", "json", NULL };
+
+enum ab_condition { AB_NONE, AB_CLOCKSOURCE, AB_TIMENS, AB_CPUS, AB_ENV, AB_PREFIX };
+
+static const char *const condition_names[] = {
+	[AB_NONE] = "", [AB_CLOCKSOURCE] = "clocksource", [AB_TIMENS] = "timens",
+	[AB_CPUS] = "cpu", [AB_ENV] = "env", [AB_PREFIX] = "prefix",
+};
+
+struct ab_arm {
+	char label[65];
+	char value[256];	/* the clocksource, CPU, VAR=VALUE or prefix */
+	char **argv;		/* TB_EXEC */
+	char *env[2];		/* TB_EXEC: the one VAR=VALUE, NULL-terminated */
+	int cpu;		/* --cpus: its CPU */
+};
+
+struct ab_options {
+	struct catalog_filter filter;
+	struct timing_options timing;
+	struct timing_config cfg;
+	enum ab_condition condition;
+	char **values;		/* of the condition, one per arm (base excluded) */
+	size_t nvalues;
+	const char *labels;
+	int cpu;
+	int style;
+	int fail_on;
+	bool list;
+	int worker[2];		/* --worker IN,OUT: an exec'd arm */
+};
+
+struct ab {
+	struct ab_options o;
+	struct ab_arm arms[TB_MAX_SIDES];
+	size_t narms;
+	struct timens_bench bench;
+	struct cell *cells;
+	size_t ncells;
+	unsigned done;
+	char interleave[37];
+	char self[PATH_MAX];	/* this binary, for the exec'd arms */
+};
+
+/* ---- options -------------------------------------------------------- */
+
+/* The clocks that matter to a change of clocksource, namespace or libc. */
+static void default_filter(struct catalog_filter *f)
+{
+	static const clockid_t clocks[] = {
+		CLOCK_REALTIME, CLOCK_MONOTONIC, CLOCK_MONOTONIC_RAW, CLOCK_BOOTTIME,
+		CLOCK_TAI, CLOCK_REALTIME_COARSE, CLOCK_MONOTONIC_COARSE,
+	};
+
+	cell_filter_none(f);
+	f->api[API_CLOCK_GETTIME] = f->api[API_GETTIMEOFDAY] = f->api[API_TIME] = true;
+	for (size_t i = 0; i < ARRAY_SIZE(clocks); i++)
+		f->clock[clocks[i]] = true;
+	for (int p = 0; p < PATH_COUNT; p++)
+		f->path[p] = true;
+}
+
+/* One kind of condition per run; --env and --prefix may repeat. */
+static int set_condition(struct ab_options *o, enum ab_condition c,
+			 const char *opt, struct strbuf *err)
+{
+	if (o->condition != AB_NONE && o->condition != c) {
+		strbuf_addf(err, "--%s: one kind of condition per run (already: "
+			    "--%s)", opt, o->condition == AB_CPUS ? "cpus" :
+			    condition_names[o->condition]);
+		return -1;
+	}
+	o->condition = c;
+	return 0;
+}
+
+static void add_values(struct ab_options *o, char **items, size_t n)
+{
+	o->values = xrealloc(o->values, (o->nvalues + n + 1) * sizeof(char *));
+	for (size_t i = 0; i < n; i++)
+		o->values[o->nvalues++] = xstrdup(items[i]);
+	o->values[o->nvalues] = NULL;
+}
+
+/* --clocksource and --cpus: a comma list, each item an arm. */
+static int list_option(const struct option_def *opt, const char *arg,
+		       struct strbuf *err)
+{
+	struct ab_options *o = opt->value;
+	enum ab_condition c = streq(opt->long_name, "cpus") ? AB_CPUS : AB_CLOCKSOURCE;
+	_cleanup_free_ char **items = NULL;
+	size_t n;
+
+	if (set_condition(o, c, opt->long_name, err))
+		return -1;
+	items = split_list(arg, &n);
+	if (n < 2) {
+		strbuf_addf(err, "invalid --%s '%s': expected at least two values, "
+			    "such as A,B", opt->long_name, arg);
+		return -1;
+	}
+	add_values(o, items, n);
+	return 0;
+}
+
+/* --env VAR=VALUE and --prefix CMD: one arm each, beside a base arm. */
+static int repeat_option(const struct option_def *opt, const char *arg,
+			 struct strbuf *err)
+{
+	struct ab_options *o = opt->value;
+	bool env = streq(opt->long_name, "env");
+	char *items[1] = { (char *)arg };
+
+	if (set_condition(o, env ? AB_ENV : AB_PREFIX, opt->long_name, err))
+		return -1;
+	if (env && (!strchr(arg, '=') || arg[0] == '=')) {
+		strbuf_addf(err, "invalid --env '%s': expected VAR=VALUE", arg);
+		return -1;
+	}
+	if (!env && !*arg) {
+		strbuf_adds(err, "empty --prefix command");
+		return -1;
+	}
+	add_values(o, items, 1);
+	return 0;
+}
+
+static int timens_option(const struct option_def *opt, const char *arg,
+			 struct strbuf *err)
+{
+	return set_condition(opt->value, AB_TIMENS, "timens", err);
+}
+
+static int worker_option(const struct option_def *opt, const char *arg,
+			 struct strbuf *err)
+{
+	_cleanup_free_ char **items = NULL;
+	int *fds = opt->value;
+	size_t n;
+	long v;
+
+	items = split_list(arg, &n);
+	for (size_t i = 0; i < 2; i++) {
+		if (n != 2 || !parse_int(items[i], 0, 1 << 20, &v)) {
+			strbuf_addf(err, "invalid --worker '%s': expected two "
+				    "descriptor numbers IN,OUT", arg);
+			return -1;
+		}
+		fds[i] = (int)v;
+	}
+	return 0;
+}
+
+/*
+ * 0, or OPTIONS_HELP or OPTIONS_ERROR (already printed). Long only because
+ * the table has an entry per option.
+ */
+static int parse_ab_options(int argc, char **argv, struct ab_options *o,
+			    struct measure *m)
+{
+	struct option_def options[] = {
+		OPT_CALLBACK(0, "clocksource", "A,B", o, list_option,
+			     "switch the system's clocksource (root), e.g. tsc,kvm-clock"),
+		OPT_CALLBACK_FLAG(0, "timens", o, timens_option,
+				  "the host against a new time namespace (root)"),
+		OPT_CALLBACK(0, "cpus", "A,B", o, list_option,
+			     "run each arm on its own CPU, e.g. 0,1"),
+		OPT_CALLBACK(0, "env", "VAR=VALUE", o, repeat_option,
+			     "an arm with VAR=VALUE in its environment, e.g.\n"
+			     "LD_PRELOAD=./lib.so (repeat for more arms)"),
+		OPT_CALLBACK(0, "prefix", "CMD", o, repeat_option,
+			     "an arm started through CMD (split at blanks), e.g.\n"
+			     "'/opt/glibc/lib/ld-linux-x86-64.so.2 --library-path\n"
+			     "/opt/glibc/lib' (repeat for more arms)"),
+		OPT_STRING(0, "labels", "LIST", &o->labels,
+			   "labels of the arms' saved runs (default: the values,\n"
+			   "base, env-1, prefix-1, ...)"),
+		CELL_FILTER_OPTIONS(&o->filter,
+			"APIs (default: clock_gettime, gettimeofday, time)",
+			"clocks (default: the hres and coarse clocks)",
+			"vdso, libc, syscall (default: all)"),
+		TIMING_BUDGET_OPTION(&o->timing,
+			"wall time per cell and arm, spread over the\n"
+			"repetitions (default 100ms)"),
+		TIMING_QUICK_OPTION(&o->timing),
+		TIMING_PRECISION_OPTION(&o->timing),
+		OPT_INT(0, "repetitions", "N", &o->timing.rounds, 2, 1000,
+			"repetitions per arm (default 20)"),
+		CPU_OPTION(&o->cpu, "pin to CPU N (default: the last CPU of the\n"
+			   "affinity mask; not with --cpus)"),
+		OPT_CHOICE(0, "style", "STYLE", &o->style, compare_style_names,
+			   "table (default), mmtests, ratio, summary, ministat"),
+		OPT_CHOICE(0, "format", "FMT", &m->format, ab_formats,
+			   "text (default), json (compare's)"),
+		OPT_CHOICE(0, "fail-on", "WHAT", &o->fail_on, compare_gate_names,
+			   "exit 3 when an arm is significantly worse, better or\n"
+			   "either (change) than the first"),
+		OPT_BOOL(0, "list", &o->list, "print the cells that would run"),
+		STORE_DB_OPTION(&m->store),
+		OPT_BOOL(0, "no-save", &m->store.no_save, "do not save the runs"),
+		{ .type = OPTION_CALLBACK, .long_name = "worker", .arg_name = "IN,OUT",
+		  .value = o->worker, .callback = worker_option,
+		  .flags = OPTION_HIDDEN },
+		OPT_END(),
+	};
+	int n;
+
+	default_filter(&o->filter);
+	o->timing.rounds = DEFAULT_ROUNDS;
+	o->timing.budget_s = 0;
+	o->cpu = -1;
+	o->worker[0] = o->worker[1] = -1;
+	n = parse_options(argc, argv, &ab_usage, options, 0);
+	if (n < 0)
+		return n;
+	if (n > 0)
+		return options_fail("unexpected argument '%s'", argv[0]);
+	if (o->worker[0] >= 0 || o->list)
+		return 0;
+	if (o->condition == AB_NONE)
+		return options_fail("no condition to switch: give --clocksource, "
+				    "--timens, --cpus, --env or --prefix");
+	if (o->condition == AB_CPUS && o->cpu >= 0)
+		return options_fail("--cpu and --cpus exclude each other");
+	if (!o->timing.quick && o->timing.budget_s == 0)
+		o->timing.budget_s = DEFAULT_BUDGET_S;
+	timing_options_apply(&o->timing, &o->cfg);
+	if (o->cpu < 0)
+		o->cpu = timing_default_cpu();
+	return 0;
+}
+
+/* ---- the arms ------------------------------------------------------- */
+
+/* "prefix words" then this binary and "ab": an exec'd arm's command. */
+static char **exec_argv(const char *prefix, const char *self)
+{
+	_cleanup_free_ char *copy = xstrdup(prefix ? prefix : "");
+	char **argv = xcalloc(strlen(copy) / 2 + 4, sizeof(char *));
+	size_t n = 0;
+
+	for (char *save = NULL, *w = strtok_r(copy, " \t", &save); w;
+	     w = strtok_r(NULL, " \t", &save))
+		argv[n++] = xstrdup(w);
+	argv[n++] = xstrdup(self);
+	argv[n++] = xstrdup("ab");
+	return argv;
+}
+
+/* The arms' labels: --labels, or made from the values. */
+static int label_arms(struct ab *a)
+{
+	_cleanup_free_ char **labels = NULL;
+	size_t n = 0;
+	char why[96];
+
+	if (a->o.labels) {
+		labels = split_list(a->o.labels, &n);
+		if (n != a->narms)
+			return options_fail("--labels names %zu arms, the condition "
+					    "has %zu", n, a->narms);
+	}
+	for (size_t i = 0; i < a->narms; i++) {
+		struct ab_arm *arm = &a->arms[i];
+
+		if (labels)
+			snprintf(arm->label, sizeof(arm->label), "%s", labels[i]);
+		if (!store_label_valid(arm->label, why, sizeof(why)))
+			return options_fail("invalid label '%s' of arm %zu: %s (name the "
+					    "arms with --labels)", arm->label, i + 1, why);
+		for (size_t j = 0; j < i; j++)
+			if (streq(arm->label, a->arms[j].label))
+				return options_fail("two arms are labelled '%s' (name "
+						    "them with --labels)", arm->label);
+	}
+	return 0;
+}
+
+/* A CPU arm's CPU: within the affinity mask, or a usage error. */
+static int arm_cpu(const struct ab_arm *arm, int *cpu)
+{
+	char allowed[256];
+	long v;
+
+	if (!parse_int(arm->value, 0, 1 << 20, &v))
+		return options_fail("invalid --cpus item '%s': expected a CPU number",
+				    arm->value);
+	if (!timing_cpu_allowed((int)v, allowed, sizeof(allowed)))
+		return options_fail("CPU %ld is not in this process's affinity mask "
+				    "(allowed: %s)", v, allowed);
+	*cpu = (int)v;
+	return 0;
+}
+
+/* One arm per value; --env and --prefix start with a base arm. */
+static int make_arms(struct ab *a)
+{
+	const struct ab_options *o = &a->o;
+	bool base = o->condition == AB_ENV || o->condition == AB_PREFIX;
+	size_t n = (o->condition == AB_TIMENS ? 2 : o->nvalues) + base;
+
+	if (n > TB_MAX_SIDES)
+		return options_fail("%zu arms: at most %d", n, TB_MAX_SIDES);
+	a->narms = n;
+	for (size_t i = 0; i < n; i++) {
+		struct ab_arm *arm = &a->arms[i];
+		const char *value = o->condition == AB_TIMENS ? (i ? "timens" : "host") :
+				    base && i == 0 ? "" : o->values[i - base];
+
+		snprintf(arm->value, sizeof(arm->value), "%s", value);
+		if (base)
+			snprintf(arm->label, sizeof(arm->label), i ? "%s-%zu" : "base",
+				 condition_names[o->condition], i);
+		else
+			snprintf(arm->label, sizeof(arm->label), "%s%s",
+				 o->condition == AB_CPUS ? "cpu" : "", value);
+		if (o->condition == AB_CPUS && arm_cpu(arm, &arm->cpu))
+			return OPTIONS_ERROR;
+		if (base) {
+			arm->argv = exec_argv(o->condition == AB_PREFIX ? value : NULL,
+					      a->self);
+			arm->env[0] = o->condition == AB_ENV && i ? (char *)o->values[i - 1] :
+				      NULL;
+		}
+	}
+	return label_arms(a);
+}
+
+static void free_arms(struct ab *a)
+{
+	for (size_t i = 0; i < a->narms; i++) {
+		for (char **p = a->arms[i].argv; p && *p; p++)
+			free(*p);
+		free(a->arms[i].argv);
+	}
+	for (size_t i = 0; i < a->o.nvalues; i++)
+		free(a->o.values[i]);
+	free(a->o.values);
+}
+
+/* The timens-bench sides of the arms. */
+static void side_specs(const struct ab *a, struct tb_side_spec *specs)
+{
+	for (size_t i = 0; i < a->narms; i++) {
+		struct tb_side_spec *sp = &specs[i];
+
+		*sp = (struct tb_side_spec){ .name = a->arms[i].label, .how = TB_FORK,
+					     .cpu = -1 };
+		if (a->o.condition == AB_TIMENS && i == 1)
+			sp->how = TB_IN_TIMENS;
+		if (a->arms[i].argv) {
+			sp->how = TB_EXEC;
+			sp->argv = a->arms[i].argv;
+			sp->env = a->arms[i].env;
+		}
+		if (a->o.condition == AB_CPUS)
+			sp->cpu = a->arms[i].cpu;
+	}
+}
+
+/* ---- clocksources ----------------------------------------------------- */
+
+/* Whether the blank-separated list holds the word. */
+static bool has_word(const char *list, const char *word)
+{
+	size_t n = strlen(word);
+
+	for (const char *p = list; (p = strstr(p, word)); p += n)
+		if ((p == list || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0'))
+			return true;
+	return false;
+}
+
+/* Every arm's clocksource is one the kernel offers: 0 or OPTIONS_ERROR. */
+static int check_clocksources(const struct ab *a)
+{
+	char avail[512];
+
+	if (!read_line_file(CLOCKSOURCE_DIR "/available_clocksource", avail,
+			    sizeof(avail)))
+		return options_fail("cannot read the available clocksources: %m");
+	for (size_t i = 0; i < a->narms; i++)
+		if (!*a->arms[i].value || !has_word(avail, a->arms[i].value))
+			return options_fail("unknown clocksource '%s' (available: %s)",
+					    a->arms[i].value, avail);
+	return 0;
+}
+
+static int write_clocksource(const char *name, char *err, size_t errlen)
+{
+	_cleanup_fclose_ FILE *f = fopen(CLOCKSOURCE_DIR "/current_clocksource", "we");
+
+	if (!f || fprintf(f, "%s\n", name) < 0 || fflush(f) != 0) {
+		snprintf(err, errlen, "cannot switch the clocksource to %s: %s", name,
+			 strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* Before each arm's repetition: its clocksource, when the arms have one. */
+static int before_round(void *ctx, size_t s, unsigned k, char *err, size_t errlen)
+{
+	const struct ab *a = ctx;
+
+	if (a->o.condition != AB_CLOCKSOURCE)
+		return 0;
+	return write_clocksource(a->arms[s].value, err, errlen);
+}
+
+/* ---- measuring, saving, reporting -------------------------------------- */
+
+static int ab_measure(struct measure *m)
+{
+	struct ab *a = m->ctx;
+	struct tb_side_spec specs[TB_MAX_SIDES];
+	struct tbench_hooks hooks = {
+		.before_round = before_round, .stopped = measure_stopped, .ctx = a,
+	};
+	char err[512];
+	int rc = 0;
+
+	side_specs(a, specs);
+	if (timing_pin_cpu(a->o.cpu) != 0) {
+		error_msg("cannot pin to CPU %d: %m", a->o.cpu);
+		return -1;
+	}
+	tbench_init_sides(&a->bench, a->cells, a->ncells, &a->o.cfg, specs, a->narms,
+			  CYCLES_REQ_AUTO);
+	a->bench.off = (struct timens_offsets){ 10 * DAY_NS, 20 * DAY_NS };
+	for (size_t s = 0; s < a->narms && !rc; s++)
+		rc = tbench_start(&a->bench, s, err, sizeof(err));
+	if (!rc)
+		rc = tbench_run(&a->bench, &hooks, &a->done, err, sizeof(err));
+	if (rc) {
+		error_msg("%s", err);
+		return -1;
+	}
+	if (tbench_stop(&a->bench, err, sizeof(err)) != 0)
+		warn_msg("%s", err);
+	tbench_summarize(&a->bench);
+	return 0;
+}
+
+static json_t *arm_config(const struct ab *a, size_t k)
+{
+	json_t *labels = json_array();
+
+	for (size_t i = 0; i < a->narms; i++)
+		json_array_append_new(labels, json_string(a->arms[i].label));
+	return json_pack("{s:s, s:s, s:s, s:s, s:o, s:s, s:s, s:i, s:f, s:i}",
+			 "mode", "ab", "condition", condition_names[a->o.condition],
+			 "arm", a->arms[k].label, "value", a->arms[k].value,
+			 "arms", labels, "interleave", a->interleave,
+			 "order", "A B B A ...", "repetitions", (int)a->o.cfg.rounds,
+			 "budget_s", a->o.cfg.budget_s, "cpu", a->o.cpu);
+}
+
+static bool ab_record(struct measure *m, size_t k, struct stored_run *run)
+{
+	const struct ab *a = m->ctx;
+
+	if (k >= a->narms)
+		return false;
+	free(run->label);
+	run->label = xstrdup(a->arms[k].label);
+	tbench_record_side(&a->bench, k, run);
+	run->config = arm_config(a, k);
+	return true;
+}
+
+static void print_header(FILE *f, const struct ab *a, const struct measure *m)
+{
+	fprintf(f, "# clockbench ab: %s, %zu arms, %zu cells, %u of %u repetitions "
+		"per arm, %.1f s%s\n", condition_names[a->o.condition], a->narms,
+		a->ncells, a->done, a->o.cfg.rounds, m->elapsed_s,
+		m->stop_signal ? ", INTERRUPTED" : "");
+	for (size_t i = 0; i < a->narms; i++)
+		fprintf(f, "# arm %zu: %s%s%s\n", i + 1, a->arms[i].label,
+			*a->arms[i].value ? ": " : "", a->arms[i].value);
+	fprintf(f, "# order A B B A ...; CPU %d\n", a->o.cpu);
+	tbench_print_quality(f, &a->bench);
+}
+
+/* After the runs were saved, so that the comparison names their ids. */
+static int ab_print(struct measure *m, FILE *f)
+{
+	struct ab *a = m->ctx;
+	struct compare_group groups[TB_MAX_SIDES];
+	struct compare_options copts;
+	struct compare_result cr;
+	char err[256];
+	int rc;
+
+	if (a->done < 2) {
+		error_msg("stopped after %u repetition%s: too few to compare",
+			  a->done, a->done == 1 ? "" : "s");
+		return -1;
+	}
+	for (size_t i = 0; i < a->narms; i++)
+		groups[i] = (struct compare_group){
+			.spec = a->arms[i].label, .runs = &m->runs[i], .nruns = 1,
+		};
+	compare_options_default(&copts);
+	copts.paired = true;
+	if (compare_build(&cr, groups, a->narms, &copts, err, sizeof(err)) != 0) {
+		error_msg("cannot compare the arms: %s", err);
+		return -1;
+	}
+	if (m->format == 0)
+		print_header(f, a, m);
+	rc = compare_print(f, &cr, (enum compare_style)a->o.style,
+			   m->format == 1 ? CFORMAT_JSON : CFORMAT_TEXT);
+	fflush(f);
+	if (compare_print_gate(stderr, &cr, (enum compare_gate)a->o.fail_on))
+		m->status = EXIT_PROBLEM;
+	compare_free(&cr);
+	return rc;
+}
+
+static const struct measure_ops ab_ops = {
+	.command = "ab",
+	.measure = ab_measure,
+	.print = ab_print,
+	.record = ab_record,
+};
+
+/* ---- the command ---------------------------------------------------- */
+
+/* The cells that can run in every arm, copied; the others are named. */
+static int pick_cells(struct ab *a, const struct catalog *cat)
+{
+	a->cells = xcalloc(cat->ncells ? cat->ncells : 1, sizeof(*a->cells));
+	for (size_t i = 0; i < cat->ncells; i++) {
+		const struct cell *c = &cat->cells[i];
+
+		/* One getrandom state would be shared by the forks. */
+		if (c->status != CELL_OK || c->state) {
+			warn_msg("%s %s not measured: %s", c->name, catalog_paths[c->path],
+				 c->status != CELL_OK ? c->why : "a per-process state");
+			continue;
+		}
+		a->cells[a->ncells++] = *c;
+	}
+	if (!a->ncells) {
+		error_msg("no cell can run (see 'clockbench ab --list')");
+		return 1;
+	}
+	return 0;
+}
+
+/* 0 to go on, or the status: a skip (4) with the reason, or a usage error. */
+static int check_condition(struct ab *a)
+{
+	char why[256];
+
+	switch (a->o.condition) {
+	case AB_CLOCKSOURCE:
+		if (geteuid() != 0) {
+			fprintf(stderr, "%s: skip: switching the clocksource needs root\n",
+				program_context());
+			return EXIT_SKIP;
+		}
+		return 0;
+	case AB_TIMENS:
+		if (!timens_supported(why, sizeof(why))) {
+			fprintf(stderr, "%s: skip: cannot create a time namespace: %s\n",
+				program_context(), why);
+			return EXIT_SKIP;
+		}
+		return 0;
+	case AB_ENV:
+	case AB_PREFIX:
+		if (!realpath("/proc/self/exe", a->self)) {
+			error_msg("cannot find this program's file: %m");
+			return 1;
+		}
+		return 0;
+	case AB_CPUS:
+	case AB_NONE:
+		break;
+	}
+	return 0;
+}
+
+/*
+ * The measurement, in the guard's child when the clocksource changes: the
+ * guard puts it back whatever happens to either process.
+ */
+static int run_measure(void *ctx)
+{
+	return measure_run(ctx);
+}
+
+/*
+ * One clockbench at a time switches the clocksource: what a second one
+ * recorded as "the state to put back" could be the first one's switch.
+ * The lock is inherited by the measuring child and its restorer, so it is
+ * held until the clocksource is back, whichever process dies first.
+ */
+static int lock_clocksource(void)
+{
+	const char *path = access("/run/lock", W_OK) == 0 ?
+			   "/run/lock/clockbench-clocksource.lock" :
+			   "/tmp/clockbench-clocksource.lock";
+	int fd = open(path, O_RDWR | O_CREAT, 0600);
+
+	if (fd < 0) {
+		error_msg("cannot open the lock %s: %m", path);
+		return -1;
+	}
+	for (int i = 0; flock(fd, LOCK_EX | LOCK_NB) != 0; i++) {
+		if (errno != EWOULDBLOCK || i == 300) {
+			error_msg("another clockbench is switching the clocksource "
+				  "(lock %s)", path);
+			close(fd);
+			return -1;
+		}
+		if (i == 0)
+			fprintf(stderr, "%s: waiting for another clockbench to put "
+				"the clocksource back\n", program_context());
+		usleep(100000);
+	}
+	return fd;
+}
+
+static int run_guarded(struct measure *m)
+{
+	char err[256], line[512];
+	struct guard g;
+	int rc, lock = lock_clocksource();
+
+	if (lock < 0)
+		return 1;
+	guard_init(&g);
+	g.graceful = true;
+	if (guard_add_file(&g, CLOCKSOURCE_DIR "/current_clocksource",
+			   "current_clocksource", err, sizeof(err)) != 0) {
+		error_msg("%s", err);
+		close(lock);
+		return 1;
+	}
+	rc = guard_run(&g, run_measure, m, err, sizeof(err));
+	if (rc < 0) {
+		error_msg("%s", err);
+		close(lock);
+		return 1;
+	}
+	guard_describe(&g, line, sizeof(line));
+	fprintf(stderr, "%s: restored %s\n", program_context(), line);
+	close(lock);
+	return rc;
+}
+
+int cmd_ab(int argc, char **argv)
+{
+	struct ab a = { 0 };
+	struct measure m = { .ops = &ab_ops, .ctx = &a };
+	struct catalog cat;
+	int rc = parse_ab_options(argc, argv, &a.o, &m);
+
+	if (rc < 0) {
+		free_arms(&a);
+		return parse_options_status(rc);
+	}
+	if (a.o.worker[0] >= 0)
+		return tbench_worker(a.o.worker[0], a.o.worker[1]);
+	catalog_build(&cat, &a.o.filter);
+	if (a.o.list) {
+		measure_print_cell_list(&cat);
+		catalog_free(&cat);
+		free_arms(&a);
+		return 0;
+	}
+	store_new_uuid(a.interleave);
+	rc = check_condition(&a);
+	if (!rc)
+		rc = make_arms(&a) < 0 ? EXIT_USAGE : 0;
+	if (!rc && a.o.condition == AB_CLOCKSOURCE)
+		rc = check_clocksources(&a) ? EXIT_USAGE : 0;
+	if (!rc)
+		rc = pick_cells(&a, &cat);
+	if (!rc)
+		rc = a.o.condition == AB_CLOCKSOURCE ? run_guarded(&m) : measure_run(&m);
+	tbench_free(&a.bench);
+	free(a.cells);
+	free_arms(&a);
+	catalog_free(&cat);
+	return rc;
+}

@@ -1,0 +1,158 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
+# clockbench ab: conditions alternated in one run and compared round by
+# round; each arm saved; the clocksource always put back; bad input.
+
+bats_require_minimum_version 1.5.0
+
+load helpers
+
+CS=/sys/devices/system/clocksource/clocksource0
+
+setup() {
+	T="$BATS_TEST_TMPDIR"
+	private_store "$T"
+}
+
+teardown() {
+	machine_unlock
+}
+
+vdso_hres=(--api clock_gettime --clock monotonic,realtime --path vdso)
+
+clocksource_lock() {
+	if [ -w /run/lock ]; then
+		echo /run/lock/clockbench-clocksource.lock
+	else
+		echo /tmp/clockbench-clocksource.lock
+	fi
+}
+
+needs_clocksources() {
+	[ "$(id -u)" -eq 0 ] || skip "needs root to switch the clocksource"
+	grep -qw tsc "$CS/available_clocksource" && grep -qw kvm-clock "$CS/available_clocksource" ||
+		skip "needs the tsc and kvm-clock clocksources"
+	machine_lock
+	[ "$(cat "$CS/current_clocksource")" = tsc ] || skip "the clocksource is not tsc"
+}
+
+@test "--cpus: an arm per CPU, both saved, compared as pairs" {
+	[ "$(nproc)" -ge 2 ] || skip "needs two CPUs"
+	run --separate-stderr cb ab --cpus 0,1 --quick "${vdso_hres[@]}"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"# clockbench ab: cpu, 2 arms, 2 cells, 20 of 20 repetitions per arm"* ]]
+	[[ "$output" == *"paired round by round (interleaved)"* ]]
+	[[ "$output" == *"Wilcoxon signed-rank on the log ratios"* ]]
+	grep -qE '^clock-gettime-monotonic-vdso .* W ' <<<"$output"
+	[[ "$stderr" == *"saved run 1 to"* && "$stderr" == *"saved run 2 to"* ]]
+	run cb runs --format json
+	jq -e '[.[].label] == ["cpu0", "cpu1"] and all(.command == "ab")' <<<"$output"
+	run cb show --format json cpu1
+	jq -e '.[0].config | .condition == "cpu" and .value == "1" and .arms == ["cpu0", "cpu1"]
+		and (.interleave | length == 36)' <<<"$output"
+	# compare reads the two runs again as pairs.
+	run cb compare --format json cpu0 cpu1
+	[ "$status" -eq 0 ]
+	jq -e '.paired and ([.cells[].vs_base[0].test] | all(. == "signed-rank-paired"))' <<<"$output"
+}
+
+# 25 % slower libc clock_gettime in one arm, through LD_PRELOAD in an
+# exec'd worker; the base arm is exec'd the same way without it.
+@test "--env LD_PRELOAD: the libc cells worse, the vDSO cells not; --fail-on" {
+	local cells=(--api clock_gettime --clock monotonic --path vdso,libc)
+	CLOCKBENCH_SLOWDOWN_PCT=25 run --separate-stderr cb ab --no-save --format json \
+		--env "LD_PRELOAD=$CLOCKBENCH_SLOW_CLOCK_LIB" "${cells[@]}" --fail-on worse
+	[ "$status" -eq 3 ]
+	jq -c '.cells[] | [.path, .vs_base[0].verdict, .vs_base[0].change_pct]' <<<"$output" >&2
+	jq -e '.paired and (.groups | map(.spec) == ["base", "env-1"])' <<<"$output"
+	jq -e '.cells[] | select(.path == "libc") | .vs_base[0]
+		| .verdict == "worse" and .change_pct > 15 and .change_pct < 35' <<<"$output"
+	jq -e '.cells[] | select(.path == "vdso") | .vs_base[0] | (.significant | not)' <<<"$output"
+	[[ "$stderr" == *"clock-gettime-monotonic libc: +"*" against base in env-1 (worse)"* ]]
+	[[ "$stderr" == *"--fail-on worse: 1 cell"* ]]
+}
+
+@test "A/A through --env: nothing changes, --fail-on change passes" {
+	run --separate-stderr cb ab --no-save --env CLOCKBENCH_AB_TEST=1 "${vdso_hres[@]}" \
+		--labels same,again --fail-on change
+	[ "$status" -eq 0 ]
+	grep -qE '^clock-gettime-monotonic-vdso .*  ~ ' <<<"$output"
+}
+
+@test "--clocksource tsc,kvm-clock: the vDSO hres cells worse, tsc again afterwards" {
+	needs_clocksources
+	run --separate-stderr cb ab --clocksource tsc,kvm-clock --no-save --format json \
+		"${vdso_hres[@]}" --fail-on worse
+	[ "$status" -eq 3 ]
+	jq -e '[.cells[].vs_base[0] | .verdict == "worse" and .change_pct > 3] | all' <<<"$output"
+	[[ "$stderr" == *"restored current_clocksource tsc"* ]]
+	[ "$(cat "$CS/current_clocksource")" = tsc ]
+}
+
+@test "--clocksource: killed mid-run, with SIGKILL or SIGTERM, the clocksource comes back" {
+	needs_clocksources
+	for sig in KILL TERM; do
+		cb ab --clocksource tsc,kvm-clock --no-save --budget 2s "${vdso_hres[@]}" \
+			>"$T/out" 2>"$T/err" &
+		pid=$!
+		# Wait until it has switched at least once, then kill the supervisor.
+		for _ in $(seq 200); do
+			grep -q kvm-clock "$CS/current_clocksource" && break
+			sleep 0.01
+		done
+		kill -"$sig" "$pid"
+		wait "$pid" || true
+		# The orphaned child finishes its repetition and restores; it holds
+		# the clocksource lock until then: wait for the lock, bounded.
+		flock -w 30 "$(clocksource_lock)" true
+		[ "$(cat "$CS/current_clocksource")" = tsc ] ||
+			{ echo "after SIG$sig: $(cat "$CS/current_clocksource")"; false; }
+	done
+}
+
+@test "--timens: the host against a new time namespace" {
+	[ "$(id -u)" -eq 0 ] || skip "needs root for a time namespace"
+	run --separate-stderr cb ab --timens --no-save --format json "${vdso_hres[@]}"
+	[ "$status" -eq 0 ]
+	jq -e '.groups | map(.spec) == ["host", "timens"]' <<<"$output"
+	jq -e '[.cells[].vs_base[0].change_pct > 0] | all' <<<"$output"
+}
+
+@test "an interrupted ab saves what it measured as interrupted" {
+	[ "$(nproc)" -ge 2 ] || skip "needs two CPUs"
+	# Every repetition runs its whole share of the budget (the precision
+	# is never reached): 40 of 0.5 s, and SIGINT after 3 s stops it early.
+	run timeout --preserve-status -s INT 3 "$CLOCKBENCH" ab --cpus 0,1 --budget 20s \
+		"${vdso_hres[@]}" --repetitions 40 --precision 0.0001
+	[ "$status" -eq 130 ]
+	[[ "$output" == *"INTERRUPTED"* ]]
+	run cb runs --format json
+	jq -e 'length == 2 and all(.status == "interrupted")' <<<"$output"
+}
+
+@test "without root, --clocksource skips with the reason and changes nothing" {
+	[ "$(id -u)" -eq 0 ] || skip "needs root to drop to an unprivileged user"
+	setpriv --reuid=65534 --regid=65534 --clear-groups test -x "$CLOCKBENCH" ||
+		skip "the build directory is not reachable by nobody"
+	run setpriv --reuid=65534 --regid=65534 --clear-groups \
+		"$CLOCKBENCH" ab --clocksource tsc,kvm-clock --no-save
+	[ "$status" -eq 4 ]
+	[[ "$output" == *"skip: switching the clocksource needs root"* ]]
+}
+
+@test "bad input is a usage error naming the problem" {
+	usage_error "no condition to switch: give --clocksource, --timens, --cpus, --env or --prefix" ab
+	usage_error "--timens: one kind of condition per run (already: --cpus)" ab --cpus 0,1 --timens
+	usage_error "invalid --cpus '0': expected at least two values, such as A,B" ab --cpus 0
+	usage_error "invalid --env 'LD_PRELOAD': expected VAR=VALUE" ab --env LD_PRELOAD
+	usage_error "empty --prefix command" ab --prefix ''
+	usage_error "--labels names 3 arms, the condition has 2" ab --cpus 0,1 --labels a,b,c
+	usage_error "two arms are labelled 'x'" ab --cpus 0,1 --labels x,x
+	usage_error "--cpu and --cpus exclude each other" ab --cpus 0,1 --cpu 0
+	usage_error "invalid --cpus item 'one': expected a CPU number" ab --cpus 0,one
+	usage_error "invalid --worker 'x'" ab --worker x
+	usage_error "invalid --repetitions '1': expected a number from 2 to 1000" ab --timens --repetitions 1
+	if [ "$(id -u)" -eq 0 ]; then
+		usage_error "unknown clocksource 'hpet9'" ab --clocksource tsc,hpet9
+	fi
+}
