@@ -92,6 +92,58 @@ struct store *record_open(const struct store_options *o,
 	return st;
 }
 
+/*
+ * A control character (C0, DEL, C1) as '?', in place: a host name or a
+ * kernel command line may hold one, and import refuses text that does,
+ * so a run must not be stored (or spooled) with it.
+ */
+static void mask_controls(char *s)
+{
+	for (unsigned char *p = (unsigned char *)s; *p; p++) {
+		if (*p == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f) {
+			p[0] = '?';
+			p[1] = '?';
+			p++;
+		} else if (*p < 0x20 || *p == 0x7f) {
+			*p = '?';
+		}
+	}
+}
+
+static char *masked_copy(const char *s, size_t max)
+{
+	char *c = xstrdup(s);
+
+	mask_controls(c);
+	if (strlen(c) > max) {
+		while (max > 0 && ((unsigned char)c[max] & 0xc0) == 0x80)
+			max--;	/* not inside a UTF-8 sequence */
+		c[max] = '\0';
+	}
+	return c;
+}
+
+/* The environment's strings masked the same way. */
+static void mask_json_controls(json_t *j)
+{
+	const char *key;
+	json_t *v;
+	size_t i;
+
+	if (json_is_string(j)) {
+		char *c = masked_copy(json_string_value(j), STORE_JSON_TEXT_MAX);
+
+		json_string_set(j, c);
+		free(c);
+	} else if (json_is_array(j)) {
+		json_array_foreach(j, i, v)
+			mask_json_controls(v);
+	} else if (json_is_object(j)) {
+		json_object_foreach(j, key, v)
+			mask_json_controls(v);
+	}
+}
+
 void record_begin(struct stored_run *run, const char *command,
 		  const struct store_options *o, const struct env_info *env,
 		  const struct timespec *started)
@@ -101,10 +153,11 @@ void record_begin(struct stored_run *run, const char *command,
 	memset(run, 0, sizeof(*run));
 	run->command = xstrdup(command);
 	run->label = xstrdup(o && o->label ? o->label : "");
-	run->host = xstrdup(env->hostname);
-	run->kernel = xstrdup(env->kernel_release);
+	run->host = masked_copy(env->hostname, STORE_TEXT_MAX);
+	run->kernel = masked_copy(env->kernel_release, STORE_TEXT_MAX);
 	run->status = xstrdup("complete");
 	run->env = env_to_json(env);
+	mask_json_controls(run->env);
 	gmtime_r(&started->tv_sec, &tm);
 	strftime(run->started, sizeof(run->started), "%Y-%m-%dT%H:%M:%SZ", &tm);
 }

@@ -90,6 +90,7 @@ _Static_assert(ARRAY_SIZE(migrations) == STORE_SCHEMA_VERSION,
 
 static void set_err(char *err, size_t errlen, const char *fmt, ...)
 	_printf_(3, 4);
+static const char *find_control(const char *s);
 static void set_err(char *err, size_t errlen, const char *fmt, ...)
 {
 	va_list ap;
@@ -909,7 +910,8 @@ static int load_cell(sqlite3_stmt *stmt, struct stored_cell *c, bool samples)
 	c->rounds = decode_rounds(sqlite3_column_blob(stmt, 12),
 				  (size_t)sqlite3_column_bytes(stmt, 12), c->n);
 	c->nrounds = stored_cell_count_rounds(c->rounds, c->n);
-	return c->rounds ? 0 : -1;
+	/* Beyond what clockbench measures: damaged, not a run to compare. */
+	return c->rounds && c->nrounds <= STORE_ROUNDS_MAX ? 0 : -1;
 }
 
 static int load_cells(struct store *st, struct stored_run *run, bool samples,
@@ -1269,11 +1271,9 @@ bool store_label_valid(const char *label, char *why, size_t len)
 		set_err(why, len, "a label cannot be a uuid: that reads as a run");
 		return false;
 	}
-	for (size_t i = 0; i < n; i++) {
-		if ((unsigned char)label[i] < 0x20 || label[i] == 0x7f) {
-			set_err(why, len, "a label cannot hold control characters");
-			return false;
-		}
+	if (find_control(label)) {
+		set_err(why, len, "a label cannot hold control characters");
+		return false;
 	}
 	/* Labels travel in JSON exports, which are UTF-8. */
 	j = json_string(label);
@@ -1407,11 +1407,51 @@ static const char *json_type_name(const json_t *j)
 }
 
 /*
- * A string member. Absent: "" when optional, an error otherwise. Strings
- * with a NUL byte are refused: SQLite text would cut them short.
+ * The first control character in s: C0, DEL, or C1 (U+0080 to U+009F in
+ * UTF-8), which terminals act on; NULL when there is none.
  */
+static const char *find_control(const char *s)
+{
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (*p < 0x20 || *p == 0x7f)
+			return (const char *)p;
+		if (*p == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f)
+			return (const char *)p;
+	}
+	return NULL;
+}
+
+/*
+ * Text as clockbench writes it: no NUL (SQLite text would cut it short),
+ * at most max bytes, no control character (every command prints it).
+ */
+static int check_text(const char *s, size_t len, const char *where, size_t max,
+		      char *err, size_t errlen)
+{
+	const char *bad;
+
+	if (strlen(s) != len) {
+		set_err(err, errlen, "%s: contains a NUL character", where);
+		return -1;
+	}
+	if (len > max) {
+		set_err(err, errlen, "%s: %zu bytes, more than clockbench writes (%zu)",
+			where, len, max);
+		return -1;
+	}
+	bad = find_control(s);
+	if (bad) {
+		set_err(err, errlen, "%s: contains a control character (byte %zu)",
+			where, (size_t)(bad - s));
+		return -1;
+	}
+	return 0;
+}
+
+/* A string member of at most max bytes. Absent: "" when optional. */
 static int get_string(const json_t *obj, const char *key, const char *where,
-		      bool required, char **out, char *err, size_t errlen)
+		      bool required, size_t max, char **out, char *err,
+		      size_t errlen)
 {
 	const json_t *j = json_object_get(obj, key);
 
@@ -1428,10 +1468,9 @@ static int get_string(const json_t *obj, const char *key, const char *where,
 			json_type_name(j));
 		return -1;
 	}
-	if (strlen(json_string_value(j)) != json_string_length(j)) {
-		set_err(err, errlen, "%s: contains a NUL character", where);
+	if (check_text(json_string_value(j), json_string_length(j), where, max,
+		       err, errlen))
 		return -1;
-	}
 	*out = xstrdup(json_string_value(j));
 	return 0;
 }
@@ -1449,7 +1488,12 @@ static int get_samples(const json_t *arr, const char *where, double **out,
 		return -1;
 	}
 	*n = json_array_size(arr);
-	*out = xmalloc(*n * sizeof(double));
+	if (*n > STORE_SAMPLES_MAX) {
+		set_err(err, errlen, "%s: %zu samples, more than clockbench takes in "
+			"a cell (%d)", where, *n, STORE_SAMPLES_MAX);
+		return -1;
+	}
+	*out = xmalloc((*n ? *n : 1) * sizeof(double));
 	json_array_foreach(arr, i, v) {
 		if (json_is_number(v)) {
 			(*out)[i] = json_number_value(v);
@@ -1464,6 +1508,10 @@ static int get_samples(const json_t *arr, const char *where, double **out,
 	return 0;
 }
 
+/*
+ * Round numbers run from 0 to STORE_ROUNDS_MAX - 1: compare allocates per
+ * round, so a round of 4294967295 would ask it for 34 GB.
+ */
 static int get_rounds(const json_t *arr, const char *where,
 		      struct stored_cell *c, char *err, size_t errlen)
 {
@@ -1483,10 +1531,17 @@ static int get_rounds(const json_t *arr, const char *where,
 	}
 	c->rounds = xmalloc((c->n ? c->n : 1) * sizeof(uint32_t));
 	json_array_foreach(arr, i, v) {
-		if (!json_is_integer(v) || json_integer_value(v) < 0 ||
-		    json_integer_value(v) > UINT32_MAX) {
+		if (!json_is_integer(v)) {
 			set_err(err, errlen, "%s: expected a round number, got %s",
 				jpath(&p, "%s[%zu]", where, i), json_type_name(v));
+			return -1;
+		}
+		if (json_integer_value(v) < 0 ||
+		    json_integer_value(v) >= STORE_ROUNDS_MAX) {
+			set_err(err, errlen, "%s: round %" JSON_INTEGER_FORMAT " is out "
+				"of range (clockbench numbers rounds 0 to %d)",
+				jpath(&p, "%s[%zu]", where, i), json_integer_value(v),
+				STORE_ROUNDS_MAX - 1);
 			return -1;
 		}
 		c->rounds[i] = (uint32_t)json_integer_value(v);
@@ -1495,46 +1550,85 @@ static int get_rounds(const json_t *arr, const char *where,
 	return 0;
 }
 
-static int cell_from_json(const json_t *j, size_t idx, struct stored_cell *c,
-			  char *err, size_t errlen)
+static bool cell_status_known(const char *status)
 {
-	static const char *const optional[] = { "path", "api", "clock", "reason" };
-	char **slots[] = { &c->path, &c->api, &c->clock, &c->reason };
-	const json_t *v;
-	struct jpath p;
-	size_t ncycles;
+	static const char *const known[] = { "ok", "n/a", "unsupported",
+					     "not reached" };
 
-	if (!json_is_object(j)) {
-		set_err(err, errlen, "cells[%zu]: expected an object, got %s", idx,
-			json_type_name(j));
-		return -1;
-	}
-	if (get_string(j, "name", jpath(&p, "cells[%zu].name", idx), true,
-		       &c->name, err, errlen))
-		return -1;
+	for (size_t i = 0; i < ARRAY_SIZE(known); i++)
+		if (streq(status, known[i]))
+			return true;
+	return false;
+}
+
+/* The text fields of a cell, with the most bytes clockbench writes in each. */
+static int cell_strings_from_json(const json_t *j, size_t idx,
+				  struct stored_cell *c, char *err, size_t errlen)
+{
+	const struct {
+		const char *key;
+		char **slot;
+		bool required;
+		size_t max;
+	} fields[] = {
+		{ "name", &c->name, true, STORE_TEXT_MAX },
+		{ "path", &c->path, false, STORE_NAME_MAX },
+		{ "api", &c->api, false, STORE_NAME_MAX },
+		{ "clock", &c->clock, false, STORE_NAME_MAX },
+		{ "status", &c->status, true, STORE_NAME_MAX },
+		{ "reason", &c->reason, false, STORE_TEXT_MAX },
+		{ "unit", &c->unit, true, STORE_NAME_MAX },
+		{ "cycles_unit", &c->cycles_unit, false, STORE_NAME_MAX },
+	};
+	struct jpath p;
+
+	for (size_t k = 0; k < ARRAY_SIZE(fields); k++)
+		if (get_string(j, fields[k].key, jpath(&p, "cells[%zu].%s", idx,
+			       fields[k].key), fields[k].required, fields[k].max,
+			       fields[k].slot, err, errlen))
+			return -1;
 	if (!*c->name) {
 		set_err(err, errlen, "cells[%zu].name: empty", idx);
 		return -1;
 	}
-	for (size_t k = 0; k < ARRAY_SIZE(optional); k++)
-		if (get_string(j, optional[k], jpath(&p, "cells[%zu].%s", idx,
-			       optional[k]), false, slots[k], err, errlen))
-			return -1;
-	if (get_string(j, "status", jpath(&p, "cells[%zu].status", idx), true,
-		       &c->status, err, errlen) ||
-	    get_string(j, "unit", jpath(&p, "cells[%zu].unit", idx), true,
-		       &c->unit, err, errlen) ||
-	    get_string(j, "cycles_unit", jpath(&p, "cells[%zu].cycles_unit", idx),
-		       false, &c->cycles_unit, err, errlen))
+	if (!cell_status_known(c->status)) {
+		set_err(err, errlen, "cells[%zu].status: '%s' is not ok, n/a, "
+			"unsupported or not reached", idx, c->status);
 		return -1;
-	v = json_object_get(j, "batch_calls");
-	if (v && (!json_is_integer(v) || json_integer_value(v) < 0)) {
+	}
+	return 0;
+}
+
+static int get_batch_calls(const json_t *j, size_t idx, struct stored_cell *c,
+			   char *err, size_t errlen)
+{
+	const json_t *v = json_object_get(j, "batch_calls");
+
+	c->batch_calls = 0;
+	if (!v)
+		return 0;
+	if (!json_is_integer(v) || json_integer_value(v) < 0) {
 		set_err(err, errlen, "cells[%zu].batch_calls: expected a "
 			"non-negative integer, got %s", idx, json_type_name(v));
 		return -1;
 	}
-	c->batch_calls = v ? (uint64_t)json_integer_value(v) : 0;
-	v = json_object_get(j, "samples");
+	if ((uint64_t)json_integer_value(v) > STORE_BATCH_CALLS_MAX) {
+		set_err(err, errlen, "cells[%zu].batch_calls: %" JSON_INTEGER_FORMAT
+			" is more than clockbench makes in a sample (2^40)", idx,
+			json_integer_value(v));
+		return -1;
+	}
+	c->batch_calls = (uint64_t)json_integer_value(v);
+	return 0;
+}
+
+static int cell_samples_from_json(const json_t *j, size_t idx,
+				  struct stored_cell *c, char *err, size_t errlen)
+{
+	const json_t *v = json_object_get(j, "samples");
+	struct jpath p;
+	size_t ncycles;
+
 	if (!v) {
 		set_err(err, errlen, "cells[%zu].samples: missing", idx);
 		return -1;
@@ -1560,13 +1654,40 @@ static int cell_from_json(const json_t *j, size_t idx, struct stored_cell *c,
 			  errlen);
 }
 
-static int run_strings_from_json(const json_t *j, struct stored_run *run,
-				 char *err, size_t errlen)
+int stored_cell_from_json(const json_t *j, size_t idx, struct stored_cell *c,
+			  char *err, size_t errlen)
 {
-	char why[96];
+	memset(c, 0, sizeof(*c));
+	if (!json_is_object(j)) {
+		set_err(err, errlen, "cells[%zu]: expected an object, got %s", idx,
+			json_type_name(j));
+		return -1;
+	}
+	if (cell_strings_from_json(j, idx, c, err, errlen) ||
+	    get_batch_calls(j, idx, c, err, errlen) ||
+	    cell_samples_from_json(j, idx, c, err, errlen))
+		return -1;
+	return 0;
+}
+
+/* A command name as clockbench's own: lower-case letters, digits, '-'. */
+static bool command_like(const char *s)
+{
+	if (!*s)
+		return false;
+	for (; *s; s++)
+		if (!islower((unsigned char)*s) && !isdigit((unsigned char)*s) &&
+		    *s != '-')
+			return false;
+	return true;
+}
+
+static int run_uuid_from_json(const json_t *j, struct stored_run *run,
+			      char *err, size_t errlen)
+{
 	char *s;
 
-	if (get_string(j, "uuid", "uuid", true, &s, err, errlen))
+	if (get_string(j, "uuid", "uuid", true, STORE_NAME_MAX, &s, err, errlen))
 		return -1;
 	if (!uuid_like(s)) {
 		set_err(err, errlen, "uuid: '%s' is not a uuid", s);
@@ -1577,8 +1698,16 @@ static int run_strings_from_json(const json_t *j, struct stored_run *run,
 		*q = (char)tolower((unsigned char)*q);
 	snprintf(run->uuid, sizeof(run->uuid), "%s", s);
 	free(s);
+	return 0;
+}
 
-	if (get_string(j, "started", "started", true, &s, err, errlen))
+static int run_started_from_json(const json_t *j, struct stored_run *run,
+				 char *err, size_t errlen)
+{
+	char *s;
+
+	if (get_string(j, "started", "started", true, STORE_NAME_MAX, &s, err,
+		       errlen))
 		return -1;
 	if (strlen(s) != 20 || s[10] != 'T' || !store_date_valid(s)) {
 		set_err(err, errlen, "started: '%s' is not a UTC time such as "
@@ -1588,15 +1717,31 @@ static int run_strings_from_json(const json_t *j, struct stored_run *run,
 	}
 	snprintf(run->started, sizeof(run->started), "%s", s);
 	free(s);
+	return 0;
+}
 
-	if (get_string(j, "command", "command", true, &run->command, err, errlen) ||
-	    get_string(j, "label", "label", false, &run->label, err, errlen) ||
-	    get_string(j, "host", "host", true, &run->host, err, errlen) ||
-	    get_string(j, "kernel", "kernel", true, &run->kernel, err, errlen) ||
-	    get_string(j, "status", "status", true, &run->status, err, errlen))
+static int run_strings_from_json(const json_t *j, struct stored_run *run,
+				 char *err, size_t errlen)
+{
+	char why[96];
+
+	if (run_uuid_from_json(j, run, err, errlen) ||
+	    run_started_from_json(j, run, err, errlen))
 		return -1;
-	if (!*run->command) {
-		set_err(err, errlen, "command: empty");
+	if (get_string(j, "command", "command", true, STORE_NAME_MAX, &run->command,
+		       err, errlen) ||
+	    get_string(j, "label", "label", false, STORE_TEXT_MAX, &run->label,
+		       err, errlen) ||
+	    get_string(j, "host", "host", true, STORE_TEXT_MAX, &run->host, err,
+		       errlen) ||
+	    get_string(j, "kernel", "kernel", true, STORE_TEXT_MAX, &run->kernel,
+		       err, errlen) ||
+	    get_string(j, "status", "status", true, STORE_NAME_MAX, &run->status,
+		       err, errlen))
+		return -1;
+	if (!command_like(run->command)) {
+		set_err(err, errlen, "command: '%s' is not a clockbench command",
+			run->command);
 		return -1;
 	}
 	if (*run->label && !store_label_valid(run->label, why, sizeof(why))) {
@@ -1611,35 +1756,92 @@ static int run_strings_from_json(const json_t *j, struct stored_run *run,
 	return 0;
 }
 
-static int run_fields_from_json(const json_t *j, struct stored_run *run,
+/*
+ * Every key and string of an imported environment or config, at where
+ * (a path such as "environment.vdso.symbols[3]" built in place): bounded
+ * and free of control characters, as clockbench writes them.
+ */
+static int check_json_texts(const json_t *j, char *where, size_t len,
+			    size_t cap, char *err, size_t errlen)
+{
+	const char *key;
+	json_t *v;
+	size_t i;
+
+	if (json_is_string(j))
+		return check_text(json_string_value(j), json_string_length(j), where,
+				  STORE_JSON_TEXT_MAX, err, errlen);
+	if (json_is_array(j)) {
+		json_array_foreach(j, i, v) {
+			snprintf(where + len, cap - len, "[%zu]", i);
+			if (check_json_texts(v, where, strlen(where), cap, err, errlen))
+				return -1;
+		}
+	} else if (json_is_object(j)) {
+		json_object_foreach((json_t *)j, key, v) {
+			snprintf(where + len, cap - len, ".%s", find_control(key) ?
+				 "(key)" : key);
+			if (check_text(key, strlen(key), where, STORE_TEXT_MAX, err,
+				       errlen) ||
+			    check_json_texts(v, where, strlen(where), cap, err, errlen))
+				return -1;
+		}
+	}
+	where[len] = '\0';
+	return 0;
+}
+
+static int get_json_object(const json_t *j, const char *key, bool required,
+			   json_t **out, char *err, size_t errlen)
+{
+	const json_t *v = json_object_get(j, key);
+	char where[256];
+
+	*out = NULL;
+	if (!v && required) {
+		set_err(err, errlen, "%s: missing", key);
+		return -1;
+	}
+	if (!v || (!required && json_is_null(v)))
+		return 0;
+	if (!json_is_object(v)) {
+		set_err(err, errlen, "%s: expected an object%s, got %s", key,
+			required ? "" : " or null", json_type_name(v));
+		return -1;
+	}
+	snprintf(where, sizeof(where), "%s", key);
+	if (check_json_texts(v, where, strlen(where), sizeof(where), err, errlen))
+		return -1;
+	*out = json_deep_copy(v);
+	return 0;
+}
+
+int stored_run_header_from_json(const json_t *j, struct stored_run *run,
 				char *err, size_t errlen)
 {
 	const json_t *v;
 
-	if (run_strings_from_json(j, run, err, errlen))
+	memset(run, 0, sizeof(*run));
+	if (!json_is_object(j)) {
+		set_err(err, errlen, "expected a run object, got %s", json_type_name(j));
 		return -1;
+	}
+	if (run_strings_from_json(j, run, err, errlen))
+		goto fail;
 	v = json_object_get(j, "elapsed_s");
 	if (!v || !json_is_number(v) || json_number_value(v) < 0) {
 		set_err(err, errlen, "elapsed_s: %s", !v ? "missing" :
 			"expected a non-negative number");
-		return -1;
+		goto fail;
 	}
 	run->elapsed_s = json_number_value(v);
-	v = json_object_get(j, "environment");
-	if (!v || !json_is_object(v)) {
-		set_err(err, errlen, "environment: %s%s", v ? "expected an object, got " :
-			"missing", v ? json_type_name(v) : "");
-		return -1;
-	}
-	run->env = json_deep_copy(v);
-	v = json_object_get(j, "config");
-	if (v && !json_is_object(v) && !json_is_null(v)) {
-		set_err(err, errlen, "config: expected an object or null, got %s",
-			json_type_name(v));
-		return -1;
-	}
-	run->config = v && json_is_object(v) ? json_deep_copy(v) : NULL;
+	if (get_json_object(j, "environment", true, &run->env, err, errlen) ||
+	    get_json_object(j, "config", false, &run->config, err, errlen))
+		goto fail;
 	return 0;
+fail:
+	stored_run_free(run);
+	return -1;
 }
 
 int stored_run_from_json(const json_t *j, struct stored_run *run, char *err,
@@ -1648,23 +1850,23 @@ int stored_run_from_json(const json_t *j, struct stored_run *run, char *err,
 	const json_t *cells, *c;
 	size_t i;
 
-	memset(run, 0, sizeof(*run));
-	if (!json_is_object(j)) {
-		set_err(err, errlen, "expected a run object, got %s", json_type_name(j));
+	if (stored_run_header_from_json(j, run, err, errlen))
 		return -1;
-	}
-	if (run_fields_from_json(j, run, err, errlen))
-		goto fail;
 	cells = json_object_get(j, "cells");
 	if (!cells || !json_is_array(cells)) {
 		set_err(err, errlen, "cells: %s%s", cells ? "expected an array, got " :
 			"missing", cells ? json_type_name(cells) : "");
 		goto fail;
 	}
+	if (json_array_size(cells) > STORE_CELLS_MAX) {
+		set_err(err, errlen, "cells: %zu cells, more than clockbench writes "
+			"in a run (%d)", json_array_size(cells), STORE_CELLS_MAX);
+		goto fail;
+	}
 	run->cells = xcalloc(json_array_size(cells), sizeof(*run->cells));
 	json_array_foreach(cells, i, c) {
 		run->ncells = i + 1;
-		if (cell_from_json(c, i, &run->cells[i], err, errlen))
+		if (stored_cell_from_json(c, i, &run->cells[i], err, errlen))
 			goto fail;
 	}
 	return 0;

@@ -62,6 +62,22 @@ struct stored_run {
 	size_t ncells;
 };
 
+/*
+ * What clockbench itself writes, and so the most an imported run may hold:
+ * import refuses a value beyond these, naming it, so that a file cannot
+ * make show or compare allocate or loop beyond what a real run needs.
+ * Text must also be free of control characters (every command prints it).
+ */
+enum {
+	STORE_ROUNDS_MAX = 1000,	/* --rounds, --repetitions: rounds 0 to 999 */
+	STORE_SAMPLES_MAX = 1000000,	/* one cell: bench's max_samples, exec -n */
+	STORE_CELLS_MAX = 100000,	/* one run: cells x thread counts, hotplug */
+	STORE_TEXT_MAX = 255,		/* host, kernel, label, cell name, reason */
+	STORE_NAME_MAX = 64,		/* command, path, api, clock, status, units */
+	STORE_JSON_TEXT_MAX = 65536,	/* a key or string of environment, config */
+};
+#define STORE_BATCH_CALLS_MAX (1ull << 40)	/* calls a sample: scale --calls */
+
 /* The schema this build writes (PRAGMA user_version of its databases). */
 #define STORE_SCHEMA_VERSION 1
 
@@ -137,9 +153,20 @@ uint32_t stored_cell_count_rounds(const uint32_t *rounds, size_t n);
 
 /* Export format: one object per run, samples included. */
 json_t *stored_run_to_json(const struct stored_run *run);
-/* Validates every field; on error names it ("cells[3].values[2]: not a number"). */
+/*
+ * Validates every field against the limits above; on error names it
+ * ("cells[3].samples[2]: expected a number, got a string").
+ */
 int stored_run_from_json(const json_t *j, struct stored_run *run, char *err,
 			 size_t errlen);
+/*
+ * The same in pieces, for files read a cell at a time: every field of the
+ * run object but "cells" (run->cells stays empty), and cell idx of it.
+ */
+int stored_run_header_from_json(const json_t *j, struct stored_run *run,
+				char *err, size_t errlen);
+int stored_cell_from_json(const json_t *j, size_t idx, struct stored_cell *c,
+			  char *err, size_t errlen);
 
 /*
  * Import merges: a run whose uuid is already stored is skipped (returns 1,

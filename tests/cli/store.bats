@@ -313,6 +313,37 @@ set_user_version() {
 	[ ! -e "$DB" ]
 }
 
+@test "import refuses values clockbench never writes, naming the field (issue 15: 2)" {
+	run_file "$T/good.json" $U1 before 2026-11-30T13:50:02Z
+	for round in 4294967295 2147483648 1000; do
+		jq ".runs[0].cells[0].samples_round[4] = $round" "$T/good.json" >"$T/r.json"
+		run cb import --db "$DB" "$T/r.json"
+		[ "$status" -eq 1 ]
+		[ "$output" = "clockbench import: error: $T/r.json: runs[0].cells[0].samples_round[4]: round $round is out of range (clockbench numbers rounds 0 to 999)" ]
+	done
+	for field in host kernel command; do
+		jq --arg f "$field" '.runs[0][$f] = "x\u001b]0;owned\u0007"' "$T/good.json" >"$T/c.json"
+		run cb import --db "$DB" "$T/c.json"
+		[ "$status" -eq 1 ]
+		[ "$output" = "clockbench import: error: $T/c.json: runs[0].$field: contains a control character (byte 1)" ]
+	done
+	for field in name reason unit; do
+		jq --arg f "$field" '.runs[0].cells[2][$f] = "\rfake"' "$T/good.json" >"$T/c.json"
+		run cb import --db "$DB" "$T/c.json"
+		[ "$output" = "clockbench import: error: $T/c.json: runs[0].cells[2].$field: contains a control character (byte 0)" ]
+	done
+	[ ! -e "$DB" ]
+}
+
+@test "a run bench saved exports and imports into another store unchanged" {
+	cb bench --quick --api time --path vdso --db "$DB" --label rt >/dev/null 2>&1
+	cb export --db "$DB" rt >"$T/rt.json"
+	run cb import --db "$T/other.db" "$T/rt.json"
+	[ "$status" -eq 0 ]
+	diff <(jq -S '.runs | map(del(.id))' "$T/rt.json") \
+	     <(cb export --db "$T/other.db" --all | jq -S '.runs | map(del(.id))')
+}
+
 @test "a newer schema, a non-SQLite file and a corrupt file are refused untouched" {
 	populate
 	cp "$DB" "$T/newer.db"

@@ -24,6 +24,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "probe/timing.h"
 #include "results/record.h"
 #include "results/store.h"
 #include "basic/util.h"
@@ -725,6 +726,114 @@ static void test_json_validation_names_the_field(void **state)
 	expect_invalid(json_array(), "expected a run object, got an array");
 }
 
+/* A run with field key of the run (or of cell 0 when in_cell) set to v. */
+static json_t *run_with(const char *key, json_t *v, bool in_cell)
+{
+	json_t *j = valid_run_json();
+
+	json_object_set_new(in_cell ? cell0(j) : j, key, v);
+	return j;
+}
+
+/* Issue 15, failure 2: values beyond what clockbench writes are refused. */
+static void test_json_values_within_clockbench_limits(void **state)
+{
+	static const char *const texts[] = {
+		"host", "kernel", "command", "label",
+	};
+	static const char *const cell_texts[] = {
+		"name", "reason", "unit", "path", "api", "clock", "cycles_unit",
+	};
+	static const json_int_t bad_rounds[] = {
+		4294967295, 2147483648, 16777216, STORE_ROUNDS_MAX, -1,
+	};
+	char want[128], big[STORE_TEXT_MAX + 2];
+	json_t *j, *a;
+
+	for (size_t i = 0; i < ARRAY_SIZE(bad_rounds); i++) {
+		j = valid_run_json();
+		json_array_set_new(json_object_get(cell0(j), "samples_round"), 3,
+				   json_integer(bad_rounds[i]));
+		snprintf(want, sizeof(want), "cells[0].samples_round[3]: round %"
+			 JSON_INTEGER_FORMAT " is out of range", bad_rounds[i]);
+		expect_invalid(j, want);
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(texts); i++) {
+		snprintf(want, sizeof(want), "%s: contains a control character "
+			 "(byte 1)", texts[i]);
+		expect_invalid(run_with(texts[i], json_string("a\033]0;x\007"), false),
+			       want);
+		snprintf(want, sizeof(want), "%s: contains a control character",
+			 texts[i]);
+		/* C1: U+009B is CSI to some terminals. */
+		expect_invalid(run_with(texts[i], json_string("a\xc2\x9b" "2J"), false),
+			       want);
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(cell_texts); i++) {
+		snprintf(want, sizeof(want), "cells[0].%s: contains a control "
+			 "character (byte 0)", cell_texts[i]);
+		expect_invalid(run_with(cell_texts[i], json_string("\rx"), true), want);
+	}
+	memset(big, 'h', sizeof(big) - 1);
+	big[sizeof(big) - 1] = '\0';
+	expect_invalid(run_with("host", json_string(big), false),
+		       "host: 256 bytes, more than clockbench writes (255)");
+	expect_invalid(run_with("command", json_string("Bench"), false),
+		       "command: 'Bench' is not a clockbench command");
+	expect_invalid(run_with("status", json_string("fine"), true),
+		       "cells[0].status: 'fine' is not ok, n/a, unsupported or not");
+	expect_invalid(run_with("batch_calls", json_integer((1ll << 40) + 1), true),
+		       "cells[0].batch_calls: 1099511627777 is more than");
+
+	a = json_array();
+	for (size_t i = 0; i <= STORE_SAMPLES_MAX; i++)
+		json_array_append(a, json_null());	/* a shared singleton */
+	expect_invalid(run_with("samples", a, true),
+		       "cells[0].samples: 1000001 samples, more than clockbench");
+
+	j = valid_run_json();
+	json_object_set_new(json_object_get(j, "environment"), "cmdline",
+			    json_string("quiet\033[2J"));
+	expect_invalid(j, "environment.cmdline: contains a control character");
+	j = valid_run_json();
+	json_object_set_new(json_object_get(j, "config"), "x",
+			    json_pack("[s, s]", "ok", "\x7f"));
+	expect_invalid(j, "config.x[1]: contains a control character");
+}
+
+/* What clockbench measures fits the limits import enforces. */
+static void test_clockbench_runs_fit_the_limits(void **state)
+{
+	struct timing_config cfg;
+	struct env_info env;
+	struct stored_run r, back;
+	char err[512];
+	json_t *j;
+
+	timing_config_default(&cfg);
+	assert_true(cfg.max_samples <= STORE_SAMPLES_MAX);
+	assert_true(cfg.rounds <= STORE_ROUNDS_MAX);
+
+	/* A host name and an environment with control characters are masked. */
+	memset(&env, 0, sizeof(env));
+	snprintf(env.hostname, sizeof(env.hostname), "vm\033]0;owned\007");
+	snprintf(env.kernel_release, sizeof(env.kernel_release), "6.18\t44");
+	env.cmdline = xstrdup("quiet\tconsole=ttyS0\n");
+	record_begin(&r, "bench", NULL, &env, &(struct timespec){ 0 });
+	assert_string_equal(r.host, "vm?]0;owned?");
+	assert_string_equal(r.kernel, "6.18?44");
+	assert_string_equal(json_string_value(json_object_get(r.env, "cmdline")),
+			    "quiet?console=ttyS0?");
+	strcpy(r.uuid, "0a1b2c3d-0000-4000-8000-00000000abcd");
+	j = stored_run_to_json(&r);
+	if (stored_run_from_json(j, &back, err, sizeof(err)))
+		fail_msg("a run clockbench made does not import: %s", err);
+	stored_run_free(&back);
+	json_decref(j);
+	stored_run_free(&r);
+	free(env.cmdline);
+}
+
 static void test_import_twice_is_a_no_op(void **state)
 {
 	char path[PATH_MAX], err[512];
@@ -1102,6 +1211,8 @@ int main(void)
 		cmocka_unit_test(test_concurrent_writers_all_land),
 		cmocka_unit_test(test_json_round_trip),
 		cmocka_unit_test(test_json_validation_names_the_field),
+		cmocka_unit_test(test_json_values_within_clockbench_limits),
+		cmocka_unit_test(test_clockbench_runs_fit_the_limits),
 		cmocka_unit_test(test_import_twice_is_a_no_op),
 		cmocka_unit_test(test_resolve_by_id_label_and_uuid),
 		cmocka_unit_test(test_filters),
