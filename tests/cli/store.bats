@@ -344,6 +344,66 @@ set_user_version() {
 	     <(cb export --db "$T/other.db" --all | jq -S '.runs | map(del(.id))')
 }
 
+# An export of RUNS runs of CELLS cells of N samples: big_export FILE RUNS CELLS N
+big_export() {
+	python3 - "$@" <<'PY'
+import json, sys
+path, runs, cells, n = sys.argv[1], *map(int, sys.argv[2:])
+samples = ",".join("%.17g" % (20 + i % 97 / 7) for i in range(n))
+rounds = ",".join(str(i * 10 // n) for i in range(n))
+cell = ('{"name":"c%d","path":"vdso","api":"time","clock":"","status":"ok",'
+        '"reason":"","unit":"ns","batch_calls":800,"samples":[' + samples +
+        '],"samples_cycles":[' + samples + '],"cycles_unit":"TSC ticks",'
+        '"samples_round":[' + rounds + ']}')
+with open(path, "w") as f:
+    f.write('{"clockbench_export":1,"runs":[')
+    for r in range(runs):
+        head = {"uuid": "00000000-0000-4000-8000-%012d" % (r + 1),
+                "command": "bench", "label": "big", "host": "vm1",
+                "kernel": "6.18.44", "started": "2026-11-30T13:50:02Z",
+                "elapsed_s": 20.5, "status": "complete", "environment": {},
+                "config": None}
+        f.write(("," if r else "") + json.dumps(head)[:-1] + ',"cells":[' +
+                ",".join(cell % c for c in range(cells)) + "]}")
+    f.write("]}\n")
+PY
+}
+
+# The peak resident memory of a command, in MB.
+peak_mb() {
+	python3 -c 'import resource, subprocess, sys
+rc = subprocess.run(sys.argv[1:], stderr=subprocess.DEVNULL).returncode
+print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss // 1024)
+sys.exit(rc)' "$@"
+}
+
+@test "import streams a large file in a fraction of its size (issue 15: 9)" {
+	ldd "$CLOCKBENCH" | grep -q libasan && skip "the sanitizers' own memory"
+	# 8 runs of 600,000 samples: held whole, 3.9 times the file (660 MB);
+	# streamed, one run's samples and one cell's JSON (about 35 MB).
+	big_export "$T/big.json" 8 6 100000
+	size=$(( $(stat -c %s "$T/big.json") / 1048576 ))
+	[ "$size" -ge 160 ]
+	mb=$(peak_mb "$CLOCKBENCH" import --db "$DB" "$T/big.json")
+	echo "import of $size MB: peak $mb MB"
+	[ "$mb" -lt $(( size / 3 )) ]
+	[ "$(count_runs "$DB")" -eq 8 ]
+	[ "$(cb show --db "$DB" 8 --format json | jq '.[0].cells[5] | .n, .rounds')" = "100000
+10" ]
+}
+
+@test "import reads standard input from a pipe" {
+	run_file "$T/run.json" $U1 before 2026-11-30T13:50:02Z
+	run bash -c "cat '$T/run.json' | '$CLOCKBENCH' import --db '$DB' -"
+	[ "$status" -eq 0 ]
+	[ "$output" = "imported run $U1 from - as run 1" ]
+	jq '.runs[0].cells[1].samples[1] = true' "$T/run.json" >"$T/bad.json"
+	run bash -c "cat '$T/bad.json' | '$CLOCKBENCH' import --db '$T/other.db' -"
+	[ "$status" -eq 1 ]
+	[ "$output" = "clockbench import: error: -: runs[0].cells[1].samples[1]: expected a number, got a boolean" ]
+	[ ! -e "$T/other.db" ]
+}
+
 @test "a newer schema, a non-SQLite file and a corrupt file are refused untouched" {
 	populate
 	cp "$DB" "$T/newer.db"

@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "probe/timing.h"
+#include "results/export-file.h"
 #include "results/record.h"
 #include "results/store.h"
 #include "basic/util.h"
@@ -857,6 +858,172 @@ static void test_import_twice_is_a_no_op(void **state)
 	json_decref(j);
 }
 
+/* ---- export files, streamed ------------------------------------------ */
+
+/* An export file of n runs (uuids ...0001, ...0002), dumped with flags. */
+static char *export_text(size_t n, size_t flags)
+{
+	json_t *runs = json_array(), *file;
+	char *text;
+
+	for (size_t i = 0; i < n; i++) {
+		json_t *r = valid_run_json();
+
+		json_object_set_new(r, "uuid", json_sprintf("0a1b2c3d-0000-4000-8000-"
+							     "%012zu", i + 1));
+		json_array_append_new(runs, r);
+	}
+	file = json_pack("{s:i, s:s, s:o}", "clockbench_export", 1, "tool",
+			 "clockbench test", "runs", runs);
+	text = json_dumps(file, flags);
+	json_decref(file);
+	return text;
+}
+
+static struct export_file *open_text(const char *text, char *path, size_t len)
+{
+	char err[512];
+	struct export_file *f;
+
+	new_path(path, len, "export.json");
+	write_file(path, text, strlen(text));
+	f = export_file_open(path, err, sizeof(err));
+	if (!f)
+		fail_msg("export_file_open: %s", err);
+	return f;
+}
+
+/* Reads every run: the count, or -1 with the error in err. */
+static int read_all(struct export_file *f, char *err, size_t errlen)
+{
+	struct stored_run r;
+	int n = 0, rc;
+
+	while ((rc = export_file_next(f, &r, err, errlen)) == 1) {
+		n++;
+		stored_run_free(&r);
+	}
+	return rc < 0 ? -1 : n;
+}
+
+static void test_export_file_reads_any_layout(void **state)
+{
+	const size_t layouts[] = { JSON_COMPACT, JSON_INDENT(2) | JSON_SORT_KEYS,
+				   JSON_INDENT(1) };
+	char path[PATH_MAX], err[512];
+	struct stored_run r, want;
+
+	for (size_t i = 0; i < ARRAY_SIZE(layouts); i++) {
+		char *text = export_text(3, layouts[i]);
+		struct export_file *f = open_text(text, path, sizeof(path));
+		json_t *j = valid_run_json();
+
+		assert_int_equal(export_file_next(f, &r, err, sizeof(err)), 1);
+		json_object_set_new(j, "uuid", json_string("0a1b2c3d-0000-4000-8000-"
+							   "000000000001"));
+		assert_int_equal(stored_run_from_json(j, &want, err, sizeof(err)), 0);
+		assert_same_run(&r, &want);
+		stored_run_free(&r);
+		stored_run_free(&want);
+		json_decref(j);
+		assert_int_equal(read_all(f, err, sizeof(err)), 2);
+		assert_int_equal(export_file_runs(f), 3);
+		/* Again from the start, as import's second pass reads it. */
+		assert_int_equal(export_file_rewind(f, err, sizeof(err)), 0);
+		assert_int_equal(read_all(f, err, sizeof(err)), 3);
+		export_file_close(f);
+		free(text);
+	}
+}
+
+/* text must fail with want; a syntax error where jansson puts it. */
+static void expect_file_error(const char *text, const char *want)
+{
+	char path[PATH_MAX], err[512], full[PATH_MAX + 600];
+	struct export_file *f = open_text(text, path, sizeof(path));
+	json_error_t jerr;
+	json_t *whole;
+
+	assert_int_equal(read_all(f, err, sizeof(err)), -1);
+	export_file_close(f);
+	whole = json_loads(text, JSON_REJECT_DUPLICATES, &jerr);
+	if (!whole && !want)	/* the place; the words may differ */
+		snprintf(full, sizeof(full), "%s:%d:%d: not valid JSON: ", path,
+			 jerr.line, jerr.column);
+	else
+		snprintf(full, sizeof(full), "%s: %s", path, want);
+	json_decref(whole);
+	if (strncmp(err, full, strlen(full)) != 0)
+		fail_msg("error '%s' does not start with '%s'", err, full);
+}
+
+static void test_export_file_names_the_place(void **state)
+{
+	char *pretty = export_text(2, JSON_INDENT(2)), *bad, *at;
+
+	/* A syntax error deep in the second run, on its own line. */
+	bad = xstrdup(pretty);
+	at = strstr(strstr(bad, "000000000002"), "\"samples\"");
+	assert_non_null(at);
+	at[strlen("\"samples\": [") + 3] = '}';
+	expect_file_error(bad, NULL);
+	free(bad);
+	expect_file_error("{\"clockbench_export\": 1, \"runs\": [\n  {\"uuid\": }\n]}\n",
+			  NULL);
+	expect_file_error("{\"clockbench_export\": 1, \"runs\": [] x", NULL);
+	expect_file_error("{\"clockbench_export\": 1, \"runs\": []", NULL);
+	expect_file_error("{\"clockbench_export\": 1, \"runs\": [], \"runs\": []}",
+			  NULL);
+	expect_file_error("{\"clockbench_export\": 1, \"runs\": [{\"cells\": [], "
+			  "\"cells\": []}]}", NULL);
+	expect_file_error("", NULL);
+	expect_file_error("[1, 2]", "not a clockbench export: expected a JSON object");
+	expect_file_error("{\"runs\": []}", "clockbench_export: missing");
+	expect_file_error("{\"runs\": [], \"clockbench_export\": 2}",
+			  "clockbench_export: format 2 is newer");
+	expect_file_error("{\"clockbench_export\": 1, \"runs\": {}}",
+			  "runs: expected an array");
+	expect_file_error("{\"clockbench_export\": 1, \"runs\": [3]}",
+			  "runs[0]: expected a run object, got an integer");
+	expect_file_error("{\"clockbench_export\": 1, \"runs\": [{\"cells\": 3}]}",
+			  "runs[0].cells: expected an array, got an integer");
+	expect_file_error("{\"clockbench_export\": 1, \"runs\": [{\"cells\": []}]}",
+			  "runs[0].uuid: missing");
+
+	/* The version may come last (as written by hand, or by other tools). */
+	bad = export_text(1, JSON_COMPACT);
+	at = strstr(bad, "\"clockbench_export\":1,");
+	memmove(at, at + strlen("\"clockbench_export\":1,"),
+		strlen(at + strlen("\"clockbench_export\":1,")) + 1);
+	strcpy(strrchr(bad, '}'), ",\"clockbench_export\":1}");
+	{
+		char path[PATH_MAX], err[512];
+		struct export_file *f = open_text(bad, path, sizeof(path));
+
+		assert_int_equal(read_all(f, err, sizeof(err)), 1);
+		export_file_close(f);
+	}
+	free(bad);
+	free(pretty);
+}
+
+/* A cell larger than clockbench writes is refused before it is parsed. */
+static void test_export_file_bounds_a_cell(void **state)
+{
+	static const char head[] = "{\"clockbench_export\": 1, \"runs\": [{\"cells\": "
+				   "[{\"samples\": [0";
+	size_t n = 3 * STORE_SAMPLES_MAX + 2048, len = strlen(head) + 2 * n + 8;
+	char *text = xmalloc(len), *p = text;
+
+	p += sprintf(p, "%s", head);
+	for (size_t i = 0; i < n; i++)
+		p += sprintf(p, ",1");
+	strcpy(p, "]}]}]}");
+	expect_file_error(text, "runs[0].cells[0]: larger than a cell clockbench "
+			  "writes");
+	free(text);
+}
+
 /* ---- finding runs --------------------------------------------------- */
 
 static void test_resolve_by_id_label_and_uuid(void **state)
@@ -1214,6 +1381,9 @@ int main(void)
 		cmocka_unit_test(test_json_values_within_clockbench_limits),
 		cmocka_unit_test(test_clockbench_runs_fit_the_limits),
 		cmocka_unit_test(test_import_twice_is_a_no_op),
+		cmocka_unit_test(test_export_file_reads_any_layout),
+		cmocka_unit_test(test_export_file_names_the_place),
+		cmocka_unit_test(test_export_file_bounds_a_cell),
 		cmocka_unit_test(test_resolve_by_id_label_and_uuid),
 		cmocka_unit_test(test_filters),
 		cmocka_unit_test(test_date_and_label_checks),
