@@ -89,6 +89,8 @@ struct store *record_open(const struct store_options *o,
 	st = store_open_access(buf, access, err, sizeof(err));
 	if (!st)
 		error_msg("%s", err);
+	else if (store_warning(st))
+		warn_msg("%s", store_warning(st));
 	return st;
 }
 

@@ -28,6 +28,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "basic/strbuf.h"
 #include "basic/util.h"
 
 /* "Clkb": marks the file as ours in the SQLite header (PRAGMA application_id). */
@@ -40,6 +41,7 @@ struct store {
 	sqlite3 *db;
 	char *path;
 	bool busy;	/* the last error was another connection's lock */
+	char warning[PATH_MAX + 128];	/* what a reader should know, or "" */
 };
 
 /*
@@ -214,6 +216,12 @@ static int check_path(const char *path, enum store_access access, bool *create,
 		}
 		if (!S_ISREG(sb.st_mode)) {
 			set_err(err, errlen, "%s is not a regular file", path);
+			return -1;
+		}
+		/* SQLite would write a schema into it; only a saving command may. */
+		if (sb.st_size == 0 && access != STORE_WRITE) {
+			set_err(err, errlen, "no results database at %s (the file is "
+				"empty)", path);
 			return -1;
 		}
 		return 0;
@@ -393,8 +401,7 @@ static int prepare_database(struct store *st, enum store_access access,
 		return -1;
 	wal = wal_mode(st);
 	/* Nothing has been written yet: check everything before the first write. */
-	if ((access != STORE_READ || version < STORE_SCHEMA_VERSION || !wal) &&
-	    check_integrity(st, err, errlen))
+	if (check_integrity(st, err, errlen))
 		return -1;
 	if (!wal && set_wal_mode(st, err, errlen))
 		return -1;
@@ -433,35 +440,159 @@ static int prepare_with_retries(struct store *st, enum store_access access,
 	}
 }
 
+static int open_db(struct store *st, const char *name, int flags, char *err,
+		   size_t errlen)
+{
+	int rc = sqlite3_open_v2(name, &st->db, flags, NULL);
+
+	if (rc != SQLITE_OK) {
+		set_err(err, errlen, "cannot open %s: %s", st->path,
+			st->db ? sqlite3_errmsg(st->db) : sqlite3_errstr(rc));
+		sqlite3_close(st->db);
+		st->db = NULL;
+		return -1;
+	}
+	sqlite3_extended_result_codes(st->db, 1);
+	sqlite3_busy_timeout(st->db, STORE_BUSY_TIMEOUT_MS);
+	return 0;
+}
+
+/* A read-only connection: the schema checked, nothing migrated or set. */
+static int prepare_reading(struct store *st, char *err, size_t errlen)
+{
+	int64_t version;
+
+	if (check_identity(st, &version, err, errlen))
+		return -1;
+	if (version == 0) {
+		set_err(err, errlen, "no results database at %s (an SQLite file "
+			"without clockbench's tables)", st->path);
+		return -1;
+	}
+	return exec(st, "PRAGMA query_only = ON", "setting up the connection",
+		    err, errlen);
+}
+
+/*
+ * Reading a WAL database needs its -shm file, which SQLite creates, even
+ * for reading, beside the database. It cannot in a read-only directory,
+ * on read-only or full storage, or next to someone else's files.
+ */
+static bool shared_memory_failed(struct store *st)
+{
+	int code = sqlite3_extended_errcode(st->db);
+
+	switch (code & 0xff) {
+	case SQLITE_CANTOPEN:
+	case SQLITE_READONLY:
+		return true;
+	case SQLITE_IOERR:
+		return code == SQLITE_IOERR_SHMOPEN || code == SQLITE_IOERR_SHMSIZE ||
+		       code == SQLITE_IOERR_SHMMAP || code == SQLITE_IOERR_SHMLOCK;
+	}
+	return false;
+}
+
+/* "file:PATH?query", with what URIs reserve in PATH escaped. */
+static char *file_uri(const char *path, const char *query)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_adds(&sb, "file:");
+	while (path[0] == '/' && path[1] == '/')
+		path++;		/* "file://x" would name a host */
+	for (const char *p = path; *p; p++) {
+		if (*p == '%' || *p == '?' || *p == '#')
+			strbuf_addf(&sb, "%%%02X", (unsigned char)*p);
+		else
+			strbuf_addch(&sb, *p);
+	}
+	strbuf_addf(&sb, "?%s", query);
+	return strbuf_detach(&sb);
+}
+
+/* Runs saved to the write-ahead log but not yet to the file itself. */
+static void note_unread_log(struct store *st)
+{
+	char wal[PATH_MAX + 8];
+	struct stat sb;
+
+	snprintf(wal, sizeof(wal), "%s-wal", st->path);
+	if (stat(wal, &sb) == 0 && sb.st_size > 0)
+		snprintf(st->warning, sizeof(st->warning), "%s: read without %s, "
+			 "which cannot be opened here: the latest runs may be "
+			 "missing", st->path, wal);
+}
+
+/*
+ * mode=ro first; when the log's shared memory cannot be set up, the file
+ * as it is (immutable: no locks, no -shm), which is all a read-only
+ * directory or disk can hold anyway.
+ */
+static int open_read_only(struct store *st, char *err, size_t errlen)
+{
+	char *uri;
+	int rc;
+
+	if (open_db(st, st->path, SQLITE_OPEN_READONLY, err, errlen))
+		return -1;
+	if (prepare_reading(st, err, errlen) == 0)
+		return 0;
+	if (!shared_memory_failed(st))
+		return -1;
+	sqlite3_close(st->db);
+	st->db = NULL;
+	uri = file_uri(st->path, "immutable=1");
+	rc = open_db(st, uri, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, err, errlen);
+	free(uri);
+	if (rc || prepare_reading(st, err, errlen))
+		return -1;
+	note_unread_log(st);
+	return 0;
+}
+
+/* A connection that writes: refused when the file itself is read-only. */
+static int open_read_write(struct store *st, enum store_access how,
+			   bool create, char *err, size_t errlen)
+{
+	int flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0);
+
+	if (open_db(st, st->path, flags, err, errlen))
+		return -1;
+	/* SQLite falls back to read-only silently; a save would then fail. */
+	if (sqlite3_db_readonly(st->db, "main") == 1) {
+		set_err(err, errlen, "%s: cannot write to it: %s", st->path,
+			access(st->path, W_OK) ? strerror(errno) : "read-only");
+		return -1;
+	}
+	return prepare_with_retries(st, how, err, errlen);
+}
+
 struct store *store_open_access(const char *path, enum store_access access,
 				char *err, size_t errlen)
 {
-	int flags = SQLITE_OPEN_READWRITE;
 	struct store *st;
 	bool create;
 	int rc;
 
 	if (check_path(path, access, &create, err, errlen))
 		return NULL;
-	if (create)
-		flags |= SQLITE_OPEN_CREATE;
-
 	st = xcalloc(1, sizeof(*st));
 	st->path = xstrdup(path);
-	rc = sqlite3_open_v2(path, &st->db, flags, NULL);
-	if (rc != SQLITE_OK) {
-		set_err(err, errlen, "cannot open %s: %s", path,
-			st->db ? sqlite3_errmsg(st->db) : sqlite3_errstr(rc));
-		store_close(st);
-		return NULL;
-	}
-	sqlite3_extended_result_codes(st->db, 1);
-	sqlite3_busy_timeout(st->db, STORE_BUSY_TIMEOUT_MS);
-	if (prepare_with_retries(st, access, err, errlen)) {
+	if (access == STORE_READ)
+		rc = open_read_only(st, err, errlen);
+	else
+		rc = open_read_write(st, access, create, err, errlen);
+	if (rc) {
 		store_close(st);
 		return NULL;
 	}
 	return st;
+}
+
+const char *store_warning(const struct store *st)
+{
+	return st->warning[0] ? st->warning : NULL;
 }
 
 struct store *store_open(const char *path, char *err, size_t errlen)

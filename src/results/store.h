@@ -85,7 +85,9 @@ enum {
 void store_default_path(char *buf, size_t len);
 
 enum store_access {
-	STORE_READ,	/* the file must exist ("no results database at ..") */
+	STORE_READ,	/* read-only: the file must exist and hold a store ("no
+			 * results database at .."); never created, migrated
+			 * or written, and readable on read-only storage */
 	STORE_UPDATE,	/* the file must exist; checked whole before writing */
 	STORE_WRITE,	/* as UPDATE, but created when absent (its directory
 			 * must exist) */
@@ -93,10 +95,15 @@ enum store_access {
 
 /*
  * store_open() is store_open_access(path, STORE_WRITE, ...). Both check the
- * file and migrate an older schema; STORE_READ never creates a file.
+ * file; UPDATE and WRITE migrate an older schema.
  */
 struct store *store_open_access(const char *path, enum store_access access,
 				char *err, size_t errlen);
+/*
+ * What a reader of st should be told, or NULL: a read-only store whose
+ * write-ahead log could not be read ("the latest runs may be missing").
+ */
+const char *store_warning(const struct store *st);
 
 /*
  * Open (creating when absent) and migrate to the current schema. Refuses a

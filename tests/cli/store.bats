@@ -482,6 +482,100 @@ sys.exit(rc)' "$@"
 	[ "$output" = "clockbench runs: error: cannot access $DB: Permission denied" ]
 }
 
+@test "read commands never create or migrate a store (issue 15: 6)" {
+	: >"$T/empty.db"
+	for args in runs "show 1" "export 1" "compare 1 2" "rm --dry-run 1"; do
+		run cb $args --db "$T/empty.db"
+		[ "$status" -eq 1 ]
+		[ "$output" = "clockbench ${args%% *}: error: no results database at $T/empty.db (the file is empty)" ]
+		[ ! -s "$T/empty.db" ]
+		[ ! -e "$T/empty.db-wal" ] && [ ! -e "$T/empty.db-journal" ]
+	done
+	# An SQLite file without the schema is read, not given one.
+	python3 -c 'import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute("PRAGMA page_size = 4096"); c.execute("VACUUM")' "$T/v0.db"
+	cp "$T/v0.db" "$T/v0.orig"
+	for args in runs "show 1" "export --all" "compare 1 2"; do
+		run cb $args --db "$T/v0.db"
+		[ "$status" -eq 1 ]
+		[ "$output" = "clockbench ${args%% *}: error: no results database at $T/v0.db (an SQLite file without clockbench's tables)" ]
+		cmp "$T/v0.db" "$T/v0.orig"
+	done
+}
+
+# As an unprivileged user: as_nobody COMMAND...
+as_nobody() {
+	setpriv --reuid=65534 --regid=65534 --clear-groups "$@"
+}
+
+# A directory nobody can reach ($BATS_TEST_TMPDIR's parent is private): $P.
+need_nobody() {
+	[ "$(id -u)" -eq 0 ] || skip "needs root to switch to an unprivileged user"
+	command -v setpriv >/dev/null || skip "setpriv not installed"
+	P=$(mktemp -d "${TMPDIR:-/tmp}/clockbench-store.XXXXXX")
+	chmod 755 "$P"
+}
+
+teardown() {
+	if [ -n "${P:-}" ]; then
+		chmod -R u+w "$P"
+		rm -rf "$P"
+	fi
+}
+
+@test "a store on read-only storage, or someone else's 0444 file, is readable (issue 15: 5)" {
+	need_nobody
+	populate
+	mkdir "$P/ro" "$P/shared"
+	cp "$DB" "$P/ro/r.db"
+	cp "$DB" "$P/shared/r.db"
+	chmod 444 "$P/ro/r.db" "$P/shared/r.db"
+	chmod 555 "$P/ro"		# nobody can create r.db-shm here
+	chmod 1777 "$P/shared"		# here nobody can, beside root's file
+	for db in "$P/ro/r.db" "$P/shared/r.db"; do
+		run as_nobody "$CLOCKBENCH" runs --db "$db"
+		[ "$status" -eq 0 ]
+		[ "${#lines[@]}" -eq 4 ]
+		run as_nobody "$CLOCKBENCH" show --db "$db" before --format json
+		[ "$status" -eq 0 ]
+		jq -e '.[0].cells[0].summary.median == 20.5' <<<"$output"
+		run as_nobody "$CLOCKBENCH" export --db "$db" --all
+		[ "$status" -eq 0 ]
+		jq -e '.runs | length == 3' <<<"$output"
+		run as_nobody "$CLOCKBENCH" compare --db "$db" before after
+		[ "$status" -eq 0 ]
+		cmp "$db" "$DB"
+	done
+	# Writing to it says why it cannot.
+	run as_nobody "$CLOCKBENCH" rm --db "$P/shared/r.db" 1
+	[ "$status" -eq 1 ]
+	[ "$output" = "clockbench rm: error: $P/shared/r.db: cannot write to it: Permission denied" ]
+}
+
+@test "a read-only store whose log cannot be read is read, with a warning" {
+	need_nobody
+	populate
+	mkdir "$P/ro"
+	cp "$DB" "$P/ro/r.db"
+	# A run committed to the log only: its writer died before a checkpoint.
+	python3 - "$P/ro/r.db" <<'PY'
+import os, sqlite3, sys
+c = sqlite3.connect(sys.argv[1], isolation_level=None)
+c.execute("PRAGMA wal_autocheckpoint = 0")
+c.execute("UPDATE runs SET label = 'late' WHERE id = 3")
+os._exit(0)
+PY
+	[ -s "$P/ro/r.db-wal" ]
+	rm "$P/ro/r.db-shm"
+	chmod 555 "$P/ro"
+	as_nobody "$CLOCKBENCH" runs --db "$P/ro/r.db" --label after --format json \
+		>"$T/out" 2>"$T/err"
+	[ "$(jq length "$T/out")" -eq 2 ]
+	[ "$(cat "$T/err")" = "clockbench runs: warning: $P/ro/r.db: read without $P/ro/r.db-wal, which cannot be opened here: the latest runs may be missing" ]
+	# Where it can be, the log is read.
+	chmod 755 "$P/ro"
+	[ "$(cb runs --db "$P/ro/r.db" --label late --format json | jq length)" -eq 1 ]
+}
+
 # ---- with bench saving its runs ------------------------------------------
 
 

@@ -64,6 +64,14 @@ static char *slurp(const char *path, size_t *len)
 	return buf;
 }
 
+static size_t slurp_len(const char *path)
+{
+	struct stat sb;
+
+	assert_int_equal(stat(path, &sb), 0);
+	return (size_t)sb.st_size;
+}
+
 static void write_file(const char *path, const void *data, size_t len)
 {
 	FILE *f = fopen(path, "wb");
@@ -505,6 +513,45 @@ static void test_missing_file_not_created(void **state)
 
 	assert_null(store_open(tmpdir, err, sizeof(err)));
 	assert_non_null(strstr(err, "is a directory"));
+}
+
+/* Issue 15, failure 6: reading never creates, migrates or writes. */
+static void test_read_access_writes_nothing(void **state)
+{
+	char path[PATH_MAX], err[512];
+	struct stored_run r;
+	struct store *st;
+	size_t len;
+	char *before, *after;
+
+	new_path(path, sizeof(path), "empty.db");
+	write_file(path, "", 0);
+	assert_null(store_open_access(path, STORE_READ, err, sizeof(err)));
+	assert_non_null(strstr(err, "(the file is empty)"));
+	assert_null(store_open_access(path, STORE_UPDATE, err, sizeof(err)));
+	assert_int_equal(slurp_len(path), 0);
+
+	new_path(path, sizeof(path), "v0.db");
+	sql(path, "PRAGMA page_size = 4096; VACUUM");
+	before = slurp(path, &len);
+	assert_null(store_open_access(path, STORE_READ, err, sizeof(err)));
+	assert_non_null(strstr(err, "without clockbench's tables"));
+	after = slurp(path, &len);
+	assert_memory_equal(before, after, len);
+	free(before);
+	free(after);
+
+	/* A read connection cannot save, even by mistake. */
+	new_path(path, sizeof(path), "ro.db");
+	store_close(open_ok(path));
+	st = store_open_access(path, STORE_READ, err, sizeof(err));
+	assert_non_null(st);
+	assert_null(store_warning(st));
+	simple_run(&r, "x");
+	assert_int_equal(store_save_run(st, &r, err, sizeof(err)), -1);
+	stored_run_free(&r);
+	store_close(st);
+	assert_int_equal(sql_int(path, "SELECT count(*) FROM runs"), 0);
 }
 
 /* ---- concurrency ---------------------------------------------------- */
@@ -1375,6 +1422,7 @@ int main(void)
 		cmocka_unit_test(test_other_programs_database_refused),
 		cmocka_unit_test(test_corrupt_file_refused),
 		cmocka_unit_test(test_missing_file_not_created),
+		cmocka_unit_test(test_read_access_writes_nothing),
 		cmocka_unit_test(test_concurrent_writers_all_land),
 		cmocka_unit_test(test_json_round_trip),
 		cmocka_unit_test(test_json_validation_names_the_field),
