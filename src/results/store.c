@@ -34,7 +34,10 @@
 /* "Clkb": marks the file as ours in the SQLite header (PRAGMA application_id). */
 #define STORE_APPLICATION_ID 0x436c6b62
 /* Concurrent runs wait for each other's short write transactions. */
-#define STORE_BUSY_TIMEOUT_MS 30000
+#define STORE_BUSY_TIMEOUT_S 30
+#define STORE_BUSY_TIMEOUT_MS (STORE_BUSY_TIMEOUT_S * 1000)
+#define STRINGIFY(x) STRINGIFY_(x)
+#define STRINGIFY_(x) #x
 #define LABEL_MAX 64
 
 struct store {
@@ -104,11 +107,38 @@ static void set_err(char *err, size_t errlen, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* "PATH: what: sqlite's message", with a plain word for the usual causes. */
+/*
+ * What went wrong in plain words, when SQLite's own are misleading: a full
+ * disk is "disk I/O error" when it hits the log's shared memory.
+ */
+static const char *plain_cause(struct store *st)
+{
+	int code = sqlite3_extended_errcode(st->db);
+	int sys = sqlite3_system_errno(st->db);
+
+	switch (code & 0xff) {
+	case SQLITE_FULL:
+		return "no space left on device";
+	case SQLITE_BUSY:
+		return "another process holds the database locked (waited "
+		       STRINGIFY(STORE_BUSY_TIMEOUT_S) " s)";
+	case SQLITE_IOERR:
+	case SQLITE_CANTOPEN:
+		if (sys == ENOSPC)
+			return "no space left on device";
+		return sys ? strerror(sys) : NULL;
+	}
+	if (code == SQLITE_READONLY_DIRECTORY)
+		return "cannot create files in its directory";
+	return NULL;
+}
+
+/* "PATH: what: the cause", with a plain word for the usual causes. */
 static void db_err(struct store *st, char *err, size_t errlen,
 		   const char *what)
 {
 	int code = sqlite3_errcode(st->db) & 0xff;
+	const char *cause = plain_cause(st);
 
 	st->busy = code == SQLITE_BUSY;
 	if (code == SQLITE_CORRUPT)
@@ -119,7 +149,7 @@ static void db_err(struct store *st, char *err, size_t errlen,
 			sqlite3_errmsg(st->db));
 	else
 		set_err(err, errlen, "%s: %s: %s", st->path, what,
-			sqlite3_errmsg(st->db));
+			cause ? cause : sqlite3_errmsg(st->db));
 }
 
 static int exec(struct store *st, const char *sql, const char *what, char *err,
@@ -991,7 +1021,7 @@ static int load_run_row(struct store *st, int64_t id, struct stored_run *run,
 		set_err(err, errlen, "%s: run %lld: its environment or configuration "
 			"is not valid JSON (the database is damaged)", st->path,
 			(long long)id);
-		return -1;
+		return STORE_DAMAGED;
 	}
 	if (!run->env)
 		run->env = json_object();
@@ -1045,6 +1075,17 @@ static int load_cell(sqlite3_stmt *stmt, struct stored_cell *c, bool samples)
 	return c->rounds && c->nrounds <= STORE_ROUNDS_MAX ? 0 : -1;
 }
 
+static void damaged_cell_err(struct store *st, int64_t id, const char *name,
+			     char *err, size_t errlen)
+{
+	_cleanup_strbuf_ struct strbuf sb = STRBUF_INIT;
+
+	strbuf_add_escaped(&sb, name);
+	set_err(err, errlen, "%s: run %lld: the samples of cell %s do not match "
+		"their count (the database is damaged)", st->path, (long long)id,
+		sb.buf);
+}
+
 static int load_cells(struct store *st, struct stored_run *run, bool samples,
 		      char *err, size_t errlen)
 {
@@ -1070,11 +1111,9 @@ static int load_cells(struct store *st, struct stored_run *run, bool samples,
 		c = &run->cells[run->ncells++];
 		memset(c, 0, sizeof(*c));
 		if (load_cell(stmt, c, samples)) {
-			set_err(err, errlen, "%s: run %lld: the samples of cell %s do "
-				"not match their count (the database is damaged)",
-				st->path, (long long)run->id, c->name);
+			damaged_cell_err(st, run->id, c->name, err, errlen);
 			sqlite3_finalize(stmt);
-			return -1;
+			return STORE_DAMAGED;
 		}
 	}
 	if (rc != SQLITE_DONE)

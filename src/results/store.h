@@ -116,6 +116,11 @@ void store_close(struct store *st);
 /* Save in one transaction; fills run->id (and uuid when empty). 0 or -1. */
 int store_save_run(struct store *st, struct stored_run *run, char *err,
 		   size_t errlen);
+/*
+ * 0; STORE_DAMAGED when this run's stored data cannot be read back (err
+ * names the run; the others may be fine); -1 when the store failed.
+ */
+#define STORE_DAMAGED 1
 int store_load_run(struct store *st, int64_t id, struct stored_run *run,
 		   char *err, size_t errlen);
 /*

@@ -576,6 +576,47 @@ PY
 	[ "$(cb runs --db "$P/ro/r.db" --label late --format json | jq length)" -eq 1 ]
 }
 
+# Raw SQL on a database, bypassing clockbench: sql DB STATEMENT
+sql() {
+	python3 -c 'import sqlite3, sys
+c = sqlite3.connect(sys.argv[1], isolation_level=None)
+c.executescript(sys.argv[2])' "$@"
+}
+
+@test "runs skips a damaged run with a warning naming it (issue 15: 7)" {
+	populate
+	sql "$DB" "UPDATE runs SET env = '{\"clocksource\": tsc' WHERE id = 2"
+	cb runs --db "$DB" >"$T/out" 2>"$T/err"
+	[ "$(wc -l <"$T/out")" -eq 3 ]
+	[[ "$(sed -n 2p "$T/out")" == " 1 "* ]]
+	[[ "$(sed -n 3p "$T/out")" == " 3 "* ]]
+	[ "$(cat "$T/err")" = "clockbench runs: warning: $DB: run 2: its environment or configuration is not valid JSON (the database is damaged); not listed" ]
+	[ "$(cb runs --db "$DB" --format json 2>/dev/null | jq -c 'map(.id)')" = "[1,3]" ]
+	# Asked for by name, it is an error.
+	run cb show --db "$DB" 2
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"run 2: its environment or configuration is not valid JSON"* ]]
+}
+
+@test "a full disk is 'no space left on device', and reading still works (issue 15: 7)" {
+	[ "$(id -u)" -eq 0 ] || skip "mounting a small tmpfs needs root"
+	command -v unshare >/dev/null || skip "unshare not installed"
+	populate
+	run_file "$T/run.json" $U1 before 2026-11-30T13:50:02Z
+	mkdir "$T/full"
+	# A private mount namespace: the tmpfs goes away with the shell.
+	unshare -m sh -ec '
+		mount -t tmpfs -o size=256k tmpfs "$1/full"
+		cp "$1/results.db" "$1/full/r.db"
+		dd if=/dev/zero of="$1/full/fill" bs=4k 2>/dev/null || true
+		"$2" runs --db "$1/full/r.db" >"$1/runs.out" 2>&1 || echo "status $?" >>"$1/runs.out"
+		"$2" rm --db "$1/full/r.db" 1 >"$1/rm.out" 2>&1 || echo "status $?" >>"$1/rm.out"
+	' sh "$T" "$CLOCKBENCH"
+	[ "$(wc -l <"$T/runs.out")" -eq 4 ]
+	[ "$(head -1 "$T/rm.out")" = "clockbench rm: error: $T/full/r.db: reading the database: no space left on device" ]
+	[ "$(tail -1 "$T/rm.out")" = "status 1" ]
+}
+
 # ---- with bench saving its runs ------------------------------------------
 
 

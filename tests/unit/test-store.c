@@ -301,13 +301,23 @@ static void test_load_header_has_no_samples(void **state)
 	/* Blobs that do not match n are reported, not read past. */
 	sql(path, "UPDATE cells SET rounds = x'0000000005000000' WHERE seq = 0");
 	st = open_ok(path);
-	assert_int_equal(store_load_run(st, r.id, &h, err, sizeof(err)), -1);
+	assert_int_equal(store_load_run(st, r.id, &h, err, sizeof(err)), STORE_DAMAGED);
 	assert_non_null(strstr(err, "cell cell-0 do not match their count"));
 	store_close(st);
 	sql(path, "UPDATE cells SET rounds = NULL, samples = x'00' WHERE seq = 0");
 	st = open_ok(path);
-	assert_int_equal(store_load_run(st, r.id, &h, err, sizeof(err)), -1);
+	assert_int_equal(store_load_run(st, r.id, &h, err, sizeof(err)), STORE_DAMAGED);
 	assert_non_null(strstr(err, "the database is damaged"));
+	/* More rounds than clockbench measures: damaged too, not allocated. */
+	sql(path, "UPDATE cells SET samples = NULL, cycles = NULL, n = 0, rounds = NULL WHERE seq = 0");
+	sql(path, "UPDATE cells SET rounds = x'ffffffff0a000000' WHERE seq = 1");
+	assert_int_equal(store_load_run(st, r.id, &h, err, sizeof(err)), STORE_DAMAGED);
+	assert_non_null(strstr(err, "cell cell-1 do not match"));
+	/* A damaged environment: the header loader says so. */
+	sql(path, "UPDATE runs SET env = '{broken'");
+	assert_int_equal(store_load_run_header(st, r.id, &h, err, sizeof(err)),
+			 STORE_DAMAGED);
+	assert_non_null(strstr(err, "is not valid JSON (the database is damaged)"));
 	stored_run_free(&r);
 	store_close(st);
 }
