@@ -13,6 +13,7 @@
 #include "builtin/builtin.h"
 #include "results/export-file.h"
 #include "results/record.h"
+#include "results/spool.h"
 #include "results/store.h"
 #include "basic/util.h"
 
@@ -101,6 +102,7 @@ static int open_files(char **names, size_t n, struct export_file **files)
 
 int cmd_import(int argc, char **argv)
 {
+	char path[PATH_MAX];
 	struct store_options o = { 0 };
 	struct export_file **files;
 	struct store *st = NULL;
@@ -120,12 +122,15 @@ int cmd_import(int argc, char **argv)
 	files = xcalloc(nfiles, sizeof(*files));
 	if (open_files(argv, nfiles, files))
 		goto out;
-	st = record_open(&o, STORE_WRITE, NULL, 0);
+	st = record_open(&o, STORE_WRITE, path, sizeof(path));
 	if (!st)
 		goto out;
 	rc = 0;
 	for (size_t i = 0; i < nfiles && !rc; i++)
 		rc = import_runs(st, files[i], argv[i]) ? 1 : 0;
+	/* A saving command: runs spooled for this store come in too. */
+	if (!rc && spool_import(st, path) < 0)
+		rc = 1;
 out:
 	for (size_t i = 0; i < nfiles; i++)
 		export_file_close(files[i]);

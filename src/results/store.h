@@ -9,9 +9,10 @@
  * sample. Statistics are recomputed from the samples when needed, so they
  * can change without touching the data.
  *
- * Concurrency: WAL mode and a busy timeout; each run is written in one
- * IMMEDIATE transaction, so concurrent writers wait instead of failing and
- * a reader never sees half a run.
+ * Concurrency: WAL mode and a busy timeout (30 s, or
+ * $CLOCKBENCH_BUSY_TIMEOUT); each run is written in one IMMEDIATE
+ * transaction, so concurrent writers wait instead of failing and a reader
+ * never sees half a run.
  */
 #ifndef CLOCKBENCH_STORE_H
 #define CLOCKBENCH_STORE_H
@@ -112,6 +113,15 @@ const char *store_warning(const struct store *st);
  */
 struct store *store_open(const char *path, char *err, size_t errlen);
 void store_close(struct store *st);
+
+/*
+ * Whether a run could be saved now, without waiting: 0 yes; 1 another
+ * process holds the write lock (err says so); -1 it cannot be written.
+ */
+int store_probe_write(struct store *st, char *err, size_t errlen);
+
+/* A new uuid and the start time (now), where they are still empty. */
+void stored_run_fill_defaults(struct stored_run *run);
 
 /* Save in one transaction; fills run->id (and uuid when empty). 0 or -1. */
 int store_save_run(struct store *st, struct stored_run *run, char *err,

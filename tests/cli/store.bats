@@ -5,6 +5,8 @@
 # unknown runs, bad dates, missing or invalid files, databases that are not
 # ours, which must be left byte for byte as they were.
 
+bats_require_minimum_version 1.5.0
+
 U1=11111111-1111-4111-8111-111111111111
 U2=22222222-2222-4222-8222-222222222222
 U3=33333333-3333-4333-8333-333333333333
@@ -14,8 +16,9 @@ load helpers
 setup() {
 	T="$BATS_TEST_TMPDIR"
 	DB="$T/results.db"
-	# Never the user's own database.
+	# Never the user's own database, nor its spool.
 	export XDG_DATA_HOME="$T/xdg"
+	export XDG_STATE_HOME="$T/state"
 	unset CLOCKBENCH_DB
 }
 
@@ -636,6 +639,89 @@ c.executescript(sys.argv[2])' "$@"
 	run cb bench --quick --api time --db "$T/nosave.db" --no-save
 	[ "$status" -eq 0 ]
 	[ ! -e "$T/nosave.db" ]
+}
+
+# Hold DB's write lock (BEGIN EXCLUSIVE) in another process until
+# release_lock; returns once the lock is held.
+hold_lock() {
+	mkfifo "$T/hold" "$T/held"
+	python3 -c 'import sqlite3, sys
+c = sqlite3.connect(sys.argv[1], isolation_level=None)
+c.execute("BEGIN EXCLUSIVE")
+print("locked", flush=True)
+sys.stdin.read()
+c.execute("ROLLBACK")' "$1" <"$T/hold" >"$T/held" &
+	LOCKER=$!
+	exec {HOLD}>"$T/hold"
+	read -r _ <"$T/held"
+}
+
+release_lock() {
+	exec {HOLD}>&-
+	wait "$LOCKER"
+}
+
+@test "a run the locked store cannot take is spooled, and the next save imports it (issue 15: 4)" {
+	populate
+	hold_lock "$DB"
+	CLOCKBENCH_BUSY_TIMEOUT=200ms run --separate-stderr cb bench --quick --api time \
+		--path vdso --db "$DB" --label spooled
+	release_lock
+	[ "$status" -eq 1 ]
+	[[ "$output" =~ time\ +vdso ]]		# the results were printed
+	spooled=$(echo "$DB-spool"/*.json)
+	[ -f "$spooled" ]
+	[ "${#stderr_lines[@]}" -eq 2 ]
+	[ "${stderr_lines[0]}" = "clockbench bench: warning: $DB: another process holds it locked: measuring anyway; the run is spooled if it stays locked" ]
+	[ "${stderr_lines[1]}" = "clockbench bench: error: run not saved: $DB: starting to save: another process holds it locked (waited 0.2 s); it is kept in $spooled: 'clockbench import --db $DB $spooled' adds it, as will the next command that saves to $DB" ]
+	uuid=$(jq -r '.runs[0].uuid' "$spooled")
+	jq -e '.runs[0].label == "spooled" and (.runs[0].cells | length == 1)
+		and (.runs[0].cells[0].samples | length > 0)' "$spooled"
+	[ "$(count_runs "$DB")" -eq 3 ]
+
+	# The next command that saves to the store brings it in, and says so.
+	run_file "$T/4.json" 44444444-4444-4444-8444-444444444444 four 2026-12-01T00:00:00Z
+	run cb import --db "$DB" "$T/4.json"
+	[ "$status" -eq 0 ]
+	[ "${lines[1]}" = "imported run $uuid spooled in $spooled as run 5" ]
+	[ ! -e "$DB-spool" ]
+	run cb show --db "$DB" spooled --format json
+	jq -e '.[0].command == "bench" and .[0].status == "complete"
+		and .[0].cells[0].n > 0' <<<"$output"
+}
+
+@test "a spooled run imported by hand is not imported twice" {
+	populate
+	hold_lock "$DB"
+	CLOCKBENCH_BUSY_TIMEOUT=0 cb bench --quick --api time --path vdso --db "$DB" \
+		>/dev/null 2>&1 || true
+	release_lock
+	spooled=$(echo "$DB-spool"/*.json)
+	uuid=$(jq -r '.runs[0].uuid' "$spooled")
+	run cb import --db "$DB" "$spooled"
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = "imported run $uuid from $spooled as run 4" ]
+	# import saves too: it finds the spooled run stored, and drops the file.
+	[ "${lines[1]}" = "run $uuid spooled in $spooled was already stored as run 4" ]
+	[ ! -e "$spooled" ]
+	[ "$(count_runs "$DB")" -eq 4 ]
+}
+
+@test "a store that cannot take the run fails before measuring (issue 15: 4)" {
+	printf 'name,ns\nclock,20\n' >"$T/text.db"
+	run --separate-stderr cb bench --quick --db "$T/text.db"
+	[ "$status" -eq 1 ]
+	[ -z "$output" ]
+	[ "$stderr" = "clockbench bench: error: $T/text.db: not an SQLite database (file is not a database); nothing measured (--no-save measures without saving)" ]
+	run --separate-stderr cb exec -n 2 --db "$T/no/such/r.db" -- true
+	[ "$status" -eq 1 ]
+	[ -z "$output" ]
+	[ "$stderr" = "clockbench exec: error: cannot create $T/no/such/r.db: directory $T/no/such does not exist; nothing measured (--no-save measures without saving)" ]
+	# A store that does not exist yet is not created by the check alone.
+	run cb exec -n 2 --db "$T/new.db" -- false
+	[ "$status" -eq 1 ]
+	[ ! -e "$T/new.db" ]
+	[ ! -e "$T/new.db-spool" ]
 }
 
 @test "eight concurrent bench runs into one database all land" {

@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -27,6 +28,7 @@
 #include "probe/timing.h"
 #include "results/export-file.h"
 #include "results/record.h"
+#include "results/spool.h"
 #include "results/store.h"
 #include "basic/util.h"
 
@@ -1403,13 +1405,66 @@ static void test_record_from_bench(void **state)
 	stored_run_free(&sr);
 }
 
+/* Issue 15, failure 4: a run the store could not take is kept. */
+static void test_spool_keeps_the_run(void **state)
+{
+	char db[PATH_MAX], other[PATH_MAX], beside[PATH_MAX], statedir[PATH_MAX];
+	char file[PATH_MAX + 64], err[2 * PATH_MAX + 128], tmp[PATH_MAX + 128];
+	struct stored_run r, back;
+	struct store *st;
+	int held;
+
+	new_path(db, sizeof(db), "spooled.db");
+	new_path(other, sizeof(other), "other.db");
+	spool_dirs(db, beside, sizeof(beside), statedir, sizeof(statedir));
+	/* Nothing can be made beside the store: the state directory takes it. */
+	write_file(beside, "x", 1);
+	simple_run(&r, "kept");
+	stored_run_fill_defaults(&r);
+	assert_int_equal(spool_write(db, &r, file, sizeof(file), err, sizeof(err)), 0);
+	assert_int_equal(strncmp(file, statedir, strlen(statedir)), 0);
+	assert_true(exists(file));
+	unlink(beside);
+
+	/* A .tmp still being written stays; one whose writer died goes. */
+	snprintf(tmp, sizeof(tmp), "%s/dead.json.tmp", statedir);
+	write_file(tmp, "{", 1);
+	snprintf(err, sizeof(err), "%s/live.json.tmp", statedir);
+	write_file(err, "{", 1);
+	held = open(err, O_RDONLY);
+	assert_int_equal(flock(held, LOCK_EX), 0);
+
+	/* Another store's save finds nothing of it. */
+	st = open_ok(other);
+	assert_int_equal(spool_import(st, other), 0);
+	store_close(st);
+	st = open_ok(db);
+	assert_int_equal(spool_import(st, db), 1);
+	assert_false(exists(file));
+	assert_false(exists(tmp));
+	assert_true(exists(err));
+	close(held);
+	assert_int_equal(store_load_run(st, 1, &back, err, sizeof(err)), 0);
+	assert_same_run(&r, &back);
+	stored_run_free(&back);
+	store_close(st);
+	stored_run_free(&r);
+}
+
 static int make_tmpdir(void **state)
 {
 	const char *base = getenv("TMPDIR");
 
+	char spool[PATH_MAX];
+
 	snprintf(tmpdir, sizeof(tmpdir), "%s/test-store.XXXXXX",
 		 base && *base ? base : "/tmp");
-	return mkdtemp(tmpdir) ? 0 : -1;
+	if (!mkdtemp(tmpdir))
+		return -1;
+	/* A spooled run goes here, never under the user's home. */
+	snprintf(spool, sizeof(spool), "%s/state", tmpdir);
+	setenv("XDG_STATE_HOME", spool, 1);
+	return 0;
 }
 
 static int remove_tmpdir(void **state)
@@ -1448,6 +1503,7 @@ int main(void)
 		cmocka_unit_test(test_default_path),
 		cmocka_unit_test(test_record_save_creates_only_the_default_dir),
 		cmocka_unit_test(test_record_from_bench),
+		cmocka_unit_test(test_spool_keeps_the_run),
 	};
 
 	return cmocka_run_group_tests(tests, make_tmpdir, remove_tmpdir);
