@@ -798,16 +798,10 @@ static json_t *run_with(const char *key, json_t *v, bool in_cell)
 /* Issue 15, failure 2: values beyond what clockbench writes are refused. */
 static void test_json_values_within_clockbench_limits(void **state)
 {
-	static const char *const texts[] = {
-		"host", "kernel", "command", "label",
-	};
-	static const char *const cell_texts[] = {
-		"name", "reason", "unit", "path", "api", "clock", "cycles_unit",
-	};
 	static const json_int_t bad_rounds[] = {
 		4294967295, 2147483648, 16777216, STORE_ROUNDS_MAX, -1,
 	};
-	char want[128], big[STORE_TEXT_MAX + 2];
+	char want[128];
 	json_t *j, *a;
 
 	for (size_t i = 0; i < ARRAY_SIZE(bad_rounds); i++) {
@@ -818,6 +812,27 @@ static void test_json_values_within_clockbench_limits(void **state)
 			 JSON_INTEGER_FORMAT " is out of range", bad_rounds[i]);
 		expect_invalid(j, want);
 	}
+	expect_invalid(run_with("batch_calls", json_integer((1ll << 40) + 1), true),
+		       "cells[0].batch_calls: 1099511627777 is more than");
+	a = json_array();
+	for (size_t i = 0; i <= STORE_SAMPLES_MAX; i++)
+		json_array_append(a, json_null());	/* a shared singleton */
+	expect_invalid(run_with("samples", a, true),
+		       "cells[0].samples: 1000001 samples, more than clockbench");
+}
+
+/* Text clockbench writes: bounded, without control characters. */
+static void test_json_text_within_clockbench_limits(void **state)
+{
+	static const char *const texts[] = {
+		"host", "kernel", "command", "label",
+	};
+	static const char *const cell_texts[] = {
+		"name", "reason", "unit", "path", "api", "clock", "cycles_unit",
+	};
+	char want[128], big[STORE_TEXT_MAX + 2];
+	json_t *j;
+
 	for (size_t i = 0; i < ARRAY_SIZE(texts); i++) {
 		snprintf(want, sizeof(want), "%s: contains a control character "
 			 "(byte 1)", texts[i]);
@@ -842,14 +857,6 @@ static void test_json_values_within_clockbench_limits(void **state)
 		       "command: 'Bench' is not a clockbench command");
 	expect_invalid(run_with("status", json_string("fine"), true),
 		       "cells[0].status: 'fine' is not ok, n/a, unsupported or not");
-	expect_invalid(run_with("batch_calls", json_integer((1ll << 40) + 1), true),
-		       "cells[0].batch_calls: 1099511627777 is more than");
-
-	a = json_array();
-	for (size_t i = 0; i <= STORE_SAMPLES_MAX; i++)
-		json_array_append(a, json_null());	/* a shared singleton */
-	expect_invalid(run_with("samples", a, true),
-		       "cells[0].samples: 1000001 samples, more than clockbench");
 
 	j = valid_run_json();
 	json_object_set_new(json_object_get(j, "environment"), "cmdline",
@@ -1492,6 +1499,7 @@ int main(void)
 		cmocka_unit_test(test_json_round_trip),
 		cmocka_unit_test(test_json_validation_names_the_field),
 		cmocka_unit_test(test_json_values_within_clockbench_limits),
+		cmocka_unit_test(test_json_text_within_clockbench_limits),
 		cmocka_unit_test(test_clockbench_runs_fit_the_limits),
 		cmocka_unit_test(test_import_twice_is_a_no_op),
 		cmocka_unit_test(test_export_file_reads_any_layout),
