@@ -180,6 +180,28 @@ static int parse_runs_options(int argc, char **argv, struct run_filter *filter,
 	return n < 0 ? n : 0;
 }
 
+/* The runs to list; a damaged one is named and left out, not fatal. */
+static int load_headers(struct store *st, const int64_t *ids, size_t n,
+			struct stored_run *runs, size_t *loaded)
+{
+	char err[PATH_MAX + 256];
+
+	for (size_t i = 0; i < n; i++) {
+		int rc = store_load_run_header(st, ids[i], &runs[*loaded], err,
+					       sizeof(err));
+
+		if (rc == STORE_DAMAGED) {
+			warn_msg("%s; not listed", err);
+		} else if (rc) {
+			error_msg("%s", err);
+			return -1;
+		} else {
+			(*loaded)++;
+		}
+	}
+	return 0;
+}
+
 int cmd_runs(int argc, char **argv)
 {
 	char path[PATH_MAX], err[PATH_MAX + 256];
@@ -202,18 +224,13 @@ int cmd_runs(int argc, char **argv)
 		goto out;
 	}
 	runs = xcalloc(n, sizeof(*runs));
-	for (; loaded < n; loaded++) {
-		if (store_load_run_header(st, ids[loaded], &runs[loaded], err,
-					  sizeof(err))) {
-			error_msg("%s", err);
-			goto out;
-		}
-	}
+	if (load_headers(st, ids, n, runs, &loaded))
+		goto out;
 	if (format == 1)
-		print_json(runs, n);
-	else if (n)
-		print_table(runs, n);
-	else
+		print_json(runs, loaded);
+	else if (loaded)
+		print_table(runs, loaded);
+	else if (!n)
 		fprintf(stderr, "%s in %s\n", filtered(&filter) ?
 			"no run matches" : "no runs", path);
 	rc = fflush(stdout) == 0 && !ferror(stdout) ? 0 : 1;

@@ -104,12 +104,24 @@ static int print_results(struct measure *m)
 	return rc;
 }
 
+/*
+ * The store the runs go to is checked (and created) before anything is
+ * measured: a measurement is not thrown away for want of a place to keep
+ * it. A store that is merely locked is fine: a refused save is spooled.
+ */
+static bool store_unusable(const struct measure *m)
+{
+	return m->ops->record && !m->store.no_save && record_check(&m->store) != 0;
+}
+
 int measure_run(struct measure *m)
 {
 	struct sigaction old[NSTOP];
 	uint64_t start;
 	int rc;
 
+	if (store_unusable(m))
+		return 1;
 	install_stop_handlers(old);
 	clock_gettime(CLOCK_REALTIME, &m->started);
 	start = now_ns();

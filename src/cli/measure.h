@@ -4,14 +4,16 @@
  * exec): what they share is written once here, and a command only says
  * what it measures, how it prints it and what it saves.
  *
- * measure_run() installs the stop signals (SIGINT, SIGTERM, SIGHUP, SIGQUIT:
- * the command
- * finishes its current step, prints and saves what it has, status
- * "interrupted"), takes the start time, calls measure(), builds the stored
- * runs with record(), saves them, prints with print() (which may print the
- * stored runs: they have their ids by then) and returns the exit status:
- * 0; 1 when measuring, printing or saving failed; 128+N when stopped by
- * signal N.
+ * measure_run() first checks that the store can take the runs (unless
+ * --no-save or nothing is recorded: record_check()), then installs the
+ * stop signals (SIGINT, SIGTERM, SIGHUP, SIGQUIT: the command finishes its
+ * current step, prints and saves what it has, status "interrupted"),
+ * takes the start time, calls measure(), builds the stored runs with
+ * record(), saves them (a run the store refuses is spooled), prints with
+ * print() (which may print the stored runs: they have their ids by then)
+ * and returns the exit status: 0; 1 when the store is unusable (nothing is
+ * measured) or measuring, printing or saving failed; 128+N when stopped
+ * by signal N.
  */
 #ifndef CLOCKBENCH_MEASURE_H
 #define CLOCKBENCH_MEASURE_H

@@ -6,10 +6,12 @@
 #include <math.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "probe/catalog.h"
 #include "basic/strbuf.h"
 #include "basic/util.h"
+#include "results/spool.h"
 
 int store_option_db(const struct option_def *opt, const char *arg,
 		    struct strbuf *err)
@@ -72,24 +74,156 @@ static int make_parent_dirs(const char *path)
 	}
 }
 
+/* o's store, its path in path; err says why not (not printed). */
+static struct store *open_store(const struct store_options *o,
+				enum store_access access, char *path, size_t len,
+				char *err, size_t errlen)
+{
+	bool create_dirs;
+
+	record_db_path(o, path, len, &create_dirs);
+	if (access == STORE_WRITE && create_dirs && make_parent_dirs(path) != 0) {
+		snprintf(err, errlen, "cannot create the directory of %s: %s", path,
+			 strerror(errno));
+		return NULL;
+	}
+	return store_open_access(path, access, err, errlen);
+}
+
 struct store *record_open(const struct store_options *o,
 			  enum store_access access, char *path, size_t len)
 {
 	char buf[PATH_MAX], err[PATH_MAX + 256];
 	struct store *st;
-	bool create_dirs;
 
-	record_db_path(o, buf, sizeof(buf), &create_dirs);
+	st = open_store(o, access, buf, sizeof(buf), err, sizeof(err));
 	if (path)
 		snprintf(path, len, "%s", buf);
-	if (access == STORE_WRITE && create_dirs && make_parent_dirs(buf) != 0) {
-		error_msg("cannot create the directory of %s: %m", buf);
-		return NULL;
-	}
-	st = store_open_access(buf, access, err, sizeof(err));
 	if (!st)
 		error_msg("%s", err);
+	else if (store_warning(st))
+		warn_msg("%s", store_warning(st));
 	return st;
+}
+
+/*
+ * Where an absent store would be created: the directory that would hold it
+ * (or, for the default path, its nearest existing parent) is writable.
+ */
+static int check_creatable(const char *path, bool create_dirs, char *err,
+			   size_t errlen)
+{
+	char dir[PATH_MAX];
+	char *slash;
+
+	snprintf(dir, sizeof(dir), "%s", path);
+	do {
+		slash = strrchr(dir, '/');
+		if (!slash)
+			snprintf(dir, sizeof(dir), ".");
+		else
+			slash[slash == dir] = '\0';	/* "/x" leaves "/" */
+	} while (slash && create_dirs && !streq(dir, "/") &&
+		 access(dir, F_OK) != 0 && errno == ENOENT);
+	if (access(dir, W_OK | X_OK) == 0)
+		return 0;
+	if (errno == ENOENT)
+		snprintf(err, errlen, "cannot create %s: directory %s does not exist",
+			 path, dir);
+	else
+		snprintf(err, errlen, "cannot create %s in %s: %s", path, dir,
+			 strerror(errno));
+	return -1;
+}
+
+/* A store that exists takes a run now, or is merely locked (1). */
+static int check_store(const struct store_options *o, char *path, size_t len,
+		       char *err, size_t errlen)
+{
+	struct store *st;
+	bool create_dirs;
+	int rc;
+
+	record_db_path(o, path, len, &create_dirs);
+	if (!*path)
+		return open_store(o, STORE_WRITE, path, len, err, errlen) ? 0 : -1;
+	if (access(path, F_OK) != 0 && errno == ENOENT)
+		return check_creatable(path, create_dirs, err, errlen);
+	st = store_open_access(path, STORE_UPDATE, err, errlen);
+	rc = st ? store_probe_write(st, err, errlen) : -1;
+	store_close(st);
+	return rc;
+}
+
+int record_check(const struct store_options *o)
+{
+	char path[PATH_MAX], err[2 * PATH_MAX + 256];
+	int rc;
+
+	if (o && o->no_save)
+		return 0;
+	rc = check_store(o, path, sizeof(path), err, sizeof(err));
+	if (rc < 0) {
+		error_msg("%s; nothing measured (--no-save measures without saving)",
+			  err);
+		return -1;
+	}
+	if (rc > 0)
+		warn_msg("%s: measuring anyway; the run is spooled if it stays locked",
+			 err);
+	return 0;
+}
+
+/*
+ * A control character (C0, DEL, C1) as '?', in place: a host name or a
+ * kernel command line may hold one, and import refuses text that does,
+ * so a run must not be stored (or spooled) with it.
+ */
+static void mask_controls(char *s)
+{
+	for (unsigned char *p = (unsigned char *)s; *p; p++) {
+		if (*p == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f) {
+			p[0] = '?';
+			p[1] = '?';
+			p++;
+		} else if (*p < 0x20 || *p == 0x7f) {
+			*p = '?';
+		}
+	}
+}
+
+static char *masked_copy(const char *s, size_t max)
+{
+	char *c = xstrdup(s);
+
+	mask_controls(c);
+	if (strlen(c) > max) {
+		while (max > 0 && ((unsigned char)c[max] & 0xc0) == 0x80)
+			max--;	/* not inside a UTF-8 sequence */
+		c[max] = '\0';
+	}
+	return c;
+}
+
+/* The environment's strings masked the same way. */
+static void mask_json_controls(json_t *j)
+{
+	const char *key;
+	json_t *v;
+	size_t i;
+
+	if (json_is_string(j)) {
+		char *c = masked_copy(json_string_value(j), STORE_JSON_TEXT_MAX);
+
+		json_string_set(j, c);
+		free(c);
+	} else if (json_is_array(j)) {
+		json_array_foreach(j, i, v)
+			mask_json_controls(v);
+	} else if (json_is_object(j)) {
+		json_object_foreach(j, key, v)
+			mask_json_controls(v);
+	}
 }
 
 void record_begin(struct stored_run *run, const char *command,
@@ -101,10 +235,11 @@ void record_begin(struct stored_run *run, const char *command,
 	memset(run, 0, sizeof(*run));
 	run->command = xstrdup(command);
 	run->label = xstrdup(o && o->label ? o->label : "");
-	run->host = xstrdup(env->hostname);
-	run->kernel = xstrdup(env->kernel_release);
+	run->host = masked_copy(env->hostname, STORE_TEXT_MAX);
+	run->kernel = masked_copy(env->kernel_release, STORE_TEXT_MAX);
 	run->status = xstrdup("complete");
 	run->env = env_to_json(env);
+	mask_json_controls(run->env);
 	gmtime_r(&started->tv_sec, &tm);
 	strftime(run->started, sizeof(run->started), "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
@@ -147,25 +282,47 @@ void record_finish(struct stored_run *run, double elapsed_s, bool interrupted)
 	run->status = xstrdup(interrupted ? "interrupted" : "complete");
 }
 
+/* The run the store refused, kept in the spool; one line says where. */
+static void spool_run(const struct store_options *o, const char *path,
+		      const struct stored_run *run, const char *why)
+{
+	char file[PATH_MAX + 64], err[2 * PATH_MAX + 128];
+	bool db = o && o->db;
+
+	if (!*path) {
+		error_msg("run not saved: %s", why);
+		return;
+	}
+	if (spool_write(path, run, file, sizeof(file), err, sizeof(err))) {
+		error_msg("run not saved: %s; nor spooled: %s", why, err);
+		return;
+	}
+	error_msg("run not saved: %s; it is kept in %s: 'clockbench import%s%s %s' "
+		  "adds it, as will the next command that saves to %s", why, file,
+		  db ? " --db " : "", db ? path : "", file, path);
+}
+
 int record_save(const struct store_options *o, struct stored_run *run)
 {
 	char path[PATH_MAX], err[PATH_MAX + 256];
 	struct store *st;
-	int rc;
+	int rc = -1;
 
 	if (o && o->no_save)
 		return 0;
-	st = record_open(o, STORE_WRITE, path, sizeof(path));
-	if (!st)
-		return -1;
-	rc = store_save_run(st, run, err, sizeof(err));
-	store_close(st);
-	if (rc) {
-		error_msg("run not saved: %s", err);
-		return -1;
+	/* One uuid whether the run lands in the store or in the spool. */
+	stored_run_fill_defaults(run);
+	st = open_store(o, STORE_WRITE, path, sizeof(path), err, sizeof(err));
+	if (st)
+		rc = store_save_run(st, run, err, sizeof(err));
+	if (rc == 0) {
+		fprintf(stderr, "saved run %lld to %s\n", (long long)run->id, path);
+		spool_import(st, path);
 	}
-	fprintf(stderr, "saved run %lld to %s\n", (long long)run->id, path);
-	return 0;
+	store_close(st);
+	if (rc)
+		spool_run(o, path, run, err);
+	return rc;
 }
 
 int record_resolve_specs(struct store *st, char *const *specs, size_t nspecs,

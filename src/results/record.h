@@ -67,6 +67,15 @@ struct store *record_open(const struct store_options *o,
 			  enum store_access access, char *path, size_t len);
 
 /*
+ * Before measuring: whether o's store (created when absent) can take the
+ * run, so that a path that cannot hold it fails before the measurement,
+ * not after. 0 also when it is locked by another process (a warning says
+ * so: the run is spooled if it stays locked); -1 with the error printed.
+ * 0 at once with --no-save.
+ */
+int record_check(const struct store_options *o);
+
+/*
  * Start a run of command: uuid, label, host, kernel, environment and start
  * time filled, status complete, no cells.
  */
@@ -83,8 +92,10 @@ struct stored_cell *record_add_cell(struct stored_run *run, const char *name,
 void record_finish(struct stored_run *run, double elapsed_s, bool interrupted);
 
 /*
- * Save run unless --no-save, then print "saved run N to PATH" on stderr.
- * 0 when saved or not wanted; -1 with the error printed.
+ * Save run unless --no-save, then print "saved run N to PATH" on stderr
+ * and import the runs spooled for that store (results/spool.h). When the
+ * store cannot take it, the run is spooled and the error says where and
+ * how to import it. 0 when saved or not wanted; -1 with the error printed.
  */
 int record_save(const struct store_options *o, struct stored_run *run);
 

@@ -28,18 +28,30 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "basic/strbuf.h"
 #include "basic/util.h"
 
 /* "Clkb": marks the file as ours in the SQLite header (PRAGMA application_id). */
 #define STORE_APPLICATION_ID 0x436c6b62
-/* Concurrent runs wait for each other's short write transactions. */
+/*
+ * Concurrent runs wait for each other's short write transactions, 30 s
+ * unless $CLOCKBENCH_BUSY_TIMEOUT says otherwise.
+ */
 #define STORE_BUSY_TIMEOUT_MS 30000
 #define LABEL_MAX 64
 
 struct store {
 	sqlite3 *db;
 	char *path;
+	int timeout_ms;	/* how long to wait for another connection's lock */
 	bool busy;	/* the last error was another connection's lock */
+	char cause[64];	/* plain_cause()'s words for a lock */
+	char warning[PATH_MAX + 128];	/* what a reader should know, or "" */
+	/*
+	 * The schema of the file: a read-only connection to an older one
+	 * reads what it has (NULL for the columns a later migration adds).
+	 */
+	int64_t version;
 };
 
 /*
@@ -93,6 +105,7 @@ _Static_assert(ARRAY_SIZE(migrations) == STORE_SCHEMA_VERSION,
 
 static void set_err(char *err, size_t errlen, const char *fmt, ...)
 	_printf_(3, 4);
+static const char *find_control(const char *s);
 static void set_err(char *err, size_t errlen, const char *fmt, ...)
 {
 	va_list ap;
@@ -104,11 +117,39 @@ static void set_err(char *err, size_t errlen, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* "PATH: what: sqlite's message", with a plain word for the usual causes. */
+/*
+ * What went wrong in plain words, when SQLite's own are misleading: a full
+ * disk is "disk I/O error" when it hits the log's shared memory.
+ */
+static const char *plain_cause(struct store *st)
+{
+	int code = sqlite3_extended_errcode(st->db);
+	int sys = sqlite3_system_errno(st->db);
+
+	switch (code & 0xff) {
+	case SQLITE_FULL:
+		return "no space left on device";
+	case SQLITE_BUSY:
+		snprintf(st->cause, sizeof(st->cause), "another process holds it "
+			 "locked (waited %g s)", st->timeout_ms / 1000.0);
+		return st->cause;
+	case SQLITE_IOERR:
+	case SQLITE_CANTOPEN:
+		if (sys == ENOSPC)
+			return "no space left on device";
+		return sys ? strerror(sys) : NULL;
+	}
+	if (code == SQLITE_READONLY_DIRECTORY)
+		return "cannot create files in its directory";
+	return NULL;
+}
+
+/* "PATH: what: the cause", with a plain word for the usual causes. */
 static void db_err(struct store *st, char *err, size_t errlen,
 		   const char *what)
 {
 	int code = sqlite3_errcode(st->db) & 0xff;
+	const char *cause = plain_cause(st);
 
 	st->busy = code == SQLITE_BUSY;
 	if (code == SQLITE_CORRUPT)
@@ -119,7 +160,7 @@ static void db_err(struct store *st, char *err, size_t errlen,
 			sqlite3_errmsg(st->db));
 	else
 		set_err(err, errlen, "%s: %s: %s", st->path, what,
-			sqlite3_errmsg(st->db));
+			cause ? cause : sqlite3_errmsg(st->db));
 }
 
 static int exec(struct store *st, const char *sql, const char *what, char *err,
@@ -216,6 +257,12 @@ static int check_path(const char *path, enum store_access access, bool *create,
 		}
 		if (!S_ISREG(sb.st_mode)) {
 			set_err(err, errlen, "%s is not a regular file", path);
+			return -1;
+		}
+		/* SQLite would write a schema into it; only a saving command may. */
+		if (sb.st_size == 0 && access != STORE_WRITE) {
+			set_err(err, errlen, "no results database at %s (the file is "
+				"empty)", path);
 			return -1;
 		}
 		return 0;
@@ -395,13 +442,13 @@ static int prepare_database(struct store *st, enum store_access access,
 		return -1;
 	wal = wal_mode(st);
 	/* Nothing has been written yet: check everything before the first write. */
-	if ((access != STORE_READ || version < STORE_SCHEMA_VERSION || !wal) &&
-	    check_integrity(st, err, errlen))
+	if (check_integrity(st, err, errlen))
 		return -1;
 	if (!wal && set_wal_mode(st, err, errlen))
 		return -1;
 	if (version < STORE_SCHEMA_VERSION && migrate(st, err, errlen))
 		return -1;
+	st->version = STORE_SCHEMA_VERSION;
 	/*
 	 * NORMAL: in WAL mode a commit survives a crash of the process and
 	 * the file is never corrupted; a power cut may lose the last runs.
@@ -421,7 +468,7 @@ static int prepare_database(struct store *st, enum store_access access,
 static int prepare_with_retries(struct store *st, enum store_access access,
 				char *err, size_t errlen)
 {
-	uint64_t deadline = now_ns() + STORE_BUSY_TIMEOUT_MS * 1000000ull;
+	uint64_t deadline = now_ns() + (uint64_t)st->timeout_ms * 1000000ull;
 	unsigned int attempt = 0;
 
 	for (;;) {
@@ -435,35 +482,174 @@ static int prepare_with_retries(struct store *st, enum store_access access,
 	}
 }
 
+/* $CLOCKBENCH_BUSY_TIMEOUT ("30", "200ms", "0"), else 30 s. */
+static int busy_timeout_ms(void)
+{
+	const char *env = getenv("CLOCKBENCH_BUSY_TIMEOUT");
+	double s;
+
+	if (env && streq(env, "0"))
+		return 0;
+	if (env && parse_duration(env, &s) && s < 86400)
+		return (int)(s * 1000);
+	return STORE_BUSY_TIMEOUT_MS;
+}
+
+static int open_db(struct store *st, const char *name, int flags, char *err,
+		   size_t errlen)
+{
+	int rc = sqlite3_open_v2(name, &st->db, flags, NULL);
+
+	if (rc != SQLITE_OK) {
+		set_err(err, errlen, "cannot open %s: %s", st->path,
+			st->db ? sqlite3_errmsg(st->db) : sqlite3_errstr(rc));
+		sqlite3_close(st->db);
+		st->db = NULL;
+		return -1;
+	}
+	sqlite3_extended_result_codes(st->db, 1);
+	sqlite3_busy_timeout(st->db, st->timeout_ms);
+	return 0;
+}
+
+/* A read-only connection: the schema checked, nothing migrated or set. */
+static int prepare_reading(struct store *st, char *err, size_t errlen)
+{
+	int64_t version;
+
+	if (check_identity(st, &version, err, errlen))
+		return -1;
+	if (version == 0) {
+		set_err(err, errlen, "no results database at %s (an SQLite file "
+			"without clockbench's tables)", st->path);
+		return -1;
+	}
+	st->version = version;
+	return exec(st, "PRAGMA query_only = ON", "setting up the connection",
+		    err, errlen);
+}
+
+/*
+ * Reading a WAL database needs its -shm file, which SQLite creates, even
+ * for reading, beside the database. It cannot in a read-only directory,
+ * on read-only or full storage, or next to someone else's files.
+ */
+static bool shared_memory_failed(struct store *st)
+{
+	int code = sqlite3_extended_errcode(st->db);
+
+	switch (code & 0xff) {
+	case SQLITE_CANTOPEN:
+	case SQLITE_READONLY:
+		return true;
+	case SQLITE_IOERR:
+		return code == SQLITE_IOERR_SHMOPEN || code == SQLITE_IOERR_SHMSIZE ||
+		       code == SQLITE_IOERR_SHMMAP || code == SQLITE_IOERR_SHMLOCK;
+	}
+	return false;
+}
+
+/* "file:PATH?query", with what URIs reserve in PATH escaped. */
+static char *file_uri(const char *path, const char *query)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_adds(&sb, "file:");
+	while (path[0] == '/' && path[1] == '/')
+		path++;		/* "file://x" would name a host */
+	for (const char *p = path; *p; p++) {
+		if (*p == '%' || *p == '?' || *p == '#')
+			strbuf_addf(&sb, "%%%02X", (unsigned char)*p);
+		else
+			strbuf_addch(&sb, *p);
+	}
+	strbuf_addf(&sb, "?%s", query);
+	return strbuf_detach(&sb);
+}
+
+/* Runs saved to the write-ahead log but not yet to the file itself. */
+static void note_unread_log(struct store *st)
+{
+	char wal[PATH_MAX + 8];
+	struct stat sb;
+
+	snprintf(wal, sizeof(wal), "%s-wal", st->path);
+	if (stat(wal, &sb) == 0 && sb.st_size > 0)
+		snprintf(st->warning, sizeof(st->warning), "%s: read without %s, "
+			 "which cannot be opened here: the latest runs may be "
+			 "missing", st->path, wal);
+}
+
+/*
+ * mode=ro first; when the log's shared memory cannot be set up, the file
+ * as it is (immutable: no locks, no -shm), which is all a read-only
+ * directory or disk can hold anyway.
+ */
+static int open_read_only(struct store *st, char *err, size_t errlen)
+{
+	char *uri;
+	int rc;
+
+	if (open_db(st, st->path, SQLITE_OPEN_READONLY, err, errlen))
+		return -1;
+	if (prepare_reading(st, err, errlen) == 0)
+		return 0;
+	if (!shared_memory_failed(st))
+		return -1;
+	sqlite3_close(st->db);
+	st->db = NULL;
+	uri = file_uri(st->path, "immutable=1");
+	rc = open_db(st, uri, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, err, errlen);
+	free(uri);
+	if (rc || prepare_reading(st, err, errlen))
+		return -1;
+	note_unread_log(st);
+	return 0;
+}
+
+/* A connection that writes: refused when the file itself is read-only. */
+static int open_read_write(struct store *st, enum store_access how,
+			   bool create, char *err, size_t errlen)
+{
+	int flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0);
+
+	if (open_db(st, st->path, flags, err, errlen))
+		return -1;
+	/* SQLite falls back to read-only silently; a save would then fail. */
+	if (sqlite3_db_readonly(st->db, "main") == 1) {
+		set_err(err, errlen, "%s: cannot write to it: %s", st->path,
+			access(st->path, W_OK) ? strerror(errno) : "read-only");
+		return -1;
+	}
+	return prepare_with_retries(st, how, err, errlen);
+}
+
 struct store *store_open_access(const char *path, enum store_access access,
 				char *err, size_t errlen)
 {
-	int flags = SQLITE_OPEN_READWRITE;
 	struct store *st;
 	bool create;
 	int rc;
 
 	if (check_path(path, access, &create, err, errlen))
 		return NULL;
-	if (create)
-		flags |= SQLITE_OPEN_CREATE;
-
 	st = xcalloc(1, sizeof(*st));
 	st->path = xstrdup(path);
-	rc = sqlite3_open_v2(path, &st->db, flags, NULL);
-	if (rc != SQLITE_OK) {
-		set_err(err, errlen, "cannot open %s: %s", path,
-			st->db ? sqlite3_errmsg(st->db) : sqlite3_errstr(rc));
-		store_close(st);
-		return NULL;
-	}
-	sqlite3_extended_result_codes(st->db, 1);
-	sqlite3_busy_timeout(st->db, STORE_BUSY_TIMEOUT_MS);
-	if (prepare_with_retries(st, access, err, errlen)) {
+	st->timeout_ms = busy_timeout_ms();
+	if (access == STORE_READ)
+		rc = open_read_only(st, err, errlen);
+	else
+		rc = open_read_write(st, access, create, err, errlen);
+	if (rc) {
 		store_close(st);
 		return NULL;
 	}
 	return st;
+}
+
+const char *store_warning(const struct store *st)
+{
+	return st->warning[0] ? st->warning : NULL;
 }
 
 struct store *store_open(const char *path, char *err, size_t errlen)
@@ -734,7 +920,7 @@ out:
 	return rc;
 }
 
-static void fill_defaults(struct stored_run *run)
+void stored_run_fill_defaults(struct stored_run *run)
 {
 	if (!run->uuid[0])
 		store_new_uuid(run->uuid);
@@ -742,10 +928,25 @@ static void fill_defaults(struct stored_run *run)
 		now_iso8601(run->started, sizeof(run->started));
 }
 
+/* Take the write lock without waiting for it, and let it go. */
+int store_probe_write(struct store *st, char *err, size_t errlen)
+{
+	int rc;
+
+	sqlite3_busy_timeout(st->db, 0);
+	st->busy = false;
+	rc = exec(st, "BEGIN IMMEDIATE", "taking the write lock", err, errlen);
+	rollback(st);
+	sqlite3_busy_timeout(st->db, st->timeout_ms);
+	if (rc && st->busy)
+		set_err(err, errlen, "%s: another process holds it locked", st->path);
+	return rc == 0 ? 0 : st->busy ? 1 : -1;
+}
+
 int store_save_run(struct store *st, struct stored_run *run, char *err,
 		   size_t errlen)
 {
-	fill_defaults(run);
+	stored_run_fill_defaults(run);
 	if (exec(st, "BEGIN IMMEDIATE", "starting to save", err, errlen))
 		return -1;
 	if (insert_run(st, run, err, errlen) ||
@@ -782,7 +983,7 @@ int store_import_run(struct store *st, struct stored_run *run, char *err,
 	int64_t existing;
 	int found;
 
-	fill_defaults(run);
+	stored_run_fill_defaults(run);
 	if (exec(st, "BEGIN IMMEDIATE", "starting to import", err, errlen))
 		return -1;
 	found = find_uuid(st, run->uuid, &existing, err, errlen);
@@ -834,8 +1035,11 @@ static int load_run_row(struct store *st, int64_t id, struct stored_run *run,
 	sqlite3_stmt *stmt;
 	int rc;
 
-	stmt = prepare(st, "SELECT uuid, command, label, host, kernel, started,"
-		       " elapsed_s, status, env, config, quality FROM runs WHERE id = ?",
+	stmt = prepare(st, st->version >= 2 ?
+		       "SELECT uuid, command, label, host, kernel, started,"
+		       " elapsed_s, status, env, config, quality FROM runs WHERE id = ?" :
+		       "SELECT uuid, command, label, host, kernel, started,"
+		       " elapsed_s, status, env, config, NULL FROM runs WHERE id = ?",
 		       err, errlen);
 	if (!stmt)
 		return -1;
@@ -865,7 +1069,7 @@ static int load_run_row(struct store *st, int64_t id, struct stored_run *run,
 		set_err(err, errlen, "%s: run %lld: its environment, configuration or "
 			"quality is not valid JSON (the database is damaged)", st->path,
 			(long long)id);
-		return -1;
+		return STORE_DAMAGED;
 	}
 	if (!run->env)
 		run->env = json_object();
@@ -916,7 +1120,19 @@ static int load_cell(sqlite3_stmt *stmt, struct stored_cell *c, bool samples)
 	c->rounds = decode_rounds(sqlite3_column_blob(stmt, 12),
 				  (size_t)sqlite3_column_bytes(stmt, 12), c->n);
 	c->nrounds = stored_cell_count_rounds(c->rounds, c->n);
-	return c->rounds ? 0 : -1;
+	/* Beyond what clockbench measures: damaged, not a run to compare. */
+	return c->rounds && c->nrounds <= STORE_ROUNDS_MAX ? 0 : -1;
+}
+
+static void damaged_cell_err(struct store *st, int64_t id, const char *name,
+			     char *err, size_t errlen)
+{
+	_cleanup_strbuf_ struct strbuf sb = STRBUF_INIT;
+
+	strbuf_add_escaped(&sb, name);
+	set_err(err, errlen, "%s: run %lld: the samples of cell %s do not match "
+		"their count (the database is damaged)", st->path, (long long)id,
+		sb.buf);
 }
 
 static int load_cells(struct store *st, struct stored_run *run, bool samples,
@@ -926,11 +1142,14 @@ static int load_cells(struct store *st, struct stored_run *run, bool samples,
 	size_t cap = 0;
 	int rc;
 
-	stmt = prepare(st, samples ?
+	stmt = prepare(st, samples && st->version >= 2 ?
 		       "SELECT name, path, api, clock, status, reason, unit,"
-		       " batch_calls, cycles_unit, n, samples, cycles, rounds, core_cycles"
-		       " FROM cells"
-		       " WHERE run_id = ? ORDER BY seq" :
+		       " batch_calls, cycles_unit, n, samples, cycles, rounds,"
+		       " core_cycles FROM cells WHERE run_id = ? ORDER BY seq" :
+		       samples ?
+		       "SELECT name, path, api, clock, status, reason, unit,"
+		       " batch_calls, cycles_unit, n, samples, cycles, rounds,"
+		       " NULL FROM cells WHERE run_id = ? ORDER BY seq" :
 		       "SELECT name, path, api, clock, status, reason, unit,"
 		       " batch_calls, cycles_unit, n FROM cells"
 		       " WHERE run_id = ? ORDER BY seq", err, errlen);
@@ -945,11 +1164,9 @@ static int load_cells(struct store *st, struct stored_run *run, bool samples,
 		c = &run->cells[run->ncells++];
 		memset(c, 0, sizeof(*c));
 		if (load_cell(stmt, c, samples)) {
-			set_err(err, errlen, "%s: run %lld: the samples of cell %s do "
-				"not match their count (the database is damaged)",
-				st->path, (long long)run->id, c->name);
+			damaged_cell_err(st, run->id, c->name, err, errlen);
 			sqlite3_finalize(stmt);
-			return -1;
+			return STORE_DAMAGED;
 		}
 	}
 	if (rc != SQLITE_DONE)
@@ -1279,11 +1496,9 @@ bool store_label_valid(const char *label, char *why, size_t len)
 		set_err(why, len, "a label cannot be a uuid: that reads as a run");
 		return false;
 	}
-	for (size_t i = 0; i < n; i++) {
-		if ((unsigned char)label[i] < 0x20 || label[i] == 0x7f) {
-			set_err(why, len, "a label cannot hold control characters");
-			return false;
-		}
+	if (find_control(label)) {
+		set_err(why, len, "a label cannot hold control characters");
+		return false;
 	}
 	/* Labels travel in JSON exports, which are UTF-8. */
 	j = json_string(label);
@@ -1422,11 +1637,51 @@ static const char *json_type_name(const json_t *j)
 }
 
 /*
- * A string member. Absent: "" when optional, an error otherwise. Strings
- * with a NUL byte are refused: SQLite text would cut them short.
+ * The first control character in s: C0, DEL, or C1 (U+0080 to U+009F in
+ * UTF-8), which terminals act on; NULL when there is none.
  */
+static const char *find_control(const char *s)
+{
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (*p < 0x20 || *p == 0x7f)
+			return (const char *)p;
+		if (*p == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f)
+			return (const char *)p;
+	}
+	return NULL;
+}
+
+/*
+ * Text as clockbench writes it: no NUL (SQLite text would cut it short),
+ * at most max bytes, no control character (every command prints it).
+ */
+static int check_text(const char *s, size_t len, const char *where, size_t max,
+		      char *err, size_t errlen)
+{
+	const char *bad;
+
+	if (strlen(s) != len) {
+		set_err(err, errlen, "%s: contains a NUL character", where);
+		return -1;
+	}
+	if (len > max) {
+		set_err(err, errlen, "%s: %zu bytes, more than clockbench writes (%zu)",
+			where, len, max);
+		return -1;
+	}
+	bad = find_control(s);
+	if (bad) {
+		set_err(err, errlen, "%s: contains a control character (byte %zu)",
+			where, (size_t)(bad - s));
+		return -1;
+	}
+	return 0;
+}
+
+/* A string member of at most max bytes. Absent: "" when optional. */
 static int get_string(const json_t *obj, const char *key, const char *where,
-		      bool required, char **out, char *err, size_t errlen)
+		      bool required, size_t max, char **out, char *err,
+		      size_t errlen)
 {
 	const json_t *j = json_object_get(obj, key);
 
@@ -1443,10 +1698,9 @@ static int get_string(const json_t *obj, const char *key, const char *where,
 			json_type_name(j));
 		return -1;
 	}
-	if (strlen(json_string_value(j)) != json_string_length(j)) {
-		set_err(err, errlen, "%s: contains a NUL character", where);
+	if (check_text(json_string_value(j), json_string_length(j), where, max,
+		       err, errlen))
 		return -1;
-	}
 	*out = xstrdup(json_string_value(j));
 	return 0;
 }
@@ -1464,7 +1718,12 @@ static int get_samples(const json_t *arr, const char *where, double **out,
 		return -1;
 	}
 	*n = json_array_size(arr);
-	*out = xmalloc(*n * sizeof(double));
+	if (*n > STORE_SAMPLES_MAX) {
+		set_err(err, errlen, "%s: %zu samples, more than clockbench takes in "
+			"a cell (%d)", where, *n, STORE_SAMPLES_MAX);
+		return -1;
+	}
+	*out = xmalloc((*n ? *n : 1) * sizeof(double));
 	json_array_foreach(arr, i, v) {
 		if (json_is_number(v)) {
 			(*out)[i] = json_number_value(v);
@@ -1494,6 +1753,10 @@ static int get_same_length(const json_t *arr, const char *where, size_t n,
 	return 0;
 }
 
+/*
+ * Round numbers run from 0 to STORE_ROUNDS_MAX - 1: compare allocates per
+ * round, so a round of 4294967295 would ask it for 34 GB.
+ */
 static int get_rounds(const json_t *arr, const char *where,
 		      struct stored_cell *c, char *err, size_t errlen)
 {
@@ -1513,10 +1776,17 @@ static int get_rounds(const json_t *arr, const char *where,
 	}
 	c->rounds = xmalloc((c->n ? c->n : 1) * sizeof(uint32_t));
 	json_array_foreach(arr, i, v) {
-		if (!json_is_integer(v) || json_integer_value(v) < 0 ||
-		    json_integer_value(v) > UINT32_MAX) {
+		if (!json_is_integer(v)) {
 			set_err(err, errlen, "%s: expected a round number, got %s",
 				jpath(&p, "%s[%zu]", where, i), json_type_name(v));
+			return -1;
+		}
+		if (json_integer_value(v) < 0 ||
+		    json_integer_value(v) >= STORE_ROUNDS_MAX) {
+			set_err(err, errlen, "%s: round %" JSON_INTEGER_FORMAT " is out "
+				"of range (clockbench numbers rounds 0 to %d)",
+				jpath(&p, "%s[%zu]", where, i), json_integer_value(v),
+				STORE_ROUNDS_MAX - 1);
 			return -1;
 		}
 		c->rounds[i] = (uint32_t)json_integer_value(v);
@@ -1525,46 +1795,85 @@ static int get_rounds(const json_t *arr, const char *where,
 	return 0;
 }
 
-static int cell_from_json(const json_t *j, size_t idx, struct stored_cell *c,
-			  char *err, size_t errlen)
+static bool cell_status_known(const char *status)
 {
-	static const char *const optional[] = { "path", "api", "clock", "reason" };
-	char **slots[] = { &c->path, &c->api, &c->clock, &c->reason };
-	const json_t *v;
-	struct jpath p;
-	size_t ncycles;
+	static const char *const known[] = { "ok", "n/a", "unsupported",
+					     "not reached" };
 
-	if (!json_is_object(j)) {
-		set_err(err, errlen, "cells[%zu]: expected an object, got %s", idx,
-			json_type_name(j));
-		return -1;
-	}
-	if (get_string(j, "name", jpath(&p, "cells[%zu].name", idx), true,
-		       &c->name, err, errlen))
-		return -1;
+	for (size_t i = 0; i < ARRAY_SIZE(known); i++)
+		if (streq(status, known[i]))
+			return true;
+	return false;
+}
+
+/* The text fields of a cell, with the most bytes clockbench writes in each. */
+static int cell_strings_from_json(const json_t *j, size_t idx,
+				  struct stored_cell *c, char *err, size_t errlen)
+{
+	const struct {
+		const char *key;
+		char **slot;
+		bool required;
+		size_t max;
+	} fields[] = {
+		{ "name", &c->name, true, STORE_TEXT_MAX },
+		{ "path", &c->path, false, STORE_NAME_MAX },
+		{ "api", &c->api, false, STORE_NAME_MAX },
+		{ "clock", &c->clock, false, STORE_NAME_MAX },
+		{ "status", &c->status, true, STORE_NAME_MAX },
+		{ "reason", &c->reason, false, STORE_TEXT_MAX },
+		{ "unit", &c->unit, true, STORE_NAME_MAX },
+		{ "cycles_unit", &c->cycles_unit, false, STORE_NAME_MAX },
+	};
+	struct jpath p;
+
+	for (size_t k = 0; k < ARRAY_SIZE(fields); k++)
+		if (get_string(j, fields[k].key, jpath(&p, "cells[%zu].%s", idx,
+			       fields[k].key), fields[k].required, fields[k].max,
+			       fields[k].slot, err, errlen))
+			return -1;
 	if (!*c->name) {
 		set_err(err, errlen, "cells[%zu].name: empty", idx);
 		return -1;
 	}
-	for (size_t k = 0; k < ARRAY_SIZE(optional); k++)
-		if (get_string(j, optional[k], jpath(&p, "cells[%zu].%s", idx,
-			       optional[k]), false, slots[k], err, errlen))
-			return -1;
-	if (get_string(j, "status", jpath(&p, "cells[%zu].status", idx), true,
-		       &c->status, err, errlen) ||
-	    get_string(j, "unit", jpath(&p, "cells[%zu].unit", idx), true,
-		       &c->unit, err, errlen) ||
-	    get_string(j, "cycles_unit", jpath(&p, "cells[%zu].cycles_unit", idx),
-		       false, &c->cycles_unit, err, errlen))
+	if (!cell_status_known(c->status)) {
+		set_err(err, errlen, "cells[%zu].status: '%s' is not ok, n/a, "
+			"unsupported or not reached", idx, c->status);
 		return -1;
-	v = json_object_get(j, "batch_calls");
-	if (v && (!json_is_integer(v) || json_integer_value(v) < 0)) {
+	}
+	return 0;
+}
+
+static int get_batch_calls(const json_t *j, size_t idx, struct stored_cell *c,
+			   char *err, size_t errlen)
+{
+	const json_t *v = json_object_get(j, "batch_calls");
+
+	c->batch_calls = 0;
+	if (!v)
+		return 0;
+	if (!json_is_integer(v) || json_integer_value(v) < 0) {
 		set_err(err, errlen, "cells[%zu].batch_calls: expected a "
 			"non-negative integer, got %s", idx, json_type_name(v));
 		return -1;
 	}
-	c->batch_calls = v ? (uint64_t)json_integer_value(v) : 0;
-	v = json_object_get(j, "samples");
+	if ((uint64_t)json_integer_value(v) > STORE_BATCH_CALLS_MAX) {
+		set_err(err, errlen, "cells[%zu].batch_calls: %" JSON_INTEGER_FORMAT
+			" is more than clockbench makes in a sample (2^40)", idx,
+			json_integer_value(v));
+		return -1;
+	}
+	c->batch_calls = (uint64_t)json_integer_value(v);
+	return 0;
+}
+
+static int cell_samples_from_json(const json_t *j, size_t idx,
+				  struct stored_cell *c, char *err, size_t errlen)
+{
+	const json_t *v = json_object_get(j, "samples");
+	struct jpath p;
+	size_t ncycles;
+
 	if (!v) {
 		set_err(err, errlen, "cells[%zu].samples: missing", idx);
 		return -1;
@@ -1595,13 +1904,40 @@ static int cell_from_json(const json_t *j, size_t idx, struct stored_cell *c,
 			  errlen);
 }
 
-static int run_strings_from_json(const json_t *j, struct stored_run *run,
-				 char *err, size_t errlen)
+int stored_cell_from_json(const json_t *j, size_t idx, struct stored_cell *c,
+			  char *err, size_t errlen)
 {
-	char why[96];
+	memset(c, 0, sizeof(*c));
+	if (!json_is_object(j)) {
+		set_err(err, errlen, "cells[%zu]: expected an object, got %s", idx,
+			json_type_name(j));
+		return -1;
+	}
+	if (cell_strings_from_json(j, idx, c, err, errlen) ||
+	    get_batch_calls(j, idx, c, err, errlen) ||
+	    cell_samples_from_json(j, idx, c, err, errlen))
+		return -1;
+	return 0;
+}
+
+/* A command name as clockbench's own: lower-case letters, digits, '-'. */
+static bool command_like(const char *s)
+{
+	if (!*s)
+		return false;
+	for (; *s; s++)
+		if (!islower((unsigned char)*s) && !isdigit((unsigned char)*s) &&
+		    *s != '-')
+			return false;
+	return true;
+}
+
+static int run_uuid_from_json(const json_t *j, struct stored_run *run,
+			      char *err, size_t errlen)
+{
 	char *s;
 
-	if (get_string(j, "uuid", "uuid", true, &s, err, errlen))
+	if (get_string(j, "uuid", "uuid", true, STORE_NAME_MAX, &s, err, errlen))
 		return -1;
 	if (!uuid_like(s)) {
 		set_err(err, errlen, "uuid: '%s' is not a uuid", s);
@@ -1612,8 +1948,16 @@ static int run_strings_from_json(const json_t *j, struct stored_run *run,
 		*q = (char)tolower((unsigned char)*q);
 	snprintf(run->uuid, sizeof(run->uuid), "%s", s);
 	free(s);
+	return 0;
+}
 
-	if (get_string(j, "started", "started", true, &s, err, errlen))
+static int run_started_from_json(const json_t *j, struct stored_run *run,
+				 char *err, size_t errlen)
+{
+	char *s;
+
+	if (get_string(j, "started", "started", true, STORE_NAME_MAX, &s, err,
+		       errlen))
 		return -1;
 	if (strlen(s) != 20 || s[10] != 'T' || !store_date_valid(s)) {
 		set_err(err, errlen, "started: '%s' is not a UTC time such as "
@@ -1623,15 +1967,31 @@ static int run_strings_from_json(const json_t *j, struct stored_run *run,
 	}
 	snprintf(run->started, sizeof(run->started), "%s", s);
 	free(s);
+	return 0;
+}
 
-	if (get_string(j, "command", "command", true, &run->command, err, errlen) ||
-	    get_string(j, "label", "label", false, &run->label, err, errlen) ||
-	    get_string(j, "host", "host", true, &run->host, err, errlen) ||
-	    get_string(j, "kernel", "kernel", true, &run->kernel, err, errlen) ||
-	    get_string(j, "status", "status", true, &run->status, err, errlen))
+static int run_strings_from_json(const json_t *j, struct stored_run *run,
+				 char *err, size_t errlen)
+{
+	char why[96];
+
+	if (run_uuid_from_json(j, run, err, errlen) ||
+	    run_started_from_json(j, run, err, errlen))
 		return -1;
-	if (!*run->command) {
-		set_err(err, errlen, "command: empty");
+	if (get_string(j, "command", "command", true, STORE_NAME_MAX, &run->command,
+		       err, errlen) ||
+	    get_string(j, "label", "label", false, STORE_TEXT_MAX, &run->label,
+		       err, errlen) ||
+	    get_string(j, "host", "host", true, STORE_TEXT_MAX, &run->host, err,
+		       errlen) ||
+	    get_string(j, "kernel", "kernel", true, STORE_TEXT_MAX, &run->kernel,
+		       err, errlen) ||
+	    get_string(j, "status", "status", true, STORE_NAME_MAX, &run->status,
+		       err, errlen))
+		return -1;
+	if (!command_like(run->command)) {
+		set_err(err, errlen, "command: '%s' is not a clockbench command",
+			run->command);
 		return -1;
 	}
 	if (*run->label && !store_label_valid(run->label, why, sizeof(why))) {
@@ -1646,42 +2006,93 @@ static int run_strings_from_json(const json_t *j, struct stored_run *run,
 	return 0;
 }
 
-static int run_fields_from_json(const json_t *j, struct stored_run *run,
+/*
+ * Every key and string of an imported environment or config, at where
+ * (a path such as "environment.vdso.symbols[3]" built in place): bounded
+ * and free of control characters, as clockbench writes them.
+ */
+static int check_json_texts(const json_t *j, char *where, size_t len,
+			    size_t cap, char *err, size_t errlen)
+{
+	const char *key;
+	json_t *v;
+	size_t i;
+
+	if (json_is_string(j))
+		return check_text(json_string_value(j), json_string_length(j), where,
+				  STORE_JSON_TEXT_MAX, err, errlen);
+	if (json_is_array(j)) {
+		json_array_foreach(j, i, v) {
+			snprintf(where + len, cap - len, "[%zu]", i);
+			if (check_json_texts(v, where, strlen(where), cap, err, errlen))
+				return -1;
+		}
+	} else if (json_is_object(j)) {
+		json_object_foreach((json_t *)j, key, v) {
+			snprintf(where + len, cap - len, ".%s", find_control(key) ?
+				 "(key)" : key);
+			if (check_text(key, strlen(key), where, STORE_TEXT_MAX, err,
+				       errlen) ||
+			    check_json_texts(v, where, strlen(where), cap, err, errlen))
+				return -1;
+		}
+	}
+	where[len] = '\0';
+	return 0;
+}
+
+static int get_json_object(const json_t *j, const char *key, bool required,
+			   json_t **out, char *err, size_t errlen)
+{
+	const json_t *v = json_object_get(j, key);
+	char where[256];
+
+	*out = NULL;
+	if (!v && required) {
+		set_err(err, errlen, "%s: missing", key);
+		return -1;
+	}
+	if (!v || (!required && json_is_null(v)))
+		return 0;
+	if (!json_is_object(v)) {
+		set_err(err, errlen, "%s: expected an object%s, got %s", key,
+			required ? "" : " or null", json_type_name(v));
+		return -1;
+	}
+	snprintf(where, sizeof(where), "%s", key);
+	if (check_json_texts(v, where, strlen(where), sizeof(where), err, errlen))
+		return -1;
+	*out = json_deep_copy(v);
+	return 0;
+}
+
+int stored_run_header_from_json(const json_t *j, struct stored_run *run,
 				char *err, size_t errlen)
 {
 	const json_t *v;
 
-	if (run_strings_from_json(j, run, err, errlen))
+	memset(run, 0, sizeof(*run));
+	if (!json_is_object(j)) {
+		set_err(err, errlen, "expected a run object, got %s", json_type_name(j));
 		return -1;
+	}
+	if (run_strings_from_json(j, run, err, errlen))
+		goto fail;
 	v = json_object_get(j, "elapsed_s");
 	if (!v || !json_is_number(v) || json_number_value(v) < 0) {
 		set_err(err, errlen, "elapsed_s: %s", !v ? "missing" :
 			"expected a non-negative number");
-		return -1;
+		goto fail;
 	}
 	run->elapsed_s = json_number_value(v);
-	v = json_object_get(j, "environment");
-	if (!v || !json_is_object(v)) {
-		set_err(err, errlen, "environment: %s%s", v ? "expected an object, got " :
-			"missing", v ? json_type_name(v) : "");
-		return -1;
-	}
-	run->env = json_deep_copy(v);
-	v = json_object_get(j, "config");
-	if (v && !json_is_object(v) && !json_is_null(v)) {
-		set_err(err, errlen, "config: expected an object or null, got %s",
-			json_type_name(v));
-		return -1;
-	}
-	run->config = v && json_is_object(v) ? json_deep_copy(v) : NULL;
-	v = json_object_get(j, "quality");
-	if (v && !json_is_object(v) && !json_is_null(v)) {
-		set_err(err, errlen, "quality: expected an object or null, got %s",
-			json_type_name(v));
-		return -1;
-	}
-	run->quality = v && json_is_object(v) ? json_deep_copy(v) : NULL;
+	if (get_json_object(j, "environment", true, &run->env, err, errlen) ||
+	    get_json_object(j, "config", false, &run->config, err, errlen) ||
+	    get_json_object(j, "quality", false, &run->quality, err, errlen))
+		goto fail;
 	return 0;
+fail:
+	stored_run_free(run);
+	return -1;
 }
 
 int stored_run_from_json(const json_t *j, struct stored_run *run, char *err,
@@ -1690,23 +2101,23 @@ int stored_run_from_json(const json_t *j, struct stored_run *run, char *err,
 	const json_t *cells, *c;
 	size_t i;
 
-	memset(run, 0, sizeof(*run));
-	if (!json_is_object(j)) {
-		set_err(err, errlen, "expected a run object, got %s", json_type_name(j));
+	if (stored_run_header_from_json(j, run, err, errlen))
 		return -1;
-	}
-	if (run_fields_from_json(j, run, err, errlen))
-		goto fail;
 	cells = json_object_get(j, "cells");
 	if (!cells || !json_is_array(cells)) {
 		set_err(err, errlen, "cells: %s%s", cells ? "expected an array, got " :
 			"missing", cells ? json_type_name(cells) : "");
 		goto fail;
 	}
+	if (json_array_size(cells) > STORE_CELLS_MAX) {
+		set_err(err, errlen, "cells: %zu cells, more than clockbench writes "
+			"in a run (%d)", json_array_size(cells), STORE_CELLS_MAX);
+		goto fail;
+	}
 	run->cells = xcalloc(json_array_size(cells), sizeof(*run->cells));
 	json_array_foreach(cells, i, c) {
 		run->ncells = i + 1;
-		if (cell_from_json(c, i, &run->cells[i], err, errlen))
+		if (stored_cell_from_json(c, i, &run->cells[i], err, errlen))
 			goto fail;
 	}
 	return 0;

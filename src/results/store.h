@@ -12,9 +12,10 @@
  * sample. Statistics are recomputed from the samples when needed, so they
  * can change without touching the data.
  *
- * Concurrency: WAL mode and a busy timeout; each run is written in one
- * IMMEDIATE transaction, so concurrent writers wait instead of failing and
- * a reader never sees half a run.
+ * Concurrency: WAL mode and a busy timeout (30 s, or
+ * $CLOCKBENCH_BUSY_TIMEOUT); each run is written in one IMMEDIATE
+ * transaction, so concurrent writers wait instead of failing and a reader
+ * never sees half a run.
  */
 #ifndef CLOCKBENCH_STORE_H
 #define CLOCKBENCH_STORE_H
@@ -76,6 +77,22 @@ struct stored_run {
 	size_t ncells;
 };
 
+/*
+ * What clockbench itself writes, and so the most an imported run may hold:
+ * import refuses a value beyond these, naming it, so that a file cannot
+ * make show or compare allocate or loop beyond what a real run needs.
+ * Text must also be free of control characters (every command prints it).
+ */
+enum {
+	STORE_ROUNDS_MAX = 1000,	/* --rounds, --repetitions: rounds 0 to 999 */
+	STORE_SAMPLES_MAX = 1000000,	/* one cell: bench's max_samples, exec -n */
+	STORE_CELLS_MAX = 100000,	/* one run: cells x thread counts, hotplug */
+	STORE_TEXT_MAX = 255,		/* host, kernel, label, cell name, reason */
+	STORE_NAME_MAX = 64,		/* command, path, api, clock, status, units */
+	STORE_JSON_TEXT_MAX = 65536,	/* a key or string of environment, config */
+};
+#define STORE_BATCH_CALLS_MAX (1ull << 40)	/* calls a sample: scale --calls */
+
 /* The schema this build writes (PRAGMA user_version of its databases). */
 #define STORE_SCHEMA_VERSION 2
 
@@ -83,7 +100,9 @@ struct stored_run {
 void store_default_path(char *buf, size_t len);
 
 enum store_access {
-	STORE_READ,	/* the file must exist ("no results database at ..") */
+	STORE_READ,	/* read-only: the file must exist and hold a store ("no
+			 * results database at .."); never created, migrated
+			 * or written, and readable on read-only storage */
 	STORE_UPDATE,	/* the file must exist; checked whole before writing */
 	STORE_WRITE,	/* as UPDATE, but created when absent (its directory
 			 * must exist) */
@@ -91,10 +110,15 @@ enum store_access {
 
 /*
  * store_open() is store_open_access(path, STORE_WRITE, ...). Both check the
- * file and migrate an older schema; STORE_READ never creates a file.
+ * file; UPDATE and WRITE migrate an older schema.
  */
 struct store *store_open_access(const char *path, enum store_access access,
 				char *err, size_t errlen);
+/*
+ * What a reader of st should be told, or NULL: a read-only store whose
+ * write-ahead log could not be read ("the latest runs may be missing").
+ */
+const char *store_warning(const struct store *st);
 
 /*
  * Open (creating when absent) and migrate to the current schema. Refuses a
@@ -107,9 +131,23 @@ void store_close(struct store *st);
 /* A new random (version 4) uuid, "xxxxxxxx-xxxx-4xxx-yxxx-xxxxxxxxxxxx". */
 void store_new_uuid(char out[37]);
 
+/*
+ * Whether a run could be saved now, without waiting: 0 yes; 1 another
+ * process holds the write lock (err says so); -1 it cannot be written.
+ */
+int store_probe_write(struct store *st, char *err, size_t errlen);
+
+/* A new uuid and the start time (now), where they are still empty. */
+void stored_run_fill_defaults(struct stored_run *run);
+
 /* Save in one transaction; fills run->id (and uuid when empty). 0 or -1. */
 int store_save_run(struct store *st, struct stored_run *run, char *err,
 		   size_t errlen);
+/*
+ * 0; STORE_DAMAGED when this run's stored data cannot be read back (err
+ * names the run; the others may be fine); -1 when the store failed.
+ */
+#define STORE_DAMAGED 1
 int store_load_run(struct store *st, int64_t id, struct stored_run *run,
 		   char *err, size_t errlen);
 /*
@@ -154,9 +192,20 @@ uint32_t stored_cell_count_rounds(const uint32_t *rounds, size_t n);
 
 /* Export format: one object per run, samples included. */
 json_t *stored_run_to_json(const struct stored_run *run);
-/* Validates every field; on error names it ("cells[3].values[2]: not a number"). */
+/*
+ * Validates every field against the limits above; on error names it
+ * ("cells[3].samples[2]: expected a number, got a string").
+ */
 int stored_run_from_json(const json_t *j, struct stored_run *run, char *err,
 			 size_t errlen);
+/*
+ * The same in pieces, for files read a cell at a time: every field of the
+ * run object but "cells" (run->cells stays empty), and cell idx of it.
+ */
+int stored_run_header_from_json(const json_t *j, struct stored_run *run,
+				char *err, size_t errlen);
+int stored_cell_from_json(const json_t *j, size_t idx, struct stored_cell *c,
+			  char *err, size_t errlen);
 
 /*
  * Import merges: a run whose uuid is already stored is skipped (returns 1,

@@ -5,9 +5,10 @@
 
 cb() { "$CLOCKBENCH" "$@"; }
 
-# A results database of the test's own: never the user's.
+# A results database of the test's own: never the user's (nor its spool).
 private_store() {
 	export CLOCKBENCH_DB="${1:-$BATS_TEST_TMPDIR}/results.db"
+	export XDG_STATE_HOME="${1:-$BATS_TEST_TMPDIR}/state"
 }
 
 # a > b, for decimal figures.

@@ -5,6 +5,8 @@
 # unknown runs, bad dates, missing or invalid files, databases that are not
 # ours, which must be left byte for byte as they were.
 
+bats_require_minimum_version 1.5.0
+
 U1=11111111-1111-4111-8111-111111111111
 U2=22222222-2222-4222-8222-222222222222
 U3=33333333-3333-4333-8333-333333333333
@@ -14,8 +16,9 @@ load helpers
 setup() {
 	T="$BATS_TEST_TMPDIR"
 	DB="$T/results.db"
-	# Never the user's own database.
+	# Never the user's own database, nor its spool.
 	export XDG_DATA_HOME="$T/xdg"
+	export XDG_STATE_HOME="$T/state"
 	unset CLOCKBENCH_DB
 }
 
@@ -335,6 +338,97 @@ set_user_version() {
 	[ ! -e "$DB" ]
 }
 
+@test "import refuses values clockbench never writes, naming the field (issue 15: 2)" {
+	run_file "$T/good.json" $U1 before 2026-11-30T13:50:02Z
+	for round in 4294967295 2147483648 1000; do
+		jq ".runs[0].cells[0].samples_round[4] = $round" "$T/good.json" >"$T/r.json"
+		run cb import --db "$DB" "$T/r.json"
+		[ "$status" -eq 1 ]
+		[ "$output" = "clockbench import: error: $T/r.json: runs[0].cells[0].samples_round[4]: round $round is out of range (clockbench numbers rounds 0 to 999)" ]
+	done
+	for field in host kernel command; do
+		jq --arg f "$field" '.runs[0][$f] = "x\u001b]0;owned\u0007"' "$T/good.json" >"$T/c.json"
+		run cb import --db "$DB" "$T/c.json"
+		[ "$status" -eq 1 ]
+		[ "$output" = "clockbench import: error: $T/c.json: runs[0].$field: contains a control character (byte 1)" ]
+	done
+	for field in name reason unit; do
+		jq --arg f "$field" '.runs[0].cells[2][$f] = "\rfake"' "$T/good.json" >"$T/c.json"
+		run cb import --db "$DB" "$T/c.json"
+		[ "$output" = "clockbench import: error: $T/c.json: runs[0].cells[2].$field: contains a control character (byte 0)" ]
+	done
+	[ ! -e "$DB" ]
+}
+
+@test "a run bench saved exports and imports into another store unchanged" {
+	cb bench --quick --api time --path vdso --db "$DB" --label rt >/dev/null 2>&1
+	cb export --db "$DB" rt >"$T/rt.json"
+	run cb import --db "$T/other.db" "$T/rt.json"
+	[ "$status" -eq 0 ]
+	diff <(jq -S '.runs | map(del(.id))' "$T/rt.json") \
+	     <(cb export --db "$T/other.db" --all | jq -S '.runs | map(del(.id))')
+}
+
+# An export of RUNS runs of CELLS cells of N samples: big_export FILE RUNS CELLS N
+big_export() {
+	python3 - "$@" <<'PY'
+import json, sys
+path, runs, cells, n = sys.argv[1], *map(int, sys.argv[2:])
+samples = ",".join("%.17g" % (20 + i % 97 / 7) for i in range(n))
+rounds = ",".join(str(i * 10 // n) for i in range(n))
+cell = ('{"name":"c%d","path":"vdso","api":"time","clock":"","status":"ok",'
+        '"reason":"","unit":"ns","batch_calls":800,"samples":[' + samples +
+        '],"samples_cycles":[' + samples + '],"cycles_unit":"TSC ticks",'
+        '"samples_round":[' + rounds + ']}')
+with open(path, "w") as f:
+    f.write('{"clockbench_export":1,"runs":[')
+    for r in range(runs):
+        head = {"uuid": "00000000-0000-4000-8000-%012d" % (r + 1),
+                "command": "bench", "label": "big", "host": "vm1",
+                "kernel": "6.18.44", "started": "2026-11-30T13:50:02Z",
+                "elapsed_s": 20.5, "status": "complete", "environment": {},
+                "config": None}
+        f.write(("," if r else "") + json.dumps(head)[:-1] + ',"cells":[' +
+                ",".join(cell % c for c in range(cells)) + "]}")
+    f.write("]}\n")
+PY
+}
+
+# The peak resident memory of a command, in MB.
+peak_mb() {
+	python3 -c 'import resource, subprocess, sys
+rc = subprocess.run(sys.argv[1:], stderr=subprocess.DEVNULL).returncode
+print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss // 1024)
+sys.exit(rc)' "$@"
+}
+
+@test "import streams a large file in a fraction of its size (issue 15: 9)" {
+	ldd "$CLOCKBENCH" | grep -q libasan && skip "the sanitizers' own memory"
+	# 8 runs of 600,000 samples: held whole, 3.9 times the file (660 MB);
+	# streamed, one run's samples and one cell's JSON (about 35 MB).
+	big_export "$T/big.json" 8 6 100000
+	size=$(( $(stat -c %s "$T/big.json") / 1048576 ))
+	[ "$size" -ge 160 ]
+	mb=$(peak_mb "$CLOCKBENCH" import --db "$DB" "$T/big.json")
+	echo "import of $size MB: peak $mb MB"
+	[ "$mb" -lt $(( size / 3 )) ]
+	[ "$(count_runs "$DB")" -eq 8 ]
+	[ "$(cb show --db "$DB" 8 --format json | jq '.[0].cells[5] | .n, .rounds')" = "100000
+10" ]
+}
+
+@test "import reads standard input from a pipe" {
+	run_file "$T/run.json" $U1 before 2026-11-30T13:50:02Z
+	run bash -c "cat '$T/run.json' | '$CLOCKBENCH' import --db '$DB' -"
+	[ "$status" -eq 0 ]
+	[ "$output" = "imported run $U1 from - as run 1" ]
+	jq '.runs[0].cells[1].samples[1] = true' "$T/run.json" >"$T/bad.json"
+	run bash -c "cat '$T/bad.json' | '$CLOCKBENCH' import --db '$T/other.db' -"
+	[ "$status" -eq 1 ]
+	[ "$output" = "clockbench import: error: -: runs[0].cells[1].samples[1]: expected a number, got a boolean" ]
+	[ ! -e "$T/other.db" ]
+}
+
 @test "a newer schema, a non-SQLite file and a corrupt file are refused untouched" {
 	populate
 	cp "$DB" "$T/newer.db"
@@ -413,6 +507,141 @@ set_user_version() {
 	[ "$output" = "clockbench runs: error: cannot access $DB: Permission denied" ]
 }
 
+@test "read commands never create or migrate a store (issue 15: 6)" {
+	: >"$T/empty.db"
+	for args in runs "show 1" "export 1" "compare 1 2" "rm --dry-run 1"; do
+		run cb $args --db "$T/empty.db"
+		[ "$status" -eq 1 ]
+		[ "$output" = "clockbench ${args%% *}: error: no results database at $T/empty.db (the file is empty)" ]
+		[ ! -s "$T/empty.db" ]
+		[ ! -e "$T/empty.db-wal" ] && [ ! -e "$T/empty.db-journal" ]
+	done
+	# An SQLite file without the schema is read, not given one.
+	python3 -c 'import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute("PRAGMA page_size = 4096"); c.execute("VACUUM")' "$T/v0.db"
+	cp "$T/v0.db" "$T/v0.orig"
+	for args in runs "show 1" "export --all" "compare 1 2"; do
+		run cb $args --db "$T/v0.db"
+		[ "$status" -eq 1 ]
+		[ "$output" = "clockbench ${args%% *}: error: no results database at $T/v0.db (an SQLite file without clockbench's tables)" ]
+		cmp "$T/v0.db" "$T/v0.orig"
+	done
+}
+
+# As an unprivileged user: as_nobody COMMAND...
+as_nobody() {
+	setpriv --reuid=65534 --regid=65534 --clear-groups "$@"
+}
+
+# A directory nobody can reach ($BATS_TEST_TMPDIR's parent is private): $P.
+need_nobody() {
+	[ "$(id -u)" -eq 0 ] || skip "needs root to switch to an unprivileged user"
+	command -v setpriv >/dev/null || skip "setpriv not installed"
+	P=$(mktemp -d "${TMPDIR:-/tmp}/clockbench-store.XXXXXX")
+	chmod 755 "$P"
+}
+
+teardown() {
+	if [ -n "${P:-}" ]; then
+		chmod -R u+w "$P"
+		rm -rf "$P"
+	fi
+}
+
+@test "a store on read-only storage, or someone else's 0444 file, is readable (issue 15: 5)" {
+	need_nobody
+	populate
+	mkdir "$P/ro" "$P/shared"
+	cp "$DB" "$P/ro/r.db"
+	cp "$DB" "$P/shared/r.db"
+	chmod 444 "$P/ro/r.db" "$P/shared/r.db"
+	chmod 555 "$P/ro"		# nobody can create r.db-shm here
+	chmod 1777 "$P/shared"		# here nobody can, beside root's file
+	for db in "$P/ro/r.db" "$P/shared/r.db"; do
+		run as_nobody "$CLOCKBENCH" runs --db "$db"
+		[ "$status" -eq 0 ]
+		[ "${#lines[@]}" -eq 4 ]
+		run as_nobody "$CLOCKBENCH" show --db "$db" before --format json
+		[ "$status" -eq 0 ]
+		jq -e '.[0].cells[0].summary.median == 20.5' <<<"$output"
+		run as_nobody "$CLOCKBENCH" export --db "$db" --all
+		[ "$status" -eq 0 ]
+		jq -e '.runs | length == 3' <<<"$output"
+		run as_nobody "$CLOCKBENCH" compare --db "$db" before after
+		[ "$status" -eq 0 ]
+		cmp "$db" "$DB"
+	done
+	# Writing to it says why it cannot.
+	run as_nobody "$CLOCKBENCH" rm --db "$P/shared/r.db" 1
+	[ "$status" -eq 1 ]
+	[ "$output" = "clockbench rm: error: $P/shared/r.db: cannot write to it: Permission denied" ]
+}
+
+@test "a read-only store whose log cannot be read is read, with a warning" {
+	need_nobody
+	populate
+	mkdir "$P/ro"
+	cp "$DB" "$P/ro/r.db"
+	# A run committed to the log only: its writer died before a checkpoint.
+	python3 - "$P/ro/r.db" <<'PY'
+import os, sqlite3, sys
+c = sqlite3.connect(sys.argv[1], isolation_level=None)
+c.execute("PRAGMA wal_autocheckpoint = 0")
+c.execute("UPDATE runs SET label = 'late' WHERE id = 3")
+os._exit(0)
+PY
+	[ -s "$P/ro/r.db-wal" ]
+	rm "$P/ro/r.db-shm"
+	chmod 555 "$P/ro"
+	as_nobody "$CLOCKBENCH" runs --db "$P/ro/r.db" --label after --format json \
+		>"$T/out" 2>"$T/err"
+	[ "$(jq length "$T/out")" -eq 2 ]
+	[ "$(cat "$T/err")" = "clockbench runs: warning: $P/ro/r.db: read without $P/ro/r.db-wal, which cannot be opened here: the latest runs may be missing" ]
+	# Where it can be, the log is read.
+	chmod 755 "$P/ro"
+	[ "$(cb runs --db "$P/ro/r.db" --label late --format json | jq length)" -eq 1 ]
+}
+
+# Raw SQL on a database, bypassing clockbench: sql DB STATEMENT
+sql() {
+	python3 -c 'import sqlite3, sys
+c = sqlite3.connect(sys.argv[1], isolation_level=None)
+c.executescript(sys.argv[2])' "$@"
+}
+
+@test "runs skips a damaged run with a warning naming it (issue 15: 7)" {
+	populate
+	sql "$DB" "UPDATE runs SET env = '{\"clocksource\": tsc' WHERE id = 2"
+	cb runs --db "$DB" >"$T/out" 2>"$T/err"
+	[ "$(wc -l <"$T/out")" -eq 3 ]
+	[[ "$(sed -n 2p "$T/out")" == " 1 "* ]]
+	[[ "$(sed -n 3p "$T/out")" == " 3 "* ]]
+	[ "$(cat "$T/err")" = "clockbench runs: warning: $DB: run 2: its environment, configuration or quality is not valid JSON (the database is damaged); not listed" ]
+	[ "$(cb runs --db "$DB" --format json 2>/dev/null | jq -c 'map(.id)')" = "[1,3]" ]
+	# Asked for by name, it is an error.
+	run cb show --db "$DB" 2
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"run 2: its environment, configuration or quality is not valid JSON"* ]]
+}
+
+@test "a full disk is 'no space left on device', and reading still works (issue 15: 7)" {
+	[ "$(id -u)" -eq 0 ] || skip "mounting a small tmpfs needs root"
+	command -v unshare >/dev/null || skip "unshare not installed"
+	populate
+	run_file "$T/run.json" $U1 before 2026-11-30T13:50:02Z
+	mkdir "$T/full"
+	# A private mount namespace: the tmpfs goes away with the shell.
+	unshare -m sh -ec '
+		mount -t tmpfs -o size=256k tmpfs "$1/full"
+		cp "$1/results.db" "$1/full/r.db"
+		dd if=/dev/zero of="$1/full/fill" bs=4k 2>/dev/null || true
+		"$2" runs --db "$1/full/r.db" >"$1/runs.out" 2>&1 || echo "status $?" >>"$1/runs.out"
+		"$2" rm --db "$1/full/r.db" 1 >"$1/rm.out" 2>&1 || echo "status $?" >>"$1/rm.out"
+	' sh "$T" "$CLOCKBENCH"
+	[ "$(wc -l <"$T/runs.out")" -eq 4 ]
+	[ "$(head -1 "$T/rm.out")" = "clockbench rm: error: $T/full/r.db: reading the database: no space left on device" ]
+	[ "$(tail -1 "$T/rm.out")" = "status 1" ]
+}
+
 # ---- with bench saving its runs ------------------------------------------
 
 
@@ -437,6 +666,89 @@ set_user_version() {
 	run cb bench --quick --api time --db "$T/nosave.db" --no-save
 	[ "$status" -eq 0 ]
 	[ ! -e "$T/nosave.db" ]
+}
+
+# Hold DB's write lock (BEGIN EXCLUSIVE) in another process until
+# release_lock; returns once the lock is held.
+hold_lock() {
+	mkfifo "$T/hold" "$T/held"
+	python3 -c 'import sqlite3, sys
+c = sqlite3.connect(sys.argv[1], isolation_level=None)
+c.execute("BEGIN EXCLUSIVE")
+print("locked", flush=True)
+sys.stdin.read()
+c.execute("ROLLBACK")' "$1" <"$T/hold" >"$T/held" &
+	LOCKER=$!
+	exec {HOLD}>"$T/hold"
+	read -r _ <"$T/held"
+}
+
+release_lock() {
+	exec {HOLD}>&-
+	wait "$LOCKER"
+}
+
+@test "a run the locked store cannot take is spooled, and the next save imports it (issue 15: 4)" {
+	populate
+	hold_lock "$DB"
+	CLOCKBENCH_BUSY_TIMEOUT=200ms run --separate-stderr cb bench --quick --api time \
+		--path vdso --db "$DB" --label spooled
+	release_lock
+	[ "$status" -eq 1 ]
+	[[ "$output" =~ time\ +vdso ]]		# the results were printed
+	spooled=$(echo "$DB-spool"/*.json)
+	[ -f "$spooled" ]
+	[ "${#stderr_lines[@]}" -eq 2 ]
+	[ "${stderr_lines[0]}" = "clockbench bench: warning: $DB: another process holds it locked: measuring anyway; the run is spooled if it stays locked" ]
+	[ "${stderr_lines[1]}" = "clockbench bench: error: run not saved: $DB: starting to save: another process holds it locked (waited 0.2 s); it is kept in $spooled: 'clockbench import --db $DB $spooled' adds it, as will the next command that saves to $DB" ]
+	uuid=$(jq -r '.runs[0].uuid' "$spooled")
+	jq -e '.runs[0].label == "spooled" and (.runs[0].cells | length == 1)
+		and (.runs[0].cells[0].samples | length > 0)' "$spooled"
+	[ "$(count_runs "$DB")" -eq 3 ]
+
+	# The next command that saves to the store brings it in, and says so.
+	run_file "$T/4.json" 44444444-4444-4444-8444-444444444444 four 2026-12-01T00:00:00Z
+	run cb import --db "$DB" "$T/4.json"
+	[ "$status" -eq 0 ]
+	[ "${lines[1]}" = "imported run $uuid spooled in $spooled as run 5" ]
+	[ ! -e "$DB-spool" ]
+	run cb show --db "$DB" spooled --format json
+	jq -e '.[0].command == "bench" and .[0].status == "complete"
+		and .[0].cells[0].n > 0' <<<"$output"
+}
+
+@test "a spooled run imported by hand is not imported twice" {
+	populate
+	hold_lock "$DB"
+	CLOCKBENCH_BUSY_TIMEOUT=0 cb bench --quick --api time --path vdso --db "$DB" \
+		>/dev/null 2>&1 || true
+	release_lock
+	spooled=$(echo "$DB-spool"/*.json)
+	uuid=$(jq -r '.runs[0].uuid' "$spooled")
+	run cb import --db "$DB" "$spooled"
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = "imported run $uuid from $spooled as run 4" ]
+	# import saves too: it finds the spooled run stored, and drops the file.
+	[ "${lines[1]}" = "run $uuid spooled in $spooled was already stored as run 4" ]
+	[ ! -e "$spooled" ]
+	[ "$(count_runs "$DB")" -eq 4 ]
+}
+
+@test "a store that cannot take the run fails before measuring (issue 15: 4)" {
+	printf 'name,ns\nclock,20\n' >"$T/text.db"
+	run --separate-stderr cb bench --quick --db "$T/text.db"
+	[ "$status" -eq 1 ]
+	[ -z "$output" ]
+	[ "$stderr" = "clockbench bench: error: $T/text.db: not an SQLite database (file is not a database); nothing measured (--no-save measures without saving)" ]
+	run --separate-stderr cb exec -n 2 --db "$T/no/such/r.db" -- true
+	[ "$status" -eq 1 ]
+	[ -z "$output" ]
+	[ "$stderr" = "clockbench exec: error: cannot create $T/no/such/r.db: directory $T/no/such does not exist; nothing measured (--no-save measures without saving)" ]
+	# A store that does not exist yet is not created by the check alone.
+	run cb exec -n 2 --db "$T/new.db" -- false
+	[ "$status" -eq 1 ]
+	[ ! -e "$T/new.db" ]
+	[ ! -e "$T/new.db-spool" ]
 }
 
 @test "eight concurrent bench runs into one database all land" {

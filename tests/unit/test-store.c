@@ -20,11 +20,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "probe/timing.h"
+#include "results/export-file.h"
 #include "results/record.h"
+#include "results/spool.h"
 #include "results/store.h"
 #include "basic/util.h"
 
@@ -60,6 +64,14 @@ static char *slurp(const char *path, size_t *len)
 	fclose(f);
 	*len = (size_t)n;
 	return buf;
+}
+
+static size_t slurp_len(const char *path)
+{
+	struct stat sb;
+
+	assert_int_equal(stat(path, &sb), 0);
+	return (size_t)sb.st_size;
 }
 
 static void write_file(const char *path, const void *data, size_t len)
@@ -305,13 +317,24 @@ static void test_load_header_has_no_samples(void **state)
 	/* Blobs that do not match n are reported, not read past. */
 	sql(path, "UPDATE cells SET rounds = x'0000000005000000' WHERE seq = 0");
 	st = open_ok(path);
-	assert_int_equal(store_load_run(st, r.id, &h, err, sizeof(err)), -1);
+	assert_int_equal(store_load_run(st, r.id, &h, err, sizeof(err)), STORE_DAMAGED);
 	assert_non_null(strstr(err, "cell cell-0 do not match their count"));
 	store_close(st);
 	sql(path, "UPDATE cells SET rounds = NULL, samples = x'00' WHERE seq = 0");
 	st = open_ok(path);
-	assert_int_equal(store_load_run(st, r.id, &h, err, sizeof(err)), -1);
+	assert_int_equal(store_load_run(st, r.id, &h, err, sizeof(err)), STORE_DAMAGED);
 	assert_non_null(strstr(err, "the database is damaged"));
+	/* More rounds than clockbench measures: damaged too, not allocated. */
+	sql(path, "UPDATE cells SET samples = NULL, cycles = NULL, core_cycles = NULL, n = 0,"
+	    " rounds = NULL WHERE seq = 0");
+	sql(path, "UPDATE cells SET rounds = x'ffffffff0a000000' WHERE seq = 1");
+	assert_int_equal(store_load_run(st, r.id, &h, err, sizeof(err)), STORE_DAMAGED);
+	assert_non_null(strstr(err, "cell cell-1 do not match"));
+	/* A damaged environment: the header loader says so. */
+	sql(path, "UPDATE runs SET env = '{broken'");
+	assert_int_equal(store_load_run_header(st, r.id, &h, err, sizeof(err)),
+			 STORE_DAMAGED);
+	assert_non_null(strstr(err, "is not valid JSON (the database is damaged)"));
 	stored_run_free(&r);
 	store_close(st);
 }
@@ -418,8 +441,18 @@ static void test_migrates_from_version_1(void **state)
 
 	make_version_1(new_path(path, sizeof(path), "v1.db"), &old);
 	assert_int_equal(sql_int(path, "PRAGMA user_version"), 1);
-	/* Opening migrates it, even to read; the old run reads as it was. */
+	/* Reading leaves it as it is and reads the old run as it was. */
 	st = store_open_access(path, STORE_READ, err, sizeof(err));
+	assert_non_null(st);
+	assert_int_equal(store_load_run(st, old.id, &back, err, sizeof(err)), 0);
+	assert_same_run(&old, &back);
+	assert_null(back.cells[0].core_cycles);
+	assert_null(back.quality);
+	stored_run_free(&back);
+	store_close(st);
+	assert_int_equal(sql_int(path, "PRAGMA user_version"), 1);
+	/* Opening to write migrates it; the old run still reads as it was. */
+	st = store_open_access(path, STORE_UPDATE, err, sizeof(err));
 	assert_non_null(st);
 	assert_int_equal(sql_int(path, "PRAGMA user_version"), 2);
 	assert_int_equal(store_load_run(st, old.id, &back, err, sizeof(err)), 0);
@@ -563,6 +596,45 @@ static void test_missing_file_not_created(void **state)
 
 	assert_null(store_open(tmpdir, err, sizeof(err)));
 	assert_non_null(strstr(err, "is a directory"));
+}
+
+/* Issue 15, failure 6: reading never creates, migrates or writes. */
+static void test_read_access_writes_nothing(void **state)
+{
+	char path[PATH_MAX], err[512];
+	struct stored_run r;
+	struct store *st;
+	size_t len;
+	char *before, *after;
+
+	new_path(path, sizeof(path), "empty.db");
+	write_file(path, "", 0);
+	assert_null(store_open_access(path, STORE_READ, err, sizeof(err)));
+	assert_non_null(strstr(err, "(the file is empty)"));
+	assert_null(store_open_access(path, STORE_UPDATE, err, sizeof(err)));
+	assert_int_equal(slurp_len(path), 0);
+
+	new_path(path, sizeof(path), "v0.db");
+	sql(path, "PRAGMA page_size = 4096; VACUUM");
+	before = slurp(path, &len);
+	assert_null(store_open_access(path, STORE_READ, err, sizeof(err)));
+	assert_non_null(strstr(err, "without clockbench's tables"));
+	after = slurp(path, &len);
+	assert_memory_equal(before, after, len);
+	free(before);
+	free(after);
+
+	/* A read connection cannot save, even by mistake. */
+	new_path(path, sizeof(path), "ro.db");
+	store_close(open_ok(path));
+	st = store_open_access(path, STORE_READ, err, sizeof(err));
+	assert_non_null(st);
+	assert_null(store_warning(st));
+	simple_run(&r, "x");
+	assert_int_equal(store_save_run(st, &r, err, sizeof(err)), -1);
+	stored_run_free(&r);
+	store_close(st);
+	assert_int_equal(sql_int(path, "SELECT count(*) FROM runs"), 0);
 }
 
 /* ---- concurrency ---------------------------------------------------- */
@@ -799,6 +871,121 @@ static void test_json_validation_names_the_field(void **state)
 	expect_invalid(json_array(), "expected a run object, got an array");
 }
 
+/* A run with field key of the run (or of cell 0 when in_cell) set to v. */
+static json_t *run_with(const char *key, json_t *v, bool in_cell)
+{
+	json_t *j = valid_run_json();
+
+	json_object_set_new(in_cell ? cell0(j) : j, key, v);
+	return j;
+}
+
+/* Issue 15, failure 2: values beyond what clockbench writes are refused. */
+static void test_json_values_within_clockbench_limits(void **state)
+{
+	static const json_int_t bad_rounds[] = {
+		4294967295, 2147483648, 16777216, STORE_ROUNDS_MAX, -1,
+	};
+	char want[128];
+	json_t *j, *a;
+
+	for (size_t i = 0; i < ARRAY_SIZE(bad_rounds); i++) {
+		j = valid_run_json();
+		json_array_set_new(json_object_get(cell0(j), "samples_round"), 3,
+				   json_integer(bad_rounds[i]));
+		snprintf(want, sizeof(want), "cells[0].samples_round[3]: round %"
+			 JSON_INTEGER_FORMAT " is out of range", bad_rounds[i]);
+		expect_invalid(j, want);
+	}
+	expect_invalid(run_with("batch_calls", json_integer((1ll << 40) + 1), true),
+		       "cells[0].batch_calls: 1099511627777 is more than");
+	a = json_array();
+	for (size_t i = 0; i <= STORE_SAMPLES_MAX; i++)
+		json_array_append(a, json_null());	/* a shared singleton */
+	expect_invalid(run_with("samples", a, true),
+		       "cells[0].samples: 1000001 samples, more than clockbench");
+}
+
+/* Text clockbench writes: bounded, without control characters. */
+static void test_json_text_within_clockbench_limits(void **state)
+{
+	static const char *const texts[] = {
+		"host", "kernel", "command", "label",
+	};
+	static const char *const cell_texts[] = {
+		"name", "reason", "unit", "path", "api", "clock", "cycles_unit",
+	};
+	char want[128], big[STORE_TEXT_MAX + 2];
+	json_t *j;
+
+	for (size_t i = 0; i < ARRAY_SIZE(texts); i++) {
+		snprintf(want, sizeof(want), "%s: contains a control character "
+			 "(byte 1)", texts[i]);
+		expect_invalid(run_with(texts[i], json_string("a\033]0;x\007"), false),
+			       want);
+		snprintf(want, sizeof(want), "%s: contains a control character",
+			 texts[i]);
+		/* C1: U+009B is CSI to some terminals. */
+		expect_invalid(run_with(texts[i], json_string("a\xc2\x9b" "2J"), false),
+			       want);
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(cell_texts); i++) {
+		snprintf(want, sizeof(want), "cells[0].%s: contains a control "
+			 "character (byte 0)", cell_texts[i]);
+		expect_invalid(run_with(cell_texts[i], json_string("\rx"), true), want);
+	}
+	memset(big, 'h', sizeof(big) - 1);
+	big[sizeof(big) - 1] = '\0';
+	expect_invalid(run_with("host", json_string(big), false),
+		       "host: 256 bytes, more than clockbench writes (255)");
+	expect_invalid(run_with("command", json_string("Bench"), false),
+		       "command: 'Bench' is not a clockbench command");
+	expect_invalid(run_with("status", json_string("fine"), true),
+		       "cells[0].status: 'fine' is not ok, n/a, unsupported or not");
+
+	j = valid_run_json();
+	json_object_set_new(json_object_get(j, "environment"), "cmdline",
+			    json_string("quiet\033[2J"));
+	expect_invalid(j, "environment.cmdline: contains a control character");
+	j = valid_run_json();
+	json_object_set_new(json_object_get(j, "config"), "x",
+			    json_pack("[s, s]", "ok", "\x7f"));
+	expect_invalid(j, "config.x[1]: contains a control character");
+}
+
+/* What clockbench measures fits the limits import enforces. */
+static void test_clockbench_runs_fit_the_limits(void **state)
+{
+	struct timing_config cfg;
+	struct env_info env;
+	struct stored_run r, back;
+	char err[512];
+	json_t *j;
+
+	timing_config_default(&cfg);
+	assert_true(cfg.max_samples <= STORE_SAMPLES_MAX);
+	assert_true(cfg.rounds <= STORE_ROUNDS_MAX);
+
+	/* A host name and an environment with control characters are masked. */
+	memset(&env, 0, sizeof(env));
+	snprintf(env.hostname, sizeof(env.hostname), "vm\033]0;owned\007");
+	snprintf(env.kernel_release, sizeof(env.kernel_release), "6.18\t44");
+	env.cmdline = xstrdup("quiet\tconsole=ttyS0\n");
+	record_begin(&r, "bench", NULL, &env, &(struct timespec){ 0 });
+	assert_string_equal(r.host, "vm?]0;owned?");
+	assert_string_equal(r.kernel, "6.18?44");
+	assert_string_equal(json_string_value(json_object_get(r.env, "cmdline")),
+			    "quiet?console=ttyS0?");
+	strcpy(r.uuid, "0a1b2c3d-0000-4000-8000-00000000abcd");
+	j = stored_run_to_json(&r);
+	if (stored_run_from_json(j, &back, err, sizeof(err)))
+		fail_msg("a run clockbench made does not import: %s", err);
+	stored_run_free(&back);
+	json_decref(j);
+	stored_run_free(&r);
+	free(env.cmdline);
+}
+
 static void test_import_twice_is_a_no_op(void **state)
 {
 	char path[PATH_MAX], err[512];
@@ -820,6 +1007,172 @@ static void test_import_twice_is_a_no_op(void **state)
 	stored_run_free(&r);
 	stored_run_free(&again);
 	json_decref(j);
+}
+
+/* ---- export files, streamed ------------------------------------------ */
+
+/* An export file of n runs (uuids ...0001, ...0002), dumped with flags. */
+static char *export_text(size_t n, size_t flags)
+{
+	json_t *runs = json_array(), *file;
+	char *text;
+
+	for (size_t i = 0; i < n; i++) {
+		json_t *r = valid_run_json();
+
+		json_object_set_new(r, "uuid", json_sprintf("0a1b2c3d-0000-4000-8000-"
+							     "%012zu", i + 1));
+		json_array_append_new(runs, r);
+	}
+	file = json_pack("{s:i, s:s, s:o}", "clockbench_export", 1, "tool",
+			 "clockbench test", "runs", runs);
+	text = json_dumps(file, flags);
+	json_decref(file);
+	return text;
+}
+
+static struct export_file *open_text(const char *text, char *path, size_t len)
+{
+	char err[512];
+	struct export_file *f;
+
+	new_path(path, len, "export.json");
+	write_file(path, text, strlen(text));
+	f = export_file_open(path, err, sizeof(err));
+	if (!f)
+		fail_msg("export_file_open: %s", err);
+	return f;
+}
+
+/* Reads every run: the count, or -1 with the error in err. */
+static int read_all(struct export_file *f, char *err, size_t errlen)
+{
+	struct stored_run r;
+	int n = 0, rc;
+
+	while ((rc = export_file_next(f, &r, err, errlen)) == 1) {
+		n++;
+		stored_run_free(&r);
+	}
+	return rc < 0 ? -1 : n;
+}
+
+static void test_export_file_reads_any_layout(void **state)
+{
+	const size_t layouts[] = { JSON_COMPACT, JSON_INDENT(2) | JSON_SORT_KEYS,
+				   JSON_INDENT(1) };
+	char path[PATH_MAX], err[512];
+	struct stored_run r, want;
+
+	for (size_t i = 0; i < ARRAY_SIZE(layouts); i++) {
+		char *text = export_text(3, layouts[i]);
+		struct export_file *f = open_text(text, path, sizeof(path));
+		json_t *j = valid_run_json();
+
+		assert_int_equal(export_file_next(f, &r, err, sizeof(err)), 1);
+		json_object_set_new(j, "uuid", json_string("0a1b2c3d-0000-4000-8000-"
+							   "000000000001"));
+		assert_int_equal(stored_run_from_json(j, &want, err, sizeof(err)), 0);
+		assert_same_run(&r, &want);
+		stored_run_free(&r);
+		stored_run_free(&want);
+		json_decref(j);
+		assert_int_equal(read_all(f, err, sizeof(err)), 2);
+		assert_int_equal(export_file_runs(f), 3);
+		/* Again from the start, as import's second pass reads it. */
+		assert_int_equal(export_file_rewind(f, err, sizeof(err)), 0);
+		assert_int_equal(read_all(f, err, sizeof(err)), 3);
+		export_file_close(f);
+		free(text);
+	}
+}
+
+/* text must fail with want; a syntax error where jansson puts it. */
+static void expect_file_error(const char *text, const char *want)
+{
+	char path[PATH_MAX], err[512], full[PATH_MAX + 600];
+	struct export_file *f = open_text(text, path, sizeof(path));
+	json_error_t jerr;
+	json_t *whole;
+
+	assert_int_equal(read_all(f, err, sizeof(err)), -1);
+	export_file_close(f);
+	whole = json_loads(text, JSON_REJECT_DUPLICATES, &jerr);
+	if (!whole && !want)	/* the place; the words may differ */
+		snprintf(full, sizeof(full), "%s:%d:%d: not valid JSON: ", path,
+			 jerr.line, jerr.column);
+	else
+		snprintf(full, sizeof(full), "%s: %s", path, want);
+	json_decref(whole);
+	if (strncmp(err, full, strlen(full)) != 0)
+		fail_msg("error '%s' does not start with '%s'", err, full);
+}
+
+static void test_export_file_names_the_place(void **state)
+{
+	char *pretty = export_text(2, JSON_INDENT(2)), *bad, *at;
+
+	/* A syntax error deep in the second run, on its own line. */
+	bad = xstrdup(pretty);
+	at = strstr(strstr(bad, "000000000002"), "\"samples\"");
+	assert_non_null(at);
+	at[strlen("\"samples\": [") + 3] = '}';
+	expect_file_error(bad, NULL);
+	free(bad);
+	expect_file_error("{\"clockbench_export\": 1, \"runs\": [\n  {\"uuid\": }\n]}\n",
+			  NULL);
+	expect_file_error("{\"clockbench_export\": 1, \"runs\": [] x", NULL);
+	expect_file_error("{\"clockbench_export\": 1, \"runs\": []", NULL);
+	expect_file_error("{\"clockbench_export\": 1, \"runs\": [], \"runs\": []}",
+			  NULL);
+	expect_file_error("{\"clockbench_export\": 1, \"runs\": [{\"cells\": [], "
+			  "\"cells\": []}]}", NULL);
+	expect_file_error("", NULL);
+	expect_file_error("[1, 2]", "not a clockbench export: expected a JSON object");
+	expect_file_error("{\"runs\": []}", "clockbench_export: missing");
+	expect_file_error("{\"runs\": [], \"clockbench_export\": 2}",
+			  "clockbench_export: format 2 is newer");
+	expect_file_error("{\"clockbench_export\": 1, \"runs\": {}}",
+			  "runs: expected an array");
+	expect_file_error("{\"clockbench_export\": 1, \"runs\": [3]}",
+			  "runs[0]: expected a run object, got an integer");
+	expect_file_error("{\"clockbench_export\": 1, \"runs\": [{\"cells\": 3}]}",
+			  "runs[0].cells: expected an array, got an integer");
+	expect_file_error("{\"clockbench_export\": 1, \"runs\": [{\"cells\": []}]}",
+			  "runs[0].uuid: missing");
+
+	/* The version may come last (as written by hand, or by other tools). */
+	bad = export_text(1, JSON_COMPACT);
+	at = strstr(bad, "\"clockbench_export\":1,");
+	memmove(at, at + strlen("\"clockbench_export\":1,"),
+		strlen(at + strlen("\"clockbench_export\":1,")) + 1);
+	strcpy(strrchr(bad, '}'), ",\"clockbench_export\":1}");
+	{
+		char path[PATH_MAX], err[512];
+		struct export_file *f = open_text(bad, path, sizeof(path));
+
+		assert_int_equal(read_all(f, err, sizeof(err)), 1);
+		export_file_close(f);
+	}
+	free(bad);
+	free(pretty);
+}
+
+/* A cell larger than clockbench writes is refused before it is parsed. */
+static void test_export_file_bounds_a_cell(void **state)
+{
+	static const char head[] = "{\"clockbench_export\": 1, \"runs\": [{\"cells\": "
+				   "[{\"samples\": [0";
+	size_t n = 3 * STORE_SAMPLES_MAX + 2048, len = strlen(head) + 2 * n + 8;
+	char *text = xmalloc(len), *p = text;
+
+	p += sprintf(p, "%s", head);
+	for (size_t i = 0; i < n; i++)
+		p += sprintf(p, ",1");
+	strcpy(p, "]}]}]}");
+	expect_file_error(text, "runs[0].cells[0]: larger than a cell clockbench "
+			  "writes");
+	free(text);
 }
 
 /* ---- finding runs --------------------------------------------------- */
@@ -1163,13 +1516,66 @@ static void test_record_from_bench(void **state)
 	stored_run_free(&sr);
 }
 
+/* Issue 15, failure 4: a run the store could not take is kept. */
+static void test_spool_keeps_the_run(void **state)
+{
+	char db[PATH_MAX], other[PATH_MAX], beside[PATH_MAX], statedir[PATH_MAX];
+	char file[PATH_MAX + 64], err[2 * PATH_MAX + 128], tmp[PATH_MAX + 128];
+	struct stored_run r, back;
+	struct store *st;
+	int held;
+
+	new_path(db, sizeof(db), "spooled.db");
+	new_path(other, sizeof(other), "other.db");
+	spool_dirs(db, beside, sizeof(beside), statedir, sizeof(statedir));
+	/* Nothing can be made beside the store: the state directory takes it. */
+	write_file(beside, "x", 1);
+	simple_run(&r, "kept");
+	stored_run_fill_defaults(&r);
+	assert_int_equal(spool_write(db, &r, file, sizeof(file), err, sizeof(err)), 0);
+	assert_int_equal(strncmp(file, statedir, strlen(statedir)), 0);
+	assert_true(exists(file));
+	unlink(beside);
+
+	/* A .tmp still being written stays; one whose writer died goes. */
+	snprintf(tmp, sizeof(tmp), "%s/dead.json.tmp", statedir);
+	write_file(tmp, "{", 1);
+	snprintf(err, sizeof(err), "%s/live.json.tmp", statedir);
+	write_file(err, "{", 1);
+	held = open(err, O_RDONLY);
+	assert_int_equal(flock(held, LOCK_EX), 0);
+
+	/* Another store's save finds nothing of it. */
+	st = open_ok(other);
+	assert_int_equal(spool_import(st, other), 0);
+	store_close(st);
+	st = open_ok(db);
+	assert_int_equal(spool_import(st, db), 1);
+	assert_false(exists(file));
+	assert_false(exists(tmp));
+	assert_true(exists(err));
+	close(held);
+	assert_int_equal(store_load_run(st, 1, &back, err, sizeof(err)), 0);
+	assert_same_run(&r, &back);
+	stored_run_free(&back);
+	store_close(st);
+	stored_run_free(&r);
+}
+
 static int make_tmpdir(void **state)
 {
 	const char *base = getenv("TMPDIR");
 
+	char spool[PATH_MAX];
+
 	snprintf(tmpdir, sizeof(tmpdir), "%s/test-store.XXXXXX",
 		 base && *base ? base : "/tmp");
-	return mkdtemp(tmpdir) ? 0 : -1;
+	if (!mkdtemp(tmpdir))
+		return -1;
+	/* A spooled run goes here, never under the user's home. */
+	snprintf(spool, sizeof(spool), "%s/state", tmpdir);
+	setenv("XDG_STATE_HOME", spool, 1);
+	return 0;
 }
 
 static int remove_tmpdir(void **state)
@@ -1193,16 +1599,24 @@ int main(void)
 		cmocka_unit_test(test_other_programs_database_refused),
 		cmocka_unit_test(test_corrupt_file_refused),
 		cmocka_unit_test(test_missing_file_not_created),
+		cmocka_unit_test(test_read_access_writes_nothing),
 		cmocka_unit_test(test_concurrent_writers_all_land),
 		cmocka_unit_test(test_json_round_trip),
 		cmocka_unit_test(test_json_validation_names_the_field),
+		cmocka_unit_test(test_json_values_within_clockbench_limits),
+		cmocka_unit_test(test_json_text_within_clockbench_limits),
+		cmocka_unit_test(test_clockbench_runs_fit_the_limits),
 		cmocka_unit_test(test_import_twice_is_a_no_op),
+		cmocka_unit_test(test_export_file_reads_any_layout),
+		cmocka_unit_test(test_export_file_names_the_place),
+		cmocka_unit_test(test_export_file_bounds_a_cell),
 		cmocka_unit_test(test_resolve_by_id_label_and_uuid),
 		cmocka_unit_test(test_filters),
 		cmocka_unit_test(test_date_and_label_checks),
 		cmocka_unit_test(test_default_path),
 		cmocka_unit_test(test_record_save_creates_only_the_default_dir),
 		cmocka_unit_test(test_record_from_bench),
+		cmocka_unit_test(test_spool_keeps_the_run),
 	};
 
 	return cmocka_run_group_tests(tests, make_tmpdir, remove_tmpdir);
