@@ -6,12 +6,8 @@
  */
 #include "verify/verify.h"
 
-#include <dlfcn.h>
 #include <errno.h>
 #include <fnmatch.h>
-#ifdef __GLIBC__
-#include <gnu/lib-names.h>
-#endif
 #include <sched.h>
 #include <stdarg.h>
 #include <string.h>
@@ -21,6 +17,7 @@
 
 #include "config.h"
 #include "probe/env.h"
+#include "probe/interpose.h"
 
 const struct verify_group verify_groups[] = {
 	{ "bracket", "a vDSO or libc read lies between two raw-syscall reads",
@@ -177,44 +174,45 @@ typedef long (*getcpu_fn)(unsigned *, unsigned *, void *);
 typedef ssize_t (*vgetrandom_fn)(void *, size_t, unsigned, void *, size_t);
 
 /*
- * The libc path calls the C library's own functions, found in libc.so
- * itself: not a sanitizer's interceptor in front of them (which checks a
- * pointer before libc sees it, and aborts where libc would crash or return
- * EFAULT), and not through glibc's nonnull declarations (the ABI checks
- * pass NULL on purpose). A libc that cannot be opened (static, or not
- * glibc) is called directly.
+ * The libc path calls the C library the way a program does: by name, so
+ * that whatever a program's calls go through (an LD_PRELOAD library,
+ * libfaketime, a sanitizer's interceptor) is in the path too. The calls go
+ * through pointers, not glibc's nonnull declarations, because the ABI
+ * checks pass NULL on purpose. The second table holds libc's own
+ * functions (looked up in libc.so, past any interposer): what a failure
+ * of the libc path is compared with to tell whether an interposer caused it.
  */
-static struct {
+struct libc_fns {
 	int (*clock_gettime)(clockid_t, struct timespec *);
 	int (*clock_getres)(clockid_t, struct timespec *);
 	int (*gettimeofday)(struct timeval *, void *);
 	time_t (*time)(time_t *);
 	int (*getcpu)(unsigned *, unsigned *);
 	ssize_t (*getrandom)(void *, size_t, unsigned);
-} libc;
+};
 
-#define LIBC_SYM(h, name) \
+static struct libc_fns libc_bound, libc_own;
+
+#define LIBC_BIND(name) \
 	do { \
-		void *sym_ = (h) ? dlsym((h), #name) : NULL; \
-		libc.name = sym_ ? (__typeof__(libc.name))sym_ : name; \
+		void *own_ = libc_own_symbol(#name); \
+		libc_bound.name = name; \
+		libc_own.name = own_ ? (__typeof__(libc_own.name))own_ : name; \
 	} while (0)
 
 static void resolve_libc(void)
 {
-#ifdef LIBC_SO
-	void *h = dlopen(LIBC_SO, RTLD_LAZY | RTLD_NOLOAD);
-#else
-	void *h = NULL;
-#endif
+	LIBC_BIND(clock_gettime);
+	LIBC_BIND(clock_getres);
+	LIBC_BIND(gettimeofday);
+	LIBC_BIND(time);
+	LIBC_BIND(getcpu);
+	LIBC_BIND(getrandom);
+}
 
-	LIBC_SYM(h, clock_gettime);
-	LIBC_SYM(h, clock_getres);
-	LIBC_SYM(h, gettimeofday);
-	LIBC_SYM(h, time);
-	LIBC_SYM(h, getcpu);
-	LIBC_SYM(h, getrandom);
-	if (h)
-		dlclose(h);
+static const struct libc_fns *libc_of(const struct verify *v)
+{
+	return v->libc_own ? &libc_own : &libc_bound;
 }
 
 /* The outcome of a call in the vDSO's -errno convention. */
@@ -256,8 +254,8 @@ static struct vres clock_call(const struct verify *v, enum path p, bool getres,
 		break;
 	}
 	case PATH_LIBC:
-		r = errno_result(getres ? libc.clock_getres(id, ts) :
-				 libc.clock_gettime(id, ts));
+		r = errno_result(getres ? libc_of(v)->clock_getres(id, ts) :
+				 libc_of(v)->clock_gettime(id, ts));
 		break;
 	default:
 		r = errno_result(syscall(getres ? SYS_CLOCK_GETRES : SYS_CLOCK_GETTIME,
@@ -299,7 +297,7 @@ struct vres vcall_gettimeofday(const struct verify *v, enum path p,
 		break;
 	}
 	case PATH_LIBC:
-		r = errno_result(libc.gettimeofday(tv, tz));
+		r = errno_result(libc_of(v)->gettimeofday(tv, tz));
 		break;
 	default:
 #ifdef SYS_gettimeofday
@@ -337,7 +335,7 @@ struct vres vcall_time(const struct verify *v, enum path p, time_t *t)
 		break;
 	}
 	case PATH_LIBC:
-		now = libc.time(t);
+		now = libc_of(v)->time(t);
 		r = errno_result((long)now);
 		break;
 	default:
@@ -375,7 +373,7 @@ struct vres vcall_getcpu(const struct verify *v, enum path p, unsigned *cpu,
 	}
 	case PATH_LIBC:
 		/* glibc's getcpu(3) has no cache argument. */
-		r = errno_result(libc.getcpu(cpu, node));
+		r = errno_result(libc_of(v)->getcpu(cpu, node));
 		break;
 	default:
 		r = errno_result(syscall(SYS_getcpu, cpu, node, cache));
@@ -401,7 +399,7 @@ struct vres vcall_getrandom(const struct verify *v, enum path p, void *buf,
 		break;
 	}
 	case PATH_LIBC:
-		r = errno_result(libc.getrandom(buf, len, flags));
+		r = errno_result(libc_of(v)->getrandom(buf, len, flags));
 		break;
 	default:
 		r = errno_result(syscall(SYS_getrandom, buf, len, flags));
@@ -445,6 +443,18 @@ const char *verify_path_missing(const struct verify *v, enum api api, enum path 
 	if (path != PATH_VDSO)
 		return NULL;
 	return v->vdso_fn[api] ? NULL : v->vdso_why[api];
+}
+
+const char *verify_libc_interposer(const struct verify *v, enum api api)
+{
+	return v->libc_interposer[api];
+}
+
+static void find_interposers(struct verify *v)
+{
+	for (int api = 0; api < API_COUNT; api++)
+		interposer_of(catalog_apis[api].name, &v->cat, v->libc_interposer[api],
+			      sizeof(v->libc_interposer[api]));
 }
 
 const struct cell *verify_cell(const struct verify *v, enum api api,
@@ -695,6 +705,10 @@ static void print_header(struct verify *v, unsigned planned)
 	if (v->fault.kind != FAULT_NONE)
 		fprintf(v->out, "# fault injection: %s=%s\n", VERIFY_FAULT_ENV,
 			getenv(VERIFY_FAULT_ENV));
+	for (int api = 0; api < API_COUNT; api++)
+		if (v->libc_interposer[api][0])
+			fprintf(v->out, "# the libc path goes through %s, which interposes "
+				"%s()\n", v->libc_interposer[api], catalog_apis[api].name);
 	fflush(v->out);
 	env_free(&env);
 }
@@ -755,6 +769,7 @@ int verify_context_init(struct verify *v, const struct verify_options *opt,
 	catalog_filter_all(&all);
 	catalog_build(&v->cat, &all);
 	take_vdso_functions(v);
+	find_interposers(v);
 	return 0;
 }
 

@@ -108,6 +108,8 @@ struct verify {
 	struct verify_fault fault;
 	void *vdso_fn[API_COUNT];		/* from the catalog's vdso cells */
 	char vdso_why[API_COUNT][192];		/* why a vdso path is missing */
+	char libc_interposer[API_COUNT][160];	/* who answers libc's name, or "" */
+	bool libc_own;		/* the libc path skips interposers (a copy's) */
 
 	/* selection and budgets */
 	bool *pattern_used;
@@ -159,6 +161,8 @@ void verify_context_free(struct verify *v);
 bool verify_path_by_design(enum api api, enum path path);
 /* Why the path cannot be used here (no vDSO, symbol missing), or NULL. */
 const char *verify_path_missing(const struct verify *v, enum api api, enum path path);
+/* The file that interposes the libc function of api ("" when none). */
+const char *verify_libc_interposer(const struct verify *v, enum api api);
 /* The catalog cell of api/clock/path (clock NULL for clockless APIs). */
 const struct cell *verify_cell(const struct verify *v, enum api api,
 			       const struct clock_info *clock, enum path path);

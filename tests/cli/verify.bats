@@ -165,6 +165,33 @@ EOF
 		'BEGIN { d = a - b; exit !(d > 0.0009 && d <= 0.001) }'
 }
 
+@test "an LD_PRELOAD library stepping libc's clock_gettime 2 ms back fails the libc checks, and is named" {
+	lib=$CLOCKBENCH_PRELOAD_CLOCK_BACK
+	[ -f "$lib" ]
+	checks=(--check 'monotonic/clock-gettime-*/libc' --check 'bracket/clock-gettime-*/libc' --duration 1)
+	LD_PRELOAD=$lib run v "${checks[@]}"
+	[ "$status" -eq 1 ]
+	grep -q "^# the libc path goes through .*libpreload-clock-back.so, which interposes clock_gettime()" <<<"$output"
+	# Every clock that ran failed (the alarm clocks may skip): none passed.
+	[ "$(results "$output" | grep -c '^not ok')" -ge 16 ]
+	[ "$(results "$output" | grep -v ' # SKIP ' | grep -c '^ok')" -eq 0 ]
+	step='(19[0-9]{5}|2000000) ns'
+	blame="clock_gettime\(\) is interposed by [^ ]*libpreload-clock-back.so, and libc's own clock_gettime\(\) passes the same check: the interposer is the cause"
+	[[ "$output" =~ not\ ok\ [0-9]+\ monotonic/clock-gettime-monotonic/libc:\ went\ backwards\ [0-9]+\ times\ in\ [0-9]+\ reads,\ by\ up\ to\ $step\;\ $blame ]]
+	[[ "$output" =~ not\ ok\ [0-9]+\ bracket/clock-gettime-monotonic/libc:\ [0-9]+\ of\ [0-9]+\ libc\ reads\ outside\ their\ syscall\ bracket,\ the\ worst\ by\ $step\;\ $blame ]]
+	# The other paths do not go through libc's symbol.
+	LD_PRELOAD=$lib run v --check 'monotonic/clock-gettime-monotonic/*' --duration 0.3
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"ok 1 monotonic/clock-gettime-monotonic/vdso: "* ]]
+	[[ "$output" == *"not ok 2 monotonic/clock-gettime-monotonic/libc: "* ]]
+	[[ "$output" == *"ok 3 monotonic/clock-gettime-monotonic/syscall: "* ]]
+	# Without the library the same checks pass.
+	run v "${checks[@]}"
+	[ "$status" -eq 0 ]
+	[ "$(grep -c '^not ok' <<<"$output")" -eq 0 ]
+	[ "$(grep -c '^# the libc path goes through' <<<"$output")" -eq 0 ]
+}
+
 @test "the same fault fails the consistency checks of that path only" {
 	CLOCKBENCH_FAULT=vdso-clock-back-1ms run v --check 'consistency/gettimeofday-vs-realtime'
 	[ "$status" -eq 1 ]
