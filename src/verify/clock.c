@@ -165,6 +165,12 @@ static void fmt_ts(const struct timespec *ts, char *buf, size_t len)
 	ts_format(ts, buf, len);
 }
 
+/* How long the open point has run: how long a clock was watched. */
+static double elapsed_s(const struct verify *v)
+{
+	return (double)(now_ns() - v->point_start_ns) / 1e9;
+}
+
 /* ---- interposers ------------------------------------------------------------ */
 
 /* Whether the same check passes on a context's subject: the re-run below. */
@@ -339,10 +345,12 @@ static void monotonic_point(struct verify *v, const struct subject *s, enum path
 	struct mono_stats st;
 	struct step_watch w;
 	char why[200], blame[400], a[32], b[32];
+	double watched;
 
 	if (rt)
 		step_watch_begin(&w);
 	mono_run(read_subject, &r, vbudget(v), MIN_READS, &st);
+	watched = elapsed_s(v);
 	if (rt)
 		stepped = step_watch_end(&w, why, sizeof(why));
 	if (st.read_error) {
@@ -356,12 +364,14 @@ static void monotonic_point(struct verify *v, const struct subject *s, enum path
 		return;
 	}
 	if (!st.backward) {
-		vpass(v, "%lu reads, largest backward step 0 ns", st.reads);
+		vpass(v, "%lu reads over %.3f s, largest backward step 0 ns", st.reads,
+		      watched);
 		return;
 	}
 	fmt_ts(&st.back_prev, a, sizeof(a));
 	fmt_ts(&st.back_cur, b, sizeof(b));
-	vdiag(v, "largest backward step: %s then %s", a, b);
+	vdiag(v, "largest backward step: read %lu %s, read %lu %s", st.back_at - 1, a,
+	      st.back_at, b);
 	if (stepped) {
 		vdiag(v, "%s", why);
 		vpass(v, "went backwards %lu times (up to %lld ns), explained by a "
@@ -369,8 +379,9 @@ static void monotonic_point(struct verify *v, const struct subject *s, enum path
 		return;
 	}
 	blame_interposer(v, s, p, monotonic_recheck, blame, sizeof(blame));
-	vfail(v, "went backwards %lu times in %lu reads, by up to %lld ns%s",
-	      st.backward, st.reads, (long long)st.max_back_ns, blame);
+	vfail(v, "went backwards %lu times in %lu reads over %.3f s, by up to %lld ns "
+	      "at read %lu%s", st.backward, st.reads, watched, (long long)st.max_back_ns,
+	      st.back_at, blame);
 }
 
 void verify_monotonic(struct verify *v)
@@ -467,8 +478,8 @@ static void cross_cpu_point(struct verify *v, const struct subject *s, enum path
 		return;
 	}
 	if (!res.backward) {
-		vpass(v, "%lu reads handed round CPUs %s, largest backward step 0 ns",
-		      res.exchanges, cpulist);
+		vpass(v, "%lu reads handed round CPUs %s over %.3f s, largest backward "
+		      "step 0 ns", res.exchanges, cpulist, elapsed_s(v));
 		return;
 	}
 	fmt_ts(&res.back_prev, a, sizeof(a));
@@ -482,8 +493,10 @@ static void cross_cpu_point(struct verify *v, const struct subject *s, enum path
 		return;
 	}
 	blame_interposer(v, s, p, cross_cpu_recheck, blame, sizeof(blame));
-	vfail(v, "largest backward step %lld ns (%lu of %lu reads went backwards)%s",
-	      (long long)res.max_back_ns, res.backward, res.exchanges, blame);
+	vfail(v, "largest backward step %lld ns, from CPU %d's read to CPU %d's at "
+	      "exchange %lu (%lu of %lu reads went backwards)%s",
+	      (long long)res.max_back_ns, res.back_from_cpu, res.back_to_cpu,
+	      res.back_at, res.backward, res.exchanges, blame);
 }
 
 void verify_cross_cpu(struct verify *v)

@@ -103,6 +103,7 @@ void mono_note(struct mono_stats *st, const struct timespec *prev,
 		st->max_back_ns = back;
 		st->back_prev = *prev;
 		st->back_cur = *cur;
+		st->back_at = st->reads;
 	}
 }
 
@@ -383,6 +384,7 @@ static bool xcpu_take_turn(struct xcpu_shared *sh, int cpu)
 			res->back_cur = now;
 			res->back_from_cpu = sh->last_cpu;
 			res->back_to_cpu = cpu;
+			res->back_at = res->exchanges + 1;
 		}
 	}
 	sh->last = now;

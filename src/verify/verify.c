@@ -8,8 +8,10 @@
 
 #include <errno.h>
 #include <fnmatch.h>
+#include <limits.h>
 #include <sched.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <string.h>
 #include <sys/random.h>
 #include <sys/syscall.h>
@@ -98,6 +100,56 @@ int verify_exit_status(const struct verify_totals *t)
 
 /* ---- fault injection ----------------------------------------------------- */
 
+#define FAULT_SYNTAX "expected PATH-errno or PATH-clock-back-DURATION[-every-N][-cpu-K]"
+
+/* The "-every-N" and "-cpu-K" suffixes of a clock-back fault, in any order. */
+static int parse_fault_limits(char *rest, struct verify_fault *f, char *err,
+			      size_t errlen)
+{
+	/* strsep, not strtok: "cpu--1" must not read as "cpu-1". */
+	while (rest) {
+		char *key = strsep(&rest, "-");
+		char *val = rest ? strsep(&rest, "-") : NULL;
+		long n;
+
+		if (streq(key, "every") && val && parse_int(val, 1, LONG_MAX, &n) &&
+		    !f->every)
+			f->every = (unsigned long)n;
+		else if (streq(key, "cpu") && val && parse_int(val, 0, CPU_SETSIZE - 1, &n) &&
+			 f->cpu < 0)
+			f->cpu = (int)n;
+		else {
+			snprintf(err, errlen, "bad '%s%s%s': %s", key, val ? "-" : "",
+				 val ? val : "", FAULT_SYNTAX);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static int parse_clock_back(const char *spec, struct verify_fault *f, char *err,
+			    size_t errlen)
+{
+	char buf[128], *limits;
+	double s;
+
+	if (strlen(spec) >= sizeof(buf)) {
+		snprintf(err, errlen, "too long: %s", FAULT_SYNTAX);
+		return -1;
+	}
+	snprintf(buf, sizeof(buf), "%s", spec);
+	limits = strchr(buf, '-');
+	if (limits)
+		*limits++ = '\0';
+	if (!parse_duration(buf, &s) || s >= 3600 || (limits && !*limits)) {
+		snprintf(err, errlen, "%s", FAULT_SYNTAX);
+		return -1;
+	}
+	f->kind = FAULT_CLOCK_BACK;
+	f->shift_ns = (int64_t)(s * 1e9 + 0.5);
+	return limits ? parse_fault_limits(limits, f, err, errlen) : 0;
+}
+
 int verify_parse_fault(const char *spec, struct verify_fault *f, char *err,
 		       size_t errlen)
 {
@@ -105,14 +157,14 @@ int verify_parse_fault(const char *spec, struct verify_fault *f, char *err,
 	const char *dash;
 	char path[16];
 	int p;
-	double s;
 
 	memset(f, 0, sizeof(*f));
+	f->cpu = -1;
 	if (!spec || !*spec)
 		return 0;
 	dash = strchr(spec, '-');
 	if (!dash || (size_t)(dash - spec) >= sizeof(path)) {
-		snprintf(err, errlen, "expected PATH-clock-back-DURATION or PATH-errno");
+		snprintf(err, errlen, "%s", FAULT_SYNTAX);
 		return -1;
 	}
 	memcpy(path, spec, (size_t)(dash - spec));
@@ -127,21 +179,31 @@ int verify_parse_fault(const char *spec, struct verify_fault *f, char *err,
 		f->kind = FAULT_ERRNO;
 		return 0;
 	}
-	if (strncmp(dash, back, strlen(back)) == 0 &&
-	    parse_duration(dash + strlen(back), &s) && s < 3600) {
-		f->kind = FAULT_CLOCK_BACK;
-		f->shift_ns = (int64_t)(s * 1e9 + 0.5);
-		return 0;
-	}
-	snprintf(err, errlen, "expected PATH-clock-back-DURATION or PATH-errno");
+	if (strncmp(dash, back, strlen(back)) == 0)
+		return parse_clock_back(dash + strlen(back), f, err, errlen);
+	snprintf(err, errlen, "%s", FAULT_SYNTAX);
 	return -1;
+}
+
+/* Reads of the faulty path so far, for "every Nth read" (all threads). */
+static atomic_ulong fault_reads;
+
+bool verify_fault_hits(const struct verify_fault *f, enum path p)
+{
+	if (f->kind != FAULT_CLOCK_BACK || f->path != p)
+		return false;
+	if (f->cpu >= 0 && sched_getcpu() != f->cpu)
+		return false;
+	if (f->every && atomic_fetch_add(&fault_reads, 1) % f->every != f->every - 1)
+		return false;
+	return true;
 }
 
 static void fault_shift_ts(const struct verify *v, enum path p, struct timespec *ts)
 {
 	int64_t ns;
 
-	if (v->fault.kind != FAULT_CLOCK_BACK || v->fault.path != p)
+	if (!verify_fault_hits(&v->fault, p))
 		return;
 	ns = ts_ns(ts) - v->fault.shift_ns;
 	ts->tv_sec = (time_t)(ns / 1000000000LL);
@@ -308,7 +370,7 @@ struct vres vcall_gettimeofday(const struct verify *v, enum path p,
 		break;
 	}
 	fault_errno(v, p, &r);
-	if (!r.failed && tv && v->fault.kind == FAULT_CLOCK_BACK && v->fault.path == p) {
+	if (!r.failed && tv && v->fault.kind == FAULT_CLOCK_BACK) {
 		struct timespec ts = { tv->tv_sec, tv->tv_usec * 1000L };
 
 		fault_shift_ts(v, p, &ts);
@@ -348,8 +410,8 @@ struct vres vcall_time(const struct verify *v, enum path p, time_t *t)
 	}
 	fault_errno(v, p, &r);
 	/* A shift of whole seconds is the only one time() can show. */
-	if (!r.failed && v->fault.kind == FAULT_CLOCK_BACK && v->fault.path == p &&
-	    v->fault.shift_ns >= 1000000000LL) {
+	if (!r.failed && v->fault.shift_ns >= 1000000000LL &&
+	    verify_fault_hits(&v->fault, p)) {
 		r.ret -= (long)(v->fault.shift_ns / 1000000000LL);
 		if (t)
 			*t = (time_t)r.ret;

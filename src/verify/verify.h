@@ -67,17 +67,26 @@ struct verify_fault {
 	enum fault_kind kind;
 	enum path path;
 	int64_t shift_ns;
+	unsigned long every;	/* FAULT_CLOCK_BACK: only every Nth read; 0 all */
+	int cpu;		/* FAULT_CLOCK_BACK: only reads on this CPU; -1 any */
 };
 
 /* The environment variable that carries a fault ("vdso-clock-back-1ms"). */
 #define VERIFY_FAULT_ENV "CLOCKBENCH_FAULT"
 
 /*
- * Parse "PATH-clock-back-DURATION" or "PATH-errno" (PATH: vdso, libc,
- * syscall). NULL or "" means no fault. Returns 0, or -1 with the reason.
+ * Parse "PATH-errno" or "PATH-clock-back-DURATION[-every-N][-cpu-K]"
+ * (PATH: vdso, libc, syscall): every read of the path lags by DURATION,
+ * or only every Nth read of it (a step back and forth, as a faulty
+ * interposer makes), or only the reads made on CPU K (a clock that is
+ * behind on one CPU). NULL or "" means no fault. Returns 0, or -1 with the
+ * reason.
  */
 int verify_parse_fault(const char *spec, struct verify_fault *f, char *err,
 		       size_t errlen);
+
+/* Whether the read about to be made through p is one the fault shifts. */
+bool verify_fault_hits(const struct verify_fault *f, enum path p);
 
 /* ---- the run context --------------------------------------------------- */
 
@@ -257,10 +266,11 @@ struct mono_stats {
 	unsigned long denormal;
 	int64_t max_back_ns;
 	struct timespec back_prev, back_cur;	/* the largest step */
+	unsigned long back_at;		/* its later read, counted from 1 */
 	int read_error;
 };
 
-/* Note one consecutive pair (prev then cur) in st. */
+/* Note one consecutive pair (prev then cur) in st; cur is read st->reads. */
 void mono_note(struct mono_stats *st, const struct timespec *prev,
 	       const struct timespec *cur);
 void mono_run(vread_fn rd, void *arg, double seconds, unsigned long min_reads,
@@ -333,6 +343,7 @@ struct xcpu_result {
 	int64_t max_back_ns;
 	struct timespec back_prev, back_cur;
 	int back_from_cpu, back_to_cpu;	/* the earlier reader, the later one */
+	unsigned long back_at;		/* the exchange of the later read, from 1 */
 	int read_error;
 	int pin_error;			/* errno of sched_setaffinity */
 	int pin_cpu;

@@ -177,7 +177,7 @@ EOF
 	[ "$(results "$output" | grep -v ' # SKIP ' | grep -c '^ok')" -eq 0 ]
 	step='(19[0-9]{5}|2000000) ns'
 	blame="clock_gettime\(\) is interposed by [^ ]*libpreload-clock-back.so, and libc's own clock_gettime\(\) passes the same check: the interposer is the cause"
-	[[ "$output" =~ not\ ok\ [0-9]+\ monotonic/clock-gettime-monotonic/libc:\ went\ backwards\ [0-9]+\ times\ in\ [0-9]+\ reads,\ by\ up\ to\ $step\;\ $blame ]]
+	[[ "$output" =~ not\ ok\ [0-9]+\ monotonic/clock-gettime-monotonic/libc:\ went\ backwards\ [0-9]+\ times\ in\ [0-9]+\ reads\ over\ [0-9.]+\ s,\ by\ up\ to\ $step\ at\ read\ [0-9]+\;\ $blame ]]
 	[[ "$output" =~ not\ ok\ [0-9]+\ bracket/clock-gettime-monotonic/libc:\ [0-9]+\ of\ [0-9]+\ libc\ reads\ outside\ their\ syscall\ bracket,\ the\ worst\ by\ $step\;\ $blame ]]
 	# The other paths do not go through libc's symbol.
 	LD_PRELOAD=$lib run v --check 'monotonic/clock-gettime-monotonic/*' --duration 0.3
@@ -190,6 +190,44 @@ EOF
 	[ "$status" -eq 0 ]
 	[ "$(grep -c '^not ok' <<<"$output")" -eq 0 ]
 	[ "$(grep -c '^# the libc path goes through' <<<"$output")" -eq 0 ]
+}
+
+@test "a step back every Nth read fails monotonic/* and cross-cpu/* of that path, with its size and where" {
+	[ "$(nproc)" -ge 2 ] || skip "cross-cpu needs two CPUs"
+	checks=(--check 'monotonic/clock-gettime-monotonic/*' --check 'monotonic/gettimeofday/*'
+		--check 'cross-cpu/clock-gettime-monotonic/*' --duration 1)
+	CLOCKBENCH_FAULT=vdso-clock-back-1ms-every-500 run v "${checks[@]}"
+	[ "$status" -eq 1 ]
+	# The size (1 ms less a read or a hand-over) and where: the read, the CPUs.
+	[[ "$output" =~ not\ ok\ 1\ monotonic/clock-gettime-monotonic/vdso:\ went\ backwards\ [0-9]+\ times\ in\ [0-9]+\ reads\ over\ [0-9.]+\ s,\ by\ up\ to\ 9[0-9]{5}\ ns\ at\ read\ ([0-9]+) ]]
+	[ $((BASH_REMATCH[1] % 500)) -eq 0 ]
+	[[ "$output" =~ \#\ largest\ backward\ step:\ read\ [0-9]+\ [0-9.]+,\ read\ [0-9]+\ [0-9.]+ ]]
+	[[ "$output" == *"ok 2 monotonic/clock-gettime-monotonic/libc: "*"largest backward step 0 ns"* ]]
+	[[ "$output" == *"ok 3 monotonic/clock-gettime-monotonic/syscall: "*"largest backward step 0 ns"* ]]
+	# gettimeofday through the vDSO counts microseconds: a 1 ms step shows.
+	[[ "$output" =~ not\ ok\ 4\ monotonic/gettimeofday/vdso:\ went\ backwards.*by\ up\ to\ (99[0-9]{4}|1000000)\ ns ]]
+	[[ "$output" =~ not\ ok\ 7\ cross-cpu/clock-gettime-monotonic/vdso:\ largest\ backward\ step\ 9[0-9]{5}\ ns,\ from\ CPU\ [0-9]+\'s\ read\ to\ CPU\ [0-9]+\'s\ at\ exchange\ [0-9]+ ]]
+	[[ "$output" == *"ok 8 cross-cpu/clock-gettime-monotonic/libc: "*"largest backward step 0 ns"* ]]
+	[[ "${lines[-1]}" == "# Totals: pass:6 fail:3 xfail:0 xpass:0 skip:0 error:0" ]]
+	# Off, the same checks pass.
+	run v "${checks[@]}"
+	[ "$status" -eq 0 ]
+	[[ "${lines[-1]}" == "# Totals: pass:9 fail:0 xfail:0 xpass:0 skip:0 error:0" ]]
+}
+
+@test "a clock behind on one CPU fails cross-cpu/* of that path, naming the CPUs" {
+	[ "$(nproc)" -ge 2 ] && taskset -c 1 true 2>/dev/null || skip "needs CPU 1 and another"
+	CLOCKBENCH_FAULT=syscall-clock-back-1ms-cpu-1 run v --check 'cross-cpu/clock-gettime-monotonic*/*' --duration 1
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"ok 1 cross-cpu/clock-gettime-monotonic/vdso: "*"largest backward step 0 ns"* ]]
+	[[ "$output" == *"ok 2 cross-cpu/clock-gettime-monotonic/libc: "*"largest backward step 0 ns"* ]]
+	# Handing over to CPU 1, whose reads lag, is a step back of about 1 ms.
+	[[ "$output" =~ not\ ok\ 3\ cross-cpu/clock-gettime-monotonic/syscall:\ largest\ backward\ step\ 9[0-9]{5}\ ns,\ from\ CPU\ [02-9][0-9]*\'s\ read\ to\ CPU\ 1\'s\ at\ exchange ]]
+	[[ "$output" =~ \#\ CPU\ [0-9]+\ read\ [0-9.]+,\ then\ CPU\ 1\ read\ [0-9.]+ ]]
+	[[ "$output" =~ not\ ok\ [0-9]+\ cross-cpu/clock-gettime-monotonic-raw/syscall:\ largest\ backward\ step\ 9[0-9]{5}\ ns ]]
+	run v --check 'cross-cpu/clock-gettime-monotonic*/*' --duration 1
+	[ "$status" -eq 0 ]
+	[ "$(grep -c '^not ok' <<<"$output")" -eq 0 ]
 }
 
 @test "the same fault fails the consistency checks of that path only" {

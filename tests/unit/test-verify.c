@@ -108,6 +108,78 @@ static void test_parse_fault(void **state)
 	assert_int_equal(verify_parse_fault("vdso-frob", &f, err, sizeof(err)), -1);
 }
 
+static void test_parse_intermittent_fault(void **state)
+{
+	struct verify_fault f;
+	char err[160];
+
+	assert_int_equal(verify_parse_fault("vdso-clock-back-1ms", &f, err, sizeof(err)), 0);
+	assert_int_equal(f.every, 0);
+	assert_int_equal(f.cpu, -1);
+	assert_int_equal(verify_parse_fault("libc-clock-back-2ms-every-1000", &f, err,
+					    sizeof(err)), 0);
+	assert_int_equal(f.kind, FAULT_CLOCK_BACK);
+	assert_int_equal(f.shift_ns, 2000000);
+	assert_int_equal(f.every, 1000);
+	assert_int_equal(f.cpu, -1);
+	assert_int_equal(verify_parse_fault("syscall-clock-back-500us-cpu-1", &f, err,
+					    sizeof(err)), 0);
+	assert_int_equal(f.shift_ns, 500000);
+	assert_int_equal(f.every, 0);
+	assert_int_equal(f.cpu, 1);
+	assert_int_equal(verify_parse_fault("vdso-clock-back-1ms-cpu-0-every-3", &f, err,
+					    sizeof(err)), 0);
+	assert_int_equal(f.cpu, 0);
+	assert_int_equal(f.every, 3);
+
+	static const char *const bad[] = {
+		"vdso-clock-back-1ms-", "vdso-clock-back-1ms-every", "vdso-clock-back-1ms-every-0",
+		"vdso-clock-back-1ms-every-x", "vdso-clock-back-1ms-cpu--1",
+		"vdso-clock-back-1ms-cpu-99999", "vdso-clock-back-1ms-every-2-every-3",
+		"vdso-clock-back-1ms-sometimes-2", "vdso-clock-back-every-2",
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
+		err[0] = '\0';
+		assert_int_equal(verify_parse_fault(bad[i], &f, err, sizeof(err)), -1);
+		assert_non_null(strstr(err, "PATH-clock-back-DURATION[-every-N][-cpu-K]"));
+	}
+}
+
+/* Every Nth read of the faulty path is hit; other paths never are. */
+static void test_fault_hits_every(void **state)
+{
+	struct verify_fault f = { FAULT_CLOCK_BACK, PATH_VDSO, 1000, 4, -1 };
+	unsigned hits = 0, first = 0;
+
+	for (unsigned i = 1; i <= 40; i++) {
+		assert_false(verify_fault_hits(&f, PATH_SYSCALL));
+		if (verify_fault_hits(&f, PATH_VDSO) && !hits++)
+			first = i;
+	}
+	assert_int_equal(hits, 10);
+	assert_true(first >= 1 && first <= 4);
+}
+
+/* A one-CPU fault hits the reads made there only (pinned: the CPU cannot
+ * change under the test). */
+static void test_fault_hits_one_cpu(void **state)
+{
+	struct verify_fault f = { FAULT_CLOCK_BACK, PATH_LIBC, 1000, 0, -1 };
+	cpu_set_t one, orig;
+	int cpu = sched_getcpu();
+
+	assert_int_equal(sched_getaffinity(0, sizeof(orig), &orig), 0);
+	CPU_ZERO(&one);
+	CPU_SET(cpu, &one);
+	assert_int_equal(sched_setaffinity(0, sizeof(one), &one), 0);
+	f.cpu = cpu;
+	assert_true(verify_fault_hits(&f, PATH_LIBC));
+	assert_false(verify_fault_hits(&f, PATH_VDSO));
+	f.cpu = cpu + 1;
+	assert_false(verify_fault_hits(&f, PATH_LIBC));
+	assert_int_equal(sched_setaffinity(0, sizeof(orig), &orig), 0);
+}
+
 /* ---- brackets ------------------------------------------------------------ */
 
 static void test_bracket_judge(void **state)
@@ -227,6 +299,8 @@ static void test_mono_run_catches_a_step_back(void **state)
 	assert_true(st.reads >= 1000);
 	assert_int_equal(st.backward, 1);
 	assert_int_equal(st.max_back_ns, 15);
+	/* Where: the read that lagged, counted from 1. */
+	assert_int_equal(st.back_at, 300);
 	f = (struct fake_clock){ .now = 5000 };
 	mono_run(fake_test, &f, 0, 1000, &st);
 	assert_int_equal(st.backward, 0);
@@ -360,6 +434,7 @@ static void test_xcpu_catches_a_step_back(void **state)
 	/* Read 101 was by thread 100 % 3, after thread 99 % 3. */
 	assert_int_equal(res.back_to_cpu, 1);
 	assert_int_equal(res.back_from_cpu, 0);
+	assert_int_equal(res.back_at, 101);
 }
 
 static void test_xcpu_clean_run(void **state)
@@ -624,6 +699,9 @@ int main(void)
 		cmocka_unit_test(test_pattern_matches),
 		cmocka_unit_test(test_exit_status),
 		cmocka_unit_test(test_parse_fault),
+		cmocka_unit_test(test_parse_intermittent_fault),
+		cmocka_unit_test(test_fault_hits_every),
+		cmocka_unit_test(test_fault_hits_one_cpu),
 		cmocka_unit_test(test_bracket_judge),
 		cmocka_unit_test(test_bracket_run_clean),
 		cmocka_unit_test(test_bracket_run_catches_a_lagging_read),
