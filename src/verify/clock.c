@@ -408,26 +408,6 @@ void verify_monotonic(struct verify *v)
 
 /* ---- across CPUs ---------------------------------------------------------------- */
 
-/* The CPUs of the affinity mask, gaps and all ("0,2,5"). */
-static size_t allowed_cpus(int *cpus, size_t cap, char *list, size_t len)
-{
-	cpu_set_t set;
-	size_t n = 0, used = 0;
-
-	list[0] = '\0';
-	if (sched_getaffinity(0, sizeof(set), &set) != 0)
-		return 0;
-	for (int c = 0; c < CPU_SETSIZE && n < cap; c++) {
-		if (!CPU_ISSET(c, &set))
-			continue;
-		cpus[n++] = c;
-		if (used < len)
-			used += (size_t)snprintf(list + used, len - used, "%s%d",
-						 used ? "," : "", c);
-	}
-	return n;
-}
-
 static bool cross_cpu_recheck(const struct verify *own, const struct subject *s,
 			      double seconds)
 {
@@ -440,7 +420,7 @@ static bool cross_cpu_recheck(const struct verify *own, const struct subject *s,
 	};
 	struct xcpu_result res;
 
-	cfg.ncpus = allowed_cpus(cpus, ARRAY_SIZE(cpus), cpulist, sizeof(cpulist));
+	cfg.ncpus = verify_cpu_list(own, cpus, ARRAY_SIZE(cpus), cpulist, sizeof(cpulist));
 	return xcpu_run(&cfg, &res) == 0 && !res.pin_error && !res.read_error &&
 	       !res.backward;
 }
@@ -468,6 +448,11 @@ static void cross_cpu_point(struct verify *v, const struct subject *s, enum path
 	}
 	if (rt)
 		stepped = step_watch_end(&w, why, sizeof(why));
+	if (res.pin_error && verify_cpu_went_offline(res.pin_cpu, res.pin_error)) {
+		vskip(v, "CPU %d was offline when the check pinned to it (CPU hotplug "
+		      "since the run started)", res.pin_cpu);
+		return;
+	}
 	if (res.pin_error) {
 		verror(v, "cannot pin a thread to CPU %d: %s", res.pin_cpu,
 		       errno_name(res.pin_error));
@@ -506,7 +491,7 @@ void verify_cross_cpu(struct verify *v)
 	size_t n = list_subjects(subj, ARRAY_SIZE(subj), false, true);
 	int cpus[CPU_SETSIZE];
 	char cpulist[256];
-	size_t ncpus = allowed_cpus(cpus, ARRAY_SIZE(cpus), cpulist, sizeof(cpulist));
+	size_t ncpus = verify_cpu_list(v, cpus, ARRAY_SIZE(cpus), cpulist, sizeof(cpulist));
 	const char *why;
 
 	for (size_t i = 0; i < n; i++) {

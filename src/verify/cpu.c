@@ -140,7 +140,11 @@ static void cpu_point(struct verify *v, int cpu)
 	CPU_ZERO(&one);
 	CPU_SET(cpu, &one);
 	if (sched_setaffinity(0, sizeof(one), &one) != 0) {
-		verror(v, "cannot pin to CPU %d: %s", cpu, errno_name(errno));
+		if (verify_cpu_went_offline(cpu, errno))
+			vskip(v, "CPU %d was offline when the check pinned to it "
+			      "(CPU hotplug since the run started)", cpu);
+		else
+			verror(v, "cannot pin to CPU %d: %s", cpu, errno_name(errno));
 		return;
 	}
 	/* Without sysfs, the nodes must at least agree with the syscall's. */
@@ -171,21 +175,20 @@ static void cpu_point(struct verify *v, int cpu)
 
 void verify_getcpu(struct verify *v)
 {
-	cpu_set_t orig;
 	bool pinned = false;
 
-	if (sched_getaffinity(0, sizeof(orig), &orig) != 0) {
+	if (v->cpus_error) {
 		if (vpoint(v, VT_NONE, "getcpu/affinity"))
-			verror(v, "sched_getaffinity: %s", errno_name(errno));
+			verror(v, "sched_getaffinity: %s", errno_name(v->cpus_error));
 		return;
 	}
 	/* Every CPU of the mask, whatever gaps it has. */
 	for (int cpu = 0; cpu < CPU_SETSIZE; cpu++) {
-		if (!CPU_ISSET(cpu, &orig) || !vpoint(v, VT_NONE, "getcpu/cpu%d", cpu))
+		if (!CPU_ISSET(cpu, &v->cpus) || !vpoint(v, VT_NONE, "getcpu/cpu%d", cpu))
 			continue;
 		pinned = true;
 		cpu_point(v, cpu);
 	}
 	if (pinned)
-		sched_setaffinity(0, sizeof(orig), &orig);
+		sched_setaffinity(0, sizeof(v->cpus), &v->cpus);
 }

@@ -507,6 +507,31 @@ const char *verify_path_missing(const struct verify *v, enum api api, enum path 
 	return v->vdso_fn[api] ? NULL : v->vdso_why[api];
 }
 
+size_t verify_cpu_list(const struct verify *v, int *cpus, size_t cap, char *list,
+		       size_t len)
+{
+	size_t n = 0, used = 0;
+
+	list[0] = '\0';
+	for (int c = 0; c < CPU_SETSIZE && n < cap; c++) {
+		if (!CPU_ISSET(c, &v->cpus))
+			continue;
+		cpus[n++] = c;
+		if (used < len)
+			used += (size_t)snprintf(list + used, len - used, "%s%d",
+						 used ? "," : "", c);
+	}
+	return n;
+}
+
+bool verify_cpu_went_offline(int cpu, int err)
+{
+	/* The CPU was in the mask at the start: EINVAL now means the kernel
+	 * did not count it among the active CPUs at that moment. */
+	(void)cpu;
+	return err == EINVAL;
+}
+
 const char *verify_libc_interposer(const struct verify *v, enum api api)
 {
 	return v->libc_interposer[api];
@@ -827,6 +852,8 @@ int verify_context_init(struct verify *v, const struct verify_options *opt,
 	if (verify_parse_fault(getenv(VERIFY_FAULT_ENV), &v->fault, err, errlen))
 		return -1;
 	v->pattern_used = xcalloc(opt->npatterns + 1, sizeof(bool));
+	if (sched_getaffinity(0, sizeof(v->cpus), &v->cpus) != 0)
+		v->cpus_error = errno;
 	resolve_libc();
 	catalog_filter_all(&all);
 	catalog_build(&v->cat, &all);

@@ -16,6 +16,7 @@
 #ifndef CLOCKBENCH_VERIFY_H
 #define CLOCKBENCH_VERIFY_H
 
+#include <sched.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -119,6 +120,8 @@ struct verify {
 	char vdso_why[API_COUNT][192];		/* why a vdso path is missing */
 	char libc_interposer[API_COUNT][160];	/* who answers libc's name, or "" */
 	bool libc_own;		/* the libc path skips interposers (a copy's) */
+	cpu_set_t cpus;		/* the affinity mask at the start, for every walk */
+	int cpus_error;		/* errno of sched_getaffinity, 0 */
 
 	/* selection and budgets */
 	bool *pattern_used;
@@ -164,6 +167,18 @@ double vbudget(const struct verify *v);
 int verify_context_init(struct verify *v, const struct verify_options *opt,
 			char *err, size_t errlen);
 void verify_context_free(struct verify *v);
+
+/*
+ * The CPUs of the affinity mask the run started with (gaps and all), as
+ * numbers and as a list ("0,2,5"). The walks use this snapshot, not the
+ * mask of the moment, so that counting, listing and running agree even if
+ * a CPU goes offline meanwhile.
+ */
+size_t verify_cpu_list(const struct verify *v, int *cpus, size_t cap, char *list,
+		       size_t len);
+/* Whether pinning to cpu, a CPU of the snapshot, failed with err because
+ * the CPU was offline at that moment (taken down since the run started). */
+bool verify_cpu_went_offline(int cpu, int err);
 
 /* Whether a path exists for api on this architecture at all (times has
  * no vDSO entry anywhere; arm64 has no vDSO time or getcpu). */
@@ -370,6 +385,47 @@ struct abi_outcome {
 	int sig;
 	int status;
 };
+
+/* The kinds of pointer argument the ABI checks pass. */
+enum abi_ptr {
+	ABI_PTR_VALID,
+	ABI_PTR_NULL,
+	ABI_PTR_UINTPTR_MAX,
+	ABI_PTR_PROT_NONE,
+	ABI_PTR_READ_ONLY,
+	ABI_PTR_STRADDLE,	/* starts in a page, ends in a PROT_NONE one */
+	ABI_PTR_KINDS,
+};
+
+/* The most pointer arguments an API takes (getcpu: cpu, node, cache). */
+#define ABI_MAX_ARGS 3
+
+/* "null", "read-only": the kind as it appears in a check's name. */
+extern const char *const abi_ptr_names[ABI_PTR_KINDS];
+
+/* What an API does with one of its pointer arguments. */
+enum abi_arg_use {
+	ABI_ARG_WRITTEN,	/* written: anything but valid memory is EFAULT */
+	ABI_ARG_NULL_OK,	/* written unless NULL, which means "not wanted" */
+	ABI_ARG_IGNORED,	/* never touched (getcpu's cache) */
+};
+
+enum abi_arg_use abi_arg_use(enum api api, int arg);
+
+/*
+ * What a call of api whose pointer arguments are of these kinds must do:
+ * EFAULT when any argument it writes through is not writable memory,
+ * success otherwise. note gets why, per argument that is not valid
+ * (" (tv is NULL: not wanted; tz is a read-only page and must be written)").
+ */
+enum abi_expect abi_pointers_expect(enum api api, const enum abi_ptr *ptr, int nargs,
+				    const char *const *arg_names, char *note,
+				    size_t len);
+
+/* A combination's name: the arguments that are not valid, joined by '+'
+ * ("tv-null+tz-read-only"), or "all-valid". */
+void abi_pointers_name(const enum abi_ptr *ptr, int nargs,
+		       const char *const *arg_names, char *buf, size_t len);
 
 /* Whether the outcome is what path must do; expect_err is the errno for
  * ABI_EXPECT_EINVAL (EINVAL, or the errno the kernel gives this clock). */

@@ -24,6 +24,7 @@ results() { grep -E '^(not )?ok [0-9]+ ' <<<"$1"; }
 	SECONDS=0
 	run v
 	echo "# default verify took ${SECONDS}s" >&3
+	grep -B3 '^not ok' <<<"$output" || true	# shown when the test fails
 	[ "$status" -eq 0 ]
 	[ "${lines[0]}" = "TAP version 13" ]
 	[[ "${lines[1]}" =~ ^1\.\.([0-9]+)$ ]]
@@ -38,7 +39,7 @@ results() { grep -E '^(not )?ok [0-9]+ ' <<<"$1"; }
 		grep -qE "^ok [0-9]+ $g/[^ ]+: " <<<"$output"
 	done
 	# Skips only for what this machine lacks, each with its reason.
-	if grep ' # SKIP' <<<"$output" | grep -v -e 'ALARM' -e 'CAP_SYS_ADMIN' -e 'time namespaces'; then
+	if grep ' # SKIP' <<<"$output" | grep -v -e 'ALARM' -e 'CAP_SYS_ADMIN' -e 'time namespaces' -e 'CPU hotplug'; then
 		false
 	fi
 	! grep -qE ' # SKIP *$' <<<"$output"
@@ -254,14 +255,39 @@ EOF
 	run v --check 'abi/clock-gettime-monotonic/ts-*' --check 'abi/clock-getres-monotonic/res-null' \
 		--check 'abi/gettimeofday/tz-*' --check 'abi/time/tloc-null'
 	[ "$status" -eq 0 ]
-	[[ "$output" == *"ok 1 abi/clock-gettime-monotonic/ts-null/vdso: expected -EFAULT or SIGSEGV, got "* ]]
-	[[ "$output" == *"abi/clock-gettime-monotonic/ts-prot-none/syscall: expected -1 with errno EFAULT, got -1 (errno EFAULT)"* ]]
-	[[ "$output" == *"abi/clock-gettime-monotonic/ts-straddle/vdso: expected -EFAULT or SIGSEGV, got SIGSEGV"* ]]
-	[[ "$output" == *"abi/clock-getres-monotonic/res-null/vdso: expected success, got 0"* ]]
-	[[ "$output" == *"abi/gettimeofday/tz-null/libc: expected success, got 0"* ]]
-	[[ "$output" == *"abi/gettimeofday/tz-read-only/syscall: expected -1 with errno EFAULT, got -1 (errno EFAULT)"* ]]
-	[[ "$output" =~ abi/time/tloc-null/vdso:\ expected\ success,\ got\ [0-9]+ ]]
+	[[ "$output" == *"ok 1 abi/clock-gettime-monotonic/ts-null/vdso: expected -EFAULT or SIGSEGV (ts is NULL and must be written), got "* ]]
+	[[ "$output" == *"abi/clock-gettime-monotonic/ts-prot-none/syscall: expected -1 with errno EFAULT (ts is a PROT_NONE page and must be written), got -1 (errno EFAULT)"* ]]
+	[[ "$output" == *"abi/clock-gettime-monotonic/ts-straddle/vdso: expected -EFAULT or SIGSEGV (ts is a struct straddling into a PROT_NONE page and must be written), got SIGSEGV"* ]]
+	[[ "$output" == *"abi/clock-getres-monotonic/res-null/vdso: expected success (res is NULL: not wanted), got 0"* ]]
+	[[ "$output" == *"abi/gettimeofday/tz-null/libc: expected success (tz is NULL: not wanted), got 0"* ]]
+	[[ "$output" == *"abi/gettimeofday/tz-read-only/syscall: expected -1 with errno EFAULT (tz is a read-only page and must be written), got -1 (errno EFAULT)"* ]]
+	[[ "$output" =~ abi/time/tloc-null/vdso:\ expected\ success\ \(tloc\ is\ NULL:\ not\ wanted\),\ got\ [0-9]+ ]]
 	# No core files from the children that crashed on purpose.
+	[ -z "$(ls "$BATS_TEST_TMPDIR" | grep core)" ]
+}
+
+@test "every combination of gettimeofday's and getcpu's bad pointers, each with its expected outcome" {
+	cd "$BATS_TEST_TMPDIR"
+	# Six kinds (valid, NULL, UINTPTR_MAX, PROT_NONE, read-only, straddling)
+	# per pointer: 36 for tv x tz on three paths; 216 for cpu x node x cache
+	# on the vDSO and the syscall, 36 for libc's getcpu(3), which has no cache.
+	[ "$(v --list --check 'abi/gettimeofday' | wc -l)" -eq 108 ]
+	[ "$(v --list --check 'abi/getcpu/*/vdso' | wc -l)" -eq 216 ]
+	[ "$(v --list --check 'abi/getcpu/*/syscall' | wc -l)" -eq 216 ]
+	[ "$(v --list --check 'abi/getcpu/*/libc' | wc -l)" -eq 36 ]
+	[ "$(v --list --check 'abi/getcpu/*/libc' | grep -c cache)" -eq 0 ]
+	# vdsotest's 25 and 125 (no straddling struct) are all there.
+	[ "$(v --list --check 'abi/gettimeofday/*/vdso' | grep -vc straddle)" -eq 25 ]
+	[ "$(v --list --check 'abi/getcpu/*/vdso' | grep -vc straddle)" -eq 125 ]
+	run v --check 'abi/gettimeofday' --check 'abi/getcpu'
+	[ "$status" -eq 0 ]
+	[ "$(results "$output" | grep -c '^ok ')" -eq $((108 + 216 + 216 + 36)) ]
+	[[ "$output" == *"abi/gettimeofday/all-valid/syscall: expected success, got 0"* ]]
+	[[ "$output" == *"abi/gettimeofday/tv-null+tz-null/vdso: expected success (tv is NULL: not wanted; tz is NULL: not wanted), got 0"* ]]
+	[[ "$output" == *"abi/gettimeofday/tv-uintptr-max+tz-read-only/syscall: expected -1 with errno EFAULT (tv is UINTPTR_MAX and must be written; tz is a read-only page and must be written), got -1 (errno EFAULT)"* ]]
+	[[ "$output" == *"abi/getcpu/cpu-null+node-null+cache-uintptr-max/syscall: expected success (cpu is NULL: not wanted; node is NULL: not wanted; cache is UINTPTR_MAX: ignored), got 0"* ]]
+	[[ "$output" =~ abi/getcpu/cpu-read-only\+node-null\+cache-prot-none/vdso:\ expected\ -EFAULT\ or\ SIGSEGV\ \(cpu\ is\ a\ read-only\ page\ and\ must\ be\ written\;\ node\ is\ NULL:\ not\ wanted\;\ cache\ is\ a\ PROT_NONE\ page:\ ignored\),\ got\ (SIGSEGV|-EFAULT) ]]
+	[[ "$output" == *"abi/getcpu/node-straddle/libc: expected -1 with errno EFAULT, or SIGSEGV (node is a struct straddling into a PROT_NONE page and must be written), got "* ]]
 	[ -z "$(ls "$BATS_TEST_TMPDIR" | grep core)" ]
 }
 

@@ -557,6 +557,62 @@ static void test_abi_format(void **state)
 	assert_string_equal(buf, "-1 (errno EFAULT)");
 }
 
+static void test_abi_pointer_combinations(void **state)
+{
+	static const char *const gtod[] = { "tv", "tz" };
+	static const char *const getcpu[] = { "cpu", "node", "cache" };
+	enum abi_ptr ptr[ABI_MAX_ARGS] = { ABI_PTR_VALID, ABI_PTR_VALID, ABI_PTR_VALID };
+	char note[256], name[128];
+
+	assert_int_equal(abi_pointers_expect(API_GETTIMEOFDAY, ptr, 2, gtod, note,
+					     sizeof(note)), ABI_EXPECT_OK);
+	assert_string_equal(note, "");
+	abi_pointers_name(ptr, 2, gtod, name, sizeof(name));
+	assert_string_equal(name, "all-valid");
+
+	/* NULL where the API allows it is no fault, wherever it is. */
+	ptr[0] = ABI_PTR_NULL;
+	ptr[1] = ABI_PTR_NULL;
+	assert_int_equal(abi_pointers_expect(API_GETTIMEOFDAY, ptr, 2, gtod, note,
+					     sizeof(note)), ABI_EXPECT_OK);
+	assert_string_equal(note, " (tv is NULL: not wanted; tz is NULL: not wanted)");
+	abi_pointers_name(ptr, 2, gtod, name, sizeof(name));
+	assert_string_equal(name, "tv-null+tz-null");
+
+	/* One unwritable pointer faults the call, whatever the others are. */
+	ptr[1] = ABI_PTR_READ_ONLY;
+	assert_int_equal(abi_pointers_expect(API_GETTIMEOFDAY, ptr, 2, gtod, note,
+					     sizeof(note)), ABI_EXPECT_EFAULT);
+	assert_string_equal(note, " (tv is NULL: not wanted; tz is a read-only page and "
+			    "must be written)");
+	ptr[0] = ABI_PTR_VALID;
+	abi_pointers_name(ptr, 2, gtod, name, sizeof(name));
+	assert_string_equal(name, "tz-read-only");
+
+	/* getcpu ignores its cache, whatever it points to. */
+	for (enum abi_ptr k = ABI_PTR_VALID; k < ABI_PTR_KINDS; k++) {
+		enum abi_ptr c[3] = { ABI_PTR_NULL, ABI_PTR_VALID, k };
+
+		assert_int_equal(abi_pointers_expect(API_GETCPU, c, 3, getcpu, note,
+						     sizeof(note)), ABI_EXPECT_OK);
+		c[1] = ABI_PTR_STRADDLE;
+		assert_int_equal(abi_pointers_expect(API_GETCPU, c, 3, getcpu, note,
+						     sizeof(note)), ABI_EXPECT_EFAULT);
+	}
+	enum abi_ptr c[3] = { ABI_PTR_UINTPTR_MAX, ABI_PTR_NULL, ABI_PTR_PROT_NONE };
+
+	abi_pointers_name(c, 3, getcpu, name, sizeof(name));
+	assert_string_equal(name, "cpu-uintptr-max+node-null+cache-prot-none");
+	/* clock_gettime must write its one pointer; clock_getres may take NULL. */
+	c[0] = ABI_PTR_NULL;
+	assert_int_equal(abi_pointers_expect(API_CLOCK_GETTIME, c, 1, getcpu, note,
+					     sizeof(note)), ABI_EXPECT_EFAULT);
+	assert_int_equal(abi_pointers_expect(API_CLOCK_GETRES, c, 1, getcpu, note,
+					     sizeof(note)), ABI_EXPECT_OK);
+	assert_int_equal(abi_arg_use(API_GETCPU, 2), ABI_ARG_IGNORED);
+	assert_int_equal(abi_arg_use(API_GETRANDOM, 0), ABI_ARG_WRITTEN);
+}
+
 /* ---- the calls, through a real context ------------------------------------------------- */
 
 static void test_vcall_conventions(void **state)
@@ -717,6 +773,7 @@ int main(void)
 		cmocka_unit_test(test_xcpu_pinned_monotonic),
 		cmocka_unit_test(test_abi_outcome),
 		cmocka_unit_test(test_abi_format),
+		cmocka_unit_test(test_abi_pointer_combinations),
 		cmocka_unit_test(test_vcall_conventions),
 		cmocka_unit_test(test_fault_injection),
 		cmocka_unit_test(test_timens_offsets_text),
