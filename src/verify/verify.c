@@ -40,6 +40,9 @@ const struct verify_group verify_groups[] = {
 	  "nothing else, on every path", verify_timens, true },
 	{ "getrandom", "getrandom fills buffers with fresh bytes, also from "
 	  "concurrent threads", verify_getrandom, false },
+	{ "clocksource-switch", "reads handed round every CPU stay monotonic while "
+	  "the clocksource is switched under them (restored after)",
+	  verify_clocksource_switch, true },
 };
 const size_t verify_ngroups = ARRAY_SIZE(verify_groups);
 
@@ -49,6 +52,7 @@ static const double timed_weight[VT_COUNT] = {
 	[VT_MONOTONIC] = 0.20,
 	[VT_CROSS_CPU] = 0.35,
 	[VT_GRANULARITY] = 0.15,
+	[VT_CLOCKSOURCE] = 0.10,
 };
 
 /* ---- pure helpers ------------------------------------------------------ */

@@ -104,6 +104,7 @@ enum vtimed {
 	VT_MONOTONIC,
 	VT_CROSS_CPU,
 	VT_GRANULARITY,
+	VT_CLOCKSOURCE,
 	VT_COUNT,
 };
 
@@ -447,6 +448,7 @@ void verify_getcpu(struct verify *v);
 void verify_abi(struct verify *v);
 void verify_timens(struct verify *v);
 void verify_getrandom(struct verify *v);
+void verify_clocksource_switch(struct verify *v);
 
 struct verify_group {
 	const char *name;
