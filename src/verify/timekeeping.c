@@ -18,11 +18,13 @@
 #include "verify/verify.h"
 
 #include <errno.h>
+#include <math.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/timex.h>
 #include <unistd.h>
 
 #include "probe/guard.h"
@@ -337,5 +339,326 @@ void verify_clocksource_switch(struct verify *v)
 			else
 				switch_point(v, ci, (enum path)p);
 		}
+	}
+}
+
+/* ---- rates against MONOTONIC_RAW ------------------------------------------- */
+
+static long user_hz(void)
+{
+	long hz = sysconf(_SC_CLK_TCK);
+
+	return hz > 0 ? hz : 100;
+}
+
+/* How much faster than MONOTONIC_RAW adjtimex says MONOTONIC runs, ppm:
+ * the frequency offset plus what the tick length adds. */
+static double adjtimex_ppm(const struct timex *tx)
+{
+	return (double)tx->freq / 65536.0 + (double)(tx->tick * user_hz() - 1000000);
+}
+
+/* Whether an NTP daemon (or adjtime) is steering the clock right now. */
+static bool clock_disciplined(const struct timex *tx, char *why, size_t len)
+{
+	if (tx->status & (STA_PLL | STA_FLL)) {
+		snprintf(why, len, "an NTP daemon disciplines the clock (adjtimex status "
+			 "0x%x has STA_PLL or STA_FLL)", tx->status);
+		return true;
+	}
+	if (tx->offset) {
+		snprintf(why, len, "the clock is being slewed (adjtimex offset %ld)",
+			 tx->offset);
+		return true;
+	}
+	return false;
+}
+
+static int read_adjtimex(struct timex *tx)
+{
+	memset(tx, 0, sizeof(*tx));
+	return adjtimex(tx) < 0 ? errno : 0;
+}
+
+/* The raw-skew limit: the selftest's, 1 ppm (it measures over 120 s; the
+ * least-delay samples and the fit make a fraction of a second enough). */
+#define RAW_SKEW_MAX_PPM 1.0
+
+static void raw_skew_point(struct verify *v, enum path p)
+{
+	struct tk_reader raw = { v, p, CLOCK_MONOTONIC_RAW };
+	struct tk_reader mono = { v, p, CLOCK_MONOTONIC };
+	struct timex tx1, tx2;
+	struct rate_fit fit;
+	char why[200];
+	double want;
+	int e;
+
+	if ((e = read_adjtimex(&tx1))) {
+		verror(v, "adjtimex: %s", errno_name(e));
+		return;
+	}
+	e = rate_measure(tk_read, &raw, tk_read, &mono, vbudget(v), &fit);
+	if (e || (e = read_adjtimex(&tx2))) {
+		vfail(v, "a read failed with %s", errno_name(e));
+		return;
+	}
+	want = adjtimex_ppm(&tx1);
+	if (fabs(fit.ppm - want) <= RAW_SKEW_MAX_PPM) {
+		vpass(v, "MONOTONIC ran %+.3f ppm against MONOTONIC_RAW over %.3f s, as "
+		      "adjtimex says (%+.3f ppm, limit %.0f ppm; residuals %.0f ns sd)",
+		      fit.ppm, fit.span_s, want, RAW_SKEW_MAX_PPM, fit.sd_ns);
+		return;
+	}
+	if (clock_disciplined(&tx1, why, sizeof(why)) ||
+	    clock_disciplined(&tx2, why, sizeof(why)) || tx1.freq != tx2.freq ||
+	    tx1.tick != tx2.tick) {
+		if (tx1.freq != tx2.freq || tx1.tick != tx2.tick)
+			snprintf(why, sizeof(why), "the clock was adjusted during the check "
+				 "(adjtimex frequency %+.3f -> %+.3f ppm)",
+				 (double)tx1.freq / 65536.0, (double)tx2.freq / 65536.0);
+		vskip(v, "MONOTONIC ran %+.3f ppm against MONOTONIC_RAW, adjtimex says "
+		      "%+.3f ppm, but %s", fit.ppm, want, why);
+		return;
+	}
+	vfail(v, "MONOTONIC ran %+.3f ppm against MONOTONIC_RAW over %.3f s, adjtimex "
+	      "says %+.3f ppm: off by %.3f ppm (limit %.0f ppm)", fit.ppm, fit.span_s,
+	      want, fit.ppm - want, RAW_SKEW_MAX_PPM);
+}
+
+void verify_raw_skew(struct verify *v)
+{
+	const struct clock_info *raw = catalog_clock_by_name("monotonic-raw");
+
+	for (int p = 0; p < PATH_COUNT; p++) {
+		const struct cell *c = verify_cell(v, API_CLOCK_GETTIME, raw, p);
+
+		if (!verify_path_by_design(API_CLOCK_GETTIME, p) ||
+		    !vpoint(v, VT_RATE, "raw-skew/clock-gettime-monotonic/%s",
+			    catalog_paths[p]))
+			continue;
+		if (c && c->status != CELL_OK)
+			vskip(v, "%s", c->why);
+		else
+			raw_skew_point(v, (enum path)p);
+	}
+}
+
+/* ---- freq-step ---------------------------------------------------------------- */
+
+/* The frequency steps, each way from the frequency found. */
+#define FREQ_STEP_PPM 250
+#define FREQ_MAX_PPM 500		/* the kernel's MAXFREQ */
+/* After a step the timekeeper's multiplier converges within a few ticks. */
+#define FREQ_SETTLE_NS 50000000L
+/* The selftest's limit on the rate error after a step is 10 ppm; the
+ * samples here are far tighter than that, so the limit is 1 ppm. */
+#define FREQ_MAX_ERROR_PPM 1.0
+#define FREQ_STEPS 2
+
+struct freq_result {
+	double base_ppm;			/* the rate as found */
+	long target_freq[FREQ_STEPS];		/* scaled ppm set */
+	double want_ppm[FREQ_STEPS];		/* the rate change asked for */
+	double got_ppm[FREQ_STEPS];		/* the rate change measured */
+	double sd_ns[FREQ_STEPS];
+	struct mono_stats mono;			/* MONOTONIC throughout */
+	int error;				/* errno of adjtimex or a read */
+	bool error_in_adjtimex;
+};
+
+struct freq_job {
+	struct tk_reader mono, raw;
+	long base_freq;			/* scaled ppm, as found */
+	double interval_s;		/* each rate measurement */
+	struct freq_result *res;	/* shared memory */
+};
+
+static void *freq_watch_main(void *arg)
+{
+	struct freq_job *j = arg;
+	double total = (double)(FREQ_STEPS + 1) * j->interval_s +
+		       (double)FREQ_STEPS * FREQ_SETTLE_NS / 1e9;
+
+	mono_run(tk_read, &j->mono, total, 1000, &j->res->mono);
+	return NULL;
+}
+
+/* base + or - the step, kept within what the kernel takes. */
+static long step_target(long base, int i)
+{
+	long step = (long)FREQ_STEP_PPM * 65536;
+	long max = (long)FREQ_MAX_PPM * 65536;
+	long t = i == 0 ? base + step : base - step;
+
+	return t > max ? max : t < -max ? -max : t;
+}
+
+static int set_frequency(long freq)
+{
+	struct timex tx;
+
+	memset(&tx, 0, sizeof(tx));
+	tx.modes = ADJ_FREQUENCY;
+	tx.freq = freq;
+	return adjtimex(&tx) < 0 ? errno : 0;
+}
+
+/* Step, let it settle, measure the new rate against the one found. */
+static int freq_step(struct freq_job *j, int i)
+{
+	const struct timespec settle = { 0, FREQ_SETTLE_NS };
+	struct freq_result *res = j->res;
+	struct rate_fit fit;
+	int e;
+
+	res->target_freq[i] = step_target(j->base_freq, i);
+	res->want_ppm[i] = (double)(res->target_freq[i] - j->base_freq) / 65536.0;
+	if ((e = set_frequency(res->target_freq[i]))) {
+		res->error_in_adjtimex = true;
+		return e;
+	}
+	nanosleep(&settle, NULL);
+	if ((e = rate_measure(tk_read, &j->raw, tk_read, &j->mono, j->interval_s, &fit)))
+		return e;
+	res->got_ppm[i] = fit.ppm - res->base_ppm;
+	res->sd_ns[i] = fit.sd_ns;
+	return 0;
+}
+
+/* In the guarded child: MONOTONIC watched throughout, its rate measured as
+ * found and after each step, then the frequency set back. */
+static int freq_child(void *arg)
+{
+	struct freq_job *j = arg;
+	struct freq_result *res = j->res;
+	struct rate_fit fit;
+	pthread_t tid;
+	int e;
+
+	if (pthread_create(&tid, NULL, freq_watch_main, j) != 0)
+		return 3;
+	e = rate_measure(tk_read, &j->raw, tk_read, &j->mono, j->interval_s, &fit);
+	res->base_ppm = fit.ppm;
+	for (int i = 0; i < FREQ_STEPS && !e; i++)
+		e = freq_step(j, i);
+	res->error = e;
+	if (set_frequency(j->base_freq) && !res->error) {
+		res->error = errno;
+		res->error_in_adjtimex = true;
+	}
+	pthread_join(tid, NULL);
+	return 0;
+}
+
+static void judge_freq(struct verify *v, const struct freq_job *j, const struct guard *g)
+{
+	const struct freq_result *res = j->res;
+	char restored[600], steps[400], back[64] = "";
+	double worst = 0;
+	size_t used = 0;
+
+	guard_describe(g, restored, sizeof(restored));
+	if (res->error) {
+		verror(v, "%s: %s; restored %s", res->error_in_adjtimex ? "adjtimex" :
+		       "a read", errno_name(res->error), restored);
+		return;
+	}
+	for (int i = 0; i < FREQ_STEPS && used < sizeof(steps); i++) {
+		double err = res->got_ppm[i] - res->want_ppm[i];
+
+		if (fabs(err) > fabs(worst))
+			worst = err;
+		used += (size_t)snprintf(steps + used, sizeof(steps) - used,
+					 "%s%+.3f ppm for a %+.0f ppm step", i ? ", " : "",
+					 res->got_ppm[i], res->want_ppm[i]);
+	}
+	if (res->mono.backward)
+		snprintf(back, sizeof(back), ", went backwards by up to %lld ns",
+			 (long long)res->mono.max_back_ns);
+	if (fabs(worst) <= FREQ_MAX_ERROR_PPM && !res->mono.backward && !res->mono.read_error) {
+		vpass(v, "MONOTONIC's rate against MONOTONIC_RAW moved %s (error at most "
+		      "%.3f ppm, limit %.0f ppm); %lu reads during the steps, largest "
+		      "backward step 0 ns; changed the adjtimex frequency %+.3f -> %+.0f -> "
+		      "%+.0f ppm and back; restored %s", steps, fabs(worst),
+		      FREQ_MAX_ERROR_PPM, res->mono.reads, (double)j->base_freq / 65536.0,
+		      (double)res->target_freq[0] / 65536.0,
+		      (double)res->target_freq[1] / 65536.0, restored);
+		return;
+	}
+	vfail(v, "MONOTONIC's rate against MONOTONIC_RAW moved %s (error %+.3f ppm, limit "
+	      "%.0f ppm) in %lu reads%s; changed the adjtimex frequency and back; "
+	      "restored %s", steps, worst, FREQ_MAX_ERROR_PPM, res->mono.reads, back,
+	      restored);
+}
+
+/* Why the frequency cannot be stepped here, or NULL. */
+static const char *freq_unavailable(const struct timex *tx, char *why, size_t len)
+{
+	struct timex probe;
+
+	/* A step to the frequency it already has tells whether we may. */
+	memset(&probe, 0, sizeof(probe));
+	probe.modes = ADJ_FREQUENCY;
+	probe.freq = tx->freq;
+	if (adjtimex(&probe) < 0) {
+		snprintf(why, len, "stepping the adjtimex frequency needs root "
+			 "(CAP_SYS_TIME): %s", errno_name(errno));
+		return why;
+	}
+	return clock_disciplined(tx, why, len) ? why : NULL;
+}
+
+static void freq_point(struct verify *v, enum path p)
+{
+	struct freq_job j = { .mono = { v, p, CLOCK_MONOTONIC },
+			      .raw = { v, p, CLOCK_MONOTONIC_RAW } };
+	char why[200], err[160];
+	struct timex tx;
+	struct guard g;
+	int status, e;
+
+	if ((e = read_adjtimex(&tx))) {
+		verror(v, "adjtimex: %s", errno_name(e));
+		return;
+	}
+	if (freq_unavailable(&tx, why, sizeof(why))) {
+		vskip(v, "%s", why);
+		return;
+	}
+	j.base_freq = tx.freq;
+	j.interval_s = (vbudget(v) - FREQ_STEPS * FREQ_SETTLE_NS / 1e9) / (FREQ_STEPS + 1);
+	if (j.interval_s < 0.05)
+		j.interval_s = 0.05;
+	guard_init(&g);
+	j.res = shared_alloc(sizeof(*j.res));
+	if (!j.res || guard_add_adjtimex(&g, err, sizeof(err))) {
+		verror(v, "%s", j.res ? err : strerror(errno));
+		if (j.res)
+			munmap(j.res, sizeof(*j.res));
+		return;
+	}
+	status = guard_run(&g, freq_child, &j, err, sizeof(err));
+	if (guard_outcome_ok(v, &g, status, err))
+		judge_freq(v, &j, &g);
+	munmap(j.res, sizeof(*j.res));
+	honour_stop_signal(&g);
+}
+
+void verify_freq_step(struct verify *v)
+{
+	const struct clock_info *raw = catalog_clock_by_name("monotonic-raw");
+
+	for (int p = 0; p < PATH_COUNT; p++) {
+		const struct cell *c = verify_cell(v, API_CLOCK_GETTIME, raw, p);
+
+		if (!verify_path_by_design(API_CLOCK_GETTIME, p) ||
+		    !vpoint(v, VT_FREQ, "freq-step/clock-gettime-monotonic/%s",
+			    catalog_paths[p]))
+			continue;
+		if (c && c->status != CELL_OK)
+			vskip(v, "%s", c->why);
+		else
+			freq_point(v, (enum path)p);
 	}
 }

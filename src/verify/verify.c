@@ -43,6 +43,10 @@ const struct verify_group verify_groups[] = {
 	{ "clocksource-switch", "reads handed round every CPU stay monotonic while "
 	  "the clocksource is switched under them (restored after)",
 	  verify_clocksource_switch, true },
+	{ "raw-skew", "MONOTONIC runs against MONOTONIC_RAW at the rate adjtimex "
+	  "reports", verify_raw_skew, false },
+	{ "freq-step", "MONOTONIC stays monotonic and follows adjtimex frequency "
+	  "steps (restored after)", verify_freq_step, true },
 };
 const size_t verify_ngroups = ARRAY_SIZE(verify_groups);
 
@@ -53,6 +57,8 @@ static const double timed_weight[VT_COUNT] = {
 	[VT_CROSS_CPU] = 0.35,
 	[VT_GRANULARITY] = 0.15,
 	[VT_CLOCKSOURCE] = 0.10,
+	[VT_RATE] = 0.10,
+	[VT_FREQ] = 0.20,
 };
 
 /* ---- pure helpers ------------------------------------------------------ */

@@ -105,6 +105,8 @@ enum vtimed {
 	VT_CROSS_CPU,
 	VT_GRANULARITY,
 	VT_CLOCKSOURCE,
+	VT_RATE,
+	VT_FREQ,
 	VT_COUNT,
 };
 
@@ -367,6 +369,34 @@ struct xcpu_result {
 
 int xcpu_run(const struct xcpu_config *cfg, struct xcpu_result *res);
 
+/*
+ * The rate of a clock against a reference (MONOTONIC against
+ * MONOTONIC_RAW): samples of the clock's offset from the reference, each
+ * the least-delay of a few reference, clock, reference reads, and the
+ * least-squares line through them.
+ */
+struct rate_sample {
+	double t_s;		/* the reference's time, from the first sample */
+	double offset_ns;	/* clock - reference, from the first sample */
+};
+
+struct rate_fit {
+	size_t n;
+	double ppm;		/* slope: how much faster the clock runs, ppm */
+	double sd_ns;		/* residuals' standard deviation */
+	double max_ns;		/* the largest residual */
+	double span_s;		/* from the first sample to the last */
+};
+
+/* The line through n >= 2 samples (n < 2 gives a zero fit). */
+void rate_fit_samples(const struct rate_sample *s, size_t n, struct rate_fit *fit);
+
+/* Sample for seconds (about every seconds/RATE_SAMPLES, sleeping between)
+ * and fit. Returns 0, or the errno of a failed read. */
+#define RATE_SAMPLES 200
+int rate_measure(vread_fn ref, void *ref_arg, vread_fn clk, void *clk_arg,
+		 double seconds, struct rate_fit *fit);
+
 /* ABI cases: what a path must do with a bad argument. */
 enum abi_expect {
 	ABI_EXPECT_OK,		/* the call succeeds */
@@ -449,6 +479,8 @@ void verify_abi(struct verify *v);
 void verify_timens(struct verify *v);
 void verify_getrandom(struct verify *v);
 void verify_clocksource_switch(struct verify *v);
+void verify_raw_skew(struct verify *v);
+void verify_freq_step(struct verify *v);
 
 struct verify_group {
 	const char *name;

@@ -51,13 +51,25 @@ wait_for() {
 # The measuring child of the verify process $1, once it exists.
 child_of() { pgrep -P "$1" | head -1; }
 
+need_root() { [ "$(id -u)" -eq 0 ] || skip "stepping the adjtimex frequency needs root"; }
+
+# The frequency has been stepped away from the one found.
+freq_stepped() { [ "$(adjtimex_state)" != "$orig_tx" ]; }
+
 setup() {
 	orig_cs=$(cat "$CS/current_clocksource")
+	orig_tx=$(adjtimex_state)
 }
 
 teardown() {
+	# A verify a failed test left behind: stop it, and let it restore.
+	if [ -n "${verify:-}" ] && kill -0 "$verify" 2>/dev/null; then
+		kill -TERM "$verify"
+		wait "$verify" || true
+	fi
 	# Belt and braces for the machine's other users: never leave it changed.
 	[ "$(id -u)" -eq 0 ] && echo "$orig_cs" >"$CS/current_clocksource" || true
+	[ "$(adjtimex_state)" = "$orig_tx" ] || echo "# adjtimex left changed: $(adjtimex_state), was $orig_tx" >&3
 }
 
 @test "clocksource-switch: monotonic across every CPU while the clocksource flips, restored after" {
@@ -132,13 +144,64 @@ teardown() {
 	[ "$(cat "$CS/current_clocksource")" = "$orig_cs" ]
 }
 
+@test "freq-step: MONOTONIC follows +-250 ppm steps and never goes back; adjtimex restored" {
+	need_root
+	run v --check freq-step --duration 2
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ "$(adjtimex_state)" = "$orig_tx" ]
+	read -r freq tick st <<<"$orig_tx"
+	for p in vdso libc syscall; do
+		[[ "$output" =~ ok\ [0-9]+\ freq-step/clock-gettime-monotonic/$p:\ MONOTONIC\'s\ rate\ against\ MONOTONIC_RAW\ moved\ \+2[45][0-9.]+\ ppm\ for\ a\ \+250\ ppm\ step,\ -2[45][0-9.]+\ ppm\ for\ a\ -250\ ppm\ step\ \(error\ at\ most\ 0\.[0-9]+\ ppm,\ limit\ 1\ ppm\)\;\ [0-9]+\ reads\ during\ the\ steps,\ largest\ backward\ step\ 0\ ns\;\ changed\ the\ adjtimex\ frequency\ .*\ and\ back\;\ restored\ adjtimex\ frequency\ .*\ tick\ $tick\ us ]]
+	done
+}
+
+@test "freq-step: a step injected into the vDSO fails it" {
+	need_root
+	CLOCKBENCH_FAULT=vdso-clock-back-1ms-every-1000 run v --check 'freq-step/*/vdso' --duration 1
+	echo "$output"
+	[ "$status" -eq 1 ]
+	[[ "$output" =~ not\ ok\ 1\ freq-step/clock-gettime-monotonic/vdso:\ .*went\ backwards\ by\ up\ to\ 9[0-9]{5}\ ns\;\ changed\ the\ adjtimex\ frequency\ and\ back\;\ restored\ adjtimex ]]
+	[ "$(adjtimex_state)" = "$orig_tx" ]
+}
+
+@test "freq-step: SIGKILL of the measuring process, then of verify: adjtimex restored both times" {
+	need_root
+	dur=6.1$$
+	"$CLOCKBENCH" verify --check 'freq-step/*/syscall' --duration "$dur" >"$BATS_TEST_TMPDIR/out" 2>&1 3>&- &
+	verify=$!
+	wait_for child_of "$verify" >/dev/null
+	child=$(child_of "$verify")
+	wait_for freq_stepped
+	kill -KILL "$child"
+	wait "$verify" || status=$?
+	cat "$BATS_TEST_TMPDIR/out"
+	[ "$status" -eq 1 ]
+	[ "$(adjtimex_state)" = "$orig_tx" ]
+	grep -q "^not ok 1 freq-step/clock-gettime-monotonic/syscall: error: the measuring process was killed by signal 9 (Killed); restored adjtimex frequency .* (found +250.000 ppm, tick .*, put back)" "$BATS_TEST_TMPDIR/out"
+
+	dur=6.2$$
+	"$CLOCKBENCH" verify --check 'freq-step/*/syscall' --duration "$dur" >/dev/null 2>&1 3>&- &
+	verify=$!
+	wait_for child_of "$verify" >/dev/null
+	child=$(child_of "$verify")
+	wait_for freq_stepped
+	kill -KILL "$verify"
+	wait "$verify" || true
+	wait_for gone "$child"
+	wait_for none_running "freq-step/\*/syscall --duration $dur"
+	[ "$(adjtimex_state)" = "$orig_tx" ]
+}
+
 @test "clocksource-switch and freq-step skip with the reason when unprivileged" {
 	[ "$(id -u)" -eq 0 ] || skip "needs root to drop to an unprivileged user"
 	command -v setpriv >/dev/null || skip "setpriv(1) not installed"
 	"${NOBODY[@]}" test -x "$CLOCKBENCH" || skip "the build directory is not reachable by nobody"
-	run "${NOBODY[@]}" "$CLOCKBENCH" verify --check clocksource-switch
+	run "${NOBODY[@]}" "$CLOCKBENCH" verify --check clocksource-switch --check freq-step
 	echo "$output"
 	[ "$status" -eq 4 ]
 	[[ "$output" == *"ok 1 clocksource-switch/clock-gettime-monotonic/vdso # SKIP switching the clocksource needs root ($CS/current_clocksource: EACCES)"* ]]
+	[[ "$output" == *"ok 10 freq-step/clock-gettime-monotonic/vdso # SKIP stepping the adjtimex frequency needs root (CAP_SYS_TIME): EPERM"* ]]
 	[ "$(cat "$CS/current_clocksource")" = "$orig_cs" ]
+	[ "$(adjtimex_state)" = "$orig_tx" ]
 }

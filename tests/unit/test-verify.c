@@ -6,6 +6,7 @@
 #include <cmocka.h>
 
 #include <errno.h>
+#include <math.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdatomic.h>
@@ -484,6 +485,61 @@ static void test_xcpu_pinned_monotonic(void **state)
 	assert_int_equal(res.backward, 0);
 }
 
+/* ---- rates ------------------------------------------------------------------------------ */
+
+static void test_rate_fit(void **state)
+{
+	struct rate_sample s[5];
+	struct rate_fit fit;
+
+	/* 250 ppm: 250 ns more every ms, plus one sample 40 ns off the line. */
+	for (int i = 0; i < 5; i++)
+		s[i] = (struct rate_sample){ i * 1e-3, i * 250.0 };
+	s[2].offset_ns += 40;
+	rate_fit_samples(s, 5, &fit);
+	assert_int_equal(fit.n, 5);
+	assert_true(fabs(fit.ppm - 250.0) < 0.01);
+	assert_true(fit.max_ns > 30 && fit.max_ns < 40);
+	assert_true(fabs(fit.span_s - 4e-3) < 1e-12);
+	rate_fit_samples(s, 1, &fit);
+	assert_true(fit.ppm == 0);
+}
+
+/* A clock derived from the real MONOTONIC_RAW, running 100 ppm fast. */
+static int raw_ref(void *arg, struct timespec *t)
+{
+	(void)arg;
+	return clock_gettime(CLOCK_MONOTONIC_RAW, t) ? errno : 0;
+}
+
+static int fast_clock(void *arg, struct timespec *t)
+{
+	int64_t *base = arg;
+	struct timespec raw;
+	int64_t ns;
+
+	clock_gettime(CLOCK_MONOTONIC_RAW, &raw);
+	ns = ts_ns(&raw) - *base;
+	set_ns(t, *base + ns + ns / 10000);
+	return 0;
+}
+
+static void test_rate_measure(void **state)
+{
+	struct timespec now;
+	struct rate_fit fit;
+	int64_t base;
+
+	clock_gettime(CLOCK_MONOTONIC_RAW, &now);
+	base = ts_ns(&now);
+	assert_int_equal(rate_measure(raw_ref, NULL, fast_clock, &base, 0.05, &fit), 0);
+	assert_int_equal(fit.n, RATE_SAMPLES);
+	assert_true(fabs(fit.ppm - 100.0) < 1.0);
+	assert_true(fit.span_s > 0.04);
+	assert_int_equal(rate_measure(raw_ref, NULL, raw_ref, NULL, 0.02, &fit), 0);
+	assert_true(fabs(fit.ppm) < 1.0);
+}
+
 /* ---- ABI judgement -------------------------------------------------------------------- */
 
 static struct abi_outcome returned(long ret, int err)
@@ -771,6 +827,8 @@ int main(void)
 		cmocka_unit_test(test_xcpu_catches_a_step_back),
 		cmocka_unit_test(test_xcpu_clean_run),
 		cmocka_unit_test(test_xcpu_pinned_monotonic),
+		cmocka_unit_test(test_rate_fit),
+		cmocka_unit_test(test_rate_measure),
 		cmocka_unit_test(test_abi_outcome),
 		cmocka_unit_test(test_abi_format),
 		cmocka_unit_test(test_abi_pointer_combinations),
