@@ -47,6 +47,8 @@ const struct verify_group verify_groups[] = {
 	  "reports", verify_raw_skew, false },
 	{ "freq-step", "MONOTONIC stays monotonic and follows adjtimex frequency "
 	  "steps (restored after)", verify_freq_step, true },
+	{ "sleep", "sleeps on every clock never end early, and end reasonably late",
+	  verify_sleep, false },
 };
 const size_t verify_ngroups = ARRAY_SIZE(verify_groups);
 

@@ -41,6 +41,7 @@ struct verify_options {
 	double duration_s;	/* shared by the time-based checks */
 	enum verify_format format;
 	bool list;
+	bool long_run;		/* --long: watch as long as the selftests do */
 };
 
 /* The default of --duration: keeps a whole run within about 15 s. */
@@ -481,6 +482,7 @@ void verify_getrandom(struct verify *v);
 void verify_clocksource_switch(struct verify *v);
 void verify_raw_skew(struct verify *v);
 void verify_freq_step(struct verify *v);
+void verify_sleep(struct verify *v);
 
 struct verify_group {
 	const char *name;

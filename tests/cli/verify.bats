@@ -231,6 +231,24 @@ EOF
 	[ "$(grep -c '^not ok' <<<"$output")" -eq 0 ]
 }
 
+@test "sleeps on every clock never end early, how late they end, and what an interrupted one leaves" {
+	run v --check sleep
+	echo "$output"
+	[ "$status" -eq 0 ]
+	for c in realtime monotonic boottime tai; do
+		for p in libc syscall; do
+			[[ "$output" =~ ok\ [0-9]+\ sleep/clock-nanosleep-$c/$p:\ 36\ sleeps\ of\ 0\ to\ 10\ ms,\ none\ early\;\ late\ by\ a\ median\ [0-9.]+\ us,\ at\ most\ [0-9.]+\ us\;\ interrupted\ after\ [0-9.]+\ ms,\ [0-9.]+\ ms\ remained ]]
+		done
+	done
+	[[ "$output" == *"ok 13 sleep/nanosleep/libc: 18 sleeps of 0 to 10 ms, none early"* ]]
+	# A clock read back 1 ms every third read makes a sleep look early.
+	CLOCKBENCH_FAULT=syscall-clock-back-1ms-every-3 run v --check 'sleep/clock-nanosleep-monotonic/*'
+	echo "$output"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"ok 1 sleep/clock-nanosleep-monotonic/libc: "* ]]
+	[[ "$output" =~ not\ ok\ 2\ sleep/clock-nanosleep-monotonic/syscall:\ an\ (absolute|relative)\ sleep\ of\ [0-9]+\ ns\ ended\ [0-9]+\ ns\ before\ its\ deadline ]]
+}
+
 @test "the same fault fails the consistency checks of that path only" {
 	CLOCKBENCH_FAULT=vdso-clock-back-1ms run v --check 'consistency/gettimeofday-vs-realtime'
 	[ "$status" -eq 1 ]
