@@ -61,6 +61,7 @@ static const double timed_weight[VT_COUNT] = {
 	[VT_CLOCKSOURCE] = 0.10,
 	[VT_RATE] = 0.10,
 	[VT_FREQ] = 0.20,
+	[VT_MIGRATE] = 0.10,
 };
 
 /* ---- pure helpers ------------------------------------------------------ */
@@ -112,7 +113,8 @@ int verify_exit_status(const struct verify_totals *t)
 
 /* ---- fault injection ----------------------------------------------------- */
 
-#define FAULT_SYNTAX "expected PATH-errno or PATH-clock-back-DURATION[-every-N][-cpu-K]"
+#define FAULT_SYNTAX "expected PATH-errno, PATH-clock-back-DURATION[-every-N][-cpu-K] " \
+	"or PATH-getcpu-wrong[-every-N]"
 
 /* The "-every-N" and "-cpu-K" suffixes of a clock-back fault, in any order. */
 static int parse_fault_limits(char *rest, struct verify_fault *f, char *err,
@@ -165,7 +167,7 @@ static int parse_clock_back(const char *spec, struct verify_fault *f, char *err,
 int verify_parse_fault(const char *spec, struct verify_fault *f, char *err,
 		       size_t errlen)
 {
-	static const char back[] = "-clock-back-";
+	static const char back[] = "-clock-back-", wrong[] = "-getcpu-wrong";
 	const char *dash;
 	char path[16];
 	int p;
@@ -193,6 +195,16 @@ int verify_parse_fault(const char *spec, struct verify_fault *f, char *err,
 	}
 	if (strncmp(dash, back, strlen(back)) == 0)
 		return parse_clock_back(dash + strlen(back), f, err, errlen);
+	if (strncmp(dash, wrong, strlen(wrong)) == 0 &&
+	    (!dash[strlen(wrong)] || dash[strlen(wrong)] == '-')) {
+		char limits[64];
+
+		f->kind = FAULT_CPU_WRONG;
+		if (!dash[strlen(wrong)])
+			return 0;
+		snprintf(limits, sizeof(limits), "%s", dash + strlen(wrong) + 1);
+		return parse_fault_limits(limits, f, err, errlen);
+	}
 	snprintf(err, errlen, "%s", FAULT_SYNTAX);
 	return -1;
 }
@@ -200,9 +212,9 @@ int verify_parse_fault(const char *spec, struct verify_fault *f, char *err,
 /* Reads of the faulty path so far, for "every Nth read" (all threads). */
 static atomic_ulong fault_reads;
 
-bool verify_fault_hits(const struct verify_fault *f, enum path p)
+bool verify_fault_hits(const struct verify_fault *f, enum fault_kind kind, enum path p)
 {
-	if (f->kind != FAULT_CLOCK_BACK || f->path != p)
+	if (f->kind != kind || f->path != p)
 		return false;
 	if (f->cpu >= 0 && sched_getcpu() != f->cpu)
 		return false;
@@ -215,7 +227,7 @@ static void fault_shift_ts(const struct verify *v, enum path p, struct timespec 
 {
 	int64_t ns;
 
-	if (!verify_fault_hits(&v->fault, p))
+	if (!verify_fault_hits(&v->fault, FAULT_CLOCK_BACK, p))
 		return;
 	ns = ts_ns(ts) - v->fault.shift_ns;
 	ts->tv_sec = (time_t)(ns / 1000000000LL);
@@ -423,7 +435,7 @@ struct vres vcall_time(const struct verify *v, enum path p, time_t *t)
 	fault_errno(v, p, &r);
 	/* A shift of whole seconds is the only one time() can show. */
 	if (!r.failed && v->fault.shift_ns >= 1000000000LL &&
-	    verify_fault_hits(&v->fault, p)) {
+	    verify_fault_hits(&v->fault, FAULT_CLOCK_BACK, p)) {
 		r.ret -= (long)(v->fault.shift_ns / 1000000000LL);
 		if (t)
 			*t = (time_t)r.ret;
@@ -454,6 +466,8 @@ struct vres vcall_getcpu(const struct verify *v, enum path p, unsigned *cpu,
 		break;
 	}
 	fault_errno(v, p, &r);
+	if (!r.failed && cpu && verify_fault_hits(&v->fault, FAULT_CPU_WRONG, p))
+		*cpu += 1;
 	return r;
 }
 

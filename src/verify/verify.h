@@ -63,32 +63,35 @@ enum fault_kind {
 	FAULT_NONE,
 	FAULT_CLOCK_BACK,	/* the path's time readings lag by shift_ns */
 	FAULT_ERRNO,		/* the path's errors carry EPERM instead */
+	FAULT_CPU_WRONG,	/* the path's getcpu reports the next CPU */
 };
 
 struct verify_fault {
 	enum fault_kind kind;
 	enum path path;
 	int64_t shift_ns;
-	unsigned long every;	/* FAULT_CLOCK_BACK: only every Nth read; 0 all */
-	int cpu;		/* FAULT_CLOCK_BACK: only reads on this CPU; -1 any */
+	unsigned long every;	/* only every Nth read (or getcpu); 0 all */
+	int cpu;		/* only reads on this CPU; -1 any */
 };
 
 /* The environment variable that carries a fault ("vdso-clock-back-1ms"). */
 #define VERIFY_FAULT_ENV "CLOCKBENCH_FAULT"
 
 /*
- * Parse "PATH-errno" or "PATH-clock-back-DURATION[-every-N][-cpu-K]"
- * (PATH: vdso, libc, syscall): every read of the path lags by DURATION,
- * or only every Nth read of it (a step back and forth, as a faulty
- * interposer makes), or only the reads made on CPU K (a clock that is
- * behind on one CPU). NULL or "" means no fault. Returns 0, or -1 with the
- * reason.
+ * Parse "PATH-errno", "PATH-clock-back-DURATION[-every-N][-cpu-K]" or
+ * "PATH-getcpu-wrong[-every-N]" (PATH: vdso, libc, syscall): every read of
+ * the path lags by DURATION, or only every Nth read of it (a step back and
+ * forth, as a faulty interposer makes), or only the reads made on CPU K (a
+ * clock that is behind on one CPU); or the path's getcpu reports the next
+ * CPU (every Nth call). NULL or "" means no fault. Returns 0, or -1 with
+ * the reason.
  */
 int verify_parse_fault(const char *spec, struct verify_fault *f, char *err,
 		       size_t errlen);
 
-/* Whether the read about to be made through p is one the fault shifts. */
-bool verify_fault_hits(const struct verify_fault *f, enum path p);
+/* Whether the call about to be made through p is one a fault of this kind
+ * alters. */
+bool verify_fault_hits(const struct verify_fault *f, enum fault_kind kind, enum path p);
 
 /* ---- the run context --------------------------------------------------- */
 
@@ -108,6 +111,7 @@ enum vtimed {
 	VT_CLOCKSOURCE,
 	VT_RATE,
 	VT_FREQ,
+	VT_MIGRATE,
 	VT_COUNT,
 };
 

@@ -17,6 +17,14 @@ need_nobody() {
 
 no_rtc() { [ -z "$(ls /sys/class/rtc 2>/dev/null)" ]; }
 
+# Another user of the machine took a CPU offline during the run: the
+# cross-CPU checks could not run, which says nothing about them.
+skip_if_hotplugged() {
+	if grep -qE '# SKIP (CPU [0-9]+ (was|went) offline|needs two CPUs)' <<<"$output"; then
+		skip "a CPU went offline during the run (someone else's CPU hotplug)"
+	fi
+}
+
 # The "ok N" / "not ok N" result lines of a TAP output.
 results() { grep -E '^(not )?ok [0-9]+ ' <<<"$1"; }
 
@@ -68,7 +76,8 @@ results() { grep -E '^(not )?ok [0-9]+ ' <<<"$1"; }
 	[ "${lines[1]}" = "1..3" ]
 	[ "$(results "$output" | grep -c -E '^ok [0-9]+ bracket/clock-gettime-monotonic(-raw|-coarse)?/vdso: ')" -eq 3 ]
 	# A group name selects the group; patterns can be repeated or listed.
-	run v --check getcpu,'consistency/boottime*' --check 'abi/time/*'
+	run v --check 'getcpu/cpu*','consistency/boottime*' --check 'abi/time/*'
+	echo "$output"
 	[ "$status" -eq 0 ]
 	ncpu=$(nproc)
 	[ "$(results "$output" | grep -c ' getcpu/cpu')" -ge "$ncpu" ]
@@ -78,10 +87,28 @@ results() { grep -E '^(not )?ok [0-9]+ ' <<<"$1"; }
 
 @test "getcpu visits each CPU of the mask, gaps and all" {
 	[ "$(nproc --all)" -ge 2 ] || skip "needs two CPUs"
-	run taskset -c 1 "$CLOCKBENCH" verify --check getcpu
+	run taskset -c 1 "$CLOCKBENCH" verify --check 'getcpu/cpu*'
+	echo "$output"
 	[ "$status" -eq 0 ]
 	[ "${lines[1]}" = "1..1" ]
 	[[ "$output" == *"ok 1 getcpu/cpu1: vdso cpu 1 node "*"syscall cpu 1 node "* ]]
+}
+
+@test "getcpu while the thread is being moved between CPUs: every read between two moves names its CPU" {
+	[ "$(nproc)" -ge 2 ] || skip "needs two CPUs"
+	run v --check 'getcpu/migrating' --duration 1
+	echo "$output"
+	[ "$status" -eq 0 ]
+	for p in vdso libc syscall sched_getcpu; do
+		[[ "$output" =~ ok\ [0-9]+\ getcpu/migrating/$p:\ [0-9]+\ reads\ while\ the\ thread\ was\ moved\ ([0-9]+)\ times\ round\ CPUs\ [0-9,]+\;\ each\ of\ the\ [0-9]+\ made\ between\ two\ moves\ reported\ the\ CPU\ it\ was\ pinned\ to ]]
+		[ "${BASH_REMATCH[1]}" -ge 2 ]
+	done
+	# One wrong answer in 1000 from the vDSO is caught, and only there.
+	CLOCKBENCH_FAULT=vdso-getcpu-wrong-every-1000 run v --check 'getcpu/migrating' --duration 1
+	echo "$output"
+	[ "$status" -eq 1 ]
+	[[ "$output" =~ not\ ok\ 1\ getcpu/migrating/vdso:\ ([0-9]+\ of\ [0-9]+\ reads\ made\ while\ pinned\ reported\ another\ CPU|a\ read\ reported\ CPU\ [0-9]+,\ outside\ the\ affinity\ mask) ]]
+	[[ "$output" == *"ok 2 getcpu/migrating/libc: "* ]]
 }
 
 @test "a pattern that matches nothing exits 2" {
@@ -171,11 +198,13 @@ EOF
 	[ -f "$lib" ]
 	checks=(--check 'monotonic/clock-gettime-*/libc' --check 'bracket/clock-gettime-*/libc' --duration 1)
 	LD_PRELOAD=$lib run v "${checks[@]}"
+	echo "$output"
 	[ "$status" -eq 1 ]
 	grep -q "^# the libc path goes through .*libpreload-clock-back.so, which interposes clock_gettime()" <<<"$output"
-	# Every clock that ran failed (the alarm clocks may skip): none passed.
-	[ "$(results "$output" | grep -c '^not ok')" -ge 16 ]
-	[ "$(results "$output" | grep -v ' # SKIP ' | grep -c '^ok')" -eq 0 ]
+	# Every clock that ran failed (the alarm clocks may skip). A REALTIME
+	# step by another user of the machine excuses the REALTIME clocks only.
+	[ "$(results "$output" | grep -v -e realtime -e tai | grep -c '^not ok')" -ge 12 ]
+	[ "$(results "$output" | grep -v -e ' # SKIP ' -e 'explained by a REALTIME step' | grep -c '^ok')" -eq 0 ]
 	step='(19[0-9]{5}|2000000) ns'
 	blame="clock_gettime\(\) is interposed by [^ ]*libpreload-clock-back.so, and libc's own clock_gettime\(\) passes the same check: the interposer is the cause"
 	[[ "$output" =~ not\ ok\ [0-9]+\ monotonic/clock-gettime-monotonic/libc:\ went\ backwards\ [0-9]+\ times\ in\ [0-9]+\ reads\ over\ [0-9.]+\ s,\ by\ up\ to\ $step\ at\ read\ [0-9]+\;\ $blame ]]
@@ -195,9 +224,11 @@ EOF
 
 @test "a step back every Nth read fails monotonic/* and cross-cpu/* of that path, with its size and where" {
 	[ "$(nproc)" -ge 2 ] || skip "cross-cpu needs two CPUs"
-	checks=(--check 'monotonic/clock-gettime-monotonic/*' --check 'monotonic/gettimeofday/*'
+	checks=(--check 'monotonic/clock-gettime-monotonic/*' --check 'monotonic/clock-gettime-boottime/*'
 		--check 'cross-cpu/clock-gettime-monotonic/*' --duration 1)
 	CLOCKBENCH_FAULT=vdso-clock-back-1ms-every-500 run v "${checks[@]}"
+	echo "$output"
+	skip_if_hotplugged
 	[ "$status" -eq 1 ]
 	# The size (1 ms less a read or a hand-over) and where: the read, the CPUs.
 	[[ "$output" =~ not\ ok\ 1\ monotonic/clock-gettime-monotonic/vdso:\ went\ backwards\ [0-9]+\ times\ in\ [0-9]+\ reads\ over\ [0-9.]+\ s,\ by\ up\ to\ 9[0-9]{5}\ ns\ at\ read\ ([0-9]+) ]]
@@ -205,8 +236,7 @@ EOF
 	[[ "$output" =~ \#\ largest\ backward\ step:\ read\ [0-9]+\ [0-9.]+,\ read\ [0-9]+\ [0-9.]+ ]]
 	[[ "$output" == *"ok 2 monotonic/clock-gettime-monotonic/libc: "*"largest backward step 0 ns"* ]]
 	[[ "$output" == *"ok 3 monotonic/clock-gettime-monotonic/syscall: "*"largest backward step 0 ns"* ]]
-	# gettimeofday through the vDSO counts microseconds: a 1 ms step shows.
-	[[ "$output" =~ not\ ok\ 4\ monotonic/gettimeofday/vdso:\ went\ backwards.*by\ up\ to\ (99[0-9]{4}|1000000)\ ns ]]
+	[[ "$output" =~ not\ ok\ 4\ monotonic/clock-gettime-boottime/vdso:\ went\ backwards.*by\ up\ to\ 9[0-9]{5}\ ns ]]
 	[[ "$output" =~ not\ ok\ 7\ cross-cpu/clock-gettime-monotonic/vdso:\ largest\ backward\ step\ 9[0-9]{5}\ ns,\ from\ CPU\ [0-9]+\'s\ read\ to\ CPU\ [0-9]+\'s\ at\ exchange\ [0-9]+ ]]
 	[[ "$output" == *"ok 8 cross-cpu/clock-gettime-monotonic/libc: "*"largest backward step 0 ns"* ]]
 	[[ "${lines[-1]}" == "# Totals: pass:6 fail:3 xfail:0 xpass:0 skip:0 error:0" ]]
@@ -219,6 +249,8 @@ EOF
 @test "a clock behind on one CPU fails cross-cpu/* of that path, naming the CPUs" {
 	[ "$(nproc)" -ge 2 ] && taskset -c 1 true 2>/dev/null || skip "needs CPU 1 and another"
 	CLOCKBENCH_FAULT=syscall-clock-back-1ms-cpu-1 run v --check 'cross-cpu/clock-gettime-monotonic*/*' --duration 1
+	echo "$output"
+	skip_if_hotplugged
 	[ "$status" -eq 1 ]
 	[[ "$output" == *"ok 1 cross-cpu/clock-gettime-monotonic/vdso: "*"largest backward step 0 ns"* ]]
 	[[ "$output" == *"ok 2 cross-cpu/clock-gettime-monotonic/libc: "*"largest backward step 0 ns"* ]]
@@ -346,6 +378,7 @@ EOF
 @test "unprivileged, the namespace checks skip with their reason and the rest pass" {
 	need_nobody
 	run "${NOBODY[@]}" "$CLOCKBENCH" verify --duration 1
+	grep -B3 '^not ok' <<<"$output" || true	# shown when the test fails
 	[ "$status" -eq 0 ]
 	[ "$(grep -c '^ok [0-9]* timens/.* # SKIP .*CAP_SYS_ADMIN' <<<"$output")" -gt 60 ]
 	[ "$(grep -c '^not ok' <<<"$output")" -eq 0 ]

@@ -144,6 +144,15 @@ static void test_parse_intermittent_fault(void **state)
 		assert_int_equal(verify_parse_fault(bad[i], &f, err, sizeof(err)), -1);
 		assert_non_null(strstr(err, "PATH-clock-back-DURATION[-every-N][-cpu-K]"));
 	}
+	assert_int_equal(verify_parse_fault("vdso-getcpu-wrong", &f, err, sizeof(err)), 0);
+	assert_int_equal(f.kind, FAULT_CPU_WRONG);
+	assert_int_equal(f.every, 0);
+	assert_int_equal(verify_parse_fault("libc-getcpu-wrong-every-7", &f, err,
+					    sizeof(err)), 0);
+	assert_int_equal(f.kind, FAULT_CPU_WRONG);
+	assert_int_equal(f.every, 7);
+	assert_int_equal(verify_parse_fault("libc-getcpu-wrongly", &f, err, sizeof(err)), -1);
+	assert_int_equal(verify_parse_fault("libc-getcpu-wrong-", &f, err, sizeof(err)), -1);
 }
 
 /* Every Nth read of the faulty path is hit; other paths never are. */
@@ -153,8 +162,8 @@ static void test_fault_hits_every(void **state)
 	unsigned hits = 0, first = 0;
 
 	for (unsigned i = 1; i <= 40; i++) {
-		assert_false(verify_fault_hits(&f, PATH_SYSCALL));
-		if (verify_fault_hits(&f, PATH_VDSO) && !hits++)
+		assert_false(verify_fault_hits(&f, FAULT_CLOCK_BACK, PATH_SYSCALL));
+		if (verify_fault_hits(&f, FAULT_CLOCK_BACK, PATH_VDSO) && !hits++)
 			first = i;
 	}
 	assert_int_equal(hits, 10);
@@ -174,10 +183,10 @@ static void test_fault_hits_one_cpu(void **state)
 	CPU_SET(cpu, &one);
 	assert_int_equal(sched_setaffinity(0, sizeof(one), &one), 0);
 	f.cpu = cpu;
-	assert_true(verify_fault_hits(&f, PATH_LIBC));
-	assert_false(verify_fault_hits(&f, PATH_VDSO));
+	assert_true(verify_fault_hits(&f, FAULT_CLOCK_BACK, PATH_LIBC));
+	assert_false(verify_fault_hits(&f, FAULT_CLOCK_BACK, PATH_VDSO));
 	f.cpu = cpu + 1;
-	assert_false(verify_fault_hits(&f, PATH_LIBC));
+	assert_false(verify_fault_hits(&f, FAULT_CLOCK_BACK, PATH_LIBC));
 	assert_int_equal(sched_setaffinity(0, sizeof(orig), &orig), 0);
 }
 
