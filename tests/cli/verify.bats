@@ -347,6 +347,12 @@ EOF
 	[ "$status" -eq 1 ]
 	[[ "$output" == *"not ok 1 timens/exec/monotonic/vdso: the child's vdso read minus the offset is"*"before the parent's window"* ]]
 	[[ "$output" == *"ok 3 timens/exec/monotonic/syscall: child = parent +10 days"* ]]
+	# And the process that moved in with setns(), and back.
+	CLOCKBENCH_FAULT=vdso-clock-back-1ms run v --check 'timens/setns*/monotonic/*'
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"not ok 1 timens/setns/monotonic/vdso: the child's vdso read minus the offset is"*"before the parent's window"* ]]
+	[[ "$output" == *"not ok 4 timens/setns-back/monotonic/vdso: the child's vdso read minus the offset is"*"before the parent's window"* ]]
+	[[ "$output" == *"ok 6 timens/setns-back/monotonic/syscall: child = parent (no offset)"* ]]
 }
 
 @test "as root the time namespace checks run and pass" {
@@ -359,6 +365,13 @@ EOF
 	[[ "$output" == *"timens/proc-uptime: /proc/uptime "*" = BOOTTIME + 1728000 s"* ]]
 	[[ "$output" == *"timens/vfork-exec/helper-stays: "* ]]
 	[[ "$output" == *"timens/offsets-frozen: writing offsets after a task entered fails with EACCES"* ]]
+	# A running process moved in with setns(), and back out.
+	[[ "$output" =~ ok\ [0-9]+\ timens/setns/monotonic/vdso:\ child\ =\ parent\ \+10\ days ]]
+	[[ "$output" =~ ok\ [0-9]+\ timens/setns/boottime/libc:\ child\ =\ parent\ \+20\ days ]]
+	[[ "$output" =~ ok\ [0-9]+\ timens/setns-back/monotonic/vdso:\ child\ =\ parent\ \(no\ offset\) ]]
+	[[ "$output" =~ ok\ [0-9]+\ timens/setns-back/boottime/syscall:\ child\ =\ parent\ \(no\ offset\) ]]
+	# An interrupted sleep inside leaves an hour less the time passed.
+	[[ "$output" =~ ok\ [0-9]+\ timens/clock-nanosleep-interrupted/monotonic:\ a\ relative\ 3600\ s\ sleep\ interrupted\ after\ [0-9.]+\ ms\ left\ 3599\.9[0-9]+\ s ]]
 	# The only skips are for clocks this machine lacks.
 	! grep ' # SKIP' <<<"$output" | grep -v ALARM
 }
