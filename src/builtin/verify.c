@@ -23,8 +23,12 @@ void usage_verify(FILE *f)
 	      "  --check PATTERN   run only the checks whose name matches the glob (or\n"
 	      "                    starts with PATTERN/); repeat or comma-separate\n"
 	      "  --duration TIME   time shared by the time-based checks (bracket,\n"
-	      "                    monotonic, cross-cpu, resolution/step), e.g. 2 or\n"
-	      "                    500ms (default 8s; at most 1h)\n"
+	      "                    monotonic, cross-cpu, resolution/step, the\n"
+	      "                    clocksource and frequency checks), e.g. 2 or 500ms\n"
+	      "                    (default 20s; at most 1h)\n"
+	      "  --long            watch each clock as long as the kernel's\n"
+	      "                    inconsistency-check does: 10 s per monotonic,\n"
+	      "                    cross-cpu, clocksource-switch and raw-skew check\n"
 	      "  --format FMT      tap or json (default tap)\n"
 	      "  --list            print the name of every check, then exit\n"
 	      "  -h, --help        this text\n"
@@ -39,7 +43,7 @@ void usage_verify(FILE *f)
 }
 
 enum {
-	OPT_CHECK = 256, OPT_DURATION, OPT_FORMAT, OPT_LIST, OPT_TIMENS_PROBE,
+	OPT_CHECK = 256, OPT_DURATION, OPT_FORMAT, OPT_LIST, OPT_LONG, OPT_TIMENS_PROBE,
 };
 
 static const struct option verify_longopts[] = {
@@ -47,6 +51,7 @@ static const struct option verify_longopts[] = {
 	{ "duration", required_argument, NULL, OPT_DURATION },
 	{ "format", required_argument, NULL, OPT_FORMAT },
 	{ "list", no_argument, NULL, OPT_LIST },
+	{ "long", no_argument, NULL, OPT_LONG },
 	/* Internal: how verify re-executes itself inside a time namespace. */
 	{ "timens-probe", required_argument, NULL, OPT_TIMENS_PROBE },
 	{ "help", no_argument, NULL, 'h' },
@@ -117,6 +122,9 @@ int cmd_verify(int argc, char **argv)
 			break;
 		case OPT_LIST:
 			o.list = true;
+			break;
+		case OPT_LONG:
+			o.long_run = true;
 			break;
 		case OPT_TIMENS_PROBE:
 			parse_probe_fds(optarg, probe_fds);

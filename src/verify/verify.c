@@ -54,15 +54,22 @@ const size_t verify_ngroups = ARRAY_SIZE(verify_groups);
 
 /* Shares of --duration; a group that is not selected gives its share away. */
 static const double timed_weight[VT_COUNT] = {
-	[VT_BRACKET] = 0.30,
-	[VT_MONOTONIC] = 0.20,
-	[VT_CROSS_CPU] = 0.35,
-	[VT_GRANULARITY] = 0.15,
+	[VT_BRACKET] = 0.20,
+	[VT_MONOTONIC] = 0.30,
+	[VT_CROSS_CPU] = 0.30,
+	[VT_GRANULARITY] = 0.10,
 	[VT_CLOCKSOURCE] = 0.10,
-	[VT_RATE] = 0.10,
-	[VT_FREQ] = 0.20,
-	[VT_MIGRATE] = 0.10,
+	[VT_RATE] = 0.05,
+	[VT_FREQ] = 0.10,
+	[VT_MIGRATE] = 0.05,
 };
+
+/* The groups --long stretches to VERIFY_LONG_WATCH per check. */
+static bool watched_long(enum vtimed t)
+{
+	return t == VT_MONOTONIC || t == VT_CROSS_CPU || t == VT_CLOCKSOURCE ||
+	       t == VT_RATE;
+}
 
 /* ---- pure helpers ------------------------------------------------------ */
 
@@ -785,18 +792,54 @@ static unsigned total_counted(const struct verify *v)
 	return n;
 }
 
-/* Split --duration over the selected time-based points. */
+/* Split --duration over the selected time-based points; --long gives the
+ * clock watchers their own, longer, time. */
 static void plan_budgets(struct verify *v)
 {
 	double weight = 0;
 
 	for (int t = VT_NONE + 1; t < VT_COUNT; t++)
-		if (v->counted[t])
+		if (v->counted[t] && !(v->opt->long_run && watched_long(t)))
 			weight += timed_weight[t];
+	for (int t = VT_NONE + 1; t < VT_COUNT; t++) {
+		if (!v->counted[t])
+			continue;
+		if (v->opt->long_run && watched_long(t))
+			v->budget_s[t] = VERIFY_LONG_WATCH;
+		else
+			v->budget_s[t] = v->opt->duration_s * timed_weight[t] / weight /
+					 v->counted[t];
+	}
+}
+
+/* "# each clock is watched 116 ms by monotonic/..., 139 ms by cross-cpu/..." */
+static void print_watch_times(struct verify *v)
+{
+	static const struct { enum vtimed t; const char *group; } watchers[] = {
+		{ VT_MONOTONIC, "monotonic" }, { VT_CROSS_CPU, "cross-cpu" },
+		{ VT_CLOCKSOURCE, "clocksource-switch" }, { VT_RATE, "raw-skew" },
+	};
+	double total = 0;
+	bool any = false;
+
+	for (size_t i = 0; i < ARRAY_SIZE(watchers); i++) {
+		enum vtimed t = watchers[i].t;
+
+		if (!v->counted[t])
+			continue;
+		fprintf(v->out, "%s %.0f ms by %s/*", any ? "," : "# each clock is watched",
+			v->budget_s[t] * 1e3, watchers[i].group);
+		any = true;
+	}
+	if (any)
+		fputc('\n', v->out);
 	for (int t = VT_NONE + 1; t < VT_COUNT; t++)
-		if (v->counted[t])
-			v->budget_s[t] = v->opt->duration_s * timed_weight[t] /
-					 weight / v->counted[t];
+		total += v->budget_s[t] * v->counted[t];
+	if (v->opt->long_run && total < 120)
+		fprintf(v->out, "# --long: the time-based checks take about %.0f s\n", total);
+	else if (v->opt->long_run)
+		fprintf(v->out, "# --long: the time-based checks take about %.0f min\n",
+			total / 60);
 }
 
 static void print_header(struct verify *v, unsigned planned)
@@ -812,9 +855,11 @@ static void print_header(struct verify *v, unsigned planned)
 		"time namespace %s\n", CLOCKBENCH_VERSION, env.kernel_release,
 		env.clocksource, env.ncpus_online,
 		env.in_time_namespace ? "non-root" : "root");
-	if (timed)
+	if (timed) {
 		fprintf(v->out, "# %u time-based checks share --duration %.3g s\n", timed,
 			v->opt->duration_s);
+		print_watch_times(v);
+	}
 	if (v->fault.kind != FAULT_NONE)
 		fprintf(v->out, "# fault injection: %s=%s\n", VERIFY_FAULT_ENV,
 			getenv(VERIFY_FAULT_ENV));

@@ -44,8 +44,11 @@ struct verify_options {
 	bool long_run;		/* --long: watch as long as the selftests do */
 };
 
-/* The default of --duration: keeps a whole run within about 15 s. */
-#define VERIFY_DEFAULT_DURATION 8.0
+/* The default of --duration: keeps a whole run within about 25 s. */
+#define VERIFY_DEFAULT_DURATION 20.0
+/* --long: how long each monotonic, cross-cpu, clocksource-switch and
+ * raw-skew check watches its clock (inconsistency-check's 10 s per clock). */
+#define VERIFY_LONG_WATCH 10.0
 #define VERIFY_MAX_DURATION 3600.0
 
 /* Run (or list) the checks; returns the exit status (0, 1, 2 or 4). */

@@ -31,9 +31,12 @@ results() { grep -E '^(not )?ok [0-9]+ ' <<<"$1"; }
 @test "the default run passes every check here, in kselftest TAP" {
 	SECONDS=0
 	run v
-	echo "# default verify took ${SECONDS}s" >&3
+	took=$SECONDS
+	echo "# default verify took ${took}s" >&3
 	grep -B3 '^not ok' <<<"$output" || true	# shown when the test fails
 	[ "$status" -eq 0 ]
+	[ "$took" -lt 30 ]
+	grep -qE '^# each clock is watched [0-9]+ ms by monotonic/\*, [0-9]+ ms by cross-cpu/\*' <<<"$output"
 	[ "${lines[0]}" = "TAP version 13" ]
 	[[ "${lines[1]}" =~ ^1\.\.([0-9]+)$ ]]
 	planned=${BASH_REMATCH[1]}
@@ -43,7 +46,9 @@ results() { grep -E '^(not )?ok [0-9]+ ' <<<"$1"; }
 	[ "$(grep -c '^not ok' <<<"$output")" -eq 0 ]
 	[[ "${lines[-1]}" =~ ^#\ Totals:\ pass:[0-9]+\ fail:0\ xfail:[0-9]+\ xpass:0\ skip:[0-9]+\ error:0$ ]]
 	# Every group ran something.
-	for g in bracket monotonic cross-cpu resolution consistency getcpu abi getrandom; do
+	groups=(bracket monotonic cross-cpu resolution consistency getcpu abi getrandom raw-skew sleep)
+	[ "$(id -u)" -ne 0 ] || groups+=(timens clocksource-switch freq-step)
+	for g in "${groups[@]}"; do
 		grep -qE "^ok [0-9]+ $g/[^ ]+: " <<<"$output"
 	done
 	# Skips only for what this machine lacks, each with its reason.
@@ -426,6 +431,17 @@ EOF
 	[ "$status" -eq 0 ]
 	# Generous: the budget is 1 s; each check also makes a minimum of reads.
 	jq -e '[.checks[].elapsed_s] | add < 4' <<<"$output"
+}
+
+@test "--long watches each clock 10 s, as inconsistency-check does" {
+	run v --format json --long --check 'monotonic/clock-gettime-monotonic-raw/syscall' --check 'bracket/clock-gettime-monotonic/vdso' --duration 0.2
+	[ "$status" -eq 0 ]
+	# The watcher takes its 10 s; the others keep their share of --duration.
+	jq -e '.checks[] | select(.name | startswith("monotonic/")) | .elapsed_s >= 10 and .elapsed_s < 15' <<<"$output"
+	jq -e '.checks[] | select(.name | startswith("monotonic/")) | .message | test("over 10\\.[0-9]+ s, largest backward step 0 ns")' <<<"$output"
+	jq -e '.checks[] | select(.name | startswith("bracket/")) | .elapsed_s < 2' <<<"$output"
+	run v --long --check 'monotonic/clock-gettime-monotonic/*' --list
+	[ "${#lines[@]}" -eq 3 ]
 }
 
 @test "help and man name the options and exit statuses" {
