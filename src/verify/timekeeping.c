@@ -243,6 +243,11 @@ static void judge_switch(struct verify *v, const struct switch_job *j,
 		       res->refused, restored);
 		return;
 	}
+	if (res->x.pin_error && verify_cpu_went_offline(res->x.pin_cpu, res->x.pin_error)) {
+		vskip(v, "CPU %d was offline when the check pinned to it (CPU hotplug "
+		      "since the run started); restored %s", res->x.pin_cpu, restored);
+		return;
+	}
 	if (res->write_error || res->xcpu_rc || res->x.pin_error || res->x.read_error) {
 		verror(v, "%s; restored %s", res->write_error ? strerror(res->write_error) :
 		       res->x.read_error ? "a read failed" : "cannot run a reader per CPU",

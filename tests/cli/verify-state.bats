@@ -49,7 +49,7 @@ wait_for() {
 }
 
 # The measuring child of the verify process $1, once it exists.
-child_of() { pgrep -P "$1" | head -1; }
+child_of() { pgrep -P "$1" | head -1 | grep .; }
 
 need_root() { [ "$(id -u)" -eq 0 ] || skip "stepping the adjtimex frequency needs root"; }
 
