@@ -29,11 +29,18 @@ skip_if_hotplugged() {
 results() { grep -E '^(not )?ok [0-9]+ ' <<<"$1"; }
 
 @test "the default run passes every check here, in kselftest TAP" {
+	cs=/sys/devices/system/clocksource/clocksource0/current_clocksource
+	cs_before=$(cat "$cs")
 	SECONDS=0
 	run v
 	took=$SECONDS
+	cs_after=$(cat "$cs")
 	echo "# default verify took ${took}s" >&3
 	grep -B3 '^not ok' <<<"$output" || true	# shown when the test fails
+	grep 'restored current_clocksource' <<<"$output" | sed 's/.*; restored/restored/' | sort | uniq -c
+	echo "clocksource before $cs_before, after $cs_after"
+	# The checks that switch it put it back.
+	[ "$cs_after" = "$cs_before" ]
 	[ "$status" -eq 0 ]
 	[ "$took" -lt 30 ]
 	grep -qE '^# each clock is watched [0-9]+ ms by monotonic/\*, [0-9]+ ms by cross-cpu/\*' <<<"$output"
