@@ -101,8 +101,13 @@ int cmd_verify(int argc, char **argv)
 			     "starts with PATTERN/); repeat or comma-separate"),
 		OPT_CALLBACK(0, "duration", "TIME", &o.duration_s, duration_option,
 			     "time shared by the time-based checks (bracket,\n"
-			     "monotonic, cross-cpu, resolution/step), e.g. 2 or\n"
-			     "500ms (default 8s; at most 1h)"),
+			     "monotonic, cross-cpu, resolution/step, the\n"
+			     "clocksource and frequency checks), e.g. 2 or 500ms\n"
+			     "(default 20s; at most 1h)"),
+		OPT_BOOL(0, "long", &o.long_run,
+			 "watch each clock as long as the kernel's\n"
+			 "inconsistency-check does: 10 s per monotonic,\n"
+			 "cross-cpu, clocksource-switch and raw-skew check"),
 		OPT_CHOICE(0, "format", "FMT", &format, verify_formats,
 			   "tap or json (default tap)"),
 		OPT_BOOL(0, "list", &o.list, "print the name of every check, then exit"),

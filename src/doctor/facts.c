@@ -6,18 +6,14 @@
  */
 #include "doctor/doctor.h"
 
-#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <link.h>
 #include <string.h>
 #include <unistd.h>
 
-#ifdef __GLIBC__
-#include <gnu/libc-version.h>
-#endif
-
 #include "basic/util.h"
+#include "probe/interpose.h"
 
 #define KMSG_MAX (4u << 20)
 
@@ -54,49 +50,15 @@ static bool program_is_static(void)
 	return !has_interp;
 }
 
-/* The shared object that defines addr, or NULL. */
-static const char *object_of(const void *addr)
-{
-	Dl_info info;
-
-	if (!addr || !dladdr(addr, &info) || !info.dli_fname)
-		return NULL;
-	return info.dli_fname;
-}
-
-static const void *libc_anchor(void)
-{
-#ifdef __GLIBC__
-	return (const void *)gnu_get_libc_version;
-#else
-	return (const void *)getppid;
-#endif
-}
-
-static bool in_vdso(const struct catalog *cat, const void *addr)
-{
-	const unsigned char *p = addr;
-
-	return cat->have_vdso && p >= cat->vdso.base && p < cat->vdso.base + cat->vdso.len;
-}
-
 /*
- * Who answers a call of the API by name: the first definition in the global
- * scope. Anything other than the C library or the vDSO itself (glibc's
- * IFUNCs resolve time and gettimeofday straight to it) is an interposer:
- * LD_PRELOAD, a library linked before libc, a sanitizer's interceptor.
+ * Who answers a call of the API by name: anything other than the C library
+ * or the vDSO is an interposer (probe/interpose.h).
  */
 static void collect_interposers(struct doctor_facts *f, const struct catalog *cat)
 {
-	const char *libc = object_of(libc_anchor());
-
-	for (int api = 0; api < API_COUNT; api++) {
-		const void *addr = dlsym(RTLD_DEFAULT, catalog_apis[api].name);
-		const char *owner = object_of(addr);
-
-		if (libc && owner && !streq(owner, libc) && !in_vdso(cat, addr))
-			copy(f->interposer[api], sizeof(f->interposer[api]), owner);
-	}
+	for (int api = 0; api < API_COUNT; api++)
+		interposer_of(catalog_apis[api].name, cat, f->interposer[api],
+			      sizeof(f->interposer[api]));
 }
 
 static void collect_vdso_exports(struct doctor_facts *f, const struct catalog *cat)

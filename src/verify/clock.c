@@ -165,6 +165,54 @@ static void fmt_ts(const struct timespec *ts, char *buf, size_t len)
 	ts_format(ts, buf, len);
 }
 
+/* How long the open point has run: how long a clock was watched. */
+static double elapsed_s(const struct verify *v)
+{
+	return (double)(now_ns() - v->point_start_ns) / 1e9;
+}
+
+/* ---- interposers ------------------------------------------------------------ */
+
+/* Whether the same check passes on a context's subject: the re-run below. */
+typedef bool (*recheck_fn)(const struct verify *own, const struct subject *s,
+			   double seconds);
+
+/* The APIs whose libc path verify can also call past an interposer. */
+static bool has_own_libc(enum api api)
+{
+	return api == API_CLOCK_GETTIME || api == API_GETTIMEOFDAY || api == API_TIME;
+}
+
+/*
+ * A libc point failed. When a library interposes the function, name it,
+ * and run the same check on libc's own function: if that passes, the
+ * interposer is the cause. The text (starting "; ") goes to why; empty
+ * when nothing interposes.
+ */
+static void blame_interposer(const struct verify *v, const struct subject *s,
+			     enum path p, recheck_fn recheck, char *why, size_t len)
+{
+	const char *fn = catalog_apis[s->api].name;
+	const char *who = verify_libc_interposer(v, s->api);
+	struct verify own;
+
+	why[0] = '\0';
+	if (p != PATH_LIBC || !*who)
+		return;
+	if (!has_own_libc(s->api)) {
+		snprintf(why, len, "; %s() is interposed by %s", fn, who);
+		return;
+	}
+	own = *v;
+	own.libc_own = true;
+	if (recheck(&own, s, vbudget(v)))
+		snprintf(why, len, "; %s() is interposed by %s, and libc's own %s() "
+			 "passes the same check: the interposer is the cause", fn, who, fn);
+	else
+		snprintf(why, len, "; %s() is interposed by %s, but libc's own %s() "
+			 "fails the same check too", fn, who, fn);
+}
+
 /* ---- bracket ----------------------------------------------------------------- */
 
 static const char *verdict_text(enum bracket_verdict verdict)
@@ -177,6 +225,17 @@ static const char *verdict_text(enum bracket_verdict verdict)
 	}
 }
 
+static bool bracket_recheck(const struct verify *own, const struct subject *s,
+			    double seconds)
+{
+	struct reader ref = make_reader(own, s, PATH_SYSCALL);
+	struct reader test = make_reader(own, s, PATH_LIBC);
+	struct bracket_stats st;
+
+	bracket_run(read_subject, &ref, read_subject, &test, seconds, MIN_READS, &st);
+	return !st.read_error && !st.broken;
+}
+
 static void bracket_point(struct verify *v, const struct subject *s, enum path p)
 {
 	struct reader ref = make_reader(v, s, PATH_SYSCALL);
@@ -185,7 +244,7 @@ static void bracket_point(struct verify *v, const struct subject *s, enum path p
 	bool rt = realtime_family(s), stepped = false;
 	struct bracket_stats st;
 	struct step_watch w;
-	char why[200], a[32], b[32], c[32];
+	char why[200], blame[400], a[32], b[32], c[32];
 
 	if (rt)
 		step_watch_begin(&w);
@@ -213,8 +272,9 @@ static void bracket_point(struct verify *v, const struct subject *s, enum path p
 		      "REALTIME step, not counted", st.broken, st.reads);
 		return;
 	}
+	blame_interposer(v, s, p, bracket_recheck, blame, sizeof(blame));
 	vfail(v, "%lu of %lu %s reads outside their syscall bracket, the worst by "
-	      "%lld ns", st.broken, st.reads, pname, (long long)st.worst_ns);
+	      "%lld ns%s", st.broken, st.reads, pname, (long long)st.worst_ns, blame);
 }
 
 /* The subjects a walk visits: clock_gettime per clock, then others. */
@@ -268,17 +328,29 @@ void verify_bracket(struct verify *v)
 
 /* ---- one thread ---------------------------------------------------------------- */
 
+static bool monotonic_recheck(const struct verify *own, const struct subject *s,
+			      double seconds)
+{
+	struct reader r = make_reader(own, s, PATH_LIBC);
+	struct mono_stats st;
+
+	mono_run(read_subject, &r, seconds, MIN_READS, &st);
+	return !st.read_error && !st.denormal && !st.backward;
+}
+
 static void monotonic_point(struct verify *v, const struct subject *s, enum path p)
 {
 	struct reader r = make_reader(v, s, p);
 	bool rt = realtime_family(s), stepped = false;
 	struct mono_stats st;
 	struct step_watch w;
-	char why[200], a[32], b[32];
+	char why[200], blame[400], a[32], b[32];
+	double watched;
 
 	if (rt)
 		step_watch_begin(&w);
 	mono_run(read_subject, &r, vbudget(v), MIN_READS, &st);
+	watched = elapsed_s(v);
 	if (rt)
 		stepped = step_watch_end(&w, why, sizeof(why));
 	if (st.read_error) {
@@ -292,20 +364,24 @@ static void monotonic_point(struct verify *v, const struct subject *s, enum path
 		return;
 	}
 	if (!st.backward) {
-		vpass(v, "%lu reads, largest backward step 0 ns", st.reads);
+		vpass(v, "%lu reads over %.3f s, largest backward step 0 ns", st.reads,
+		      watched);
 		return;
 	}
 	fmt_ts(&st.back_prev, a, sizeof(a));
 	fmt_ts(&st.back_cur, b, sizeof(b));
-	vdiag(v, "largest backward step: %s then %s", a, b);
+	vdiag(v, "largest backward step: read %lu %s, read %lu %s", st.back_at - 1, a,
+	      st.back_at, b);
 	if (stepped) {
 		vdiag(v, "%s", why);
 		vpass(v, "went backwards %lu times (up to %lld ns), explained by a "
 		      "REALTIME step", st.backward, (long long)st.max_back_ns);
 		return;
 	}
-	vfail(v, "went backwards %lu times in %lu reads, by up to %lld ns",
-	      st.backward, st.reads, (long long)st.max_back_ns);
+	blame_interposer(v, s, p, monotonic_recheck, blame, sizeof(blame));
+	vfail(v, "went backwards %lu times in %lu reads over %.3f s, by up to %lld ns "
+	      "at read %lu%s", st.backward, st.reads, watched, (long long)st.max_back_ns,
+	      st.back_at, blame);
 }
 
 void verify_monotonic(struct verify *v)
@@ -332,24 +408,21 @@ void verify_monotonic(struct verify *v)
 
 /* ---- across CPUs ---------------------------------------------------------------- */
 
-/* The CPUs of the affinity mask, gaps and all ("0,2,5"). */
-static size_t allowed_cpus(int *cpus, size_t cap, char *list, size_t len)
+static bool cross_cpu_recheck(const struct verify *own, const struct subject *s,
+			      double seconds)
 {
-	cpu_set_t set;
-	size_t n = 0, used = 0;
+	struct reader r = make_reader(own, s, PATH_LIBC);
+	int cpus[CPU_SETSIZE];
+	char cpulist[256];
+	struct xcpu_config cfg = {
+		.cpus = cpus, .pin = true, .read = read_subject, .arg = &r,
+		.seconds = seconds,
+	};
+	struct xcpu_result res;
 
-	list[0] = '\0';
-	if (sched_getaffinity(0, sizeof(set), &set) != 0)
-		return 0;
-	for (int c = 0; c < CPU_SETSIZE && n < cap; c++) {
-		if (!CPU_ISSET(c, &set))
-			continue;
-		cpus[n++] = c;
-		if (used < len)
-			used += (size_t)snprintf(list + used, len - used, "%s%d",
-						 used ? "," : "", c);
-	}
-	return n;
+	cfg.ncpus = verify_cpu_list(own, cpus, ARRAY_SIZE(cpus), cpulist, sizeof(cpulist));
+	return xcpu_run(&cfg, &res) == 0 && !res.pin_error && !res.read_error &&
+	       !res.backward;
 }
 
 static void cross_cpu_point(struct verify *v, const struct subject *s, enum path p,
@@ -363,7 +436,7 @@ static void cross_cpu_point(struct verify *v, const struct subject *s, enum path
 	bool rt = realtime_family(s), stepped = false;
 	struct xcpu_result res;
 	struct step_watch w;
-	char why[200], a[32], b[32];
+	char why[200], blame[400], a[32], b[32];
 
 	if (rt)
 		step_watch_begin(&w);
@@ -375,6 +448,11 @@ static void cross_cpu_point(struct verify *v, const struct subject *s, enum path
 	}
 	if (rt)
 		stepped = step_watch_end(&w, why, sizeof(why));
+	if (res.pin_error && verify_cpu_went_offline(res.pin_cpu, res.pin_error)) {
+		vskip(v, "CPU %d was offline when the check pinned to it (CPU hotplug "
+		      "since the run started)", res.pin_cpu);
+		return;
+	}
 	if (res.pin_error) {
 		verror(v, "cannot pin a thread to CPU %d: %s", res.pin_cpu,
 		       errno_name(res.pin_error));
@@ -385,8 +463,8 @@ static void cross_cpu_point(struct verify *v, const struct subject *s, enum path
 		return;
 	}
 	if (!res.backward) {
-		vpass(v, "%lu reads handed round CPUs %s, largest backward step 0 ns",
-		      res.exchanges, cpulist);
+		vpass(v, "%lu reads handed round CPUs %s over %.3f s, largest backward "
+		      "step 0 ns", res.exchanges, cpulist, elapsed_s(v));
 		return;
 	}
 	fmt_ts(&res.back_prev, a, sizeof(a));
@@ -399,8 +477,11 @@ static void cross_cpu_point(struct verify *v, const struct subject *s, enum path
 		      (long long)res.max_back_ns);
 		return;
 	}
-	vfail(v, "largest backward step %lld ns (%lu of %lu reads went backwards)",
-	      (long long)res.max_back_ns, res.backward, res.exchanges);
+	blame_interposer(v, s, p, cross_cpu_recheck, blame, sizeof(blame));
+	vfail(v, "largest backward step %lld ns, from CPU %d's read to CPU %d's at "
+	      "exchange %lu (%lu of %lu reads went backwards)%s",
+	      (long long)res.max_back_ns, res.back_from_cpu, res.back_to_cpu,
+	      res.back_at, res.backward, res.exchanges, blame);
 }
 
 void verify_cross_cpu(struct verify *v)
@@ -410,7 +491,7 @@ void verify_cross_cpu(struct verify *v)
 	size_t n = list_subjects(subj, ARRAY_SIZE(subj), false, true);
 	int cpus[CPU_SETSIZE];
 	char cpulist[256];
-	size_t ncpus = allowed_cpus(cpus, ARRAY_SIZE(cpus), cpulist, sizeof(cpulist));
+	size_t ncpus = verify_cpu_list(v, cpus, ARRAY_SIZE(cpus), cpulist, sizeof(cpulist));
 	const char *why;
 
 	for (size_t i = 0; i < n; i++) {

@@ -9,8 +9,12 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <pthread.h>
 #include <sched.h>
+#include <stdatomic.h>
 #include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 /* Reads per path and CPU: a stale per-CPU value would show on a later one. */
 #define GETCPU_READS 100
@@ -140,7 +144,11 @@ static void cpu_point(struct verify *v, int cpu)
 	CPU_ZERO(&one);
 	CPU_SET(cpu, &one);
 	if (sched_setaffinity(0, sizeof(one), &one) != 0) {
-		verror(v, "cannot pin to CPU %d: %s", cpu, errno_name(errno));
+		if (verify_cpu_went_offline(cpu, errno))
+			vskip(v, "CPU %d was offline when the check pinned to it "
+			      "(CPU hotplug since the run started)", cpu);
+		else
+			verror(v, "cannot pin to CPU %d: %s", cpu, errno_name(errno));
 		return;
 	}
 	/* Without sysfs, the nodes must at least agree with the syscall's. */
@@ -169,23 +177,218 @@ static void cpu_point(struct verify *v, int cpu)
 		vfail(v, "a path did not report CPU %d node %d", cpu, node);
 }
 
+/* ---- while being migrated ----------------------------------------------------- */
+
+/*
+ * A reader thread calls getcpu over and over while the main thread moves
+ * it from CPU to CPU with sched_setaffinity (which returns once the thread
+ * is off the CPUs it may no longer use). A generation counter, odd while a
+ * move is under way, brackets each read: a read with the same even
+ * generation before and after it happened entirely while the thread was
+ * pinned to one CPU, and must report that CPU. Every read must report a
+ * CPU of the mask (vdsotest's getcpu verify, which moves itself).
+ */
+enum migrating_reader { MR_PATH, MR_SCHED_GETCPU };
+
+struct migration {
+	const struct verify *v;
+	enum path path;
+	enum migrating_reader how;
+	atomic_int tid;
+	atomic_ulong gen;		/* odd while the reader is being moved */
+	atomic_int pinned_cpu;		/* valid while gen is even */
+	atomic_ulong reads;
+	atomic_bool stop;
+	/* Written by the reader only, read after it is joined: */
+	unsigned long judged, wrong;
+	int first_wrong_cpu, first_want_cpu;
+	unsigned long first_wrong_gen;
+	int read_error;
+	int outside_cpu;		/* a CPU outside the mask, or -1 */
+	int unpinned_cpu;		/* a CPU hotplug broke the pinning to, or -1 */
+};
+
+static int migrating_read(const struct migration *m, unsigned *cpu)
+{
+	unsigned node;
+
+	if (m->how == MR_SCHED_GETCPU) {
+		int c = sched_getcpu();
+
+		if (c < 0)
+			return errno;
+		*cpu = (unsigned)c;
+		return 0;
+	}
+	return read_path(m->v, m->path, cpu, &node);
+}
+
+static void note_read(struct migration *m, unsigned long g1, unsigned long g2,
+		      int want, unsigned cpu)
+{
+	if ((int)cpu >= CPU_SETSIZE || !CPU_ISSET(cpu, &m->v->cpus))
+		m->outside_cpu = (int)cpu;
+	if (g1 != g2 || (g1 & 1))
+		return;
+	m->judged++;
+	if ((int)cpu == want)
+		return;
+	if (!m->wrong++) {
+		m->first_wrong_cpu = (int)cpu;
+		m->first_want_cpu = want;
+		m->first_wrong_gen = g1;
+	}
+}
+
+static void *migrating_reader_main(void *arg)
+{
+	struct migration *m = arg;
+
+	atomic_store(&m->tid, (int)syscall(SYS_gettid));
+	while (!atomic_load(&m->stop)) {
+		unsigned long g1 = atomic_load(&m->gen), g2;
+		int want = atomic_load(&m->pinned_cpu);
+		unsigned cpu = ~0u;
+		int e = migrating_read(m, &cpu);
+
+		g2 = atomic_load(&m->gen);
+		if (e) {
+			m->read_error = e;
+			break;
+		}
+		note_read(m, g1, g2, want, cpu);
+		atomic_fetch_add(&m->reads, 1);
+	}
+	return NULL;
+}
+
+/* Reads the reader makes on each CPU before it is moved on. */
+#define READS_PER_STAY 200
+
+/* Move the reader to cpu, then let it read there a while. */
+static int move_reader(struct migration *m, int cpu, uint64_t deadline)
+{
+	cpu_set_t one;
+	unsigned long start;
+
+	/* Only this thread writes gen: odd from here until the move is done
+	 * (and stays odd if it failed, so that no read is judged). */
+	unsigned long moving = atomic_load(&m->gen) | 1;
+
+	CPU_ZERO(&one);
+	CPU_SET(cpu, &one);
+	atomic_store(&m->gen, moving);
+	if (sched_setaffinity(atomic_load(&m->tid), sizeof(one), &one) != 0)
+		return errno;
+	atomic_store(&m->pinned_cpu, cpu);
+	atomic_store(&m->gen, moving + 1);
+	start = atomic_load(&m->reads);
+	while (atomic_load(&m->reads) - start < READS_PER_STAY && now_ns() < deadline &&
+	       !m->read_error)
+		sched_yield();
+	/* A CPU taken offline meanwhile makes the kernel move the thread
+	 * elsewhere and widen its mask: then its reads prove nothing. */
+	if (sched_getaffinity(atomic_load(&m->tid), sizeof(one), &one) == 0 &&
+	    (CPU_COUNT(&one) != 1 || !CPU_ISSET(cpu, &one)))
+		m->unpinned_cpu = cpu;
+	return 0;
+}
+
+static unsigned long migrate_round_robin(struct verify *v, struct migration *m,
+					 const int *cpus, size_t n, int *offline)
+{
+	uint64_t deadline = now_ns() + (uint64_t)(vbudget(v) * 1e9);
+	unsigned long moves = 0;
+
+	*offline = -1;
+	for (size_t i = 0; now_ns() < deadline && !m->read_error; i = (i + 1) % n) {
+		int e = move_reader(m, cpus[i], deadline);
+
+		if (e && verify_cpu_went_offline(cpus[i], e))
+			*offline = cpus[i];
+		else if (!e)
+			moves++;
+	}
+	return moves;
+}
+
+static void migrating_point(struct verify *v, enum path p, enum migrating_reader how)
+{
+	struct migration m = { .v = v, .path = p, .how = how, .outside_cpu = -1,
+			       .unpinned_cpu = -1 };
+	int cpus[CPU_SETSIZE], offline;
+	char list[256];
+	size_t n = verify_cpu_list(v, cpus, ARRAY_SIZE(cpus), list, sizeof(list));
+	unsigned long moves;
+	pthread_t tid;
+
+	if (n < 2) {
+		vskip(v, "needs two CPUs in the affinity mask (allowed: %s)", list);
+		return;
+	}
+	atomic_init(&m.gen, 1);
+	if (pthread_create(&tid, NULL, migrating_reader_main, &m) != 0) {
+		verror(v, "cannot start the reader thread");
+		return;
+	}
+	while (!atomic_load(&m.tid))
+		sched_yield();
+	moves = migrate_round_robin(v, &m, cpus, n, &offline);
+	atomic_store(&m.stop, true);
+	pthread_join(tid, NULL);
+	if (m.read_error)
+		vfail(v, "a read failed with %s", errno_name(m.read_error));
+	else if ((m.wrong || m.outside_cpu >= 0) && m.unpinned_cpu >= 0)
+		vskip(v, "CPU %d went offline during the check (CPU hotplug): the kernel "
+		      "moved the reader off it", m.unpinned_cpu);
+	else if (m.outside_cpu >= 0)
+		vfail(v, "a read reported CPU %d, outside the affinity mask %s",
+		      m.outside_cpu, list);
+	else if (m.wrong)
+		vfail(v, "%lu of %lu reads made while pinned reported another CPU: the "
+		      "first said CPU %d while pinned to CPU %d (move %lu)", m.wrong,
+		      m.judged, m.first_wrong_cpu, m.first_want_cpu, m.first_wrong_gen / 2);
+	else if (!moves)
+		vskip(v, "the reader could not be moved (CPU %d offline)", offline);
+	else
+		vpass(v, "%lu reads while the thread was moved %lu times round CPUs %s; "
+		      "each of the %lu made between two moves reported the CPU it was "
+		      "pinned to", (unsigned long)atomic_load(&m.reads), moves, list,
+		      m.judged);
+}
+
+static void verify_getcpu_migrating(struct verify *v)
+{
+	for (int p = 0; p < PATH_COUNT; p++) {
+		if (!verify_path_by_design(API_GETCPU, p) ||
+		    !vpoint(v, VT_MIGRATE, "getcpu/migrating/%s", catalog_paths[p]))
+			continue;
+		if (verify_path_missing(v, API_GETCPU, p))
+			vskip(v, "%s", verify_path_missing(v, API_GETCPU, p));
+		else
+			migrating_point(v, (enum path)p, MR_PATH);
+	}
+	if (vpoint(v, VT_MIGRATE, "getcpu/migrating/sched_getcpu"))
+		migrating_point(v, PATH_LIBC, MR_SCHED_GETCPU);
+}
+
 void verify_getcpu(struct verify *v)
 {
-	cpu_set_t orig;
 	bool pinned = false;
 
-	if (sched_getaffinity(0, sizeof(orig), &orig) != 0) {
+	if (v->cpus_error) {
 		if (vpoint(v, VT_NONE, "getcpu/affinity"))
-			verror(v, "sched_getaffinity: %s", errno_name(errno));
+			verror(v, "sched_getaffinity: %s", errno_name(v->cpus_error));
 		return;
 	}
 	/* Every CPU of the mask, whatever gaps it has. */
 	for (int cpu = 0; cpu < CPU_SETSIZE; cpu++) {
-		if (!CPU_ISSET(cpu, &orig) || !vpoint(v, VT_NONE, "getcpu/cpu%d", cpu))
+		if (!CPU_ISSET(cpu, &v->cpus) || !vpoint(v, VT_NONE, "getcpu/cpu%d", cpu))
 			continue;
 		pinned = true;
 		cpu_point(v, cpu);
 	}
 	if (pinned)
-		sched_setaffinity(0, sizeof(orig), &orig);
+		sched_setaffinity(0, sizeof(v->cpus), &v->cpus);
+	verify_getcpu_migrating(v);
 }

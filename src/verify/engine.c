@@ -8,6 +8,7 @@
 #include "verify/verify.h"
 
 #include <errno.h>
+#include <math.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdint.h>
@@ -15,6 +16,7 @@
 #include <string.h>
 #include <sys/syscall.h>
 #include <sys/timerfd.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "probe/timing.h"
@@ -104,6 +106,7 @@ void mono_note(struct mono_stats *st, const struct timespec *prev,
 		st->max_back_ns = back;
 		st->back_prev = *prev;
 		st->back_cur = *cur;
+		st->back_at = st->reads;
 	}
 }
 
@@ -231,6 +234,90 @@ bool granularity_agrees(int64_t res_ns, int64_t step_ns, enum clock_kind kind,
 		 "for a clock of resolution %lld ns", (long long)step_ns,
 		 (long long)res_ns, (long long)limit, (long long)res_ns);
 	return false;
+}
+
+/* ---- rates ------------------------------------------------------------------- */
+
+void rate_fit_samples(const struct rate_sample *s, size_t n, struct rate_fit *fit)
+{
+	double sx = 0, sy = 0, sxy = 0, sxx = 0, r2 = 0, a, b, den;
+
+	memset(fit, 0, sizeof(*fit));
+	fit->n = n;
+	if (n < 2)
+		return;
+	for (size_t i = 0; i < n; i++) {
+		sx += s[i].t_s;
+		sy += s[i].offset_ns;
+		sxy += s[i].t_s * s[i].offset_ns;
+		sxx += s[i].t_s * s[i].t_s;
+	}
+	den = sxx - sx * sx / (double)n;
+	b = den > 0 ? (sxy - sx * sy / (double)n) / den : 0;
+	a = (sy - b * sx) / (double)n;
+	for (size_t i = 0; i < n; i++) {
+		double r = fabs(s[i].offset_ns - (a + b * s[i].t_s));
+
+		r2 += r * r;
+		if (r > fit->max_ns)
+			fit->max_ns = r;
+	}
+	fit->ppm = b / 1000.0;		/* ns per s is ppb */
+	fit->span_s = s[n - 1].t_s - s[0].t_s;
+	fit->sd_ns = sqrt(r2 / (double)n);
+}
+
+/* Reads per sample; the one with the shortest reference window counts. */
+#define RATE_READS 8
+
+static int rate_sample(vread_fn ref, void *ref_arg, vread_fn clk, void *clk_arg,
+		       int64_t *ref_ns, int64_t *off_ns)
+{
+	int64_t best = INT64_MAX;
+
+	for (int i = 0; i < RATE_READS; i++) {
+		struct timespec r1, c, r2;
+		int e;
+
+		if ((e = ref(ref_arg, &r1)) || (e = clk(clk_arg, &c)) ||
+		    (e = ref(ref_arg, &r2)))
+			return e;
+		if (ts_ns(&r2) - ts_ns(&r1) >= best)
+			continue;
+		best = ts_ns(&r2) - ts_ns(&r1);
+		*ref_ns = ts_ns(&r1) + best / 2;
+		*off_ns = ts_ns(&c) - *ref_ns;
+	}
+	return 0;
+}
+
+int rate_measure(vread_fn ref, void *ref_arg, vread_fn clk, void *clk_arg,
+		 double seconds, struct rate_fit *fit)
+{
+	struct rate_sample s[RATE_SAMPLES];
+	struct timespec gap = { 0, (long)(seconds * 1e9 / RATE_SAMPLES) };
+	int64_t ref0 = 0, off0 = 0;
+
+	if (gap.tv_nsec >= 1000000000L) {
+		gap.tv_sec = gap.tv_nsec / 1000000000L;
+		gap.tv_nsec %= 1000000000L;
+	}
+	for (size_t i = 0; i < RATE_SAMPLES; i++) {
+		int64_t r = 0, o = 0;
+		int e = rate_sample(ref, ref_arg, clk, clk_arg, &r, &o);
+
+		if (e)
+			return e;
+		if (!i) {
+			ref0 = r;
+			off0 = o;
+		}
+		s[i].t_s = (double)(r - ref0) / 1e9;
+		s[i].offset_ns = (double)(o - off0);
+		nanosleep(&gap, NULL);
+	}
+	rate_fit_samples(s, RATE_SAMPLES, fit);
+	return 0;
 }
 
 /* ---- REALTIME steps ----------------------------------------------------------- */
@@ -386,6 +473,7 @@ static bool xcpu_take_turn(struct xcpu_shared *sh, int cpu)
 			res->back_cur = now;
 			res->back_from_cpu = sh->last_cpu;
 			res->back_to_cpu = cpu;
+			res->back_at = res->exchanges + 1;
 		}
 	}
 	sh->last = now;

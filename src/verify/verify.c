@@ -6,14 +6,12 @@
  */
 #include "verify/verify.h"
 
-#include <dlfcn.h>
 #include <errno.h>
 #include <fnmatch.h>
-#ifdef __GLIBC__
-#include <gnu/lib-names.h>
-#endif
+#include <limits.h>
 #include <sched.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <string.h>
 #include <sys/random.h>
 #include <sys/syscall.h>
@@ -22,6 +20,7 @@
 #include "config.h"
 #include "probe/env.h"
 #include "probe/vdso-call.h"
+#include "probe/interpose.h"
 
 const struct verify_group verify_groups[] = {
 	{ "bracket", "a vDSO or libc read lies between two raw-syscall reads",
@@ -44,16 +43,36 @@ const struct verify_group verify_groups[] = {
 	  "concurrent threads", verify_getrandom, false },
 	{ "time64", "on 32-bit builds, the y2038 clock_gettime64 and clock_getres64 "
 	  "agree with the 32-bit calls", verify_time64, false },
+	{ "clocksource-switch", "reads handed round every CPU stay monotonic while "
+	  "the clocksource is switched under them (restored after)",
+	  verify_clocksource_switch, true },
+	{ "raw-skew", "MONOTONIC runs against MONOTONIC_RAW at the rate adjtimex "
+	  "reports", verify_raw_skew, false },
+	{ "freq-step", "MONOTONIC stays monotonic and follows adjtimex frequency "
+	  "steps (restored after)", verify_freq_step, true },
+	{ "sleep", "sleeps on every clock never end early, and end reasonably late",
+	  verify_sleep, false },
 };
 const size_t verify_ngroups = ARRAY_SIZE(verify_groups);
 
 /* Shares of --duration; a group that is not selected gives its share away. */
 static const double timed_weight[VT_COUNT] = {
-	[VT_BRACKET] = 0.30,
-	[VT_MONOTONIC] = 0.20,
-	[VT_CROSS_CPU] = 0.35,
-	[VT_GRANULARITY] = 0.15,
+	[VT_BRACKET] = 0.20,
+	[VT_MONOTONIC] = 0.30,
+	[VT_CROSS_CPU] = 0.30,
+	[VT_GRANULARITY] = 0.10,
+	[VT_CLOCKSOURCE] = 0.10,
+	[VT_RATE] = 0.05,
+	[VT_FREQ] = 0.10,
+	[VT_MIGRATE] = 0.05,
 };
+
+/* The groups --long stretches to VERIFY_LONG_WATCH per check. */
+static bool watched_long(enum vtimed t)
+{
+	return t == VT_MONOTONIC || t == VT_CROSS_CPU || t == VT_CLOCKSOURCE ||
+	       t == VT_RATE;
+}
 
 /* ---- pure helpers ------------------------------------------------------ */
 
@@ -104,21 +123,72 @@ int verify_exit_status(const struct verify_totals *t)
 
 /* ---- fault injection ----------------------------------------------------- */
 
+#define FAULT_SYNTAX "expected PATH-errno, PATH-clock-back-DURATION[-every-N][-cpu-K] " \
+	"or PATH-getcpu-wrong[-every-N]"
+
+/* The "-every-N" and "-cpu-K" suffixes of a clock-back fault, in any order. */
+static int parse_fault_limits(char *rest, struct verify_fault *f, char *err,
+			      size_t errlen)
+{
+	/* strsep, not strtok: "cpu--1" must not read as "cpu-1". */
+	while (rest) {
+		char *key = strsep(&rest, "-");
+		char *val = rest ? strsep(&rest, "-") : NULL;
+		long n;
+
+		if (streq(key, "every") && val && parse_int(val, 1, LONG_MAX, &n) &&
+		    !f->every)
+			f->every = (unsigned long)n;
+		else if (streq(key, "cpu") && val && parse_int(val, 0, CPU_SETSIZE - 1, &n) &&
+			 f->cpu < 0)
+			f->cpu = (int)n;
+		else {
+			snprintf(err, errlen, "bad '%s%s%s': %s", key, val ? "-" : "",
+				 val ? val : "", FAULT_SYNTAX);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static int parse_clock_back(const char *spec, struct verify_fault *f, char *err,
+			    size_t errlen)
+{
+	char buf[128], *limits;
+	double s;
+
+	if (strlen(spec) >= sizeof(buf)) {
+		snprintf(err, errlen, "too long: %s", FAULT_SYNTAX);
+		return -1;
+	}
+	snprintf(buf, sizeof(buf), "%s", spec);
+	limits = strchr(buf, '-');
+	if (limits)
+		*limits++ = '\0';
+	if (!parse_duration(buf, &s) || s >= 3600 || (limits && !*limits)) {
+		snprintf(err, errlen, "%s", FAULT_SYNTAX);
+		return -1;
+	}
+	f->kind = FAULT_CLOCK_BACK;
+	f->shift_ns = (int64_t)(s * 1e9 + 0.5);
+	return limits ? parse_fault_limits(limits, f, err, errlen) : 0;
+}
+
 int verify_parse_fault(const char *spec, struct verify_fault *f, char *err,
 		       size_t errlen)
 {
-	static const char back[] = "-clock-back-";
+	static const char back[] = "-clock-back-", wrong[] = "-getcpu-wrong";
 	const char *dash;
 	char path[16];
 	int p;
-	double s;
 
 	memset(f, 0, sizeof(*f));
+	f->cpu = -1;
 	if (!spec || !*spec)
 		return 0;
 	dash = strchr(spec, '-');
 	if (!dash || (size_t)(dash - spec) >= sizeof(path)) {
-		snprintf(err, errlen, "expected PATH-clock-back-DURATION or PATH-errno");
+		snprintf(err, errlen, "%s", FAULT_SYNTAX);
 		return -1;
 	}
 	memcpy(path, spec, (size_t)(dash - spec));
@@ -133,21 +203,41 @@ int verify_parse_fault(const char *spec, struct verify_fault *f, char *err,
 		f->kind = FAULT_ERRNO;
 		return 0;
 	}
-	if (strncmp(dash, back, strlen(back)) == 0 &&
-	    parse_duration(dash + strlen(back), &s) && s < 3600) {
-		f->kind = FAULT_CLOCK_BACK;
-		f->shift_ns = (int64_t)(s * 1e9 + 0.5);
-		return 0;
+	if (strncmp(dash, back, strlen(back)) == 0)
+		return parse_clock_back(dash + strlen(back), f, err, errlen);
+	if (strncmp(dash, wrong, strlen(wrong)) == 0 &&
+	    (!dash[strlen(wrong)] || dash[strlen(wrong)] == '-')) {
+		char limits[64];
+
+		f->kind = FAULT_CPU_WRONG;
+		if (!dash[strlen(wrong)])
+			return 0;
+		snprintf(limits, sizeof(limits), "%s", dash + strlen(wrong) + 1);
+		return parse_fault_limits(limits, f, err, errlen);
 	}
-	snprintf(err, errlen, "expected PATH-clock-back-DURATION or PATH-errno");
+	snprintf(err, errlen, "%s", FAULT_SYNTAX);
 	return -1;
+}
+
+/* Reads of the faulty path so far, for "every Nth read" (all threads). */
+static atomic_ulong fault_reads;
+
+bool verify_fault_hits(const struct verify_fault *f, enum fault_kind kind, enum path p)
+{
+	if (f->kind != kind || f->path != p)
+		return false;
+	if (f->cpu >= 0 && sched_getcpu() != f->cpu)
+		return false;
+	if (f->every && atomic_fetch_add(&fault_reads, 1) % f->every != f->every - 1)
+		return false;
+	return true;
 }
 
 static void fault_shift_ts(const struct verify *v, enum path p, struct timespec *ts)
 {
 	int64_t ns;
 
-	if (v->fault.kind != FAULT_CLOCK_BACK || v->fault.path != p)
+	if (!verify_fault_hits(&v->fault, FAULT_CLOCK_BACK, p))
 		return;
 	ns = ts_ns(ts) - v->fault.shift_ns;
 	ts->tv_sec = (time_t)(ns / 1000000000LL);
@@ -180,44 +270,45 @@ typedef long (*getcpu_fn)(unsigned *, unsigned *, void *);
 typedef ssize_t (*vgetrandom_fn)(void *, size_t, unsigned, void *, size_t);
 
 /*
- * The libc path calls the C library's own functions, found in libc.so
- * itself: not a sanitizer's interceptor in front of them (which checks a
- * pointer before libc sees it, and aborts where libc would crash or return
- * EFAULT), and not through glibc's nonnull declarations (the ABI checks
- * pass NULL on purpose). A libc that cannot be opened (static, or not
- * glibc) is called directly.
+ * The libc path calls the C library the way a program does: by name, so
+ * that whatever a program's calls go through (an LD_PRELOAD library,
+ * libfaketime, a sanitizer's interceptor) is in the path too. The calls go
+ * through pointers, not glibc's nonnull declarations, because the ABI
+ * checks pass NULL on purpose. The second table holds libc's own
+ * functions (looked up in libc.so, past any interposer): what a failure
+ * of the libc path is compared with to tell whether an interposer caused it.
  */
-static struct {
+struct libc_fns {
 	int (*clock_gettime)(clockid_t, struct timespec *);
 	int (*clock_getres)(clockid_t, struct timespec *);
 	int (*gettimeofday)(struct timeval *, void *);
 	time_t (*time)(time_t *);
 	int (*getcpu)(unsigned *, unsigned *);
 	ssize_t (*getrandom)(void *, size_t, unsigned);
-} libc;
+};
 
-#define LIBC_SYM(h, name) \
+static struct libc_fns libc_bound, libc_own;
+
+#define LIBC_BIND(name) \
 	do { \
-		void *sym_ = (h) ? dlsym((h), #name) : NULL; \
-		libc.name = sym_ ? (__typeof__(libc.name))sym_ : name; \
+		void *own_ = libc_own_symbol(#name); \
+		libc_bound.name = name; \
+		libc_own.name = own_ ? (__typeof__(libc_own.name))own_ : name; \
 	} while (0)
 
 static void resolve_libc(void)
 {
-#ifdef LIBC_SO
-	void *h = dlopen(LIBC_SO, RTLD_LAZY | RTLD_NOLOAD);
-#else
-	void *h = NULL;
-#endif
+	LIBC_BIND(clock_gettime);
+	LIBC_BIND(clock_getres);
+	LIBC_BIND(gettimeofday);
+	LIBC_BIND(time);
+	LIBC_BIND(getcpu);
+	LIBC_BIND(getrandom);
+}
 
-	LIBC_SYM(h, clock_gettime);
-	LIBC_SYM(h, clock_getres);
-	LIBC_SYM(h, gettimeofday);
-	LIBC_SYM(h, time);
-	LIBC_SYM(h, getcpu);
-	LIBC_SYM(h, getrandom);
-	if (h)
-		dlclose(h);
+static const struct libc_fns *libc_of(const struct verify *v)
+{
+	return v->libc_own ? &libc_own : &libc_bound;
 }
 
 /* The outcome of a call in the vDSO's -errno convention. */
@@ -260,8 +351,8 @@ static struct vres clock_call(const struct verify *v, enum path p, bool getres,
 		break;
 	}
 	case PATH_LIBC:
-		r = errno_result(getres ? libc.clock_getres(id, ts) :
-				 libc.clock_gettime(id, ts));
+		r = errno_result(getres ? libc_of(v)->clock_getres(id, ts) :
+				 libc_of(v)->clock_gettime(id, ts));
 		break;
 	default:
 		r = errno_result(syscall(getres ? SYS_CLOCK_GETRES : SYS_CLOCK_GETTIME,
@@ -303,7 +394,7 @@ struct vres vcall_gettimeofday(const struct verify *v, enum path p,
 		break;
 	}
 	case PATH_LIBC:
-		r = errno_result(libc.gettimeofday(tv, tz));
+		r = errno_result(libc_of(v)->gettimeofday(tv, tz));
 		break;
 	default:
 #ifdef SYS_gettimeofday
@@ -314,7 +405,7 @@ struct vres vcall_gettimeofday(const struct verify *v, enum path p,
 		break;
 	}
 	fault_errno(v, p, &r);
-	if (!r.failed && tv && v->fault.kind == FAULT_CLOCK_BACK && v->fault.path == p) {
+	if (!r.failed && tv && v->fault.kind == FAULT_CLOCK_BACK) {
 		struct timespec ts = { tv->tv_sec, tv->tv_usec * 1000L };
 
 		fault_shift_ts(v, p, &ts);
@@ -341,7 +432,7 @@ struct vres vcall_time(const struct verify *v, enum path p, time_t *t)
 		break;
 	}
 	case PATH_LIBC:
-		now = libc.time(t);
+		now = libc_of(v)->time(t);
 		r = errno_result((long)now);
 		break;
 	default:
@@ -354,8 +445,8 @@ struct vres vcall_time(const struct verify *v, enum path p, time_t *t)
 	}
 	fault_errno(v, p, &r);
 	/* A shift of whole seconds is the only one time() can show. */
-	if (!r.failed && v->fault.kind == FAULT_CLOCK_BACK && v->fault.path == p &&
-	    v->fault.shift_ns >= 1000000000LL) {
+	if (!r.failed && v->fault.shift_ns >= 1000000000LL &&
+	    verify_fault_hits(&v->fault, FAULT_CLOCK_BACK, p)) {
 		r.ret -= (long)(v->fault.shift_ns / 1000000000LL);
 		if (t)
 			*t = (time_t)r.ret;
@@ -379,13 +470,15 @@ struct vres vcall_getcpu(const struct verify *v, enum path p, unsigned *cpu,
 	}
 	case PATH_LIBC:
 		/* glibc's getcpu(3) has no cache argument. */
-		r = errno_result(libc.getcpu(cpu, node));
+		r = errno_result(libc_of(v)->getcpu(cpu, node));
 		break;
 	default:
 		r = errno_result(syscall(SYS_getcpu, cpu, node, cache));
 		break;
 	}
 	fault_errno(v, p, &r);
+	if (!r.failed && cpu && verify_fault_hits(&v->fault, FAULT_CPU_WRONG, p))
+		*cpu += 1;
 	return r;
 }
 
@@ -405,7 +498,7 @@ struct vres vcall_getrandom(const struct verify *v, enum path p, void *buf,
 		break;
 	}
 	case PATH_LIBC:
-		r = errno_result(libc.getrandom(buf, len, flags));
+		r = errno_result(libc_of(v)->getrandom(buf, len, flags));
 		break;
 	default:
 		r = errno_result(syscall(SYS_getrandom, buf, len, flags));
@@ -476,6 +569,43 @@ const char *verify_path_missing(const struct verify *v, enum api api, enum path 
 	if (path != PATH_VDSO)
 		return NULL;
 	return v->vdso_fn[api] ? NULL : v->vdso_why[api];
+}
+
+size_t verify_cpu_list(const struct verify *v, int *cpus, size_t cap, char *list,
+		       size_t len)
+{
+	size_t n = 0, used = 0;
+
+	list[0] = '\0';
+	for (int c = 0; c < CPU_SETSIZE && n < cap; c++) {
+		if (!CPU_ISSET(c, &v->cpus))
+			continue;
+		cpus[n++] = c;
+		if (used < len)
+			used += (size_t)snprintf(list + used, len - used, "%s%d",
+						 used ? "," : "", c);
+	}
+	return n;
+}
+
+bool verify_cpu_went_offline(int cpu, int err)
+{
+	/* The CPU was in the mask at the start: EINVAL now means the kernel
+	 * did not count it among the active CPUs at that moment. */
+	(void)cpu;
+	return err == EINVAL;
+}
+
+const char *verify_libc_interposer(const struct verify *v, enum api api)
+{
+	return v->libc_interposer[api];
+}
+
+static void find_interposers(struct verify *v)
+{
+	for (int api = 0; api < API_COUNT; api++)
+		interposer_of(catalog_apis[api].name, &v->cat, v->libc_interposer[api],
+			      sizeof(v->libc_interposer[api]));
 }
 
 const struct cell *verify_cell(const struct verify *v, enum api api,
@@ -693,18 +823,54 @@ static unsigned total_counted(const struct verify *v)
 	return n;
 }
 
-/* Split --duration over the selected time-based points. */
+/* Split --duration over the selected time-based points; --long gives the
+ * clock watchers their own, longer, time. */
 static void plan_budgets(struct verify *v)
 {
 	double weight = 0;
 
 	for (int t = VT_NONE + 1; t < VT_COUNT; t++)
-		if (v->counted[t])
+		if (v->counted[t] && !(v->opt->long_run && watched_long(t)))
 			weight += timed_weight[t];
+	for (int t = VT_NONE + 1; t < VT_COUNT; t++) {
+		if (!v->counted[t])
+			continue;
+		if (v->opt->long_run && watched_long(t))
+			v->budget_s[t] = VERIFY_LONG_WATCH;
+		else
+			v->budget_s[t] = v->opt->duration_s * timed_weight[t] / weight /
+					 v->counted[t];
+	}
+}
+
+/* "# each clock is watched 116 ms by monotonic/..., 139 ms by cross-cpu/..." */
+static void print_watch_times(struct verify *v)
+{
+	static const struct { enum vtimed t; const char *group; } watchers[] = {
+		{ VT_MONOTONIC, "monotonic" }, { VT_CROSS_CPU, "cross-cpu" },
+		{ VT_CLOCKSOURCE, "clocksource-switch" }, { VT_RATE, "raw-skew" },
+	};
+	double total = 0;
+	bool any = false;
+
+	for (size_t i = 0; i < ARRAY_SIZE(watchers); i++) {
+		enum vtimed t = watchers[i].t;
+
+		if (!v->counted[t])
+			continue;
+		fprintf(v->out, "%s %.0f ms by %s/*", any ? "," : "# each clock is watched",
+			v->budget_s[t] * 1e3, watchers[i].group);
+		any = true;
+	}
+	if (any)
+		fputc('\n', v->out);
 	for (int t = VT_NONE + 1; t < VT_COUNT; t++)
-		if (v->counted[t])
-			v->budget_s[t] = v->opt->duration_s * timed_weight[t] /
-					 weight / v->counted[t];
+		total += v->budget_s[t] * v->counted[t];
+	if (v->opt->long_run && total < 120)
+		fprintf(v->out, "# --long: the time-based checks take about %.0f s\n", total);
+	else if (v->opt->long_run)
+		fprintf(v->out, "# --long: the time-based checks take about %.0f min\n",
+			total / 60);
 }
 
 static void print_header(struct verify *v, unsigned planned)
@@ -720,12 +886,18 @@ static void print_header(struct verify *v, unsigned planned)
 		"time namespace %s\n", CLOCKBENCH_VERSION, env.kernel_release,
 		env.clocksource, env.ncpus_online,
 		env.in_time_namespace ? "non-root" : "root");
-	if (timed)
+	if (timed) {
 		fprintf(v->out, "# %u time-based checks share --duration %.3g s\n", timed,
 			v->opt->duration_s);
+		print_watch_times(v);
+	}
 	if (v->fault.kind != FAULT_NONE)
 		fprintf(v->out, "# fault injection: %s=%s\n", VERIFY_FAULT_ENV,
 			getenv(VERIFY_FAULT_ENV));
+	for (int api = 0; api < API_COUNT; api++)
+		if (v->libc_interposer[api][0])
+			fprintf(v->out, "# the libc path goes through %s, which interposes "
+				"%s()\n", v->libc_interposer[api], catalog_apis[api].name);
 	fflush(v->out);
 	env_free(&env);
 }
@@ -782,10 +954,13 @@ int verify_context_init(struct verify *v, const struct verify_options *opt,
 	if (verify_parse_fault(getenv(VERIFY_FAULT_ENV), &v->fault, err, errlen))
 		return -1;
 	v->pattern_used = xcalloc(opt->npatterns + 1, sizeof(bool));
+	if (sched_getaffinity(0, sizeof(v->cpus), &v->cpus) != 0)
+		v->cpus_error = errno;
 	resolve_libc();
 	catalog_filter_all(&all);
 	catalog_build(&v->cat, &all);
 	take_vdso_functions(v);
+	find_interposers(v);
 	return 0;
 }
 

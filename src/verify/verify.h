@@ -19,6 +19,7 @@
 #ifndef CLOCKBENCH_VERIFY_H
 #define CLOCKBENCH_VERIFY_H
 
+#include <sched.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -43,10 +44,14 @@ struct verify_options {
 	double duration_s;	/* shared by the time-based checks */
 	enum verify_format format;
 	bool list;
+	bool long_run;		/* --long: watch as long as the selftests do */
 };
 
-/* The default of --duration: keeps a whole run within about 15 s. */
-#define VERIFY_DEFAULT_DURATION 8.0
+/* The default of --duration: keeps a whole run within about 25 s. */
+#define VERIFY_DEFAULT_DURATION 20.0
+/* --long: how long each monotonic, cross-cpu, clocksource-switch and
+ * raw-skew check watches its clock (inconsistency-check's 10 s per clock). */
+#define VERIFY_LONG_WATCH 10.0
 #define VERIFY_MAX_DURATION 3600.0
 
 /* Run (or list) the checks; returns the exit status (0, 1, 2 or 4). */
@@ -64,23 +69,35 @@ enum fault_kind {
 	FAULT_NONE,
 	FAULT_CLOCK_BACK,	/* the path's time readings lag by shift_ns */
 	FAULT_ERRNO,		/* the path's errors carry EPERM instead */
+	FAULT_CPU_WRONG,	/* the path's getcpu reports the next CPU */
 };
 
 struct verify_fault {
 	enum fault_kind kind;
 	enum path path;
 	int64_t shift_ns;
+	unsigned long every;	/* only every Nth read (or getcpu); 0 all */
+	int cpu;		/* only reads on this CPU; -1 any */
 };
 
 /* The environment variable that carries a fault ("vdso-clock-back-1ms"). */
 #define VERIFY_FAULT_ENV "CLOCKBENCH_FAULT"
 
 /*
- * Parse "PATH-clock-back-DURATION" or "PATH-errno" (PATH: vdso, libc,
- * syscall). NULL or "" means no fault. Returns 0, or -1 with the reason.
+ * Parse "PATH-errno", "PATH-clock-back-DURATION[-every-N][-cpu-K]" or
+ * "PATH-getcpu-wrong[-every-N]" (PATH: vdso, libc, syscall): every read of
+ * the path lags by DURATION, or only every Nth read of it (a step back and
+ * forth, as a faulty interposer makes), or only the reads made on CPU K (a
+ * clock that is behind on one CPU); or the path's getcpu reports the next
+ * CPU (every Nth call). NULL or "" means no fault. Returns 0, or -1 with
+ * the reason.
  */
 int verify_parse_fault(const char *spec, struct verify_fault *f, char *err,
 		       size_t errlen);
+
+/* Whether the call about to be made through p is one a fault of this kind
+ * alters. */
+bool verify_fault_hits(const struct verify_fault *f, enum fault_kind kind, enum path p);
 
 /* ---- the run context --------------------------------------------------- */
 
@@ -97,6 +114,10 @@ enum vtimed {
 	VT_MONOTONIC,
 	VT_CROSS_CPU,
 	VT_GRANULARITY,
+	VT_CLOCKSOURCE,
+	VT_RATE,
+	VT_FREQ,
+	VT_MIGRATE,
 	VT_COUNT,
 };
 
@@ -111,6 +132,10 @@ struct verify {
 	struct verify_fault fault;
 	void *vdso_fn[API_COUNT];		/* from the catalog's vdso cells */
 	char vdso_why[API_COUNT][192];		/* why a vdso path is missing */
+	char libc_interposer[API_COUNT][160];	/* who answers libc's name, or "" */
+	bool libc_own;		/* the libc path skips interposers (a copy's) */
+	cpu_set_t cpus;		/* the affinity mask at the start, for every walk */
+	int cpus_error;		/* errno of sched_getaffinity, 0 */
 
 	/* selection and budgets */
 	bool *pattern_used;
@@ -157,11 +182,25 @@ int verify_context_init(struct verify *v, const struct verify_options *opt,
 			char *err, size_t errlen);
 void verify_context_free(struct verify *v);
 
+/*
+ * The CPUs of the affinity mask the run started with (gaps and all), as
+ * numbers and as a list ("0,2,5"). The walks use this snapshot, not the
+ * mask of the moment, so that counting, listing and running agree even if
+ * a CPU goes offline meanwhile.
+ */
+size_t verify_cpu_list(const struct verify *v, int *cpus, size_t cap, char *list,
+		       size_t len);
+/* Whether pinning to cpu, a CPU of the snapshot, failed with err because
+ * the CPU was offline at that moment (taken down since the run started). */
+bool verify_cpu_went_offline(int cpu, int err);
+
 /* Whether a path exists for api on this architecture at all (times has
  * no vDSO entry anywhere; arm64 has no vDSO time or getcpu). */
 bool verify_path_by_design(enum api api, enum path path);
 /* Why the path cannot be used here (no vDSO, symbol missing), or NULL. */
 const char *verify_path_missing(const struct verify *v, enum api api, enum path path);
+/* The file that interposes the libc function of api ("" when none). */
+const char *verify_libc_interposer(const struct verify *v, enum api api);
 /* The catalog cell of api/clock/path (clock NULL for clockless APIs). */
 const struct cell *verify_cell(const struct verify *v, enum api api,
 			       const struct clock_info *clock, enum path path);
@@ -256,10 +295,11 @@ struct mono_stats {
 	unsigned long denormal;
 	int64_t max_back_ns;
 	struct timespec back_prev, back_cur;	/* the largest step */
+	unsigned long back_at;		/* its later read, counted from 1 */
 	int read_error;
 };
 
-/* Note one consecutive pair (prev then cur) in st. */
+/* Note one consecutive pair (prev then cur) in st; cur is read st->reads. */
 void mono_note(struct mono_stats *st, const struct timespec *prev,
 	       const struct timespec *cur);
 void mono_run(vread_fn rd, void *arg, double seconds, unsigned long min_reads,
@@ -332,12 +372,41 @@ struct xcpu_result {
 	int64_t max_back_ns;
 	struct timespec back_prev, back_cur;
 	int back_from_cpu, back_to_cpu;	/* the earlier reader, the later one */
+	unsigned long back_at;		/* the exchange of the later read, from 1 */
 	int read_error;
 	int pin_error;			/* errno of sched_setaffinity */
 	int pin_cpu;
 };
 
 int xcpu_run(const struct xcpu_config *cfg, struct xcpu_result *res);
+
+/*
+ * The rate of a clock against a reference (MONOTONIC against
+ * MONOTONIC_RAW): samples of the clock's offset from the reference, each
+ * the least-delay of a few reference, clock, reference reads, and the
+ * least-squares line through them.
+ */
+struct rate_sample {
+	double t_s;		/* the reference's time, from the first sample */
+	double offset_ns;	/* clock - reference, from the first sample */
+};
+
+struct rate_fit {
+	size_t n;
+	double ppm;		/* slope: how much faster the clock runs, ppm */
+	double sd_ns;		/* residuals' standard deviation */
+	double max_ns;		/* the largest residual */
+	double span_s;		/* from the first sample to the last */
+};
+
+/* The line through n >= 2 samples (n < 2 gives a zero fit). */
+void rate_fit_samples(const struct rate_sample *s, size_t n, struct rate_fit *fit);
+
+/* Sample for seconds (about every seconds/RATE_SAMPLES, sleeping between)
+ * and fit. Returns 0, or the errno of a failed read. */
+#define RATE_SAMPLES 200
+int rate_measure(vread_fn ref, void *ref_arg, vread_fn clk, void *clk_arg,
+		 double seconds, struct rate_fit *fit);
 
 /* ABI cases: what a path must do with a bad argument. */
 enum abi_expect {
@@ -358,6 +427,47 @@ struct abi_outcome {
 	int sig;
 	int status;
 };
+
+/* The kinds of pointer argument the ABI checks pass. */
+enum abi_ptr {
+	ABI_PTR_VALID,
+	ABI_PTR_NULL,
+	ABI_PTR_UINTPTR_MAX,
+	ABI_PTR_PROT_NONE,
+	ABI_PTR_READ_ONLY,
+	ABI_PTR_STRADDLE,	/* starts in a page, ends in a PROT_NONE one */
+	ABI_PTR_KINDS,
+};
+
+/* The most pointer arguments an API takes (getcpu: cpu, node, cache). */
+#define ABI_MAX_ARGS 3
+
+/* "null", "read-only": the kind as it appears in a check's name. */
+extern const char *const abi_ptr_names[ABI_PTR_KINDS];
+
+/* What an API does with one of its pointer arguments. */
+enum abi_arg_use {
+	ABI_ARG_WRITTEN,	/* written: anything but valid memory is EFAULT */
+	ABI_ARG_NULL_OK,	/* written unless NULL, which means "not wanted" */
+	ABI_ARG_IGNORED,	/* never touched (getcpu's cache) */
+};
+
+enum abi_arg_use abi_arg_use(enum api api, int arg);
+
+/*
+ * What a call of api whose pointer arguments are of these kinds must do:
+ * EFAULT when any argument it writes through is not writable memory,
+ * success otherwise. note gets why, per argument that is not valid
+ * (" (tv is NULL: not wanted; tz is a read-only page and must be written)").
+ */
+enum abi_expect abi_pointers_expect(enum api api, const enum abi_ptr *ptr, int nargs,
+				    const char *const *arg_names, char *note,
+				    size_t len);
+
+/* A combination's name: the arguments that are not valid, joined by '+'
+ * ("tv-null+tz-read-only"), or "all-valid". */
+void abi_pointers_name(const enum abi_ptr *ptr, int nargs,
+		       const char *const *arg_names, char *buf, size_t len);
 
 /* Whether the outcome is what path must do; expect_err is the errno for
  * ABI_EXPECT_EINVAL (EINVAL, or the errno the kernel gives this clock). */
@@ -380,6 +490,10 @@ void verify_abi(struct verify *v);
 void verify_timens(struct verify *v);
 void verify_getrandom(struct verify *v);
 void verify_time64(struct verify *v);
+void verify_clocksource_switch(struct verify *v);
+void verify_raw_skew(struct verify *v);
+void verify_freq_step(struct verify *v);
+void verify_sleep(struct verify *v);
 
 struct verify_group {
 	const char *name;

@@ -23,14 +23,33 @@ need_nobody() {
 
 no_rtc() { [ -z "$(ls /sys/class/rtc 2>/dev/null)" ]; }
 
+# Another user of the machine took a CPU offline during the run: the
+# cross-CPU checks could not run, which says nothing about them.
+skip_if_hotplugged() {
+	if grep -qE '# SKIP (CPU [0-9]+ (was|went) offline|needs two CPUs)' <<<"$output"; then
+		skip "a CPU went offline during the run (someone else's CPU hotplug)"
+	fi
+}
+
 # The "ok N" / "not ok N" result lines of a TAP output.
 results() { grep -E '^(not )?ok [0-9]+ ' <<<"$1"; }
 
 @test "the default run passes every check here, in kselftest TAP" {
+	cs=/sys/devices/system/clocksource/clocksource0/current_clocksource
+	cs_before=$(cat "$cs")
 	SECONDS=0
 	run v
-	echo "# default verify took ${SECONDS}s" >&3
+	took=$SECONDS
+	cs_after=$(cat "$cs")
+	echo "# default verify took ${took}s" >&3
+	grep -B3 '^not ok' <<<"$output" || true	# shown when the test fails
+	grep 'restored current_clocksource' <<<"$output" | sed 's/.*; restored/restored/' | sort | uniq -c
+	echo "clocksource before $cs_before, after $cs_after"
+	# The checks that switch it put it back.
+	[ "$cs_after" = "$cs_before" ]
 	[ "$status" -eq 0 ]
+	[ "$took" -lt 30 ]
+	grep -qE '^# each clock is watched [0-9]+ ms by monotonic/\*, [0-9]+ ms by cross-cpu/\*' <<<"$output"
 	[ "${lines[0]}" = "TAP version 13" ]
 	[[ "${lines[1]}" =~ ^1\.\.([0-9]+)$ ]]
 	planned=${BASH_REMATCH[1]}
@@ -40,11 +59,13 @@ results() { grep -E '^(not )?ok [0-9]+ ' <<<"$1"; }
 	[ "$(grep -c '^not ok' <<<"$output")" -eq 0 ]
 	[[ "${lines[-1]}" =~ ^#\ Totals:\ pass:[0-9]+\ fail:0\ xfail:[0-9]+\ xpass:0\ skip:[0-9]+\ error:0$ ]]
 	# Every group ran something.
-	for g in bracket monotonic cross-cpu resolution consistency getcpu abi getrandom; do
+	groups=(bracket monotonic cross-cpu resolution consistency getcpu abi getrandom raw-skew sleep)
+	[ "$(id -u)" -ne 0 ] || groups+=(timens clocksource-switch freq-step)
+	for g in "${groups[@]}"; do
 		grep -qE "^ok [0-9]+ $g/[^ ]+: " <<<"$output"
 	done
 	# Skips only for what this machine lacks, each with its reason.
-	if grep ' # SKIP' <<<"$output" | grep -v -e 'ALARM' -e 'CAP_SYS_ADMIN' -e 'time namespaces'; then
+	if grep ' # SKIP' <<<"$output" | grep -v -e 'ALARM' -e 'CAP_SYS_ADMIN' -e 'time namespaces' -e 'CPU hotplug'; then
 		false
 	fi
 	! grep -qE ' # SKIP *$' <<<"$output"
@@ -75,7 +96,8 @@ results() { grep -E '^(not )?ok [0-9]+ ' <<<"$1"; }
 	[ "${lines[1]}" = "1..3" ]
 	[ "$(results "$output" | grep -c -E '^ok [0-9]+ bracket/clock-gettime-monotonic(-raw|-coarse)?/vdso: ')" -eq 3 ]
 	# A group name selects the group; patterns can be repeated or listed.
-	run v --check getcpu,'consistency/boottime*' --check 'abi/time/*'
+	run v --check 'getcpu/cpu*','consistency/boottime*' --check 'abi/time/*'
+	echo "$output"
 	[ "$status" -eq 0 ]
 	ncpu=$(nproc)
 	[ "$(results "$output" | grep -c ' getcpu/cpu')" -ge "$ncpu" ]
@@ -85,10 +107,28 @@ results() { grep -E '^(not )?ok [0-9]+ ' <<<"$1"; }
 
 @test "getcpu visits each CPU of the mask, gaps and all" {
 	[ "$(nproc --all)" -ge 2 ] || skip "needs two CPUs"
-	run taskset -c 1 "$CLOCKBENCH" verify --check getcpu
+	run taskset -c 1 "$CLOCKBENCH" verify --check 'getcpu/cpu*'
+	echo "$output"
 	[ "$status" -eq 0 ]
 	[ "${lines[1]}" = "1..1" ]
 	[[ "$output" == *"ok 1 getcpu/cpu1: vdso cpu 1 node "*"syscall cpu 1 node "* ]]
+}
+
+@test "getcpu while the thread is being moved between CPUs: every read between two moves names its CPU" {
+	[ "$(nproc)" -ge 2 ] || skip "needs two CPUs"
+	run v --check 'getcpu/migrating' --duration 1
+	echo "$output"
+	[ "$status" -eq 0 ]
+	for p in vdso libc syscall sched_getcpu; do
+		[[ "$output" =~ ok\ [0-9]+\ getcpu/migrating/$p:\ [0-9]+\ reads\ while\ the\ thread\ was\ moved\ ([0-9]+)\ times\ round\ CPUs\ [0-9,]+\;\ each\ of\ the\ [0-9]+\ made\ between\ two\ moves\ reported\ the\ CPU\ it\ was\ pinned\ to ]]
+		[ "${BASH_REMATCH[1]}" -ge 2 ]
+	done
+	# One wrong answer in 1000 from the vDSO is caught, and only there.
+	CLOCKBENCH_FAULT=vdso-getcpu-wrong-every-1000 run v --check 'getcpu/migrating' --duration 1
+	echo "$output"
+	[ "$status" -eq 1 ]
+	[[ "$output" =~ not\ ok\ 1\ getcpu/migrating/vdso:\ ([0-9]+\ of\ [0-9]+\ reads\ made\ while\ pinned\ reported\ another\ CPU|a\ read\ reported\ CPU\ [0-9]+,\ outside\ the\ affinity\ mask) ]]
+	[[ "$output" == *"ok 2 getcpu/migrating/libc: "* ]]
 }
 
 @test "a pattern that matches nothing exits 2" {
@@ -173,6 +213,102 @@ EOF
 		'BEGIN { d = a - b; exit !(d > 0.0009 && d <= 0.001) }'
 }
 
+@test "an LD_PRELOAD library stepping libc's clock_gettime 2 ms back fails the libc checks, and is named" {
+	lib=$CLOCKBENCH_PRELOAD_CLOCK_BACK
+	[ -f "$lib" ]
+	! ldd "$CLOCKBENCH" | grep -q libasan ||
+		skip "a sanitizer build: its runtime must come first in LD_PRELOAD"
+	checks=(--check 'monotonic/clock-gettime-*/libc' --check 'bracket/clock-gettime-*/libc' --duration 1)
+	LD_PRELOAD=$lib run v "${checks[@]}"
+	echo "$output"
+	[ "$status" -eq 1 ]
+	grep -q "^# the libc path goes through .*libpreload-clock-back.so, which interposes clock_gettime()" <<<"$output"
+	# Every clock that ran failed (the alarm clocks may skip). A REALTIME
+	# step by another user of the machine excuses the REALTIME clocks only.
+	[ "$(results "$output" | grep -v -e realtime -e tai | grep -c '^not ok')" -ge 12 ]
+	[ "$(results "$output" | grep -v -e ' # SKIP ' -e 'explained by a REALTIME step' | grep -c '^ok')" -eq 0 ]
+	step='(19[0-9]{5}|2000000) ns'
+	blame="clock_gettime\(\) is interposed by [^ ]*libpreload-clock-back.so, and libc's own clock_gettime\(\) passes the same check: the interposer is the cause"
+	[[ "$output" =~ not\ ok\ [0-9]+\ monotonic/clock-gettime-monotonic/libc:\ went\ backwards\ [0-9]+\ times\ in\ [0-9]+\ reads\ over\ [0-9.]+\ s,\ by\ up\ to\ $step\ at\ read\ [0-9]+\;\ $blame ]]
+	[[ "$output" =~ not\ ok\ [0-9]+\ bracket/clock-gettime-monotonic/libc:\ [0-9]+\ of\ [0-9]+\ libc\ reads\ outside\ their\ syscall\ bracket,\ the\ worst\ by\ $step\;\ $blame ]]
+	# The other paths do not go through libc's symbol.
+	LD_PRELOAD=$lib run v --check 'monotonic/clock-gettime-monotonic/*' --duration 0.3
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"ok 1 monotonic/clock-gettime-monotonic/vdso: "* ]]
+	[[ "$output" == *"not ok 2 monotonic/clock-gettime-monotonic/libc: "* ]]
+	[[ "$output" == *"ok 3 monotonic/clock-gettime-monotonic/syscall: "* ]]
+	# An interposer that stops a bad pointer before libc (as a sanitizer's
+	# does) is named, and libc's own function is judged instead.
+	LD_PRELOAD=$lib run v --check 'abi/clock-gettime-monotonic/ts-null'
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"ok 2 abi/clock-gettime-monotonic/ts-null/libc # XFAIL clock_gettime() is interposed by "*"libpreload-clock-back.so, which gives SIGABRT where libc must give -1 with errno EFAULT, or SIGSEGV (ts is NULL and must be written); libc's own clock_gettime() gives "* ]]
+	# Without the library the same checks pass.
+	run v "${checks[@]}"
+	[ "$status" -eq 0 ]
+	[ "$(grep -c '^not ok' <<<"$output")" -eq 0 ]
+	[ "$(grep -c '^# the libc path goes through' <<<"$output")" -eq 0 ]
+}
+
+@test "a step back every Nth read fails monotonic/* and cross-cpu/* of that path, with its size and where" {
+	[ "$(nproc)" -ge 2 ] || skip "cross-cpu needs two CPUs"
+	checks=(--check 'monotonic/clock-gettime-monotonic/*' --check 'monotonic/clock-gettime-boottime/*'
+		--check 'cross-cpu/clock-gettime-monotonic/*' --duration 1)
+	CLOCKBENCH_FAULT=vdso-clock-back-1ms-every-500 run v "${checks[@]}"
+	echo "$output"
+	skip_if_hotplugged
+	[ "$status" -eq 1 ]
+	# The size (1 ms less a read or a hand-over) and where: the read, the CPUs.
+	[[ "$output" =~ not\ ok\ 1\ monotonic/clock-gettime-monotonic/vdso:\ went\ backwards\ [0-9]+\ times\ in\ [0-9]+\ reads\ over\ [0-9.]+\ s,\ by\ up\ to\ 9[0-9]{5}\ ns\ at\ read\ ([0-9]+) ]]
+	[ $((BASH_REMATCH[1] % 500)) -eq 0 ]
+	[[ "$output" =~ \#\ largest\ backward\ step:\ read\ [0-9]+\ [0-9.]+,\ read\ [0-9]+\ [0-9.]+ ]]
+	[[ "$output" == *"ok 2 monotonic/clock-gettime-monotonic/libc: "*"largest backward step 0 ns"* ]]
+	[[ "$output" == *"ok 3 monotonic/clock-gettime-monotonic/syscall: "*"largest backward step 0 ns"* ]]
+	[[ "$output" =~ not\ ok\ 4\ monotonic/clock-gettime-boottime/vdso:\ went\ backwards.*by\ up\ to\ 9[0-9]{5}\ ns ]]
+	[[ "$output" =~ not\ ok\ 7\ cross-cpu/clock-gettime-monotonic/vdso:\ largest\ backward\ step\ 9[0-9]{5}\ ns,\ from\ CPU\ [0-9]+\'s\ read\ to\ CPU\ [0-9]+\'s\ at\ exchange\ [0-9]+ ]]
+	[[ "$output" == *"ok 8 cross-cpu/clock-gettime-monotonic/libc: "*"largest backward step 0 ns"* ]]
+	[[ "${lines[-1]}" == "# Totals: pass:6 fail:3 xfail:0 xpass:0 skip:0 error:0" ]]
+	# Off, the same checks pass.
+	run v "${checks[@]}"
+	[ "$status" -eq 0 ]
+	[[ "${lines[-1]}" == "# Totals: pass:9 fail:0 xfail:0 xpass:0 skip:0 error:0" ]]
+}
+
+@test "a clock behind on one CPU fails cross-cpu/* of that path, naming the CPUs" {
+	[ "$(nproc)" -ge 2 ] && taskset -c 1 true 2>/dev/null || skip "needs CPU 1 and another"
+	CLOCKBENCH_FAULT=syscall-clock-back-1ms-cpu-1 run v --check 'cross-cpu/clock-gettime-monotonic*/*' --duration 1
+	echo "$output"
+	skip_if_hotplugged
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"ok 1 cross-cpu/clock-gettime-monotonic/vdso: "*"largest backward step 0 ns"* ]]
+	[[ "$output" == *"ok 2 cross-cpu/clock-gettime-monotonic/libc: "*"largest backward step 0 ns"* ]]
+	# Handing over to CPU 1, whose reads lag, is a step back of about 1 ms.
+	[[ "$output" =~ not\ ok\ 3\ cross-cpu/clock-gettime-monotonic/syscall:\ largest\ backward\ step\ 9[0-9]{5}\ ns,\ from\ CPU\ [02-9][0-9]*\'s\ read\ to\ CPU\ 1\'s\ at\ exchange ]]
+	[[ "$output" =~ \#\ CPU\ [0-9]+\ read\ [0-9.]+,\ then\ CPU\ 1\ read\ [0-9.]+ ]]
+	[[ "$output" =~ not\ ok\ [0-9]+\ cross-cpu/clock-gettime-monotonic-raw/syscall:\ largest\ backward\ step\ 9[0-9]{5}\ ns ]]
+	run v --check 'cross-cpu/clock-gettime-monotonic*/*' --duration 1
+	[ "$status" -eq 0 ]
+	[ "$(grep -c '^not ok' <<<"$output")" -eq 0 ]
+}
+
+@test "sleeps on every clock never end early, how late they end, and what an interrupted one leaves" {
+	run v --check sleep
+	echo "$output"
+	[ "$status" -eq 0 ]
+	for c in realtime monotonic boottime tai; do
+		for p in libc syscall; do
+			[[ "$output" =~ ok\ [0-9]+\ sleep/clock-nanosleep-$c/$p:\ 36\ sleeps\ of\ 0\ to\ 10\ ms,\ none\ early\;\ late\ by\ a\ median\ [0-9.]+\ us,\ at\ most\ [0-9.]+\ us\;\ interrupted\ after\ [0-9.]+\ ms,\ [0-9.]+\ ms\ remained ]]
+		done
+	done
+	[[ "$output" == *"ok 13 sleep/nanosleep/libc: 18 sleeps of 0 to 10 ms, none early"* ]]
+	# A clock read back 1 ms every third read makes a sleep look early.
+	CLOCKBENCH_FAULT=syscall-clock-back-1ms-every-3 run v --check 'sleep/clock-nanosleep-monotonic/*'
+	echo "$output"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"ok 1 sleep/clock-nanosleep-monotonic/libc: "* ]]
+	[[ "$output" =~ not\ ok\ 2\ sleep/clock-nanosleep-monotonic/syscall:\ an\ (absolute|relative)\ sleep\ of\ [0-9]+\ ns\ ended\ [0-9]+\ ns\ before\ its\ deadline ]]
+}
+
 @test "the same fault fails the consistency checks of that path only" {
 	CLOCKBENCH_FAULT=vdso-clock-back-1ms run v --check 'consistency/gettimeofday-vs-realtime'
 	[ "$status" -eq 1 ]
@@ -197,14 +333,39 @@ EOF
 	run v --check 'abi/clock-gettime-monotonic/ts-*' --check 'abi/clock-getres-monotonic/res-null' \
 		--check 'abi/gettimeofday/tz-*' --check 'abi/time/tloc-null'
 	[ "$status" -eq 0 ]
-	[[ "$output" == *"ok 1 abi/clock-gettime-monotonic/ts-null/vdso: expected -EFAULT or SIGSEGV, got "* ]]
-	[[ "$output" == *"abi/clock-gettime-monotonic/ts-prot-none/syscall: expected -1 with errno EFAULT, got -1 (errno EFAULT)"* ]]
-	[[ "$output" == *"abi/clock-gettime-monotonic/ts-straddle/vdso: expected -EFAULT or SIGSEGV, got SIGSEGV"* ]]
-	[[ "$output" == *"abi/clock-getres-monotonic/res-null/vdso: expected success, got 0"* ]]
-	[[ "$output" == *"abi/gettimeofday/tz-null/libc: expected success, got 0"* ]]
-	[[ "$output" == *"abi/gettimeofday/tz-read-only/syscall: expected -1 with errno EFAULT, got -1 (errno EFAULT)"* ]]
-	[[ "$output" =~ abi/time/tloc-null/vdso:\ expected\ success,\ got\ [0-9]+ ]]
+	[[ "$output" == *"ok 1 abi/clock-gettime-monotonic/ts-null/vdso: expected -EFAULT or SIGSEGV (ts is NULL and must be written), got "* ]]
+	[[ "$output" == *"abi/clock-gettime-monotonic/ts-prot-none/syscall: expected -1 with errno EFAULT (ts is a PROT_NONE page and must be written), got -1 (errno EFAULT)"* ]]
+	[[ "$output" == *"abi/clock-gettime-monotonic/ts-straddle/vdso: expected -EFAULT or SIGSEGV (ts is a struct straddling into a PROT_NONE page and must be written), got SIGSEGV"* ]]
+	[[ "$output" == *"abi/clock-getres-monotonic/res-null/vdso: expected success (res is NULL: not wanted), got 0"* ]]
+	[[ "$output" == *"abi/gettimeofday/tz-null/libc: expected success (tz is NULL: not wanted), got 0"* ]]
+	[[ "$output" == *"abi/gettimeofday/tz-read-only/syscall: expected -1 with errno EFAULT (tz is a read-only page and must be written), got -1 (errno EFAULT)"* ]]
+	[[ "$output" =~ abi/time/tloc-null/vdso:\ expected\ success\ \(tloc\ is\ NULL:\ not\ wanted\),\ got\ [0-9]+ ]]
 	# No core files from the children that crashed on purpose.
+	[ -z "$(ls "$BATS_TEST_TMPDIR" | grep core)" ]
+}
+
+@test "every combination of gettimeofday's and getcpu's bad pointers, each with its expected outcome" {
+	cd "$BATS_TEST_TMPDIR"
+	# Six kinds (valid, NULL, UINTPTR_MAX, PROT_NONE, read-only, straddling)
+	# per pointer: 36 for tv x tz on three paths; 216 for cpu x node x cache
+	# on the vDSO and the syscall, 36 for libc's getcpu(3), which has no cache.
+	[ "$(v --list --check 'abi/gettimeofday' | wc -l)" -eq 108 ]
+	[ "$(v --list --check 'abi/getcpu/*/vdso' | wc -l)" -eq 216 ]
+	[ "$(v --list --check 'abi/getcpu/*/syscall' | wc -l)" -eq 216 ]
+	[ "$(v --list --check 'abi/getcpu/*/libc' | wc -l)" -eq 36 ]
+	[ "$(v --list --check 'abi/getcpu/*/libc' | grep -c cache)" -eq 0 ]
+	# vdsotest's 25 and 125 (no straddling struct) are all there.
+	[ "$(v --list --check 'abi/gettimeofday/*/vdso' | grep -vc straddle)" -eq 25 ]
+	[ "$(v --list --check 'abi/getcpu/*/vdso' | grep -vc straddle)" -eq 125 ]
+	run v --check 'abi/gettimeofday' --check 'abi/getcpu'
+	[ "$status" -eq 0 ]
+	[ "$(results "$output" | grep -c '^ok ')" -eq $((108 + 216 + 216 + 36)) ]
+	[[ "$output" == *"abi/gettimeofday/all-valid/syscall: expected success, got 0"* ]]
+	[[ "$output" == *"abi/gettimeofday/tv-null+tz-null/vdso: expected success (tv is NULL: not wanted; tz is NULL: not wanted), got 0"* ]]
+	[[ "$output" == *"abi/gettimeofday/tv-uintptr-max+tz-read-only/syscall: expected -1 with errno EFAULT (tv is UINTPTR_MAX and must be written; tz is a read-only page and must be written), got -1 (errno EFAULT)"* ]]
+	[[ "$output" == *"abi/getcpu/cpu-null+node-null+cache-uintptr-max/syscall: expected success (cpu is NULL: not wanted; node is NULL: not wanted; cache is UINTPTR_MAX: ignored), got 0"* ]]
+	[[ "$output" =~ abi/getcpu/cpu-read-only\+node-null\+cache-prot-none/vdso:\ expected\ -EFAULT\ or\ SIGSEGV\ \(cpu\ is\ a\ read-only\ page\ and\ must\ be\ written\;\ node\ is\ NULL:\ not\ wanted\;\ cache\ is\ a\ PROT_NONE\ page:\ ignored\),\ got\ (SIGSEGV|-EFAULT) ]]
+	[[ "$output" == *"abi/getcpu/node-straddle/libc: expected -1 with errno EFAULT, or SIGSEGV (node is a struct straddling into a PROT_NONE page and must be written), got "* ]]
 	[ -z "$(ls "$BATS_TEST_TMPDIR" | grep core)" ]
 }
 
@@ -214,6 +375,12 @@ EOF
 	[ "$status" -eq 1 ]
 	[[ "$output" == *"not ok 1 timens/exec/monotonic/vdso: the child's vdso read minus the offset is"*"before the parent's window"* ]]
 	[[ "$output" == *"ok 3 timens/exec/monotonic/syscall: child = parent +10 days"* ]]
+	# And the process that moved in with setns(), and back.
+	CLOCKBENCH_FAULT=vdso-clock-back-1ms run v --check 'timens/setns*/monotonic/*'
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"not ok 1 timens/setns/monotonic/vdso: the child's vdso read minus the offset is"*"before the parent's window"* ]]
+	[[ "$output" == *"not ok 4 timens/setns-back/monotonic/vdso: the child's vdso read minus the offset is"*"before the parent's window"* ]]
+	[[ "$output" == *"ok 6 timens/setns-back/monotonic/syscall: child = parent (no offset)"* ]]
 }
 
 @test "as root the time namespace checks run and pass" {
@@ -226,6 +393,13 @@ EOF
 	[[ "$output" == *"timens/proc-uptime: /proc/uptime "*" = BOOTTIME + 1728000 s"* ]]
 	[[ "$output" == *"timens/vfork-exec/helper-stays: "* ]]
 	[[ "$output" == *"timens/offsets-frozen: writing offsets after a task entered fails with EACCES"* ]]
+	# A running process moved in with setns(), and back out.
+	[[ "$output" =~ ok\ [0-9]+\ timens/setns/monotonic/vdso:\ child\ =\ parent\ \+10\ days ]]
+	[[ "$output" =~ ok\ [0-9]+\ timens/setns/boottime/libc:\ child\ =\ parent\ \+20\ days ]]
+	[[ "$output" =~ ok\ [0-9]+\ timens/setns-back/monotonic/vdso:\ child\ =\ parent\ \(no\ offset\) ]]
+	[[ "$output" =~ ok\ [0-9]+\ timens/setns-back/boottime/syscall:\ child\ =\ parent\ \(no\ offset\) ]]
+	# An interrupted sleep inside leaves an hour less the time passed.
+	[[ "$output" =~ ok\ [0-9]+\ timens/clock-nanosleep-interrupted/monotonic:\ a\ relative\ 3600\ s\ sleep\ interrupted\ after\ [0-9.]+\ ms\ left\ 3599\.9[0-9]+\ s ]]
 	# The only skips are for clocks this machine lacks.
 	! grep ' # SKIP' <<<"$output" | grep -v ALARM
 }
@@ -245,6 +419,7 @@ EOF
 @test "unprivileged, the namespace checks skip with their reason and the rest pass" {
 	need_nobody
 	run "${NOBODY[@]}" "$CLOCKBENCH" verify --duration 1
+	grep -B3 '^not ok' <<<"$output" || true	# shown when the test fails
 	[ "$status" -eq 0 ]
 	[ "$(grep -c '^ok [0-9]* timens/.* # SKIP .*CAP_SYS_ADMIN' <<<"$output")" -gt 60 ]
 	[ "$(grep -c '^not ok' <<<"$output")" -eq 0 ]
@@ -281,10 +456,21 @@ EOF
 	jq -e '[.checks[].elapsed_s] | add < 4' <<<"$output"
 }
 
+@test "--long watches each clock 10 s, as inconsistency-check does" {
+	run v --format json --long --check 'monotonic/clock-gettime-monotonic-raw/syscall' --check 'bracket/clock-gettime-monotonic/vdso' --duration 0.2
+	[ "$status" -eq 0 ]
+	# The watcher takes its 10 s; the others keep their share of --duration.
+	jq -e '.checks[] | select(.name | startswith("monotonic/")) | .elapsed_s >= 10 and .elapsed_s < 15' <<<"$output"
+	jq -e '.checks[] | select(.name | startswith("monotonic/")) | .message | test("over 10\\.[0-9]+ s, largest backward step 0 ns")' <<<"$output"
+	jq -e '.checks[] | select(.name | startswith("bracket/")) | .elapsed_s < 2' <<<"$output"
+	run v --long --check 'monotonic/clock-gettime-monotonic/*' --list
+	[ "${#lines[@]}" -eq 3 ]
+}
+
 @test "help and man name the options and exit statuses" {
 	run v --help
 	[ "$status" -eq 0 ]
-	[[ "$output" == *"--check PATTERN"* && "$output" == *"--duration TIME"* ]]
+	[[ "$output" == *"--check PATTERN"* && "$output" == *"--duration TIME"* && "$output" == *"--long"* ]]
 	[[ "$output" == *"4 when every check was skipped"* ]]
 	[ "$output" = "$("$CLOCKBENCH" help verify)" ]
 	[[ "$("$CLOCKBENCH" --help)" == *"verify"* ]]

@@ -6,6 +6,7 @@
 #include <cmocka.h>
 
 #include <errno.h>
+#include <math.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdatomic.h>
@@ -106,6 +107,87 @@ static void test_parse_fault(void **state)
 	assert_int_equal(verify_parse_fault("vdso-clock-back-0", &f, err, sizeof(err)), -1);
 	assert_int_equal(verify_parse_fault("vdso-clock-back-2h", &f, err, sizeof(err)), -1);
 	assert_int_equal(verify_parse_fault("vdso-frob", &f, err, sizeof(err)), -1);
+}
+
+static void test_parse_intermittent_fault(void **state)
+{
+	struct verify_fault f;
+	char err[160];
+
+	assert_int_equal(verify_parse_fault("vdso-clock-back-1ms", &f, err, sizeof(err)), 0);
+	assert_int_equal(f.every, 0);
+	assert_int_equal(f.cpu, -1);
+	assert_int_equal(verify_parse_fault("libc-clock-back-2ms-every-1000", &f, err,
+					    sizeof(err)), 0);
+	assert_int_equal(f.kind, FAULT_CLOCK_BACK);
+	assert_int_equal(f.shift_ns, 2000000);
+	assert_int_equal(f.every, 1000);
+	assert_int_equal(f.cpu, -1);
+	assert_int_equal(verify_parse_fault("syscall-clock-back-500us-cpu-1", &f, err,
+					    sizeof(err)), 0);
+	assert_int_equal(f.shift_ns, 500000);
+	assert_int_equal(f.every, 0);
+	assert_int_equal(f.cpu, 1);
+	assert_int_equal(verify_parse_fault("vdso-clock-back-1ms-cpu-0-every-3", &f, err,
+					    sizeof(err)), 0);
+	assert_int_equal(f.cpu, 0);
+	assert_int_equal(f.every, 3);
+
+	static const char *const bad[] = {
+		"vdso-clock-back-1ms-", "vdso-clock-back-1ms-every", "vdso-clock-back-1ms-every-0",
+		"vdso-clock-back-1ms-every-x", "vdso-clock-back-1ms-cpu--1",
+		"vdso-clock-back-1ms-cpu-99999", "vdso-clock-back-1ms-every-2-every-3",
+		"vdso-clock-back-1ms-sometimes-2", "vdso-clock-back-every-2",
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
+		err[0] = '\0';
+		assert_int_equal(verify_parse_fault(bad[i], &f, err, sizeof(err)), -1);
+		assert_non_null(strstr(err, "PATH-clock-back-DURATION[-every-N][-cpu-K]"));
+	}
+	assert_int_equal(verify_parse_fault("vdso-getcpu-wrong", &f, err, sizeof(err)), 0);
+	assert_int_equal(f.kind, FAULT_CPU_WRONG);
+	assert_int_equal(f.every, 0);
+	assert_int_equal(verify_parse_fault("libc-getcpu-wrong-every-7", &f, err,
+					    sizeof(err)), 0);
+	assert_int_equal(f.kind, FAULT_CPU_WRONG);
+	assert_int_equal(f.every, 7);
+	assert_int_equal(verify_parse_fault("libc-getcpu-wrongly", &f, err, sizeof(err)), -1);
+	assert_int_equal(verify_parse_fault("libc-getcpu-wrong-", &f, err, sizeof(err)), -1);
+}
+
+/* Every Nth read of the faulty path is hit; other paths never are. */
+static void test_fault_hits_every(void **state)
+{
+	struct verify_fault f = { FAULT_CLOCK_BACK, PATH_VDSO, 1000, 4, -1 };
+	unsigned hits = 0, first = 0;
+
+	for (unsigned i = 1; i <= 40; i++) {
+		assert_false(verify_fault_hits(&f, FAULT_CLOCK_BACK, PATH_SYSCALL));
+		if (verify_fault_hits(&f, FAULT_CLOCK_BACK, PATH_VDSO) && !hits++)
+			first = i;
+	}
+	assert_int_equal(hits, 10);
+	assert_true(first >= 1 && first <= 4);
+}
+
+/* A one-CPU fault hits the reads made there only (pinned: the CPU cannot
+ * change under the test). */
+static void test_fault_hits_one_cpu(void **state)
+{
+	struct verify_fault f = { FAULT_CLOCK_BACK, PATH_LIBC, 1000, 0, -1 };
+	cpu_set_t one, orig;
+	int cpu = sched_getcpu();
+
+	assert_int_equal(sched_getaffinity(0, sizeof(orig), &orig), 0);
+	CPU_ZERO(&one);
+	CPU_SET(cpu, &one);
+	assert_int_equal(sched_setaffinity(0, sizeof(one), &one), 0);
+	f.cpu = cpu;
+	assert_true(verify_fault_hits(&f, FAULT_CLOCK_BACK, PATH_LIBC));
+	assert_false(verify_fault_hits(&f, FAULT_CLOCK_BACK, PATH_VDSO));
+	f.cpu = cpu + 1;
+	assert_false(verify_fault_hits(&f, FAULT_CLOCK_BACK, PATH_LIBC));
+	assert_int_equal(sched_setaffinity(0, sizeof(orig), &orig), 0);
 }
 
 /* ---- brackets ------------------------------------------------------------ */
@@ -227,6 +309,8 @@ static void test_mono_run_catches_a_step_back(void **state)
 	assert_true(st.reads >= 1000);
 	assert_int_equal(st.backward, 1);
 	assert_int_equal(st.max_back_ns, 15);
+	/* Where: the read that lagged, counted from 1. */
+	assert_int_equal(st.back_at, 300);
 	f = (struct fake_clock){ .now = 5000 };
 	mono_run(fake_test, &f, 0, 1000, &st);
 	assert_int_equal(st.backward, 0);
@@ -360,6 +444,7 @@ static void test_xcpu_catches_a_step_back(void **state)
 	/* Read 101 was by thread 100 % 3, after thread 99 % 3. */
 	assert_int_equal(res.back_to_cpu, 1);
 	assert_int_equal(res.back_from_cpu, 0);
+	assert_int_equal(res.back_at, 101);
 }
 
 static void test_xcpu_clean_run(void **state)
@@ -407,6 +492,61 @@ static void test_xcpu_pinned_monotonic(void **state)
 	assert_int_equal(res.pin_error, 0);
 	assert_true(res.exchanges > 100);
 	assert_int_equal(res.backward, 0);
+}
+
+/* ---- rates ------------------------------------------------------------------------------ */
+
+static void test_rate_fit(void **state)
+{
+	struct rate_sample s[5];
+	struct rate_fit fit;
+
+	/* 250 ppm: 250 ns more every ms, plus one sample 40 ns off the line. */
+	for (int i = 0; i < 5; i++)
+		s[i] = (struct rate_sample){ i * 1e-3, i * 250.0 };
+	s[2].offset_ns += 40;
+	rate_fit_samples(s, 5, &fit);
+	assert_int_equal(fit.n, 5);
+	assert_true(fabs(fit.ppm - 250.0) < 0.01);
+	assert_true(fit.max_ns > 30 && fit.max_ns < 40);
+	assert_true(fabs(fit.span_s - 4e-3) < 1e-12);
+	rate_fit_samples(s, 1, &fit);
+	assert_true(fit.ppm == 0);
+}
+
+/* A clock derived from the real MONOTONIC_RAW, running 100 ppm fast. */
+static int raw_ref(void *arg, struct timespec *t)
+{
+	(void)arg;
+	return clock_gettime(CLOCK_MONOTONIC_RAW, t) ? errno : 0;
+}
+
+static int fast_clock(void *arg, struct timespec *t)
+{
+	int64_t *base = arg;
+	struct timespec raw;
+	int64_t ns;
+
+	clock_gettime(CLOCK_MONOTONIC_RAW, &raw);
+	ns = ts_ns(&raw) - *base;
+	set_ns(t, *base + ns + ns / 10000);
+	return 0;
+}
+
+static void test_rate_measure(void **state)
+{
+	struct timespec now;
+	struct rate_fit fit;
+	int64_t base;
+
+	clock_gettime(CLOCK_MONOTONIC_RAW, &now);
+	base = ts_ns(&now);
+	assert_int_equal(rate_measure(raw_ref, NULL, fast_clock, &base, 0.05, &fit), 0);
+	assert_int_equal(fit.n, RATE_SAMPLES);
+	assert_true(fabs(fit.ppm - 100.0) < 1.0);
+	assert_true(fit.span_s > 0.04);
+	assert_int_equal(rate_measure(raw_ref, NULL, raw_ref, NULL, 0.02, &fit), 0);
+	assert_true(fabs(fit.ppm) < 1.0);
 }
 
 /* ---- ABI judgement -------------------------------------------------------------------- */
@@ -480,6 +620,62 @@ static void test_abi_format(void **state)
 	assert_string_equal(buf, "SIGSEGV");
 	abi_outcome_format(PATH_SYSCALL, &sys, buf, sizeof(buf));
 	assert_string_equal(buf, "-1 (errno EFAULT)");
+}
+
+static void test_abi_pointer_combinations(void **state)
+{
+	static const char *const gtod[] = { "tv", "tz" };
+	static const char *const getcpu[] = { "cpu", "node", "cache" };
+	enum abi_ptr ptr[ABI_MAX_ARGS] = { ABI_PTR_VALID, ABI_PTR_VALID, ABI_PTR_VALID };
+	char note[256], name[128];
+
+	assert_int_equal(abi_pointers_expect(API_GETTIMEOFDAY, ptr, 2, gtod, note,
+					     sizeof(note)), ABI_EXPECT_OK);
+	assert_string_equal(note, "");
+	abi_pointers_name(ptr, 2, gtod, name, sizeof(name));
+	assert_string_equal(name, "all-valid");
+
+	/* NULL where the API allows it is no fault, wherever it is. */
+	ptr[0] = ABI_PTR_NULL;
+	ptr[1] = ABI_PTR_NULL;
+	assert_int_equal(abi_pointers_expect(API_GETTIMEOFDAY, ptr, 2, gtod, note,
+					     sizeof(note)), ABI_EXPECT_OK);
+	assert_string_equal(note, " (tv is NULL: not wanted; tz is NULL: not wanted)");
+	abi_pointers_name(ptr, 2, gtod, name, sizeof(name));
+	assert_string_equal(name, "tv-null+tz-null");
+
+	/* One unwritable pointer faults the call, whatever the others are. */
+	ptr[1] = ABI_PTR_READ_ONLY;
+	assert_int_equal(abi_pointers_expect(API_GETTIMEOFDAY, ptr, 2, gtod, note,
+					     sizeof(note)), ABI_EXPECT_EFAULT);
+	assert_string_equal(note, " (tv is NULL: not wanted; tz is a read-only page and "
+			    "must be written)");
+	ptr[0] = ABI_PTR_VALID;
+	abi_pointers_name(ptr, 2, gtod, name, sizeof(name));
+	assert_string_equal(name, "tz-read-only");
+
+	/* getcpu ignores its cache, whatever it points to. */
+	for (enum abi_ptr k = ABI_PTR_VALID; k < ABI_PTR_KINDS; k++) {
+		enum abi_ptr c[3] = { ABI_PTR_NULL, ABI_PTR_VALID, k };
+
+		assert_int_equal(abi_pointers_expect(API_GETCPU, c, 3, getcpu, note,
+						     sizeof(note)), ABI_EXPECT_OK);
+		c[1] = ABI_PTR_STRADDLE;
+		assert_int_equal(abi_pointers_expect(API_GETCPU, c, 3, getcpu, note,
+						     sizeof(note)), ABI_EXPECT_EFAULT);
+	}
+	enum abi_ptr c[3] = { ABI_PTR_UINTPTR_MAX, ABI_PTR_NULL, ABI_PTR_PROT_NONE };
+
+	abi_pointers_name(c, 3, getcpu, name, sizeof(name));
+	assert_string_equal(name, "cpu-uintptr-max+node-null+cache-prot-none");
+	/* clock_gettime must write its one pointer; clock_getres may take NULL. */
+	c[0] = ABI_PTR_NULL;
+	assert_int_equal(abi_pointers_expect(API_CLOCK_GETTIME, c, 1, getcpu, note,
+					     sizeof(note)), ABI_EXPECT_EFAULT);
+	assert_int_equal(abi_pointers_expect(API_CLOCK_GETRES, c, 1, getcpu, note,
+					     sizeof(note)), ABI_EXPECT_OK);
+	assert_int_equal(abi_arg_use(API_GETCPU, 2), ABI_ARG_IGNORED);
+	assert_int_equal(abi_arg_use(API_GETRANDOM, 0), ABI_ARG_WRITTEN);
 }
 
 /* ---- the calls, through a real context ------------------------------------------------- */
@@ -624,6 +820,9 @@ int main(void)
 		cmocka_unit_test(test_pattern_matches),
 		cmocka_unit_test(test_exit_status),
 		cmocka_unit_test(test_parse_fault),
+		cmocka_unit_test(test_parse_intermittent_fault),
+		cmocka_unit_test(test_fault_hits_every),
+		cmocka_unit_test(test_fault_hits_one_cpu),
 		cmocka_unit_test(test_bracket_judge),
 		cmocka_unit_test(test_bracket_run_clean),
 		cmocka_unit_test(test_bracket_run_catches_a_lagging_read),
@@ -637,8 +836,11 @@ int main(void)
 		cmocka_unit_test(test_xcpu_catches_a_step_back),
 		cmocka_unit_test(test_xcpu_clean_run),
 		cmocka_unit_test(test_xcpu_pinned_monotonic),
+		cmocka_unit_test(test_rate_fit),
+		cmocka_unit_test(test_rate_measure),
 		cmocka_unit_test(test_abi_outcome),
 		cmocka_unit_test(test_abi_format),
+		cmocka_unit_test(test_abi_pointer_combinations),
 		cmocka_unit_test(test_vcall_conventions),
 		cmocka_unit_test(test_fault_injection),
 		cmocka_unit_test(test_timens_offsets_text),

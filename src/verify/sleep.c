@@ -1,0 +1,256 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The sleep checks (timers/nanosleep and nsleep-lat): on every clock that
+ * can sleep, absolute and relative clock_nanosleep (and nanosleep) never
+ * end before their deadline, read on the same clock, at lengths from 0 to
+ * 10 ms; how late they end is reported, and an unreasonable lateness
+ * fails; a sleep cut short by a signal reports a remaining time no longer
+ * than what was asked and no shorter than what it did not sleep.
+ */
+#include "verify/verify.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+/* The lengths tried, each absolute and relative, SLEEP_REPEATS times. */
+static const int64_t sleep_lengths_ns[] = { 0, 1, 1000, 100000, 1000000, 10000000 };
+/* --long adds these, up to the selftest's order of magnitude. */
+static const int64_t long_lengths_ns[] = { 100000000, 1000000000 };
+#define SLEEP_REPEATS 3
+#define MAX_SLEEPS 64
+
+/* nsleep-lat's limit: a sleep that is this late on average is not sane. */
+#define UNREASONABLE_LATENESS_NS 40000000LL
+
+/* The clocks the selftests sleep on. */
+static const char *const sleep_clocks[] = {
+	"realtime", "monotonic", "boottime", "tai", "realtime-alarm", "boottime-alarm",
+};
+
+struct sleeper {
+	const struct verify *v;
+	enum path path;		/* libc or syscall */
+	clockid_t id;
+	bool nanosleep;		/* nanosleep(2): relative, on MONOTONIC */
+};
+
+/* The clock read through the same path as the sleep. */
+static int now(const struct sleeper *s, struct timespec *ts)
+{
+	struct vres r = vcall_gettime(s->v, s->path, s->nanosleep ? CLOCK_MONOTONIC : s->id,
+				      ts);
+
+	return r.failed ? (r.err ? r.err : EIO) : 0;
+}
+
+/* One sleep through the path; 0 or the errno it ended with. */
+static int do_sleep(const struct sleeper *s, bool abs, const struct timespec *t,
+		    struct timespec *rem)
+{
+	long rc;
+
+	if (s->nanosleep) {
+		rc = s->path == PATH_LIBC ? nanosleep(t, rem) :
+		     syscall(SYS_nanosleep, t, rem);
+		return rc ? errno : 0;
+	}
+	if (s->path == PATH_LIBC)
+		return clock_nanosleep(s->id, abs ? TIMER_ABSTIME : 0, t, rem);
+	rc = syscall(SYS_clock_nanosleep, s->id, abs ? TIMER_ABSTIME : 0, t, rem);
+	return rc ? errno : 0;
+}
+
+static struct timespec ns_to_ts(int64_t ns)
+{
+	struct timespec t = { (time_t)(ns / 1000000000LL), (long)(ns % 1000000000LL) };
+
+	return t;
+}
+
+struct sleep_stats {
+	size_t n;
+	int64_t late_ns[MAX_SLEEPS];	/* end - deadline, each sleep */
+	int64_t early_ns;		/* the earliest end before a deadline, 0 */
+	int64_t early_len_ns;		/* its length */
+	bool early_abs;
+	int error;
+};
+
+/* Sleep once for len; note how late (or early) it ended. */
+static void sleep_once(const struct sleeper *s, bool abs, int64_t len,
+		       struct sleep_stats *st)
+{
+	struct timespec start, end, arg;
+	int64_t deadline, late;
+	int e;
+
+	if ((e = now(s, &start))) {
+		st->error = e;
+		return;
+	}
+	deadline = ts_ns(&start) + len;
+	arg = ns_to_ts(abs ? deadline : len);
+	if ((e = do_sleep(s, abs, &arg, NULL)) || (e = now(s, &end))) {
+		st->error = e;
+		return;
+	}
+	late = ts_ns(&end) - deadline;
+	if (late < 0 && -late > st->early_ns) {
+		st->early_ns = -late;
+		st->early_len_ns = len;
+		st->early_abs = abs;
+	}
+	if (st->n < MAX_SLEEPS)
+		st->late_ns[st->n++] = late;
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+static void sleep_series(const struct sleeper *s, const int64_t *lens, size_t nlens,
+			 struct sleep_stats *st)
+{
+	/* nanosleep(2) has no absolute form. */
+	int forms = s->nanosleep ? 1 : 2;
+
+	for (size_t i = 0; i < nlens && !st->error; i++)
+		for (int r = 0; r < SLEEP_REPEATS && !st->error; r++)
+			for (int abs = 0; abs < forms && !st->error; abs++)
+				sleep_once(s, abs, lens[i], st);
+}
+
+static void on_alarm(int sig)
+{
+	(void)sig;
+}
+
+/*
+ * A relative sleep of 50 ms cut short by a signal after about 5 ms must
+ * end with EINTR and a remaining time in (0, 50 ms], and the time it says
+ * it slept (asked - remaining) cannot exceed the time that passed.
+ */
+#define REM_SLEEP_NS 50000000L
+#define REM_SIGNAL_NS 5000000L
+
+static int interrupted_sleep(const struct sleeper *s, char *why, size_t len)
+{
+	struct itimerval it = { .it_value = { 0, REM_SIGNAL_NS / 1000 } };
+	struct timespec req = { 0, REM_SLEEP_NS }, rem = { -1, -1 }, t0, t1;
+	struct sigaction sa, old;
+	int64_t slept, passed;
+	int e;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_alarm;	/* no SA_RESTART: the sleep gets EINTR */
+	sigaction(SIGALRM, &sa, &old);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	setitimer(ITIMER_REAL, &it, NULL);
+	e = do_sleep(s, false, &req, &rem);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	it.it_value.tv_usec = 0;
+	setitimer(ITIMER_REAL, &it, NULL);
+	sigaction(SIGALRM, &old, NULL);
+	slept = REM_SLEEP_NS - ts_ns(&rem);
+	passed = ts_ns(&t1) - ts_ns(&t0);
+	if (e != EINTR)
+		snprintf(why, len, "a 50 ms sleep interrupted after 5 ms ended with %s, "
+			 "expected EINTR", e ? errno_name(e) : "success");
+	else if (!ts_normalized(&rem) || ts_ns(&rem) <= 0 || ts_ns(&rem) > REM_SLEEP_NS)
+		snprintf(why, len, "a 50 ms sleep interrupted after 5 ms left %lld.%09ld s "
+			 "remaining, expected (0, 0.05] s", (long long)rem.tv_sec, rem.tv_nsec);
+	else if (slept > passed)
+		snprintf(why, len, "a 50 ms sleep interrupted after 5 ms says it slept "
+			 "%lld ns, but only %lld ns passed", (long long)slept,
+			 (long long)passed);
+	else {
+		snprintf(why, len, "interrupted after %.1f ms, %.1f ms remained",
+			 (double)passed / 1e6, (double)ts_ns(&rem) / 1e6);
+		return 0;
+	}
+	return -1;
+}
+
+static void sleep_point(struct verify *v, const struct sleeper *s, bool rt)
+{
+	struct sleep_stats st;
+	struct step_watch w;
+	char why[200], rem[200];
+	int64_t med;
+
+	memset(&st, 0, sizeof(st));
+	if (rt)
+		step_watch_begin(&w);
+	sleep_series(s, sleep_lengths_ns, ARRAY_SIZE(sleep_lengths_ns), &st);
+	if (v->opt->long_run)
+		sleep_series(s, long_lengths_ns, ARRAY_SIZE(long_lengths_ns), &st);
+	if (rt && step_watch_end(&w, why, sizeof(why)) && st.early_ns) {
+		vskip(v, "a sleep ended %lld ns early, but %s", (long long)st.early_ns, why);
+		return;
+	}
+	if (st.error) {
+		vfail(v, "a sleep failed with %s", errno_name(st.error));
+		return;
+	}
+	if (st.early_ns) {
+		vfail(v, "an %s sleep of %lld ns ended %lld ns before its deadline",
+		      st.early_abs ? "absolute" : "relative", (long long)st.early_len_ns,
+		      (long long)st.early_ns);
+		return;
+	}
+	qsort(st.late_ns, st.n, sizeof(st.late_ns[0]), cmp_i64);
+	med = st.late_ns[st.n / 2];
+	if (med > UNREASONABLE_LATENESS_NS) {
+		vfail(v, "%zu sleeps ended a median %.3f ms late (limit %.0f ms)", st.n,
+		      (double)med / 1e6, UNREASONABLE_LATENESS_NS / 1e6);
+		return;
+	}
+	if (interrupted_sleep(s, rem, sizeof(rem))) {
+		vfail(v, "%s", rem);
+		return;
+	}
+	vpass(v, "%zu sleeps of 0 to %s, none early; late by a median %.1f us, at most "
+	      "%.1f us; %s", st.n, v->opt->long_run ? "1 s" : "10 ms", (double)med / 1e3,
+	      (double)st.late_ns[st.n - 1] / 1e3, rem);
+}
+
+/* Whether the clock follows REALTIME, which a step moves. */
+static bool realtime_based(clockid_t id)
+{
+	return id == CLOCK_REALTIME || id == CLOCK_TAI || id == CLOCK_REALTIME_ALARM;
+}
+
+void verify_sleep(struct verify *v)
+{
+	static const enum path paths[] = { PATH_LIBC, PATH_SYSCALL };
+
+	for (size_t i = 0; i < ARRAY_SIZE(sleep_clocks); i++) {
+		const struct clock_info *ci = catalog_clock_by_name(sleep_clocks[i]);
+
+		for (size_t k = 0; k < ARRAY_SIZE(paths); k++) {
+			const struct cell *c = verify_cell(v, API_CLOCK_GETTIME, ci, paths[k]);
+			struct sleeper s = { v, paths[k], ci->id, false };
+
+			if (!vpoint(v, VT_NONE, "sleep/clock-nanosleep-%s/%s", ci->name,
+				    catalog_paths[paths[k]]))
+				continue;
+			if (c && c->status != CELL_OK)
+				vskip(v, "%s", c->why);
+			else
+				sleep_point(v, &s, realtime_based(ci->id));
+		}
+	}
+	for (size_t k = 0; k < ARRAY_SIZE(paths); k++) {
+		struct sleeper s = { v, paths[k], CLOCK_MONOTONIC, true };
+
+		if (vpoint(v, VT_NONE, "sleep/nanosleep/%s", catalog_paths[paths[k]]))
+			sleep_point(v, &s, false);
+	}
+}
