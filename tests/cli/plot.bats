@@ -299,3 +299,30 @@ empty_dir() {
 	[[ "$output" == *'gnuplot failed: "x.gp" line 3: something broke'* ]]
 	empty_dir "$T/out"
 }
+
+@test "show --histogram: ten bins and the tail under every measured cell" {
+	run cb show --histogram before
+	[ "$status" -eq 0 ]
+	cells=$(cb show --format json before | jq '[.[0].cells[] | select(.summary)] | length')
+	[ "$cells" -ge 6 ]
+	[ "$(grep -c ' above p99, to the maximum$' <<<"$output")" -eq "$cells" ]
+	[ "$(grep -cE '^ +[0-9.e+]+ \.\. [0-9.e+]+ +\|#* +[0-9]+' <<<"$output")" -eq $((11 * cells)) ]
+	# Every sample is counted once per cell.
+	n=$(cb show --format json before | jq '.[0].cells[0].n')
+	sum=$(awk '/^(clock|time)/ { c++ } c == 1 && /\|/ { split($0, a, "|"); split(a[2], b, " "); s += b[2] } END { print s }' <<<"$output")
+	[ "$sum" -eq "$n" ]
+	usage_error "--histogram goes with the table" show --histogram --format json before
+}
+
+@test "compare --style ministat: ministat's plot per cell, legend, A and M" {
+	run cb compare --style ministat before after
+	[ "$status" -eq 0 ]
+	blocks=$(grep -c "^    N " <<<"$output")
+	[ "$blocks" -ge 6 ]
+	[ "$(grep -c '^x before$' <<<"$output")" -eq "$blocks" ]
+	[ "$(grep -c '^+ after$' <<<"$output")" -eq "$blocks" ]
+	[ "$(grep -cxE '\+-{74}\+' <<<"$output")" -eq $((2 * blocks)) ]
+	# Two spread lines per block, each with its mean (or median over it).
+	[ "$(grep -cxE '\|[ _|AM]*[AM][ _|AM]*\|' <<<"$output")" -eq $((2 * blocks)) ]
+	[ "$(grep -E '^\|[ x+*]*\|$' <<<"$output" | grep -c '[x+*]')" -ge "$blocks" ]
+}

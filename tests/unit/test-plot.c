@@ -20,6 +20,7 @@
 #include "report/gnuplot.h"
 #include "report/palette.h"
 #include "report/plot.h"
+#include "report/textplot.h"
 #include "results/compare.h"
 
 /* ---- palette ---------------------------------------------------------- */
@@ -133,6 +134,89 @@ static void test_split_path(void **state)
 	assert_string_equal(name, "c.svg");
 	free(dir);
 	free(name);
+}
+
+/* ---- text ------------------------------------------------------------ */
+
+static char *captured(void (*fn)(FILE *, void *), void *arg)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	fn(f, arg);
+	fclose(f);
+	return buf;
+}
+
+static void histogram_of_100(FILE *f, void *arg)
+{
+	textplot_histogram(f, arg, 101, "> ");
+}
+
+/* Ten bins up to p99, every sample counted once, the tail on its own. */
+static void test_text_histogram(void **state)
+{
+	double x[101];
+	char *out, *line;
+	size_t rows = 0, total = 0;
+
+	(void)state;
+	for (int i = 0; i < 100; i++)
+		x[i] = 100 - i;		/* any order */
+	x[100] = 5000;
+	out = captured(histogram_of_100, x);
+	for (line = strtok(out, "\n"); line; line = strtok(NULL, "\n")) {
+		char *bar = strchr(line, '|');
+		size_t count;
+
+		assert_true(strncmp(line, "> ", 2) == 0);
+		assert_non_null(bar);
+		assert_int_equal(sscanf(bar + 42, "%zu", &count), 1);
+		total += count;
+		/* Bins of 10 samples draw 40 #, the tail of 1 a tenth of it. */
+		if (++rows < 11) {
+			assert_int_equal(count, 10);
+			assert_int_equal(strspn(bar + 1, "#"), 40);
+		} else {
+			assert_non_null(strstr(line, "100 .. 5000"));
+			assert_int_equal(count, 1);
+			assert_int_equal(strspn(bar + 1, "#"), 4);
+			assert_non_null(strstr(line, "above p99, to the maximum"));
+		}
+	}
+	assert_int_equal(rows, 11);
+	assert_int_equal(total, 101);
+	free(out);
+}
+
+static void ministat_two(FILE *f, void *arg)
+{
+	static const double x[] = { 1, 2, 3 }, y[] = { 3, 4, 5, 5 };
+	struct textplot_set sets[] = { { 'x', x, 3 }, { '+', y, 4 } };
+
+	(void)arg;
+	textplot_ministat(f, sets, 2, 22);
+}
+
+/*
+ * Axis 1..5 over 20 columns: 1 at column 0, 2 at 5, 3 at 10, 4 at 14, 5
+ * at 19. x and + meet at 3 ('*'); 5 is piled twice. x: mean 2 = median (M
+ * drawn over A), sd 1; +: mean 4.25 at 15, median 4.5 at 17, sd 0.96.
+ */
+static void test_ministat_plot(void **state)
+{
+	char *out = captured(ministat_two, NULL);
+
+	(void)state;
+	assert_string_equal(out,
+		"+--------------------+\n"
+		"|                   +|\n"
+		"|x    x    *   +    +|\n"
+		"||____M____|         |\n"
+		"|           |___A_M_||\n"
+		"+--------------------+\n");
+	free(out);
 }
 
 /* ---- runs --------------------------------------------------------------- */
@@ -501,6 +585,8 @@ int main(void)
 		cmocka_unit_test(test_quoting),
 		cmocka_unit_test(test_blocks),
 		cmocka_unit_test(test_split_path),
+		cmocka_unit_test(test_text_histogram),
+		cmocka_unit_test(test_ministat_plot),
 		cmocka_unit_test(test_fits),
 		cmocka_unit_test(test_cells),
 		cmocka_unit_test(test_rounds_speed),
