@@ -170,7 +170,8 @@ static void draw_panel(struct gp *gp, const struct plot_input *in,
 {
 	const char **labels = xcalloc(l->nnames + 1, sizeof(char *));
 	unsigned blocks[ARRAY_SIZE(path_order)];
-	double base = plot_floor10(write_bars(gp, in, r, l, cycles, blocks));
+	/* Half the lowest CI: a 1.0 ns bar still shows on the log axis. */
+	double base = plot_floor10(write_bars(gp, in, r, l, cycles, blocks) / 2);
 	char name[96], title[256];
 
 	for (size_t i = 0; i < l->nnames; i++)

@@ -122,7 +122,7 @@ static void bars_panel(struct gp *gp, const struct plot_input *in,
 	for (int s = 0; s < 2; s++)
 		base = fmin(base, side_block(gp, in, cr, side[s], s ? 0.18 : -0.18,
 					     &blocks[s]));
-	base = plot_floor10(base);
+	base = plot_floor10(base / 2);
 	for (int s = 0; s < 2; s++)
 		strbuf_addf(&cmd, "%scb_data index %u using 2:1:(%g):2:($1-0.16):($1+0.16) "
 			    "with boxxyerror fs solid 1 border lc rgb '#333333' fc rgb '%s' "

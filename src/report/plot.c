@@ -222,7 +222,7 @@ void plot_begin(struct gp *gp, const struct plot_input *in, const char *output,
 	gp_cmd(gp, "set multiplot layout %d,%d title %s font ',13' "
 	       "margins %.4f,%.4f,%.4f,%.4f spacing %.4f,%.4f", rows, cols, text.buf,
 	       left_px / ww, 1 - right_px / ww, BOTTOM_PX / hh,
-	       1 - (TITLE_PX + KEY_PX + 26) / hh, 90 / ww, GAP_PX / hh);
+	       1 - (TITLE_PX + KEY_PX + 40) / hh, 90 / ww, GAP_PX / hh);
 }
 
 void plot_key_at(struct gp *gp, double x)
