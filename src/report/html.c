@@ -426,7 +426,7 @@ static const char *const chart_notes[PLOT_NKINDS] = {
 	[PLOT_CELLS] = "Median cost per call of each API by path, 95 % CI as whiskers, "
 		"on a log axis; beside it the same in cycles.",
 	[PLOT_DISTRIBUTION] = "Every cell's samples up to p99 on a log count axis, the "
-		"tail above p99 hatched, the median dashed with its CI shaded: a "
+		"tail above p99 as an open bar, the median dashed with its CI shaded: a "
 		"second mode or a long tail shows here.",
 	[PLOT_ROUNDS] = "Each cell's median round by round, in time order, against the "
 		"cell's own median; the thick line is the median over the cells: a "

@@ -81,6 +81,32 @@ static const char *env_string(const struct stored_run *r, const char *key)
 	return v && *v ? v : NULL;
 }
 
+static bool one_kernel(const struct plot_input *in)
+{
+	for (size_t g = 1; g < in->ngroups; g++)
+		if (!streq(in->groups[g].runs[0].kernel, in->groups[0].runs[0].kernel))
+			return false;
+	return true;
+}
+
+/* "Kernel 6.18 (before#7) against 6.19 (after#8)", or one kernel for all. */
+static void kernels_line(const struct plot_input *in, struct strbuf *l)
+{
+	bool one = one_kernel(in);
+
+	strbuf_addf(l, "Kernel%s ", one || in->ngroups == 1 ? "" : "s");
+	if (one)
+		strbuf_addf(l, "%s: ", in->groups[0].runs[0].kernel);
+	for (size_t g = 0; g < in->ngroups; g++) {
+		strbuf_adds(l, g ? " against " : "");
+		if (!one)
+			strbuf_addf(l, "%s (", in->groups[g].runs[0].kernel);
+		group_desc(&in->groups[g], l);
+		if (!one)
+			strbuf_addch(l, ')');
+	}
+}
+
 void mail_machine(const struct plot_input *in, struct strbuf *out)
 {
 	const struct stored_run *r = plot_run(in, 0);
@@ -100,12 +126,7 @@ void mail_machine(const struct plot_input *in, struct strbuf *out)
 	if (env_string(r, "clocksource"))
 		strbuf_addf(&l1, ", clocksource %s", env_string(r, "clocksource"));
 	mail_wrap(out, l1.buf, MAIL_WIDTH, "", "  ");
-	strbuf_addf(&l2, "Kernel%s ", in->ngroups > 1 ? "s" : "");
-	for (size_t g = 0; g < in->ngroups; g++) {
-		strbuf_addf(&l2, "%s%s (", g ? " against " : "", in->groups[g].runs[0].kernel);
-		group_desc(&in->groups[g], &l2);
-		strbuf_addch(&l2, ')');
-	}
+	kernels_line(in, &l2);
 	if (json_is_string(json_object_get(libc, "name")))
 		strbuf_addf(&l2, "; %s %s", json_string_value(json_object_get(libc, "name")),
 			    json_string_value(json_object_get(libc, "version")) ?: "");
@@ -226,6 +247,21 @@ static const char *group_label(const struct compare_group *g)
 	return *g->runs[0].label ? g->runs[0].label : NULL;
 }
 
+/* Every group has a label of its own: compare can name them by label. */
+static bool labels_distinct(const struct plot_input *in)
+{
+	for (size_t g = 0; g < in->ngroups; g++) {
+		const char *l = group_label(&in->groups[g]);
+
+		if (!l)
+			return false;
+		for (size_t k = 0; k < g; k++)
+			if (streq(l, group_label(&in->groups[k])))
+				return false;
+	}
+	return true;
+}
+
 /* Both groups are the two sides of one clockbench timens. */
 static bool one_timens(const struct plot_input *in)
 {
@@ -259,7 +295,8 @@ void mail_reproduce(const struct plot_input *in, const char *indent,
 		return;
 	strbuf_addf(out, "%sclockbench compare", indent);
 	for (size_t g = 0; g < in->ngroups; g++)
-		strbuf_addf(out, " %s", group_label(&in->groups[g]) ?: in->groups[g].spec);
+		strbuf_addf(out, " %s", labels_distinct(in) ? group_label(&in->groups[g]) :
+			    in->groups[g].spec);
 	strbuf_addch(out, '\n');
 }
 

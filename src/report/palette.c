@@ -107,3 +107,17 @@ double palette_lightness(const char *hex)
 	y = 0.2126 * linear(r) + 0.7152 * linear(g) + 0.0722 * linear(b);
 	return y > 216.0 / 24389 ? 116 * cbrt(y) - 16 : y * 24389.0 / 27;
 }
+
+void palette_tint(const char *colour, double share, char buf[8])
+{
+	unsigned rgb[3];
+
+	if (strlen(colour) != 7 || sscanf(colour + 1, "%2x%2x%2x", &rgb[0], &rgb[1],
+					  &rgb[2]) != 3) {
+		snprintf(buf, 8, "#cccccc");
+		return;
+	}
+	for (int i = 0; i < 3; i++)
+		rgb[i] = 255 - (unsigned)lround((255 - rgb[i]) * share);
+	snprintf(buf, 8, "#%02X%02X%02X", rgb[0] & 255, rgb[1] & 255, rgb[2] & 255);
+}

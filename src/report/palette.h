@@ -25,6 +25,12 @@ const char *palette_path(const char *path);
 const char *palette_verdict(const char *verdict);
 int palette_verdict_point(const char *verdict);
 
+/*
+ * colour at strength share (0..1) over white, into buf ("#RRGGBB"): an
+ * opaque tint, cheaper to print and display than a transparent fill.
+ */
+void palette_tint(const char *colour, double share, char buf[8]);
+
 /* CIE L* lightness (0 black .. 100 white) of "#RRGGBB"; -1 if malformed. */
 double palette_lightness(const char *hex);
 

@@ -4,7 +4,7 @@
  *
  * distribution: a histogram per cell of the samples up to their 99th
  * percentile, on a log count axis so that a second mode of a few percent
- * shows, the samples above p99 as one hatched bar at the right (the
+ * shows, the samples above p99 as one open, bold bar at the right (the
  * tail), the median and its 95 % CI marked. Several runs share the bins.
  *
  * rounds: per run, each cell's round medians in time order, as a change
@@ -134,11 +134,12 @@ static void mark_median(struct gp *gp, const struct stored_cell *c, size_t k,
 {
 	struct summary s;
 	double *sorted = plot_sorted(c->values, c->n);
+	char band[8];
 
 	plot_summarize(c->values, c->n, &s);
+	palette_tint(colour, 0.25, band);
 	gp_cmd(gp, "set object rect from %.8g, graph 0 to %.8g, graph 1 behind "
-	       "fc rgb '%s' fs transparent solid 0.18 noborder", s.median_lo,
-	       s.median_hi, colour);
+	       "fc rgb '%s' fs solid 1 noborder", s.median_lo, s.median_hi, band);
 	gp_cmd(gp, "set arrow from %.8g, graph 0 to %.8g, graph 1 nohead front "
 	       "lw 1.5 dt 2 lc rgb '%s'", s.median, s.median, colour);
 	if (k < 3)
@@ -160,18 +161,22 @@ static void plot_panel_series(struct gp *gp, const unsigned *blocks,
 	for (size_t k = 0; k < nshown; k++) {
 		const char *colour = nshown > 1 ? palette_series(slots[k]) :
 				     palette_path(path);
+		char fill[8];
 
+		/* Opaque fills: transparency makes large charts slow to print. */
+		palette_tint(colour, 0.6, fill);
 		if (nshown > 1)
 			strbuf_addf(&cmd, "%scb_data index %u using 1:2 with histeps lw 2 "
 				    "dt %d lc rgb '%s' title '%s'", k ? ", \\\n  " : "",
 				    blocks[k], palette_dash(slots[k]), colour, names[k]);
 		else
 			strbuf_addf(&cmd, "cb_data index %u using 1:2 with boxes "
-				    "fs solid 0.6 border lc rgb '#333333' fc rgb '%s' notitle",
-				    blocks[k], colour);
+				    "fs solid 1 border lc rgb '#333333' fc rgb '%s' notitle",
+				    blocks[k], fill);
+		/* The tail: an open box, drawn bold, unlike any bin. */
 		strbuf_addf(&cmd, ", \\\n  cb_data index %u using 1:($2 > 0 ? $2 : NaN) "
-			    "with boxes fs pattern 4 border lc rgb '%s' notitle",
-			    blocks[k] + 1, colour);
+			    "with boxes fs empty border lc rgb '%s' lw 2.5 lc rgb '%s' notitle",
+			    blocks[k] + 1, colour, colour);
 	}
 	gp_cmd(gp, "%s", cmd.buf);
 	strbuf_release(&cmd);
@@ -238,7 +243,7 @@ static int distribution_draw(struct gp *gp, const struct plot_input *in,
 
 	plot_begin(gp, in, output, format,
 		   "Distribution of the samples: median (dashed) with its 95 % CI (shaded); "
-		   "hatched: the samples above p99",
+		   "open bar: the samples above p99",
 		   (int)((np + (size_t)cols - 1) / (size_t)cols), cols, 220, 80, 40);
 	for (size_t i = 0; i < np; i++) {
 		draw_distribution_panel(gp, in, &panels[i], i == 0);

@@ -228,7 +228,7 @@ void plot_begin(struct gp *gp, const struct plot_input *in, const char *output,
 void plot_key_at(struct gp *gp, double x)
 {
 	gp_cmd(gp, "set key at screen %.3f, screen cb_key_y center top "
-	       "horizontal maxrows 1 maxcols 10 width -1 samplen 1.5 font ',10'", x);
+	       "vertical maxrows 1 width 1 samplen 1.5 font ',10'", x);
 }
 
 void plot_key(struct gp *gp, bool first)
