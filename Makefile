@@ -25,8 +25,10 @@ build: $(BUILD)/build.ninja
 run: build
 	$(BUILD)/src/clockbench bench
 
-# Every unit and command-line test.
+# Every unit and command-line test; the report's test opens it in a
+# headless browser (install-deps browser).
 check: build
+	@scripts/install-deps browser
 	@rc=0; meson test -C $(BUILD) --print-errorlogs || rc=$$?; \
 	scripts/test-summary $(BUILD); exit $$rc
 

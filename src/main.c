@@ -21,6 +21,8 @@ const struct command commands[] = {
 	{ "export", "write stored runs with their samples as JSON or CSV", cmd_export },
 	{ "import", "add runs exported on another machine to the store", cmd_import },
 	{ "compare", "compare stored runs: change, significance and verdict per cell", cmd_compare },
+	{ "plot", "draw stored runs with gnuplot: cells, distribution, rounds, ...", cmd_plot },
+	{ "report", "one self-contained HTML report of stored runs, or a mail summary", cmd_report },
 	{ "scale", "how a time call's cost grows with the threads of the process", cmd_scale },
 	{ "timens", "what a time namespace costs each clock: host vs namespace", cmd_timens },
 	{ "hotplug", "time taking a CPU offline and online, and each hotplug state", cmd_hotplug },

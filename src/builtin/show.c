@@ -11,6 +11,7 @@
 #include "builtin/builtin.h"
 #include "report/output.h"
 #include "results/compare.h"
+#include "report/textplot.h"
 #include "results/record.h"
 #include "basic/stats.h"
 #include "results/store.h"
@@ -35,6 +36,7 @@ struct show_options {
 	struct store_options store;
 	int format;		/* index in show_formats */
 	bool samples;
+	bool histogram;
 	char **specs;
 	size_t nspecs;
 };
@@ -47,6 +49,8 @@ static int parse_show_options(int argc, char **argv, struct show_options *o)
 		OPT_CHOICE(0, "format", "FMT", &o->format, show_formats,
 			   "table (default) or json (an array of runs)"),
 		OPT_BOOL(0, "samples", &o->samples, "with json: include every raw sample"),
+		OPT_BOOL(0, "histogram", &o->histogram,
+			 "with the table: a text histogram of each cell's samples"),
 		STORE_DB_OPTION(&o->store),
 		OPT_END(),
 	};
@@ -58,6 +62,8 @@ static int parse_show_options(int argc, char **argv, struct show_options *o)
 		return options_fail("no run given (an id, a label or a uuid)");
 	if (o->samples && o->format != 1)
 		return options_fail("--samples needs --format json");
+	if (o->histogram && o->format != 0)
+		return options_fail("--histogram goes with the table, not --format json");
 	o->specs = argv;
 	o->nspecs = (size_t)n;
 	return 0;
@@ -246,7 +252,7 @@ static void print_cell(const struct stored_cell *c, int nw, int pw)
 	printf(" %7zu %4zu\n", s.n, s.outliers);
 }
 
-static void print_run_table(const struct stored_run *r)
+static void print_run_table(const struct stored_run *r, bool histogram)
 {
 	int nw = name_width(r, false), pw = name_width(r, true);
 	const char *cycles_unit = "";
@@ -262,8 +268,12 @@ static void print_run_table(const struct stored_run *r)
 	printf("%-*s  %-*s  %-4s %10s %10s %10s %10s %10s %6s %10s %9s %9s %7s %4s\n",
 	       nw, "name", pw, "path", "unit", "median", "ci95-lo", "ci95-hi",
 	       "min", "mean", "rCV%", "p99", "cycles", "core", "n", "out");
-	for (size_t i = 0; i < r->ncells; i++)
+	for (size_t i = 0; i < r->ncells; i++) {
 		print_cell(&r->cells[i], nw, pw);
+		if (histogram && measured(&r->cells[i]))
+			textplot_histogram(stdout, r->cells[i].values, r->cells[i].n,
+					   "    ");
+	}
 }
 
 /* ---- JSON ----------------------------------------------------------- */
@@ -342,7 +352,7 @@ int cmd_show(int argc, char **argv)
 		} else {
 			if (i)
 				putchar('\n');
-			print_run_table(&run);
+			print_run_table(&run, o.histogram);
 		}
 		stored_run_free(&run);
 	}

@@ -11,6 +11,7 @@
 #include <jansson.h>
 
 #include "results/compare.h"
+#include "report/textplot.h"
 #include "basic/util.h"
 
 const char *const compare_style_names[] = {
@@ -456,13 +457,38 @@ static void print_summary(FILE *f, const struct compare_result *r)
 
 static const char ministat_symbols[] = "x+*%#@O";
 
+/* ministat's own picture: the legend, then every sample on one axis. */
+static void print_ministat_plot(FILE *f, const struct compare_result *r,
+				const struct compare_row *row)
+{
+	struct textplot_set *sets = xcalloc(r->ngroups, sizeof(*sets));
+	size_t n = 0;
+	char title[96];
+
+	for (size_t g = 0; g < r->ngroups; g++) {
+		const struct compare_side *s = &row->sides[g];
+
+		if (!s->present || !s->n)
+			continue;
+		group_title(&r->groups[g], title, sizeof(title));
+		sets[n].symbol = ministat_symbols[g % (sizeof(ministat_symbols) - 1)];
+		fprintf(f, "%c %s\n", sets[n].symbol, title);
+		sets[n].x = s->samples;
+		sets[n++].n = s->n;
+	}
+	textplot_ministat(f, sets, n, 76);
+	free(sets);
+}
+
 static void print_ministat_block(FILE *f, const struct compare_result *r,
 				 const struct compare_row *row)
 {
 	const struct compare_side *base = &row->sides[0];
 
-	fprintf(f, "\n%s %s (%s)\n    %-6s %13s %13s %13s %13s %13s\n", row->name,
-		row->path, r->unit, "N", "Min", "Max", "Median", "Avg", "Stddev");
+	fprintf(f, "\n%s %s (%s)\n", row->name, row->path, r->unit);
+	print_ministat_plot(f, r, row);
+	fprintf(f, "    %-6s %13s %13s %13s %13s %13s\n", "N", "Min", "Max", "Median",
+		"Avg", "Stddev");
 	for (size_t g = 0; g < r->ngroups; g++) {
 		const struct summary *s = &row->sides[g].sum;
 

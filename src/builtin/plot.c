@@ -1,0 +1,193 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * clockbench plot RUN... [--kind KIND] [-o FILE]: a chart of stored runs,
+ * drawn by gnuplot from a script and a data file left beside the picture.
+ */
+#include <errno.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "basic/options.h"
+#include "basic/strbuf.h"
+#include "basic/util.h"
+#include "builtin/builtin.h"
+#include "cli/run-groups.h"
+#include "report/gnuplot.h"
+#include "report/plot.h"
+#include "results/compare.h"
+#include "results/record.h"
+
+static const struct command_usage plot_usage = {
+	.name = "plot",
+	.synopsis = "[<options>] <run>...",
+	.description =
+	"Draw stored runs with gnuplot. A run is an id, a label (every run with\n"
+	"it: for compare, one group of replicates) or a uuid. The picture is SVG\n"
+	"or PNG by the extension of -o; beside it go the gnuplot script and its\n"
+	"data (NAME.gp, NAME.dat): edit the script and run `gnuplot NAME.gp`.\n"
+	"\n"
+	"Kinds: cells (ns and cycles per call, by path), distribution (a\n"
+	"histogram per cell), rounds (the drift round by round), scale (seconds\n"
+	"against threads), compare (change with CI per cell, BASE against each\n"
+	"OTHER), hotplug (latency per cycle and the hotplug states), timens\n"
+	"(host against namespace).",
+	.footer =
+	"Exit status: 0 on success, 1 on an error (an unknown run, gnuplot\n"
+	"missing or failing, an output that cannot be written), 2 on a usage\n"
+	"error (also: a kind the runs cannot give).",
+};
+
+struct plot_options {
+	struct store_options store;
+	int kind;		/* -1: the runs' own */
+	const char *output;
+	const char *cells;
+	long size[2];
+	char **specs;
+	size_t nspecs;
+};
+
+/* --size WxH, in pixels. */
+static int size_option(const struct option_def *opt, const char *arg,
+		       struct strbuf *err)
+{
+	long *wh = opt->value;
+	const char *x = strchr(arg, 'x');
+	size_t len = x ? (size_t)(x - arg) : 0;
+	char w[16] = "";
+
+	if (x && len < sizeof(w))
+		memcpy(w, arg, len);
+	if (!x || len >= sizeof(w) || !parse_int(w, 100, 10000, &wh[0]) ||
+	    !parse_int(x + 1, 100, 10000, &wh[1])) {
+		strbuf_addf(err, "invalid --size '%s': WIDTHxHEIGHT in pixels, "
+			    "100 to 10000 each, e.g. 1200x800", arg);
+		return -1;
+	}
+	return 0;
+}
+
+static int parse_plot_options(int argc, char **argv, struct plot_options *o)
+{
+	struct option_def options[] = {
+		OPT_CHOICE(0, "kind", "KIND", &o->kind, plot_kind_names,
+			   "cells, distribution, rounds, scale, compare, hotplug,\n"
+			   "timens (default: what the runs are)"),
+		OPT_STRING('o', "output", "FILE", &o->output,
+			   "the picture, .svg or .png (default clockbench-KIND-RUN.svg)"),
+		OPT_STRING(0, "cell", "GLOB", &o->cells,
+			   "only cells whose name or name/path matches, e.g.\n"
+			   "'clock-gettime-*' or '*/vdso'"),
+		OPT_CALLBACK(0, "size", "WxH", o->size, size_option,
+			     "picture size in pixels (default: fits the panels)"),
+		STORE_DB_OPTION(&o->store),
+		OPT_END(),
+	};
+	int n;
+
+	o->kind = -1;
+	n = parse_options(argc, argv, &plot_usage, options, 0);
+	if (n < 0)
+		return n;
+	if (n == 0)
+		return options_fail("no run given (an id, a label or a uuid)");
+	if (o->output && gp_format_of(o->output) < 0)
+		return options_fail("-o '%s': the picture must end in .svg or .png",
+				    o->output);
+	o->specs = argv;
+	o->nspecs = (size_t)n;
+	return 0;
+}
+
+/* "cells.svg" -> "cells": the script's and data's name. */
+static char *base_of(const char *name)
+{
+	char *base = xstrdup(name), *dot = strrchr(base, '.');
+
+	if (dot && dot != base)
+		*dot = '\0';
+	return base;
+}
+
+/* Draw kind into o->output: 0, or 1 with the error printed. */
+static int render(const struct plot_options *o, const struct plot_input *in,
+		  enum plot_kind kind, const char *output)
+{
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
+	char *dir, *name, *base;
+	struct gp gp;
+	struct stat st;
+	int rc = 1;
+
+	gp_split_path(output, &dir, &name);
+	base = base_of(name);
+	gp_init(&gp, base);
+	if (stat(output, &st) == 0 && S_ISDIR(st.st_mode))
+		strbuf_addf(&err, "cannot write %s: %s", output, strerror(EISDIR));
+	else if (!gp_check_dir(dir, &err) &&
+		 !plot_add_chart(&gp, kind, in, name, (enum gp_format)gp_format_of(name),
+				 &err) &&
+		 !gp_render(&gp, dir, true, &err))
+		rc = 0;
+	if (rc)
+		error_msg("%s", err.buf);
+	else
+		printf("wrote %s; to draw it again: cd %s && gnuplot %s.gp\n", output,
+		       dir, base);
+	gp_release(&gp);
+	free(base);
+	free(name);
+	free(dir);
+	(void)o;
+	return rc;
+}
+
+static int plot_runs(const struct plot_options *o, struct plot_input *in)
+{
+	_cleanup_strbuf_ struct strbuf why = STRBUF_INIT;
+	char output[64];
+	enum plot_kind kind;
+
+	kind = o->kind >= 0 ? (enum plot_kind)o->kind : plot_default_kind(in);
+	if (!plot_kind_fits(kind, in, &why))
+		return usage_fail("cannot draw kind %s: %s", plot_kind_names[kind], why.buf);
+	if (!o->output) {
+		snprintf(output, sizeof(output), "clockbench-%s-%lld.svg",
+			 plot_kind_names[kind], (long long)in->groups[0].runs[0].id);
+		return render(o, in, kind, output);
+	}
+	return render(o, in, kind, o->output);
+}
+
+int cmd_plot(int argc, char **argv)
+{
+	struct plot_options o = { 0 };
+	struct plot_input in = { 0 };
+	struct store *st;
+	char err[512];
+	int rc = parse_plot_options(argc, argv, &o);
+
+	if (rc < 0)
+		return parse_options_status(rc);
+	rc = 1;
+	st = record_open(&o.store, STORE_READ, NULL, 0);
+	if (!st)
+		return 1;
+	if (run_groups_load(st, o.specs, o.nspecs, &in.groups, &in.ngroups, err,
+			    sizeof(err)) ||
+	    ((o.kind == PLOT_TIMENS ||
+	      (o.kind < 0 && run_is_timens_side(&in.groups[0].runs[0]))) &&
+	     run_groups_add_timens_partners(st, &in.groups, &in.ngroups, err,
+					    sizeof(err)))) {
+		error_msg("%s", err);
+		goto out;
+	}
+	in.cells = o.cells;
+	in.width = (int)o.size[0];
+	in.height = (int)o.size[1];
+	rc = plot_runs(&o, &in);
+out:
+	run_groups_free(in.groups, in.ngroups);
+	store_close(st);
+	return rc;
+}

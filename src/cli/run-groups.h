@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The runs a command line names, loaded whole and grouped as compare
+ * groups them: one group per spec (an id, a uuid, or a label and every run
+ * with it). For the commands that read stored runs in groups: plot, report.
+ */
+#ifndef CLOCKBENCH_RUN_GROUPS_H
+#define CLOCKBENCH_RUN_GROUPS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "results/store.h"
+
+struct compare_group;
+
+/* 0, or -1 with the reason ("no run or label 'x'") in err. */
+int run_groups_load(struct store *st, char *const *specs, size_t nspecs,
+		    struct compare_group **groups, size_t *ngroups, char *err,
+		    size_t errlen);
+
+/*
+ * clockbench timens saves its two sides as two runs: for each side given
+ * without the other, add the other (same start, the next or previous id)
+ * as a group of its own. 0, or -1 with the reason in err.
+ */
+int run_groups_add_timens_partners(struct store *st, struct compare_group **groups,
+				   size_t *ngroups, char *err, size_t errlen);
+
+/* Whether r is one side of a clockbench timens run. */
+bool run_is_timens_side(const struct stored_run *r);
+
+void run_groups_free(struct compare_group *groups, size_t ngroups);
+
+#endif

@@ -1,0 +1,440 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "report/gnuplot.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "basic/util.h"
+
+int gp_format_of(const char *path)
+{
+	const char *dot = strrchr(path, '.');
+
+	if (!dot || strchr(dot, '/'))
+		return -1;
+	if (strcasecmp(dot, ".svg") == 0)
+		return GP_SVG;
+	if (strcasecmp(dot, ".png") == 0)
+		return GP_PNG;
+	return -1;
+}
+
+void gp_init(struct gp *gp, const char *base)
+{
+	memset(gp, 0, sizeof(*gp));
+	gp->base = xstrdup(base);
+	strbuf_init(&gp->script);
+	strbuf_init(&gp->data);
+	strbuf_addf(&gp->script, "# Drawn by clockbench; edit and render again with "
+		    "`gnuplot %s.gp` in this directory.\n", base);
+	strbuf_addf(&gp->script, "if (!exists(\"cb_data\")) cb_data = ");
+	gp_quote(&gp->script, base);
+	strbuf_adds(&gp->script, ".'.dat'\nset encoding utf8\n");
+	strbuf_addf(&gp->data, "# clockbench data for %s.gp: blocks separated by "
+		    "two blank lines (gnuplot's index)\n", base);
+}
+
+void gp_release(struct gp *gp)
+{
+	for (size_t i = 0; i < gp->ncharts; i++)
+		free(gp->outputs[i]);
+	free(gp->outputs);
+	free(gp->base);
+	strbuf_release(&gp->script);
+	strbuf_release(&gp->data);
+	memset(gp, 0, sizeof(*gp));
+}
+
+void gp_cmd(struct gp *gp, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	strbuf_vaddf(&gp->script, fmt, ap);
+	va_end(ap);
+	strbuf_addch(&gp->script, '\n');
+}
+
+void gp_quote(struct strbuf *sb, const char *s)
+{
+	strbuf_addch(sb, '\'');
+	for (; *s; s++) {
+		if (*s == '\'')
+			strbuf_addch(sb, '\'');
+		/* A newline would end the command: the caller splits lines. */
+		strbuf_addch(sb, *s == '\n' || *s == '\r' ? ' ' : *s);
+	}
+	strbuf_addch(sb, '\'');
+}
+
+void gp_text(struct strbuf *sb, const char *s)
+{
+	strbuf_addch(sb, '"');
+	for (; *s; s++) {
+		if (*s == '\n')
+			strbuf_adds(sb, "\\n");
+		else if (*s == '"' || *s == '\\')
+			strbuf_addf(sb, "\\%c", *s);
+		else if ((unsigned char)*s >= ' ')
+			strbuf_addch(sb, *s);
+	}
+	strbuf_addch(sb, '"');
+}
+
+void gp_data_string(struct strbuf *sb, const char *s)
+{
+	/* gnuplot's data files know no escapes: a " would end the field. */
+	strbuf_addch(sb, '"');
+	for (; *s; s++)
+		strbuf_addch(sb, *s == '"' ? '\'' : (unsigned char)*s < ' ' ? ' ' : *s);
+	strbuf_addch(sb, '"');
+}
+
+void gp_chart(struct gp *gp, const char *output, enum gp_format format,
+	      int width, int height)
+{
+	size_t k = ++gp->ncharts;
+
+	gp->outputs = xrealloc(gp->outputs, k * sizeof(char *));
+	gp->outputs[k - 1] = xstrdup(output);
+	strbuf_addf(&gp->script, "\n# ---- chart %zu\nreset\n", k);
+	strbuf_addf(&gp->script, "if (!exists(\"cb_out%zu\")) cb_out%zu = ", k, k);
+	gp_quote(&gp->script, output);
+	strbuf_addch(&gp->script, '\n');
+	if (format == GP_PNG)
+		gp_cmd(gp, "set terminal pngcairo size %d,%d noenhanced font 'sans,10' "
+		       "background '#ffffff'", width, height);
+	else
+		gp_cmd(gp, "set terminal svg size %d,%d dynamic noenhanced "
+		       "font 'sans-serif,12' background '#ffffff'", width, height);
+	gp_cmd(gp, "set output cb_out%zu", k);
+}
+
+/*
+ * gnuplot does not count a block without a data line as one: every later
+ * index would point at the wrong block. An empty block gets a line of
+ * NaN, which draws nothing.
+ */
+static void end_block(struct gp *gp)
+{
+	if (gp->nblocks && !gp->block_rows)
+		strbuf_adds(&gp->data, "NaN\n");
+	gp->block_rows = 0;
+}
+
+unsigned gp_block(struct gp *gp, const char *fmt, ...)
+{
+	va_list ap;
+
+	end_block(gp);
+	if (gp->nblocks)
+		strbuf_adds(&gp->data, "\n\n");
+	strbuf_addf(&gp->data, "# index %u: ", gp->nblocks);
+	va_start(ap, fmt);
+	strbuf_vaddf(&gp->data, fmt, ap);
+	va_end(ap);
+	strbuf_addch(&gp->data, '\n');
+	return gp->nblocks++;
+}
+
+void gp_row(struct gp *gp, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	strbuf_vaddf(&gp->data, fmt, ap);
+	va_end(ap);
+	strbuf_addch(&gp->data, '\n');
+	gp->block_rows++;
+}
+
+bool gp_find(char *buf, size_t len)
+{
+	const char *path = getenv("PATH");
+	char dir[PATH_MAX];
+
+	if (!path || !*path)
+		return false;
+	while (*path) {
+		size_t n = strcspn(path, ":");
+
+		if (n)
+			snprintf(dir, sizeof(dir), "%.*s", (int)n, path);
+		else
+			snprintf(dir, sizeof(dir), ".");
+		snprintf(buf, len, "%s/gnuplot", dir);
+		if (access(buf, X_OK) == 0)
+			return true;
+		path += n + (path[n] == ':');
+	}
+	return false;
+}
+
+void gp_split_path(const char *path, char **dir, char **name)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (!slash) {
+		*dir = xstrdup(".");
+		*name = xstrdup(path);
+	} else {
+		*dir = slash == path ? xstrdup("/") :
+		       strndup(path, (size_t)(slash - path));
+		if (!*dir)
+			fatal("out of memory");
+		*name = xstrdup(slash + 1);
+	}
+}
+
+int gp_check_dir(const char *dir, struct strbuf *err)
+{
+	struct stat st;
+
+	if (stat(dir, &st) != 0) {
+		strbuf_addf(err, "cannot write in %s: %s", dir, strerror(errno));
+		return -1;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		strbuf_addf(err, "cannot write in %s: not a directory", dir);
+		return -1;
+	}
+	if (access(dir, W_OK | X_OK) != 0) {
+		strbuf_addf(err, "cannot write in %s: %s", dir, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- rendering ------------------------------------------------------- */
+
+/* One file gp_render() writes: a temporary name until gnuplot succeeded. */
+struct staged {
+	const char *name;	/* final name in the directory */
+	char *tmp;		/* full path of the temporary file */
+};
+
+static char *stage(const char *dir, const char *name, struct strbuf *err)
+{
+	char *path = xmalloc(strlen(dir) + strlen(name) + 16);
+	int fd;
+
+	sprintf(path, "%s/.%s.XXXXXX", dir, name);
+	fd = mkstemp(path);
+	if (fd < 0) {
+		strbuf_addf(err, "cannot write in %s: %s", dir, strerror(errno));
+		free(path);
+		return NULL;
+	}
+	close(fd);
+	return path;
+}
+
+static int write_file(const char *path, const struct strbuf *sb,
+		      struct strbuf *err)
+{
+	FILE *f = fopen(path, "w");
+	bool ok;
+
+	if (!f) {
+		strbuf_addf(err, "cannot write %s: %s", path, strerror(errno));
+		return -1;
+	}
+	ok = fwrite(sb->buf, 1, sb->len, f) == sb->len;
+	ok = fclose(f) == 0 && ok;
+	if (!ok)
+		strbuf_addf(err, "cannot write %s: %s", path, strerror(errno));
+	return ok ? 0 : -1;
+}
+
+static const char *base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash ? slash + 1 : path;
+}
+
+/* The last non-empty line gnuplot wrote: where its error is. */
+static void last_line(const char *text, struct strbuf *out)
+{
+	const char *end = text + strlen(text), *start;
+
+	while (end > text && (end[-1] == '\n' || end[-1] == ' '))
+		end--;
+	start = end;
+	while (start > text && start[-1] != '\n')
+		start--;
+	strbuf_add(out, start, (size_t)(end - start));
+}
+
+static void exec_gnuplot(const char *gnuplot, const char *dir, const char *vars,
+			 const char *script, int errfd)
+{
+	int null = open("/dev/null", O_RDWR);
+
+	if (null < 0 || chdir(dir) != 0)
+		_exit(127);
+	dup2(null, STDIN_FILENO);
+	dup2(null, STDOUT_FILENO);
+	dup2(errfd, STDERR_FILENO);
+	/* -d: no ~/.gnuplot, so the picture is the script's alone. */
+	execl(gnuplot, "gnuplot", "-d", "-e", vars, script, (char *)NULL);
+	_exit(127);
+}
+
+/* Run gnuplot on script (a name in dir) with vars set: 0, or -1 and why. */
+static int run_gnuplot(const char *gnuplot, const char *dir, const char *vars,
+		       const char *script, struct strbuf *err)
+{
+	_cleanup_strbuf_ struct strbuf out = STRBUF_INIT;
+	char buf[4096];
+	int fds[2], status;
+	ssize_t n;
+	pid_t pid;
+
+	if (pipe2(fds, O_CLOEXEC) != 0) {
+		strbuf_addf(err, "cannot run gnuplot: %s", strerror(errno));
+		return -1;
+	}
+	pid = fork();
+	if (pid == 0)
+		exec_gnuplot(gnuplot, dir, vars, script, fds[1]);
+	close(fds[1]);
+	while ((n = read(fds[0], buf, sizeof(buf))) > 0 || (n < 0 && errno == EINTR))
+		if (n > 0 && out.len < 65536)
+			strbuf_add(&out, buf, (size_t)n);
+	close(fds[0]);
+	if (pid < 0 || waitpid(pid, &status, 0) < 0) {
+		strbuf_addf(err, "cannot run gnuplot: %s", strerror(errno));
+		return -1;
+	}
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+		return 0;
+	strbuf_adds(err, "gnuplot failed: ");
+	if (out.len)
+		last_line(out.buf, err);
+	else if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
+		strbuf_addf(err, "cannot run %s", gnuplot);
+	else
+		strbuf_addf(err, "exit status %d", WIFEXITED(status) ?
+			    WEXITSTATUS(status) : 128 + WTERMSIG(status));
+	return -1;
+}
+
+/* The -e argument: every variable pointing at its temporary file. */
+static void staged_vars(const struct staged *files, size_t ncharts,
+			struct strbuf *vars)
+{
+	strbuf_adds(vars, "cb_data = ");
+	gp_quote(vars, base_name(files[0].tmp));
+	for (size_t i = 0; i < ncharts; i++) {
+		strbuf_addf(vars, "; cb_out%zu = ", i + 1);
+		gp_quote(vars, base_name(files[2 + i].tmp));
+	}
+}
+
+/* An output gnuplot left empty (it failed to open or draw): an error. */
+static int check_outputs(const struct staged *files, size_t n, struct strbuf *err)
+{
+	struct stat st;
+
+	for (size_t i = 2; i < n; i++)
+		if (stat(files[i].tmp, &st) != 0 || st.st_size == 0) {
+			strbuf_addf(err, "gnuplot drew nothing for %s", files[i].name);
+			return -1;
+		}
+	return 0;
+}
+
+/* mkstemp() makes 0600 files; pictures get what the umask allows. */
+static int publish(struct staged *f, const char *dir, struct strbuf *err)
+{
+	char *final = xmalloc(strlen(dir) + strlen(f->name) + 2);
+	mode_t mask = umask(0);
+	int rc = 0;
+
+	umask(mask);
+	sprintf(final, "%s/%s", dir, f->name);
+	if (chmod(f->tmp, 0666 & ~mask) != 0 || rename(f->tmp, final) != 0) {
+		strbuf_addf(err, "cannot write %s: %s", final, strerror(errno));
+		rc = -1;
+	} else {
+		free(f->tmp);
+		f->tmp = NULL;
+	}
+	free(final);
+	return rc;
+}
+
+static void unstage(struct staged *files, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (files[i].tmp) {
+			unlink(files[i].tmp);
+			free(files[i].tmp);
+			files[i].tmp = NULL;
+		}
+}
+
+/* Files: [0] the data, [1] the script, [2..] the outputs. */
+static int stage_all(struct gp *gp, const char *dir, struct staged *files,
+		     size_t n, struct strbuf *err)
+{
+	_cleanup_strbuf_ struct strbuf dat = STRBUF_INIT, gpname = STRBUF_INIT;
+
+	strbuf_addf(&dat, "%s.dat", gp->base);
+	strbuf_addf(&gpname, "%s.gp", gp->base);
+	files[0].name = strbuf_detach(&dat);
+	files[1].name = strbuf_detach(&gpname);
+	for (size_t i = 0; i < gp->ncharts; i++)
+		files[2 + i].name = gp->outputs[i];
+	for (size_t i = 0; i < n; i++)
+		if (!(files[i].tmp = stage(dir, files[i].name, err)))
+			return -1;
+	if (write_file(files[0].tmp, &gp->data, err) ||
+	    write_file(files[1].tmp, &gp->script, err))
+		return -1;
+	return 0;
+}
+
+int gp_render(struct gp *gp, const char *dir, bool keep_sources,
+	      struct strbuf *err)
+{
+	_cleanup_strbuf_ struct strbuf vars = STRBUF_INIT;
+	size_t n = 2 + gp->ncharts;
+	struct staged *files = xcalloc(n, sizeof(*files));
+	char gnuplot[PATH_MAX];
+	int rc = -1;
+
+	if (!gp_find(gnuplot, sizeof(gnuplot))) {
+		strbuf_adds(err, GP_MISSING);
+		goto out;
+	}
+	end_block(gp);
+	if (stage_all(gp, dir, files, n, err))
+		goto out;
+	staged_vars(files, gp->ncharts, &vars);
+	if (run_gnuplot(gnuplot, dir, vars.buf, base_name(files[1].tmp), err) ||
+	    check_outputs(files, n, err))
+		goto out;
+	/* The pictures first: a failure then leaves no script without them. */
+	for (size_t i = 2; i < n; i++)
+		if (publish(&files[i], dir, err))
+			goto out;
+	for (size_t i = 0; keep_sources && i < 2; i++)
+		if (publish(&files[i], dir, err))
+			goto out;
+	rc = 0;
+out:
+	unstage(files, n);
+	free((char *)files[0].name);
+	free((char *)files[1].name);
+	free(files);
+	return rc;
+}

@@ -1,0 +1,101 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Charts drawn by gnuplot: a script and one data file, written beside the
+ * pictures so that a user can edit the script and render it again
+ * (`gnuplot NAME.gp` in that directory), and the run of gnuplot itself.
+ *
+ *	struct gp gp;
+ *	gp_init(&gp, "cells");
+ *	gp_chart(&gp, "cells.svg", GP_SVG, 1200, 600);
+ *	unsigned k = gp_block(&gp, "vdso");	(rows follow: gp_row)
+ *	gp_cmd(&gp, "plot cb_data index %u using 2:1 with points", k);
+ *	rc = gp_render(&gp, dir, true, &err);
+ *
+ * The script names its data file and outputs through variables (cb_data,
+ * cb_out1, ...) with the final names as defaults; gp_render() sets them
+ * to temporary files, and renames those into place only when gnuplot
+ * succeeded: an output path never holds half a picture.
+ */
+#ifndef CLOCKBENCH_GNUPLOT_H
+#define CLOCKBENCH_GNUPLOT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "basic/strbuf.h"
+
+enum gp_format {
+	GP_SVG,
+	GP_PNG,
+};
+
+/* The format a file name asks for by its extension: GP_SVG, GP_PNG or -1. */
+int gp_format_of(const char *path);
+
+struct gp {
+	char *base;		/* "cells": cells.gp and cells.dat */
+	struct strbuf script;
+	struct strbuf data;
+	unsigned nblocks;	/* data blocks (gnuplot's "index") so far */
+	size_t block_rows;	/* data lines of the current block */
+	char **outputs;		/* each chart's output, relative to the directory */
+	size_t ncharts;
+};
+
+void gp_init(struct gp *gp, const char *base);
+void gp_release(struct gp *gp);
+
+/* A line of script. */
+void gp_cmd(struct gp *gp, const char *fmt, ...) _printf_(2, 3);
+/* s as a gnuplot string literal ('..', quotes doubled). */
+void gp_quote(struct strbuf *sb, const char *s);
+/*
+ * s as a gnuplot text in double quotes, for titles and labels: a newline
+ * starts a new line of the text.
+ */
+void gp_text(struct strbuf *sb, const char *s);
+/* s as a string field of a data line ("..", without double quotes). */
+void gp_data_string(struct strbuf *sb, const char *s);
+
+/*
+ * Start a chart: reset, terminal, size in pixels, output. output is a file
+ * name in the directory gp_render() writes to.
+ */
+void gp_chart(struct gp *gp, const char *output, enum gp_format format,
+	      int width, int height);
+
+/* Start data block (returned: its index), with a comment naming it. */
+unsigned gp_block(struct gp *gp, const char *fmt, ...) _printf_(2, 3);
+/* A data line of the current block. */
+void gp_row(struct gp *gp, const char *fmt, ...) _printf_(2, 3);
+
+/*
+ * The gnuplot to run: "gnuplot" found in PATH, into buf. false when there
+ * is none.
+ */
+bool gp_find(char *buf, size_t len);
+
+/*
+ * "out/cells.svg" as its directory ("out", "." when none) and file name
+ * ("cells.svg"), both malloc'd.
+ */
+void gp_split_path(const char *path, char **dir, char **name);
+
+/*
+ * Whether dir is a directory this process can create files in: 0, or -1
+ * with "cannot write in DIR: reason" in err.
+ */
+int gp_check_dir(const char *dir, struct strbuf *err);
+
+/* What to say when gnuplot is missing. */
+#define GP_MISSING "gnuplot not found in PATH: install it (Debian: apt-get install gnuplot-nox)"
+
+/*
+ * Write the data and script, run gnuplot in dir and move every output into
+ * place. keep_sources: also leave BASE.gp and BASE.dat in dir. 0, or -1
+ * with one line in err, and then nothing new in dir.
+ */
+int gp_render(struct gp *gp, const char *dir, bool keep_sources,
+	      struct strbuf *err);
+
+#endif

@@ -1,0 +1,529 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "report/html.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "basic/stats.h"
+#include "basic/util.h"
+#include "config.h"
+#include "report/mail.h"
+#include "report/plot-internal.h"
+
+void html_escape(struct strbuf *sb, const char *s)
+{
+	for (; *s; s++)
+		switch (*s) {
+		case '&': strbuf_adds(sb, "&amp;"); break;
+		case '<': strbuf_adds(sb, "&lt;"); break;
+		case '>': strbuf_adds(sb, "&gt;"); break;
+		case '"': strbuf_adds(sb, "&quot;"); break;
+		case '\'': strbuf_adds(sb, "&#39;"); break;
+		default: strbuf_addch(sb, *s);
+		}
+}
+
+/* ---- inline SVG ---------------------------------------------------------- */
+
+/* What in gnuplot's SVG names an id or refers to one. */
+static const char *const id_marks[] = {
+	" id='", " id=\"", "\tid='", "\tid=\"", "\nid='", "\nid=\"",
+	"href='#", "href=\"#", "url(#",
+};
+
+static size_t id_mark(const char *p)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(id_marks); i++)
+		if (strncmp(p, id_marks[i], strlen(id_marks[i])) == 0)
+			return strlen(id_marks[i]);
+	return 0;
+}
+
+bool html_inline_svg(struct strbuf *out, const char *svg, const char *prefix,
+		     const char *title)
+{
+	const char *p = strstr(svg, "<svg");
+	bool titled = false;
+
+	if (!p)
+		return false;
+	while (*p) {
+		size_t m = id_mark(p);
+
+		if (m) {
+			strbuf_add(out, p, m);
+			strbuf_addf(out, "%s-", prefix);
+			p += m;
+		} else if (!titled && strncmp(p, "<title>", 7) == 0 && strstr(p, "</title>")) {
+			strbuf_adds(out, "<title>");
+			html_escape(out, title);
+			p = strstr(p, "</title>");
+			titled = true;
+		} else {
+			strbuf_addch(out, *p++);
+		}
+	}
+	return true;
+}
+
+/* ---- pieces --------------------------------------------------------------- */
+
+static const char style[] =
+	":root{color-scheme:light}"
+	"body{margin:0;color:#111;background:#fff;font:15px/1.45 system-ui,-apple-system,"
+	"'Segoe UI',Roboto,'DejaVu Sans',sans-serif}"
+	"main{max-width:75rem;margin:0 auto;padding:.75rem}"
+	"h1{font-size:1.35rem;margin:.5rem 0}"
+	"h2{font-size:1.15rem;margin:1.6rem 0 .5rem;border-bottom:1px solid #bbb}"
+	"h3{font-size:1rem;margin:1.2rem 0 .4rem}"
+	"p,li{max-width:48rem}"
+	".scroll{overflow-x:auto;-webkit-overflow-scrolling:touch;max-width:100%}"
+	"table{border-collapse:collapse;font-size:.82rem;font-variant-numeric:tabular-nums}"
+	"th,td{padding:.15rem .45rem;border-bottom:1px solid #e3e3e3;text-align:right;"
+	"white-space:nowrap;vertical-align:top}"
+	"th{background:#f2f2f2}"
+	".l{text-align:left}"
+	".env td{white-space:normal;word-break:break-word;min-width:6rem}"
+	".v-worse{background:#fbe0d0;font-weight:bold}"
+	".v-better{background:#d3e6f3;font-weight:bold}"
+	".v-noisy{background:#fdf0d2}"
+	".v-few{background:#f3e3ee}"
+	".warn{border-left:4px solid #D55E00;padding:.3rem .6rem;background:#fdf3ec}"
+	"pre{font-size:.8rem;overflow-x:auto;background:#f7f7f7;padding:.5rem;"
+	"border:1px solid #e3e3e3}"
+	"figure{margin:1rem 0}"
+	"figure .scroll svg{display:block;width:100%;min-width:36rem;height:auto}"
+	"figcaption{font-size:.85rem;color:#333}"
+	"nav{display:flex;flex-wrap:wrap;gap:.2rem .8rem}"
+	"@media print{main{max-width:none;padding:0}.scroll{overflow:visible}"
+	"figure,tr{break-inside:avoid}h2,h3{break-after:avoid}nav{display:none}"
+	"figure .scroll svg{min-width:0}a{color:inherit}}";
+
+static void head(struct strbuf *out, const char *title)
+{
+	strbuf_adds(out, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+		    "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+		    "<meta name=\"generator\" content=\"clockbench " CLOCKBENCH_VERSION "\">\n"
+		    "<title>");
+	html_escape(out, title);
+	strbuf_addf(out, "</title>\n<style>%s</style>\n</head>\n<body>\n<main>\n", style);
+}
+
+static void section(struct strbuf *out, const char *id, const char *title)
+{
+	strbuf_addf(out, "<section id=\"%s\">\n<h2>", id);
+	html_escape(out, title);
+	strbuf_adds(out, "</h2>\n");
+}
+
+static void cell_text(struct strbuf *out, const char *tag, const char *cls,
+		      const char *text)
+{
+	strbuf_addf(out, "<%s%s%s%s>", tag, cls ? " class=\"" : "", cls ? cls : "",
+		    cls ? "\"" : "");
+	html_escape(out, text);
+	strbuf_addf(out, "</%s>", tag);
+}
+
+static void cell_figure(struct strbuf *out, int decimals, double v)
+{
+	if (isfinite(v))
+		strbuf_addf(out, "<td>%.*f</td>", decimals, v);
+	else
+		strbuf_adds(out, "<td>-</td>");
+}
+
+static void header_row(struct strbuf *out, const char *const *names, size_t n)
+{
+	strbuf_adds(out, "<thead><tr>");
+	for (size_t i = 0; i < n; i++)
+		cell_text(out, "th", i < 2 ? "l" : NULL, names[i]);
+	strbuf_adds(out, "</tr></thead>\n<tbody>\n");
+}
+
+/* ---- the runs, as show prints them ------------------------------------------ */
+
+static void run_stats_row(struct strbuf *out, const struct stored_cell *c)
+{
+	struct summary s, cy;
+
+	strbuf_adds(out, "<tr>");
+	cell_text(out, "td", "l", c->name);
+	cell_text(out, "td", "l", c->path);
+	if (!c->values || !c->n) {
+		_cleanup_strbuf_ struct strbuf why = STRBUF_INIT;
+
+		strbuf_addf(&why, "%s%s%s", c->status, *c->reason ? ": " : "", c->reason);
+		strbuf_adds(out, "<td class=\"l\" colspan=\"11\">");
+		html_escape(out, why.buf);
+		strbuf_adds(out, "</td></tr>\n");
+		return;
+	}
+	plot_summarize(c->values, c->n, &s);
+	cell_text(out, "td", "l", c->unit);
+	cell_figure(out, 2, s.median);
+	cell_figure(out, 2, s.median_lo);
+	cell_figure(out, 2, s.median_hi);
+	cell_figure(out, 2, s.min);
+	cell_figure(out, 2, s.mean);
+	cell_figure(out, 1, s.cv_pct);
+	cell_figure(out, 2, s.p99);
+	if (c->cycles) {
+		plot_summarize(c->cycles, c->n, &cy);
+		cell_figure(out, 1, cy.median);
+	} else {
+		strbuf_adds(out, "<td>-</td>");
+	}
+	strbuf_addf(out, "<td>%zu</td><td>%zu</td></tr>\n", s.n, s.outliers);
+}
+
+static void run_table(struct strbuf *out, const struct stored_run *r)
+{
+	static const char *const cols[] = {
+		"name", "path", "unit", "median", "ci95-lo", "ci95-hi", "min", "mean",
+		"sd%", "p99", "cycles", "n", "out",
+	};
+	char name[96];
+
+	plot_run_name(r, name, sizeof(name));
+	strbuf_adds(out, "<h3>");
+	html_escape(out, name);
+	strbuf_addf(out, ": %s, ", r->command);
+	html_escape(out, r->started);
+	strbuf_addf(out, ", %.1f s, %s</h3>\n<p>uuid ", r->elapsed_s, r->status);
+	html_escape(out, r->uuid);
+	strbuf_adds(out, "; median over n samples with its 95 % CI, sd% of the mean, "
+		    "out: outliers</p>\n<div class=\"scroll\"><table>\n");
+	header_row(out, cols, ARRAY_SIZE(cols));
+	for (size_t i = 0; i < r->ncells; i++)
+		run_stats_row(out, &r->cells[i]);
+	strbuf_adds(out, "</tbody></table></div>\n");
+}
+
+/* ---- the environment -------------------------------------------------------- */
+
+/* "key: value" pairs of a JSON object, nested keys joined with dots. */
+static void flatten(const char *prefix, const json_t *v, json_t *into)
+{
+	const char *k;
+	json_t *e;
+	char key[256];
+
+	if (json_is_object(v)) {
+		json_object_foreach((json_t *)v, k, e) {
+			snprintf(key, sizeof(key), "%s%s%s", prefix, *prefix ? "." : "", k);
+			flatten(key, e, into);
+		}
+		return;
+	}
+	if (json_is_string(v))
+		json_object_set_new(into, prefix, json_string(json_string_value(v)));
+	else {
+		char *text = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
+
+		json_object_set_new(into, prefix, json_string(text ? text : "?"));
+		free(text);
+	}
+}
+
+/* One row: the key, then each run's value, merged where they agree. */
+static void env_row(struct strbuf *out, const char *key, json_t *const *flat,
+		    size_t n)
+{
+	const char *first = json_string_value(json_object_get(flat[0], key));
+	bool same = true;
+
+	for (size_t i = 1; i < n; i++)
+		same = same && streq(first, json_string_value(json_object_get(flat[i], key)));
+	strbuf_adds(out, "<tr>");
+	cell_text(out, "th", "l", key);
+	if (same && first) {
+		strbuf_addf(out, "<td class=\"l\" colspan=\"%zu\">", n);
+		html_escape(out, first);
+		strbuf_adds(out, "</td>");
+	} else {
+		for (size_t i = 0; i < n; i++) {
+			const char *v = json_string_value(json_object_get(flat[i], key));
+
+			cell_text(out, "td", "l", v ? v : "-");
+		}
+	}
+	strbuf_adds(out, "</tr>\n");
+}
+
+#define ENV_RUNS 8	/* columns of the environment table */
+
+static void environment(struct strbuf *out, const struct plot_input *in)
+{
+	size_t n = plot_nruns(in) < ENV_RUNS ? plot_nruns(in) : ENV_RUNS;
+	json_t *flat[ENV_RUNS], *keys = json_object();
+	const char *k;
+	json_t *v;
+	char name[96];
+
+	section(out, "environment", "Environment");
+	strbuf_adds(out, "<div class=\"scroll\"><table class=\"env\">\n<thead><tr><th>key</th>");
+	for (size_t i = 0; i < n; i++) {
+		flat[i] = json_object();
+		flatten("", plot_run(in, i)->env, flat[i]);
+		json_object_update(keys, flat[i]);
+		plot_run_name(plot_run(in, i), name, sizeof(name));
+		cell_text(out, "th", "l", name);
+	}
+	strbuf_adds(out, "</tr></thead>\n<tbody>\n");
+	json_object_foreach(keys, k, v)
+		env_row(out, k, flat, n);
+	strbuf_adds(out, "</tbody></table></div>\n");
+	if (plot_nruns(in) > n)
+		strbuf_addf(out, "<p>The first %zu of %zu runs.</p>\n", n, plot_nruns(in));
+	strbuf_adds(out, "</section>\n");
+	for (size_t i = 0; i < n; i++)
+		json_decref(flat[i]);
+	json_decref(keys);
+}
+
+/* ---- the comparison, as compare prints it ------------------------------------ */
+
+static const char *verdict_class(const char *verdict)
+{
+	if (streq(verdict, "worse") || streq(verdict, "better") || streq(verdict, "noisy") ||
+	    streq(verdict, "few"))
+		return verdict;
+	return "same";
+}
+
+static void side_cell(struct strbuf *out, const struct compare_side *s)
+{
+	double half;
+
+	if (!s->present) {
+		strbuf_adds(out, "<td>-</td>");
+		return;
+	}
+	half = fmax(s->sum.median - s->sum.median_lo, s->sum.median_hi - s->sum.median);
+	strbuf_addf(out, "<td>%.4g ±%.1f%%</td>", s->sum.median,
+		    s->sum.median > 0 ? 100 * half / s->sum.median : 0);
+}
+
+static void compare_row_html(struct strbuf *out, const struct compare_row *row,
+			     size_t g)
+{
+	const struct compare_diff *d = &row->diffs[g];
+
+	strbuf_adds(out, "<tr>");
+	cell_text(out, "td", "l", row->name);
+	cell_text(out, "td", "l", row->path);
+	side_cell(out, &row->sides[0]);
+	side_cell(out, &row->sides[g]);
+	if (!d->valid) {
+		strbuf_adds(out, "<td colspan=\"4\"></td></tr>\n");
+		return;
+	}
+	strbuf_addf(out, "<td>%+.2f%% [%+.2f, %+.2f]</td><td>%.2g</td><td>%+.2f</td>"
+		    "<td class=\"l v-%s\">", d->change_pct, d->change_lo_pct,
+		    d->change_hi_pct, d->p_adjusted, d->cliffs_delta,
+		    verdict_class(d->verdict));
+	html_escape(out, d->verdict);
+	strbuf_adds(out, "</td></tr>\n");
+}
+
+static void group_heading(struct strbuf *out, const struct compare_group *g)
+{
+	char name[96];
+
+	if (g->nruns == 1) {
+		plot_run_name(&g->runs[0], name, sizeof(name));
+		html_escape(out, name);
+	} else {
+		html_escape(out, g->spec);
+		strbuf_addf(out, " (%zu runs)", g->nruns);
+	}
+}
+
+static void compare_table(struct strbuf *out, const struct plot_input *in,
+			  const struct compare_result *r, size_t g)
+{
+	static const char *const cols[] = {
+		"cell", "path", "base", "other", "change [95% CI]", "p", "delta", "verdict",
+	};
+
+	strbuf_adds(out, "<h3>");
+	group_heading(out, &r->groups[g]);
+	strbuf_adds(out, " against ");
+	group_heading(out, &r->groups[0]);
+	strbuf_adds(out, "</h3>\n");
+	if (r->machine_shift[g])
+		strbuf_addf(out, "<p class=\"warn\">%.0f%% of the cells moved the same way "
+			    "(geomean %+.1f%%), syscall and vDSO paths alike: the machine "
+			    "itself may have changed between the runs. Compare replicates "
+			    "(several runs per label) or interleave (clockbench timens).</p>\n",
+			    100 * r->same_direction[g], r->geomean_change_pct[g]);
+	strbuf_adds(out, "<div class=\"scroll\"><table>\n");
+	header_row(out, cols, ARRAY_SIZE(cols));
+	for (size_t i = 0; i < r->nrows; i++)
+		if (plot_row_selected(in, &r->rows[i]))
+			compare_row_html(out, &r->rows[i], g);
+	strbuf_addf(out, "<tr><th class=\"l\" colspan=\"2\">geomean</th><td>%.4g</td>"
+		    "<td>%.4g</td><td>%+.2f%%</td><td colspan=\"3\"></td></tr>\n",
+		    r->geomean[0], r->geomean[g], r->geomean_change_pct[g]);
+	strbuf_adds(out, "</tbody></table></div>\n");
+}
+
+/* The text styles of compare (seeds 001, 002, 000 and ministat), verbatim. */
+static void compare_styles(struct strbuf *out, const struct compare_result *r)
+{
+	static const struct { enum compare_style style; const char *title; } styles[] = {
+		{ STYLE_MMTESTS, "As mmtests prints it (seed 001)" },
+		{ STYLE_RATIO, "As ratios (seed 002)" },
+		{ STYLE_SUMMARY, "avg, diff % and stdev % (seed 000)" },
+		{ STYLE_MINISTAT, "As ministat prints it" },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(styles); i++) {
+		char *text = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&text, &len);
+
+		if (!f)
+			continue;
+		compare_print(f, r, styles[i].style, CFORMAT_TEXT);
+		fclose(f);
+		strbuf_adds(out, "<h3>");
+		html_escape(out, styles[i].title);
+		strbuf_adds(out, "</h3>\n<pre>");
+		html_escape(out, text);
+		strbuf_adds(out, "</pre>\n");
+		free(text);
+	}
+}
+
+static int comparison(struct strbuf *out, const struct plot_input *in,
+		      struct strbuf *err)
+{
+	struct compare_result r;
+
+	if (plot_compare_build(in, in->groups, in->ngroups, &r, err) != 0)
+		return -1;
+	section(out, "comparison", "Comparison");
+	strbuf_addf(out, "<p>%s, lower is better; statistics over %s. A change is "
+		    "significant when the adjusted Mann-Whitney p is below %g and the 95%% "
+		    "CI of the change lies beyond ±%g%% (or the rounds' CV, if larger).</p>\n",
+		    r.unit, r.replicates ? "the runs' medians (replicates)" :
+		    "each run's round medians, or its raw samples", r.opts.alpha,
+		    r.opts.threshold_pct);
+	for (size_t g = 1; g < r.ngroups; g++)
+		compare_table(out, in, &r, g);
+	compare_styles(out, &r);
+	strbuf_adds(out, "</section>\n");
+	compare_free(&r);
+	return 0;
+}
+
+/* ---- charts --------------------------------------------------------------- */
+
+static const char *const chart_notes[PLOT_NKINDS] = {
+	[PLOT_CELLS] = "Median cost per call of each API by path, 95 % CI as whiskers, "
+		"on a log axis; beside it the same in cycles.",
+	[PLOT_DISTRIBUTION] = "Every cell's samples up to p99 on a log count axis, the "
+		"tail above p99 as an open bar, the median dashed with its CI shaded: a "
+		"second mode or a long tail shows here.",
+	[PLOT_ROUNDS] = "Each cell's median round by round, in time order, against the "
+		"cell's own median; the thick line is the median over the cells: a "
+		"slow phase of the machine moves them all.",
+	[PLOT_SCALE] = "Seconds for the fixed number of calls against the threads "
+		"sharing them, one line per run, 95 % CI as a band.",
+	[PLOT_COMPARE] = "Change per cell against the base with its 95 % CI, shaped "
+		"and coloured by verdict, over the noise floor the CI had to clear.",
+	[PLOT_HOTPLUG] = "Latency of every offline and online transition, and the "
+		"mean time per hotplug state, stacked and numbered as in the key.",
+	[PLOT_TIMENS] = "Host and time namespace side by side, and the change in the "
+		"namespace with its CI and verdict.",
+};
+
+static void chart_figure(struct strbuf *out, const struct html_chart *c, size_t i)
+{
+	char prefix[32];
+
+	snprintf(prefix, sizeof(prefix), "c%zu", i + 1);
+	strbuf_addf(out, "<figure id=\"chart-%s\">\n<div class=\"scroll\">\n",
+		    plot_kind_names[c->kind]);
+	if (!html_inline_svg(out, c->svg, prefix, plot_kind_caption(c->kind)))
+		strbuf_adds(out, "<p>(gnuplot drew no SVG)</p>");
+	strbuf_adds(out, "\n</div>\n<figcaption><b>");
+	html_escape(out, plot_kind_caption(c->kind));
+	strbuf_adds(out, ".</b> ");
+	html_escape(out, chart_notes[c->kind]);
+	strbuf_addf(out, " (<code>clockbench plot --kind %s</code>)</figcaption>\n</figure>\n",
+		    plot_kind_names[c->kind]);
+}
+
+/* ---- the whole -------------------------------------------------------------- */
+
+static void title_of(const struct plot_input *in, struct strbuf *sb)
+{
+	_cleanup_strbuf_ struct strbuf t = STRBUF_INIT;
+	char *nl;
+
+	plot_title_text(in, "clockbench", &t);
+	nl = strchr(t.buf, '\n');
+	strbuf_addf(sb, "clockbench report: %s %s", plot_run(in, 0)->command,
+		    nl ? nl + 1 : t.buf);
+}
+
+static void contents(struct strbuf *out, const struct plot_input *in, size_t ncharts)
+{
+	strbuf_adds(out, "<nav><a href=\"#summary\">Summary</a>");
+	if (in->ngroups > 1)
+		strbuf_adds(out, "<a href=\"#comparison\">Comparison</a>");
+	if (ncharts)
+		strbuf_adds(out, "<a href=\"#charts\">Charts</a>");
+	strbuf_adds(out, "<a href=\"#runs\">Runs</a><a href=\"#environment\">Environment</a>"
+		    "</nav>\n");
+}
+
+static int summary(struct strbuf *out, const struct plot_input *in, struct strbuf *err)
+{
+	_cleanup_strbuf_ struct strbuf mail = STRBUF_INIT;
+
+	if (mail_summary(in, &mail, err) != 0)
+		return -1;
+	section(out, "summary", "Summary");
+	strbuf_adds(out, "<p>As <code>clockbench report --format mail</code> writes it, for "
+		    "a cover letter or a reply:</p>\n<pre>");
+	html_escape(out, mail.buf);
+	strbuf_adds(out, "</pre>\n</section>\n");
+	return 0;
+}
+
+int html_report(struct strbuf *out, const struct plot_input *in,
+		const struct html_chart *charts, size_t ncharts, struct strbuf *err)
+{
+	_cleanup_strbuf_ struct strbuf title = STRBUF_INIT;
+
+	title_of(in, &title);
+	head(out, title.buf);
+	strbuf_adds(out, "<h1>");
+	html_escape(out, title.buf);
+	strbuf_adds(out, "</h1>\n");
+	contents(out, in, ncharts);
+	/* A comparison leads with its verdicts, a run alone with its pictures. */
+	if (in->ngroups > 1 && (summary(out, in, err) != 0 || comparison(out, in, err) != 0))
+		return -1;
+	if (ncharts) {
+		section(out, "charts", "Charts");
+		for (size_t i = 0; i < ncharts; i++)
+			chart_figure(out, &charts[i], i);
+		strbuf_adds(out, "</section>\n");
+	}
+	if (in->ngroups == 1 && summary(out, in, err) != 0)
+		return -1;
+	section(out, "runs", "Runs");
+	for (size_t i = 0; i < plot_nruns(in); i++)
+		run_table(out, plot_run(in, i));
+	strbuf_adds(out, "</section>\n");
+	environment(out, in);
+	strbuf_adds(out, "<footer><p>Made by clockbench " CLOCKBENCH_VERSION
+		    " from the runs' raw samples.</p></footer>\n</main>\n</body>\n</html>\n");
+	return 0;
+}

@@ -1,0 +1,234 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Kind compare: a forest plot of compare's verdicts. Per cell, the change
+ * of the median against BASE with its 95 % CI (Hodges-Lehmann) as a
+ * whisker, coloured and shaped by verdict, over a grey band: the noise
+ * floor the CI had to clear. One panel per OTHER group.
+ */
+#include <fnmatch.h>
+#include <math.h>
+#include <string.h>
+
+#include "basic/util.h"
+#include "report/palette.h"
+#include "report/plot-internal.h"
+
+static const char *const verdict_order[] = { "worse", "better", "~", "noisy", "few" };
+
+bool plot_row_selected(const struct plot_input *in, const struct compare_row *row)
+{
+	char both[256];
+
+	if (!in->cells)
+		return true;
+	snprintf(both, sizeof(both), "%s/%s", row->name, row->path);
+	return fnmatch(in->cells, row->name, 0) == 0 || fnmatch(in->cells, both, 0) == 0;
+}
+
+int plot_compare_build(const struct plot_input *in, struct compare_group *groups,
+		       size_t ngroups, struct compare_result *r, struct strbuf *err)
+{
+	struct compare_options o;
+	char why[512];
+
+	compare_options_default(&o);
+	if (compare_build(r, groups, ngroups, &o, why, sizeof(why)) != 0) {
+		strbuf_addf(err, "%s", why);
+		compare_free(r);
+		return -1;
+	}
+	for (size_t i = 0; i < r->nrows; i++)
+		for (size_t g = 1; g < ngroups; g++)
+			if (r->rows[i].diffs[g].valid && plot_row_selected(in, &r->rows[i]))
+				return 0;
+	strbuf_adds(err, in->cells ? "no cell that matches --cell is in both runs" :
+		    "no cell is in both runs");
+	compare_free(r);
+	return -1;
+}
+
+static bool compare_fits(const struct plot_input *in, struct strbuf *why)
+{
+	struct compare_result r;
+
+	if (in->ngroups < 2) {
+		strbuf_adds(why, "it compares BASE with OTHER...: give two runs or labels "
+			    "or more");
+		return false;
+	}
+	if (plot_compare_build(in, in->groups, in->ngroups, &r, why) != 0)
+		return false;
+	compare_free(&r);
+	return true;
+}
+
+/*
+ * Legend-only entries (NaN draws nothing) for the verdicts any panel shows
+ * of the chosen rows, so that one key serves every panel.
+ */
+static void verdict_key(const struct plot_input *in, const struct compare_result *r,
+			struct strbuf *cmd)
+{
+	for (size_t v = 0; v < ARRAY_SIZE(verdict_order); v++) {
+		bool any = false;
+
+		for (size_t i = 0; i < r->nrows && !any; i++)
+			for (size_t g = 1; g < r->ngroups && !any; g++)
+				any = r->rows[i].diffs[g].valid && plot_row_selected(in, &r->rows[i]) &&
+				      streq(r->rows[i].diffs[g].verdict, verdict_order[v]);
+		if (any)
+			strbuf_addf(cmd, ", \\\n  NaN with points pt %d ps 1.4 lc rgb '%s' "
+				    "title '%s'", palette_verdict_point(verdict_order[v]),
+				    palette_verdict(verdict_order[v]), verdict_order[v]);
+	}
+	strbuf_adds(cmd, ", \\\n  NaN with boxes fs solid 1 noborder lc rgb '#e4e4e4' "
+		    "title 'noise floor'");
+}
+
+/* Rows of group g the panel shows, top first; labels into labels. */
+static size_t panel_rows(const struct plot_input *in, const struct compare_result *r,
+			 size_t g, const char **labels, char (*buf)[128], size_t *index)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < r->nrows; i++) {
+		if (!r->rows[i].diffs[g].valid || !plot_row_selected(in, &r->rows[i]))
+			continue;
+		plot_cell_label(r->rows[i].name, r->rows[i].path, buf[n], sizeof(buf[n]));
+		labels[n] = buf[n];
+		index[n++] = i;
+	}
+	return n;
+}
+
+/* The data: the floor band, then one block per verdict; the plot command. */
+static void forest_data(struct gp *gp, const struct compare_result *r, size_t g,
+			const size_t *index, size_t n, struct strbuf *cmd)
+{
+	unsigned floor_block = gp_block(gp, "group %zu: y, noise floor (%%)", g);
+
+	for (size_t k = 0; k < n; k++)
+		gp_row(gp, "%zu %.6g", k, r->rows[index[k]].diffs[g].floor_pct);
+	strbuf_addf(cmd, "plot cb_data index %u using (0):1:(-$2):2:($1-0.32):($1+0.32) "
+		    "with boxxyerror fs solid 1 noborder lc rgb '#e4e4e4' notitle",
+		    floor_block);
+	for (size_t v = 0; v < ARRAY_SIZE(verdict_order); v++) {
+		unsigned b = gp_block(gp, "group %zu, verdict %s: y, change, ci95_lo, "
+				      "ci95_hi (%%)", g, verdict_order[v]);
+		bool any = false;
+
+		for (size_t k = 0; k < n; k++) {
+			const struct compare_diff *d = &r->rows[index[k]].diffs[g];
+
+			if (!streq(d->verdict, verdict_order[v]) || !isfinite(d->change_pct))
+				continue;
+			gp_row(gp, "%zu %.6g %.6g %.6g", k, d->change_pct,
+			       isfinite(d->change_lo_pct) ? d->change_lo_pct : d->change_pct,
+			       isfinite(d->change_hi_pct) ? d->change_hi_pct : d->change_pct);
+			any = true;
+		}
+		if (any)
+			strbuf_addf(cmd, ", \\\n  cb_data index %u using 2:1:3:4 with xerrorbars "
+				    "pt %d ps 1.4 lw 1.5 lc rgb '%s' notitle", b,
+				    palette_verdict_point(verdict_order[v]),
+				    palette_verdict(verdict_order[v]));
+	}
+}
+
+void plot_forest_panel(struct gp *gp, const struct plot_input *in,
+		       const struct compare_result *r, size_t g, const char *title,
+		       double key_x, bool names)
+{
+	const char **labels = xcalloc(r->nrows + 1, sizeof(char *));
+	char (*buf)[128] = xcalloc(r->nrows + 1, sizeof(*buf));
+	size_t *index = xcalloc(r->nrows + 1, sizeof(size_t));
+	size_t n = panel_rows(in, r, g, labels, buf, index);
+	struct strbuf cmd = STRBUF_INIT;
+
+	if (!names)
+		for (size_t k = 0; k < n; k++)
+			labels[k] = "";
+	plot_panel_title(gp, title);
+	plot_ytics(gp, labels, n);
+	gp_cmd(gp, "unset logscale x\nunset arrow\nset xrange [*:*]\nset format x '%%g'");
+	gp_cmd(gp, "set arrow from 0, graph 0 to 0, graph 1 nohead front lw 1.5 "
+	       "lc rgb '#444444'");
+	gp_cmd(gp, "set xlabel 'change of the median (%%), 95 %% CI; lower is faster'");
+	if (key_x > 0)
+		plot_key_at(gp, key_x);
+	else
+		gp_cmd(gp, "unset key");
+	forest_data(gp, r, g, index, n, &cmd);
+	if (key_x > 0)
+		verdict_key(in, r, &cmd);
+	gp_cmd(gp, "%s", cmd.buf);
+	strbuf_release(&cmd);
+	free(index);
+	free(buf);
+	free(labels);
+}
+
+size_t plot_forest_rows(const struct plot_input *in, const struct compare_result *r)
+{
+	size_t most = 0;
+
+	for (size_t g = 1; g < r->ngroups; g++) {
+		size_t n = 0;
+
+		for (size_t i = 0; i < r->nrows; i++)
+			n += r->rows[i].diffs[g].valid && plot_row_selected(in, &r->rows[i]);
+		most = n > most ? n : most;
+	}
+	return most;
+}
+
+/* A group for people: "before (5 runs)", or a single run's name. */
+static void group_name(const struct compare_group *g, char *buf, size_t len)
+{
+	if (g->nruns == 1 && strspn(g->spec, "0123456789") == strlen(g->spec))
+		plot_run_name(&g->runs[0], buf, len);
+	else
+		snprintf(buf, len, "%s (%zu run%s)", g->spec, g->nruns,
+			 g->nruns == 1 ? "" : "s");
+}
+
+/* "after (5 runs), kernel 6.19 against before (5 runs), kernel 6.18: ..." */
+static void forest_title(const struct compare_result *r, size_t g, char *buf,
+			 size_t len)
+{
+	char base[128], other[128];
+
+	group_name(&r->groups[0], base, sizeof(base));
+	group_name(&r->groups[g], other, sizeof(other));
+	snprintf(buf, len, "%s, kernel %s against %s, kernel %s: geomean %+.2f %%",
+		 other, r->groups[g].runs[0].kernel, base, r->groups[0].runs[0].kernel,
+		 r->geomean_change_pct[g]);
+}
+
+static int compare_draw(struct gp *gp, const struct plot_input *in,
+			const char *output, enum gp_format format, struct strbuf *err)
+{
+	struct compare_result r;
+	char title[512];
+
+	if (plot_compare_build(in, in->groups, in->ngroups, &r, err) != 0)
+		return -1;
+	plot_begin(gp, in, output, format,
+		   "Change per cell against the base, by verdict (compare's statistics)",
+		   (int)in->ngroups - 1, 1, 40 + 17 * (int)plot_forest_rows(in, &r), 300,
+		   40);
+	for (size_t g = 1; g < r.ngroups; g++) {
+		forest_title(&r, g, title, sizeof(title));
+		plot_forest_panel(gp, in, &r, g, title, g == 1 ? 0.5 : 0, true);
+	}
+	plot_end(gp);
+	compare_free(&r);
+	return 0;
+}
+
+const struct plot_kind_ops plot_compare_ops = {
+	.name = "compare",
+	.caption = "Change per cell against the base",
+	.fits = compare_fits,
+	.draw = compare_draw,
+};

@@ -1,0 +1,110 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * What the chart kinds (plot-*.c) share: the runs flattened, the cells
+ * chosen, titles and layout. Not for use outside report/plot*.c.
+ */
+#ifndef CLOCKBENCH_PLOT_INTERNAL_H
+#define CLOCKBENCH_PLOT_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "basic/stats.h"
+#include "basic/strbuf.h"
+#include "report/gnuplot.h"
+#include "report/plot.h"
+#include "results/compare.h"
+#include "results/store.h"
+
+/* A kind: whether the runs fit it, and its chart. */
+struct plot_kind_ops {
+	const char *name;
+	const char *caption;
+	bool (*fits)(const struct plot_input *in, struct strbuf *why);
+	int (*draw)(struct gp *gp, const struct plot_input *in, const char *output,
+		    enum gp_format format, struct strbuf *err);
+};
+
+extern const struct plot_kind_ops plot_cells_ops, plot_distribution_ops,
+	plot_rounds_ops, plot_scale_ops, plot_compare_ops, plot_hotplug_ops,
+	plot_timens_ops;
+
+/* The runs of every group, in order. */
+size_t plot_nruns(const struct plot_input *in);
+const struct stored_run *plot_run(const struct plot_input *in, size_t i);
+
+/* A cell with samples, chosen by --cell. */
+bool plot_selected(const struct plot_input *in, const struct stored_cell *c);
+/* Statistics of a copy (stats_summarize() sorts its input). */
+void plot_summarize(const double *x, size_t n, struct summary *s);
+/* A sorted copy of x (malloc'd). */
+double *plot_sorted(const double *x, size_t n);
+
+/* "before#7", "run 7". */
+void plot_run_name(const struct stored_run *r, char *buf, size_t len);
+/* "clock-gettime-monotonic vdso", or the name alone without a path. */
+void plot_cell_label(const char *name, const char *path, char *buf, size_t len);
+
+/*
+ * Chart title: what it shows, then the runs: ids, kernels, hosts and
+ * labels ("runs 7, 8 · kernel 6.18.44 · host vm · labels before, after").
+ */
+void plot_title_text(const struct plot_input *in, const char *what,
+		     struct strbuf *sb);
+
+/*
+ * Start the chart: gp_chart(), a grid of rows x cols panels with the
+ * title above them, and the shared style. In pixels: a panel's height,
+ * the room left of the panels (tic labels) and right of them (a key).
+ */
+void plot_begin(struct gp *gp, const struct plot_input *in, const char *output,
+		enum gp_format format, const char *what, int rows, int cols,
+		int panel_height, int left_px, int right_px);
+void plot_end(struct gp *gp);
+
+/*
+ * The key: one line under the chart's title, drawn with the first panel;
+ * later panels draw none.
+ */
+void plot_key(struct gp *gp, bool first);
+/* The key in the line under the title, centred at x (a screen fraction). */
+void plot_key_at(struct gp *gp, double x);
+
+/* ytics with text labels at 0, 1, ..., n - 1, first at the top. */
+void plot_ytics(struct gp *gp, const char *const *labels, size_t n);
+
+/* A panel's title (the next plot command's). */
+void plot_panel_title(struct gp *gp, const char *title);
+
+/* Smallest power of ten at or below x (x > 0). */
+double plot_floor10(double x);
+
+/* ---- forest plots (plot-compare.c), also drawn by kind timens ---- */
+
+/* A compare row chosen by --cell. */
+bool plot_row_selected(const struct plot_input *in, const struct compare_row *row);
+/*
+ * compare_build() with compare's defaults; -1 with err when it fails or
+ * no chosen cell is in two groups.
+ */
+int plot_compare_build(const struct plot_input *in, struct compare_group *groups,
+		       size_t ngroups, struct compare_result *r, struct strbuf *err);
+/* The most rows a panel of r shows. */
+size_t plot_forest_rows(const struct plot_input *in, const struct compare_result *r);
+/*
+ * Group g of r against the base: change with CI per row, by verdict; the
+ * verdicts' key centred at key_x (0: no key), the rows named or not.
+ */
+void plot_forest_panel(struct gp *gp, const struct plot_input *in,
+		       const struct compare_result *r, size_t g, const char *title,
+		       double key_x, bool names);
+
+/*
+ * The sources that other parts of clockbench are about to add to the
+ * store: per-sample core cycles and the per-round quality record. NULL
+ * while a run has none.
+ */
+const double *plot_core_cycles(const struct stored_cell *c);
+const json_t *plot_run_quality(const struct stored_run *r);
+
+#endif

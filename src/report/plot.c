@@ -1,0 +1,307 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The chart kinds' table and what they share: which runs and cells they
+ * draw, titles with kernel, host and labels, the grid of panels.
+ */
+#include "report/plot.h"
+
+#include <fnmatch.h>
+#include <math.h>
+#include <string.h>
+
+#include "basic/util.h"
+#include "report/plot-internal.h"
+
+static const struct plot_kind_ops *const kinds[PLOT_NKINDS] = {
+	[PLOT_CELLS] = &plot_cells_ops,
+	[PLOT_DISTRIBUTION] = &plot_distribution_ops,
+	[PLOT_ROUNDS] = &plot_rounds_ops,
+	[PLOT_SCALE] = &plot_scale_ops,
+	[PLOT_COMPARE] = &plot_compare_ops,
+	[PLOT_HOTPLUG] = &plot_hotplug_ops,
+	[PLOT_TIMENS] = &plot_timens_ops,
+};
+
+const char *const plot_kind_names[] = {
+	"cells", "distribution", "rounds", "scale", "compare", "hotplug",
+	"timens", NULL,
+};
+
+const char *plot_kind_caption(enum plot_kind kind)
+{
+	return kinds[kind]->caption;
+}
+
+bool plot_kind_fits(enum plot_kind kind, const struct plot_input *in,
+		    struct strbuf *why)
+{
+	if (!plot_nruns(in)) {
+		strbuf_adds(why, "no runs to draw");
+		return false;
+	}
+	return kinds[kind]->fits(in, why);
+}
+
+int plot_add_chart(struct gp *gp, enum plot_kind kind,
+		   const struct plot_input *in, const char *output,
+		   enum gp_format format, struct strbuf *err)
+{
+	if (!plot_kind_fits(kind, in, err))
+		return -1;
+	return kinds[kind]->draw(gp, in, output, format, err);
+}
+
+/* A run's own picture: bench runs compared when there are several groups. */
+enum plot_kind plot_default_kind(const struct plot_input *in)
+{
+	const struct stored_run *r = plot_run(in, 0);
+	const json_t *mode = r && r->config ? json_object_get(r->config, "mode") : NULL;
+	_cleanup_strbuf_ struct strbuf why = STRBUF_INIT;
+
+	if (!r)
+		return PLOT_CELLS;
+	if (streq(r->command, "scale"))
+		return PLOT_SCALE;
+	if (streq(r->command, "hotplug"))
+		return PLOT_HOTPLUG;
+	if (streq(json_string_value(mode), "timens") &&
+	    plot_kind_fits(PLOT_TIMENS, in, &why))
+		return PLOT_TIMENS;
+	if (in->ngroups > 1)
+		return PLOT_COMPARE;
+	return streq(r->command, "exec") ? PLOT_DISTRIBUTION : PLOT_CELLS;
+}
+
+/* ---- the runs and cells ---------------------------------------------- */
+
+size_t plot_nruns(const struct plot_input *in)
+{
+	size_t n = 0;
+
+	for (size_t g = 0; g < in->ngroups; g++)
+		n += in->groups[g].nruns;
+	return n;
+}
+
+const struct stored_run *plot_run(const struct plot_input *in, size_t i)
+{
+	for (size_t g = 0; g < in->ngroups; g++) {
+		if (i < in->groups[g].nruns)
+			return &in->groups[g].runs[i];
+		i -= in->groups[g].nruns;
+	}
+	return NULL;
+}
+
+bool plot_selected(const struct plot_input *in, const struct stored_cell *c)
+{
+	char both[256];
+
+	if (!c->values || !c->n || !streq(c->status, "ok"))
+		return false;
+	if (!in->cells)
+		return true;
+	snprintf(both, sizeof(both), "%s/%s", c->name, c->path);
+	return fnmatch(in->cells, c->name, 0) == 0 ||
+	       fnmatch(in->cells, both, 0) == 0;
+}
+
+double *plot_sorted(const double *x, size_t n)
+{
+	double *copy = xmalloc((n ? n : 1) * sizeof(double));
+
+	memcpy(copy, x, n * sizeof(double));
+	stats_sort(copy, n);
+	return copy;
+}
+
+void plot_summarize(const double *x, size_t n, struct summary *s)
+{
+	double *copy = plot_sorted(x, n);
+
+	stats_summarize(copy, n, s);
+	free(copy);
+}
+
+void plot_run_name(const struct stored_run *r, char *buf, size_t len)
+{
+	if (r->label && *r->label)
+		snprintf(buf, len, "%s#%lld", r->label, (long long)r->id);
+	else
+		snprintf(buf, len, "run %lld", (long long)r->id);
+}
+
+void plot_cell_label(const char *name, const char *path, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s%s%s", name, *path ? " " : "", path);
+}
+
+double plot_floor10(double x)
+{
+	return x > 0 && isfinite(x) ? pow(10, floor(log10(x))) : 1;
+}
+
+/* Appends each distinct value of field once, comma-separated. */
+static void distinct(const struct plot_input *in, size_t field,
+		     struct strbuf *sb)
+{
+	size_t n = plot_nruns(in), count = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct stored_run *r = plot_run(in, i);
+		const char *v = field == 0 ? r->kernel : field == 1 ? r->host : r->label;
+		bool seen = false;
+
+		if (!v || !*v)
+			continue;
+		for (size_t k = 0; k < i && !seen; k++) {
+			const struct stored_run *o = plot_run(in, k);
+
+			seen = streq(v, field == 0 ? o->kernel : field == 1 ? o->host :
+				     o->label);
+		}
+		if (seen)
+			continue;
+		strbuf_addf(sb, "%s%s", count++ ? ", " : "", v);
+	}
+}
+
+void plot_title_text(const struct plot_input *in, const char *what,
+		     struct strbuf *sb)
+{
+	static const char *const fields[] = { "kernel", "host", "label" };
+	size_t n = plot_nruns(in);
+
+	strbuf_addf(sb, "%s\n%s ", what, n == 1 ? "run" : "runs");
+	for (size_t i = 0; i < n && i < 12; i++)
+		strbuf_addf(sb, "%s%lld", i ? ", " : "", (long long)plot_run(in, i)->id);
+	if (n > 12)
+		strbuf_addf(sb, ", ... (%zu runs)", n);
+	for (size_t f = 0; f < ARRAY_SIZE(fields); f++) {
+		_cleanup_strbuf_ struct strbuf v = STRBUF_INIT;
+
+		distinct(in, f, &v);
+		if (v.len)
+			strbuf_addf(sb, " · %s%s %s", fields[f],
+				    strchr(v.buf, ',') ? "s" : "", v.buf);
+	}
+}
+
+/* ---- the picture ------------------------------------------------------ */
+
+#define TITLE_PX 64	/* two lines of title */
+#define KEY_PX 26	/* the key, one line under the title */
+#define GAP_PX 104	/* between panel rows: x label, then the next title */
+#define BOTTOM_PX 56
+
+static void plot_style(struct gp *gp)
+{
+	gp_cmd(gp, "set grid xtics ytics lc rgb '#dddddd' lw 1 dt 1");
+	gp_cmd(gp, "set border 3 lc rgb '#444444'");
+	gp_cmd(gp, "set tics nomirror out scale 0.6");
+	gp_cmd(gp, "set key noopaque samplen 2.5 spacing 1.1 font ',10'");
+	gp_cmd(gp, "set style fill solid 1 border lc rgb '#333333'");
+	gp_cmd(gp, "set title font ',12'");
+}
+
+void plot_begin(struct gp *gp, const struct plot_input *in, const char *output,
+		enum gp_format format, const char *what, int rows, int cols,
+		int panel_height, int left_px, int right_px)
+{
+	_cleanup_strbuf_ struct strbuf title = STRBUF_INIT, text = STRBUF_INIT;
+	int w = in->width ? in->width : 1200;
+	int h = in->height ? in->height :
+		TITLE_PX + rows * panel_height + (rows - 1) * GAP_PX + BOTTOM_PX;
+	double hh = h, ww = w;
+
+	gp_chart(gp, output, format, w, h);
+	plot_title_text(in, what, &title);
+	gp_text(&text, title.buf);
+	plot_style(gp);
+	gp_cmd(gp, "cb_key_y = %.4f", 1 - (TITLE_PX + 2) / hh);
+	gp_cmd(gp, "set multiplot layout %d,%d title %s font ',13' "
+	       "margins %.4f,%.4f,%.4f,%.4f spacing %.4f,%.4f", rows, cols, text.buf,
+	       left_px / ww, 1 - right_px / ww, BOTTOM_PX / hh,
+	       1 - (TITLE_PX + KEY_PX + 40) / hh, 90 / ww, GAP_PX / hh);
+}
+
+void plot_key_at(struct gp *gp, double x)
+{
+	gp_cmd(gp, "set key at screen %.3f, screen cb_key_y center top "
+	       "vertical maxrows 1 width 1 samplen 1.5 font ',10'", x);
+}
+
+void plot_key(struct gp *gp, bool first)
+{
+	if (first)
+		plot_key_at(gp, 0.5);
+	else
+		gp_cmd(gp, "unset key");
+}
+
+void plot_end(struct gp *gp)
+{
+	gp_cmd(gp, "unset multiplot");
+	gp_cmd(gp, "unset output");
+}
+
+void plot_ytics(struct gp *gp, const char *const *labels, size_t n)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_adds(&sb, "set ytics (");
+	for (size_t i = 0; i < n; i++) {
+		strbuf_adds(&sb, i ? ", \\\n  " : "");
+		gp_text(&sb, labels[i]);
+		strbuf_addf(&sb, " %zu", i);
+	}
+	strbuf_adds(&sb, ")");
+	gp_cmd(gp, "%s", sb.buf);
+	gp_cmd(gp, "set yrange [%f:-0.6]", n - 0.4);
+	strbuf_release(&sb);
+}
+
+void plot_panel_title(struct gp *gp, const char *title)
+{
+	_cleanup_strbuf_ struct strbuf t = STRBUF_INIT;
+
+	gp_text(&t, title);
+	gp_cmd(gp, "set title %s", t.buf);
+}
+
+/* ---- core cycles and the speed of each round ------------------------- */
+
+/* Per-sample core cycles (bench, timens, ab since schema 2), or NULL. */
+const double *plot_core_cycles(const struct stored_cell *c)
+{
+	return c->core_cycles;
+}
+
+/* The per-round quality record ({"rounds": [{"core_ghz": ..}, ..]}). */
+const json_t *plot_run_quality(const struct stored_run *r)
+{
+	return r->quality;
+}
+
+bool plot_round_speeds(const json_t *quality, double *ghz, unsigned n)
+{
+	const json_t *rounds = json_object_get(quality, "rounds"), *e;
+	bool any = false;
+	size_t i;
+
+	for (unsigned k = 0; k < n; k++)
+		ghz[k] = NAN;
+	json_array_foreach(rounds, i, e) {
+		const json_t *k = json_object_get(e, "round");
+		const json_t *v = json_object_get(e, "core_ghz");
+		json_int_t round = json_is_integer(k) ? json_integer_value(k) :
+				   (json_int_t)i;
+
+		if (round < 0 || round >= (json_int_t)n || !json_is_number(v) ||
+		    !(json_number_value(v) > 0))
+			continue;
+		ghz[round] = json_number_value(v);
+		any = true;
+	}
+	return any;
+}

@@ -1,0 +1,602 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Unit tests of the charts: the palette (colour-blind safe and apart in
+ * greyscale), gnuplot's quoting and data blocks, and what each kind picks
+ * from stored runs: which runs fit, the series and the data it writes.
+ * Drawing itself (gnuplot) is the command-line tests' business.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "basic/strbuf.h"
+#include "basic/util.h"
+#include "report/gnuplot.h"
+#include "report/palette.h"
+#include "report/plot.h"
+#include "report/textplot.h"
+#include "results/compare.h"
+
+/* ---- palette ---------------------------------------------------------- */
+
+static void test_lightness(void **state)
+{
+	(void)state;
+	assert_true(fabs(palette_lightness("#000000")) < 1e-9);
+	assert_true(fabs(palette_lightness("#FFFFFF") - 100) < 1e-6);
+	/* Okabe-Ito's blue and orange, as published: L* 46 and 71. */
+	assert_true(fabs(palette_lightness("#0072B2") - 46.0) < 0.5);
+	assert_true(fabs(palette_lightness("#E69F00") - 70.6) < 0.5);
+	assert_true(palette_lightness("0072B2") < 0);
+	assert_true(palette_lightness("#00GG00") < 0);
+}
+
+/* In greyscale, neighbouring series and the three paths stay apart. */
+static void test_greyscale(void **state)
+{
+	const char *paths[] = { "vdso", "libc", "syscall" };
+
+	(void)state;
+	for (size_t i = 0; i + 1 < 6; i++)
+		assert_true(fabs(palette_lightness(palette_series(i)) -
+				 palette_lightness(palette_series(i + 1))) >= 15);
+	for (size_t i = 0; i < 3; i++)
+		for (size_t j = i + 1; j < 3; j++)
+			assert_true(fabs(palette_lightness(palette_path(paths[i])) -
+					 palette_lightness(palette_path(paths[j]))) >= 20);
+	/* Every series differs from its neighbour in dash and shape too. */
+	for (size_t i = 0; i + 1 < 2 * palette_size(); i++) {
+		assert_int_not_equal(palette_dash(i), palette_dash(i + 1));
+		assert_int_not_equal(palette_point(i), palette_point(i + 1));
+	}
+}
+
+/* Each verdict has its own shape: colour is never the only carrier. */
+static void test_verdicts(void **state)
+{
+	const char *v[] = { "worse", "better", "~", "noisy", "few" };
+
+	(void)state;
+	for (size_t i = 0; i < 5; i++)
+		for (size_t j = i + 1; j < 5; j++) {
+			assert_int_not_equal(palette_verdict_point(v[i]),
+					     palette_verdict_point(v[j]));
+			assert_string_not_equal(palette_verdict(v[i]), palette_verdict(v[j]));
+		}
+}
+
+/* ---- gnuplot ---------------------------------------------------------- */
+
+static void test_quoting(void **state)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	(void)state;
+	gp_quote(&sb, "it's\nhere");
+	assert_string_equal(sb.buf, "'it''s here'");
+	strbuf_reset(&sb);
+	gp_text(&sb, "a \"b\" \\c\nd");
+	assert_string_equal(sb.buf, "\"a \\\"b\\\" \\\\c\\nd\"");
+	strbuf_reset(&sb);
+	gp_data_string(&sb, "say \"x\"\t");
+	assert_string_equal(sb.buf, "\"say 'x' \"");
+	strbuf_release(&sb);
+	assert_int_equal(gp_format_of("a/b.svg"), GP_SVG);
+	assert_int_equal(gp_format_of("B.PNG"), GP_PNG);
+	assert_int_equal(gp_format_of("b.jpg"), -1);
+	assert_int_equal(gp_format_of("dir.svg/b"), -1);
+	assert_int_equal(gp_format_of("svg"), -1);
+}
+
+/* gnuplot does not count a block without data: an empty one gets a NaN. */
+static void test_blocks(void **state)
+{
+	struct gp gp;
+
+	(void)state;
+	gp_init(&gp, "x");
+	assert_int_equal(gp_block(&gp, "first"), 0);
+	gp_row(&gp, "1 2");
+	assert_int_equal(gp_block(&gp, "empty"), 1);
+	assert_int_equal(gp_block(&gp, "third"), 2);
+	gp_row(&gp, "3 4");
+	assert_non_null(strstr(gp.data.buf, "# index 0: first\n1 2\n\n\n# index 1: empty\n"
+			       "NaN\n\n\n# index 2: third\n3 4\n"));
+	gp_chart(&gp, "x.png", GP_PNG, 640, 480);
+	assert_non_null(strstr(gp.script.buf, "if (!exists(\"cb_out1\")) cb_out1 = 'x.png'\n"));
+	assert_non_null(strstr(gp.script.buf, "set terminal pngcairo size 640,480"));
+	assert_non_null(strstr(gp.script.buf, "cb_data = 'x'.'.dat'"));
+	gp_release(&gp);
+}
+
+static void test_split_path(void **state)
+{
+	char *dir, *name;
+
+	(void)state;
+	gp_split_path("out/sub/c.svg", &dir, &name);
+	assert_string_equal(dir, "out/sub");
+	assert_string_equal(name, "c.svg");
+	free(dir);
+	free(name);
+	gp_split_path("c.svg", &dir, &name);
+	assert_string_equal(dir, ".");
+	free(dir);
+	free(name);
+	gp_split_path("/c.svg", &dir, &name);
+	assert_string_equal(dir, "/");
+	assert_string_equal(name, "c.svg");
+	free(dir);
+	free(name);
+}
+
+/* ---- text ------------------------------------------------------------ */
+
+static char *captured(void (*fn)(FILE *, void *), void *arg)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	fn(f, arg);
+	fclose(f);
+	return buf;
+}
+
+static void histogram_of_100(FILE *f, void *arg)
+{
+	textplot_histogram(f, arg, 101, "> ");
+}
+
+/* Ten bins up to p99, every sample counted once, the tail on its own. */
+static void test_text_histogram(void **state)
+{
+	double x[101];
+	char *out, *line;
+	size_t rows = 0, total = 0;
+
+	(void)state;
+	for (int i = 0; i < 100; i++)
+		x[i] = 100 - i;		/* any order */
+	x[100] = 5000;
+	out = captured(histogram_of_100, x);
+	for (line = strtok(out, "\n"); line; line = strtok(NULL, "\n")) {
+		char *bar = strchr(line, '|');
+		size_t count;
+
+		assert_true(strncmp(line, "> ", 2) == 0);
+		assert_non_null(bar);
+		assert_int_equal(sscanf(bar + 42, "%zu", &count), 1);
+		total += count;
+		/* Bins of 10 samples draw 40 #, the tail of 1 a tenth of it. */
+		if (++rows < 11) {
+			assert_int_equal(count, 10);
+			assert_int_equal(strspn(bar + 1, "#"), 40);
+		} else {
+			assert_non_null(strstr(line, "100 .. 5000"));
+			assert_int_equal(count, 1);
+			assert_int_equal(strspn(bar + 1, "#"), 4);
+			assert_non_null(strstr(line, "above p99, to the maximum"));
+		}
+	}
+	assert_int_equal(rows, 11);
+	assert_int_equal(total, 101);
+	free(out);
+}
+
+static void ministat_two(FILE *f, void *arg)
+{
+	static const double x[] = { 1, 2, 3 }, y[] = { 3, 4, 5, 5 };
+	struct textplot_set sets[] = { { 'x', x, 3 }, { '+', y, 4 } };
+
+	(void)arg;
+	textplot_ministat(f, sets, 2, 22);
+}
+
+/*
+ * Axis 1..5 over 20 columns: 1 at column 0, 2 at 5, 3 at 10, 4 at 14, 5
+ * at 19. x and + meet at 3 ('*'); 5 is piled twice. x: mean 2 = median (M
+ * drawn over A), sd 1; +: mean 4.25 at 15, median 4.5 at 17, sd 0.96.
+ */
+static void test_ministat_plot(void **state)
+{
+	char *out = captured(ministat_two, NULL);
+
+	(void)state;
+	assert_string_equal(out,
+		"+--------------------+\n"
+		"|                   +|\n"
+		"|x    x    *   +    +|\n"
+		"||____M____|         |\n"
+		"|           |___A_M_||\n"
+		"+--------------------+\n");
+	free(out);
+}
+
+/* ---- runs --------------------------------------------------------------- */
+
+static void add_cell(struct stored_run *r, const char *name, const char *path,
+		     const char *unit, size_t n, double base, uint32_t rounds)
+{
+	struct stored_cell *c;
+
+	r->cells = xrealloc(r->cells, (r->ncells + 1) * sizeof(*r->cells));
+	c = &r->cells[r->ncells++];
+	memset(c, 0, sizeof(*c));
+	c->name = xstrdup(name);
+	c->path = xstrdup(path);
+	c->api = xstrdup("");
+	c->clock = xstrdup("");
+	c->status = xstrdup("ok");
+	c->reason = xstrdup("");
+	c->unit = xstrdup(unit);
+	c->cycles_unit = xstrdup("");
+	c->n = n;
+	c->values = xmalloc(n * sizeof(double));
+	for (size_t i = 0; i < n; i++)
+		c->values[i] = base * (1 + 0.01 * (double)(i % 7));
+	if (rounds) {
+		c->rounds = xmalloc(n * sizeof(uint32_t));
+		for (size_t i = 0; i < n; i++)
+			c->rounds[i] = (uint32_t)(i * rounds / n);
+		c->nrounds = rounds;
+	}
+}
+
+static void make_run(struct stored_run *r, int64_t id, const char *command,
+		     const char *label)
+{
+	memset(r, 0, sizeof(*r));
+	r->id = id;
+	r->command = xstrdup(command);
+	r->label = xstrdup(label);
+	r->host = xstrdup("vm1");
+	r->kernel = xstrdup("6.18.44");
+	r->status = xstrdup("complete");
+	snprintf(r->started, sizeof(r->started), "2026-12-01T10:00:00Z");
+	r->env = json_object();
+}
+
+static void bench_run(struct stored_run *r, int64_t id, const char *label)
+{
+	make_run(r, id, "bench", label);
+	add_cell(r, "clock-gettime-monotonic", "vdso", "ns", 200, 20, 10);
+	add_cell(r, "clock-gettime-monotonic", "syscall", "ns", 200, 150, 10);
+	add_cell(r, "time", "vdso", "ns", 200, 2, 10);
+}
+
+struct fixture {
+	struct stored_run runs[3];
+	struct compare_group groups[3];
+	struct plot_input in;
+};
+
+static void one_group_each(struct fixture *f, size_t n)
+{
+	memset(&f->in, 0, sizeof(f->in));
+	for (size_t i = 0; i < n; i++) {
+		f->groups[i].spec = (char *)(i ? "after" : "before");
+		f->groups[i].runs = &f->runs[i];
+		f->groups[i].nruns = 1;
+	}
+	f->in.groups = f->groups;
+	f->in.ngroups = n;
+}
+
+static void free_runs(struct fixture *f, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		stored_run_free(&f->runs[i]);
+}
+
+/* The chart's script and data, or NULL with why in err. */
+static int chart(struct fixture *f, enum plot_kind kind, struct gp *gp,
+		 struct strbuf *err)
+{
+	gp_init(gp, "t");
+	return plot_add_chart(gp, kind, &f->in, "t.svg", GP_SVG, err);
+}
+
+static void test_fits(void **state)
+{
+	struct fixture f;
+	struct strbuf why = STRBUF_INIT;
+
+	(void)state;
+	bench_run(&f.runs[0], 7, "before");
+	one_group_each(&f, 1);
+	assert_true(plot_kind_fits(PLOT_CELLS, &f.in, &why));
+	assert_true(plot_kind_fits(PLOT_DISTRIBUTION, &f.in, &why));
+	assert_true(plot_kind_fits(PLOT_ROUNDS, &f.in, &why));
+	assert_int_equal(plot_default_kind(&f.in), PLOT_CELLS);
+	assert_false(plot_kind_fits(PLOT_SCALE, &f.in, &why));
+	assert_string_equal(why.buf, "run 7 is a bench run: kind scale draws "
+			    "clockbench scale runs");
+	strbuf_reset(&why);
+	assert_false(plot_kind_fits(PLOT_HOTPLUG, &f.in, &why));
+	strbuf_reset(&why);
+	assert_false(plot_kind_fits(PLOT_COMPARE, &f.in, &why));
+	assert_non_null(strstr(why.buf, "give two runs or labels"));
+	strbuf_reset(&why);
+	f.in.cells = "nothing*";
+	assert_false(plot_kind_fits(PLOT_CELLS, &f.in, &why));
+	assert_non_null(strstr(why.buf, "no matching cells"));
+	strbuf_release(&why);
+	free_runs(&f, 1);
+}
+
+/* One bar block per path, the names as tics, the title with the run. */
+static void test_cells(void **state)
+{
+	struct fixture f;
+	struct strbuf err = STRBUF_INIT;
+	struct gp gp;
+
+	(void)state;
+	bench_run(&f.runs[0], 7, "before");
+	one_group_each(&f, 1);
+	assert_int_equal(chart(&f, PLOT_CELLS, &gp, &err), 0);
+	assert_non_null(strstr(gp.script.buf, "\"clock-gettime-monotonic\" 0, \\\n  \"time\" 1)"));
+	assert_non_null(strstr(gp.script.buf, "title 'vdso'"));
+	assert_non_null(strstr(gp.script.buf, "title 'syscall'"));
+	assert_null(strstr(gp.script.buf, "title 'libc'"));
+	assert_non_null(strstr(gp.script.buf, "run 7 · kernel 6.18.44 · host vm1 · label before"));
+	assert_non_null(strstr(gp.script.buf, "set logscale x"));
+	/* No cycles kept: no cycles panel. */
+	assert_non_null(strstr(gp.script.buf, "set multiplot layout 1,1"));
+	assert_non_null(strstr(gp.data.buf, "# index 0: run 7, vdso path"));
+	assert_non_null(strstr(gp.data.buf, "# index 1: run 7, syscall path"));
+	gp_release(&gp);
+	strbuf_release(&err);
+	free_runs(&f, 1);
+}
+
+/* The core's speed per round joins the drift when the run kept it. */
+static void test_rounds_speed(void **state)
+{
+	struct fixture f;
+	struct strbuf err = STRBUF_INIT;
+	struct gp gp;
+	double ghz[4];
+	json_t *q = json_pack("{s:[{s:i, s:f}, {s:i, s:f}, {s:i, s:n}]}", "rounds",
+			      "round", 0, "core_ghz", 2.1, "round", 2, "core_ghz", 1.4,
+			      "round", 1, "core_ghz");
+
+	(void)state;
+	assert_true(plot_round_speeds(q, ghz, 4));
+	assert_true(ghz[0] == 2.1 && ghz[2] == 1.4 && isnan(ghz[1]) && isnan(ghz[3]));
+	assert_false(plot_round_speeds(NULL, ghz, 4));
+	bench_run(&f.runs[0], 7, "before");
+	one_group_each(&f, 1);
+	assert_int_equal(chart(&f, PLOT_ROUNDS, &gp, &err), 0);
+	assert_null(strstr(gp.script.buf, "core GHz"));
+	assert_non_null(strstr(gp.script.buf, "title 'median of the cells'"));
+	assert_non_null(strstr(gp.script.buf, ": 3 cells, 10 rounds"));
+	gp_release(&gp);
+	f.runs[0].quality = q;
+	assert_int_equal(chart(&f, PLOT_ROUNDS, &gp, &err), 0);
+	assert_non_null(strstr(gp.script.buf, "axes x1y2"));
+	assert_non_null(strstr(gp.data.buf, "core GHz\n1 2.1\n3 1.4\n"));
+	gp_release(&gp);
+	strbuf_release(&err);
+	free_runs(&f, 1);
+}
+
+/* Round medians as a change from the cell's median, in time order. */
+static void test_rounds_values(void **state)
+{
+	struct fixture f;
+	struct strbuf err = STRBUF_INIT;
+	struct gp gp;
+
+	(void)state;
+	make_run(&f.runs[0], 3, "bench", "");
+	add_cell(&f.runs[0], "c", "vdso", "ns", 4, 10, 2);
+	/* Round 0: 10, 20; round 1: 30, 40 -> medians 15 and 35, median 25. */
+	for (size_t i = 0; i < 4; i++)
+		f.runs[0].cells[0].values[i] = 10.0 * (double)(i + 1);
+	one_group_each(&f, 1);
+	assert_int_equal(chart(&f, PLOT_ROUNDS, &gp, &err), 0);
+	assert_non_null(strstr(gp.data.buf, "c vdso: round, change from the cell's "
+			       "median (%)\n1 -40\n2 40\n"));
+	gp_release(&gp);
+	strbuf_release(&err);
+	free_runs(&f, 1);
+}
+
+/* Shared bins, counts per bin, the tail above p99 in its own block. */
+static void test_distribution(void **state)
+{
+	struct fixture f;
+	struct strbuf err = STRBUF_INIT;
+	struct gp gp;
+	unsigned tail;
+
+	(void)state;
+	make_run(&f.runs[0], 3, "exec", "");
+	add_cell(&f.runs[0], "wall", "", "s", 100, 1, 0);
+	for (size_t i = 0; i < 100; i++)
+		f.runs[0].cells[0].values[i] = i < 99 ? 1.0 + 0.01 * (double)(i % 2) : 50;
+	one_group_each(&f, 1);
+	assert_int_equal(plot_default_kind(&f.in), PLOT_DISTRIBUTION);
+	assert_int_equal(chart(&f, PLOT_DISTRIBUTION, &gp, &err), 0);
+	assert_non_null(strstr(gp.data.buf, "wall : bin centre, samples\n"));
+	assert_non_null(strstr(gp.script.buf, "set xlabel 's'"));
+	assert_int_equal(sscanf(strstr(gp.data.buf, "(the tail), samples\n") + 20,
+				"%*g %u", &tail), 1);
+	assert_int_equal(tail, 1);
+	gp_release(&gp);
+	strbuf_release(&err);
+	free_runs(&f, 1);
+}
+
+static void scale_run(struct stored_run *r, int64_t id, const char *label)
+{
+	make_run(r, id, "scale", label);
+	r->config = json_pack("{s:s, s:i}", "mode", "threads", "calls", 20000);
+	add_cell(r, "times-threads-8", "libc", "s", 3, 2.5, 3);
+	add_cell(r, "times-threads-2", "libc", "s", 3, 2.0, 3);
+	add_cell(r, "clock-gettime-process-cputime-threads-2", "libc", "s", 3, 2.2, 3);
+	free(r->cells[0].api);
+	r->cells[0].api = xstrdup("times");
+}
+
+/* A panel per API, points in thread order, one line per run. */
+static void test_scale(void **state)
+{
+	struct fixture f;
+	struct strbuf err = STRBUF_INIT;
+	struct gp gp;
+
+	(void)state;
+	scale_run(&f.runs[0], 5, "pre");
+	scale_run(&f.runs[1], 6, "bug");
+	one_group_each(&f, 2);
+	assert_int_equal(plot_default_kind(&f.in), PLOT_SCALE);
+	assert_int_equal(chart(&f, PLOT_SCALE, &gp, &err), 0);
+	assert_non_null(strstr(gp.script.buf, "set multiplot layout 1,2"));
+	assert_non_null(strstr(gp.data.buf, "pre#5, times threads: count, median, "
+			       "ci95_lo, ci95_hi\n2 2.02"));
+	assert_non_null(strstr(gp.data.buf, "\n8 2.52"));
+	assert_non_null(strstr(gp.script.buf, "title 'bug#6'"));
+	assert_non_null(strstr(gp.script.buf, "seconds for 20000 calls"));
+	assert_non_null(strstr(gp.script.buf, "set xtics add (2, 8)"));
+	gp_release(&gp);
+	strbuf_release(&err);
+	free_runs(&f, 2);
+}
+
+/* The forest: a noise floor block, points by verdict, a panel per other. */
+static void test_compare(void **state)
+{
+	struct fixture f;
+	struct strbuf err = STRBUF_INIT;
+	struct gp gp;
+
+	(void)state;
+	bench_run(&f.runs[0], 7, "before");
+	bench_run(&f.runs[1], 8, "after");
+	bench_run(&f.runs[2], 9, "after");
+	for (size_t i = 0; i < 200; i++)
+		f.runs[1].cells[1].values[i] *= 1.2;
+	one_group_each(&f, 3);
+	f.groups[2].spec = (char *)"9";
+	assert_int_equal(plot_default_kind(&f.in), PLOT_COMPARE);
+	assert_int_equal(chart(&f, PLOT_COMPARE, &gp, &err), 0);
+	assert_non_null(strstr(gp.script.buf, "set multiplot layout 2,1"));
+	assert_non_null(strstr(gp.data.buf, "group 1, verdict worse: y, change, ci95_lo, "
+			       "ci95_hi (%)\n1 20"));
+	assert_non_null(strstr(gp.script.buf, "after (1 run), kernel 6.18.44 against "
+			       "before (1 run), kernel 6.18.44: geomean +"));
+	assert_non_null(strstr(gp.script.buf, "after#9, kernel 6.18.44 against"));
+	assert_non_null(strstr(gp.script.buf, "title 'worse'"));
+	assert_non_null(strstr(gp.script.buf, "title 'noise floor'"));
+	gp_release(&gp);
+	strbuf_release(&err);
+	free_runs(&f, 3);
+}
+
+static void timens_side(struct stored_run *r, int64_t id, const char *side)
+{
+	bench_run(r, id, side);
+	free(r->command);
+	r->command = xstrdup("timens");
+	r->config = json_pack("{s:s, s:s}", "mode", "timens", "side", side);
+}
+
+static void test_timens(void **state)
+{
+	struct fixture f;
+	struct strbuf err = STRBUF_INIT;
+	struct gp gp;
+
+	(void)state;
+	timens_side(&f.runs[0], 1, "host");
+	one_group_each(&f, 1);
+	assert_false(plot_kind_fits(PLOT_TIMENS, &f.in, &err));
+	assert_non_null(strstr(err.buf, "one side only"));
+	assert_int_equal(plot_default_kind(&f.in), PLOT_CELLS);
+	strbuf_reset(&err);
+	timens_side(&f.runs[1], 2, "timens");
+	for (size_t i = 0; i < 200; i++)
+		f.runs[1].cells[0].values[i] *= 1.05;
+	one_group_each(&f, 2);
+	assert_int_equal(plot_default_kind(&f.in), PLOT_TIMENS);
+	assert_int_equal(chart(&f, PLOT_TIMENS, &gp, &err), 0);
+	assert_non_null(strstr(gp.script.buf, "set multiplot layout 1,2"));
+	assert_non_null(strstr(gp.script.buf, "title 'time namespace'"));
+	assert_non_null(strstr(gp.data.buf, "run 2 (timens): y, median"));
+	assert_non_null(strstr(gp.data.buf, "verdict worse: y, change, ci95_lo, ci95_hi (%)\n0 5"));
+	gp_release(&gp);
+	strbuf_release(&err);
+	free_runs(&f, 2);
+}
+
+static void hotplug_run(struct stored_run *r)
+{
+	make_run(r, 4, "hotplug", "hp");
+	add_cell(r, "offline", "", "s", 4, 0.040, 0);
+	add_cell(r, "online", "", "s", 4, 0.020, 0);
+	add_cell(r, "state:sched:active:offline", "", "s", 4, 0.010, 0);
+	add_cell(r, "state:cpu:teardown:offline", "", "s", 4, 0.005, 0);
+	add_cell(r, "state:cpu:bringup:online", "", "s", 4, 0.008, 0);
+}
+
+/* States stacked in the stored order, the rest up to the wall time. */
+static void test_hotplug(void **state)
+{
+	struct fixture f;
+	struct strbuf err = STRBUF_INIT;
+	struct gp gp;
+
+	(void)state;
+	hotplug_run(&f.runs[0]);
+	one_group_each(&f, 1);
+	assert_int_equal(plot_default_kind(&f.in), PLOT_HOTPLUG);
+	assert_int_equal(chart(&f, PLOT_HOTPLUG, &gp, &err), 0);
+	assert_non_null(strstr(gp.data.buf, "hp#4, offline: cycle, ms\n1 40\n"));
+	/* sched:active from 0 to its mean, 10.15 ms, numbered 1; then teardown. */
+	assert_non_null(strstr(gp.data.buf, "sched:active: x, y, x_lo, x_hi, y_lo, y_hi, "
+			       "label (ms)\n5.075 0.000 0 10.15 -0.350 0.350 \"1\""));
+	assert_non_null(strstr(gp.data.buf, "cpu:teardown: x, y, x_lo, x_hi, y_lo, y_hi, "
+			       "label (ms)\n12.6875 0.000 10.15 15.225 -0.350 0.350 \"2\""));
+	assert_non_null(strstr(gp.data.buf, "cpu:bringup: x, y, x_lo, x_hi, y_lo, y_hi, "
+			       "label (ms)\n4.06 1.000 0 8.12"));
+	assert_non_null(strstr(gp.script.buf, "title '1 sched:active'"));
+	assert_non_null(strstr(gp.script.buf, "title '4 rest'"));
+	assert_non_null(strstr(gp.script.buf, "\"offline, hp#4\" 0"));
+	gp_release(&gp);
+	strbuf_release(&err);
+	free_runs(&f, 1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_lightness),
+		cmocka_unit_test(test_greyscale),
+		cmocka_unit_test(test_verdicts),
+		cmocka_unit_test(test_quoting),
+		cmocka_unit_test(test_blocks),
+		cmocka_unit_test(test_split_path),
+		cmocka_unit_test(test_text_histogram),
+		cmocka_unit_test(test_ministat_plot),
+		cmocka_unit_test(test_fits),
+		cmocka_unit_test(test_cells),
+		cmocka_unit_test(test_rounds_speed),
+		cmocka_unit_test(test_rounds_values),
+		cmocka_unit_test(test_distribution),
+		cmocka_unit_test(test_scale),
+		cmocka_unit_test(test_compare),
+		cmocka_unit_test(test_timens),
+		cmocka_unit_test(test_hotplug),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,225 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Unit tests of the report's pieces: the mail's wrapping and figures, the
+ * HTML's escaping and the inlining of gnuplot's SVG (ids made unique per
+ * chart), the report's sections, and files written whole or not at all.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "basic/strbuf.h"
+#include "basic/util.h"
+#include "report/html.h"
+#include "report/mail.h"
+#include "report/outfile.h"
+#include "results/compare.h"
+
+static void test_wrap(void **state)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	(void)state;
+	mail_wrap(&sb, "one two three four", 9, "> ", "    ");
+	assert_string_equal(sb.buf, "> one two\n    three\n    four\n");
+	strbuf_reset(&sb);
+	/* A word longer than the line stays whole, on its own line. */
+	mail_wrap(&sb, "a verylongwordindeed b", 8, "", "  ");
+	assert_string_equal(sb.buf, "a\n  verylongwordindeed\n  b\n");
+	strbuf_reset(&sb);
+	mail_wrap(&sb, "exactly ten", 11, "", "");
+	assert_string_equal(sb.buf, "exactly ten\n");
+	strbuf_release(&sb);
+}
+
+static void test_figures(void **state)
+{
+	const double v[] = { 26.1, 1127.33, 146.78, 2.034, 0.01234, -3.5 };
+	const char *want[] = { "26.10", "1127", "146.8", "2.03", "0.0123", "-3.50" };
+	struct strbuf sb = STRBUF_INIT;
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(v); i++) {
+		strbuf_reset(&sb);
+		mail_figure(&sb, v[i]);
+		assert_string_equal(sb.buf, want[i]);
+	}
+	strbuf_release(&sb);
+}
+
+static void test_escape(void **state)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	(void)state;
+	html_escape(&sb, "<a href=\"x\">it's & that</a>");
+	assert_string_equal(sb.buf, "&lt;a href=&quot;x&quot;&gt;it&#39;s &amp; that&lt;/a&gt;");
+	strbuf_release(&sb);
+}
+
+/* Two charts define gpPt0: inline, each gets its own, and refers to it. */
+static void test_inline_svg(void **state)
+{
+	static const char svg[] =
+		"<?xml version=\"1.0\"?>\n<svg \n viewBox=\"0 0 10 10\">\n"
+		"<title>Gnuplot</title>\n<g id=\"gnuplot_canvas\">\n"
+		"\t<path id='gpPt0' d='M0,0'/>\n<use xlink:href='#gpPt0'/>\n"
+		"<rect fill=\"url(#gpPat1)\"/>\n<text>id='x' stays</text>\n</g></svg>\n";
+	struct strbuf sb = STRBUF_INIT;
+
+	(void)state;
+	assert_true(html_inline_svg(&sb, svg, "c2", "Cost <per> call"));
+	assert_true(strncmp(sb.buf, "<svg", 4) == 0);
+	assert_non_null(strstr(sb.buf, "<title>Cost &lt;per&gt; call</title>"));
+	assert_non_null(strstr(sb.buf, "<g id=\"c2-gnuplot_canvas\">"));
+	assert_non_null(strstr(sb.buf, "\t<path id='c2-gpPt0'"));
+	assert_non_null(strstr(sb.buf, "xlink:href='#c2-gpPt0'"));
+	assert_non_null(strstr(sb.buf, "url(#c2-gpPat1)"));
+	assert_non_null(strstr(sb.buf, "<text>id='x' stays</text>"));
+	assert_null(strstr(sb.buf, "<?xml"));
+	assert_false(html_inline_svg(&sb, "<html/>", "c1", "x"));
+	strbuf_release(&sb);
+}
+
+static void make_run(struct stored_run *r, int64_t id, const char *label, double base)
+{
+	struct stored_cell *c;
+
+	memset(r, 0, sizeof(*r));
+	r->id = id;
+	r->command = xstrdup("bench");
+	r->label = xstrdup(label);
+	r->host = xstrdup("vm1");
+	r->kernel = xstrdup("6.18");
+	r->status = xstrdup("complete");
+	snprintf(r->uuid, sizeof(r->uuid), "u%lld", (long long)id);
+	r->env = json_pack("{s:s, s:{s:s}}", "clocksource", "tsc", "libc", "name", "glibc");
+	r->ncells = 2;
+	r->cells = xcalloc(2, sizeof(*r->cells));
+	for (size_t k = 0; k < 2; k++) {
+		c = &r->cells[k];
+		c->name = xstrdup(k ? "times" : "clock-gettime-monotonic");
+		c->path = xstrdup(k ? "syscall" : "vdso");
+		c->api = xstrdup(k ? "times" : "clock_gettime");
+		c->clock = xstrdup("");
+		c->status = xstrdup(k ? "n/a" : "ok");
+		c->reason = xstrdup(k ? "no such <call>" : "");
+		c->unit = xstrdup("ns");
+		c->cycles_unit = xstrdup("");
+		if (k)
+			continue;
+		c->n = 50;
+		c->values = xmalloc(50 * sizeof(double));
+		for (size_t i = 0; i < 50; i++)
+			c->values[i] = base + 0.01 * (double)(i % 5);
+	}
+}
+
+/* A run alone: its charts, the summary after them, show's table, the env. */
+static void test_report_one_run(void **state)
+{
+	struct stored_run run;
+	struct compare_group g = { .spec = (char *)"7", .nruns = 1 };
+	struct plot_input in = { .groups = &g, .ngroups = 1 };
+	struct html_chart chart = { PLOT_CELLS, "<svg viewBox='0 0 1 1'><g id='a'/></svg>" };
+	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
+	const char *charts, *summary;
+
+	(void)state;
+	make_run(&run, 7, "before", 20);
+	g.runs = &run;
+	assert_int_equal(html_report(&out, &in, &chart, 1, &err), 0);
+	assert_true(strncmp(out.buf, "<!DOCTYPE html>\n<html lang=\"en\">", 32) == 0);
+	assert_non_null(strstr(out.buf, "<meta name=\"viewport\" content=\"width=device-width"));
+	assert_null(strstr(out.buf, "<script"));
+	assert_null(strstr(out.buf, "id=\"comparison\""));
+	charts = strstr(out.buf, "<section id=\"charts\">");
+	summary = strstr(out.buf, "<section id=\"summary\">");
+	assert_true(charts && summary && charts < summary);
+	assert_non_null(strstr(out.buf, "<g id='c1-a'/>"));
+	assert_non_null(strstr(out.buf, "<td class=\"l\" colspan=\"11\">n/a: no such &lt;call&gt;</td>"));
+	assert_non_null(strstr(out.buf, "<th class=\"l\">libc.name</th><td class=\"l\" colspan=\"1\">glibc</td>"));
+	assert_non_null(strstr(out.buf, "before#7: bench"));
+	strbuf_release(&out);
+	strbuf_release(&err);
+	stored_run_free(&run);
+}
+
+/* Two groups: the summary and the comparison lead, then the charts. */
+static void test_report_two_groups(void **state)
+{
+	struct stored_run runs[2];
+	struct compare_group g[2] = {
+		{ .spec = (char *)"before", .runs = &runs[0], .nruns = 1 },
+		{ .spec = (char *)"after", .runs = &runs[1], .nruns = 1 },
+	};
+	struct plot_input in = { .groups = g, .ngroups = 2 };
+	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
+	const char *summary, *comparison;
+
+	(void)state;
+	make_run(&runs[0], 7, "before", 20);
+	make_run(&runs[1], 8, "after", 20);
+	assert_int_equal(html_report(&out, &in, NULL, 0, &err), 0);
+	summary = strstr(out.buf, "<section id=\"summary\">");
+	comparison = strstr(out.buf, "<section id=\"comparison\">");
+	assert_true(summary && comparison && summary < comparison);
+	assert_null(strstr(out.buf, "id=\"charts\""));
+	assert_non_null(strstr(out.buf, "<h3>after#8 against before#7</h3>"));
+	assert_non_null(strstr(out.buf, "As mmtests prints it (seed 001)"));
+	assert_non_null(strstr(out.buf, "clockbench compare before after"));
+	strbuf_release(&out);
+	strbuf_release(&err);
+	stored_run_free(&runs[0]);
+	stored_run_free(&runs[1]);
+}
+
+static void test_outfile(void **state)
+{
+	char dir[] = "/tmp/clockbench-test-outfile-XXXXXX", path[64];
+	struct strbuf err = STRBUF_INIT, back = STRBUF_INIT;
+	struct stat st;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/x.txt", dir);
+	assert_int_equal(outfile_write(path, "hello", 5, &err), 0);
+	assert_int_equal(outfile_read(path, &back), 0);
+	assert_string_equal(back.buf, "hello");
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(st.st_mode & 0777, 0666 & ~(unsigned)umask(022));
+	/* Onto a directory: refused, and no temporary file left. */
+	snprintf(path, sizeof(path), "%s/sub", dir);
+	assert_int_equal(mkdir(path, 0755), 0);
+	assert_int_equal(outfile_write(path, "x", 1, &err), -1);
+	assert_non_null(strstr(err.buf, "Is a directory"));
+	assert_int_equal(rmdir(path), 0);
+	snprintf(path, sizeof(path), "%s/x.txt", dir);
+	assert_int_equal(unlink(path), 0);
+	assert_int_equal(rmdir(dir), 0);	/* empty: nothing else was left */
+	strbuf_release(&err);
+	strbuf_release(&back);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_wrap),
+		cmocka_unit_test(test_figures),
+		cmocka_unit_test(test_escape),
+		cmocka_unit_test(test_inline_svg),
+		cmocka_unit_test(test_report_one_run),
+		cmocka_unit_test(test_report_two_groups),
+		cmocka_unit_test(test_outfile),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
