@@ -37,7 +37,8 @@ has_vdso() {
 @test "vdso --file reads every architecture's image, whatever the build's" {
 	for spec in x86_64:__vdso_clock_gettime@LINUX_2.6 i386:__vdso_clock_gettime64@LINUX_2.6 \
 		    arm64:__kernel_clock_gettime@LINUX_2.6.39 armhf:__vdso_clock_gettime64@LINUX_2.6 \
-		    s390x:__kernel_clock_gettime@LINUX_2.6.29 riscv64:__vdso_clock_gettime@LINUX_4.15; do
+		    s390x:__kernel_clock_gettime@LINUX_2.6.29 riscv64:__vdso_clock_gettime@LINUX_4.15 \
+		    ppc64el:__kernel_clock_gettime@LINUX_2.6.15 powerpc:__kernel_clock_gettime64@LINUX_2.6.15; do
 		arch=${spec%%:*} sym=${spec#*:}
 		run -0 "$CLOCKBENCH" vdso --file "$DATA/vdso-$arch.so"
 		[[ "$output" =~ ${sym%@*}\ +${sym#*@}\ +0x[0-9a-f]+\ +[0-9]+\ +func ]]

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The vDSO parser on the real images of other architectures, from Debian's
- * kernel debug packages (tests/data/README.md says which): ELF32 and ELF64,
- * little- and big-endian, DT_GNU_HASH and DT_HASH (64-bit entries on
- * s390x). Each image resolves its time functions by name and version
+ * kernel debug packages or built from Debian's kernel source package
+ * (tests/data/README.md says which): ELF32 and ELF64, little- and
+ * big-endian, DT_GNU_HASH and DT_HASH (64-bit entries on s390x). Each image resolves its time functions by name and version
  * through every hash table it has, and truncated and corrupted copies of
  * each are rejected with the reason. Every copy is a buffer of exactly its
  * length, so AddressSanitizer reports any overread.
@@ -69,6 +69,18 @@ static const struct arch_image images[] = {
 	  { "__vdso_gettimeofday", "__vdso_getcpu", "__vdso_clock_getres",
 	    "__vdso_riscv_hwprobe" },
 	  "__kernel_clock_gettime" },
+	/* powerpc: __kernel_* at LINUX_2.6.15; only the 32-bit one has a
+	 * clock_gettime64. ELFv2 on ppc64le: st_value is the entry itself. */
+	{ "vdso-ppc64el.so", EM_PPC64, ELFCLASS64, false, true, 4, "LINUX_2.6.15",
+	  "__kernel_clock_gettime", 0x4c0,
+	  { "__kernel_gettimeofday", "__kernel_clock_getres", "__kernel_time",
+	    "__kernel_get_tbfreq" },
+	  "__kernel_clock_gettime64" },
+	{ "vdso-powerpc.so", EM_PPC, ELFCLASS32, true, true, 4, "LINUX_2.6.15",
+	  "__kernel_clock_gettime", 0x444,
+	  { "__kernel_clock_gettime64", "__kernel_gettimeofday", "__kernel_clock_getres",
+	    "__kernel_time" },
+	  "__vdso_clock_gettime" },
 };
 
 struct loaded {
