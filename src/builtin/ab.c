@@ -9,8 +9,6 @@
  * its own, so that `clockbench compare` reads them again, paired.
  */
 #include <errno.h>
-#include <fcntl.h>
-#include <sys/file.h>
 #include <limits.h>
 #include <string.h>
 #include <unistd.h>
@@ -22,12 +20,12 @@
 #include "cli/cell-filter.h"
 #include "cli/measure.h"
 #include "probe/catalog.h"
+#include "probe/clocksource.h"
 #include "probe/guard.h"
 #include "probe/timens.h"
 #include "results/compare.h"
 #include "scenario/timens-bench.h"
 
-#define CLOCKSOURCE_DIR "/sys/devices/system/clocksource/clocksource0"
 #define DEFAULT_ROUNDS 20
 #define DEFAULT_BUDGET_S 0.1
 #define DAY_NS (86400LL * 1000000000LL)
@@ -418,41 +416,17 @@ static void side_specs(const struct ab *a, struct tb_side_spec *specs)
 
 /* ---- clocksources ----------------------------------------------------- */
 
-/* Whether the blank-separated list holds the word. */
-static bool has_word(const char *list, const char *word)
-{
-	size_t n = strlen(word);
-
-	for (const char *p = list; (p = strstr(p, word)); p += n)
-		if ((p == list || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0'))
-			return true;
-	return false;
-}
-
 /* Every arm's clocksource is one the kernel offers: 0 or OPTIONS_ERROR. */
 static int check_clocksources(const struct ab *a)
 {
 	char avail[512];
 
-	if (!read_line_file(CLOCKSOURCE_DIR "/available_clocksource", avail,
-			    sizeof(avail)))
+	if (!read_line_file(CLOCKSOURCE_AVAILABLE, avail, sizeof(avail)))
 		return options_fail("cannot read the available clocksources: %m");
 	for (size_t i = 0; i < a->narms; i++)
-		if (!*a->arms[i].value || !has_word(avail, a->arms[i].value))
+		if (!clocksource_listed(avail, a->arms[i].value))
 			return options_fail("unknown clocksource '%s' (available: %s)",
 					    a->arms[i].value, avail);
-	return 0;
-}
-
-static int write_clocksource(const char *name, char *err, size_t errlen)
-{
-	_cleanup_fclose_ FILE *f = fopen(CLOCKSOURCE_DIR "/current_clocksource", "we");
-
-	if (!f || fprintf(f, "%s\n", name) < 0 || fflush(f) != 0) {
-		snprintf(err, errlen, "cannot switch the clocksource to %s: %s", name,
-			 strerror(errno));
-		return -1;
-	}
 	return 0;
 }
 
@@ -463,7 +437,7 @@ static int before_round(void *ctx, size_t s, unsigned k, char *err, size_t errle
 
 	if (a->o.condition != AB_CLOCKSOURCE)
 		return 0;
-	return write_clocksource(a->arms[s].value, err, errlen);
+	return clocksource_set(a->arms[s].value, err, errlen);
 }
 
 /* ---- measuring, saving, reporting -------------------------------------- */
@@ -650,49 +624,20 @@ static int run_measure(void *ctx)
 	return measure_run(ctx);
 }
 
-/*
- * One clockbench at a time switches the clocksource: what a second one
- * recorded as "the state to put back" could be the first one's switch.
- * The lock is inherited by the measuring child and its restorer, so it is
- * held until the clocksource is back, whichever process dies first.
- */
-static int lock_clocksource(void)
-{
-	const char *path = access("/run/lock", W_OK) == 0 ?
-			   "/run/lock/clockbench-clocksource.lock" :
-			   "/tmp/clockbench-clocksource.lock";
-	int fd = open(path, O_RDWR | O_CREAT, 0600);
-
-	if (fd < 0) {
-		error_msg("cannot open the lock %s: %m", path);
-		return -1;
-	}
-	for (int i = 0; flock(fd, LOCK_EX | LOCK_NB) != 0; i++) {
-		if (errno != EWOULDBLOCK || i == 300) {
-			error_msg("another clockbench is switching the clocksource "
-				  "(lock %s)", path);
-			close(fd);
-			return -1;
-		}
-		if (i == 0)
-			fprintf(stderr, "%s: waiting for another clockbench to put "
-				"the clocksource back\n", program_context());
-		usleep(100000);
-	}
-	return fd;
-}
-
 static int run_guarded(struct measure *m)
 {
 	char err[256], line[512];
 	struct guard g;
-	int rc, lock = lock_clocksource();
+	/* The child and its restorer inherit the lock: held until all is back. */
+	int rc, lock = clocksource_lock(30, err, sizeof(err));
 
-	if (lock < 0)
+	if (lock < 0) {
+		error_msg("%s", err);
 		return 1;
+	}
 	guard_init(&g);
 	g.graceful = true;
-	if (guard_add_file(&g, CLOCKSOURCE_DIR "/current_clocksource",
+	if (guard_add_file(&g, CLOCKSOURCE_CURRENT,
 			   "current_clocksource", err, sizeof(err)) != 0) {
 		error_msg("%s", err);
 		close(lock);

@@ -27,11 +27,11 @@
 #include <sys/timex.h>
 #include <unistd.h>
 
+#include "probe/clocksource.h"
 #include "probe/guard.h"
 
-#define CLOCKSOURCE_DIR "/sys/devices/system/clocksource/clocksource0"
-#define CURRENT_CLOCKSOURCE CLOCKSOURCE_DIR "/current_clocksource"
-#define AVAILABLE_CLOCKSOURCE CLOCKSOURCE_DIR "/available_clocksource"
+#define CURRENT_CLOCKSOURCE CLOCKSOURCE_CURRENT
+#define AVAILABLE_CLOCKSOURCE CLOCKSOURCE_AVAILABLE
 
 #define MAX_CLOCKSOURCES 8
 #define CS_NAME_MAX 32
@@ -297,10 +297,16 @@ static void switch_point(struct verify *v, const struct clock_info *ci, enum pat
 	char list[256], why[300], err[160];
 	struct clocksources cs;
 	struct guard g;
-	int status;
+	int status, lock;
 
 	if (!read_clocksources(&cs, why, sizeof(why)) ||
 	    switch_unavailable(&cs, why, sizeof(why))) {
+		vskip(v, "%s", why);
+		return;
+	}
+	/* Inherited by the guard's child and restorer: held until all is back. */
+	lock = clocksource_lock(30, why, sizeof(why));
+	if (lock < 0) {
 		vskip(v, "%s", why);
 		return;
 	}
@@ -314,9 +320,11 @@ static void switch_point(struct verify *v, const struct clock_info *ci, enum pat
 		verror(v, "%s", j.res ? err : strerror(errno));
 		if (j.res)
 			munmap(j.res, sizeof(*j.res));
+		close(lock);
 		return;
 	}
 	status = guard_run(&g, switch_child, &j, err, sizeof(err));
+	close(lock);
 	if (guard_outcome_ok(v, &g, status, err))
 		judge_switch(v, &j, &g);
 	munmap(j.res, sizeof(*j.res));
