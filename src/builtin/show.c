@@ -10,6 +10,7 @@
 #include "basic/options.h"
 #include "builtin/builtin.h"
 #include "report/output.h"
+#include "report/run-json.h"
 #include "results/compare.h"
 #include "report/textplot.h"
 #include "results/record.h"
@@ -278,46 +279,6 @@ static void print_run_table(const struct stored_run *r, bool histogram)
 
 /* ---- JSON ----------------------------------------------------------- */
 
-static json_t *run_json(const struct stored_run *r, bool samples)
-{
-	json_t *o = stored_run_to_json(r);
-	json_t *cells = json_object_get(o, "cells");
-
-	for (size_t i = 0; i < r->ncells; i++) {
-		const struct stored_cell *c = &r->cells[i];
-		json_t *cj = json_array_get(cells, i);
-		struct summary s;
-
-		if (!samples) {
-			json_object_del(cj, "samples");
-			json_object_del(cj, "samples_cycles");
-			json_object_del(cj, "samples_core_cycles");
-		}
-		json_object_set_new(cj, "n", json_integer((json_int_t)c->n));
-		json_object_set_new(cj, "rounds", json_integer(c->nrounds));
-		if (!samples)
-			json_object_del(cj, "samples_round");
-		if (!measured(c))
-			continue;
-		summarize(c->values, c->n, &s);
-		json_object_set_new(cj, "summary", summary_to_json(&s));
-		json_object_set_new(cj, "round_robust_cv_pct",
-				    json_real_or_null(compare_cell_robust_cv_pct(c)));
-		if (c->cycles) {
-			json_t *cy;
-
-			summarize(c->cycles, c->n, &s);
-			cy = summary_to_json(&s);
-			json_object_set_new(cy, "unit", json_string(c->cycles_unit));
-			json_object_set_new(cj, "cycles", cy);
-		}
-		if (c->core_cycles) {
-			summarize(c->core_cycles, c->n, &s);
-			json_object_set_new(cj, "core_cycles", summary_to_json(&s));
-		}
-	}
-	return o;
-}
 
 int cmd_show(int argc, char **argv)
 {
@@ -348,7 +309,7 @@ int cmd_show(int argc, char **argv)
 			goto out;
 		}
 		if (json) {
-			json_array_append_new(arr, run_json(&run, o.samples));
+			json_array_append_new(arr, run_to_json(&run, o.samples));
 		} else {
 			if (i)
 				putchar('\n');

@@ -63,6 +63,8 @@ static void record_runs(struct measure *m)
 			return;
 		}
 		record_finish(&run, m->elapsed_s, m->stop_signal != 0);
+		/* Its uuid now: what is printed names the run that is saved. */
+		stored_run_fill_defaults(&run);
 		grow_array((void **)&m->runs, &cap, m->nruns + 1, sizeof(run));
 		m->runs[m->nruns++] = run;
 	}

@@ -748,3 +748,12 @@ void cell_result_free(struct cell_result *r)
 	free(r->round_ghz);
 	memset(r, 0, sizeof(*r));
 }
+
+double timing_reference_share_pct(const struct timing_calibration *cal,
+				  const struct timing_config *cfg)
+{
+	double reading_ns = ((double)cal->ref_ops * cal->ref_op_cycles +
+			     cal->ref_boundary_core) / cal->ghz;
+
+	return 100 * reading_ns / (reading_ns + cfg->target_batch_ns);
+}

@@ -220,6 +220,10 @@ int timing_default_cpu(void);
 /* Whether cpu is in the current affinity mask; fills a "0-1" list. */
 bool timing_cpu_allowed(int cpu, char *allowed, size_t len);
 
+/* The share of the measuring time the reading before every batch takes. */
+double timing_reference_share_pct(const struct timing_calibration *cal,
+				  const struct timing_config *cfg);
+
 /* Spin for seconds so the CPU leaves any idle or low-frequency state. */
 void timing_spin(double seconds);
 

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "report/output.h"
+#include "report/run-json.h"
+#include "results/record.h"
 
 #include <math.h>
 #include <string.h>
@@ -84,161 +86,6 @@ static const char *status_name(enum cell_status st)
 	return "?";
 }
 
-static json_t *doubles_to_json(const double *x, size_t n)
-{
-	json_t *a = json_array();
-
-	for (size_t i = 0; i < n; i++)
-		json_array_append_new(a, json_real(x[i]));
-	return a;
-}
-
-static json_t *round_medians_to_json(const struct cell_result *r)
-{
-	double *med = timing_round_medians(r);
-	json_t *a = doubles_to_json(med, r->nrounds);
-
-	free(med);
-	return a;
-}
-
-static json_t *cell_to_json(const struct bench_cell *bc, const char *unit,
-			    bool with_samples)
-{
-	const struct cell *c = &bc->cell;
-	json_t *o = json_pack("{s:s, s:s, s:s}", "name", c->name,
-			      "api", catalog_apis[c->api].name,
-			      "path", catalog_paths[c->path]);
-
-	if (c->clock) {
-		json_object_set_new(o, "clock", json_string(c->clock->name));
-		json_object_set_new(o, "clock_id", json_integer(c->clock->id));
-	}
-	json_object_set_new(o, "status", json_string(bc->measured ? "ok" :
-			    c->status == CELL_OK ? "not reached" : status_name(c->status)));
-	if (c->status != CELL_OK)
-		json_object_set_new(o, "reason", json_string(c->why));
-	if (c->status == CELL_UNSUPPORTED)
-		json_object_set_new(o, "errno", json_string(errno_name(c->err)));
-	if (!bc->measured)
-		return o;
-	json_object_set_new(o, "batch_calls", json_integer((json_int_t)bc->res.batch_calls));
-	json_object_set_new(o, "converged", json_boolean(bc->res.converged));
-	json_object_set_new(o, "elapsed_s", json_real(bc->res.elapsed_s));
-	json_object_set_new(o, "ns", summary_to_json(&bc->res.ns_sum));
-	json_object_set_new(o, "round_medians_ns", round_medians_to_json(&bc->res));
-	json_object_set_new(o, "round_robust_cv_pct",
-			    json_real_or_null(cell_robust_cv_pct(&bc->res)));
-	if (bc->res.core) {
-		double *med = timing_round_medians_of(&bc->res, bc->res.core);
-
-		json_object_set_new(o, "core_cycles", summary_to_json(&bc->res.core_sum));
-		json_object_set_new(o, "round_medians_core_cycles",
-				    doubles_to_json(med, bc->res.nrounds));
-		json_object_set_new(o, "round_ghz", doubles_to_json(bc->res.round_ghz,
-								     bc->res.nrounds));
-		free(med);
-	}
-	if (bc->res.cycles) {
-		json_t *cy = summary_to_json(&bc->res.cycles_sum);
-
-		json_object_set_new(cy, "unit", json_string(unit));
-		json_object_set_new(o, "cycles", cy);
-	}
-	if (with_samples) {
-		json_object_set_new(o, "samples_ns", doubles_to_json(bc->res.ns, bc->res.n));
-		if (bc->res.cycles)
-			json_object_set_new(o, "samples_cycles",
-					    doubles_to_json(bc->res.cycles, bc->res.n));
-		if (bc->res.core)
-			json_object_set_new(o, "samples_core_cycles",
-					    doubles_to_json(bc->res.core, bc->res.n));
-	}
-	return o;
-}
-
-/* One reading before every batch: the share of the measuring time it takes. */
-static double reference_share_pct(const struct timing_calibration *cal,
-				  const struct timing_config *cfg)
-{
-	double reading_ns = ((double)cal->ref_ops * cal->ref_op_cycles +
-			     cal->ref_boundary_core) / cal->ghz;
-
-	return 100 * reading_ns / (reading_ns + cfg->target_batch_ns);
-}
-
-static json_t *figure(double x)
-{
-	return isfinite(x) ? json_real(x) : json_null();
-}
-
-json_t *core_cycles_to_json(const struct timing_calibration *cal,
-			    const struct timing_config *cfg)
-{
-	const struct reference_info *ri = reference_info();
-
-	if (cal->core_source == CORE_NONE)
-		return json_pack("{s:s}", "source", "none");
-	return json_pack("{s:s, s:{s:s, s:f, s:s, s:b, s:I, s:o, s:o}, s:s, s:o,"
-			 " s:o, s:o, s:o, s:o}",
-			 "source", core_source_name(cal->core_source),
-			 "reference", "instruction", ri->insn,
-			 "cycles_per_op", ri->cycles_per_op, "latency_from", ri->source,
-			 "validated", ri->validated, "ops", (json_int_t)cal->ref_ops,
-			 "reading_core_cycles", figure((double)cal->ref_ops *
-						       cal->ref_op_cycles +
-						       cal->ref_boundary_core),
-			 "share_pct", figure(reference_share_pct(cal, cfg)),
-			 "time_base", cal->base_unit,
-			 "time_base_ghz", figure(cal->base_per_ns),
-			 "boundary_core_cycles", figure(cal->batch_boundary_core),
-			 "reading_boundary_core_cycles", figure(cal->ref_boundary_core),
-			 "calibration_ghz", figure(cal->ghz),
-			 "pmu_cycles_per_op", figure(cal->pmu_op_cycles));
-}
-
-json_t *bench_run_to_json(const struct bench_run *run, bool with_samples)
-{
-	json_t *cells = json_array(), *j;
-	char when[64];
-	struct tm tm;
-
-	gmtime_r(&run->started.tv_sec, &tm);
-	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &tm);
-	for (size_t i = 0; i < run->ncells; i++)
-		json_array_append_new(cells, cell_to_json(&run->cells[i],
-							  run->cycles_unit, with_samples));
-	j = json_pack("{s:s, s:s, s:s, s:b, s:f, s:o, s:{s:f, s:f, s:f, s:f, s:I, s:I},"
-			 " s:{s:s, s:s}, s:{s:f, s:f, s:o}, s:o}",
-			 "tool", "clockbench " CLOCKBENCH_VERSION,
-			 "command", "bench",
-			 "started", when,
-			 "interrupted", run->interrupted,
-			 "elapsed_s", run->elapsed_s,
-			 "environment", env_to_json(&run->env),
-			 "method",
-			 "budget_s", run->cfg.budget_s,
-			 "target_batch_ns", run->cfg.target_batch_ns,
-			 "rel_ci", run->cfg.rel_ci,
-			 "boundary_ns", run->cal.boundary_ns,
-			 "min_samples", (json_int_t)run->cfg.min_samples,
-			 "rounds", (json_int_t)run->cfg.rounds,
-			 "cycle_counter", "unit", run->cycles_unit,
-			 "source", run->cycles_note,
-			 "harness_overhead",
-			 "ns_per_call", run->overhead.ns_sum.median,
-			 "cycles_per_call", run->overhead.cycles_sum.median,
-			 "ns", summary_to_json(&run->overhead.ns_sum),
-			 "cells", cells);
-	json_object_set_new(j, "core_cycles", core_cycles_to_json(&run->cal, &run->cfg));
-	json_object_set_new(j, "quality", quality_to_json(&run->quality));
-	json_object_set_new(j, "system", system_to_json(&run->system));
-	return j;
-}
-
-/* ---- table ---------------------------------------------------------- */
-
-/* How the core cycles were had, the warm-up and the run's quality. */
 static void print_core_header(FILE *f, const struct bench_run *run)
 {
 	const struct timing_calibration *cal = &run->cal;
@@ -253,7 +100,7 @@ static void print_core_header(FILE *f, const struct bench_run *run)
 		"batch ticks at the speed of the reference around each batch",
 		cal->ref_ops, ri->insn, ri->cycles_per_op,
 		((double)cal->ref_ops * cal->ref_op_cycles + cal->ref_boundary_core) /
-		cal->ghz / 1000, reference_share_pct(cal, &run->cfg));
+		cal->ghz / 1000, timing_reference_share_pct(cal, &run->cfg));
 	if (run->warmup.windows) {
 		quality_warmup_line(&run->warmup, run->cfg.steady_tol, line, sizeof(line));
 		fprintf(f, "# warm-up: %s\n", line);
@@ -419,7 +266,7 @@ static void output_tap(FILE *f, const struct bench_run *run)
 }
 
 int output_bench(FILE *f, const struct bench_run *run, enum output_format fmt,
-		 bool with_samples)
+		 const struct stored_run *stored, bool with_samples)
 {
 	json_t *j;
 
@@ -434,8 +281,9 @@ int output_bench(FILE *f, const struct bench_run *run, enum output_format fmt,
 		output_tap(f, run);
 		break;
 	case FORMAT_JSON:
-		j = bench_run_to_json(run, with_samples);
-		json_dumpf(j, f, JSON_INDENT(2) | JSON_REAL_PRECISION(6));
+		/* The run as show and export give it: one schema for a run. */
+		j = run_to_json(stored, with_samples);
+		json_dumpf(j, f, JSON_INDENT(2) | JSON_REAL_PRECISION(8));
 		fputc('\n', f);
 		json_decref(j);
 		break;

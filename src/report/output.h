@@ -13,6 +13,7 @@
 #include <jansson.h>
 
 #include "results/run.h"
+#include "results/store.h"
 #include "basic/stats.h"
 
 enum output_format {
@@ -53,15 +54,14 @@ bool median_ci_is_95(const struct summary *s);
  */
 double cell_robust_cv_pct(const struct cell_result *r);
 
-/* How core cycles were measured: source, reference, time base, boundaries. */
-json_t *core_cycles_to_json(const struct timing_calibration *cal,
-			    const struct timing_config *cfg);
 
-/* The whole run as JSON; with_samples adds every batch's per-call figures. */
-json_t *bench_run_to_json(const struct bench_run *run, bool with_samples);
 
-/* Writes the run; returns 0, or -1 when the stream fails. */
+/*
+ * Writes the run: the table, CSV and TAP from the bench run, JSON from the
+ * run as stored (report/run-json.h); with_samples adds the raw samples.
+ * Returns 0, or -1 when the stream fails.
+ */
 int output_bench(FILE *f, const struct bench_run *run, enum output_format fmt,
-		 bool with_samples);
+		 const struct stored_run *stored, bool with_samples);
 
 #endif

@@ -193,9 +193,8 @@ static double median_of_copy(const double *x, size_t n)
 	return m;
 }
 
-/* The median of each round of a cell's samples (rounds 0..nrounds-1). */
-static size_t round_medians(const struct stored_cell *c, const double *x,
-			    double *out)
+size_t compare_round_medians(const struct stored_cell *c, const double *x,
+			     double *out)
 {
 	double *tmp = xmalloc(c->n * sizeof(double));
 	size_t k = 0;
@@ -232,7 +231,7 @@ static double *run_samples(const struct stored_cell *c, const double *x,
 
 	if (has_rounds(c)) {
 		out = xmalloc(c->nrounds * sizeof(double));
-		*n = round_medians(c, x, out);
+		*n = compare_round_medians(c, x, out);
 		return out;
 	}
 	out = xmalloc(c->n * sizeof(double));

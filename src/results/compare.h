@@ -195,6 +195,13 @@ extern const char *const compare_gate_names[];	/* enum order, NULL-terminated */
 bool compare_gate_hit(const struct compare_diff *d, enum compare_gate gate);
 
 /*
+ * The median of x (one of c's per-sample arrays) in each of c's rounds, in
+ * round order, into out (c->nrounds values at most); returns how many.
+ */
+size_t compare_round_medians(const struct stored_cell *c, const double *x,
+			     double *out);
+
+/*
  * The spread compare judges one stored run's cell by: the robust CV of its
  * round medians when it ran in rounds, else of its samples (primary
  * metric). NaN when the cell was not measured.

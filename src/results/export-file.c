@@ -664,6 +664,54 @@ static int open_envelope(struct export_file *f, char *err, size_t errlen)
 			 "JSON object");
 }
 
+/* The members of the envelope; any other first member starts a lone run. */
+static bool envelope_name(const char *key)
+{
+	return streq(key, "clockbench_export") || streq(key, "runs") ||
+	       streq(key, "tool") || streq(key, "store");
+}
+
+/* Back to the first byte, keeping what was learnt about the file. */
+static int restart(struct export_file *f, char *err, size_t errlen)
+{
+	if (lseek(f->fd, f->start, SEEK_SET) < 0) {
+		set_err(err, errlen, "cannot read %s again: %s", f->name,
+			strerror(errno));
+		return -1;
+	}
+	f->pos = f->len = 0;
+	f->line = 1;
+	f->column = 0;
+	f->last = -1;
+	return 0;
+}
+
+/*
+ * A file that is one run object, as `bench --format json --samples` and
+ * `show --format json --samples` (one run) write it: read it whole.
+ */
+static int read_lone_run(struct export_file *f, struct stored_run *run,
+			 char *err, size_t errlen)
+{
+	if (restart(f, err, errlen))
+		return -1;
+	skip_space(f);
+	if (read_run(f, run, err, errlen)) {
+		size_t len = strlen(err);
+
+		snprintf(err + len, errlen - len, " (read as one run, as 'bench "
+			 "--format json --samples' writes it)");
+		return -1;
+	}
+	if (skip_space(f) >= 0) {
+		take(f);
+		stored_run_free(run);
+		return syntax_err(f, err, errlen, "end of file expected");
+	}
+	f->state = AT_END;
+	return 1;
+}
+
 /* One step: 1 a run was read, 0 go on (or the end: state AT_END), -1 error. */
 static int step(struct export_file *f, struct stored_run *run, char *err,
 		size_t errlen)
@@ -677,6 +725,8 @@ static int step(struct export_file *f, struct stored_run *run, char *err,
 		rc = next_member(f, err, errlen);
 		if (rc == 0)
 			return finish_envelope(f, err, errlen);
+		if (rc == 1 && f->keys.len == 0 && !envelope_name(f->key.buf))
+			return read_lone_run(f, run, err, errlen);
 		return rc < 0 ? -1 : envelope_member(f, err, errlen);
 	case IN_RUNS:
 		rc = next_element(f, err, errlen);

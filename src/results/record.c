@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "probe/catalog.h"
+#include "probe/reference.h"
 #include "basic/strbuf.h"
 #include "basic/util.h"
 #include "results/spool.h"
@@ -440,17 +441,30 @@ static json_t *bench_config(const struct bench_run *b)
 			    figure(b->overhead.cycles_sum.median) : json_null());
 	return json_pack("{s:o, s:o*, s:o, s:o}", "method", method,
 			 "cycle_counter", counter, "harness_overhead", overhead,
-			 "core_cycles", record_core_cycles_config(&b->cal));
+			 "core_cycles", record_core_cycles_config(&b->cal, &b->cfg));
 }
 
-json_t *record_core_cycles_config(const struct timing_calibration *cal)
+json_t *record_core_cycles_config(const struct timing_calibration *cal,
+				  const struct timing_config *cfg)
 {
-	return json_pack("{s:s, s:I, s:f, s:o, s:o, s:o, s:o}",
+	const struct reference_info *ri = reference_info();
+
+	if (cal->core_source == CORE_NONE)
+		return json_pack("{s:s}", "source", "none");
+	return json_pack("{s:s, s:{s:s, s:f, s:s, s:b, s:I, s:o, s:o}, s:s, s:o,"
+			 " s:o, s:o, s:o, s:o}",
 			 "source", core_source_name(cal->core_source),
-			 "reference_ops", (json_int_t)cal->ref_ops,
-			 "cycles_per_op", cal->ref_op_cycles,
-			 "boundary_core_cycles", figure(cal->batch_boundary_core),
+			 "reference", "instruction", ri->insn,
+			 "cycles_per_op", ri->cycles_per_op, "latency_from", ri->source,
+			 "validated", ri->validated, "ops", (json_int_t)cal->ref_ops,
+			 "reading_core_cycles", figure((double)cal->ref_ops *
+						       cal->ref_op_cycles +
+						       cal->ref_boundary_core),
+			 "share_pct", figure(timing_reference_share_pct(cal, cfg)),
+			 "time_base", cal->base_unit ? cal->base_unit : "",
 			 "time_base_ghz", figure(cal->base_per_ns),
+			 "boundary_core_cycles", figure(cal->batch_boundary_core),
+			 "reading_boundary_core_cycles", figure(cal->ref_boundary_core),
 			 "calibration_ghz", figure(cal->ghz),
 			 "pmu_cycles_per_op", figure(cal->pmu_op_cycles));
 }

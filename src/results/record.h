@@ -107,7 +107,8 @@ int record_resolve_specs(struct store *st, char *const *specs, size_t nspecs,
 			 int64_t **ids, size_t *n);
 
 /* How core cycles were measured, for a stored run's config. */
-json_t *record_core_cycles_config(const struct timing_calibration *cal);
+json_t *record_core_cycles_config(const struct timing_calibration *cal,
+				  const struct timing_config *cfg);
 /* The run's quality with the pre-flight report (sys may be NULL). */
 json_t *record_quality(const struct run_quality *q, const struct system_report *sys);
 

@@ -1875,7 +1875,8 @@ static int cell_samples_from_json(const json_t *j, size_t idx,
 	size_t ncycles;
 
 	if (!v) {
-		set_err(err, errlen, "cells[%zu].samples: missing", idx);
+		set_err(err, errlen, "cells[%zu].samples: missing (bench and show "
+			"write them with --format json --samples)", idx);
 		return -1;
 	}
 	if (get_samples(v, jpath(&p, "cells[%zu].samples", idx), &c->values,

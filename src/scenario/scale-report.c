@@ -327,7 +327,7 @@ static json_t *report_json(const struct scale_report *r)
 		json_object_set_new(o, "cpu", json_integer(r->cpu));
 		json_object_set_new(o, "budget_s", figure(r->cfg.budget_s));
 		json_object_set_new(o, "boundary_ns", figure(r->cal.boundary_ns));
-		json_object_set_new(o, "core_cycles", record_core_cycles_config(&r->cal));
+		json_object_set_new(o, "core_cycles", record_core_cycles_config(&r->cal, &r->cfg));
 		json_object_set_new(o, "quality", idle_quality_json(r));
 	}
 	json_object_set_new(o, "environment", env_to_json(&r->env));
@@ -545,7 +545,7 @@ void scale_report_add_cells(const struct scale_report *r, struct stored_run *out
 		json_object_set_new(config, "budget_s", figure(r->cfg.budget_s));
 		json_object_set_new(config, "rounds", json_integer(r->cfg.rounds));
 		json_object_set_new(config, "boundary_ns", figure(r->cal.boundary_ns));
-		json_object_set_new(config, "core_cycles", record_core_cycles_config(&r->cal));
+		json_object_set_new(config, "core_cycles", record_core_cycles_config(&r->cal, &r->cfg));
 		out->quality = idle_quality_json(r);
 	}
 	out->config = config;

@@ -48,8 +48,9 @@ setup() {
 }
 
 @test "3 runs against 3: Student's t on the logs reaches a verdict where ranks cannot" {
-	cb exec -n 3 --label fast3 -- true 2>/dev/null >/dev/null
-	cb exec -n 3 --label slow3 -- sleep 0.03 2>/dev/null >/dev/null
+	# Both sleep, so that a busy machine adds little to either: 10x apart.
+	cb exec -n 3 --label fast3 -- sleep 0.01 2>/dev/null >/dev/null
+	cb exec -n 3 --label slow3 -- sleep 0.1 2>/dev/null >/dev/null
 	run --separate-stderr cb compare --format json fast3 slow3
 	[ "$status" -eq 0 ]
 	jq -e '.cells[] | select(.name == "wall") | .vs_base[0]

@@ -330,9 +330,13 @@ set_user_version() {
 	run cb import --db "$DB" "$T/v2.json"
 	[ "$output" = "clockbench import: error: $T/v2.json: clockbench_export: format 2 is newer than this clockbench reads (1)" ]
 
+	echo '{"tool": "clockbench"}' >"$T/tool.json"
+	run cb import --db "$DB" "$T/tool.json"
+	[[ "$output" == *"clockbench_export: missing (not a file written by 'clockbench export')" ]]
+	# Any other object is read as one run, and the error says so.
 	echo '{"cells": []}' >"$T/bench.json"
 	run cb import --db "$DB" "$T/bench.json"
-	[[ "$output" == *"clockbench_export: missing (not a file written by 'clockbench export')" ]]
+	[ "$output" = "clockbench import: error: $T/bench.json: runs[0].uuid: missing (read as one run, as 'bench --format json --samples' writes it)" ]
 
 	# The good file given with a bad one was not imported either.
 	[ ! -e "$DB" ]
@@ -781,4 +785,26 @@ release_lock() {
 		and ([.[0].cells[] | select(.status == "ok")] | length > 0)
 		and ([.[0].cells[] | select(.status == "ok") | .n > 0 and .n == .summary.n]
 		     | all)' <<<"$output"
+}
+
+@test "import reads a run as bench and show print it, with --samples" {
+	run --separate-stderr cb bench --quick --api clock_gettime --clock monotonic \
+		--path vdso --format json --samples --no-save
+	[ "$status" -eq 0 ]
+	printf '%s\n' "$output" >"$T/one.json"
+	uuid=$(jq -r .uuid "$T/one.json")
+	run cb import --db "$DB" "$T/one.json"
+	[ "$status" -eq 0 ]
+	[[ "$output" == "imported run $uuid from $T/one.json as run 1" ]]
+	# The same schema back out: show prints what bench printed.
+	run cb show --db "$DB" --format json --samples "$uuid"
+	jq -e --slurpfile b "$T/one.json" '.[0] | .uuid == $b[0].uuid
+		and .cells[0].samples == $b[0].cells[0].samples
+		and .cells[0].summary.median == $b[0].cells[0].summary.median
+		and .config == $b[0].config and .quality == $b[0].quality' <<<"$output"
+	# Without the samples there is nothing to import, and it says why.
+	cb bench --quick --api time --path vdso --format json --no-save >"$T/bare.json" 2>/dev/null
+	run cb import --db "$DB" "$T/bare.json"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"runs[0].cells[0].samples: missing (bench and show write them with --format json --samples) (read as one run"* ]]
 }

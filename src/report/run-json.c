@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "report/run-json.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "basic/stats.h"
+#include "basic/util.h"
+#include "config.h"
+#include "report/output.h"
+#include "results/compare.h"
+
+/* Statistics of a copy: stats_summarize() sorts its input. */
+static json_t *summary_of(const double *x, size_t n)
+{
+	_cleanup_free_ double *copy = xmalloc((n ? n : 1) * sizeof(double));
+	struct summary s;
+
+	memcpy(copy, x, n * sizeof(double));
+	stats_summarize(copy, n, &s);
+	return summary_to_json(&s);
+}
+
+static json_t *round_medians_json(const struct stored_cell *c, const double *x)
+{
+	_cleanup_free_ double *m = xmalloc((c->nrounds ? c->nrounds : 1) * sizeof(double));
+	size_t n = compare_round_medians(c, x, m);
+	json_t *a = json_array();
+
+	for (size_t k = 0; k < n; k++)
+		json_array_append_new(a, json_real_or_null(m[k]));
+	return a;
+}
+
+/* Each round's core speed: its median core cycles over its median ns. */
+static json_t *round_ghz_json(const struct stored_cell *c)
+{
+	size_t cap = c->nrounds ? c->nrounds : 1;
+	_cleanup_free_ double *core = xmalloc(cap * sizeof(double));
+	_cleanup_free_ double *ns = xmalloc(cap * sizeof(double));
+	size_t n = compare_round_medians(c, c->core_cycles, core);
+	json_t *a = json_array();
+
+	compare_round_medians(c, c->values, ns);
+	for (size_t k = 0; k < n; k++)
+		json_array_append_new(a, json_real_or_null(core[k] / ns[k]));
+	return a;
+}
+
+static void add_statistics(json_t *cj, const struct stored_cell *c)
+{
+	bool rounds = c->rounds && c->nrounds >= 1;
+
+	json_object_set_new(cj, "summary", summary_of(c->values, c->n));
+	json_object_set_new(cj, "round_robust_cv_pct",
+			    json_real_or_null(compare_cell_robust_cv_pct(c)));
+	if (rounds)
+		json_object_set_new(cj, "round_medians", round_medians_json(c, c->values));
+	if (c->cycles) {
+		json_t *cy = summary_of(c->cycles, c->n);
+
+		json_object_set_new(cy, "unit", json_string(c->cycles_unit));
+		json_object_set_new(cj, "cycles", cy);
+	}
+	if (c->core_cycles) {
+		json_object_set_new(cj, "core_cycles", summary_of(c->core_cycles, c->n));
+		if (rounds && streq(c->unit, "ns")) {
+			json_object_set_new(cj, "round_medians_core_cycles",
+					    round_medians_json(c, c->core_cycles));
+			json_object_set_new(cj, "round_ghz", round_ghz_json(c));
+		}
+	}
+}
+
+json_t *run_to_json(const struct stored_run *r, bool samples)
+{
+	static const char *const sample_keys[] = {
+		"samples", "samples_cycles", "samples_core_cycles", "samples_round",
+	};
+	json_t *o = stored_run_to_json(r);
+	json_t *cells = json_object_get(o, "cells");
+
+	json_object_set_new(o, "tool", json_string("clockbench " CLOCKBENCH_VERSION));
+	for (size_t i = 0; i < r->ncells; i++) {
+		const struct stored_cell *c = &r->cells[i];
+		json_t *cj = json_array_get(cells, i);
+
+		for (size_t k = 0; !samples && k < ARRAY_SIZE(sample_keys); k++)
+			json_object_del(cj, sample_keys[k]);
+		json_object_set_new(cj, "n", json_integer((json_int_t)c->n));
+		json_object_set_new(cj, "rounds", json_integer(c->nrounds));
+		if (c->values && c->n > 0)
+			add_statistics(cj, c);
+	}
+	return o;
+}
