@@ -56,6 +56,26 @@ void options_unknown_choice(struct strbuf *err, const char *what,
 	strbuf_addch(err, ')');
 }
 
+int options_descriptor_pair(const struct option_def *opt, const char *arg,
+			    struct strbuf *err)
+{
+	_cleanup_free_ char **items = NULL;
+	int *fds = opt->value;
+	size_t n;
+	long v;
+
+	items = split_list(arg, &n);
+	for (size_t i = 0; i < 2; i++) {
+		if (n != 2 || !parse_int(items[i], 0, 1 << 20, &v)) {
+			strbuf_addf(err, "invalid --%s '%s': expected two descriptor "
+				    "numbers IN,OUT", opt->long_name, arg);
+			return -1;
+		}
+		fds[i] = (int)v;
+	}
+	return 0;
+}
+
 static int apply_number(const struct option_def *o, const char *arg,
 			const char *name, struct strbuf *err)
 {

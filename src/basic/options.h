@@ -146,6 +146,12 @@ void print_usage(FILE *f, const struct command_usage *usage,
 		 const struct option_def *opts);
 
 /*
+ * "IN,OUT" into int value[2]: two descriptor numbers, for the hidden
+ * options through which clockbench hands a child process its pipes.
+ */
+option_callback options_descriptor_pair;
+
+/*
  * "unknown style 'x' (table, mmtests, ratio)": the one-line error for a
  * name that is not in a NULL-terminated list, as OPTION_CHOICE prints it.
  */

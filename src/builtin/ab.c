@@ -187,26 +187,6 @@ static int timens_option(const struct option_def *opt, const char *arg,
 	return set_condition(opt->value, AB_TIMENS, "timens", err);
 }
 
-static int worker_option(const struct option_def *opt, const char *arg,
-			 struct strbuf *err)
-{
-	_cleanup_free_ char **items = NULL;
-	int *fds = opt->value;
-	size_t n;
-	long v;
-
-	items = split_list(arg, &n);
-	for (size_t i = 0; i < 2; i++) {
-		if (n != 2 || !parse_int(items[i], 0, 1 << 20, &v)) {
-			strbuf_addf(err, "invalid --worker '%s': expected two "
-				    "descriptor numbers IN,OUT", arg);
-			return -1;
-		}
-		fds[i] = (int)v;
-	}
-	return 0;
-}
-
 /*
  * 0, or OPTIONS_HELP or OPTIONS_ERROR (already printed). Long only because
  * the table has an entry per option.
@@ -255,7 +235,7 @@ static int parse_ab_options(int argc, char **argv, struct ab_options *o,
 		STORE_DB_OPTION(&m->store),
 		OPT_BOOL(0, "no-save", &m->store.no_save, "do not save the runs"),
 		{ .type = OPTION_CALLBACK, .long_name = "worker", .arg_name = "IN,OUT",
-		  .value = o->worker, .callback = worker_option,
+		  .value = o->worker, .callback = options_descriptor_pair,
 		  .flags = OPTION_HIDDEN },
 		OPT_END(),
 	};

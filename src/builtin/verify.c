@@ -63,27 +63,6 @@ static int duration_option(const struct option_def *opt, const char *arg,
 	return 0;
 }
 
-/* "IN,OUT": two descriptor numbers. */
-static int probe_fds_option(const struct option_def *opt, const char *arg,
-			    struct strbuf *err)
-{
-	_cleanup_free_ char **items = NULL;
-	int *fds = opt->value;
-	size_t n;
-	long v;
-
-	items = split_list(arg, &n);
-	for (size_t i = 0; i < 2; i++) {
-		if (n != 2 || !parse_int(items[i], 0, 1 << 20, &v)) {
-			strbuf_addf(err, "invalid --timens-probe '%s': expected two "
-				    "descriptor numbers IN,OUT", arg);
-			return -1;
-		}
-		fds[i] = (int)v;
-	}
-	return 0;
-}
-
 static void free_patterns(struct verify_options *o)
 {
 	for (size_t i = 0; i < o->npatterns; i++)
@@ -114,7 +93,7 @@ int cmd_verify(int argc, char **argv)
 		/* How verify re-executes itself inside a time namespace. */
 		{ .type = OPTION_CALLBACK, .long_name = "timens-probe",
 		  .arg_name = "IN,OUT", .value = probe_fds,
-		  .callback = probe_fds_option, .flags = OPTION_HIDDEN },
+		  .callback = options_descriptor_pair, .flags = OPTION_HIDDEN },
 		OPT_END(),
 	};
 
