@@ -4,9 +4,11 @@
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
+#include <poll.h>
 #include <stdarg.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 static const char *context = "clockbench";
 
@@ -257,4 +259,67 @@ uint64_t now_ns(void)
 
 	clock_gettime(CLOCK_MONOTONIC_RAW, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+int fd_write_all(int fd, const void *buf, size_t len)
+{
+	const char *p = buf;
+
+	while (len) {
+		ssize_t n = write(fd, p, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			if (n == 0)
+				errno = EIO;
+			return -1;
+		}
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+/* What is left of timeout_ms since start, for poll(): -1 without one. */
+static int ms_left(uint64_t start, int timeout_ms)
+{
+	uint64_t spent = (now_ns() - start) / 1000000u;
+
+	if (timeout_ms < 0)
+		return -1;
+	return spent >= (uint64_t)timeout_ms ? 0 : (int)((uint64_t)timeout_ms - spent);
+}
+
+int fd_read_all(int fd, void *buf, size_t len, int timeout_ms)
+{
+	uint64_t start = now_ns();
+	char *p = buf;
+
+	while (len) {
+		struct pollfd pfd = { .fd = fd, .events = POLLIN };
+		int left = ms_left(start, timeout_ms), rc;
+		ssize_t n;
+
+		rc = left == 0 ? 0 : poll(&pfd, 1, left);
+		if (rc < 0 && errno == EINTR)
+			continue;
+		if (rc < 0)
+			return -1;
+		if (rc == 0) {
+			errno = ETIMEDOUT;
+			return -1;
+		}
+		n = read(fd, p, len);
+		if (n < 0 && (errno == EINTR || errno == EAGAIN))
+			continue;
+		if (n <= 0) {
+			if (n == 0)
+				errno = EPIPE;
+			return -1;
+		}
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
 }

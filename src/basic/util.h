@@ -83,6 +83,15 @@ bool read_line_file(const char *path, char *buf, size_t size);
 /* Whole small file into a malloc'd, NUL-terminated buffer; NULL on error. */
 char *read_text_file(const char *path, size_t max);
 
+/* All of buf to fd, through short writes and EINTR: 0, or -1 with errno. */
+int fd_write_all(int fd, const void *buf, size_t len);
+/*
+ * Exactly len bytes from fd before timeout_ms has passed (negative: no
+ * deadline), through short reads and signals: 0, or -1 with errno
+ * (ETIMEDOUT at the deadline, EPIPE when fd ends first).
+ */
+int fd_read_all(int fd, void *buf, size_t len, int timeout_ms);
+
 /* Monotonic raw nanoseconds from the libc clock (not the measured path). */
 uint64_t now_ns(void);
 

@@ -89,68 +89,24 @@ void timens_format_offset(int64_t ns, char *buf, size_t len)
 
 /* ---- reading and writing, with deadlines ---------------------------- */
 
-static int write_full(int fd, const void *buf, size_t len)
-{
-	const char *p = buf;
-
-	while (len) {
-		ssize_t n = write(fd, p, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return -1;
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
 /*
- * Read exactly len bytes before the deadline. A signal (^C) does not cut
- * a read short: the caller stops between repetitions, not inside one.
+ * Read exactly len bytes before the deadline, with the reason in err. A
+ * signal (^C) does not cut a read short: the caller stops between
+ * repetitions, not inside one.
  */
 static int read_full(int fd, void *buf, size_t len, int timeout_ms,
 		     char *err, size_t errlen)
 {
-	uint64_t deadline = now_ns() + (uint64_t)timeout_ms * 1000000u;
-	char *p = buf;
-
-	while (len) {
-		struct pollfd pfd = { .fd = fd, .events = POLLIN };
-		uint64_t now = now_ns();
-		ssize_t n;
-		int rc;
-
-		if (now >= deadline) {
-			snprintf(err, errlen, "no answer within %d s", timeout_ms / 1000);
-			return -1;
-		}
-		rc = poll(&pfd, 1, (int)((deadline - now) / 1000000u) + 1);
-		if (rc < 0 && errno == EINTR)
-			continue;
-		if (rc < 0) {
-			snprintf(err, errlen, "poll: %s", strerror(errno));
-			return -1;
-		}
-		if (rc == 0)
-			continue;
-		n = read(fd, p, len);
-		if (n < 0 && (errno == EINTR || errno == EAGAIN))
-			continue;
-		if (n < 0) {
-			snprintf(err, errlen, "read: %s", strerror(errno));
-			return -1;
-		}
-		if (n == 0) {
-			snprintf(err, errlen, "the child closed its pipe early "
-				 "(it died, or sent a truncated message)");
-			return -1;
-		}
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
+	if (fd_read_all(fd, buf, len, timeout_ms) == 0)
+		return 0;
+	if (errno == ETIMEDOUT)
+		snprintf(err, errlen, "no answer within %d s", timeout_ms / 1000);
+	else if (errno == EPIPE)
+		snprintf(err, errlen, "the child closed its pipe early (it died, or "
+			 "sent a truncated message)");
+	else
+		snprintf(err, errlen, "read: %s", strerror(errno));
+	return -1;
 }
 
 /* ---- the parent's checks -------------------------------------------- */
@@ -370,7 +326,7 @@ static int send_hello(int fd, size_t ncells, const struct timing_calibration *ca
 	h.warmup = *w;
 	if (cc->source != CYCLES_NONE)
 		snprintf(h.cycles_unit, sizeof(h.cycles_unit), "%s", cc->unit);
-	return write_full(fd, &h, sizeof(h));
+	return fd_write_all(fd, &h, sizeof(h));
 }
 
 static int send_round(int fd, uint32_t round, const struct cell_result *res,
@@ -385,12 +341,12 @@ static int send_round(int fd, uint32_t round, const struct cell_result *res,
 			.n = n,
 		};
 
-		if (write_full(fd, &f, sizeof(f)) != 0 ||
-		    write_full(fd, r->ns + first[i], n * sizeof(double)) != 0 ||
+		if (fd_write_all(fd, &f, sizeof(f)) != 0 ||
+		    fd_write_all(fd, r->ns + first[i], n * sizeof(double)) != 0 ||
 		    (r->cycles &&
-		     write_full(fd, r->cycles + first[i], n * sizeof(double)) != 0) ||
+		     fd_write_all(fd, r->cycles + first[i], n * sizeof(double)) != 0) ||
 		    (r->core &&
-		     write_full(fd, r->core + first[i], n * sizeof(double)) != 0))
+		     fd_write_all(fd, r->core + first[i], n * sizeof(double)) != 0))
 			return -1;
 	}
 	return 0;
@@ -400,7 +356,7 @@ static int send_tail(int fd, uint32_t round, const struct round_quality *q)
 {
 	struct tb_tail t = { .magic = TB_MAGIC, .round = round, .quality = *q };
 
-	return write_full(fd, &t, sizeof(t));
+	return fd_write_all(fd, &t, sizeof(t));
 }
 
 /* What a child keeps between rounds. */
@@ -519,7 +475,7 @@ static int send_setup(const struct timens_bench *b, const struct tb_side *side)
 		.counter = (uint32_t)b->counter, .cpu = side->spec.cpu, .cfg = b->cfg,
 	};
 
-	if (write_full(side->cmd_fd, &h, sizeof(h)) != 0)
+	if (fd_write_all(side->cmd_fd, &h, sizeof(h)) != 0)
 		return -1;
 	for (size_t i = 0; i < b->ncells; i++) {
 		struct tb_setup_cell c = {
@@ -528,7 +484,7 @@ static int send_setup(const struct timens_bench *b, const struct tb_side *side)
 		};
 
 		snprintf(c.name, sizeof(c.name), "%s", b->cells[i].name);
-		if (write_full(side->cmd_fd, &c, sizeof(c)) != 0)
+		if (fd_write_all(side->cmd_fd, &c, sizeof(c)) != 0)
 			return -1;
 	}
 	return 0;
@@ -847,7 +803,7 @@ static int send_cmd(struct tb_side *side, uint32_t op, uint32_t round)
 {
 	struct tb_cmd cmd = { .magic = TB_MAGIC, .op = op, .round = round };
 
-	return write_full(side->cmd_fd, &cmd, sizeof(cmd));
+	return fd_write_all(side->cmd_fd, &cmd, sizeof(cmd));
 }
 
 int tbench_round(struct timens_bench *b, size_t s, unsigned k, char *err,

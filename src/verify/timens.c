@@ -148,53 +148,6 @@ struct probe_timers {
 	struct timer_result r[NTIMER_TESTS];
 };
 
-static int write_full(int fd, const void *buf, size_t len)
-{
-	const char *p = buf;
-
-	while (len) {
-		ssize_t n = write(fd, p, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return -1;
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
-/* Read exactly len bytes within timeout_ms (negative: wait forever). */
-static int read_full(int fd, void *buf, size_t len, int timeout_ms)
-{
-	char *p = buf;
-
-	while (len) {
-		struct pollfd pfd = { fd, POLLIN, 0 };
-		ssize_t n;
-		int rc = poll(&pfd, 1, timeout_ms);
-
-		if (rc < 0 && errno == EINTR)
-			continue;
-		if (rc == 0) {
-			errno = ETIMEDOUT;
-			return -1;
-		}
-		n = read(fd, p, len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			if (n == 0)
-				errno = EPIPE;
-			return -1;
-		}
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
 /* ---- the child's side ---------------------------------------------------- */
 
 static struct probe_reading probe_read(const struct verify *v, int clock, int path)
@@ -610,35 +563,35 @@ static int probe_serve(const struct verify *v, int in, int out)
 		struct probe_timers *pt;
 		int rc = 0, frozen;
 
-		if (read_full(in, &req, sizeof(req), -1) != 0)
+		if (fd_read_all(in, &req, sizeof(req), -1) != 0)
 			return 0;
 		switch (req.cmd) {
 		case CMD_READ:
 			rd = probe_read(v, req.clock, req.path);
-			rc = write_full(out, &rd, sizeof(rd));
+			rc = fd_write_all(out, &rd, sizeof(rd));
 			break;
 		case CMD_THREAD_READ:
 			rd = probe_thread_read(v, req.clock, req.path);
-			rc = write_full(out, &rd, sizeof(rd));
+			rc = fd_write_all(out, &rd, sizeof(rd));
 			break;
 		case CMD_PROC:
 			pp = probe_proc();
-			rc = write_full(out, &pp, sizeof(pp));
+			rc = fd_write_all(out, &pp, sizeof(pp));
 			break;
 		case CMD_TIMERS:
 			pt = xcalloc(1, sizeof(*pt));
 			probe_timers(pt);
-			rc = write_full(out, pt, sizeof(*pt));
+			rc = fd_write_all(out, pt, sizeof(*pt));
 			free(pt);
 			break;
 		case CMD_FROZEN:
 			frozen = probe_frozen();
-			rc = write_full(out, &frozen, sizeof(frozen));
+			rc = fd_write_all(out, &frozen, sizeof(frozen));
 			break;
 		case CMD_ENTER:
 		case CMD_LEAVE:
 			frozen = req.cmd == CMD_ENTER ? probe_enter() : probe_leave();
-			rc = write_full(out, &frozen, sizeof(frozen));
+			rc = fd_write_all(out, &frozen, sizeof(frozen));
 			break;
 		case CMD_QUIT:
 			return 0;
@@ -813,7 +766,7 @@ static void session_stop(struct ns_session *s)
 
 	if (!s->running)
 		return;
-	write_full(s->req_fd, &q, sizeof(q));
+	fd_write_all(s->req_fd, &q, sizeof(q));
 	close(s->req_fd);
 	close(s->rep_fd);
 	s->exit_status = timens_wait(s->pid, err, sizeof(err));
@@ -825,8 +778,8 @@ static void session_stop(struct ns_session *s)
 static int session_ask(struct ns_session *s, const struct probe_req *req,
 		       void *reply, size_t len, char *err, size_t errlen)
 {
-	if (write_full(s->req_fd, req, sizeof(*req)) != 0 ||
-	    read_full(s->rep_fd, reply, len, REPLY_TIMEOUT_MS) != 0) {
+	if (fd_write_all(s->req_fd, req, sizeof(*req)) != 0 ||
+	    fd_read_all(s->rep_fd, reply, len, REPLY_TIMEOUT_MS) != 0) {
 		snprintf(err, errlen, "the child in the namespace did not answer: %s",
 			 strerror(errno));
 		return -1;
