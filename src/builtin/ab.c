@@ -9,8 +9,6 @@
  * its own, so that `clockbench compare` reads them again, paired.
  */
 #include <errno.h>
-#include <fcntl.h>
-#include <sys/file.h>
 #include <limits.h>
 #include <string.h>
 #include <unistd.h>
@@ -641,74 +639,23 @@ static int check_condition(struct ab *a)
 	return 0;
 }
 
-/*
- * The measurement, in the guard's child when the clocksource changes: the
- * guard puts it back whatever happens to either process.
- */
-static int run_measure(void *ctx)
+/* The clocksource is recorded under the guard's lock, and put back. */
+static int record_clocksource(struct measure *m, struct guard *g)
 {
-	return measure_run(ctx);
+	char err[256];
+
+	if (guard_add_file(g, CLOCKSOURCE_DIR "/current_clocksource",
+			   "current_clocksource", err, sizeof(err)) == 0)
+		return 0;
+	error_msg("%s", err);
+	return 1;
 }
 
-/*
- * One clockbench at a time switches the clocksource: what a second one
- * recorded as "the state to put back" could be the first one's switch.
- * The lock is inherited by the measuring child and its restorer, so it is
- * held until the clocksource is back, whichever process dies first.
- */
-static int lock_clocksource(void)
-{
-	const char *path = access("/run/lock", W_OK) == 0 ?
-			   "/run/lock/clockbench-clocksource.lock" :
-			   "/tmp/clockbench-clocksource.lock";
-	int fd = open(path, O_RDWR | O_CREAT, 0600);
-
-	if (fd < 0) {
-		error_msg("cannot open the lock %s: %m", path);
-		return -1;
-	}
-	for (int i = 0; flock(fd, LOCK_EX | LOCK_NB) != 0; i++) {
-		if (errno != EWOULDBLOCK || i == 300) {
-			error_msg("another clockbench is switching the clocksource "
-				  "(lock %s)", path);
-			close(fd);
-			return -1;
-		}
-		if (i == 0)
-			fprintf(stderr, "%s: waiting for another clockbench to put "
-				"the clocksource back\n", program_context());
-		usleep(100000);
-	}
-	return fd;
-}
-
-static int run_guarded(struct measure *m)
-{
-	char err[256], line[512];
-	struct guard g;
-	int rc, lock = lock_clocksource();
-
-	if (lock < 0)
-		return 1;
-	guard_init(&g);
-	g.graceful = true;
-	if (guard_add_file(&g, CLOCKSOURCE_DIR "/current_clocksource",
-			   "current_clocksource", err, sizeof(err)) != 0) {
-		error_msg("%s", err);
-		close(lock);
-		return 1;
-	}
-	rc = guard_run(&g, run_measure, m, err, sizeof(err));
-	if (rc < 0) {
-		error_msg("%s", err);
-		close(lock);
-		return 1;
-	}
-	guard_describe(&g, line, sizeof(line));
-	fprintf(stderr, "%s: restored %s\n", program_context(), line);
-	close(lock);
-	return rc;
-}
+static const struct guarded_run clocksource_guard = {
+	.lock = "clocksource",
+	.changing = "switching the clocksource",
+	.record = record_clocksource,
+};
 
 int cmd_ab(int argc, char **argv)
 {
@@ -739,7 +686,8 @@ int cmd_ab(int argc, char **argv)
 	if (!rc)
 		rc = pick_cells(&a, &cat);
 	if (!rc)
-		rc = a.o.condition == AB_CLOCKSOURCE ? run_guarded(&m) : measure_run(&m);
+		rc = a.o.condition == AB_CLOCKSOURCE ?
+		     measure_run_guarded(&m, &clocksource_guard) : measure_run(&m);
 	tbench_free(&a.bench);
 	free(a.cells);
 	free_arms(&a);

@@ -1,9 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "cli/measure.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <string.h>
+#include <sys/file.h>
+#include <unistd.h>
 
 #include "basic/util.h"
+#include "probe/guard.h"
 
 static volatile sig_atomic_t stop_signal;
 
@@ -146,6 +151,84 @@ int measure_run(struct measure *m)
 	if (m->stop_signal)
 		return 128 + m->stop_signal;
 	return rc ? 1 : m->status;
+}
+
+/*
+ * One clockbench at a time changes a piece of machine state: what a second
+ * one recorded as "the state to put back" could be the first one's change.
+ * Waits up to 30 s for the other to finish. The fd, or -1 (said why).
+ */
+static int take_lock(const struct guarded_run *r)
+{
+	char path[128];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/clockbench-%s.lock",
+		 access("/run/lock", W_OK) == 0 ? "/run/lock" : "/tmp", r->lock);
+	/* Not O_CLOEXEC: workers the measurement execs hold it too. */
+	fd = open(path, O_RDWR | O_CREAT, 0600);
+	if (fd < 0) {
+		error_msg("cannot open the lock %s: %m", path);
+		return -1;
+	}
+	for (int i = 0; flock(fd, LOCK_EX | LOCK_NB) != 0; i++) {
+		if (errno != EWOULDBLOCK || i == 300) {
+			error_msg("another clockbench is %s (lock %s)", r->changing, path);
+			close(fd);
+			return -1;
+		}
+		if (i == 0)
+			fprintf(stderr, "%s: waiting for another clockbench to finish "
+				"%s\n", program_context(), r->changing);
+		usleep(100000);
+	}
+	return fd;
+}
+
+/* The measurement, in the guard's child: measure_run() as usual. */
+static int run_measure(void *ctx)
+{
+	return measure_run(ctx);
+}
+
+static int run_under_guard(struct measure *m, const struct guarded_run *r,
+			   struct guard *g)
+{
+	char err[256], line[1024];
+	int rc;
+
+	guard_init(g);
+	g->graceful = true;
+	g->pidfile = r->pidfile;
+	rc = r->record(m, g);
+	if (rc)
+		return rc;
+	rc = guard_run(g, run_measure, m, err, sizeof(err));
+	if (rc < 0)
+		error_msg("%s", err);
+	else if (g->child_signal)
+		error_msg("the measuring process was killed by signal %d (%s)",
+			  g->child_signal, strsignal(g->child_signal));
+	guard_describe(g, line, sizeof(line));
+	fprintf(stderr, "%s: restored %s\n", program_context(), line);
+	if (rc < 0)
+		return 1;
+	for (size_t i = 0; i < g->n; i++)
+		if (g->items[i].error && rc == 0)
+			rc = 1;
+	return rc;
+}
+
+int measure_run_guarded(struct measure *m, const struct guarded_run *r)
+{
+	struct guard g;
+	int lock = take_lock(r), rc;
+
+	if (lock < 0)
+		return 1;
+	rc = run_under_guard(m, r, &g);
+	close(lock);
+	return rc;
 }
 
 void timing_options_apply(const struct timing_options *t,

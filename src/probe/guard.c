@@ -397,17 +397,21 @@ static void write_pidfile(const char *pidfile, pid_t pid)
 	}
 }
 
-/* The child's exit status, 128 + its signal, or -errno. */
-static int wait_child(pid_t pid)
+/* The child's exit status, 128 + its signal (also in *sig), or -errno. */
+static int wait_child(pid_t pid, int *sig)
 {
 	int status;
 
+	*sig = 0;
 	while (waitpid(pid, &status, 0) < 0)
 		if (errno != EINTR)
 			return -errno;
 	if (WIFEXITED(status))
 		return WEXITSTATUS(status);
-	return WIFSIGNALED(status) ? 128 + WTERMSIG(status) : -EINVAL;
+	if (!WIFSIGNALED(status))
+		return -EINVAL;
+	*sig = WTERMSIG(status);
+	return 128 + *sig;
 }
 
 int guard_run(struct guard *g, int (*fn)(void *arg), void *arg, char *err,
@@ -443,7 +447,7 @@ int guard_run(struct guard *g, int (*fn)(void *arg), void *arg, char *err,
 		sigaction(stop_signals[i], &sa, &saved[i]);
 	write_pidfile(g->pidfile, pid);
 	sigprocmask(SIG_SETMASK, &old, NULL);
-	status = wait_child(pid);
+	status = wait_child(pid, &g->child_signal);
 	sigprocmask(SIG_BLOCK, &block, NULL);
 	forward_to = 0;
 	for (size_t i = 0; i < NSTOP_SIGNALS; i++)

@@ -91,6 +91,7 @@ struct guard {
 	/* Set by guard_run(): */
 	pid_t child;
 	int stop_signal;		/* a signal the supervisor forwarded, 0 */
+	int child_signal;		/* the signal that killed the child, 0 */
 };
 
 /* An empty guard. */
@@ -125,7 +126,9 @@ int guard_add_action(struct guard *g, const char *what, int (*restore)(void *arg
  * it, or -1 when the child could not be started (with the reason in err;
  * state is restored then too). The supervisor's signal dispositions and
  * mask are as before when it returns; g->stop_signal tells whether a stop
- * signal arrived meanwhile, for the caller to act on.
+ * signal arrived meanwhile, for the caller to act on, and g->child_signal
+ * whether the child was killed (128 + N may also be a graceful child's
+ * own exit status after stop signal N).
  */
 int guard_run(struct guard *g, int (*fn)(void *arg), void *arg, char *err,
 	      size_t errlen);
