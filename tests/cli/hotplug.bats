@@ -270,6 +270,19 @@ in_tracefs() {
 	no_instance_left
 }
 
+@test "10 SIGKILLs of the supervisor and 10 of the child at random moments: nothing left behind" {
+	need_cpu1
+	before=$(tracefs_state)
+	CLOCKBENCH_MACHINE_LOCK_HELD=1 run "$BATS_TEST_DIRNAME/../../bench/hotplug-kills" \
+		"$CLOCKBENCH_BUILD" 10 "${CLOCKBENCH_SEED:-15}" 800
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ "$(grep -c '^ok .* kill -9 supervisor ' <<<"$output")" -eq 10 ]
+	[ "$(grep -c '^ok .* kill -9 child ' <<<"$output")" -eq 10 ]
+	[ "$(tracefs_state)" = "$before" ]
+	no_instance_left
+}
+
 @test "bad input: no such CPU, --cycles 0 and other values exit 2" {
 	run cb hotplug --cpu 9999 --cycles 2
 	[ "$status" -eq 2 ]
