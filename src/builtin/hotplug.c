@@ -583,7 +583,8 @@ static int record_state(struct measure *m, struct guard *g)
 {
 	struct hotplug_run *run = m->ctx;
 	char err[PATH_MAX + 128];
-	bool trace = !run->o.no_trace;
+	/* A build without libtracefs changes nothing in tracefs. */
+	bool trace = !run->o.no_trace && hotplug_tracing_built();
 
 	if (pick_cpu(&run->o) != 0)
 		return 1;
