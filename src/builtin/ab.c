@@ -595,45 +595,23 @@ static int check_condition(struct ab *a)
 	return 0;
 }
 
-/*
- * The measurement, in the guard's child when the clocksource changes: the
- * guard puts it back whatever happens to either process.
- */
-static int run_measure(void *ctx)
+/* The clocksource is recorded under the guard's lock, and put back. */
+static int record_clocksource(struct measure *m, struct guard *g)
 {
-	return measure_run(ctx);
+	char err[256];
+
+	if (guard_add_file(g, CLOCKSOURCE_CURRENT,
+			   "current_clocksource", err, sizeof(err)) == 0)
+		return 0;
+	error_msg("%s", err);
+	return 1;
 }
 
-static int run_guarded(struct measure *m)
-{
-	char err[256], line[512];
-	struct guard g;
-	/* The child and its restorer inherit the lock: held until all is back. */
-	int rc, lock = clocksource_lock(30, err, sizeof(err));
-
-	if (lock < 0) {
-		error_msg("%s", err);
-		return 1;
-	}
-	guard_init(&g);
-	g.graceful = true;
-	if (guard_add_file(&g, CLOCKSOURCE_CURRENT,
-			   "current_clocksource", err, sizeof(err)) != 0) {
-		error_msg("%s", err);
-		close(lock);
-		return 1;
-	}
-	rc = guard_run(&g, run_measure, m, err, sizeof(err));
-	if (rc < 0) {
-		error_msg("%s", err);
-		close(lock);
-		return 1;
-	}
-	guard_describe(&g, line, sizeof(line));
-	fprintf(stderr, "%s: restored %s\n", program_context(), line);
-	close(lock);
-	return rc;
-}
+static const struct guarded_run clocksource_guard = {
+	.lock = "clocksource",
+	.changing = "switching the clocksource",
+	.record = record_clocksource,
+};
 
 int cmd_ab(int argc, char **argv)
 {
@@ -664,7 +642,8 @@ int cmd_ab(int argc, char **argv)
 	if (!rc)
 		rc = pick_cells(&a, &cat);
 	if (!rc)
-		rc = a.o.condition == AB_CLOCKSOURCE ? run_guarded(&m) : measure_run(&m);
+		rc = a.o.condition == AB_CLOCKSOURCE ?
+		     measure_run_guarded(&m, &clocksource_guard) : measure_run(&m);
 	tbench_free(&a.bench);
 	free(a.cells);
 	free_arms(&a);

@@ -3,10 +3,12 @@
  * clockbench hotplug: how long taking a CPU offline and back online takes
  * (seed 003: `time echo 0 > /sys/devices/system/cpu/cpu1/online`), repeated
  * with statistics, and which hotplug states the time goes to, from the
- * cpuhp trace events. A supervising parent puts the CPU back online and
- * tracefs back as it was, whatever happens to the measuring process.
+ * cpuhp trace events. It runs under the guard (probe/guard.h): the CPU's
+ * online state, the tracing instance and tracefs's mount are recorded by
+ * the supervisor and put back whichever of the two processes dies.
  */
 #include <errno.h>
+#include <limits.h>
 #include <inttypes.h>
 #include <sched.h>
 #include <string.h>
@@ -19,6 +21,7 @@
 #include "builtin/builtin.h"
 #include "cli/measure.h"
 #include "probe/env.h"
+#include "probe/guard.h"
 #include "scenario/hotplug.h"
 #include "report/output.h"
 #include "basic/progress.h"
@@ -37,11 +40,12 @@ static const struct command_usage hotplug_usage = {
 	"so a table shows which steps cost most. Needs root.",
 	.footer =
 	"The CPU always ends online and tracing as it was: a supervising process\n"
-	"restores both after the measuring process ends, also when it is stopped\n"
-	"by SIGINT or SIGTERM (forwarded to it: it finishes the transition under\n"
-	"way and reports what it measured) or killed. Tracing runs in a private\n"
-	"tracefs instance, removed afterwards; tracefs is mounted when it is not,\n"
-	"and unmounted again.\n"
+	"and the measuring process watch each other, and the survivor restores\n"
+	"both; SIGINT or SIGTERM are forwarded to the measuring process (it\n"
+	"finishes the transition under way and reports what it measured). Tracing\n"
+	"runs in a private tracefs instance, removed afterwards; tracefs is\n"
+	"mounted when it is not, and unmounted again. Instances left by dead\n"
+	"clockbench processes are removed first.\n"
 	"\n"
 	"Exit status: 0 on success, 1 on a runtime error (including a CPU that is\n"
 	"not hot-pluggable, offline, or the last online CPU), 2 on a usage error\n"
@@ -70,10 +74,13 @@ struct direction {
 
 struct hotplug_run {
 	struct hotplug_options o;
+	char tracing_dir[PATH_MAX];	/* where tracefs is or will be mounted */
+	bool tracefs_mounted;		/* before the run */
+	char instance[64];		/* clockbench-hotplug-<supervisor pid> */
+	struct hotplug_guard guarded;	/* what the guard's actions undo */
 	struct hotplug_tracing tracing;
 	struct hotplug_states names;
 	struct direction dir[2];	/* offline, online */
-	uint64_t lost_events;
 	struct measure *m;		/* the runner's view: env, interrupted */
 };
 
@@ -179,20 +186,17 @@ static void direction_free(struct direction *d)
 /* The steps of the transition just made, into d's state table. */
 static void account_trace(struct hotplug_run *run, struct direction *d)
 {
-	_cleanup_free_ char *text = hotplug_trace_read(&run->tracing);
 	_cleanup_free_ struct cpuhp_event *ev = NULL;
 	_cleanup_free_ struct cpuhp_step *steps = NULL;
-	uint64_t lost;
-	size_t n, nsteps;
+	ssize_t n = hotplug_trace_read(&run->tracing, (unsigned int)run->o.cpu, &ev);
+	size_t nsteps;
 
-	if (!text) {
+	if (n < 0) {
 		warn_msg("cannot read the trace: %m; per-state times stop here");
 		run->tracing.active = false;
 		return;
 	}
-	n = cpuhp_parse_trace(text, (unsigned int)run->o.cpu, &ev, &lost);
-	run->lost_events += lost;
-	nsteps = cpuhp_step_times(ev, n, &steps);
+	nsteps = cpuhp_step_times(ev, (size_t)n, &steps);
 	state_table_add_cycle(&d->states, steps, nsteps);
 }
 
@@ -360,9 +364,9 @@ static void print_table(const struct hotplug_run *run)
 	printf("# tracing: %s\n", !run->o.no_trace ? run->tracing.note : "off (--no-trace)");
 	env_print(&run->m->env, stdout, "# ");
 	print_transitions(run);
-	if (run->lost_events)
+	if (run->tracing.lost)
 		printf("# the trace buffer dropped %" PRIu64 " events: per-state "
-		       "times are incomplete\n", run->lost_events);
+		       "times are incomplete\n", run->tracing.lost);
 	for (int i = 0; i < 2 && run->dir[i].states.ncycles; i++)
 		print_states(run, &run->dir[i]);
 }
@@ -406,7 +410,7 @@ static void print_json(const struct hotplug_run *run)
 		"completed", (json_int_t)run->dir[1].n, "interrupted", run->m->stop_signal != 0,
 		"tracing", "active", run->dir[0].states.ncycles > 0,
 		"note", !run->o.no_trace ? run->tracing.note : "off (--no-trace)",
-		"lost_events", (json_int_t)run->lost_events,
+		"lost_events", (json_int_t)run->tracing.lost,
 		"offline", direction_to_json(run, &run->dir[0]),
 		"online", direction_to_json(run, &run->dir[1]),
 		"environment", env_to_json(&run->m->env));
@@ -461,16 +465,31 @@ static bool hotplug_record(struct measure *m, size_t k, struct stored_run *sr)
 	return true;
 }
 
+/* In the measuring process: dead runs' instances first, then our own. */
+static void start_tracing(struct hotplug_run *run)
+{
+	_cleanup_strbuf_ struct strbuf report = STRBUF_INIT;
+	const char *line, *nl;
+
+	hotplug_tracing_start(&run->tracing, run->tracing_dir, run->instance, &report);
+	for (line = report.buf; *line; line = nl + 1) {
+		nl = strchr(line, '\n');
+		fprintf(stderr, "%s: %.*s\n", program_context(), (int)(nl - line), line);
+	}
+	if (!run->tracing.active)
+		warn_msg("no per-state times: %s", run->tracing.note);
+}
+
 static int hotplug_measure(struct measure *m)
 {
 	struct hotplug_run *run = m->ctx;
 	int rc;
 
-	/* A stop that reached the child before the runner's handlers did. */
-	if (hotplug_stop_signal)
-		*measure_stop_flag() = hotplug_stop_signal;
+	if (!run->o.no_trace)
+		start_tracing(run);
 	pin_away_from((int)run->o.cpu);
 	rc = measure_cycles(run);
+	hotplug_tracing_stop(&run->tracing);
 	for (int i = 0; i < 2; i++)
 		state_table_rank(&run->dir[i].states);
 	if (run->dir[1].n == 0) {
@@ -499,48 +518,46 @@ static const struct measure_ops hotplug_ops = {
 	.record = hotplug_record,
 };
 
-/*
- * The measuring process: cycles, report, save; its return is the exit
- * status. measure_run() owns the environment the supervisor collected.
- */
-static int measure_in_child(void *ctx)
-{
-	return measure_run(ctx);
-}
-
 /* ---- setting up (in the supervisor) --------------------------------- */
 
-/* 0 when the CPU can be cycled by this process, else the exit status. */
-static int check_cpu(struct hotplug_options *o)
+/* A usage error for no such CPU, or not root: the exit status; else 0. */
+static int check_cpu(const struct hotplug_options *o)
 {
 	char why[PATH_MAX + 128];
-	enum hotplug_verdict v = HOTPLUG_USABLE;
 
-	if (o->cpu >= 0) {
-		v = hotplug_check_cpu(HOTPLUG_SYSFS_CPU, (int)o->cpu, why, sizeof(why));
-		if (v == HOTPLUG_NO_SUCH_CPU)
-			return usage_fail("invalid --cpu %ld: %s", o->cpu, why);
-	}
+	if (o->cpu >= 0 && hotplug_check_cpu(HOTPLUG_SYSFS_CPU, (int)o->cpu, why,
+					     sizeof(why)) == HOTPLUG_NO_SUCH_CPU)
+		return usage_fail("invalid --cpu %ld: %s", o->cpu, why);
 	if (geteuid() != 0) {
 		fprintf(stderr, "%s: skipped: needs root to take a CPU offline "
 			"(writes %s/cpuN/online)\n", program_context(),
 			HOTPLUG_SYSFS_CPU);
 		return EXIT_SKIP;
 	}
+	return 0;
+}
+
+/*
+ * Under the lock (another run's CPU may be offline until then): the CPU
+ * asked for can be cycled, or the default one. 0, or 1 with the error said.
+ */
+static int pick_cpu(struct hotplug_options *o)
+{
+	char why[PATH_MAX + 128];
+
 	if (o->cpu < 0) {
 		o->cpu = hotplug_default_cpu(HOTPLUG_SYSFS_CPU);
-		if (o->cpu < 0) {
-			error_msg("no CPU here can be taken offline (none is "
-				  "hot-pluggable, or only one is online)");
-			return 1;
-		}
-		return 0;
-	}
-	if (v != HOTPLUG_USABLE) {
-		error_msg("%s", why);
+		if (o->cpu >= 0)
+			return 0;
+		error_msg("no CPU here can be taken offline (none is "
+			  "hot-pluggable, or only one is online)");
 		return 1;
 	}
-	return 0;
+	if (hotplug_check_cpu(HOTPLUG_SYSFS_CPU, (int)o->cpu, why, sizeof(why)) ==
+	    HOTPLUG_USABLE)
+		return 0;
+	error_msg("%s", why);
+	return 1;
 }
 
 static void collect_env(struct measure *m)
@@ -561,11 +578,38 @@ static void load_state_names(struct hotplug_states *names)
 	hotplug_states_parse(text ? text : "", names);
 }
 
+/* Under the guard's lock: the state a run may change, recorded. */
+static int record_state(struct measure *m, struct guard *g)
+{
+	struct hotplug_run *run = m->ctx;
+	char err[PATH_MAX + 128];
+	/* A build without libtracefs changes nothing in tracefs. */
+	bool trace = !run->o.no_trace && hotplug_tracing_built();
+
+	if (pick_cpu(&run->o) != 0)
+		return 1;
+	if (trace)
+		hotplug_tracing_where(run->tracing_dir, sizeof(run->tracing_dir),
+				      &run->tracefs_mounted);
+	snprintf(run->instance, sizeof(run->instance), HOTPLUG_INSTANCE_PREFIX "%d",
+		 (int)getpid());
+	if (hotplug_guard_add(g, &run->guarded, HOTPLUG_SYSFS_CPU, (int)run->o.cpu,
+			      trace ? run->tracing_dir : NULL, run->tracefs_mounted,
+			      run->instance, err, sizeof(err)) == 0)
+		return 0;
+	error_msg("%s", err);
+	return 1;
+}
+
 int cmd_hotplug(int argc, char **argv)
 {
 	struct hotplug_run run = { 0 };
 	struct measure m = { .ops = &hotplug_ops, .ctx = &run };
-	struct hotplug_restore restore = { 0 };
+	struct guarded_run guarded = {
+		.lock = "hotplug",
+		.changing = "taking a CPU offline",
+		.record = record_state,
+	};
 	int rc = parse_hotplug_options(argc, argv, &run.o, &m);
 
 	if (rc < 0)
@@ -574,19 +618,13 @@ int cmd_hotplug(int argc, char **argv)
 	if (rc)
 		return rc;
 	run.m = &m;
+	guarded.pidfile = run.o.pidfile;
 	collect_env(&m);
 	load_state_names(&run.names);
 	direction_init(&run.dir[0], "offline", (size_t)run.o.cycles);
 	direction_init(&run.dir[1], "online", (size_t)run.o.cycles);
 
-	snprintf(restore.root, sizeof(restore.root), "%s", HOTPLUG_SYSFS_CPU);
-	restore.cpu = (int)run.o.cpu;
-	if (!run.o.no_trace)
-		hotplug_tracing_setup(&run.tracing, &restore, HOTPLUG_TRACEFS);
-	if (!run.o.no_trace && !run.tracing.active)
-		warn_msg("no per-state times: %s", run.tracing.note);
-
-	rc = hotplug_supervise(&restore, measure_in_child, &m, run.o.pidfile);
+	rc = measure_run_guarded(&m, &guarded);
 
 	for (int i = 0; i < 2; i++)
 		direction_free(&run.dir[i]);

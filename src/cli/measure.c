@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "cli/measure.h"
 
+#include <errno.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "basic/util.h"
+#include "probe/guard.h"
 
 static volatile sig_atomic_t stop_signal;
 
@@ -148,6 +151,63 @@ int measure_run(struct measure *m)
 	if (m->stop_signal)
 		return 128 + m->stop_signal;
 	return rc ? 1 : m->status;
+}
+
+/* The lock of r's piece of machine state, waiting up to 30 s: fd or -1. */
+static int take_lock(const struct guarded_run *r)
+{
+	char err[256];
+	int fd = guard_lock(r->lock, r->changing, 30, err, sizeof(err));
+
+	if (fd < 0)
+		error_msg("%s", err);
+	return fd;
+}
+
+/* The measurement, in the guard's child: measure_run() as usual. */
+static int run_measure(void *ctx)
+{
+	return measure_run(ctx);
+}
+
+static int run_under_guard(struct measure *m, const struct guarded_run *r,
+			   struct guard *g)
+{
+	char err[256], line[1024];
+	int rc;
+
+	guard_init(g);
+	g->graceful = true;
+	g->pidfile = r->pidfile;
+	rc = r->record(m, g);
+	if (rc)
+		return rc;
+	rc = guard_run(g, run_measure, m, err, sizeof(err));
+	if (rc < 0)
+		error_msg("%s", err);
+	else if (g->child_signal)
+		error_msg("the measuring process was killed by signal %d (%s)",
+			  g->child_signal, strsignal(g->child_signal));
+	guard_describe(g, line, sizeof(line));
+	fprintf(stderr, "%s: restored %s\n", program_context(), line);
+	if (rc < 0)
+		return 1;
+	for (size_t i = 0; i < g->n; i++)
+		if (g->items[i].error && rc == 0)
+			rc = 1;
+	return rc;
+}
+
+int measure_run_guarded(struct measure *m, const struct guarded_run *r)
+{
+	struct guard g;
+	int lock = take_lock(r), rc;
+
+	if (lock < 0)
+		return 1;
+	rc = run_under_guard(m, r, &g);
+	close(lock);
+	return rc;
 }
 
 void timing_options_apply(const struct timing_options *t,

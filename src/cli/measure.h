@@ -74,6 +74,32 @@ bool measure_stopped(void);
 /* The flag behind measure_stopped(), for loops that wait on children. */
 volatile sig_atomic_t *measure_stop_flag(void);
 
+/* ---- measuring under a guard --------------------------------------------- */
+
+struct guard;
+
+/* A measuring command that changes machine state (ab, hotplug). */
+struct guarded_run {
+	const char *lock;	/* "clocksource": /run/lock/clockbench-clocksource.lock */
+	const char *changing;	/* "switching the clocksource", for messages */
+	/*
+	 * Record in g, under the lock, the state to put back: 0, or the exit
+	 * status with the error printed.
+	 */
+	int (*record)(struct measure *m, struct guard *g);
+	const char *pidfile;	/* the measuring process's pid goes there, or NULL */
+};
+
+/*
+ * Run m in the guard's supervised child (guard.h, graceful: a stop signal
+ * lets the command finish its step, print and save), holding r->lock so
+ * that one clockbench at a time changes that state. The child and its
+ * restorer inherit the lock: it is held until the state is back, whichever
+ * process dies. Says on stderr what was restored, and when the measuring
+ * process was killed. Returns the exit status.
+ */
+int measure_run_guarded(struct measure *m, const struct guarded_run *r);
+
 /* ---- timing settings ---------------------------------------------------- */
 
 /* --budget, --quick, --rounds and --precision, as the user gave them. */

@@ -26,11 +26,7 @@ bool clocksource_listed(const char *list, const char *name);
  */
 int clocksource_set(const char *name, char *err, size_t errlen);
 
-/*
- * Take the lock, waiting up to timeout_s (saying so on stderr when it
- * must wait): the descriptor, which children inherit so that the lock
- * lasts until the last of them is done, or -1 with the reason in err.
- */
+/* The clocksource's lock (probe/guard.h guard_lock()): fd or -1 with err. */
 int clocksource_lock(double timeout_s, char *err, size_t errlen);
 
 #endif

@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/prctl.h>
 #include <sys/timex.h>
 #include <sys/wait.h>
@@ -397,17 +398,21 @@ static void write_pidfile(const char *pidfile, pid_t pid)
 	}
 }
 
-/* The child's exit status, 128 + its signal, or -errno. */
-static int wait_child(pid_t pid)
+/* The child's exit status, 128 + its signal (also in *sig), or -errno. */
+static int wait_child(pid_t pid, int *sig)
 {
 	int status;
 
+	*sig = 0;
 	while (waitpid(pid, &status, 0) < 0)
 		if (errno != EINTR)
 			return -errno;
 	if (WIFEXITED(status))
 		return WEXITSTATUS(status);
-	return WIFSIGNALED(status) ? 128 + WTERMSIG(status) : -EINVAL;
+	if (!WIFSIGNALED(status))
+		return -EINVAL;
+	*sig = WTERMSIG(status);
+	return 128 + *sig;
 }
 
 int guard_run(struct guard *g, int (*fn)(void *arg), void *arg, char *err,
@@ -443,7 +448,7 @@ int guard_run(struct guard *g, int (*fn)(void *arg), void *arg, char *err,
 		sigaction(stop_signals[i], &sa, &saved[i]);
 	write_pidfile(g->pidfile, pid);
 	sigprocmask(SIG_SETMASK, &old, NULL);
-	status = wait_child(pid);
+	status = wait_child(pid, &g->child_signal);
 	sigprocmask(SIG_BLOCK, &block, NULL);
 	forward_to = 0;
 	for (size_t i = 0; i < NSTOP_SIGNALS; i++)
@@ -456,4 +461,33 @@ int guard_run(struct guard *g, int (*fn)(void *arg), void *arg, char *err,
 	snprintf(err, errlen, "cannot wait for the supervised process: %s",
 		 strerror(-status));
 	return -1;
+}
+
+int guard_lock(const char *name, const char *changing, double timeout_s,
+	       char *err, size_t errlen)
+{
+	uint64_t deadline = now_ns() + (uint64_t)(timeout_s * 1e9);
+	char path[128];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/clockbench-%s.lock",
+		 access("/run/lock", W_OK) == 0 ? "/run/lock" : "/tmp", name);
+	fd = open(path, O_RDWR | O_CREAT, 0600);
+	if (fd < 0) {
+		snprintf(err, errlen, "cannot open the lock %s: %s", path, strerror(errno));
+		return -1;
+	}
+	for (bool told = false; flock(fd, LOCK_EX | LOCK_NB) != 0; told = true) {
+		if (errno != EWOULDBLOCK || now_ns() > deadline) {
+			snprintf(err, errlen, "another clockbench is %s (lock %s)",
+				 changing, path);
+			close(fd);
+			return -1;
+		}
+		if (!told)
+			fprintf(stderr, "%s: waiting for another clockbench to finish "
+				"%s\n", program_context(), changing);
+		usleep(100000);
+	}
+	return fd;
 }

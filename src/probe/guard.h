@@ -91,6 +91,7 @@ struct guard {
 	/* Set by guard_run(): */
 	pid_t child;
 	int stop_signal;		/* a signal the supervisor forwarded, 0 */
+	int child_signal;		/* the signal that killed the child, 0 */
 };
 
 /* An empty guard. */
@@ -125,7 +126,9 @@ int guard_add_action(struct guard *g, const char *what, int (*restore)(void *arg
  * it, or -1 when the child could not be started (with the reason in err;
  * state is restored then too). The supervisor's signal dispositions and
  * mask are as before when it returns; g->stop_signal tells whether a stop
- * signal arrived meanwhile, for the caller to act on.
+ * signal arrived meanwhile, for the caller to act on, and g->child_signal
+ * whether the child was killed (128 + N may also be a graceful child's
+ * own exit status after stop signal N).
  */
 int guard_run(struct guard *g, int (*fn)(void *arg), void *arg, char *err,
 	      size_t errlen);
@@ -147,6 +150,18 @@ bool guard_repaired(const struct guard *g);
  * "(could not restore: EBUSY)" after one that failed.
  */
 void guard_describe(const struct guard *g, char *buf, size_t len);
+
+/*
+ * One clockbench at a time changes a piece of machine state: what a second
+ * one recorded as "the state to put back" could be the first one's change.
+ * Take the lock of name (/run/lock/clockbench-NAME.lock), waiting up to
+ * timeout_s and saying so on stderr ("waiting for another clockbench to
+ * finish CHANGING"): the descriptor, not close-on-exec, so that children
+ * and restorers hold it until the state is back; or -1 with the reason in
+ * err.
+ */
+int guard_lock(const char *name, const char *changing, double timeout_s,
+	       char *err, size_t errlen);
 
 /* In the child of a graceful guard: the stop signal received, or 0. */
 extern volatile sig_atomic_t guard_stop_signal;

@@ -1,30 +1,26 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * CPU hotplug on the machine: which CPUs can be cycled, the writes to
- * cpuN/online, a private tracefs instance with the cpuhp events, and the
- * supervisor that restores all of it after the measuring process ends,
- * however it ends.
+ * cpuN/online, and the guard items that put the CPU, the tracing instance
+ * and tracefs's mount back, whichever process of a run dies.
  */
 #include "scenario/hotplug.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
-#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "basic/util.h"
+#include "probe/guard.h"
 
 #define TRACEFS_MAGIC 0x74726163
-#define TRACE_MAX (16u << 20)
 
 /* ---- cpulists and CPU checks ---------------------------------------- */
 
@@ -169,290 +165,111 @@ int hotplug_write_online(int fd, bool online)
 	return -EBUSY;
 }
 
-/* ---- tracefs -------------------------------------------------------- */
+/* ---- the guard's restore steps: system calls only ------------------- */
 
-static bool is_tracefs(const char *path)
+#define DEBUGFS_MAGIC 0x64626720
+
+static void pause_ms(long ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+
+	nanosleep(&ts, NULL);
+}
+
+/* Best effort: removing the instance undoes it too. 0 or -1. */
+static int write_zero(const char *path)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	n = write(fd, "0", 1);
+	close(fd);
+	return n == 1 ? 0 : -1;
+}
+
+/* The instance gone: 0 when it was, 1 when removed here, -1 (errno). */
+static int remove_instance(void *arg)
+{
+	const struct hotplug_guard *hg = arg;
+	struct stat st;
+
+	if (stat(hg->instance, &st) != 0)
+		return errno == ENOENT ? 0 : -1;
+	/* Off first: should it stay, at least it records nothing. */
+	write_zero(hg->cpuhp_enable);
+	write_zero(hg->tracing_on);
+	/* EBUSY while a reader still holds one of its files: wait a little. */
+	for (int tries = 0; rmdir(hg->instance) != 0; tries++) {
+		if (errno == ENOENT)
+			break;
+		if (errno != EBUSY || tries == 50)
+			return -1;
+		pause_ms(100);
+	}
+	return 1;
+}
+
+static bool mounted_at(const struct hotplug_mount *m)
 {
 	struct statfs sf;
 
-	return statfs(path, &sf) == 0 && sf.f_type == TRACEFS_MAGIC;
+	return statfs(m->path, &sf) == 0 && sf.f_type == m->magic;
 }
 
-static int write_file(const char *dir, const char *file, const char *value)
+/* What the run mounted, unmounted: 0 when nothing was, 1, or -1 (errno). */
+static int unmount_ours(void *arg)
 {
-	char path[PATH_MAX];
-	int fd, rc = 0;
-	size_t len = strlen(value);
-
-	snprintf(path, sizeof(path), "%s/%s", dir, file);
-	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	if (len && write(fd, value, len) != (ssize_t)len)
-		rc = -errno;
-	close(fd);
-	return rc;
-}
-
-static bool mount_tracefs(struct hotplug_tracing *t, struct hotplug_restore *r,
-			  const char *mountpoint)
-{
-	snprintf(r->mountpoint, sizeof(r->mountpoint), "%s", mountpoint);
-	if (is_tracefs(mountpoint))
-		return true;
-	if (mount("nodev", mountpoint, "tracefs", 0, NULL) != 0) {
-		snprintf(t->note, sizeof(t->note), "cannot mount tracefs at %s: %s",
-			 mountpoint, strerror(errno));
-		return false;
-	}
-	r->mounted_tracefs = true;
-	return true;
-}
-
-static bool make_instance(struct hotplug_tracing *t, struct hotplug_restore *r)
-{
-	char dir[sizeof(r->instance)];
-
-	snprintf(dir, sizeof(dir), "%s/instances/clockbench-hotplug-%d",
-		 r->mountpoint, (int)getpid());
-	/* Recorded first: a mkdir that succeeds is then always undone. */
-	snprintf(r->instance, sizeof(r->instance), "%s", dir);
-	if (mkdir(dir, 0700) != 0) {
-		snprintf(t->note, sizeof(t->note), "cannot create the tracing "
-			 "instance %s: %s", dir, strerror(errno));
-		r->instance[0] = '\0';
-		return false;
-	}
-	snprintf(t->dir, sizeof(t->dir), "%s", dir);
-	return true;
-}
-
-static bool enable_cpuhp_events(struct hotplug_tracing *t)
-{
-	int rc = write_file(t->dir, "events/cpuhp/enable", "1");
-
-	if (rc == -ENOENT) {
-		snprintf(t->note, sizeof(t->note), "the kernel has no cpuhp "
-			 "trace events (no events/cpuhp in tracefs)");
-		return false;
-	}
-	if (rc) {
-		snprintf(t->note, sizeof(t->note), "cannot enable the cpuhp "
-			 "events: %s", strerror(-rc));
-		return false;
-	}
-	return write_file(t->dir, "tracing_on", "1") == 0;
-}
-
-void hotplug_tracing_setup(struct hotplug_tracing *t, struct hotplug_restore *r,
-			   const char *mountpoint)
-{
-	memset(t, 0, sizeof(*t));
-	if (!mount_tracefs(t, r, mountpoint) || !make_instance(t, r) ||
-	    !enable_cpuhp_events(t))
-		return;
-	/* "mono" orders events of different CPUs; "local" may not. */
-	if (write_file(t->dir, "trace_clock", "mono") == 0)
-		snprintf(t->note, sizeof(t->note), "cpuhp events in tracefs "
-			 "instance %s, clock mono", t->dir);
-	else
-		snprintf(t->note, sizeof(t->note), "cpuhp events in tracefs "
-			 "instance %s, clock local (mono unavailable)", t->dir);
-	t->active = true;
-}
-
-int hotplug_trace_clear(const struct hotplug_tracing *t)
-{
-	return write_file(t->dir, "trace", "");
-}
-
-char *hotplug_trace_read(const struct hotplug_tracing *t)
-{
-	char path[PATH_MAX];
-
-	snprintf(path, sizeof(path), "%s/trace", t->dir);
-	return read_text_file(path, TRACE_MAX);
-}
-
-/* ---- restoring ------------------------------------------------------ */
-
-static int restore_cpu(struct hotplug_restore *r)
-{
-	int online = hotplug_read_online(r->root, r->cpu), fd, rc;
-
-	if (online == 1 || r->cpu < 0)
-		return 0;
-	fd = hotplug_open_online(r->root, r->cpu);
-	rc = fd < 0 ? fd : hotplug_write_online(fd, true);
-	if (fd >= 0)
-		close(fd);
-	if (rc) {
-		error_msg("CPU %d is offline and cannot be brought back online: %s",
-			  r->cpu, strerror(-rc));
-		return -1;
-	}
-	warn_msg("CPU %d was left offline: brought it back online", r->cpu);
-	return 0;
-}
-
-static int remove_instance(struct hotplug_restore *r)
-{
-	if (!r->instance[0])
-		return 0;
-	write_file(r->instance, "events/cpuhp/enable", "0");
-	write_file(r->instance, "tracing_on", "0");
-	/* EBUSY while a reader still holds a file of it: wait a little. */
-	for (int tries = 0; rmdir(r->instance) != 0; tries++) {
-		if (errno == ENOENT)
-			break;
-		if (errno != EBUSY || tries == 50) {
-			error_msg("cannot remove the tracing instance %s: %m "
-				  "(its cpuhp events are off)", r->instance);
-			return -1;
-		}
-		sleep_s(0.1);
-	}
-	r->instance[0] = '\0';
-	return 0;
-}
-
-static int unmount_tracefs(struct hotplug_restore *r)
-{
-	if (!r->mounted_tracefs)
-		return 0;
-	for (int tries = 0; umount(r->mountpoint) != 0; tries++) {
-		if (errno == EINVAL)	/* no longer mounted */
-			break;
-		if (errno != EBUSY || tries == 50) {
-			error_msg("cannot unmount tracefs at %s: %m", r->mountpoint);
-			return -1;
-		}
-		sleep_s(0.1);
-	}
-	r->mounted_tracefs = false;
-	return 0;
-}
-
-int hotplug_restore(struct hotplug_restore *r)
-{
+	const struct hotplug_guard *hg = arg;
 	int rc = 0;
 
-	rc |= restore_cpu(r);
-	rc |= remove_instance(r);
-	rc |= unmount_tracefs(r);
-	return rc ? -1 : 0;
-}
+	for (size_t i = 0; i < ARRAY_SIZE(hg->mounts); i++) {
+		const struct hotplug_mount *m = &hg->mounts[i];
 
-/* ---- the supervisor ------------------------------------------------- */
-
-volatile sig_atomic_t hotplug_stop_signal;
-static volatile pid_t supervised_child;
-
-static void request_stop(int sig)
-{
-	hotplug_stop_signal = sig;
-}
-
-static void forward_signal(int sig)
-{
-	if (supervised_child > 0)
-		kill(supervised_child, sig);
-}
-
-static const int forwarded_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
-
-static void block_forwarded(sigset_t *old)
-{
-	sigset_t set;
-
-	sigemptyset(&set);
-	for (size_t i = 0; i < ARRAY_SIZE(forwarded_signals); i++)
-		sigaddset(&set, forwarded_signals[i]);
-	sigprocmask(SIG_BLOCK, &set, old);
-}
-
-static void install_handler(void (*handler)(int))
-{
-	struct sigaction sa;
-
-	/* No SA_RESTART: a pause between transitions ends at once. */
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = handler;
-	for (size_t i = 0; i < ARRAY_SIZE(forwarded_signals); i++)
-		sigaction(forwarded_signals[i], &sa, NULL);
-}
-
-static void write_pidfile(const char *pidfile, pid_t pid)
-{
-	FILE *f;
-
-	if (!pidfile)
-		return;
-	f = fopen(pidfile, "we");
-	if (!f || fprintf(f, "%d\n", (int)pid) < 0)
-		warn_msg("cannot write the pid file %s: %m", pidfile);
-	if (f)
-		fclose(f);
-}
-
-static _noreturn_ void run_child(int (*measure)(void *ctx), void *ctx,
-				 pid_t parent, const sigset_t *old)
-{
-	int status;
-
-	/* Orphaned, stop cleanly: the CPU goes back online before exit. */
-	prctl(PR_SET_PDEATHSIG, SIGTERM);
-	install_handler(request_stop);
-	if (getppid() != parent)
-		hotplug_stop_signal = SIGTERM;
-	sigprocmask(SIG_SETMASK, old, NULL);
-	status = measure(ctx);
-	fflush(NULL);
-	_exit(status);
-}
-
-static int child_status(int status)
-{
-	if (WIFEXITED(status))
-		return WEXITSTATUS(status);
-	error_msg("the measuring process was killed by signal %d (%s)",
-		  WTERMSIG(status), strsignal(WTERMSIG(status)));
-	return 128 + WTERMSIG(status);
-}
-
-int hotplug_supervise(struct hotplug_restore *r, int (*measure)(void *ctx),
-		      void *ctx, const char *pidfile)
-{
-	pid_t parent = getpid(), pid;
-	sigset_t old;
-	int status, rc;
-
-	fflush(NULL);
-	block_forwarded(&old);
-	pid = fork();
-	if (pid < 0) {
-		error_msg("cannot fork the measuring process: %m");
-		sigprocmask(SIG_SETMASK, &old, NULL);
-		hotplug_restore(r);
-		return 1;
+		if (!m->path || m->was_mounted || !mounted_at(m))
+			continue;
+		/* Lazily: debugfs holds tracefs's automount below it. */
+		if (umount2(m->path, MNT_DETACH) != 0)
+			return -1;
+		rc = 1;
 	}
-	if (pid == 0)
-		run_child(measure, ctx, parent, &old);
-
-	supervised_child = pid;
-	install_handler(forward_signal);
-	sigprocmask(SIG_SETMASK, &old, NULL);
-	write_pidfile(pidfile, pid);
-	while (waitpid(pid, &status, 0) < 0) {
-		if (errno != EINTR) {
-			error_msg("cannot wait for the measuring process: %m");
-			status = 1 << 8;
-			break;
-		}
-	}
-	supervised_child = 0;
-	rc = child_status(status);
-	if (hotplug_restore(r) != 0)
-		return 1;
 	return rc;
+}
+
+/* ---- recording ------------------------------------------------------ */
+
+static void plan_mounts(struct hotplug_guard *hg)
+{
+	hg->mounts[0] = (struct hotplug_mount){ HOTPLUG_TRACEFS, TRACEFS_MAGIC, false };
+	/* libtracefs mounts debugfs when it cannot mount tracefs. */
+	hg->mounts[1] = (struct hotplug_mount){ "/sys/kernel/debug", DEBUGFS_MAGIC, false };
+	hg->mounts[1].was_mounted = mounted_at(&hg->mounts[1]);
+}
+
+int hotplug_guard_add(struct guard *g, struct hotplug_guard *hg, const char *root,
+		      int cpu, const char *tracing_dir, bool mounted, const char *name,
+		      char *err, size_t errlen)
+{
+	char path[PATH_MAX], what[96];
+
+	memset(hg, 0, sizeof(*hg));
+	online_path(root, cpu, path, sizeof(path));
+	snprintf(what, sizeof(what), "cpu%d/online", cpu);
+	if (guard_add_file(g, path, what, err, errlen) != 0)
+		return -1;
+	if (!tracing_dir)
+		return 0;
+	snprintf(hg->instance, sizeof(hg->instance), "%s/instances/%s", tracing_dir,
+		 name);
+	snprintf(hg->tracing_on, sizeof(hg->tracing_on), "%s/tracing_on", hg->instance);
+	snprintf(hg->cpuhp_enable, sizeof(hg->cpuhp_enable), "%s/events/cpuhp/enable",
+		 hg->instance);
+	snprintf(what, sizeof(what), "no tracing instance %s", name);
+	if (guard_add_action(g, what, remove_instance, hg, err, errlen) != 0)
+		return -1;
+	if (mounted)
+		return 0;
+	plan_mounts(hg);
+	return guard_add_action(g, "tracefs not mounted", unmount_ours, hg, err, errlen);
 }

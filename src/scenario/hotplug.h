@@ -1,22 +1,23 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * CPU hotplug: taking a CPU offline and back through sysfs, the cpuhp trace
- * events that time every hotplug step, and the supervisor that puts
+ * events that time every hotplug step, and the guard items that put
  * everything back (the CPU online, tracefs as it was) whatever happens to
- * the process that measures.
+ * the supervisor or the process that measures (probe/guard.h).
  *
- * The trace pieces (hotplug-trace.c) are pure functions on text, so they
- * are tested on captured traces; the system pieces (hotplug.c) take the
- * sysfs CPU directory as a parameter, so they are tested on a fake tree.
+ * The accounting (hotplug-trace.c) is pure functions on events; the trace
+ * reading (hotplug-tracefs.c, libtracefs and libtraceevent) takes the
+ * tracing directory as a parameter, and the system pieces (hotplug.c) the
+ * sysfs CPU directory, so both are tested on captured trees.
  */
 #ifndef CLOCKBENCH_HOTPLUG_H
 #define CLOCKBENCH_HOTPLUG_H
 
 #include <limits.h>
-#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #define HOTPLUG_SYSFS_CPU "/sys/devices/system/cpu"
 #define HOTPLUG_TRACEFS "/sys/kernel/tracing"
@@ -39,22 +40,6 @@ struct cpuhp_event {
 	uint64_t ts_ns;		/* trace timestamp */
 	char fn[64];		/* enter: the callback's symbol */
 };
-
-/*
- * One line of a tracefs `trace` file ("comm-pid [cpu] flags secs.usecs:
- * cpuhp_enter: cpu: 0001 target: 144 step: 236 (fn)"): true when it is a
- * well-formed cpuhp event, which then fills ev.
- */
-bool cpuhp_parse_line(const char *line, struct cpuhp_event *ev);
-
-/*
- * Every cpuhp event of text for CPU cpu, in trace order, as a malloc'd
- * array (*out, may be NULL when none). *lost gets the events the ring
- * buffer dropped, from the "entries-in-buffer/entries-written" header
- * (0 when absent).
- */
-size_t cpuhp_parse_trace(const char *text, unsigned int cpu,
-			 struct cpuhp_event **out, uint64_t *lost);
 
 /* The time one transition spent in one hotplug state. */
 struct cpuhp_step {
@@ -139,66 +124,103 @@ int hotplug_read_online(const char *root, int cpu);
 int hotplug_write_online(int fd, bool online);
 int hotplug_open_online(const char *root, int cpu);
 
+/* ---- guarding the machine (hotplug.c) ------------------------------ */
+
+struct guard;
+
+#define HOTPLUG_INSTANCE_PREFIX "clockbench-hotplug-"
+
 /*
- * What the run changed on the machine, recorded before the change is made
- * (in the supervisor, which outlives the measuring process), so that
- * hotplug_restore() undoes exactly that.
+ * What a run may change besides the CPU, recorded by the supervisor before
+ * the measuring process makes the change, so that the guard's restore
+ * undoes exactly that with system calls only: the tracing instance is
+ * removed, and tracefs (or the debugfs that libtracefs mounts when tracefs
+ * cannot be) is unmounted when it was not mounted before.
  */
-struct hotplug_restore {
-	char root[256];			/* sysfs CPU directory */
-	int cpu;			/* the CPU cycled; must end online */
-	bool mounted_tracefs;		/* we mounted tracefs at mountpoint */
-	char mountpoint[256];
-	char instance[512];		/* the tracing instance we made, or "" */
+struct hotplug_guard {
+	char instance[PATH_MAX];	/* the instance's directory */
+	char tracing_on[PATH_MAX + 16];	/* and its files, made in advance */
+	char cpuhp_enable[PATH_MAX + 32];
+	struct hotplug_mount {
+		const char *path;
+		long magic;		/* statfs f_type */
+		bool was_mounted;
+	} mounts[2];
 };
+
+/*
+ * Add to g: cpuN/online under root (the CPU must end as it is now,
+ * online), and when tracing_dir is not NULL, the instance name under it
+ * and, unless tracefs is mounted already, the mounts. hg must outlive guard_run(). 0, or -1 with err.
+ */
+int hotplug_guard_add(struct guard *g, struct hotplug_guard *hg, const char *root,
+		      int cpu, const char *tracing_dir, bool mounted, const char *name,
+		      char *err, size_t errlen);
+
+/* ---- tracing (hotplug-tracefs.c: libtracefs, libtraceevent) ---------- */
+
+/* True when clockbench was built with libtracefs and libtraceevent. */
+bool hotplug_tracing_built(void);
+
+/*
+ * Where tracefs is (*mounted true) or where a run will mount it
+ * (HOTPLUG_TRACEFS), into dir.
+ */
+void hotplug_tracing_where(char *dir, size_t len, bool *mounted);
+
+/*
+ * Remove the instances HOTPLUG_INSTANCE_PREFIX-PID of the tracefs mounted
+ * at dir whose PID is gone (or is no clockbench now): left by clockbench
+ * processes that died. Each is said in report, one line each (also one
+ * that cannot be removed); returns how many were removed, or -1.
+ */
+struct strbuf;
+int hotplug_remove_stale_instances(const char *dir, struct strbuf *report);
+
+struct hotplug_trace;		/* libtracefs's instance and event parser */
 
 /* Tracing of one run: a private tracefs instance with the cpuhp events on. */
 struct hotplug_tracing {
 	bool active;
-	char dir[512];			/* the instance directory */
 	char note[1024];		/* why tracing is off, or how it runs */
+	uint64_t lost;			/* events the ring buffer dropped */
+	struct hotplug_trace *trace;
 };
 
 /*
- * Set up tracing in a private instance (instances/clockbench-hotplug-PID)
- * of tracefs at mountpoint, mounting it there when it is not mounted:
- * cpuhp events on, trace clock "mono" (so timestamps of different CPUs
- * compare). The global tracing state is never touched, and removing the
- * instance undoes everything. Every change is recorded in r first. On
- * failure tracing stays off, t->note says why, and r holds what still
- * needs undoing.
+ * Mount tracefs when it is not (libtracefs), expecting it at dir; remove
+ * the instances of dead runs (hotplug_remove_stale_instances(), said in
+ * stale); create the instance name there with the cpuhp events on and
+ * trace clock "mono" (so timestamps of different CPUs compare). The
+ * global tracing state is never touched. On failure tracing stays off,
+ * t->note says why, and whatever was made is undone.
  */
-void hotplug_tracing_setup(struct hotplug_tracing *t, struct hotplug_restore *r,
-			   const char *mountpoint);
-/* Empty the instance's buffer; 0 or -errno. */
-int hotplug_trace_clear(const struct hotplug_tracing *t);
-/* The instance's trace text (malloc'd), or NULL with errno set. */
-char *hotplug_trace_read(const struct hotplug_tracing *t);
+void hotplug_tracing_start(struct hotplug_tracing *t, const char *dir,
+			   const char *name, struct strbuf *stale);
 
 /*
- * Undo what r records: CPU back online (retried while busy), cpuhp events
- * off and the instance removed, tracefs unmounted when we mounted it.
- * Reports on stderr only what had to be repaired or could not be. Returns
- * 0, or -1 when something could not be restored. Idempotent.
+ * Read an existing instance name of the tracing directory dir (a real
+ * tracefs or a captured tree), function names from kallsyms (a file in
+ * /proc/kallsyms format). 0, or -1 with t->note.
  */
-int hotplug_restore(struct hotplug_restore *r);
+int hotplug_tracing_open(struct hotplug_tracing *t, const char *dir,
+			 const char *name, const char *kallsyms);
+
+/* Empty the instance's buffer; 0 or -1. */
+int hotplug_trace_clear(struct hotplug_tracing *t);
 
 /*
- * Set in the measuring process to the signal that asks it to stop: it
- * finishes the transition under way, brings the CPU back online and
- * reports what it measured.
+ * The cpuhp events for CPU cpu read (and consumed) from the instance's
+ * per-CPU buffers, in timestamp order, as a malloc'd array (*out, may be
+ * NULL when none); dropped events are added to t->lost. The count, or -1.
  */
-extern volatile sig_atomic_t hotplug_stop_signal;
+ssize_t hotplug_trace_read(struct hotplug_tracing *t, unsigned int cpu,
+			   struct cpuhp_event **out);
 
 /*
- * Run measure(ctx) in a child process and return its exit status, after
- * hotplug_restore(r) in the parent, which waits for the child whatever
- * happens: SIGINT, SIGTERM, SIGHUP and SIGQUIT are forwarded to it (it
- * stops after the current transition), and when it dies of a signal the
- * parent says so and restores. The child also gets SIGTERM if the parent
- * dies. pidfile (or NULL) gets the child's pid, a test aid.
+ * Undo hotplug_tracing_start(): the instance removed, tracefs unmounted
+ * when it mounted it. Also frees what hotplug_tracing_open() allocated.
  */
-int hotplug_supervise(struct hotplug_restore *r, int (*measure)(void *ctx),
-		      void *ctx, const char *pidfile);
+void hotplug_tracing_stop(struct hotplug_tracing *t);
 
 #endif

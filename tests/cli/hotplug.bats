@@ -1,9 +1,10 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0-or-later
 # clockbench hotplug: real offline/online cycles of CPU 1 as root, the
-# per-state table from the cpuhp events, and the supervisor's promise: CPU 1
-# online and tracing as it was afterwards, also when the measuring process
-# is killed or stopped by a signal mid-run. Bad input and running unprivileged.
+# per-state table from the cpuhp events, and the guard's promise: CPU 1
+# online and tracing as it was afterwards, whichever of the supervisor and
+# the measuring process is killed or stopped by a signal mid-run; the
+# instances of dead runs removed. Bad input and running unprivileged.
 
 SYS=/sys/devices/system/cpu
 TRACEFS=/sys/kernel/tracing
@@ -30,6 +31,7 @@ teardown() {
 	   [ "$(cat "$SYS/cpu1/online")" = 0 ]; then
 		echo 1 >"$SYS/cpu1/online"
 	fi
+	[ "$(id -u)" -ne 0 ] || in_tracefs "rmdir clockbench-test-other 2>/dev/null" || true
 	machine_unlock
 }
 
@@ -47,10 +49,27 @@ tracefs_state() {
 	fi
 }
 
-# No tracing instance of ours is left behind.
+# The clockbench tracing instances, whether tracefs is mounted or not (an
+# instance outlives an unmount: look in a mount namespace of our own).
+instances() {
+	if mountpoint -q "$TRACEFS"; then
+		ls "$TRACEFS/instances"
+	else
+		unshare -m sh -c "mount -t tracefs nodev $TRACEFS && ls $TRACEFS/instances"
+	fi | grep '^clockbench-hotplug-' || true
+}
+
+# No tracing instance of clockbench is left behind.
 no_instance_left() {
-	! mountpoint -q "$TRACEFS" ||
-		! ls "$TRACEFS/instances" | grep -q '^clockbench-hotplug-'
+	local left
+	left=$(instances)
+	[ -z "$left" ] || { echo "instances left: $left"; return 1; }
+}
+
+# The lock a run holds until the machine is restored, by whichever process.
+HOTPLUG_LOCK=$([ -w /run/lock ] && echo /run/lock || echo /tmp)/clockbench-hotplug.lock
+wait_restored() {
+	flock -w 60 "$HOTPLUG_LOCK" true
 }
 
 # Start a long run in the background (fd 3 closed, or bats waits for it)
@@ -138,9 +157,50 @@ start_and_freeze_offline() {
 	wait "$SUP" || status=$?
 	[ "$status" -eq 137 ]
 	grep -q "the measuring process was killed by signal 9" "$T/err"
-	grep -q "CPU 1 was left offline: brought it back online" "$T/err"
+	grep -q "restored cpu1/online 1 (found 0, put back); no tracing instance clockbench-hotplug-$SUP (done)" "$T/err"
 	[ "$(cat "$SYS/cpu1/online")" = 1 ]
 	[ "$(tracefs_state)" = "$before" ]
+	no_instance_left
+}
+
+@test "kill -9 of the supervisor mid-run: the measuring process restores CPU 1 and tracing" {
+	need_cpu1
+	before=$(tracefs_state)
+	start_and_freeze_offline
+	ls "$TRACEFS/instances" | grep -q "^clockbench-hotplug-$SUP\$"
+	kill -KILL "$SUP"
+	status=0
+	wait "$SUP" || status=$?
+	[ "$status" -eq 137 ]
+	# Orphaned, it gets SIGTERM: it brings the CPU back and cleans up.
+	kill -CONT "$CHILD"
+	wait_restored
+	[ "$(cat "$SYS/cpu1/online")" = 1 ]
+	[ "$(tracefs_state)" = "$before" ]
+	no_instance_left
+	# It stopped as on SIGTERM: the cycles it made are reported.
+	grep -q "(interrupted)" "$T/out"
+}
+
+@test "a second run waits for the first to put CPU 1 back, then runs" {
+	need_cpu1
+	start_and_freeze_offline
+	cb hotplug --cpu 1 --cycles 1 --no-save >"$T/out2" 2>"$T/err2" 3>&- &
+	second=$!
+	for _ in $(seq 1000); do
+		grep -q "waiting for another clockbench to finish taking a CPU offline" \
+			"$T/err2" && break
+		sleep 0.01
+	done
+	grep -q "waiting for another clockbench" "$T/err2"
+	# CPU 1 is still offline: the second run has not looked at it yet.
+	[ "$(cat "$SYS/cpu1/online")" = 0 ]
+	kill -KILL "$CHILD"
+	status=0
+	wait "$second" || status=$?
+	[ "$status" -eq 0 ]
+	grep -q "# clockbench hotplug: CPU 1, 1 of 1 cycles" "$T/out2"
+	[ "$(cat "$SYS/cpu1/online")" = 1 ]
 	no_instance_left
 }
 
@@ -156,7 +216,8 @@ start_and_freeze_offline() {
 	grep -q "(interrupted)" "$T/out"
 	grep -q '^offline ' "$T/out"
 	# It put the CPU back itself: the supervisor had nothing to repair.
-	run grep -c "left offline" "$T/err"
+	grep -q "restored cpu1/online 1; no tracing instance clockbench-hotplug-$SUP" "$T/err"
+	run grep -cE "put back|\(done\)" "$T/err"
 	[ "$output" = 0 ]
 	[ "$(cat "$SYS/cpu1/online")" = 1 ]
 	[ "$(tracefs_state)" = "$before" ]
@@ -182,6 +243,42 @@ start_and_freeze_offline() {
 	[ "$status" -eq 130 ]
 	grep -q "(interrupted)" "$T/out"
 	[ "$(cat "$SYS/cpu1/online")" = 1 ]
+	[ "$(tracefs_state)" = "$before" ]
+	no_instance_left
+}
+
+# In tracefs, mounted or not, without changing the mounts: sh -c SCRIPT.
+in_tracefs() {
+	unshare -m sh -c "mountpoint -q $TRACEFS || mount -t tracefs nodev $TRACEFS; cd $TRACEFS/instances && $1"
+}
+
+@test "a new run removes the instances of dead runs and says so; other instances stay" {
+	need_cpu1
+	before=$(tracefs_state)
+	# 999999999 is above any pid_max: that clockbench is gone.
+	in_tracefs "mkdir clockbench-hotplug-999999999 clockbench-test-other"
+	run --separate-stderr cb hotplug --cpu 1 --cycles 1 --no-save
+	[ "$status" -eq 0 ]
+	[[ "$stderr" == *"removed the tracing instance clockbench-hotplug-999999999, left by clockbench process 999999999, which is gone"* ]]
+	run in_tracefs "rmdir clockbench-test-other"
+	[ "$status" -eq 0 ]
+	# Nothing stale now: nothing said.
+	run --separate-stderr cb hotplug --cpu 1 --cycles 1 --no-save
+	[ "$status" -eq 0 ]
+	[[ "$stderr" != *"removed the tracing instance"* ]]
+	[ "$(tracefs_state)" = "$before" ]
+	no_instance_left
+}
+
+@test "10 SIGKILLs of the supervisor and 10 of the child at random moments: nothing left behind" {
+	need_cpu1
+	before=$(tracefs_state)
+	CLOCKBENCH_MACHINE_LOCK_HELD=1 run "$BATS_TEST_DIRNAME/../../bench/hotplug-kills" \
+		"$CLOCKBENCH_BUILD" 10 "${CLOCKBENCH_SEED:-15}" 800
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ "$(grep -c '^ok .* kill -9 supervisor ' <<<"$output")" -eq 10 ]
+	[ "$(grep -c '^ok .* kill -9 child ' <<<"$output")" -eq 10 ]
 	[ "$(tracefs_state)" = "$before" ]
 	no_instance_left
 }

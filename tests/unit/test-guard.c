@@ -128,6 +128,7 @@ static void test_restores_after_return(void **state)
 					sizeof(err)), 0);
 	assert_string_equal(g.items[0].value, "tsc");
 	assert_int_equal(guard_run(&g, switch_and_return, &j, err, sizeof(err)), 3);
+	assert_int_equal(g.child_signal, 0);
 	assert_string_equal(knob_value(fx, buf, sizeof(buf)), "tsc");
 	assert_true(guard_repaired(&g));
 	guard_describe(&g, line, sizeof(line));
@@ -150,6 +151,7 @@ static void test_restores_after_sigkill(void **state)
 	assert_int_equal(guard_add_file(&g, fx->knob, "knob", err, sizeof(err)), 0);
 	assert_int_equal(guard_run(&g, switch_and_die, &j, err, sizeof(err)),
 			 128 + SIGKILL);
+	assert_int_equal(g.child_signal, SIGKILL);
 	assert_string_equal(knob_value(fx, buf, sizeof(buf)), "tsc");
 	assert_true(g.items[0].repaired);
 	assert_string_equal(g.items[0].found, "kvm-clock");

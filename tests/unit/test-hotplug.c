@@ -1,17 +1,24 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Unit tests of the hotplug module: the cpuhp trace parser and per-state
- * accounting on traces captured on this kind of machine (tests/data/
- * cpuhp-offline.trace and cpuhp-online.trace: one `echo 0` and one `echo 1`
- * to cpu1/online with the cpuhp events on in a tracefs instance, trace
- * clock mono), the state names, the per-state table, cpulists, and the
- * sysfs checks on a fake CPU directory.
+ * Unit tests of the hotplug module: reading the cpuhp events with
+ * libtracefs and libtraceevent, and the per-state accounting, on a tracefs
+ * tree captured on this kind of machine (tests/data/cpuhp-tracefs: one
+ * `echo 0` and one `echo 1` to cpu1/online with the cpuhp events on in a
+ * tracefs instance, trace clock mono; the event formats, each CPU's raw
+ * ring-buffer pages as trace_pipe_raw gave them, and the /proc/kallsyms
+ * lines of the callbacks), the state names, the per-state table,
+ * cpulists, the sysfs checks on a fake CPU directory, the guard's restore
+ * steps and the removal of dead runs' instances on a fake tracing tree.
  *
- * The expected times were computed independently from the trace files
- * with a short Python script (regular expressions, enter/exit pairing per
- * task, each interval's self time = its duration minus the intervals of
- * other tasks whose innermost enclosing interval it is), e.g. takedown_cpu
- * 2834.404654 - 2834.384503 = 20.151 ms.
+ * The kernel's own text of the same transitions (tests/data/cpuhp-
+ * offline.trace and cpuhp-online.trace, read before the raw pages) is what
+ * every decoded event must match. The expected times were computed
+ * independently with a short Python script from the events as decoded
+ * (in ns; regular expressions, enter/exit pairing per task, each
+ * interval's self time = its duration minus the intervals of other tasks
+ * whose innermost enclosing interval it is), and agree with the same
+ * script on the kernel's text to the microsecond, e.g. takedown_cpu
+ * 7906.963451 - 7906.961617 = 1.834 ms.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -25,11 +32,18 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
-#include "scenario/hotplug.h"
+#include "config.h"
+#include "basic/strbuf.h"
 #include "basic/util.h"
+#include "probe/guard.h"
+#include "scenario/hotplug.h"
 
 #define assert_near(actual, expected, tol)                                    \
 	do {                                                                  \
@@ -38,147 +52,126 @@
 			fail_msg("%s = %.9g, expected %.9g", #actual, a_, e_);\
 	} while (0)
 
-static char *data_file(const char *name)
+static const char *data_path(const char *name, char *path, size_t len)
 {
 	const char *dir = getenv("CLOCKBENCH_TEST_DATA");
+
+	snprintf(path, len, "%s/%s", dir ? dir : "tests/data", name);
+	return path;
+}
+
+static char *data_file(const char *name)
+{
 	char path[PATH_MAX];
 	char *text;
 
-	snprintf(path, sizeof(path), "%s/%s", dir ? dir : "tests/data", name);
+	data_path(name, path, sizeof(path));
 	text = read_text_file(path, 1 << 20);
 	if (!text)
 		fail_msg("cannot read %s", path);
 	return text;
 }
 
-/* ---- one line ------------------------------------------------------- */
+/* ---- reading the captured tree ---------------------------------------- */
 
-static void test_parse_enter(void **state)
+#define SKIP_WITHOUT_LIBTRACEFS()                                              \
+	do {                                                                   \
+		if (!HAVE_LIBTRACEFS)                                          \
+			skip();                                                \
+	} while (0)
+
+/* The events of one captured transition ("offline", "online") for CPU cpu. */
+static ssize_t read_captured(const char *which, unsigned int cpu,
+			     struct cpuhp_event **ev, uint64_t *lost)
 {
-	struct cpuhp_event ev;
+	char dir[PATH_MAX], kallsyms[PATH_MAX];
+	struct hotplug_tracing t = { 0 };
+	ssize_t n;
 
-	assert_true(cpuhp_parse_line("     kworker/0:1-8279    [000] .....  "
-		"2834.380653: cpuhp_enter: cpu: 0001 target: 144 step: 236 "
-		"(cpuhp_kick_ap_work)", &ev));
-	assert_int_equal(ev.kind, CPUHP_ENTER);
-	assert_int_equal(ev.pid, 8279);
-	assert_int_equal(ev.cpu, 1);
-	assert_int_equal(ev.target, 144);
-	assert_int_equal(ev.step, 236);
-	assert_string_equal(ev.fn, "cpuhp_kick_ap_work");
-	assert_true(ev.ts_ns == 2834380653000ull);
+	data_path("cpuhp-tracefs", dir, sizeof(dir));
+	data_path("cpuhp-tracefs/kallsyms", kallsyms, sizeof(kallsyms));
+	if (hotplug_tracing_open(&t, dir, which, kallsyms) != 0)
+		fail_msg("cannot open %s/instances/%s: %s", dir, which, t.note);
+	n = hotplug_trace_read(&t, cpu, ev);
+	*lost = t.lost;
+	hotplug_tracing_stop(&t);
+	return n;
 }
 
-static void test_parse_exit_and_multi(void **state)
+/* The event as the kernel prints it after "comm-pid [cpu] flags ". */
+static void format_event(const struct cpuhp_event *e, char *buf, size_t len)
 {
-	struct cpuhp_event ev;
+	/* trace output rounds the timestamp to the microsecond */
+	uint64_t us = (e->ts_ns + 500) / 1000;
+	int n = snprintf(buf, len, "%" PRIu64 ".%06" PRIu64 ": ", us / 1000000,
+			 us % 1000000);
 
-	assert_true(cpuhp_parse_line("         cpuhp/1-20      [001] .N...  "
-		"2834.384218: cpuhp_exit:  cpu: 0001  state: 234 step: 235 ret: -16",
-		&ev));
-	assert_int_equal(ev.kind, CPUHP_EXIT);
-	assert_int_equal(ev.pid, 20);
-	assert_int_equal(ev.target, 234);
-	assert_int_equal(ev.step, 235);
-	assert_int_equal(ev.ret, -16);
-
-	assert_true(cpuhp_parse_line("  kworker/0:1-8279 [000] ..... 2834.405266: "
-		"cpuhp_multi_enter: cpu: 0001 target:   0 step:  24 "
-		"(blk_mq_hctx_notify_dead)", &ev));
-	assert_int_equal(ev.kind, CPUHP_MULTI_ENTER);
-	assert_int_equal(ev.step, 24);
-	assert_int_equal(ev.target, 0);
-	assert_string_equal(ev.fn, "blk_mq_hctx_notify_dead");
+	if (e->kind == CPUHP_EXIT)
+		snprintf(buf + n, len - (size_t)n, "cpuhp_exit:  cpu: %04u  state: %3d "
+			 "step: %3d ret: %d", e->cpu, e->target, e->step, e->ret);
+	else
+		snprintf(buf + n, len - (size_t)n, "%s: cpu: %04u target: %3d step: "
+			 "%3d (%s)", e->kind == CPUHP_ENTER ? "cpuhp_enter" :
+			 "cpuhp_multi_enter", e->cpu, e->target, e->step, e->fn);
 }
 
-/* Comms with '-' and spaces, a tgid column, no flags column, ns stamps. */
-static void test_parse_odd_columns(void **state)
+/* Every event decoded from the raw pages is the kernel's line, in order. */
+static void check_against_text(const char *which)
 {
-	struct cpuhp_event ev;
-
-	assert_true(cpuhp_parse_line("  my-prog x-4242 [001] d..1. 12.5: cpuhp_exit:"
-		"  cpu: 0003  state: 5 step: 6 ret: 0", &ev));
-	assert_int_equal(ev.pid, 4242);
-	assert_int_equal(ev.cpu, 3);
-	assert_true(ev.ts_ns == 12500000000ull);
-
-	assert_true(cpuhp_parse_line("   bash-26682 (  26682) [000] ..... "
-		"1.000000001: cpuhp_exit:  cpu: 0001  state: 1 step: 1 ret: 0", &ev));
-	assert_int_equal(ev.pid, 26682);
-	assert_true(ev.ts_ns == 1000000001ull);
-
-	assert_true(cpuhp_parse_line("<...>-77 [001] 3.000001: cpuhp_enter: cpu: "
-		"0001 target: 236 step: 83 (cpuhp_bringup_ap)", &ev));
-	assert_int_equal(ev.pid, 77);
-	assert_true(ev.ts_ns == 3000001000ull);
-}
-
-static void test_parse_rejects(void **state)
-{
-	struct cpuhp_event ev;
-
-	/* Not a cpuhp event, a header, broken fields or columns. */
-	assert_false(cpuhp_parse_line("  bash-1 [000] ..... 1.0: sched_switch: "
-		"prev_comm=bash", &ev));
-	assert_false(cpuhp_parse_line("#           TASK-PID     CPU#  |||||  "
-		"TIMESTAMP  FUNCTION", &ev));
-	assert_false(cpuhp_parse_line("", &ev));
-	assert_false(cpuhp_parse_line("  bash-1 [000] ..... 1.0: cpuhp_enter: "
-		"cpu: 0001 target: 236 step: 83", &ev));		/* no (fn) */
-	assert_false(cpuhp_parse_line("  bash-1 [000] ..... 1.0: cpuhp_exit: "
-		"cpu: 0001 state: 236 step: x ret: 0", &ev));
-	assert_false(cpuhp_parse_line("  bash-1 [000] ..... 1.x: cpuhp_exit: "
-		"cpu: 0001 state: 236 step: 1 ret: 0", &ev));		/* stamp */
-	assert_false(cpuhp_parse_line("  bash-1 [000] ..... 1.0123456789: "
-		"cpuhp_exit: cpu: 0001 state: 236 step: 1 ret: 0", &ev));
-	assert_false(cpuhp_parse_line("  bash [000] ..... 1.0: cpuhp_exit: "
-		"cpu: 0001 state: 236 step: 1 ret: 0", &ev));		/* no pid */
-	assert_false(cpuhp_parse_line("  bash-1 ..... 1.0: cpuhp_exit: "
-		"cpu: 0001 state: 236 step: 1 ret: 0", &ev));		/* no [cpu] */
-}
-
-/* ---- whole traces --------------------------------------------------- */
-
-static void test_parse_trace_files(void **state)
-{
-	_cleanup_free_ char *off = data_file("cpuhp-offline.trace");
-	_cleanup_free_ char *on = data_file("cpuhp-online.trace");
+	char name[64], want[256], pid[32];
+	_cleanup_free_ char *text = NULL;
 	_cleanup_free_ struct cpuhp_event *ev = NULL;
+	const char *line, *end;
 	uint64_t lost = 1;
-	size_t n;
+	ssize_t n = read_captured(which, 1, &ev, &lost);
 
-	n = cpuhp_parse_trace(off, 1, &ev, &lost);
-	assert_int_equal(n, 98);
+	snprintf(name, sizeof(name), "cpuhp-%s.trace", which);
+	text = data_file(name);
+	assert_int_equal(n, 106);
 	assert_true(lost == 0);
-	assert_int_equal(ev[0].step, 236);
-	assert_int_equal(ev[n - 1].kind, CPUHP_EXIT);
-	free(ev);
-	ev = NULL;
-
-	n = cpuhp_parse_trace(on, 1, &ev, &lost);
-	assert_int_equal(n, 76);
-	assert_int_equal(ev[0].pid, 26682);
-	free(ev);
-	ev = NULL;
-
-	/* Another CPU's events are not ours. */
-	n = cpuhp_parse_trace(on, 2, &ev, &lost);
-	assert_int_equal(n, 0);
+	line = text;
+	for (ssize_t i = 0; i < n; i++) {
+		while (*line == '#')
+			line = strchr(line, '\n') + 1;
+		end = strchr(line, '\n');
+		format_event(&ev[i], want, sizeof(want));
+		snprintf(pid, sizeof(pid), "-%d ", ev[i].pid);
+		/* The line ends with the event, and names its task's pid. */
+		if ((size_t)(end - line) < strlen(want) ||
+		    strncmp(end - strlen(want), want, strlen(want)) != 0 ||
+		    !memmem(line, (size_t)(end - line), pid, strlen(pid)))
+			fail_msg("event %zd: %s\nkernel: %.*s", i, want,
+				 (int)(end - line), line);
+		line = end + 1;
+	}
 }
 
-static void test_parse_trace_lost(void **state)
+static void test_read_offline(void **state)
+{
+	SKIP_WITHOUT_LIBTRACEFS();
+	check_against_text("offline");
+}
+
+static void test_read_online(void **state)
+{
+	SKIP_WITHOUT_LIBTRACEFS();
+	check_against_text("online");
+}
+
+/* Another CPU's events are not ours; a missing instance is said. */
+static void test_read_other_cpu(void **state)
 {
 	_cleanup_free_ struct cpuhp_event *ev = NULL;
-	uint64_t lost = 0;
-	size_t n;
+	struct hotplug_tracing t = { 0 };
+	char dir[PATH_MAX];
+	uint64_t lost;
 
-	n = cpuhp_parse_trace("# tracer: nop\n"
-		"# entries-in-buffer/entries-written: 90/100   #P:2\n"
-		"  bash-1 [000] ..... 1.0: cpuhp_enter: cpu: 0001 target: 0 step: 5 (f)\n"
-		"  bash-1 [000] ..... 1.5: cpuhp_exit: cpu: 0001 state: 4 step: 5 ret: 0",
-		1, &ev, &lost);
-	assert_int_equal(n, 2);
-	assert_true(lost == 10);
+	SKIP_WITHOUT_LIBTRACEFS();
+	assert_int_equal(read_captured("offline", 2, &ev, &lost), 0);
+	data_path("cpuhp-tracefs", dir, sizeof(dir));
+	assert_int_equal(hotplug_tracing_open(&t, dir, "nonesuch", NULL), -1);
+	assert_non_null(strstr(t.note, "no tracing instance"));
+	hotplug_tracing_stop(&t);
 }
 
 static struct cpuhp_step *find_step(struct cpuhp_step *s, size_t n, int step)
@@ -190,14 +183,14 @@ static struct cpuhp_step *find_step(struct cpuhp_step *s, size_t n, int step)
 	return NULL;
 }
 
-static size_t steps_of(const char *file, struct cpuhp_step **steps)
+static size_t steps_of(const char *which, struct cpuhp_step **steps)
 {
-	_cleanup_free_ char *text = data_file(file);
 	_cleanup_free_ struct cpuhp_event *ev = NULL;
 	uint64_t lost;
-	size_t n = cpuhp_parse_trace(text, 1, &ev, &lost);
+	ssize_t n = read_captured(which, 1, &ev, &lost);
 
-	return cpuhp_step_times(ev, n, steps);
+	assert_true(n > 0);
+	return cpuhp_step_times(ev, (size_t)n, steps);
 }
 
 static double sum_self(const struct cpuhp_step *s, size_t n)
@@ -212,43 +205,50 @@ static double sum_self(const struct cpuhp_step *s, size_t n)
 static void test_offline_states(void **state)
 {
 	_cleanup_free_ struct cpuhp_step *s = NULL;
-	size_t n = steps_of("cpuhp-offline.trace", &s);
 	struct cpuhp_step *st;
+	size_t n;
 
-	assert_int_equal(n, 40);
+	SKIP_WITHOUT_LIBTRACEFS();
+	n = steps_of("offline", &s);
+	assert_int_equal(n, 44);
 	for (size_t i = 1; i < n; i++)
 		assert_true(s[i - 1].step < s[i].step);
 	st = find_step(s, n, 144);
 	assert_string_equal(st->fn, "takedown_cpu");
-	assert_near(st->self_s, 20.151e-3, 1e-9);
-	assert_near(st->total_s, 20.151e-3, 1e-9);
+	assert_near(st->self_s, 1.833532e-3, 1e-12);
+	assert_near(st->total_s, 1.833532e-3, 1e-12);
 	/* The control task waits for the hotplug thread: charged the rest. */
 	st = find_step(s, n, 236);
-	assert_near(st->total_s, 3.848e-3, 1e-9);
-	assert_near(st->self_s, 3.453e-3, 1e-9);
+	assert_string_equal(st->fn, "cpuhp_kick_ap_work");
+	assert_near(st->total_s, 61.383962e-3, 1e-12);
+	assert_near(st->self_s, 5.006280e-3, 1e-12);
 	/* A multi-instance state: nine callbacks, their times summed. */
 	st = find_step(s, n, 24);
 	assert_int_equal(st->calls, 9);
-	assert_near(st->self_s, 7e-6, 1e-9);
+	assert_near(st->self_s, 26.199e-6, 1e-12);
 	assert_false(st->failed);
-	/* Every traced microsecond once. */
-	assert_near(sum_self(s, n), 24.933e-3, 1e-9);
+	/* Every traced nanosecond once. */
+	assert_near(sum_self(s, n), 64.577195e-3, 1e-12);
 }
 
 static void test_online_states(void **state)
 {
 	_cleanup_free_ struct cpuhp_step *s = NULL;
-	size_t n = steps_of("cpuhp-online.trace", &s);
 	struct cpuhp_step *st;
+	size_t n;
 
-	assert_int_equal(n, 36);
+	SKIP_WITHOUT_LIBTRACEFS();
+	n = steps_of("online", &s);
+	assert_int_equal(n, 40);
 	st = find_step(s, n, 83);
 	assert_string_equal(st->fn, "cpuhp_bringup_ap");
-	assert_near(st->total_s, 2.392e-3, 1e-9);
-	assert_near(st->self_s, 1.937e-3, 1e-9);
+	assert_near(st->total_s, 5.776500e-3, 1e-12);
+	assert_near(st->self_s, 3.555077e-3, 1e-12);
 	st = find_step(s, n, 82);
-	assert_near(st->self_s, 0.343e-3, 1e-9);
-	assert_near(sum_self(s, n), 2.767e-3, 1e-9);
+	assert_near(st->self_s, 2.652190e-3, 1e-12);
+	st = find_step(s, n, 54);
+	assert_int_equal(st->calls, 14);
+	assert_near(sum_self(s, n), 8.524041e-3, 1e-12);
 }
 
 static struct cpuhp_event ev_at(enum cpuhp_kind kind, int pid, int step,
@@ -434,30 +434,126 @@ static void test_check_cpu(void **state)
 	assert_int_equal(hotplug_read_online(f->root, 5), -ENOENT);
 }
 
-/* Restoring on the fake tree: an offline CPU's file gets "1". */
-static void test_restore_cpu(void **state)
+static void make_dir(const char *root, const char *sub)
+{
+	char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), "%s/%s", root, sub);
+	if (mkdir(path, 0700) != 0 && errno != EEXIST)
+		fail_msg("mkdir %s: %s", path, strerror(errno));
+}
+
+static bool exists(const char *root, const char *sub)
+{
+	char path[PATH_MAX];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "%s/%s", root, sub);
+	return stat(path, &st) == 0;
+}
+
+/*
+ * The guard's items on the fake tree (tracefs "mounted", so no mount
+ * item): an offline CPU's file gets "1", the instance is removed, and a
+ * second restore has nothing left to do.
+ */
+static void test_guard_restores(void **state)
 {
 	struct fake_sysfs *f = *state;
-	struct hotplug_restore r = { .cpu = 1 };
+	struct hotplug_guard hg;
+	struct guard g;
+	char err[256], line[1024];
 
-	snprintf(r.root, sizeof(r.root), "%s", f->root);
+	guard_init(&g);
+	make_dir(f->root, "instances");
+	assert_int_equal(hotplug_guard_add(&g, &hg, f->root, 1, f->root, true,
+					   "clockbench-hotplug-42", err, sizeof(err)), 0);
+	assert_int_equal(g.n, 2);
 	put(f, "cpu1/online", "0\n");
-	assert_int_equal(hotplug_restore(&r), 0);
+	make_dir(f->root, "instances/clockbench-hotplug-42");
+	assert_int_equal(guard_restore(&g), 0);
 	assert_int_equal(hotplug_read_online(f->root, 1), 1);
+	assert_false(exists(f->root, "instances/clockbench-hotplug-42"));
+	guard_describe(&g, line, sizeof(line));
+	assert_string_equal(line, "cpu1/online 1 (found 0, put back); "
+			    "no tracing instance clockbench-hotplug-42 (done)");
 	/* Idempotent: nothing left to do. */
-	assert_int_equal(hotplug_restore(&r), 0);
-	assert_int_equal(hotplug_read_online(f->root, 1), 1);
+	assert_int_equal(guard_restore(&g), 0);
+	assert_false(guard_repaired(&g));
+	/* Without tracing, the CPU only. */
+	guard_init(&g);
+	assert_int_equal(hotplug_guard_add(&g, &hg, f->root, 1, NULL, false,
+					   "clockbench-hotplug-42", err, sizeof(err)), 0);
+	assert_int_equal(g.n, 1);
+}
+
+/* A live process that calls itself clockbench, as a run would. */
+static pid_t fake_clockbench(void)
+{
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		prctl(PR_SET_NAME, "clockbench");
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		pause();
+		_exit(0);
+	}
+	return pid;
+}
+
+/* Wait (bounded) until the child has taken its name. */
+static void wait_named(pid_t pid)
+{
+	char path[64], comm[32] = "";
+
+	snprintf(path, sizeof(path), "/proc/%d/comm", (int)pid);
+	for (int i = 0; i < 1000 && !streq(comm, "clockbench"); i++) {
+		read_line_file(path, comm, sizeof(comm));
+		if (!streq(comm, "clockbench"))
+			usleep(1000);
+	}
+	assert_string_equal(comm, "clockbench");
+}
+
+/* Dead runs' instances go, a live run's and other names stay. */
+static void test_stale_instances(void **state)
+{
+	struct fake_sysfs *f = *state;
+	_cleanup_strbuf_ struct strbuf report = STRBUF_INIT;
+	pid_t live = fake_clockbench();
+	char mine[64], live_name[64];
+
+	SKIP_WITHOUT_LIBTRACEFS();
+	assert_true(live > 0);
+	wait_named(live);
+	snprintf(mine, sizeof(mine), "instances/clockbench-hotplug-%d", (int)getpid());
+	snprintf(live_name, sizeof(live_name), "instances/clockbench-hotplug-%d",
+		 (int)live);
+	make_dir(f->root, "instances");
+	make_dir(f->root, "instances/clockbench-hotplug-999999999");	/* no such pid */
+	make_dir(f->root, mine);	/* alive, but no clockbench: reused */
+	make_dir(f->root, live_name);
+	make_dir(f->root, "instances/clockbench-hotplug-x");
+	make_dir(f->root, "instances/other");
+	assert_int_equal(hotplug_remove_stale_instances(f->root, &report), 2);
+	kill(live, SIGKILL);
+	waitpid(live, NULL, 0);
+	assert_false(exists(f->root, "instances/clockbench-hotplug-999999999"));
+	assert_false(exists(f->root, mine));
+	assert_true(exists(f->root, live_name));
+	assert_true(exists(f->root, "instances/clockbench-hotplug-x"));
+	assert_true(exists(f->root, "instances/other"));
+	assert_non_null(strstr(report.buf, "removed the tracing instance "
+			       "clockbench-hotplug-999999999, left by clockbench "
+			       "process 999999999, which is gone\n"));
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_parse_enter),
-		cmocka_unit_test(test_parse_exit_and_multi),
-		cmocka_unit_test(test_parse_odd_columns),
-		cmocka_unit_test(test_parse_rejects),
-		cmocka_unit_test(test_parse_trace_files),
-		cmocka_unit_test(test_parse_trace_lost),
+		cmocka_unit_test(test_read_offline),
+		cmocka_unit_test(test_read_online),
+		cmocka_unit_test(test_read_other_cpu),
 		cmocka_unit_test(test_offline_states),
 		cmocka_unit_test(test_online_states),
 		cmocka_unit_test(test_pairing),
@@ -466,7 +562,9 @@ int main(void)
 		cmocka_unit_test(test_cpulist),
 		cmocka_unit_test_setup_teardown(test_check_cpu, fake_setup,
 						fake_teardown),
-		cmocka_unit_test_setup_teardown(test_restore_cpu, fake_setup,
+		cmocka_unit_test_setup_teardown(test_guard_restores, fake_setup,
+						fake_teardown),
+		cmocka_unit_test_setup_teardown(test_stale_instances, fake_setup,
 						fake_teardown),
 	};
 
