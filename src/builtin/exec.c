@@ -15,6 +15,7 @@
 
 #include "basic/options.h"
 #include "basic/strbuf.h"
+#include "basic/text.h"
 #include "builtin/builtin.h"
 #include "cli/measure.h"
 #include "probe/env.h"
@@ -278,7 +279,9 @@ static void print_table(const struct exec_options *o, const struct exec_samples 
 
 	summarize(s->wall, s->n, &w);
 	unit = pick_unit(w.median, &k);
-	printf("# clockbench exec: %s\n", cmdline);
+	fputs("# clockbench exec: ", stdout);
+	text_put(stdout, cmdline, TEXT_LINE_MAX);
+	putchar('\n');
 	printf("# %zu runs (%ld warm-up)%s%s, output %s\n", s->n, o->warmup,
 	       o->shell ? ", through /bin/sh -c" : ", no shell",
 	       o->prepare ? ", with --prepare" : "",
