@@ -213,3 +213,16 @@ json.dump(d, sys.stdout)' >bq.json
 	no_raw_controls
 	[[ "$output" == *"# clockbench exec: /bin/echo '\\e]0;owned\\x07'"* ]]
 }
+
+@test "vdso --file: symbol names from the file are shown escaped" {
+	python3 - "$CLOCKBENCH_TEST_DATA/vdso-x86_64.so" evil.so <<'PY'
+import sys
+data = open(sys.argv[1], "rb").read()
+assert data.count(b"__vdso_time\0") == 1
+open(sys.argv[2], "wb").write(data.replace(b"__vdso_time\0", b"__vd\x1b[2Jxyz\0"))
+PY
+	run cb vdso --file evil.so
+	[ "$status" -eq 0 ] || { echo "$output"; return 1; }
+	no_raw_controls
+	[[ "$output" == *'__vd\e[2Jxyz'* ]]
+}
