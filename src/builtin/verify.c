@@ -3,6 +3,7 @@
  * clockbench verify: correctness and ABI checks of every time API, clock
  * id and path, in kselftest's TAP (or JSON).
  */
+#include <fcntl.h>
 #include <string.h>
 
 #include "basic/options.h"
@@ -80,6 +81,12 @@ static int probe_fds_option(const struct option_def *opt, const char *arg,
 			return -1;
 		}
 		fds[i] = (int)v;
+		/* The parent passes open pipes: anything else is a mistake. */
+		if (fcntl(fds[i], F_GETFD) < 0) {
+			strbuf_addf(err, "invalid --timens-probe '%s': descriptor %d "
+				    "is not open", arg, fds[i]);
+			return -1;
+		}
 	}
 	return 0;
 }
