@@ -233,6 +233,35 @@ static void print_rule(FILE *f, const struct compare_result *r)
 		"spreads (before the correction)\n", center_name(r));
 }
 
+/* ---- the geomean row ----------------------------------------------- */
+
+/*
+ * "# geomean: over 2 of 3 cells; left out, a value not above 0: sys", in
+ * the style's comment lead; nothing when every cell is in.
+ */
+static void print_geomean_note(FILE *f, const struct compare_result *r,
+			       const char *lead, const char *end)
+{
+	size_t shown = 0;
+
+	if (!r->geomean_left_out)
+		return;
+	fprintf(f, "%sgeomean: over %zu of %zu cells; left out, a value not above "
+		"0 (no geometric mean holds one): ", lead, r->nrows - r->geomean_left_out,
+		r->nrows);
+	for (size_t i = 0; i < r->nrows && shown < 8; i++) {
+		char label[TITLE_BYTES];
+
+		if (!r->rows[i].out_of_geomean)
+			continue;
+		row_label(&r->rows[i], label, sizeof(label));
+		fprintf(f, "%s%s", shown++ ? ", " : "", label);
+	}
+	if (r->geomean_left_out > shown)
+		fprintf(f, " and %zu more", r->geomean_left_out - shown);
+	fputs(end, f);
+}
+
 /* ---- table (benchstat-like) ----------------------------------------- */
 
 static double ci_halfwidth_pct(const struct compare_side *s)
@@ -319,6 +348,7 @@ static void print_table_block(FILE *f, const struct compare_result *r, size_t g)
 	}
 	fprintf(f, "%-*s %21.4g %21.4g %+7.2f%%\n", w, "geomean", r->geomean[0],
 		r->geomean[g], r->geomean_change_pct[g]);
+	print_geomean_note(f, r, "# ", "\n");
 }
 
 static void print_table(FILE *f, const struct compare_result *r)
@@ -380,6 +410,7 @@ static void print_mmtests(FILE *f, const struct compare_result *r)
 	for (size_t g = 1; g < r->ngroups; g++)
 		fprintf(f, " %10.2f (%7.2f%%)", r->geomean[g], -r->geomean_change_pct[g]);
 	fputc('\n', f);
+	print_geomean_note(f, r, "# ", "\n");
 }
 
 /* ---- ratio (seed 002) ------------------------------------------------ */
@@ -418,6 +449,7 @@ static void print_ratio(FILE *f, const struct compare_result *r)
 		}
 		fprintf(f, "%-*s %5.0f %%\n", w + 1, "geomean:",
 			100.0 + r->geomean_change_pct[g]);
+		print_geomean_note(f, r, "# ", "\n");
 	}
 }
 
@@ -717,9 +749,10 @@ static json_t *compare_to_json(const struct compare_result *r)
 			if (g)
 				json_array_append_new(diffs, diff_to_json(&r->rows[i].diffs[g]));
 		}
-		json_array_append_new(rows, json_pack("{s:s, s:s, s:o, s:o}",
+		json_array_append_new(rows, json_pack("{s:s, s:s, s:o, s:o, s:b}",
 			"name", r->rows[i].name, "path", r->rows[i].path,
-			"groups", sides, "vs_base", diffs));
+			"groups", sides, "vs_base", diffs,
+			"in_geomean", !r->rows[i].out_of_geomean));
 	}
 	return json_pack("{s:s, s:s, s:s, s:b, s:b, s:{s:f, s:f, s:f, s:s, s:s, s:f,"
 			 " s:f}, s:o, s:o}",
@@ -842,6 +875,7 @@ static void print_markdown(FILE *f, const struct compare_result *r)
 		fprintf(f, g ? " %.4g | %+.2f%% | | |" : " %.4g |", r->geomean[g],
 			r->geomean_change_pct[g]);
 	fputs("\n\n", f);
+	print_geomean_note(f, r, "", ".\n\n");
 	put_text(f, r->unit);
 	fprintf(f, ", lower is better; %s. Significant: %s-adjusted p < %g "
 		"(%s) and the 95%% CI of the change beyond ±%g%%. mde: the change "
