@@ -132,6 +132,18 @@ c.execute("UPDATE cells SET name = ? WHERE name = ?", ("wa,l\"l|x", "wall")); c.
 	[[ "$output" == *'| wa,l"l\|x |'* ]] || { echo "$output"; return 1; }
 }
 
+@test "export --format csv: fields escaped and quoted, JSON escaped its own way" {
+	run --separate-stderr cb export --format csv 1
+	[ "$status" -eq 0 ]
+	no_raw_controls
+	[[ "$output" == *',lab\rX\u202e,wall\e[31m`touch pwned-cell`,,s,0,'* ]] || { echo "$output" | head -3; return 1; }
+	# JSON escapes C0 controls as \u001b; it keeps other characters as they are.
+	run --separate-stderr cb export 1
+	[ "$status" -eq 0 ]
+	[[ "$output" != *$'\e'* && "$output" != *$'\a'* && "$output" != *$'\r'* ]]
+	[[ "${output,,}" == *'"host":"h\u001b]0;owned\u0007'* ]]
+}
+
 @test "report: the mail and the HTML escape the text, the HTML its markup too" {
 	run cb report --format mail 1 2
 	[ "$status" -eq 0 ]
