@@ -239,6 +239,11 @@ int exec_run(const char *program, char *const *argv, const struct exec_io *io,
 }
 
 #define EMPTY_PROGRAM "clockbench-empty"
+#ifdef CLOCKBENCH_EMPTY_STATIC
+#define EMPTY_KIND "static, does nothing"
+#else
+#define EMPTY_KIND "dynamically linked, does nothing"
+#endif
 
 const char *exec_empty_program(char *path, size_t len)
 {
@@ -260,7 +265,7 @@ const char *exec_empty_program(char *path, size_t len)
 			*slash = '\0';
 		snprintf(path, len, "%s/" EMPTY_PROGRAM, exe);
 		if (check_executable(path) == 0)
-			return EMPTY_PROGRAM " (static, does nothing)";
+			return EMPTY_PROGRAM " (" EMPTY_KIND ")";
 	}
 	snprintf(path, len, "/bin/true");
 	return "/bin/true (" EMPTY_PROGRAM " is not installed)";

@@ -65,7 +65,8 @@ int exec_run(const char *program, char *const *argv, const struct exec_io *io,
  * The program that measures the harness: clockbench-empty, a static
  * program that does nothing, next to the running binary (or
  * $CLOCKBENCH_EMPTY_PROGRAM); /bin/true when it is not installed. Returns
- * what it is, for the report: "clockbench-empty (static, does nothing)".
+ * what it is, for the report: "clockbench-empty (static, does nothing)", or
+ * dynamically linked when the toolchain could not link it statically.
  */
 const char *exec_empty_program(char *path, size_t len);
 
