@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "basic/options.h"
 
+#include <fcntl.h>
 #include <stdarg.h>
 #include <string.h>
 
@@ -72,6 +73,12 @@ int options_descriptor_pair(const struct option_def *opt, const char *arg,
 			return -1;
 		}
 		fds[i] = (int)v;
+		/* The parent passes open pipes: anything else is a mistake. */
+		if (fcntl(fds[i], F_GETFD) < 0) {
+			strbuf_addf(err, "invalid --%s '%s': descriptor %d is not "
+				    "open", opt->long_name, arg, fds[i]);
+			return -1;
+		}
 	}
 	return 0;
 }

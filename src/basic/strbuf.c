@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "basic/text.h"
+
 char strbuf_empty[1];
 
 void strbuf_init(struct strbuf *sb)
@@ -105,24 +107,5 @@ void strbuf_setf(struct strbuf *sb, const char *fmt, ...)
 
 void strbuf_add_escaped(struct strbuf *sb, const char *s)
 {
-	static const char named[][2] = {
-		{ '\n', 'n' }, { '\t', 't' }, { '\r', 'r' }, { '\033', 'e' },
-	};
-
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		bool done = false;
-
-		for (size_t i = 0; i < ARRAY_SIZE(named) && !done; i++)
-			if (*p == (unsigned char)named[i][0]) {
-				strbuf_addch(sb, '\\');
-				strbuf_addch(sb, named[i][1]);
-				done = true;
-			}
-		if (done)
-			continue;
-		if (*p < 0x20 || *p == 0x7f)
-			strbuf_addf(sb, "\\x%02x", *p);
-		else
-			strbuf_addch(sb, (char)*p);
-	}
+	strbuf_add_text(sb, s, TEXT_UNCAPPED);
 }

@@ -40,9 +40,10 @@ void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap)
 void strbuf_setf(struct strbuf *sb, const char *fmt, ...) _printf_(2, 3);
 
 /*
- * s with control characters (and DEL) shown as \n, \t, \r, \e or \xHH, so
- * that a string from a file or the command line cannot drive the
- * terminal.
+ * s with control characters shown as \n, \t, \r, \e, \xHH or \u0085 (and
+ * what else basic/text.h escapes), so that a string from a file or the
+ * command line cannot drive the terminal. Uncapped: for a length-limited
+ * string, strbuf_add_text().
  */
 void strbuf_add_escaped(struct strbuf *sb, const char *s);
 

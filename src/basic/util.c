@@ -10,6 +10,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "basic/text.h"
+
 static const char *context = "clockbench";
 
 void set_program_context(const char *cmd)
@@ -22,13 +24,16 @@ const char *program_context(void)
 	return context;
 }
 
+/*
+ * One line, whatever the message holds: it may echo an argument or a
+ * stored string, so it is escaped and capped (basic/text.h).
+ */
 static void vreport(const char *kind, const char *fmt, va_list ap)
 	__attribute__((format(printf, 2, 0)));
 static void vreport(const char *kind, const char *fmt, va_list ap)
 {
 	fprintf(stderr, "%s: %s", context, kind);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	text_vline(stderr, fmt, ap);
 }
 
 void error_msg(const char *fmt, ...)

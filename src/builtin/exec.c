@@ -8,6 +8,8 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <math.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -15,8 +17,10 @@
 
 #include "basic/options.h"
 #include "basic/strbuf.h"
+#include "basic/text.h"
 #include "builtin/builtin.h"
 #include "cli/measure.h"
+#include "probe/cpu-accounting.h"
 #include "probe/env.h"
 #include "scenario/exec.h"
 #include "report/output.h"
@@ -30,10 +34,16 @@ static const struct command_usage exec_usage = {
 	.name = "exec",
 	.synopsis = "[<options>] [--] COMMAND [ARGS...]",
 	.description =
-	"Run COMMAND repeatedly (fork and execvp, no shell) and report its wall,\n"
-	"user and system time: median with its 95% confidence interval, mean,\n"
-	"robust CV, min, max and outliers. Its output goes to /dev/null.",
+	"Run COMMAND repeatedly (no shell; found in PATH once, started by\n"
+	"posix_spawn) and report its wall, user and system time: median with its\n"
+	"95% confidence interval, mean, robust CV, min, max and outliers. Its\n"
+	"output goes to /dev/null. An empty program, started the same way, tells\n"
+	"what the harness itself costs.",
 	.footer =
+	"user and sys are what the kernel accounts: with tick sampling (most\n"
+	"kernels), a run's split between them is an estimate below one tick of\n"
+	"CPU time (user + sys is exact); the header says which the kernel does.\n"
+	"\n"
 	"Outliers in the table are values more than 5 robust standard deviations\n"
 	"(1.4826 MAD) from the median; a warning, as hyperfine gives, follows when\n"
 	"a wall time lies more than 14.8 MAD from the median. The run is saved\n"
@@ -53,6 +63,7 @@ struct exec_options {
 	const char *prepare;
 	bool shell, show_output, ignore_failure;
 	char **command;		/* argv of COMMAND (NULL-terminated) */
+	char program[PATH_MAX];	/* what runs: COMMAND found once, or /bin/sh */
 };
 
 struct exec_samples {
@@ -60,24 +71,42 @@ struct exec_samples {
 	size_t n;
 };
 
+/* The empty program, timed as the command is: the harness's own cost. */
+struct exec_harness {
+	char program[PATH_MAX];
+	const char *what;	/* "clockbench-empty (static, does nothing)" */
+	double *wall;
+	size_t n;
+};
+
 struct exec_cmd {
 	struct exec_options o;
 	struct exec_io io;
 	struct exec_samples s;
+	struct exec_harness harness;
+	struct cpu_accounting acct;
 	char *cmdline;
 };
 
+/* Harness runs: as many as the command's, from 5 to 50. */
+#define HARNESS_RUNS_MIN 5
+#define HARNESS_RUNS_MAX 50
+
 /* ---- options -------------------------------------------------------- */
-/* 0 when the command can be found as execvp() would find it. */
-/* 0 when the command can be found as execvp() would find it. */
-static int check_command(const struct exec_options *o)
+
+/*
+ * 0 when the command can be found as execvp() would find it; found here,
+ * once, into o->program: no run walks PATH again.
+ */
+static int check_command(struct exec_options *o)
 {
-	char path[4096];
 	int rc;
 
-	if (o->shell)
+	if (o->shell) {
+		snprintf(o->program, sizeof(o->program), "/bin/sh");
 		return *o->command[0] ? 0 : options_fail("empty command");
-	rc = exec_lookup(o->command[0], getenv("PATH"), path, sizeof(path));
+	}
+	rc = exec_lookup(o->command[0], getenv("PATH"), o->program, sizeof(o->program));
 	if (rc == -ENOENT)
 		return options_fail("command not found: %s", o->command[0]);
 	if (rc == -EACCES)
@@ -158,7 +187,7 @@ static int run_prepare(const struct exec_options *o, const struct exec_io *io)
 	struct exec_result r;
 	char how[128];
 
-	if (exec_run(argv, io, measure_stop_flag(), &r) != 0) {
+	if (exec_run("/bin/sh", argv, io, measure_stop_flag(), &r) != 0) {
 		error_msg("cannot run the --prepare command: %m");
 		return -1;
 	}
@@ -180,14 +209,16 @@ static int run_command(const struct exec_options *o, char **argv,
 
 	if (o->prepare && run_prepare(o, io) != 0)
 		return -1;
-	if (exec_run(argv, io, measure_stop_flag(), r) != 0) {
+	if (exec_run(o->program, argv, io, measure_stop_flag(), r) != 0) {
 		error_msg("cannot run %s: %m", o->command[0]);
 		return -1;
 	}
 	if (measure_stopped())
 		return -1;
 	if (r->exec_errno) {
-		error_msg("cannot execute %s: %s", argv[0], strerror(r->exec_errno));
+		error_msg("cannot execute %s: %s%s", o->program, strerror(r->exec_errno),
+			  r->exec_errno == ENOEXEC ? " (a script needs a #! line, or "
+			  "use --shell)" : "");
 		return -1;
 	}
 	if ((!WIFEXITED(r->status) || WEXITSTATUS(r->status)) && !o->ignore_failure) {
@@ -200,9 +231,41 @@ static int run_command(const struct exec_options *o, char **argv,
 	return 0;
 }
 
-static int run_all(const struct exec_options *o, const struct exec_io *io,
-		   struct exec_samples *s)
+static size_t harness_runs(const struct exec_options *o)
 {
+	size_t k = (size_t)o->runs;
+
+	return k < HARNESS_RUNS_MIN ? HARNESS_RUNS_MIN :
+	       k > HARNESS_RUNS_MAX ? HARNESS_RUNS_MAX : k;
+}
+
+/*
+ * The empty program k times, started, fed and reaped as the command is.
+ * When it does not run cleanly, a warning and no harness figure: the
+ * command's runs do not depend on it.
+ */
+static void run_harness(const struct exec_io *io, struct exec_harness *h, size_t k)
+{
+	char *argv[] = { h->program, NULL };
+	struct exec_result r;
+
+	for (size_t i = 0; i < k && !measure_stopped(); i++) {
+		if (exec_run(h->program, argv, io, measure_stop_flag(), &r) != 0 ||
+		    r.exec_errno || !WIFEXITED(r.status) || WEXITSTATUS(r.status)) {
+			warn_msg("the empty program %s did not run cleanly: no figure "
+				 "for the harness", h->program);
+			h->n = 0;
+			return;
+		}
+		h->wall[h->n++] = r.wall_s;
+	}
+}
+
+/* Warm-up runs, the harness's runs, then the timed runs. */
+static int run_all(struct exec_cmd *e)
+{
+	const struct exec_options *o = &e->o;
+	struct exec_samples *s = &e->s;
 	_cleanup_free_ char *shell_line = NULL;
 	_cleanup_free_ char **shell_argv = exec_argv(o, &shell_line);
 	char **argv = shell_argv ? shell_argv : o->command;
@@ -214,8 +277,10 @@ static int run_all(const struct exec_options *o, const struct exec_io *io,
 	for (long i = 0; i < o->warmup + o->runs && !measure_stopped(); i++) {
 		long run = i < o->warmup ? -(i + 1) : i - o->warmup + 1;
 
+		if (i == o->warmup)
+			run_harness(&e->io, &e->harness, harness_runs(o));
 		progress_update(&prog, (size_t)i, i < o->warmup ? "warm-up" : "run");
-		if (run_command(o, argv, io, run, &r) != 0) {
+		if (run_command(o, argv, &e->io, run, &r) != 0) {
 			rc = measure_stopped() ? 0 : -1;
 			break;
 		}
@@ -268,9 +333,28 @@ static void print_row(const char *label, const double *x, size_t n, double k)
 	       s.max * k, s.outliers);
 }
 
-static void print_table(const struct exec_options *o, const struct exec_samples *s,
-			const char *cmdline)
+/* What the harness costs, in the table's unit; and what user/sys are worth. */
+static void print_harness(const struct exec_cmd *e, const char *unit, double k)
 {
+	char note[1024];
+	struct summary h;
+
+	if (e->harness.n) {
+		summarize(e->harness.wall, e->harness.n, &h);
+		printf("# harness: %.3f %s a run, rCV %.1f%% (median of %zu runs of %s, "
+		       "started and reaped as the command is; not subtracted)\n",
+		       h.median * k, unit, h.robust_cv_pct, h.n, e->harness.what);
+	} else {
+		puts("# harness: not measured");
+	}
+	cpu_accounting_note(&e->acct, note, sizeof(note));
+	printf("# %s\n", note);
+}
+
+static void print_table(const struct exec_cmd *e)
+{
+	const struct exec_options *o = &e->o;
+	const struct exec_samples *s = &e->s;
 	struct summary w;
 	const char *unit;
 	char head[32];
@@ -278,11 +362,16 @@ static void print_table(const struct exec_options *o, const struct exec_samples 
 
 	summarize(s->wall, s->n, &w);
 	unit = pick_unit(w.median, &k);
-	printf("# clockbench exec: %s\n", cmdline);
-	printf("# %zu runs (%ld warm-up)%s%s, output %s\n", s->n, o->warmup,
+	fputs("# clockbench exec: ", stdout);
+	text_put(stdout, e->cmdline, TEXT_LINE_MAX);
+	putchar('\n');
+	printf("# %zu runs (%ld warm-up)%s%s, output %s; ", s->n, o->warmup,
 	       o->shell ? ", through /bin/sh -c" : ", no shell",
 	       o->prepare ? ", with --prepare" : "",
 	       o->show_output ? "shown" : "discarded");
+	text_put(stdout, o->program, TEXT_LINE_MAX);
+	puts(" found once, started by posix_spawn");
+	print_harness(e, unit, k);
 	snprintf(head, sizeof(head), "time (%s)", unit);
 	printf("# [95%% CI] of the median, with its real coverage when the runs are "
 	       "too few for 95%%; rCV: robust CV, 100 * 1.4826 MAD / median\n");
@@ -302,23 +391,49 @@ static json_t *doubles_json(const double *x, size_t n)
 	return a;
 }
 
-static json_t *config_json(const struct exec_options *o, const char *cmdline)
+/* The harness's median wall time, NAN when it was not measured. */
+static double harness_median(const struct exec_harness *h)
 {
-	json_t *argv = json_array();
+	struct summary s;
+
+	if (!h->n)
+		return NAN;
+	summarize(h->wall, h->n, &s);
+	return s.median;
+}
+
+static json_t *config_json(const struct exec_cmd *e)
+{
+	const struct exec_options *o = &e->o;
+	json_t *argv = json_array(), *c;
 
 	for (char **a = o->command; *a; a++)
 		json_array_append_new(argv, json_string(*a));
-	return json_pack("{s:o, s:s, s:b, s:s?, s:I, s:I, s:b, s:b}",
-			 "command", argv, "command_line", cmdline,
-			 "shell", o->shell, "prepare", o->prepare,
-			 "runs", (json_int_t)o->runs, "warmup", (json_int_t)o->warmup,
-			 "ignore_failure", o->ignore_failure,
-			 "show_output", o->show_output);
+	c = json_pack("{s:o, s:s, s:b, s:s?, s:I, s:I, s:b, s:b}",
+		      "command", argv, "command_line", e->cmdline,
+		      "shell", o->shell, "prepare", o->prepare,
+		      "runs", (json_int_t)o->runs, "warmup", (json_int_t)o->warmup,
+		      "ignore_failure", o->ignore_failure,
+		      "show_output", o->show_output);
+	json_object_set_new(c, "program", json_string(o->program));
+	json_object_set_new(c, "harness_wall_median_s",
+			    json_real_or_null(harness_median(&e->harness)));
+	json_object_set_new(c, "cpu_accounting", cpu_accounting_to_json(&e->acct));
+	return c;
 }
 
-static void print_json(const struct exec_options *o, const struct exec_samples *s,
-		       const char *cmdline, bool interrupted)
+static json_t *harness_json(const struct exec_harness *h)
 {
+	struct summary s;
+
+	summarize(h->wall, h->n, &s);
+	return json_pack("{s:s, s:s, s:o, s:o}", "program", h->program, "what", h->what,
+			 "wall", summary_to_json(&s), "times", doubles_json(h->wall, h->n));
+}
+
+static void print_json(const struct exec_cmd *e, bool interrupted)
+{
+	const struct exec_samples *s = &e->s;
 	struct summary w, u, y;
 	json_t *j;
 
@@ -326,7 +441,7 @@ static void print_json(const struct exec_options *o, const struct exec_samples *
 	summarize(s->user, s->n, &u);
 	summarize(s->sys, s->n, &y);
 	j = json_pack("{s:o, s:I, s:b, s:s, s:o, s:o, s:o, s:I, s:{s:o, s:o, s:o}}",
-		      "config", config_json(o, cmdline), "completed", (json_int_t)s->n,
+		      "config", config_json(e), "completed", (json_int_t)s->n,
 		      "interrupted", interrupted, "unit", "s",
 		      "wall", summary_to_json(&w), "user", summary_to_json(&u),
 		      "sys", summary_to_json(&y), "hyperfine_outliers",
@@ -334,6 +449,9 @@ static void print_json(const struct exec_options *o, const struct exec_samples *
 		      "wall", doubles_json(s->wall, s->n),
 		      "user", doubles_json(s->user, s->n),
 		      "sys", doubles_json(s->sys, s->n));
+	json_object_set_new(j, "harness", e->harness.n ? harness_json(&e->harness) :
+			    json_null());
+	json_object_set_new(j, "cpu_accounting", cpu_accounting_to_json(&e->acct));
 	json_dumpf(j, stdout, JSON_INDENT(2));
 	putchar('\n');
 	json_decref(j);
@@ -368,7 +486,7 @@ static bool exec_record(struct measure *m, size_t k, struct stored_run *run)
 	record_add_cell(run, "wall", "s", e->s.wall, e->s.n);
 	record_add_cell(run, "user", "s", e->s.user, e->s.n);
 	record_add_cell(run, "sys", "s", e->s.sys, e->s.n);
-	run->config = config_json(&e->o, e->cmdline);
+	run->config = config_json(e);
 	return true;
 }
 
@@ -380,7 +498,8 @@ static int exec_measure(struct measure *m)
 	struct vdso_image img;
 	char err[128];
 
-	if (run_all(&e->o, &e->io, &e->s) != 0)
+	cpu_accounting_probe(&e->acct);
+	if (run_all(e) != 0)
 		return -1;
 	if (e->s.n == 0 && measure_stopped()) {
 		error_msg("stopped before the first timed run");
@@ -397,9 +516,9 @@ static int exec_print(struct measure *m, FILE *f)
 	struct exec_cmd *e = m->ctx;
 
 	if (m->format == 1)
-		print_json(&e->o, &e->s, e->cmdline, m->stop_signal != 0);
+		print_json(e, m->stop_signal != 0);
 	else
-		print_table(&e->o, &e->s, e->cmdline);
+		print_table(e);
 	fflush(f);
 	warn_noise(&e->o, &e->s);
 	return 0;
@@ -429,6 +548,8 @@ int cmd_exec(int argc, char **argv)
 	e.s.wall = xcalloc((size_t)e.o.runs, sizeof(double));
 	e.s.user = xcalloc((size_t)e.o.runs, sizeof(double));
 	e.s.sys = xcalloc((size_t)e.o.runs, sizeof(double));
+	e.harness.wall = xcalloc(HARNESS_RUNS_MAX, sizeof(double));
+	e.harness.what = exec_empty_program(e.harness.program, sizeof(e.harness.program));
 	e.cmdline = exec_join_argv(e.o.command, !e.o.shell);
 
 	rc = measure_run(&m);
@@ -438,5 +559,6 @@ int cmd_exec(int argc, char **argv)
 	free(e.s.wall);
 	free(e.s.user);
 	free(e.s.sys);
+	free(e.harness.wall);
 	return rc;
 }

@@ -13,6 +13,7 @@
 #include "config.h"
 #include "results/record.h"
 #include "results/store.h"
+#include "basic/text.h"
 #include "basic/util.h"
 
 static const struct command_usage export_usage = {
@@ -67,20 +68,13 @@ static int parse_export_options(int argc, char **argv, struct export_options *o)
 
 /* ---- CSV ------------------------------------------------------------ */
 
-/* RFC 4180: quote fields holding separators or quotes, double the quotes. */
+/*
+ * RFC 4180, and no raw control character to reach a terminal: the one
+ * CSV field writer (basic/text.h).
+ */
 static void csv_field(const char *s)
 {
-	if (!strpbrk(s, ",\"\r\n")) {
-		fputs(s, stdout);
-		return;
-	}
-	putchar('"');
-	for (; *s; s++) {
-		if (*s == '"')
-			putchar('"');
-		putchar(*s);
-	}
-	putchar('"');
+	text_put_csv(stdout, s);
 }
 
 /* The shortest text that reads back as exactly x. */
@@ -104,7 +98,8 @@ static void csv_run(const struct stored_run *r)
 		const struct stored_cell *c = &r->cells[i];
 
 		for (size_t k = 0; c->values && k < c->n; k++) {
-			printf("%s,%lld,", r->uuid, (long long)r->id);
+			csv_field(r->uuid);
+			printf(",%lld,", (long long)r->id);
 			csv_field(r->label);
 			putchar(',');
 			csv_field(c->name);

@@ -20,6 +20,7 @@
 #include "basic/strbuf.h"
 #include "builtin/builtin.h"
 #include "cli/measure.h"
+#include "probe/cpu-accounting.h"
 #include "probe/env.h"
 #include "probe/guard.h"
 #include "scenario/hotplug.h"
@@ -299,6 +300,7 @@ static void print_transitions(const struct hotplug_run *run)
 
 	printf("# [95%% CI] of the median, with its real coverage when the cycles "
 	       "are too few for 95%%; rCV: robust CV, 100 * 1.4826 MAD / median\n");
+	cpu_accounting_print_note(stdout, "# ");
 	printf("%-15s %4s %9s %9s  %-24s %9s %8s %9s %5s\n", "transition (ms)",
 	       "n", "min", "median", "[95% CI]", "mean", "rCV", "max", "outl");
 	for (int i = 0; i < 2; i++) {

@@ -16,6 +16,7 @@
 #include "results/spool.h"
 #include "results/store.h"
 #include "basic/util.h"
+#include "basic/text.h"
 
 static const struct command_usage import_usage = {
 	.name = "import",
@@ -47,7 +48,7 @@ static int check_file(struct export_file *f, const char *name)
 	if (rc < 0)
 		error_msg("%s", err);
 	else if (export_file_runs(f) == 0)
-		fprintf(stderr, "%s holds no runs\n", name);
+		text_line(stderr, "%s holds no runs", name);
 	return rc;
 }
 
@@ -64,12 +65,12 @@ static int import_runs(struct store *st, struct export_file *f, const char *name
 	while ((rc = export_file_next(f, &r, err, sizeof(err))) == 1) {
 		switch (store_import_run(st, &r, err, sizeof(err))) {
 		case 0:
-			fprintf(stderr, "imported run %s from %s as run %lld\n", r.uuid,
+			text_line(stderr, "imported run %s from %s as run %lld", r.uuid,
 				name, (long long)r.id);
 			break;
 		case 1:
-			fprintf(stderr, "run %s from %s is already stored as run %lld: "
-				"nothing to do\n", r.uuid, name, (long long)r.id);
+			text_line(stderr, "run %s from %s is already stored as run %lld: "
+				"nothing to do", r.uuid, name, (long long)r.id);
 			break;
 		default:
 			rc = -1;

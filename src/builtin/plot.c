@@ -10,6 +10,7 @@
 #include "basic/options.h"
 #include "basic/strbuf.h"
 #include "basic/util.h"
+#include "basic/text.h"
 #include "builtin/builtin.h"
 #include "cli/run-groups.h"
 #include "report/gnuplot.h"
@@ -132,7 +133,7 @@ static int render(const struct plot_options *o, const struct plot_input *in,
 	if (rc)
 		error_msg("%s", err.buf);
 	else
-		printf("wrote %s; to draw it again: cd %s && gnuplot %s.gp\n", output,
+		text_line(stdout, "wrote %s; to draw it again: cd %s && gnuplot %s.gp", output,
 		       dir, base);
 	gp_release(&gp);
 	free(base);

@@ -15,6 +15,7 @@
 #include "basic/options.h"
 #include "basic/strbuf.h"
 #include "basic/util.h"
+#include "basic/text.h"
 #include "builtin/builtin.h"
 #include "cli/run-groups.h"
 #include "report/gnuplot.h"
@@ -272,7 +273,7 @@ static int write_html(const struct plot_input *in, struct destination *d,
 		rc = outfile_write(d->html, html.buf, html.len, err);
 	}
 	if (rc == 0)
-		printf("wrote %s: %zu chart%s\n", d->html, c.n, c.n == 1 ? "" : "s");
+		text_line(stdout, "wrote %s: %zu chart%s", d->html, c.n, c.n == 1 ? "" : "s");
 out:
 	remove_workdir(work);
 	for (size_t i = 0; i < ARRAY_SIZE(c.svg); i++)

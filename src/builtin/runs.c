@@ -11,6 +11,7 @@
 #include "results/store.h"
 #include "basic/options.h"
 #include "basic/strbuf.h"
+#include "basic/text.h"
 #include "basic/util.h"
 
 static const struct command_usage runs_usage = {
@@ -90,28 +91,37 @@ static const char *row_field(const struct row *r, int col)
 	return "";
 }
 
-/* Numbers right-aligned, text left-aligned; no trailing blanks. */
-static void print_field(int col, int width, const char *v)
+/*
+ * Numbers right-aligned, text left-aligned; no trailing blanks. Every
+ * field escaped and capped (basic/text.h): a stored host name of 100 MB
+ * is one cut cell, not 100 MB of padding on every row.
+ */
+static void print_field(int col, size_t width, const char *v)
 {
-	if (col == COL_ID)
-		printf("%*s", width, v);
-	else if (col == NCOLS - 1)
-		printf("  %s\n", v);
-	else
-		printf("  %-*s", width, v);
+	if (col == COL_ID) {
+		text_put_cell(stdout, v, TEXT_CELL_MAX, width, TEXT_RIGHT);
+		return;
+	}
+	fputs("  ", stdout);
+	if (col == NCOLS - 1) {
+		text_put(stdout, v, TEXT_CELL_MAX);
+		putchar('\n');
+	} else {
+		text_put_cell(stdout, v, TEXT_CELL_MAX, width, TEXT_LEFT);
+	}
 }
 
 static void print_table(const struct stored_run *runs, size_t n)
 {
 	struct row *rows = xcalloc(n, sizeof(*rows));
-	int width[NCOLS];
+	size_t width[NCOLS];
 
 	for (int c = 0; c < NCOLS; c++)
-		width[c] = (int)strlen(col_names[c]);
+		width[c] = text_width(col_names[c], TEXT_CELL_MAX);
 	for (size_t i = 0; i < n; i++) {
 		make_row(&rows[i], &runs[i]);
 		for (int c = 0; c < NCOLS; c++) {
-			int w = (int)strlen(row_field(&rows[i], c));
+			size_t w = text_width(row_field(&rows[i], c), TEXT_CELL_MAX);
 
 			if (w > width[c])
 				width[c] = w;
@@ -231,7 +241,7 @@ int cmd_runs(int argc, char **argv)
 	else if (loaded)
 		print_table(runs, loaded);
 	else if (!n)
-		fprintf(stderr, "%s in %s\n", filtered(&filter) ?
+		text_line(stderr, "%s in %s", filtered(&filter) ?
 			"no run matches" : "no runs", path);
 	rc = fflush(stdout) == 0 && !ferror(stdout) ? 0 : 1;
 	if (rc)

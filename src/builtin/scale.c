@@ -401,6 +401,7 @@ static int scale_measure(struct measure *m)
 	int rc;
 
 	if (r->mode == SCALE_THREADS) {
+		cpu_accounting_probe(&r->acct);
 		timing_spin(0.05);
 		rc = run_threads(r);
 	} else {

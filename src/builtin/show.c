@@ -15,6 +15,7 @@
 #include "report/textplot.h"
 #include "results/record.h"
 #include "basic/stats.h"
+#include "basic/text.h"
 #include "results/store.h"
 #include "basic/util.h"
 
@@ -118,7 +119,8 @@ static void print_scalar(const json_t *v)
 {
 	switch (json_typeof(v)) {
 	case JSON_STRING:
-		fputs(*json_string_value(v) ? json_string_value(v) : "-", stdout);
+		text_put(stdout, *json_string_value(v) ? json_string_value(v) : "-",
+			 TEXT_LINE_MAX);
 		break;
 	case JSON_INTEGER:
 		printf("%" JSON_INTEGER_FORMAT, json_integer_value(v));
@@ -149,6 +151,14 @@ static void print_object(const char *prefix, const json_t *obj, int depth)
 	}
 }
 
+/* "#   key:", the key as stored runs hold it, escaped. */
+static void print_key(const char *key)
+{
+	fputs("#   ", stdout);
+	text_put(stdout, key, TEXT_LINE_MAX);
+	putchar(':');
+}
+
 /* "# key: value" lines; nested keys joined with dots. */
 static void print_value(const char *key, const json_t *v, int depth)
 {
@@ -158,17 +168,18 @@ static void print_value(const char *key, const json_t *v, int depth)
 	bool any = false;
 
 	if (json_is_object(v) && all_booleans(v)) {
-		printf("#   %s:", key);
+		print_key(key);
 		json_object_foreach((json_t *)v, k, e)
 			if (json_is_true(e)) {
-				printf(" %s", k);
+				putchar(' ');
+				text_put(stdout, k, TEXT_LINE_MAX);
 				any = true;
 			}
 		puts(any ? "" : " none");
 	} else if (json_is_object(v) && depth < 8) {
 		print_object(key, v, depth + 1);
 	} else if (json_is_array(v) && all_scalars(v)) {
-		printf("#   %s:", key);
+		print_key(key);
 		json_array_foreach(v, i, e) {
 			putchar(' ');
 			print_scalar(e);
@@ -182,21 +193,36 @@ static void print_value(const char *key, const json_t *v, int depth)
 			print_value(sub, e, depth + 1);
 		}
 	} else {
-		printf("#   %s: ", key);
+		print_key(key);
+		putchar(' ');
 		print_scalar(v);
 		putchar('\n');
 	}
 }
 
+/* "# what: text", the stored text escaped. */
+static void print_text_line(const char *what, const char *text)
+{
+	printf("# %s: ", what);
+	text_put(stdout, text, TEXT_LINE_MAX);
+	putchar('\n');
+}
+
 static void print_header(const struct stored_run *r)
 {
-	printf("# run %lld: %s, %.10s %.8s UTC, %.1f s, %s\n", (long long)r->id,
-	       r->command, r->started, strlen(r->started) > 11 ? r->started + 11 : "",
-	       r->elapsed_s, r->status);
-	printf("# uuid: %s\n", r->uuid);
-	printf("# label: %s\n", *r->label ? r->label : "-");
-	printf("# host: %s\n", r->host);
-	printf("# kernel: %s\n", r->kernel);
+	char started[64];
+
+	text_copy(started, sizeof(started), r->started, 32);
+	printf("# run %lld: ", (long long)r->id);
+	text_put(stdout, r->command, TEXT_CELL_MAX);
+	printf(", %.10s %.8s UTC, %.1f s, ", started,
+	       strlen(started) > 11 ? started + 11 : "", r->elapsed_s);
+	text_put(stdout, r->status, TEXT_CELL_MAX);
+	putchar('\n');
+	print_text_line("uuid", r->uuid);
+	print_text_line("label", *r->label ? r->label : "-");
+	print_text_line("host", r->host);
+	print_text_line("kernel", r->kernel);
 	puts("# environment:");
 	print_object("", r->env, 0);
 	if (r->config) {
@@ -204,16 +230,17 @@ static void print_header(const struct stored_run *r)
 		print_object("", r->config, 0);
 	}
 	if (json_is_string(json_object_get(r->quality, "summary")))
-		printf("# quality: %s\n",
-		       json_string_value(json_object_get(r->quality, "summary")));
+		print_text_line("quality", json_string_value(json_object_get(r->quality,
+									     "summary")));
 }
 
-static int name_width(const struct stored_run *r, bool path)
+static size_t name_width(const struct stored_run *r, bool path)
 {
-	int w = 4;	/* strlen("name"), strlen("path") */
+	size_t w = 4;	/* strlen("name"), strlen("path") */
 
 	for (size_t i = 0; i < r->ncells; i++) {
-		int len = (int)strlen(path ? r->cells[i].path : r->cells[i].name);
+		size_t len = text_width(path ? r->cells[i].path : r->cells[i].name,
+					TEXT_CELL_MAX);
 
 		if (len > w)
 			w = len;
@@ -221,17 +248,26 @@ static int name_width(const struct stored_run *r, bool path)
 	return w;
 }
 
-static void print_cell(const struct stored_cell *c, int nw, int pw)
+static void print_cell(const struct stored_cell *c, size_t nw, size_t pw)
 {
 	struct summary s, cy;
 
-	printf("%-*s  %-*s  ", nw, c->name, pw, c->path);
+	text_put_cell(stdout, c->name, TEXT_CELL_MAX, nw, TEXT_LEFT);
+	fputs("  ", stdout);
+	text_put_cell(stdout, c->path, TEXT_CELL_MAX, pw, TEXT_LEFT);
+	fputs("  ", stdout);
 	if (!measured(c)) {
-		printf("%s%s%s\n", c->status, *c->reason ? ": " : "", c->reason);
+		text_put(stdout, c->status, TEXT_CELL_MAX);
+		if (*c->reason) {
+			fputs(": ", stdout);
+			text_put(stdout, c->reason, TEXT_LINE_MAX);
+		}
+		putchar('\n');
 		return;
 	}
 	summarize(c->values, c->n, &s);
-	printf("%-4s %10.2f ", c->unit, s.median);
+	text_put_cell(stdout, c->unit, TEXT_CELL_MAX, 4, TEXT_LEFT);
+	printf(" %10.2f ", s.median);
 	if (median_ci_is_95(&s))
 		printf("%10.2f %10.2f", s.median_lo, s.median_hi);
 	else
@@ -255,7 +291,7 @@ static void print_cell(const struct stored_cell *c, int nw, int pw)
 
 static void print_run_table(const struct stored_run *r, bool histogram)
 {
-	int nw = name_width(r, false), pw = name_width(r, true);
+	size_t nw = name_width(r, false), pw = name_width(r, true);
 	const char *cycles_unit = "";
 
 	print_header(r);
@@ -264,10 +300,11 @@ static void print_run_table(const struct stored_run *r, bool histogram)
 			cycles_unit = r->cells[i].cycles_unit;
 	printf("# median over n samples with its 95%% CI ('-' when too few for "
 	       "95%%), rCV%%: robust CV of the round medians (of the samples "
-	       "without rounds), out: outliers%s%s; core: core cycles\n",
-	       *cycles_unit ? "; cycles: " : "", cycles_unit);
+	       "without rounds), out: outliers%s", *cycles_unit ? "; cycles: " : "");
+	text_put(stdout, cycles_unit, TEXT_CELL_MAX);
+	puts("; core: core cycles");
 	printf("%-*s  %-*s  %-4s %10s %10s %10s %10s %10s %6s %10s %9s %9s %7s %4s\n",
-	       nw, "name", pw, "path", "unit", "median", "ci95-lo", "ci95-hi",
+	       (int)nw, "name", (int)pw, "path", "unit", "median", "ci95-lo", "ci95-hi",
 	       "min", "mean", "rCV%", "p99", "cycles", "core", "n", "out");
 	for (size_t i = 0; i < r->ncells; i++) {
 		print_cell(&r->cells[i], nw, pw);

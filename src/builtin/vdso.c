@@ -14,6 +14,7 @@
 
 #include "basic/options.h"
 #include "builtin/builtin.h"
+#include "basic/text.h"
 #include "basic/util.h"
 #include "probe/vdso.h"
 
@@ -226,8 +227,9 @@ static int measure_symbol(const struct vdso_symbol *s, void *ctx)
 	struct widths *w = ctx;
 	int len;
 
-	w->name = max_int(w->name, (int)strlen(s->name));
-	w->version = max_int(w->version, (int)strlen(s->version));
+	/* Names from a file: escaped and capped as they are printed. */
+	w->name = max_int(w->name, (int)text_width(s->name, TEXT_CELL_MAX));
+	w->version = max_int(w->version, (int)text_width(s->version, TEXT_CELL_MAX));
 	len = snprintf(NULL, 0, "%#" PRIx64, s->offset);
 	w->offset = max_int(w->offset, len);
 	len = snprintf(NULL, 0, "%" PRIu64, s->size);
@@ -241,8 +243,10 @@ static int print_symbol(const struct vdso_symbol *s, void *ctx)
 	char offset[32];
 
 	snprintf(offset, sizeof(offset), "%#" PRIx64, s->offset);
-	printf("%-*s  %-*s  %*s  %*" PRIu64 "  %s%s\n", w->name, s->name,
-	       w->version, s->version, w->offset, offset, w->size, s->size,
+	text_put_cell(stdout, s->name, TEXT_CELL_MAX, (size_t)w->name, TEXT_LEFT);
+	fputs("  ", stdout);
+	text_put_cell(stdout, s->version, TEXT_CELL_MAX, (size_t)w->version, TEXT_LEFT);
+	printf("  %*s  %*" PRIu64 "  %s%s\n", w->offset, offset, w->size, s->size,
 	       type_name(s->type), s->bind == STB_WEAK ? " (weak)" : "");
 	return 0;
 }
@@ -274,11 +278,14 @@ static void print_table(const struct vdso_image *img, const char *file)
 		.offset = (int)strlen("OFFSET"), .size = (int)strlen("SIZE"),
 	};
 
-	if (file)
-		printf("%s: %zu bytes, %s\n\n", file, img->len, machine_name(img->machine));
-	else
+	if (file) {
+		text_line(stdout, "%s: %zu bytes, %s", file, img->len,
+			  machine_name(img->machine));
+		putchar('\n');
+	} else {
 		printf("vDSO at %p: %zu bytes, %s\n\n", (const void *)img->base,
 		       img->len, machine_name(img->machine));
+	}
 	vdso_foreach_symbol(img, measure_symbol, &w);
 	printf("%-*s  %-*s  %*s  %*s  %s\n", w.name, "SYMBOL", w.version, "VERSION",
 	       w.offset, "OFFSET", w.size, "SIZE", "TYPE");

@@ -3,6 +3,7 @@
  * clockbench verify: correctness and ABI checks of every time API, clock
  * id and path, in kselftest's TAP (or JSON).
  */
+#include <fcntl.h>
 #include <string.h>
 
 #include "basic/options.h"

@@ -125,8 +125,12 @@ int measure_run(struct measure *m)
 	uint64_t start;
 	int rc;
 
-	if (store_unusable(m))
+	if (store_unusable(m)) {
+		/* timens and ab collect the environment before: it is ours. */
+		if (m->have_env)
+			env_free(&m->env);
 		return 1;
+	}
 	install_stop_handlers(old);
 	clock_gettime(CLOCK_REALTIME, &m->started);
 	start = now_ns();

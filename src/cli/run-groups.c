@@ -4,8 +4,11 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "basic/strbuf.h"
+#include "basic/text.h"
 #include "basic/util.h"
 #include "results/compare.h"
+#include "results/run-text.h"
 
 static int load_group(struct store *st, const char *spec, struct compare_group *g,
 		      char *err, size_t errlen)
@@ -13,7 +16,10 @@ static int load_group(struct store *st, const char *spec, struct compare_group *
 	int64_t *ids = NULL;
 	size_t n = 0;
 
-	g->spec = xstrdup(spec);
+	struct strbuf shown = STRBUF_INIT;
+
+	strbuf_add_text(&shown, spec, TEXT_CELL_MAX);
+	g->spec = strbuf_detach(&shown);
 	if (store_resolve(st, spec, &ids, &n, err, errlen) != 0)
 		return -1;
 	g->runs = xcalloc(n ? n : 1, sizeof(*g->runs));
@@ -22,6 +28,8 @@ static int load_group(struct store *st, const char *spec, struct compare_group *
 			free(ids);
 			return -1;
 		}
+		/* What plot and report draw and write is text already escaped. */
+		stored_run_escape_text(&g->runs[i], TEXT_LINE_MAX);
 		g->nruns++;
 	}
 	free(ids);
@@ -91,8 +99,13 @@ static int find_partner(struct store *st, const struct stored_run *r,
 			continue;
 		match = partners(r, &h);
 		stored_run_free(&h);
-		if (match)
-			return store_load_run(st, r->id + d, out, err, errlen);
+		if (match) {
+			int rc = store_load_run(st, r->id + d, out, err, errlen);
+
+			if (rc == 0)
+				stored_run_escape_text(out, TEXT_LINE_MAX);
+			return rc;
+		}
 	}
 	err[0] = '\0';
 	return 1;

@@ -3,6 +3,9 @@
  * The runs a command line names, loaded whole and grouped as compare
  * groups them: one group per spec (an id, a uuid, or a label and every run
  * with it). For the commands that read stored runs in groups: plot, report.
+ * Their text (and the specs) comes escaped and capped (results/run-text.h):
+ * what those commands write from it needs no escaping of its own but its
+ * format's (HTML entities, gnuplot quotes).
  */
 #ifndef CLOCKBENCH_RUN_GROUPS_H
 #define CLOCKBENCH_RUN_GROUPS_H

@@ -12,6 +12,8 @@
 
 #include "results/compare.h"
 #include "report/textplot.h"
+#include "basic/strbuf.h"
+#include "basic/text.h"
 #include "basic/util.h"
 
 const char *const compare_style_names[] = {
@@ -59,38 +61,61 @@ static bool all_digits(const char *s)
 	return true;
 }
 
+/*
+ * The names below come from stored runs and the command line: each is
+ * built here, escaped and capped (basic/text.h), and printed as built.
+ */
+#define TITLE_BYTES TEXT_CELL_BYTES
+
 /* A column title: the label, or "run N" for a bare id. */
 static void group_title(const struct compare_group *g, char *buf, size_t len)
 {
+	_cleanup_strbuf_ struct strbuf raw = STRBUF_INIT;
+
 	if (!all_digits(g->spec))
-		snprintf(buf, len, "%s", g->spec);
+		strbuf_adds(&raw, g->spec);
 	else if (g->nruns == 1 && g->runs[0].label && *g->runs[0].label)
-		snprintf(buf, len, "%s#%s", g->runs[0].label, g->spec);
+		strbuf_addf(&raw, "%s#%s", g->runs[0].label, g->spec);
 	else
-		snprintf(buf, len, "run %s", g->spec);
+		strbuf_addf(&raw, "run %s", g->spec);
+	text_copy(buf, len, raw.buf, TEXT_CELL_MAX);
 }
 
 /* "clock-gettime-monotonic-vdso": name and path as one row label. */
 static void row_label(const struct compare_row *row, char *buf, size_t len)
 {
+	_cleanup_strbuf_ struct strbuf raw = STRBUF_INIT;
+
+	strbuf_adds(&raw, row->name);
 	if (*row->path)
-		snprintf(buf, len, "%s-%s", row->name, row->path);
-	else
-		snprintf(buf, len, "%s", row->name);
+		strbuf_addf(&raw, "-%s", row->path);
+	text_copy(buf, len, raw.buf, TEXT_CELL_MAX);
 }
 
 /* The width of the row-label column: the longest label, at least 40. */
 static int label_width(const struct compare_result *r)
 {
-	char label[128];
+	char label[TITLE_BYTES];
 	size_t w = 40;
 
 	for (size_t i = 0; i < r->nrows; i++) {
 		row_label(&r->rows[i], label, sizeof(label));
-		if (strlen(label) + 1 > w)
-			w = strlen(label) + 1;
+		if (text_columns(label) + 1 > w)
+			w = text_columns(label) + 1;
 	}
 	return (int)w;
+}
+
+/* A built (safe) name in a column of width characters. */
+static void put_padded(FILE *f, const char *safe, int width, enum text_align align)
+{
+	text_put_cell(f, safe, (size_t)width, (size_t)width, align);
+}
+
+/* A stored string in a line of text, escaped. */
+static void put_text(FILE *f, const char *s)
+{
+	text_put(f, s, TEXT_CELL_MAX);
 }
 
 static const char *correction_name(enum compare_correction c)
@@ -125,28 +150,50 @@ static const char *center_name(const struct compare_result *r)
 	return r->replicates ? "geometric mean of the runs' values" : "median";
 }
 
+/* "run 3 label x, bench 2026-..., complete, kernel 6.1, host h". */
+static void print_group_runs(FILE *f, const struct compare_group *grp)
+{
+	const struct stored_run *first = &grp->runs[0];
+
+	if (grp->nruns == 1) {
+		fprintf(f, "run %lld", (long long)first->id);
+		if (*first->label) {
+			fputs(" label ", f);
+			put_text(f, first->label);
+		}
+		fputs(", ", f);
+		put_text(f, first->command);
+		fputc(' ', f);
+		put_text(f, first->started);
+		fputs(", ", f);
+		put_text(f, first->status);
+	} else {
+		fprintf(f, "%zu runs (replicates), ", grp->nruns);
+		put_text(f, first->started);
+		fputs(" .. ", f);
+		put_text(f, grp->runs[grp->nruns - 1].started);
+	}
+	fputs(", kernel ", f);
+	put_text(f, first->kernel);
+	if (grp->nruns == 1) {
+		fputs(", host ", f);
+		put_text(f, first->host);
+	}
+	fputc('\n', f);
+}
+
 static void print_header(FILE *f, const struct compare_result *r)
 {
-	char title[96];
+	char title[TITLE_BYTES];
 
 	for (size_t g = 0; g < r->ngroups; g++) {
-		const struct compare_group *grp = &r->groups[g];
-		const struct stored_run *first = &grp->runs[0];
-
-		group_title(grp, title, sizeof(title));
+		group_title(&r->groups[g], title, sizeof(title));
 		fprintf(f, "# %s %s: ", g == 0 ? "base " : "other", title);
-		if (grp->nruns == 1)
-			fprintf(f, "run %lld%s%s, %s %s, %s, kernel %s, host %s\n",
-				(long long)first->id, *first->label ? " label " : "",
-				first->label, first->command, first->started,
-				first->status, first->kernel, first->host);
-		else
-			fprintf(f, "%zu runs (replicates), %s .. %s, kernel %s\n",
-				grp->nruns, first->started,
-				grp->runs[grp->nruns - 1].started, first->kernel);
+		print_group_runs(f, &r->groups[g]);
 	}
-	fprintf(f, "# metric: %s, lower is better; statistics over %s\n", r->unit,
-		statistics_over(r));
+	fputs("# metric: ", f);
+	put_text(f, r->unit);
+	fprintf(f, ", lower is better; statistics over %s\n", statistics_over(r));
 	if (r->metric == METRIC_CORE_CYCLES)
 		fprintf(f, "# core cycles per call do not move with the core's frequency "
 			"(clockbench-bench(1)); ns-change: the same change in ns\n");
@@ -184,6 +231,35 @@ static void print_rule(FILE *f, const struct compare_result *r)
 		"samples are too few for 95%%); rCV: robust CV, 100 * 1.4826 MAD / "
 		"median; mde: the change found 80%% of the time with these "
 		"spreads (before the correction)\n", center_name(r));
+}
+
+/* ---- the geomean row ----------------------------------------------- */
+
+/*
+ * "# geomean: over 2 of 3 cells; left out, a value not above 0: sys", in
+ * the style's comment lead; nothing when every cell is in.
+ */
+static void print_geomean_note(FILE *f, const struct compare_result *r,
+			       const char *lead, const char *end)
+{
+	size_t shown = 0;
+
+	if (!r->geomean_left_out)
+		return;
+	fprintf(f, "%sgeomean: over %zu of %zu cells; left out, a value not above "
+		"0 (no geometric mean holds one): ", lead, r->nrows - r->geomean_left_out,
+		r->nrows);
+	for (size_t i = 0; i < r->nrows && shown < 8; i++) {
+		char label[TITLE_BYTES];
+
+		if (!r->rows[i].out_of_geomean)
+			continue;
+		row_label(&r->rows[i], label, sizeof(label));
+		fprintf(f, "%s%s", shown++ ? ", " : "", label);
+	}
+	if (r->geomean_left_out > shown)
+		fprintf(f, " and %zu more", r->geomean_left_out - shown);
+	fputs(end, f);
 }
 
 /* ---- table (benchstat-like) ----------------------------------------- */
@@ -236,20 +312,24 @@ static void print_mde(FILE *f, const struct compare_diff *d)
 
 static void print_table_block(FILE *f, const struct compare_result *r, size_t g)
 {
-	char base[96], other[96], label[128];
+	char base[TITLE_BYTES], other[TITLE_BYTES], label[TITLE_BYTES];
 	int w = label_width(r);
 
 	group_title(&r->groups[0], base, sizeof(base));
 	group_title(&r->groups[g], other, sizeof(other));
-	fprintf(f, "\n%-*s %21.21s %21.21s %24s %8s %4s %6s %6s  %-7s%s\n", w, "cell",
-		base, other, "change [95% CI]", "p", "test", "delta", "mde",
-		"verdict", r->metric == METRIC_CORE_CYCLES ? " ns-change" : "");
+	fprintf(f, "\n%-*s ", w, "cell");
+	put_padded(f, base, 21, TEXT_RIGHT);
+	fputc(' ', f);
+	put_padded(f, other, 21, TEXT_RIGHT);
+	fprintf(f, " %24s %8s %4s %6s %6s  %-7s%s\n", "change [95% CI]", "p", "test",
+		"delta", "mde", "verdict", r->metric == METRIC_CORE_CYCLES ?
+		" ns-change" : "");
 	for (size_t i = 0; i < r->nrows; i++) {
 		const struct compare_row *row = &r->rows[i];
 		const struct compare_diff *d = &row->diffs[g];
 
 		row_label(row, label, sizeof(label));
-		fprintf(f, "%-*s", w, label);
+		put_padded(f, label, w, TEXT_LEFT);
 		print_value(f, &row->sides[0]);
 		print_value(f, &row->sides[g]);
 		if (!d->valid) {
@@ -268,6 +348,7 @@ static void print_table_block(FILE *f, const struct compare_result *r, size_t g)
 	}
 	fprintf(f, "%-*s %21.4g %21.4g %+7.2f%%\n", w, "geomean", r->geomean[0],
 		r->geomean[g], r->geomean_change_pct[g]);
+	print_geomean_note(f, r, "# ", "\n");
 }
 
 static void print_table(FILE *f, const struct compare_result *r)
@@ -287,24 +368,27 @@ static double mmtests_pct(const struct compare_diff *d)
 
 static void print_mmtests(FILE *f, const struct compare_result *r)
 {
-	char title[96], label[128];
+	char title[TITLE_BYTES], label[TITLE_BYTES];
 	int w = label_width(r);
 
 	print_header(f, r);
 	group_title(&r->groups[0], title, sizeof(title));
-	fprintf(f, "# Figures in %s. Percentages refer to %s, negative = worse; "
-		"* marks a significant difference.\n\n", r->unit, title);
+	fputs("# Figures in ", f);
+	put_text(f, r->unit);
+	fprintf(f, ". Percentages refer to %s, negative = worse; "
+		"* marks a significant difference.\n\n", title);
 	fprintf(f, "%-*s", w, "");
 	for (size_t g = 0; g < r->ngroups; g++) {
 		group_title(&r->groups[g], title, sizeof(title));
-		fprintf(f, " %21.21s", title);
+		fputc(' ', f);
+		put_padded(f, title, 21, TEXT_RIGHT);
 	}
 	fputc('\n', f);
 	for (size_t i = 0; i < r->nrows; i++) {
 		const struct compare_row *row = &r->rows[i];
 
 		row_label(row, label, sizeof(label));
-		fprintf(f, "%-*s", w, label);
+		put_padded(f, label, w, TEXT_LEFT);
 		for (size_t g = 0; g < r->ngroups; g++) {
 			const struct compare_side *s = &row->sides[g];
 			const struct compare_diff *d = &row->diffs[g];
@@ -326,6 +410,7 @@ static void print_mmtests(FILE *f, const struct compare_result *r)
 	for (size_t g = 1; g < r->ngroups; g++)
 		fprintf(f, " %10.2f (%7.2f%%)", r->geomean[g], -r->geomean_change_pct[g]);
 	fputc('\n', f);
+	print_geomean_note(f, r, "# ", "\n");
 }
 
 /* ---- ratio (seed 002) ------------------------------------------------ */
@@ -343,7 +428,7 @@ static const char *ratio_mark(const struct compare_diff *d)
 
 static void print_ratio(FILE *f, const struct compare_result *r)
 {
-	char base[96], other[96], label[128];
+	char base[TITLE_BYTES], other[TITLE_BYTES], label[TITLE_BYTES];
 	int w = label_width(r);
 
 	print_header(f, r);
@@ -359,11 +444,12 @@ static void print_ratio(FILE *f, const struct compare_result *r)
 				continue;
 			row_label(&r->rows[i], label, sizeof(label) - 1);
 			strcat(label, ":");
-			fprintf(f, "%-*s %5.0f %%%s\n", w + 1, label, 100.0 * d->ratio,
-				ratio_mark(d));
+			put_padded(f, label, w + 1, TEXT_LEFT);
+			fprintf(f, " %5.0f %%%s\n", 100.0 * d->ratio, ratio_mark(d));
 		}
 		fprintf(f, "%-*s %5.0f %%\n", w + 1, "geomean:",
 			100.0 + r->geomean_change_pct[g]);
+		print_geomean_note(f, r, "# ", "\n");
 	}
 }
 
@@ -423,12 +509,18 @@ static void summary_line(FILE *f, const struct compare_result *r,
 static void print_summary_block(FILE *f, const struct compare_result *r,
 				const struct compare_row *row)
 {
-	char title[96];
+	char title[TITLE_BYTES];
 
-	fprintf(f, "\n%s %s\n%-8s", row->name, row->path, "");
+	fputc('\n', f);
+	put_text(f, row->name);
+	fputc(' ', f);
+	put_text(f, row->path);
+	fprintf(f, "\n%-8s", "");
 	for (size_t g = 0; g < r->ngroups; g++) {
 		group_title(&r->groups[g], title, sizeof(title));
-		fprintf(f, "| %-11.11s ", title);
+		fputs("| ", f);
+		put_padded(f, title, 11, TEXT_LEFT);
+		fputc(' ', f);
 	}
 	fputc('\n', f);
 	summary_rule(f, r->ngroups);
@@ -463,7 +555,7 @@ static void print_ministat_plot(FILE *f, const struct compare_result *r,
 {
 	struct textplot_set *sets = xcalloc(r->ngroups, sizeof(*sets));
 	size_t n = 0;
-	char title[96];
+	char title[TITLE_BYTES];
 
 	for (size_t g = 0; g < r->ngroups; g++) {
 		const struct compare_side *s = &row->sides[g];
@@ -485,7 +577,13 @@ static void print_ministat_block(FILE *f, const struct compare_result *r,
 {
 	const struct compare_side *base = &row->sides[0];
 
-	fprintf(f, "\n%s %s (%s)\n", row->name, row->path, r->unit);
+	fputc('\n', f);
+	put_text(f, row->name);
+	fputc(' ', f);
+	put_text(f, row->path);
+	fputs(" (", f);
+	put_text(f, r->unit);
+	fputs(")\n", f);
 	print_ministat_plot(f, r, row);
 	fprintf(f, "    %-6s %13s %13s %13s %13s %13s\n", "N", "Min", "Max", "Median",
 		"Avg", "Stddev");
@@ -651,9 +749,10 @@ static json_t *compare_to_json(const struct compare_result *r)
 			if (g)
 				json_array_append_new(diffs, diff_to_json(&r->rows[i].diffs[g]));
 		}
-		json_array_append_new(rows, json_pack("{s:s, s:s, s:o, s:o}",
+		json_array_append_new(rows, json_pack("{s:s, s:s, s:o, s:o, s:b}",
 			"name", r->rows[i].name, "path", r->rows[i].path,
-			"groups", sides, "vs_base", diffs));
+			"groups", sides, "vs_base", diffs,
+			"in_geomean", !r->rows[i].out_of_geomean));
 	}
 	return json_pack("{s:s, s:s, s:s, s:b, s:b, s:{s:f, s:f, s:f, s:s, s:s, s:f,"
 			 " s:f}, s:o, s:o}",
@@ -682,7 +781,7 @@ static void csv_optional(FILE *f, double x)
 
 static void print_csv(FILE *f, const struct compare_result *r)
 {
-	char title[96];
+	char title[TITLE_BYTES];
 
 	fputs("cell,path,group,n,center,center_lo,center_hi,center_coverage,"
 	      "median,stddev_pct,robust_cv_pct,change_pct,change_ci95_lo_pct,"
@@ -697,8 +796,12 @@ static void print_csv(FILE *f, const struct compare_result *r)
 			if (!s->present)
 				continue;
 			group_title(&r->groups[g], title, sizeof(title));
-			fprintf(f, "%s,%s,%s,%zu,%.6g,%.6g,%.6g,%.4g,%.6g,%.4g,%.4g,",
-				r->rows[i].name, r->rows[i].path, title, s->n,
+			text_put_csv(f, r->rows[i].name);
+			fputc(',', f);
+			text_put_csv(f, r->rows[i].path);
+			fputc(',', f);
+			text_put_csv(f, title);
+			fprintf(f, ",%zu,%.6g,%.6g,%.6g,%.4g,%.6g,%.4g,%.4g,", s->n,
 				s->center, s->center_lo, s->center_hi,
 				s->center_coverage, s->sum.median, s->sum.cv_pct,
 				s->sum.robust_cv_pct);
@@ -715,21 +818,40 @@ static void print_csv(FILE *f, const struct compare_result *r)
 		}
 }
 
+/* A Markdown table cell: escaped text, its pipes escaped too. */
+static void put_markdown(FILE *f, const char *s)
+{
+	_cleanup_strbuf_ struct strbuf sb = STRBUF_INIT;
+
+	strbuf_add_text(&sb, s, TEXT_CELL_MAX);
+	for (const char *p = sb.buf; *p; p++) {
+		if (*p == '|')
+			fputc('\\', f);
+		fputc(*p, f);
+	}
+}
+
 static void print_markdown(FILE *f, const struct compare_result *r)
 {
-	char title[96];
+	char title[TITLE_BYTES];
 
 	fprintf(f, "| cell | path |");
 	for (size_t g = 0; g < r->ngroups; g++) {
 		group_title(&r->groups[g], title, sizeof(title));
-		fprintf(f, g ? " %s | change | mde | verdict |" : " %s |", title);
+		fputc(' ', f);
+		put_markdown(f, title);
+		fputs(g ? " | change | mde | verdict |" : " |", f);
 	}
 	fputs("\n|---|---|", f);
 	for (size_t g = 0; g < r->ngroups; g++)
 		fputs(g ? "---:|---:|---:|---|" : "---:|", f);
 	fputc('\n', f);
 	for (size_t i = 0; i < r->nrows; i++) {
-		fprintf(f, "| %s | %s |", r->rows[i].name, r->rows[i].path);
+		fputs("| ", f);
+		put_markdown(f, r->rows[i].name);
+		fputs(" | ", f);
+		put_markdown(f, r->rows[i].path);
+		fputs(" |", f);
 		for (size_t g = 0; g < r->ngroups; g++) {
 			const struct compare_side *s = &r->rows[i].sides[g];
 			const struct compare_diff *d = &r->rows[i].diffs[g];
@@ -752,9 +874,12 @@ static void print_markdown(FILE *f, const struct compare_result *r)
 	for (size_t g = 0; g < r->ngroups; g++)
 		fprintf(f, g ? " %.4g | %+.2f%% | | |" : " %.4g |", r->geomean[g],
 			r->geomean_change_pct[g]);
-	fprintf(f, "\n\n%s, lower is better; %s. Significant: %s-adjusted p < %g "
+	fputs("\n\n", f);
+	print_geomean_note(f, r, "", ".\n\n");
+	put_text(f, r->unit);
+	fprintf(f, ", lower is better; %s. Significant: %s-adjusted p < %g "
 		"(%s) and the 95%% CI of the change beyond ±%g%%. mde: the change "
-		"found 80%% of the time.\n", r->unit, center_name(r),
+		"found 80%% of the time.\n", center_name(r),
 		correction_name(r->opts.correction), r->opts.alpha,
 		r->replicates ? "Student's t on the logs of the runs' values" :
 		"Mann-Whitney, or Student's t on the logs for few samples",
@@ -804,10 +929,15 @@ size_t compare_print_gate(FILE *f, const struct compare_result *r,
 
 			if (!compare_gate_hit(d, gate))
 				continue;
-			fprintf(f, "%s: %s %s: %+.2f %% against %s in %s (%s)\n",
-				program_context(), r->rows[i].name, r->rows[i].path,
-				d->change_pct, r->groups[0].spec, r->groups[g].spec,
-				d->verdict);
+			fprintf(f, "%s: ", program_context());
+			put_text(f, r->rows[i].name);
+			fputc(' ', f);
+			put_text(f, r->rows[i].path);
+			fprintf(f, ": %+.2f %% against ", d->change_pct);
+			put_text(f, r->groups[0].spec);
+			fputs(" in ", f);
+			put_text(f, r->groups[g].spec);
+			fprintf(f, " (%s)\n", d->verdict);
 			hits++;
 		}
 	if (hits)

@@ -82,6 +82,9 @@ void gp_text(struct strbuf *sb, const char *s)
 			strbuf_adds(sb, "\\n");
 		else if (*s == '"' || *s == '\\')
 			strbuf_addf(sb, "\\%c", *s);
+		/* A backquote runs a shell command even inside "...". */
+		else if (*s == '`')
+			strbuf_adds(sb, "\\140");
 		else if ((unsigned char)*s >= ' ')
 			strbuf_addch(sb, *s);
 	}

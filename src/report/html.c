@@ -6,6 +6,8 @@
 #include <string.h>
 
 #include "basic/stats.h"
+#include "basic/strbuf.h"
+#include "basic/text.h"
 #include "basic/util.h"
 #include "config.h"
 #include "report/mail.h"
@@ -13,7 +15,21 @@
 
 void html_escape(struct strbuf *sb, const char *s)
 {
-	for (; *s; s++)
+	_cleanup_strbuf_ struct strbuf shown = STRBUF_INIT;
+
+	/*
+	 * Control characters as text too, but for the line breaks of a
+	 * <pre> block: a report is also read as source, in a terminal.
+	 */
+	for (const char *nl; (nl = strchr(s, '\n')); s = nl + 1) {
+		_cleanup_strbuf_ struct strbuf line = STRBUF_INIT;
+
+		strbuf_add(&line, s, (size_t)(nl - s));
+		strbuf_add_text(&shown, line.buf, TEXT_UNCAPPED);
+		strbuf_addch(&shown, '\n');
+	}
+	strbuf_add_text(&shown, s, TEXT_UNCAPPED);
+	for (s = shown.buf; *s; s++)
 		switch (*s) {
 		case '&': strbuf_adds(sb, "&amp;"); break;
 		case '<': strbuf_adds(sb, "&lt;"); break;
@@ -189,9 +205,13 @@ static void run_table(struct strbuf *out, const struct stored_run *r)
 	plot_run_name(r, name, sizeof(name));
 	strbuf_adds(out, "<h3>");
 	html_escape(out, name);
-	strbuf_addf(out, ": %s, ", r->command);
+	strbuf_adds(out, ": ");
+	html_escape(out, r->command);
+	strbuf_adds(out, ", ");
 	html_escape(out, r->started);
-	strbuf_addf(out, ", %.1f s, %s</h3>\n<p>uuid ", r->elapsed_s, r->status);
+	strbuf_addf(out, ", %.1f s, ", r->elapsed_s);
+	html_escape(out, r->status);
+	strbuf_adds(out, "</h3>\n<p>uuid ");
 	html_escape(out, r->uuid);
 	strbuf_adds(out, "; median over n samples with its 95 % CI, sd% of the mean, "
 		    "out: outliers</p>\n<div class=\"scroll\"><table>\n");
@@ -368,6 +388,11 @@ static void compare_table(struct strbuf *out, const struct plot_input *in,
 		    "<td>%.4g</td><td>%+.2f%%</td><td colspan=\"3\"></td></tr>\n",
 		    r->geomean[0], r->geomean[g], r->geomean_change_pct[g]);
 	strbuf_adds(out, "</tbody></table></div>\n");
+	if (r->geomean_left_out)
+		strbuf_addf(out, "<p>The geomean is over %zu of %zu cells: %zu with a "
+			    "value not above 0 %s left out (no geometric mean holds "
+			    "one).</p>\n", r->nrows - r->geomean_left_out, r->nrows,
+			    r->geomean_left_out, r->geomean_left_out == 1 ? "is" : "are");
 }
 
 /* The text styles of compare (seeds 001, 002, 000 and ministat), verbatim. */
@@ -406,10 +431,12 @@ static int comparison(struct strbuf *out, const struct plot_input *in,
 	if (plot_compare_build(in, in->groups, in->ngroups, &r, err) != 0)
 		return -1;
 	section(out, "comparison", "Comparison");
-	strbuf_addf(out, "<p>%s, lower is better; statistics over %s. A change is "
+	strbuf_adds(out, "<p>");
+	html_escape(out, r.unit);
+	strbuf_addf(out, ", lower is better; statistics over %s. A change is "
 		    "significant when the adjusted Mann-Whitney p is below %g and the 95%% "
 		    "CI of the change lies beyond ±%g%% (or the rounds' CV, if larger).</p>\n",
-		    r.unit, r.replicates ? "the runs' medians (replicates)" :
+		    r.replicates ? "the runs' medians (replicates)" :
 		    "each run's round medians, or its raw samples", r.opts.alpha,
 		    r.opts.threshold_pct);
 	for (size_t g = 1; g < r.ngroups; g++)

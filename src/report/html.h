@@ -19,7 +19,10 @@ struct html_chart {
 	const char *svg;	/* gnuplot's SVG file, whole */
 };
 
-/* s with &, <, >, " and ' as entities. */
+/*
+ * s with &, <, >, " and ' as entities and its control characters but '\n'
+ * escaped as text (basic/text.h).
+ */
 void html_escape(struct strbuf *sb, const char *s);
 
 /*

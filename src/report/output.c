@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "config.h"
+#include "basic/text.h"
 #include "basic/util.h"
 #include "probe/reference.h"
 
@@ -173,20 +174,10 @@ static void output_table(FILE *f, const struct bench_run *run)
 
 /* ---- CSV ------------------------------------------------------------ */
 
-/* RFC 4180: quote fields holding separators or quotes, double the quotes. */
+/* RFC 4180, escaped: the one CSV field writer (basic/text.h). */
 static void csv_field(FILE *f, const char *s)
 {
-	if (!strpbrk(s, ",\"\n")) {
-		fputs(s, f);
-		return;
-	}
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
+	text_put_csv(f, s);
 }
 
 static void output_csv(FILE *f, const struct bench_run *run)

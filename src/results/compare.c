@@ -587,23 +587,41 @@ static void judge_group(struct compare_result *r, size_t g)
 
 /* ---- geometric means ------------------------------------------------- */
 
+/* A row whose centre is 0 or below (or not a number) in any group. */
+static bool non_positive_row(const struct compare_result *r, const struct compare_row *row)
+{
+	for (size_t g = 0; g < r->ngroups; g++)
+		if (row->sides[g].present && !(row->sides[g].center > 0))
+			return true;
+	return false;
+}
+
+/*
+ * Geometric means over the rows every centre of which is positive: one
+ * cell at 0 made the whole group's geomean 0 (and its change -100 %).
+ */
 static void compute_geomeans(struct compare_result *r)
 {
 	double *x = xmalloc((r->nrows ? r->nrows : 1) * sizeof(double));
 
 	r->geomean = xcalloc(r->ngroups, sizeof(double));
 	r->geomean_change_pct = xcalloc(r->ngroups, sizeof(double));
+	for (size_t i = 0; i < r->nrows; i++) {
+		r->rows[i].out_of_geomean = non_positive_row(r, &r->rows[i]);
+		r->geomean_left_out += r->rows[i].out_of_geomean;
+	}
 	for (size_t g = 0; g < r->ngroups; g++) {
 		size_t n = 0, nr = 0;
 
 		for (size_t i = 0; i < r->nrows; i++)
-			if (r->rows[i].sides[g].present)
+			if (r->rows[i].sides[g].present && !r->rows[i].out_of_geomean)
 				x[n++] = r->rows[i].sides[g].center;
 		r->geomean[g] = n ? stats_geomean(x, n) : NAN;
 		if (g == 0)
 			continue;
 		for (size_t i = 0; i < r->nrows; i++)
-			if (r->rows[i].diffs[g].valid && r->rows[i].diffs[g].ratio > 0)
+			if (r->rows[i].diffs[g].valid && !r->rows[i].out_of_geomean &&
+			    r->rows[i].diffs[g].ratio > 0)
 				x[nr++] = r->rows[i].diffs[g].ratio;
 		r->geomean_change_pct[g] = nr ? 100.0 * (stats_geomean(x, nr) - 1) : NAN;
 	}

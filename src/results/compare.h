@@ -146,6 +146,12 @@ struct compare_row {
 	char *path;
 	struct compare_side *sides;	/* one per group */
 	struct compare_diff *diffs;	/* one per group; [0] (the base) unused */
+	/*
+	 * A centre of 0 or below (exec's sys time of a short command, as
+	 * tick accounting gives it): no geometric mean can hold it, so the
+	 * row is left out of every group's geomean, and the output says so.
+	 */
+	bool out_of_geomean;
 };
 
 struct compare_result {
@@ -160,6 +166,7 @@ struct compare_result {
 	size_t nrows;
 	double *geomean;		/* per group: geometric mean of medians */
 	double *geomean_change_pct;	/* per group, vs base, over shared cells */
+	size_t geomean_left_out;	/* rows out_of_geomean */
 	/*
 	 * Per group: the share of its cells that moved the same way as most
 	 * did (0.5 .. 1). When nearly every cell, syscall paths and vDSO paths

@@ -12,6 +12,7 @@
 #include "probe/reference.h"
 #include "basic/strbuf.h"
 #include "basic/util.h"
+#include "basic/text.h"
 #include "results/spool.h"
 
 int store_option_db(const struct option_def *opt, const char *arg,
@@ -317,7 +318,7 @@ int record_save(const struct store_options *o, struct stored_run *run)
 	if (st)
 		rc = store_save_run(st, run, err, sizeof(err));
 	if (rc == 0) {
-		fprintf(stderr, "saved run %lld to %s\n", (long long)run->id, path);
+		text_line(stderr, "saved run %lld to %s", (long long)run->id, path);
 		spool_import(st, path);
 	}
 	store_close(st);

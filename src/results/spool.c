@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "basic/util.h"
+#include "basic/text.h"
 #include "config.h"
 #include "results/export-file.h"
 
@@ -233,9 +234,9 @@ static int import_file(struct store *st, const char *path)
 	while ((rc = export_file_next(f, &run, err, sizeof(err))) == 1) {
 		rc = store_import_run(st, &run, err, sizeof(err));
 		if (rc >= 0)
-			fprintf(stderr, rc == 0 ? "imported run %s spooled in %s as run "
-				"%lld\n" : "run %s spooled in %s was already stored as "
-				"run %lld\n", run.uuid, path, (long long)run.id);
+			text_line(stderr, rc == 0 ? "imported run %s spooled in %s as run "
+				"%lld" : "run %s spooled in %s was already stored as "
+				"run %lld", run.uuid, path, (long long)run.id);
 		n += rc == 0;
 		stored_run_free(&run);
 		if (rc < 0)

@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <math.h>
+#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +17,8 @@
 
 #include "basic/stats.h"
 #include "basic/util.h"
+
+extern char **environ;
 
 /* ---- finding the program -------------------------------------------- */
 
@@ -162,23 +165,24 @@ static double timeval_s(const struct timeval *tv)
 	return (double)tv->tv_sec + (double)tv->tv_usec / 1e6;
 }
 
-static _noreturn_ void exec_child(char *const *argv, const struct exec_io *io,
-				  int errfd)
+/*
+ * The child's stdin from /dev/null, its stdout and stderr too unless they
+ * are shown: the only work done between the spawn and the exec.
+ */
+static int child_io(posix_spawn_file_actions_t *fa, const struct exec_io *io)
 {
-	int err;
+	int rc = posix_spawn_file_actions_init(fa);
 
-	if (dup2(io->devnull, STDIN_FILENO) < 0 ||
-	    (!io->show_output && (dup2(io->devnull, STDOUT_FILENO) < 0 ||
-				  dup2(io->devnull, STDERR_FILENO) < 0)))
-		err = errno;
-	else {
-		execvp(argv[0], argv);
-		err = errno;
-	}
-	/* The parent learns why through the close-on-exec pipe. */
-	if (write(errfd, &err, sizeof(err)) < 0)
-		_exit(126);
-	_exit(127);
+	if (rc)
+		return rc;
+	rc = posix_spawn_file_actions_adddup2(fa, io->devnull, STDIN_FILENO);
+	if (!rc && !io->show_output)
+		rc = posix_spawn_file_actions_adddup2(fa, io->devnull, STDOUT_FILENO);
+	if (!rc && !io->show_output)
+		rc = posix_spawn_file_actions_adddup2(fa, io->devnull, STDERR_FILENO);
+	if (rc)
+		posix_spawn_file_actions_destroy(fa);
+	return rc;
 }
 
 static int reap(pid_t pid, const volatile sig_atomic_t *forward, int *status,
@@ -197,37 +201,74 @@ static int reap(pid_t pid, const volatile sig_atomic_t *forward, int *status,
 	return 0;
 }
 
-int exec_run(char *const *argv, const struct exec_io *io,
+int exec_run(const char *program, char *const *argv, const struct exec_io *io,
 	     const volatile sig_atomic_t *forward, struct exec_result *r)
 {
+	posix_spawn_file_actions_t fa;
 	struct rusage ru;
-	int errpipe[2], err = 0;
 	double t0, t1;
 	pid_t pid;
+	int rc;
 
 	memset(r, 0, sizeof(*r));
-	if (pipe2(errpipe, O_CLOEXEC) != 0)
-		return -1;
-	t0 = mono_s();
-	pid = fork();
-	if (pid == 0)
-		exec_child(argv, io, errpipe[1]);
-	close(errpipe[1]);
-	if (pid < 0 || reap(pid, forward, &r->status, &ru) != 0) {
-		int saved = errno;
-
-		close(errpipe[0]);
-		errno = saved;
+	rc = child_io(&fa, io);
+	if (rc) {
+		errno = rc;
 		return -1;
 	}
+	t0 = mono_s();
+	/*
+	 * glibc's posix_spawn is clone(CLONE_VM | CLONE_VFORK): no copy of our
+	 * address space, and an exec that fails comes back as its errno (the
+	 * child already reaped).
+	 */
+	rc = posix_spawn(&pid, program, &fa, NULL, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	if (rc) {
+		r->exec_errno = rc;
+		r->status = 127 << 8;
+		return 0;
+	}
+	if (reap(pid, forward, &r->status, &ru) != 0)
+		return -1;
 	t1 = mono_s();
-	if (read(errpipe[0], &err, sizeof(err)) == (ssize_t)sizeof(err))
-		r->exec_errno = err;
-	close(errpipe[0]);
 	r->wall_s = t1 - t0;
 	r->user_s = timeval_s(&ru.ru_utime);
 	r->sys_s = timeval_s(&ru.ru_stime);
 	return 0;
+}
+
+#define EMPTY_PROGRAM "clockbench-empty"
+#ifdef CLOCKBENCH_EMPTY_STATIC
+#define EMPTY_KIND "static, does nothing"
+#else
+#define EMPTY_KIND "dynamically linked, does nothing"
+#endif
+
+const char *exec_empty_program(char *path, size_t len)
+{
+	const char *env = getenv("CLOCKBENCH_EMPTY_PROGRAM");
+	char exe[PATH_MAX];
+	ssize_t n;
+	char *slash;
+
+	if (env && *env) {
+		snprintf(path, len, "%s", env);
+		if (check_executable(path) == 0)
+			return "$CLOCKBENCH_EMPTY_PROGRAM";
+	}
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n > 0) {
+		exe[n] = '\0';
+		slash = strrchr(exe, '/');
+		if (slash)
+			*slash = '\0';
+		snprintf(path, len, "%s/" EMPTY_PROGRAM, exe);
+		if (check_executable(path) == 0)
+			return EMPTY_PROGRAM " (" EMPTY_KIND ")";
+	}
+	snprintf(path, len, "/bin/true");
+	return "/bin/true (" EMPTY_PROGRAM " is not installed)";
 }
 
 void exec_describe_status(int status, char *buf, size_t len)

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Timing whole commands (clockbench exec): finding the program as execvp
- * would, spawning it with its output discarded, and hyperfine's outlier
- * rule, so that its users read the same warning.
+ * would, once, spawning it with its output discarded, an empty program
+ * that measures the harness itself, and hyperfine's outlier rule, so
+ * that its users read the same warning.
  */
 #ifndef CLOCKBENCH_EXEC_H
 #define CLOCKBENCH_EXEC_H
@@ -42,19 +43,32 @@ struct exec_io {
 };
 
 struct exec_result {
-	double wall_s;		/* fork to reaped, CLOCK_MONOTONIC */
+	double wall_s;		/* spawned to reaped, CLOCK_MONOTONIC */
 	double user_s, sys_s;	/* the child's, from wait4() */
 	int status;		/* wait status */
-	int exec_errno;		/* execvp() failed with this, or 0 */
+	int exec_errno;		/* the exec failed with this, or 0 */
 };
 
 /*
- * Fork, execvp(argv[0], argv) with stdin from /dev/null, and wait. While
- * waiting, a signal that interrupts the wait is passed to the child as
- * *forward (when non-zero). 0, or -1 with errno when fork fails.
+ * Start program (a path: resolved once, by exec_lookup(), never searched
+ * again) with argv, stdin from /dev/null, by posix_spawn: the cheapest
+ * start Linux offers (vfork semantics), so that the time is the
+ * command's, not a copy of clockbench's address space. Wait for it;
+ * while waiting, a signal that interrupts the wait is passed to the child
+ * as *forward (when non-zero). 0 (exec_errno set when the program could
+ * not be executed), or -1 with errno when it could not be started.
  */
-int exec_run(char *const *argv, const struct exec_io *io,
+int exec_run(const char *program, char *const *argv, const struct exec_io *io,
 	     const volatile sig_atomic_t *forward, struct exec_result *r);
+
+/*
+ * The program that measures the harness: clockbench-empty, a static
+ * program that does nothing, next to the running binary (or
+ * $CLOCKBENCH_EMPTY_PROGRAM); /bin/true when it is not installed. Returns
+ * what it is, for the report: "clockbench-empty (static, does nothing)", or
+ * dynamically linked when the toolchain could not link it statically.
+ */
+const char *exec_empty_program(char *path, size_t len);
 
 /* "exited with status 3", "was killed by signal 9 (Killed)". */
 void exec_describe_status(int status, char *buf, size_t len);

@@ -101,6 +101,15 @@ static void print_idle_quality(FILE *f, const struct scale_report *r)
 	fprintf(f, "# quality: %s\n", line);
 }
 
+/* What user-s and sys-s are worth: per repetition, per thread. */
+static void print_accounting(FILE *f, const struct scale_report *r)
+{
+	char note[1024];
+
+	cpu_accounting_note(&r->acct, note, sizeof(note));
+	fprintf(f, "# user-s, sys-s (the threads' sums): %s\n", note);
+}
+
 static void print_header(FILE *f, const struct scale_report *r)
 {
 	char when[64];
@@ -122,6 +131,7 @@ static void print_header(FILE *f, const struct scale_report *r)
 		      "95%); rCV%: their robust CV, 100 * 1.4826 MAD / median\n"
 		      "# change: elapsed vs the first thread count, positive = "
 		      "slower; ns/call: (user + sys) CPU time per call\n", f);
+		print_accounting(f, r);
 		return;
 	}
 	fprintf(f, "# one thread on CPU %d calls while N idle threads exist; "
@@ -322,6 +332,7 @@ static json_t *report_json(const struct scale_report *r)
 		json_object_set_new(o, "repetitions", json_integer(r->repetitions));
 		json_object_set_new(o, "threads", counts_json(r));
 		json_object_set_new(o, "series", json_string(r->series));
+		json_object_set_new(o, "cpu_accounting", cpu_accounting_to_json(&r->acct));
 	} else {
 		json_object_set_new(o, "idle_threads", counts_json(r));
 		json_object_set_new(o, "cpu", json_integer(r->cpu));
@@ -539,6 +550,8 @@ void scale_report_add_cells(const struct scale_report *r, struct stored_run *out
 		json_object_set_new(config, "repetitions", json_integer(r->repetitions));
 		json_object_set_new(config, "series", json_string(r->series));
 		json_object_set_new(config, "cpu_time", cpu_time);
+		json_object_set_new(config, "cpu_accounting",
+				    cpu_accounting_to_json(&r->acct));
 	} else {
 		json_decref(cpu_time);
 		json_object_set_new(config, "cpu", json_integer(r->cpu));

@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "probe/catalog.h"
+#include "probe/cpu-accounting.h"
 #include "probe/disturb.h"
 #include "probe/env.h"
 #include "results/record.h"
@@ -61,6 +62,7 @@ struct scale_report {
 	struct disturb_tracker disturb;	/* SCALE_IDLE: what each round suffered */
 	struct scale_cell *cells;
 	size_t ncells;
+	struct cpu_accounting acct;	/* SCALE_THREADS: what user-s, sys-s are worth */
 	struct env_info env;		/* borrowed */
 	struct timespec started;
 	double elapsed_s;

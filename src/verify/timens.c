@@ -554,6 +554,47 @@ static int probe_leave(void)
 	return setns(probe_home_ns, CLONE_NEWTIME) != 0 ? errno : 0;
 }
 
+static bool known_request(int cmd)
+{
+	static const int known[] = {
+		CMD_READ, CMD_THREAD_READ, CMD_PROC, CMD_TIMERS, CMD_FROZEN,
+		CMD_ENTER, CMD_LEAVE, CMD_QUIT,
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(known); i++)
+		if (cmd == known[i])
+			return true;
+	return false;
+}
+
+/*
+ * 1 with a request, 0 when the parent closed the pipe between two, -1
+ * (said) when a request came short or cannot be served.
+ */
+static int read_request(int in, struct probe_req *req)
+{
+	ssize_t n;
+
+	do
+		n = read(in, req, 1);
+	while (n < 0 && errno == EINTR);
+	if (n == 0)
+		return 0;
+	if (n < 0 || fd_read_all(in, (char *)req + 1, sizeof(*req) - 1, -1) != 0) {
+		error_msg("--timens-probe: a request came short: %m");
+		return -1;
+	}
+	if (!known_request(req->cmd)) {
+		error_msg("--timens-probe: unknown request %#x", (unsigned)req->cmd);
+		return -1;
+	}
+	if (req->path < 0 || req->path >= PATH_COUNT) {
+		error_msg("--timens-probe: request for path %d, not a path", req->path);
+		return -1;
+	}
+	return 1;
+}
+
 static int probe_serve(const struct verify *v, int in, int out)
 {
 	for (;;) {
@@ -563,8 +604,10 @@ static int probe_serve(const struct verify *v, int in, int out)
 		struct probe_timers *pt;
 		int rc = 0, frozen;
 
-		if (fd_read_all(in, &req, sizeof(req), -1) != 0)
-			return 0;
+		rc = read_request(in, &req);
+		if (rc <= 0)
+			return rc < 0 ? 2 : 0;
+		rc = 0;
 		switch (req.cmd) {
 		case CMD_READ:
 			rd = probe_read(v, req.clock, req.path);
@@ -595,7 +638,7 @@ static int probe_serve(const struct verify *v, int in, int out)
 			break;
 		case CMD_QUIT:
 			return 0;
-		default:
+		default:	/* read_request() let no other through */
 			return 2;
 		}
 		if (rc != 0)

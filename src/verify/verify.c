@@ -766,6 +766,8 @@ static void add_json_result(struct verify *v, enum vresult r, const char *msg)
 }
 
 static void vresult(struct verify *v, enum vresult r, const char *fmt, va_list ap)
+	__attribute__((format(printf, 3, 0)));
+static void vresult(struct verify *v, enum vresult r, const char *fmt, va_list ap)
 {
 	char msg[1024];
 

@@ -307,3 +307,29 @@ PY
 	jq -e '.cells[] | select(.path == "libc") | .vs_base[0]
 		| .verdict == "worse" and .test == "mann-whitney" and .change_pct > 15' <<<"$output"
 }
+
+# Issue 15, 8: exec's sys of a short command is 0 under tick accounting;
+# the geomean row printed 0 for every group.
+@test "the geomean leaves out a cell at 0 and says so" {
+	export CLOCKBENCH_DB="$BATS_TEST_TMPDIR/zero.db"
+	"$CLOCKBENCH" exec -n 5 -- true >/dev/null 2>&1
+	"$CLOCKBENCH" export 1 | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+runs = []
+for k, scale in enumerate((1.0, 1.1)):
+    run = dict(d["runs"][0], uuid="00000000-0000-4000-8000-00000000000%d" % k)
+    run["cells"] = [dict(c, samples=[0.0 if c["name"] == "sys" else
+                                     scale * (0.001 + 1e-6 * i) for i in range(5)])
+                    for c in run["cells"]]
+    runs.append(run)
+json.dump(dict(d, runs=runs), sys.stdout)' >"$BATS_TEST_TMPDIR/zero.json"
+	"$CLOCKBENCH" import "$BATS_TEST_TMPDIR/zero.json" >/dev/null 2>&1
+	run "$CLOCKBENCH" compare 2 3
+	[ "$status" -eq 0 ]
+	grep -qE '^geomean +0\.001[0-9]* +0\.0011[0-9]* +\+10\.00%$' <<<"$output" || { echo "$output"; return 1; }
+	[[ "$output" == *"# geomean: over 2 of 3 cells; left out, a value not above 0 (no geometric mean holds one): sys"* ]]
+	run "$CLOCKBENCH" compare --format json 2 3
+	jq -e '([.cells[] | select(.in_geomean | not) | .name] == ["sys"])
+		and (.groups[0].geomean > 0) and (.groups[1].geomean_change_pct - 10 | fabs) < 0.01' <<<"$output"
+}

@@ -207,3 +207,62 @@ setup() {
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"usage: clockbench exec"* ]]
 }
+
+# Issue 15, 8: the kernel's CPU accounting, as its own config says.
+kernel_config() {
+	local boot="/boot/config-$(uname -r)"
+	if [ -r "$boot" ]; then cat "$boot"
+	elif [ -r /proc/config.gz ]; then gzip -dc /proc/config.gz
+	fi
+}
+
+@test "exec says whether user and sys are tick-sampled, and below which time" {
+	local config hz
+	config=$(kernel_config)
+	run --separate-stderr cb exec -n 3 --no-save -- true
+	[ "$status" -eq 0 ]
+	if grep -qx 'CONFIG_TICK_CPU_ACCOUNTING=y' <<<"$config"; then
+		hz=$(sed -n 's/^CONFIG_HZ=//p' <<<"$config")
+		[[ "$output" == *"# user and sys come from tick sampling (CONFIG_TICK_CPU_ACCOUNTING, "*"HZ $hz, CONFIG_HZ in "*"): below "*" of CPU time the split between them is an estimate"* ]]
+		run --separate-stderr cb exec -n 3 --no-save --format json -- true
+		jq -e --argjson hz "$hz" '.cpu_accounting | .mode == "tick" and .hz == $hz
+			and .sampled and (.estimate_below_s - 1 / $hz | fabs) < 1e-9
+			and (.mode_inferred | not)' <<<"$output"
+	elif [ -z "$config" ]; then
+		[[ "$output" == *"# user and sys are probably"* || "$output" == *"# user and sys probably"* ]]
+	else
+		[[ "$output" == *"# user and sys"* ]]
+	fi
+	# And it is stored with the run, for show and compare.
+	cb exec -n 2 -- true 2>/dev/null >/dev/null
+	run cb show --format json 1
+	jq -e '.[0].config.cpu_accounting.mode != null' <<<"$output"
+}
+
+@test "exec times its own harness with an empty static program, started the same way" {
+	run --separate-stderr cb exec -n 10 --no-save --format json -- true
+	[ "$status" -eq 0 ]
+	jq -e '.harness.program | endswith("/clockbench-empty")' <<<"$output"
+	jq -e '.harness.what == "clockbench-empty (static, does nothing)" and .harness.wall.n == 10
+		and .harness.wall.median > 0 and (.harness.times | length) == 10
+		and .config.harness_wall_median_s == .harness.wall.median' <<<"$output"
+	run --separate-stderr cb exec -n 2 --no-save -- true
+	[[ "$output" == *"# harness: "*" a run, rCV "*"(median of 5 runs of clockbench-empty (static, does nothing), started and reaped as the command is; not subtracted)"* ]]
+	# Without it, /bin/true stands in, and says so.
+	mkdir "$T/bin"
+	cp "$CLOCKBENCH" "$T/bin/clockbench"
+	run --separate-stderr "$T/bin/clockbench" exec -n 2 --no-save --format json -- true
+	jq -e '.harness.program == "/bin/true" and (.harness.what | contains("not installed"))' <<<"$output"
+}
+
+@test "exec finds the program once, not in every run: a PATH change mid-way runs the same file" {
+	mkdir "$T/early" "$T/late"
+	printf '#!/bin/sh\nexit 0\n' >"$T/late/prog"
+	chmod +x "$T/late/prog"
+	# Before each run, an earlier PATH entry gets a prog that fails: a
+	# PATH walk per run (execvp) would run it.
+	PATH="$T/early:$T/late:$PATH" run cb exec -n 3 --no-save \
+		--prepare "printf '#!/bin/sh\\nexit 3\\n' >$T/early/prog; chmod +x $T/early/prog" -- prog
+	[ "$status" -eq 0 ] || { echo "$output"; return 1; }
+	[[ "$output" == *"# 3 runs (0 warm-up), no shell, with --prepare, output discarded; $T/late/prog found once, started by posix_spawn"* ]]
+}

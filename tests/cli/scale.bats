@@ -54,6 +54,19 @@ idle_point() { # json name idle-threads path
 	[[ "$output" == *"its 95% CI ('-' when too few for 95%); rCV%: their robust CV"* ]]
 }
 
+# Issue 15, 8: what the threads' user and sys figures are worth.
+@test "scale says whether user-s and sys-s are tick-sampled, in the table, JSON and run" {
+	run "$CLOCKBENCH" scale --threads 1,2 --calls 20000 --repetitions 2 --no-save
+	[ "$status" -eq 0 ]
+	grep -qE '^# user-s, sys-s \(the threads. sums\): user and sys (probably )?(come from tick sampling|are (probably )?measured)' <<<"$output"
+	run "$CLOCKBENCH" scale --threads 1,2 --calls 20000 --repetitions 2 --no-save --format json
+	jq -e '.cpu_accounting | (.mode | IN("tick", "virt-gen", "virt-native")) and .hz > 0' <<<"$output"
+	export CLOCKBENCH_DB="$BATS_TEST_TMPDIR/r.db"
+	"$CLOCKBENCH" scale --threads 1,2 --calls 20000 --repetitions 2 >/dev/null 2>&1
+	run "$CLOCKBENCH" show --format json 1
+	jq -e '.[0].config.cpu_accounting.hz > 0' <<<"$output"
+}
+
 @test "json: every point with its repetitions and statistics" {
 	run "$CLOCKBENCH" scale --threads 1,2,4 --calls 200000 --repetitions 2 --no-save --format json
 	[ "$status" -eq 0 ]

@@ -168,3 +168,15 @@ bad() { # expected-message args...
 	bad "CPU 9999 is not in this process's affinity mask" --cpu 9999
 	bad "unexpected argument 'now'" now
 }
+
+# Found by the campaign (tests/fuzz/campaign.py): the environment timens
+# collects before the store is checked leaked when the store was unusable.
+@test "an unusable store: exit 1 with the reason, nothing measured, nothing leaked" {
+	needs_timens
+	echo "not a database" >"$BATS_TEST_TMPDIR/not.db"
+	run --separate-stderr quick --db "$BATS_TEST_TMPDIR/not.db"
+	[ "$status" -eq 1 ] || { echo "status $status: $stderr"; return 1; }
+	[ -z "$output" ]
+	[[ "$stderr" == *"not an SQLite database"*"nothing measured"* ]]
+	[ "$(wc -l <<<"$stderr")" -eq 1 ]
+}

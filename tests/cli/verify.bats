@@ -497,6 +497,31 @@ EOF
 	[[ "$output" == *"invalid CLOCKBENCH_FAULT 'vdso-sideways'"* ]]
 }
 
+# Issue 15, 7: the hidden option verify re-executes itself with.
+@test "hidden --timens-probe: bad descriptors and bad requests fail with a message" {
+	run v --timens-probe=99,98
+	[ "$status" -eq 2 ]
+	[ "$output" = "clockbench verify: error: invalid --timens-probe '99,98': descriptor 99 is not open" ]
+	run v --check clock --timens-probe=x
+	[ "$status" -eq 2 ]
+	[ "${#lines[@]}" -eq 1 ]
+	# A request the parent would never send; one cut short.
+	run v --timens-probe=0,1 < <(printf 'garbage-garbage-')
+	[ "$status" -eq 2 ]
+	[ "$output" = "clockbench verify: error: --timens-probe: unknown request 0x62726167" ]
+	run v --timens-probe=0,1 < <(printf 'R\0\0\0\1\0')
+	[ "$status" -eq 2 ]
+	[[ "$output" == "clockbench verify: error: --timens-probe: a request came short"* ]]
+	run v --timens-probe=0,1 < <(printf 'R\0\0\0\1\0\0\0\7\0\0\0')
+	[ "$status" -eq 2 ]
+	[ "$output" = "clockbench verify: error: --timens-probe: request for path 7, not a path" ]
+	# The parent closing the pipe is the normal end; --check's patterns are
+	# freed (the sanitizer suite fails this on a leak).
+	run v --check clock --check 'abi/*' --timens-probe=0,1 </dev/null
+	[ "$status" -eq 0 ]
+	[ -z "$output" ]
+}
+
 @test "bad --duration values exit 2" {
 	for d in 0 -1 abc "" 0ms 2h 3601 1e9; do
 		run v --duration "$d" --list

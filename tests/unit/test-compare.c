@@ -283,6 +283,38 @@ static void test_holm_across_cells_and_geomean(void **state)
 	teardown_fixture(&fx);
 }
 
+static char *render(const struct compare_result *r, enum compare_style s,
+		    enum compare_format fmt);
+
+/* Issue 15, 8: a cell at 0 (exec's sys) made every geomean 0. */
+static void test_geomean_leaves_out_non_positive_cells(void **state)
+{
+	struct compare_options o;
+	struct fixture fx;
+	double b[] = { 100, 0, 50 }, a[] = { 110, 0, 55 };
+	char *text;
+
+	compare_options_default(&o);
+	build(&fx, 1, 3, b, a, 0.5, 100, &o);
+	assert_true(fx.r.rows[1].out_of_geomean);
+	assert_false(fx.r.rows[0].out_of_geomean || fx.r.rows[2].out_of_geomean);
+	assert_int_equal(fx.r.geomean_left_out, 1);
+	assert_true(fabs(fx.r.geomean[0] / sqrt(100 * 50) - 1) < 0.01);
+	assert_true(fabs(fx.r.geomean[1] / sqrt(110 * 55) - 1) < 0.01);
+	assert_true(fabs(fx.r.geomean_change_pct[1] - 10) < 1);
+	for (int style = STYLE_TABLE; style <= STYLE_RATIO; style++) {
+		text = render(&fx.r, (enum compare_style)style, CFORMAT_TEXT);
+		assert_non_null(strstr(text, "# geomean: over 2 of 3 cells; left out, a "
+				       "value not above 0 (no geometric mean holds "
+				       "one): cell-b-vdso\n"));
+		free(text);
+	}
+	text = render(&fx.r, STYLE_TABLE, CFORMAT_JSON);
+	assert_non_null(strstr(text, "\"in_geomean\": false"));
+	free(text);
+	teardown_fixture(&fx);
+}
+
 static void test_metric_cycles(void **state)
 {
 	struct compare_options o;
@@ -848,6 +880,7 @@ int main(void)
 		cmocka_unit_test(test_replicates_use_run_values),
 		cmocka_unit_test(test_noisy_cells),
 		cmocka_unit_test(test_holm_across_cells_and_geomean),
+		cmocka_unit_test(test_geomean_leaves_out_non_positive_cells),
 		cmocka_unit_test(test_metric_cycles),
 		cmocka_unit_test(test_core_cycles_judge_by_default),
 		cmocka_unit_test(test_missing_cell_and_no_metric),
