@@ -2,13 +2,17 @@
 /*
  * The results store in SQLite.
  *
- * Samples are kept as one BLOB per cell and metric: n IEEE 754 doubles,
- * little-endian whatever the host, not a row per sample. A full bench run
- * holds over half a million samples; as rows they would cost some 40 bytes
- * each plus an index entry and make every save slow, and buy nothing,
- * since statistics always read a cell's samples whole. As a blob a sample
- * takes 8 bytes, a cell loads in one step, and the values stay bit-exact.
- * Per-sample rows are what `clockbench export --format csv` gives.
+ * Samples are kept as one BLOB per cell and metric, not a row per sample.
+ * A full bench run holds over half a million samples; as rows they would
+ * cost some 40 bytes each plus an index entry and make every save slow,
+ * and buy nothing, since statistics always read a cell's samples whole.
+ * Since schema 3 a blob is the compact encoding of results/codec.h (a
+ * default bench run: 14.3 MB as raw doubles, about 2.7 MB encoded),
+ * bit-exact; cells.encoding says which: 0 for the n little-endian doubles
+ * of schemas 1 and 2, which are read as they are. Beside the samples, a
+ * cell measured in rounds keeps its digest (results/digest.h), all that
+ * compare reads. Per-sample rows are what `clockbench export --format csv`
+ * gives.
  *
  * A file is checked before anything is written to it: not SQLite, corrupt,
  * someone else's database or a newer schema, and it is refused untouched.
@@ -30,6 +34,8 @@
 
 #include "basic/strbuf.h"
 #include "basic/util.h"
+#include "results/codec.h"
+#include "results/digest.h"
 
 /* "Clkb": marks the file as ours in the SQLite header (PRAGMA application_id). */
 #define STORE_APPLICATION_ID 0x436c6b62
@@ -39,6 +45,8 @@
  */
 #define STORE_BUSY_TIMEOUT_MS 30000
 #define LABEL_MAX 64
+/* cells.encoding: how the sample blobs of a cell are written. */
+enum { SAMPLES_RAW, SAMPLES_COMPACT };
 
 struct store {
 	sqlite3 *db;
@@ -98,6 +106,11 @@ static const char *const migrations[] = {
 	/* 1 -> 2: core cycles per sample, and how steady each run's machine was. */
 	"ALTER TABLE cells ADD COLUMN core_cycles BLOB;"
 	"ALTER TABLE runs ADD COLUMN quality TEXT;",
+	/* 2 -> 3: compact samples (0: raw doubles, 1: codec.h) and digests.
+	 * Old cells keep their blobs: rewriting them would hold the write
+	 * lock for minutes on a large store, and both encodings are read. */
+	"ALTER TABLE cells ADD COLUMN encoding INTEGER NOT NULL DEFAULT 0;"
+	"ALTER TABLE cells ADD COLUMN digest BLOB;",
 };
 
 _Static_assert(ARRAY_SIZE(migrations) == STORE_SCHEMA_VERSION,
@@ -666,21 +679,7 @@ void store_close(struct store *st)
 	free(st);
 }
 
-/* ---- samples as little-endian blobs ---------------------------------- */
-
-static void *encode_doubles(const double *x, size_t n)
-{
-	unsigned char *buf = xmalloc(n * 8), *p = buf;
-
-	for (size_t i = 0; i < n; i++) {
-		uint64_t bits;
-
-		memcpy(&bits, &x[i], 8);
-		for (int b = 0; b < 8; b++)
-			*p++ = (unsigned char)(bits >> (8 * b));
-	}
-	return buf;
-}
+/* ---- samples: schema 1 and 2's raw doubles, else codec.h -------------- */
 
 static double *decode_doubles(const unsigned char *p, size_t n)
 {
@@ -817,12 +816,31 @@ static void bind_json(sqlite3_stmt *stmt, int col, const json_t *j)
 		sqlite3_bind_null(stmt, col);
 }
 
-static void bind_doubles(sqlite3_stmt *stmt, int col, const double *x, size_t n)
+static void bind_samples(sqlite3_stmt *stmt, int col, const double *x,
+			 size_t n, uint64_t calls)
 {
-	if (x && n)
-		sqlite3_bind_blob64(stmt, col, encode_doubles(x, n), n * 8, free);
-	else
+	size_t bytes;
+	void *blob;
+
+	if (!x || !n) {
 		sqlite3_bind_null(stmt, col);
+		return;
+	}
+	blob = codec_encode(x, n, calls, &bytes);
+	sqlite3_bind_blob64(stmt, col, blob, bytes, free);
+}
+
+static void bind_digest(sqlite3_stmt *stmt, int col, const struct stored_cell *c)
+{
+	size_t bytes;
+	void *blob;
+
+	if (!digest_applies(c)) {
+		sqlite3_bind_null(stmt, col);
+		return;
+	}
+	blob = digest_encode(c, &bytes);
+	sqlite3_bind_blob64(stmt, col, blob, bytes, free);
 }
 
 static void bind_rounds(sqlite3_stmt *stmt, int col, const uint32_t *r, size_t n)
@@ -855,12 +873,15 @@ static int insert_cell(struct store *st, sqlite3_stmt *stmt, int64_t run_id,
 	sqlite3_bind_text(stmt, 9, str(c->unit), -1, SQLITE_STATIC);
 	sqlite3_bind_int64(stmt, 10, (int64_t)c->batch_calls);
 	sqlite3_bind_int64(stmt, 11, c->values ? (int64_t)c->n : 0);
-	bind_doubles(stmt, 12, c->values, c->n);
-	bind_doubles(stmt, 13, c->values ? c->cycles : NULL, c->n);
+	bind_samples(stmt, 12, c->values, c->n, c->batch_calls);
+	bind_samples(stmt, 13, c->values ? c->cycles : NULL, c->n, c->batch_calls);
 	sqlite3_bind_text(stmt, 14, c->cycles ? str(c->cycles_unit) : "", -1,
 			  SQLITE_STATIC);
 	bind_rounds(stmt, 15, c->values ? c->rounds : NULL, c->n);
-	bind_doubles(stmt, 16, c->values ? c->core_cycles : NULL, c->n);
+	bind_samples(stmt, 16, c->values ? c->core_cycles : NULL, c->n,
+		     c->batch_calls);
+	sqlite3_bind_int(stmt, 17, SAMPLES_COMPACT);
+	bind_digest(stmt, 18, c);
 	if (sqlite3_step(stmt) == SQLITE_DONE)
 		return 0;
 	db_err(st, err, errlen, "saving a cell");
@@ -875,6 +896,12 @@ static int insert_run(struct store *st, struct stored_run *run, char *err,
 	int64_t id;
 	int rc = -1;
 
+	for (size_t i = 0; i < run->ncells; i++)
+		if (run->cells[i].digest) {
+			set_err(err, errlen, "run %s was loaded as a digest, without its "
+				"samples: it cannot be saved", run->uuid);
+			return -1;
+		}
 	stmt = prepare(st, "INSERT INTO runs (uuid, command, label, host, kernel,"
 		       " started, elapsed_s, status, env, config, quality)"
 		       " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", err, errlen);
@@ -905,8 +932,8 @@ static int insert_run(struct store *st, struct stored_run *run, char *err,
 
 	stmt = prepare(st, "INSERT INTO cells (run_id, seq, name, path, api, clock,"
 		       " status, reason, unit, batch_calls, n, samples, cycles,"
-		       " cycles_unit, rounds, core_cycles)"
-		       " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+		       " cycles_unit, rounds, core_cycles, encoding, digest)"
+		       " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
 		       err, errlen);
 	if (!stmt)
 		return -1;
@@ -1076,8 +1103,12 @@ static int load_run_row(struct store *st, int64_t id, struct stored_run *run,
 	return 0;
 }
 
-/* A blob of n doubles, or NULL; -1 when its size does not match n. */
-static int column_doubles(sqlite3_stmt *stmt, int col, size_t n, double **out)
+/*
+ * A blob of n samples in encoding, or NULL; -1 when it does not hold n
+ * samples.
+ */
+static int column_doubles(sqlite3_stmt *stmt, int col, int64_t encoding,
+			  size_t n, double **out)
 {
 	const void *blob = sqlite3_column_blob(stmt, col);
 	size_t bytes = (size_t)sqlite3_column_bytes(stmt, col);
@@ -1085,13 +1116,57 @@ static int column_doubles(sqlite3_stmt *stmt, int col, size_t n, double **out)
 	*out = NULL;
 	if (!blob)
 		return bytes == 0 ? 0 : -1;
-	if (bytes != n * 8)
+	if (encoding == SAMPLES_COMPACT)
+		return codec_decode(blob, bytes, n, out);
+	if (encoding != SAMPLES_RAW || bytes != n * 8)
 		return -1;
 	*out = decode_doubles(blob, n);
 	return 0;
 }
 
-static int load_cell(sqlite3_stmt *stmt, struct stored_cell *c, bool samples)
+/* What a load reads of each cell. */
+enum load_mode {
+	LOAD_HEADER,	/* no samples (n is kept) */
+	LOAD_SAMPLES,	/* every sample */
+	LOAD_DIGEST,	/* the digest where there is one, else the samples */
+};
+
+static int column_rounds(sqlite3_stmt *stmt, int col, struct stored_cell *c)
+{
+	if (sqlite3_column_type(stmt, col) == SQLITE_NULL)
+		return 0;
+	c->rounds = decode_rounds(sqlite3_column_blob(stmt, col),
+				  (size_t)sqlite3_column_bytes(stmt, col), c->n);
+	c->nrounds = stored_cell_count_rounds(c->rounds, c->n);
+	/* Beyond what clockbench measures: damaged, not a run to compare. */
+	return c->rounds && c->nrounds <= STORE_ROUNDS_MAX ? 0 : -1;
+}
+
+/* Columns 10 to 15: samples, cycles, rounds, core_cycles, encoding, digest. */
+static int load_cell_samples(sqlite3_stmt *stmt, struct stored_cell *c,
+			     enum load_mode mode)
+{
+	int64_t encoding = sqlite3_column_int64(stmt, 14);
+
+	if (mode == LOAD_DIGEST && sqlite3_column_type(stmt, 15) != SQLITE_NULL)
+		return digest_apply(c, sqlite3_column_blob(stmt, 15),
+				    (size_t)sqlite3_column_bytes(stmt, 15));
+	if (column_doubles(stmt, 10, encoding, c->n, &c->values) ||
+	    column_doubles(stmt, 11, encoding, c->n, &c->cycles) ||
+	    column_doubles(stmt, 13, encoding, c->n, &c->core_cycles))
+		return -1;
+	if (!c->values && c->n)
+		return -1;
+	if (column_rounds(stmt, 12, c))
+		return -1;
+	/* A cell saved before digests: reduced now, so that memory stays small. */
+	if (mode == LOAD_DIGEST)
+		digest_reduce(c);
+	return 0;
+}
+
+static int load_cell(sqlite3_stmt *stmt, struct stored_cell *c,
+		     enum load_mode mode)
 {
 	int64_t n = sqlite3_column_int64(stmt, 9);
 
@@ -1107,21 +1182,38 @@ static int load_cell(sqlite3_stmt *stmt, struct stored_cell *c, bool samples)
 	if (n < 0)
 		return -1;
 	c->n = (size_t)n;
-	if (!samples)
+	if (mode == LOAD_HEADER)
 		return 0;
-	if (column_doubles(stmt, 10, c->n, &c->values) ||
-	    column_doubles(stmt, 11, c->n, &c->cycles) ||
-	    column_doubles(stmt, 13, c->n, &c->core_cycles))
-		return -1;
-	if (!c->values && c->n)
-		return -1;
-	if (sqlite3_column_type(stmt, 12) == SQLITE_NULL)
-		return 0;
-	c->rounds = decode_rounds(sqlite3_column_blob(stmt, 12),
-				  (size_t)sqlite3_column_bytes(stmt, 12), c->n);
-	c->nrounds = stored_cell_count_rounds(c->rounds, c->n);
-	/* Beyond what clockbench measures: damaged, not a run to compare. */
-	return c->rounds && c->nrounds <= STORE_ROUNDS_MAX ? 0 : -1;
+	return load_cell_samples(stmt, c, mode);
+}
+
+/*
+ * The cells query for the file's schema: columns a later migration adds
+ * read as their defaults; with a digest, a cell's sample blobs are not
+ * read at all (SQLite reads a column's pages only when it is evaluated).
+ */
+static void cells_query(const struct store *st, enum load_mode mode,
+			char *sql, size_t len)
+{
+	const char *blobs;
+
+	if (mode == LOAD_HEADER)
+		blobs = "";
+	else if (st->version < 2)
+		blobs = ", samples, cycles, rounds, NULL, 0, NULL";
+	else if (st->version < 3)
+		blobs = ", samples, cycles, rounds, core_cycles, 0, NULL";
+	else if (mode == LOAD_SAMPLES)
+		blobs = ", samples, cycles, rounds, core_cycles, encoding, NULL";
+	else
+		blobs = ", CASE WHEN digest IS NULL THEN samples END,"
+			" CASE WHEN digest IS NULL THEN cycles END,"
+			" CASE WHEN digest IS NULL THEN rounds END,"
+			" CASE WHEN digest IS NULL THEN core_cycles END,"
+			" encoding, digest";
+	snprintf(sql, len, "SELECT name, path, api, clock, status, reason, unit,"
+		 " batch_calls, cycles_unit, n%s FROM cells WHERE run_id = ?"
+		 " ORDER BY seq", blobs);
 }
 
 static void damaged_cell_err(struct store *st, int64_t id, const char *name,
@@ -1135,24 +1227,16 @@ static void damaged_cell_err(struct store *st, int64_t id, const char *name,
 		sb.buf);
 }
 
-static int load_cells(struct store *st, struct stored_run *run, bool samples,
-		      char *err, size_t errlen)
+static int load_cells(struct store *st, struct stored_run *run,
+		      enum load_mode mode, char *err, size_t errlen)
 {
 	sqlite3_stmt *stmt;
+	char sql[512];
 	size_t cap = 0;
 	int rc;
 
-	stmt = prepare(st, samples && st->version >= 2 ?
-		       "SELECT name, path, api, clock, status, reason, unit,"
-		       " batch_calls, cycles_unit, n, samples, cycles, rounds,"
-		       " core_cycles FROM cells WHERE run_id = ? ORDER BY seq" :
-		       samples ?
-		       "SELECT name, path, api, clock, status, reason, unit,"
-		       " batch_calls, cycles_unit, n, samples, cycles, rounds,"
-		       " NULL FROM cells WHERE run_id = ? ORDER BY seq" :
-		       "SELECT name, path, api, clock, status, reason, unit,"
-		       " batch_calls, cycles_unit, n FROM cells"
-		       " WHERE run_id = ? ORDER BY seq", err, errlen);
+	cells_query(st, mode, sql, sizeof(sql));
+	stmt = prepare(st, sql, err, errlen);
 	if (!stmt)
 		return -1;
 	sqlite3_bind_int64(stmt, 1, run->id);
@@ -1163,7 +1247,7 @@ static int load_cells(struct store *st, struct stored_run *run, bool samples,
 			   sizeof(*run->cells));
 		c = &run->cells[run->ncells++];
 		memset(c, 0, sizeof(*c));
-		if (load_cell(stmt, c, samples)) {
+		if (load_cell(stmt, c, mode)) {
 			damaged_cell_err(st, run->id, c->name, err, errlen);
 			sqlite3_finalize(stmt);
 			return STORE_DAMAGED;
@@ -1176,7 +1260,7 @@ static int load_cells(struct store *st, struct stored_run *run, bool samples,
 }
 
 static int load(struct store *st, int64_t id, struct stored_run *run,
-		bool samples, char *err, size_t errlen)
+		enum load_mode mode, char *err, size_t errlen)
 {
 	int rc;
 
@@ -1186,7 +1270,7 @@ static int load(struct store *st, int64_t id, struct stored_run *run,
 		return -1;
 	rc = load_run_row(st, id, run, err, errlen);
 	if (!rc)
-		rc = load_cells(st, run, samples, err, errlen);
+		rc = load_cells(st, run, mode, err, errlen);
 	rollback(st);
 	if (rc)
 		stored_run_free(run);
@@ -1196,13 +1280,19 @@ static int load(struct store *st, int64_t id, struct stored_run *run,
 int store_load_run(struct store *st, int64_t id, struct stored_run *run,
 		   char *err, size_t errlen)
 {
-	return load(st, id, run, true, err, errlen);
+	return load(st, id, run, LOAD_SAMPLES, err, errlen);
+}
+
+int store_load_run_digest(struct store *st, int64_t id, struct stored_run *run,
+			  char *err, size_t errlen)
+{
+	return load(st, id, run, LOAD_DIGEST, err, errlen);
 }
 
 int store_load_run_header(struct store *st, int64_t id, struct stored_run *run,
 			  char *err, size_t errlen)
 {
-	return load(st, id, run, false, err, errlen);
+	return load(st, id, run, LOAD_HEADER, err, errlen);
 }
 
 void stored_run_free(struct stored_run *run)

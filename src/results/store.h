@@ -53,6 +53,13 @@ struct stored_cell {
 	 */
 	uint32_t *rounds;
 	uint32_t nrounds;	/* number of distinct rounds, 0 when rounds is NULL */
+	/*
+	 * Loaded as a digest (store_load_run_digest(), results/digest.h):
+	 * values, cycles and core_cycles then hold one median per round, and
+	 * median_* are the medians of all samples (NaN for a metric absent).
+	 */
+	bool digest;
+	double median_values, median_cycles, median_core;
 };
 
 struct stored_run {
@@ -94,7 +101,7 @@ enum {
 #define STORE_BATCH_CALLS_MAX (1ull << 40)	/* calls a sample: scale --calls */
 
 /* The schema this build writes (PRAGMA user_version of its databases). */
-#define STORE_SCHEMA_VERSION 2
+#define STORE_SCHEMA_VERSION 3
 
 /* Where runs go: --db, else $CLOCKBENCH_DB, else XDG data home. */
 void store_default_path(char *buf, size_t len);
@@ -156,6 +163,13 @@ int store_load_run(struct store *st, int64_t id, struct stored_run *run,
  * (n is kept).
  */
 int store_load_run_header(struct store *st, int64_t id, struct stored_run *run,
+			  char *err, size_t errlen);
+/*
+ * store_load_run() with each cell measured in rounds as its digest
+ * (results/digest.h): what compare needs, without reading the samples of
+ * those cells (a run saved before schema 3 is read whole and reduced).
+ */
+int store_load_run_digest(struct store *st, int64_t id, struct stored_run *run,
 			  char *err, size_t errlen);
 /* 0 deleted, 1 no such run, -1 error. */
 int store_delete_run(struct store *st, int64_t id, char *err, size_t errlen);

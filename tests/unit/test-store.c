@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "probe/timing.h"
+#include "results/digest.h"
 #include "results/export-file.h"
 #include "results/record.h"
 #include "results/spool.h"
@@ -269,12 +270,15 @@ static void test_save_load_round_trip(void **state)
 	assert_same_run(&r, &back);
 	stored_run_free(&back);
 
-	/* Stored little-endian, 8 bytes a sample: 0.1 is 9a 99 .. b9 3f. */
+	/* Every cell in the compact encoding of schema 3 (results/codec.h). */
 	store_close(st);
-	assert_int_equal(sql_int(path, "SELECT length(samples) FROM cells WHERE seq = 0"),
-			 8 * ARRAY_SIZE(tricky));
-	assert_int_equal(sql_int(path, "SELECT hex(substr(samples, 1, 8)) = "
-				 "'9A9999999999B93F' FROM cells WHERE seq = 0"), 1);
+	assert_int_equal(sql_int(path, "SELECT count(*) FROM cells WHERE encoding = 1"),
+			 2);
+	/* The cell measured in rounds has a digest; the other does not. */
+	assert_int_equal(sql_int(path, "SELECT digest IS NOT NULL FROM cells WHERE seq = 0"),
+			 1);
+	assert_int_equal(sql_int(path, "SELECT digest IS NULL FROM cells WHERE seq = 1"),
+			 1);
 	/* Rounds run-length coded: (round, count) pairs, 4 + 4 bytes each. */
 	assert_int_equal(sql_int(path, "SELECT hex(rounds) = '0000000004000000"
 				 "0100000003000000" "0200000003000000' FROM cells "
@@ -282,8 +286,8 @@ static void test_save_load_round_trip(void **state)
 	assert_int_equal(sql_int(path, "SELECT rounds IS NULL FROM cells WHERE seq = 1"),
 			 1);
 	/* Core cycles beside the samples, as the cycles are. */
-	assert_int_equal(sql_int(path, "SELECT length(core_cycles) FROM cells WHERE seq = 0"),
-			 8 * ARRAY_SIZE(tricky));
+	assert_int_equal(sql_int(path, "SELECT core_cycles IS NOT NULL FROM cells WHERE seq = 0"),
+			 1);
 	assert_int_equal(sql_int(path, "SELECT core_cycles IS NULL FROM cells WHERE seq = 1"),
 			 1);
 	assert_int_equal(sql_int(path, "SELECT json_extract(quality, '$.top_ghz') = 4.4"
@@ -414,9 +418,69 @@ static void test_migrates_from_version_0(void **state)
 	assert_int_equal(sql_int(path, "PRAGMA user_version"), STORE_SCHEMA_VERSION);
 }
 
+/* A blob as schemas 1 and 2 wrote samples: n little-endian doubles. */
+static void bind_raw(sqlite3_stmt *st, int col, const double *x, size_t n)
+{
+	unsigned char *blob;
+
+	if (!x) {
+		sqlite3_bind_null(st, col);
+		return;
+	}
+	blob = xmalloc(n * 8 + 1);
+	for (size_t i = 0; i < n; i++) {
+		uint64_t bits;
+
+		memcpy(&bits, &x[i], 8);
+		for (int b = 0; b < 8; b++)
+			blob[8 * i + b] = (unsigned char)(bits >> (8 * b));
+	}
+	sqlite3_bind_blob(st, col, blob, (int)(n * 8), SQLITE_TRANSIENT);
+	free(blob);
+}
+
+/* The samples of run, saved by this build, rewritten as schema 2 wrote them. */
+static void rewrite_raw(const char *path, const struct stored_run *run)
+{
+	sqlite3_stmt *st;
+	sqlite3 *db;
+
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(db, "UPDATE cells SET samples = ?,"
+					    " cycles = ?, core_cycles = ?, encoding = 0,"
+					    " digest = NULL WHERE run_id = ? AND seq = ?",
+					    -1, &st, NULL), SQLITE_OK);
+	for (size_t i = 0; i < run->ncells; i++) {
+		const struct stored_cell *c = &run->cells[i];
+
+		bind_raw(st, 1, c->values, c->n);
+		bind_raw(st, 2, c->cycles, c->n);
+		bind_raw(st, 3, c->core_cycles, c->n);
+		sqlite3_bind_int64(st, 4, run->id);
+		sqlite3_bind_int64(st, 5, (int64_t)i);
+		assert_int_equal(sqlite3_step(st), SQLITE_DONE);
+		sqlite3_reset(st);
+	}
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+}
+
+/* A database of schema 2: raw doubles, no encoding or digest column. */
+static void make_version_2(const char *path, struct stored_run *old)
+{
+	struct store *st = open_ok(path);
+
+	simple_run(old, "old");
+	save_ok(st, old);
+	store_close(st);
+	rewrite_raw(path, old);
+	sql(path, "ALTER TABLE cells DROP COLUMN encoding;"
+	    "ALTER TABLE cells DROP COLUMN digest; PRAGMA user_version = 2");
+}
+
 /*
  * A database written by a clockbench of schema 1 (no core cycles, no
- * quality): made by removing what schema 2 added.
+ * quality): made by removing what schemas 2 and 3 added.
  */
 static void make_version_1(const char *path, struct stored_run *old)
 {
@@ -429,7 +493,10 @@ static void make_version_1(const char *path, struct stored_run *old)
 	old->quality = NULL;
 	save_ok(st, old);
 	store_close(st);
-	sql(path, "ALTER TABLE cells DROP COLUMN core_cycles;"
+	rewrite_raw(path, old);
+	sql(path, "ALTER TABLE cells DROP COLUMN encoding;"
+	    "ALTER TABLE cells DROP COLUMN digest;"
+	    "ALTER TABLE cells DROP COLUMN core_cycles;"
 	    "ALTER TABLE runs DROP COLUMN quality; PRAGMA user_version = 1");
 }
 
@@ -454,7 +521,7 @@ static void test_migrates_from_version_1(void **state)
 	/* Opening to write migrates it; the old run still reads as it was. */
 	st = store_open_access(path, STORE_UPDATE, err, sizeof(err));
 	assert_non_null(st);
-	assert_int_equal(sql_int(path, "PRAGMA user_version"), 2);
+	assert_int_equal(sql_int(path, "PRAGMA user_version"), STORE_SCHEMA_VERSION);
 	assert_int_equal(store_load_run(st, old.id, &back, err, sizeof(err)), 0);
 	assert_same_run(&old, &back);
 	assert_null(back.cells[0].core_cycles);
@@ -464,6 +531,94 @@ static void test_migrates_from_version_1(void **state)
 	save_ok(st, &now);
 	assert_int_equal(store_load_run(st, now.id, &back, err, sizeof(err)), 0);
 	assert_same_run(&now, &back);
+	stored_run_free(&back);
+	stored_run_free(&now);
+	stored_run_free(&old);
+	store_close(st);
+}
+
+static void *dup_bytes(const void *p, size_t n)
+{
+	void *c = xmalloc(n ? n : 1);
+
+	memcpy(c, p, n);
+	return c;
+}
+
+/* A digested cell as compare reads it: the same as reducing the samples. */
+static void assert_same_digest(const struct stored_run *full,
+			       const struct stored_run *dig)
+{
+	assert_int_equal(full->ncells, dig->ncells);
+	for (size_t i = 0; i < full->ncells; i++) {
+		struct stored_cell c = full->cells[i];
+		const struct stored_cell *d = &dig->cells[i];
+
+		if (!digest_applies(&c)) {
+			assert_false(d->digest);
+			assert_same_doubles(c.values, d->values, c.n);
+			continue;
+		}
+		/* Reduce a copy of the arrays: the run's own stay as they are. */
+		c.values = dup_bytes(c.values, c.n * sizeof(double));
+		c.cycles = c.cycles ? dup_bytes(c.cycles, c.n * sizeof(double)) : NULL;
+		c.core_cycles = c.core_cycles ?
+			dup_bytes(c.core_cycles, c.n * sizeof(double)) : NULL;
+		c.rounds = dup_bytes(c.rounds, c.n * sizeof(uint32_t));
+		digest_reduce(&c);
+		assert_true(d->digest && c.digest);
+		assert_int_equal(c.n, d->n);
+		assert_int_equal(c.nrounds, d->nrounds);
+		assert_same_doubles(c.values, d->values, c.n);
+		assert_same_doubles(c.cycles, d->cycles, c.n);
+		assert_same_doubles(c.core_cycles, d->core_cycles, c.n);
+		assert_memory_equal(c.rounds, d->rounds, c.n * sizeof(uint32_t));
+		assert_memory_equal(&c.median_values, &d->median_values, sizeof(double));
+		assert_memory_equal(&c.median_core, &d->median_core, sizeof(double));
+		free(c.values);
+		free(c.cycles);
+		free(c.core_cycles);
+		free(c.rounds);
+	}
+}
+
+/* Schema 2's raw doubles read as they are, before and after the migration. */
+static void test_migrates_from_version_2(void **state)
+{
+	char path[PATH_MAX], err[512];
+	struct stored_run old, now, back, dig;
+	struct store *st;
+
+	make_version_2(new_path(path, sizeof(path), "v2.db"), &old);
+	st = store_open_access(path, STORE_READ, err, sizeof(err));
+	assert_non_null(st);
+	assert_int_equal(store_load_run(st, old.id, &back, err, sizeof(err)), 0);
+	assert_same_run(&old, &back);
+	/* No digest stored: the samples are read and reduced. */
+	assert_int_equal(store_load_run_digest(st, old.id, &dig, err, sizeof(err)), 0);
+	assert_same_digest(&back, &dig);
+	stored_run_free(&back);
+	stored_run_free(&dig);
+	store_close(st);
+
+	st = store_open_access(path, STORE_UPDATE, err, sizeof(err));
+	assert_non_null(st);
+	assert_int_equal(sql_int(path, "SELECT count(*) FROM cells WHERE encoding = 0"), 2);
+	assert_int_equal(store_load_run(st, old.id, &back, err, sizeof(err)), 0);
+	assert_same_run(&old, &back);
+	stored_run_free(&back);
+	simple_run(&now, "new");
+	save_ok(st, &now);
+	assert_int_equal(store_load_run(st, now.id, &back, err, sizeof(err)), 0);
+	assert_same_run(&now, &back);
+	/* The stored digest is what the samples reduce to. */
+	assert_int_equal(store_load_run_digest(st, now.id, &dig, err, sizeof(err)), 0);
+	assert_same_digest(&back, &dig);
+	/* A digest is not a run: it cannot be saved. */
+	dig.uuid[0] = '\0';
+	assert_int_equal(store_save_run(st, &dig, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "loaded as a digest"));
+	stored_run_free(&dig);
 	stored_run_free(&back);
 	stored_run_free(&now);
 	stored_run_free(&old);
@@ -1594,6 +1749,7 @@ int main(void)
 		cmocka_unit_test(test_interrupted_and_empty_cells),
 		cmocka_unit_test(test_migrates_from_version_0),
 		cmocka_unit_test(test_migrates_from_version_1),
+		cmocka_unit_test(test_migrates_from_version_2),
 		cmocka_unit_test(test_newer_schema_refused),
 		cmocka_unit_test(test_not_sqlite_refused),
 		cmocka_unit_test(test_other_programs_database_refused),
