@@ -3,7 +3,13 @@
  * The results store: round trips through SQLite and JSON, schema
  * migrations, refusing files that are not ours (and leaving them byte for
  * byte as they were), concurrent writers, and run look-ups. The database
- * is inspected with the sqlite3 API directly, not through the store.
+ * is inspected with the sqlite3 API (or libpq) directly, not through the
+ * store.
+ *
+ * With CLOCKBENCH_TEST_STORE=pg the same tests run on PostgreSQL, each in
+ * a database of its own on the cluster of $CLOCKBENCH_TEST_PG
+ * (scripts/with-postgresql); the tests of what only a file has (its
+ * header, its pages, its directory) skip there.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -25,6 +31,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "config.h"
+#if HAVE_LIBPQ
+#include <libpq-fe.h>
+#endif
+
 #include "probe/timing.h"
 #include "results/digest.h"
 #include "results/export-file.h"
@@ -41,6 +52,77 @@ static const char *new_path(char *buf, size_t len, const char *name)
 {
 	snprintf(buf, len, "%s/%d-%s", tmpdir, ++counter, name);
 	return buf;
+}
+
+/* CLOCKBENCH_TEST_STORE=pg: the store under test is a PostgreSQL database. */
+static bool on_pg;
+
+#define SQLITE_ONLY() do { if (on_pg) skip(); } while (0)
+
+#if HAVE_LIBPQ
+static PGresult *pg_query(const char *url, const char *query)
+{
+	PGconn *c = PQconnectdb(url);
+	PGresult *res;
+
+	if (PQstatus(c) != CONNECTION_OK)
+		fail_msg("%s: %s", url, PQerrorMessage(c));
+	PQsetNoticeProcessor(c, NULL, NULL);
+	res = PQexec(c, query);
+	if (PQresultStatus(res) != PGRES_TUPLES_OK &&
+	    PQresultStatus(res) != PGRES_COMMAND_OK)
+		fail_msg("%s: %s", query, PQresultErrorMessage(res));
+	PQfinish(c);
+	return res;
+}
+
+/* SQLite's blob literals x'00ff' in PostgreSQL's words: '\x00ff'::bytea. */
+static char *pg_blob_literals(const char *stmt)
+{
+	char *out = xmalloc(strlen(stmt) * 2 + 1), *w = out;
+
+	for (const char *p = stmt; *p; p++) {
+		if (p[0] == 'x' && p[1] == '\'' && (p == stmt || p[-1] == ' ')) {
+			const char *end = strchr(p + 2, '\'');
+
+			w += sprintf(w, "'\\x%.*s'::bytea", (int)(end - p - 2), p + 2);
+			p = end;
+			continue;
+		}
+		*w++ = *p;
+	}
+	*w = '\0';
+	return out;
+}
+
+/* A new database on the test cluster: its URL in buf. */
+static const char *new_pg_database(char *buf, size_t len, const char *name)
+{
+	const char *base = getenv("CLOCKBENCH_TEST_PG");
+	const char *query = strchr(base, '?'), *slash;
+	char create[128], db[64];
+
+	assert_non_null(query);
+	for (slash = query; slash > base && *slash != '/'; slash--)
+		;
+	snprintf(db, sizeof(db), "t%d_%d_%.*s", (int)getpid(), ++counter,
+		 (int)strcspn(name, "."), name);
+	snprintf(create, sizeof(create), "CREATE DATABASE %s", db);
+	PQclear(pg_query(base, create));
+	snprintf(buf, len, "%.*s/%s%s", (int)(slash - base), base, db, query);
+	return buf;
+}
+#else
+static const char *new_pg_database(char *buf, size_t len, const char *name)
+{
+	fail_msg("built without libpq");
+}
+#endif
+
+/* Where a test's store goes: a fresh file, or a fresh database. */
+static const char *new_store(char *buf, size_t len, const char *name)
+{
+	return on_pg ? new_pg_database(buf, len, name) : new_path(buf, len, name);
 }
 
 static bool exists(const char *path)
@@ -89,18 +171,38 @@ static void sql(const char *path, const char *stmt)
 {
 	sqlite3 *db;
 
+#if HAVE_LIBPQ
+	if (store_is_url(path)) {
+		char *pg = pg_blob_literals(stmt);
+
+		PQclear(pg_query(path, pg));
+		free(pg);
+		return;
+	}
+#endif
 	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
 	if (sqlite3_exec(db, stmt, NULL, NULL, NULL) != SQLITE_OK)
 		fail_msg("%s: %s", stmt, sqlite3_errmsg(db));
 	sqlite3_close(db);
 }
 
+/* One number; PostgreSQL's booleans count as 1 and 0. */
 static int64_t sql_int(const char *path, const char *query)
 {
 	sqlite3_stmt *st;
 	sqlite3 *db;
 	int64_t v;
 
+#if HAVE_LIBPQ
+	if (store_is_url(path)) {
+		PGresult *res = pg_query(path, query);
+		const char *text = PQgetvalue(res, 0, 0);
+
+		v = streq(text, "t") ? 1 : streq(text, "f") ? 0 : strtoll(text, NULL, 10);
+		PQclear(res);
+		return v;
+	}
+#endif
 	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
 	assert_int_equal(sqlite3_prepare_v2(db, query, -1, &st, NULL), SQLITE_OK);
 	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
@@ -254,7 +356,7 @@ static void test_save_load_round_trip(void **state)
 	struct store *st;
 	double *v;
 
-	new_path(path, sizeof(path), "rt.db");
+	new_store(path, sizeof(path), "rt.db");
 	st = open_ok(path);
 	simple_run(&r, "before");
 	/* A NaN's payload survives too: the blob is the doubles' bytes. */
@@ -280,7 +382,11 @@ static void test_save_load_round_trip(void **state)
 	assert_int_equal(sql_int(path, "SELECT digest IS NULL FROM cells WHERE seq = 1"),
 			 1);
 	/* Rounds run-length coded: (round, count) pairs, 4 + 4 bytes each. */
-	assert_int_equal(sql_int(path, "SELECT hex(rounds) = '0000000004000000"
+	assert_int_equal(sql_int(path, on_pg ?
+				 "SELECT encode(rounds, 'hex') = '0000000004000000"
+				 "0100000003000000" "0200000003000000' FROM cells "
+				 "WHERE seq = 0" :
+				 "SELECT hex(rounds) = '0000000004000000"
 				 "0100000003000000" "0200000003000000' FROM cells "
 				 "WHERE seq = 0"), 1);
 	assert_int_equal(sql_int(path, "SELECT rounds IS NULL FROM cells WHERE seq = 1"),
@@ -290,7 +396,10 @@ static void test_save_load_round_trip(void **state)
 			 1);
 	assert_int_equal(sql_int(path, "SELECT core_cycles IS NULL FROM cells WHERE seq = 1"),
 			 1);
-	assert_int_equal(sql_int(path, "SELECT json_extract(quality, '$.top_ghz') = 4.4"
+	/* The JSON columns are JSON to the engine: jsonb on PostgreSQL. */
+	assert_int_equal(sql_int(path, on_pg ?
+				 "SELECT (quality->>'top_ghz')::float8 = 4.4 FROM runs" :
+				 "SELECT json_extract(quality, '$.top_ghz') = 4.4"
 				 " FROM runs"), 1);
 	stored_run_free(&r);
 }
@@ -301,7 +410,7 @@ static void test_load_header_has_no_samples(void **state)
 	struct stored_run r, h;
 	struct store *st;
 
-	st = open_ok(new_path(path, sizeof(path), "hdr.db"));
+	st = open_ok(new_store(path, sizeof(path), "hdr.db"));
 	simple_run(&r, "x");
 	save_ok(st, &r);
 	assert_int_equal(store_load_run_header(st, r.id, &h, err, sizeof(err)), 0);
@@ -334,11 +443,16 @@ static void test_load_header_has_no_samples(void **state)
 	sql(path, "UPDATE cells SET rounds = x'ffffffff0a000000' WHERE seq = 1");
 	assert_int_equal(store_load_run(st, r.id, &h, err, sizeof(err)), STORE_DAMAGED);
 	assert_non_null(strstr(err, "cell cell-1 do not match"));
-	/* A damaged environment: the header loader says so. */
-	sql(path, "UPDATE runs SET env = '{broken'");
-	assert_int_equal(store_load_run_header(st, r.id, &h, err, sizeof(err)),
-			 STORE_DAMAGED);
-	assert_non_null(strstr(err, "is not valid JSON (the database is damaged)"));
+	/*
+	 * A damaged environment: the header loader says so. (PostgreSQL's
+	 * jsonb refuses to store such a thing.)
+	 */
+	if (!on_pg) {
+		sql(path, "UPDATE runs SET env = '{broken'");
+		assert_int_equal(store_load_run_header(st, r.id, &h, err, sizeof(err)),
+				 STORE_DAMAGED);
+		assert_non_null(strstr(err, "is not valid JSON (the database is damaged)"));
+	}
 	stored_run_free(&r);
 	store_close(st);
 }
@@ -350,7 +464,7 @@ static void test_interrupted_and_empty_cells(void **state)
 	struct store *st;
 	struct stored_cell *c;
 
-	st = open_ok(new_path(path, sizeof(path), "int.db"));
+	st = open_ok(new_store(path, sizeof(path), "int.db"));
 	simple_run(&r, "");
 	c = record_add_cell(&r, "not-reached", "ns", NULL, 0);
 	free(c->status);
@@ -370,7 +484,8 @@ static void test_interrupted_and_empty_cells(void **state)
 	free(r.status);
 	r.status = xstrdup("half");
 	assert_int_equal(store_save_run(st, &r, err, sizeof(err)), -1);
-	assert_non_null(strstr(err, "CHECK constraint failed"));
+	assert_non_null(strstr(err, on_pg ? "violates check constraint" :
+			       "CHECK constraint failed"));
 	assert_int_equal(r.id, 0);
 	stored_run_free(&r);
 	store_close(st);
@@ -386,6 +501,8 @@ static void test_migrates_from_version_0(void **state)
 	char path[PATH_MAX];
 	struct stored_run r;
 	struct store *st;
+
+	SQLITE_ONLY();
 
 	/* An SQLite file with a header but no schema: what version 0 is. */
 	new_path(path, sizeof(path), "v0.db");
@@ -506,6 +623,8 @@ static void test_migrates_from_version_1(void **state)
 	struct stored_run old, now, back;
 	struct store *st;
 
+	SQLITE_ONLY();
+
 	make_version_1(new_path(path, sizeof(path), "v1.db"), &old);
 	assert_int_equal(sql_int(path, "PRAGMA user_version"), 1);
 	/* Reading leaves it as it is and reads the old run as it was. */
@@ -589,6 +708,8 @@ static void test_migrates_from_version_2(void **state)
 	struct stored_run old, now, back, dig;
 	struct store *st;
 
+	SQLITE_ONLY();
+
 	make_version_2(new_path(path, sizeof(path), "v2.db"), &old);
 	st = store_open_access(path, STORE_READ, err, sizeof(err));
 	assert_non_null(st);
@@ -645,12 +766,35 @@ static void assert_refused(const char *path, enum store_access access,
 	free(after);
 }
 
+/* store_open on a server must fail with want, and change nothing there. */
+static void assert_refused_server(const char *url, enum store_access access,
+				  const char *want)
+{
+	int64_t tables = sql_int(url, "SELECT count(*) FROM pg_tables WHERE"
+				 " schemaname = 'public'");
+	char err[512];
+
+	assert_null(store_open_access(url, access, err, sizeof(err)));
+	if (!strstr(err, want))
+		fail_msg("expected '%s' in: %s", want, err);
+	assert_null(strchr(err, '\n'));
+	assert_int_equal(sql_int(url, "SELECT count(*) FROM pg_tables WHERE"
+				 " schemaname = 'public'"), tables);
+}
+
 static void test_newer_schema_refused(void **state)
 {
 	char path[PATH_MAX];
 
-	new_path(path, sizeof(path), "newer.db");
+	new_store(path, sizeof(path), "newer.db");
 	store_close(open_ok(path));
+	if (on_pg) {
+		sql(path, "UPDATE clockbench_schema SET version = 99");
+		assert_refused_server(path, STORE_WRITE, "schema version 99 is newer");
+		assert_refused_server(path, STORE_READ, "schema version 99 is newer");
+		assert_int_equal(sql_int(path, "SELECT version FROM clockbench_schema"), 99);
+		return;
+	}
 	sql(path, "PRAGMA user_version = 99");
 	assert_refused(path, STORE_WRITE, "schema version 99 is newer");
 	assert_refused(path, STORE_READ, "schema version 99 is newer");
@@ -662,6 +806,8 @@ static void test_not_sqlite_refused(void **state)
 	static const char text[] = "name,path,ns\nclock-gettime,vdso,20\n";
 	unsigned char junk[8192];
 	char path[PATH_MAX];
+
+	SQLITE_ONLY();
 
 	new_path(path, sizeof(path), "text.db");
 	write_file(path, text, sizeof(text) - 1);
@@ -678,6 +824,8 @@ static void test_not_sqlite_refused(void **state)
 static void test_other_programs_database_refused(void **state)
 {
 	char path[PATH_MAX];
+
+	SQLITE_ONLY();
 
 	new_path(path, sizeof(path), "other.db");
 	sql(path, "CREATE TABLE photos (id INTEGER PRIMARY KEY, jpeg BLOB)");
@@ -696,6 +844,8 @@ static void test_corrupt_file_refused(void **state)
 	size_t len;
 	char *bytes;
 	int fd;
+
+	SQLITE_ONLY();
 
 	new_path(path, sizeof(path), "corrupt.db");
 	st = open_ok(path);
@@ -736,6 +886,8 @@ static void test_missing_file_not_created(void **state)
 {
 	char path[PATH_MAX], err[512];
 
+	SQLITE_ONLY();
+
 	new_path(path, sizeof(path), "absent.db");
 	assert_null(store_open_access(path, STORE_READ, err, sizeof(err)));
 	assert_non_null(strstr(err, "no results database at"));
@@ -761,6 +913,8 @@ static void test_read_access_writes_nothing(void **state)
 	struct store *st;
 	size_t len;
 	char *before, *after;
+
+	SQLITE_ONLY();
 
 	new_path(path, sizeof(path), "empty.db");
 	write_file(path, "", 0);
@@ -794,7 +948,7 @@ static void test_read_access_writes_nothing(void **state)
 
 /* ---- concurrency ---------------------------------------------------- */
 
-enum { WRITERS = 8, RUNS_PER_WRITER = 5 };
+enum { WRITERS = 16, RUNS_PER_WRITER = 3 };
 
 /* A child: wait for the start signal, then save its runs. */
 static _Noreturn void writer(const char *path, int go_fd, int n)
@@ -833,7 +987,7 @@ static void test_concurrent_writers_all_land(void **state)
 	int go[2];
 
 	/* The database does not exist yet: creation and migration race too. */
-	new_path(path, sizeof(path), "concurrent.db");
+	new_store(path, sizeof(path), "concurrent.db");
 	assert_int_equal(pipe(go), 0);
 	for (int i = 0; i < WRITERS; i++) {
 		pids[i] = fork();
@@ -1148,7 +1302,7 @@ static void test_import_twice_is_a_no_op(void **state)
 	struct store *st;
 	json_t *j;
 
-	st = open_ok(new_path(path, sizeof(path), "import.db"));
+	st = open_ok(new_store(path, sizeof(path), "import.db"));
 	j = valid_run_json();
 	assert_int_equal(stored_run_from_json(j, &r, err, sizeof(err)), 0);
 	assert_int_equal(stored_run_from_json(j, &again, err, sizeof(err)), 0);
@@ -1340,7 +1494,7 @@ static void test_resolve_by_id_label_and_uuid(void **state)
 	int64_t *ids;
 	size_t n;
 
-	st = open_ok(new_path(path, sizeof(path), "resolve.db"));
+	st = open_ok(new_store(path, sizeof(path), "resolve.db"));
 	/* Saved out of time order: a label lists oldest first by start time. */
 	fill_run(&a, "base", "vm1", "6.18.44", "2026-11-30T10:00:00Z", 1);
 	fill_run(&b, "base", "vm1", "6.18.44", "2026-11-29T10:00:00Z", 1);
@@ -1413,7 +1567,7 @@ static void test_filters(void **state)
 	int64_t *ids;
 	size_t n;
 
-	st = open_ok(new_path(path, sizeof(path), "filter.db"));
+	st = open_ok(new_store(path, sizeof(path), "filter.db"));
 	for (size_t i = 0; i < ARRAY_SIZE(runs); i++) {
 		struct stored_run r;
 
@@ -1501,6 +1655,8 @@ static void test_default_path(void **state)
 	char buf[PATH_MAX];
 	bool dirs;
 
+	SQLITE_ONLY();
+
 	setenv("CLOCKBENCH_DB", "/x/y.db", 1);
 	setenv("XDG_DATA_HOME", "/data", 1);
 	setenv("HOME", "/home/u", 1);
@@ -1535,6 +1691,8 @@ static void test_record_save_creates_only_the_default_dir(void **state)
 	char xdg[PATH_MAX], db[PATH_MAX + 64], path[PATH_MAX];
 	struct store_options o = { 0 };
 	struct stored_run r;
+
+	SQLITE_ONLY();
 
 	new_path(xdg, sizeof(xdg), "xdg");
 	setenv("XDG_DATA_HOME", xdg, 1);
@@ -1680,6 +1838,8 @@ static void test_spool_keeps_the_run(void **state)
 	struct store *st;
 	int held;
 
+	SQLITE_ONLY();
+
 	new_path(db, sizeof(db), "spooled.db");
 	new_path(other, sizeof(other), "other.db");
 	spool_dirs(db, beside, sizeof(beside), statedir, sizeof(statedir));
@@ -1743,6 +1903,12 @@ static int remove_tmpdir(void **state)
 
 int main(void)
 {
+	on_pg = streq(getenv("CLOCKBENCH_TEST_STORE") ? getenv("CLOCKBENCH_TEST_STORE") : "",
+		      "pg");
+	if (on_pg && !getenv("CLOCKBENCH_TEST_PG")) {
+		printf("1..0 # SKIP no PostgreSQL cluster (scripts/with-postgresql)\n");
+		return 0;
+	}
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_save_load_round_trip),
 		cmocka_unit_test(test_load_header_has_no_samples),
