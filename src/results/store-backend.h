@@ -98,6 +98,24 @@ struct store {
 
 void store_set_err(char *err, size_t errlen, const char *fmt, ...) _printf_(3, 4);
 
+/*
+ * The CREATE VIEW statements of schema 3's views of the metrics, malloc'd;
+ * started: how the backend reads runs.started ("r.started").
+ */
+char *store_views_sql(const char *started);
+
+/* The summary columns schema 3 adds to cells, in the backend's REAL type. */
+#define STORE_SUMMARY_COLUMNS(real) \
+	"ALTER TABLE cells ADD COLUMN value_median " real ";" \
+	"ALTER TABLE cells ADD COLUMN value_lo " real ";" \
+	"ALTER TABLE cells ADD COLUMN value_hi " real ";" \
+	"ALTER TABLE cells ADD COLUMN cycles_median " real ";" \
+	"ALTER TABLE cells ADD COLUMN cycles_lo " real ";" \
+	"ALTER TABLE cells ADD COLUMN cycles_hi " real ";" \
+	"ALTER TABLE cells ADD COLUMN core_median " real ";" \
+	"ALTER TABLE cells ADD COLUMN core_lo " real ";" \
+	"ALTER TABLE cells ADD COLUMN core_hi " real ";"
+
 /* The backends' openers: 0, or -1 with the reason (st->impl then NULL). */
 int store_sqlite_open(struct store *st, const char *path,
 		      enum store_access access, char *err, size_t errlen);

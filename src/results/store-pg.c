@@ -66,11 +66,14 @@ static const char *const pg_migrations[] = {
 	/* 1 -> 2: core cycles per sample, and how steady each run's machine was. */
 	"ALTER TABLE cells ADD COLUMN core_cycles bytea;"
 	"ALTER TABLE runs ADD COLUMN quality jsonb;",
-	/* 2 -> 3: compact samples and digests; the fleet's look-ups. */
+	/* 2 -> 3: compact samples, digests, each metric's median and CI (the
+	 * views of store_views_sql(), made after this step); the fleet's
+	 * look-ups. */
 	"ALTER TABLE cells ADD COLUMN encoding integer NOT NULL DEFAULT 0;"
 	"ALTER TABLE cells ADD COLUMN digest bytea;"
 	"CREATE INDEX runs_host ON runs (host, started);"
-	"CREATE INDEX runs_kernel ON runs (kernel);",
+	"CREATE INDEX runs_kernel ON runs (kernel);"
+	STORE_SUMMARY_COLUMNS("double precision"),
 };
 
 _Static_assert(ARRAY_SIZE(pg_migrations) == STORE_SCHEMA_VERSION,
@@ -375,6 +378,16 @@ static int read_version(struct store *st, int64_t *version, char *err,
 	return 0;
 }
 
+/* started as a timestamp, Grafana's time column. */
+static int exec_views(struct store *st, char *err, size_t errlen)
+{
+	char *sql = store_views_sql("CAST(r.started AS timestamptz)");
+	int rc = pg_exec(st, sql, "upgrading the schema", err, errlen);
+
+	free(sql);
+	return rc;
+}
+
 /* Every step from the version found, in one transaction, under the lock. */
 static int migrate(struct store *st, char *err, size_t errlen)
 {
@@ -391,7 +404,8 @@ static int migrate(struct store *st, char *err, size_t errlen)
 				     err, errlen)))
 		goto fail;
 	for (int64_t v = version; v < STORE_SCHEMA_VERSION; v++)
-		if (pg_exec(st, pg_migrations[v], "upgrading the schema", err, errlen))
+		if (pg_exec(st, pg_migrations[v], "upgrading the schema", err, errlen) ||
+		    (v == 2 && exec_views(st, err, errlen)))
 			goto fail;
 	snprintf(sql, sizeof(sql), "DELETE FROM clockbench_schema; INSERT INTO"
 		 " clockbench_schema VALUES (%d)", STORE_SCHEMA_VERSION);

@@ -88,11 +88,14 @@ static const char *const sqlite_migrations[] = {
 	/* 1 -> 2: core cycles per sample, and how steady each run's machine was. */
 	"ALTER TABLE cells ADD COLUMN core_cycles BLOB;"
 	"ALTER TABLE runs ADD COLUMN quality TEXT;",
-	/* 2 -> 3: compact samples (0: raw doubles, 1: codec.h) and digests.
-	 * Old cells keep their blobs: rewriting them would hold the write
-	 * lock for minutes on a large store, and both encodings are read. */
+	/* 2 -> 3: compact samples (0: raw doubles, 1: codec.h), digests, and
+	 * each metric's median and CI (the views of store_views_sql(), made
+	 * after this step). Old cells keep their blobs, and no summary:
+	 * rewriting them would hold the write lock for minutes on a large
+	 * store, and both encodings are read. */
 	"ALTER TABLE cells ADD COLUMN encoding INTEGER NOT NULL DEFAULT 0;"
-	"ALTER TABLE cells ADD COLUMN digest BLOB;",
+	"ALTER TABLE cells ADD COLUMN digest BLOB;"
+	STORE_SUMMARY_COLUMNS("REAL"),
 };
 
 _Static_assert(ARRAY_SIZE(sqlite_migrations) == STORE_SCHEMA_VERSION,
@@ -360,6 +363,15 @@ static bool wal_mode(struct store *st)
 	return wal;
 }
 
+static int exec_views(struct store *st, char *err, size_t errlen)
+{
+	char *sql = store_views_sql("r.started");
+	int rc = exec(st, sql, "upgrading the schema", err, errlen);
+
+	free(sql);
+	return rc;
+}
+
 /* Bring the schema to STORE_SCHEMA_VERSION, in one write transaction. */
 static int migrate(struct store *st, char *err, size_t errlen)
 {
@@ -372,7 +384,8 @@ static int migrate(struct store *st, char *err, size_t errlen)
 	if (check_identity(st, &version, err, errlen))
 		goto fail;
 	for (int64_t v = version; v < STORE_SCHEMA_VERSION; v++)
-		if (exec(st, sqlite_migrations[v], "upgrading the schema", err, errlen))
+		if (exec(st, sqlite_migrations[v], "upgrading the schema", err, errlen) ||
+		    (v == 2 && exec_views(st, err, errlen)))
 			goto fail;
 	snprintf(sql, sizeof(sql), "PRAGMA application_id = %d; PRAGMA user_version = %d",
 		 STORE_APPLICATION_ID, STORE_SCHEMA_VERSION);

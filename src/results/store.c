@@ -30,6 +30,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "basic/stats.h"
 #include "basic/strbuf.h"
 #include "basic/util.h"
 #include "results/codec.h"
@@ -92,6 +93,37 @@ static const void *row_blob(const struct sql_row *r, int col, size_t *len)
 static void rollback(struct store *st)
 {
 	st->ops->rollback(st);
+}
+
+/* ---- the views of the metrics ---------------------------------------- */
+
+/*
+ * One read-only view per metric, one row per run and measured cell: what
+ * Grafana or any SQL client charts (clockbench-runs(1)). started is the
+ * backend's expression of runs.started (a timestamp on PostgreSQL).
+ */
+char *store_views_sql(const char *started)
+{
+	static const struct {
+		const char *name, *prefix, *unit, *where;
+	} views[] = {
+		{ "metric_ns", "value", "c.unit", "c.unit = 'ns'" },
+		{ "metric_seconds", "value", "c.unit", "c.unit = 's'" },
+		{ "metric_cycles", "cycles", "c.cycles_unit", "c.cycles_median IS NOT NULL" },
+		{ "metric_core_cycles", "core", "'core cycles'", "c.core_median IS NOT NULL" },
+	};
+	struct strbuf sb = STRBUF_INIT;
+
+	for (size_t i = 0; i < ARRAY_SIZE(views); i++)
+		strbuf_addf(&sb, "CREATE VIEW %s AS SELECT r.id AS run_id, r.uuid,"
+			    " r.host, r.kernel, r.command, r.label, %s AS started,"
+			    " c.name AS cell, c.path, c.%s_median AS median, c.%s_lo AS"
+			    " ci_lo, c.%s_hi AS ci_hi, %s AS unit FROM runs r JOIN cells c"
+			    " ON c.run_id = r.id WHERE c.status = 'ok' AND %s AND"
+			    " c.%s_median IS NOT NULL;", views[i].name, started,
+			    views[i].prefix, views[i].prefix, views[i].prefix,
+			    views[i].unit, views[i].where, views[i].prefix);
+	return strbuf_detach(&sb);
 }
 
 /* ---- where the store lives ------------------------------------------ */
@@ -305,11 +337,37 @@ static struct sql_param json_param(const json_t *j, char **keep)
 	return P_TEXT(*keep);
 }
 
-/* The blobs of one cell, encoded, owned until cell_blobs_free(). */
+/*
+ * The blobs of one cell, encoded, owned until cell_blobs_free(), and per
+ * metric (values, cycles, core cycles) the median and its 95 % CI of the
+ * samples, as show computes them: what the views of the metrics read.
+ */
 struct cell_blobs {
 	void *samples, *cycles, *core, *rounds, *digest;
 	size_t samples_len, cycles_len, core_len, rounds_len, digest_len;
+	struct summary sum[3];
+	bool have[3];
 };
+
+static void summarize_metric(struct cell_blobs *b, int m, const double *x,
+			     size_t n)
+{
+	double *copy;
+
+	if (!x || !n)
+		return;
+	copy = xmalloc(n * sizeof(double));
+	memcpy(copy, x, n * sizeof(double));
+	stats_summarize(copy, n, &b->sum[m]);
+	free(copy);
+	b->have[m] = true;
+}
+
+/* A figure as a parameter: NULL when absent or not a number. */
+static struct sql_param figure_param(const struct cell_blobs *b, int m, double v)
+{
+	return b->have[m] && isfinite(v) ? P_DOUBLE(v) : P_NULL;
+}
 
 static void *encode_or_null(const double *x, size_t n, uint64_t calls,
 			    size_t *len)
@@ -332,6 +390,11 @@ static void cell_blobs_make(struct cell_blobs *b, const struct stored_cell *c)
 		b->rounds = encode_rounds(c->rounds, c->n, &b->rounds_len);
 	if (digest_applies(c))
 		b->digest = digest_encode(c, &b->digest_len);
+	if (streq(str(c->status), "ok")) {
+		summarize_metric(b, 0, v, c->n);
+		summarize_metric(b, 1, v ? c->cycles : NULL, c->n);
+		summarize_metric(b, 2, v ? c->core_cycles : NULL, c->n);
+	}
 }
 
 static void cell_blobs_free(struct cell_blobs *b)
@@ -346,8 +409,10 @@ static void cell_blobs_free(struct cell_blobs *b)
 static const char insert_cell_sql[] =
 	"INSERT INTO cells (run_id, seq, name, path, api, clock, status, reason,"
 	" unit, batch_calls, n, samples, cycles, cycles_unit, rounds, core_cycles,"
-	" encoding, digest) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11,"
-	" $12, $13, $14, $15, $16, $17, $18)";
+	" encoding, digest, value_median, value_lo, value_hi, cycles_median,"
+	" cycles_lo, cycles_hi, core_median, core_lo, core_hi)"
+	" VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14,"
+	" $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27)";
 
 static int insert_cell(struct store *st, int64_t run_id, size_t seq,
 		       const struct stored_cell *c, char *err, size_t errlen)
@@ -367,6 +432,15 @@ static int insert_cell(struct store *st, int64_t run_id, size_t seq,
 			P_TEXT(c->values && c->cycles ? str(c->cycles_unit) : ""),
 			P_BLOB(b.rounds, b.rounds_len), P_BLOB(b.core, b.core_len),
 			P_INT(SAMPLES_COMPACT), P_BLOB(b.digest, b.digest_len),
+			figure_param(&b, 0, b.sum[0].median),
+			figure_param(&b, 0, b.sum[0].median_lo),
+			figure_param(&b, 0, b.sum[0].median_hi),
+			figure_param(&b, 1, b.sum[1].median),
+			figure_param(&b, 1, b.sum[1].median_lo),
+			figure_param(&b, 1, b.sum[1].median_hi),
+			figure_param(&b, 2, b.sum[2].median),
+			figure_param(&b, 2, b.sum[2].median_lo),
+			figure_param(&b, 2, b.sum[2].median_hi),
 		};
 
 		rc = run_sql(st, insert_cell_sql, p, ARRAY_SIZE(p), NULL, NULL,

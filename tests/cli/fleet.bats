@@ -193,6 +193,31 @@ PY
 	[ "$output" = "clockbench compare: error: no run matches 'host=nosuchhost' in $URL" ]
 }
 
+@test "the views of the metrics: a row per run and cell, as Grafana's panel query reads them" {
+	URL=$(pg_db fleet)
+	for h in 1 2; do
+		for r in 1 2 3; do host_run "$T/h$h.db" "host$h"; done
+		cb push --db "$T/h$h.db" --to "$URL" >/dev/null 2>&1
+	done
+	# The README's panel query, Grafana's macros written out.
+	run psql "$URL" -qXtA -F ' ' -c "SELECT started AS time, host AS metric, median
+		FROM metric_core_cycles WHERE cell = 'clock-gettime-monotonic' AND path = 'vdso'
+		AND started BETWEEN '2000-01-01' AND now() + interval '1 day' ORDER BY 1, 2"
+	[ "$status" -eq 0 ]
+	[ "${#lines[@]}" -eq 6 ]
+	[[ "${lines[0]}" =~ ^20[0-9-]+\ [0-9:]+\+00\ host1\ [0-9.]+$ ]]
+	# The median is show's.
+	want=$(cb show --db "$T/h1.db" 1 --format json | jq '.[0].cells[]
+		| select(.name == "clock-gettime-monotonic" and .path == "vdso") | .core_cycles.median')
+	got=$(psql_value "$URL" "SELECT median FROM metric_core_cycles WHERE run_id = 1
+		AND cell = 'clock-gettime-monotonic' AND path = 'vdso'")
+	awk -v a="$want" -v b="$got" 'BEGIN { exit !(a - b < 1e-9 && b - a < 1e-9) }'
+	for v in metric_ns metric_seconds metric_cycles; do
+		psql_value "$URL" "SELECT count(*) FROM $v" >/dev/null
+	done
+	[ "$(psql_value "$URL" "SELECT count(DISTINCT unit) FROM metric_ns")" = 1 ]
+}
+
 @test "an unreachable server, wrong credentials, a newer schema, a bad URL: one line, nothing changed" {
 	URL=$(pg_db fleet)
 	host_run "$T/a.db" vm1
@@ -242,4 +267,30 @@ PY
 	[ "$status" -eq 1 ]
 	[[ "$output" == *"saving the run: ERROR: permission denied for table runs; 0 runs pushed before it"* ]]
 	[ "$(psql_value "$URL" "SELECT count(*) FROM runs")" -eq 1 ]
+}
+
+@test "runs --command doctor --problems over the fleet: the newest doctor run of each host" {
+	[ -f "$CLOCKBENCH_PRELOAD_LIB" ] || skip "CLOCKBENCH_PRELOAD_LIB not built"
+	export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0"
+	URL=$(pg_db fleet)
+	LD_PRELOAD="$CLOCKBENCH_PRELOAD_LIB" "$CLOCKBENCH" doctor --api clock_gettime \
+		--no-cost --db "$T/sick.db" >/dev/null 2>&1 || true
+	cb doctor --api clock_gettime --no-cost --db "$T/well.db" >/dev/null 2>&1
+	# Three hosts: xen1 and xen2 fall back, kvm1 is fine; xen2 got well later.
+	for h in xen1 xen2; do
+		cb export --db "$T/sick.db" 1 | jq --arg h "$h" --arg u "$(cat /proc/sys/kernel/random/uuid)" \
+			'.runs[0] |= (.host = $h | .uuid = $u)' | cb import --db "$URL" - >/dev/null 2>&1
+	done
+	for h in kvm1 xen2; do
+		cb export --db "$T/well.db" 1 | jq --arg h "$h" --arg u "$(cat /proc/sys/kernel/random/uuid)" \
+			'.runs[0] |= (.host = $h | .uuid = $u | .started = "2099-01-01T00:00:00Z")' |
+			cb import --db "$URL" - >/dev/null 2>&1
+	done
+	run cb runs --db "$URL" --command doctor --problems --format json
+	[ "$status" -eq 0 ]
+	jq -e 'map(.host) == ["xen1"] and (.[0].problems | length == 7)
+		and (.[0].problems[0] | .cause == "interposed" and .path == "libc")' <<<"$output"
+	run cb runs --db "$URL" --problems
+	[[ "$output" == "xen1  "*"  run 1, "*": clock-gettime-realtime libc: interposed; "* ]]
+	[ "$(cb runs --db "$URL" --verdict healthy --format json | jq length)" -eq 2 ]
 }

@@ -396,6 +396,18 @@ static void test_save_load_round_trip(void **state)
 			 1);
 	assert_int_equal(sql_int(path, "SELECT core_cycles IS NULL FROM cells WHERE seq = 1"),
 			 1);
+	/*
+	 * The views of the metrics: a row per measured cell, with the median
+	 * and CI show computes (of cell 0's cycles, 40 + k / 7 for k = 0..9,
+	 * 40 + 4.5 / 7).
+	 */
+	assert_int_equal(sql_int(path, "SELECT count(*) FROM metric_ns"), 2);
+	assert_int_equal(sql_int(path, "SELECT count(*) FROM metric_cycles"), 1);
+	assert_int_equal(sql_int(path, "SELECT count(*) FROM metric_core_cycles"), 1);
+	assert_int_equal(sql_int(path, "SELECT count(*) FROM metric_cycles WHERE"
+				 " ci_lo <= median AND median <= ci_hi AND"
+				 " abs(median - (40 + 4.5 / 7)) < 1e-9 AND unit = 'TSC ticks'"
+				 " AND cell = 'cell-0' AND host = 'vm1'"), 1);
 	/* The JSON columns are JSON to the engine: jsonb on PostgreSQL. */
 	assert_int_equal(sql_int(path, on_pg ?
 				 "SELECT (quality->>'top_ghz')::float8 = 4.4 FROM runs" :
@@ -591,7 +603,14 @@ static void make_version_2(const char *path, struct stored_run *old)
 	save_ok(st, old);
 	store_close(st);
 	rewrite_raw(path, old);
-	sql(path, "ALTER TABLE cells DROP COLUMN encoding;"
+	sql(path, "DROP VIEW metric_ns; DROP VIEW metric_seconds; DROP VIEW metric_cycles;"
+	    "DROP VIEW metric_core_cycles;"
+	    "ALTER TABLE cells DROP COLUMN value_median; ALTER TABLE cells DROP COLUMN value_lo;"
+	    "ALTER TABLE cells DROP COLUMN value_hi; ALTER TABLE cells DROP COLUMN cycles_median;"
+	    "ALTER TABLE cells DROP COLUMN cycles_lo; ALTER TABLE cells DROP COLUMN cycles_hi;"
+	    "ALTER TABLE cells DROP COLUMN core_median; ALTER TABLE cells DROP COLUMN core_lo;"
+	    "ALTER TABLE cells DROP COLUMN core_hi;"
+	    "ALTER TABLE cells DROP COLUMN encoding;"
 	    "ALTER TABLE cells DROP COLUMN digest; PRAGMA user_version = 2");
 }
 
@@ -611,7 +630,14 @@ static void make_version_1(const char *path, struct stored_run *old)
 	save_ok(st, old);
 	store_close(st);
 	rewrite_raw(path, old);
-	sql(path, "ALTER TABLE cells DROP COLUMN encoding;"
+	sql(path, "DROP VIEW metric_ns; DROP VIEW metric_seconds; DROP VIEW metric_cycles;"
+	    "DROP VIEW metric_core_cycles;"
+	    "ALTER TABLE cells DROP COLUMN value_median; ALTER TABLE cells DROP COLUMN value_lo;"
+	    "ALTER TABLE cells DROP COLUMN value_hi; ALTER TABLE cells DROP COLUMN cycles_median;"
+	    "ALTER TABLE cells DROP COLUMN cycles_lo; ALTER TABLE cells DROP COLUMN cycles_hi;"
+	    "ALTER TABLE cells DROP COLUMN core_median; ALTER TABLE cells DROP COLUMN core_lo;"
+	    "ALTER TABLE cells DROP COLUMN core_hi;"
+	    "ALTER TABLE cells DROP COLUMN encoding;"
 	    "ALTER TABLE cells DROP COLUMN digest;"
 	    "ALTER TABLE cells DROP COLUMN core_cycles;"
 	    "ALTER TABLE runs DROP COLUMN quality; PRAGMA user_version = 1");
