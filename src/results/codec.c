@@ -141,10 +141,12 @@ static double double_of(uint64_t u)
 /*
  * Encoder and decoder must round alike on every machine: two IEEE
  * operations in double precision, and on 32-bit x86 in SSE registers,
- * since the x87 unit's extended precision rounds twice.
+ * since the x87 unit's extended precision rounds twice. "used" keeps the
+ * standard calling convention: GCC cannot call a local SSE function from
+ * x87 code otherwise.
  */
 #if defined(__i386__)
-__attribute__((target("sse2,fpmath=sse")))
+__attribute__((target("sse2,fpmath=sse"), used, noinline))
 #endif
 static double tick_value(int64_t k, double offset, double calls)
 {

@@ -116,6 +116,7 @@ static const char *new_pg_database(char *buf, size_t len, const char *name)
 static const char *new_pg_database(char *buf, size_t len, const char *name)
 {
 	fail_msg("built without libpq");
+	return NULL;
 }
 #endif
 
