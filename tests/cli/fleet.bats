@@ -145,7 +145,8 @@ PY
 		sleep 0.01
 	done
 	"$PG_CLUSTER" halt "$pgdir"
-	run wait "$pid"
+	status=0
+	wait "$pid" || status=$?
 	pushed=$(grep -c '^pushed run' "$T/out" || true)
 	echo "pushed $pushed before the stop: $(cat "$T/err")"
 	"$PG_CLUSTER" resume "$pgdir"
@@ -293,4 +294,26 @@ PY
 	run cb runs --db "$URL" --problems
 	[[ "$output" == "xen1  "*"  run 1, "*": clock-gettime-realtime libc: interposed; "* ]]
 	[ "$(cb runs --db "$URL" --verdict healthy --format json | jq length)" -eq 2 ]
+}
+
+@test "a save the server refuses midway leaves no half run; the spool keeps it for the next save" {
+	URL=$(pg_db fleet)
+	cb exec -n 2 --db "$URL" -- true >/dev/null 2>&1
+	# The server fails the save after the run's row, at its first cell.
+	psql "$URL" -qX -v ON_ERROR_STOP=1 -c "CREATE FUNCTION refuse() RETURNS trigger
+		LANGUAGE plpgsql AS \$\$ BEGIN RAISE EXCEPTION 'quota exceeded'; END \$\$;
+		CREATE TRIGGER refuse BEFORE INSERT ON cells EXECUTE FUNCTION refuse()"
+	run --separate-stderr cb exec -n 3 --db "$URL" -- true
+	[ "$status" -eq 1 ]
+	spooled=$(echo "$XDG_STATE_HOME"/clockbench/spool/*/*.json)
+	[ -f "$spooled" ]
+	[ "$stderr" = "clockbench exec: error: run not saved: $URL: saving a cell: ERROR: quota exceeded CONTEXT: PL/pgSQL function refuse() line 1 at RAISE; it is kept in $spooled: 'clockbench import --db $URL $spooled' adds it, as will the next command that saves to $URL" ]
+	[ "$(psql_value "$URL" "SELECT count(*) FROM runs")" -eq 1 ]
+	psql "$URL" -qXc "DROP TRIGGER refuse ON cells"
+	run --separate-stderr cb exec -n 2 --db "$URL" -- true
+	[ "$status" -eq 0 ]
+	[[ "$stderr" == *"imported run "*" spooled in $spooled as run "* ]]
+	[ "$(psql_value "$URL" "SELECT count(*) FROM runs")" -eq 3 ]
+	[ "$(psql_value "$URL" "SELECT count(*) FROM cells")" -eq 9 ]
+	[ ! -e "$spooled" ]
 }
