@@ -55,7 +55,6 @@ void store_set_err(char *err, size_t errlen, const char *fmt, ...)
 	va_end(ap);
 }
 
-#define set_err store_set_err
 
 /* Statements and rows through the backend. */
 static int run_sql(struct store *st, const char *sql, const struct sql_param *p,
@@ -509,7 +508,7 @@ static int insert_run(struct store *st, struct stored_run *run, char *err,
 	int rc;
 
 	if (has_digested_cell(run)) {
-		set_err(err, errlen, "run %s was loaded as a digest, without its "
+		store_set_err(err, errlen, "run %s was loaded as a digest, without its "
 			"samples: it cannot be saved", run->uuid);
 		return -1;
 	}
@@ -650,12 +649,12 @@ static int load_run_row(struct store *st, int64_t id, struct stored_run *run,
 	if (rc < 0)
 		return -1;
 	if (rc == 0) {
-		set_err(err, errlen, "no run %lld in %s", (long long)id, st->name);
+		store_set_err(err, errlen, "no run %lld in %s", (long long)id, st->name);
 		return -1;
 	}
 	run->id = id;
 	if (rr.damaged) {
-		set_err(err, errlen, "%s: run %lld: its environment, configuration or "
+		store_set_err(err, errlen, "%s: run %lld: its environment, configuration or "
 			"quality is not valid JSON (the database is damaged)", st->name,
 			(long long)id);
 		return STORE_DAMAGED;
@@ -787,7 +786,7 @@ static void damaged_cell_err(struct store *st, int64_t id, const char *name,
 	_cleanup_strbuf_ struct strbuf sb = STRBUF_INIT;
 
 	strbuf_add_escaped(&sb, name);
-	set_err(err, errlen, "%s: run %lld: the samples of cell %s do not match "
+	store_set_err(err, errlen, "%s: run %lld: the samples of cell %s do not match "
 		"their count (the database is damaged)", st->name, (long long)id,
 		sb.buf);
 }
@@ -1062,7 +1061,7 @@ int store_find_runs(struct store *st, const struct run_filter *f,
 	*n = 0;
 	if ((f->since && !store_date_valid(f->since)) ||
 	    (f->until && !store_date_valid(f->until))) {
-		set_err(err, errlen, "invalid date '%s': expected YYYY-MM-DD, "
+		store_set_err(err, errlen, "invalid date '%s': expected YYYY-MM-DD, "
 			"optionally with THH:MM[:SS]",
 			f->since && !store_date_valid(f->since) ? f->since : f->until);
 		return -1;
@@ -1148,7 +1147,7 @@ int store_resolve(struct store *st, const char *spec, int64_t **ids, size_t *n,
 		if (store_find_runs(st, &f, ids, n, err, errlen))
 			return -1;
 		if (*n == 0) {
-			set_err(err, errlen, "no run matches '%s' in %s", spec, st->name);
+			store_set_err(err, errlen, "no run matches '%s' in %s", spec, st->name);
 			free(*ids);
 			*ids = NULL;
 			return -1;
@@ -1168,7 +1167,7 @@ int store_resolve(struct store *st, const char *spec, int64_t **ids, size_t *n,
 	if (collect_ids(st, sql, p, 1, NULL, ids, n, err, errlen))
 		return -1;
 	if (*n == 0) {
-		set_err(err, errlen, "no run or label '%s' in %s", spec, st->name);
+		store_set_err(err, errlen, "no run or label '%s' in %s", spec, st->name);
 		free(*ids);
 		*ids = NULL;
 		return -1;
@@ -1182,33 +1181,33 @@ bool store_label_valid(const char *label, char *why, size_t len)
 	json_t *j;
 
 	if (n == 0) {
-		set_err(why, len, "a label cannot be empty");
+		store_set_err(why, len, "a label cannot be empty");
 		return false;
 	}
 	if (n > LABEL_MAX) {
-		set_err(why, len, "a label has at most %d bytes", LABEL_MAX);
+		store_set_err(why, len, "a label has at most %d bytes", LABEL_MAX);
 		return false;
 	}
 	if (digits(label, n)) {
-		set_err(why, len, "a label cannot be a number: that reads as a run id");
+		store_set_err(why, len, "a label cannot be a number: that reads as a run id");
 		return false;
 	}
 	if (label[0] == '-') {
-		set_err(why, len, "a label cannot start with '-'");
+		store_set_err(why, len, "a label cannot start with '-'");
 		return false;
 	}
 	if (uuid_like(label)) {
-		set_err(why, len, "a label cannot be a uuid: that reads as a run");
+		store_set_err(why, len, "a label cannot be a uuid: that reads as a run");
 		return false;
 	}
 	if (find_control(label)) {
-		set_err(why, len, "a label cannot hold control characters");
+		store_set_err(why, len, "a label cannot hold control characters");
 		return false;
 	}
 	/* Labels travel in JSON exports, which are UTF-8. */
 	j = json_string(label);
 	if (!j) {
-		set_err(why, len, "a label must be valid UTF-8");
+		store_set_err(why, len, "a label must be valid UTF-8");
 		return false;
 	}
 	json_decref(j);
@@ -1366,17 +1365,17 @@ static int check_text(const char *s, size_t len, const char *where, size_t max,
 	const char *bad;
 
 	if (strlen(s) != len) {
-		set_err(err, errlen, "%s: contains a NUL character", where);
+		store_set_err(err, errlen, "%s: contains a NUL character", where);
 		return -1;
 	}
 	if (len > max) {
-		set_err(err, errlen, "%s: %zu bytes, more than clockbench writes (%zu)",
+		store_set_err(err, errlen, "%s: %zu bytes, more than clockbench writes (%zu)",
 			where, len, max);
 		return -1;
 	}
 	bad = find_control(s);
 	if (bad) {
-		set_err(err, errlen, "%s: contains a control character (byte %zu)",
+		store_set_err(err, errlen, "%s: contains a control character (byte %zu)",
 			where, (size_t)(bad - s));
 		return -1;
 	}
@@ -1392,14 +1391,14 @@ static int get_string(const json_t *obj, const char *key, const char *where,
 
 	if (!j) {
 		if (required) {
-			set_err(err, errlen, "%s: missing", where);
+			store_set_err(err, errlen, "%s: missing", where);
 			return -1;
 		}
 		*out = xstrdup("");
 		return 0;
 	}
 	if (!json_is_string(j)) {
-		set_err(err, errlen, "%s: expected a string, got %s", where,
+		store_set_err(err, errlen, "%s: expected a string, got %s", where,
 			json_type_name(j));
 		return -1;
 	}
@@ -1418,13 +1417,13 @@ static int get_samples(const json_t *arr, const char *where, double **out,
 	json_t *v;
 
 	if (!json_is_array(arr)) {
-		set_err(err, errlen, "%s: expected an array of numbers, got %s",
+		store_set_err(err, errlen, "%s: expected an array of numbers, got %s",
 			where, json_type_name(arr));
 		return -1;
 	}
 	*n = json_array_size(arr);
 	if (*n > STORE_SAMPLES_MAX) {
-		set_err(err, errlen, "%s: %zu samples, more than clockbench takes in "
+		store_set_err(err, errlen, "%s: %zu samples, more than clockbench takes in "
 			"a cell (%d)", where, *n, STORE_SAMPLES_MAX);
 		return -1;
 	}
@@ -1435,7 +1434,7 @@ static int get_samples(const json_t *arr, const char *where, double **out,
 		} else if (json_is_null(v)) {
 			(*out)[i] = NAN;	/* how a non-finite sample is exported */
 		} else {
-			set_err(err, errlen, "%s: expected a number, got %s",
+			store_set_err(err, errlen, "%s: expected a number, got %s",
 				jpath(&p, "%s[%zu]", where, i), json_type_name(v));
 			return -1;
 		}
@@ -1452,7 +1451,7 @@ static int get_same_length(const json_t *arr, const char *where, size_t n,
 	if (get_samples(arr, where, out, &got, err, errlen))
 		return -1;
 	if (got != n) {
-		set_err(err, errlen, "%s: %zu values for %zu samples", where, got, n);
+		store_set_err(err, errlen, "%s: %zu values for %zu samples", where, got, n);
 		return -1;
 	}
 	return 0;
@@ -1470,25 +1469,25 @@ static int get_rounds(const json_t *arr, const char *where,
 	json_t *v;
 
 	if (!json_is_array(arr)) {
-		set_err(err, errlen, "%s: expected an array of round numbers, got %s",
+		store_set_err(err, errlen, "%s: expected an array of round numbers, got %s",
 			where, json_type_name(arr));
 		return -1;
 	}
 	if (json_array_size(arr) != c->n) {
-		set_err(err, errlen, "%s: %zu values for %zu samples", where,
+		store_set_err(err, errlen, "%s: %zu values for %zu samples", where,
 			json_array_size(arr), c->n);
 		return -1;
 	}
 	c->rounds = xmalloc((c->n ? c->n : 1) * sizeof(uint32_t));
 	json_array_foreach(arr, i, v) {
 		if (!json_is_integer(v)) {
-			set_err(err, errlen, "%s: expected a round number, got %s",
+			store_set_err(err, errlen, "%s: expected a round number, got %s",
 				jpath(&p, "%s[%zu]", where, i), json_type_name(v));
 			return -1;
 		}
 		if (json_integer_value(v) < 0 ||
 		    json_integer_value(v) >= STORE_ROUNDS_MAX) {
-			set_err(err, errlen, "%s: round %" JSON_INTEGER_FORMAT " is out "
+			store_set_err(err, errlen, "%s: round %" JSON_INTEGER_FORMAT " is out "
 				"of range (clockbench numbers rounds 0 to %d)",
 				jpath(&p, "%s[%zu]", where, i), json_integer_value(v),
 				STORE_ROUNDS_MAX - 1);
@@ -1538,11 +1537,11 @@ static int cell_strings_from_json(const json_t *j, size_t idx,
 			       fields[k].slot, err, errlen))
 			return -1;
 	if (!*c->name) {
-		set_err(err, errlen, "cells[%zu].name: empty", idx);
+		store_set_err(err, errlen, "cells[%zu].name: empty", idx);
 		return -1;
 	}
 	if (!cell_status_known(c->status)) {
-		set_err(err, errlen, "cells[%zu].status: '%s' is not ok, n/a, "
+		store_set_err(err, errlen, "cells[%zu].status: '%s' is not ok, n/a, "
 			"unsupported or not reached", idx, c->status);
 		return -1;
 	}
@@ -1558,12 +1557,12 @@ static int get_batch_calls(const json_t *j, size_t idx, struct stored_cell *c,
 	if (!v)
 		return 0;
 	if (!json_is_integer(v) || json_integer_value(v) < 0) {
-		set_err(err, errlen, "cells[%zu].batch_calls: expected a "
+		store_set_err(err, errlen, "cells[%zu].batch_calls: expected a "
 			"non-negative integer, got %s", idx, json_type_name(v));
 		return -1;
 	}
 	if ((uint64_t)json_integer_value(v) > STORE_BATCH_CALLS_MAX) {
-		set_err(err, errlen, "cells[%zu].batch_calls: %" JSON_INTEGER_FORMAT
+		store_set_err(err, errlen, "cells[%zu].batch_calls: %" JSON_INTEGER_FORMAT
 			" is more than clockbench makes in a sample (2^40)", idx,
 			json_integer_value(v));
 		return -1;
@@ -1580,7 +1579,7 @@ static int cell_samples_from_json(const json_t *j, size_t idx,
 	size_t ncycles;
 
 	if (!v) {
-		set_err(err, errlen, "cells[%zu].samples: missing", idx);
+		store_set_err(err, errlen, "cells[%zu].samples: missing", idx);
 		return -1;
 	}
 	if (get_samples(v, jpath(&p, "cells[%zu].samples", idx), &c->values,
@@ -1592,7 +1591,7 @@ static int cell_samples_from_json(const json_t *j, size_t idx,
 				&c->cycles, &ncycles, err, errlen))
 			return -1;
 		if (ncycles != c->n) {
-			set_err(err, errlen, "cells[%zu].samples_cycles: %zu values for "
+			store_set_err(err, errlen, "cells[%zu].samples_cycles: %zu values for "
 				"%zu samples", idx, ncycles, c->n);
 			return -1;
 		}
@@ -1614,7 +1613,7 @@ int stored_cell_from_json(const json_t *j, size_t idx, struct stored_cell *c,
 {
 	memset(c, 0, sizeof(*c));
 	if (!json_is_object(j)) {
-		set_err(err, errlen, "cells[%zu]: expected an object, got %s", idx,
+		store_set_err(err, errlen, "cells[%zu]: expected an object, got %s", idx,
 			json_type_name(j));
 		return -1;
 	}
@@ -1645,7 +1644,7 @@ static int run_uuid_from_json(const json_t *j, struct stored_run *run,
 	if (get_string(j, "uuid", "uuid", true, STORE_NAME_MAX, &s, err, errlen))
 		return -1;
 	if (!uuid_like(s)) {
-		set_err(err, errlen, "uuid: '%s' is not a uuid", s);
+		store_set_err(err, errlen, "uuid: '%s' is not a uuid", s);
 		free(s);
 		return -1;
 	}
@@ -1665,7 +1664,7 @@ static int run_started_from_json(const json_t *j, struct stored_run *run,
 		       errlen))
 		return -1;
 	if (strlen(s) != 20 || s[10] != 'T' || !store_date_valid(s)) {
-		set_err(err, errlen, "started: '%s' is not a UTC time such as "
+		store_set_err(err, errlen, "started: '%s' is not a UTC time such as "
 			"2026-11-30T13:50:02Z", s);
 		free(s);
 		return -1;
@@ -1695,16 +1694,16 @@ static int run_strings_from_json(const json_t *j, struct stored_run *run,
 		       err, errlen))
 		return -1;
 	if (!command_like(run->command)) {
-		set_err(err, errlen, "command: '%s' is not a clockbench command",
+		store_set_err(err, errlen, "command: '%s' is not a clockbench command",
 			run->command);
 		return -1;
 	}
 	if (*run->label && !store_label_valid(run->label, why, sizeof(why))) {
-		set_err(err, errlen, "label: '%s': %s", run->label, why);
+		store_set_err(err, errlen, "label: '%s': %s", run->label, why);
 		return -1;
 	}
 	if (!streq(run->status, "complete") && !streq(run->status, "interrupted")) {
-		set_err(err, errlen, "status: '%s' is neither complete nor interrupted",
+		store_set_err(err, errlen, "status: '%s' is neither complete nor interrupted",
 			run->status);
 		return -1;
 	}
@@ -1754,13 +1753,13 @@ static int get_json_object(const json_t *j, const char *key, bool required,
 
 	*out = NULL;
 	if (!v && required) {
-		set_err(err, errlen, "%s: missing", key);
+		store_set_err(err, errlen, "%s: missing", key);
 		return -1;
 	}
 	if (!v || (!required && json_is_null(v)))
 		return 0;
 	if (!json_is_object(v)) {
-		set_err(err, errlen, "%s: expected an object%s, got %s", key,
+		store_set_err(err, errlen, "%s: expected an object%s, got %s", key,
 			required ? "" : " or null", json_type_name(v));
 		return -1;
 	}
@@ -1778,14 +1777,14 @@ int stored_run_header_from_json(const json_t *j, struct stored_run *run,
 
 	memset(run, 0, sizeof(*run));
 	if (!json_is_object(j)) {
-		set_err(err, errlen, "expected a run object, got %s", json_type_name(j));
+		store_set_err(err, errlen, "expected a run object, got %s", json_type_name(j));
 		return -1;
 	}
 	if (run_strings_from_json(j, run, err, errlen))
 		goto fail;
 	v = json_object_get(j, "elapsed_s");
 	if (!v || !json_is_number(v) || json_number_value(v) < 0) {
-		set_err(err, errlen, "elapsed_s: %s", !v ? "missing" :
+		store_set_err(err, errlen, "elapsed_s: %s", !v ? "missing" :
 			"expected a non-negative number");
 		goto fail;
 	}
@@ -1810,12 +1809,12 @@ int stored_run_from_json(const json_t *j, struct stored_run *run, char *err,
 		return -1;
 	cells = json_object_get(j, "cells");
 	if (!cells || !json_is_array(cells)) {
-		set_err(err, errlen, "cells: %s%s", cells ? "expected an array, got " :
+		store_set_err(err, errlen, "cells: %s%s", cells ? "expected an array, got " :
 			"missing", cells ? json_type_name(cells) : "");
 		goto fail;
 	}
 	if (json_array_size(cells) > STORE_CELLS_MAX) {
-		set_err(err, errlen, "cells: %zu cells, more than clockbench writes "
+		store_set_err(err, errlen, "cells: %zu cells, more than clockbench writes "
 			"in a run (%d)", json_array_size(cells), STORE_CELLS_MAX);
 		goto fail;
 	}
