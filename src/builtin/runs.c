@@ -359,7 +359,8 @@ int cmd_runs(int argc, char **argv)
 		print_table(runs, loaded);
 	if (!n && o.format != 1)
 		fprintf(stderr, "%s in %s\n", o.problems ? "no host with problems" :
-			filtered(&filter) || o.verdict ? "no run matches" : "no runs", path);
+			filtered(&filter) || o.verdict ? "no run matches" : "no runs",
+			store_name(st));
 	rc = fflush(stdout) == 0 && !ferror(stdout) ? 0 : 1;
 	if (rc)
 		error_msg("cannot write the list: %m");

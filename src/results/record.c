@@ -303,6 +303,7 @@ static void spool_run(const struct store_options *o, const char *path,
 {
 	char file[PATH_MAX + 64], err[2 * PATH_MAX + 128];
 	bool db = o && o->db;
+	_cleanup_free_ char *name = store_display_name(path);
 
 	if (!*path) {
 		error_msg("run not saved: %s", why);
@@ -314,7 +315,7 @@ static void spool_run(const struct store_options *o, const char *path,
 	}
 	error_msg("run not saved: %s; it is kept in %s: 'clockbench import%s%s %s' "
 		  "adds it, as will the next command that saves to %s", why, file,
-		  db ? " --db " : "", db ? path : "", file, path);
+		  db ? " --db " : "", db ? name : "", file, name);
 }
 
 int record_save(const struct store_options *o, struct stored_run *run)
@@ -331,7 +332,8 @@ int record_save(const struct store_options *o, struct stored_run *run)
 	if (st)
 		rc = store_save_run(st, run, err, sizeof(err));
 	if (rc == 0) {
-		fprintf(stderr, "saved run %lld to %s\n", (long long)run->id, path);
+		fprintf(stderr, "saved run %lld to %s\n", (long long)run->id,
+			store_name(st));
 		spool_import(st, path);
 	}
 	store_close(st);

@@ -420,28 +420,6 @@ fail:
 
 /* ---- connecting ------------------------------------------------------ */
 
-/* The URL as messages show it: no password, in the authority or a query. */
-static char *public_name(const char *url)
-{
-	const char *auth = strstr(url, "://") + 3;
-	const char *end = auth + strcspn(auth, "/?");
-	const char *at = memchr(auth, '@', (size_t)(end - auth));
-	const char *colon = at ? memchr(auth, ':', (size_t)(at - auth)) : NULL;
-	char *name;
-
-	name = xstrdup(url);
-	if (colon)
-		memmove(name + (colon - url), name + (at - url), strlen(at) + 1);
-	for (char *p = strstr(name, "password="); p; p = strstr(p + 1, "password=")) {
-		char *v = p + 9;
-		size_t n = strcspn(v, "&");
-
-		memmove(v + 3, v + n, strlen(v + n) + 1);
-		memcpy(v, "***", 3);
-	}
-	return name;
-}
-
 int store_check_url(const char *url, char *why, size_t len)
 {
 	char *msg = NULL;
@@ -500,7 +478,7 @@ int store_pg_open(struct store *st, const char *url, enum store_access access,
 	int64_t version;
 
 	st->ops = &pg_ops;
-	st->name = public_name(url);
+	st->name = store_display_name(url);
 	if (connect_url(st, url, err, errlen) || read_version(st, &version, err, errlen))
 		return -1;
 	if (access == STORE_READ) {

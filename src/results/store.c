@@ -132,6 +132,30 @@ bool store_is_url(const char *s)
 	return s && (!strncmp(s, "postgresql://", 13) || !strncmp(s, "postgres://", 11));
 }
 
+/* A URL's password, in its authority or as password=, is never shown. */
+char *store_display_name(const char *db)
+{
+	const char *auth, *end, *at, *colon;
+	char *name = xstrdup(db);
+
+	if (!store_is_url(db))
+		return name;
+	auth = strstr(db, "://") + 3;
+	end = auth + strcspn(auth, "/?");
+	at = memchr(auth, '@', (size_t)(end - auth));
+	colon = at ? memchr(auth, ':', (size_t)(at - auth)) : NULL;
+	if (colon)
+		memmove(name + (colon - db), name + (at - db), strlen(at) + 1);
+	for (char *p = strstr(name, "password="); p; p = strstr(p + 1, "password=")) {
+		char *v = p + 9;
+		size_t n = strcspn(v, "&");
+
+		memmove(v + 3, v + n, strlen(v + n) + 1);
+		memcpy(v, "***", 3);
+	}
+	return name;
+}
+
 void store_default_path(char *buf, size_t len)
 {
 	const char *env = getenv("CLOCKBENCH_DB");
@@ -1052,6 +1076,12 @@ static int collect_ids(struct store *st, const char *sql,
 	return 0;
 }
 
+/* A filter's value for the engine to match: NULL when it is a pattern. */
+static struct sql_param exact(const char *value)
+{
+	return value && !strpbrk(value, "*?[") ? P_TEXT(value) : P_NULL;
+}
+
 int store_find_runs(struct store *st, const struct run_filter *f,
 		    int64_t **ids, size_t *n, char *err, size_t errlen)
 {
@@ -1072,20 +1102,27 @@ int store_find_runs(struct store *st, const struct run_filter *f,
 		normalize_date(f->until, until, sizeof(until));
 	/*
 	 * Dates compare as prefixes of the stored ISO text, so "--until
-	 * 2026-11-30" includes that whole day; the patterns (exact unless
-	 * they hold * ? or [) are matched here, as SQLite's GLOB did.
+	 * 2026-11-30" includes that whole day. A value without * ? or [ is
+	 * matched by the engine too (on the indexes of host and label), and
+	 * every pattern here, as SQLite's GLOB did.
 	 */
 	{
 		const struct sql_param p[] = {
 			f->since ? P_TEXT(since) : P_NULL, f->until ? P_TEXT(until) : P_NULL,
+			exact(f->label), exact(f->kernel), exact(f->host), exact(f->command),
 		};
 
 		return collect_ids(st, "SELECT id, label, kernel, host, command FROM runs"
 				   " WHERE (CAST($1 AS TEXT) IS NULL OR"
 				   " substr(started, 1, length($1)) >= $1) AND"
 				   " (CAST($2 AS TEXT) IS NULL OR"
-				   " substr(started, 1, length($2)) <= $2)"
-				   " ORDER BY started, id", p, 2, f, ids, n, err, errlen);
+				   " substr(started, 1, length($2)) <= $2) AND"
+				   " (CAST($3 AS TEXT) IS NULL OR label = $3) AND"
+				   " (CAST($4 AS TEXT) IS NULL OR kernel = $4) AND"
+				   " (CAST($5 AS TEXT) IS NULL OR host = $5) AND"
+				   " (CAST($6 AS TEXT) IS NULL OR command = $6)"
+				   " ORDER BY started, id", p, ARRAY_SIZE(p), f, ids, n,
+				   err, errlen);
 	}
 }
 

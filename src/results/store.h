@@ -109,6 +109,8 @@ enum {
 void store_default_path(char *buf, size_t len);
 /* Whether a --db names a PostgreSQL server: postgresql:// or postgres://. */
 bool store_is_url(const char *db);
+/* db as messages show it (malloc'd): a URL without its password. */
+char *store_display_name(const char *db);
 /* 0 when libpq can parse url; else -1 with why ("missing "=" after ..."). */
 int store_check_url(const char *url, char *why, size_t len);
 
