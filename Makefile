@@ -26,10 +26,11 @@ run: build
 	$(BUILD)/src/clockbench bench
 
 # Every unit and command-line test; the report's test opens it in a
-# headless browser (install-deps browser).
+# headless browser (install-deps browser), the store's run again against
+# a throw-away PostgreSQL cluster (scripts/with-postgresql).
 check: build
 	@scripts/install-deps browser
-	@rc=0; meson test -C $(BUILD) --print-errorlogs || rc=$$?; \
+	@rc=0; scripts/with-postgresql meson test -C $(BUILD) --print-errorlogs || rc=$$?; \
 	scripts/test-summary $(BUILD); exit $$rc
 
 # The same tests under AddressSanitizer and UndefinedBehaviorSanitizer.
@@ -39,6 +40,7 @@ check-sanitize: deps
 	ninja -C $(SANBUILD)
 	@rc=0; ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:verify_asan_link_order=0 \
 	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+		scripts/with-postgresql \
 		meson test -C $(SANBUILD) --print-errorlogs --timeout-multiplier 3 \
 		|| rc=$$?; scripts/test-summary $(SANBUILD); exit $$rc
 

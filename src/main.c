@@ -20,6 +20,8 @@ const struct command commands[] = {
 	{ "rm", "remove stored runs", cmd_rm },
 	{ "export", "write stored runs with their samples as JSON or CSV", cmd_export },
 	{ "import", "add runs exported on another machine to the store", cmd_import },
+	{ "push", "copy runs to the fleet's store (PostgreSQL), each once", cmd_push },
+	{ "pull", "copy runs of the fleet's store here, to compare offline", cmd_pull },
 	{ "compare", "compare stored runs: change, significance and verdict per cell", cmd_compare },
 	{ "plot", "draw stored runs with gnuplot: cells, distribution, rounds, ...", cmd_plot },
 	{ "report", "one self-contained HTML report of stored runs, or a mail summary", cmd_report },

@@ -28,6 +28,8 @@ int cmd_show(int argc, char **argv);
 int cmd_rm(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_import(int argc, char **argv);
+int cmd_push(int argc, char **argv);
+int cmd_pull(int argc, char **argv);
 int cmd_hotplug(int argc, char **argv);
 int cmd_exec(int argc, char **argv);
 int cmd_scale(int argc, char **argv);

@@ -111,7 +111,10 @@ static int parse_compare_options(int argc, char **argv, struct compare_cli *o)
 	return n;
 }
 
-/* Load every run a spec names; -1 with the reason on error. */
+/*
+ * Load every run a spec names, as digests: compare reads the round medians
+ * of each cell, not its samples. -1 with the reason on error.
+ */
 static int load_group(struct store *st, const char *spec, struct compare_group *g,
 		      char *err, size_t errlen)
 {
@@ -123,7 +126,7 @@ static int load_group(struct store *st, const char *spec, struct compare_group *
 		return -1;
 	g->runs = xcalloc(n, sizeof(*g->runs));
 	for (size_t i = 0; i < n; i++) {
-		if (store_load_run(st, ids[i], &g->runs[i], err, errlen) != 0) {
+		if (store_load_run_digest(st, ids[i], &g->runs[i], err, errlen) != 0) {
 			free(ids);
 			return -1;
 		}

@@ -4,10 +4,13 @@
  * kernel (a seccomp trap in a child), say why when it does, what it costs
  * next to the call that does the same job in userspace, and what to do.
  * Exit status 3 when an hres or coarse clock read enters the kernel, so that
- * a fleet can run it as a health check.
+ * a fleet can run it as a health check; the verdicts are saved as a run, so
+ * that `clockbench runs --command doctor --problems` lists the fleet's
+ * hosts whose clocks fall back to the kernel.
  */
 #include <math.h>
 #include <string.h>
+#include <time.h>
 
 #include "basic/options.h"
 #include "builtin/builtin.h"
@@ -16,6 +19,7 @@
 #include "probe/cycles.h"
 #include "doctor/doctor.h"
 #include "probe/env.h"
+#include "results/record.h"
 #include "probe/timing.h"
 #include "basic/util.h"
 
@@ -43,6 +47,7 @@ struct doctor_options {
 	int format;		/* enum doctor_format */
 	bool quiet;
 	bool no_cost;
+	struct store_options store;
 };
 
 /* One cell of the catalog with what doctor found out about it. */
@@ -103,6 +108,7 @@ static int parse_doctor_options(int argc, char **argv, struct doctor_options *o)
 		OPT_BOOL('q', "quiet", &o->quiet, "print only the problems, one line each"),
 		OPT_BOOL(0, "no-cost", &o->no_cost,
 			 "classify only; do not measure the cost of findings"),
+		STORE_SAVE_OPTIONS(&o->store),
 		OPT_END(),
 	};
 	int n;
@@ -633,6 +639,76 @@ static void print_json(struct doctor_ctx *d)
 	json_decref(root);
 }
 
+/* ---- the run --------------------------------------------------------- */
+
+/*
+ * A cell per call checked: its cost when measured, its verdict and cause
+ * in the reason ("kernel: clocksource"), unsupported ones as such.
+ */
+static void record_row(struct stored_run *sr, const struct doctor_row *r)
+{
+	struct stored_cell *c = record_add_cell(sr, r->cell->name, "ns", &r->ns,
+						r->measured ? 1 : 0);
+	char reason[160];
+
+	free(c->path);
+	c->path = xstrdup(catalog_paths[r->cell->path]);
+	free(c->api);
+	c->api = xstrdup(catalog_apis[r->cell->api].name);
+	free(c->clock);
+	c->clock = xstrdup(r->cell->clock ? r->cell->clock->name : "");
+	if (r->probe.verdict == VERDICT_UNSUPPORTED) {
+		free(c->status);
+		c->status = xstrdup("unsupported");
+	}
+	snprintf(reason, sizeof(reason), "%s%s%s", doctor_verdict_name(r->probe.verdict),
+		 r->probe.verdict == VERDICT_KERNEL ? ": " : "",
+		 r->probe.verdict == VERDICT_KERNEL ? doctor_cause_id(r->cause) : "");
+	free(c->reason);
+	c->reason = xstrdup(reason);
+}
+
+/*
+ * What a fleet asks of a doctor run, in its config: the verdict
+ * ("healthy" or "problems"), the clocksource, and each problem's cell and
+ * cause (its id, as doctor --format json names it, and its words).
+ */
+static json_t *doctor_config(const struct doctor_ctx *d)
+{
+	json_t *problems = json_array();
+
+	for (size_t i = 0; i < d->nfindings; i++) {
+		const struct finding *f = &d->findings[i];
+
+		if (f->severity == SEVERITY_PROBLEM)
+			json_array_append_new(problems, json_pack("{s:s, s:s, s:s, s:s}",
+				"cell", f->row->cell->name, "path", f->path,
+				"cause", doctor_cause_id(f->cause),
+				"why", doctor_cause_label(f->cause)));
+	}
+	return json_pack("{s:s, s:s, s:o}", "verdict",
+			 is_healthy(d) ? "healthy" : "problems",
+			 "clocksource", d->facts.clocksource, "problems", problems);
+}
+
+static int save_run(const struct doctor_ctx *d, const struct timespec *started)
+{
+	struct stored_run sr;
+	int rc;
+
+	if (d->opt.store.no_save)
+		return 0;
+	record_begin(&sr, "doctor", &d->opt.store, &d->env, started);
+	for (size_t i = 0; i < d->nrows; i++)
+		if (d->rows[i].selected)
+			record_row(&sr, &d->rows[i]);
+	sr.config = doctor_config(d);
+	record_finish(&sr, d->elapsed_s, false);
+	rc = record_save(&d->opt.store, &sr);
+	stored_run_free(&sr);
+	return rc;
+}
+
 /* ---- the command -------------------------------------------------------- */
 
 static void report_probe_failures(const struct doctor_ctx *d)
@@ -651,6 +727,7 @@ static void report_probe_failures(const struct doctor_ctx *d)
 int cmd_doctor(int argc, char **argv)
 {
 	struct catalog_filter all;
+	struct timespec started;
 	struct doctor_ctx d;
 	uint64_t start;
 	int rc;
@@ -659,6 +736,9 @@ int cmd_doctor(int argc, char **argv)
 	rc = parse_doctor_options(argc, argv, &d.opt);
 	if (rc < 0)
 		return parse_options_status(rc);
+	if (record_check(&d.opt.store))
+		return 1;
+	clock_gettime(CLOCK_REALTIME, &started);
 	start = now_ns();
 	catalog_filter_all(&all);
 	catalog_build(&d.cat, &all);
@@ -685,6 +765,9 @@ int cmd_doctor(int argc, char **argv)
 	fflush(stdout);
 	report_probe_failures(&d);
 	rc = exit_status(&d);
+	/* A run not saved fails a healthy check; a problem's 3 stays. */
+	if (save_run(&d, &started) && rc == 0)
+		rc = 1;
 
 	free(d.findings);
 	free(d.rows);

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * clockbench runs: the runs in the results database, oldest first, with
- * filters by label, kernel, host, command and date.
+ * filters by label, kernel, host, command, date and verdict; --problems:
+ * the hosts whose newest doctor run found clocks served by the kernel.
  */
+#include <fnmatch.h>
 #include <limits.h>
 #include <string.h>
 
@@ -155,6 +157,93 @@ static void print_json(const struct stored_run *runs, size_t n)
 	json_decref(arr);
 }
 
+/* What runs lists beside the store's own filter. */
+struct runs_options {
+	const char *verdict;	/* --verdict PATTERN, or NULL */
+	bool problems;		/* --problems */
+	int format;
+};
+
+/* A run's verdict: doctor's "healthy" or "problems", in its config. */
+static const char *run_verdict(const struct stored_run *run)
+{
+	const json_t *v = run->config ? json_object_get(run->config, "verdict") : NULL;
+
+	return json_is_string(v) ? json_string_value(v) : "";
+}
+
+/* ---- --problems -------------------------------------------------------- */
+
+/* The newest run of each host (runs come oldest first), in place: their count. */
+static size_t newest_per_host(struct stored_run *runs, size_t n)
+{
+	size_t kept = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		bool newer = false;
+
+		for (size_t k = i + 1; k < n && !newer; k++)
+			newer = streq(runs[k].host, runs[i].host);
+		if (newer) {
+			stored_run_free(&runs[i]);
+			continue;
+		}
+		if (kept != i)
+			runs[kept] = runs[i];
+		kept++;
+	}
+	return kept;
+}
+
+/* "clock-gettime-monotonic vdso: clocksource; time libc: interposed" */
+static void problem_causes(const struct stored_run *run, struct strbuf *sb)
+{
+	const json_t *problems = json_object_get(run->config, "problems"), *p;
+	size_t i;
+
+	json_array_foreach(problems, i, p) {
+		strbuf_addf(sb, "%s%s %s: %s", i ? "; " : "",
+			    json_string_value(json_object_get(p, "cell")),
+			    json_string_value(json_object_get(p, "path")),
+			    json_string_value(json_object_get(p, "cause")));
+	}
+}
+
+static void print_problems_json(const struct stored_run *runs, size_t n)
+{
+	json_t *arr = json_array();
+
+	for (size_t i = 0; i < n; i++)
+		json_array_append_new(arr, json_pack("{s:s, s:s, s:s, s:I, s:O?, s:O?}",
+			"host", runs[i].host, "kernel", runs[i].kernel,
+			"started", runs[i].started, "id", (json_int_t)runs[i].id,
+			"clocksource", json_object_get(runs[i].config, "clocksource"),
+			"problems", json_object_get(runs[i].config, "problems")));
+	json_dumpf(arr, stdout, JSON_INDENT(2));
+	putchar('\n');
+	json_decref(arr);
+}
+
+/* One line per host: host, kernel, newest doctor run, clocksource, causes. */
+static void print_problems(const struct stored_run *runs, size_t n, int format)
+{
+	if (format == 1) {
+		print_problems_json(runs, n);
+		return;
+	}
+	for (size_t i = 0; i < n; i++) {
+		_cleanup_strbuf_ struct strbuf causes = STRBUF_INIT, line = STRBUF_INIT;
+		const char *cs = json_string_value(json_object_get(runs[i].config,
+								   "clocksource"));
+
+		problem_causes(&runs[i], &causes);
+		strbuf_addf(&line, "%s  %s  run %lld, %s  clocksource %s: %s",
+			    runs[i].host, runs[i].kernel, (long long)runs[i].id,
+			    runs[i].started, cs ? cs : "?", causes.buf);
+		printf("%s\n", line.buf);
+	}
+}
+
 static bool filtered(const struct run_filter *f)
 {
 	return f->label || f->kernel || f->host || f->command || f->since ||
@@ -163,7 +252,7 @@ static bool filtered(const struct run_filter *f)
 
 /* The filter and store: 0, or OPTIONS_HELP or OPTIONS_ERROR (printed). */
 static int parse_runs_options(int argc, char **argv, struct run_filter *filter,
-			      struct store_options *store, int *format)
+			      struct store_options *store, struct runs_options *o)
 {
 	struct option_def options[] = {
 		OPT_STRING(0, "label", "PATTERN", &filter->label,
@@ -178,7 +267,12 @@ static int parse_runs_options(int argc, char **argv, struct run_filter *filter,
 			     "with THH:MM or THH:MM:SS (UTC)"),
 		OPT_CALLBACK(0, "until", "DATE", &filter->until, date_option,
 			     "runs started at or before DATE (a day includes all of it)"),
-		OPT_CHOICE(0, "format", "FMT", format, runs_formats,
+		OPT_STRING(0, "verdict", "PATTERN", &o->verdict,
+			   "runs with this verdict: healthy or problems (doctor)"),
+		OPT_BOOL(0, "problems", &o->problems,
+			 "the hosts whose newest doctor run found clocks served\n"
+			 "by the kernel, with the causes (implies --command doctor)"),
+		OPT_CHOICE(0, "format", "FMT", &o->format, runs_formats,
 			   "table (default) or json"),
 		STORE_DB_OPTION(store),
 		OPT_END(),
@@ -187,7 +281,33 @@ static int parse_runs_options(int argc, char **argv, struct run_filter *filter,
 
 	if (n > 0)
 		return options_fail("unexpected argument '%s'", argv[0]);
+	if (n == 0 && o->problems && !filter->command)
+		filter->command = "doctor";
 	return n < 0 ? n : 0;
+}
+
+/* --verdict, then --problems: the runs kept, in place; their count. */
+static size_t select_runs(struct stored_run *runs, size_t n,
+			  const struct runs_options *o)
+{
+	size_t kept = 0;
+
+	if (o->problems)
+		n = newest_per_host(runs, n);
+	for (size_t i = 0; i < n; i++) {
+		const char *v = run_verdict(&runs[i]);
+		bool keep = (!o->verdict || fnmatch(o->verdict, v, 0) == 0) &&
+			    (!o->problems || streq(v, "problems"));
+
+		if (!keep) {
+			stored_run_free(&runs[i]);
+			continue;
+		}
+		if (kept != i)
+			runs[kept] = runs[i];
+		kept++;
+	}
+	return kept;
 }
 
 /* The runs to list; a damaged one is named and left out, not fatal. */
@@ -218,10 +338,11 @@ int cmd_runs(int argc, char **argv)
 	struct stored_run *runs = NULL;
 	struct run_filter filter = { 0 };
 	struct store_options store = { 0 };
+	struct runs_options o = { 0 };
 	struct store *st;
 	int64_t *ids = NULL;
 	size_t n = 0, loaded = 0;
-	int format = 0, rc = parse_runs_options(argc, argv, &filter, &store, &format);
+	int rc = parse_runs_options(argc, argv, &filter, &store, &o);
 
 	if (rc < 0)
 		return parse_options_status(rc);
@@ -236,13 +357,20 @@ int cmd_runs(int argc, char **argv)
 	runs = xcalloc(n, sizeof(*runs));
 	if (load_headers(st, ids, n, runs, &loaded))
 		goto out;
-	if (format == 1)
+	if (o.verdict || o.problems) {
+		loaded = select_runs(runs, loaded, &o);
+		n = loaded;	/* "no run matches" when none is left */
+	}
+	if (o.problems)
+		print_problems(runs, loaded, o.format);
+	else if (o.format == 1)
 		print_json(runs, loaded);
 	else if (loaded)
 		print_table(runs, loaded);
-	else if (!n)
-		text_line(stderr, "%s in %s", filtered(&filter) ?
-			"no run matches" : "no runs", path);
+	if (!n && o.format != 1)
+		text_line(stderr, "%s in %s", o.problems ? "no host with problems" :
+			  filtered(&filter) || o.verdict ? "no run matches" : "no runs",
+			  store_name(st));
 	rc = fflush(stdout) == 0 && !ferror(stdout) ? 0 : 1;
 	if (rc)
 		error_msg("cannot write the list: %m");

@@ -667,7 +667,7 @@ static double group_ns_median(const struct compare_group *g,
 		const double *x = c ? metric_samples(c, METRIC_NS) : NULL;
 
 		if (x)
-			m[n++] = median_of_copy(x, c->n);
+			m[n++] = c->digest ? c->median_values : median_of_copy(x, c->n);
 	}
 	med = n ? median_of_copy(m, n) : NAN;
 	free(m);

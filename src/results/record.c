@@ -18,8 +18,14 @@
 int store_option_db(const struct option_def *opt, const char *arg,
 		    struct strbuf *err)
 {
+	char why[256];
+
 	if (!*arg) {
 		strbuf_adds(err, "empty --db path");
+		return -1;
+	}
+	if (store_is_url(arg) && store_check_url(arg, why, sizeof(why))) {
+		strbuf_addf(err, "invalid --%s URL: %s", opt->long_name, why);
 		return -1;
 	}
 	*(const char **)opt->value = arg;
@@ -146,12 +152,21 @@ static int check_store(const struct store_options *o, char *path, size_t len,
 	bool create_dirs;
 	int rc;
 
+	struct stat sb;
+
 	record_db_path(o, path, len, &create_dirs);
 	if (!*path)
 		return open_store(o, STORE_WRITE, path, len, err, errlen) ? 0 : -1;
-	if (access(path, F_OK) != 0 && errno == ENOENT)
+	/* A server's store is created, or upgraded, by this first connection. */
+	if (store_is_url(path))
+		st = store_open_access(path, STORE_WRITE, err, errlen);
+	else if (stat(path, &sb) != 0 && errno == ENOENT)
 		return check_creatable(path, create_dirs, err, errlen);
-	st = store_open_access(path, STORE_UPDATE, err, errlen);
+	/* Empty: another process has just created it and is writing its schema. */
+	else if (sb.st_size == 0)
+		return check_creatable(path, false, err, errlen);
+	else
+		st = store_open_access(path, STORE_UPDATE, err, errlen);
 	rc = st ? store_probe_write(st, err, errlen) : -1;
 	store_close(st);
 	return rc;
@@ -290,6 +305,7 @@ static void spool_run(const struct store_options *o, const char *path,
 {
 	char file[PATH_MAX + 64], err[2 * PATH_MAX + 128];
 	bool db = o && o->db;
+	_cleanup_free_ char *name = store_display_name(path);
 
 	if (!*path) {
 		error_msg("run not saved: %s", why);
@@ -301,7 +317,7 @@ static void spool_run(const struct store_options *o, const char *path,
 	}
 	error_msg("run not saved: %s; it is kept in %s: 'clockbench import%s%s %s' "
 		  "adds it, as will the next command that saves to %s", why, file,
-		  db ? " --db " : "", db ? path : "", file, path);
+		  db ? " --db " : "", db ? name : "", file, name);
 }
 
 int record_save(const struct store_options *o, struct stored_run *run)
@@ -318,7 +334,8 @@ int record_save(const struct store_options *o, struct stored_run *run)
 	if (st)
 		rc = store_save_run(st, run, err, sizeof(err));
 	if (rc == 0) {
-		text_line(stderr, "saved run %lld to %s", (long long)run->id, path);
+		text_line(stderr, "saved run %lld to %s", (long long)run->id,
+			  store_name(st));
 		spool_import(st, path);
 	}
 	store_close(st);

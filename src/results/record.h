@@ -33,15 +33,15 @@ struct store_options {
 	bool no_save;		/* --no-save */
 };
 
-/* The --db option: a non-empty path. */
+/* The --db option: a non-empty path, or a URL libpq can parse. */
 option_callback store_option_db;
 /* The --label option: a valid label (store_label_valid()). */
 option_callback store_option_label;
 
 #define STORE_DB_OPTION(o) \
 	OPT_CALLBACK(0, "db", "PATH", &(o)->db, store_option_db, \
-		     "results database (default: $CLOCKBENCH_DB, else\n" \
-		     "$XDG_DATA_HOME/clockbench/results.db)")
+		     "results database, a file or a postgresql:// URL (default:\n" \
+		     "$CLOCKBENCH_DB, else $XDG_DATA_HOME/clockbench/results.db)")
 
 /* What a measuring command takes to save its run. */
 #define STORE_SAVE_OPTIONS(o) \

@@ -39,6 +39,10 @@ static void absolute_path(const char *db, char *out, size_t len)
 	const char *slash = strrchr(db, '/');
 	char dir[PATH_MAX], real[PATH_MAX];
 
+	if (store_is_url(db)) {
+		snprintf(out, len, "%s", db);
+		return;
+	}
 	if (!slash)
 		snprintf(dir, sizeof(dir), ".");
 	else
@@ -86,7 +90,10 @@ void spool_dirs(const char *db, char *beside, size_t blen, char *state,
 	char abs[PATH_MAX], home[PATH_MAX];
 
 	absolute_path(db, abs, sizeof(abs));
-	snprintf(beside, blen, "%s-spool", abs);
+	/* A server has no directory beside it: the state directory only. */
+	snprintf(beside, blen, "%s", store_is_url(db) ? "" : abs);
+	if (*beside)
+		snprintf(beside, blen, "%s-spool", abs);
 	state_home(home, sizeof(home));
 	snprintf(state, slen, "%s/clockbench/spool/%016llx", home,
 		 (unsigned long long)fnv1a(abs));
@@ -188,7 +195,8 @@ int spool_write(const char *db, const struct stored_run *run, char *file,
 
 	spool_dirs(db, beside, sizeof(beside), state, sizeof(state));
 	absolute_path(db, abs, sizeof(abs));
-	if (write_in(beside, false, abs, run, file, len) == 0)
+	errno = ENOENT;
+	if (*beside && write_in(beside, false, abs, run, file, len) == 0)
 		return 0;
 	first = errno;
 	if (write_in(state, true, abs, run, file, len) == 0)
@@ -306,7 +314,7 @@ int spool_import(struct store *st, const char *db)
 	int a, b;
 
 	spool_dirs(db, beside, sizeof(beside), state, sizeof(state));
-	a = import_dir(st, beside);
+	a = *beside ? import_dir(st, beside) : 0;
 	if (a < 0)
 		return -1;
 	b = import_dir(st, state);

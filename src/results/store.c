@@ -1,112 +1,50 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The results store in SQLite.
+ * The results store: its interface and what both backends share, every
+ * statement that reads or writes runs among it (store-backend.h); the
+ * engines themselves, a file (store-sqlite.c) or a PostgreSQL server
+ * (store-pg.c), only open, check, migrate and run statements.
  *
- * Samples are kept as one BLOB per cell and metric: n IEEE 754 doubles,
- * little-endian whatever the host, not a row per sample. A full bench run
- * holds over half a million samples; as rows they would cost some 40 bytes
- * each plus an index entry and make every save slow, and buy nothing,
- * since statistics always read a cell's samples whole. As a blob a sample
- * takes 8 bytes, a cell loads in one step, and the values stay bit-exact.
+ * Samples are kept as one BLOB per cell and metric, not a row per sample.
+ * A full bench run holds over half a million samples; as rows they would
+ * cost some 40 bytes each plus an index entry and make every save slow,
+ * and buy nothing, since statistics always read a cell's samples whole.
+ * Since schema 3 a blob is the compact encoding of results/codec.h (a
+ * default bench run: 14.3 MB as raw doubles, 2.8 MB encoded), bit-exact;
+ * cells.encoding says which: 0 for the n little-endian doubles of schemas
+ * 1 and 2, which are read as they are. Beside the samples, a cell measured
+ * in rounds keeps its digest (results/digest.h), all that compare reads.
  * Per-sample rows are what `clockbench export --format csv` gives.
- *
- * A file is checked before anything is written to it: not SQLite, corrupt,
- * someone else's database or a newer schema, and it is refused untouched.
  */
 #include "results/store.h"
 
 #include <ctype.h>
 #include <errno.h>
+#include <fnmatch.h>
 #include <limits.h>
 #include <math.h>
 #include <pwd.h>
-#include <sqlite3.h>
 #include <stdarg.h>
 #include <string.h>
 #include <sys/random.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "basic/stats.h"
 #include "basic/strbuf.h"
 #include "basic/util.h"
+#include "results/codec.h"
+#include "results/digest.h"
+#include "results/store-backend.h"
 
-/* "Clkb": marks the file as ours in the SQLite header (PRAGMA application_id). */
-#define STORE_APPLICATION_ID 0x436c6b62
-/*
- * Concurrent runs wait for each other's short write transactions, 30 s
- * unless $CLOCKBENCH_BUSY_TIMEOUT says otherwise.
- */
-#define STORE_BUSY_TIMEOUT_MS 30000
 #define LABEL_MAX 64
+/* cells.encoding: how the sample blobs of a cell are written. */
+enum { SAMPLES_RAW, SAMPLES_COMPACT };
 
-struct store {
-	sqlite3 *db;
-	char *path;
-	int timeout_ms;	/* how long to wait for another connection's lock */
-	bool busy;	/* the last error was another connection's lock */
-	char cause[64];	/* plain_cause()'s words for a lock */
-	char warning[PATH_MAX + 128];	/* what a reader should know, or "" */
-	/*
-	 * The schema of the file: a read-only connection to an older one
-	 * reads what it has (NULL for the columns a later migration adds).
-	 */
-	int64_t version;
-};
-
-/*
- * migrations[v] takes a database from schema version v to v + 1, in the
- * same transaction that sets user_version. Only ever append a step: the
- * released ones have already run on databases in the field.
- */
-static const char *const migrations[] = {
-	/* 0 -> 1: runs and their cells. AUTOINCREMENT: a removed run's id is
-	 * never given to another run, so ids quoted in notes stay true. */
-	"CREATE TABLE runs ("
-	"  id INTEGER PRIMARY KEY AUTOINCREMENT,"
-	"  uuid TEXT NOT NULL UNIQUE,"
-	"  command TEXT NOT NULL,"
-	"  label TEXT NOT NULL DEFAULT '',"
-	"  host TEXT NOT NULL,"
-	"  kernel TEXT NOT NULL,"
-	"  started TEXT NOT NULL,"
-	"  elapsed_s REAL NOT NULL,"
-	"  status TEXT NOT NULL CHECK (status IN ('complete', 'interrupted')),"
-	"  env TEXT NOT NULL,"
-	"  config TEXT"
-	");"
-	"CREATE INDEX runs_label ON runs (label);"
-	"CREATE INDEX runs_started ON runs (started);"
-	"CREATE TABLE cells ("
-	"  run_id INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE,"
-	"  seq INTEGER NOT NULL,"
-	"  name TEXT NOT NULL,"
-	"  path TEXT NOT NULL,"
-	"  api TEXT NOT NULL,"
-	"  clock TEXT NOT NULL,"
-	"  status TEXT NOT NULL,"
-	"  reason TEXT NOT NULL,"
-	"  unit TEXT NOT NULL,"
-	"  batch_calls INTEGER NOT NULL,"
-	"  n INTEGER NOT NULL,"
-	"  samples BLOB,"
-	"  cycles BLOB,"
-	"  cycles_unit TEXT NOT NULL,"
-	"  rounds BLOB,"
-	"  PRIMARY KEY (run_id, seq)"
-	");",
-	/* 1 -> 2: core cycles per sample, and how steady each run's machine was. */
-	"ALTER TABLE cells ADD COLUMN core_cycles BLOB;"
-	"ALTER TABLE runs ADD COLUMN quality TEXT;",
-};
-
-_Static_assert(ARRAY_SIZE(migrations) == STORE_SCHEMA_VERSION,
-	       "STORE_SCHEMA_VERSION must count the migrations");
-
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-	_printf_(3, 4);
 static const char *find_control(const char *s);
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
+static bool uuid_like(const char *s);
+
+void store_set_err(char *err, size_t errlen, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -117,80 +55,106 @@ static void set_err(char *err, size_t errlen, const char *fmt, ...)
 	va_end(ap);
 }
 
-/*
- * What went wrong in plain words, when SQLite's own are misleading: a full
- * disk is "disk I/O error" when it hits the log's shared memory.
- */
-static const char *plain_cause(struct store *st)
-{
-	int code = sqlite3_extended_errcode(st->db);
-	int sys = sqlite3_system_errno(st->db);
 
-	switch (code & 0xff) {
-	case SQLITE_FULL:
-		return "no space left on device";
-	case SQLITE_BUSY:
-		snprintf(st->cause, sizeof(st->cause), "another process holds it "
-			 "locked (waited %g s)", st->timeout_ms / 1000.0);
-		return st->cause;
-	case SQLITE_IOERR:
-	case SQLITE_CANTOPEN:
-		if (sys == ENOSPC)
-			return "no space left on device";
-		return sys ? strerror(sys) : NULL;
-	}
-	if (code == SQLITE_READONLY_DIRECTORY)
-		return "cannot create files in its directory";
-	return NULL;
+/* Statements and rows through the backend. */
+static int run_sql(struct store *st, const char *sql, const struct sql_param *p,
+		   size_t n, sql_row_fn fn, void *ctx, const char *what, char *err,
+		   size_t errlen)
+{
+	return st->ops->run(st, sql, p, n, fn, ctx, what, err, errlen);
 }
 
-/* "PATH: what: the cause", with a plain word for the usual causes. */
-static void db_err(struct store *st, char *err, size_t errlen,
-		   const char *what)
+static bool row_null(const struct sql_row *r, int col)
 {
-	int code = sqlite3_errcode(st->db) & 0xff;
-	const char *cause = plain_cause(st);
-
-	st->busy = code == SQLITE_BUSY;
-	if (code == SQLITE_CORRUPT)
-		set_err(err, errlen, "%s: the database is corrupt (%s: %s)",
-			st->path, what, sqlite3_errmsg(st->db));
-	else if (code == SQLITE_NOTADB)
-		set_err(err, errlen, "%s: not an SQLite database (%s)", st->path,
-			sqlite3_errmsg(st->db));
-	else
-		set_err(err, errlen, "%s: %s: %s", st->path, what,
-			cause ? cause : sqlite3_errmsg(st->db));
+	return r->ops->is_null(r, col);
 }
 
-static int exec(struct store *st, const char *sql, const char *what, char *err,
-		size_t errlen)
+static int64_t row_int(const struct sql_row *r, int col)
 {
-	if (sqlite3_exec(st->db, sql, NULL, NULL, NULL) == SQLITE_OK)
-		return 0;
-	db_err(st, err, errlen, what);
-	return -1;
+	return r->ops->get_int(r, col);
 }
 
-static sqlite3_stmt *prepare(struct store *st, const char *sql, char *err,
-			     size_t errlen)
+static double row_double(const struct sql_row *r, int col)
 {
-	sqlite3_stmt *stmt = NULL;
+	return r->ops->get_double(r, col);
+}
 
-	if (sqlite3_prepare_v2(st->db, sql, -1, &stmt, NULL) != SQLITE_OK) {
-		db_err(st, err, errlen, "reading the database");
-		return NULL;
-	}
-	return stmt;
+static const char *row_text(const struct sql_row *r, int col)
+{
+	return r->ops->get_text(r, col);
+}
+
+static const void *row_blob(const struct sql_row *r, int col, size_t *len)
+{
+	return r->ops->get_blob(r, col, len);
 }
 
 static void rollback(struct store *st)
 {
-	if (!sqlite3_get_autocommit(st->db))
-		sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+	st->ops->rollback(st);
 }
 
-/* ---- where the database lives --------------------------------------- */
+/* ---- the views of the metrics ---------------------------------------- */
+
+/*
+ * One read-only view per metric, one row per run and measured cell: what
+ * Grafana or any SQL client charts (clockbench-runs(1)). started is the
+ * backend's expression of runs.started (a timestamp on PostgreSQL).
+ */
+char *store_views_sql(const char *started)
+{
+	static const struct {
+		const char *name, *prefix, *unit, *where;
+	} views[] = {
+		{ "metric_ns", "value", "c.unit", "c.unit = 'ns'" },
+		{ "metric_seconds", "value", "c.unit", "c.unit = 's'" },
+		{ "metric_cycles", "cycles", "c.cycles_unit", "c.cycles_median IS NOT NULL" },
+		{ "metric_core_cycles", "core", "'core cycles'", "c.core_median IS NOT NULL" },
+	};
+	struct strbuf sb = STRBUF_INIT;
+
+	for (size_t i = 0; i < ARRAY_SIZE(views); i++)
+		strbuf_addf(&sb, "CREATE VIEW %s AS SELECT r.id AS run_id, r.uuid,"
+			    " r.host, r.kernel, r.command, r.label, %s AS started,"
+			    " c.name AS cell, c.path, c.%s_median AS median, c.%s_lo AS"
+			    " ci_lo, c.%s_hi AS ci_hi, %s AS unit FROM runs r JOIN cells c"
+			    " ON c.run_id = r.id WHERE c.status = 'ok' AND %s AND"
+			    " c.%s_median IS NOT NULL;", views[i].name, started,
+			    views[i].prefix, views[i].prefix, views[i].prefix,
+			    views[i].unit, views[i].where, views[i].prefix);
+	return strbuf_detach(&sb);
+}
+
+/* ---- where the store lives ------------------------------------------ */
+
+bool store_is_url(const char *s)
+{
+	return s && (!strncmp(s, "postgresql://", 13) || !strncmp(s, "postgres://", 11));
+}
+
+/* A URL's password, in its authority or as password=, is never shown. */
+char *store_display_name(const char *db)
+{
+	const char *auth, *end, *at, *colon;
+	char *name = xstrdup(db);
+
+	if (!store_is_url(db))
+		return name;
+	auth = strstr(db, "://") + 3;
+	end = auth + strcspn(auth, "/?");
+	at = memchr(auth, '@', (size_t)(end - auth));
+	colon = at ? memchr(auth, ':', (size_t)(at - auth)) : NULL;
+	if (colon)
+		memmove(name + (colon - db), name + (at - db), strlen(at) + 1);
+	for (char *p = strstr(name, "password="); p; p = strstr(p + 1, "password=")) {
+		char *v = p + 9;
+		size_t n = strcspn(v, "&");
+
+		memmove(v + 3, v + n, strlen(v + n) + 1);
+		memcpy(v, "***", 3);
+	}
+	return name;
+}
 
 void store_default_path(char *buf, size_t len)
 {
@@ -218,428 +182,18 @@ void store_default_path(char *buf, size_t len)
 		buf[0] = '\0';
 }
 
-/* ---- opening: check, then switch to WAL, then migrate ---------------- */
-
-/* Whether the directory that would hold path exists. */
-static bool parent_dir_exists(const char *path, char *dir, size_t len)
-{
-	const char *slash = strrchr(path, '/');
-	struct stat sb;
-
-	if (!slash) {
-		snprintf(dir, len, ".");
-		return true;
-	}
-	snprintf(dir, len, "%.*s", (int)(slash - path), path);
-	if (slash == path)
-		snprintf(dir, len, "/");
-	return stat(dir, &sb) == 0 && S_ISDIR(sb.st_mode);
-}
-
-/* What is at path before SQLite sees it. *create: nothing yet. */
-static int check_path(const char *path, enum store_access access, bool *create,
-		      char *err, size_t errlen)
-{
-	char dir[PATH_MAX];
-	struct stat sb;
-
-	*create = false;
-	if (!path || !*path) {
-		set_err(err, errlen, "no path for the results database "
-			"(set HOME or XDG_DATA_HOME, or give --db)");
-		return -1;
-	}
-	if (stat(path, &sb) == 0) {
-		if (S_ISDIR(sb.st_mode)) {
-			set_err(err, errlen, "%s is a directory, not a results database",
-				path);
-			return -1;
-		}
-		if (!S_ISREG(sb.st_mode)) {
-			set_err(err, errlen, "%s is not a regular file", path);
-			return -1;
-		}
-		/* SQLite would write a schema into it; only a saving command may. */
-		if (sb.st_size == 0 && access != STORE_WRITE) {
-			set_err(err, errlen, "no results database at %s (the file is "
-				"empty)", path);
-			return -1;
-		}
-		return 0;
-	}
-	if (errno != ENOENT) {
-		set_err(err, errlen, "cannot access %s: %s", path, strerror(errno));
-		return -1;
-	}
-	if (access != STORE_WRITE) {
-		set_err(err, errlen, "no results database at %s", path);
-		return -1;
-	}
-	if (!parent_dir_exists(path, dir, sizeof(dir))) {
-		set_err(err, errlen, "cannot create %s: directory %s does not exist",
-			path, dir);
-		return -1;
-	}
-	*create = true;
-	return 0;
-}
-
-/*
- * Read-only checks: is it SQLite, is it ours, is its schema one we know.
- * *version gets the schema version.
- */
-static int check_identity(struct store *st, int64_t *version, char *err,
-			  size_t errlen)
-{
-	sqlite3_stmt *stmt;
-	int64_t appid, ntables;
-	int rc;
-
-	/* One statement, one snapshot: a concurrent migration is all or nothing. */
-	stmt = prepare(st, "SELECT (SELECT application_id FROM pragma_application_id),"
-		       " (SELECT user_version FROM pragma_user_version),"
-		       " (SELECT count(*) FROM sqlite_master)", err, errlen);
-	if (!stmt)
-		return -1;
-	rc = sqlite3_step(stmt);
-	if (rc != SQLITE_ROW) {
-		db_err(st, err, errlen, "reading the database");
-		sqlite3_finalize(stmt);
-		return -1;
-	}
-	appid = sqlite3_column_int64(stmt, 0);
-	*version = sqlite3_column_int64(stmt, 1);
-	ntables = sqlite3_column_int64(stmt, 2);
-	sqlite3_finalize(stmt);
-	if (appid != 0 && appid != STORE_APPLICATION_ID) {
-		set_err(err, errlen, "%s: an SQLite database of another program "
-			"(application id 0x%08llx), not a clockbench results database",
-			st->path, (unsigned long long)appid);
-		return -1;
-	}
-	if (appid == 0 && ntables > 0) {
-		set_err(err, errlen, "%s: an SQLite database with tables but not a "
-			"clockbench results database", st->path);
-		return -1;
-	}
-	if (*version > STORE_SCHEMA_VERSION) {
-		set_err(err, errlen, "%s: database schema version %lld is newer than "
-			"this clockbench supports (%d); use a newer clockbench",
-			st->path, (long long)*version, STORE_SCHEMA_VERSION);
-		return -1;
-	}
-	if (*version < 0) {
-		set_err(err, errlen, "%s: invalid schema version %lld", st->path,
-			(long long)*version);
-		return -1;
-	}
-	return 0;
-}
-
-/* quick_check's report on one line: "*** in database main ***\nPage 2: .." */
-static void corrupt_err(struct store *st, const char *report, char *err,
-			size_t errlen)
-{
-	static const char banner[] = "*** in database main ***\n";
-	char *line = xstrdup(report ? report : "integrity check failed");
-	char *p = line;
-
-	if (!strncmp(p, banner, sizeof(banner) - 1))
-		p += sizeof(banner) - 1;
-	for (char *q = p; *q; q++)
-		if (*q == '\n')
-			*q = ' ';
-	set_err(err, errlen, "%s: the database is corrupt (%s)", st->path, p);
-	free(line);
-}
-
-/* Every page's structure, read-only: before the first write to a file. */
-static int check_integrity(struct store *st, char *err, size_t errlen)
-{
-	sqlite3_stmt *stmt = prepare(st, "PRAGMA quick_check(1)", err, errlen);
-	const char *res;
-	int rc;
-
-	if (!stmt)
-		return -1;
-	rc = sqlite3_step(stmt);
-	if (rc != SQLITE_ROW) {
-		db_err(st, err, errlen, "checking its integrity");
-		sqlite3_finalize(stmt);
-		return -1;
-	}
-	res = (const char *)sqlite3_column_text(stmt, 0);
-	rc = streq(res, "ok") ? 0 : -1;
-	if (rc)
-		corrupt_err(st, res, err, errlen);
-	sqlite3_finalize(stmt);
-	return rc;
-}
-
-static int set_wal_mode(struct store *st, char *err, size_t errlen)
-{
-	sqlite3_stmt *stmt = prepare(st, "PRAGMA journal_mode = WAL", err, errlen);
-	const char *mode;
-	int rc;
-
-	if (!stmt)
-		return -1;
-	rc = sqlite3_step(stmt);
-	mode = rc == SQLITE_ROW ? (const char *)sqlite3_column_text(stmt, 0) : NULL;
-	if (!mode)
-		db_err(st, err, errlen, "switching to WAL mode");
-	else if (!streq(mode, "wal"))
-		set_err(err, errlen, "%s: cannot use WAL mode (journal mode stays %s)",
-			st->path, mode);
-	rc = mode && streq(mode, "wal") ? 0 : -1;
-	sqlite3_finalize(stmt);
-	return rc;
-}
-
-static bool wal_mode(struct store *st)
-{
-	sqlite3_stmt *stmt = prepare(st, "PRAGMA journal_mode", NULL, 0);
-	bool wal = false;
-
-	if (stmt && sqlite3_step(stmt) == SQLITE_ROW)
-		wal = streq((const char *)sqlite3_column_text(stmt, 0), "wal");
-	sqlite3_finalize(stmt);
-	return wal;
-}
-
-/* Bring the schema to STORE_SCHEMA_VERSION, in one write transaction. */
-static int migrate(struct store *st, char *err, size_t errlen)
-{
-	char sql[64];
-	int64_t version;
-
-	if (exec(st, "BEGIN IMMEDIATE", "starting the schema upgrade", err, errlen))
-		return -1;
-	/* Another process may have migrated while this one waited. */
-	if (check_identity(st, &version, err, errlen))
-		goto fail;
-	for (int64_t v = version; v < STORE_SCHEMA_VERSION; v++)
-		if (exec(st, migrations[v], "upgrading the schema", err, errlen))
-			goto fail;
-	snprintf(sql, sizeof(sql), "PRAGMA application_id = %d; PRAGMA user_version = %d",
-		 STORE_APPLICATION_ID, STORE_SCHEMA_VERSION);
-	if (exec(st, sql, "upgrading the schema", err, errlen) ||
-	    exec(st, "COMMIT", "upgrading the schema", err, errlen))
-		goto fail;
-	return 0;
-fail:
-	rollback(st);
-	return -1;
-}
-
-static int prepare_database(struct store *st, enum store_access access,
-			    char *err, size_t errlen)
-{
-	int64_t version;
-	bool wal;
-
-	if (check_identity(st, &version, err, errlen))
-		return -1;
-	wal = wal_mode(st);
-	/* Nothing has been written yet: check everything before the first write. */
-	if (check_integrity(st, err, errlen))
-		return -1;
-	if (!wal && set_wal_mode(st, err, errlen))
-		return -1;
-	if (version < STORE_SCHEMA_VERSION && migrate(st, err, errlen))
-		return -1;
-	st->version = STORE_SCHEMA_VERSION;
-	/*
-	 * NORMAL: in WAL mode a commit survives a crash of the process and
-	 * the file is never corrupted; a power cut may lose the last runs.
-	 */
-	return exec(st, "PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL",
-		    "setting up the connection", err, errlen);
-}
-
-/*
- * Switching to WAL needs the only lock on the file, and SQLite does not
- * wait for it (waiting could deadlock two connections that each hold a
- * shared lock), so several processes creating one database at once get
- * SQLITE_BUSY. They back off a few milliseconds (spread by pid) and try
- * again, within the busy timeout; by then one has switched and the rest
- * find WAL set.
- */
-static int prepare_with_retries(struct store *st, enum store_access access,
-				char *err, size_t errlen)
-{
-	uint64_t deadline = now_ns() + (uint64_t)st->timeout_ms * 1000000ull;
-	unsigned int attempt = 0;
-
-	for (;;) {
-		st->busy = false;
-		if (prepare_database(st, access, err, errlen) == 0)
-			return 0;
-		if (!st->busy || now_ns() > deadline)
-			return -1;
-		attempt++;
-		usleep(1000 + ((unsigned int)getpid() * 7919u + attempt * 104729u) % 9000);
-	}
-}
-
-/* $CLOCKBENCH_BUSY_TIMEOUT ("30", "200ms", "0"), else 30 s. */
-static int busy_timeout_ms(void)
-{
-	const char *env = getenv("CLOCKBENCH_BUSY_TIMEOUT");
-	double s;
-
-	if (env && streq(env, "0"))
-		return 0;
-	if (env && parse_duration(env, &s) && s < 86400)
-		return (int)(s * 1000);
-	return STORE_BUSY_TIMEOUT_MS;
-}
-
-static int open_db(struct store *st, const char *name, int flags, char *err,
-		   size_t errlen)
-{
-	int rc = sqlite3_open_v2(name, &st->db, flags, NULL);
-
-	if (rc != SQLITE_OK) {
-		set_err(err, errlen, "cannot open %s: %s", st->path,
-			st->db ? sqlite3_errmsg(st->db) : sqlite3_errstr(rc));
-		sqlite3_close(st->db);
-		st->db = NULL;
-		return -1;
-	}
-	sqlite3_extended_result_codes(st->db, 1);
-	sqlite3_busy_timeout(st->db, st->timeout_ms);
-	return 0;
-}
-
-/* A read-only connection: the schema checked, nothing migrated or set. */
-static int prepare_reading(struct store *st, char *err, size_t errlen)
-{
-	int64_t version;
-
-	if (check_identity(st, &version, err, errlen))
-		return -1;
-	if (version == 0) {
-		set_err(err, errlen, "no results database at %s (an SQLite file "
-			"without clockbench's tables)", st->path);
-		return -1;
-	}
-	st->version = version;
-	return exec(st, "PRAGMA query_only = ON", "setting up the connection",
-		    err, errlen);
-}
-
-/*
- * Reading a WAL database needs its -shm file, which SQLite creates, even
- * for reading, beside the database. It cannot in a read-only directory,
- * on read-only or full storage, or next to someone else's files.
- */
-static bool shared_memory_failed(struct store *st)
-{
-	int code = sqlite3_extended_errcode(st->db);
-
-	switch (code & 0xff) {
-	case SQLITE_CANTOPEN:
-	case SQLITE_READONLY:
-		return true;
-	case SQLITE_IOERR:
-		return code == SQLITE_IOERR_SHMOPEN || code == SQLITE_IOERR_SHMSIZE ||
-		       code == SQLITE_IOERR_SHMMAP || code == SQLITE_IOERR_SHMLOCK;
-	}
-	return false;
-}
-
-/* "file:PATH?query", with what URIs reserve in PATH escaped. */
-static char *file_uri(const char *path, const char *query)
-{
-	struct strbuf sb = STRBUF_INIT;
-
-	strbuf_adds(&sb, "file:");
-	while (path[0] == '/' && path[1] == '/')
-		path++;		/* "file://x" would name a host */
-	for (const char *p = path; *p; p++) {
-		if (*p == '%' || *p == '?' || *p == '#')
-			strbuf_addf(&sb, "%%%02X", (unsigned char)*p);
-		else
-			strbuf_addch(&sb, *p);
-	}
-	strbuf_addf(&sb, "?%s", query);
-	return strbuf_detach(&sb);
-}
-
-/* Runs saved to the write-ahead log but not yet to the file itself. */
-static void note_unread_log(struct store *st)
-{
-	char wal[PATH_MAX + 8];
-	struct stat sb;
-
-	snprintf(wal, sizeof(wal), "%s-wal", st->path);
-	if (stat(wal, &sb) == 0 && sb.st_size > 0)
-		snprintf(st->warning, sizeof(st->warning), "%s: read without %s, "
-			 "which cannot be opened here: the latest runs may be "
-			 "missing", st->path, wal);
-}
-
-/*
- * mode=ro first; when the log's shared memory cannot be set up, the file
- * as it is (immutable: no locks, no -shm), which is all a read-only
- * directory or disk can hold anyway.
- */
-static int open_read_only(struct store *st, char *err, size_t errlen)
-{
-	char *uri;
-	int rc;
-
-	if (open_db(st, st->path, SQLITE_OPEN_READONLY, err, errlen))
-		return -1;
-	if (prepare_reading(st, err, errlen) == 0)
-		return 0;
-	if (!shared_memory_failed(st))
-		return -1;
-	sqlite3_close(st->db);
-	st->db = NULL;
-	uri = file_uri(st->path, "immutable=1");
-	rc = open_db(st, uri, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, err, errlen);
-	free(uri);
-	if (rc || prepare_reading(st, err, errlen))
-		return -1;
-	note_unread_log(st);
-	return 0;
-}
-
-/* A connection that writes: refused when the file itself is read-only. */
-static int open_read_write(struct store *st, enum store_access how,
-			   bool create, char *err, size_t errlen)
-{
-	int flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0);
-
-	if (open_db(st, st->path, flags, err, errlen))
-		return -1;
-	/* SQLite falls back to read-only silently; a save would then fail. */
-	if (sqlite3_db_readonly(st->db, "main") == 1) {
-		set_err(err, errlen, "%s: cannot write to it: %s", st->path,
-			access(st->path, W_OK) ? strerror(errno) : "read-only");
-		return -1;
-	}
-	return prepare_with_retries(st, how, err, errlen);
-}
+/* ---- opening -------------------------------------------------------- */
 
 struct store *store_open_access(const char *path, enum store_access access,
 				char *err, size_t errlen)
 {
-	struct store *st;
-	bool create;
+	struct store *st = xcalloc(1, sizeof(*st));
 	int rc;
 
-	if (check_path(path, access, &create, err, errlen))
-		return NULL;
-	st = xcalloc(1, sizeof(*st));
-	st->path = xstrdup(path);
-	st->timeout_ms = busy_timeout_ms();
-	if (access == STORE_READ)
-		rc = open_read_only(st, err, errlen);
+	if (store_is_url(path))
+		rc = store_pg_open(st, path, access, err, errlen);
 	else
-		rc = open_read_write(st, access, create, err, errlen);
+		rc = store_sqlite_open(st, path, access, err, errlen);
 	if (rc) {
 		store_close(st);
 		return NULL;
@@ -652,6 +206,11 @@ const char *store_warning(const struct store *st)
 	return st->warning[0] ? st->warning : NULL;
 }
 
+const char *store_name(const struct store *st)
+{
+	return st->name;
+}
+
 struct store *store_open(const char *path, char *err, size_t errlen)
 {
 	return store_open_access(path, STORE_WRITE, err, errlen);
@@ -661,26 +220,13 @@ void store_close(struct store *st)
 {
 	if (!st)
 		return;
-	sqlite3_close(st->db);
-	free(st->path);
+	if (st->ops)
+		st->ops->close(st);
+	free(st->name);
 	free(st);
 }
 
-/* ---- samples as little-endian blobs ---------------------------------- */
-
-static void *encode_doubles(const double *x, size_t n)
-{
-	unsigned char *buf = xmalloc(n * 8), *p = buf;
-
-	for (size_t i = 0; i < n; i++) {
-		uint64_t bits;
-
-		memcpy(&bits, &x[i], 8);
-		for (int b = 0; b < 8; b++)
-			*p++ = (unsigned char)(bits >> (8 * b));
-	}
-	return buf;
-}
+/* ---- samples: schema 1 and 2's raw doubles, else codec.h -------------- */
 
 static double *decode_doubles(const unsigned char *p, size_t n)
 {
@@ -807,117 +353,197 @@ static void now_iso8601(char *buf, size_t len)
 	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
-static void bind_json(sqlite3_stmt *stmt, int col, const json_t *j)
+/* A JSON text parameter (malloc'd into *keep), NULL as SQL NULL. */
+static struct sql_param json_param(const json_t *j, char **keep)
 {
-	char *text = j ? json_dumps(j, JSON_COMPACT) : NULL;
-
-	if (text)
-		sqlite3_bind_text(stmt, col, text, -1, free);
-	else
-		sqlite3_bind_null(stmt, col);
+	*keep = j ? json_dumps(j, JSON_COMPACT) : NULL;
+	return P_TEXT(*keep);
 }
 
-static void bind_doubles(sqlite3_stmt *stmt, int col, const double *x, size_t n)
-{
-	if (x && n)
-		sqlite3_bind_blob64(stmt, col, encode_doubles(x, n), n * 8, free);
-	else
-		sqlite3_bind_null(stmt, col);
-}
+/*
+ * The blobs of one cell, encoded, owned until cell_blobs_free(), and per
+ * metric (values, cycles, core cycles) the median and its 95 % CI of the
+ * samples, as show computes them: what the views of the metrics read.
+ */
+struct cell_blobs {
+	void *samples, *cycles, *core, *rounds, *digest;
+	size_t samples_len, cycles_len, core_len, rounds_len, digest_len;
+	struct summary sum[3];
+	bool have[3];
+};
 
-static void bind_rounds(sqlite3_stmt *stmt, int col, const uint32_t *r, size_t n)
+static void summarize_metric(struct cell_blobs *b, int m, const double *x,
+			     size_t n)
 {
-	size_t bytes;
-	void *blob;
+	double *copy;
 
-	if (!r || !n) {
-		sqlite3_bind_null(stmt, col);
+	if (!x || !n)
 		return;
-	}
-	blob = encode_rounds(r, n, &bytes);
-	sqlite3_bind_blob64(stmt, col, blob, bytes, free);
+	copy = xmalloc(n * sizeof(double));
+	memcpy(copy, x, n * sizeof(double));
+	stats_summarize(copy, n, &b->sum[m]);
+	free(copy);
+	b->have[m] = true;
 }
 
-static int insert_cell(struct store *st, sqlite3_stmt *stmt, int64_t run_id,
-		       size_t seq, const struct stored_cell *c, char *err,
-		       size_t errlen)
+/* A figure as a parameter: NULL when absent or not a number. */
+static struct sql_param figure_param(const struct cell_blobs *b, int m, double v)
 {
-	sqlite3_reset(stmt);
-	sqlite3_clear_bindings(stmt);
-	sqlite3_bind_int64(stmt, 1, run_id);
-	sqlite3_bind_int64(stmt, 2, (int64_t)seq);
-	sqlite3_bind_text(stmt, 3, str(c->name), -1, SQLITE_STATIC);
-	sqlite3_bind_text(stmt, 4, str(c->path), -1, SQLITE_STATIC);
-	sqlite3_bind_text(stmt, 5, str(c->api), -1, SQLITE_STATIC);
-	sqlite3_bind_text(stmt, 6, str(c->clock), -1, SQLITE_STATIC);
-	sqlite3_bind_text(stmt, 7, str(c->status), -1, SQLITE_STATIC);
-	sqlite3_bind_text(stmt, 8, str(c->reason), -1, SQLITE_STATIC);
-	sqlite3_bind_text(stmt, 9, str(c->unit), -1, SQLITE_STATIC);
-	sqlite3_bind_int64(stmt, 10, (int64_t)c->batch_calls);
-	sqlite3_bind_int64(stmt, 11, c->values ? (int64_t)c->n : 0);
-	bind_doubles(stmt, 12, c->values, c->n);
-	bind_doubles(stmt, 13, c->values ? c->cycles : NULL, c->n);
-	sqlite3_bind_text(stmt, 14, c->cycles ? str(c->cycles_unit) : "", -1,
-			  SQLITE_STATIC);
-	bind_rounds(stmt, 15, c->values ? c->rounds : NULL, c->n);
-	bind_doubles(stmt, 16, c->values ? c->core_cycles : NULL, c->n);
-	if (sqlite3_step(stmt) == SQLITE_DONE)
-		return 0;
-	db_err(st, err, errlen, "saving a cell");
-	return -1;
+	return b->have[m] && isfinite(v) ? P_DOUBLE(v) : P_NULL;
 }
 
-/* The rows of one run; the caller holds the write transaction. */
+static void *encode_or_null(const double *x, size_t n, uint64_t calls,
+			    size_t *len)
+{
+	*len = 0;
+	return x && n ? codec_encode(x, n, calls, len) : NULL;
+}
+
+static void cell_blobs_make(struct cell_blobs *b, const struct stored_cell *c)
+{
+	const double *v = c->values;
+
+	memset(b, 0, sizeof(*b));
+	b->samples = encode_or_null(v, c->n, c->batch_calls, &b->samples_len);
+	b->cycles = encode_or_null(v ? c->cycles : NULL, c->n, c->batch_calls,
+				   &b->cycles_len);
+	b->core = encode_or_null(v ? c->core_cycles : NULL, c->n, c->batch_calls,
+				 &b->core_len);
+	if (v && c->rounds && c->n)
+		b->rounds = encode_rounds(c->rounds, c->n, &b->rounds_len);
+	if (digest_applies(c))
+		b->digest = digest_encode(c, &b->digest_len);
+	if (streq(str(c->status), "ok")) {
+		summarize_metric(b, 0, v, c->n);
+		summarize_metric(b, 1, v ? c->cycles : NULL, c->n);
+		summarize_metric(b, 2, v ? c->core_cycles : NULL, c->n);
+	}
+}
+
+static void cell_blobs_free(struct cell_blobs *b)
+{
+	free(b->samples);
+	free(b->cycles);
+	free(b->core);
+	free(b->rounds);
+	free(b->digest);
+}
+
+static const char insert_cell_sql[] =
+	"INSERT INTO cells (run_id, seq, name, path, api, clock, status, reason,"
+	" unit, batch_calls, n, samples, cycles, cycles_unit, rounds, core_cycles,"
+	" encoding, digest, value_median, value_lo, value_hi, cycles_median,"
+	" cycles_lo, cycles_hi, core_median, core_lo, core_hi)"
+	" VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14,"
+	" $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27)";
+
+static int insert_cell(struct store *st, int64_t run_id, size_t seq,
+		       const struct stored_cell *c, char *err, size_t errlen)
+{
+	struct cell_blobs b;
+	int rc;
+
+	cell_blobs_make(&b, c);
+	{
+		const struct sql_param p[] = {
+			P_INT(run_id), P_INT(seq), P_TEXT(str(c->name)),
+			P_TEXT(str(c->path)), P_TEXT(str(c->api)), P_TEXT(str(c->clock)),
+			P_TEXT(str(c->status)), P_TEXT(str(c->reason)),
+			P_TEXT(str(c->unit)), P_INT(c->batch_calls),
+			P_INT(c->values ? c->n : 0), P_BLOB(b.samples, b.samples_len),
+			P_BLOB(b.cycles, b.cycles_len),
+			P_TEXT(c->values && c->cycles ? str(c->cycles_unit) : ""),
+			P_BLOB(b.rounds, b.rounds_len), P_BLOB(b.core, b.core_len),
+			P_INT(SAMPLES_COMPACT), P_BLOB(b.digest, b.digest_len),
+			figure_param(&b, 0, b.sum[0].median),
+			figure_param(&b, 0, b.sum[0].median_lo),
+			figure_param(&b, 0, b.sum[0].median_hi),
+			figure_param(&b, 1, b.sum[1].median),
+			figure_param(&b, 1, b.sum[1].median_lo),
+			figure_param(&b, 1, b.sum[1].median_hi),
+			figure_param(&b, 2, b.sum[2].median),
+			figure_param(&b, 2, b.sum[2].median_lo),
+			figure_param(&b, 2, b.sum[2].median_hi),
+		};
+
+		rc = run_sql(st, insert_cell_sql, p, ARRAY_SIZE(p), NULL, NULL,
+			     "saving a cell", err, errlen);
+	}
+	cell_blobs_free(&b);
+	return rc;
+}
+
+static int first_id(const struct sql_row *r, void *ctx)
+{
+	*(int64_t *)ctx = row_int(r, 0);
+	return 1;
+}
+
+/*
+ * The run's row, unless its uuid is stored already: 0 with *id the new
+ * row's, 1 with *id 0 when the uuid is there (a re-sent run), -1.
+ */
+static int insert_run_row(struct store *st, const struct stored_run *run,
+			  int64_t *id, char *err, size_t errlen)
+{
+	char *env, *config, *quality;
+	struct sql_param p[] = {
+		P_TEXT(run->uuid), P_TEXT(str(run->command)), P_TEXT(str(run->label)),
+		P_TEXT(str(run->host)), P_TEXT(str(run->kernel)),
+		P_TEXT(run->started), P_DOUBLE(run->elapsed_s),
+		P_TEXT(run->status ? run->status : "complete"),
+		json_param(run->env, &env), json_param(run->config, &config),
+		json_param(run->quality, &quality),
+	};
+	int rc;
+
+	if (!env)
+		p[8] = P_TEXT("{}");
+	*id = 0;
+	rc = run_sql(st, "INSERT INTO runs (uuid, command, label, host, kernel,"
+		     " started, elapsed_s, status, env, config, quality)"
+		     " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)"
+		     " ON CONFLICT (uuid) DO NOTHING RETURNING id", p, ARRAY_SIZE(p),
+		     first_id, id, "saving the run", err, errlen);
+	free(env);
+	free(config);
+	free(quality);
+	if (rc < 0)
+		return -1;
+	return *id ? 0 : 1;
+}
+
+static bool has_digested_cell(const struct stored_run *run)
+{
+	for (size_t i = 0; i < run->ncells; i++)
+		if (run->cells[i].digest)
+			return true;
+	return false;
+}
+
+/*
+ * The rows of one run; the caller holds the write transaction. 1 when a
+ * run with its uuid is stored already (nothing written).
+ */
 static int insert_run(struct store *st, struct stored_run *run, char *err,
 		      size_t errlen)
 {
-	sqlite3_stmt *stmt;
 	int64_t id;
-	int rc = -1;
+	int rc;
 
-	stmt = prepare(st, "INSERT INTO runs (uuid, command, label, host, kernel,"
-		       " started, elapsed_s, status, env, config, quality)"
-		       " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", err, errlen);
-	if (!stmt)
-		return -1;
-	sqlite3_bind_text(stmt, 1, run->uuid, -1, SQLITE_STATIC);
-	sqlite3_bind_text(stmt, 2, str(run->command), -1, SQLITE_STATIC);
-	sqlite3_bind_text(stmt, 3, str(run->label), -1, SQLITE_STATIC);
-	sqlite3_bind_text(stmt, 4, str(run->host), -1, SQLITE_STATIC);
-	sqlite3_bind_text(stmt, 5, str(run->kernel), -1, SQLITE_STATIC);
-	sqlite3_bind_text(stmt, 6, run->started, -1, SQLITE_STATIC);
-	sqlite3_bind_double(stmt, 7, run->elapsed_s);
-	sqlite3_bind_text(stmt, 8, run->status ? run->status : "complete", -1,
-			  SQLITE_STATIC);
-	if (run->env)
-		bind_json(stmt, 9, run->env);
-	else
-		sqlite3_bind_text(stmt, 9, "{}", -1, SQLITE_STATIC);
-	bind_json(stmt, 10, run->config);
-	bind_json(stmt, 11, run->quality);
-	if (sqlite3_step(stmt) != SQLITE_DONE) {
-		db_err(st, err, errlen, "saving the run");
-		sqlite3_finalize(stmt);
+	if (has_digested_cell(run)) {
+		store_set_err(err, errlen, "run %s was loaded as a digest, without its "
+			"samples: it cannot be saved", run->uuid);
 		return -1;
 	}
-	sqlite3_finalize(stmt);
-	id = sqlite3_last_insert_rowid(st->db);
-
-	stmt = prepare(st, "INSERT INTO cells (run_id, seq, name, path, api, clock,"
-		       " status, reason, unit, batch_calls, n, samples, cycles,"
-		       " cycles_unit, rounds, core_cycles)"
-		       " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-		       err, errlen);
-	if (!stmt)
-		return -1;
+	rc = insert_run_row(st, run, &id, err, errlen);
+	if (rc)
+		return rc;
 	for (size_t i = 0; i < run->ncells; i++)
-		if (insert_cell(st, stmt, id, i, &run->cells[i], err, errlen))
-			goto out;
+		if (insert_cell(st, id, i, &run->cells[i], err, errlen))
+			return -1;
 	run->id = id;
-	rc = 0;
-out:
-	sqlite3_finalize(stmt);
-	return rc;
+	return 0;
 }
 
 void stored_run_fill_defaults(struct stored_run *run)
@@ -928,72 +554,53 @@ void stored_run_fill_defaults(struct stored_run *run)
 		now_iso8601(run->started, sizeof(run->started));
 }
 
-/* Take the write lock without waiting for it, and let it go. */
 int store_probe_write(struct store *st, char *err, size_t errlen)
 {
-	int rc;
-
-	sqlite3_busy_timeout(st->db, 0);
-	st->busy = false;
-	rc = exec(st, "BEGIN IMMEDIATE", "taking the write lock", err, errlen);
-	rollback(st);
-	sqlite3_busy_timeout(st->db, st->timeout_ms);
-	if (rc && st->busy)
-		set_err(err, errlen, "%s: another process holds it locked", st->path);
-	return rc == 0 ? 0 : st->busy ? 1 : -1;
-}
-
-int store_save_run(struct store *st, struct stored_run *run, char *err,
-		   size_t errlen)
-{
-	stored_run_fill_defaults(run);
-	if (exec(st, "BEGIN IMMEDIATE", "starting to save", err, errlen))
-		return -1;
-	if (insert_run(st, run, err, errlen) ||
-	    exec(st, "COMMIT", "saving the run", err, errlen)) {
-		rollback(st);
-		run->id = 0;
-		return -1;
-	}
-	return 0;
+	return st->ops->probe_write(st, err, errlen);
 }
 
 static int find_uuid(struct store *st, const char *uuid, int64_t *id, char *err,
 		     size_t errlen)
 {
-	sqlite3_stmt *stmt = prepare(st, "SELECT id FROM runs WHERE uuid = ?",
-				     err, errlen);
+	const struct sql_param p[] = { P_TEXT(uuid) };
 	int rc;
 
-	if (!stmt)
-		return -1;
-	sqlite3_bind_text(stmt, 1, uuid, -1, SQLITE_STATIC);
-	rc = sqlite3_step(stmt);
-	if (rc == SQLITE_ROW)
-		*id = sqlite3_column_int64(stmt, 0);
-	else if (rc != SQLITE_DONE)
-		db_err(st, err, errlen, "looking up a run");
-	sqlite3_finalize(stmt);
-	return rc == SQLITE_ROW ? 1 : rc == SQLITE_DONE ? 0 : -1;
+	*id = 0;
+	rc = run_sql(st, "SELECT id FROM runs WHERE uuid = $1", p, 1, first_id, id,
+		     "looking up a run", err, errlen);
+	return rc < 0 ? -1 : *id ? 1 : 0;
 }
 
-int store_import_run(struct store *st, struct stored_run *run, char *err,
-		     size_t errlen)
+int store_find_uuid(struct store *st, const char *uuid, int64_t *id, char *err,
+		    size_t errlen)
 {
+	return find_uuid(st, uuid, id, err, errlen);
+}
+
+/*
+ * One transaction: the run whole, or nothing. 0 saved; 1 its uuid was
+ * stored already (run->id set to that run's); -1.
+ */
+static int write_run(struct store *st, struct stored_run *run, bool import,
+		     char *err, size_t errlen)
+{
+	const char *what = import ? "importing the run" : "saving the run";
 	int64_t existing;
-	int found;
+	int rc;
 
 	stored_run_fill_defaults(run);
-	if (exec(st, "BEGIN IMMEDIATE", "starting to import", err, errlen))
+	if (st->ops->begin(st, true, import ? "starting to import" :
+			   "starting to save", err, errlen))
 		return -1;
-	found = find_uuid(st, run->uuid, &existing, err, errlen);
-	if (found == 1) {
+	rc = insert_run(st, run, err, errlen);
+	if (rc == 1) {
 		rollback(st);
+		if (find_uuid(st, run->uuid, &existing, err, errlen) != 1)
+			return -1;
 		run->id = existing;
 		return 1;
 	}
-	if (found < 0 || insert_run(st, run, err, errlen) ||
-	    exec(st, "COMMIT", "importing the run", err, errlen)) {
+	if (rc || st->ops->commit(st, what, err, errlen)) {
 		rollback(st);
 		run->id = 0;
 		return -1;
@@ -1001,73 +608,78 @@ int store_import_run(struct store *st, struct stored_run *run, char *err,
 	return 0;
 }
 
+/* A run sent again (its uuid stored) is saved already: 0, as the first time. */
+int store_save_run(struct store *st, struct stored_run *run, char *err,
+		   size_t errlen)
+{
+	return write_run(st, run, false, err, errlen) < 0 ? -1 : 0;
+}
+
+int store_import_run(struct store *st, struct stored_run *run, char *err,
+		     size_t errlen)
+{
+	return write_run(st, run, true, err, errlen);
+}
+
 /* ---- loading -------------------------------------------------------- */
 
-static char *column_strdup(sqlite3_stmt *stmt, int col)
-{
-	const unsigned char *s = sqlite3_column_text(stmt, col);
-
-	return xstrdup(s ? (const char *)s : "");
-}
-
-static void column_copy(sqlite3_stmt *stmt, int col, char *buf, size_t len)
-{
-	const unsigned char *s = sqlite3_column_text(stmt, col);
-
-	snprintf(buf, len, "%s", s ? (const char *)s : "");
-}
-
 /* A JSON column, or NULL for SQL NULL; -1 when the text is not JSON. */
-static int column_json(sqlite3_stmt *stmt, int col, json_t **out)
+static int column_json(const struct sql_row *r, int col, json_t **out)
 {
-	const char *text = (const char *)sqlite3_column_text(stmt, col);
-
 	*out = NULL;
-	if (!text)
+	if (row_null(r, col))
 		return 0;
-	*out = json_loads(text, JSON_DECODE_ANY, NULL);
+	*out = json_loads(row_text(r, col), JSON_DECODE_ANY, NULL);
 	return *out ? 0 : -1;
+}
+
+struct run_row {
+	struct stored_run *run;
+	bool damaged;
+};
+
+static int take_run_row(const struct sql_row *r, void *ctx)
+{
+	struct run_row *rr = ctx;
+	struct stored_run *run = rr->run;
+
+	snprintf(run->uuid, sizeof(run->uuid), "%s", row_text(r, 0));
+	run->command = xstrdup(row_text(r, 1));
+	run->label = xstrdup(row_text(r, 2));
+	run->host = xstrdup(row_text(r, 3));
+	run->kernel = xstrdup(row_text(r, 4));
+	snprintf(run->started, sizeof(run->started), "%s", row_text(r, 5));
+	run->elapsed_s = row_double(r, 6);
+	run->status = xstrdup(row_text(r, 7));
+	rr->damaged = column_json(r, 8, &run->env) ||
+		      column_json(r, 9, &run->config) ||
+		      column_json(r, 10, &run->quality);
+	return 1;
 }
 
 static int load_run_row(struct store *st, int64_t id, struct stored_run *run,
 			char *err, size_t errlen)
 {
-	sqlite3_stmt *stmt;
+	const struct sql_param p[] = { P_INT(id) };
+	struct run_row rr = { run, false };
 	int rc;
 
-	stmt = prepare(st, st->version >= 2 ?
-		       "SELECT uuid, command, label, host, kernel, started,"
-		       " elapsed_s, status, env, config, quality FROM runs WHERE id = ?" :
-		       "SELECT uuid, command, label, host, kernel, started,"
-		       " elapsed_s, status, env, config, NULL FROM runs WHERE id = ?",
-		       err, errlen);
-	if (!stmt)
+	rc = run_sql(st, st->version >= 2 ?
+		     "SELECT uuid, command, label, host, kernel, started,"
+		     " elapsed_s, status, env, config, quality FROM runs WHERE id = $1" :
+		     "SELECT uuid, command, label, host, kernel, started,"
+		     " elapsed_s, status, env, config, NULL FROM runs WHERE id = $1",
+		     p, 1, take_run_row, &rr, "loading a run", err, errlen);
+	if (rc < 0)
 		return -1;
-	sqlite3_bind_int64(stmt, 1, id);
-	rc = sqlite3_step(stmt);
-	if (rc != SQLITE_ROW) {
-		if (rc == SQLITE_DONE)
-			set_err(err, errlen, "no run %lld in %s", (long long)id, st->path);
-		else
-			db_err(st, err, errlen, "loading a run");
-		sqlite3_finalize(stmt);
+	if (rc == 0) {
+		store_set_err(err, errlen, "no run %lld in %s", (long long)id, st->name);
 		return -1;
 	}
 	run->id = id;
-	column_copy(stmt, 0, run->uuid, sizeof(run->uuid));
-	run->command = column_strdup(stmt, 1);
-	run->label = column_strdup(stmt, 2);
-	run->host = column_strdup(stmt, 3);
-	run->kernel = column_strdup(stmt, 4);
-	column_copy(stmt, 5, run->started, sizeof(run->started));
-	run->elapsed_s = sqlite3_column_double(stmt, 6);
-	run->status = column_strdup(stmt, 7);
-	rc = column_json(stmt, 8, &run->env) || column_json(stmt, 9, &run->config) ||
-	     column_json(stmt, 10, &run->quality);
-	sqlite3_finalize(stmt);
-	if (rc) {
-		set_err(err, errlen, "%s: run %lld: its environment, configuration or "
-			"quality is not valid JSON (the database is damaged)", st->path,
+	if (rr.damaged) {
+		store_set_err(err, errlen, "%s: run %lld: its environment, configuration or "
+			"quality is not valid JSON (the database is damaged)", st->name,
 			(long long)id);
 		return STORE_DAMAGED;
 	}
@@ -1076,52 +688,120 @@ static int load_run_row(struct store *st, int64_t id, struct stored_run *run,
 	return 0;
 }
 
-/* A blob of n doubles, or NULL; -1 when its size does not match n. */
-static int column_doubles(sqlite3_stmt *stmt, int col, size_t n, double **out)
+/*
+ * A blob of n samples in encoding, or NULL; -1 when it does not hold n
+ * samples.
+ */
+static int column_doubles(const struct sql_row *r, int col, int64_t encoding,
+			  size_t n, double **out)
 {
-	const void *blob = sqlite3_column_blob(stmt, col);
-	size_t bytes = (size_t)sqlite3_column_bytes(stmt, col);
+	size_t bytes;
+	const void *blob = row_blob(r, col, &bytes);
 
 	*out = NULL;
 	if (!blob)
-		return bytes == 0 ? 0 : -1;
-	if (bytes != n * 8)
+		return 0;
+	if (encoding == SAMPLES_COMPACT)
+		return codec_decode(blob, bytes, n, out);
+	if (encoding != SAMPLES_RAW || bytes != n * 8)
 		return -1;
 	*out = decode_doubles(blob, n);
 	return 0;
 }
 
-static int load_cell(sqlite3_stmt *stmt, struct stored_cell *c, bool samples)
-{
-	int64_t n = sqlite3_column_int64(stmt, 9);
+/* What a load reads of each cell. */
+enum load_mode {
+	LOAD_HEADER,	/* no samples (n is kept) */
+	LOAD_SAMPLES,	/* every sample */
+	LOAD_DIGEST,	/* the digest where there is one, else the samples */
+};
 
-	c->name = column_strdup(stmt, 0);
-	c->path = column_strdup(stmt, 1);
-	c->api = column_strdup(stmt, 2);
-	c->clock = column_strdup(stmt, 3);
-	c->status = column_strdup(stmt, 4);
-	c->reason = column_strdup(stmt, 5);
-	c->unit = column_strdup(stmt, 6);
-	c->batch_calls = (uint64_t)sqlite3_column_int64(stmt, 7);
-	c->cycles_unit = column_strdup(stmt, 8);
-	if (n < 0)
-		return -1;
-	c->n = (size_t)n;
-	if (!samples)
+static int column_rounds(const struct sql_row *r, int col, struct stored_cell *c)
+{
+	size_t bytes;
+	const void *blob = row_blob(r, col, &bytes);
+
+	if (!blob)
 		return 0;
-	if (column_doubles(stmt, 10, c->n, &c->values) ||
-	    column_doubles(stmt, 11, c->n, &c->cycles) ||
-	    column_doubles(stmt, 13, c->n, &c->core_cycles))
-		return -1;
-	if (!c->values && c->n)
-		return -1;
-	if (sqlite3_column_type(stmt, 12) == SQLITE_NULL)
-		return 0;
-	c->rounds = decode_rounds(sqlite3_column_blob(stmt, 12),
-				  (size_t)sqlite3_column_bytes(stmt, 12), c->n);
+	c->rounds = decode_rounds(blob, bytes, c->n);
 	c->nrounds = stored_cell_count_rounds(c->rounds, c->n);
 	/* Beyond what clockbench measures: damaged, not a run to compare. */
 	return c->rounds && c->nrounds <= STORE_ROUNDS_MAX ? 0 : -1;
+}
+
+/* Columns 10 to 15: samples, cycles, rounds, core_cycles, encoding, digest. */
+static int load_cell_samples(const struct sql_row *r, struct stored_cell *c,
+			     enum load_mode mode)
+{
+	int64_t encoding = row_int(r, 14);
+	size_t bytes;
+	const void *digest = row_blob(r, 15, &bytes);
+
+	if (mode == LOAD_DIGEST && digest)
+		return digest_apply(c, digest, bytes);
+	if (column_doubles(r, 10, encoding, c->n, &c->values) ||
+	    column_doubles(r, 11, encoding, c->n, &c->cycles) ||
+	    column_doubles(r, 13, encoding, c->n, &c->core_cycles))
+		return -1;
+	if (!c->values && c->n)
+		return -1;
+	if (column_rounds(r, 12, c))
+		return -1;
+	/* A cell saved before digests: reduced now, so that memory stays small. */
+	if (mode == LOAD_DIGEST)
+		digest_reduce(c);
+	return 0;
+}
+
+static int load_cell(const struct sql_row *r, struct stored_cell *c,
+		     enum load_mode mode)
+{
+	int64_t n = row_int(r, 9);
+
+	c->name = xstrdup(row_text(r, 0));
+	c->path = xstrdup(row_text(r, 1));
+	c->api = xstrdup(row_text(r, 2));
+	c->clock = xstrdup(row_text(r, 3));
+	c->status = xstrdup(row_text(r, 4));
+	c->reason = xstrdup(row_text(r, 5));
+	c->unit = xstrdup(row_text(r, 6));
+	c->batch_calls = (uint64_t)row_int(r, 7);
+	c->cycles_unit = xstrdup(row_text(r, 8));
+	if (n < 0 || n > STORE_SAMPLES_MAX * 16LL)
+		return -1;
+	c->n = (size_t)n;
+	if (mode == LOAD_HEADER)
+		return 0;
+	return load_cell_samples(r, c, mode);
+}
+
+/*
+ * The cells query for the store's schema: columns a later migration adds
+ * read as their defaults; with a digest, a cell's sample blobs are not
+ * read at all (neither engine reads a column it does not evaluate).
+ */
+static void cells_query(const struct store *st, enum load_mode mode,
+			char *sql, size_t len)
+{
+	const char *blobs;
+
+	if (mode == LOAD_HEADER)
+		blobs = "";
+	else if (st->version < 2)
+		blobs = ", samples, cycles, rounds, NULL, 0, NULL";
+	else if (st->version < 3)
+		blobs = ", samples, cycles, rounds, core_cycles, 0, NULL";
+	else if (mode == LOAD_SAMPLES)
+		blobs = ", samples, cycles, rounds, core_cycles, encoding, NULL";
+	else
+		blobs = ", CASE WHEN digest IS NULL THEN samples END,"
+			" CASE WHEN digest IS NULL THEN cycles END,"
+			" CASE WHEN digest IS NULL THEN rounds END,"
+			" CASE WHEN digest IS NULL THEN core_cycles END,"
+			" encoding, digest";
+	snprintf(sql, len, "SELECT name, path, api, clock, status, reason, unit,"
+		 " batch_calls, cycles_unit, n%s FROM cells WHERE run_id = $1"
+		 " ORDER BY seq", blobs);
 }
 
 static void damaged_cell_err(struct store *st, int64_t id, const char *name,
@@ -1130,63 +810,59 @@ static void damaged_cell_err(struct store *st, int64_t id, const char *name,
 	_cleanup_strbuf_ struct strbuf sb = STRBUF_INIT;
 
 	strbuf_add_escaped(&sb, name);
-	set_err(err, errlen, "%s: run %lld: the samples of cell %s do not match "
-		"their count (the database is damaged)", st->path, (long long)id,
+	store_set_err(err, errlen, "%s: run %lld: the samples of cell %s do not match "
+		"their count (the database is damaged)", st->name, (long long)id,
 		sb.buf);
 }
 
-static int load_cells(struct store *st, struct stored_run *run, bool samples,
-		      char *err, size_t errlen)
+struct cells_ctx {
+	struct stored_run *run;
+	enum load_mode mode;
+	size_t cap;
+};
+
+static int take_cell(const struct sql_row *r, void *ctx)
 {
-	sqlite3_stmt *stmt;
-	size_t cap = 0;
+	struct cells_ctx *cc = ctx;
+	struct stored_run *run = cc->run;
+	struct stored_cell *c;
+
+	grow_array((void **)&run->cells, &cc->cap, run->ncells + 1,
+		   sizeof(*run->cells));
+	c = &run->cells[run->ncells++];
+	memset(c, 0, sizeof(*c));
+	return load_cell(r, c, cc->mode) ? STORE_DAMAGED : 0;
+}
+
+static int load_cells(struct store *st, struct stored_run *run,
+		      enum load_mode mode, char *err, size_t errlen)
+{
+	const struct sql_param p[] = { P_INT(run->id) };
+	struct cells_ctx cc = { run, mode, 0 };
+	char sql[512];
 	int rc;
 
-	stmt = prepare(st, samples && st->version >= 2 ?
-		       "SELECT name, path, api, clock, status, reason, unit,"
-		       " batch_calls, cycles_unit, n, samples, cycles, rounds,"
-		       " core_cycles FROM cells WHERE run_id = ? ORDER BY seq" :
-		       samples ?
-		       "SELECT name, path, api, clock, status, reason, unit,"
-		       " batch_calls, cycles_unit, n, samples, cycles, rounds,"
-		       " NULL FROM cells WHERE run_id = ? ORDER BY seq" :
-		       "SELECT name, path, api, clock, status, reason, unit,"
-		       " batch_calls, cycles_unit, n FROM cells"
-		       " WHERE run_id = ? ORDER BY seq", err, errlen);
-	if (!stmt)
-		return -1;
-	sqlite3_bind_int64(stmt, 1, run->id);
-	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
-		struct stored_cell *c;
-
-		grow_array((void **)&run->cells, &cap, run->ncells + 1,
-			   sizeof(*run->cells));
-		c = &run->cells[run->ncells++];
-		memset(c, 0, sizeof(*c));
-		if (load_cell(stmt, c, samples)) {
-			damaged_cell_err(st, run->id, c->name, err, errlen);
-			sqlite3_finalize(stmt);
-			return STORE_DAMAGED;
-		}
-	}
-	if (rc != SQLITE_DONE)
-		db_err(st, err, errlen, "loading the cells");
-	sqlite3_finalize(stmt);
-	return rc == SQLITE_DONE ? 0 : -1;
+	cells_query(st, mode, sql, sizeof(sql));
+	rc = run_sql(st, sql, p, 1, take_cell, &cc, "loading the cells", err,
+		     errlen);
+	if (rc == STORE_DAMAGED)
+		damaged_cell_err(st, run->id, run->cells[run->ncells - 1].name, err,
+				 errlen);
+	return rc;
 }
 
 static int load(struct store *st, int64_t id, struct stored_run *run,
-		bool samples, char *err, size_t errlen)
+		enum load_mode mode, char *err, size_t errlen)
 {
 	int rc;
 
 	memset(run, 0, sizeof(*run));
 	/* One read transaction: a concurrent rm cannot split the run. */
-	if (exec(st, "BEGIN", "loading a run", err, errlen))
+	if (st->ops->begin(st, false, "loading a run", err, errlen))
 		return -1;
 	rc = load_run_row(st, id, run, err, errlen);
 	if (!rc)
-		rc = load_cells(st, run, samples, err, errlen);
+		rc = load_cells(st, run, mode, err, errlen);
 	rollback(st);
 	if (rc)
 		stored_run_free(run);
@@ -1196,13 +872,19 @@ static int load(struct store *st, int64_t id, struct stored_run *run,
 int store_load_run(struct store *st, int64_t id, struct stored_run *run,
 		   char *err, size_t errlen)
 {
-	return load(st, id, run, true, err, errlen);
+	return load(st, id, run, LOAD_SAMPLES, err, errlen);
+}
+
+int store_load_run_digest(struct store *st, int64_t id, struct stored_run *run,
+			  char *err, size_t errlen)
+{
+	return load(st, id, run, LOAD_DIGEST, err, errlen);
 }
 
 int store_load_run_header(struct store *st, int64_t id, struct stored_run *run,
 			  char *err, size_t errlen)
 {
-	return load(st, id, run, false, err, errlen);
+	return load(st, id, run, LOAD_HEADER, err, errlen);
 }
 
 void stored_run_free(struct stored_run *run)
@@ -1235,40 +917,35 @@ void stored_run_free(struct stored_run *run)
 	memset(run, 0, sizeof(*run));
 }
 
+
+
 /* ---- removing ------------------------------------------------------- */
+
+static int count_row(const struct sql_row *r, void *ctx)
+{
+	(*(size_t *)ctx)++;
+	return 0;
+}
 
 int store_delete_run(struct store *st, int64_t id, char *err, size_t errlen)
 {
-	sqlite3_stmt *stmt;
-	int rc;
+	const struct sql_param p[] = { P_INT(id) };
+	size_t deleted = 0;
 
-	if (exec(st, "BEGIN IMMEDIATE", "starting to remove", err, errlen))
+	if (st->ops->begin(st, true, "starting to remove", err, errlen))
 		return -1;
-	stmt = prepare(st, "DELETE FROM cells WHERE run_id = ?1;", err, errlen);
-	if (!stmt)
+	if (run_sql(st, "DELETE FROM cells WHERE run_id = $1", p, 1, NULL, NULL,
+		    "removing the run", err, errlen) ||
+	    run_sql(st, "DELETE FROM runs WHERE id = $1 RETURNING id", p, 1,
+		    count_row, &deleted, "removing the run", err, errlen))
 		goto fail;
-	sqlite3_bind_int64(stmt, 1, id);
-	rc = sqlite3_step(stmt);
-	sqlite3_finalize(stmt);
-	if (rc != SQLITE_DONE)
-		goto db_fail;
-	stmt = prepare(st, "DELETE FROM runs WHERE id = ?1;", err, errlen);
-	if (!stmt)
-		goto fail;
-	sqlite3_bind_int64(stmt, 1, id);
-	rc = sqlite3_step(stmt);
-	sqlite3_finalize(stmt);
-	if (rc != SQLITE_DONE)
-		goto db_fail;
-	if (sqlite3_changes(st->db) == 0) {
+	if (deleted == 0) {
 		rollback(st);
 		return 1;
 	}
-	if (exec(st, "COMMIT", "removing the run", err, errlen))
+	if (st->ops->commit(st, "removing the run", err, errlen))
 		goto fail;
 	return 0;
-db_fail:
-	db_err(st, err, errlen, "removing the run");
 fail:
 	rollback(st);
 	return -1;
@@ -1351,47 +1028,70 @@ static void normalize_date(const char *d, char *buf, size_t len)
 		buf[19] = '\0';
 }
 
-static void bind_opt(sqlite3_stmt *stmt, int col, const char *s)
+
+
+struct ids {
+	int64_t *ids;
+	size_t n, cap;
+	const struct run_filter *f;	/* patterns to match, or NULL */
+};
+
+/* A filter's pattern as GLOB matched it: * ? [...], case-sensitive. */
+static bool matches(const char *pattern, const char *s)
 {
-	if (s)
-		sqlite3_bind_text(stmt, col, s, -1, SQLITE_TRANSIENT);
-	else
-		sqlite3_bind_null(stmt, col);
+	return !pattern || fnmatch(pattern, s, 0) == 0;
 }
 
-static int collect_ids(struct store *st, sqlite3_stmt *stmt, int64_t **ids,
-		       size_t *n, char *err, size_t errlen)
+/* Columns: id, then label, kernel, host, command when there is a filter. */
+static int take_id(const struct sql_row *r, void *ctx)
 {
-	size_t cap = 0;
-	int rc;
+	struct ids *x = ctx;
+	const struct run_filter *f = x->f;
+
+	if (f && !(matches(f->label, row_text(r, 1)) &&
+		   matches(f->kernel, row_text(r, 2)) &&
+		   matches(f->host, row_text(r, 3)) &&
+		   matches(f->command, row_text(r, 4))))
+		return 0;
+	grow_array((void **)&x->ids, &x->cap, x->n + 1, sizeof(*x->ids));
+	x->ids[x->n++] = row_int(r, 0);
+	return 0;
+}
+
+static int collect_ids(struct store *st, const char *sql,
+		       const struct sql_param *p, size_t np,
+		       const struct run_filter *f, int64_t **ids, size_t *n,
+		       char *err, size_t errlen)
+{
+	struct ids x = { NULL, 0, 0, f };
 
 	*ids = NULL;
 	*n = 0;
-	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
-		grow_array((void **)ids, &cap, *n + 1, sizeof(**ids));
-		(*ids)[(*n)++] = sqlite3_column_int64(stmt, 0);
+	if (run_sql(st, sql, p, np, take_id, &x, "listing runs", err, errlen)) {
+		free(x.ids);
+		return -1;
 	}
-	sqlite3_finalize(stmt);
-	if (rc == SQLITE_DONE)
-		return 0;
-	db_err(st, err, errlen, "listing runs");
-	free(*ids);
-	*ids = NULL;
-	*n = 0;
-	return -1;
+	*ids = x.ids;
+	*n = x.n;
+	return 0;
+}
+
+/* A filter's value for the engine to match: NULL when it is a pattern. */
+static struct sql_param exact(const char *value)
+{
+	return value && !strpbrk(value, "*?[") ? P_TEXT(value) : P_NULL;
 }
 
 int store_find_runs(struct store *st, const struct run_filter *f,
 		    int64_t **ids, size_t *n, char *err, size_t errlen)
 {
 	char since[32] = "", until[32] = "";
-	sqlite3_stmt *stmt;
 
 	*ids = NULL;
 	*n = 0;
 	if ((f->since && !store_date_valid(f->since)) ||
 	    (f->until && !store_date_valid(f->until))) {
-		set_err(err, errlen, "invalid date '%s': expected YYYY-MM-DD, "
+		store_set_err(err, errlen, "invalid date '%s': expected YYYY-MM-DD, "
 			"optionally with THH:MM[:SS]",
 			f->since && !store_date_valid(f->since) ? f->since : f->until);
 		return -1;
@@ -1401,27 +1101,29 @@ int store_find_runs(struct store *st, const struct run_filter *f,
 	if (f->until)
 		normalize_date(f->until, until, sizeof(until));
 	/*
-	 * GLOB: exact unless the filter holds * ? or [. Dates compare as
-	 * prefixes of the stored ISO text, so "--until 2026-11-30" includes
-	 * that whole day.
+	 * Dates compare as prefixes of the stored ISO text, so "--until
+	 * 2026-11-30" includes that whole day. A value without * ? or [ is
+	 * matched by the engine too (on the indexes of host and label), and
+	 * every pattern here, as SQLite's GLOB did.
 	 */
-	stmt = prepare(st, "SELECT id FROM runs WHERE"
-		       " (?1 IS NULL OR label GLOB ?1) AND"
-		       " (?2 IS NULL OR kernel GLOB ?2) AND"
-		       " (?3 IS NULL OR host GLOB ?3) AND"
-		       " (?4 IS NULL OR command GLOB ?4) AND"
-		       " (?5 IS NULL OR substr(started, 1, length(?5)) >= ?5) AND"
-		       " (?6 IS NULL OR substr(started, 1, length(?6)) <= ?6)"
-		       " ORDER BY started, id", err, errlen);
-	if (!stmt)
-		return -1;
-	bind_opt(stmt, 1, f->label);
-	bind_opt(stmt, 2, f->kernel);
-	bind_opt(stmt, 3, f->host);
-	bind_opt(stmt, 4, f->command);
-	bind_opt(stmt, 5, f->since ? since : NULL);
-	bind_opt(stmt, 6, f->until ? until : NULL);
-	return collect_ids(st, stmt, ids, n, err, errlen);
+	{
+		const struct sql_param p[] = {
+			f->since ? P_TEXT(since) : P_NULL, f->until ? P_TEXT(until) : P_NULL,
+			exact(f->label), exact(f->kernel), exact(f->host), exact(f->command),
+		};
+
+		return collect_ids(st, "SELECT id, label, kernel, host, command FROM runs"
+				   " WHERE (CAST($1 AS TEXT) IS NULL OR"
+				   " substr(started, 1, length($1)) >= $1) AND"
+				   " (CAST($2 AS TEXT) IS NULL OR"
+				   " substr(started, 1, length($2)) <= $2) AND"
+				   " (CAST($3 AS TEXT) IS NULL OR label = $3) AND"
+				   " (CAST($4 AS TEXT) IS NULL OR kernel = $4) AND"
+				   " (CAST($5 AS TEXT) IS NULL OR host = $5) AND"
+				   " (CAST($6 AS TEXT) IS NULL OR command = $6)"
+				   " ORDER BY started, id", p, ARRAY_SIZE(p), f, ids, n,
+				   err, errlen);
+	}
 }
 
 static bool uuid_like(const char *s)
@@ -1437,33 +1139,72 @@ static bool uuid_like(const char *s)
 	return true;
 }
 
+
+/*
+ * A selector, "host=NAME", "kernel=RELEASE", "label=L", "command=C", or
+ * several joined by ',': the filter it means, its values in buf. False
+ * when spec is not one.
+ */
+static bool parse_selector(const char *spec, char *buf, size_t len,
+			   struct run_filter *f)
+{
+	static const char *const keys[] = { "host", "kernel", "label", "command" };
+
+	memset(f, 0, sizeof(*f));
+	if (snprintf(buf, len, "%s", spec) >= (int)len || !strchr(buf, '='))
+		return false;
+	for (char *save, *part = strtok_r(buf, ",", &save); part;
+	     part = strtok_r(NULL, ",", &save)) {
+		char *eq = strchr(part, '=');
+		const char **slot[] = { &f->host, &f->kernel, &f->label, &f->command };
+		size_t k;
+
+		if (!eq || !eq[1])
+			return false;
+		*eq = '\0';
+		for (k = 0; k < ARRAY_SIZE(keys) && !streq(part, keys[k]); k++)
+			;
+		if (k == ARRAY_SIZE(keys))
+			return false;
+		*slot[k] = eq + 1;
+	}
+	return true;
+}
+
 int store_resolve(struct store *st, const char *spec, int64_t **ids, size_t *n,
 		  char *err, size_t errlen)
 {
-	sqlite3_stmt *stmt;
+	struct sql_param p[1];
+	struct run_filter f;
+	const char *sql;
+	char buf[512];
 	uint64_t id;
 
-	*ids = NULL;
-	*n = 0;
-	if (parse_u64(spec, &id)) {
-		stmt = prepare(st, "SELECT id FROM runs WHERE id = ?", err, errlen);
-		if (stmt)
-			sqlite3_bind_int64(stmt, 1, id > INT64_MAX ? -1 : (int64_t)id);
-	} else if (uuid_like(spec)) {
-		stmt = prepare(st, "SELECT id FROM runs WHERE uuid = lower(?)", err,
-			       errlen);
-		if (stmt)
-			sqlite3_bind_text(stmt, 1, spec, -1, SQLITE_TRANSIENT);
-	} else {
-		stmt = prepare(st, "SELECT id FROM runs WHERE label = ?"
-			       " ORDER BY started, id", err, errlen);
-		if (stmt)
-			sqlite3_bind_text(stmt, 1, spec, -1, SQLITE_TRANSIENT);
+	if (parse_selector(spec, buf, sizeof(buf), &f)) {
+		if (store_find_runs(st, &f, ids, n, err, errlen))
+			return -1;
+		if (*n == 0) {
+			store_set_err(err, errlen, "no run matches '%s' in %s", spec, st->name);
+			free(*ids);
+			*ids = NULL;
+			return -1;
+		}
+		return 0;
 	}
-	if (!stmt || collect_ids(st, stmt, ids, n, err, errlen))
+	if (parse_u64(spec, &id)) {
+		sql = "SELECT id FROM runs WHERE id = $1";
+		p[0] = P_INT(id > INT64_MAX ? -1 : (int64_t)id);
+	} else if (uuid_like(spec)) {
+		sql = "SELECT id FROM runs WHERE uuid = lower($1)";
+		p[0] = P_TEXT(spec);
+	} else {
+		sql = "SELECT id FROM runs WHERE label = $1 ORDER BY started, id";
+		p[0] = P_TEXT(spec);
+	}
+	if (collect_ids(st, sql, p, 1, NULL, ids, n, err, errlen))
 		return -1;
 	if (*n == 0) {
-		set_err(err, errlen, "no run or label '%s' in %s", spec, st->path);
+		store_set_err(err, errlen, "no run or label '%s' in %s", spec, st->name);
 		free(*ids);
 		*ids = NULL;
 		return -1;
@@ -1477,33 +1218,33 @@ bool store_label_valid(const char *label, char *why, size_t len)
 	json_t *j;
 
 	if (n == 0) {
-		set_err(why, len, "a label cannot be empty");
+		store_set_err(why, len, "a label cannot be empty");
 		return false;
 	}
 	if (n > LABEL_MAX) {
-		set_err(why, len, "a label has at most %d bytes", LABEL_MAX);
+		store_set_err(why, len, "a label has at most %d bytes", LABEL_MAX);
 		return false;
 	}
 	if (digits(label, n)) {
-		set_err(why, len, "a label cannot be a number: that reads as a run id");
+		store_set_err(why, len, "a label cannot be a number: that reads as a run id");
 		return false;
 	}
 	if (label[0] == '-') {
-		set_err(why, len, "a label cannot start with '-'");
+		store_set_err(why, len, "a label cannot start with '-'");
 		return false;
 	}
 	if (uuid_like(label)) {
-		set_err(why, len, "a label cannot be a uuid: that reads as a run");
+		store_set_err(why, len, "a label cannot be a uuid: that reads as a run");
 		return false;
 	}
 	if (find_control(label)) {
-		set_err(why, len, "a label cannot hold control characters");
+		store_set_err(why, len, "a label cannot hold control characters");
 		return false;
 	}
 	/* Labels travel in JSON exports, which are UTF-8. */
 	j = json_string(label);
 	if (!j) {
-		set_err(why, len, "a label must be valid UTF-8");
+		store_set_err(why, len, "a label must be valid UTF-8");
 		return false;
 	}
 	json_decref(j);
@@ -1661,17 +1402,17 @@ static int check_text(const char *s, size_t len, const char *where, size_t max,
 	const char *bad;
 
 	if (strlen(s) != len) {
-		set_err(err, errlen, "%s: contains a NUL character", where);
+		store_set_err(err, errlen, "%s: contains a NUL character", where);
 		return -1;
 	}
 	if (len > max) {
-		set_err(err, errlen, "%s: %zu bytes, more than clockbench writes (%zu)",
+		store_set_err(err, errlen, "%s: %zu bytes, more than clockbench writes (%zu)",
 			where, len, max);
 		return -1;
 	}
 	bad = find_control(s);
 	if (bad) {
-		set_err(err, errlen, "%s: contains a control character (byte %zu)",
+		store_set_err(err, errlen, "%s: contains a control character (byte %zu)",
 			where, (size_t)(bad - s));
 		return -1;
 	}
@@ -1687,14 +1428,14 @@ static int get_string(const json_t *obj, const char *key, const char *where,
 
 	if (!j) {
 		if (required) {
-			set_err(err, errlen, "%s: missing", where);
+			store_set_err(err, errlen, "%s: missing", where);
 			return -1;
 		}
 		*out = xstrdup("");
 		return 0;
 	}
 	if (!json_is_string(j)) {
-		set_err(err, errlen, "%s: expected a string, got %s", where,
+		store_set_err(err, errlen, "%s: expected a string, got %s", where,
 			json_type_name(j));
 		return -1;
 	}
@@ -1713,13 +1454,13 @@ static int get_samples(const json_t *arr, const char *where, double **out,
 	json_t *v;
 
 	if (!json_is_array(arr)) {
-		set_err(err, errlen, "%s: expected an array of numbers, got %s",
+		store_set_err(err, errlen, "%s: expected an array of numbers, got %s",
 			where, json_type_name(arr));
 		return -1;
 	}
 	*n = json_array_size(arr);
 	if (*n > STORE_SAMPLES_MAX) {
-		set_err(err, errlen, "%s: %zu samples, more than clockbench takes in "
+		store_set_err(err, errlen, "%s: %zu samples, more than clockbench takes in "
 			"a cell (%d)", where, *n, STORE_SAMPLES_MAX);
 		return -1;
 	}
@@ -1730,7 +1471,7 @@ static int get_samples(const json_t *arr, const char *where, double **out,
 		} else if (json_is_null(v)) {
 			(*out)[i] = NAN;	/* how a non-finite sample is exported */
 		} else {
-			set_err(err, errlen, "%s: expected a number, got %s",
+			store_set_err(err, errlen, "%s: expected a number, got %s",
 				jpath(&p, "%s[%zu]", where, i), json_type_name(v));
 			return -1;
 		}
@@ -1747,7 +1488,7 @@ static int get_same_length(const json_t *arr, const char *where, size_t n,
 	if (get_samples(arr, where, out, &got, err, errlen))
 		return -1;
 	if (got != n) {
-		set_err(err, errlen, "%s: %zu values for %zu samples", where, got, n);
+		store_set_err(err, errlen, "%s: %zu values for %zu samples", where, got, n);
 		return -1;
 	}
 	return 0;
@@ -1765,25 +1506,25 @@ static int get_rounds(const json_t *arr, const char *where,
 	json_t *v;
 
 	if (!json_is_array(arr)) {
-		set_err(err, errlen, "%s: expected an array of round numbers, got %s",
+		store_set_err(err, errlen, "%s: expected an array of round numbers, got %s",
 			where, json_type_name(arr));
 		return -1;
 	}
 	if (json_array_size(arr) != c->n) {
-		set_err(err, errlen, "%s: %zu values for %zu samples", where,
+		store_set_err(err, errlen, "%s: %zu values for %zu samples", where,
 			json_array_size(arr), c->n);
 		return -1;
 	}
 	c->rounds = xmalloc((c->n ? c->n : 1) * sizeof(uint32_t));
 	json_array_foreach(arr, i, v) {
 		if (!json_is_integer(v)) {
-			set_err(err, errlen, "%s: expected a round number, got %s",
+			store_set_err(err, errlen, "%s: expected a round number, got %s",
 				jpath(&p, "%s[%zu]", where, i), json_type_name(v));
 			return -1;
 		}
 		if (json_integer_value(v) < 0 ||
 		    json_integer_value(v) >= STORE_ROUNDS_MAX) {
-			set_err(err, errlen, "%s: round %" JSON_INTEGER_FORMAT " is out "
+			store_set_err(err, errlen, "%s: round %" JSON_INTEGER_FORMAT " is out "
 				"of range (clockbench numbers rounds 0 to %d)",
 				jpath(&p, "%s[%zu]", where, i), json_integer_value(v),
 				STORE_ROUNDS_MAX - 1);
@@ -1833,11 +1574,11 @@ static int cell_strings_from_json(const json_t *j, size_t idx,
 			       fields[k].slot, err, errlen))
 			return -1;
 	if (!*c->name) {
-		set_err(err, errlen, "cells[%zu].name: empty", idx);
+		store_set_err(err, errlen, "cells[%zu].name: empty", idx);
 		return -1;
 	}
 	if (!cell_status_known(c->status)) {
-		set_err(err, errlen, "cells[%zu].status: '%s' is not ok, n/a, "
+		store_set_err(err, errlen, "cells[%zu].status: '%s' is not ok, n/a, "
 			"unsupported or not reached", idx, c->status);
 		return -1;
 	}
@@ -1853,12 +1594,12 @@ static int get_batch_calls(const json_t *j, size_t idx, struct stored_cell *c,
 	if (!v)
 		return 0;
 	if (!json_is_integer(v) || json_integer_value(v) < 0) {
-		set_err(err, errlen, "cells[%zu].batch_calls: expected a "
+		store_set_err(err, errlen, "cells[%zu].batch_calls: expected a "
 			"non-negative integer, got %s", idx, json_type_name(v));
 		return -1;
 	}
 	if ((uint64_t)json_integer_value(v) > STORE_BATCH_CALLS_MAX) {
-		set_err(err, errlen, "cells[%zu].batch_calls: %" JSON_INTEGER_FORMAT
+		store_set_err(err, errlen, "cells[%zu].batch_calls: %" JSON_INTEGER_FORMAT
 			" is more than clockbench makes in a sample (2^40)", idx,
 			json_integer_value(v));
 		return -1;
@@ -1875,8 +1616,8 @@ static int cell_samples_from_json(const json_t *j, size_t idx,
 	size_t ncycles;
 
 	if (!v) {
-		set_err(err, errlen, "cells[%zu].samples: missing (bench and show "
-			"write them with --format json --samples)", idx);
+		store_set_err(err, errlen, "cells[%zu].samples: missing (bench and "
+			      "show write them with --format json --samples)", idx);
 		return -1;
 	}
 	if (get_samples(v, jpath(&p, "cells[%zu].samples", idx), &c->values,
@@ -1888,7 +1629,7 @@ static int cell_samples_from_json(const json_t *j, size_t idx,
 				&c->cycles, &ncycles, err, errlen))
 			return -1;
 		if (ncycles != c->n) {
-			set_err(err, errlen, "cells[%zu].samples_cycles: %zu values for "
+			store_set_err(err, errlen, "cells[%zu].samples_cycles: %zu values for "
 				"%zu samples", idx, ncycles, c->n);
 			return -1;
 		}
@@ -1910,7 +1651,7 @@ int stored_cell_from_json(const json_t *j, size_t idx, struct stored_cell *c,
 {
 	memset(c, 0, sizeof(*c));
 	if (!json_is_object(j)) {
-		set_err(err, errlen, "cells[%zu]: expected an object, got %s", idx,
+		store_set_err(err, errlen, "cells[%zu]: expected an object, got %s", idx,
 			json_type_name(j));
 		return -1;
 	}
@@ -1941,7 +1682,7 @@ static int run_uuid_from_json(const json_t *j, struct stored_run *run,
 	if (get_string(j, "uuid", "uuid", true, STORE_NAME_MAX, &s, err, errlen))
 		return -1;
 	if (!uuid_like(s)) {
-		set_err(err, errlen, "uuid: '%s' is not a uuid", s);
+		store_set_err(err, errlen, "uuid: '%s' is not a uuid", s);
 		free(s);
 		return -1;
 	}
@@ -1961,7 +1702,7 @@ static int run_started_from_json(const json_t *j, struct stored_run *run,
 		       errlen))
 		return -1;
 	if (strlen(s) != 20 || s[10] != 'T' || !store_date_valid(s)) {
-		set_err(err, errlen, "started: '%s' is not a UTC time such as "
+		store_set_err(err, errlen, "started: '%s' is not a UTC time such as "
 			"2026-11-30T13:50:02Z", s);
 		free(s);
 		return -1;
@@ -1991,16 +1732,16 @@ static int run_strings_from_json(const json_t *j, struct stored_run *run,
 		       err, errlen))
 		return -1;
 	if (!command_like(run->command)) {
-		set_err(err, errlen, "command: '%s' is not a clockbench command",
+		store_set_err(err, errlen, "command: '%s' is not a clockbench command",
 			run->command);
 		return -1;
 	}
 	if (*run->label && !store_label_valid(run->label, why, sizeof(why))) {
-		set_err(err, errlen, "label: '%s': %s", run->label, why);
+		store_set_err(err, errlen, "label: '%s': %s", run->label, why);
 		return -1;
 	}
 	if (!streq(run->status, "complete") && !streq(run->status, "interrupted")) {
-		set_err(err, errlen, "status: '%s' is neither complete nor interrupted",
+		store_set_err(err, errlen, "status: '%s' is neither complete nor interrupted",
 			run->status);
 		return -1;
 	}
@@ -2050,13 +1791,13 @@ static int get_json_object(const json_t *j, const char *key, bool required,
 
 	*out = NULL;
 	if (!v && required) {
-		set_err(err, errlen, "%s: missing", key);
+		store_set_err(err, errlen, "%s: missing", key);
 		return -1;
 	}
 	if (!v || (!required && json_is_null(v)))
 		return 0;
 	if (!json_is_object(v)) {
-		set_err(err, errlen, "%s: expected an object%s, got %s", key,
+		store_set_err(err, errlen, "%s: expected an object%s, got %s", key,
 			required ? "" : " or null", json_type_name(v));
 		return -1;
 	}
@@ -2074,14 +1815,14 @@ int stored_run_header_from_json(const json_t *j, struct stored_run *run,
 
 	memset(run, 0, sizeof(*run));
 	if (!json_is_object(j)) {
-		set_err(err, errlen, "expected a run object, got %s", json_type_name(j));
+		store_set_err(err, errlen, "expected a run object, got %s", json_type_name(j));
 		return -1;
 	}
 	if (run_strings_from_json(j, run, err, errlen))
 		goto fail;
 	v = json_object_get(j, "elapsed_s");
 	if (!v || !json_is_number(v) || json_number_value(v) < 0) {
-		set_err(err, errlen, "elapsed_s: %s", !v ? "missing" :
+		store_set_err(err, errlen, "elapsed_s: %s", !v ? "missing" :
 			"expected a non-negative number");
 		goto fail;
 	}
@@ -2106,12 +1847,12 @@ int stored_run_from_json(const json_t *j, struct stored_run *run, char *err,
 		return -1;
 	cells = json_object_get(j, "cells");
 	if (!cells || !json_is_array(cells)) {
-		set_err(err, errlen, "cells: %s%s", cells ? "expected an array, got " :
+		store_set_err(err, errlen, "cells: %s%s", cells ? "expected an array, got " :
 			"missing", cells ? json_type_name(cells) : "");
 		goto fail;
 	}
 	if (json_array_size(cells) > STORE_CELLS_MAX) {
-		set_err(err, errlen, "cells: %zu cells, more than clockbench writes "
+		store_set_err(err, errlen, "cells: %zu cells, more than clockbench writes "
 			"in a run (%d)", json_array_size(cells), STORE_CELLS_MAX);
 		goto fail;
 	}

@@ -4,7 +4,9 @@
  * comparing runs. Includes basic/ and probe/.
  *
  * The results store: every run of a measuring command, with its raw
- * samples and its environment, in SQLite.
+ * samples and its environment, in an SQLite file or, given a
+ * postgresql:// URL, on a PostgreSQL server (a fleet's store): the same
+ * schema, versions and behaviour on both (store-backend.h).
  *
  * A run is generic: a list of cells, each with a name (and optional path,
  * api, clock), a status and the raw samples of its primary metric (ns per
@@ -12,10 +14,10 @@
  * sample. Statistics are recomputed from the samples when needed, so they
  * can change without touching the data.
  *
- * Concurrency: WAL mode and a busy timeout (30 s, or
- * $CLOCKBENCH_BUSY_TIMEOUT); each run is written in one IMMEDIATE
- * transaction, so concurrent writers wait instead of failing and a reader
- * never sees half a run.
+ * Concurrency: each run is written in one transaction, so concurrent
+ * writers wait instead of failing (SQLite: WAL mode and a busy timeout of
+ * 30 s, or $CLOCKBENCH_BUSY_TIMEOUT) and a reader never sees half a run;
+ * a run's uuid is unique, so a run sent twice is stored once.
  */
 #ifndef CLOCKBENCH_STORE_H
 #define CLOCKBENCH_STORE_H
@@ -53,6 +55,13 @@ struct stored_cell {
 	 */
 	uint32_t *rounds;
 	uint32_t nrounds;	/* number of distinct rounds, 0 when rounds is NULL */
+	/*
+	 * Loaded as a digest (store_load_run_digest(), results/digest.h):
+	 * values, cycles and core_cycles then hold one median per round, and
+	 * median_* are the medians of all samples (NaN for a metric absent).
+	 */
+	bool digest;
+	double median_values, median_cycles, median_core;
 };
 
 struct stored_run {
@@ -94,10 +103,16 @@ enum {
 #define STORE_BATCH_CALLS_MAX (1ull << 40)	/* calls a sample: scale --calls */
 
 /* The schema this build writes (PRAGMA user_version of its databases). */
-#define STORE_SCHEMA_VERSION 2
+#define STORE_SCHEMA_VERSION 3
 
 /* Where runs go: --db, else $CLOCKBENCH_DB, else XDG data home. */
 void store_default_path(char *buf, size_t len);
+/* Whether a --db names a PostgreSQL server: postgresql:// or postgres://. */
+bool store_is_url(const char *db);
+/* db as messages show it (malloc'd): a URL without its password. */
+char *store_display_name(const char *db);
+/* 0 when libpq can parse url; else -1 with why ("missing "=" after ..."). */
+int store_check_url(const char *url, char *why, size_t len);
 
 enum store_access {
 	STORE_READ,	/* read-only: the file must exist and hold a store ("no
@@ -127,6 +142,8 @@ const char *store_warning(const struct store *st);
  */
 struct store *store_open(const char *path, char *err, size_t errlen);
 void store_close(struct store *st);
+/* What messages call it: its path, or its URL without a password. */
+const char *store_name(const struct store *st);
 
 /* A new random (version 4) uuid, "xxxxxxxx-xxxx-4xxx-yxxx-xxxxxxxxxxxx". */
 void store_new_uuid(char out[37]);
@@ -157,6 +174,13 @@ int store_load_run(struct store *st, int64_t id, struct stored_run *run,
  */
 int store_load_run_header(struct store *st, int64_t id, struct stored_run *run,
 			  char *err, size_t errlen);
+/*
+ * store_load_run() with each cell measured in rounds as its digest
+ * (results/digest.h): what compare needs, without reading the samples of
+ * those cells (a run saved before schema 3 is read whole and reduced).
+ */
+int store_load_run_digest(struct store *st, int64_t id, struct stored_run *run,
+			  char *err, size_t errlen);
 /* 0 deleted, 1 no such run, -1 error. */
 int store_delete_run(struct store *st, int64_t id, char *err, size_t errlen);
 
@@ -174,11 +198,18 @@ int store_find_runs(struct store *st, const struct run_filter *f,
 		    int64_t **ids, size_t *n, char *err, size_t errlen);
 
 /*
- * A run spec from the command line: a run id ("12") or a label ("before",
- * every run with it, oldest first). 0, or -1 with "no run or label 'x'".
+ * A run spec from the command line: a run id ("12"), a uuid, a label
+ * ("before", every run with it, oldest first), or a selector of the runs
+ * of a host, a kernel, a label or a command, "host=vm1", "kernel=6.18*",
+ * several joined by ',' ("host=vm1,label=nightly"; the values are
+ * patterns as in run_filter). 0, or -1 with "no run or label 'x'".
  */
 int store_resolve(struct store *st, const char *spec, int64_t **ids, size_t *n,
 		  char *err, size_t errlen);
+
+/* 1 with *id when a run with uuid is stored, 0 when not, -1. */
+int store_find_uuid(struct store *st, const char *uuid, int64_t *id, char *err,
+		    size_t errlen);
 
 void stored_run_free(struct stored_run *run);
 /* nrounds for a rounds array: the highest round + 1 (0 for NULL). */

@@ -3,9 +3,16 @@
 # clockbench doctor: the verdicts this machine must get, the causes, a real
 # fallback caught through LD_PRELOAD, the output forms and bad input.
 
+bats_require_minimum_version 1.5.0
+
 load helpers
 
-doctor_json() { "$CLOCKBENCH" doctor --format json "$@"; }
+setup() {
+	private_store
+}
+
+# The verdicts only: saving the run is the last test's business.
+doctor_json() { "$CLOCKBENCH" doctor --no-save --format json "$@"; }
 
 # The verdict (or another field) of one cell: json name path [field]
 cell() {
@@ -98,12 +105,12 @@ hres_coarse='["realtime", "monotonic", "monotonic-raw", "boottime", "tai",
 }
 
 @test "--quiet prints only the problems" {
-	run "$CLOCKBENCH" doctor --quiet
+	run "$CLOCKBENCH" doctor --no-save --quiet
 	[ "$status" -eq 0 ]
 	[ -z "$output" ]
 	[ -f "$CLOCKBENCH_PRELOAD_LIB" ] || skip "CLOCKBENCH_PRELOAD_LIB not built"
 	export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0"
-	LD_PRELOAD="$CLOCKBENCH_PRELOAD_LIB" run "$CLOCKBENCH" doctor -q --api clock_gettime,getrandom
+	LD_PRELOAD="$CLOCKBENCH_PRELOAD_LIB" run "$CLOCKBENCH" doctor --no-save -q --api clock_gettime,getrandom
 	[ "$status" -eq 3 ]
 	[ "${#lines[@]}" -eq 7 ]
 	for line in "${lines[@]}"; do
@@ -112,7 +119,7 @@ hres_coarse='["realtime", "monotonic", "monotonic-raw", "boottime", "tai",
 }
 
 @test "the table: summary first, one line per finding, costliest first" {
-	run "$CLOCKBENCH" doctor
+	run "$CLOCKBENCH" doctor --no-save
 	[ "$status" -eq 0 ]
 	[[ "${lines[0]}" == "clockbench doctor: healthy: "* ]]
 	# 84 cells on x86_64; 32-bit builds add the time64 calls.
@@ -188,7 +195,7 @@ hres_coarse='["realtime", "monotonic", "monotonic-raw", "boottime", "tai",
 @test "inside a time namespace: a note, still userspace and healthy" {
 	[ "$(id -u)" -eq 0 ] || skip "a time namespace needs root"
 	unshare --time --fork true 2>/dev/null || skip "unshare --time is not available"
-	run unshare --time --fork "$CLOCKBENCH" doctor --format json --api clock_gettime --clock monotonic
+	run unshare --time --fork "$CLOCKBENCH" doctor --no-save --format json --api clock_gettime --clock monotonic
 	[ "$status" -eq 0 ]
 	jq -e '.facts.time_namespace == true' <<<"$output"
 	jq -e '.findings[] | select(.cause == "time-namespace") | .severity == "note"
@@ -201,7 +208,7 @@ hres_coarse='["realtime", "monotonic", "monotonic-raw", "boottime", "tai",
 	command -v setpriv >/dev/null || skip "setpriv not installed"
 	nobody="setpriv --reuid=65534 --regid=65534 --clear-groups"
 	$nobody test -x "$CLOCKBENCH" || skip "the build directory is not readable by nobody"
-	run $nobody "$CLOCKBENCH" doctor --format json
+	run $nobody "$CLOCKBENCH" doctor --no-save --format json
 	[ "$status" -eq 0 ]
 	[ "$(cell "$output" clock-gettime-monotonic libc)" = userspace ]
 	[ "$(cell "$output" clock-gettime-process-cputime libc cause)" = no-vdso-path ]
@@ -234,4 +241,39 @@ hres_coarse='["realtime", "monotonic", "monotonic-raw", "boottime", "tai",
 	[[ "$output" == *"unknown path 'kernel' in --path (vdso, libc, syscall)"* ]]
 	run "$CLOCKBENCH" doctor --format yaml
 	[[ "$output" == *"unknown format 'yaml' (table, json)"* ]]
+}
+
+@test "doctor saves its verdicts; runs --problems lists the hosts whose newest run found any" {
+	[ -f "$CLOCKBENCH_PRELOAD_LIB" ] || skip "CLOCKBENCH_PRELOAD_LIB not built"
+	export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0"
+	run --separate-stderr "$CLOCKBENCH" doctor --api clock_gettime --no-cost
+	[ "$status" -eq 0 ]
+	[ "$stderr" = "saved run 1 to $CLOCKBENCH_DB" ]
+	run cb runs --command doctor --problems
+	[ "$status" -eq 0 ]
+	[ "$output" = "no host with problems in $CLOCKBENCH_DB" ]
+	# The same host falls back: its newest run is the one listed.
+	LD_PRELOAD="$CLOCKBENCH_PRELOAD_LIB" run "$CLOCKBENCH" doctor --api clock_gettime --no-cost
+	[ "$status" -eq 3 ]
+	run --separate-stderr cb runs --problems
+	[ "$status" -eq 0 ]
+	[ "${#lines[@]}" -eq 1 ]
+	[[ "${lines[0]}" == "$(uname -n)  $(uname -r)  run 2, "*"  clocksource "*": clock-gettime-realtime libc: interposed; "* ]]
+	run cb runs --verdict problems --format json
+	[ "$(jq -c 'map(.id)' <<<"$output")" = "[2]" ]
+	# Another host's healthy run does not hide this one; its problem shows.
+	cb export 2 | jq '.runs[0] |= (.uuid = "00000000-0000-4000-8000-0000000000d0"
+		| .host = "other")' >"$BATS_TEST_TMPDIR/other.json"
+	cb import "$BATS_TEST_TMPDIR/other.json" >/dev/null 2>&1
+	run cb runs --problems --format json
+	[ "$(jq -c 'map(.host) | sort' <<<"$output")" = "[\"other\",\"$(uname -n)\"]" ]
+	jq -e '.[0].problems | length == 7 and all(.cause == "interposed")' <<<"$output"
+	# Healthy again here: only the other host is left.
+	run "$CLOCKBENCH" doctor --api clock_gettime --no-cost
+	[ "$status" -eq 0 ]
+	run cb runs --problems --format json
+	[ "$(jq -c 'map(.host)' <<<"$output")" = '["other"]' ]
+	# And with --no-save nothing is saved.
+	run "$CLOCKBENCH" doctor --api clock_gettime --no-cost --no-save
+	[ "$(cb runs --command doctor --format json | jq length)" -eq 4 ]
 }

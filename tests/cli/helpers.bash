@@ -43,3 +43,35 @@ machine_unlock() {
 vdso_exports() {
 	"$CLOCKBENCH" vdso | grep -qE "^  [_a-z0-9]*_$1 +resolves"
 }
+
+# The store a test works on, its --db: a file in the test's directory, or,
+# with CLOCKBENCH_TEST_STORE=pg, a database of its own on the PostgreSQL
+# cluster of $CLOCKBENCH_TEST_PG (scripts/with-postgresql).
+#   DB=$(store_db results)
+store_db() {
+	if [ "${CLOCKBENCH_TEST_STORE:-}" = pg ]; then
+		pg_db "$1"
+	else
+		echo "$BATS_TEST_TMPDIR/$1.db"
+	fi
+}
+
+# A new database NAME on the cluster of URL (default $CLOCKBENCH_TEST_PG),
+# its URL printed: pg_db NAME [URL]
+pg_db() {
+	local url=${2:-$CLOCKBENCH_TEST_PG} base query db
+	base=${url%%\?*} query=${url#*\?}
+	db="t$$_${BATS_TEST_NUMBER}_$1"
+	psql "$url" -qXc "CREATE DATABASE $db" >/dev/null || return 1
+	echo "${base%/*}/$db?$query"
+}
+
+# A test of what only a file has (its bytes, its directory, its mode).
+sqlite_only() {
+	[ "${CLOCKBENCH_TEST_STORE:-}" != pg ] || skip "a property of SQLite files"
+}
+
+# A test of the PostgreSQL store: skipped without a cluster.
+needs_postgresql() {
+	[ -n "${CLOCKBENCH_TEST_PG:-}" ] || skip "no PostgreSQL cluster (scripts/with-postgresql)"
+}

@@ -5,6 +5,8 @@
 # say what they changed and restored, and leave the machine as they found
 # it, also when the measuring process or verify itself is killed.
 
+load helpers
+
 v() { "$CLOCKBENCH" verify "$@"; }
 
 CS=/sys/devices/system/clocksource/clocksource0
@@ -57,6 +59,9 @@ need_root() { [ "$(id -u)" -eq 0 ] || skip "stepping the adjtimex frequency need
 freq_stepped() { [ "$(adjtimex_state)" != "$orig_tx" ]; }
 
 setup() {
+	# These tests switch the clocksource and step the frequency: the other
+	# tests that watch the clocks (verify.bats) must not run meanwhile.
+	machine_lock
 	orig_cs=$(cat "$CS/current_clocksource")
 	orig_tx=$(adjtimex_state)
 }
@@ -70,6 +75,7 @@ teardown() {
 	# Belt and braces for the machine's other users: never leave it changed.
 	[ "$(id -u)" -eq 0 ] && echo "$orig_cs" >"$CS/current_clocksource" || true
 	[ "$(adjtimex_state)" = "$orig_tx" ] || echo "# adjtimex left changed: $(adjtimex_state), was $orig_tx" >&3
+	machine_unlock
 }
 
 @test "clocksource-switch: monotonic across every CPU while the clocksource flips, restored after" {

@@ -1,0 +1,144 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * clockbench push [--to URL] [RUN...] and clockbench pull [--from URL]
+ * [RUN...]: copy runs from this host's store to the fleet's (a PostgreSQL
+ * server, or any store) and back, each run once (results/transfer.h).
+ */
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "basic/options.h"
+#include "basic/util.h"
+#include "builtin/builtin.h"
+#include "results/record.h"
+#include "results/store.h"
+#include "results/transfer.h"
+
+#define FLEET_ENV "CLOCKBENCH_FLEET_DB"
+
+static const struct command_usage push_usage = {
+	.name = "push",
+	.synopsis = "[<options>] [<run>...]",
+	.description =
+	"Copy runs of the results database (--db) to another store, the\n"
+	"fleet's PostgreSQL database (--to URL, default $" FLEET_ENV "):\n"
+	"every run it does not have yet, or the runs given (ids, labels,\n"
+	"uuids). Each run is copied in one transaction; pushing again copies\n"
+	"only what is missing.",
+	.footer =
+	"Exit status: 0 on success, 1 on an error (the runs before it are\n"
+	"copied, the one that failed is not, and all stay here), 2 on a usage\n"
+	"error.",
+};
+
+static const struct command_usage pull_usage = {
+	.name = "pull",
+	.synopsis = "[<options>] [<run>...]",
+	.description =
+	"Copy runs of another store, the fleet's PostgreSQL database\n"
+	"(--from URL, default $" FLEET_ENV "), into the results database\n"
+	"(--db), to compare them offline: every run not here yet, or the runs\n"
+	"given (ids, labels, uuids of the other store).",
+	.footer =
+	"Exit status: 0 on success, 1 on an error, 2 on a usage error.",
+};
+
+/* --to, --from: a store, with the URL checked as --db is. */
+static const char *other_store(const char *given, const char *option)
+{
+	const char *env = getenv(FLEET_ENV);
+
+	if (given)
+		return given;
+	if (env && *env)
+		return env;
+	usage_fail("no store to copy %s: give --%s URL or set %s", option, option,
+		   FLEET_ENV);
+	return NULL;
+}
+
+/* The runs specs name in from, or every run in it. */
+static int runs_to_copy(struct store *from, char **specs, int nspecs,
+			int64_t **ids, size_t *n)
+{
+	struct run_filter all = { 0 };
+	char err[PATH_MAX + 256];
+
+	if (nspecs > 0)
+		return record_resolve_specs(from, specs, (size_t)nspecs, ids, n);
+	if (store_find_runs(from, &all, ids, n, err, sizeof(err))) {
+		error_msg("%s", err);
+		return -1;
+	}
+	return 0;
+}
+
+static int copy(struct store *from, struct store *to, char **specs, int nspecs,
+		const char *verb)
+{
+	struct transfer_counts c;
+	char err[2 * PATH_MAX + 256];
+	int64_t *ids = NULL;
+	size_t n = 0;
+	int rc;
+
+	if (runs_to_copy(from, specs, nspecs, &ids, &n))
+		return 1;
+	rc = transfer_runs(from, to, ids, n, verb, &c, err, sizeof(err));
+	free(ids);
+	if (rc)
+		error_msg("%s; %zu run%s %s before it, the rest stay where they were",
+			  err, c.copied, c.copied == 1 ? "" : "s", verb);
+	else
+		fprintf(stderr, "%s %zu run%s %s %s (%zu there already)\n", verb,
+			c.copied, c.copied == 1 ? "" : "s",
+			streq(verb, "pushed") ? "to" : "from",
+			store_name(streq(verb, "pushed") ? to : from), c.present);
+	if (fflush(stdout) != 0 && !rc) {
+		error_msg("cannot write: %m");
+		rc = 1;
+	}
+	return rc ? 1 : 0;
+}
+
+/* push: from --db to --to; pull: from --from to --db. */
+static int transfer_command(int argc, char **argv, bool push)
+{
+	struct store_options local = { 0 }, remote = { 0 };
+	const char *url = NULL;
+	struct store *from, *to;
+	int nspecs, rc;
+	struct option_def options[] = {
+		OPT_CALLBACK(0, push ? "to" : "from", "URL", &url, store_option_db,
+			     push ? "the store to copy to (default $" FLEET_ENV ")" :
+			     "the store to copy from (default $" FLEET_ENV ")"),
+		STORE_DB_OPTION(&local),
+		OPT_END(),
+	};
+
+	nspecs = parse_options(argc, argv, push ? &push_usage : &pull_usage, options, 0);
+	if (nspecs < 0)
+		return parse_options_status(nspecs);
+	remote.db = other_store(url, push ? "to" : "from");
+	if (!remote.db)
+		return EXIT_USAGE;
+	from = record_open(push ? &local : &remote, STORE_READ, NULL, 0);
+	if (!from)
+		return 1;
+	to = record_open(push ? &remote : &local, STORE_WRITE, NULL, 0);
+	rc = to ? copy(from, to, argv, nspecs, push ? "pushed" : "pulled") : 1;
+	store_close(to);
+	store_close(from);
+	return rc;
+}
+
+int cmd_push(int argc, char **argv)
+{
+	return transfer_command(argc, argv, true);
+}
+
+int cmd_pull(int argc, char **argv)
+{
+	return transfer_command(argc, argv, false);
+}

@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "results/transfer.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "basic/util.h"
+
+/* Whether to has run id of from already; *r is its header (freed by caller). */
+static int already_there(struct store *from, struct store *to, int64_t id,
+			 struct stored_run *r, char *err, size_t errlen)
+{
+	int64_t there;
+
+	if (store_load_run_header(from, id, r, err, errlen))
+		return -1;
+	return store_find_uuid(to, r->uuid, &there, err, errlen);
+}
+
+static int copy_one(struct store *from, struct store *to, int64_t id,
+		    const char *verb, struct transfer_counts *c, char *err,
+		    size_t errlen)
+{
+	struct stored_run r;
+	int64_t local = id;
+	int rc = already_there(from, to, id, &r, err, errlen);
+
+	stored_run_free(&r);
+	if (rc < 0)
+		return -1;
+	if (rc == 1) {
+		c->present++;
+		return 0;
+	}
+	if (store_load_run(from, id, &r, err, errlen))
+		return -1;
+	r.id = 0;
+	rc = store_import_run(to, &r, err, errlen);
+	if (rc == 0) {
+		/* Line by line: what has landed is known even if the rest fails. */
+		printf("%s run %lld (%s) as run %lld\n", verb, (long long)local, r.uuid,
+		       (long long)r.id);
+		fflush(stdout);
+		c->copied++;
+	} else if (rc == 1) {
+		c->present++;	/* landed meanwhile from elsewhere */
+	}
+	stored_run_free(&r);
+	return rc < 0 ? -1 : 0;
+}
+
+int transfer_runs(struct store *from, struct store *to, const int64_t *ids,
+		  size_t n, const char *verb, struct transfer_counts *counts,
+		  char *err, size_t errlen)
+{
+	memset(counts, 0, sizeof(*counts));
+	for (size_t i = 0; i < n; i++)
+		if (copy_one(from, to, ids[i], verb, counts, err, errlen))
+			return -1;
+	return 0;
+}
