@@ -174,17 +174,19 @@ static const char *run_verdict(const struct stored_run *run)
 
 /* ---- --problems -------------------------------------------------------- */
 
-/* The newest run of each host (runs come oldest first), in place: their count. */
-static size_t newest_per_host(struct stored_run *runs, size_t n)
+/*
+ * Keep runs[i] where keep(runs, n, i) holds, in place, freeing the others:
+ * the count kept.
+ */
+static size_t keep_runs(struct stored_run *runs, size_t n,
+			bool (*keep)(const struct stored_run *, size_t, size_t,
+				     const void *),
+			const void *arg)
 {
 	size_t kept = 0;
 
 	for (size_t i = 0; i < n; i++) {
-		bool newer = false;
-
-		for (size_t k = i + 1; k < n && !newer; k++)
-			newer = streq(runs[k].host, runs[i].host);
-		if (newer) {
+		if (!keep(runs, n, i, arg)) {
 			stored_run_free(&runs[i]);
 			continue;
 		}
@@ -193,6 +195,16 @@ static size_t newest_per_host(struct stored_run *runs, size_t n)
 		kept++;
 	}
 	return kept;
+}
+
+/* Runs come oldest first: the newest of a host is the last with its name. */
+static bool newest_of_its_host(const struct stored_run *runs, size_t n,
+			       size_t i, const void *arg)
+{
+	for (size_t k = i + 1; k < n; k++)
+		if (streq(runs[k].host, runs[i].host))
+			return false;
+	return true;
 }
 
 /* "clock-gettime-monotonic vdso: clocksource; time libc: interposed" */
@@ -286,28 +298,23 @@ static int parse_runs_options(int argc, char **argv, struct run_filter *filter,
 	return n < 0 ? n : 0;
 }
 
+static bool verdict_selected(const struct stored_run *runs, size_t n,
+			     size_t i, const void *arg)
+{
+	const struct runs_options *o = arg;
+	const char *v = run_verdict(&runs[i]);
+
+	return (!o->verdict || fnmatch(o->verdict, v, 0) == 0) &&
+	       (!o->problems || streq(v, "problems"));
+}
+
 /* --verdict, then --problems: the runs kept, in place; their count. */
 static size_t select_runs(struct stored_run *runs, size_t n,
 			  const struct runs_options *o)
 {
-	size_t kept = 0;
-
 	if (o->problems)
-		n = newest_per_host(runs, n);
-	for (size_t i = 0; i < n; i++) {
-		const char *v = run_verdict(&runs[i]);
-		bool keep = (!o->verdict || fnmatch(o->verdict, v, 0) == 0) &&
-			    (!o->problems || streq(v, "problems"));
-
-		if (!keep) {
-			stored_run_free(&runs[i]);
-			continue;
-		}
-		if (kept != i)
-			runs[kept] = runs[i];
-		kept++;
-	}
-	return kept;
+		n = keep_runs(runs, n, newest_of_its_host, NULL);
+	return keep_runs(runs, n, verdict_selected, o);
 }
 
 /* The runs to list; a damaged one is named and left out, not fatal. */

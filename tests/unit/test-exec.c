@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -142,6 +143,23 @@ static void test_outliers(void **state)
 	assert_true(a[5] == 100 && a[0] == 10);
 }
 
+/*
+ * Whether this C library's posix_spawn returns a failed exec as its error
+ * (glibc's clone(CLONE_VM | CLONE_VFORK) child writes it back). qemu-user
+ * runs that child as a fork, so there the failure is only the child's exit
+ * status 127, as with fork and exec.
+ */
+static bool spawn_reports_exec_errors(void)
+{
+	char *argv[] = { (char *)"/nonexistent/clockbench-none", NULL };
+	pid_t pid;
+	int rc = posix_spawn(&pid, argv[0], NULL, NULL, argv, environ);
+
+	if (rc == 0)
+		waitpid(pid, NULL, 0);
+	return rc == ENOENT;
+}
+
 static void test_run(void **state)
 {
 	int devnull = open("/dev/null", O_RDWR | O_CLOEXEC);
@@ -166,7 +184,10 @@ static void test_run(void **state)
 	assert_string_equal(how, "exited with status 3");
 
 	assert_int_equal(exec_run(missing[0], missing, &io, NULL, &r), 0);
-	assert_int_equal(r.exec_errno, ENOENT);
+	if (spawn_reports_exec_errors())
+		assert_int_equal(r.exec_errno, ENOENT);
+	else
+		assert_true(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 127);
 
 	/* The child's CPU time comes back from wait4(). */
 	assert_int_equal(exec_run("/bin/sh", busy, &io, NULL, &r), 0);
