@@ -755,6 +755,36 @@ bool stats_log_t_test(const double *x, size_t nx, const double *y, size_t ny,
 	return true;
 }
 
+bool stats_log_t_history(double base, double other, const double *hist,
+			 size_t nhist, double level, double min_var,
+			 struct log_t_result *r)
+{
+	_cleanup_free_ double *lh = NULL;
+	double var, d;
+
+	log_t_undefined(r);
+	if (nhist < 2 || !(base > 0) || !(other > 0) || !(level > 0 && level < 1))
+		return false;
+	lh = logs_of(hist, nhist);
+	if (!lh)
+		return false;
+	r->df = (double)(nhist - 1);
+	var = sum_sq_dev(lh, nhist, mean_of(lh, nhist)) / r->df;
+	if (var < min_var) {
+		var = min_var;
+		r->floored = true;
+	}
+	d = log(other) - log(base);
+	/* Each of the two runs is one draw from the runs' spread. */
+	r->se = sqrt(2 * var);
+	r->tcrit = qt((1 + level) / 2, r->df, 1, 0);
+	r->ratio = exp(d);
+	r->lo = exp(d - r->tcrit * r->se);
+	r->hi = exp(d + r->tcrit * r->se);
+	r->p = t_p_value(d, r->se, r->df);
+	return true;
+}
+
 /* ---------------------------------------------------------------------- */
 /* Paired rounds: Wilcoxon's signed-rank test on log ratios                */
 

@@ -195,6 +195,19 @@ bool stats_log_t_test(const double *x, size_t nx, const double *y, size_t ny,
 		      double level, double min_var, struct log_t_result *r);
 
 /*
+ * One run against one, judged by what runs like them vary by: hist holds
+ * the values of nhist other runs of the same cell on the same machine,
+ * whose variance of log(value) (at least min_var) is what one run moves
+ * between runs. log(other / base) is then the difference of two draws,
+ * se = sqrt(2 var), and t has nhist - 1 degrees of freedom (a prediction
+ * interval for a new run). false (NaN fields) when nhist < 2 or a value is
+ * not positive.
+ */
+bool stats_log_t_history(double base, double other, const double *hist,
+			 size_t nhist, double level, double min_var,
+			 struct log_t_result *r);
+
+/*
  * Geometric mean of x (positive) with the t interval at level from the
  * variance of log(x), at least min_var. false (NaN bounds) when n < 2 or a
  * value is not positive; *center is still set for n = 1.

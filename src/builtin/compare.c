@@ -40,6 +40,7 @@ struct compare_cli {
 	int style;		/* enum compare_style */
 	int format;		/* enum compare_format */
 	int fail_on;		/* enum compare_gate */
+	long history;		/* the most runs of history (--history) */
 	struct store_options store;
 };
 
@@ -91,6 +92,10 @@ static int parse_compare_options(int argc, char **argv, struct compare_cli *o)
 			     correction_option,
 			     "bh (Benjamini-Hochberg, default), holm, none: across\n"
 			     "the cells of one comparison"),
+		OPT_INT(0, "history", "N", &o->history, 0, 1000,
+			"for one run against one: the spread of up to N earlier\n"
+			"runs like the base is the noise between runs (default\n"
+			"20; 0: none)"),
 		OPT_CHOICE(0, "fail-on", "WHAT", &o->fail_on, compare_gate_names,
 			   "exit 3 when a cell is significantly worse, better,\n"
 			   "or either (change); none (default) never fails"),
@@ -100,6 +105,7 @@ static int parse_compare_options(int argc, char **argv, struct compare_cli *o)
 	int n;
 
 	compare_options_default(&o->opts);
+	o->history = 20;
 	o->style = STYLE_TABLE;
 	o->format = CFORMAT_TEXT;
 	n = parse_options(argc, argv, &compare_usage, options, 0);
@@ -136,6 +142,64 @@ static int load_group(struct store *st, const char *spec, struct compare_group *
 	return 0;
 }
 
+static bool in_groups(const struct compare_group *groups, size_t n, int64_t id)
+{
+	for (size_t g = 0; g < n; g++)
+		for (size_t k = 0; k < groups[g].nruns; k++)
+			if (groups[g].runs[k].id == id)
+				return true;
+	return false;
+}
+
+/* A label of a run of an other side: its runs may be the change itself. */
+static bool labelled_as_other(const struct compare_group *groups, size_t n,
+			      const char *label)
+{
+	for (size_t g = 1; g < n && *label; g++)
+		for (size_t k = 0; k < groups[g].nruns; k++)
+			if (streq(groups[g].runs[k].label, label))
+				return true;
+	return false;
+}
+
+/*
+ * The history of one run against others: the newest runs (up to max) like
+ * the base that no group holds and that are not labelled as an other side
+ * (compare_history_matches()). Only single runs need one.
+ */
+static int load_history(struct store *st, const struct compare_group *groups,
+			size_t ngroups, long max, struct compare_group *h,
+			char *err, size_t errlen)
+{
+	const struct stored_run *base = &groups[0].runs[0];
+	struct run_filter f = { .host = base->host, .command = base->command,
+				.kernel = base->kernel };
+	_cleanup_free_ int64_t *ids = NULL;
+	size_t n = 0;
+
+	h->spec = xstrdup("history");
+	for (size_t g = 0; g < ngroups; g++)
+		if (groups[g].nruns != 1)
+			return 0;
+	if (max <= 0 || store_find_runs(st, &f, &ids, &n, err, errlen) != 0)
+		return max <= 0 ? 0 : -1;
+	h->runs = xcalloc((size_t)max, sizeof(*h->runs));
+	for (size_t i = n; i-- > 0 && h->nruns < (size_t)max;) {
+		struct stored_run *run = &h->runs[h->nruns];
+
+		if (in_groups(groups, ngroups, ids[i]))
+			continue;
+		if (store_load_run_digest(st, ids[i], run, err, errlen) != 0)
+			return -1;
+		if (compare_history_matches(base, run) &&
+		    !labelled_as_other(groups, ngroups, run->label))
+			h->nruns++;
+		else
+			stored_run_free(run);
+	}
+	return 0;
+}
+
 static void free_groups(struct compare_group *groups, size_t n)
 {
 	for (size_t g = 0; g < n; g++) {
@@ -150,7 +214,7 @@ static void free_groups(struct compare_group *groups, size_t n)
 int cmd_compare(int argc, char **argv)
 {
 	struct compare_cli o = { 0 };
-	struct compare_group *groups;
+	struct compare_group *groups, history = { 0 };
 	struct compare_result result;
 	struct store *st;
 	char err[512];
@@ -170,6 +234,12 @@ int cmd_compare(int argc, char **argv)
 			error_msg("%s", err);
 			goto out;
 		}
+	if (load_history(st, groups, ngroups, o.history, &history, err,
+			 sizeof(err)) != 0) {
+		error_msg("%s", err);
+		goto out;
+	}
+	o.opts.history = &history;
 	if (compare_build(&result, groups, ngroups, &o.opts, err, sizeof(err)) != 0) {
 		error_msg("%s", err);
 		goto out;
@@ -182,6 +252,10 @@ int cmd_compare(int argc, char **argv)
 		rc = EXIT_PROBLEM;
 	compare_free(&result);
 out:
+	for (size_t k = 0; k < history.nruns; k++)
+		stored_run_free(&history.runs[k]);
+	free(history.runs);
+	free(history.spec);
 	free_groups(groups, ngroups);
 	store_close(st);
 	return rc;

@@ -215,6 +215,16 @@ static void print_header(FILE *f, const struct compare_result *r)
  * the replicates' values, or on too few samples for ranks), the
  * correction, and the floor the CI must clear.
  */
+static bool history_used(const struct compare_result *r)
+{
+	for (size_t i = 0; i < r->nrows; i++)
+		for (size_t g = 1; g < r->ngroups; g++)
+			if (r->rows[i].diffs[g].valid &&
+			    r->rows[i].diffs[g].test == TEST_LOG_T_HISTORY)
+				return true;
+	return false;
+}
+
 static void print_rule(FILE *f, const struct compare_result *r)
 {
 	fprintf(f, "# significant: %s-adjusted p < %g (%s) and the 95%% CI "
@@ -227,6 +237,11 @@ static void print_rule(FILE *f, const struct compare_result *r)
 		"Mann-Whitney; Student's t on the logs where ranks cannot reach it",
 		r->opts.threshold_pct, any_side_by_rounds(r) && !r->paired ?
 		" or the rounds' robust CV, whichever is larger" : "");
+	if (history_used(r))
+		fprintf(f, "# h: one run against one, Student's t with the spread of "
+			"%zu earlier runs like the base (same host, command, kernel, "
+			"clocksource) as the noise between runs; the floor is then "
+			"+-%g%%\n", r->opts.history->nruns, r->opts.threshold_pct);
 	fprintf(f, "# value: %s +- half its 95%% CI (its real coverage when the "
 		"samples are too few for 95%%); rCV: robust CV, 100 * 1.4826 MAD / "
 		"median; mde: the change found 80%% of the time with these "
@@ -299,7 +314,8 @@ static void print_value(FILE *f, const struct compare_side *s)
 
 static const char *test_short(const struct compare_diff *d)
 {
-	return d->test == TEST_LOG_T ? "t" : d->test == TEST_SIGNED_RANK ? "W" : "U";
+	return d->test == TEST_LOG_T ? "t" : d->test == TEST_LOG_T_HISTORY ? "h" :
+	       d->test == TEST_SIGNED_RANK ? "W" : "U";
 }
 
 static void print_mde(FILE *f, const struct compare_diff *d)
@@ -688,6 +704,7 @@ static json_t *side_to_json(const struct compare_side *s)
 static const char *test_name(const struct compare_diff *d)
 {
 	return d->test == TEST_LOG_T ? "student-t-log" :
+	       d->test == TEST_LOG_T_HISTORY ? "student-t-history" :
 	       d->test == TEST_SIGNED_RANK ? "signed-rank-paired" : "mann-whitney";
 }
 
@@ -712,6 +729,8 @@ static json_t *diff_to_json(const struct compare_diff *d)
 	json_object_set_new(o, "test", json_string(test_name(d)));
 	json_object_set_new(o, "df", real_or_null(d->df));
 	json_object_set_new(o, "spread_floored", json_boolean(d->spread_floored));
+	if (d->test == TEST_LOG_T_HISTORY)
+		json_object_set_new(o, "history_runs", json_integer((json_int_t)d->history_runs));
 	json_object_set_new(o, "mde_pct", real_or_null(d->mde_pct));
 	if (isfinite(d->ns_change_pct))
 		json_object_set_new(o, "ns_change_pct", json_real(d->ns_change_pct));

@@ -383,19 +383,23 @@ static bool pairs_apply(const struct compare_result *r,
 }
 
 /*
- * Replicates: t on the runs' values. Single runs: ranks when they can reach
- * alpha, else t; *few when neither can.
+ * Replicates: t on the runs' values. Single runs: against the history's
+ * spread when there is enough of it, else ranks when they can reach alpha,
+ * else t; *few when neither can.
  */
 static enum compare_test choose_test(const struct compare_result *r,
 				     const struct compare_side *base,
 				     const struct compare_side *other, size_t m,
-				     bool *few)
+				     size_t nhistory, bool *few)
 {
 	bool t_ok = t_applies(base, other);
 
 	*few = false;
 	if (pairs_apply(r, base, other) && base->sum.min > 0 && other->sum.min > 0)
 		return TEST_SIGNED_RANK;
+	if (!r->replicates && base->by_rounds && other->by_rounds &&
+	    nhistory >= COMPARE_HISTORY_MIN && base->center > 0 && other->center > 0)
+		return TEST_LOG_T_HISTORY;
 	if (!r->replicates && rank_can_reach(base->n, other->n, &r->opts, m))
 		return TEST_RANK;
 	*few = !t_ok;
@@ -467,6 +471,34 @@ static void diff_log_t(struct compare_diff *d, const struct compare_side *base,
 }
 
 /*
+ * One run against one, with the history's spread of run values as the
+ * noise between runs, never below what the two runs' rounds say their
+ * values are good to.
+ */
+static void diff_history(struct compare_diff *d, const struct compare_side *base,
+			 const struct compare_side *other, const double *hist,
+			 size_t nhist, struct log_t_result *t)
+{
+	double vb = stats_median_se(base->samples, base->n) / base->center;
+	double vo = stats_median_se(other->samples, other->n) / other->center;
+	double min_var = isfinite(vb) && isfinite(vo) ? (vb * vb + vo * vo) / 2 : 0;
+
+	stats_log_t_history(base->center, other->center, hist, nhist, CHANGE_LEVEL,
+			    min_var, t);
+	d->history_runs = nhist;
+	d->df = t->df;
+	d->spread_floored = t->floored;
+	d->ratio = t->ratio;
+	d->change_pct = 100.0 * (t->ratio - 1.0);
+	d->change_lo_pct = 100.0 * (t->lo - 1.0);
+	d->change_hi_pct = 100.0 * (t->hi - 1.0);
+	d->shift = base->center * (t->ratio - 1.0);
+	d->shift_lo = base->center * (t->lo - 1.0);
+	d->shift_hi = base->center * (t->hi - 1.0);
+	d->p = t->p;
+}
+
+/*
  * The smallest change a single pair of runs can claim. Round medians hold
  * the machine's drift during each run but not between the runs, which
  * experience here puts at about the rounds' own spread: a change within
@@ -489,7 +521,7 @@ static double change_floor(const struct compare_side *base,
 /* The change found 80 % of the time: floor plus the CI's reach at that power. */
 static double mde_pct(const struct compare_diff *d, const struct log_t_result *t)
 {
-	if (d->test == TEST_LOG_T || d->test == TEST_SIGNED_RANK)
+	if (d->test != TEST_RANK)
 		return 100.0 * expm1(log1p(d->floor_pct / 100.0) +
 				     stats_mde(t->se, t->df, CHANGE_LEVEL, MDE_POWER));
 	/* Ranks: the normal-theory se that the CI's half-width implies. */
@@ -497,20 +529,49 @@ static double mde_pct(const struct compare_diff *d, const struct log_t_result *t
 					INFINITY, CHANGE_LEVEL, MDE_POWER);
 }
 
-static void diff_sides(struct compare_diff *d, const struct compare_result *r,
-		       const struct compare_side *base,
-		       const struct compare_side *other, size_t m)
+/*
+ * The history's value of each run for the row, in the metric: a malloc'd
+ * array of *n (possibly 0) values.
+ */
+static double *history_values(const struct compare_result *r,
+			      const struct compare_row *row, size_t *n)
 {
+	const struct compare_group *h = r->opts.history;
+	double *v, rel_var;
+
+	*n = 0;
+	if (!h || !h->nruns)
+		return NULL;
+	v = xmalloc(h->nruns * sizeof(double));
+	for (size_t k = 0; k < h->nruns; k++) {
+		const struct stored_cell *c = find_cell(&h->runs[k], row->name, row->path);
+		const double *x = c ? metric_samples(c, r->metric) : NULL;
+
+		if (x && has_rounds(c))
+			v[(*n)++] = run_value(c, x, &rel_var);
+	}
+	return v;
+}
+
+static void diff_sides(struct compare_diff *d, const struct compare_result *r,
+		       const struct compare_row *row, size_t g, size_t m)
+{
+	const struct compare_side *base = &row->sides[0], *other = &row->sides[g];
 	bool *few = &d->few;
 	struct log_t_result t = { .se = NAN, .df = NAN };
+	_cleanup_free_ double *hist = NULL;
+	size_t nhist;
 
 	d->valid = base->present && other->present && base->center > 0;
 	if (!d->valid)
 		return;
-	d->test = choose_test(r, base, other, m, few);
+	hist = history_values(r, row, &nhist);
+	d->test = choose_test(r, base, other, m, nhist, few);
 	d->df = NAN;
 	if (d->test == TEST_LOG_T)
 		diff_log_t(d, base, other, &t);
+	else if (d->test == TEST_LOG_T_HISTORY)
+		diff_history(d, base, other, hist, nhist, &t);
 	else if (d->test == TEST_SIGNED_RANK)
 		diff_paired(d, base, other, &t);
 	else
@@ -521,10 +582,11 @@ static void diff_sides(struct compare_diff *d, const struct compare_result *r,
 			&d->ttest);
 	/*
 	 * Interleaved rounds share the machine's drift, so the rounds' spread
-	 * is no floor: the pairs cancel it.
+	 * is no floor: the pairs cancel it. The history's spread is in the
+	 * test itself.
 	 */
-	d->floor_pct = d->test == TEST_SIGNED_RANK ? r->opts.threshold_pct :
-		       change_floor(base, other, &r->opts);
+	d->floor_pct = d->test == TEST_SIGNED_RANK || d->test == TEST_LOG_T_HISTORY ?
+		       r->opts.threshold_pct : change_floor(base, other, &r->opts);
 	d->mde_pct = *few ? NAN : mde_pct(d, &t);
 }
 
@@ -577,8 +639,7 @@ static void judge_group(struct compare_result *r, size_t g)
 		     row->sides[0].center > 0;
 	}
 	for (size_t i = 0; i < r->nrows; i++)
-		diff_sides(&r->rows[i].diffs[g], r, &r->rows[i].sides[0],
-			   &r->rows[i].sides[g], m);
+		diff_sides(&r->rows[i].diffs[g], r, &r->rows[i], g, m);
 	adjust_p_values(r, g);
 	for (size_t i = 0; i < r->nrows; i++)
 		judge(&r->rows[i].diffs[g], &r->rows[i].sides[0],
@@ -688,6 +749,33 @@ static void add_ns_beside(struct compare_result *r)
 				NAN;
 		}
 	}
+}
+
+/* ---- history ---------------------------------------------------------- */
+
+static const char *env_string(const struct stored_run *run, const char *key)
+{
+	const json_t *v = run->env ? json_object_get(run->env, key) : NULL;
+
+	return json_is_string(v) ? json_string_value(v) : "";
+}
+
+static bool measured_in_rounds(const struct stored_run *run)
+{
+	for (size_t i = 0; i < run->ncells; i++)
+		if (cell_is_measured(&run->cells[i]) && has_rounds(&run->cells[i]))
+			return true;
+	return false;
+}
+
+bool compare_history_matches(const struct stored_run *base,
+			     const struct stored_run *run)
+{
+	return streq(run->host, base->host) && streq(run->command, base->command) &&
+	       streq(run->kernel, base->kernel) &&
+	       streq(env_string(run, "clocksource"), env_string(base, "clocksource")) &&
+	       streq(env_string(run, "time_namespace"), env_string(base, "time_namespace")) &&
+	       measured_in_rounds(run);
 }
 
 /* ---- building -------------------------------------------------------- */

@@ -72,8 +72,28 @@ struct compare_options {
 	 * ("interleave": the same id in each).
 	 */
 	bool paired;
+	/*
+	 * Runs like the base's, in no group: the same host, command, kernel
+	 * and clocksource (compare_history_matches()). Two single runs
+	 * cannot show how far this machine moves between runs; with at least
+	 * COMPARE_HISTORY_MIN of these, the spread of their values is that
+	 * noise (TEST_LOG_T_HISTORY). NULL or empty: none.
+	 */
+	const struct compare_group *history;
 };
 void compare_options_default(struct compare_options *o);
+
+/* The fewest runs of history that judge a single run against another. */
+#define COMPARE_HISTORY_MIN 4
+
+/*
+ * Whether run may stand in the history of a comparison whose base is
+ * base: the same host, command, kernel and clocksource, and measured in
+ * rounds. The caller leaves out the compared runs themselves and runs
+ * labelled like an other side.
+ */
+bool compare_history_matches(const struct stored_run *base,
+			     const struct stored_run *run);
 
 /* One spec of the command line and the runs it names. */
 struct compare_group {
@@ -112,13 +132,15 @@ enum compare_test {
 	TEST_RANK,	/* Mann-Whitney U, Hodges-Lehmann CI */
 	TEST_LOG_T,	/* Student's t on the logs, pooled variance */
 	TEST_SIGNED_RANK,	/* paired rounds: Wilcoxon signed-rank on log ratios */
+	TEST_LOG_T_HISTORY,	/* one run against one, t from the history's spread */
 };
 
 /* One group against the base, for one cell. */
 struct compare_diff {
 	bool valid;		/* both sides present */
 	enum compare_test test;
-	double df;		/* TEST_LOG_T: degrees of freedom; NaN otherwise */
+	double df;		/* TEST_LOG_T(_HISTORY): degrees of freedom; NaN otherwise */
+	size_t history_runs;	/* TEST_LOG_T_HISTORY: the runs whose spread was used */
 	bool spread_floored;	/* TEST_LOG_T: the rounds set the spread, not the runs */
 	double ratio;		/* other / base: of the centres (rank), the estimate (t) */
 	double change_pct;	/* 100 * (ratio - 1): positive = slower */

@@ -263,7 +263,8 @@ PY
 	cp "$BATS_FILE_TMPDIR/results.db" "$CLOCKBENCH_DB"
 	synth S-host 25.0 0 1 31 1
 	synth S-ns 26.15 0 0 32 1
-	run "$CLOCKBENCH" compare S-host S-ns --format json
+	# The two runs alone: the real runs beside them are no history of these.
+	run "$CLOCKBENCH" compare S-host S-ns --history 0 --format json
 	[ "$status" -eq 0 ]
 	jq -e '.replicates == false and .cells[0].vs_base[0].verdict == "worse"
 		and .cells[0].vs_base[0].floor_pct == 1 and .cells[0].vs_base[0].test == "mann-whitney"' <<<"$output"
@@ -304,7 +305,13 @@ PY
 	# One run against one: the libc cell too. (Not the vDSO cell's `~`:
 	# between two single runs the machine itself moves by up to 4 % here,
 	# which no statistics on those two runs can tell from a change.)
+	# The 4 other plain runs are its history: the spread between runs.
 	run "$CLOCKBENCH" compare 1 2 --format json
+	[ "$status" -eq 0 ]
+	jq -e '.cells[] | select(.path == "libc") | .vs_base[0]
+		| .verdict == "worse" and .test == "student-t-history" and
+		  .history_runs == 4 and .df == 3 and .change_pct > 15' <<<"$output"
+	run "$CLOCKBENCH" compare 1 2 --history 0 --format json
 	[ "$status" -eq 0 ]
 	jq -e '.cells[] | select(.path == "libc") | .vs_base[0]
 		| .verdict == "worse" and .test == "mann-whitney" and .change_pct > 15' <<<"$output"

@@ -542,6 +542,85 @@ static void test_one_bad_round_does_not_flip(void **state)
 }
 
 /*
+ * A syscall cell on this VM: its rounds agree to 0.1 %, but whole runs
+ * move by about 2 % between one run and the next. Two runs alone cannot
+ * show that, so A/A pairs come out "significant"; with the spread of a
+ * dozen earlier runs as the noise, they do not, and a real +8 % still
+ * does.
+ */
+static void test_history_holds_the_noise_between_runs(void **state)
+{
+	enum { HISTORY = 12, PAIRS = 10 };
+	struct run_shape sh = quiet_shape;
+	struct stored_run hist[HISTORY], runs[2];
+	struct compare_group h = { .spec = base_spec, .runs = hist, .nruns = HISTORY };
+	struct compare_options o;
+	struct compare_result r;
+	const struct compare_diff *d;
+	int without = 0, with = 0;
+
+	compare_options_default(&o);
+	rng_state = 88172645463325252ull;
+	for (size_t i = 0; i < HISTORY; i++) {
+		sh.run_offset = normal(0, 0.02);
+		make_shaped_run(&hist[i], 10 + (int64_t)i, &sh);
+	}
+	for (int pair = 0; pair < PAIRS; pair++) {
+		for (int k = 0; k < 2; k++) {
+			sh.run_offset = normal(0, 0.02);
+			make_shaped_run(&runs[k], 1 + k, &sh);
+		}
+		o.history = NULL;
+		d = compare_runs(&r, runs, 1, 1, &o);
+		without += d->significant;
+		compare_free(&r);
+		o.history = &h;
+		d = compare_runs(&r, runs, 1, 1, &o);
+		assert_int_equal(d->test, TEST_LOG_T_HISTORY);
+		assert_int_equal(d->history_runs, HISTORY);
+		assert_true(d->df == HISTORY - 1 && d->floor_pct == 1.0);
+		with += d->significant;
+		compare_free(&r);
+		free_runs(runs, 2);
+	}
+	assert_true(without >= 5);
+	assert_true(with <= 1);
+
+	/* +8 % on top of the same noise: worse, with its size. */
+	sh.run_offset = 0;
+	make_shaped_run(&runs[0], 1, &sh);
+	sh.mean *= 1.08;
+	make_shaped_run(&runs[1], 2, &sh);
+	d = compare_runs(&r, runs, 1, 1, &o);
+	assert_string_equal(d->verdict, "worse");
+	assert_true(d->change_pct > 7.5 && d->change_pct < 8.5);
+	/* About 1 % + (t(.975, 11) + t(.8, 11)) sqrt(2) 2 %: some 10 %. */
+	assert_true(d->mde_pct > 6 && d->mde_pct < 14);
+	compare_free(&r);
+	free_runs(runs, 2);
+
+	/* Fewer than COMPARE_HISTORY_MIN runs: the two runs alone decide. */
+	h.nruns = COMPARE_HISTORY_MIN - 1;
+	sh.mean = quiet_shape.mean;
+	make_shaped_run(&runs[0], 1, &sh);
+	make_shaped_run(&runs[1], 2, &sh);
+	d = compare_runs(&r, runs, 1, 1, &o);
+	assert_int_equal(d->test, TEST_RANK);
+	compare_free(&r);
+
+	/* Only runs like the base: the same host, command and kernel. */
+	assert_true(compare_history_matches(&runs[0], &hist[0]));
+	free(hist[0].host);
+	hist[0].host = xstrdup("elsewhere");
+	assert_false(compare_history_matches(&runs[0], &hist[0]));
+	free(hist[1].kernel);
+	hist[1].kernel = xstrdup("6.19");
+	assert_false(compare_history_matches(&runs[0], &hist[1]));
+	free_runs(runs, 2);
+	free_runs(hist, HISTORY);
+}
+
+/*
  * Slow phases of 3 rounds in 10 (the core at 75 % of its speed): each
  * run's value, the median of its round medians, holds; 3 runs against 3
  * still see a +4 % change.
@@ -886,6 +965,7 @@ int main(void)
 		cmocka_unit_test(test_missing_cell_and_no_metric),
 		cmocka_unit_test(test_rounds_carry_the_drift),
 		cmocka_unit_test(test_one_bad_round_does_not_flip),
+		cmocka_unit_test(test_history_holds_the_noise_between_runs),
 		cmocka_unit_test(test_replicates_with_slow_phases),
 		cmocka_unit_test(test_replicates_aa_with_drift),
 		cmocka_unit_test(test_replicates_floor_from_rounds),

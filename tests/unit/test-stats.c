@@ -793,6 +793,38 @@ static void test_median_ci_coverage(void **state)
 	assert_true(stats_ci_honours(0.95, 0.95));
 }
 
+/* One run against one, with the spread of earlier runs as the noise. */
+static void test_log_t_history(void **state)
+{
+	const double hist[] = { 100, 101, 99.5, 100.4, 100.9 };
+	struct log_t_result r;
+
+	(void)state;
+	/* R: h <- log(c(100, 101, 99.5, 100.4, 100.9)); d <- log(103 / 100)
+	 *    se <- sqrt(2) * sd(h); 2 * pt(-abs(d) / se, 4)
+	 *    exp(d + c(-1, 1) * qt(0.975, 4) * se) */
+	assert_true(stats_log_t_history(100, 103, hist, 5, 0.95, 0, &r));
+	assert_close(r.se, 0.0088413982798296615, TIGHT);
+	assert_rel(r.p, 0.028749312370570133, 1e-9);
+	assert_close(r.lo, 1.0050237220520986, 1e-12);
+	assert_close(r.hi, 1.0555969742025701, 1e-12);
+	assert_close(r.ratio, 1.03, TIGHT);
+	assert_true(r.df == 4);
+	assert_false(r.floored);
+
+	/* The runs' rounds allow no better than 1e-4: se <- sqrt(2 * 1e-4) */
+	assert_true(stats_log_t_history(100, 103, hist, 5, 0.95, 1e-4, &r));
+	assert_true(r.floored);
+	assert_rel(r.p, 0.10481615104646819, 1e-9);
+	assert_close(r.lo, 0.99034089079353882, 1e-12);
+	assert_close(r.hi, 1.0712472946057228, 1e-12);
+
+	/* Not defined: one run of history, a value that is not positive. */
+	assert_false(stats_log_t_history(100, 103, hist, 1, 0.95, 0, &r));
+	assert_true(isnan(r.p));
+	assert_false(stats_log_t_history(0, 103, hist, 5, 0.95, 0, &r));
+}
+
 /* ---------------------------------------------------------------------- */
 /* Replicates: Student's t on the logarithms                              */
 
@@ -974,6 +1006,7 @@ int main(void)
 		cmocka_unit_test(test_robust_cv),
 		cmocka_unit_test(test_median_ci_coverage),
 		cmocka_unit_test(test_log_t_test),
+		cmocka_unit_test(test_log_t_history),
 		cmocka_unit_test(test_geomean_ci_and_mde),
 		cmocka_unit_test(test_signed_rank_log),
 		cmocka_unit_test(test_nan_survives),
