@@ -695,6 +695,9 @@ static void detect_machine_shift(struct compare_result *r)
 {
 	r->same_direction = xcalloc(r->ngroups, sizeof(double));
 	r->machine_shift = xcalloc(r->ngroups, sizeof(bool));
+	/* Interleaved rounds saw the same machine: a common move is the change. */
+	if (r->paired)
+		return;
 	for (size_t g = 1; g < r->ngroups; g++) {
 		size_t up = 0, down = 0;
 

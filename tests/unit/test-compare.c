@@ -816,6 +816,15 @@ static void test_machine_shift_is_flagged(void **state)
 	assert_false(fx.r.machine_shift[1]);
 	assert_true(fx.r.same_direction[1] == 0.5);
 	teardown_fixture(&fx);
+
+	/* Interleaved rounds (ab, timens) saw one machine: no such warning. */
+	for (size_t i = 0; i < 12; i++)
+		a[i] = b[i] * 1.06;
+	o.paired = true;
+	build(&fx, 1, 12, b, a, 1.0, 200, &o);
+	assert_true(fx.r.paired);
+	assert_false(fx.r.machine_shift[1]);
+	teardown_fixture(&fx);
 }
 
 static char *render(const struct compare_result *r, enum compare_style s,
