@@ -723,12 +723,23 @@ static double t_p_value(double d, double se, double df)
 	return fmin(1, 2 * pt(-fabs(d) / se, df, 1, 0));
 }
 
+/* Ratio, interval and p of a difference d of logs with standard error se. */
+static void log_t_finish(struct log_t_result *r, double d, double se, double level)
+{
+	r->se = se;
+	r->tcrit = qt((1 + level) / 2, r->df, 1, 0);
+	r->ratio = exp(d);
+	r->lo = exp(d - r->tcrit * r->se);
+	r->hi = exp(d + r->tcrit * r->se);
+	r->p = t_p_value(d, r->se, r->df);
+}
+
 bool stats_log_t_test(const double *x, size_t nx, const double *y, size_t ny,
 		      double level, double min_var, struct log_t_result *r)
 {
 	_cleanup_free_ double *lx = NULL;
 	_cleanup_free_ double *ly = NULL;
-	double mx, my, var, d;
+	double mx, my, var;
 
 	log_t_undefined(r);
 	if (nx == 0 || ny == 0 || nx + ny < 3 || !(level > 0 && level < 1))
@@ -745,13 +756,8 @@ bool stats_log_t_test(const double *x, size_t nx, const double *y, size_t ny,
 		var = min_var;
 		r->floored = true;
 	}
-	d = my - mx;
-	r->se = sqrt(var * (1.0 / (double)nx + 1.0 / (double)ny));
-	r->tcrit = qt((1 + level) / 2, r->df, 1, 0);
-	r->ratio = exp(d);
-	r->lo = exp(d - r->tcrit * r->se);
-	r->hi = exp(d + r->tcrit * r->se);
-	r->p = t_p_value(d, r->se, r->df);
+	log_t_finish(r, my - mx, sqrt(var * (1.0 / (double)nx + 1.0 / (double)ny)),
+		     level);
 	return true;
 }
 
@@ -760,7 +766,7 @@ bool stats_log_t_history(double base, double other, const double *hist,
 			 struct log_t_result *r)
 {
 	_cleanup_free_ double *lh = NULL;
-	double var, d;
+	double var;
 
 	log_t_undefined(r);
 	if (nhist < 2 || !(base > 0) || !(other > 0) || !(level > 0 && level < 1))
@@ -774,14 +780,8 @@ bool stats_log_t_history(double base, double other, const double *hist,
 		var = min_var;
 		r->floored = true;
 	}
-	d = log(other) - log(base);
 	/* Each of the two runs is one draw from the runs' spread. */
-	r->se = sqrt(2 * var);
-	r->tcrit = qt((1 + level) / 2, r->df, 1, 0);
-	r->ratio = exp(d);
-	r->lo = exp(d - r->tcrit * r->se);
-	r->hi = exp(d + r->tcrit * r->se);
-	r->p = t_p_value(d, r->se, r->df);
+	log_t_finish(r, log(other) - log(base), sqrt(2 * var), level);
 	return true;
 }
 

@@ -453,11 +453,10 @@ static double pair_within_var(const struct compare_side *base,
 	       (double)(base->n + other->n);
 }
 
-static void diff_log_t(struct compare_diff *d, const struct compare_side *base,
-		       const struct compare_side *other, struct log_t_result *t)
+/* The change, its CI and p from a t on the logs. */
+static void diff_from_log_t(struct compare_diff *d, const struct compare_side *base,
+			    const struct log_t_result *t)
 {
-	stats_log_t_test(base->samples, base->n, other->samples, other->n,
-			 CHANGE_LEVEL, pair_within_var(base, other), t);
 	d->df = t->df;
 	d->spread_floored = t->floored;
 	d->ratio = t->ratio;
@@ -468,6 +467,14 @@ static void diff_log_t(struct compare_diff *d, const struct compare_side *base,
 	d->shift_lo = base->center * (t->lo - 1.0);
 	d->shift_hi = base->center * (t->hi - 1.0);
 	d->p = t->p;
+}
+
+static void diff_log_t(struct compare_diff *d, const struct compare_side *base,
+		       const struct compare_side *other, struct log_t_result *t)
+{
+	stats_log_t_test(base->samples, base->n, other->samples, other->n,
+			 CHANGE_LEVEL, pair_within_var(base, other), t);
+	diff_from_log_t(d, base, t);
 }
 
 /*
@@ -486,16 +493,7 @@ static void diff_history(struct compare_diff *d, const struct compare_side *base
 	stats_log_t_history(base->center, other->center, hist, nhist, CHANGE_LEVEL,
 			    min_var, t);
 	d->history_runs = nhist;
-	d->df = t->df;
-	d->spread_floored = t->floored;
-	d->ratio = t->ratio;
-	d->change_pct = 100.0 * (t->ratio - 1.0);
-	d->change_lo_pct = 100.0 * (t->lo - 1.0);
-	d->change_hi_pct = 100.0 * (t->hi - 1.0);
-	d->shift = base->center * (t->ratio - 1.0);
-	d->shift_lo = base->center * (t->lo - 1.0);
-	d->shift_hi = base->center * (t->hi - 1.0);
-	d->p = t->p;
+	diff_from_log_t(d, base, t);
 }
 
 /*
