@@ -174,12 +174,10 @@ int cmd_plot(int argc, char **argv)
 	st = record_open(&o.store, STORE_READ, NULL, 0);
 	if (!st)
 		return 1;
-	if (run_groups_load(st, o.specs, o.nspecs, &in.groups, &in.ngroups, err,
-			    sizeof(err)) ||
-	    ((o.kind == PLOT_TIMENS ||
-	      (o.kind < 0 && run_is_timens_side(&in.groups[0].runs[0]))) &&
-	     run_groups_add_timens_partners(st, &in.groups, &in.ngroups, err,
-					    sizeof(err)))) {
+	if (run_groups_load_sides(st, o.specs, o.nspecs,
+				  o.kind == PLOT_TIMENS ? PARTNERS_ALWAYS :
+				  o.kind < 0 ? PARTNERS_WHEN_TIMENS : PARTNERS_NEVER,
+				  &in.groups, &in.ngroups, err, sizeof(err))) {
 		error_msg("%s", err);
 		goto out;
 	}

@@ -333,11 +333,8 @@ int cmd_report(int argc, char **argv)
 	st = record_open(&o.store, STORE_READ, NULL, 0);
 	if (!st)
 		return 1;
-	if (run_groups_load(st, o.specs, o.nspecs, &in.groups, &in.ngroups, err,
-			    sizeof(err)) ||
-	    (run_is_timens_side(&in.groups[0].runs[0]) &&
-	     run_groups_add_timens_partners(st, &in.groups, &in.ngroups, err,
-					    sizeof(err)))) {
+	if (run_groups_load_sides(st, o.specs, o.nspecs, PARTNERS_WHEN_TIMENS,
+				  &in.groups, &in.ngroups, err, sizeof(err))) {
 		error_msg("%s", err);
 		goto out;
 	}

@@ -148,3 +148,17 @@ bool run_is_timens_side(const struct stored_run *r)
 {
 	return r && timens_side(r) != NULL;
 }
+
+int run_groups_load_sides(struct store *st, char *const *specs, size_t nspecs,
+			  enum timens_partners partners,
+			  struct compare_group **groups, size_t *ngroups,
+			  char *err, size_t errlen)
+{
+	if (run_groups_load(st, specs, nspecs, groups, ngroups, err, errlen))
+		return -1;
+	if (partners == PARTNERS_NEVER ||
+	    (partners == PARTNERS_WHEN_TIMENS &&
+	     !run_is_timens_side(&(*groups)[0].runs[0])))
+		return 0;
+	return run_groups_add_timens_partners(st, groups, ngroups, err, errlen);
+}

@@ -33,6 +33,22 @@ int run_groups_add_timens_partners(struct store *st, struct compare_group **grou
 /* Whether r is one side of a clockbench timens run. */
 bool run_is_timens_side(const struct stored_run *r);
 
+/* When run_groups_load_sides() adds the other side of a timens run. */
+enum timens_partners {
+	PARTNERS_NEVER,
+	PARTNERS_WHEN_TIMENS,	/* when the first run given is a timens side */
+	PARTNERS_ALWAYS,
+};
+
+/*
+ * run_groups_load(), then run_groups_add_timens_partners() as partners
+ * says: what plot and report read. 0, or -1 with the reason in err.
+ */
+int run_groups_load_sides(struct store *st, char *const *specs, size_t nspecs,
+			  enum timens_partners partners,
+			  struct compare_group **groups, size_t *ngroups,
+			  char *err, size_t errlen);
+
 void run_groups_free(struct compare_group *groups, size_t ngroups);
 
 #endif
