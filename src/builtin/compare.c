@@ -189,8 +189,11 @@ static int load_history(struct store *st, const struct compare_group *groups,
 
 		if (in_groups(groups, ngroups, ids[i]))
 			continue;
-		if (store_load_run_digest(st, ids[i], run, err, errlen) != 0)
-			return -1;
+		/* A damaged run only leaves the history short, as runs lists it. */
+		if (store_load_run_digest(st, ids[i], run, err, errlen) != 0) {
+			warn_msg("%s; left out of the history", err);
+			continue;
+		}
 		if (compare_history_matches(base, run) &&
 		    !labelled_as_other(groups, ngroups, run->label))
 			h->nruns++;

@@ -143,11 +143,25 @@ setup() {
 @test "bad options exit 2 with one line" {
 	for args in "--style fancy 1 3" "--format yaml 1 3" "--metric joules 1 3" \
 		    "--alpha 0 1 3" "--alpha 1.5 1 3" "--threshold -1 1 3" \
-		    "--correction sidak 1 3" "1" "--bogus 1 3"; do
+		    "--correction sidak 1 3" "1" "--bogus 1 3" "--history -1 1 3" \
+		    "--history 1001 1 3" "--history many 1 3"; do
 		run "$CLOCKBENCH" compare $args
 		[ "$status" -eq 2 ]
 		[ "${#lines[@]}" -eq 1 ]
 	done
+	run "$CLOCKBENCH" compare --history many 1 3
+	[[ "$output" == *"invalid --history 'many': expected a number from 0 to 1000"* ]]
+}
+
+@test "a damaged run of the history is left out with a warning, not fatal" {
+	export CLOCKBENCH_DB="$BATS_TEST_TMPDIR/damaged.db"
+	cp "$BATS_FILE_TMPDIR/results.db" "$CLOCKBENCH_DB"
+	python3 -c 'import sqlite3, sys
+sqlite3.connect(sys.argv[1]).executescript("UPDATE runs SET env = \x27{\x27 WHERE id = 2")' "$CLOCKBENCH_DB"
+	run --separate-stderr "$CLOCKBENCH" compare 1 3 --format json
+	[ "$status" -eq 0 ]
+	[[ "$stderr" == *"run 2: "*"not valid JSON"*"; left out of the history"* ]]
+	jq -e '.cells | length == 6' <<<"$output"
 }
 
 @test "a missing database is an error and is not created" {
