@@ -754,11 +754,14 @@ static void add_ns_beside(struct compare_result *r)
 
 /* ---- history ---------------------------------------------------------- */
 
-static const char *env_string(const struct stored_run *run, const char *key)
+/* Whether two runs' environments agree on key (both without it too). */
+static bool env_same(const struct stored_run *a, const struct stored_run *b,
+		     const char *key)
 {
-	const json_t *v = run->env ? json_object_get(run->env, key) : NULL;
+	const json_t *x = a->env ? json_object_get(a->env, key) : NULL;
+	const json_t *y = b->env ? json_object_get(b->env, key) : NULL;
 
-	return json_is_string(v) ? json_string_value(v) : "";
+	return x == y || (x && y && json_equal(x, y));
 }
 
 static bool measured_in_rounds(const struct stored_run *run)
@@ -774,8 +777,8 @@ bool compare_history_matches(const struct stored_run *base,
 {
 	return streq(run->host, base->host) && streq(run->command, base->command) &&
 	       streq(run->kernel, base->kernel) &&
-	       streq(env_string(run, "clocksource"), env_string(base, "clocksource")) &&
-	       streq(env_string(run, "time_namespace"), env_string(base, "time_namespace")) &&
+	       env_same(run, base, "clocksource") &&
+	       env_same(run, base, "time_namespace") &&
 	       measured_in_rounds(run);
 }
 

@@ -616,6 +616,20 @@ static void test_history_holds_the_noise_between_runs(void **state)
 	free(hist[1].kernel);
 	hist[1].kernel = xstrdup("6.19");
 	assert_false(compare_history_matches(&runs[0], &hist[1]));
+	/* ... and the same clocksource and time namespace. */
+	runs[0].env = json_pack("{s:s, s:{s:b}}", "clocksource", "tsc",
+				"time_namespace", "known", 1);
+	hist[2].env = json_deep_copy(runs[0].env);
+	hist[3].env = json_pack("{s:s, s:{s:b}}", "clocksource", "kvm-clock",
+				"time_namespace", "known", 1);
+	hist[4].env = json_pack("{s:s, s:{s:b}}", "clocksource", "tsc",
+				"time_namespace", "known", 0);
+	assert_true(compare_history_matches(&runs[0], &hist[2]));
+	assert_false(compare_history_matches(&runs[0], &hist[3]));
+	assert_false(compare_history_matches(&runs[0], &hist[4]));
+	for (size_t i = 2; i < 5; i++)
+		json_decref(hist[i].env);
+	json_decref(runs[0].env);
 	free_runs(runs, 2);
 	free_runs(hist, HISTORY);
 }
