@@ -67,9 +67,15 @@ needs_clocksources() {
 	[ "$status" -eq 3 ]
 	jq -c '.cells[] | [.path, .vs_base[0].verdict, .vs_base[0].change_pct]' <<<"$output" >&2
 	jq -e '.paired and (.groups | map(.spec) == ["base", "env-1"])' <<<"$output"
+	# The library's chain is calibrated to 25 % of a call, but how much of
+	# it the core overlaps with the next call varies by build (19-38 %
+	# seen on i386).
 	jq -e '.cells[] | select(.path == "libc") | .vs_base[0]
-		| .verdict == "worse" and .change_pct > 15 and .change_pct < 35' <<<"$output"
-	jq -e '.cells[] | select(.path == "vdso") | .vs_base[0] | (.significant | not)' <<<"$output"
+		| .verdict == "worse" and .change_pct > 10 and .change_pct < 50' <<<"$output"
+	# The preloaded library moves the process's memory about, which can
+	# move a vDSO call by a percent or two, measurably; far from the 25 %.
+	jq -e '.cells[] | select(.path == "vdso") | .vs_base[0].change_pct
+		| (if . < 0 then -. else . end) < 5' <<<"$output"
 	[[ "$stderr" == *"clock-gettime-monotonic libc: +"*" against base in env-1 (worse)"* ]]
 	[[ "$stderr" == *"--fail-on worse: 1 cell"* ]]
 }
