@@ -341,10 +341,14 @@ void timing_calibrate(const struct cycle_counter *cc,
 
 /* ---- core cycles: the pure parts ------------------------------------ */
 
+double timing_reading_core(const struct timing_calibration *cal)
+{
+	return (double)cal->ref_ops * cal->ref_op_cycles + cal->ref_boundary_core;
+}
+
 double timing_reading_speed(const struct timing_calibration *cal, double reading)
 {
-	return reading / ((double)cal->ref_ops * cal->ref_op_cycles +
-			  cal->ref_boundary_core);
+	return reading / timing_reading_core(cal);
 }
 
 double timing_speed_beside(const double *speeds, size_t n, size_t i)
@@ -482,6 +486,8 @@ static void record_batch(struct cell_result *r, struct batch b,
 			r->core = xrealloc(r->core, r->cap * sizeof(double));
 		if (cal->core_source == CORE_PERF)
 			r->core_est = xrealloc(r->core_est, r->cap * sizeof(double));
+		if (cal->core_source == CORE_REFERENCE)
+			r->readings = xrealloc(r->readings, r->cap * sizeof(double));
 	}
 	if (with_cycles)
 		r->cycles[r->n] = cyc < 0 ? 0 : cyc;
@@ -551,6 +557,8 @@ static void derive_core(struct cell_result *r, size_t first,
 		timing_round_core(cal, r->batch_calls, p->readings, p->bases,
 				  r->cycles ? r->cycles + first : NULL, p->n,
 				  r->core + first, r->core_est ? r->core_est + first : NULL);
+	if (r->readings)
+		memcpy(r->readings + first, p->readings, p->n * sizeof(double));
 }
 
 void timing_prepare(const struct cell *c, const struct cycle_counter *cc,
@@ -744,6 +752,7 @@ void cell_result_free(struct cell_result *r)
 	free(r->cycles);
 	free(r->core);
 	free(r->core_est);
+	free(r->readings);
 	free(r->rounds);
 	free(r->round_ghz);
 	memset(r, 0, sizeof(*r));
@@ -752,8 +761,7 @@ void cell_result_free(struct cell_result *r)
 double timing_reference_share_pct(const struct timing_calibration *cal,
 				  const struct timing_config *cfg)
 {
-	double reading_ns = ((double)cal->ref_ops * cal->ref_op_cycles +
-			     cal->ref_boundary_core) / cal->ghz;
+	double reading_ns = timing_reading_core(cal) / cal->ghz;
 
 	return 100 * reading_ns / (reading_ns + cfg->target_batch_ns);
 }

@@ -64,6 +64,13 @@ struct cell_result {
 	double *cycles;			/* per-call cycles of each batch, or NULL */
 	double *core;			/* per-call core cycles of each batch, or NULL */
 	double *core_est;		/* CORE_PERF: the reference's estimate of each */
+	/*
+	 * CORE_REFERENCE: the reading of the reference taken right before
+	 * each batch, in time-base units (whole ticks). With the batches'
+	 * durations they give the core cycles again (results/core-replay.h),
+	 * which is how the store keeps them.
+	 */
+	double *readings;
 	struct summary ns_sum;
 	struct summary cycles_sum;	/* n == 0 when there is no counter */
 	struct summary core_sum;	/* n == 0 without core cycles */
@@ -122,6 +129,8 @@ void timing_calibrate(const struct cycle_counter *cc,
 /*
  * The pure parts of core cycles, exposed for tests.
  *
+ * timing_reading_core(): a reading's length in core cycles, its
+ * instructions and its own clock reads.
  * timing_reading_speed(): the time-base units per core cycle a reading of
  * cal->ref_ops instructions that lasted reading units shows.
  * timing_speed_beside(): the speed beside batch i of n, from the speeds of
@@ -133,6 +142,7 @@ void timing_calibrate(const struct cycle_counter *cc,
  * taken right before the batch that lasted bases[i]; fills core[] and
  * returns the round's speed in GHz (NAN when n is 0).
  */
+double timing_reading_core(const struct timing_calibration *cal);
 double timing_reading_speed(const struct timing_calibration *cal, double reading);
 double timing_speed_beside(const double *speeds, size_t n, size_t i);
 double timing_core_per_call(const struct timing_calibration *cal, double base,

@@ -76,6 +76,7 @@ json_t *run_to_json(const struct stored_run *r, bool samples)
 {
 	static const char *const sample_keys[] = {
 		"samples", "samples_cycles", "samples_core_cycles", "samples_round",
+		"reference",
 	};
 	json_t *o = stored_run_to_json(r);
 	json_t *cells = json_object_get(o, "cells");

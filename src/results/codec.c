@@ -140,21 +140,15 @@ static double double_of(uint64_t u)
 
 /*
  * Encoder and decoder must round alike on every machine: two IEEE
- * operations in double precision, and on 32-bit x86 in SSE registers,
- * since the x87 unit's extended precision rounds twice. "used" keeps the
- * standard calling convention: GCC cannot call a local SSE function from
- * x87 code otherwise.
+ * operations in double precision (on 32-bit x86 the build uses SSE for
+ * that, meson.build).
  */
-#if defined(__i386__)
-__attribute__((target("sse2,fpmath=sse"), used, noinline))
-#endif
 static double tick_value(int64_t k, double offset, double calls)
 {
 	return ((double)k - offset) / calls;
 }
 
-/* The k that gives x exactly, or false. */
-static bool tick_of(double x, double offset, double calls, int64_t *k)
+bool codec_tick_of(double x, double offset, double calls, int64_t *k)
 {
 	double guess = x * calls + offset;
 
@@ -179,7 +173,7 @@ static size_t tick_hits(const double *x, size_t n, double offset, double calls)
 	int64_t k;
 
 	for (size_t i = 0; i < n && i < TICKS_PROBE; i++)
-		hits += tick_of(x[i], offset, calls, &k);
+		hits += codec_tick_of(x[i], offset, calls, &k);
 	return hits;
 }
 
@@ -221,7 +215,7 @@ static bool encode_ticks(struct out *o, const double *x, size_t n,
 	put_u64(o, bits_of(offset));
 	for (size_t i = 0; i < n; i++) {
 		/* |k| < 2^53: the difference cannot overflow. */
-		if (tick_of(x[i], offset, calls, &k)) {
+		if (codec_tick_of(x[i], offset, calls, &k)) {
 			put_varint(o, zigzag(k - prev) + 1);
 			prev = k;
 		} else {

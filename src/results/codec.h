@@ -25,6 +25,7 @@
 #ifndef CLOCKBENCH_CODEC_H
 #define CLOCKBENCH_CODEC_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -38,6 +39,12 @@ void *codec_encode(const double *x, size_t n, uint64_t calls, size_t *bytes);
 
 /* 0 with *out malloc'd (n values), or -1 when the blob is not n samples. */
 int codec_decode(const void *blob, size_t bytes, size_t n, double **out);
+
+/*
+ * The integer k with ((double)k - offset) / calls == x bit for bit, the
+ * formula of a batch's ticks per call, in *k; false when there is none.
+ */
+bool codec_tick_of(double x, double offset, double calls, int64_t *k);
 
 /* The model of a blob of n samples ("bits", "ticks", "dict"), or NULL. */
 const char *codec_model(const void *blob, size_t bytes, size_t n);

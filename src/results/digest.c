@@ -258,4 +258,7 @@ void digest_reduce(struct stored_cell *c)
 		*x = med;
 	}
 	set_digest_rounds(c, k);
+	/* The readings were per sample: they replay nothing now. */
+	free(c->ref.readings);
+	memset(&c->ref, 0, sizeof(c->ref));
 }

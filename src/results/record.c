@@ -398,6 +398,23 @@ static void set_str(char **slot, const char *s)
 	*slot = xstrdup(s ? s : "");
 }
 
+struct stored_reference record_reference_figures(const struct timing_calibration *cal)
+{
+	return (struct stored_reference){
+		.base_is_values = !cal->base_arch,
+		.base_boundary = cal->base_arch ? cal->boundary_cycles : cal->boundary_ns,
+		.reading_core = timing_reading_core(cal),
+		.batch_boundary_core = cal->batch_boundary_core,
+	};
+}
+
+void record_reference(struct stored_cell *sc, const struct cell_result *r,
+		      const struct stored_reference *figures)
+{
+	sc->ref = *figures;
+	sc->ref.readings = copy_doubles(r->readings, r->n);
+}
+
 static void bench_cell(const struct bench_run *b, const struct bench_cell *bc,
 		       struct stored_run *out)
 {
@@ -421,6 +438,11 @@ static void bench_cell(const struct bench_run *b, const struct bench_cell *bc,
 	}
 	if (r->core)
 		sc->core_cycles = copy_doubles(r->core, r->n);
+	if (r->readings) {
+		struct stored_reference figures = record_reference_figures(&b->cal);
+
+		record_reference(sc, r, &figures);
+	}
 	if (r->rounds && r->n) {
 		sc->rounds = xmalloc(r->n * sizeof(uint32_t));
 		memcpy(sc->rounds, r->rounds, r->n * sizeof(uint32_t));
@@ -475,9 +497,7 @@ json_t *record_core_cycles_config(const struct timing_calibration *cal,
 			 "reference", "instruction", ri->insn,
 			 "cycles_per_op", ri->cycles_per_op, "latency_from", ri->source,
 			 "validated", ri->validated, "ops", (json_int_t)cal->ref_ops,
-			 "reading_core_cycles", figure((double)cal->ref_ops *
-						       cal->ref_op_cycles +
-						       cal->ref_boundary_core),
+			 "reading_core_cycles", figure(timing_reading_core(cal)),
 			 "share_pct", figure(timing_reference_share_pct(cal, cfg)),
 			 "time_base", cal->base_unit ? cal->base_unit : "",
 			 "time_base_ghz", figure(cal->base_per_ns),

@@ -109,6 +109,14 @@ int record_resolve_specs(struct store *st, char *const *specs, size_t nspecs,
 /* How core cycles were measured, for a stored run's config. */
 json_t *record_core_cycles_config(const struct timing_calibration *cal,
 				  const struct timing_config *cfg);
+/*
+ * What makes a cell's core cycles again (results/core-replay.h): the
+ * figures of the calibration (readings NULL), and sc->ref as those with
+ * r's readings, which must be set.
+ */
+struct stored_reference record_reference_figures(const struct timing_calibration *cal);
+void record_reference(struct stored_cell *sc, const struct cell_result *r,
+		      const struct stored_reference *figures);
 /* The run's quality with the pre-flight report (sys may be NULL). */
 json_t *record_quality(const struct run_quality *q, const struct system_report *sys);
 

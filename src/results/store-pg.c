@@ -74,6 +74,9 @@ static const char *const pg_migrations[] = {
 	"CREATE INDEX runs_host ON runs (host, started);"
 	"CREATE INDEX runs_kernel ON runs (kernel);"
 	STORE_SUMMARY_COLUMNS("double precision"),
+	/* 3 -> 4: core cycles kept as the reference's readings, which make
+	 * them again (results/core-replay.h); core_cycles is NULL then. */
+	"ALTER TABLE cells ADD COLUMN reference bytea;",
 };
 
 _Static_assert(ARRAY_SIZE(pg_migrations) == STORE_SCHEMA_VERSION,

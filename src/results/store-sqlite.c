@@ -96,6 +96,9 @@ static const char *const sqlite_migrations[] = {
 	"ALTER TABLE cells ADD COLUMN encoding INTEGER NOT NULL DEFAULT 0;"
 	"ALTER TABLE cells ADD COLUMN digest BLOB;"
 	STORE_SUMMARY_COLUMNS("REAL"),
+	/* 3 -> 4: core cycles kept as the reference's readings, which make
+	 * them again (results/core-replay.h); core_cycles is NULL then. */
+	"ALTER TABLE cells ADD COLUMN reference BLOB;",
 };
 
 _Static_assert(ARRAY_SIZE(sqlite_migrations) == STORE_SCHEMA_VERSION,

@@ -34,6 +34,7 @@
 #include "basic/strbuf.h"
 #include "basic/util.h"
 #include "results/codec.h"
+#include "results/core-replay.h"
 #include "results/digest.h"
 #include "results/store-backend.h"
 
@@ -366,8 +367,9 @@ static struct sql_param json_param(const json_t *j, char **keep)
  * samples, as show computes them: what the views of the metrics read.
  */
 struct cell_blobs {
-	void *samples, *cycles, *core, *rounds, *digest;
-	size_t samples_len, cycles_len, core_len, rounds_len, digest_len;
+	void *samples, *cycles, *core, *rounds, *digest, *reference;
+	size_t samples_len, cycles_len, core_len, rounds_len, digest_len,
+	       reference_len;
 	struct summary sum[3];
 	bool have[3];
 };
@@ -407,8 +409,12 @@ static void cell_blobs_make(struct cell_blobs *b, const struct stored_cell *c)
 	b->samples = encode_or_null(v, c->n, c->batch_calls, &b->samples_len);
 	b->cycles = encode_or_null(v ? c->cycles : NULL, c->n, c->batch_calls,
 				   &b->cycles_len);
-	b->core = encode_or_null(v ? c->core_cycles : NULL, c->n, c->batch_calls,
-				 &b->core_len);
+	/* The readings of the reference, when they give the core cycles back. */
+	if (v)
+		b->reference = core_replay_encode(c, &b->reference_len);
+	if (!b->reference)
+		b->core = encode_or_null(v ? c->core_cycles : NULL, c->n,
+					 c->batch_calls, &b->core_len);
 	if (v && c->rounds && c->n)
 		b->rounds = encode_rounds(c->rounds, c->n, &b->rounds_len);
 	if (digest_applies(c))
@@ -427,15 +433,16 @@ static void cell_blobs_free(struct cell_blobs *b)
 	free(b->core);
 	free(b->rounds);
 	free(b->digest);
+	free(b->reference);
 }
 
 static const char insert_cell_sql[] =
 	"INSERT INTO cells (run_id, seq, name, path, api, clock, status, reason,"
 	" unit, batch_calls, n, samples, cycles, cycles_unit, rounds, core_cycles,"
 	" encoding, digest, value_median, value_lo, value_hi, cycles_median,"
-	" cycles_lo, cycles_hi, core_median, core_lo, core_hi)"
+	" cycles_lo, cycles_hi, core_median, core_lo, core_hi, reference)"
 	" VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14,"
-	" $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27)";
+	" $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28)";
 
 static int insert_cell(struct store *st, int64_t run_id, size_t seq,
 		       const struct stored_cell *c, char *err, size_t errlen)
@@ -464,6 +471,7 @@ static int insert_cell(struct store *st, int64_t run_id, size_t seq,
 			figure_param(&b, 2, b.sum[2].median),
 			figure_param(&b, 2, b.sum[2].median_lo),
 			figure_param(&b, 2, b.sum[2].median_hi),
+			P_BLOB(b.reference, b.reference_len),
 		};
 
 		rc = run_sql(st, insert_cell_sql, p, ARRAY_SIZE(p), NULL, NULL,
@@ -729,7 +737,21 @@ static int column_rounds(const struct sql_row *r, int col, struct stored_cell *c
 	return c->rounds && c->nrounds <= STORE_ROUNDS_MAX ? 0 : -1;
 }
 
-/* Columns 10 to 15: samples, cycles, rounds, core_cycles, encoding, digest. */
+/* The core cycles replayed from the reference's readings, if kept so. */
+static int column_reference(const struct sql_row *r, int col, struct stored_cell *c)
+{
+	size_t bytes;
+	const void *blob = row_blob(r, col, &bytes);
+
+	if (!blob)
+		return 0;
+	return c->core_cycles ? -1 : core_replay_decode(blob, bytes, c);
+}
+
+/*
+ * Columns 10 to 16: samples, cycles, rounds, core_cycles, encoding, digest,
+ * reference.
+ */
 static int load_cell_samples(const struct sql_row *r, struct stored_cell *c,
 			     enum load_mode mode)
 {
@@ -745,7 +767,7 @@ static int load_cell_samples(const struct sql_row *r, struct stored_cell *c,
 		return -1;
 	if (!c->values && c->n)
 		return -1;
-	if (column_rounds(r, 12, c))
+	if (column_rounds(r, 12, c) || column_reference(r, 16, c))
 		return -1;
 	/* A cell saved before digests: reduced now, so that memory stays small. */
 	if (mode == LOAD_DIGEST)
@@ -788,17 +810,27 @@ static void cells_query(const struct store *st, enum load_mode mode,
 	if (mode == LOAD_HEADER)
 		blobs = "";
 	else if (st->version < 2)
-		blobs = ", samples, cycles, rounds, NULL, 0, NULL";
+		blobs = ", samples, cycles, rounds, NULL, 0, NULL, NULL";
 	else if (st->version < 3)
-		blobs = ", samples, cycles, rounds, core_cycles, 0, NULL";
+		blobs = ", samples, cycles, rounds, core_cycles, 0, NULL, NULL";
+	else if (st->version < 4)
+		blobs = mode == LOAD_SAMPLES ?
+			", samples, cycles, rounds, core_cycles, encoding, NULL, NULL" :
+			", CASE WHEN digest IS NULL THEN samples END,"
+			" CASE WHEN digest IS NULL THEN cycles END,"
+			" CASE WHEN digest IS NULL THEN rounds END,"
+			" CASE WHEN digest IS NULL THEN core_cycles END,"
+			" encoding, digest, NULL";
 	else if (mode == LOAD_SAMPLES)
-		blobs = ", samples, cycles, rounds, core_cycles, encoding, NULL";
+		blobs = ", samples, cycles, rounds, core_cycles, encoding, NULL,"
+			" reference";
 	else
 		blobs = ", CASE WHEN digest IS NULL THEN samples END,"
 			" CASE WHEN digest IS NULL THEN cycles END,"
 			" CASE WHEN digest IS NULL THEN rounds END,"
 			" CASE WHEN digest IS NULL THEN core_cycles END,"
-			" encoding, digest";
+			" encoding, digest,"
+			" CASE WHEN digest IS NULL THEN reference END";
 	snprintf(sql, len, "SELECT name, path, api, clock, status, reason, unit,"
 		 " batch_calls, cycles_unit, n%s FROM cells WHERE run_id = $1"
 		 " ORDER BY seq", blobs);
@@ -904,6 +936,7 @@ void stored_run_free(struct stored_run *run)
 		free(c->cycles_unit);
 		free(c->rounds);
 		free(c->core_cycles);
+		free(c->ref.readings);
 	}
 	free(run->cells);
 	free(run->command);
@@ -1285,6 +1318,17 @@ static void set_text(json_t *o, const char *key, const char *s)
 	json_object_set_new(o, key, text_json(s));
 }
 
+/* What makes the core cycles again (core-replay.h), with the readings. */
+static json_t *reference_json(const struct stored_reference *ref, size_t n)
+{
+	return json_pack("{s:s, s:f, s:f, s:f, s:o}",
+			 "base", ref->base_is_values ? "values" : "cycles",
+			 "base_boundary", ref->base_boundary,
+			 "reading_core_cycles", ref->reading_core,
+			 "batch_boundary_core_cycles", ref->batch_boundary_core,
+			 "readings", doubles_json(ref->readings, n));
+}
+
 static json_t *cell_json(const struct stored_cell *c)
 {
 	json_t *o = json_object();
@@ -1307,6 +1351,8 @@ static json_t *cell_json(const struct stored_cell *c)
 	if (c->values && c->core_cycles)
 		json_object_set_new(o, "samples_core_cycles",
 				    doubles_json(c->core_cycles, c->n));
+	if (c->values && c->ref.readings)
+		json_object_set_new(o, "reference", reference_json(&c->ref, c->n));
 	if (c->values && c->rounds) {
 		json_t *a = json_array();
 
@@ -1608,6 +1654,58 @@ static int get_batch_calls(const json_t *j, size_t idx, struct stored_cell *c,
 	return 0;
 }
 
+/* A finite number of o's, named where it is not. */
+static int get_figure(const json_t *o, const char *key, size_t idx, double *x,
+		      char *err, size_t errlen)
+{
+	const json_t *v = json_object_get(o, key);
+
+	*x = json_is_number(v) ? json_number_value(v) : NAN;
+	if (isfinite(*x))
+		return 0;
+	store_set_err(err, errlen, "cells[%zu].reference.%s: expected a finite number, "
+		      "got %s", idx, key, json_is_number(v) ? "a non-finite one" :
+		      v ? json_type_name(v) : "nothing");
+	return -1;
+}
+
+/*
+ * The reference's readings and figures. The store replays them and keeps
+ * them only when they give the core cycles back bit for bit, so a file
+ * cannot make it store other core cycles than the file's own.
+ */
+static int get_reference(const json_t *o, size_t idx, struct stored_cell *c,
+			 char *err, size_t errlen)
+{
+	const char *base = json_string_value(json_object_get(o, "base"));
+	struct stored_reference *ref = &c->ref;
+	struct jpath p;
+
+	if (!json_is_object(o)) {
+		store_set_err(err, errlen, "cells[%zu].reference: expected an object, got %s",
+			      idx, json_type_name(o));
+		return -1;
+	}
+	if (!base || (!streq(base, "cycles") && !streq(base, "values"))) {
+		store_set_err(err, errlen, "cells[%zu].reference.base: expected \"cycles\" "
+			      "or \"values\"", idx);
+		return -1;
+	}
+	ref->base_is_values = streq(base, "values");
+	if (get_figure(o, "base_boundary", idx, &ref->base_boundary, err, errlen) ||
+	    get_figure(o, "reading_core_cycles", idx, &ref->reading_core, err, errlen) ||
+	    get_figure(o, "batch_boundary_core_cycles", idx, &ref->batch_boundary_core,
+		       err, errlen))
+		return -1;
+	if (!json_object_get(o, "readings")) {
+		store_set_err(err, errlen, "cells[%zu].reference.readings: missing", idx);
+		return -1;
+	}
+	return get_same_length(json_object_get(o, "readings"),
+			       jpath(&p, "cells[%zu].reference.readings", idx), c->n,
+			       &ref->readings, err, errlen);
+}
+
 static int cell_samples_from_json(const json_t *j, size_t idx,
 				  struct stored_cell *c, char *err, size_t errlen)
 {
@@ -1638,6 +1736,9 @@ static int cell_samples_from_json(const json_t *j, size_t idx,
 	if (v && !json_is_null(v) &&
 	    get_same_length(v, jpath(&p, "cells[%zu].samples_core_cycles", idx),
 			    c->n, &c->core_cycles, err, errlen))
+		return -1;
+	v = json_object_get(j, "reference");
+	if (v && !json_is_null(v) && get_reference(v, idx, c, err, errlen))
 		return -1;
 	v = json_object_get(j, "samples_round");
 	if (!v || json_is_null(v))

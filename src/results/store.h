@@ -29,6 +29,22 @@
 
 struct store;
 
+/*
+ * What makes a cell's core cycles again from its other samples
+ * (results/core-replay.h), when they were measured against the core-speed
+ * reference: the reading of the reference before each batch, and the
+ * figures of the calibration that turned readings and batches into core
+ * cycles. The store keeps these rather than the core cycles themselves.
+ */
+struct stored_reference {
+	double *readings;	/* per sample, in time-base units; NULL: none */
+	bool base_is_values;	/* batches timed by the clock (values), else by
+				 * the cycle counter (cycles) */
+	double base_boundary;	/* taken off each batch: boundary_cycles or _ns */
+	double reading_core;	/* a reading's length, core cycles */
+	double batch_boundary_core;	/* a batch's clock reads, core cycles */
+};
+
 struct stored_cell {
 	char *name;		/* "clock-gettime-monotonic", "times-threads-8" */
 	char *path;		/* "vdso", "libc", "syscall", or "" */
@@ -46,6 +62,7 @@ struct stored_cell {
 	 * what compare judges by default (metric core-cycles).
 	 */
 	double *core_cycles;
+	struct stored_reference ref;
 	uint64_t batch_calls;	/* calls per sample, 0 when not applicable */
 	/*
 	 * The round (repetition) each sample was taken in, or NULL. Rounds
@@ -103,7 +120,7 @@ enum {
 #define STORE_BATCH_CALLS_MAX (1ull << 40)	/* calls a sample: scale --calls */
 
 /* The schema this build writes (PRAGMA user_version of its databases). */
-#define STORE_SCHEMA_VERSION 3
+#define STORE_SCHEMA_VERSION 4
 
 /* Where runs go: --db, else $CLOCKBENCH_DB, else XDG data home. */
 void store_default_path(char *buf, size_t len);

@@ -132,6 +132,15 @@ int tb_read_hello(int fd, size_t ncells, struct tb_hello *h, int timeout_ms,
 			 "cycles from %u", h->boundary_ns, h->pid, h->core_source);
 		return -1;
 	}
+	h->ref.readings = NULL;
+	if (h->core_source == CORE_REFERENCE &&
+	    (!isfinite(h->ref.base_boundary) || !(h->ref.reading_core > 0) ||
+	     !isfinite(h->ref.batch_boundary_core))) {
+		snprintf(err, errlen, "bad hello: a reading of %g core cycles, a "
+			 "boundary of %g core cycles", h->ref.reading_core,
+			 h->ref.batch_boundary_core);
+		return -1;
+	}
 	h->cycles_unit[sizeof(h->cycles_unit) - 1] = '\0';
 	h->warmup.cell[sizeof(h->warmup.cell) - 1] = '\0';
 	return 0;
@@ -179,14 +188,16 @@ static int check_frame(const struct tb_frame *f, uint32_t cell, uint32_t round,
 		return -1;
 	}
 	if (f->n == 0 || f->n > TB_MAX_SAMPLES || f->has_cycles > 1 ||
-	    f->has_core > 1) {
+	    f->has_core > 1 || f->has_readings > f->has_core) {
 		snprintf(err, errlen, "bad frame for cell %u: %llu samples, "
-			 "cycles flag %u, core flag %u", cell,
-			 (unsigned long long)f->n, f->has_cycles, f->has_core);
+			 "cycles flag %u, core flag %u, readings flag %u", cell,
+			 (unsigned long long)f->n, f->has_cycles, f->has_core,
+			 f->has_readings);
 		return -1;
 	}
 	if (r->n && ((f->has_cycles != 0) != (r->cycles != NULL) ||
-		     (f->has_core != 0) != (r->core != NULL))) {
+		     (f->has_core != 0) != (r->core != NULL) ||
+		     (f->has_readings != 0) != (r->readings != NULL))) {
 		snprintf(err, errlen, "cell %u: cycles came and went between rounds",
 			 cell);
 		return -1;
@@ -208,11 +219,13 @@ static int read_values(int fd, double *x, size_t n, int timeout_ms,
 }
 
 /* Make room for n more samples in r's arrays (kept the same length). */
-static void reserve(struct cell_result *r, size_t n, bool cycles, bool core)
+static void reserve(struct cell_result *r, size_t n, const struct tb_frame *f)
 {
 	size_t need = r->n + n;
+	bool cycles = f->has_cycles, core = f->has_core, readings = f->has_readings;
 
-	if (need <= r->cap && (!cycles || r->cycles) && (!core || r->core))
+	if (need <= r->cap && (!cycles || r->cycles) && (!core || r->core) &&
+	    (!readings || r->readings))
 		return;
 	if (need > r->cap)
 		r->cap = need > 2 * r->cap ? need : 2 * r->cap;
@@ -222,6 +235,8 @@ static void reserve(struct cell_result *r, size_t n, bool cycles, bool core)
 		r->cycles = xrealloc(r->cycles, r->cap * sizeof(double));
 	if (core)
 		r->core = xrealloc(r->core, r->cap * sizeof(double));
+	if (readings)
+		r->readings = xrealloc(r->readings, r->cap * sizeof(double));
 }
 
 static int read_frame(int fd, uint32_t cell, uint32_t round, struct cell_result *r,
@@ -234,7 +249,7 @@ static int read_frame(int fd, uint32_t cell, uint32_t round, struct cell_result 
 	    check_frame(&f, cell, round, r, err, errlen) != 0)
 		return -1;
 	n = (size_t)f.n;
-	reserve(r, n, f.has_cycles, f.has_core);
+	reserve(r, n, &f);
 	if (read_values(fd, r->ns + r->n, n, timeout_ms, "ns", err, errlen) != 0)
 		return -1;
 	if (f.has_cycles &&
@@ -243,6 +258,10 @@ static int read_frame(int fd, uint32_t cell, uint32_t round, struct cell_result 
 		return -1;
 	if (f.has_core &&
 	    read_values(fd, r->core + r->n, n, timeout_ms, "core cycles", err,
+			errlen) != 0)
+		return -1;
+	if (f.has_readings &&
+	    read_values(fd, r->readings + r->n, n, timeout_ms, "readings", err,
 			errlen) != 0)
 		return -1;
 	for (size_t i = 0; i < n; i++)
@@ -324,6 +343,7 @@ static int send_hello(int fd, size_t ncells, const struct timing_calibration *ca
 	h.boundary_ns = cal->boundary_ns;
 	h.core_source = cal->core_source;
 	h.warmup = *w;
+	h.ref = record_reference_figures(cal);
 	if (cc->source != CYCLES_NONE)
 		snprintf(h.cycles_unit, sizeof(h.cycles_unit), "%s", cc->unit);
 	return fd_write_all(fd, &h, sizeof(h));
@@ -338,7 +358,7 @@ static int send_round(int fd, uint32_t round, const struct cell_result *res,
 		struct tb_frame f = {
 			.magic = TB_MAGIC, .cell = (uint32_t)i, .round = round,
 			.has_cycles = r->cycles != NULL, .has_core = r->core != NULL,
-			.n = n,
+			.has_readings = r->readings != NULL, .n = n,
 		};
 
 		if (fd_write_all(fd, &f, sizeof(f)) != 0 ||
@@ -346,7 +366,9 @@ static int send_round(int fd, uint32_t round, const struct cell_result *res,
 		    (r->cycles &&
 		     fd_write_all(fd, r->cycles + first[i], n * sizeof(double)) != 0) ||
 		    (r->core &&
-		     fd_write_all(fd, r->core + first[i], n * sizeof(double)) != 0))
+		     fd_write_all(fd, r->core + first[i], n * sizeof(double)) != 0) ||
+		    (r->readings &&
+		     fd_write_all(fd, r->readings + first[i], n * sizeof(double)) != 0))
 			return -1;
 	}
 	return 0;
@@ -794,6 +816,7 @@ int tbench_start(struct timens_bench *b, size_t s, char *err, size_t errlen)
 	side->child = h.pid;
 	side->boundary_ns = h.boundary_ns;
 	side->core_source = (enum core_source)h.core_source;
+	side->ref = h.ref;
 	side->warmup = h.warmup;
 	snprintf(side->cycles_unit, sizeof(side->cycles_unit), "%s", h.cycles_unit);
 	return 0;
@@ -885,8 +908,9 @@ static double *copy_doubles(const double *x, size_t n)
 }
 
 static void record_cell(struct stored_run *run, const struct cell *c,
-			const struct cell_result *r, const char *cycles_unit)
+			const struct cell_result *r, const struct tb_side *side)
 {
+	const char *cycles_unit = side->cycles_unit;
 	struct stored_cell *sc = record_add_cell(run, c->name, "ns", r->ns, r->n);
 
 	set_str(&sc->path, catalog_paths[c->path]);
@@ -907,6 +931,8 @@ static void record_cell(struct stored_run *run, const struct cell *c,
 	}
 	if (r->core)
 		sc->core_cycles = copy_doubles(r->core, r->n);
+	if (r->readings)
+		record_reference(sc, r, &side->ref);
 }
 
 void tbench_record_side(const struct timens_bench *b, size_t s,
@@ -915,8 +941,7 @@ void tbench_record_side(const struct timens_bench *b, size_t s,
 	struct run_quality q;
 
 	for (size_t i = 0; i < b->ncells; i++)
-		record_cell(run, &b->cells[i], &b->side[s].res[i],
-			    b->side[s].cycles_unit);
+		record_cell(run, &b->cells[i], &b->side[s].res[i], &b->side[s]);
 	tbench_side_quality(b, s, &q);
 	run->quality = record_quality(&q, NULL);
 }

@@ -17,13 +17,15 @@
  * child being a fork of the parent):
  *
  *   child -> parent  hello: magic, version, ncells, pid, boundary ns,
- *                    cycles unit, where core cycles come from, its warm-up
+ *                    cycles unit, where core cycles come from, its warm-up,
+ *                    the figures that make its core cycles again
  *   parent -> child  command: magic, ROUND k | QUIT
  *   child -> parent  per cell, after the whole round was measured (so the
  *                    parent never wakes during a measurement): frame header
- *                    (magic, cell, round, has cycles, has core cycles, n),
- *                    n doubles of ns per call, then n doubles of cycles and
- *                    n of core cycles when present; then the round's tail:
+ *                    (magic, cell, round, has cycles, has core cycles, has
+ *                    readings, n), n doubles of ns per call, then n doubles
+ *                    of cycles, of core cycles and of the reference's
+ *                    readings, those present; then the round's tail:
  *                    magic, round, what disturbed the round
  *
  * The parent checks every header and value it reads, and gives up on a
@@ -43,6 +45,7 @@
 #include "probe/disturb.h"
 #include "probe/timens.h"
 #include "probe/timing.h"
+#include "results/store.h"
 
 /*
  * A namespace offset from the command line: an optional sign, an integer
@@ -92,6 +95,7 @@ struct tb_side {
 	double boundary_ns;		/* the child's clock-read overhead */
 	char cycles_unit[32];		/* "" when the child has no counter */
 	enum core_source core_source;	/* the child's */
+	struct stored_reference ref;	/* its figures, readings NULL */
 	struct warmup_report warmup;	/* the child's, before its first round */
 	struct round_quality *rounds;	/* what disturbed each round, by round */
 	unsigned nrounds;
@@ -196,7 +200,7 @@ void tbench_free(struct timens_bench *b);
 /* ---- the wire format, exposed for tests ------------------------------ */
 
 #define TB_MAGIC 0x43424e53u	/* "SNBC" */
-#define TB_VERSION 2
+#define TB_VERSION 3
 /* More batches than a round can produce: a bound on what the parent reads. */
 #define TB_MAX_SAMPLES (1u << 22)
 
@@ -210,6 +214,7 @@ struct tb_hello {
 	uint32_t core_source;		/* enum core_source */
 	uint32_t reserved;
 	struct warmup_report warmup;
+	struct stored_reference ref;	/* readings: not a pointer here */
 };
 
 struct tb_frame {
@@ -218,7 +223,7 @@ struct tb_frame {
 	uint32_t round;
 	uint32_t has_cycles;
 	uint32_t has_core;
-	uint32_t reserved;
+	uint32_t has_readings;
 	uint64_t n;
 };
 

@@ -228,6 +228,7 @@ for _ in range(int(nruns)):
     cell = dict(tpl["cells"][0], samples=values, samples_round=rounds,
                 samples_cycles=[2 * v for v in values])
     cell.pop("samples_core_cycles", None)
+    cell.pop("reference", None)
     run["cells"] = [cell]
     runs.append(run)
 json.dump({"clockbench_export": 1, "runs": runs}, sys.stdout)
@@ -304,7 +305,7 @@ PY
 	export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0"
 	for _ in 1 2 3 4 5; do
 		"$CLOCKBENCH" bench "${cells[@]}" --label plain >/dev/null 2>&1
-		CLOCKBENCH_SLOWDOWN_PCT=25 CLOCKBENCH_SLOWDOWN_VERBOSE=1 LD_PRELOAD="$CLOCKBENCH_SLOW_CLOCK_LIB" \
+		CLOCKBENCH_SLOWDOWN_PCT=50 CLOCKBENCH_SLOWDOWN_VERBOSE=1 LD_PRELOAD="$CLOCKBENCH_SLOW_CLOCK_LIB" \
 			"$CLOCKBENCH" bench "${cells[@]}" --label slowed 2>&1 >/dev/null | grep preload-slow-clock >&2
 	done
 	run "$CLOCKBENCH" compare plain slowed --format json
@@ -314,21 +315,27 @@ PY
 		.change_ci95_pct]) + [.groups[].samples]' <<<"$output" >&2
 	jq -e '.cells[] | select(.path == "libc") | .vs_base[0]
 		| .verdict == "worse" and .test == "student-t-log" and .df == 8
-		and .change_pct > 15 and .change_pct < 35' <<<"$output"
-	jq -e '.cells[] | select(.path == "vdso") | .vs_base[0] | (.significant | not)' <<<"$output"
+		and .change_pct > 30 and .change_pct < 80' <<<"$output"
+	# The preloaded library moves the process's memory about, which can
+	# move a vDSO call by a percent or two (seen on i386), measurably.
+	jq -e '.cells[] | select(.path == "vdso") | .vs_base[0].change_pct
+		| (if . < 0 then -. else . end) < 5' <<<"$output"
 	# One run against one: the libc cell too. (Not the vDSO cell's `~`:
 	# between two single runs the machine itself moves by up to 4 % here,
 	# which no statistics on those two runs can tell from a change.)
-	# The 4 other plain runs are its history: the spread between runs.
+	# The 4 other plain runs are its history: the spread between runs,
+	# which a busy neighbour on the host's other hyperthread has taken to
+	# 5 % (the vDSO cell's runs at 86 and 96 core cycles): with 3 degrees
+	# of freedom it takes a change well beyond 25 % to be sure of.
 	run "$CLOCKBENCH" compare 1 2 --format json
 	[ "$status" -eq 0 ]
 	jq -e '.cells[] | select(.path == "libc") | .vs_base[0]
 		| .verdict == "worse" and .test == "student-t-history" and
-		  .history_runs == 4 and .df == 3 and .change_pct > 15' <<<"$output"
+		  .history_runs == 4 and .df == 3 and .change_pct > 30' <<<"$output"
 	run "$CLOCKBENCH" compare 1 2 --history 0 --format json
 	[ "$status" -eq 0 ]
 	jq -e '.cells[] | select(.path == "libc") | .vs_base[0]
-		| .verdict == "worse" and .test == "mann-whitney" and .change_pct > 15' <<<"$output"
+		| .verdict == "worse" and .test == "mann-whitney" and .change_pct > 30' <<<"$output"
 }
 
 # Issue 15, 8: exec's sys of a short command is 0 under tick accounting;

@@ -37,6 +37,7 @@
 #endif
 
 #include "probe/timing.h"
+#include "results/core-replay.h"
 #include "results/digest.h"
 #include "results/export-file.h"
 #include "results/record.h"
@@ -344,6 +345,7 @@ static void assert_same_run(const struct stored_run *a, const struct stored_run 
 		assert_same_doubles(x->values, y->values, x->n);
 		assert_same_doubles(x->cycles, y->cycles, x->n);
 		assert_same_doubles(x->core_cycles, y->core_cycles, x->n);
+		assert_same_doubles(x->ref.readings, y->ref.readings, x->n);
 		assert_same_rounds(x, y);
 	}
 }
@@ -604,7 +606,8 @@ static void make_version_2(const char *path, struct stored_run *old)
 	save_ok(st, old);
 	store_close(st);
 	rewrite_raw(path, old);
-	sql(path, "DROP VIEW metric_ns; DROP VIEW metric_seconds; DROP VIEW metric_cycles;"
+	sql(path, "ALTER TABLE cells DROP COLUMN reference;"
+	    "DROP VIEW metric_ns; DROP VIEW metric_seconds; DROP VIEW metric_cycles;"
 	    "DROP VIEW metric_core_cycles;"
 	    "ALTER TABLE cells DROP COLUMN value_median; ALTER TABLE cells DROP COLUMN value_lo;"
 	    "ALTER TABLE cells DROP COLUMN value_hi; ALTER TABLE cells DROP COLUMN cycles_median;"
@@ -631,7 +634,8 @@ static void make_version_1(const char *path, struct stored_run *old)
 	save_ok(st, old);
 	store_close(st);
 	rewrite_raw(path, old);
-	sql(path, "DROP VIEW metric_ns; DROP VIEW metric_seconds; DROP VIEW metric_cycles;"
+	sql(path, "ALTER TABLE cells DROP COLUMN reference;"
+	    "DROP VIEW metric_ns; DROP VIEW metric_seconds; DROP VIEW metric_cycles;"
 	    "DROP VIEW metric_core_cycles;"
 	    "ALTER TABLE cells DROP COLUMN value_median; ALTER TABLE cells DROP COLUMN value_lo;"
 	    "ALTER TABLE cells DROP COLUMN value_hi; ALTER TABLE cells DROP COLUMN cycles_median;"
@@ -711,6 +715,8 @@ static void assert_same_digest(const struct stored_run *full,
 		c.core_cycles = c.core_cycles ?
 			dup_bytes(c.core_cycles, c.n * sizeof(double)) : NULL;
 		c.rounds = dup_bytes(c.rounds, c.n * sizeof(uint32_t));
+		c.ref.readings = c.ref.readings ?
+			dup_bytes(c.ref.readings, c.n * sizeof(double)) : NULL;
 		digest_reduce(&c);
 		assert_true(d->digest && c.digest);
 		assert_int_equal(c.n, d->n);
@@ -726,6 +732,144 @@ static void assert_same_digest(const struct stored_run *full,
 		free(c.core_cycles);
 		free(c.rounds);
 	}
+}
+
+/*
+ * A run whose one cell has its core cycles from the reference, as bench
+ * records them: batches of whole ticks, a reading before each, in two
+ * rounds, the second on a core running at two thirds of the speed.
+ */
+static void run_with_readings(struct stored_run *r, const char *label)
+{
+	struct stored_cell *c;
+	size_t n = 400;
+
+	fill_run(r, label, "vm1", "6.18.44", "2026-11-30T13:50:02Z", 1);
+	c = &r->cells[0];
+	free(c->values);
+	c->values = xmalloc(n * sizeof(double));
+	c->cycles = xrealloc(c->cycles, n * sizeof(double));
+	c->core_cycles = xrealloc(c->core_cycles, n * sizeof(double));
+	c->rounds = xrealloc(c->rounds, n * sizeof(uint32_t));
+	c->n = n;
+	c->nrounds = 2;
+	c->batch_calls = 500;
+	c->ref = (struct stored_reference){
+		.readings = xmalloc(n * sizeof(double)),
+		.base_boundary = 12,
+		.reading_core = 310.25,
+		.batch_boundary_core = 21.5,
+	};
+	for (size_t i = 0; i < n; i++) {
+		bool slow = i >= n / 2;
+
+		c->rounds[i] = slow;
+		c->ref.readings[i] = (double)((slow ? 900 : 600) + i % 7);
+		c->cycles[i] = ((double)((slow ? 30000 : 20000) + i % 13) - 12) / 500;
+		c->values[i] = c->cycles[i] / 2.1;
+	}
+	assert_int_equal(core_replay(c, c->core_cycles), 0);
+}
+
+/*
+ * Core cycles measured against the reference are kept as its readings
+ * and made again on load, bit for bit; a run copied on (push, pull) stays
+ * so; a cell without readings (an imported run) keeps its core cycles.
+ */
+static void test_core_cycles_kept_as_readings(void **state)
+{
+	char path[PATH_MAX], path2[PATH_MAX], err[512];
+	struct stored_run run, back, dig, plain;
+	struct store *st, *st2;
+
+	run_with_readings(&run, "replayed");
+	st = open_ok(new_store(path, sizeof(path), "replay.db"));
+	save_ok(st, &run);
+	assert_int_equal(sql_int(path, "SELECT count(*) FROM cells WHERE core_cycles IS NULL"
+				 " AND reference IS NOT NULL"), 1);
+	assert_int_equal(store_load_run(st, run.id, &back, err, sizeof(err)), 0);
+	assert_same_run(&run, &back);
+	/* The digest of the cell is the one of its replayed samples. */
+	assert_int_equal(store_load_run_digest(st, run.id, &dig, err, sizeof(err)), 0);
+	assert_same_digest(&back, &dig);
+	assert_null(dig.cells[0].ref.readings);
+	stored_run_free(&dig);
+
+	st2 = open_ok(new_store(path2, sizeof(path2), "replay_copy.db"));
+	back.id = 0;
+	save_ok(st2, &back);
+	assert_int_equal(sql_int(path2, "SELECT count(*) FROM cells WHERE core_cycles IS NULL"),
+			 1);
+	stored_run_free(&back);
+	assert_int_equal(store_load_run(st2, run.id, &back, err, sizeof(err)), 0);
+	assert_same_run(&run, &back);
+	stored_run_free(&back);
+	store_close(st2);
+
+	run_with_readings(&plain, "imported");
+	free(plain.cells[0].ref.readings);
+	plain.cells[0].ref.readings = NULL;
+	save_ok(st, &plain);
+	assert_int_equal(sql_int(path, "SELECT count(*) FROM cells WHERE core_cycles IS NOT NULL"
+				 " AND reference IS NULL"), 1);
+	assert_int_equal(store_load_run(st, plain.id, &back, err, sizeof(err)), 0);
+	assert_same_run(&plain, &back);
+	stored_run_free(&back);
+	stored_run_free(&plain);
+	stored_run_free(&run);
+	store_close(st);
+}
+
+/* A cell holding both core cycles and readings is damaged, not guessed at. */
+static void test_core_cycles_twice_is_damage(void **state)
+{
+	char path[PATH_MAX], err[512];
+	struct stored_run run, back;
+	struct store *st;
+
+	run_with_readings(&run, "twice");
+	st = open_ok(new_store(path, sizeof(path), "twice.db"));
+	save_ok(st, &run);
+	sql(path, "UPDATE cells SET core_cycles = samples");
+	assert_int_equal(store_load_run(st, run.id, &back, err, sizeof(err)), STORE_DAMAGED);
+	assert_non_null(strstr(err, "the database is damaged"));
+	sql(path, "UPDATE cells SET core_cycles = NULL, reference = substr(reference, 1, 20)");
+	assert_int_equal(store_load_run(st, run.id, &back, err, sizeof(err)), STORE_DAMAGED);
+	stored_run_free(&run);
+	store_close(st);
+}
+
+/* Schema 3's core cycles read as they are, before and after the migration. */
+static void test_migrates_from_version_3(void **state)
+{
+	char path[PATH_MAX], err[512];
+	struct stored_run old, back;
+	struct store *st;
+
+	SQLITE_ONLY();
+	simple_run(&old, "old");
+	st = open_ok(new_path(path, sizeof(path), "v3.db"));
+	save_ok(st, &old);
+	store_close(st);
+	sql(path, "ALTER TABLE cells DROP COLUMN reference; PRAGMA user_version = 3");
+	st = store_open_access(path, STORE_READ, err, sizeof(err));
+	assert_non_null(st);
+	assert_int_equal(store_load_run(st, old.id, &back, err, sizeof(err)), 0);
+	assert_same_run(&old, &back);
+	stored_run_free(&back);
+	store_close(st);
+	assert_int_equal(sql_int(path, "PRAGMA user_version"), 3);
+	st = open_ok(path);
+	assert_int_equal(sql_int(path, "PRAGMA user_version"), STORE_SCHEMA_VERSION);
+	assert_int_equal(store_load_run(st, old.id, &back, err, sizeof(err)), 0);
+	assert_same_run(&old, &back);
+	stored_run_free(&back);
+	stored_run_free(&old);
+	run_with_readings(&old, "new");
+	save_ok(st, &old);
+	assert_int_equal(sql_int(path, "SELECT count(*) FROM cells WHERE reference IS NOT NULL"), 1);
+	stored_run_free(&old);
+	store_close(st);
 }
 
 /* Schema 2's raw doubles read as they are, before and after the migration. */
@@ -1943,6 +2087,9 @@ int main(void)
 		cmocka_unit_test(test_migrates_from_version_0),
 		cmocka_unit_test(test_migrates_from_version_1),
 		cmocka_unit_test(test_migrates_from_version_2),
+		cmocka_unit_test(test_migrates_from_version_3),
+		cmocka_unit_test(test_core_cycles_kept_as_readings),
+		cmocka_unit_test(test_core_cycles_twice_is_damage),
 		cmocka_unit_test(test_newer_schema_refused),
 		cmocka_unit_test(test_not_sqlite_refused),
 		cmocka_unit_test(test_other_programs_database_refused),
