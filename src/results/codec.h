@@ -16,8 +16,9 @@
  *          (a clamped negative, an imported oddity) is stored as its bits.
  *   dict   the distinct values, sorted, as varint differences of their
  *          bits, and per sample the varint difference of its index: core
- *          cycles, whose per-sample speed correction leaves a third as
- *          many distinct values as samples.
+ *          cycles kept as themselves (results/core-replay.h says when),
+ *          whose per-sample speed correction leaves a third as many
+ *          distinct values as samples.
  *
  * The decoder validates everything against n: a damaged blob is an error,
  * never an allocation or a read beyond what n samples need.

@@ -11,6 +11,8 @@
  * and buy nothing, since statistics always read a cell's samples whole.
  * Since schema 3 a blob is the compact encoding of results/codec.h (a
  * default bench run: 14.3 MB as raw doubles, 2.8 MB encoded), bit-exact;
+ * since schema 4 core cycles are kept as the reference's readings, which
+ * make them again (results/core-replay.h): 1.2 MB a default run;
  * cells.encoding says which: 0 for the n little-endian doubles of schemas
  * 1 and 2, which are read as they are. Beside the samples, a cell measured
  * in rounds keeps its digest (results/digest.h), all that compare reads.
