@@ -107,6 +107,21 @@ static void one_line(char *s)
 	*w = '\0';
 }
 
+/*
+ * Whether a failed statement lost the connection. The status says so only
+ * once libpq has seen the socket close: a server shutting down first
+ * sends admin_shutdown (SQLSTATE 57P01) or fails the next statement with
+ * an error of libpq's own, which has no SQLSTATE at all.
+ */
+static bool connection_lost(struct store *st, const PGresult *res)
+{
+	const char *state = res ? PQresultErrorField(res, PG_DIAG_SQLSTATE) : NULL;
+
+	if (PQstatus(conn(st)) == CONNECTION_BAD || !state)
+		return true;
+	return strncmp(state, "08", 2) == 0 || strncmp(state, "57P", 3) == 0;
+}
+
 static void pg_err(struct store *st, const PGresult *res, const char *what,
 		   char *err, size_t errlen)
 {
@@ -117,7 +132,7 @@ static void pg_err(struct store *st, const PGresult *res, const char *what,
 	if (!*msg)
 		snprintf(msg, sizeof(msg), "%s", PQerrorMessage(conn(st)));
 	one_line(msg);
-	if (PQstatus(conn(st)) == CONNECTION_BAD)
+	if (connection_lost(st, res))
 		store_set_err(err, errlen, "%s: %s: the connection to the server was "
 			      "lost (%s)", st->name, what, *msg ? msg : "no reason given");
 	else

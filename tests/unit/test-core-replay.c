@@ -176,13 +176,18 @@ static void synthetic(struct stored_cell *sc, size_t n)
 	}
 }
 
+/* FNV-1a of the doubles' bits, little-endian whatever the machine's order. */
 static uint64_t fnv1a(const double *x, size_t n)
 {
-	const unsigned char *p = (const unsigned char *)x;
 	uint64_t h = 14695981039346656037ull;
 
-	for (size_t i = 0; i < n * sizeof(double); i++)
-		h = (h ^ p[i]) * 1099511628211ull;
+	for (size_t i = 0; i < n; i++) {
+		uint64_t u;
+
+		memcpy(&u, &x[i], sizeof(u));
+		for (int b = 0; b < 8; b++)
+			h = (h ^ ((u >> (8 * b)) & 0xff)) * 1099511628211ull;
+	}
 	return h;
 }
 
