@@ -729,6 +729,7 @@ static json_t *diff_to_json(const struct compare_diff *d)
 	json_object_set_new(o, "test", json_string(test_name(d)));
 	json_object_set_new(o, "df", real_or_null(d->df));
 	json_object_set_new(o, "spread_floored", json_boolean(d->spread_floored));
+	json_object_set_new(o, "rounds_span", json_boolean(d->rounds_span));
 	if (d->test == TEST_LOG_T_HISTORY)
 		json_object_set_new(o, "history_runs", json_integer((json_int_t)d->history_runs));
 	json_object_set_new(o, "mde_pct", real_or_null(d->mde_pct));

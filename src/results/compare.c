@@ -603,6 +603,33 @@ static void adjust_p_values(struct compare_result *r, size_t g)
 	free(p);
 }
 
+/* A side needs this many rounds, and a fifth of them (at least 2), there. */
+#define SPAN_MIN_ROUNDS 5
+#define SPAN_MIN_REACHED 2
+
+/*
+ * Whether enough of s's round medians lie within tol_pct of the other
+ * side's center. A cheap cell can switch from round to round between
+ * modes a core cycle apart (a getres through libc at 9.1 or 10.1 core
+ * cycles, a coarse clock at 8.7 or 12), and two runs that spent different
+ * shares of their rounds in each mode differ by 10 or 25 % with tight
+ * intervals: both intervals are true, but no change between the runs is
+ * behind it, since one run's own rounds went as far. The robust CV does
+ * not see two modes (its MAD sits in the larger one); this does, while
+ * one slow round of ten does not count.
+ */
+static bool rounds_reach(const struct compare_side *s, double center, double tol_pct)
+{
+	size_t reached = 0, need;
+
+	if (!s->by_rounds || s->n < SPAN_MIN_ROUNDS || !(center > 0))
+		return false;
+	need = s->n / 5 > SPAN_MIN_REACHED ? s->n / 5 : SPAN_MIN_REACHED;
+	for (size_t i = 0; i < s->n; i++)
+		reached += fabs(s->samples[i] / center - 1) * 100 <= tol_pct;
+	return reached >= need;
+}
+
 static void judge(struct compare_diff *d, const struct compare_side *base,
 		  const struct compare_side *other, const struct compare_options *o)
 {
@@ -615,11 +642,15 @@ static void judge(struct compare_diff *d, const struct compare_side *base,
 	d->significant = !few && d->p_adjusted < o->alpha &&
 			 (d->change_lo_pct > d->floor_pct ||
 			  d->change_hi_pct < -d->floor_pct);
+	d->rounds_span = d->significant &&
+			 (rounds_reach(base, other->center, d->floor_pct) ||
+			  rounds_reach(other, base->center, d->floor_pct));
+	d->significant &= !d->rounds_span;
 	if (few)
 		d->verdict = "few";
 	else if (d->significant)
 		d->verdict = d->change_pct > 0 ? "worse" : "better";
-	else if (base->noisy || other->noisy)
+	else if (base->noisy || other->noisy || d->rounds_span)
 		d->verdict = "noisy";
 	else
 		d->verdict = "~";

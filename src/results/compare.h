@@ -158,6 +158,12 @@ struct compare_diff {
 	bool few;		/* no test can reach alpha with these sample sizes */
 	double cliffs_delta;
 	struct ttest_result ttest;	/* Student's t, for the ministat style */
+	/*
+	 * The test found the change, but some of one run's own rounds were
+	 * where the other run is (rounds_reach() in compare.c): not
+	 * significant, the verdict "noisy".
+	 */
+	bool rounds_span;
 	bool significant;
 	const char *verdict;	/* "better", "worse", "~", "noisy", "few" */
 	double ns_change_pct;	/* metric core-cycles: the change in ns, else NAN */

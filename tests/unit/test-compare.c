@@ -542,6 +542,64 @@ static void test_one_bad_round_does_not_flip(void **state)
 }
 
 /*
+ * A getres through libc on this VM switches from round to round between
+ * 9.1 and 10.1 core cycles, and most runs spend every round at 10.1. A
+ * run with 6 rounds of 10 in the fast mode against one of those: -10 %
+ * with the history's tight spread, but the base's own rounds went that
+ * far, so it is `noisy`, not `better`. Two slow rounds of ten (40 %
+ * slower) stay outside the middle half: a real +5 % is still worse.
+ */
+static void test_rounds_in_two_modes_are_noisy(void **state)
+{
+	enum { HISTORY = 6 };
+	struct run_shape slow = quiet_shape, modes = quiet_shape;
+	struct stored_run hist[HISTORY], runs[2];
+	struct compare_group h = { .spec = base_spec, .runs = hist, .nruns = HISTORY };
+	struct compare_options o;
+	struct compare_result r;
+	const struct compare_diff *d;
+
+	compare_options_default(&o);
+	o.history = &h;
+	rng_state = 88172645463325252ull;
+	slow.mean = 10.15;
+	modes.mean = 9.14;
+	modes.slow_from = 6;
+	modes.nslow = 4;
+	modes.slow_factor = 10.15 / 9.14;
+	for (size_t i = 0; i < HISTORY; i++)
+		make_shaped_run(&hist[i], 10 + (int64_t)i, &slow);
+	make_shaped_run(&runs[0], 1, &slow);
+	make_shaped_run(&runs[1], 2, &modes);
+	d = compare_runs(&r, runs, 1, 1, &o);
+	assert_int_equal(d->test, TEST_LOG_T_HISTORY);
+	assert_true(d->change_pct < -9 && d->change_pct > -11);
+	assert_true(d->rounds_span);
+	assert_false(d->significant);
+	assert_string_equal(d->verdict, "noisy");
+	compare_free(&r);
+	free_runs(runs, 2);
+	free_runs(hist, HISTORY);
+
+	slow = modes = quiet_shape;
+	for (size_t i = 0; i < HISTORY; i++)
+		make_shaped_run(&hist[i], 10 + (int64_t)i, &slow);
+	modes.slow_from = 8;
+	modes.nslow = 2;
+	modes.slow_factor = 1.4;
+	make_shaped_run(&runs[0], 1, &modes);
+	slow.mean *= 1.05;
+	make_shaped_run(&runs[1], 2, &slow);
+	d = compare_runs(&r, runs, 1, 1, &o);
+	assert_int_equal(d->test, TEST_LOG_T_HISTORY);
+	assert_false(d->rounds_span);
+	assert_string_equal(d->verdict, "worse");
+	compare_free(&r);
+	free_runs(runs, 2);
+	free_runs(hist, HISTORY);
+}
+
+/*
  * A syscall cell on this VM: its rounds agree to 0.1 %, but whole runs
  * move by about 2 % between one run and the next. Two runs alone cannot
  * show that, so A/A pairs come out "significant"; with the spread of a
@@ -988,6 +1046,7 @@ int main(void)
 		cmocka_unit_test(test_missing_cell_and_no_metric),
 		cmocka_unit_test(test_rounds_carry_the_drift),
 		cmocka_unit_test(test_one_bad_round_does_not_flip),
+		cmocka_unit_test(test_rounds_in_two_modes_are_noisy),
 		cmocka_unit_test(test_history_holds_the_noise_between_runs),
 		cmocka_unit_test(test_replicates_with_slow_phases),
 		cmocka_unit_test(test_replicates_aa_with_drift),
