@@ -219,6 +219,27 @@ static void core_not_a_number(struct wire *w)
 	wire_put(w, x, sizeof(x));
 }
 
+/* Readings without core cycles: nothing they could be the readings of. */
+static void readings_without_core(struct wire *w)
+{
+	struct tb_frame f = { .magic = TB_MAGIC, .has_readings = 1, .n = 2 };
+
+	wire_put(w, &f, sizeof(f));
+	wire_put(w, good, sizeof(good));
+	wire_put(w, good, sizeof(good));
+}
+
+static void readings_not_a_number(struct wire *w)
+{
+	struct tb_frame f = { .magic = TB_MAGIC, .has_core = 1, .has_readings = 1, .n = 2 };
+	const double x[] = { 630, NAN };
+
+	wire_put(w, &f, sizeof(f));
+	wire_put(w, good, sizeof(good));
+	wire_put(w, good, sizeof(good));
+	wire_put(w, x, sizeof(x));
+}
+
 static void not_a_number(struct wire *w)
 {
 	const double x[] = { 10, NAN };
@@ -261,6 +282,8 @@ static void test_round_refused(void **state)
 	assert_refused(bad_cycles_flag, "cycles flag 2");
 	assert_refused(bad_core_flag, "core flag 3");
 	assert_refused(core_not_a_number, "core cycles sample 1 is inf");
+	assert_refused(readings_without_core, "readings flag 1");
+	assert_refused(readings_not_a_number, "readings sample 1 is nan");
 	assert_refused(not_a_number, "ns sample 1 is nan");
 	assert_refused(negative, "ns sample 0 is -1");
 	assert_refused(truncated_values, "closed its pipe early");
@@ -345,7 +368,17 @@ static void test_hello_checked(void **state)
 	wire_put(&w, &h, sizeof(h));
 	assert_int_equal(tb_read_hello(w.fd[0], 3, &got, 1000, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "core cycles from 7"));
+	/* The figures that make the core cycles again: checked, never a pointer. */
 	h.core_source = CORE_REFERENCE;
+	h.ref = (struct stored_reference){ .readings = (double *)&h, .reading_core = NAN };
+	wire_put(&w, &h, sizeof(h));
+	assert_int_equal(tb_read_hello(w.fd[0], 3, &got, 1000, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "a reading of nan core cycles"));
+	h.ref.reading_core = 300.5;
+	wire_put(&w, &h, sizeof(h));
+	assert_int_equal(tb_read_hello(w.fd[0], 3, &got, 1000, err, sizeof(err)), 0);
+	assert_null(got.ref.readings);
+	assert_true(got.ref.reading_core == 300.5);
 	h.version = 99;
 	wire_put(&w, &h, sizeof(h));
 	assert_int_equal(tb_read_hello(w.fd[0], 3, &got, 1000, err, sizeof(err)), -1);
