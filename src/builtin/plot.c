@@ -14,6 +14,7 @@
 #include "builtin/builtin.h"
 #include "cli/run-groups.h"
 #include "report/gnuplot.h"
+#include "report/outfile.h"
 #include "report/plot.h"
 #include "results/compare.h"
 #include "results/record.h"
@@ -43,6 +44,7 @@ struct plot_options {
 	int kind;		/* -1: the runs' own */
 	const char *output;
 	const char *cells;
+	bool force;
 	long size[2];
 	char **specs;
 	size_t nspecs;
@@ -81,9 +83,13 @@ static int parse_plot_options(int argc, char **argv, struct plot_options *o)
 			   "'clock-gettime-*' or '*/vdso'"),
 		OPT_CALLBACK(0, "size", "WxH", o->size, size_option,
 			     "picture size in pixels (default: fits the panels)"),
+		OPT_BOOL(0, "force", &o->force,
+			 "replace NAME.gp and NAME.dat even when clockbench\n"
+			 "did not write them"),
 		STORE_DB_OPTION(&o->store),
 		OPT_END(),
 	};
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
 	int n;
 
 	o->kind = -1;
@@ -92,6 +98,8 @@ static int parse_plot_options(int argc, char **argv, struct plot_options *o)
 		return n;
 	if (n == 0)
 		return options_fail("no run given (an id, a label or a uuid)");
+	if (o->output && outfile_check_name("-o", o->output, &err) != 0)
+		return options_fail("%s", err.buf);
 	if (o->output && gp_format_of(o->output) < 0)
 		return options_fail("-o '%s': the picture must end in .svg or .png",
 				    o->output);
@@ -128,7 +136,8 @@ static int render(const struct plot_options *o, const struct plot_input *in,
 	else if (!gp_check_dir(dir, &err) &&
 		 !plot_add_chart(&gp, kind, in, name, (enum gp_format)gp_format_of(name),
 				 &err) &&
-		 !gp_render(&gp, dir, true, &err))
+		 !gp_render(&gp, dir, GP_KEEP_SOURCES |
+			    (o->force ? GP_REPLACE_SOURCES : 0), &err))
 		rc = 0;
 	if (rc)
 		error_msg("%s", err.buf);
@@ -139,7 +148,6 @@ static int render(const struct plot_options *o, const struct plot_input *in,
 	free(base);
 	free(name);
 	free(dir);
-	(void)o;
 	return rc;
 }
 

@@ -50,6 +50,7 @@ struct report_options {
 	int format;		/* index in report_formats */
 	const char *output;
 	const char *cells;
+	bool force;
 	char **specs;
 	size_t nspecs;
 };
@@ -65,9 +66,13 @@ static int parse_report_options(int argc, char **argv, struct report_options *o)
 			   "standard output)"),
 		OPT_STRING(0, "cell", "GLOB", &o->cells,
 			   "only cells whose name or name/path matches"),
+		OPT_BOOL(0, "force", &o->force,
+			 "with -o DIR: replace charts.gp and charts.dat even\n"
+			 "when clockbench did not write them"),
 		STORE_DB_OPTION(&o->store),
 		OPT_END(),
 	};
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
 	int n = parse_options(argc, argv, &report_usage, options, 0);
 
 	if (n < 0)
@@ -76,6 +81,8 @@ static int parse_report_options(int argc, char **argv, struct report_options *o)
 		return options_fail("no run given (an id, a label or a uuid)");
 	if (o->output && !*o->output)
 		return options_fail("empty -o");
+	if (o->output && outfile_check_name("-o", o->output, &err) != 0)
+		return options_fail("%s", err.buf);
 	o->specs = argv;
 	o->nspecs = (size_t)n;
 	return 0;
@@ -111,97 +118,23 @@ static bool wanted(const struct plot_input *in, enum plot_kind kind, bool timens
 	return !(kind == PLOT_COMPARE && timens) && plot_kind_fits(kind, in, &why);
 }
 
-/* Draw every chart that fits into dir (one gnuplot run) and read them back. */
-static int draw_charts(const struct plot_input *in, const char *dir,
-		       struct charts *c, struct strbuf *err)
+/* Add every chart that fits to gp, in the report's order. */
+static int add_charts(const struct plot_input *in, struct gp *gp, struct charts *c,
+		      struct strbuf *err)
 {
-	_cleanup_strbuf_ struct strbuf why = STRBUF_INIT, path = STRBUF_INIT;
+	_cleanup_strbuf_ struct strbuf why = STRBUF_INIT;
 	bool timens = plot_kind_fits(PLOT_TIMENS, in, &why);
-	struct gp gp;
 	char name[64];
-	int rc = 0;
 
-	gp_init(&gp, "charts");
-	for (size_t i = 0; i < ARRAY_SIZE(report_kinds) && !rc; i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(report_kinds); i++) {
 		if (!wanted(in, report_kinds[i], timens))
 			continue;
 		snprintf(name, sizeof(name), "%s.svg", plot_kind_names[report_kinds[i]]);
-		rc = plot_add_chart(&gp, report_kinds[i], in, name, GP_SVG, err);
-		if (rc == 0)
-			c->chart[c->n++].kind = report_kinds[i];
-	}
-	if (!rc && c->n)
-		rc = gp_render(&gp, dir, true, err);
-	for (size_t i = 0; i < c->n && !rc; i++) {
-		strbuf_setf(&path, "%s/%s.svg", dir, plot_kind_names[c->chart[i].kind]);
-		if (outfile_read(path.buf, &c->svg[i]) != 0) {
-			strbuf_addf(err, "cannot read %s: %s", path.buf, strerror(errno));
-			rc = -1;
-		}
-		c->chart[i].svg = c->svg[i].buf;
-	}
-	gp_release(&gp);
-	return rc;
-}
-
-/* ---- where it goes ---------------------------------------------------------- */
-
-/* A directory of our own beside the output, for the files in the making. */
-static char *make_workdir(const char *dir, struct strbuf *err)
-{
-	char *work = xmalloc(strlen(dir) + 32);
-
-	sprintf(work, "%s/.clockbench-report-XXXXXX", dir);
-	if (!mkdtemp(work)) {
-		strbuf_addf(err, "cannot write in %s: %s", dir, strerror(errno));
-		free(work);
-		return NULL;
-	}
-	return work;
-}
-
-/* Move the files made in work into dir, index.html last; 0 or -1. */
-static int move_into(const char *work, const char *dir, const struct charts *c,
-		     struct strbuf *err)
-{
-	_cleanup_strbuf_ struct strbuf from = STRBUF_INIT, to = STRBUF_INIT;
-	const char *fixed[] = { "charts.gp", "charts.dat", "index.html" };
-
-	for (size_t i = 0; i < c->n + ARRAY_SIZE(fixed); i++) {
-		char name[64];
-
-		if (i < c->n)
-			snprintf(name, sizeof(name), "%s.svg", plot_kind_names[c->chart[i].kind]);
-		else
-			snprintf(name, sizeof(name), "%s", fixed[i - c->n]);
-		strbuf_setf(&from, "%s/%s", work, name);
-		strbuf_setf(&to, "%s/%s", dir, name);
-		if (access(from.buf, F_OK) == 0 && rename(from.buf, to.buf) != 0) {
-			strbuf_addf(err, "cannot write %s: %s", to.buf, strerror(errno));
+		if (plot_add_chart(gp, report_kinds[i], in, name, GP_SVG, err) != 0)
 			return -1;
-		}
+		c->chart[c->n++].kind = report_kinds[i];
 	}
 	return 0;
-}
-
-/* Remove what is left in work (only files we made), then work itself. */
-static void remove_workdir(char *work)
-{
-	_cleanup_strbuf_ struct strbuf path = STRBUF_INIT;
-	const char *fixed[] = { "charts.gp", "charts.dat", "index.html" };
-
-	if (!work)
-		return;
-	for (size_t k = 0; plot_kind_names[k]; k++) {
-		strbuf_setf(&path, "%s/%s.svg", work, plot_kind_names[k]);
-		unlink(path.buf);
-	}
-	for (size_t i = 0; i < ARRAY_SIZE(fixed); i++) {
-		strbuf_setf(&path, "%s/%s", work, fixed[i]);
-		unlink(path.buf);
-	}
-	rmdir(work);
-	free(work);
 }
 
 /* ---- the command ------------------------------------------------------------ */
@@ -251,31 +184,47 @@ static void destination_free(struct destination *d, bool failed)
 	free(d->html);
 }
 
-/* The HTML report into d: 0, or -1 with err and nothing left behind. */
-static int write_html(const struct plot_input *in, struct destination *d,
+/*
+ * Whether every file of the report can be written, before gnuplot runs:
+ * with -o DIR the charts, their script and data, and index.html.
+ */
+static int check_files(struct gp *gp, const struct destination *d, unsigned flags,
+		       size_t ncharts, struct strbuf *err)
+{
+	if (d->whole_dir && ncharts && gp_check_render(gp, d->dir, flags, err) != 0)
+		return -1;
+	return outfile_check(d->html, "", 0, 0, err);
+}
+
+/* The HTML report into d: 0, or -1 with err and nothing written. */
+static int write_html(const struct plot_input *in, struct destination *d, bool force,
 		      struct strbuf *err)
 {
-	_cleanup_strbuf_ struct strbuf html = STRBUF_INIT, path = STRBUF_INIT;
+	_cleanup_strbuf_ struct strbuf html = STRBUF_INIT;
+	unsigned flags = GP_KEEP_SOURCES | (force ? GP_REPLACE_SOURCES : 0);
 	struct charts c = { .n = 0 };
-	char *work = make_workdir(d->dir, err);
+	struct gp gp;
 	int rc = -1;
 
 	for (size_t i = 0; i < ARRAY_SIZE(c.svg); i++)
 		strbuf_init(&c.svg[i]);
-	if (!work || draw_charts(in, work, &c, err) != 0 ||
-	    html_report(&html, in, c.chart, c.n, err) != 0)
+	gp_init(&gp, "charts");
+	if (add_charts(in, &gp, &c, err) != 0 || check_files(&gp, d, flags, c.n, err) != 0 ||
+	    (c.n && gp_draw(&gp, c.svg, err) != 0))
 		goto out;
-	if (d->whole_dir) {
-		strbuf_setf(&path, "%s/index.html", work);
-		rc = outfile_write(path.buf, html.buf, html.len, err) ||
-		     move_into(work, d->dir, &c, err) ? -1 : 0;
-	} else {
-		rc = outfile_write(d->html, html.buf, html.len, err);
-	}
-	if (rc == 0)
-		text_line(stdout, "wrote %s: %zu chart%s", d->html, c.n, c.n == 1 ? "" : "s");
+	for (size_t i = 0; i < c.n; i++)
+		c.chart[i].svg = c.svg[i].buf;
+	if (html_report(&html, in, c.chart, c.n, err) != 0)
+		goto out;
+	/* index.html last: it appears when everything it shows is there. */
+	if (d->whole_dir && c.n && gp_write(&gp, d->dir, c.svg, flags, err) != 0)
+		goto out;
+	if (outfile_write(d->html, html.buf, html.len, err) != 0)
+		goto out;
+	text_line(stdout, "wrote %s: %zu chart%s", d->html, c.n, c.n == 1 ? "" : "s");
+	rc = 0;
 out:
-	remove_workdir(work);
+	gp_release(&gp);
 	for (size_t i = 0; i < ARRAY_SIZE(c.svg); i++)
 		strbuf_release(&c.svg[i]);
 	return rc;
@@ -295,7 +244,7 @@ static int report_html(const struct report_options *o, const struct plot_input *
 		return 1;
 	}
 	rc = destination_of(o->output ? o->output : fallback, &d, &err) ||
-	     write_html(in, &d, &err) ? 1 : 0;
+	     write_html(in, &d, o->force, &err) ? 1 : 0;
 	if (rc)
 		error_msg("%s", err.buf);
 	destination_free(&d, rc != 0);

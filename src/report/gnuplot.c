@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -12,6 +13,7 @@
 #include <unistd.h>
 
 #include "basic/util.h"
+#include "report/outfile.h"
 
 int gp_format_of(const char *path)
 {
@@ -217,50 +219,46 @@ int gp_check_dir(const char *dir, struct strbuf *err)
 
 /* ---- rendering ------------------------------------------------------- */
 
-/* One file gp_render() writes: a temporary name until gnuplot succeeded. */
-struct staged {
-	const char *name;	/* final name in the directory */
-	char *tmp;		/* full path of the temporary file */
-};
+/*
+ * gnuplot runs in a private staging directory (outfile.h) on the script
+ * and data written there under their final names; clockbench reads the
+ * pictures back, checks that each is whole, and writes every file to its
+ * destination itself: gnuplot ignores a failed write, clockbench does not.
+ */
 
-static char *stage(const char *dir, const char *name, struct strbuf *err)
+static void path_in(struct strbuf *sb, const char *dir, const char *name)
 {
-	char *path = xmalloc(strlen(dir) + strlen(name) + 16);
-	int fd;
-
-	sprintf(path, "%s/.%s.XXXXXX", dir, name);
-	fd = mkstemp(path);
-	if (fd < 0) {
-		strbuf_addf(err, "cannot write in %s: %s", dir, strerror(errno));
-		free(path);
-		return NULL;
-	}
-	close(fd);
-	return path;
+	strbuf_setf(sb, "%s/%s", dir, name);
 }
 
-static int write_file(const char *path, const struct strbuf *sb,
-		      struct strbuf *err)
+/* A new file in the staging directory. */
+static int write_new(const char *path, const struct strbuf *sb, struct strbuf *err)
 {
-	FILE *f = fopen(path, "w");
-	bool ok;
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	const char *p = sb->buf;
+	size_t left = sb->len;
 
-	if (!f) {
-		strbuf_addf(err, "cannot write %s: %s", path, strerror(errno));
-		return -1;
+	if (fd < 0)
+		goto fail;
+	while (left) {
+		ssize_t n = write(fd, p, left);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			if (n == 0)
+				errno = ENOSPC;
+			close(fd);
+			goto fail;
+		}
+		p += n;
+		left -= (size_t)n;
 	}
-	ok = fwrite(sb->buf, 1, sb->len, f) == sb->len;
-	ok = fclose(f) == 0 && ok;
-	if (!ok)
-		strbuf_addf(err, "cannot write %s: %s", path, strerror(errno));
-	return ok ? 0 : -1;
-}
-
-static const char *base_name(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-
-	return slash ? slash + 1 : path;
+	if (close(fd) == 0)
+		return 0;
+fail:
+	strbuf_addf(err, "cannot write %s: %s", path, strerror(errno));
+	return -1;
 }
 
 /* The last non-empty line gnuplot wrote: where its error is. */
@@ -276,24 +274,74 @@ static void last_line(const char *text, struct strbuf *out)
 	strbuf_add(out, start, (size_t)(end - start));
 }
 
-static void exec_gnuplot(const char *gnuplot, const char *dir, const char *vars,
-			 const char *script, int errfd)
+static void exec_gnuplot(const char *gnuplot, const char *dir, const char *script,
+			 int errfd, const sigset_t *mask)
 {
 	int null = open("/dev/null", O_RDWR);
 
+	/* A process group of its own: an interrupted clockbench kills it whole. */
+	setpgid(0, 0);
+	sigprocmask(SIG_SETMASK, mask, NULL);
 	if (null < 0 || chdir(dir) != 0)
 		_exit(127);
 	dup2(null, STDIN_FILENO);
 	dup2(null, STDOUT_FILENO);
 	dup2(errfd, STDERR_FILENO);
 	/* -d: no ~/.gnuplot, so the picture is the script's alone. */
-	execl(gnuplot, "gnuplot", "-d", "-e", vars, script, (char *)NULL);
+	execl(gnuplot, "gnuplot", "-d", script, (char *)NULL);
 	_exit(127);
 }
 
-/* Run gnuplot on script (a name in dir) with vars set: 0, or -1 and why. */
-static int run_gnuplot(const char *gnuplot, const char *dir, const char *vars,
-		       const char *script, struct strbuf *err)
+/* Fork gnuplot, registered as the child an interrupt stops; -1 when fork fails. */
+static pid_t start_gnuplot(const char *gnuplot, const char *dir, const char *script,
+			   int errfd)
+{
+	sigset_t block, old;
+	pid_t pid;
+
+	sigemptyset(&block);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGHUP);
+	sigprocmask(SIG_BLOCK, &block, &old);
+	pid = fork();
+	if (pid == 0)
+		exec_gnuplot(gnuplot, dir, script, errfd, &old);
+	if (pid > 0) {
+		setpgid(pid, pid);
+		outfile_staging_child(pid);
+	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	return pid;
+}
+
+/*
+ * Wait for gnuplot to end, then reap it with interrupts blocked: the
+ * interrupt handler never signals a pid that was reaped (and reused).
+ */
+static int wait_gnuplot(pid_t pid, int *status)
+{
+	sigset_t block, old;
+	siginfo_t info;
+	int rc;
+
+	while (waitid(P_PID, (id_t)pid, &info, WEXITED | WNOWAIT) != 0)
+		if (errno != EINTR)
+			return -1;
+	sigemptyset(&block);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGHUP);
+	sigprocmask(SIG_BLOCK, &block, &old);
+	rc = waitpid(pid, status, 0) == pid ? 0 : -1;
+	outfile_staging_child(0);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	return rc;
+}
+
+/* Run gnuplot on script (a name in dir): 0, or -1 and why. */
+static int run_gnuplot(const char *gnuplot, const char *dir, const char *script,
+		       struct strbuf *err)
 {
 	_cleanup_strbuf_ struct strbuf out = STRBUF_INIT;
 	char buf[4096];
@@ -305,15 +353,18 @@ static int run_gnuplot(const char *gnuplot, const char *dir, const char *vars,
 		strbuf_addf(err, "cannot run gnuplot: %s", strerror(errno));
 		return -1;
 	}
-	pid = fork();
-	if (pid == 0)
-		exec_gnuplot(gnuplot, dir, vars, script, fds[1]);
+	pid = start_gnuplot(gnuplot, dir, script, fds[1]);
 	close(fds[1]);
+	if (pid < 0) {
+		strbuf_addf(err, "cannot run gnuplot: %s", strerror(errno));
+		close(fds[0]);
+		return -1;
+	}
 	while ((n = read(fds[0], buf, sizeof(buf))) > 0 || (n < 0 && errno == EINTR))
 		if (n > 0 && out.len < 65536)
 			strbuf_add(&out, buf, (size_t)n);
 	close(fds[0]);
-	if (pid < 0 || waitpid(pid, &status, 0) < 0) {
+	if (wait_gnuplot(pid, &status) != 0) {
 		strbuf_addf(err, "cannot run gnuplot: %s", strerror(errno));
 		return -1;
 	}
@@ -330,114 +381,165 @@ static int run_gnuplot(const char *gnuplot, const char *dir, const char *vars,
 	return -1;
 }
 
-/* The -e argument: every variable pointing at its temporary file. */
-static void staged_vars(const struct staged *files, size_t ncharts,
-			struct strbuf *vars)
+static bool ends_with(const struct strbuf *sb, const char *tail, size_t len)
 {
-	strbuf_adds(vars, "cb_data = ");
-	gp_quote(vars, base_name(files[0].tmp));
-	for (size_t i = 0; i < ncharts; i++) {
-		strbuf_addf(vars, "; cb_out%zu = ", i + 1);
-		gp_quote(vars, base_name(files[2 + i].tmp));
-	}
+	return sb->len >= len && memcmp(sb->buf + sb->len - len, tail, len) == 0;
 }
 
-/* An output gnuplot left empty (it failed to open or draw): an error. */
-static int check_outputs(const struct staged *files, size_t n, struct strbuf *err)
+bool gp_picture_whole(const struct strbuf *pic, enum gp_format format)
 {
-	struct stat st;
+	static const char png_signature[8] = "\x89PNG\r\n\x1a\n";
+	/* The IEND chunk: no data, its type, its CRC. */
+	static const char png_end[12] = "\0\0\0\0IEND\xae\x42\x60\x82";
+	size_t len = pic->len;
 
-	for (size_t i = 2; i < n; i++)
-		if (stat(files[i].tmp, &st) != 0 || st.st_size == 0) {
-			strbuf_addf(err, "gnuplot drew nothing for %s", files[i].name);
+	if (format == GP_PNG)
+		return len >= sizeof(png_signature) + sizeof(png_end) &&
+		       memcmp(pic->buf, png_signature, sizeof(png_signature)) == 0 &&
+		       ends_with(pic, png_end, sizeof(png_end));
+	while (len && strchr(" \t\r\n", pic->buf[len - 1]))
+		len--;
+	return len >= 6 && memcmp(pic->buf + len - 6, "</svg>", 6) == 0;
+}
+
+/* Every chart's picture read back from the staging directory, each whole. */
+static int read_pictures(const struct gp *gp, const char *stage,
+			 struct strbuf *pictures, struct strbuf *err)
+{
+	_cleanup_strbuf_ struct strbuf path = STRBUF_INIT;
+
+	for (size_t i = 0; i < gp->ncharts; i++) {
+		int format = gp_format_of(gp->outputs[i]);
+
+		path_in(&path, stage, gp->outputs[i]);
+		if (outfile_read(path.buf, &pictures[i]) != 0 || !pictures[i].len) {
+			strbuf_addf(err, "gnuplot drew nothing for %s", gp->outputs[i]);
 			return -1;
 		}
+		if (!gp_picture_whole(&pictures[i], format < 0 ? GP_SVG :
+				      (enum gp_format)format)) {
+			strbuf_addf(err, "gnuplot left %s cut short (a full disk in %s?)",
+				    gp->outputs[i], stage);
+			return -1;
+		}
+	}
 	return 0;
 }
 
-/* mkstemp() makes 0600 files; pictures get what the umask allows. */
-static int publish(struct staged *f, const char *dir, struct strbuf *err)
+int gp_draw(struct gp *gp, struct strbuf *pictures, struct strbuf *err)
 {
-	char *final = xmalloc(strlen(dir) + strlen(f->name) + 2);
-	mode_t mask = umask(0);
-	int rc = 0;
-
-	umask(mask);
-	sprintf(final, "%s/%s", dir, f->name);
-	if (chmod(f->tmp, 0666 & ~mask) != 0 || rename(f->tmp, final) != 0) {
-		strbuf_addf(err, "cannot write %s: %s", final, strerror(errno));
-		rc = -1;
-	} else {
-		free(f->tmp);
-		f->tmp = NULL;
-	}
-	free(final);
-	return rc;
-}
-
-static void unstage(struct staged *files, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		if (files[i].tmp) {
-			unlink(files[i].tmp);
-			free(files[i].tmp);
-			files[i].tmp = NULL;
-		}
-}
-
-/* Files: [0] the data, [1] the script, [2..] the outputs. */
-static int stage_all(struct gp *gp, const char *dir, struct staged *files,
-		     size_t n, struct strbuf *err)
-{
-	_cleanup_strbuf_ struct strbuf dat = STRBUF_INIT, gpname = STRBUF_INIT;
-
-	strbuf_addf(&dat, "%s.dat", gp->base);
-	strbuf_addf(&gpname, "%s.gp", gp->base);
-	files[0].name = strbuf_detach(&dat);
-	files[1].name = strbuf_detach(&gpname);
-	for (size_t i = 0; i < gp->ncharts; i++)
-		files[2 + i].name = gp->outputs[i];
-	for (size_t i = 0; i < n; i++)
-		if (!(files[i].tmp = stage(dir, files[i].name, err)))
-			return -1;
-	if (write_file(files[0].tmp, &gp->data, err) ||
-	    write_file(files[1].tmp, &gp->script, err))
-		return -1;
-	return 0;
-}
-
-int gp_render(struct gp *gp, const char *dir, bool keep_sources,
-	      struct strbuf *err)
-{
-	_cleanup_strbuf_ struct strbuf vars = STRBUF_INIT;
-	size_t n = 2 + gp->ncharts;
-	struct staged *files = xcalloc(n, sizeof(*files));
-	char gnuplot[PATH_MAX];
+	_cleanup_strbuf_ struct strbuf dat = STRBUF_INIT, script = STRBUF_INIT,
+		path = STRBUF_INIT;
+	char gnuplot[PATH_MAX], stage[PATH_MAX];
 	int rc = -1;
 
 	if (!gp_find(gnuplot, sizeof(gnuplot))) {
 		strbuf_adds(err, GP_MISSING);
-		goto out;
+		return -1;
 	}
 	end_block(gp);
-	if (stage_all(gp, dir, files, n, err))
+	if (outfile_staging_create(stage, sizeof(stage), err) != 0)
+		return -1;
+	strbuf_addf(&dat, "%s.dat", gp->base);
+	/* "./": a name that starts with '-' is no option of gnuplot's. */
+	strbuf_addf(&script, "%s%s.gp", *gp->base == '-' ? "./" : "", gp->base);
+	path_in(&path, stage, dat.buf);
+	if (write_new(path.buf, &gp->data, err) != 0)
 		goto out;
-	staged_vars(files, gp->ncharts, &vars);
-	if (run_gnuplot(gnuplot, dir, vars.buf, base_name(files[1].tmp), err) ||
-	    check_outputs(files, n, err))
+	path_in(&path, stage, script.buf);
+	if (write_new(path.buf, &gp->script, err) != 0 ||
+	    run_gnuplot(gnuplot, stage, script.buf, err) != 0 ||
+	    read_pictures(gp, stage, pictures, err) != 0)
 		goto out;
-	/* The pictures first: a failure then leaves no script without them. */
-	for (size_t i = 2; i < n; i++)
-		if (publish(&files[i], dir, err))
-			goto out;
-	for (size_t i = 0; keep_sources && i < 2; i++)
-		if (publish(&files[i], dir, err))
-			goto out;
 	rc = 0;
 out:
-	unstage(files, n);
-	free((char *)files[0].name);
-	free((char *)files[1].name);
+	outfile_staging_remove(stage);
+	return rc;
+}
+
+/* Each file gp_render() writes in dir, with what goes in it. */
+struct gp_file {
+	struct strbuf path;
+	const char *data;
+	size_t len;
+	unsigned flags;
+};
+
+/* The pictures (their contents when drawn), then the script, then the data. */
+static size_t gp_files(const struct gp *gp, const char *dir, const struct strbuf *pictures,
+		       unsigned flags, struct gp_file **out)
+{
+	size_t n = gp->ncharts + ((flags & GP_KEEP_SOURCES) ? 2 : 0);
+	struct gp_file *files = xcalloc(n ? n : 1, sizeof(*files));
+	unsigned side = OUTFILE_SIDE | ((flags & GP_REPLACE_SOURCES) ? OUTFILE_FORCE : 0);
+
+	for (size_t i = 0; i < n; i++) {
+		strbuf_init(&files[i].path);
+		if (i < gp->ncharts) {
+			path_in(&files[i].path, dir, gp->outputs[i]);
+			files[i].data = pictures ? pictures[i].buf : "";
+			files[i].len = pictures ? pictures[i].len : 0;
+		} else {
+			const struct strbuf *sb = i == gp->ncharts ? &gp->script : &gp->data;
+
+			strbuf_setf(&files[i].path, "%s/%s.%s", dir, gp->base,
+				    i == gp->ncharts ? "gp" : "dat");
+			files[i].data = sb->buf;
+			files[i].len = sb->len;
+			files[i].flags = side;
+		}
+	}
+	*out = files;
+	return n;
+}
+
+static void gp_files_free(struct gp_file *files, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		strbuf_release(&files[i].path);
 	free(files);
+}
+
+int gp_check_render(struct gp *gp, const char *dir, unsigned flags, struct strbuf *err)
+{
+	struct gp_file *files;
+	size_t n;
+	int rc = 0;
+
+	end_block(gp);
+	n = gp_files(gp, dir, NULL, flags, &files);
+	for (size_t i = 0; i < n && !rc; i++)
+		rc = outfile_check(files[i].path.buf, files[i].data, files[i].len,
+				   files[i].flags, err);
+	gp_files_free(files, n);
+	return rc;
+}
+
+int gp_write(struct gp *gp, const char *dir, const struct strbuf *pictures,
+	     unsigned flags, struct strbuf *err)
+{
+	struct gp_file *files;
+	size_t n = gp_files(gp, dir, pictures, flags, &files);
+	int rc = 0;
+
+	for (size_t i = 0; i < n && !rc; i++)
+		rc = outfile_write_flags(files[i].path.buf, files[i].data, files[i].len,
+					 files[i].flags, err);
+	gp_files_free(files, n);
+	return rc;
+}
+
+int gp_render(struct gp *gp, const char *dir, unsigned flags, struct strbuf *err)
+{
+	struct strbuf *pictures = xcalloc(gp->ncharts ? gp->ncharts : 1, sizeof(*pictures));
+	int rc;
+
+	for (size_t i = 0; i < gp->ncharts; i++)
+		strbuf_init(&pictures[i]);
+	rc = gp_check_render(gp, dir, flags, err) || gp_draw(gp, pictures, err) ||
+	     gp_write(gp, dir, pictures, flags, err) ? -1 : 0;
+	for (size_t i = 0; i < gp->ncharts; i++)
+		strbuf_release(&pictures[i]);
+	free(pictures);
 	return rc;
 }

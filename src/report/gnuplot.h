@@ -9,12 +9,12 @@
  *	gp_chart(&gp, "cells.svg", GP_SVG, 1200, 600);
  *	unsigned k = gp_block(&gp, "vdso");	(rows follow: gp_row)
  *	gp_cmd(&gp, "plot cb_data index %u using 2:1 with points", k);
- *	rc = gp_render(&gp, dir, true, &err);
+ *	rc = gp_render(&gp, dir, GP_KEEP_SOURCES, &err);
  *
  * The script names its data file and outputs through variables (cb_data,
- * cb_out1, ...) with the final names as defaults; gp_render() sets them
- * to temporary files, and renames those into place only when gnuplot
- * succeeded: an output path never holds half a picture.
+ * cb_out1, ...) with the final names as defaults. gnuplot runs in a
+ * private directory; clockbench checks each picture and writes it into
+ * place itself: an output path never holds half a picture.
  */
 #ifndef CLOCKBENCH_GNUPLOT_H
 #define CLOCKBENCH_GNUPLOT_H
@@ -91,11 +91,34 @@ int gp_check_dir(const char *dir, struct strbuf *err);
 #define GP_MISSING "gnuplot not found in PATH: install it (Debian: apt-get install gnuplot-nox)"
 
 /*
- * Write the data and script, run gnuplot in dir and move every output into
- * place. keep_sources: also leave BASE.gp and BASE.dat in dir. 0, or -1
- * with one line in err, and then nothing new in dir.
+ * Run gnuplot on the script and data in a private staging directory
+ * (removed before returning, and by SIGTERM, SIGINT or SIGHUP, which
+ * also stop gnuplot) and read back each chart's picture into pictures[i]
+ * (gp->ncharts strbufs, initialised), each checked whole. 0, or -1 with
+ * one line in err.
  */
-int gp_render(struct gp *gp, const char *dir, bool keep_sources,
-	      struct strbuf *err);
+int gp_draw(struct gp *gp, struct strbuf *pictures, struct strbuf *err);
+
+/* Whether a picture is whole: a PNG ends in its IEND chunk, an SVG in </svg>. */
+bool gp_picture_whole(const struct strbuf *pic, enum gp_format format);
+
+enum {
+	GP_KEEP_SOURCES = 1 << 0,	/* also write BASE.gp and BASE.dat in dir */
+	GP_REPLACE_SOURCES = 1 << 1,	/* even over files clockbench did not write */
+};
+
+/*
+ * gp_draw(), then every picture and (GP_KEEP_SOURCES) the script and data
+ * written into dir as report/outfile.h writes files: an existing BASE.gp
+ * or BASE.dat that clockbench did not write is refused unless
+ * GP_REPLACE_SOURCES. 0, or -1 with one line in err; a refusal comes
+ * before anything is written.
+ */
+int gp_render(struct gp *gp, const char *dir, unsigned flags, struct strbuf *err);
+
+/* gp_render() in parts: whether it would write every file, and the writing. */
+int gp_check_render(struct gp *gp, const char *dir, unsigned flags, struct strbuf *err);
+int gp_write(struct gp *gp, const char *dir, const struct strbuf *pictures,
+	     unsigned flags, struct strbuf *err);
 
 #endif
