@@ -43,11 +43,18 @@ static size_t utf8_decode(const unsigned char *p, uint32_t *cp)
 	return 0;
 }
 
-/* Invisible characters that change the order text is shown in. */
-static bool is_bidi_control(uint32_t cp)
+/*
+ * Invisible characters: those that change the order text is shown in
+ * (bidi controls), show nothing at all (U+200B, U+2060, U+FEFF, the soft
+ * hyphen, tags) or end a line no reader sees end (U+2028, U+2029).
+ */
+static bool is_invisible(uint32_t cp)
 {
-	return cp == 0x061c || cp == 0x200e || cp == 0x200f ||
-	       (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069);
+	return cp == 0x00ad || cp == 0x061c || cp == 0x180e ||
+	       (cp >= 0x200b && cp <= 0x200f) || (cp >= 0x2028 && cp <= 0x202e) ||
+	       (cp >= 0x2060 && cp <= 0x2064) || (cp >= 0x2066 && cp <= 0x206f) ||
+	       cp == 0xfeff || (cp >= 0xfff9 && cp <= 0xfffb) ||
+	       (cp >= 0xe0000 && cp <= 0xe007f);
 }
 
 /*
@@ -79,9 +86,9 @@ static size_t escape_one(const unsigned char *p, char out[8], size_t *cols)
 		snprintf(out, 8, "\\x%02x", cp);
 		return 1;
 	}
-	if ((cp >= 0x80 && cp <= 0x9f) || is_bidi_control(cp)) {
-		*cols = 6;
+	if ((cp >= 0x80 && cp <= 0x9f) || is_invisible(cp)) {
 		snprintf(out, 8, "\\u%04x", (unsigned)cp);
+		*cols = strlen(out);
 		return n;
 	}
 	memcpy(out, p, n);
@@ -220,4 +227,33 @@ size_t text_columns(const char *s)
 	for (; *s; s++)
 		n += ((unsigned char)*s & 0xc0) != 0x80;
 	return n;
+}
+
+/* Characters no POSIX shell treats specially anywhere in a word. */
+static bool sh_plain(const char *s)
+{
+	return *s && !s[strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+					 "0123456789_@%+:,./-")];
+}
+
+int strbuf_add_sh_word(struct strbuf *sb, const char *s)
+{
+	_cleanup_strbuf_ struct strbuf shown = STRBUF_INIT;
+
+	strbuf_add_text(&shown, s, TEXT_UNCAPPED);
+	if (!streq(shown.buf, s))
+		return -1;
+	if (sh_plain(s)) {
+		strbuf_adds(sb, s);
+		return 0;
+	}
+	strbuf_addch(sb, '\'');
+	for (; *s; s++) {
+		if (*s == '\'')
+			strbuf_adds(sb, "'\\''");
+		else
+			strbuf_addch(sb, *s);
+	}
+	strbuf_addch(sb, '\'');
+	return 0;
 }

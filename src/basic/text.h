@@ -5,8 +5,10 @@
  * did not write itself goes through here.
  *
  * Escaped: control characters (C0, DEL, C1) as \n, \t, \r, \e, \xHH or
- * \u0085; bytes that are not UTF-8 as \xHH; the invisible bidirectional
- * controls (U+061C, U+200E-F, U+202A-E, U+2066-9) as \u202e. So a host
+ * \u0085; bytes that are not UTF-8 as \xHH; invisible characters (the
+ * bidirectional controls U+061C, U+200E-F, U+202A-E, U+2066-9, the
+ * zero-width and format characters U+200B-D, U+2060-4, U+FEFF, U+00AD,
+ * tags, and the line and paragraph separators U+2028-9) as \u202e. So a host
  * name cannot set the window title, clear the screen, overwrite a line
  * with \r or reorder what is shown. Backslashes stay as they are, so
  * escaping twice changes nothing.
@@ -70,6 +72,16 @@ void text_copy(char *buf, size_t len, const char *s, size_t max);
  * quote, its quotes doubled. No raw control character is left to quote.
  */
 void text_put_csv(FILE *f, const char *s);
+
+/*
+ * s as one word of a POSIX shell command line: as it is when no shell
+ * treats any of its characters specially, otherwise in single quotes with
+ * each ' written '\''. -1 (sb unchanged) when escaping would change s (a
+ * control or invisible character, bytes that are not UTF-8): a line that
+ * a reader pastes must show all that it runs. The one way a value reaches
+ * a shell line.
+ */
+int strbuf_add_sh_word(struct strbuf *sb, const char *s);
 
 /* The characters (UTF-8 sequences) of s: the columns of escaped text. */
 size_t text_columns(const char *s);

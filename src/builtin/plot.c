@@ -139,11 +139,19 @@ static int render(const struct plot_options *o, const struct plot_input *in,
 		 !gp_render(&gp, dir, GP_KEEP_SOURCES |
 			    (o->force ? GP_REPLACE_SOURCES : 0), &err))
 		rc = 0;
-	if (rc)
+	if (rc) {
 		error_msg("%s", err.buf);
-	else
-		text_line(stdout, "wrote %s; to draw it again: cd %s && gnuplot %s.gp", output,
-		       dir, base);
+	} else {
+		/* A line to paste: the names quoted for the shell (-o was checked). */
+		_cleanup_strbuf_ struct strbuf cd = STRBUF_INIT, gpname = STRBUF_INIT;
+		_cleanup_strbuf_ struct strbuf script = STRBUF_INIT;
+
+		strbuf_addf(&gpname, "%s.gp", base);
+		strbuf_add_sh_word(&cd, dir);
+		strbuf_add_sh_word(&script, gpname.buf);
+		text_line(stdout, "wrote %s; to draw it again: cd %s && gnuplot %s", output,
+			  cd.buf, script.buf);
+	}
 	gp_release(&gp);
 	free(base);
 	free(name);

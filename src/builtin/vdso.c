@@ -17,6 +17,7 @@
 #include "basic/text.h"
 #include "basic/util.h"
 #include "probe/vdso.h"
+#include "report/outfile.h"
 
 #ifndef EM_LOONGARCH
 #define EM_LOONGARCH 258
@@ -61,12 +62,15 @@ static int parse_vdso_options(int argc, char **argv, struct vdso_opts *o)
 			   "print nothing else"),
 		OPT_END(),
 	};
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
 	int n = parse_options(argc, argv, &vdso_usage, options, 0);
 
 	if (n < 0)
 		return n;
 	if (n > 0)
 		return options_fail("unexpected argument '%s'", argv[0]);
+	if (o->dump && outfile_check_name("--dump", o->dump, &err) != 0)
+		return options_fail("%s", err.buf);
 	return 0;
 }
 
@@ -105,34 +109,13 @@ static unsigned char *read_image_file(const char *path, size_t *len)
 	return buf;
 }
 
+/* The image through the output-file policy (report/outfile.h). */
 static int write_image(const struct vdso_image *img, const char *path)
 {
-	const unsigned char *p = img->base;
-	size_t left = img->len;
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
 
-	if (fd < 0) {
-		error_msg("cannot write %s: %s", path, strerror(errno));
-		return 1;
-	}
-	while (left) {
-		ssize_t n = write(fd, p, left);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			error_msg("cannot write %s: %s", path,
-				  n < 0 ? strerror(errno) : "short write");
-			close(fd);
-			unlink(path);
-			return 1;
-		}
-		p += n;
-		left -= (size_t)n;
-	}
-	if (close(fd) < 0) {
-		error_msg("cannot write %s: %s", path, strerror(errno));
-		unlink(path);
+	if (outfile_write(path, (const char *)img->base, img->len, &err) != 0) {
+		error_msg("%s", err.buf);
 		return 1;
 	}
 	return 0;

@@ -4,6 +4,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "basic/text.h"
 #include "basic/util.h"
 #include "probe/catalog.h"
 #include "report/plot-internal.h"
@@ -199,44 +200,146 @@ static void scale_flags(const struct stored_run *r, struct strbuf *out)
 		strbuf_addf(out, " --repetitions %.0f", reps);
 }
 
+/*
+ * A command line in the making: its words, each ended by '\n' (no word
+ * holds one: a value with a control character is refused), and whether a
+ * value could not be given safely.
+ */
+struct shell_line {
+	struct strbuf words;
+	bool unsafe;
+};
+
+/* clockbench's own words (options, figures), split at blanks. */
+static void plain_words(struct shell_line *l, const char *text)
+{
+	while (*text) {
+		size_t n;
+
+		text += strspn(text, " ");
+		n = strcspn(text, " ");
+		if (n) {
+			strbuf_add(&l->words, text, n);
+			strbuf_addch(&l->words, '\n');
+		}
+		text += n;
+	}
+}
+
+/*
+ * Text from a run was escaped as it was loaded (results/run-text.h): a
+ * "\n", "\x1b", "\u2028" in it may stand for a character that is no
+ * longer there, and a final "…" for a cut. Such a value is not what the
+ * run was given, so it cannot be reproduced; a real backslash followed by
+ * one of those letters is refused with them, which is the careful side.
+ */
+static bool as_recorded(const char *s)
+{
+	static const char ellipsis[] = "\u2026";
+	size_t len = strlen(s), elen = sizeof(ellipsis) - 1;
+
+	if (len >= elen && streq(s + len - elen, ellipsis))
+		return false;
+	for (const char *p = strchr(s, '\\'); p; p = strchr(p + 1, '\\'))
+		if (p[1] && strchr("ntrexu", p[1]))
+			return false;
+	return true;
+}
+
+/* A value from the run: one word, quoted for the shell, or the line is unsafe. */
+static void value_word(struct shell_line *l, const char *s)
+{
+	if (!as_recorded(s) || strbuf_add_sh_word(&l->words, s) != 0) {
+		l->unsafe = true;
+		return;
+	}
+	strbuf_addch(&l->words, '\n');
+}
+
+/* exec's command, word for word as it was given (config "command"). */
+static void exec_words(const struct stored_run *r, struct shell_line *l)
+{
+	const json_t *argv = json_object_get(r->config, "command"), *a;
+	const json_t *prepare = json_object_get(r->config, "prepare");
+	size_t i;
+
+	if (json_is_true(json_object_get(r->config, "shell")))
+		plain_words(l, "--shell");
+	if (json_is_string(prepare)) {
+		plain_words(l, "--prepare");
+		value_word(l, json_string_value(prepare));
+	}
+	plain_words(l, "--");
+	if (!json_array_size(argv))
+		l->unsafe = true;
+	json_array_foreach(argv, i, a) {
+		if (!json_is_string(a))
+			l->unsafe = true;
+		else
+			value_word(l, json_string_value(a));
+	}
+}
+
 /* The measuring command of run r, its label given when it has one. */
 static void command_of(const struct stored_run *r, const char *label,
-		       struct strbuf *out)
+		       struct shell_line *l)
 {
-	const char *line = json_string_value(json_object_get(r->config, "command_line"));
+	_cleanup_strbuf_ struct strbuf flags = STRBUF_INIT;
 
-	strbuf_addf(out, "clockbench %s", r->command);
+	plain_words(l, "clockbench");
+	value_word(l, r->command);
 	if (streq(r->command, "bench"))
-		bench_flags(r, out);
+		bench_flags(r, &flags);
 	else if (streq(r->command, "scale"))
-		scale_flags(r, out);
+		scale_flags(r, &flags);
 	else if (streq(r->command, "hotplug"))
-		strbuf_addf(out, " --cpu %.0f --cycles %.0f",
+		strbuf_addf(&flags, " --cpu %.0f --cycles %.0f",
 			    config_number(r->config, "cpu", NULL),
 			    config_number(r->config, "cycles", NULL));
 	else if (streq(r->command, "exec"))
-		strbuf_addf(out, " -n %.0f", config_number(r->config, "runs", NULL));
-	if (label && !streq(r->command, "timens"))
-		strbuf_addf(out, " --label %s", label);
-	if (streq(r->command, "exec") && line)
-		strbuf_addf(out, "%s -- %s", json_is_true(json_object_get(r->config, "shell")) ?
-			    " --shell" : "", line);
+		strbuf_addf(&flags, " -n %.0f", config_number(r->config, "runs", NULL));
+	plain_words(l, flags.buf);
+	if (label && !streq(r->command, "timens")) {
+		plain_words(l, "--label");
+		value_word(l, label);
+	}
+	if (streq(r->command, "exec"))
+		exec_words(r, l);
 }
 
-/* A command line wrapped at MAIL_WIDTH with the shell's "\" continuation. */
-static void wrap_command(struct strbuf *out, const char *cmd, const char *indent)
+/*
+ * The line's words wrapped at MAIL_WIDTH with the shell's "\" continuation,
+ * between words only (inside quotes a "\" would be part of the word).
+ */
+static void wrap_command(struct strbuf *out, const struct shell_line *l,
+			 const char *indent)
 {
-	_cleanup_strbuf_ struct strbuf wrapped = STRBUF_INIT;
-	_cleanup_strbuf_ struct strbuf rest = STRBUF_INIT;
-	char *nl;
+	size_t width = MAIL_WIDTH - 2, col = 0;
+	const char *w = l->words.buf;
 
-	strbuf_addf(&rest, "%s    ", indent);
-	mail_wrap(&wrapped, cmd, MAIL_WIDTH - 2, indent, rest.buf);
-	/* Every line but the last continues on the next. */
-	for (char *p = wrapped.buf; (nl = strchr(p, '\n')); p = nl + 1) {
-		strbuf_add(out, p, (size_t)(nl - p));
-		strbuf_adds(out, nl[1] ? " \\\n" : "\n");
+	while (*w) {
+		size_t n = strcspn(w, "\n");
+
+		if (col && col + 1 + n > width) {
+			strbuf_addf(out, " \\\n%s    ", indent);
+			col = strlen(indent) + 4;
+		} else if (col) {
+			strbuf_addch(out, ' ');
+			col++;
+		} else {
+			strbuf_adds(out, indent);
+			col = strlen(indent);
+		}
+		strbuf_add(out, w, n);
+		col += n;
+		w += n + (w[n] == '\n');
 	}
+	strbuf_addch(out, '\n');
+}
+
+static void shell_line_release(struct shell_line *l)
+{
+	strbuf_release(&l->words);
 }
 
 /* The label a group's runs are saved under, or NULL. */
@@ -278,26 +381,40 @@ static bool one_timens(const struct plot_input *in)
 void mail_reproduce(const struct plot_input *in, const char *indent,
 		    struct strbuf *out)
 {
-	_cleanup_strbuf_ struct strbuf cmd = STRBUF_INIT;
+	struct shell_line l = { STRBUF_INIT, false };
 
 	for (size_t g = 0; g < in->ngroups && !(g && one_timens(in)); g++) {
 		const struct compare_group *grp = &in->groups[g];
 
-		strbuf_reset(&cmd);
-		command_of(&grp->runs[0], group_label(grp), &cmd);
+		strbuf_reset(&l.words);
+		l.unsafe = false;
+		command_of(&grp->runs[0], group_label(grp), &l);
 		strbuf_addf(out, "%s# on kernel %s", indent, grp->runs[0].kernel);
 		if (grp->nruns > 1)
 			strbuf_addf(out, ", %zu times", grp->nruns);
 		strbuf_adds(out, ":\n");
-		wrap_command(out, cmd.buf, indent);
+		if (l.unsafe)
+			strbuf_addf(out, "%s# (run %lld: its command line cannot be reproduced "
+				    "safely: it holds control or invisible characters, or was cut)\n",
+				    indent, (long long)grp->runs[0].id);
+		else
+			wrap_command(out, &l, indent);
 	}
 	if (in->ngroups < 2 || one_timens(in))
-		return;
-	strbuf_addf(out, "%sclockbench compare", indent);
+		goto out;
+	strbuf_reset(&l.words);
+	l.unsafe = false;
+	plain_words(&l, "clockbench compare");
 	for (size_t g = 0; g < in->ngroups; g++)
-		strbuf_addf(out, " %s", labels_distinct(in) ? group_label(&in->groups[g]) :
-			    in->groups[g].spec);
-	strbuf_addch(out, '\n');
+		value_word(&l, labels_distinct(in) ? group_label(&in->groups[g]) :
+			   in->groups[g].spec);
+	if (l.unsafe)
+		strbuf_addf(out, "%s# (the comparison cannot be reproduced safely: a label "
+			    "holds control or invisible characters)\n", indent);
+	else
+		wrap_command(out, &l, indent);
+out:
+	shell_line_release(&l);
 }
 
 /* ---- the summary ---------------------------------------------------------- */
