@@ -176,10 +176,27 @@ static int destination_of(const char *output, struct destination *d, struct strb
 	return gp_check_dir(d->dir, err);
 }
 
+/* A directory this run made, and failed to fill: the files it may hold, then it. */
+static void remove_made_dir(const struct destination *d)
+{
+	_cleanup_strbuf_ struct strbuf path = STRBUF_INIT;
+	const char *fixed[] = { "charts.gp", "charts.dat", "index.html" };
+
+	for (size_t k = 0; plot_kind_names[k]; k++) {
+		strbuf_setf(&path, "%s/%s.svg", d->dir, plot_kind_names[k]);
+		unlink(path.buf);
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(fixed); i++) {
+		strbuf_setf(&path, "%s/%s", d->dir, fixed[i]);
+		unlink(path.buf);
+	}
+	rmdir(d->dir);
+}
+
 static void destination_free(struct destination *d, bool failed)
 {
 	if (failed && d->made_dir)
-		rmdir(d->dir);
+		remove_made_dir(d);
 	free(d->dir);
 	free(d->html);
 }

@@ -519,12 +519,21 @@ int gp_write(struct gp *gp, const char *dir, const struct strbuf *pictures,
 	     unsigned flags, struct strbuf *err)
 {
 	struct gp_file *files;
-	size_t n = gp_files(gp, dir, pictures, flags, &files);
+	size_t n = gp_files(gp, dir, pictures, flags, &files), done = 0;
+	bool *was_new = xcalloc(n ? n : 1, sizeof(*was_new));
+	struct stat st;
 	int rc = 0;
 
-	for (size_t i = 0; i < n && !rc; i++)
-		rc = outfile_write_flags(files[i].path.buf, files[i].data, files[i].len,
-					 files[i].flags, err);
+	for (; done < n && !rc; done++) {
+		was_new[done] = lstat(files[done].path.buf, &st) != 0 && errno == ENOENT;
+		rc = outfile_write_flags(files[done].path.buf, files[done].data,
+					 files[done].len, files[done].flags, err);
+	}
+	/* A failure (a full disk) takes back the files this call created. */
+	for (size_t i = 0; rc && i + 1 < done; i++)
+		if (was_new[i])
+			unlink(files[i].path.buf);
+	free(was_new);
 	gp_files_free(files, n);
 	return rc;
 }

@@ -337,6 +337,16 @@ static void wrap_command(struct strbuf *out, const struct shell_line *l,
 	strbuf_addch(out, '\n');
 }
 
+/* A shell comment wrapped at MAIL_WIDTH, every line of it a comment. */
+static void comment(struct strbuf *out, const char *text, const char *indent)
+{
+	_cleanup_strbuf_ struct strbuf first = STRBUF_INIT, rest = STRBUF_INIT;
+
+	strbuf_addf(&first, "%s# ", indent);
+	strbuf_addf(&rest, "%s#   ", indent);
+	mail_wrap(out, text, MAIL_WIDTH, first.buf, rest.buf);
+}
+
 static void shell_line_release(struct shell_line *l)
 {
 	strbuf_release(&l->words);
@@ -381,6 +391,7 @@ static bool one_timens(const struct plot_input *in)
 void mail_reproduce(const struct plot_input *in, const char *indent,
 		    struct strbuf *out)
 {
+	_cleanup_strbuf_ struct strbuf note = STRBUF_INIT;
 	struct shell_line l = { STRBUF_INIT, false };
 
 	for (size_t g = 0; g < in->ngroups && !(g && one_timens(in)); g++) {
@@ -393,11 +404,13 @@ void mail_reproduce(const struct plot_input *in, const char *indent,
 		if (grp->nruns > 1)
 			strbuf_addf(out, ", %zu times", grp->nruns);
 		strbuf_adds(out, ":\n");
-		if (l.unsafe)
-			strbuf_addf(out, "%s# (run %lld: its command line cannot be reproduced "
-				    "safely: it holds control or invisible characters, or was cut)\n",
-				    indent, (long long)grp->runs[0].id);
-		else
+		if (l.unsafe) {
+			strbuf_setf(&note, "run %lld: its command line cannot be reproduced "
+				    "safely (it holds control or invisible characters, or was "
+				    "cut); `clockbench show %lld` shows it escaped",
+				    (long long)grp->runs[0].id, (long long)grp->runs[0].id);
+			comment(out, note.buf, indent);
+		} else
 			wrap_command(out, &l, indent);
 	}
 	if (in->ngroups < 2 || one_timens(in))
@@ -409,8 +422,8 @@ void mail_reproduce(const struct plot_input *in, const char *indent,
 		value_word(&l, labels_distinct(in) ? group_label(&in->groups[g]) :
 			   in->groups[g].spec);
 	if (l.unsafe)
-		strbuf_addf(out, "%s# (the comparison cannot be reproduced safely: a label "
-			    "holds control or invisible characters)\n", indent);
+		comment(out, "the comparison cannot be reproduced safely: a label holds "
+			"control or invisible characters", indent);
 	else
 		wrap_command(out, &l, indent);
 out:
