@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +19,7 @@
 
 #include "basic/strbuf.h"
 #include "basic/util.h"
+#include "report/gnuplot.h"
 #include "report/html.h"
 #include "report/mail.h"
 #include "report/outfile.h"
@@ -209,6 +211,138 @@ static void test_outfile(void **state)
 	strbuf_release(&back);
 }
 
+static void path_in(char *buf, size_t len, const char *dir, const char *name)
+{
+	snprintf(buf, len, "%s/%s", dir, name);
+}
+
+/* Devices, FIFOs and links: written through or refused, never replaced. */
+static void test_outfile_policy(void **state)
+{
+	char dir[] = "/tmp/clockbench-test-outfile-XXXXXX", p[128], q[128], buf[16];
+	struct strbuf err = STRBUF_INIT, back = STRBUF_INIT;
+	struct stat st;
+	int fd;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	/* A FIFO with a reader (ourselves): written through, still a FIFO. */
+	path_in(p, sizeof(p), dir, "fifo");
+	assert_int_equal(mkfifo(p, 0600), 0);
+	fd = open(p, O_RDWR | O_NONBLOCK);
+	assert_true(fd >= 0);
+	assert_int_equal(outfile_write(p, "through", 7, &err), 0);
+	assert_int_equal(read(fd, buf, sizeof(buf)), 7);
+	assert_memory_equal(buf, "through", 7);
+	close(fd);
+	assert_int_equal(lstat(p, &st), 0);
+	assert_true(S_ISFIFO(st.st_mode));
+	assert_int_equal(unlink(p), 0);
+	/* A link to a device: written through, the link kept. */
+	path_in(p, sizeof(p), dir, "null");
+	assert_int_equal(symlink("/dev/null", p), 0);
+	assert_int_equal(outfile_write(p, "x", 1, &err), 0);
+	assert_int_equal(lstat(p, &st), 0);
+	assert_true(S_ISLNK(st.st_mode));
+	/* A full device: the error, errno's words. */
+	path_in(p, sizeof(p), dir, "full");
+	assert_int_equal(symlink("/dev/full", p), 0);
+	assert_int_equal(outfile_write(p, "x", 1, &err), -1);
+	assert_non_null(strstr(err.buf, "No space left on device"));
+	/* Links to a file or to nothing: refused, the target untouched. */
+	path_in(q, sizeof(q), dir, "target");
+	assert_int_equal(outfile_write(q, "mine", 4, &err), 0);
+	path_in(p, sizeof(p), dir, "link");
+	assert_int_equal(symlink(q, p), 0);
+	strbuf_reset(&err);
+	assert_int_equal(outfile_write(p, "theirs", 6, &err), -1);
+	assert_non_null(strstr(err.buf, "a symbolic link"));
+	assert_int_equal(outfile_read(q, &back), 0);
+	assert_string_equal(back.buf, "mine");
+	path_in(p, sizeof(p), dir, "dangling");
+	assert_int_equal(symlink("nowhere", p), 0);
+	assert_int_equal(outfile_write(p, "x", 1, &err), -1);
+	path_in(q, sizeof(q), dir, "nowhere");
+	assert_int_equal(access(q, F_OK), -1);
+	/* Side files: its own (same first line) replaced, another refused. */
+	path_in(p, sizeof(p), dir, "x.gp");
+	assert_int_equal(outfile_write_flags(p, "# mine\n1\n", 9, OUTFILE_SIDE, &err), 0);
+	assert_int_equal(outfile_write_flags(p, "# mine\n2\n", 9, OUTFILE_SIDE, &err), 0);
+	strbuf_reset(&err);
+	assert_int_equal(outfile_write_flags(p, "# other\n", 8, OUTFILE_SIDE, &err), -1);
+	assert_non_null(strstr(err.buf, "clockbench did not write it"));
+	assert_int_equal(outfile_check(p, "# other\n", 8, OUTFILE_SIDE, &err), -1);
+	assert_int_equal(outfile_check(p, "# other\n", 8, OUTFILE_SIDE | OUTFILE_FORCE, &err), 0);
+	assert_int_equal(outfile_write_flags(p, "# other\n", 8, OUTFILE_SIDE | OUTFILE_FORCE,
+					     &err), 0);
+	/* Names: control and invisible characters refused. */
+	strbuf_reset(&err);
+	assert_int_equal(outfile_check_name("-o", "x.svg", &err), 0);
+	assert_int_equal(outfile_check_name("-o", "a\nb.svg", &err), -1);
+	assert_string_equal(err.buf, "-o 'a\\nb.svg': the name holds a control or invisible "
+			    "character; choose another");
+	assert_int_equal(outfile_check_name("-o", "a\u2028.svg", &err), -1);
+	/* Nothing left but what was named: no temporary file anywhere. */
+	{
+		const char *names[] = { "null", "full", "target", "link", "dangling", "x.gp" };
+
+		for (size_t i = 0; i < ARRAY_SIZE(names); i++) {
+			path_in(p, sizeof(p), dir, names[i]);
+			assert_int_equal(unlink(p), 0);
+		}
+	}
+	assert_int_equal(rmdir(dir), 0);
+	strbuf_release(&err);
+	strbuf_release(&back);
+}
+
+/* The staging directory: private, and removed with all it holds. */
+static void test_outfile_staging(void **state)
+{
+	char stage[4096], p[4200];
+	struct strbuf err = STRBUF_INIT;
+	struct stat st;
+	FILE *f;
+
+	(void)state;
+	assert_int_equal(outfile_staging_create(stage, sizeof(stage), &err), 0);
+	assert_int_equal(stat(stage, &st), 0);
+	assert_true(S_ISDIR(st.st_mode));
+	assert_int_equal(st.st_mode & 0777, 0700);
+	snprintf(p, sizeof(p), "%s/a.svg", stage);
+	f = fopen(p, "w");
+	assert_non_null(f);
+	fclose(f);
+	outfile_staging_remove(stage);
+	assert_int_equal(stat(stage, &st), -1);
+	strbuf_release(&err);
+}
+
+/* A picture is whole when it ends as its format ends: gnuplot never says. */
+static void test_picture_whole(void **state)
+{
+	static const char png_head[] = "\x89PNG\r\n\x1a\n\0\0\0\x0dIHDR";
+	static const char png_end[] = "\0\0\0\0IEND\xae\x42\x60\x82";
+	struct strbuf pic = STRBUF_INIT;
+
+	(void)state;
+	strbuf_add(&pic, png_head, sizeof(png_head) - 1);
+	assert_false(gp_picture_whole(&pic, GP_PNG));
+	strbuf_add(&pic, png_end, sizeof(png_end) - 1);
+	assert_true(gp_picture_whole(&pic, GP_PNG));
+	pic.buf[--pic.len] = '\0';	/* one byte short */
+	assert_false(gp_picture_whole(&pic, GP_PNG));
+	assert_false(gp_picture_whole(&pic, GP_SVG));
+	strbuf_setf(&pic, "<?xml version=\"1.0\"?>\n<svg>\n<g></g>\n</svg>\n\n");
+	assert_true(gp_picture_whole(&pic, GP_SVG));
+	strbuf_setf(&pic, "<?xml version=\"1.0\"?>\n<svg>\n<g></g>\n</sv");
+	assert_false(gp_picture_whole(&pic, GP_SVG));
+	strbuf_reset(&pic);
+	assert_false(gp_picture_whole(&pic, GP_SVG));
+	assert_false(gp_picture_whole(&pic, GP_PNG));
+	strbuf_release(&pic);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -219,6 +353,9 @@ int main(void)
 		cmocka_unit_test(test_report_one_run),
 		cmocka_unit_test(test_report_two_groups),
 		cmocka_unit_test(test_outfile),
+		cmocka_unit_test(test_outfile_policy),
+		cmocka_unit_test(test_outfile_staging),
+		cmocka_unit_test(test_picture_whole),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

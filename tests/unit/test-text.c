@@ -179,9 +179,62 @@ static void test_error_messages_escaped_one_line(void **state)
 	free(big);
 }
 
+/* Invisible characters: zero-width, BOM, line and paragraph separators, tags. */
+static void test_invisible_escaped(void **state)
+{
+	(void)state;
+	assert_shown("a\u200bb\ufeffc\u2028d\u2029e\u2060f\u00adg", TEXT_UNCAPPED,
+		     "a\\u200bb\\ufeffc\\u2028d\\u2029e\\u2060f\\u00adg");
+	assert_shown("tag\U000e0041", TEXT_UNCAPPED, "tag\\ue0041");
+	assert_int_equal(text_width("a\u200b", TEXT_UNCAPPED), 7);
+	/* Visible neighbours stay. */
+	assert_shown("\u2027\u2030\u200a", TEXT_UNCAPPED, "\u2027\u2030\u200a");
+}
+
+static void assert_sh(const char *s, const char *want)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	assert_int_equal(strbuf_add_sh_word(&sb, s), 0);
+	assert_string_equal(sb.buf, want);
+	strbuf_release(&sb);
+}
+
+/* One word for a POSIX shell: plain as it is, anything else in '...'. */
+static void test_sh_word(void **state)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	(void)state;
+	assert_sh("clock-gettime,time", "clock-gettime,time");
+	assert_sh("/usr/bin/true", "/usr/bin/true");
+	assert_sh("", "''");
+	assert_sh("a b", "'a b'");
+	assert_sh("a$(touch x)", "'a$(touch x)'");
+	assert_sh("`id`", "'`id`'");
+	assert_sh("o'brien", "'o'\\''brien'");
+	assert_sh("'", "''\\'''");
+	assert_sh("~root", "'~root'");
+	assert_sh("x=1", "'x=1'");
+	assert_sh("a;b|c&d>e<f*g?h[i]{j}#k!l\\m\"n", "'a;b|c&d>e<f*g?h[i]{j}#k!l\\m\"n'");
+	assert_sh("h\u00e9llo", "'h\u00e9llo'");
+	/* What a reader could not see is refused, sb left as it was. */
+	strbuf_adds(&sb, "x");
+	assert_int_equal(strbuf_add_sh_word(&sb, "a\nb"), -1);
+	assert_int_equal(strbuf_add_sh_word(&sb, "a\tb"), -1);
+	assert_int_equal(strbuf_add_sh_word(&sb, "a\u2028b"), -1);
+	assert_int_equal(strbuf_add_sh_word(&sb, "\ufeffa"), -1);
+	assert_int_equal(strbuf_add_sh_word(&sb, "a\u202eb"), -1);
+	assert_int_equal(strbuf_add_sh_word(&sb, "\xff"), -1);
+	assert_string_equal(sb.buf, "x");
+	strbuf_release(&sb);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_invisible_escaped),
+		cmocka_unit_test(test_sh_word),
 		cmocka_unit_test(test_controls_escaped),
 		cmocka_unit_test(test_text_kept),
 		cmocka_unit_test(test_capped_with_ellipsis),
