@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -275,12 +276,15 @@ static void last_line(const char *text, struct strbuf *out)
 }
 
 static void exec_gnuplot(const char *gnuplot, const char *dir, const char *script,
-			 int errfd, const sigset_t *mask)
+			 int errfd, const sigset_t *mask, pid_t parent)
 {
 	int null = open("/dev/null", O_RDWR);
 
 	/* A process group of its own: an interrupted clockbench kills it whole. */
 	setpgid(0, 0);
+	/* And a clockbench killed outright (SIGKILL) takes it along. */
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent)
+		_exit(127);
 	sigprocmask(SIG_SETMASK, mask, NULL);
 	if (null < 0 || chdir(dir) != 0)
 		_exit(127);
@@ -296,8 +300,8 @@ static void exec_gnuplot(const char *gnuplot, const char *dir, const char *scrip
 static pid_t start_gnuplot(const char *gnuplot, const char *dir, const char *script,
 			   int errfd)
 {
+	pid_t self = getpid(), pid;
 	sigset_t block, old;
-	pid_t pid;
 
 	sigemptyset(&block);
 	sigaddset(&block, SIGTERM);
@@ -306,7 +310,7 @@ static pid_t start_gnuplot(const char *gnuplot, const char *dir, const char *scr
 	sigprocmask(SIG_BLOCK, &block, &old);
 	pid = fork();
 	if (pid == 0)
-		exec_gnuplot(gnuplot, dir, script, errfd, &old);
+		exec_gnuplot(gnuplot, dir, script, errfd, &old, self);
 	if (pid > 0) {
 		setpgid(pid, pid);
 		outfile_staging_child(pid);
@@ -506,7 +510,6 @@ int gp_check_render(struct gp *gp, const char *dir, unsigned flags, struct strbu
 	size_t n;
 	int rc = 0;
 
-	end_block(gp);
 	n = gp_files(gp, dir, NULL, flags, &files);
 	for (size_t i = 0; i < n && !rc; i++)
 		rc = outfile_check(files[i].path.buf, files[i].data, files[i].len,

@@ -242,7 +242,11 @@ interrupt() {
 	local sig=$1
 	shift
 	mkdir -p "$T/tmp"
-	PATH="$T/bin:$PATH" TMPDIR="$T/tmp" "$CLOCKBENCH" "$@" >"$T/out.txt" 2>&1 &
+	# A background job starts with SIGINT ignored: give it back its default.
+	PATH="$T/bin:$PATH" TMPDIR="$T/tmp" python3 -c '
+import os, signal, sys
+signal.signal(signal.SIGINT, signal.SIG_DFL)
+os.execv(sys.argv[1], sys.argv[1:])' "$CLOCKBENCH" "$@" >"$T/out.txt" 2>&1 &
 	CB_PID=$!
 	read -r GP_PID <"$T/ready"
 	[ -d "/proc/$GP_PID" ]
@@ -261,6 +265,15 @@ interrupt() {
 	[ -n "$STAGED" ]
 	[ -z "$(ls -A "$T/tmp")" ] || { ls -laR "$T/tmp"; return 1; }
 	[ -z "$(ls -A "$T/out")" ] || { ls -la "$T/out"; return 1; }
+}
+
+@test "SIGINT during report -o DIR: gnuplot stopped, nothing left, exit 130" {
+	slow_gnuplot
+	interrupt INT report -o "$T/out" before after
+	[ "$CB_STATUS" -eq 130 ]
+	[ ! -e "/proc/$GP_PID" ] || { echo "gnuplot $GP_PID still runs"; return 1; }
+	[ -n "$STAGED" ]
+	[ -z "$(ls -A "$T/tmp")" ] || { ls -laR "$T/tmp"; return 1; }
 }
 
 @test "SIGHUP during report: gnuplot stopped, no staging directory, exit 129" {
