@@ -315,14 +315,66 @@ static bool written_by_us(const char *path, const char *data, size_t len)
 	return n == (ssize_t)first && memcmp(buf, data, first) == 0;
 }
 
+/*
+ * The descriptor a name of this process's open files stands for
+ * ("/dev/stdout", "/dev/fd/N", "/proc/self/fd/N"), following the links
+ * that lead to one (/dev/stdout -> /proc/self/fd/1); -1 for any other path.
+ */
+static int own_fd(const char *path)
+{
+	char buf[PATH_MAX], pid_prefix[48];
+	const char *p = path;
+	unsigned hops = 0;
+
+	snprintf(pid_prefix, sizeof(pid_prefix), "/proc/%d/fd/", (int)getpid());
+	for (;;) {
+		static const char *const prefixes[] = {
+			"/dev/fd/", "/proc/self/fd/", "/proc/thread-self/fd/",
+		};
+		const char *num = NULL;
+		char *end;
+		long fd;
+		ssize_t n;
+
+		if (streq(p, "/dev/stdout"))
+			return STDOUT_FILENO;
+		if (streq(p, "/dev/stderr"))
+			return STDERR_FILENO;
+		for (size_t i = 0; i < ARRAY_SIZE(prefixes) && !num; i++)
+			if (!strncmp(p, prefixes[i], strlen(prefixes[i])))
+				num = p + strlen(prefixes[i]);
+		if (!num && !strncmp(p, pid_prefix, strlen(pid_prefix)))
+			num = p + strlen(pid_prefix);
+		if (num) {
+			errno = 0;
+			fd = strtol(num, &end, 10);
+			return *num && !*end && !errno && fd >= 0 && fd <= INT_MAX &&
+			       fcntl((int)fd, F_GETFD) >= 0 ? (int)fd : -1;
+		}
+		/* An absolute link's target only: enough for the names above. */
+		if (++hops > 8 || (n = readlink(p, buf, sizeof(buf) - 1)) <= 0 || buf[0] != '/')
+			return -1;
+		buf[n] = '\0';
+		p = buf;
+	}
+}
+
+static int write_fd(int fd, const char *path, const char *data, size_t len,
+		    struct strbuf *err)
+{
+	return write_all(fd, data, len) == 0 ? 0 : fail(err, path, strerror(errno));
+}
+
 /* What writing to path means; -1 with err when it is refused. */
-enum action { WRITE_NEW, WRITE_THROUGH, WRITE_THROUGH_LINK };
+enum action { WRITE_NEW, WRITE_THROUGH, WRITE_THROUGH_LINK, WRITE_OWN_FD };
 
 static int classify(const char *path, const char *data, size_t len, unsigned flags,
 		    struct strbuf *err)
 {
 	struct stat st, target;
 
+	if (own_fd(path) >= 0)
+		return WRITE_OWN_FD;
 	if (lstat(path, &st) != 0) {
 		if (errno != ENOENT)
 			return fail(err, path, strerror(errno));
@@ -364,6 +416,8 @@ int outfile_write_flags(const char *path, const char *data, size_t len,
 		return write_through(path, false, data, len, err);
 	case WRITE_THROUGH_LINK:
 		return write_through(path, true, data, len, err);
+	case WRITE_OWN_FD:
+		return write_fd(own_fd(path), path, data, len, err);
 	default:
 		return -1;
 	}

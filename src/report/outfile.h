@@ -7,9 +7,10 @@
  *     same directory (O_EXCL), flushed with fsync() and renamed over the
  *     path, mode 0666 less the umask; a reader, or a failure half-way,
  *     never meets half a file;
- *   - a character device or a FIFO (/dev/null, /dev/stdout on a terminal
- *     or a pipe, a process substitution): written through, opened without
- *     O_CREAT or O_TRUNC, never replaced;
+ *   - a character device or a FIFO (/dev/null, a process substitution):
+ *     written through, opened without O_CREAT or O_TRUNC, never replaced;
+ *   - /dev/stdout, /dev/stderr, /dev/fd/N, /proc/self/fd/N (or a link to
+ *     them): the descriptor itself, whatever the shell opened on it;
  *   - a symbolic link: written through only when it leads to a character
  *     device or a FIFO (/dev/stdout is one); a link to a file, or to
  *     nothing, is refused, since a planted link in a shared directory

@@ -92,7 +92,13 @@ HOSTILE_LABEL=4 HOSTILE_QUOTES=5 SEP=6 ZW=7 PLAIN=8 CTL=9
 	[ "$status" -eq 0 ] || { echo "$output"; return 1; }
 	[[ "$output" == *"To reproduce:"* ]]
 	[ -L "$T/stdout" ]
-	[ "$(ls -A "$T" | tr '\n' ' ')" = "null stdout " ]
+	# /dev/stdout when the shell sends it to a file: that file, appended to with >>.
+	ln -s /dev/stdout "$T/so"
+	cb report --format mail -o "$T/so" before after >"$T/mail.txt"
+	cb report --format mail -o "$T/so" before after >>"$T/mail.txt"
+	[ "$(grep -c '^To reproduce:$' "$T/mail.txt")" -eq 2 ]
+	[ -L "$T/so" ]
+	[ "$(ls -A "$T" | tr '\n' ' ')" = "mail.txt null so stdout " ]
 }
 
 @test "-o a FIFO writes through it; the FIFO stays a FIFO" {
