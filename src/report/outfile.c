@@ -348,7 +348,7 @@ static int own_fd(const char *path)
 		if (num) {
 			errno = 0;
 			fd = strtol(num, &end, 10);
-			return *num && !*end && !errno && fd >= 0 && fd <= INT_MAX &&
+			return *num && !*end && !errno && fd >= 0 && (long)(int)fd == fd &&
 			       fcntl((int)fd, F_GETFD) >= 0 ? (int)fd : -1;
 		}
 		/* An absolute link's target only: enough for the names above. */
