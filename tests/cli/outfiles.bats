@@ -248,18 +248,22 @@ interrupt() {
 	local sig=$1
 	shift
 	mkdir -p "$T/tmp"
+	# Opened both ways, so that a clockbench that never starts gnuplot
+	# fails the test (read times out) rather than hanging it.
+	exec {ready}<>"$T/ready"
 	# A background job starts with SIGINT ignored: give it back its default.
 	PATH="$T/bin:$PATH" TMPDIR="$T/tmp" python3 -c '
 import os, signal, sys
 signal.signal(signal.SIGINT, signal.SIG_DFL)
 os.execv(sys.argv[1], sys.argv[1:])' "$CLOCKBENCH" "$@" >"$T/out.txt" 2>&1 &
 	CB_PID=$!
-	read -r GP_PID <"$T/ready"
+	read -r -t 600 -u "$ready" GP_PID || { echo "gnuplot never started: $(cat "$T/out.txt")"; return 1; }
 	[ -d "/proc/$GP_PID" ]
 	STAGED=$(ls -A "$T/tmp")	# the staging directory, while gnuplot runs
 	kill "-$sig" "$CB_PID"
 	CB_STATUS=0
 	wait "$CB_PID" || CB_STATUS=$?
+	exec {ready}>&-
 }
 
 @test "SIGTERM during plot: gnuplot stopped, no staging directory, exit 143" {
