@@ -80,19 +80,12 @@ static void stop_child(void)
 
 static void on_interrupt(int sig)
 {
-	sigset_t set;
-
 	stop_child();
 	if (temp_set)
 		unlink(temp_path);
 	if (staging_set)
 		remove_dir_files(staging_dir);
-	/* End as the signal would have: its default action, now. */
-	signal(sig, SIG_DFL);
-	sigemptyset(&set);
-	sigaddset(&set, sig);
-	raise(sig);
-	sigprocmask(SIG_UNBLOCK, &set, NULL);
+	/* 128 + the signal, as an interrupted measuring command exits (cli/measure.c). */
 	_exit(128 + sig);
 }
 

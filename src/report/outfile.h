@@ -23,8 +23,8 @@
  * A short write, a full disk or a failed fsync/close is an error, and then
  * no temporary file is left. While a staging directory or a temporary file
  * exists, SIGTERM, SIGINT and SIGHUP kill the child process group that was
- * registered (gnuplot), remove both, and end the process as the signal
- * would have.
+ * registered (gnuplot), remove both, and exit with 128 + the signal's
+ * number, as the measuring commands do.
  */
 #ifndef CLOCKBENCH_OUTFILE_H
 #define CLOCKBENCH_OUTFILE_H
