@@ -24,34 +24,34 @@
 
 const struct verify_group verify_groups[] = {
 	{ "bracket", "a vDSO or libc read lies between two raw-syscall reads",
-	  verify_bracket, false },
+	  verify_bracket, false, false },
 	{ "monotonic", "one thread never sees a clock go backwards, on each path",
-	  verify_monotonic, false },
+	  verify_monotonic, false, false },
 	{ "cross-cpu", "reads passed between threads pinned to every CPU never go "
-	  "backwards", verify_cross_cpu, false },
+	  "backwards", verify_cross_cpu, false, false },
 	{ "resolution", "clock_getres agrees across paths and with the observed "
-	  "step", verify_resolution, false },
+	  "step", verify_resolution, false, false },
 	{ "consistency", "gettimeofday, time, TAI and BOOTTIME agree with their "
-	  "reference clocks", verify_consistency, false },
+	  "reference clocks", verify_consistency, false, false },
 	{ "getcpu", "every path reports the CPU it is pinned to, and its node",
-	  verify_getcpu, false },
+	  verify_getcpu, false, false },
 	{ "abi", "invalid clock ids and bad pointers get EINVAL, EFAULT or SIGSEGV "
-	  "as each path's convention says", verify_abi, false },
+	  "as each path's convention says", verify_abi, false, false },
 	{ "timens", "a new time namespace offsets MONOTONIC and BOOTTIME, and "
-	  "nothing else, on every path", verify_timens, true },
+	  "nothing else, on every path", verify_timens, true, false },
 	{ "getrandom", "getrandom fills buffers with fresh bytes, also from "
-	  "concurrent threads", verify_getrandom, false },
+	  "concurrent threads", verify_getrandom, false, false },
 	{ "time64", "on 32-bit builds, the y2038 clock_gettime64 and clock_getres64 "
-	  "agree with the 32-bit calls", verify_time64, false },
+	  "agree with the 32-bit calls", verify_time64, false, false },
 	{ "clocksource-switch", "reads handed round every CPU stay monotonic while "
-	  "the clocksource is switched under them (restored after)",
-	  verify_clocksource_switch, true },
+	  "the clocksource is switched under them (restored after; --destructive)",
+	  verify_clocksource_switch, true, true },
 	{ "raw-skew", "MONOTONIC runs against MONOTONIC_RAW at the rate adjtimex "
-	  "reports", verify_raw_skew, false },
+	  "reports", verify_raw_skew, false, false },
 	{ "freq-step", "MONOTONIC stays monotonic and follows adjtimex frequency "
-	  "steps (restored after)", verify_freq_step, true },
+	  "steps (restored after; --destructive)", verify_freq_step, true, true },
 	{ "sleep", "sleeps on every clock never end early, and end reasonably late",
-	  verify_sleep, false },
+	  verify_sleep, false, false },
 };
 const size_t verify_ngroups = ARRAY_SIZE(verify_groups);
 
@@ -670,6 +670,7 @@ static bool selected(struct verify *v, const char *name)
 
 bool vpoint(struct verify *v, enum vtimed timed, const char *fmt, ...)
 {
+	bool held_back;
 	va_list ap;
 
 	if (v->open)
@@ -679,12 +680,17 @@ bool vpoint(struct verify *v, enum vtimed timed, const char *fmt, ...)
 	va_end(ap);
 	if (!selected(v, v->name))
 		return false;
+	held_back = v->group_destructive && !v->opt->destructive;
 	switch (v->mode) {
 	case VMODE_COUNT:
-		v->counted[timed]++;
+		/* A point held back takes no time: its share goes to the others. */
+		v->counted[held_back ? VT_NONE : timed]++;
+		v->held_back += held_back;
 		return false;
 	case VMODE_LIST:
-		fprintf(v->out, "%s\n", v->name);
+		fprintf(v->out, "%s%s\n", v->name, v->group_destructive ?
+			" # destructive: changes machine-wide state, runs only with "
+			"--destructive" : "");
 		return false;
 	case VMODE_RUN:
 		break;
@@ -695,6 +701,10 @@ bool vpoint(struct verify *v, enum vtimed timed, const char *fmt, ...)
 	if (v->diag)
 		v->diag[0] = '\0';
 	v->point_start_ns = now_ns();
+	if (held_back) {
+		vskip(v, VERIFY_DESTRUCTIVE_SKIP);
+		return false;
+	}
 	return true;
 }
 
@@ -812,8 +822,11 @@ DEFINE_RESULT(vxfail, R_XFAIL)
 
 static void run_groups(struct verify *v)
 {
-	for (size_t i = 0; i < verify_ngroups; i++)
+	for (size_t i = 0; i < verify_ngroups; i++) {
+		v->group_destructive = verify_groups[i].destructive;
 		verify_groups[i].run(v);
+	}
+	v->group_destructive = false;
 }
 
 static unsigned total_counted(const struct verify *v)
@@ -893,6 +906,13 @@ static void print_header(struct verify *v, unsigned planned)
 			v->opt->duration_s);
 		print_watch_times(v);
 	}
+	if (v->held_back)
+		fprintf(v->out, "# %u checks that change machine-wide state (the clocksource, "
+			"the adjtimex frequency) are skipped: run with --destructive\n",
+			v->held_back);
+	else if (v->opt->destructive)
+		fprintf(v->out, "# --destructive: the checks that change machine-wide state "
+			"run, and put it back\n");
 	if (v->fault.kind != FAULT_NONE)
 		fprintf(v->out, "# fault injection: %s=%s\n", VERIFY_FAULT_ENV,
 			getenv(VERIFY_FAULT_ENV));
@@ -910,10 +930,11 @@ static json_t *groups_to_json(void)
 	json_t *a = json_array();
 
 	for (size_t i = 0; i < verify_ngroups; i++)
-		json_array_append_new(a, json_pack("{s:s, s:s, s:b}",
+		json_array_append_new(a, json_pack("{s:s, s:s, s:b, s:b}",
 						   "name", verify_groups[i].name,
 						   "summary", verify_groups[i].summary,
-						   "needs_root", verify_groups[i].needs_root));
+						   "needs_root", verify_groups[i].needs_root,
+						   "destructive", verify_groups[i].destructive));
 	return a;
 }
 
@@ -936,6 +957,7 @@ static void print_json(struct verify *v, double elapsed)
 	json_object_set_new(root, "exit_status",
 			    json_integer(verify_exit_status(&v->tot)));
 	json_object_set_new(root, "groups", groups_to_json());
+	json_object_set_new(root, "destructive", json_boolean(v->opt->destructive));
 	if (v->fault.kind != FAULT_NONE)
 		json_object_set_new(root, "fault",
 				    json_string(getenv(VERIFY_FAULT_ENV)));

@@ -45,6 +45,9 @@ struct verify_options {
 	enum verify_format format;
 	bool list;
 	bool long_run;		/* --long: watch as long as the selftests do */
+	bool destructive;	/* --destructive: run the checks that change
+				 * machine-wide state (kselftest's
+				 * run_destructive_tests) */
 };
 
 /* The default of --duration: keeps a whole run within about 25 s. */
@@ -142,6 +145,8 @@ struct verify {
 	unsigned counted[VT_COUNT];		/* selected points per group */
 	double budget_s[VT_COUNT];		/* per point */
 	enum vtimed cur_timed;
+	bool group_destructive;			/* the group being walked */
+	unsigned held_back;	/* destructive points skipped: no --destructive */
 
 	/* output */
 	FILE *out;
@@ -500,7 +505,14 @@ struct verify_group {
 	const char *summary;
 	void (*run)(struct verify *v);
 	bool needs_root;
+	/* Changes machine-wide state (the clocksource, the adjtimex
+	 * frequency): its points run only with --destructive. */
+	bool destructive;
 };
+
+/* Why a destructive point is skipped without --destructive. */
+#define VERIFY_DESTRUCTIVE_SKIP "changes machine-wide state: run with --destructive"
+
 
 extern const struct verify_group verify_groups[];
 extern const size_t verify_ngroups;

@@ -60,12 +60,16 @@ results() { grep -E '^(not )?ok [0-9]+ ' <<<"$1"; }
 	[[ "${lines[-1]}" =~ ^#\ Totals:\ pass:[0-9]+\ fail:0\ xfail:[0-9]+\ xpass:0\ skip:[0-9]+\ error:0$ ]]
 	# Every group ran something.
 	groups=(bracket monotonic cross-cpu resolution consistency getcpu abi getrandom raw-skew sleep)
-	[ "$(id -u)" -ne 0 ] || groups+=(timens clocksource-switch freq-step)
+	[ "$(id -u)" -ne 0 ] || groups+=(timens)
 	for g in "${groups[@]}"; do
 		grep -qE "^ok [0-9]+ $g/[^ ]+: " <<<"$output"
 	done
-	# Skips only for what this machine lacks, each with its reason.
-	if grep ' # SKIP' <<<"$output" | grep -v -e 'ALARM' -e 'CAP_SYS_ADMIN' -e 'time namespaces' -e 'CPU hotplug'; then
+	# The checks that change machine-wide state wait for --destructive.
+	! grep -qE "^(not )?ok [0-9]+ (clocksource-switch|freq-step)/[^ ]+: " <<<"$output"
+	# Skips only for what this machine lacks, or what was not asked for,
+	# each with its reason.
+	if grep ' # SKIP' <<<"$output" | grep -v -e 'ALARM' -e 'CAP_SYS_ADMIN' -e 'time namespaces' -e 'CPU hotplug' \
+		-E -e '^ok [0-9]+ (clocksource-switch|freq-step)/[^ ]+ # SKIP changes machine-wide state: run with --destructive$'; then
 		false
 	fi
 	! grep -qE ' # SKIP *$' <<<"$output"
@@ -88,6 +92,31 @@ results() { grep -E '^(not )?ok [0-9]+ ' <<<"$1"; }
 	run v --check resolution --duration 0.2
 	[ "$status" -eq 0 ]
 	[ "${lines[1]}" = "1..$listed" ]
+}
+
+@test "--list and the results mark the checks that change machine-wide state, skipped with the reason without --destructive" {
+	run v --list
+	[ "$status" -eq 0 ]
+	# Exactly the clocksource-switch and freq-step checks, each marked.
+	[ "$(grep -c ' # destructive: changes machine-wide state, runs only with --destructive$' <<<"$output")" -eq 12 ]
+	[ "$(grep -cE '^(clocksource-switch|freq-step)/' <<<"$output")" -eq 12 ]
+	! grep -E '^(clocksource-switch|freq-step)/' <<<"$output" | grep -v ' # destructive: '
+	! grep -vE '^(clocksource-switch|freq-step)/' <<<"$output" | grep -q destructive
+	# The name stays the first word: it still selects the check.
+	run v --list --destructive --check "$(v --list --check freq-step | head -1 | cut -d' ' -f1)"
+	[ "$output" = "freq-step/clock-gettime-monotonic/vdso # destructive: changes machine-wide state, runs only with --destructive" ]
+	# Skipped with the reason, in TAP and JSON, by anyone, root included.
+	run v --check 'clocksource-switch/*/vdso' --check 'freq-step/*/vdso'
+	echo "$output"
+	[ "$status" -eq 4 ]
+	[ "$(grep -cE '^ok [0-9]+ (clocksource-switch|freq-step)/[^ ]+/vdso # SKIP changes machine-wide state: run with --destructive$' <<<"$output")" -eq 4 ]
+	grep -qx '# 4 checks that change machine-wide state (the clocksource, the adjtimex frequency) are skipped: run with --destructive' <<<"$output"
+	run v --format json --check 'freq-step/*/libc'
+	[ "$status" -eq 4 ]
+	jq -e '.checks == [.checks[0]] and .checks[0].name == "freq-step/clock-gettime-monotonic/libc" and .checks[0].result == "skip" and .checks[0].message == "changes machine-wide state: run with --destructive" and .destructive == false' <<<"$output"
+	jq -e '[.groups[] | select(.destructive) | .name] == ["clocksource-switch", "freq-step"]' <<<"$output"
+	run v --help
+	[[ "$output" == *"--destructive"* ]]
 }
 
 @test "--check runs only the matching checks" {
