@@ -168,7 +168,7 @@ static void fmt_ts(const struct timespec *ts, char *buf, size_t len)
 /* How long the open point has run: how long a clock was watched. */
 static double elapsed_s(const struct verify *v)
 {
-	return (double)(now_ns() - v->point_start_ns) / 1e9;
+	return (double)(verify_now_ns() - v->point_start_ns) / 1e9;
 }
 
 /* ---- interposers ------------------------------------------------------------ */

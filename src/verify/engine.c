@@ -26,7 +26,7 @@
 
 static uint64_t deadline_after(double seconds)
 {
-	return now_ns() + (uint64_t)(seconds * 1e9);
+	return verify_now_ns() + (uint64_t)(seconds * 1e9);
 }
 
 /* ---- brackets ------------------------------------------------------------ */
@@ -82,7 +82,7 @@ void bracket_run(vread_fn ref, void *ref_arg, vread_fn test, void *test_arg,
 		if (verdict != BRACKET_OK)
 			note_broken(st, verdict, t);
 		if (st->reads % DEADLINE_EVERY == 0 && st->reads >= min_reads &&
-		    now_ns() >= deadline)
+		    verify_now_ns() >= deadline)
 			return;
 	}
 }
@@ -132,7 +132,7 @@ void mono_run(vread_fn rd, void *arg, double seconds, unsigned long min_reads,
 		mono_note(st, &prev, &cur);
 		prev = cur;
 		if (st->reads % DEADLINE_EVERY == 0 && st->reads >= min_reads &&
-		    now_ns() >= deadline)
+		    verify_now_ns() >= deadline)
 			return;
 	}
 }
@@ -142,7 +142,7 @@ void mono_run(vread_fn rd, void *arg, double seconds, unsigned long min_reads,
 void gran_run(vread_fn rd, void *arg, double min_s, double max_s,
 	      unsigned long min_steps, struct gran_stats *st)
 {
-	uint64_t start = now_ns();
+	uint64_t start = verify_now_ns();
 	uint64_t min_end = start + (uint64_t)(min_s * 1e9);
 	uint64_t max_end = start + (uint64_t)(max_s * 1e9);
 	struct timespec prev, cur;
@@ -171,7 +171,7 @@ void gran_run(vread_fn rd, void *arg, double min_s, double max_s,
 		prev = cur;
 		if (st->reads % DEADLINE_EVERY)
 			continue;
-		now = now_ns();
+		now = verify_now_ns();
 		if (now >= max_end || (st->steps >= min_steps && now >= min_end))
 			return;
 	}
@@ -482,7 +482,7 @@ static bool xcpu_take_turn(struct xcpu_shared *sh, int cpu)
 	res->exchanges++;
 	if (cfg->max_exchanges && res->exchanges >= cfg->max_exchanges)
 		return false;
-	return !(res->exchanges % DEADLINE_EVERY == 0 && now_ns() >= sh->deadline);
+	return !(res->exchanges % DEADLINE_EVERY == 0 && verify_now_ns() >= sh->deadline);
 }
 
 static void *xcpu_thread_main(void *p)

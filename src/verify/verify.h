@@ -210,6 +210,14 @@ const char *verify_libc_interposer(const struct verify *v, enum api api);
 const struct cell *verify_cell(const struct verify *v, enum api api,
 			       const struct clock_info *clock, enum path path);
 
+/*
+ * verify's own clock (deadlines, how long a point took): the vDSO or the
+ * raw syscall, never the C library's clock_gettime, which an interposer
+ * can stop. verify_own_gettime returns 0 or the errno.
+ */
+int verify_own_gettime(clockid_t id, struct timespec *ts);
+uint64_t verify_now_ns(void);
+
 /* ---- calls through one path ------------------------------------------- */
 
 /*

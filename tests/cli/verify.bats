@@ -281,6 +281,26 @@ EOF
 	[ "$(grep -c '^# the libc path goes through' <<<"$output")" -eq 0 ]
 }
 
+@test "an LD_PRELOAD library that stops libc's MONOTONIC_RAW does not stall verify's own deadlines" {
+	lib=$CLOCKBENCH_PRELOAD_FROZEN_RAW
+	[ -f "$lib" ]
+	! ldd "$CLOCKBENCH" | grep -q libasan ||
+		skip "a sanitizer build: its runtime must come first in LD_PRELOAD"
+	# Before, verify read its deadlines through libc and spun until killed.
+	LD_PRELOAD=$lib run timeout 60 "$CLOCKBENCH" verify --check monotonic/clock-gettime-monotonic --duration 2
+	echo "$output"
+	[ "$status" -eq 0 ]
+	grep -q "^# the libc path goes through .*libpreload-frozen-raw.so, which interposes clock_gettime()" <<<"$output"
+	[[ "$output" =~ ok\ 2\ monotonic/clock-gettime-monotonic/libc:\ ([0-9]+)\ reads ]]
+	[ "$(results "$output" | wc -l)" -eq 3 ]
+	# A stopped clock does not go back: the libc cell of MONOTONIC_RAW is
+	# reported too, and the time it was watched is verify's, not the frozen one.
+	LD_PRELOAD=$lib run timeout 60 "$CLOCKBENCH" verify --check 'monotonic/clock-gettime-monotonic-raw/libc' --duration 0.5
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ "$output" =~ ok\ 1\ monotonic/clock-gettime-monotonic-raw/libc:\ [0-9]+\ reads\ over\ 0\.[0-9]*[1-9] ]]
+}
+
 @test "a step back every Nth read fails monotonic/* and cross-cpu/* of that path, with its size and where" {
 	[ "$(nproc)" -ge 2 ] || skip "cross-cpu needs two CPUs"
 	checks=(--check 'monotonic/clock-gettime-monotonic/*' --check 'monotonic/clock-gettime-boottime/*'
