@@ -177,6 +177,12 @@ void gran_run(vread_fn rd, void *arg, double min_s, double max_s,
 	}
 }
 
+bool gran_step_is_read_cost(const struct gran_stats *st)
+{
+	/* steps counts the reads (after the first) that saw the clock move. */
+	return st->reads > 1 && st->steps * 2 > st->reads - 1;
+}
+
 /*
  * A coarse clock moves when the timekeeper accumulates whole ticks: its
  * steps are whole multiples of the resolution (NTP changes a tick by 500
@@ -193,19 +199,20 @@ static bool coarse_step_agrees(int64_t res_ns, int64_t step_ns, char *why,
 
 	if (ticks < 1 || llabs(step_ns - ticks * res_ns) > res_ns / 10) {
 		snprintf(why, len, "a coarse clock steps by whole ticks of its resolution "
-			 "(%lld ns) but its smallest step was %lld ns",
+			 "(%lld ns) but the finest step seen between two reads is %lld ns",
 			 (long long)res_ns, (long long)step_ns);
 		return false;
 	}
 	if (ticks > COARSE_MAX_TICKS) {
-		snprintf(why, len, "the smallest step, %lld ns, is %lld ticks of %lld ns: "
-			 "the clock does not step per tick", (long long)step_ns,
+		snprintf(why, len, "the finest step seen between two reads, %lld ns, is "
+			 "%lld ticks of %lld ns: the clock does not step per tick", (long long)step_ns,
 			 (long long)ticks, (long long)res_ns);
 		return false;
 	}
-	snprintf(why, len, "steps by whole ticks of %lld ns (%.0f Hz), the smallest "
-		 "%lld tick%s", (long long)res_ns, 1e9 / (double)res_ns,
-		 (long long)ticks, ticks > 1 ? "s" : "");
+	snprintf(why, len, "the finest step seen between two reads is %lld ns, %lld "
+		 "whole tick%s of its resolution (%lld ns, %.0f Hz), as a coarse clock "
+		 "steps", (long long)step_ns, (long long)ticks, ticks > 1 ? "s" : "",
+		 (long long)res_ns, 1e9 / (double)res_ns);
 	return true;
 }
 
@@ -226,13 +233,18 @@ bool granularity_agrees(int64_t res_ns, int64_t step_ns, enum clock_kind kind,
 		return coarse_step_agrees(res_ns, step_ns, why, len);
 	limit = res_ns > FINE_STEP_LIMIT_NS ? res_ns : FINE_STEP_LIMIT_NS;
 	if (step_ns >= res_ns && step_ns <= limit) {
-		snprintf(why, len, "smallest step %lld ns, within [%lld, %lld] ns",
-			 (long long)step_ns, (long long)res_ns, (long long)limit);
+		snprintf(why, len, "the finest step seen between two reads is %lld ns: "
+			 "not below the reported resolution (%lld ns), not above %lld ns "
+			 "(a clock that moves between ticks)", (long long)step_ns,
+			 (long long)res_ns, (long long)limit);
 		return true;
 	}
-	snprintf(why, len, "the smallest step, %lld ns, is outside [%lld, %lld] ns "
-		 "for a clock of resolution %lld ns", (long long)step_ns,
-		 (long long)res_ns, (long long)limit, (long long)res_ns);
+	snprintf(why, len, "the finest step seen between two reads, %lld ns, is %s "
+		 "%lld ns (%s)", (long long)step_ns, step_ns < res_ns ? "below" : "above",
+		 (long long)(step_ns < res_ns ? res_ns : limit),
+		 step_ns < res_ns ? "the reported resolution: the clock moved by less "
+		 "than it says it can" : "a clock with a fine resolution moves between "
+		 "ticks");
 	return false;
 }
 

@@ -330,6 +330,15 @@ void gran_run(vread_fn rd, void *arg, double min_s, double max_s,
 	      unsigned long min_steps, struct gran_stats *st);
 
 /*
+ * Whether the finest step seen is the cost of a read: most reads saw the
+ * clock move, so the clock moves at least as often as it can be read and
+ * the step bounds its own step only from above. Otherwise most reads saw
+ * the same time as the one before, and the step is the clock's own. Counts
+ * of reads, not times: a preempted loop cannot tip it.
+ */
+bool gran_step_is_read_cost(const struct gran_stats *st);
+
+/*
  * Whether an observed smallest step agrees with the reported resolution:
  * a coarse clock steps by whole ticks (multiples of the resolution within
  * 10 %, at most 4 ticks); any other clock steps by at least its resolution
