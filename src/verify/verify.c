@@ -39,8 +39,9 @@ const struct verify_group verify_groups[] = {
 	  "as each path's convention says", verify_abi, false, false },
 	{ "timens", "a new time namespace offsets MONOTONIC and BOOTTIME, and "
 	  "nothing else, on every path", verify_timens, true, false },
-	{ "getrandom", "getrandom fills buffers with fresh bytes, also from "
-	  "concurrent threads", verify_getrandom, false, false },
+	{ "getrandom", "getrandom returns the bytes asked for, writes nothing past "
+	  "them, and consecutive draws differ, also in concurrent threads",
+	  verify_getrandom, false, false },
 	{ "time64", "on 32-bit builds, the y2038 clock_gettime64 and clock_getres64 "
 	  "agree with the 32-bit calls", verify_time64, false, false },
 	{ "clocksource-switch", "reads handed round every CPU stay monotonic while "

@@ -326,6 +326,22 @@ EOF
 	! grep -q 'smallest step' <<<"$output"
 }
 
+@test "getrandom's lines claim what is checked: lengths, the bytes past them, draws that differ" {
+	run v --check 'getrandom/*/syscall' --check getrandom/threads
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ "$output" =~ ok\ 1\ getrandom/fill-1/syscall:\ 32\ draws\ of\ 1\ byte:\ each\ returned\ 1\ and\ left\ the\ 64\ bytes\ past\ it\ untouched\;\ ([0-9]+)\ of\ the\ 31\ draws\ after\ the\ first\ gave\ a\ byte\ other\ than\ the\ first\'s\ \(0x[0-9a-f]{2}\),\ so\ they\ were\ not\ all\ the\ same ]]
+	[ "${BASH_REMATCH[1]}" -ge 1 ]
+	for n in 16 256 1263 4096; do
+		grep -qE "^ok [0-9]+ getrandom/fill-$n/syscall: 2 draws of $n bytes: each returned $n, wrote over the 0x5a filler \(not all $n bytes left as it\) and left the 64 bytes past it untouched; the two draws differ\$" <<<"$output"
+	done
+	grep -qE '^ok [0-9]+ getrandom/flags-insecure/syscall: 2 draws of 16 bytes: each returned 16, ' <<<"$output"
+	! grep -q 'fresh' <<<"$output"
+	if vdso_exports getrandom; then
+		grep -qE '^ok [0-9]+ getrandom/threads/vdso: 8 threads, each with its own state, drew 2000 x 16 bytes at once: no draw equal to the same thread.s previous one, and the 8 threads. first draws all differ$' <<<"$output"
+	fi
+}
+
 @test "a step back every Nth read fails monotonic/* and cross-cpu/* of that path, with its size and where" {
 	[ "$(nproc)" -ge 2 ] || skip "cross-cpu needs two CPUs"
 	checks=(--check 'monotonic/clock-gettime-monotonic/*' --check 'monotonic/clock-gettime-boottime/*'
