@@ -342,6 +342,37 @@ EOF
 	fi
 }
 
+@test "the aux-clock expected failures name CONFIG_POSIX_AUX_CLOCKS and where it was read" {
+	checks=(--check 'abi/clock-getres/aux-16/vdso')
+	run v "${checks[@]}"
+	echo "$output"
+	grep -q '^ok 1 abi/clock-getres/aux-16/vdso: expected' <<<"$output" &&
+		skip "the vDSO and the syscall agree on auxiliary clock ids here"
+	[ "$status" -eq 0 ]
+	bug="the vDSO's clock_getres succeeds (returns 0) for an auxiliary clock id the syscall rejects with EINVAL: since v6.17, lib/vdso/gettimeofday.c answers auxiliary ids with aux_clock_resolution_ns() without the CONFIG_POSIX_AUX_CLOCKS check do_aux() makes"
+	# The running kernel's own config, when it has one.
+	if [ -r "/boot/config-$(uname -r)" ] || [ -r /proc/config.gz ]; then
+		[[ "$output" =~ ok\ 1\ abi/clock-getres/aux-16/vdso\ \#\ XFAIL\ known\ kernel\ bug\ with\ CONFIG_POSIX_AUX_CLOCKS\ off\ \(not\ set\ in\ (/boot/config-.*|/proc/config.gz)\):\  ]]
+	fi
+	# A config that has the option off, plain or gzipped.
+	printf '# CONFIG_POSIX_AUX_CLOCKS is not set\nCONFIG_HZ=250\n' >"$BATS_TEST_TMPDIR/config"
+	CLOCKBENCH_KERNEL_CONFIG=$BATS_TEST_TMPDIR/config run v "${checks[@]}"
+	[ "$status" -eq 0 ]
+	[ "${lines[-2]}" = "ok 1 abi/clock-getres/aux-16/vdso # XFAIL known kernel bug with CONFIG_POSIX_AUX_CLOCKS off (not set in $BATS_TEST_TMPDIR/config): $bug" ]
+	gzip -k "$BATS_TEST_TMPDIR/config"
+	CLOCKBENCH_KERNEL_CONFIG=$BATS_TEST_TMPDIR/config.gz run v "${checks[@]}"
+	[ "${lines[-2]}" = "ok 1 abi/clock-getres/aux-16/vdso # XFAIL known kernel bug with CONFIG_POSIX_AUX_CLOCKS off (not set in $BATS_TEST_TMPDIR/config.gz): $bug" ]
+	# No config to read: said so, still expected.
+	CLOCKBENCH_KERNEL_CONFIG=$BATS_TEST_TMPDIR/missing run v "${checks[@]}"
+	[ "$status" -eq 0 ]
+	[ "${lines[-2]}" = "ok 1 abi/clock-getres/aux-16/vdso # XFAIL known kernel bug when CONFIG_POSIX_AUX_CLOCKS is off, which could not be confirmed (the kernel config could not be read: tried $BATS_TEST_TMPDIR/missing): $bug" ]
+	# With the option on, the known bug does not explain it: a failure.
+	echo CONFIG_POSIX_AUX_CLOCKS=y >"$BATS_TEST_TMPDIR/config-y"
+	CLOCKBENCH_KERNEL_CONFIG=$BATS_TEST_TMPDIR/config-y run v "${checks[@]}"
+	[ "$status" -eq 1 ]
+	[ "${lines[-2]}" = "not ok 1 abi/clock-getres/aux-16/vdso: CONFIG_POSIX_AUX_CLOCKS=y in $BATS_TEST_TMPDIR/config-y, so the known bug (which needs the option off) does not explain this: $bug" ]
+}
+
 @test "a step back every Nth read fails monotonic/* and cross-cpu/* of that path, with its size and where" {
 	[ "$(nproc)" -ge 2 ] || skip "cross-cpu needs two CPUs"
 	checks=(--check 'monotonic/clock-gettime-monotonic/*' --check 'monotonic/clock-gettime-boottime/*'
