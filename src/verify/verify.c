@@ -814,6 +814,7 @@ static void add_json_result(struct verify *v, enum vresult r, const char *msg)
 			  (double)(verify_now_ns() - v->point_start_ns) / 1e9));
 }
 
+static void note_watched(struct verify *v, double seconds);
 static void vresult(struct verify *v, enum vresult r, const char *fmt, va_list ap)
 	__attribute__((format(printf, 3, 0)));
 static void vresult(struct verify *v, enum vresult r, const char *fmt, va_list ap)
@@ -828,6 +829,8 @@ static void vresult(struct verify *v, enum vresult r, const char *fmt, va_list a
 		if (*c == '\n')
 			*c = ' ';
 	v->n++;
+	if (r != R_SKIP)
+		note_watched(v, (double)(verify_now_ns() - v->point_start_ns) / 1e9);
 	switch (r) {
 	case R_PASS: v->tot.pass++; break;
 	case R_FAIL: v->tot.fail++; break;
@@ -897,14 +900,49 @@ static void plan_budgets(struct verify *v)
 	}
 }
 
+/* The groups that watch a clock for a while, as inconsistency-check does. */
+static const struct { enum vtimed t; const char *group; } watchers[] = {
+	{ VT_MONOTONIC, "monotonic" }, { VT_CROSS_CPU, "cross-cpu" },
+	{ VT_CLOCKSOURCE, "clocksource-switch" }, { VT_RATE, "raw-skew" },
+};
+
+static bool is_watcher(enum vtimed t)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(watchers); i++)
+		if (watchers[i].t == t)
+			return true;
+	return false;
+}
+
+/* Note how long a watcher's point that ran took. */
+static void note_watched(struct verify *v, double seconds)
+{
+	enum vtimed t = v->cur_timed;
+
+	if (!is_watcher(t))
+		return;
+	if (!v->watched_n[t]++ || seconds < v->watched_min_s[t])
+		v->watched_min_s[t] = seconds;
+	if (seconds > v->watched_max_s[t])
+		v->watched_max_s[t] = seconds;
+}
+
+/* "1.2 % of": how a watch compares with inconsistency-check's default. */
+static void watch_vs_selftest(double seconds, char *buf, size_t len)
+{
+	double pct = seconds / VERIFY_LONG_WATCH * 100;
+
+	if (seconds >= VERIFY_LONG_WATCH * 0.999)
+		snprintf(buf, len, "as long as");
+	else
+		snprintf(buf, len, "%.*f %% of", pct < 1 ? 2 : 1, pct);
+}
+
 /* "# each clock is watched 116 ms by monotonic/..., 139 ms by cross-cpu/..." */
 static void print_watch_times(struct verify *v)
 {
-	static const struct { enum vtimed t; const char *group; } watchers[] = {
-		{ VT_MONOTONIC, "monotonic" }, { VT_CROSS_CPU, "cross-cpu" },
-		{ VT_CLOCKSOURCE, "clocksource-switch" }, { VT_RATE, "raw-skew" },
-	};
-	double total = 0;
+	double total = 0, longest = 0;
+	char vs[32];
 	bool any = false;
 
 	for (size_t i = 0; i < ARRAY_SIZE(watchers); i++) {
@@ -914,10 +952,17 @@ static void print_watch_times(struct verify *v)
 			continue;
 		fprintf(v->out, "%s %.0f ms by %s/*", any ? "," : "# each clock is watched",
 			v->budget_s[t] * 1e3, watchers[i].group);
+		if (v->budget_s[t] > longest)
+			longest = v->budget_s[t];
 		any = true;
 	}
-	if (any)
-		fputc('\n', v->out);
+	if (any) {
+		watch_vs_selftest(longest, vs, sizeof(vs));
+		fprintf(v->out, "\n# the longest of these watches is %s the %.0f s "
+			"inconsistency-check watches each clock by default%s\n", vs,
+			VERIFY_LONG_WATCH, v->opt->long_run ? "" :
+			" (--long watches as long)");
+	}
 	for (int t = VT_NONE + 1; t < VT_COUNT; t++)
 		total += v->budget_s[t] * v->counted[t];
 	if (v->opt->long_run && total < 120)
@@ -925,6 +970,53 @@ static void print_watch_times(struct verify *v)
 	else if (v->opt->long_run)
 		fprintf(v->out, "# --long: the time-based checks take about %.0f min\n",
 			total / 60);
+}
+
+/* "# each clock was watched 115-117 ms by monotonic/..., ...": what the
+ * watchers' points that ran took, against inconsistency-check's watch. */
+static void print_watched(struct verify *v)
+{
+	double longest = 0;
+	char vs[32];
+	bool any = false;
+
+	for (size_t i = 0; i < ARRAY_SIZE(watchers); i++) {
+		enum vtimed t = watchers[i].t;
+
+		if (!v->watched_n[t])
+			continue;
+		fprintf(v->out, "%s %.0f", any ? "," : "# each clock was watched",
+			v->watched_min_s[t] * 1e3);
+		if (v->watched_max_s[t] * 1e3 >= v->watched_min_s[t] * 1e3 + 0.5)
+			fprintf(v->out, "-%.0f", v->watched_max_s[t] * 1e3);
+		fprintf(v->out, " ms by %s/*", watchers[i].group);
+		if (v->watched_max_s[t] > longest)
+			longest = v->watched_max_s[t];
+		any = true;
+	}
+	if (!any)
+		return;
+	watch_vs_selftest(longest, vs, sizeof(vs));
+	fprintf(v->out, "; the longest is %s inconsistency-check's %.0f s\n", vs,
+		VERIFY_LONG_WATCH);
+}
+
+/* {"monotonic": {"min_s": .., "max_s": ..}, ...}: the same, for JSON. */
+static json_t *watched_to_json(const struct verify *v)
+{
+	json_t *o = json_object();
+
+	for (size_t i = 0; i < ARRAY_SIZE(watchers); i++) {
+		enum vtimed t = watchers[i].t;
+
+		if (v->watched_n[t])
+			json_object_set_new(o, watchers[i].group,
+					    json_pack("{s:f, s:f, s:i}", "min_s",
+						      v->watched_min_s[t], "max_s",
+						      v->watched_max_s[t], "checks",
+						      (int)v->watched_n[t]));
+	}
+	return o;
 }
 
 static void print_header(struct verify *v, unsigned planned)
@@ -997,6 +1089,9 @@ static void print_json(struct verify *v, double elapsed)
 			    json_integer(verify_exit_status(&v->tot)));
 	json_object_set_new(root, "groups", groups_to_json());
 	json_object_set_new(root, "destructive", json_boolean(v->opt->destructive));
+	json_object_set_new(root, "watched", watched_to_json(v));
+	json_object_set_new(root, "inconsistency_check_watch_s",
+			    json_real(VERIFY_LONG_WATCH));
 	if (v->fault.kind != FAULT_NONE)
 		json_object_set_new(root, "fault",
 				    json_string(getenv(VERIFY_FAULT_ENV)));
@@ -1072,10 +1167,12 @@ int verify_main(const struct verify_options *opt)
 	run_groups(&v);
 	if (opt->format == VERIFY_JSON)
 		print_json(&v, (double)(verify_now_ns() - start) / 1e9);
-	else
+	else {
+		print_watched(&v);
 		fprintf(v.out, "# Totals: pass:%u fail:%u xfail:%u xpass:0 skip:%u "
 			"error:%u\n", v.tot.pass, v.tot.fail, v.tot.xfail, v.tot.skip,
 			v.tot.error);
+	}
 	status = verify_exit_status(&v.tot);
 out:
 	if (fflush(v.out) != 0 || ferror(v.out))

@@ -147,6 +147,9 @@ struct verify {
 	enum vtimed cur_timed;
 	bool group_destructive;			/* the group being walked */
 	unsigned held_back;	/* destructive points skipped: no --destructive */
+	/* How long the clock watchers' points that ran actually took. */
+	double watched_min_s[VT_COUNT], watched_max_s[VT_COUNT];
+	unsigned watched_n[VT_COUNT];
 
 	/* output */
 	FILE *out;

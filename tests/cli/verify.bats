@@ -590,6 +590,30 @@ EOF
 	[ "${#lines[@]}" -eq 3 ]
 }
 
+@test "the header and the summary say how long each clock was watched, against inconsistency-check's 10 s" {
+	run v --check 'monotonic/clock-gettime-monotonic/vdso' --check 'cross-cpu/clock-gettime-monotonic/vdso' --duration 1
+	echo "$output"
+	[ "$status" -eq 0 ]
+	grep -qxE '# each clock is watched [0-9]+ ms by monotonic/\*, [0-9]+ ms by cross-cpu/\*' <<<"$output"
+	grep -qxE "# the longest of these watches is [0-9.]+ % of the 10 s inconsistency-check watches each clock by default \(--long watches as long\)" <<<"$output"
+	# The summary, just before the totals: what the watches took.
+	[[ "${lines[-2]}" =~ ^\#\ each\ clock\ was\ watched\ ([0-9]+)(-[0-9]+)?\ ms\ by\ monotonic/\*,\ [0-9]+(-[0-9]+)?\ ms\ by\ cross-cpu/\*\;\ the\ longest\ is\ [0-9.]+\ %\ of\ inconsistency-check\'s\ 10\ s$ ]]
+	[ "${BASH_REMATCH[1]}" -ge 300 ]
+	[[ "${lines[-1]}" == "# Totals: "* ]]
+	# Skipped checks watched nothing: no summary.
+	run v --check 'clocksource-switch/*/vdso'
+	! grep -q 'was watched' <<<"$output"
+	# JSON: the same figures.
+	run v --format json --check 'monotonic/clock-gettime-monotonic/vdso' --duration 0.5
+	jq -e '.inconsistency_check_watch_s == 10 and .watched.monotonic.checks == 1 and .watched.monotonic.min_s >= 0.4 and ((.watched.monotonic.max_s - .checks[0].elapsed_s) | fabs) < 0.01' <<<"$output"
+	# --long: as long as the selftest.
+	run v --long --check 'monotonic/clock-gettime-monotonic/syscall'
+	echo "$output"
+	[ "$status" -eq 0 ]
+	grep -qx "# the longest of these watches is as long as the 10 s inconsistency-check watches each clock by default" <<<"$output"
+	[[ "${lines[-2]}" =~ ^\#\ each\ clock\ was\ watched\ 1[0-9]{4}\ ms\ by\ monotonic/\*\;\ the\ longest\ is\ as\ long\ as\ inconsistency-check\'s\ 10\ s$ ]]
+}
+
 @test "help and man name the options and exit statuses" {
 	run v --help
 	[ "$status" -eq 0 ]
