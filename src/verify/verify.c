@@ -29,8 +29,9 @@ const struct verify_group verify_groups[] = {
 	  verify_monotonic, false, false },
 	{ "cross-cpu", "reads passed between threads pinned to every CPU never go "
 	  "backwards", verify_cross_cpu, false, false },
-	{ "resolution", "clock_getres agrees across paths and with the observed "
-	  "step", verify_resolution, false, false },
+	{ "resolution", "clock_getres agrees across paths; the finest step seen "
+	  "between two reads is no finer than it (and whole ticks on coarse "
+	  "clocks)", verify_resolution, false, false },
 	{ "consistency", "gettimeofday, time, TAI and BOOTTIME agree with their "
 	  "reference clocks", verify_consistency, false, false },
 	{ "getcpu", "every path reports the CPU it is pinned to, and its node",
@@ -987,7 +988,8 @@ static void print_watched(struct verify *v)
 			continue;
 		fprintf(v->out, "%s %.0f", any ? "," : "# each clock was watched",
 			v->watched_min_s[t] * 1e3);
-		if (v->watched_max_s[t] * 1e3 >= v->watched_min_s[t] * 1e3 + 0.5)
+		if ((long)(v->watched_max_s[t] * 1e3 + 0.5) !=
+		    (long)(v->watched_min_s[t] * 1e3 + 0.5))
 			fprintf(v->out, "-%.0f", v->watched_max_s[t] * 1e3);
 		fprintf(v->out, " ms by %s/*", watchers[i].group);
 		if (v->watched_max_s[t] > longest)
