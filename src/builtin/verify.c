@@ -19,7 +19,8 @@ static const struct command_usage verify_usage = {
 	"libc reads between raw-syscall reads, monotonicity on one thread and\n"
 	"across CPUs, resolution, consistency between APIs, getcpu on every CPU,\n"
 	"the ABI for invalid clock ids and bad pointers (in forked children),\n"
-	"time namespaces (root only) and the vDSO getrandom.",
+	"time namespaces (root only) and the vDSO getrandom. Nothing that changes\n"
+	"machine-wide state runs without --destructive.",
 	.footer =
 	"Output follows kselftest: 'TAP version 13', a plan, one 'ok'/'not ok' line\n"
 	"per check with what was expected and seen, '# ' lines with the offending\n"
@@ -88,6 +89,11 @@ int cmd_verify(int argc, char **argv)
 			 "watch each clock as long as the kernel's\n"
 			 "inconsistency-check does: 10 s per monotonic,\n"
 			 "cross-cpu, clocksource-switch and raw-skew check"),
+		OPT_BOOL(0, "destructive", &o.destructive,
+			 "also run the checks that change machine-wide state\n"
+			 "(clocksource-switch switches the clocksource,\n"
+			 "freq-step steps the adjtimex frequency; both put it\n"
+			 "back); without it they are skipped"),
 		OPT_CHOICE(0, "format", "FMT", &format, verify_formats,
 			   "tap or json (default tap)"),
 		OPT_BOOL(0, "list", &o.list, "print the name of every check, then exit"),

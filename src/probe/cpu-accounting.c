@@ -6,6 +6,7 @@
 #include <math.h>
 #include <spawn.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
@@ -33,8 +34,7 @@ static const char *const mode_configs[] = {
 	[ACCT_VIRT_NATIVE] = "CONFIG_VIRT_CPU_ACCOUNTING_NATIVE",
 };
 
-/* The value of "NAME=value" at the start of a line of config, or NULL. */
-static const char *config_value(const char *config, const char *name)
+const char *kernel_config_value(const char *config, const char *name)
 {
 	size_t n = strlen(name);
 
@@ -47,11 +47,11 @@ static const char *config_value(const char *config, const char *name)
 bool cpu_accounting_from_config(const char *config, const char *source,
 				struct cpu_accounting *a)
 {
-	const char *hz = config_value(config, "CONFIG_HZ");
+	const char *hz = kernel_config_value(config, "CONFIG_HZ");
 	bool found = false;
 
 	for (int m = ACCT_TICK; m <= ACCT_VIRT_NATIVE; m++) {
-		const char *v = config_value(config, mode_configs[m]);
+		const char *v = kernel_config_value(config, mode_configs[m]);
 
 		if (v && *v == 'y') {
 			a->mode = (enum cpu_accounting_mode)m;
@@ -97,6 +97,40 @@ static char *gunzip(const char *path)
 	    WEXITSTATUS(status) != 0)
 		return NULL;
 	return strbuf_detach(&out);
+}
+
+/* A config file, gzipped when its name ends in .gz. */
+static char *read_config_file(const char *path)
+{
+	size_t n = strlen(path);
+
+	if (n > 3 && streq(path + n - 3, ".gz"))
+		return access(path, R_OK) == 0 ? gunzip(path) : NULL;
+	return read_text_file(path, CONFIG_MAX);
+}
+
+char *kernel_config_read(char *source, size_t len)
+{
+	const char *forced = getenv(KERNEL_CONFIG_ENV);
+	struct utsname u;
+	char boot[128 + sizeof(u.release)] = "/boot/config-?";
+	char *text;
+
+	if (forced) {
+		snprintf(source, len, "%s", *forced ? forced : "no file (" KERNEL_CONFIG_ENV
+			 " is empty)");
+		return *forced ? read_config_file(forced) : NULL;
+	}
+	if (uname(&u) == 0)
+		snprintf(boot, sizeof(boot), "/boot/config-%s", u.release);
+	snprintf(source, len, "%s", boot);
+	if ((text = read_text_file(boot, CONFIG_MAX)))
+		return text;
+	snprintf(source, len, "/proc/config.gz");
+	if ((text = read_config_file("/proc/config.gz")))
+		return text;
+	snprintf(source, len, "%s or /proc/config.gz", boot);
+	return NULL;
 }
 
 static bool read_kernel_config(struct cpu_accounting *a)

@@ -71,4 +71,20 @@ json_t *cpu_accounting_to_json(const struct cpu_accounting *a);
 /* Probe, then "<prefix><the note>\n" to f: for a report's header. */
 void cpu_accounting_print_note(FILE *f, const char *prefix);
 
+/* ---- the running kernel's config ---- */
+
+/* A test aid: the config file to read instead ("" for none at all). */
+#define KERNEL_CONFIG_ENV "CLOCKBENCH_KERNEL_CONFIG"
+
+/*
+ * The text of the running kernel's config: /boot/config-$(uname -r), else
+ * /proc/config.gz (through gzip), and the file it came from in source.
+ * NULL when neither can be read; then source says what was tried.
+ */
+char *kernel_config_read(char *source, size_t len);
+
+/* The value of "NAME=value" at the start of a line of config, or NULL
+ * (also for "# NAME is not set"). */
+const char *kernel_config_value(const char *config, const char *name);
+
 #endif

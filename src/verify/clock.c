@@ -168,7 +168,7 @@ static void fmt_ts(const struct timespec *ts, char *buf, size_t len)
 /* How long the open point has run: how long a clock was watched. */
 static double elapsed_s(const struct verify *v)
 {
-	return (double)(now_ns() - v->point_start_ns) / 1e9;
+	return (double)(verify_now_ns() - v->point_start_ns) / 1e9;
 }
 
 /* ---- interposers ------------------------------------------------------------ */
@@ -598,7 +598,16 @@ static void step_point(struct verify *v, const struct subject *s, enum path p,
 		vfail(v, "%s", why);
 		return;
 	}
-	vpass(v, "%s (%lu steps)", why, st.steps);
+	if (kind == CLOCK_KIND_COARSE)
+		vpass(v, "%s (%lu steps)", why, st.steps);
+	else if (gran_step_is_read_cost(&st))
+		vpass(v, "%s; %lu of %lu reads saw the clock move, so the step is the "
+		      "cost of a read and bounds the clock's own step only from above",
+		      why, st.steps, st.reads - 1);
+	else
+		vpass(v, "%s; only %lu of %lu reads saw the clock move, so %lld ns is the "
+		      "clock's own step", why, st.steps, st.reads - 1,
+		      (long long)st.min_step_ns);
 }
 
 void verify_resolution(struct verify *v)

@@ -283,7 +283,7 @@ static int move_reader(struct migration *m, int cpu, uint64_t deadline)
 	atomic_store(&m->pinned_cpu, cpu);
 	atomic_store(&m->gen, moving + 1);
 	start = atomic_load(&m->reads);
-	while (atomic_load(&m->reads) - start < READS_PER_STAY && now_ns() < deadline &&
+	while (atomic_load(&m->reads) - start < READS_PER_STAY && verify_now_ns() < deadline &&
 	       !m->read_error)
 		sched_yield();
 	/* A CPU taken offline meanwhile makes the kernel move the thread
@@ -297,11 +297,11 @@ static int move_reader(struct migration *m, int cpu, uint64_t deadline)
 static unsigned long migrate_round_robin(struct verify *v, struct migration *m,
 					 const int *cpus, size_t n, int *offline)
 {
-	uint64_t deadline = now_ns() + (uint64_t)(vbudget(v) * 1e9);
+	uint64_t deadline = verify_now_ns() + (uint64_t)(vbudget(v) * 1e9);
 	unsigned long moves = 0;
 
 	*offline = -1;
-	for (size_t i = 0; now_ns() < deadline && !m->read_error; i = (i + 1) % n) {
+	for (size_t i = 0; verify_now_ns() < deadline && !m->read_error; i = (i + 1) % n) {
 		int e = move_reader(m, cpus[i], deadline);
 
 		if (e && verify_cpu_went_offline(cpus[i], e))

@@ -26,7 +26,7 @@
 
 static uint64_t deadline_after(double seconds)
 {
-	return now_ns() + (uint64_t)(seconds * 1e9);
+	return verify_now_ns() + (uint64_t)(seconds * 1e9);
 }
 
 /* ---- brackets ------------------------------------------------------------ */
@@ -82,7 +82,7 @@ void bracket_run(vread_fn ref, void *ref_arg, vread_fn test, void *test_arg,
 		if (verdict != BRACKET_OK)
 			note_broken(st, verdict, t);
 		if (st->reads % DEADLINE_EVERY == 0 && st->reads >= min_reads &&
-		    now_ns() >= deadline)
+		    verify_now_ns() >= deadline)
 			return;
 	}
 }
@@ -132,7 +132,7 @@ void mono_run(vread_fn rd, void *arg, double seconds, unsigned long min_reads,
 		mono_note(st, &prev, &cur);
 		prev = cur;
 		if (st->reads % DEADLINE_EVERY == 0 && st->reads >= min_reads &&
-		    now_ns() >= deadline)
+		    verify_now_ns() >= deadline)
 			return;
 	}
 }
@@ -142,7 +142,7 @@ void mono_run(vread_fn rd, void *arg, double seconds, unsigned long min_reads,
 void gran_run(vread_fn rd, void *arg, double min_s, double max_s,
 	      unsigned long min_steps, struct gran_stats *st)
 {
-	uint64_t start = now_ns();
+	uint64_t start = verify_now_ns();
 	uint64_t min_end = start + (uint64_t)(min_s * 1e9);
 	uint64_t max_end = start + (uint64_t)(max_s * 1e9);
 	struct timespec prev, cur;
@@ -171,10 +171,16 @@ void gran_run(vread_fn rd, void *arg, double min_s, double max_s,
 		prev = cur;
 		if (st->reads % DEADLINE_EVERY)
 			continue;
-		now = now_ns();
+		now = verify_now_ns();
 		if (now >= max_end || (st->steps >= min_steps && now >= min_end))
 			return;
 	}
+}
+
+bool gran_step_is_read_cost(const struct gran_stats *st)
+{
+	/* steps counts the reads (after the first) that saw the clock move. */
+	return st->reads > 1 && st->steps * 2 > st->reads - 1;
 }
 
 /*
@@ -193,19 +199,20 @@ static bool coarse_step_agrees(int64_t res_ns, int64_t step_ns, char *why,
 
 	if (ticks < 1 || llabs(step_ns - ticks * res_ns) > res_ns / 10) {
 		snprintf(why, len, "a coarse clock steps by whole ticks of its resolution "
-			 "(%lld ns) but its smallest step was %lld ns",
+			 "(%lld ns) but the finest step seen between two reads is %lld ns",
 			 (long long)res_ns, (long long)step_ns);
 		return false;
 	}
 	if (ticks > COARSE_MAX_TICKS) {
-		snprintf(why, len, "the smallest step, %lld ns, is %lld ticks of %lld ns: "
-			 "the clock does not step per tick", (long long)step_ns,
+		snprintf(why, len, "the finest step seen between two reads, %lld ns, is "
+			 "%lld ticks of %lld ns: the clock does not step per tick", (long long)step_ns,
 			 (long long)ticks, (long long)res_ns);
 		return false;
 	}
-	snprintf(why, len, "steps by whole ticks of %lld ns (%.0f Hz), the smallest "
-		 "%lld tick%s", (long long)res_ns, 1e9 / (double)res_ns,
-		 (long long)ticks, ticks > 1 ? "s" : "");
+	snprintf(why, len, "the finest step seen between two reads is %lld ns, %lld "
+		 "whole tick%s of its resolution (%lld ns, %.0f Hz), as a coarse clock "
+		 "steps", (long long)step_ns, (long long)ticks, ticks > 1 ? "s" : "",
+		 (long long)res_ns, 1e9 / (double)res_ns);
 	return true;
 }
 
@@ -226,13 +233,18 @@ bool granularity_agrees(int64_t res_ns, int64_t step_ns, enum clock_kind kind,
 		return coarse_step_agrees(res_ns, step_ns, why, len);
 	limit = res_ns > FINE_STEP_LIMIT_NS ? res_ns : FINE_STEP_LIMIT_NS;
 	if (step_ns >= res_ns && step_ns <= limit) {
-		snprintf(why, len, "smallest step %lld ns, within [%lld, %lld] ns",
-			 (long long)step_ns, (long long)res_ns, (long long)limit);
+		snprintf(why, len, "the finest step seen between two reads is %lld ns: "
+			 "not below the reported resolution (%lld ns), not above %lld ns "
+			 "(a clock that moves between ticks)", (long long)step_ns,
+			 (long long)res_ns, (long long)limit);
 		return true;
 	}
-	snprintf(why, len, "the smallest step, %lld ns, is outside [%lld, %lld] ns "
-		 "for a clock of resolution %lld ns", (long long)step_ns,
-		 (long long)res_ns, (long long)limit, (long long)res_ns);
+	snprintf(why, len, "the finest step seen between two reads, %lld ns, is %s "
+		 "%lld ns (%s)", (long long)step_ns, step_ns < res_ns ? "below" : "above",
+		 (long long)(step_ns < res_ns ? res_ns : limit),
+		 step_ns < res_ns ? "the reported resolution: the clock moved by less "
+		 "than it says it can" : "a clock with a fine resolution moves between "
+		 "ticks");
 	return false;
 }
 
@@ -482,7 +494,7 @@ static bool xcpu_take_turn(struct xcpu_shared *sh, int cpu)
 	res->exchanges++;
 	if (cfg->max_exchanges && res->exchanges >= cfg->max_exchanges)
 		return false;
-	return !(res->exchanges % DEADLINE_EVERY == 0 && now_ns() >= sh->deadline);
+	return !(res->exchanges % DEADLINE_EVERY == 0 && verify_now_ns() >= sh->deadline);
 }
 
 static void *xcpu_thread_main(void *p)

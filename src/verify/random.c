@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The getrandom checks: each path fills buffers of 1, 16, 256, 1263 and
- * 4096 bytes with fresh bytes (and nothing past them), the non-blocking and
- * insecure flags work, and several threads, each with its own vDSO
- * state, draw at once without repeating each other.
+ * The getrandom checks: each path returns the 1, 16, 256, 1263 or 4096
+ * bytes asked for and writes nothing past them; two draws differ (of 1
+ * byte, 32 draws are not all the same); the non-blocking and insecure
+ * flags work; and several threads, each with its own vDSO state, draw at
+ * once, no draw equal to its thread's previous one, no two threads' first
+ * draws equal. These catch a draw that is stuck or not written; they are
+ * not a test of randomness.
  */
 #include "verify/verify.h"
 
@@ -125,16 +128,24 @@ static void fill_point(struct verify *v, enum path p, const struct vstate *s,
 	if (n >= 16 && (!memcmp(a, b, n) || all_canary(a, n) || all_canary(b, n))) {
 		vdiag(v, "first bytes: %02x%02x%02x%02x and %02x%02x%02x%02x", a[0], a[1],
 		      a[2], a[3], b[0], b[1], b[2], b[3]);
-		vfail(v, "two consecutive %zu-byte draws are %s", n,
-		      memcmp(a, b, n) ? "untouched" : "identical");
+		vfail(v, "%s", all_canary(a, n) || all_canary(b, n) ?
+		      "a draw left every byte as the filler it was given" :
+		      "two consecutive draws are identical");
 		goto out;
 	}
 	if (n < 16 && !distinct) {
 		vfail(v, "%u consecutive 1-byte draws all gave 0x%02x", draws, first);
 		goto out;
 	}
-	vpass(v, "%u draws of %zu bytes, each fresh, nothing written past them",
-	      draws, n);
+	if (n < 16)
+		vpass(v, "%u draws of %zu byte%s: each returned %zu and left the %d bytes "
+		      "past it untouched; %u of the %u draws after the first gave a byte "
+		      "other than the first's (0x%02x), so they were not all the same",
+		      draws, n, n > 1 ? "s" : "", n, GUARD, distinct, draws - 1, first);
+	else
+		vpass(v, "%u draws of %zu bytes: each returned %zu, wrote over the 0x%02x "
+		      "filler (not all %zu bytes left as it) and left the %d bytes past it "
+		      "untouched; the two draws differ", draws, n, n, CANARY, n, GUARD);
 out:
 	free(a);
 	free(b);
@@ -226,8 +237,9 @@ out:
 		vfail(v, "threads with their own states did not all draw fresh bytes");
 		return;
 	}
-	vpass(v, "%d threads, each with its own state, drew %d x 16 bytes at once, "
-	      "no repeats", THREADS, THREAD_DRAWS);
+	vpass(v, "%d threads, each with its own state, drew %d x 16 bytes at once: "
+	      "no draw equal to the same thread's previous one, and the %d threads' "
+	      "first draws all differ", THREADS, THREAD_DRAWS, THREADS);
 }
 
 /* ---- the walk -------------------------------------------------------------------- */

@@ -151,10 +151,10 @@ static int interrupted_sleep(const struct sleeper *s, char *why, size_t len)
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_alarm;	/* no SA_RESTART: the sleep gets EINTR */
 	sigaction(SIGALRM, &sa, &old);
-	clock_gettime(CLOCK_MONOTONIC, &t0);
+	verify_own_gettime(CLOCK_MONOTONIC, &t0);
 	setitimer(ITIMER_REAL, &it, NULL);
 	e = do_sleep(s, false, &req, &rem);
-	clock_gettime(CLOCK_MONOTONIC, &t1);
+	verify_own_gettime(CLOCK_MONOTONIC, &t1);
 	it.it_value.tv_usec = 0;
 	setitimer(ITIMER_REAL, &it, NULL);
 	sigaction(SIGALRM, &old, NULL);

@@ -204,7 +204,7 @@ static int switch_child(void *arg)
 		.cpus = j->cpus, .ncpus = j->ncpus, .pin = true, .read = tk_read,
 		.arg = &j->reader, .seconds = j->seconds,
 	};
-	uint64_t start = now_ns();
+	uint64_t start = verify_now_ns();
 	pthread_t tid;
 
 	atomic_init(&j->stop, false);
@@ -213,7 +213,7 @@ static int switch_child(void *arg)
 	j->res->xcpu_rc = xcpu_run(&cfg, &j->res->x);
 	atomic_store(&j->stop, true);
 	pthread_join(tid, NULL);
-	j->res->seconds = (double)(now_ns() - start) / 1e9;
+	j->res->seconds = (double)(verify_now_ns() - start) / 1e9;
 	return 0;
 }
 

@@ -24,34 +24,36 @@
 
 const struct verify_group verify_groups[] = {
 	{ "bracket", "a vDSO or libc read lies between two raw-syscall reads",
-	  verify_bracket, false },
+	  verify_bracket, false, false },
 	{ "monotonic", "one thread never sees a clock go backwards, on each path",
-	  verify_monotonic, false },
+	  verify_monotonic, false, false },
 	{ "cross-cpu", "reads passed between threads pinned to every CPU never go "
-	  "backwards", verify_cross_cpu, false },
-	{ "resolution", "clock_getres agrees across paths and with the observed "
-	  "step", verify_resolution, false },
+	  "backwards", verify_cross_cpu, false, false },
+	{ "resolution", "clock_getres agrees across paths; the finest step seen "
+	  "between two reads is no finer than it (and whole ticks on coarse "
+	  "clocks)", verify_resolution, false, false },
 	{ "consistency", "gettimeofday, time, TAI and BOOTTIME agree with their "
-	  "reference clocks", verify_consistency, false },
+	  "reference clocks", verify_consistency, false, false },
 	{ "getcpu", "every path reports the CPU it is pinned to, and its node",
-	  verify_getcpu, false },
+	  verify_getcpu, false, false },
 	{ "abi", "invalid clock ids and bad pointers get EINVAL, EFAULT or SIGSEGV "
-	  "as each path's convention says", verify_abi, false },
+	  "as each path's convention says", verify_abi, false, false },
 	{ "timens", "a new time namespace offsets MONOTONIC and BOOTTIME, and "
-	  "nothing else, on every path", verify_timens, true },
-	{ "getrandom", "getrandom fills buffers with fresh bytes, also from "
-	  "concurrent threads", verify_getrandom, false },
+	  "nothing else, on every path", verify_timens, true, false },
+	{ "getrandom", "getrandom returns the bytes asked for, writes nothing past "
+	  "them, and consecutive draws differ, also in concurrent threads",
+	  verify_getrandom, false, false },
 	{ "time64", "on 32-bit builds, the y2038 clock_gettime64 and clock_getres64 "
-	  "agree with the 32-bit calls", verify_time64, false },
+	  "agree with the 32-bit calls", verify_time64, false, false },
 	{ "clocksource-switch", "reads handed round every CPU stay monotonic while "
-	  "the clocksource is switched under them (restored after)",
-	  verify_clocksource_switch, true },
+	  "the clocksource is switched under them (restored after; --destructive)",
+	  verify_clocksource_switch, true, true },
 	{ "raw-skew", "MONOTONIC runs against MONOTONIC_RAW at the rate adjtimex "
-	  "reports", verify_raw_skew, false },
+	  "reports", verify_raw_skew, false, false },
 	{ "freq-step", "MONOTONIC stays monotonic and follows adjtimex frequency "
-	  "steps (restored after)", verify_freq_step, true },
+	  "steps (restored after; --destructive)", verify_freq_step, true, true },
 	{ "sleep", "sleeps on every clock never end early, and end reasonably late",
-	  verify_sleep, false },
+	  verify_sleep, false, false },
 };
 const size_t verify_ngroups = ARRAY_SIZE(verify_groups);
 
@@ -518,6 +520,44 @@ void vres_format(enum path p, const struct vres *r, char *buf, size_t len)
 		snprintf(buf, len, "%ld (errno %s)", r->ret, errno_name(r->err));
 }
 
+/* ---- verify's own clock ---------------------------------------------------- */
+
+/*
+ * verify's deadlines and the times it reports read the clock through the
+ * vDSO entry the catalog resolved, or the raw syscall: never through the
+ * C library's clock_gettime, which an LD_PRELOAD interposer (libfaketime
+ * and the like) can stop, slow or move. Such an interposer is what the
+ * libc path is there to catch; it must not stall verify or change the
+ * count of the libc path's calls. Set once, before any thread starts.
+ */
+static const void *own_vdso_clock_gettime;
+
+int verify_own_gettime(clockid_t id, struct timespec *ts)
+{
+	if (own_vdso_clock_gettime &&
+	    vdso_clock_call(own_vdso_clock_gettime, id, ts) == 0)
+		return 0;
+	return syscall(SYS_CLOCK_GETTIME, id, ts) == 0 ? 0 : errno;
+}
+
+uint64_t verify_now_ns(void)
+{
+	struct timespec ts = { 0, 0 };
+
+	verify_own_gettime(CLOCK_MONOTONIC_RAW, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* The vDSO's clock_gettime, when it answers MONOTONIC_RAW itself. */
+static void take_own_clock(const struct verify *v)
+{
+	const struct cell *c = verify_cell(v, API_CLOCK_GETTIME,
+					   catalog_clock_by_name("monotonic-raw"),
+					   PATH_VDSO);
+
+	own_vdso_clock_gettime = c && c->status == CELL_OK ? c->fn : NULL;
+}
+
 /* ---- paths -------------------------------------------------------------- */
 
 /* arm64, riscv64 and the other asm-generic ABIs have no time(2), and
@@ -670,6 +710,7 @@ static bool selected(struct verify *v, const char *name)
 
 bool vpoint(struct verify *v, enum vtimed timed, const char *fmt, ...)
 {
+	bool held_back;
 	va_list ap;
 
 	if (v->open)
@@ -679,12 +720,17 @@ bool vpoint(struct verify *v, enum vtimed timed, const char *fmt, ...)
 	va_end(ap);
 	if (!selected(v, v->name))
 		return false;
+	held_back = v->group_destructive && !v->opt->destructive;
 	switch (v->mode) {
 	case VMODE_COUNT:
-		v->counted[timed]++;
+		/* A point held back takes no time: its share goes to the others. */
+		v->counted[held_back ? VT_NONE : timed]++;
+		v->held_back += held_back;
 		return false;
 	case VMODE_LIST:
-		fprintf(v->out, "%s\n", v->name);
+		fprintf(v->out, "%s%s\n", v->name, v->group_destructive ?
+			" # destructive: changes machine-wide state, runs only with "
+			"--destructive" : "");
 		return false;
 	case VMODE_RUN:
 		break;
@@ -694,7 +740,11 @@ bool vpoint(struct verify *v, enum vtimed timed, const char *fmt, ...)
 	v->diag_len = 0;
 	if (v->diag)
 		v->diag[0] = '\0';
-	v->point_start_ns = now_ns();
+	v->point_start_ns = verify_now_ns();
+	if (held_back) {
+		vskip(v, VERIFY_DESTRUCTIVE_SKIP);
+		return false;
+	}
 	return true;
 }
 
@@ -762,9 +812,10 @@ static void add_json_result(struct verify *v, enum vresult r, const char *msg)
 		json_pack("{s:I, s:s, s:s, s:s, s:o, s:f}", "n", (json_int_t)v->n,
 			  "name", v->name, "result", names[r], "message", msg,
 			  "details", details, "elapsed_s",
-			  (double)(now_ns() - v->point_start_ns) / 1e9));
+			  (double)(verify_now_ns() - v->point_start_ns) / 1e9));
 }
 
+static void note_watched(struct verify *v, double seconds);
 static void vresult(struct verify *v, enum vresult r, const char *fmt, va_list ap)
 	__attribute__((format(printf, 3, 0)));
 static void vresult(struct verify *v, enum vresult r, const char *fmt, va_list ap)
@@ -779,6 +830,8 @@ static void vresult(struct verify *v, enum vresult r, const char *fmt, va_list a
 		if (*c == '\n')
 			*c = ' ';
 	v->n++;
+	if (r != R_SKIP)
+		note_watched(v, (double)(verify_now_ns() - v->point_start_ns) / 1e9);
 	switch (r) {
 	case R_PASS: v->tot.pass++; break;
 	case R_FAIL: v->tot.fail++; break;
@@ -812,8 +865,11 @@ DEFINE_RESULT(vxfail, R_XFAIL)
 
 static void run_groups(struct verify *v)
 {
-	for (size_t i = 0; i < verify_ngroups; i++)
+	for (size_t i = 0; i < verify_ngroups; i++) {
+		v->group_destructive = verify_groups[i].destructive;
 		verify_groups[i].run(v);
+	}
+	v->group_destructive = false;
 }
 
 static unsigned total_counted(const struct verify *v)
@@ -845,14 +901,49 @@ static void plan_budgets(struct verify *v)
 	}
 }
 
+/* The groups that watch a clock for a while, as inconsistency-check does. */
+static const struct { enum vtimed t; const char *group; } watchers[] = {
+	{ VT_MONOTONIC, "monotonic" }, { VT_CROSS_CPU, "cross-cpu" },
+	{ VT_CLOCKSOURCE, "clocksource-switch" }, { VT_RATE, "raw-skew" },
+};
+
+static bool is_watcher(enum vtimed t)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(watchers); i++)
+		if (watchers[i].t == t)
+			return true;
+	return false;
+}
+
+/* Note how long a watcher's point that ran took. */
+static void note_watched(struct verify *v, double seconds)
+{
+	enum vtimed t = v->cur_timed;
+
+	if (!is_watcher(t))
+		return;
+	if (!v->watched_n[t]++ || seconds < v->watched_min_s[t])
+		v->watched_min_s[t] = seconds;
+	if (seconds > v->watched_max_s[t])
+		v->watched_max_s[t] = seconds;
+}
+
+/* "1.2 % of": how a watch compares with inconsistency-check's default. */
+static void watch_vs_selftest(double seconds, char *buf, size_t len)
+{
+	double pct = seconds / VERIFY_LONG_WATCH * 100;
+
+	if (seconds >= VERIFY_LONG_WATCH * 0.999)
+		snprintf(buf, len, "as long as");
+	else
+		snprintf(buf, len, "%.*f %% of", pct < 1 ? 2 : 1, pct);
+}
+
 /* "# each clock is watched 116 ms by monotonic/..., 139 ms by cross-cpu/..." */
 static void print_watch_times(struct verify *v)
 {
-	static const struct { enum vtimed t; const char *group; } watchers[] = {
-		{ VT_MONOTONIC, "monotonic" }, { VT_CROSS_CPU, "cross-cpu" },
-		{ VT_CLOCKSOURCE, "clocksource-switch" }, { VT_RATE, "raw-skew" },
-	};
-	double total = 0;
+	double total = 0, longest = 0;
+	char vs[32];
 	bool any = false;
 
 	for (size_t i = 0; i < ARRAY_SIZE(watchers); i++) {
@@ -862,10 +953,17 @@ static void print_watch_times(struct verify *v)
 			continue;
 		fprintf(v->out, "%s %.0f ms by %s/*", any ? "," : "# each clock is watched",
 			v->budget_s[t] * 1e3, watchers[i].group);
+		if (v->budget_s[t] > longest)
+			longest = v->budget_s[t];
 		any = true;
 	}
-	if (any)
-		fputc('\n', v->out);
+	if (any) {
+		watch_vs_selftest(longest, vs, sizeof(vs));
+		fprintf(v->out, "\n# the longest of these watches is %s the %.0f s "
+			"inconsistency-check watches each clock by default%s\n", vs,
+			VERIFY_LONG_WATCH, v->opt->long_run ? "" :
+			" (--long watches as long)");
+	}
 	for (int t = VT_NONE + 1; t < VT_COUNT; t++)
 		total += v->budget_s[t] * v->counted[t];
 	if (v->opt->long_run && total < 120)
@@ -873,6 +971,54 @@ static void print_watch_times(struct verify *v)
 	else if (v->opt->long_run)
 		fprintf(v->out, "# --long: the time-based checks take about %.0f min\n",
 			total / 60);
+}
+
+/* "# each clock was watched 115-117 ms by monotonic/..., ...": what the
+ * watchers' points that ran took, against inconsistency-check's watch. */
+static void print_watched(struct verify *v)
+{
+	double longest = 0;
+	char vs[32];
+	bool any = false;
+
+	for (size_t i = 0; i < ARRAY_SIZE(watchers); i++) {
+		enum vtimed t = watchers[i].t;
+
+		if (!v->watched_n[t])
+			continue;
+		fprintf(v->out, "%s %.0f", any ? "," : "# each clock was watched",
+			v->watched_min_s[t] * 1e3);
+		if ((long)(v->watched_max_s[t] * 1e3 + 0.5) !=
+		    (long)(v->watched_min_s[t] * 1e3 + 0.5))
+			fprintf(v->out, "-%.0f", v->watched_max_s[t] * 1e3);
+		fprintf(v->out, " ms by %s/*", watchers[i].group);
+		if (v->watched_max_s[t] > longest)
+			longest = v->watched_max_s[t];
+		any = true;
+	}
+	if (!any)
+		return;
+	watch_vs_selftest(longest, vs, sizeof(vs));
+	fprintf(v->out, "; the longest is %s inconsistency-check's %.0f s\n", vs,
+		VERIFY_LONG_WATCH);
+}
+
+/* {"monotonic": {"min_s": .., "max_s": ..}, ...}: the same, for JSON. */
+static json_t *watched_to_json(const struct verify *v)
+{
+	json_t *o = json_object();
+
+	for (size_t i = 0; i < ARRAY_SIZE(watchers); i++) {
+		enum vtimed t = watchers[i].t;
+
+		if (v->watched_n[t])
+			json_object_set_new(o, watchers[i].group,
+					    json_pack("{s:f, s:f, s:i}", "min_s",
+						      v->watched_min_s[t], "max_s",
+						      v->watched_max_s[t], "checks",
+						      (int)v->watched_n[t]));
+	}
+	return o;
 }
 
 static void print_header(struct verify *v, unsigned planned)
@@ -893,6 +1039,13 @@ static void print_header(struct verify *v, unsigned planned)
 			v->opt->duration_s);
 		print_watch_times(v);
 	}
+	if (v->held_back)
+		fprintf(v->out, "# %u checks that change machine-wide state (the clocksource, "
+			"the adjtimex frequency) are skipped: run with --destructive\n",
+			v->held_back);
+	else if (v->opt->destructive)
+		fprintf(v->out, "# --destructive: the checks that change machine-wide state "
+			"run, and put it back\n");
 	if (v->fault.kind != FAULT_NONE)
 		fprintf(v->out, "# fault injection: %s=%s\n", VERIFY_FAULT_ENV,
 			getenv(VERIFY_FAULT_ENV));
@@ -910,10 +1063,11 @@ static json_t *groups_to_json(void)
 	json_t *a = json_array();
 
 	for (size_t i = 0; i < verify_ngroups; i++)
-		json_array_append_new(a, json_pack("{s:s, s:s, s:b}",
+		json_array_append_new(a, json_pack("{s:s, s:s, s:b, s:b}",
 						   "name", verify_groups[i].name,
 						   "summary", verify_groups[i].summary,
-						   "needs_root", verify_groups[i].needs_root));
+						   "needs_root", verify_groups[i].needs_root,
+						   "destructive", verify_groups[i].destructive));
 	return a;
 }
 
@@ -936,6 +1090,10 @@ static void print_json(struct verify *v, double elapsed)
 	json_object_set_new(root, "exit_status",
 			    json_integer(verify_exit_status(&v->tot)));
 	json_object_set_new(root, "groups", groups_to_json());
+	json_object_set_new(root, "destructive", json_boolean(v->opt->destructive));
+	json_object_set_new(root, "watched", watched_to_json(v));
+	json_object_set_new(root, "inconsistency_check_watch_s",
+			    json_real(VERIFY_LONG_WATCH));
 	if (v->fault.kind != FAULT_NONE)
 		json_object_set_new(root, "fault",
 				    json_string(getenv(VERIFY_FAULT_ENV)));
@@ -962,6 +1120,7 @@ int verify_context_init(struct verify *v, const struct verify_options *opt,
 	catalog_filter_all(&all);
 	catalog_build(&v->cat, &all);
 	take_vdso_functions(v);
+	take_own_clock(v);
 	find_interposers(v);
 	return 0;
 }
@@ -981,7 +1140,7 @@ int verify_main(const struct verify_options *opt)
 {
 	struct verify v;
 	char err[160];
-	uint64_t start = now_ns();
+	uint64_t start = verify_now_ns();
 	int status;
 
 	if (verify_context_init(&v, opt, err, sizeof(err)) != 0)
@@ -1009,11 +1168,13 @@ int verify_main(const struct verify_options *opt)
 		print_header(&v, total_counted(&v));
 	run_groups(&v);
 	if (opt->format == VERIFY_JSON)
-		print_json(&v, (double)(now_ns() - start) / 1e9);
-	else
+		print_json(&v, (double)(verify_now_ns() - start) / 1e9);
+	else {
+		print_watched(&v);
 		fprintf(v.out, "# Totals: pass:%u fail:%u xfail:%u xpass:0 skip:%u "
 			"error:%u\n", v.tot.pass, v.tot.fail, v.tot.xfail, v.tot.skip,
 			v.tot.error);
+	}
 	status = verify_exit_status(&v.tot);
 out:
 	if (fflush(v.out) != 0 || ferror(v.out))

@@ -45,6 +45,9 @@ struct verify_options {
 	enum verify_format format;
 	bool list;
 	bool long_run;		/* --long: watch as long as the selftests do */
+	bool destructive;	/* --destructive: run the checks that change
+				 * machine-wide state (kselftest's
+				 * run_destructive_tests) */
 };
 
 /* The default of --duration: keeps a whole run within about 25 s. */
@@ -142,6 +145,11 @@ struct verify {
 	unsigned counted[VT_COUNT];		/* selected points per group */
 	double budget_s[VT_COUNT];		/* per point */
 	enum vtimed cur_timed;
+	bool group_destructive;			/* the group being walked */
+	unsigned held_back;	/* destructive points skipped: no --destructive */
+	/* How long the clock watchers' points that ran actually took. */
+	double watched_min_s[VT_COUNT], watched_max_s[VT_COUNT];
+	unsigned watched_n[VT_COUNT];
 
 	/* output */
 	FILE *out;
@@ -204,6 +212,14 @@ const char *verify_libc_interposer(const struct verify *v, enum api api);
 /* The catalog cell of api/clock/path (clock NULL for clockless APIs). */
 const struct cell *verify_cell(const struct verify *v, enum api api,
 			       const struct clock_info *clock, enum path path);
+
+/*
+ * verify's own clock (deadlines, how long a point took): the vDSO or the
+ * raw syscall, never the C library's clock_gettime, which an interposer
+ * can stop. verify_own_gettime returns 0 or the errno.
+ */
+int verify_own_gettime(clockid_t id, struct timespec *ts);
+uint64_t verify_now_ns(void);
 
 /* ---- calls through one path ------------------------------------------- */
 
@@ -315,6 +331,15 @@ struct gran_stats {
 /* Read until min_steps steps were seen and min_s passed, or max_s passed. */
 void gran_run(vread_fn rd, void *arg, double min_s, double max_s,
 	      unsigned long min_steps, struct gran_stats *st);
+
+/*
+ * Whether the finest step seen is the cost of a read: most reads saw the
+ * clock move, so the clock moves at least as often as it can be read and
+ * the step bounds its own step only from above. Otherwise most reads saw
+ * the same time as the one before, and the step is the clock's own. Counts
+ * of reads, not times: a preempted loop cannot tip it.
+ */
+bool gran_step_is_read_cost(const struct gran_stats *st);
 
 /*
  * Whether an observed smallest step agrees with the reported resolution:
@@ -500,7 +525,14 @@ struct verify_group {
 	const char *summary;
 	void (*run)(struct verify *v);
 	bool needs_root;
+	/* Changes machine-wide state (the clocksource, the adjtimex
+	 * frequency): its points run only with --destructive. */
+	bool destructive;
 };
+
+/* Why a destructive point is skipped without --destructive. */
+#define VERIFY_DESTRUCTIVE_SKIP "changes machine-wide state: run with --destructive"
+
 
 extern const struct verify_group verify_groups[];
 extern const size_t verify_ngroups;

@@ -55,6 +55,46 @@ child_of() { pgrep -P "$1" | head -1 | grep .; }
 
 need_root() { [ "$(id -u)" -eq 0 ] || skip "stepping the adjtimex frequency needs root"; }
 
+# Watch the clocksource and the adjtimex frequency every 2 ms in the
+# background until stopped (stop_watching); then $1 holds the number of
+# polls, the clocksources seen and the frequencies seen, one line each.
+start_watching() {
+	python3 -c '
+import ctypes, signal, sys, time
+class T(ctypes.Structure):
+    _fields_ = [("modes", ctypes.c_uint), ("offset", ctypes.c_long), ("freq", ctypes.c_long),
+                ("maxerror", ctypes.c_long), ("esterror", ctypes.c_long), ("status", ctypes.c_int),
+                ("constant", ctypes.c_long), ("precision", ctypes.c_long), ("tolerance", ctypes.c_long),
+                ("sec", ctypes.c_long), ("usec", ctypes.c_long), ("tick", ctypes.c_long), ("pad", ctypes.c_byte * 256)]
+adjtimex = ctypes.CDLL(None).adjtimex
+stop = []
+signal.signal(signal.SIGTERM, lambda *a: stop.append(1))
+polls, sources, freqs = 0, set(), set()
+while not stop:
+    with open(sys.argv[1]) as f:
+        sources.add(f.read().strip())
+    t = T()		# modes 0: read only
+    adjtimex(ctypes.byref(t))
+    freqs.add(t.freq)
+    polls += 1
+    if polls == 1:
+        open(sys.argv[3], "w").close()
+    time.sleep(0.002)
+with open(sys.argv[2], "w") as out:
+    print(polls, file=out)
+    print(" ".join(sorted(sources)), file=out)
+    print(" ".join(str(f) for f in sorted(freqs)), file=out)
+' "$CS/current_clocksource" "$1" "$1.ready" &
+	watcher=$!
+	wait_for test -e "$1.ready"
+}
+
+stop_watching() {
+	kill -TERM "$watcher"
+	wait "$watcher"
+	watcher=
+}
+
 # The frequency has been stepped away from the one found.
 freq_stepped() { [ "$(adjtimex_state)" != "$orig_tx" ]; }
 
@@ -67,6 +107,7 @@ setup() {
 }
 
 teardown() {
+	[ -z "${watcher:-}" ] || { kill -TERM "$watcher"; wait "$watcher" || true; }
 	# A verify a failed test left behind: stop it, and let it restore.
 	if [ -n "${verify:-}" ] && kill -0 "$verify" 2>/dev/null; then
 		kill -TERM "$verify"
@@ -78,9 +119,52 @@ teardown() {
 	machine_unlock
 }
 
+@test "a whole verify as root without --destructive leaves the clocksource and the adjtimex frequency alone" {
+	need_switchable
+	start_watching "$BATS_TEST_TMPDIR/seen"
+	run v
+	stop_watching
+	grep -E '^(not ok|# [0-9]+ checks that change)| (clocksource-switch|freq-step)/' <<<"$output" || true
+	cat "$BATS_TEST_TMPDIR/seen"
+	{ read -r polls; read -r sources; read -r freqs; } <"$BATS_TEST_TMPDIR/seen"
+	# Watched throughout (a default run takes about 20 s).
+	[ "$polls" -ge 100 ]
+	# One clocksource, the one found, seen the whole time.
+	[ "$sources" = "$orig_cs" ]
+	# One frequency, unless an NTP daemon steers it (STA_PLL or STA_FLL).
+	read -r freq tick st <<<"$orig_tx"
+	if (( (st & 0x9) == 0 )); then
+		[ "$freqs" = "$freq" ]
+	fi
+	# The checks that would have changed them say why they did not run.
+	[ "$(grep -cE '^ok [0-9]+ (clocksource-switch|freq-step)/[^ ]+ # SKIP changes machine-wide state: run with --destructive$' <<<"$output")" -eq 12 ]
+	! grep -qE '^(not )?ok [0-9]+ (clocksource-switch|freq-step)/[^ ]+:' <<<"$output"
+	grep -qx '# 12 checks that change machine-wide state (the clocksource, the adjtimex frequency) are skipped: run with --destructive' <<<"$output"
+}
+
+@test "--destructive runs the checks that switch the clocksource and step the frequency" {
+	need_switchable
+	start_watching "$BATS_TEST_TMPDIR/seen"
+	run v --destructive --check 'clocksource-switch/clock-gettime-monotonic/syscall' \
+		--check 'freq-step/*/syscall' --duration 1
+	stop_watching
+	echo "$output"
+	cat "$BATS_TEST_TMPDIR/seen"
+	[ "$status" -eq 0 ]
+	grep -qx '# --destructive: the checks that change machine-wide state run, and put it back' <<<"$output"
+	[[ "$output" == *"ok 1 clocksource-switch/clock-gettime-monotonic/syscall: "*"; restored current_clocksource $orig_cs"* ]]
+	[[ "$output" == *"ok 2 freq-step/clock-gettime-monotonic/syscall: "*"; restored adjtimex"* ]]
+	# Seen to change, and put back.
+	{ read -r polls; read -r sources; read -r freqs; } <"$BATS_TEST_TMPDIR/seen"
+	[ "$(wc -w <<<"$sources")" -ge 2 ]
+	[ "$(wc -w <<<"$freqs")" -ge 2 ]
+	[ "$(cat "$CS/current_clocksource")" = "$orig_cs" ]
+	[ "$(adjtimex_state)" = "$orig_tx" ]
+}
+
 @test "clocksource-switch: monotonic across every CPU while the clocksource flips, restored after" {
 	need_switchable
-	run v --check 'clocksource-switch/clock-gettime-monotonic/*' --duration 1.5
+	run v --destructive --check 'clocksource-switch/clock-gettime-monotonic/*' --duration 1.5
 	echo "$output"
 	[ "$status" -eq 0 ]
 	[ "$(cat "$CS/current_clocksource")" = "$orig_cs" ]
@@ -92,7 +176,7 @@ teardown() {
 
 @test "clocksource-switch: a step injected into the vDSO fails it, with the step and the CPUs" {
 	need_switchable
-	CLOCKBENCH_FAULT=vdso-clock-back-1ms-every-1000 run v --check 'clocksource-switch/clock-gettime-monotonic/*' --duration 1
+	CLOCKBENCH_FAULT=vdso-clock-back-1ms-every-1000 run v --destructive --check 'clocksource-switch/clock-gettime-monotonic/*' --duration 1
 	echo "$output"
 	[ "$status" -eq 1 ]
 	[[ "$output" =~ not\ ok\ 1\ clocksource-switch/clock-gettime-monotonic/vdso:\ largest\ backward\ step\ 9[0-9]{5}\ ns,\ from\ CPU\ [0-9]+\'s\ read\ to\ CPU\ [0-9]+\'s\ at\ exchange\ [0-9]+.*restored\ current_clocksource\ $orig_cs ]]
@@ -104,7 +188,7 @@ teardown() {
 	need_switchable
 	other=$(tr ' ' '\n' <"$CS/available_clocksource" | grep -vx "$orig_cs" | grep . | head -1)
 	echo "$other" >"$CS/current_clocksource"
-	run v --check 'clocksource-switch/clock-gettime-monotonic/syscall' --duration 0.5
+	run v --destructive --check 'clocksource-switch/clock-gettime-monotonic/syscall' --duration 0.5
 	now=$(cat "$CS/current_clocksource")
 	echo "$orig_cs" >"$CS/current_clocksource"
 	echo "$output"
@@ -115,7 +199,7 @@ teardown() {
 
 @test "clocksource-switch: SIGKILL of the measuring process: verify restores and reports it" {
 	need_switchable
-	"$CLOCKBENCH" verify --check 'clocksource-switch/clock-gettime-monotonic/vdso' --duration 60 >"$BATS_TEST_TMPDIR/out" 2>&1 3>&- &
+	"$CLOCKBENCH" verify --destructive --check 'clocksource-switch/clock-gettime-monotonic/vdso' --duration 60 >"$BATS_TEST_TMPDIR/out" 2>&1 3>&- &
 	verify=$!
 	wait_for child_of "$verify" >/dev/null
 	child=$(child_of "$verify")
@@ -133,7 +217,7 @@ teardown() {
 	need_switchable
 	# A duration of its own, to tell its processes from any other verify's.
 	dur=59.$$
-	"$CLOCKBENCH" verify --check 'clocksource-switch/clock-gettime-monotonic/vdso' --duration "$dur" >/dev/null 2>&1 3>&- &
+	"$CLOCKBENCH" verify --destructive --check 'clocksource-switch/clock-gettime-monotonic/vdso' --duration "$dur" >/dev/null 2>&1 3>&- &
 	verify=$!
 	wait_for child_of "$verify" >/dev/null
 	child=$(child_of "$verify")
@@ -152,7 +236,7 @@ teardown() {
 
 @test "freq-step: MONOTONIC follows +-250 ppm steps and never goes back; adjtimex restored" {
 	need_root
-	run v --check freq-step --duration 2
+	run v --destructive --check freq-step --duration 2
 	echo "$output"
 	[ "$status" -eq 0 ]
 	[ "$(adjtimex_state)" = "$orig_tx" ]
@@ -164,7 +248,7 @@ teardown() {
 
 @test "freq-step: a step injected into the vDSO fails it" {
 	need_root
-	CLOCKBENCH_FAULT=vdso-clock-back-1ms-every-1000 run v --check 'freq-step/*/vdso' --duration 1
+	CLOCKBENCH_FAULT=vdso-clock-back-1ms-every-1000 run v --destructive --check 'freq-step/*/vdso' --duration 1
 	echo "$output"
 	[ "$status" -eq 1 ]
 	[[ "$output" =~ not\ ok\ 1\ freq-step/clock-gettime-monotonic/vdso:\ .*went\ backwards\ by\ up\ to\ 9[0-9]{5}\ ns\;\ changed\ the\ adjtimex\ frequency\ and\ back\;\ restored\ adjtimex ]]
@@ -174,7 +258,7 @@ teardown() {
 @test "freq-step: SIGKILL of the measuring process, then of verify: adjtimex restored both times" {
 	need_root
 	dur=6.1$$
-	"$CLOCKBENCH" verify --check 'freq-step/*/syscall' --duration "$dur" >"$BATS_TEST_TMPDIR/out" 2>&1 3>&- &
+	"$CLOCKBENCH" verify --destructive --check 'freq-step/*/syscall' --duration "$dur" >"$BATS_TEST_TMPDIR/out" 2>&1 3>&- &
 	verify=$!
 	wait_for child_of "$verify" >/dev/null
 	child=$(child_of "$verify")
@@ -187,7 +271,7 @@ teardown() {
 	grep -q "^not ok 1 freq-step/clock-gettime-monotonic/syscall: error: the measuring process was killed by signal 9 (Killed); restored adjtimex frequency .* (found +250.000 ppm, tick .*, put back)" "$BATS_TEST_TMPDIR/out"
 
 	dur=6.2$$
-	"$CLOCKBENCH" verify --check 'freq-step/*/syscall' --duration "$dur" >/dev/null 2>&1 3>&- &
+	"$CLOCKBENCH" verify --destructive --check 'freq-step/*/syscall' --duration "$dur" >/dev/null 2>&1 3>&- &
 	verify=$!
 	wait_for child_of "$verify" >/dev/null
 	child=$(child_of "$verify")
@@ -199,11 +283,15 @@ teardown() {
 	[ "$(adjtimex_state)" = "$orig_tx" ]
 }
 
-@test "clocksource-switch and freq-step skip with the reason when unprivileged" {
+@test "clocksource-switch and freq-step skip with the reason when unprivileged, with --destructive or without" {
 	[ "$(id -u)" -eq 0 ] || skip "needs root to drop to an unprivileged user"
 	command -v setpriv >/dev/null || skip "setpriv(1) not installed"
 	"${NOBODY[@]}" test -x "$CLOCKBENCH" || skip "the build directory is not reachable by nobody"
 	run "${NOBODY[@]}" "$CLOCKBENCH" verify --check clocksource-switch --check freq-step
+	echo "$output"
+	[ "$status" -eq 4 ]
+	[[ "$output" == *"ok 1 clocksource-switch/clock-gettime-monotonic/vdso # SKIP changes machine-wide state: run with --destructive"* ]]
+	run "${NOBODY[@]}" "$CLOCKBENCH" verify --destructive --check clocksource-switch --check freq-step
 	echo "$output"
 	[ "$status" -eq 4 ]
 	[[ "$output" == *"ok 1 clocksource-switch/clock-gettime-monotonic/vdso # SKIP switching the clocksource needs root ($CS/current_clocksource: EACCES)"* ]]

@@ -60,12 +60,16 @@ results() { grep -E '^(not )?ok [0-9]+ ' <<<"$1"; }
 	[[ "${lines[-1]}" =~ ^#\ Totals:\ pass:[0-9]+\ fail:0\ xfail:[0-9]+\ xpass:0\ skip:[0-9]+\ error:0$ ]]
 	# Every group ran something.
 	groups=(bracket monotonic cross-cpu resolution consistency getcpu abi getrandom raw-skew sleep)
-	[ "$(id -u)" -ne 0 ] || groups+=(timens clocksource-switch freq-step)
+	[ "$(id -u)" -ne 0 ] || groups+=(timens)
 	for g in "${groups[@]}"; do
 		grep -qE "^ok [0-9]+ $g/[^ ]+: " <<<"$output"
 	done
-	# Skips only for what this machine lacks, each with its reason.
-	if grep ' # SKIP' <<<"$output" | grep -v -e 'ALARM' -e 'CAP_SYS_ADMIN' -e 'time namespaces' -e 'CPU hotplug'; then
+	# The checks that change machine-wide state wait for --destructive.
+	! grep -qE "^(not )?ok [0-9]+ (clocksource-switch|freq-step)/[^ ]+: " <<<"$output"
+	# Skips only for what this machine lacks, or what was not asked for,
+	# each with its reason.
+	if grep ' # SKIP' <<<"$output" | grep -v -e 'ALARM' -e 'CAP_SYS_ADMIN' -e 'time namespaces' -e 'CPU hotplug' \
+		-E -e '^ok [0-9]+ (clocksource-switch|freq-step)/[^ ]+ # SKIP changes machine-wide state: run with --destructive$'; then
 		false
 	fi
 	! grep -qE ' # SKIP *$' <<<"$output"
@@ -88,6 +92,31 @@ results() { grep -E '^(not )?ok [0-9]+ ' <<<"$1"; }
 	run v --check resolution --duration 0.2
 	[ "$status" -eq 0 ]
 	[ "${lines[1]}" = "1..$listed" ]
+}
+
+@test "--list and the results mark the checks that change machine-wide state, skipped with the reason without --destructive" {
+	run v --list
+	[ "$status" -eq 0 ]
+	# Exactly the clocksource-switch and freq-step checks, each marked.
+	[ "$(grep -c ' # destructive: changes machine-wide state, runs only with --destructive$' <<<"$output")" -eq 12 ]
+	[ "$(grep -cE '^(clocksource-switch|freq-step)/' <<<"$output")" -eq 12 ]
+	! grep -E '^(clocksource-switch|freq-step)/' <<<"$output" | grep -v ' # destructive: '
+	! grep -vE '^(clocksource-switch|freq-step)/' <<<"$output" | grep -q destructive
+	# The name stays the first word: it still selects the check.
+	run v --list --destructive --check "$(v --list --check freq-step | head -1 | cut -d' ' -f1)"
+	[ "$output" = "freq-step/clock-gettime-monotonic/vdso # destructive: changes machine-wide state, runs only with --destructive" ]
+	# Skipped with the reason, in TAP and JSON, by anyone, root included.
+	run v --check 'clocksource-switch/*/vdso' --check 'freq-step/*/vdso'
+	echo "$output"
+	[ "$status" -eq 4 ]
+	[ "$(grep -cE '^ok [0-9]+ (clocksource-switch|freq-step)/[^ ]+/vdso # SKIP changes machine-wide state: run with --destructive$' <<<"$output")" -eq 4 ]
+	grep -qx '# 4 checks that change machine-wide state (the clocksource, the adjtimex frequency) are skipped: run with --destructive' <<<"$output"
+	run v --format json --check 'freq-step/*/libc'
+	[ "$status" -eq 4 ]
+	jq -e '.checks == [.checks[0]] and .checks[0].name == "freq-step/clock-gettime-monotonic/libc" and .checks[0].result == "skip" and .checks[0].message == "changes machine-wide state: run with --destructive" and .destructive == false' <<<"$output"
+	jq -e '[.groups[] | select(.destructive) | .name] == ["clocksource-switch", "freq-step"]' <<<"$output"
+	run v --help
+	[[ "$output" == *"--destructive"* ]]
 }
 
 @test "--check runs only the matching checks" {
@@ -238,6 +267,11 @@ EOF
 	[ "$status" -eq 1 ]
 	[[ "$output" == *"ok 1 monotonic/clock-gettime-monotonic/vdso: "* ]]
 	[[ "$output" == *"not ok 2 monotonic/clock-gettime-monotonic/libc: "* ]]
+	# Exactly every 1000th read of the libc path steps back: verify's own
+	# clock does not go through libc (it did: one in 985).
+	[[ "$output" =~ monotonic/clock-gettime-monotonic/libc:\ went\ backwards\ ([0-9]+)\ times\ in\ ([0-9]+)\ reads ]]
+	[ "$((BASH_REMATCH[2] / 1000 - BASH_REMATCH[1]))" -ge -1 ]
+	[ "$((BASH_REMATCH[2] / 1000 - BASH_REMATCH[1]))" -le 1 ]
 	[[ "$output" == *"ok 3 monotonic/clock-gettime-monotonic/syscall: "* ]]
 	# An interposer that stops a bad pointer before libc (as a sanitizer's
 	# does) is named, and libc's own function is judged instead.
@@ -250,6 +284,109 @@ EOF
 	[ "$status" -eq 0 ]
 	[ "$(grep -c '^not ok' <<<"$output")" -eq 0 ]
 	[ "$(grep -c '^# the libc path goes through' <<<"$output")" -eq 0 ]
+}
+
+@test "an LD_PRELOAD library that stops libc's MONOTONIC_RAW does not stall verify's own deadlines" {
+	lib=$CLOCKBENCH_PRELOAD_FROZEN_RAW
+	[ -f "$lib" ]
+	! ldd "$CLOCKBENCH" | grep -q libasan ||
+		skip "a sanitizer build: its runtime must come first in LD_PRELOAD"
+	# Before, verify read its deadlines through libc and spun until killed.
+	LD_PRELOAD=$lib run timeout 60 "$CLOCKBENCH" verify --check monotonic/clock-gettime-monotonic --duration 2
+	echo "$output"
+	[ "$status" -eq 0 ]
+	grep -q "^# the libc path goes through .*libpreload-frozen-raw.so, which interposes clock_gettime()" <<<"$output"
+	[[ "$output" =~ ok\ 2\ monotonic/clock-gettime-monotonic/libc:\ ([0-9]+)\ reads ]]
+	[ "$(results "$output" | wc -l)" -eq 3 ]
+	# A stopped clock does not go back: the libc cell of MONOTONIC_RAW is
+	# reported too, and the time it was watched is verify's, not the frozen one.
+	LD_PRELOAD=$lib run timeout 60 "$CLOCKBENCH" verify --check 'monotonic/clock-gettime-monotonic-raw/libc' --duration 0.5
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ "$output" =~ ok\ 1\ monotonic/clock-gettime-monotonic-raw/libc:\ [0-9]+\ reads\ over\ 0\.[0-9]*[1-9] ]]
+	# Every libc clock stopped: only libc's own cells may fail; the checks
+	# that read time for themselves (sleeps, namespace timers) do not.
+	CLOCKBENCH_FREEZE_ALL=1 LD_PRELOAD=$lib run timeout 120 "$CLOCKBENCH" verify --check sleep --check timens --check 'monotonic/clock-gettime-boottime' --duration 2
+	grep -E '^not ok' <<<"$output" | grep -v '/libc: ' || true
+	[ "$(grep -E '^not ok' <<<"$output" | grep -vc '/libc: ')" -eq 0 ]
+	[[ "${lines[-1]}" == "# Totals: "* ]]
+	# As root the namespace checks run, and libc's stopped clock fails them.
+	if [ "$(id -u)" -eq 0 ]; then
+		[ "$status" -eq 1 ]
+		grep -qE '^not ok [0-9]+ timens/[^ ]+/libc: ' <<<"$output"
+	fi
+}
+
+@test "resolution/step says what it saw: the cost of a read, or the clock's own step when reads repeat" {
+	# gettimeofday counts microseconds: most reads see the same one.
+	run v --check 'resolution/step/gettimeofday/vdso' --duration 0.2
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"ok 1 resolution/step/gettimeofday/vdso: the finest step seen between two reads is 1000 ns: not below the reported resolution (1000 ns), "*"reads saw the clock move, so 1000 ns is the clock's own step"* ]]
+	# A coarse clock: whole ticks.
+	run v --check 'resolution/step/clock-gettime-monotonic-coarse/syscall' --duration 0.2
+	[[ "$output" =~ ok\ 1\ resolution/step/clock-gettime-monotonic-coarse/syscall:\ the\ finest\ step\ seen\ between\ two\ reads\ is\ [0-9]+\ ns,\ [1-4]\ whole\ ticks?\ of\ its\ resolution\ \([0-9]+\ ns,\ [0-9]+\ Hz\),\ as\ a\ coarse\ clock\ steps\ \([0-9]+\ steps\) ]]
+	! grep -q 'smallest step' <<<"$output"
+	lib=$CLOCKBENCH_PRELOAD_COARSE_CLOCK
+	[ -f "$lib" ]
+	! ldd "$CLOCKBENCH" | grep -q libasan ||
+		skip "a sanitizer build: its runtime must come first in LD_PRELOAD"
+	# libc's MONOTONIC moves in 10 us steps behind the interposer, while
+	# it still reports a 1 ns resolution; the other paths are untouched.
+	LD_PRELOAD=$lib run v --check 'resolution/step/clock-gettime-monotonic/' --duration 0.5
+	echo "$output"
+	[ "$status" -eq 0 ]
+	fine='the finest step seen between two reads is [0-9]+ ns: not below the reported resolution \(1 ns\), not above 100000 ns \(a clock that moves between ticks\)'
+	[[ "$output" =~ ok\ 1\ resolution/step/clock-gettime-monotonic/vdso:\ $fine\;\ ([0-9]+)\ of\ ([0-9]+)\ reads\ saw\ the\ clock\ move,\ so\ the\ step\ is\ the\ cost\ of\ a\ read\ and\ bounds\ the\ clock\'s\ own\ step\ only\ from\ above$'\n' ]]
+	[ $((BASH_REMATCH[1] * 2)) -gt "${BASH_REMATCH[2]}" ]
+	[[ "$output" =~ ok\ 2\ resolution/step/clock-gettime-monotonic/libc:\ the\ finest\ step\ seen\ between\ two\ reads\ is\ 10000\ ns:\ .*\;\ only\ [0-9]+\ of\ [0-9]+\ reads\ saw\ the\ clock\ move,\ so\ 10000\ ns\ is\ the\ clock\'s\ own\ step$'\n' ]]
+	[[ "$output" =~ ok\ 3\ resolution/step/clock-gettime-monotonic/syscall:\ $fine\;\ [0-9]+\ of\ [0-9]+\ reads\ saw\ the\ clock\ move,\ so\ the\ step\ is\ the\ cost\ of\ a\ read ]]
+}
+
+@test "getrandom's lines claim what is checked: lengths, the bytes past them, draws that differ" {
+	run v --check 'getrandom/*/syscall' --check getrandom/threads
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ "$output" =~ ok\ 1\ getrandom/fill-1/syscall:\ 32\ draws\ of\ 1\ byte:\ each\ returned\ 1\ and\ left\ the\ 64\ bytes\ past\ it\ untouched\;\ ([0-9]+)\ of\ the\ 31\ draws\ after\ the\ first\ gave\ a\ byte\ other\ than\ the\ first\'s\ \(0x[0-9a-f]{2}\),\ so\ they\ were\ not\ all\ the\ same ]]
+	[ "${BASH_REMATCH[1]}" -ge 1 ]
+	for n in 16 256 1263 4096; do
+		grep -qE "^ok [0-9]+ getrandom/fill-$n/syscall: 2 draws of $n bytes: each returned $n, wrote over the 0x5a filler \(not all $n bytes left as it\) and left the 64 bytes past it untouched; the two draws differ\$" <<<"$output"
+	done
+	grep -qE '^ok [0-9]+ getrandom/flags-insecure/syscall: 2 draws of 16 bytes: each returned 16, ' <<<"$output"
+	! grep -q 'fresh' <<<"$output"
+	if vdso_exports getrandom; then
+		grep -qE '^ok [0-9]+ getrandom/threads/vdso: 8 threads, each with its own state, drew 2000 x 16 bytes at once: no draw equal to the same thread.s previous one, and the 8 threads. first draws all differ$' <<<"$output"
+	fi
+}
+
+@test "the aux-clock expected failures name CONFIG_POSIX_AUX_CLOCKS and where it was read" {
+	checks=(--check 'abi/clock-getres/aux-16/vdso')
+	run v "${checks[@]}"
+	echo "$output"
+	grep -q '^ok 1 abi/clock-getres/aux-16/vdso: expected' <<<"$output" &&
+		skip "the vDSO and the syscall agree on auxiliary clock ids here"
+	[ "$status" -eq 0 ]
+	bug="the vDSO's clock_getres succeeds (returns 0) for an auxiliary clock id the syscall rejects with EINVAL: since v6.17, lib/vdso/gettimeofday.c answers auxiliary ids with aux_clock_resolution_ns() without the CONFIG_POSIX_AUX_CLOCKS check do_aux() makes"
+	# The running kernel's own config, when it has one.
+	if [ -r "/boot/config-$(uname -r)" ] || [ -r /proc/config.gz ]; then
+		[[ "$output" =~ ok\ 1\ abi/clock-getres/aux-16/vdso\ \#\ XFAIL\ known\ kernel\ bug\ with\ CONFIG_POSIX_AUX_CLOCKS\ off\ \(not\ set\ in\ (/boot/config-.*|/proc/config.gz)\):\  ]]
+	fi
+	# A config that has the option off, plain or gzipped.
+	printf '# CONFIG_POSIX_AUX_CLOCKS is not set\nCONFIG_HZ=250\n' >"$BATS_TEST_TMPDIR/config"
+	CLOCKBENCH_KERNEL_CONFIG=$BATS_TEST_TMPDIR/config run v "${checks[@]}"
+	[ "$status" -eq 0 ]
+	[ "${lines[-2]}" = "ok 1 abi/clock-getres/aux-16/vdso # XFAIL known kernel bug with CONFIG_POSIX_AUX_CLOCKS off (not set in $BATS_TEST_TMPDIR/config): $bug" ]
+	gzip -k "$BATS_TEST_TMPDIR/config"
+	CLOCKBENCH_KERNEL_CONFIG=$BATS_TEST_TMPDIR/config.gz run v "${checks[@]}"
+	[ "${lines[-2]}" = "ok 1 abi/clock-getres/aux-16/vdso # XFAIL known kernel bug with CONFIG_POSIX_AUX_CLOCKS off (not set in $BATS_TEST_TMPDIR/config.gz): $bug" ]
+	# No config to read: said so, still expected.
+	CLOCKBENCH_KERNEL_CONFIG=$BATS_TEST_TMPDIR/missing run v "${checks[@]}"
+	[ "$status" -eq 0 ]
+	[ "${lines[-2]}" = "ok 1 abi/clock-getres/aux-16/vdso # XFAIL known kernel bug when CONFIG_POSIX_AUX_CLOCKS is off, which could not be confirmed (the kernel config could not be read: tried $BATS_TEST_TMPDIR/missing): $bug" ]
+	# With the option on, the known bug does not explain it: a failure.
+	echo CONFIG_POSIX_AUX_CLOCKS=y >"$BATS_TEST_TMPDIR/config-y"
+	CLOCKBENCH_KERNEL_CONFIG=$BATS_TEST_TMPDIR/config-y run v "${checks[@]}"
+	[ "$status" -eq 1 ]
+	[ "${lines[-2]}" = "not ok 1 abi/clock-getres/aux-16/vdso: CONFIG_POSIX_AUX_CLOCKS=y in $BATS_TEST_TMPDIR/config-y, so the known bug (which needs the option off) does not explain this: $bug" ]
 }
 
 @test "a step back every Nth read fails monotonic/* and cross-cpu/* of that path, with its size and where" {
@@ -467,6 +604,30 @@ EOF
 	jq -e '.checks[] | select(.name | startswith("bracket/")) | .elapsed_s < 2' <<<"$output"
 	run v --long --check 'monotonic/clock-gettime-monotonic/*' --list
 	[ "${#lines[@]}" -eq 3 ]
+}
+
+@test "the header and the summary say how long each clock was watched, against inconsistency-check's 10 s" {
+	run v --check 'monotonic/clock-gettime-monotonic/vdso' --check 'cross-cpu/clock-gettime-monotonic/vdso' --duration 1
+	echo "$output"
+	[ "$status" -eq 0 ]
+	grep -qxE '# each clock is watched [0-9]+ ms by monotonic/\*, [0-9]+ ms by cross-cpu/\*' <<<"$output"
+	grep -qxE "# the longest of these watches is [0-9.]+ % of the 10 s inconsistency-check watches each clock by default \(--long watches as long\)" <<<"$output"
+	# The summary, just before the totals: what the watches took.
+	[[ "${lines[-2]}" =~ ^\#\ each\ clock\ was\ watched\ ([0-9]+)(-[0-9]+)?\ ms\ by\ monotonic/\*,\ [0-9]+(-[0-9]+)?\ ms\ by\ cross-cpu/\*\;\ the\ longest\ is\ [0-9.]+\ %\ of\ inconsistency-check\'s\ 10\ s$ ]]
+	[ "${BASH_REMATCH[1]}" -ge 300 ]
+	[[ "${lines[-1]}" == "# Totals: "* ]]
+	# Skipped checks watched nothing: no summary.
+	run v --check 'clocksource-switch/*/vdso'
+	! grep -q 'was watched' <<<"$output"
+	# JSON: the same figures.
+	run v --format json --check 'monotonic/clock-gettime-monotonic/vdso' --duration 0.5
+	jq -e '.inconsistency_check_watch_s == 10 and .watched.monotonic.checks == 1 and .watched.monotonic.min_s >= 0.4 and ((.watched.monotonic.max_s - .checks[0].elapsed_s) | fabs) < 0.01' <<<"$output"
+	# --long: as long as the selftest.
+	run v --long --check 'monotonic/clock-gettime-monotonic/syscall'
+	echo "$output"
+	[ "$status" -eq 0 ]
+	grep -qx "# the longest of these watches is as long as the 10 s inconsistency-check watches each clock by default" <<<"$output"
+	[[ "${lines[-2]}" =~ ^\#\ each\ clock\ was\ watched\ 1[0-9]{4}\ ms\ by\ monotonic/\*\;\ the\ longest\ is\ as\ long\ as\ inconsistency-check\'s\ 10\ s$ ]]
 }
 
 @test "help and man name the options and exit statuses" {

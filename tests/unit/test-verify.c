@@ -358,6 +358,34 @@ static void test_granularity_agrees(void **state)
 	assert_false(granularity_agrees(1, 4000000, CLOCK_KIND_HRES, why, sizeof(why)));
 	assert_false(granularity_agrees(1000, 500, CLOCK_KIND_HRES, why, sizeof(why)));
 	assert_false(granularity_agrees(0, 500, CLOCK_KIND_HRES, why, sizeof(why)));
+	/* The messages say what was measured, not that it is the resolution. */
+	assert_true(granularity_agrees(1, 20, CLOCK_KIND_HRES, why, sizeof(why)));
+	assert_string_equal(why, "the finest step seen between two reads is 20 ns: not "
+			    "below the reported resolution (1 ns), not above 100000 ns (a "
+			    "clock that moves between ticks)");
+	assert_false(granularity_agrees(1000, 500, CLOCK_KIND_HRES, why, sizeof(why)));
+	assert_non_null(strstr(why, "500 ns, is below 1000 ns (the reported resolution"));
+	assert_true(granularity_agrees(4000000, 8000000, CLOCK_KIND_COARSE, why, sizeof(why)));
+	assert_string_equal(why, "the finest step seen between two reads is 8000000 ns, 2 "
+			    "whole ticks of its resolution (4000000 ns, 250 Hz), as a coarse "
+			    "clock steps");
+}
+
+/* Counts, not times: which of the step and a read's cost the step is. */
+static void test_gran_step_is_read_cost(void **state)
+{
+	struct gran_stats st = { .reads = 1001, .steps = 1000, .min_step_ns = 20 };
+
+	assert_true(gran_step_is_read_cost(&st));
+	st.steps = 501;
+	assert_true(gran_step_is_read_cost(&st));
+	st.steps = 500;
+	assert_false(gran_step_is_read_cost(&st));
+	st.steps = 40;		/* gettimeofday: most reads see the same us */
+	assert_false(gran_step_is_read_cost(&st));
+	st.reads = 1;
+	st.steps = 0;
+	assert_false(gran_step_is_read_cost(&st));
 }
 
 /* ---- REALTIME steps ----------------------------------------------------------------- */
@@ -831,6 +859,7 @@ int main(void)
 		cmocka_unit_test(test_mono_run_catches_a_step_back),
 		cmocka_unit_test(test_gran_run),
 		cmocka_unit_test(test_granularity_agrees),
+		cmocka_unit_test(test_gran_step_is_read_cost),
 		cmocka_unit_test(test_rt_offset),
 		cmocka_unit_test(test_step_watch),
 		cmocka_unit_test(test_xcpu_catches_a_step_back),
