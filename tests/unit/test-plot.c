@@ -79,10 +79,10 @@ static void test_quoting(void **state)
 
 	(void)state;
 	gp_quote(&sb, "it's\nhere");
-	assert_string_equal(sb.buf, "'it''s here'");
+	assert_string_equal(sb.buf, "\"it's\\nhere\"");
 	strbuf_reset(&sb);
-	gp_text(&sb, "a \"b\" \\c\nd");
-	assert_string_equal(sb.buf, "\"a \\\"b\\\" \\\\c\\nd\"");
+	gp_quote(&sb, "a \"b\" \\c `d` @e\t\x7f");
+	assert_string_equal(sb.buf, "\"a \\\"b\\\" \\\\c \\140d\\140 \\100e\\011\\177\"");
 	strbuf_reset(&sb);
 	gp_data_string(&sb, "say \"x\"\t");
 	assert_string_equal(sb.buf, "\"say 'x' \"");
@@ -109,9 +109,9 @@ static void test_blocks(void **state)
 	assert_non_null(strstr(gp.data.buf, "# index 0: first\n1 2\n\n\n# index 1: empty\n"
 			       "NaN\n\n\n# index 2: third\n3 4\n"));
 	gp_chart(&gp, "x.png", GP_PNG, 640, 480);
-	assert_non_null(strstr(gp.script.buf, "if (!exists(\"cb_out1\")) cb_out1 = 'x.png'\n"));
+	assert_non_null(strstr(gp.script.buf, "if (!exists(\"cb_out1\")) cb_out1 = \"x.png\"\n"));
 	assert_non_null(strstr(gp.script.buf, "set terminal pngcairo size 640,480"));
-	assert_non_null(strstr(gp.script.buf, "cb_data = 'x'.'.dat'"));
+	assert_non_null(strstr(gp.script.buf, "cb_data = \"x.dat\""));
 	gp_release(&gp);
 }
 
@@ -343,9 +343,9 @@ static void test_cells(void **state)
 	one_group_each(&f, 1);
 	assert_int_equal(chart(&f, PLOT_CELLS, &gp, &err), 0);
 	assert_non_null(strstr(gp.script.buf, "\"clock-gettime-monotonic\" 0, \\\n  \"time\" 1)"));
-	assert_non_null(strstr(gp.script.buf, "title 'vdso'"));
-	assert_non_null(strstr(gp.script.buf, "title 'syscall'"));
-	assert_null(strstr(gp.script.buf, "title 'libc'"));
+	assert_non_null(strstr(gp.script.buf, "title \"vdso\""));
+	assert_non_null(strstr(gp.script.buf, "title \"syscall\""));
+	assert_null(strstr(gp.script.buf, "title \"libc\""));
 	assert_non_null(strstr(gp.script.buf, "run 7 · kernel 6.18.44 · host vm1 · label before"));
 	assert_non_null(strstr(gp.script.buf, "set logscale x"));
 	/* No cycles kept: no cycles panel. */
@@ -427,7 +427,7 @@ static void test_distribution(void **state)
 	assert_int_equal(plot_default_kind(&f.in), PLOT_DISTRIBUTION);
 	assert_int_equal(chart(&f, PLOT_DISTRIBUTION, &gp, &err), 0);
 	assert_non_null(strstr(gp.data.buf, "wall : bin centre, samples\n"));
-	assert_non_null(strstr(gp.script.buf, "set xlabel 's'"));
+	assert_non_null(strstr(gp.script.buf, "set xlabel \"s\""));
 	assert_int_equal(sscanf(strstr(gp.data.buf, "(the tail), samples\n") + 20,
 				"%*g %u", &tail), 1);
 	assert_int_equal(tail, 1);
@@ -464,7 +464,7 @@ static void test_scale(void **state)
 	assert_non_null(strstr(gp.data.buf, "pre#5, times threads: count, median, "
 			       "ci95_lo, ci95_hi\n2 2.02"));
 	assert_non_null(strstr(gp.data.buf, "\n8 2.52"));
-	assert_non_null(strstr(gp.script.buf, "title 'bug#6'"));
+	assert_non_null(strstr(gp.script.buf, "title \"bug#6\""));
 	assert_non_null(strstr(gp.script.buf, "seconds for 20000 calls"));
 	assert_non_null(strstr(gp.script.buf, "set xtics add (2, 8)"));
 	gp_release(&gp);
@@ -495,7 +495,7 @@ static void test_compare(void **state)
 	assert_non_null(strstr(gp.script.buf, "after (1 run), kernel 6.18.44 against "
 			       "before (1 run), kernel 6.18.44: geomean +"));
 	assert_non_null(strstr(gp.script.buf, "after#9, kernel 6.18.44 against"));
-	assert_non_null(strstr(gp.script.buf, "title 'worse'"));
+	assert_non_null(strstr(gp.script.buf, "title \"worse\""));
 	assert_non_null(strstr(gp.script.buf, "title 'noise floor'"));
 	gp_release(&gp);
 	strbuf_release(&err);
@@ -530,7 +530,7 @@ static void test_timens(void **state)
 	assert_int_equal(plot_default_kind(&f.in), PLOT_TIMENS);
 	assert_int_equal(chart(&f, PLOT_TIMENS, &gp, &err), 0);
 	assert_non_null(strstr(gp.script.buf, "set multiplot layout 1,2"));
-	assert_non_null(strstr(gp.script.buf, "title 'time namespace'"));
+	assert_non_null(strstr(gp.script.buf, "title \"time namespace\""));
 	assert_non_null(strstr(gp.data.buf, "run 2 (timens): y, median"));
 	assert_non_null(strstr(gp.data.buf, "verdict worse: y, change, ci95_lo, ci95_hi (%)\n0 5"));
 	gp_release(&gp);
@@ -568,8 +568,8 @@ static void test_hotplug(void **state)
 			       "label (ms)\n12.6875 0.000 10.15 15.225 -0.350 0.350 \"2\""));
 	assert_non_null(strstr(gp.data.buf, "cpu:bringup: x, y, x_lo, x_hi, y_lo, y_hi, "
 			       "label (ms)\n4.06 1.000 0 8.12"));
-	assert_non_null(strstr(gp.script.buf, "title '1 sched:active'"));
-	assert_non_null(strstr(gp.script.buf, "title '4 rest'"));
+	assert_non_null(strstr(gp.script.buf, "title \"1 sched:active\""));
+	assert_non_null(strstr(gp.script.buf, "title \"4 rest\""));
 	assert_non_null(strstr(gp.script.buf, "\"offline, hp#4\" 0"));
 	gp_release(&gp);
 	strbuf_release(&err);
