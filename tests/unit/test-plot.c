@@ -13,7 +13,9 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "basic/strbuf.h"
 #include "basic/util.h"
@@ -576,6 +578,189 @@ static void test_hotplug(void **state)
 	free_runs(&f, 1);
 }
 
+/* ---- data is never code (issue 18, 1) --------------------------------- */
+
+/*
+ * Every byte but NUL, and the sequences that broke out of quoting once,
+ * printed by gnuplot itself from gp_quote()'s literals: it reads back
+ * exactly what went in, and runs nothing (the canary never appears).
+ */
+static void test_quote_through_gnuplot(void **state)
+{
+	static const char *const tricky[] = {
+		"o'brien", "x' . system(\"touch canary\") . '", "x\" . system(\"touch canary\") . \"",
+		"x\\' . system(\"touch canary\") . '\\", "x\\\\\" . system(\"touch canary\") . \"\\",
+		"`touch canary`", "'`touch canary`'", "\"`touch canary`\"", "@cb_data @x",
+		"a\\", "\\", "a\nsystem \"touch canary\"\n", "#; load 'x'; \\", "",
+	};
+	char all[256], dir[] = "/tmp/clockbench-quote-XXXXXX", gnuplot[4096], path[4200];
+	struct strbuf script = STRBUF_INIT, want = STRBUF_INIT, cmd = STRBUF_INIT, got = STRBUF_INIT;
+	FILE *f;
+	int c;
+
+	(void)state;
+	if (!gp_find(gnuplot, sizeof(gnuplot)))
+		skip();
+	for (int i = 1; i < 256; i++)
+		all[i - 1] = (char)i;
+	all[255] = '\0';
+	assert_non_null(mkdtemp(dir));
+	strbuf_adds(&script, "set print \"out\"\n");
+	for (size_t i = 0; i <= ARRAY_SIZE(tricky); i++) {
+		const char *s = i < ARRAY_SIZE(tricky) ? tricky[i] : all;
+
+		strbuf_adds(&script, "print ");
+		gp_quote(&script, s);
+		strbuf_addch(&script, '\n');
+		strbuf_addf(&want, "%s\n", s);
+	}
+	snprintf(path, sizeof(path), "%s/t.gp", dir);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fwrite(script.buf, 1, script.len, f);
+	assert_int_equal(fclose(f), 0);
+	strbuf_addf(&cmd, "cd %s && '%s' -d t.gp", dir, gnuplot);
+	assert_int_equal(system(cmd.buf), 0);
+	snprintf(path, sizeof(path), "%s/out", dir);
+	f = fopen(path, "r");
+	assert_non_null(f);
+	while ((c = fgetc(f)) != EOF)
+		strbuf_addch(&got, (char)c);
+	fclose(f);
+	assert_int_equal(got.len, want.len);
+	assert_memory_equal(got.buf, want.buf, want.len);
+	snprintf(path, sizeof(path), "%s/canary", dir);
+	assert_int_equal(access(path, F_OK), -1);
+	strbuf_setf(&cmd, "rm -r %s", dir);
+	assert_int_equal(system(cmd.buf), 0);
+	strbuf_release(&script);
+	strbuf_release(&want);
+	strbuf_release(&cmd);
+	strbuf_release(&got);
+}
+
+#define MARK "EVIL'\"`@\\;#"
+
+/* s with MARK after it (a new string: the old one freed). */
+static void mark(char **s)
+{
+	char *m = xmalloc(strlen(*s) + sizeof(MARK));
+
+	sprintf(m, "%s" MARK, *s);
+	free(*s);
+	*s = m;
+}
+
+/* Every text field of run r marked, its cells still shaped for their kind. */
+static void mark_run(struct stored_run *r)
+{
+	mark(&r->label);
+	mark(&r->host);
+	mark(&r->kernel);
+	for (size_t i = 0; i < r->ncells; i++) {
+		struct stored_cell *c = &r->cells[i];
+
+		if (strncmp(c->name, "state:", 6) == 0) {
+			char *m = xmalloc(strlen(c->name) + sizeof(MARK));
+
+			sprintf(m, "state:" MARK "%s", c->name + 6);
+			free(c->name);
+			c->name = m;
+		} else if (!strstr(c->name, "-threads-") && !streq(c->name, "offline") &&
+			   !streq(c->name, "online")) {
+			mark(&c->name);
+		}
+		mark(&c->path);
+		mark(&c->api);
+		mark(&c->clock);
+		mark(&c->cycles_unit);
+	}
+}
+
+/*
+ * Where MARK appears in a script outside a string literal ("..." with
+ * backslash escapes, '...' with '' for a quote), or outside any: a
+ * backquote or an @. NULL when text only ever sits inside literals.
+ */
+static const char *outside_literal(const char *script)
+{
+	for (const char *p = script; *p; p++) {
+		if (*p == '"') {
+			for (p++; *p && *p != '"' && *p != '\n'; p++)
+				if (*p == '\\' && p[1])
+					p++;
+			if (*p != '"')
+				return p;
+		} else if (*p == '\'') {
+			for (p++; *p && *p != '\n' && !(*p == '\'' && p[1] != '\''); p++)
+				if (*p == '\'')
+					p++;
+			if (*p != '\'')
+				return p;
+		} else if (*p == '`' || *p == '@' || strncmp(p, "EVIL", 4) == 0) {
+			return p;
+		}
+	}
+	return NULL;
+}
+
+/* Every kind drawn from runs whose text is all MARK: only ever in literals. */
+static void test_text_only_in_literals(void **state)
+{
+	static const enum plot_kind kinds[] = {
+		PLOT_CELLS, PLOT_DISTRIBUTION, PLOT_ROUNDS, PLOT_COMPARE,
+	};
+	struct fixture f;
+	struct strbuf err = STRBUF_INIT;
+	struct gp gp;
+	const char *at;
+
+	(void)state;
+	bench_run(&f.runs[0], 7, "before");
+	bench_run(&f.runs[1], 9, "after");
+	mark_run(&f.runs[0]);
+	mark_run(&f.runs[1]);
+	one_group_each(&f, 2);
+	for (size_t k = 0; k < ARRAY_SIZE(kinds); k++) {
+		assert_int_equal(chart(&f, kinds[k], &gp, &err), 0);
+		assert_non_null(strstr(gp.script.buf, "EVIL"));
+		if ((at = outside_literal(gp.script.buf)))
+			fail_msg("%s: text outside a literal at: %.60s",
+				 plot_kind_names[kinds[k]], at);
+		gp_release(&gp);
+	}
+	free_runs(&f, 2);
+	scale_run(&f.runs[0], 5, "pre");
+	hotplug_run(&f.runs[1]);
+	mark_run(&f.runs[0]);
+	mark_run(&f.runs[1]);
+	one_group_each(&f, 2);
+	for (size_t k = 0; k < 2; k++) {
+		enum plot_kind kind = k ? PLOT_HOTPLUG : PLOT_SCALE;
+
+		assert_int_equal(chart(&f, kind, &gp, &err), 0);
+		assert_non_null(strstr(gp.script.buf, "EVIL"));
+		if ((at = outside_literal(gp.script.buf)))
+			fail_msg("%s: text outside a literal at: %.60s", plot_kind_names[kind], at);
+		gp_release(&gp);
+	}
+	free_runs(&f, 2);
+	timens_side(&f.runs[0], 1, "host");
+	timens_side(&f.runs[1], 2, "timens");
+	for (size_t i = 0; i < 200; i++)
+		f.runs[1].cells[0].values[i] *= 1.05;
+	mark_run(&f.runs[0]);
+	mark_run(&f.runs[1]);
+	one_group_each(&f, 2);
+	assert_int_equal(chart(&f, PLOT_TIMENS, &gp, &err), 0);
+	assert_non_null(strstr(gp.script.buf, "EVIL"));
+	if ((at = outside_literal(gp.script.buf)))
+		fail_msg("timens: text outside a literal at: %.60s", at);
+	gp_release(&gp);
+	free_runs(&f, 2);
+	strbuf_release(&err);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -596,6 +781,8 @@ int main(void)
 		cmocka_unit_test(test_compare),
 		cmocka_unit_test(test_timens),
 		cmocka_unit_test(test_hotplug),
+		cmocka_unit_test(test_quote_through_gnuplot),
+		cmocka_unit_test(test_text_only_in_literals),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
