@@ -134,11 +134,32 @@ static void add_number(struct strbuf *sb, const char *spec, size_t len, va_list 
 #pragma GCC diagnostic pop
 
 /*
+ * The quote a format's literal text leaves open after len bytes, given the
+ * one open before them (0: none): a %s there would be text inside a
+ * literal, where its quotes and letters would be code again.
+ */
+static char open_quote(const char *text, size_t len, char quote)
+{
+	for (size_t i = 0; i < len; i++) {
+		if (quote == '"' && text[i] == '\\' && i + 1 < len)
+			i++;
+		else if (quote && text[i] == quote)
+			quote = 0;
+		else if (!quote && (text[i] == '\'' || text[i] == '"'))
+			quote = text[i];
+	}
+	return quote;
+}
+
+/*
  * printf's formatting, but a %s argument becomes a string literal
  * (gp_quote()): nothing a caller passes as text is pasted into the script.
+ * A %s inside a literal of the format ('%s', "x %s") is a bug, refused.
  */
 static void script_vaddf(struct strbuf *sb, const char *fmt, va_list ap)
 {
+	const char *whole = fmt;
+	char quote = 0;
 	va_list args;
 
 	va_copy(args, ap);
@@ -147,6 +168,7 @@ static void script_vaddf(struct strbuf *sb, const char *fmt, va_list ap)
 		char spec[32];
 
 		strbuf_add(sb, fmt, plain);
+		quote = open_quote(fmt, plain, quote);
 		fmt += plain;
 		if (!*fmt)
 			break;
@@ -157,9 +179,11 @@ static void script_vaddf(struct strbuf *sb, const char *fmt, va_list ap)
 		}
 		n = conversion_len(fmt + 1);
 		if (n == 0 || n + 2 > sizeof(spec))
-			fatal("gnuplot script format \"%s\": bad conversion", fmt);
+			fatal("gnuplot script format \"%s\": bad conversion", whole);
 		snprintf(spec, sizeof(spec), "%%%.*s", (int)n, fmt + 1);
 		fmt += 1 + n;
+		if (streq(spec, "%s") && quote)
+			fatal("gnuplot script format \"%s\": %%s inside a quoted string", whole);
 		if (streq(spec, "%s"))
 			gp_quote(sb, va_arg(args, const char *));
 		else

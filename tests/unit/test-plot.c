@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "basic/strbuf.h"
@@ -580,6 +581,59 @@ static void test_hotplug(void **state)
 
 /* ---- data is never code (issue 18, 1) --------------------------------- */
 
+/* gp_cmd's format: printf's numbers, every %s a literal, no text pasted. */
+static void test_script_format(void **state)
+{
+	struct gp gp;
+
+	(void)state;
+	gp_init(&gp, "f");
+	strbuf_reset(&gp.script);
+	gp_cmd(&gp, "set xrange [%g:%.2f] # %d%% %zu %u %ld %lld %x", 0.5, 2.0, -3,
+	       (size_t)4, 5u, 6L, 7LL, 255u);
+	gp_cmd(&gp, "plot 1 title %s lc rgb %s, 2 title %s", "o'brien", "#0072B2", "");
+	assert_string_equal(gp.script.buf, "set xrange [0.5:2.00] # -3% 4 5 6 7 ff\n"
+			    "plot 1 title \"o'brien\" lc rgb \"#0072B2\", 2 title \"\"\n");
+	gp_release(&gp);
+}
+
+/* A caller's %s inside a literal of its format would be code: a bug, fatal. */
+static int format_dies(const char *fmt)
+{
+	pid_t pid = fork();
+	int status;
+
+	if (pid == 0) {
+		struct gp gp;
+
+		if (!freopen("/dev/null", "w", stderr))
+			_exit(3);
+		gp_init(&gp, "f");
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+		gp_cmd(&gp, fmt, "x");
+#pragma GCC diagnostic pop
+		_exit(0);
+	}
+	assert_true(pid > 0);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	return !(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+}
+
+static void test_script_format_refused(void **state)
+{
+	(void)state;
+	assert_true(format_dies("title '%s'"));
+	assert_true(format_dies("set label \"a %s\""));
+	assert_true(format_dies("set label \"a\\\" %s\""));
+	assert_true(format_dies("title %-5s"));
+	assert_true(format_dies("title %.3s"));
+	assert_true(format_dies("title %c"));
+	assert_false(format_dies("title 'it''s' %s"));
+	assert_false(format_dies("title \"a\\\\\" %s"));
+}
+
+
 /*
  * Every byte but NUL, and the sequences that broke out of quoting once,
  * printed by gnuplot itself from gp_quote()'s literals: it reads back
@@ -781,6 +835,8 @@ int main(void)
 		cmocka_unit_test(test_compare),
 		cmocka_unit_test(test_timens),
 		cmocka_unit_test(test_hotplug),
+		cmocka_unit_test(test_script_format),
+		cmocka_unit_test(test_script_format_refused),
 		cmocka_unit_test(test_quote_through_gnuplot),
 		cmocka_unit_test(test_text_only_in_literals),
 	};
