@@ -26,6 +26,16 @@ int gp_format_of(const char *path)
 	return -1;
 }
 
+/*
+ * name as gnuplot should open it: a file name that starts with '<' is a
+ * command to read from, with '|' a command to write to; "./" keeps it a
+ * file. gp_render() passes temporary names ('.'), the script keeps these.
+ */
+static void file_name(struct strbuf *sb, const char *name)
+{
+	strbuf_addf(sb, "%s%s", *name == '<' || *name == '|' ? "./" : "", name);
+}
+
 void gp_init(struct gp *gp, const char *base)
 {
 	_cleanup_strbuf_ struct strbuf dat = STRBUF_INIT;
@@ -37,7 +47,8 @@ void gp_init(struct gp *gp, const char *base)
 	/* No names in comments: a comment ending in \ swallows the next line. */
 	strbuf_adds(&gp->script, "# Drawn by clockbench; edit it and render it again with "
 		    "gnuplot in this directory.\n");
-	strbuf_addf(&dat, "%s.dat", base);
+	file_name(&dat, base);
+	strbuf_adds(&dat, ".dat");
 	gp_cmd(gp, "if (!exists(\"cb_data\")) cb_data = %s", dat.buf);
 	gp_cmd(gp, "set encoding utf8");
 	strbuf_adds(&gp->data, "# clockbench data for its script: blocks separated by "
@@ -235,13 +246,15 @@ void gp_data_string(struct strbuf *sb, const char *s)
 void gp_chart(struct gp *gp, const char *output, enum gp_format format,
 	      int width, int height)
 {
+	_cleanup_strbuf_ struct strbuf out = STRBUF_INIT;
 	size_t k = ++gp->ncharts;
 
 	gp->outputs = xrealloc(gp->outputs, k * sizeof(char *));
 	gp->outputs[k - 1] = xstrdup(output);
 	strbuf_addf(&gp->script, "\n# ---- chart %zu\n", k);
 	gp_cmd(gp, "reset");
-	gp_cmd(gp, "if (!exists(\"cb_out%zu\")) cb_out%zu = %s", k, k, output);
+	file_name(&out, output);
+	gp_cmd(gp, "if (!exists(\"cb_out%zu\")) cb_out%zu = %s", k, k, out.buf);
 	if (format == GP_PNG)
 		gp_cmd(gp, "set terminal pngcairo size %d,%d noenhanced font %s "
 		       "background %s", width, height, "sans,10", "#ffffff");

@@ -203,6 +203,20 @@ matrix() {
 	[ "$(ls -A "$T/out" | wc -l)" -eq 3 ]
 }
 
+# gnuplot opens a file name that starts with < or | as a command: the
+# kept script names its data and picture so that they stay files.
+@test "an output name starting with < or | runs nothing when its script is drawn again" {
+	import_hostile "plain"
+	for name in "|touch \${CBC}p" "<touch \${CBC}d"; do
+		run cb plot --kind cells -o "$T/out/$name.svg" 1
+		[ "$status" -eq 0 ]
+		(cd "$T/out" && gnuplot "./$name.gp")
+		nothing_ran
+		[ ! -e "${CBC}p.svg" ] && [ ! -e "${CBC}d.dat" ]
+	done
+	[ "$(ls -A "$T/out" | wc -l)" -eq 6 ]
+}
+
 # The report's SVGs once carried gnuplot's `mouse` script: a state name
 # that switched the terminal to svg mouse jsdir "data:,...". Chromium runs
 # nothing from a hostile report: the title stays, no script element, no

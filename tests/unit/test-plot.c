@@ -116,6 +116,12 @@ static void test_blocks(void **state)
 	assert_non_null(strstr(gp.script.buf, "set terminal pngcairo size 640,480"));
 	assert_non_null(strstr(gp.script.buf, "cb_data = \"x.dat\""));
 	gp_release(&gp);
+	/* A name that starts with < or | would be a command to gnuplot. */
+	gp_init(&gp, "<touch x");
+	gp_chart(&gp, "|touch y.svg", GP_SVG, 640, 480);
+	assert_non_null(strstr(gp.script.buf, "cb_data = \"./<touch x.dat\"\n"));
+	assert_non_null(strstr(gp.script.buf, "cb_out1 = \"./|touch y.svg\"\n"));
+	gp_release(&gp);
 }
 
 static void test_split_path(void **state)
