@@ -43,6 +43,10 @@ void html_escape(struct strbuf *sb, const char *s)
 
 /* ---- inline SVG ---------------------------------------------------------- */
 
+/* What a browser takes for space in a tag; the characters of a name. */
+#define SVG_SPACE " \t\r\n\f"
+#define SVG_NAME_CHARS "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+
 /*
  * What gnuplot's SVG terminal draws with. An SVG is code in a browser: a
  * <script>, an on* handler, <foreignObject>, <a href="javascript:..">, a
@@ -95,7 +99,7 @@ static bool svg_attribute_inert(const char *name, size_t nlen, const char *value
 		strbuf_addf(why, "script in attribute %.*s", (int)nlen, name);
 	else
 		for (const char *u = strstr(v.buf, "url("); u; u = strstr(u + 1, "url("))
-			if (u[4 + strspn(u + 4, " \t'\"")] != '#') {
+			if (u[4 + strspn(u + 4, SVG_SPACE "'\"")] != '#') {
 				strbuf_addf(why, "a reference outside the chart (%.*s)",
 					    (int)nlen, name);
 				break;
@@ -103,7 +107,11 @@ static bool svg_attribute_inert(const char *name, size_t nlen, const char *value
 	return why->len == 0;
 }
 
-/* The attributes of the tag at p (just past its name), up to its '>'. */
+/*
+ * The attributes of the tag at p (just past its name), up to its '>'.
+ * Names only of letters, digits, ':' and '-' (what gnuplot writes), each
+ * with a quoted value: nothing a browser could read differently.
+ */
 static const char *svg_attributes(const char *p, struct strbuf *why)
 {
 	for (;;) {
@@ -111,19 +119,19 @@ static const char *svg_attributes(const char *p, struct strbuf *why)
 		size_t nlen;
 		char quote;
 
-		p += strspn(p, " \t\r\n/");
+		p += strspn(p, SVG_SPACE "/");
 		if (*p == '>')
 			return p + 1;
 		name = p;
-		nlen = strcspn(p, " \t\r\n/>=\"'");
+		nlen = strspn(p, SVG_NAME_CHARS ":-");
 		/* gnuplot writes fill = 'x': spaces around the '=' too. */
-		p += nlen + strspn(p + nlen, " \t\r\n");
+		p += nlen + strspn(p + nlen, SVG_SPACE);
 		if (nlen && *p == '=')
-			p += 1 + strspn(p + 1, " \t\r\n");
+			p += 1 + strspn(p + 1, SVG_SPACE);
 		else
 			nlen = 0;
 		if (!nlen || (*p != '"' && *p != '\'')) {
-			strbuf_adds(why, *p ? "an attribute without a quoted value" :
+			strbuf_adds(why, *p ? "an attribute gnuplot does not write" :
 				    "a tag left open");
 			return NULL;
 		}
@@ -142,29 +150,24 @@ static const char *svg_attributes(const char *p, struct strbuf *why)
 
 bool html_svg_inert(const char *svg, struct strbuf *why)
 {
-	const char *p = svg;
-
-	while (p && (p = strchr(p, '<'))) {
+	/*
+	 * No comment either: gnuplot writes none, and a browser ends one at
+	 * <!--> or --!> where a simple scan would read on.
+	 */
+	for (const char *p = svg; (p = strchr(p, '<'));) {
 		size_t len;
 
-		if (strncmp(p, "<!--", 4) == 0) {
-			if (!(p = strstr(p + 4, "-->"))) {
-				strbuf_adds(why, "a comment left open");
-				return false;
-			}
-			p += 3;
-			continue;
-		}
 		p += 1 + (p[1] == '/');
-		len = strspn(p, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789");
+		len = strspn(p, SVG_NAME_CHARS);
 		if (!len || !svg_element_known(p, len)) {
 			strbuf_addf(why, "an element gnuplot does not draw with (<%.*s)",
 				    (int)(len ? len : 1), p);
 			return false;
 		}
-		p = svg_attributes(p + len, why);
+		if (!(p = svg_attributes(p + len, why)))
+			return false;
 	}
-	return why->len == 0;
+	return true;
 }
 
 /* What in gnuplot's SVG names an id or refers to one. */

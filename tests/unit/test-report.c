@@ -115,13 +115,16 @@ static void test_svg_inert(void **state)
 		{ "<svg><image href='#a'/></svg>", "(<image)" },
 		{ "<svg><style>@import url(x)</style></svg>", "(<style)" },
 		{ "<svg><![CDATA[x]]></svg>", "(<!)" },
-		{ "<svg><!-- x", "a comment left open" },
-		{ "<svg><g id=x/></svg>", "without a quoted value" },
+		{ "<svg><!--><script>x()</script><!-- --></svg>", "(<!)" },
+		{ "<svg><g id=x/></svg>", "an attribute gnuplot does not write" },
+		{ "<svg><g\fonload='x()'/></svg>", "an event handler (onload)" },
+		{ "<svg><g \x01onload='x()'/></svg>", "an attribute gnuplot does not write" },
+		{ "<svg/onload='x()'></svg>", "an event handler (onload)" },
 		{ "<svg><g id='x/></svg>", "left open" },
 	};
 	static const char ok[] =
 		"<svg width='10' xmlns='http://www.w3.org/2000/svg' "
-		"xmlns:xlink='http://www.w3.org/1999/xlink'>\n<!-- <script> in a comment -->"
+		"xmlns:xlink='http://www.w3.org/1999/xlink'>\n"
 		"<title>a &lt;b> c</title><defs><pattern id='p'><path d='M0,0'/></pattern>"
 		"<filter id='f'><feFlood flood-color='#fff'/><feComposite in='SourceGraphic'/>"
 		"</filter></defs><g fill='url(#p)' style='stroke:url(#f)'><use xlink:href='#p'/>"
