@@ -29,19 +29,33 @@ int gp_format_of(const char *path)
 	return -1;
 }
 
+/*
+ * name as gnuplot should open it: a file name that starts with '<' is a
+ * command to read from, with '|' a command to write to; "./" keeps it a
+ * file. gp_render() passes temporary names ('.'), the script keeps these.
+ */
+static void file_name(struct strbuf *sb, const char *name)
+{
+	strbuf_addf(sb, "%s%s", *name == '<' || *name == '|' ? "./" : "", name);
+}
+
 void gp_init(struct gp *gp, const char *base)
 {
+	_cleanup_strbuf_ struct strbuf dat = STRBUF_INIT;
+
 	memset(gp, 0, sizeof(*gp));
 	gp->base = xstrdup(base);
 	strbuf_init(&gp->script);
 	strbuf_init(&gp->data);
-	strbuf_addf(&gp->script, "# Drawn by clockbench; edit and render again with "
-		    "`gnuplot %s.gp` in this directory.\n", base);
-	strbuf_addf(&gp->script, "if (!exists(\"cb_data\")) cb_data = ");
-	gp_quote(&gp->script, base);
-	strbuf_adds(&gp->script, ".'.dat'\nset encoding utf8\n");
-	strbuf_addf(&gp->data, "# clockbench data for %s.gp: blocks separated by "
-		    "two blank lines (gnuplot's index)\n", base);
+	/* No names in comments: a comment ending in \ swallows the next line. */
+	strbuf_adds(&gp->script, "# Drawn by clockbench; edit it and render it again with "
+		    "gnuplot in this directory.\n");
+	file_name(&dat, base);
+	strbuf_adds(&dat, ".dat");
+	gp_cmd(gp, "if (!exists(\"cb_data\")) cb_data = %s", dat.buf);
+	gp_cmd(gp, "set encoding utf8");
+	strbuf_adds(&gp->data, "# clockbench data for its script: blocks separated by "
+		    "two blank lines (gnuplot's index)\n");
 }
 
 void gp_release(struct gp *gp)
@@ -55,43 +69,172 @@ void gp_release(struct gp *gp)
 	memset(gp, 0, sizeof(*gp));
 }
 
+/* ---- script text ------------------------------------------------------ */
+
+/*
+ * gnuplot reads a script line by line and, before parsing it, runs every
+ * `...` outside single quotes as a shell command and expands @name
+ * outside quotes; within "...", \ starts an escape. A double-quoted
+ * literal that holds none of ` @ " \ nor a control character as itself
+ * is therefore inert text, whatever it says (checked against gnuplot 5.4:
+ * tests/unit/test-plot.c reads every byte back through gnuplot's print).
+ */
+void gp_quote(struct strbuf *sb, const char *s)
+{
+	strbuf_addch(sb, '"');
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '\n')
+			strbuf_adds(sb, "\\n");
+		else if (c == '"' || c == '\\')
+			strbuf_addf(sb, "\\%c", c);
+		else if (c == '`' || c == '@' || c < ' ' || c == 0x7f)
+			strbuf_addf(sb, "\\%03o", c);
+		else
+			strbuf_addch(sb, (char)c);
+	}
+	strbuf_addch(sb, '"');
+}
+
+/* The conversion at fmt (just after a '%'): its length, up to its letter. */
+static size_t conversion_len(const char *fmt)
+{
+	size_t n = strspn(fmt, "-+ #0");
+
+	n += strspn(fmt + n, "0123456789");
+	if (fmt[n] == '.')
+		n += 1 + strspn(fmt + n + 1, "0123456789");
+	n += strspn(fmt + n, "hlLzjt");
+	return fmt[n] ? n + 1 : n;
+}
+
+/* One numeric conversion spec ("%.4g", "%zu") of the next argument. */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+static void add_number(struct strbuf *sb, const char *spec, size_t len, va_list *ap)
+{
+	char conv = spec[len - 1];
+	const char *mod = spec + 1 + strspn(spec + 1, "-+ #0123456789.");
+
+	if (strchr("di", conv)) {
+		if (*mod == 'z')
+			strbuf_addf(sb, spec, va_arg(*ap, ssize_t));
+		else if (mod[0] == 'l' && mod[1] == 'l')
+			strbuf_addf(sb, spec, va_arg(*ap, long long));
+		else if (*mod == 'l')
+			strbuf_addf(sb, spec, va_arg(*ap, long));
+		else if (*mod == 'j' || *mod == 't' || *mod == 'L')
+			fatal("gnuplot script format %s: not supported", spec);
+		else
+			strbuf_addf(sb, spec, va_arg(*ap, int));
+	} else if (strchr("uxXo", conv)) {
+		if (*mod == 'z')
+			strbuf_addf(sb, spec, va_arg(*ap, size_t));
+		else if (mod[0] == 'l' && mod[1] == 'l')
+			strbuf_addf(sb, spec, va_arg(*ap, unsigned long long));
+		else if (*mod == 'l')
+			strbuf_addf(sb, spec, va_arg(*ap, unsigned long));
+		else if (*mod == 'j' || *mod == 't' || *mod == 'L')
+			fatal("gnuplot script format %s: not supported", spec);
+		else
+			strbuf_addf(sb, spec, va_arg(*ap, unsigned));
+	} else if (strchr("fFeEgGaA", conv) && *mod != 'L') {
+		strbuf_addf(sb, spec, va_arg(*ap, double));
+	} else {
+		fatal("gnuplot script format %s: not supported", spec);
+	}
+}
+#pragma GCC diagnostic pop
+
+/*
+ * The quote a format's literal text leaves open after len bytes, given the
+ * one open before them (0: none): a %s there would be text inside a
+ * literal, where its quotes and letters would be code again.
+ */
+static char open_quote(const char *text, size_t len, char quote)
+{
+	for (size_t i = 0; i < len; i++) {
+		if (quote == '"' && text[i] == '\\' && i + 1 < len)
+			i++;
+		else if (quote && text[i] == quote)
+			quote = 0;
+		else if (!quote && (text[i] == '\'' || text[i] == '"'))
+			quote = text[i];
+	}
+	return quote;
+}
+
+/*
+ * printf's formatting, but a %s argument becomes a string literal
+ * (gp_quote()): nothing a caller passes as text is pasted into the script.
+ * A %s inside a literal of the format ('%s', "x %s") is a bug, refused.
+ */
+static void script_vaddf(struct strbuf *sb, const char *fmt, va_list ap)
+{
+	const char *whole = fmt;
+	char quote = 0;
+	va_list args;
+
+	va_copy(args, ap);
+	while (*fmt) {
+		size_t plain = strcspn(fmt, "%"), n;
+		char spec[32];
+
+		strbuf_add(sb, fmt, plain);
+		quote = open_quote(fmt, plain, quote);
+		fmt += plain;
+		if (!*fmt)
+			break;
+		if (fmt[1] == '%') {
+			strbuf_addch(sb, '%');
+			fmt += 2;
+			continue;
+		}
+		n = conversion_len(fmt + 1);
+		if (n == 0 || n + 2 > sizeof(spec))
+			fatal("gnuplot script format \"%s\": bad conversion", whole);
+		snprintf(spec, sizeof(spec), "%%%.*s", (int)n, fmt + 1);
+		fmt += 1 + n;
+		if (streq(spec, "%s") && quote)
+			fatal("gnuplot script format \"%s\": %%s inside a quoted string", whole);
+		if (streq(spec, "%s"))
+			gp_quote(sb, va_arg(args, const char *));
+		else
+			add_number(sb, spec, n + 1, &args);
+	}
+	va_end(args);
+}
+
 void gp_cmd(struct gp *gp, const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	strbuf_vaddf(&gp->script, fmt, ap);
+	script_vaddf(&gp->script, fmt, ap);
 	va_end(ap);
 	strbuf_addch(&gp->script, '\n');
 }
 
-void gp_quote(struct strbuf *sb, const char *s)
+void gp_addf(struct gp_clause *c, const char *fmt, ...)
 {
-	strbuf_addch(sb, '\'');
-	for (; *s; s++) {
-		if (*s == '\'')
-			strbuf_addch(sb, '\'');
-		/* A newline would end the command: the caller splits lines. */
-		strbuf_addch(sb, *s == '\n' || *s == '\r' ? ' ' : *s);
-	}
-	strbuf_addch(sb, '\'');
+	va_list ap;
+
+	va_start(ap, fmt);
+	script_vaddf(&c->text, fmt, ap);
+	va_end(ap);
 }
 
-void gp_text(struct strbuf *sb, const char *s)
+void gp_cmd_clause(struct gp *gp, struct gp_clause *c)
 {
-	strbuf_addch(sb, '"');
-	for (; *s; s++) {
-		if (*s == '\n')
-			strbuf_adds(sb, "\\n");
-		else if (*s == '"' || *s == '\\')
-			strbuf_addf(sb, "\\%c", *s);
-		/* A backquote runs a shell command even inside "...". */
-		else if (*s == '`')
-			strbuf_adds(sb, "\\140");
-		else if ((unsigned char)*s >= ' ')
-			strbuf_addch(sb, *s);
-	}
-	strbuf_addch(sb, '"');
+	strbuf_add(&gp->script, c->text.buf, c->text.len);
+	strbuf_addch(&gp->script, '\n');
+	gp_clause_release(c);
+}
+
+void gp_clause_release(struct gp_clause *c)
+{
+	strbuf_release(&c->text);
 }
 
 void gp_data_string(struct strbuf *sb, const char *s)
@@ -106,20 +249,21 @@ void gp_data_string(struct strbuf *sb, const char *s)
 void gp_chart(struct gp *gp, const char *output, enum gp_format format,
 	      int width, int height)
 {
+	_cleanup_strbuf_ struct strbuf out = STRBUF_INIT;
 	size_t k = ++gp->ncharts;
 
 	gp->outputs = xrealloc(gp->outputs, k * sizeof(char *));
 	gp->outputs[k - 1] = xstrdup(output);
-	strbuf_addf(&gp->script, "\n# ---- chart %zu\nreset\n", k);
-	strbuf_addf(&gp->script, "if (!exists(\"cb_out%zu\")) cb_out%zu = ", k, k);
-	gp_quote(&gp->script, output);
-	strbuf_addch(&gp->script, '\n');
+	strbuf_addf(&gp->script, "\n# ---- chart %zu\n", k);
+	gp_cmd(gp, "reset");
+	file_name(&out, output);
+	gp_cmd(gp, "if (!exists(\"cb_out%zu\")) cb_out%zu = %s", k, k, out.buf);
 	if (format == GP_PNG)
-		gp_cmd(gp, "set terminal pngcairo size %d,%d noenhanced font 'sans,10' "
-		       "background '#ffffff'", width, height);
+		gp_cmd(gp, "set terminal pngcairo size %d,%d noenhanced font %s "
+		       "background %s", width, height, "sans,10", "#ffffff");
 	else
 		gp_cmd(gp, "set terminal svg size %d,%d dynamic noenhanced "
-		       "font 'sans-serif,12' background '#ffffff'", width, height);
+		       "font %s background %s", width, height, "sans-serif,12", "#ffffff");
 	gp_cmd(gp, "set output cb_out%zu", k);
 }
 
@@ -137,6 +281,7 @@ static void end_block(struct gp *gp)
 
 unsigned gp_block(struct gp *gp, const char *fmt, ...)
 {
+	_cleanup_strbuf_ struct strbuf comment = STRBUF_INIT;
 	va_list ap;
 
 	end_block(gp);
@@ -144,8 +289,13 @@ unsigned gp_block(struct gp *gp, const char *fmt, ...)
 		strbuf_adds(&gp->data, "\n\n");
 	strbuf_addf(&gp->data, "# index %u: ", gp->nblocks);
 	va_start(ap, fmt);
-	strbuf_vaddf(&gp->data, fmt, ap);
+	strbuf_vaddf(&comment, fmt, ap);
 	va_end(ap);
+	/* The comment names cells and runs: one line, whatever they hold. */
+	for (char *p = comment.buf; *p; p++)
+		if ((unsigned char)*p < ' ' || *p == 0x7f)
+			*p = ' ';
+	strbuf_add(&gp->data, comment.buf, comment.len);
 	strbuf_addch(&gp->data, '\n');
 	return gp->nblocks++;
 }

@@ -8,7 +8,7 @@
  *	gp_init(&gp, "cells");
  *	gp_chart(&gp, "cells.svg", GP_SVG, 1200, 600);
  *	unsigned k = gp_block(&gp, "vdso");	(rows follow: gp_row)
- *	gp_cmd(&gp, "plot cb_data index %u using 2:1 with points", k);
+ *	gp_cmd(&gp, "plot cb_data index %u using 2:1 with points title %s", k, label);
  *	rc = gp_render(&gp, dir, GP_KEEP_SOURCES, &err);
  *
  * The script names its data file and outputs through variables (cb_data,
@@ -45,15 +45,39 @@ struct gp {
 void gp_init(struct gp *gp, const char *base);
 void gp_release(struct gp *gp);
 
-/* A line of script. */
-void gp_cmd(struct gp *gp, const char *fmt, ...) _printf_(2, 3);
-/* s as a gnuplot string literal ('..', quotes doubled). */
-void gp_quote(struct strbuf *sb, const char *s);
 /*
- * s as a gnuplot text in double quotes, for titles and labels: a newline
- * starts a new line of the text.
+ * Script text. Every byte of the script comes from gp_cmd(), gp_addf()
+ * or gp_chart(), whose formats are printf's but for one thing: a %s
+ * argument is never pasted into the script, it becomes a gnuplot string
+ * literal (gp_quote()). So a label, a cell name, a unit or a path cannot
+ * become gnuplot code, however a caller spells its format: write
+ * `title %s`, never `title '%s'` (which would show the quotes). Keywords
+ * that vary are chosen by the caller's code (two formats), not passed as
+ * %s. Numbers (%d, %zu, %.4g ...) are printf's; %c, %p, %n and %s with a
+ * width, precision or flag are refused (fatal: a bug).
  */
-void gp_text(struct strbuf *sb, const char *s);
+void gp_cmd(struct gp *gp, const char *fmt, ...) _printf_(2, 3);
+
+/*
+ * A command written in pieces (one clause per series of a plot command,
+ * while the data blocks are added), filled only by gp_addf(), then made a
+ * line of the script by gp_cmd_clause(), which also releases it.
+ */
+struct gp_clause {
+	struct strbuf text;
+};
+#define GP_CLAUSE_INIT { STRBUF_INIT }
+void gp_addf(struct gp_clause *c, const char *fmt, ...) _printf_(2, 3);
+void gp_cmd_clause(struct gp *gp, struct gp_clause *c);
+void gp_clause_release(struct gp_clause *c);
+
+/*
+ * s as a gnuplot string literal: double quotes, with \ " ` @, newlines and
+ * control characters as escapes, so that gnuplot reads back exactly s and
+ * runs nothing (no `...` command, no @macro). The one way text reaches a
+ * script; gp_cmd()'s %s calls it.
+ */
+void gp_quote(struct strbuf *sb, const char *s);
 /* s as a string field of a data line ("..", without double quotes). */
 void gp_data_string(struct strbuf *sb, const char *s);
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "report/html.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -42,6 +43,133 @@ void html_escape(struct strbuf *sb, const char *s)
 
 /* ---- inline SVG ---------------------------------------------------------- */
 
+/* What a browser takes for space in a tag; the characters of a name. */
+#define SVG_SPACE " \t\r\n\f"
+#define SVG_NAME_CHARS "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+
+/*
+ * What gnuplot's SVG terminal draws with. An SVG is code in a browser: a
+ * <script>, an on* handler, <foreignObject>, <a href="javascript:..">, a
+ * <set>/<animate> that rewrites an href, or an external <use>/<image>
+ * would run or fetch something. Only these elements, and no handler or
+ * reference outside the document, pass; anything else means the SVG is not
+ * what our script asked gnuplot for (another terminal, `mouse`, `jsdir`),
+ * and the chart is left out rather than repaired: a sanitiser that strips
+ * has to parse as the browser does, a check only has to refuse what it
+ * does not know.
+ */
+static const char *const svg_elements[] = {
+	"svg", "g", "defs", "title", "desc", "path", "rect", "circle", "ellipse",
+	"line", "polyline", "polygon", "text", "tspan", "use", "symbol", "clippath",
+	"pattern", "lineargradient", "radialgradient", "stop", "marker", "filter",
+	"feflood", "fecomposite", "feoffset", "fegaussianblur", "femerge",
+	"femergenode", "feblend",
+};
+
+static bool svg_element_known(const char *name, size_t len)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(svg_elements); i++)
+		if (strlen(svg_elements[i]) == len && strncasecmp(name, svg_elements[i], len) == 0)
+			return true;
+	return false;
+}
+
+/*
+ * An attribute that can neither run nor fetch: no on* handler, an href
+ * only to a #fragment, url() only of a #fragment, and no entity or
+ * backslash escape that could spell either past this check.
+ */
+static bool svg_attribute_inert(const char *name, size_t nlen, const char *value,
+				size_t vlen, struct strbuf *why)
+{
+	_cleanup_strbuf_ struct strbuf v = STRBUF_INIT;
+
+	strbuf_add(&v, value, vlen);
+	for (char *c = v.buf; *c; c++)
+		*c = (char)tolower((unsigned char)*c);
+	if (nlen > 2 && strncasecmp(name, "on", 2) == 0)
+		strbuf_addf(why, "an event handler (%.*s)", (int)nlen, name);
+	else if (((nlen == 4 && strncasecmp(name, "href", 4) == 0) ||
+		  (nlen > 5 && strncasecmp(name + nlen - 5, ":href", 5) == 0)) && *v.buf != '#')
+		strbuf_addf(why, "a reference outside the chart (%.*s)", (int)nlen, name);
+	else if (strpbrk(v.buf, "&\\"))
+		strbuf_addf(why, "an escape in attribute %.*s", (int)nlen, name);
+	else if (strstr(v.buf, "javascript:") || strstr(v.buf, "@import") ||
+		 strstr(v.buf, "expression("))
+		strbuf_addf(why, "script in attribute %.*s", (int)nlen, name);
+	else
+		for (const char *u = strstr(v.buf, "url("); u; u = strstr(u + 1, "url("))
+			if (u[4 + strspn(u + 4, SVG_SPACE "'\"")] != '#') {
+				strbuf_addf(why, "a reference outside the chart (%.*s)",
+					    (int)nlen, name);
+				break;
+			}
+	return why->len == 0;
+}
+
+/*
+ * The attributes of the tag at p (just past its name), up to its '>'.
+ * Names only of letters, digits, ':' and '-' (what gnuplot writes), each
+ * with a quoted value: nothing a browser could read differently.
+ */
+static const char *svg_attributes(const char *p, struct strbuf *why)
+{
+	for (;;) {
+		const char *name, *value;
+		size_t nlen;
+		char quote;
+
+		p += strspn(p, SVG_SPACE "/");
+		if (*p == '>')
+			return p + 1;
+		name = p;
+		nlen = strspn(p, SVG_NAME_CHARS ":-");
+		/* gnuplot writes fill = 'x': spaces around the '=' too. */
+		p += nlen + strspn(p + nlen, SVG_SPACE);
+		if (nlen && *p == '=')
+			p += 1 + strspn(p + 1, SVG_SPACE);
+		else
+			nlen = 0;
+		if (!nlen || (*p != '"' && *p != '\'')) {
+			strbuf_adds(why, *p ? "an attribute gnuplot does not write" :
+				    "a tag left open");
+			return NULL;
+		}
+		quote = *p;
+		value = p + 1;
+		p = strchr(value, quote);
+		if (!p) {
+			strbuf_adds(why, "an attribute value left open");
+			return NULL;
+		}
+		if (!svg_attribute_inert(name, nlen, value, (size_t)(p - value), why))
+			return NULL;
+		p++;
+	}
+}
+
+bool html_svg_inert(const char *svg, struct strbuf *why)
+{
+	/*
+	 * No comment either: gnuplot writes none, and a browser ends one at
+	 * <!--> or --!> where a simple scan would read on.
+	 */
+	for (const char *p = svg; (p = strchr(p, '<'));) {
+		size_t len;
+
+		p += 1 + (p[1] == '/');
+		len = strspn(p, SVG_NAME_CHARS);
+		if (!len || !svg_element_known(p, len)) {
+			strbuf_addf(why, "an element gnuplot does not draw with (<%.*s)",
+				    (int)(len ? len : 1), p);
+			return false;
+		}
+		if (!(p = svg_attributes(p + len, why)))
+			return false;
+	}
+	return true;
+}
+
 /* What in gnuplot's SVG names an id or refers to one. */
 static const char *const id_marks[] = {
 	" id='", " id=\"", "\tid='", "\tid=\"", "\nid='", "\nid=\"",
@@ -57,12 +185,16 @@ static size_t id_mark(const char *p)
 }
 
 bool html_inline_svg(struct strbuf *out, const char *svg, const char *prefix,
-		     const char *title)
+		     const char *title, struct strbuf *why)
 {
 	const char *p = strstr(svg, "<svg");
 	bool titled = false;
 
-	if (!p)
+	if (!p) {
+		strbuf_adds(why, "no <svg> element");
+		return false;
+	}
+	if (!html_svg_inert(p, why))
 		return false;
 	while (*p) {
 		size_t m = id_mark(p);
@@ -119,6 +251,8 @@ static const char style[] =
 static void head(struct strbuf *out, const char *title)
 {
 	strbuf_adds(out, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+		    /* Belt and braces with the SVG check: nothing may run or load. */
+		    "<meta http-equiv=\"Content-Security-Policy\" content=\"" HTML_CSP "\">\n"
 		    "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
 		    "<meta name=\"generator\" content=\"clockbench " CLOCKBENCH_VERSION "\">\n"
 		    "<title>");
@@ -470,13 +604,19 @@ static const char *const chart_notes[PLOT_NKINDS] = {
 
 static void chart_figure(struct strbuf *out, const struct html_chart *c, size_t i)
 {
+	_cleanup_strbuf_ struct strbuf why = STRBUF_INIT;
 	char prefix[32];
 
 	snprintf(prefix, sizeof(prefix), "c%zu", i + 1);
 	strbuf_addf(out, "<figure id=\"chart-%s\">\n<div class=\"scroll\">\n",
 		    plot_kind_names[c->kind]);
-	if (!html_inline_svg(out, c->svg, prefix, plot_kind_caption(c->kind)))
-		strbuf_adds(out, "<p>(gnuplot drew no SVG)</p>");
+	if (!html_inline_svg(out, c->svg, prefix, plot_kind_caption(c->kind), &why)) {
+		warn_msg("chart %s left out of the report: its SVG holds %s",
+			 plot_kind_names[c->kind], why.buf);
+		strbuf_adds(out, "<p>(chart left out: gnuplot's SVG holds ");
+		html_escape(out, why.buf);
+		strbuf_adds(out, ")</p>");
+	}
 	strbuf_adds(out, "\n</div>\n<figcaption><b>");
 	html_escape(out, plot_kind_caption(c->kind));
 	strbuf_adds(out, ".</b> ");

@@ -144,24 +144,25 @@ static double write_bars(struct gp *gp, const struct plot_input *in,
 static void plot_bars(struct gp *gp, const struct cells_layout *l,
 		      const unsigned *blocks, double base, bool key)
 {
-	struct strbuf cmd = STRBUF_INIT;
+	struct gp_clause cmd = GP_CLAUSE_INIT;
 	double half = 0.4 / (double)l->npaths * 0.9;
 
-	strbuf_adds(&cmd, "plot ");
+	gp_addf(&cmd, "plot ");
 	for (size_t p = 0; p < l->npaths; p++) {
 		const char *path = *l->paths[p] ? l->paths[p] : "other";
 
-		strbuf_addf(&cmd, "%scb_data index %u using 2:1:(%g):2:($1-%.4f):($1+%.4f) "
-			    "with boxxyerror fs solid 1 border lc rgb '#333333' "
-			    "fc rgb '%s' title '%s', \\\n", p ? ", \\\n  " : "", blocks[p],
-			    base, half, half, palette_path(l->paths[p]), key ? path : "");
-		strbuf_addf(&cmd, "  cb_data index %u using 2:1:3:4 with xerrorbars "
-			    "pt 0 lw 1.5 lc rgb '#555555' notitle, \\\n", blocks[p]);
-		strbuf_addf(&cmd, "  cb_data index %u using ($4*1.12):1:(sprintf('%%.4g', $2)) "
-			    "with labels left font ',8' notitle", blocks[p]);
+		if (p)
+			gp_addf(&cmd, ", \\\n  ");
+		gp_addf(&cmd, "cb_data index %u using 2:1:(%g):2:($1-%.4f):($1+%.4f) "
+			"with boxxyerror fs solid 1 border lc rgb '#333333' "
+			"fc rgb %s title %s, \\\n", blocks[p], base, half, half,
+			palette_path(l->paths[p]), key ? path : "");
+		gp_addf(&cmd, "  cb_data index %u using 2:1:3:4 with xerrorbars "
+			"pt 0 lw 1.5 lc rgb '#555555' notitle, \\\n", blocks[p]);
+		gp_addf(&cmd, "  cb_data index %u using ($4*1.12):1:(sprintf('%%.4g', $2)) "
+			"with labels left font ',8' notitle", blocks[p]);
 	}
-	gp_cmd(gp, "%s", cmd.buf);
-	strbuf_release(&cmd);
+	gp_cmd_clause(gp, &cmd);
 }
 
 static void draw_panel(struct gp *gp, const struct plot_input *in,
@@ -172,6 +173,7 @@ static void draw_panel(struct gp *gp, const struct plot_input *in,
 	unsigned blocks[ARRAY_SIZE(path_order)];
 	/* Half the lowest CI: a 1.0 ns bar still shows on the log axis. */
 	double base = plot_floor10(write_bars(gp, in, r, l, cycles, blocks) / 2);
+	_cleanup_strbuf_ struct strbuf xlabel = STRBUF_INIT;
 	char name[96], title[256];
 
 	for (size_t i = 0; i < l->nnames; i++)
@@ -184,8 +186,9 @@ static void draw_panel(struct gp *gp, const struct plot_input *in,
 	gp_cmd(gp, "set logscale x");
 	gp_cmd(gp, "set xrange [%g:*]", base);
 	gp_cmd(gp, "set format x '%%g'");
-	gp_cmd(gp, "set xlabel '%s per call (log scale); bar: median, whisker: 95 %% CI'",
-	       cycles ? unit : "ns");
+	strbuf_addf(&xlabel, "%s per call (log scale); bar: median, whisker: 95 %% CI",
+		    cycles ? unit : "ns");
+	gp_cmd(gp, "set xlabel %s", xlabel.buf);
 	plot_key(gp, first);
 	plot_bars(gp, l, blocks, base, first);
 	free(labels);

@@ -67,7 +67,7 @@ static bool compare_fits(const struct plot_input *in, struct strbuf *why)
  * of the chosen rows, so that one key serves every panel.
  */
 static void verdict_key(const struct plot_input *in, const struct compare_result *r,
-			struct strbuf *cmd)
+			struct gp_clause *cmd)
 {
 	for (size_t v = 0; v < ARRAY_SIZE(verdict_order); v++) {
 		bool any = false;
@@ -77,12 +77,12 @@ static void verdict_key(const struct plot_input *in, const struct compare_result
 				any = r->rows[i].diffs[g].valid && plot_row_selected(in, &r->rows[i]) &&
 				      streq(r->rows[i].diffs[g].verdict, verdict_order[v]);
 		if (any)
-			strbuf_addf(cmd, ", \\\n  NaN with points pt %d ps 1.4 lc rgb '%s' "
-				    "title '%s'", palette_verdict_point(verdict_order[v]),
-				    palette_verdict(verdict_order[v]), verdict_order[v]);
+			gp_addf(cmd, ", \\\n  NaN with points pt %d ps 1.4 lc rgb %s "
+				"title %s", palette_verdict_point(verdict_order[v]),
+				palette_verdict(verdict_order[v]), verdict_order[v]);
 	}
-	strbuf_adds(cmd, ", \\\n  NaN with boxes fs solid 1 noborder lc rgb '#e4e4e4' "
-		    "title 'noise floor'");
+	gp_addf(cmd, ", \\\n  NaN with boxes fs solid 1 noborder lc rgb '#e4e4e4' "
+		"title 'noise floor'");
 }
 
 /* Rows of group g the panel shows, top first; labels into labels. */
@@ -103,15 +103,15 @@ static size_t panel_rows(const struct plot_input *in, const struct compare_resul
 
 /* The data: the floor band, then one block per verdict; the plot command. */
 static void forest_data(struct gp *gp, const struct compare_result *r, size_t g,
-			const size_t *index, size_t n, struct strbuf *cmd)
+			const size_t *index, size_t n, struct gp_clause *cmd)
 {
 	unsigned floor_block = gp_block(gp, "group %zu: y, noise floor (%%)", g);
 
 	for (size_t k = 0; k < n; k++)
 		gp_row(gp, "%zu %.6g", k, r->rows[index[k]].diffs[g].floor_pct);
-	strbuf_addf(cmd, "plot cb_data index %u using (0):1:(-$2):2:($1-0.32):($1+0.32) "
-		    "with boxxyerror fs solid 1 noborder lc rgb '#e4e4e4' notitle",
-		    floor_block);
+	gp_addf(cmd, "plot cb_data index %u using (0):1:(-$2):2:($1-0.32):($1+0.32) "
+		"with boxxyerror fs solid 1 noborder lc rgb '#e4e4e4' notitle",
+		floor_block);
 	for (size_t v = 0; v < ARRAY_SIZE(verdict_order); v++) {
 		unsigned b = gp_block(gp, "group %zu, verdict %s: y, change, ci95_lo, "
 				      "ci95_hi (%%)", g, verdict_order[v]);
@@ -128,10 +128,10 @@ static void forest_data(struct gp *gp, const struct compare_result *r, size_t g,
 			any = true;
 		}
 		if (any)
-			strbuf_addf(cmd, ", \\\n  cb_data index %u using 2:1:3:4 with xerrorbars "
-				    "pt %d ps 1.4 lw 1.5 lc rgb '%s' notitle", b,
-				    palette_verdict_point(verdict_order[v]),
-				    palette_verdict(verdict_order[v]));
+			gp_addf(cmd, ", \\\n  cb_data index %u using 2:1:3:4 with xerrorbars "
+				"pt %d ps 1.4 lw 1.5 lc rgb %s notitle", b,
+				palette_verdict_point(verdict_order[v]),
+				palette_verdict(verdict_order[v]));
 	}
 }
 
@@ -143,7 +143,7 @@ void plot_forest_panel(struct gp *gp, const struct plot_input *in,
 	char (*buf)[128] = xcalloc(r->nrows + 1, sizeof(*buf));
 	size_t *index = xcalloc(r->nrows + 1, sizeof(size_t));
 	size_t n = panel_rows(in, r, g, labels, buf, index);
-	struct strbuf cmd = STRBUF_INIT;
+	struct gp_clause cmd = GP_CLAUSE_INIT;
 
 	if (!names)
 		for (size_t k = 0; k < n; k++)
@@ -161,8 +161,7 @@ void plot_forest_panel(struct gp *gp, const struct plot_input *in,
 	forest_data(gp, r, g, index, n, &cmd);
 	if (key_x > 0)
 		verdict_key(in, r, &cmd);
-	gp_cmd(gp, "%s", cmd.buf);
-	strbuf_release(&cmd);
+	gp_cmd_clause(gp, &cmd);
 	free(index);
 	free(buf);
 	free(labels);

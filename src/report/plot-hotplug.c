@@ -92,10 +92,10 @@ static size_t state_names(const struct plot_input *in, char (*names)[96])
 static void latency_panel(struct gp *gp, const struct plot_input *in)
 {
 	size_t n = plot_nruns(in), drawn = 0;
-	struct strbuf cmd = STRBUF_INIT;
-	char name[96];
+	struct gp_clause cmd = GP_CLAUSE_INIT;
+	char name[96], title[128];
 
-	strbuf_adds(&cmd, "plot ");
+	gp_addf(&cmd, "plot ");
 	for (size_t i = 0; i < n; i++)
 		for (size_t d = 0; d < ARRAY_SIZE(directions); d++) {
 			const struct stored_cell *c = find_cell(plot_run(in, i), directions[d]);
@@ -107,16 +107,17 @@ static void latency_panel(struct gp *gp, const struct plot_input *in)
 			b = gp_block(gp, "%s, %s: cycle, ms", name, directions[d]);
 			for (size_t k = 0; k < c->n; k++)
 				gp_row(gp, "%zu %.6g", k + 1, 1e3 * c->values[k]);
-			strbuf_addf(&cmd, "%scb_data index %u using 1:2 with linespoints lw 2 "
-				    "dt %d pt %d lc rgb '%s' title '%s %s'", drawn++ ? ", \\\n  " : "",
-				    b, (int)i % 5 + 1, d ? 6 : 9, d ? "#0072B2" : "#D55E00",
-				    directions[d], name);
+			if (drawn++)
+				gp_addf(&cmd, ", \\\n  ");
+			snprintf(title, sizeof(title), "%s %s", directions[d], name);
+			gp_addf(&cmd, "cb_data index %u using 1:2 with linespoints lw 2 "
+				"dt %d pt %d lc rgb %s title %s", b, (int)i % 5 + 1, d ? 6 : 9,
+				d ? "#0072B2" : "#D55E00", title);
 		}
 	plot_panel_title(gp, "latency of each transition, in cycle order");
 	gp_cmd(gp, "set xlabel 'cycle'\nset ylabel 'ms (wall)'\nset yrange [0:*]");
 	gp_cmd(gp, "set key outside right top vertical");
-	gp_cmd(gp, "%s", cmd.buf);
-	strbuf_release(&cmd);
+	gp_cmd_clause(gp, &cmd);
 }
 
 static size_t index_of(char (*names)[96], size_t n, const char *s)
@@ -178,9 +179,9 @@ static size_t bar_rows(const struct plot_input *in, char (*labels)[128],
 }
 
 /* A fill readable in greyscale: solid and hatched states alternate. */
-static const char *state_fill(size_t k)
+static void add_fill(struct gp_clause *cmd, bool hatched)
 {
-	return k % 2 ? "transparent pattern 4" : "solid 1";
+	gp_addf(cmd, hatched ? "fs transparent pattern 4" : "fs solid 1");
 }
 
 /* The state's number on its segment: white on a dark fill. */
@@ -192,13 +193,14 @@ static const char *number_colour(size_t k, const char *fill)
 static void states_plot(struct gp *gp, char (*names)[96], size_t nnames,
 			struct strbuf *data)
 {
-	struct strbuf cmd = STRBUF_INIT;
+	struct gp_clause cmd = GP_CLAUSE_INIT;
 	size_t drawn = 0;
+	char title[128];
 
-	strbuf_adds(&cmd, "plot ");
+	gp_addf(&cmd, "plot ");
 	for (size_t k = 0; k <= nnames; k++) {
 		const char *colour = k == nnames ? "#dddddd" : palette_series(k + 1);
-		const char *fill = k == nnames ? "solid 1" : state_fill(k);
+		bool hatched = k < nnames && k % 2;
 		unsigned b;
 
 		if (!data[k].len)
@@ -207,16 +209,19 @@ static void states_plot(struct gp *gp, char (*names)[96], size_t nnames,
 			     k == nnames ? "rest (untraced, or states not shown)" : names[k]);
 		data[k].buf[--data[k].len] = '\0';	/* gp_row adds the newline */
 		gp_row(gp, "%s", data[k].buf);
-		strbuf_addf(&cmd, "%scb_data index %u using 1:2:3:4:5:6 with boxxyerror "
-			    "fs %s border lc rgb '#333333' fc rgb '%s' notitle, \\\n  "
-			    "NaN with boxes fs %s lc rgb '%s' title '%zu %s', \\\n  "
-			    "cb_data index %u using 1:2:7 with labels font ',9' "
-			    "tc rgb '%s' notitle", drawn++ ? ", \\\n  " : "", b, fill, colour,
-			    fill, colour, k + 1, k == nnames ? "rest" : names[k], b,
-			    number_colour(k, colour));
+		if (drawn++)
+			gp_addf(&cmd, ", \\\n  ");
+		gp_addf(&cmd, "cb_data index %u using 1:2:3:4:5:6 with boxxyerror ", b);
+		add_fill(&cmd, hatched);
+		gp_addf(&cmd, " border lc rgb '#333333' fc rgb %s notitle, \\\n  "
+			"NaN with boxes ", colour);
+		add_fill(&cmd, hatched);
+		snprintf(title, sizeof(title), "%zu %s", k + 1, k == nnames ? "rest" : names[k]);
+		gp_addf(&cmd, " lc rgb %s title %s, \\\n  "
+			"cb_data index %u using 1:2:7 with labels font ',9' "
+			"tc rgb %s notitle", colour, title, b, number_colour(k, colour));
 	}
-	gp_cmd(gp, "%s", cmd.buf);
-	strbuf_release(&cmd);
+	gp_cmd_clause(gp, &cmd);
 }
 
 static void states_panel(struct gp *gp, const struct plot_input *in)

@@ -139,13 +139,13 @@ static void mark_median(struct gp *gp, const struct stored_cell *c, size_t k,
 	plot_summarize(c->values, c->n, &s);
 	palette_tint(colour, 0.25, band);
 	gp_cmd(gp, "set object rect from %.8g, graph 0 to %.8g, graph 1 behind "
-	       "fc rgb '%s' fs solid 1 noborder", s.median_lo, s.median_hi, band);
+	       "fc rgb %s fs solid 1 noborder", s.median_lo, s.median_hi, band);
 	gp_cmd(gp, "set arrow from %.8g, graph 0 to %.8g, graph 1 nohead front "
-	       "lw 1.5 dt 2 lc rgb '%s'", s.median, s.median, colour);
+	       "lw 1.5 dt 2 lc rgb %s", s.median, s.median, colour);
 	if (k < 3)
 		gp_cmd(gp, "set label \"median %.4g [%.4g, %.4g] · %.1f %% > %.4g, "
 		       "max %.4g\" at graph 0.99, graph %.2f right front font ',8' "
-		       "tc rgb '%s'", s.median, s.median_lo, s.median_hi,
+		       "tc rgb %s", s.median, s.median_lo, s.median_hi,
 		       100.0 * (double)tail / (double)c->n, hi, sorted[c->n - 1],
 		       0.95 - 0.08 * (double)k, colour);
 	free(sorted);
@@ -155,9 +155,9 @@ static void plot_panel_series(struct gp *gp, const unsigned *blocks,
 			      const size_t *slots, size_t nshown,
 			      const char *const *names, const char *path)
 {
-	struct strbuf cmd = STRBUF_INIT;
+	struct gp_clause cmd = GP_CLAUSE_INIT;
 
-	strbuf_adds(&cmd, "plot ");
+	gp_addf(&cmd, "plot ");
 	for (size_t k = 0; k < nshown; k++) {
 		const char *colour = nshown > 1 ? palette_series(slots[k]) :
 				     palette_path(path);
@@ -165,21 +165,22 @@ static void plot_panel_series(struct gp *gp, const unsigned *blocks,
 
 		/* Opaque fills: transparency makes large charts slow to print. */
 		palette_tint(colour, 0.6, fill);
+		if (k)
+			gp_addf(&cmd, ", \\\n  ");
 		if (nshown > 1)
-			strbuf_addf(&cmd, "%scb_data index %u using 1:2 with histeps lw 2 "
-				    "dt %d lc rgb '%s' title '%s'", k ? ", \\\n  " : "",
-				    blocks[k], palette_dash(slots[k]), colour, names[k]);
+			gp_addf(&cmd, "cb_data index %u using 1:2 with histeps lw 2 "
+				"dt %d lc rgb %s title %s", blocks[k], palette_dash(slots[k]),
+				colour, names[k]);
 		else
-			strbuf_addf(&cmd, "cb_data index %u using 1:2 with boxes "
-				    "fs solid 1 border lc rgb '#333333' fc rgb '%s' notitle",
-				    blocks[k], fill);
+			gp_addf(&cmd, "cb_data index %u using 1:2 with boxes "
+				"fs solid 1 border lc rgb '#333333' fc rgb %s notitle",
+				blocks[k], fill);
 		/* The tail: an open box, drawn bold, unlike any bin. */
-		strbuf_addf(&cmd, ", \\\n  cb_data index %u using 1:($2 > 0 ? $2 : NaN) "
-			    "with boxes fs empty border lc rgb '%s' lw 2.5 lc rgb '%s' notitle",
-			    blocks[k] + 1, colour, colour);
+		gp_addf(&cmd, ", \\\n  cb_data index %u using 1:($2 > 0 ? $2 : NaN) "
+			"with boxes fs empty border lc rgb %s lw 2.5 lc rgb %s notitle",
+			blocks[k] + 1, colour, colour);
 	}
-	gp_cmd(gp, "%s", cmd.buf);
-	strbuf_release(&cmd);
+	gp_cmd_clause(gp, &cmd);
 }
 
 /* 1, 2 or 5 times a power of ten, at least x: a tic step people read. */
@@ -222,7 +223,7 @@ static void draw_distribution_panel(struct gp *gp, const struct plot_input *in,
 	gp_cmd(gp, "set xtics %.8g, %.8g, %.8g", ceil(lo / step) * step, step, hi);
 	gp_cmd(gp, "set xtics add ('>p99' %.8g)", hi + 2 * w);
 	gp_cmd(gp, "set logscale y\nset yrange [0.8:*]");
-	gp_cmd(gp, "set xlabel '%s'", streq(p->unit, "ns") ? "ns per call" : p->unit);
+	gp_cmd(gp, "set xlabel %s", streq(p->unit, "ns") ? "ns per call" : p->unit);
 	gp_cmd(gp, "set ylabel 'samples (log)'");
 	plot_key(gp, first);
 	plot_panel_series(gp, blocks, slots, nshown, (const char *const *)names, p->path);
@@ -370,7 +371,7 @@ static unsigned write_drift(struct gp *gp, const struct stored_run *r,
 /* Blocks of every cell's changes; the plot clauses go to cmd. */
 static size_t write_cell_rounds(struct gp *gp, const struct plot_input *in,
 				const struct stored_run *r, uint32_t nrounds,
-				double *changes, struct strbuf *cmd)
+				double *changes, struct gp_clause *cmd)
 {
 	const char *keyed[4] = { NULL };
 	size_t nc = 0, nkeyed = 0;
@@ -394,9 +395,9 @@ static size_t write_cell_rounds(struct gp *gp, const struct plot_input *in,
 			key = key && !streq(keyed[j], c->path);
 		if (key && nkeyed < ARRAY_SIZE(keyed))
 			keyed[nkeyed++] = c->path;
-		strbuf_addf(cmd, "%scb_data index %u using 1:2 with lines lw 1 lc rgb '%s' "
-			    "title '%s'", nc ? ", \\\n  " : "plot ", b, palette_path(c->path),
-			    key ? (*c->path ? c->path : "cells") : "");
+		gp_addf(cmd, nc ? ", \\\n  " : "plot ");
+		gp_addf(cmd, "cb_data index %u using 1:2 with lines lw 1 lc rgb %s title %s",
+			b, palette_path(c->path), key ? (*c->path ? c->path : "cells") : "");
 		nc++;
 	}
 	return nc;
@@ -404,7 +405,7 @@ static size_t write_cell_rounds(struct gp *gp, const struct plot_input *in,
 
 /* The core's speed on the right axis, when the run kept it. */
 static void add_speed(struct gp *gp, const struct stored_run *r, uint32_t nrounds,
-		      struct strbuf *cmd)
+		      struct gp_clause *cmd)
 {
 	double *ghz = xmalloc(nrounds * sizeof(double));
 	unsigned b;
@@ -416,8 +417,8 @@ static void add_speed(struct gp *gp, const struct stored_run *r, uint32_t nround
 			if (isfinite(ghz[k]))
 				gp_row(gp, "%u %.6g", k + 1, ghz[k]);
 		gp_cmd(gp, "set y2tics nomirror\nset y2label 'core GHz'");
-		strbuf_addf(cmd, ", \\\n  cb_data index %u using 1:2 axes x1y2 with "
-			    "linespoints lw 2 dt 2 pt 5 lc rgb '#009E73' title 'core GHz'", b);
+		gp_addf(cmd, ", \\\n  cb_data index %u using 1:2 axes x1y2 with "
+			"linespoints lw 2 dt 2 pt 5 lc rgb '#009E73' title 'core GHz'", b);
 	}
 	free(ghz);
 }
@@ -427,25 +428,24 @@ static void draw_rounds_panel(struct gp *gp, const struct plot_input *in,
 {
 	uint32_t nrounds = max_rounds(in, r);
 	double *changes = xmalloc(r->ncells * nrounds * sizeof(double));
-	struct strbuf cmd = STRBUF_INIT;
+	struct gp_clause cmd = GP_CLAUSE_INIT;
 	char name[96], title[256];
 	size_t nc = write_cell_rounds(gp, in, r, nrounds, changes, &cmd);
 	unsigned drift = write_drift(gp, r, changes, nc, nrounds);
 
-	strbuf_addf(&cmd, ", \\\n  cb_data index %u using 1:2 with linespoints lw 3 pt 7 "
-		    "lc rgb '#D55E00' title 'median of the cells'", drift);
+	gp_addf(&cmd, ", \\\n  cb_data index %u using 1:2 with linespoints lw 3 pt 7 "
+		"lc rgb '#D55E00' title 'median of the cells'", drift);
 	add_speed(gp, r, nrounds, &cmd);
 	plot_run_name(r, name, sizeof(name));
 	snprintf(title, sizeof(title), "%s, kernel %s: %zu cells, %u rounds", name,
 		 r->kernel, nc, nrounds);
 	plot_panel_title(gp, title);
 	gp_cmd(gp, "set xrange [0.5:%u.5]", nrounds);
-	gp_cmd(gp, "%s", nrounds <= 30 ? "set xtics 1" : "set xtics autofreq");
+	gp_cmd(gp, nrounds <= 30 ? "set xtics 1" : "set xtics autofreq");
 	gp_cmd(gp, "set xlabel 'round, in time order (round 1 of every cell, then round 2, ...)'");
 	gp_cmd(gp, "set ylabel 'round median against the cell median (%%)'");
 	plot_key(gp, first);
-	gp_cmd(gp, "%s", cmd.buf);
-	strbuf_release(&cmd);
+	gp_cmd_clause(gp, &cmd);
 	free(changes);
 }
 

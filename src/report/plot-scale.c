@@ -168,33 +168,31 @@ static void panel_axes(struct gp *gp, const struct scale_panel *p, long lo, long
 	}
 }
 
-/* A thread count as an x tic, once. */
-static void add_tic(struct strbuf *tics, long count)
+/* A thread count as an x tic, once (seen: " 2 8 ", the counts so far). */
+static void add_tic(struct gp_clause *tics, struct strbuf *seen, long count)
 {
 	char tic[32];
-	const char *at;
 
-	snprintf(tic, sizeof(tic), "%ld", count);
-	for (at = strstr(tics->buf, tic); at; at = strstr(at + 1, tic))
-		if ((at[-1] == ' ' || at[-1] == '(') && (at[strlen(tic)] == ',' ||
-							 !at[strlen(tic)]))
-			return;
-	strbuf_addf(tics, "%s%s", tics->len ? ", " : "set xtics add (", tic);
+	snprintf(tic, sizeof(tic), " %ld ", count);
+	if (strstr(seen->buf, tic))
+		return;
+	gp_addf(tics, seen->len ? ", %ld" : "set xtics add (%ld", count);
+	strbuf_addf(seen, "%s", seen->len ? tic + 1 : tic);
 }
 
 static void draw_scale_panel(struct gp *gp, const struct plot_input *in,
 			     const struct scale_panel *p, bool first)
 {
 	size_t n = plot_nruns(in), most = 1;
-	struct strbuf cmd = STRBUF_INIT;
+	struct gp_clause cmd = GP_CLAUSE_INIT, tics = GP_CLAUSE_INIT;
+	_cleanup_strbuf_ struct strbuf seen = STRBUF_INIT;
 	long lo = -1, hi = 0;
 	long long calls = 0;
 	size_t drawn = 0;
-	_cleanup_strbuf_ struct strbuf tics = STRBUF_INIT;
 
 	for (size_t i = 0; i < n; i++)
 		most = plot_run(in, i)->ncells > most ? plot_run(in, i)->ncells : most;
-	strbuf_adds(&cmd, "plot ");
+	gp_addf(&cmd, "plot ");
 	for (size_t i = 0; i < n; i++) {
 		const struct stored_run *r = plot_run(in, i);
 		struct scale_point *pts = xcalloc(most, sizeof(*pts));
@@ -213,23 +211,24 @@ static void draw_scale_panel(struct gp *gp, const struct plot_input *in,
 		for (size_t k = 0; k < np; k++) {
 			gp_row(gp, "%ld %.6g %.6g %.6g", pts[k].count, pts[k].s.median,
 			       pts[k].s.median_lo, pts[k].s.median_hi);
-			add_tic(&tics, pts[k].count);
+			add_tic(&tics, &seen, pts[k].count);
 			lo = lo < 0 || pts[k].count < lo ? pts[k].count : lo;
 			hi = pts[k].count > hi ? pts[k].count : hi;
 		}
-		strbuf_addf(&cmd, "%scb_data index %u using 1:3:4 with filledcurves "
-			    "fs transparent solid 0.18 noborder lc rgb '%s' notitle, \\\n  "
-			    "cb_data index %u using 1:2 with linespoints lw 2 dt %d pt %d "
-			    "ps 1.2 lc rgb '%s' title '%s'", drawn++ ? ", \\\n  " : "", b,
-			    palette_series(i), b, palette_dash(i), palette_point(i),
-			    palette_series(i), first ? name : "");
+		if (drawn++)
+			gp_addf(&cmd, ", \\\n  ");
+		gp_addf(&cmd, "cb_data index %u using 1:3:4 with filledcurves "
+			"fs transparent solid 0.18 noborder lc rgb %s notitle, \\\n  "
+			"cb_data index %u using 1:2 with linespoints lw 2 dt %d pt %d "
+			"ps 1.2 lc rgb %s title %s", b, palette_series(i), b, palette_dash(i),
+			palette_point(i), palette_series(i), first ? name : "");
 		free(pts);
 	}
 	panel_axes(gp, p, lo, hi, calls);
-	gp_cmd(gp, "%s)", tics.buf);
+	gp_addf(&tics, ")");
+	gp_cmd_clause(gp, &tics);
 	plot_key(gp, first);
-	gp_cmd(gp, "%s", cmd.buf);
-	strbuf_release(&cmd);
+	gp_cmd_clause(gp, &cmd);
 }
 
 static int scale_draw(struct gp *gp, const struct plot_input *in,

@@ -114,7 +114,7 @@ static void bars_panel(struct gp *gp, const struct plot_input *in,
 {
 	const char *colours[] = { HOST_COLOUR, TIMENS_COLOUR };
 	const char *titles[] = { "host", "time namespace" };
-	struct strbuf cmd = STRBUF_INIT;
+	struct gp_clause cmd = GP_CLAUSE_INIT;
 	unsigned blocks[2];
 	double base = INFINITY;
 	char name[96], other[96], title[256];
@@ -123,14 +123,16 @@ static void bars_panel(struct gp *gp, const struct plot_input *in,
 		base = fmin(base, side_block(gp, in, cr, side[s], s ? 0.18 : -0.18,
 					     &blocks[s]));
 	base = plot_floor10(base / 2);
-	for (int s = 0; s < 2; s++)
-		strbuf_addf(&cmd, "%scb_data index %u using 2:1:(%g):2:($1-0.16):($1+0.16) "
-			    "with boxxyerror fs solid 1 border lc rgb '#333333' fc rgb '%s' "
-			    "title '%s', \\\n  cb_data index %u using 2:1:3:4 with xerrorbars "
-			    "pt 0 lw 1.5 lc rgb '#555555' notitle, \\\n  cb_data index %u using "
-			    "($4*1.1):1:(sprintf('%%.4g', $2)) with labels left font ',8' notitle",
-			    s ? ", \\\n  " : "plot ", blocks[s], base, colours[s],
-			    first ? titles[s] : "", blocks[s], blocks[s]);
+	for (int s = 0; s < 2; s++) {
+		gp_addf(&cmd, s ? ", \\\n  " : "plot ");
+		gp_addf(&cmd, "cb_data index %u using 2:1:(%g):2:($1-0.16):($1+0.16) "
+			"with boxxyerror fs solid 1 border lc rgb '#333333' fc rgb %s "
+			"title %s, \\\n  cb_data index %u using 2:1:3:4 with xerrorbars "
+			"pt 0 lw 1.5 lc rgb '#555555' notitle, \\\n  cb_data index %u using "
+			"($4*1.1):1:(sprintf('%%.4g', $2)) with labels left font ',8' notitle",
+			blocks[s], base, colours[s], first ? titles[s] : "", blocks[s],
+			blocks[s]);
+	}
 	plot_run_name(side[0], name, sizeof(name));
 	plot_run_name(side[1], other, sizeof(other));
 	snprintf(title, sizeof(title), "%s and %s, kernel %s: ns per call", name,
@@ -142,8 +144,7 @@ static void bars_panel(struct gp *gp, const struct plot_input *in,
 		plot_key_at(gp, 0.3);
 	else
 		gp_cmd(gp, "unset key");
-	gp_cmd(gp, "%s", cmd.buf);
-	strbuf_release(&cmd);
+	gp_cmd_clause(gp, &cmd);
 }
 
 /* The rows' labels: the cells both sides have, in compare's order. */

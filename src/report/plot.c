@@ -208,7 +208,7 @@ void plot_begin(struct gp *gp, const struct plot_input *in, const char *output,
 		enum gp_format format, const char *what, int rows, int cols,
 		int panel_height, int left_px, int right_px)
 {
-	_cleanup_strbuf_ struct strbuf title = STRBUF_INIT, text = STRBUF_INIT;
+	_cleanup_strbuf_ struct strbuf title = STRBUF_INIT;
 	int w = in->width ? in->width : 1200;
 	int h = in->height ? in->height :
 		TITLE_PX + rows * panel_height + (rows - 1) * GAP_PX + BOTTOM_PX;
@@ -216,11 +216,10 @@ void plot_begin(struct gp *gp, const struct plot_input *in, const char *output,
 
 	gp_chart(gp, output, format, w, h);
 	plot_title_text(in, what, &title);
-	gp_text(&text, title.buf);
 	plot_style(gp);
 	gp_cmd(gp, "cb_key_y = %.4f", 1 - (TITLE_PX + 2) / hh);
 	gp_cmd(gp, "set multiplot layout %d,%d title %s font ',13' "
-	       "margins %.4f,%.4f,%.4f,%.4f spacing %.4f,%.4f", rows, cols, text.buf,
+	       "margins %.4f,%.4f,%.4f,%.4f spacing %.4f,%.4f", rows, cols, title.buf,
 	       left_px / ww, 1 - right_px / ww, BOTTOM_PX / hh,
 	       1 - (TITLE_PX + KEY_PX + 40) / hh, 90 / ww, GAP_PX / hh);
 }
@@ -247,26 +246,19 @@ void plot_end(struct gp *gp)
 
 void plot_ytics(struct gp *gp, const char *const *labels, size_t n)
 {
-	struct strbuf sb = STRBUF_INIT;
+	struct gp_clause tics = GP_CLAUSE_INIT;
 
-	strbuf_adds(&sb, "set ytics (");
-	for (size_t i = 0; i < n; i++) {
-		strbuf_adds(&sb, i ? ", \\\n  " : "");
-		gp_text(&sb, labels[i]);
-		strbuf_addf(&sb, " %zu", i);
-	}
-	strbuf_adds(&sb, ")");
-	gp_cmd(gp, "%s", sb.buf);
+	gp_addf(&tics, "set ytics (");
+	for (size_t i = 0; i < n; i++)
+		gp_addf(&tics, i ? ", \\\n  %s %zu" : "%s %zu", labels[i], i);
+	gp_addf(&tics, ")");
+	gp_cmd_clause(gp, &tics);
 	gp_cmd(gp, "set yrange [%f:-0.6]", n - 0.4);
-	strbuf_release(&sb);
 }
 
 void plot_panel_title(struct gp *gp, const char *title)
 {
-	_cleanup_strbuf_ struct strbuf t = STRBUF_INIT;
-
-	gp_text(&t, title);
-	gp_cmd(gp, "set title %s", t.buf);
+	gp_cmd(gp, "set title %s", title);
 }
 
 /* ---- core cycles and the speed of each round ------------------------- */

@@ -198,7 +198,7 @@ has_texts() {
 	mv "$T/again.svg" "$T/first.svg"
 	(cd "$T" && gnuplot again.gp)
 	cmp "$T/first.svg" "$T/again.svg"
-	grep -q "^if (!exists(\"cb_data\")) cb_data = 'again'.'.dat'$" "$T/again.gp"
+	grep -q '^if (!exists("cb_data")) cb_data = "again.dat"$' "$T/again.gp"
 	grep -q "^# index 0: " "$T/again.dat"
 }
 

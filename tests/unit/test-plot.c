@@ -13,7 +13,10 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "basic/strbuf.h"
 #include "basic/util.h"
@@ -79,10 +82,10 @@ static void test_quoting(void **state)
 
 	(void)state;
 	gp_quote(&sb, "it's\nhere");
-	assert_string_equal(sb.buf, "'it''s here'");
+	assert_string_equal(sb.buf, "\"it's\\nhere\"");
 	strbuf_reset(&sb);
-	gp_text(&sb, "a \"b\" \\c\nd");
-	assert_string_equal(sb.buf, "\"a \\\"b\\\" \\\\c\\nd\"");
+	gp_quote(&sb, "a \"b\" \\c `d` @e\t\x7f");
+	assert_string_equal(sb.buf, "\"a \\\"b\\\" \\\\c \\140d\\140 \\100e\\011\\177\"");
 	strbuf_reset(&sb);
 	gp_data_string(&sb, "say \"x\"\t");
 	assert_string_equal(sb.buf, "\"say 'x' \"");
@@ -109,9 +112,15 @@ static void test_blocks(void **state)
 	assert_non_null(strstr(gp.data.buf, "# index 0: first\n1 2\n\n\n# index 1: empty\n"
 			       "NaN\n\n\n# index 2: third\n3 4\n"));
 	gp_chart(&gp, "x.png", GP_PNG, 640, 480);
-	assert_non_null(strstr(gp.script.buf, "if (!exists(\"cb_out1\")) cb_out1 = 'x.png'\n"));
+	assert_non_null(strstr(gp.script.buf, "if (!exists(\"cb_out1\")) cb_out1 = \"x.png\"\n"));
 	assert_non_null(strstr(gp.script.buf, "set terminal pngcairo size 640,480"));
-	assert_non_null(strstr(gp.script.buf, "cb_data = 'x'.'.dat'"));
+	assert_non_null(strstr(gp.script.buf, "cb_data = \"x.dat\""));
+	gp_release(&gp);
+	/* A name that starts with < or | would be a command to gnuplot. */
+	gp_init(&gp, "<touch x");
+	gp_chart(&gp, "|touch y.svg", GP_SVG, 640, 480);
+	assert_non_null(strstr(gp.script.buf, "cb_data = \"./<touch x.dat\"\n"));
+	assert_non_null(strstr(gp.script.buf, "cb_out1 = \"./|touch y.svg\"\n"));
 	gp_release(&gp);
 }
 
@@ -343,9 +352,9 @@ static void test_cells(void **state)
 	one_group_each(&f, 1);
 	assert_int_equal(chart(&f, PLOT_CELLS, &gp, &err), 0);
 	assert_non_null(strstr(gp.script.buf, "\"clock-gettime-monotonic\" 0, \\\n  \"time\" 1)"));
-	assert_non_null(strstr(gp.script.buf, "title 'vdso'"));
-	assert_non_null(strstr(gp.script.buf, "title 'syscall'"));
-	assert_null(strstr(gp.script.buf, "title 'libc'"));
+	assert_non_null(strstr(gp.script.buf, "title \"vdso\""));
+	assert_non_null(strstr(gp.script.buf, "title \"syscall\""));
+	assert_null(strstr(gp.script.buf, "title \"libc\""));
 	assert_non_null(strstr(gp.script.buf, "run 7 · kernel 6.18.44 · host vm1 · label before"));
 	assert_non_null(strstr(gp.script.buf, "set logscale x"));
 	/* No cycles kept: no cycles panel. */
@@ -427,7 +436,7 @@ static void test_distribution(void **state)
 	assert_int_equal(plot_default_kind(&f.in), PLOT_DISTRIBUTION);
 	assert_int_equal(chart(&f, PLOT_DISTRIBUTION, &gp, &err), 0);
 	assert_non_null(strstr(gp.data.buf, "wall : bin centre, samples\n"));
-	assert_non_null(strstr(gp.script.buf, "set xlabel 's'"));
+	assert_non_null(strstr(gp.script.buf, "set xlabel \"s\""));
 	assert_int_equal(sscanf(strstr(gp.data.buf, "(the tail), samples\n") + 20,
 				"%*g %u", &tail), 1);
 	assert_int_equal(tail, 1);
@@ -464,7 +473,7 @@ static void test_scale(void **state)
 	assert_non_null(strstr(gp.data.buf, "pre#5, times threads: count, median, "
 			       "ci95_lo, ci95_hi\n2 2.02"));
 	assert_non_null(strstr(gp.data.buf, "\n8 2.52"));
-	assert_non_null(strstr(gp.script.buf, "title 'bug#6'"));
+	assert_non_null(strstr(gp.script.buf, "title \"bug#6\""));
 	assert_non_null(strstr(gp.script.buf, "seconds for 20000 calls"));
 	assert_non_null(strstr(gp.script.buf, "set xtics add (2, 8)"));
 	gp_release(&gp);
@@ -495,7 +504,7 @@ static void test_compare(void **state)
 	assert_non_null(strstr(gp.script.buf, "after (1 run), kernel 6.18.44 against "
 			       "before (1 run), kernel 6.18.44: geomean +"));
 	assert_non_null(strstr(gp.script.buf, "after#9, kernel 6.18.44 against"));
-	assert_non_null(strstr(gp.script.buf, "title 'worse'"));
+	assert_non_null(strstr(gp.script.buf, "title \"worse\""));
 	assert_non_null(strstr(gp.script.buf, "title 'noise floor'"));
 	gp_release(&gp);
 	strbuf_release(&err);
@@ -530,7 +539,7 @@ static void test_timens(void **state)
 	assert_int_equal(plot_default_kind(&f.in), PLOT_TIMENS);
 	assert_int_equal(chart(&f, PLOT_TIMENS, &gp, &err), 0);
 	assert_non_null(strstr(gp.script.buf, "set multiplot layout 1,2"));
-	assert_non_null(strstr(gp.script.buf, "title 'time namespace'"));
+	assert_non_null(strstr(gp.script.buf, "title \"time namespace\""));
 	assert_non_null(strstr(gp.data.buf, "run 2 (timens): y, median"));
 	assert_non_null(strstr(gp.data.buf, "verdict worse: y, change, ci95_lo, ci95_hi (%)\n0 5"));
 	gp_release(&gp);
@@ -568,12 +577,248 @@ static void test_hotplug(void **state)
 			       "label (ms)\n12.6875 0.000 10.15 15.225 -0.350 0.350 \"2\""));
 	assert_non_null(strstr(gp.data.buf, "cpu:bringup: x, y, x_lo, x_hi, y_lo, y_hi, "
 			       "label (ms)\n4.06 1.000 0 8.12"));
-	assert_non_null(strstr(gp.script.buf, "title '1 sched:active'"));
-	assert_non_null(strstr(gp.script.buf, "title '4 rest'"));
+	assert_non_null(strstr(gp.script.buf, "title \"1 sched:active\""));
+	assert_non_null(strstr(gp.script.buf, "title \"4 rest\""));
 	assert_non_null(strstr(gp.script.buf, "\"offline, hp#4\" 0"));
 	gp_release(&gp);
 	strbuf_release(&err);
 	free_runs(&f, 1);
+}
+
+/* ---- data is never code (issue 18, 1) --------------------------------- */
+
+/* gp_cmd's format: printf's numbers, every %s a literal, no text pasted. */
+static void test_script_format(void **state)
+{
+	struct gp gp;
+
+	(void)state;
+	gp_init(&gp, "f");
+	strbuf_reset(&gp.script);
+	gp_cmd(&gp, "set xrange [%g:%.2f] # %d%% %zu %u %ld %lld %x", 0.5, 2.0, -3,
+	       (size_t)4, 5u, 6L, 7LL, 255u);
+	gp_cmd(&gp, "plot 1 title %s lc rgb %s, 2 title %s", "o'brien", "#0072B2", "");
+	assert_string_equal(gp.script.buf, "set xrange [0.5:2.00] # -3% 4 5 6 7 ff\n"
+			    "plot 1 title \"o'brien\" lc rgb \"#0072B2\", 2 title \"\"\n");
+	gp_release(&gp);
+}
+
+/* A caller's %s inside a literal of its format would be code: a bug, fatal. */
+static int format_dies(const char *fmt)
+{
+	pid_t pid = fork();
+	int status;
+
+	if (pid == 0) {
+		struct gp gp;
+
+		if (!freopen("/dev/null", "w", stderr))
+			_exit(3);
+		gp_init(&gp, "f");
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+		gp_cmd(&gp, fmt, "x");
+#pragma GCC diagnostic pop
+		_exit(0);
+	}
+	assert_true(pid > 0);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	return !(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+}
+
+static void test_script_format_refused(void **state)
+{
+	(void)state;
+	assert_true(format_dies("title '%s'"));
+	assert_true(format_dies("set label \"a %s\""));
+	assert_true(format_dies("set label \"a\\\" %s\""));
+	assert_true(format_dies("title %-5s"));
+	assert_true(format_dies("title %.3s"));
+	assert_true(format_dies("title %c"));
+	assert_false(format_dies("title 'it''s' %s"));
+	assert_false(format_dies("title \"a\\\\\" %s"));
+}
+
+
+/*
+ * Every byte but NUL, and the sequences that broke out of quoting once,
+ * printed by gnuplot itself from gp_quote()'s literals: it reads back
+ * exactly what went in, and runs nothing (the canary never appears).
+ */
+static void test_quote_through_gnuplot(void **state)
+{
+	static const char *const tricky[] = {
+		"o'brien", "x' . system(\"touch canary\") . '", "x\" . system(\"touch canary\") . \"",
+		"x\\' . system(\"touch canary\") . '\\", "x\\\\\" . system(\"touch canary\") . \"\\",
+		"`touch canary`", "'`touch canary`'", "\"`touch canary`\"", "@cb_data @x",
+		"a\\", "\\", "a\nsystem \"touch canary\"\n", "#; load 'x'; \\", "",
+	};
+	char all[256], dir[] = "/tmp/clockbench-quote-XXXXXX", gnuplot[4096], path[4200];
+	struct strbuf script = STRBUF_INIT, want = STRBUF_INIT, cmd = STRBUF_INIT, got = STRBUF_INIT;
+	FILE *f;
+	int c;
+
+	(void)state;
+	if (!gp_find(gnuplot, sizeof(gnuplot)))
+		skip();
+	for (int i = 1; i < 256; i++)
+		all[i - 1] = (char)i;
+	all[255] = '\0';
+	assert_non_null(mkdtemp(dir));
+	strbuf_adds(&script, "set print \"out\"\n");
+	for (size_t i = 0; i <= ARRAY_SIZE(tricky); i++) {
+		const char *s = i < ARRAY_SIZE(tricky) ? tricky[i] : all;
+
+		strbuf_adds(&script, "print ");
+		gp_quote(&script, s);
+		strbuf_addch(&script, '\n');
+		strbuf_addf(&want, "%s\n", s);
+	}
+	snprintf(path, sizeof(path), "%s/t.gp", dir);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fwrite(script.buf, 1, script.len, f);
+	assert_int_equal(fclose(f), 0);
+	strbuf_addf(&cmd, "cd %s && '%s' -d t.gp", dir, gnuplot);
+	assert_int_equal(system(cmd.buf), 0);
+	snprintf(path, sizeof(path), "%s/out", dir);
+	f = fopen(path, "r");
+	assert_non_null(f);
+	while ((c = fgetc(f)) != EOF)
+		strbuf_addch(&got, (char)c);
+	fclose(f);
+	assert_int_equal(got.len, want.len);
+	assert_memory_equal(got.buf, want.buf, want.len);
+	snprintf(path, sizeof(path), "%s/canary", dir);
+	assert_int_equal(access(path, F_OK), -1);
+	strbuf_setf(&cmd, "rm -r %s", dir);
+	assert_int_equal(system(cmd.buf), 0);
+	strbuf_release(&script);
+	strbuf_release(&want);
+	strbuf_release(&cmd);
+	strbuf_release(&got);
+}
+
+#define MARK "EVIL'\"`@\\;#"
+
+/* s with MARK after it (a new string: the old one freed). */
+static void mark(char **s)
+{
+	char *m = xmalloc(strlen(*s) + sizeof(MARK));
+
+	sprintf(m, "%s" MARK, *s);
+	free(*s);
+	*s = m;
+}
+
+/* Every text field of run r marked, its cells still shaped for their kind. */
+static void mark_run(struct stored_run *r)
+{
+	mark(&r->label);
+	mark(&r->host);
+	mark(&r->kernel);
+	for (size_t i = 0; i < r->ncells; i++) {
+		struct stored_cell *c = &r->cells[i];
+
+		if (strncmp(c->name, "state:", 6) == 0) {
+			char *m = xmalloc(strlen(c->name) + sizeof(MARK));
+
+			sprintf(m, "state:" MARK "%s", c->name + 6);
+			free(c->name);
+			c->name = m;
+		} else if (!strstr(c->name, "-threads-") && !streq(c->name, "offline") &&
+			   !streq(c->name, "online")) {
+			mark(&c->name);
+		}
+		mark(&c->path);
+		mark(&c->api);
+		mark(&c->clock);
+		mark(&c->cycles_unit);
+	}
+}
+
+/*
+ * Where MARK appears in a script outside a string literal ("..." with
+ * backslash escapes, '...' with '' for a quote), or outside any: a
+ * backquote or an @. NULL when text only ever sits inside literals.
+ */
+static const char *outside_literal(const char *script)
+{
+	for (const char *p = script; *p; p++) {
+		if (*p == '"') {
+			for (p++; *p && *p != '"' && *p != '\n'; p++)
+				if (*p == '\\' && p[1])
+					p++;
+			if (*p != '"')
+				return p;
+		} else if (*p == '\'') {
+			for (p++; *p && *p != '\n' && !(*p == '\'' && p[1] != '\''); p++)
+				if (*p == '\'')
+					p++;
+			if (*p != '\'')
+				return p;
+		} else if (*p == '`' || *p == '@' || strncmp(p, "EVIL", 4) == 0) {
+			return p;
+		}
+	}
+	return NULL;
+}
+
+/* Every kind drawn from runs whose text is all MARK: only ever in literals. */
+static void test_text_only_in_literals(void **state)
+{
+	static const enum plot_kind kinds[] = {
+		PLOT_CELLS, PLOT_DISTRIBUTION, PLOT_ROUNDS, PLOT_COMPARE,
+	};
+	struct fixture f;
+	struct strbuf err = STRBUF_INIT;
+	struct gp gp;
+	const char *at;
+
+	(void)state;
+	bench_run(&f.runs[0], 7, "before");
+	bench_run(&f.runs[1], 9, "after");
+	mark_run(&f.runs[0]);
+	mark_run(&f.runs[1]);
+	one_group_each(&f, 2);
+	for (size_t k = 0; k < ARRAY_SIZE(kinds); k++) {
+		assert_int_equal(chart(&f, kinds[k], &gp, &err), 0);
+		assert_non_null(strstr(gp.script.buf, "EVIL"));
+		if ((at = outside_literal(gp.script.buf)))
+			fail_msg("%s: text outside a literal at: %.60s",
+				 plot_kind_names[kinds[k]], at);
+		gp_release(&gp);
+	}
+	free_runs(&f, 2);
+	scale_run(&f.runs[0], 5, "pre");
+	hotplug_run(&f.runs[1]);
+	mark_run(&f.runs[0]);
+	mark_run(&f.runs[1]);
+	one_group_each(&f, 2);
+	for (size_t k = 0; k < 2; k++) {
+		enum plot_kind kind = k ? PLOT_HOTPLUG : PLOT_SCALE;
+
+		assert_int_equal(chart(&f, kind, &gp, &err), 0);
+		assert_non_null(strstr(gp.script.buf, "EVIL"));
+		if ((at = outside_literal(gp.script.buf)))
+			fail_msg("%s: text outside a literal at: %.60s", plot_kind_names[kind], at);
+		gp_release(&gp);
+	}
+	free_runs(&f, 2);
+	timens_side(&f.runs[0], 1, "host");
+	timens_side(&f.runs[1], 2, "timens");
+	for (size_t i = 0; i < 200; i++)
+		f.runs[1].cells[0].values[i] *= 1.05;
+	mark_run(&f.runs[0]);
+	mark_run(&f.runs[1]);
+	one_group_each(&f, 2);
+	assert_int_equal(chart(&f, PLOT_TIMENS, &gp, &err), 0);
+	assert_non_null(strstr(gp.script.buf, "EVIL"));
+	if ((at = outside_literal(gp.script.buf)))
+		fail_msg("timens: text outside a literal at: %.60s", at);
+	gp_release(&gp);
+	free_runs(&f, 2);
+	strbuf_release(&err);
 }
 
 int main(void)
@@ -596,6 +841,10 @@ int main(void)
 		cmocka_unit_test(test_compare),
 		cmocka_unit_test(test_timens),
 		cmocka_unit_test(test_hotplug),
+		cmocka_unit_test(test_script_format),
+		cmocka_unit_test(test_script_format_refused),
+		cmocka_unit_test(test_quote_through_gnuplot),
+		cmocka_unit_test(test_text_only_in_literals),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

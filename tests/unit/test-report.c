@@ -75,10 +75,10 @@ static void test_inline_svg(void **state)
 		"<title>Gnuplot</title>\n<g id=\"gnuplot_canvas\">\n"
 		"\t<path id='gpPt0' d='M0,0'/>\n<use xlink:href='#gpPt0'/>\n"
 		"<rect fill=\"url(#gpPat1)\"/>\n<text>id='x' stays</text>\n</g></svg>\n";
-	struct strbuf sb = STRBUF_INIT;
+	struct strbuf sb = STRBUF_INIT, why = STRBUF_INIT;
 
 	(void)state;
-	assert_true(html_inline_svg(&sb, svg, "c2", "Cost <per> call"));
+	assert_true(html_inline_svg(&sb, svg, "c2", "Cost <per> call", &why));
 	assert_true(strncmp(sb.buf, "<svg", 4) == 0);
 	assert_non_null(strstr(sb.buf, "<title>Cost &lt;per&gt; call</title>"));
 	assert_non_null(strstr(sb.buf, "<g id=\"c2-gnuplot_canvas\">"));
@@ -87,8 +87,64 @@ static void test_inline_svg(void **state)
 	assert_non_null(strstr(sb.buf, "url(#c2-gpPat1)"));
 	assert_non_null(strstr(sb.buf, "<text>id='x' stays</text>"));
 	assert_null(strstr(sb.buf, "<?xml"));
-	assert_false(html_inline_svg(&sb, "<html/>", "c1", "x"));
+	assert_false(html_inline_svg(&sb, "<html/>", "c1", "x", &why));
+	assert_string_equal(why.buf, "no <svg> element");
 	strbuf_release(&sb);
+	strbuf_release(&why);
+}
+
+/*
+ * Issue 18, 2: gnuplot's SVG is code in a browser. What its terminal draws
+ * with passes; a script, a handler, an element it never writes or a
+ * reference outside the chart is refused, and nothing of it is inlined.
+ */
+static void test_svg_inert(void **state)
+{
+	static const char *const refused[][2] = {
+		{ "<svg><script>alert(1)</script></svg>", "(<script)" },
+		{ "<svg><SCRIPT xlink:href='x.js'/></svg>", "(<SCRIPT)" },
+		{ "<svg onload='alert(1)'></svg>", "an event handler (onload)" },
+		{ "<svg><g\nONclick=\"x()\"/></svg>", "an event handler (ONclick)" },
+		{ "<svg><use xlink:href='http://x/y.svg#a'/></svg>", "outside the chart (xlink:href)" },
+		{ "<svg><use href=\"data:image/svg+xml,x\"/></svg>", "outside the chart (href)" },
+		{ "<svg><rect fill='url( \"http://x/\")'/></svg>", "outside the chart (fill)" },
+		{ "<svg><rect style='fill:url(#a);background:url(//x)'/></svg>", "outside the chart (style)" },
+		{ "<svg><rect style='b:u\\72l(//x)'/></svg>", "an escape in attribute style" },
+		{ "<svg><use xlink:href='&#106;avascript:x'/></svg>", "outside the chart" },
+		{ "<svg><a href='#x'>x</a></svg>", "(<a)" },
+		{ "<svg><set attributeName='href' to='javascript:x'/></svg>", "(<set)" },
+		{ "<svg><foreignObject><iframe/></foreignObject></svg>", "(<foreignObject)" },
+		{ "<svg><image href='#a'/></svg>", "(<image)" },
+		{ "<svg><style>@import url(x)</style></svg>", "(<style)" },
+		{ "<svg><![CDATA[x]]></svg>", "(<!)" },
+		{ "<svg><!--><script>x()</script><!-- --></svg>", "(<!)" },
+		{ "<svg><g id=x/></svg>", "an attribute gnuplot does not write" },
+		{ "<svg><g\fonload='x()'/></svg>", "an event handler (onload)" },
+		{ "<svg><g \x01onload='x()'/></svg>", "an attribute gnuplot does not write" },
+		{ "<svg/onload='x()'></svg>", "an event handler (onload)" },
+		{ "<svg><g id='x/></svg>", "left open" },
+	};
+	static const char ok[] =
+		"<svg width='10' xmlns='http://www.w3.org/2000/svg' "
+		"xmlns:xlink='http://www.w3.org/1999/xlink'>\n"
+		"<title>a &lt;b> c</title><defs><pattern id='p'><path d='M0,0'/></pattern>"
+		"<filter id='f'><feFlood flood-color='#fff'/><feComposite in='SourceGraphic'/>"
+		"</filter></defs><g fill='url(#p)' style='stroke:url(#f)'><use xlink:href='#p'/>"
+		"<text>x &amp; onload='y' <tspan>z</tspan></text></g></svg>\n";
+	struct strbuf sb = STRBUF_INIT, why = STRBUF_INIT;
+
+	(void)state;
+	assert_true(html_svg_inert(ok, &why));
+	assert_string_equal(why.buf, "");
+	for (size_t i = 0; i < ARRAY_SIZE(refused); i++) {
+		strbuf_reset(&why);
+		assert_false(html_inline_svg(&sb, refused[i][0], "c1", "t", &why));
+		if (!strstr(why.buf, refused[i][1]))
+			fail_msg("%s: %s", refused[i][0], why.buf);
+		assert_int_equal(sb.len, 0);
+	}
+	strbuf_release(&sb);
+	strbuf_release(&why);
 }
 
 static void make_run(struct stored_run *r, int64_t id, const char *label, double base)
@@ -142,6 +198,9 @@ static void test_report_one_run(void **state)
 	assert_true(strncmp(out.buf, "<!DOCTYPE html>\n<html lang=\"en\">", 32) == 0);
 	assert_non_null(strstr(out.buf, "<meta name=\"viewport\" content=\"width=device-width"));
 	assert_null(strstr(out.buf, "<script"));
+	assert_non_null(strstr(out.buf, "<meta http-equiv=\"Content-Security-Policy\" "
+			       "content=\"default-src 'none'; img-src data:; "
+			       "style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'\">"));
 	assert_null(strstr(out.buf, "id=\"comparison\""));
 	charts = strstr(out.buf, "<section id=\"charts\">");
 	summary = strstr(out.buf, "<section id=\"summary\">");
@@ -350,6 +409,7 @@ int main(void)
 		cmocka_unit_test(test_figures),
 		cmocka_unit_test(test_escape),
 		cmocka_unit_test(test_inline_svg),
+		cmocka_unit_test(test_svg_inert),
 		cmocka_unit_test(test_report_one_run),
 		cmocka_unit_test(test_report_two_groups),
 		cmocka_unit_test(test_outfile),
