@@ -146,7 +146,7 @@ static int render(const struct plot_options *o, const struct plot_input *in,
 		_cleanup_strbuf_ struct strbuf cd = STRBUF_INIT, gpname = STRBUF_INIT;
 		_cleanup_strbuf_ struct strbuf script = STRBUF_INIT;
 
-		strbuf_addf(&gpname, "%s.gp", base);
+		gp_script_arg(&gpname, base);
 		strbuf_add_sh_word(&cd, dir);
 		strbuf_add_sh_word(&script, gpname.buf);
 		text_line(stdout, "wrote %s; to draw it again: cd %s && gnuplot %s", output,

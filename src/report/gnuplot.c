@@ -540,6 +540,11 @@ static bool ends_with(const struct strbuf *sb, const char *tail, size_t len)
 	return sb->len >= len && memcmp(sb->buf + sb->len - len, tail, len) == 0;
 }
 
+void gp_script_arg(struct strbuf *sb, const char *base)
+{
+	strbuf_addf(sb, "./%s.gp", base);
+}
+
 bool gp_picture_whole(const struct strbuf *pic, enum gp_format format)
 {
 	static const char png_signature[8] = "\x89PNG\r\n\x1a\n";
@@ -595,8 +600,7 @@ int gp_draw(struct gp *gp, struct strbuf *pictures, struct strbuf *err)
 	if (outfile_staging_create(stage, sizeof(stage), err) != 0)
 		return -1;
 	strbuf_addf(&dat, "%s.dat", gp->base);
-	/* "./": a name that starts with '-' is no option of gnuplot's. */
-	strbuf_addf(&script, "%s%s.gp", *gp->base == '-' ? "./" : "", gp->base);
+	gp_script_arg(&script, gp->base);
 	path_in(&path, stage, dat.buf);
 	if (write_new(path.buf, &gp->data, err) != 0)
 		goto out;

@@ -111,6 +111,13 @@ void gp_split_path(const char *path, char **dir, char **name);
  */
 int gp_check_dir(const char *dir, struct strbuf *err);
 
+/*
+ * BASE.gp as gnuplot's command-line argument: "./BASE.gp", always. gnuplot
+ * reads a file argument as `load` does, and `load` takes a name that
+ * starts with '<' for a command to run; '-' would be an option.
+ */
+void gp_script_arg(struct strbuf *sb, const char *base);
+
 /* What to say when gnuplot is missing. */
 #define GP_MISSING "gnuplot not found in PATH: install it (Debian: apt-get install gnuplot-nox)"
 

@@ -76,7 +76,7 @@ draw() {
 	shift 2
 	run cb plot --kind "$kind" -o "$out" "$@"
 	[ "$status" -eq 0 ] || { echo "status $status: $output"; return 1; }
-	[ "$output" = "wrote $out; to draw it again: cd $(dirname "$out") && gnuplot $(basename "${out%.*}").gp" ]
+	[ "$output" = "wrote $out; to draw it again: cd $(dirname "$out") && gnuplot ./$(basename "${out%.*}").gp" ]
 	xmllint --noout "$out"
 }
 
