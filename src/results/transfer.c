@@ -34,6 +34,17 @@ static int copy_one(struct store *from, struct store *to, int64_t id,
 	}
 	if (store_load_run(from, id, &r, err, errlen))
 		return -1;
+	/*
+	 * A store can hold what no export file may (anyone can write a fleet
+	 * database or a file): the run passes import's gate, or stays behind.
+	 */
+	if (stored_run_check(&r, err, errlen)) {
+		error_msg("run %lld of %s is not one clockbench writes, not %s: %s",
+			  (long long)local, store_name(from), verb, err);
+		stored_run_free(&r);
+		c->refused++;
+		return 0;
+	}
 	r.id = 0;
 	rc = store_import_run(to, &r, err, errlen);
 	if (rc == 0) {

@@ -367,6 +367,53 @@ set_user_version() {
 	[ ! -e "$DB" ]
 }
 
+@test "pull passes a foreign store's runs through import's gate, naming the field (issue 18: 9)" {
+	# A store file anyone could have written: what no export file may hold.
+	run_file "$T/1.json" $U1 one 2026-11-28T23:59:59Z
+	run_file "$T/2.json" $U2 two 2026-11-29T00:00:00Z
+	run_file "$T/3.json" $U3 three 2026-11-30T08:00:00Z
+	run_file "$T/4.json" 44444444-4444-4444-8444-444444444444 good 2026-12-01T00:00:00Z
+	run_file "$T/5.json" 55555555-5555-4555-8555-555555555555 five 2026-12-01T00:00:00Z
+	run_file "$T/6.json" 66666666-6666-4666-8666-666666666666 six 2026-12-01T00:00:00Z
+	cb import --db "$T/src.db" "$T"/[1-6].json 2>/dev/null
+	sqlite3 "$T/src.db" "UPDATE runs SET label = '1' WHERE id = 1;
+		UPDATE runs SET uuid = 'not-a-uuid' WHERE id = 2;
+		UPDATE runs SET host = hex(zeroblob(50000)) WHERE id = 3;
+		UPDATE runs SET kernel = 'x' || char(27) || ']0;owned' || char(7) WHERE id = 5;
+		UPDATE runs SET env = (WITH RECURSIVE s(i) AS (SELECT 1 UNION ALL
+			SELECT i + 1 FROM s WHERE i < 1200) SELECT json_group_object('k' || i,
+			hex(zeroblob(500))) FROM s) WHERE id = 6;"
+	run --separate-stderr cb pull --from "$T/src.db" --db "$DB"
+	[ "$status" -eq 1 ]
+	[ "${stderr_lines[0]}" = "clockbench pull: error: run 1 of $T/src.db is not one clockbench writes, not pulled: label: '1': a label cannot be a number: that reads as a run id" ]
+	[ "${stderr_lines[1]}" = "clockbench pull: error: run 2 of $T/src.db is not one clockbench writes, not pulled: uuid: 'not-a-uuid' is not a uuid" ]
+	[ "${stderr_lines[2]}" = "clockbench pull: error: run 3 of $T/src.db is not one clockbench writes, not pulled: host: 100000 bytes, more than clockbench writes (255)" ]
+	[ "${stderr_lines[3]}" = "clockbench pull: error: run 5 of $T/src.db is not one clockbench writes, not pulled: kernel: contains a control character (byte 1)" ]
+	[ "${stderr_lines[4]}" = "clockbench pull: error: run 6 of $T/src.db is not one clockbench writes, not pulled: environment: more than the 1048576 bytes clockbench writes (STORE_JSON_MAX)" ]
+	[ "${stderr_lines[6]}" = "clockbench pull: error: 5 runs refused" ]
+	[ "$output" = "pulled run 4 (44444444-4444-4444-8444-444444444444) as run 1" ]
+	# Only the good run came, and the store exports into one that imports.
+	[ "$(count_runs "$DB")" -eq 1 ]
+	cb export --db "$DB" --all >"$T/all.json"
+	run cb import --db "$T/again.db" "$T/all.json"
+	[ "$status" -eq 0 ]
+}
+
+@test "import refuses an environment over 1 MiB, naming it (issue 18: 9)" {
+	run_file "$T/good.json" $U1 before 2026-11-30T13:50:02Z
+	jq '.runs[0].environment.big = ([range(1200)] | map({key: "k\(.)",
+		value: ("x" * 1000)}) | from_entries)' "$T/good.json" >"$T/big.json"
+	run cb import --db "$DB" "$T/big.json"
+	[ "$status" -eq 1 ]
+	[[ "$output" == "clockbench import: error: $T/big.json:"*"runs[0].environment: larger than a run's environment, config or quality clockbench writes (over 524288 values or 1048576 bytes)" ]]
+	[ "$(cb runs --db "$DB" --format json 2>/dev/null | jq length)" != 1 ]
+	# Just under the limit, a big environment still imports.
+	jq '.runs[0].environment.big = ([range(900)] | map({key: "k\(.)",
+		value: ("x" * 1000)}) | from_entries)' "$T/good.json" >"$T/ok.json"
+	run cb import --db "$DB" "$T/ok.json"
+	[ "$status" -eq 0 ]
+}
+
 @test "a run bench saved exports and imports into another store unchanged" {
 	cb bench --quick --api time --path vdso --db "$DB" --label rt >/dev/null 2>&1
 	cb export --db "$DB" rt >"$T/rt.json"
