@@ -14,15 +14,280 @@
  */
 #include "config.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
+#include "basic/strbuf.h"
 #include "basic/util.h"
 #include "results/store-backend.h"
+
+/* ---- naming a server without its password ---------------------------- */
+
+/* "postgresql://" or "postgres://", in any case: its length, else 0. */
+static size_t scheme_length(const char *s)
+{
+	if (!strncasecmp(s, "postgresql://", 13))
+		return 13;
+	if (!strncasecmp(s, "postgres://", 11))
+		return 11;
+	return 0;
+}
+
+static int hex_value(int c)
+{
+	return isdigit(c) ? c - '0' : isxdigit(c) ? tolower(c) - 'a' + 10 : -1;
+}
+
+/*
+ * Whether a URL's query key or a connection string's keyword names a
+ * secret, percent-decoded and in any case: password, sslpassword.
+ */
+static bool secret_key(const char *key, size_t len)
+{
+	char plain[64];
+	size_t n = 0;
+
+	for (size_t i = 0; i < len && n < sizeof(plain) - 1; i++) {
+		int hi = i + 2 < len ? hex_value((unsigned char)key[i + 1]) : -1;
+		int lo = i + 2 < len ? hex_value((unsigned char)key[i + 2]) : -1;
+
+		if (key[i] == '%' && hi >= 0 && lo >= 0) {
+			plain[n++] = (char)(hi * 16 + lo);
+			i += 2;
+		} else {
+			plain[n++] = key[i];
+		}
+	}
+	plain[n] = '\0';
+	return n >= 8 && !strcasecmp(plain + n - 8, "password");
+}
+
+/*
+ * The authority's user information ends at its LAST '@' before the path:
+ * a raw '@' inside a password must not leave a piece of it standing as
+ * the host. NULL when there is none.
+ */
+static const char *userinfo_end(const char *auth)
+{
+	const char *end = auth + strcspn(auth, "/"), *at = NULL;
+
+	for (const char *p = auth; p < end; p++)
+		if (*p == '@')
+			at = p;
+	return at;
+}
+
+/* Secrets shorter than this are not looked for (they would maim messages). */
+#define SECRET_MIN 3
+
+static void add_secret(char **list, size_t max, const char *s, size_t n)
+{
+	if (n < SECRET_MIN)
+		return;
+	for (size_t i = 0; i < max; i++) {
+		if (list[i] && strlen(list[i]) == n && !memcmp(list[i], s, n))
+			return;
+		if (!list[i]) {
+			list[i] = xcalloc(n + 1, 1);
+			memcpy(list[i], s, n);
+			return;
+		}
+	}
+}
+
+/* A password as typed, and each piece of it after an '@' (read as a host). */
+static void add_typed(char **list, size_t max, const char *s, size_t n)
+{
+	add_secret(list, max, s, n);
+	for (size_t i = 0; i < n; i++)
+		if (s[i] == '@')
+			add_secret(list, max, s + i + 1, n - i - 1);
+}
+
+/*
+ * The passwords of a URL as typed: its user's, up to the authority's last
+ * '@', and each *password= value of its query.
+ */
+static void add_typed_secrets(char **list, size_t max, const char *url)
+{
+	const char *auth = url + scheme_length(url), *at, *colon;
+
+	if (!scheme_length(url))
+		return;
+	at = userinfo_end(auth);
+	colon = at ? memchr(auth, ':', (size_t)(at - auth)) : NULL;
+	if (colon)
+		add_typed(list, max, colon + 1, (size_t)(at - colon - 1));
+	for (const char *p = strpbrk(auth, "?&"); p; p = strpbrk(p + 1, "?&")) {
+		size_t n = strcspn(p + 1, "&"), key = strcspn(p + 1, "=&");
+
+		if (key < n && secret_key(p + 1, key))
+			add_typed(list, max, p + 2 + key, n - key - 1);
+	}
+}
+
+/* msg with every secret of list as "***" (never longer). */
+static void mask_in(char *const *list, size_t max, char *msg)
+{
+	for (size_t i = 0; i < max && list[i]; i++) {
+		size_t n = strlen(list[i]);
+
+		for (char *p = strstr(msg, list[i]); p; p = strstr(p + 3, list[i])) {
+			memcpy(p, "***", 3);
+			memmove(p + 3, p + n, strlen(p + n) + 1);
+		}
+	}
+}
+
+/* A URL with the user's password and every *password= value as "***". */
+static char *mask_url(const char *db)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t scheme = scheme_length(db);
+	const char *auth = db + scheme, *at = userinfo_end(auth), *rest, *q;
+	char *typed[8] = { 0 };
+
+	strbuf_add(&sb, db, scheme);
+	for (size_t i = 0; i < scheme; i++)
+		sb.buf[i] = (char)tolower((unsigned char)sb.buf[i]);
+	rest = auth;
+	if (at) {
+		/* The user only: up to a ':' (the password) or anything odd. */
+		strbuf_add(&sb, auth, strcspn(auth, ":?&=@"));
+		rest = at;
+	}
+	q = strchr(rest, '?');
+	strbuf_add(&sb, rest, q ? (size_t)(q - rest) : strlen(rest));
+	for (const char *p = q; p && *p; ) {
+		size_t n = strcspn(p + 1, "&"), key = strcspn(p + 1, "=&");
+
+		strbuf_addch(&sb, *p);
+		if (key < n && secret_key(p + 1, key)) {
+			strbuf_add(&sb, p + 1, key);
+			strbuf_adds(&sb, "=***");
+		} else {
+			strbuf_add(&sb, p + 1, n);
+		}
+		p += 1 + n;
+	}
+	/* What libpq would misread around a raw '@' goes too. */
+	add_typed_secrets(typed, ARRAY_SIZE(typed), db);
+	mask_in(typed, ARRAY_SIZE(typed), sb.buf);
+	for (size_t i = 0; i < ARRAY_SIZE(typed); i++)
+		free(typed[i]);
+	return strbuf_detach(&sb);
+}
+
 
 #if HAVE_LIBPQ
 
 #include <libpq-fe.h>
+
+/* s with its scheme in lower case, which is how libpq knows a URL. */
+static char *lower_scheme(const char *s)
+{
+	char *copy = xstrdup(s);
+
+	for (size_t i = 0; i < scheme_length(s); i++)
+		copy[i] = (char)tolower((unsigned char)copy[i]);
+	return copy;
+}
+
+bool store_is_url(const char *s)
+{
+	PQconninfoOption *opts;
+
+	if (!s)
+		return false;
+	if (scheme_length(s))
+		return true;
+	/* A key=value connection string is what libpq reads as one. */
+	if (!strchr(s, '='))
+		return false;
+	opts = PQconninfoParse(s, NULL);
+	if (!opts)
+		return false;
+	PQconninfoFree(opts);
+	return true;
+}
+
+static bool secret_option(const PQconninfoOption *o)
+{
+	return (o->dispchar && o->dispchar[0] == '*') ||
+	       secret_key(o->keyword, strlen(o->keyword));
+}
+
+/* A connection string's value, quoted as libpq reads it back. */
+static void add_conninfo_value(struct strbuf *sb, const char *v)
+{
+	if (*v && !v[strcspn(v, " \t\n\r\f\v'\\")]) {
+		strbuf_adds(sb, v);
+		return;
+	}
+	strbuf_addch(sb, '\'');
+	for (; *v; v++) {
+		if (*v == '\'' || *v == '\\')
+			strbuf_addch(sb, '\\');
+		strbuf_addch(sb, *v);
+	}
+	strbuf_addch(sb, '\'');
+}
+
+/* key=value: rebuilt from what libpq parsed, the secrets as "***". */
+static char *mask_conninfo(const char *db)
+{
+	PQconninfoOption *opts = PQconninfoParse(db, NULL);
+	struct strbuf sb = STRBUF_INIT;
+
+	if (!opts)
+		return xstrdup("(a connection string)");
+	for (const PQconninfoOption *o = opts; o->keyword; o++) {
+		if (!o->val)
+			continue;
+		if (sb.len)
+			strbuf_addch(&sb, ' ');
+		strbuf_adds(&sb, o->keyword);
+		strbuf_addch(&sb, '=');
+		if (secret_option(o))
+			strbuf_adds(&sb, "***");
+		else
+			add_conninfo_value(&sb, o->val);
+	}
+	PQconninfoFree(opts);
+	return strbuf_detach(&sb);
+}
+
+char *store_display_name(const char *db)
+{
+	if (scheme_length(db))
+		return mask_url(db);
+	if (store_is_url(db))
+		return mask_conninfo(db);
+	return xstrdup(db);
+}
+
+/*
+ * The passwords of url as libpq reads them (a store's, to take out of
+ * libpq's messages), and as they were typed.
+ */
+static void collect_secrets(struct store *st, const char *url)
+{
+	PQconninfoOption *opts = PQconninfoParse(url, NULL);
+
+	for (const PQconninfoOption *o = opts; o && o->keyword; o++)
+		if (o->val && secret_option(o))
+			add_secret(st->secrets, ARRAY_SIZE(st->secrets), o->val,
+				   strlen(o->val));
+	PQconninfoFree(opts);
+	add_typed_secrets(st->secrets, ARRAY_SIZE(st->secrets), url);
+}
+
+static void mask_secrets(const struct store *st, char *msg)
+{
+	mask_in(st->secrets, ARRAY_SIZE(st->secrets), msg);
+}
 
 /*
  * migrations[v] takes a store from schema version v to v + 1, as the
@@ -132,6 +397,7 @@ static void pg_err(struct store *st, const PGresult *res, const char *what,
 	if (!*msg)
 		snprintf(msg, sizeof(msg), "%s", PQerrorMessage(conn(st)));
 	one_line(msg);
+	mask_secrets(st, msg);
 	if (connection_lost(st, res))
 		store_set_err(err, errlen, "%s: %s: the connection to the server was "
 			      "lost (%s)", st->name, what, *msg ? msg : "no reason given");
@@ -438,20 +704,38 @@ fail:
 
 /* ---- connecting ------------------------------------------------------ */
 
+/* libpq's complaint about url, one line; NULL when it parses. */
+static char *parse_error(const char *url)
+{
+	char *msg = NULL, *copy = lower_scheme(url), *why;
+	PQconninfoOption *opts = PQconninfoParse(copy, &msg);
+
+	free(copy);
+	if (opts) {
+		PQconninfoFree(opts);
+		return NULL;
+	}
+	why = xstrdup(msg ? msg : "cannot be parsed");
+	PQfreemem(msg);
+	one_line(why);
+	return why;
+}
+
 int store_check_url(const char *url, char *why, size_t len)
 {
-	char *msg = NULL;
-	PQconninfoOption *opts = PQconninfoParse(url, &msg);
+	_cleanup_free_ char *shown = store_display_name(url);
+	_cleanup_free_ char *msg = parse_error(url), *shown_msg = NULL;
 
-	if (!opts) {
-		if (msg)
-			one_line(msg);
-		store_set_err(why, len, "%s", msg ? msg : "cannot be parsed");
-		PQfreemem(msg);
-		return -1;
-	}
-	PQconninfoFree(opts);
-	return 0;
+	if (!msg)
+		return 0;
+	/*
+	 * libpq quotes what it could not read, which may be the password:
+	 * the complaint about the URL as shown, or that the password is bad.
+	 */
+	shown_msg = parse_error(shown);
+	store_set_err(why, len, "%s", shown_msg ? shown_msg :
+		      "the password cannot be read (a '%' must start a %XX code)");
+	return -1;
 }
 
 static void ignore_notice(void *arg, const char *message)
@@ -463,9 +747,11 @@ static int connect_url(struct store *st, const char *url, char *err,
 {
 	/* The URL's own settings come last and win. */
 	const char *keys[] = { "connect_timeout", "application_name", "dbname", NULL };
-	const char *values[] = { "10", "clockbench", url, NULL };
+	_cleanup_free_ char *lowered = lower_scheme(url);
+	const char *values[] = { "10", "clockbench", lowered, NULL };
 	char why[256];
 
+	collect_secrets(st, lowered);
 	if (store_check_url(url, why, sizeof(why))) {
 		store_set_err(err, errlen, "%s: not a valid PostgreSQL URL: %s",
 			      st->name, why);
@@ -478,6 +764,7 @@ static int connect_url(struct store *st, const char *url, char *err,
 		snprintf(msg, sizeof(msg), "%s", st->impl ? PQerrorMessage(conn(st)) :
 			 "out of memory");
 		one_line(msg);
+		mask_secrets(st, msg);
 		store_set_err(err, errlen, "%s: cannot connect: %s", st->name, msg);
 		return -1;
 	}
@@ -517,6 +804,27 @@ int store_pg_open(struct store *st, const char *url, enum store_access access,
 
 #else
 
+/* Without libpq: a URL, or what starts as a key=value string does. */
+bool store_is_url(const char *s)
+{
+	size_t key;
+
+	if (!s)
+		return false;
+	if (scheme_length(s))
+		return true;
+	s += strspn(s, " \t");
+	key = strspn(s, "abcdefghijklmnopqrstuvwxyz_");
+	return key > 0 && s[key + strspn(s + key, " \t")] == '=';
+}
+
+char *store_display_name(const char *db)
+{
+	if (scheme_length(db))
+		return mask_url(db);
+	return xstrdup(store_is_url(db) ? "(a connection string)" : db);
+}
+
 int store_check_url(const char *url, char *why, size_t len)
 {
 	store_set_err(why, len, "this clockbench was built without PostgreSQL "
@@ -527,9 +835,9 @@ int store_check_url(const char *url, char *why, size_t len)
 int store_pg_open(struct store *st, const char *url, enum store_access access,
 		  char *err, size_t errlen)
 {
-	st->name = xstrdup(url);
+	st->name = store_display_name(url);
 	store_set_err(err, errlen, "%s: this clockbench was built without "
-		      "PostgreSQL (libpq)", url);
+		      "PostgreSQL (libpq)", st->name);
 	return -1;
 }
 

@@ -130,34 +130,7 @@ char *store_views_sql(const char *started)
 
 /* ---- where the store lives ------------------------------------------ */
 
-bool store_is_url(const char *s)
-{
-	return s && (!strncmp(s, "postgresql://", 13) || !strncmp(s, "postgres://", 11));
-}
-
-/* A URL's password, in its authority or as password=, is never shown. */
-char *store_display_name(const char *db)
-{
-	const char *auth, *end, *at, *colon;
-	char *name = xstrdup(db);
-
-	if (!store_is_url(db))
-		return name;
-	auth = strstr(db, "://") + 3;
-	end = auth + strcspn(auth, "/?");
-	at = memchr(auth, '@', (size_t)(end - auth));
-	colon = at ? memchr(auth, ':', (size_t)(at - auth)) : NULL;
-	if (colon)
-		memmove(name + (colon - db), name + (at - db), strlen(at) + 1);
-	for (char *p = strstr(name, "password="); p; p = strstr(p + 1, "password=")) {
-		char *v = p + 9;
-		size_t n = strcspn(v, "&");
-
-		memmove(v + 3, v + n, strlen(v + n) + 1);
-		memcpy(v, "***", 3);
-	}
-	return name;
-}
+/* store_is_url() and store_display_name(): store-pg.c, with libpq's parser. */
 
 void store_default_path(char *buf, size_t len)
 {
@@ -225,6 +198,8 @@ void store_close(struct store *st)
 		return;
 	if (st->ops)
 		st->ops->close(st);
+	for (size_t i = 0; i < ARRAY_SIZE(st->secrets); i++)
+		free(st->secrets[i]);
 	free(st->name);
 	free(st);
 }

@@ -125,9 +125,17 @@ enum {
 
 /* Where runs go: --db, else $CLOCKBENCH_DB, else XDG data home. */
 void store_default_path(char *buf, size_t len);
-/* Whether a --db names a PostgreSQL server: postgresql:// or postgres://. */
+/*
+ * Whether a --db names a PostgreSQL server: a postgresql:// or postgres://
+ * URL (the scheme in any case), or a key=value connection string that
+ * libpq reads ("host=db1 dbname=fleet").
+ */
 bool store_is_url(const char *db);
-/* db as messages show it (malloc'd): a URL without its password. */
+/*
+ * db as messages show it (malloc'd): a URL or connection string without
+ * any password, however it was spelt (password=, %70assword=, a raw '@'
+ * in the password, sslpassword=).
+ */
 char *store_display_name(const char *db);
 /* 0 when libpq can parse url; else -1 with why ("missing "=" after ..."). */
 int store_check_url(const char *url, char *why, size_t len);

@@ -414,6 +414,34 @@ set_user_version() {
 	[ "$status" -eq 0 ]
 }
 
+@test "a password never shows, however the server is spelt (issue 18: 10)" {
+	# Port 1 of the loopback refuses at once: each fails connecting, named.
+	local -A shown=(
+		['postgresql://u@127.0.0.1:1/db?%70assword=XSECRET']='postgresql://u@127.0.0.1:1/db?%70assword=***'
+		['POSTGRESQL://u:XSECRET@127.0.0.1:1/db']='postgresql://u@127.0.0.1:1/db'
+		['postgres://u@127.0.0.1:1/db?sslpassword=XSECRET']='postgres://u@127.0.0.1:1/db?sslpassword=***'
+		['host=127.0.0.1 port=1 password=XSECRET dbname=db']='password=*** dbname=db host=127.0.0.1 port=1'
+		["host=127.0.0.1 port=1 password='XSE CRET' dbname=db"]='password=*** dbname=db host=127.0.0.1 port=1'
+	)
+	for db in "${!shown[@]}"; do
+		run cb runs --db "$db"
+		[ "$status" -eq 1 ]
+		[[ "$output" == "clockbench runs: error: ${shown[$db]}: cannot connect: "* ]] ||
+			{ echo "$db: $output"; false; }
+		[[ "$output" != *XSE* ]]
+	done
+	# A raw '%' in the password: libpq's complaint would quote it.
+	run cb runs --db 'postgresql://u:XSE%zzCRET@127.0.0.1:1/db'
+	[ "$status" -eq 2 ]
+	[[ "$output" != *XSE* ]]
+	# A saving command takes a connection string for a server, not a file.
+	cd "$T"
+	run cb exec -n 2 --db 'host=127.0.0.1 port=1 password=XSECRET' -- true
+	[ "$status" -eq 1 ]
+	[[ "$output" != *XSE* ]]
+	[ -z "$(ls "$T")" ]
+}
+
 @test "a run bench saved exports and imports into another store unchanged" {
 	cb bench --quick --api time --path vdso --db "$DB" --label rt >/dev/null 2>&1
 	cb export --db "$DB" rt >"$T/rt.json"

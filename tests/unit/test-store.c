@@ -2064,6 +2064,45 @@ static int make_tmpdir(void **state)
 	return 0;
 }
 
+#if HAVE_LIBPQ
+/*
+ * Issue 18: 10: a password is out of the shown name however it is spelt,
+ * and a server is what libpq reads as one, the scheme in any case.
+ */
+static void test_display_name_hides_every_password(void **state)
+{
+	static const struct {
+		const char *db, *shown;
+	} cases[] = {
+		{ "postgresql://u:XSECRET@h/db", "postgresql://u@h/db" },
+		{ "postgresql://u@h/db?%70assword=XSECRET", "postgresql://u@h/db?%70assword=***" },
+		{ "postgresql://u@h/db?PassWord=XSECRET&x=1", "postgresql://u@h/db?PassWord=***&x=1" },
+		{ "postgresql://u:XSE@CRET@h/db", "postgresql://u@h/db" },
+		{ "postgresql://h?password=XSE@CRET", "postgresql://h@***" },
+		{ "POSTGRESQL://u:XSECRET@h/db", "postgresql://u@h/db" },
+		{ "Postgres://u:XSECRET@h/db?sslpassword=XSECRET2", "postgres://u@h/db?sslpassword=***" },
+		{ "host=h password=XSECRET dbname=db", "password=*** dbname=db host=h" },
+		{ "host=h password = 'XSE CRET' port=5", "password=*** host=h port=5" },
+		{ "./results.db", "./results.db" },
+		{ "a=b.db", "a=b.db" },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		char *shown = store_display_name(cases[i].db);
+
+		if (!streq(shown, cases[i].shown))
+			fail_msg("%s shown as %s, not %s", cases[i].db, shown, cases[i].shown);
+		assert_null(strstr(shown, "XSE"));
+		assert_null(strstr(shown, "CRET"));
+		free(shown);
+	}
+	assert_true(store_is_url("POSTGRESQL://h/db"));
+	assert_true(store_is_url("host=h password=x"));
+	assert_false(store_is_url("a=b.db"));
+	assert_false(store_is_url("results.db"));
+}
+#endif
+
 static int remove_tmpdir(void **state)
 {
 	char cmd[PATH_MAX + 16];
@@ -2113,6 +2152,9 @@ int main(void)
 		cmocka_unit_test(test_record_save_creates_only_the_default_dir),
 		cmocka_unit_test(test_record_from_bench),
 		cmocka_unit_test(test_spool_keeps_the_run),
+#if HAVE_LIBPQ
+		cmocka_unit_test(test_display_name_hides_every_password),
+#endif
 	};
 
 	return cmocka_run_group_tests(tests, make_tmpdir, remove_tmpdir);
