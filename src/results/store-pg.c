@@ -15,9 +15,15 @@
 #include "config.h"
 
 #include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <poll.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 
 #include "basic/strbuf.h"
 #include "basic/util.h"
@@ -350,9 +356,128 @@ _Static_assert(ARRAY_SIZE(pg_migrations) == STORE_SCHEMA_VERSION,
 /* Any number, the same in every clockbench: the lock of the migrations. */
 #define MIGRATION_LOCK 0x436c6b62
 
-static PGconn *conn(const struct store *st)
+/*
+ * How long a server may take. libpq has a connect timeout but none for
+ * reading: a server that stops answering after the handshake, or that
+ * announces a message of gigabytes and never sends it, would block a
+ * command for ever. So every statement is sent and read without blocking,
+ * against a deadline: the server's statement_timeout, plus the connect
+ * timeout for its cancellation to come back.
+ */
+#define PG_CONNECT_TIMEOUT_S 10		/* $CLOCKBENCH_PG_CONNECT_TIMEOUT */
+#define PG_STATEMENT_TIMEOUT_S 60	/* $CLOCKBENCH_PG_TIMEOUT */
+
+struct pg_conn {
+	PGconn *c;
+	int connect_s, statement_s;
+	bool timed_out;		/* the server went silent: the session is lost */
+};
+
+static struct pg_conn *pgc(const struct store *st)
 {
 	return st->impl;
+}
+
+static PGconn *conn(const struct store *st)
+{
+	return pgc(st)->c;
+}
+
+/* Whole seconds from $name ("5", "1.5s", "500ms" rounds up), else fallback. */
+static int timeout_from_env(const char *name, int fallback)
+{
+	const char *env = getenv(name);
+	double s;
+
+	if (env && parse_duration(env, &s) && s < 86400)
+		return (int)ceil(s);
+	return fallback;
+}
+
+static int64_t monotonic_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Wait until the socket is ready for events, or the deadline: 0 or -1. */
+static int wait_socket(PGconn *c, short events, int64_t deadline)
+{
+	struct pollfd p = { .fd = PQsocket(c), .events = events };
+
+	for (;;) {
+		int64_t left = deadline - monotonic_ms();
+		int rc;
+
+		if (left <= 0 || p.fd < 0)
+			return -1;
+		rc = poll(&p, 1, (int)(left > INT_MAX ? INT_MAX : left));
+		if (rc > 0)
+			return 0;
+		if (rc < 0 && errno != EINTR)
+			return -1;
+	}
+}
+
+/*
+ * What a PQsend*() queued, sent, and its results read, before the
+ * deadline: the last result (an error's, if any), or NULL when libpq
+ * failed (PQerrorMessage) or the time ran out (timed_out).
+ */
+static PGresult *await_result(struct store *st)
+{
+	struct pg_conn *pc = pgc(st);
+	int64_t deadline = monotonic_ms() +
+			   1000LL * (pc->statement_s + pc->connect_s);
+	PGresult *last = NULL, *r;
+	int flushed;
+
+	while ((flushed = PQflush(pc->c)) == 1)
+		if (wait_socket(pc->c, POLLOUT | POLLIN, deadline) ||
+		    !PQconsumeInput(pc->c))
+			goto lost;
+	if (flushed < 0)
+		return NULL;
+	for (;;) {
+		while (PQisBusy(pc->c))
+			if (wait_socket(pc->c, POLLIN, deadline) ||
+			    !PQconsumeInput(pc->c))
+				goto lost;
+		r = PQgetResult(pc->c);
+		if (!r)
+			return last;
+		if (last && PQresultStatus(last) == PGRES_FATAL_ERROR) {
+			PQclear(r);
+		} else {
+			PQclear(last);
+			last = r;
+		}
+	}
+lost:
+	PQclear(last);
+	pc->timed_out = monotonic_ms() >= deadline;
+	return NULL;
+}
+
+/* PQexecParams() against the deadline. */
+static PGresult *exec_params(struct store *st, const char *sql, int n,
+			     const char *const *values, const int *lengths,
+			     const int *formats)
+{
+	if (pgc(st)->timed_out ||
+	    !PQsendQueryParams(conn(st), sql, n, NULL, values, lengths, formats, 0))
+		return NULL;
+	return await_result(st);
+}
+
+/* PQexec() against the deadline (several statements at once). */
+static PGresult *exec_sql(struct store *st, const char *sql)
+{
+	if (pgc(st)->timed_out || !PQsendQuery(conn(st), sql))
+		return NULL;
+	return await_result(st);
 }
 
 /* libpq's messages span lines ("...failed: ...\n\tIs the server..."). */
@@ -392,6 +517,12 @@ static void pg_err(struct store *st, const PGresult *res, const char *what,
 {
 	char msg[512];
 
+	if (pgc(st)->timed_out) {
+		store_set_err(err, errlen, "%s: %s: no complete answer from the server within "
+			      "%d s (CLOCKBENCH_PG_TIMEOUT, CLOCKBENCH_PG_CONNECT_TIMEOUT)",
+			      st->name, what, pgc(st)->statement_s + pgc(st)->connect_s);
+		return;
+	}
 	snprintf(msg, sizeof(msg), "%s", res ? PQresultErrorMessage(res) :
 		 PQerrorMessage(conn(st)));
 	if (!*msg)
@@ -485,8 +616,7 @@ static int pg_run(struct store *st, const char *sql,
 		store_set_err(err, errlen, "%s: %s: too many parameters", st->name, what);
 		return -1;
 	}
-	pr.res = PQexecParams(conn(st), sql, (int)nparams, NULL, b.values, b.lengths,
-			      b.formats, 0);
+	pr.res = exec_params(st, sql, (int)nparams, b.values, b.lengths, b.formats);
 	status = PQresultStatus(pr.res);
 	if (status != PGRES_TUPLES_OK && status != PGRES_COMMAND_OK) {
 		pg_err(st, pr.res, what, err, errlen);
@@ -502,7 +632,7 @@ static int pg_run(struct store *st, const char *sql,
 static int pg_exec(struct store *st, const char *sql, const char *what,
 		   char *err, size_t errlen)
 {
-	PGresult *res = PQexec(conn(st), sql);
+	PGresult *res = exec_sql(st, sql);
 	ExecStatusType status = PQresultStatus(res);
 	int rc = status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK ? 0 : -1;
 
@@ -528,8 +658,8 @@ static int pg_commit(struct store *st, const char *what, char *err,
 
 static void pg_rollback(struct store *st)
 {
-	if (PQtransactionStatus(conn(st)) != PQTRANS_IDLE)
-		PQclear(PQexec(conn(st), "ROLLBACK"));
+	if (!pgc(st)->timed_out && PQtransactionStatus(conn(st)) != PQTRANS_IDLE)
+		PQclear(exec_sql(st, "ROLLBACK"));
 }
 
 static struct pg_row *row_of(const struct sql_row *r)
@@ -596,7 +726,9 @@ static int pg_probe_write(struct store *st, char *err, size_t errlen)
 
 static void pg_close(struct store *st)
 {
-	PQfinish(conn(st));
+	if (pgc(st))
+		PQfinish(conn(st));
+	free(st->impl);
 	st->impl = NULL;
 }
 
@@ -746,22 +878,36 @@ static int connect_url(struct store *st, const char *url, char *err,
 		       size_t errlen)
 {
 	/* The URL's own settings come last and win. */
-	const char *keys[] = { "connect_timeout", "application_name", "dbname", NULL };
+	const char *keys[] = { "connect_timeout", "keepalives", "keepalives_idle",
+			       "keepalives_interval", "keepalives_count",
+			       "tcp_user_timeout", "application_name", "dbname", NULL };
 	_cleanup_free_ char *lowered = lower_scheme(url);
-	const char *values[] = { "10", "clockbench", lowered, NULL };
-	char why[256];
+	struct pg_conn *pc = xcalloc(1, sizeof(*pc));
+	char connect_s[16], idle_s[16], user_ms[24], sql[64], why[256];
+	const char *values[] = { connect_s, "1", idle_s, "5", "3", user_ms,
+				 "clockbench", lowered, NULL };
 
+	st->impl = pc;
+	pc->connect_s = timeout_from_env("CLOCKBENCH_PG_CONNECT_TIMEOUT",
+					 PG_CONNECT_TIMEOUT_S);
+	pc->statement_s = timeout_from_env("CLOCKBENCH_PG_TIMEOUT",
+					   PG_STATEMENT_TIMEOUT_S);
+	snprintf(connect_s, sizeof(connect_s), "%d", pc->connect_s);
+	snprintf(idle_s, sizeof(idle_s), "%d", pc->connect_s);
+	/* Sent data unacknowledged for as long as a statement may take. */
+	snprintf(user_ms, sizeof(user_ms), "%lld",
+		 1000LL * (pc->statement_s + pc->connect_s));
 	collect_secrets(st, lowered);
 	if (store_check_url(url, why, sizeof(why))) {
 		store_set_err(err, errlen, "%s: not a valid PostgreSQL URL: %s",
 			      st->name, why);
 		return -1;
 	}
-	st->impl = PQconnectdbParams(keys, values, 1);
-	if (!st->impl || PQstatus(conn(st)) != CONNECTION_OK) {
+	pc->c = PQconnectdbParams(keys, values, 1);
+	if (!pc->c || PQstatus(pc->c) != CONNECTION_OK) {
 		char msg[512];
 
-		snprintf(msg, sizeof(msg), "%s", st->impl ? PQerrorMessage(conn(st)) :
+		snprintf(msg, sizeof(msg), "%s", pc->c ? PQerrorMessage(pc->c) :
 			 "out of memory");
 		one_line(msg);
 		mask_secrets(st, msg);
@@ -770,11 +916,19 @@ static int connect_url(struct store *st, const char *url, char *err,
 	}
 	/*
 	 * Notices ("terminating connection due to ...") are not the user's
-	 * business: what fails is reported on one line as an error.
+	 * business: what fails is reported on one line as an error. Never
+	 * blocking: every statement is sent and read against a deadline.
 	 */
-	PQsetNoticeProcessor(conn(st), ignore_notice, NULL);
+	PQsetNoticeProcessor(pc->c, ignore_notice, NULL);
+	if (PQsetnonblocking(pc->c, 1)) {
+		store_set_err(err, errlen, "%s: cannot make the connection "
+			      "non-blocking", st->name);
+		return -1;
+	}
+	snprintf(sql, sizeof(sql), "SET statement_timeout = '%ds'", pc->statement_s);
 	return pg_exec(st, "SET client_min_messages = warning", "setting up the "
-		       "connection", err, errlen);
+		       "connection", err, errlen) ||
+	       pg_exec(st, sql, "setting up the connection", err, errlen) ? -1 : 0;
 }
 
 int store_pg_open(struct store *st, const char *url, enum store_access access,

@@ -25,6 +25,20 @@ setup() {
 	unset CLOCKBENCH_DB
 }
 
+teardown() {
+	[ -z "${FAKE_PID:-}" ] || kill "$FAKE_PID" 2>/dev/null || true
+}
+
+# A misbehaving PostgreSQL server on 127.0.0.1 (tests/cli/fake-pg MODE):
+# its port in FAKE_PORT, its process FAKE_PID (killed by teardown).
+fake_pg() {
+	rm -f "$T/port"
+	"$BATS_TEST_DIRNAME/fake-pg" "$1" "$T/port" 3>&- &
+	FAKE_PID=$!
+	for _ in $(seq 200); do [ -s "$T/port" ] && break; sleep 0.05; done
+	FAKE_PORT=$(cat "$T/port")
+}
+
 # An export file with one run: run_file FILE UUID LABEL STARTED [KERNEL] [HOST]
 run_file() {
 	jq -n --arg uuid "$2" --arg lab "$3" --arg started "$4" \
@@ -440,6 +454,33 @@ set_user_version() {
 	[ "$status" -eq 1 ]
 	[[ "$output" != *XSE* ]]
 	[ -z "$(ls "$T")" ]
+}
+
+@test "a server that goes silent cannot hang a command: timeouts, named without the password (issue 18: 7)" {
+	"$CLOCKBENCH" runs --db postgresql://x@127.0.0.1:1/db 2>&1 |
+		grep -q "without PostgreSQL" && skip "built without libpq"
+	export CLOCKBENCH_PG_TIMEOUT=1 CLOCKBENCH_PG_CONNECT_TIMEOUT=1
+	# Accepts and never answers; answers the handshake only; announces a
+	# 1.9 GB message and sends nothing more. Each fails after about 2 s
+	# (libpq's least connect timeout, or the statement's 1 s + 1 s): the
+	# 8 s of timeout(1) only stop the command that would hang.
+	for mode in silent handshake huge; do
+		fake_pg $mode
+		run timeout 8 "$CLOCKBENCH" runs --db "postgresql://u:XSECRET@127.0.0.1:$FAKE_PORT/db"
+		kill "$FAKE_PID"
+		[ "$status" -eq 1 ] || { echo "$mode: status $status: $output"; false; }
+		[ "${#lines[@]}" -eq 1 ]
+		if [ $mode = silent ]; then
+			[[ "$output" == "clockbench runs: error: postgresql://u@127.0.0.1:$FAKE_PORT/db: cannot connect: "*"timeout expired" ]]
+		else
+			[ "$output" = "clockbench runs: error: postgresql://u@127.0.0.1:$FAKE_PORT/db: setting up the connection: no complete answer from the server within 2 s (CLOCKBENCH_PG_TIMEOUT, CLOCKBENCH_PG_CONNECT_TIMEOUT)" ]
+		fi
+	done
+	# A saving command: refused before measuring, as any store that fails.
+	fake_pg handshake
+	run timeout 8 "$CLOCKBENCH" exec -n 2 --db "postgresql://u@127.0.0.1:$FAKE_PORT/db" -- true
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"no complete answer from the server within 2 s"* ]]
 }
 
 @test "a run bench saved exports and imports into another store unchanged" {
