@@ -865,6 +865,24 @@ struct export_file *export_file_open(const char *name, char *err,
 	return f;
 }
 
+struct export_file *export_file_open_fd(int fd, const char *name, char *err,
+					size_t errlen)
+{
+	struct export_file *f = xcalloc(1, sizeof(*f));
+
+	strbuf_init(&f->text);
+	strbuf_init(&f->key);
+	strbuf_init(&f->keys);
+	f->name = xstrdup(name);
+	f->fd = fd;
+	f->own_fd = false;
+	if (export_file_rewind(f, err, errlen)) {
+		export_file_close(f);
+		return NULL;
+	}
+	return f;
+}
+
 int export_file_rewind(struct export_file *f, char *err, size_t errlen)
 {
 	if (lseek(f->fd, f->start, SEEK_SET) < 0) {

@@ -934,6 +934,65 @@ release_lock() {
 		and .[0].cells[0].n > 0' <<<"$output"
 }
 
+@test "a spool directory that is not this user's alone is never imported from (issue 18: 8)" {
+	sqlite_only
+	populate
+	# Planted beside a store in a shared directory: world-writable (as root:
+	# someone else's too), holding a valid run.
+	mkdir -m 0777 "$DB-spool"
+	[ "$(id -u)" -ne 0 ] || chown nobody "$DB-spool"
+	run_file "$DB-spool/$U1.json" 44444444-4444-4444-8444-444444444444 planted 2026-12-01T00:00:00Z
+	run_file "$T/5.json" 55555555-5555-4555-8555-555555555555 five 2026-12-01T00:00:00Z
+	run --separate-stderr cb import --db "$DB" "$T/5.json"
+	[ "$status" -eq 0 ]
+	[[ "$stderr" == *"warning: runs spooled in $DB-spool not imported: $DB-spool is not this user's own directory (owner uid "*", mode 0777; clockbench makes it 0700)"* ]]
+	run cb runs --db "$DB" --label planted
+	[[ "$output" != *planted* ]]
+	[ "$(count_runs "$DB")" -eq 4 ]
+	# A symlink in its place is not followed either.
+	rm -rf "$DB-spool"
+	mkdir -m 0700 "$T/elsewhere"
+	run_file "$T/elsewhere/$U1.json" 44444444-4444-4444-8444-444444444444 planted 2026-12-01T00:00:00Z
+	ln -s "$T/elsewhere" "$DB-spool"
+	run --separate-stderr cb import --db "$DB" "$T/5.json"
+	[ "$status" -eq 0 ]
+	[[ "$stderr" == *"warning: runs spooled in $DB-spool not imported: $DB-spool is not a directory (a symlink?)"* ]]
+	[ "$(count_runs "$DB")" -eq 4 ]
+}
+
+@test "a FIFO, a symlink or a bad run in the spool is moved aside, never read or imported (issue 18: 8)" {
+	sqlite_only
+	populate
+	mkdir -m 0700 "$DB-spool"
+	S="$DB-spool"
+	mkfifo "$S/fifo.json"
+	ln -s /dev/zero "$S/zero.json"
+	printf 'root:XSECRETTOKEN:19000:0:99999:7:::\n' >"$T/shadow"
+	ln -s "$T/shadow" "$S/shadow.json"
+	run_file "$S/label.json" 44444444-4444-4444-8444-444444444444 x 2026-12-01T00:00:00Z
+	jq '.runs[0].label = "1"' "$S/label.json" >"$S/label.json.new"
+	mv "$S/label.json.new" "$S/label.json"
+	run_file "$S/good.json" 55555555-5555-4555-8555-555555555555 good 2026-12-01T00:00:00Z
+	run_file "$T/6.json" 66666666-6666-4666-8666-666666666666 six 2026-12-01T00:00:00Z
+	# timeout(1) only stops a save that would hang on the FIFO.
+	run --separate-stderr timeout 20 "$CLOCKBENCH" import --db "$DB" "$T/6.json"
+	[ "$status" -eq 0 ] || { echo "status $status: $stderr"; false; }
+	[[ "$stderr" != *XSECRET* ]]
+	grep -qxF "clockbench import: warning: $S/fifo.json: not a regular file; not imported, moved to $S/rejected/" <<<"$stderr"
+	grep -qxF "clockbench import: warning: $S/zero.json: a symlink; not imported, moved to $S/rejected/" <<<"$stderr"
+	grep -qxF "clockbench import: warning: $S/shadow.json: a symlink; not imported, moved to $S/rejected/" <<<"$stderr"
+	grep -qxF "clockbench import: warning: $S/label.json: runs[0].label: '1': a label cannot be a number: that reads as a run id; not imported, moved to $S/rejected/" <<<"$stderr"
+	grep -qF "imported run 55555555-5555-4555-8555-555555555555 spooled in $S/good.json" <<<"$stderr"
+	[ "$(count_runs "$DB")" -eq 5 ]
+	[ "$(ls "$S/rejected" | sort | tr '\n' ' ')" = "fifo.json label.json shadow.json zero.json " ]
+	[ "$(ls "$S" | tr '\n' ' ')" = "rejected " ]
+	# What was set aside is not looked at again.
+	run_file "$T/7.json" 77777777-7777-4777-8777-777777777777 seven 2026-12-01T00:00:00Z
+	run --separate-stderr cb import --db "$DB" "$T/7.json"
+	[ "$status" -eq 0 ]
+	[[ "$stderr" != *warning* ]]
+}
+
 @test "a spooled run imported by hand is not imported twice" {
 	sqlite_only
 	populate

@@ -2103,6 +2103,37 @@ static void test_display_name_hides_every_password(void **state)
 }
 #endif
 
+/* Issue 18: 8: a spooled run of a server keeps its name, not its password. */
+static void test_spool_keeps_no_password(void **state)
+{
+	const char *url = "postgresql://u:XSECRET@127.0.0.1:1/db?%70assword=XSECRET2";
+	char beside[PATH_MAX], statedir[PATH_MAX], file[PATH_MAX + 64];
+	char err[2 * PATH_MAX + 128], text[65536];
+	struct stored_run r;
+	ssize_t n;
+	int fd;
+
+	spool_dirs(url, beside, sizeof(beside), statedir, sizeof(statedir));
+	assert_string_equal(beside, "");
+	simple_run(&r, "kept");
+	stored_run_fill_defaults(&r);
+	assert_int_equal(spool_write(url, &r, file, sizeof(file), err, sizeof(err)), 0);
+	fd = open(file, O_RDONLY);
+	assert_true(fd >= 0);
+	n = read(fd, text, sizeof(text) - 1);
+	close(fd);
+	assert_true(n > 0);
+	text[n] = '\0';
+	assert_null(strstr(text, "XSECRET"));
+	assert_non_null(strstr(text, "\"store\":\"postgresql://u@127.0.0.1:1/db?%70assword=***\""));
+	/* Its directory is named from the URL without the password. */
+	spool_dirs("postgresql://u:other@127.0.0.1:1/db?%70assword=other2", beside,
+		   sizeof(beside), text, sizeof(text));
+	assert_string_equal(text, statedir);
+	unlink(file);
+	stored_run_free(&r);
+}
+
 static int remove_tmpdir(void **state)
 {
 	char cmd[PATH_MAX + 16];
@@ -2152,6 +2183,7 @@ int main(void)
 		cmocka_unit_test(test_record_save_creates_only_the_default_dir),
 		cmocka_unit_test(test_record_from_bench),
 		cmocka_unit_test(test_spool_keeps_the_run),
+		cmocka_unit_test(test_spool_keeps_no_password),
 #if HAVE_LIBPQ
 		cmocka_unit_test(test_display_name_hides_every_password),
 #endif
