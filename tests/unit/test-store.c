@@ -2103,6 +2103,35 @@ static void test_display_name_hides_every_password(void **state)
 }
 #endif
 
+/* Issue 18: 8: a spool directory someone else could write is not written to. */
+static void test_spool_shuns_a_shared_directory(void **state)
+{
+	char db[PATH_MAX], beside[PATH_MAX], statedir[PATH_MAX];
+	char file[PATH_MAX + 64], err[2 * PATH_MAX + 128], link[PATH_MAX + 16];
+	struct stored_run r;
+
+	new_path(db, sizeof(db), "shared.db");
+	spool_dirs(db, beside, sizeof(beside), statedir, sizeof(statedir));
+	assert_int_equal(mkdir(beside, 0700), 0);
+	assert_int_equal(chmod(beside, 0777), 0);
+	simple_run(&r, "kept");
+	stored_run_fill_defaults(&r);
+	assert_int_equal(spool_write(db, &r, file, sizeof(file), err, sizeof(err)), 0);
+	assert_int_equal(strncmp(file, statedir, strlen(statedir)), 0);
+	unlink(file);
+	/* Nor through a symlink planted in its place. */
+	assert_int_equal(rmdir(beside), 0);
+	snprintf(link, sizeof(link), "%s.real", beside);
+	assert_int_equal(mkdir(link, 0700), 0);
+	assert_int_equal(symlink(link, beside), 0);
+	assert_int_equal(spool_write(db, &r, file, sizeof(file), err, sizeof(err)), 0);
+	assert_int_equal(strncmp(file, statedir, strlen(statedir)), 0);
+	unlink(file);
+	unlink(beside);
+	rmdir(link);
+	stored_run_free(&r);
+}
+
 /* Issue 18: 8: a spooled run of a server keeps its name, not its password. */
 static void test_spool_keeps_no_password(void **state)
 {
@@ -2184,6 +2213,7 @@ int main(void)
 		cmocka_unit_test(test_record_from_bench),
 		cmocka_unit_test(test_spool_keeps_the_run),
 		cmocka_unit_test(test_spool_keeps_no_password),
+		cmocka_unit_test(test_spool_shuns_a_shared_directory),
 #if HAVE_LIBPQ
 		cmocka_unit_test(test_display_name_hides_every_password),
 #endif
