@@ -616,13 +616,16 @@ static int column_json(const struct sql_row *r, int col, json_t **out)
 	*out = NULL;
 	if (row_null(r, col))
 		return 0;
+	/* Not even parsed beyond what the gate lets in (a store anyone wrote). */
+	if (strlen(row_text(r, col)) > STORE_JSON_MAX)
+		return -2;
 	*out = json_loads(row_text(r, col), JSON_DECODE_ANY, NULL);
 	return *out ? 0 : -1;
 }
 
 struct run_row {
 	struct stored_run *run;
-	bool damaged;
+	bool damaged, oversized;
 };
 
 static int take_run_row(const struct sql_row *r, void *ctx)
@@ -638,17 +641,25 @@ static int take_run_row(const struct sql_row *r, void *ctx)
 	snprintf(run->started, sizeof(run->started), "%s", row_text(r, 5));
 	run->elapsed_s = row_double(r, 6);
 	run->status = xstrdup(row_text(r, 7));
-	rr->damaged = column_json(r, 8, &run->env) ||
-		      column_json(r, 9, &run->config) ||
-		      column_json(r, 10, &run->quality);
+	for (int col = 8; col <= 10; col++) {
+		int rc = column_json(r, col, col == 8 ? &run->env :
+				     col == 9 ? &run->config : &run->quality);
+
+		rr->oversized |= rc == -2;
+		rr->damaged |= rc == -1;
+	}
 	return 1;
 }
+
+static int check_run_header(const struct stored_run *run, char *err,
+			    size_t errlen);
 
 static int load_run_row(struct store *st, int64_t id, struct stored_run *run,
 			char *err, size_t errlen)
 {
 	const struct sql_param p[] = { P_INT(id) };
-	struct run_row rr = { run, false };
+	struct run_row rr = { run, false, false };
+	char why[512];
 	int rc;
 
 	rc = run_sql(st, st->version >= 2 ?
@@ -670,8 +681,20 @@ static int load_run_row(struct store *st, int64_t id, struct stored_run *run,
 			(long long)id);
 		return STORE_DAMAGED;
 	}
+	if (rr.oversized) {
+		store_set_err(err, errlen, "%s: run %lld: its environment, configuration or "
+			"quality is larger than clockbench writes (%d bytes)", st->name,
+			(long long)id, STORE_JSON_MAX);
+		return STORE_DAMAGED;
+	}
 	if (!run->env)
 		run->env = json_object();
+	/* A store file or server anyone may have written: import's gate. */
+	if (check_run_header(run, why, sizeof(why))) {
+		store_set_err(err, errlen, "%s: run %lld: %s", st->name, (long long)id,
+			      why);
+		return STORE_DAMAGED;
+	}
 	return 0;
 }
 
@@ -2100,7 +2123,9 @@ static int check_cell(const struct stored_cell *c, size_t idx, char *err,
 	return 0;
 }
 
-int stored_run_check(const struct stored_run *run, char *err, size_t errlen)
+/* Every field of the run but its cells. */
+static int check_run_header(const struct stored_run *run, char *err,
+			    size_t errlen)
 {
 	if (check_run_strings(run, err, errlen))
 		return -1;
@@ -2112,9 +2137,14 @@ int stored_run_check(const struct stored_run *run, char *err, size_t errlen)
 		store_set_err(err, errlen, "environment: missing");
 		return -1;
 	}
-	if (check_json_member(run->env, "environment", err, errlen) ||
-	    check_json_member(run->config, "config", err, errlen) ||
-	    check_json_member(run->quality, "quality", err, errlen))
+	return check_json_member(run->env, "environment", err, errlen) ||
+	       check_json_member(run->config, "config", err, errlen) ||
+	       check_json_member(run->quality, "quality", err, errlen) ? -1 : 0;
+}
+
+int stored_run_check(const struct stored_run *run, char *err, size_t errlen)
+{
+	if (check_run_header(run, err, errlen))
 		return -1;
 	if (run->ncells > STORE_CELLS_MAX) {
 		store_set_err(err, errlen, "cells: %zu cells, more than clockbench "

@@ -399,11 +399,11 @@ set_user_version() {
 			hex(zeroblob(500))) FROM s) WHERE id = 6;"
 	run --separate-stderr cb pull --from "$T/src.db" --db "$DB"
 	[ "$status" -eq 1 ]
-	[ "${stderr_lines[0]}" = "clockbench pull: error: run 1 of $T/src.db is not one clockbench writes, not pulled: label: '1': a label cannot be a number: that reads as a run id" ]
-	[ "${stderr_lines[1]}" = "clockbench pull: error: run 2 of $T/src.db is not one clockbench writes, not pulled: uuid: 'not-a-uuid' is not a uuid" ]
-	[ "${stderr_lines[2]}" = "clockbench pull: error: run 3 of $T/src.db is not one clockbench writes, not pulled: host: 100000 bytes, more than clockbench writes (255)" ]
-	[ "${stderr_lines[3]}" = "clockbench pull: error: run 5 of $T/src.db is not one clockbench writes, not pulled: kernel: contains a control character (byte 1)" ]
-	[ "${stderr_lines[4]}" = "clockbench pull: error: run 6 of $T/src.db is not one clockbench writes, not pulled: environment: more than the 1048576 bytes clockbench writes (STORE_JSON_MAX)" ]
+	[ "${stderr_lines[0]}" = "clockbench pull: error: $T/src.db: run 1: label: '1': a label cannot be a number: that reads as a run id; not pulled" ]
+	[ "${stderr_lines[1]}" = "clockbench pull: error: $T/src.db: run 2: uuid: 'not-a-uuid' is not a uuid; not pulled" ]
+	[ "${stderr_lines[2]}" = "clockbench pull: error: $T/src.db: run 3: host: 100000 bytes, more than clockbench writes (255); not pulled" ]
+	[ "${stderr_lines[3]}" = "clockbench pull: error: $T/src.db: run 5: kernel: contains a control character (byte 1); not pulled" ]
+	[ "${stderr_lines[4]}" = "clockbench pull: error: $T/src.db: run 6: its environment, configuration or quality is larger than clockbench writes (1048576 bytes); not pulled" ]
 	[ "${stderr_lines[6]}" = "clockbench pull: error: 5 runs refused" ]
 	[ "$output" = "pulled run 4 (44444444-4444-4444-8444-444444444444) as run 1" ]
 	# Only the good run came, and the store exports into one that imports.
@@ -411,6 +411,28 @@ set_user_version() {
 	cb export --db "$DB" --all >"$T/all.json"
 	run cb import --db "$T/again.db" "$T/all.json"
 	[ "$status" -eq 0 ]
+}
+
+@test "a foreign store file read as it is passes the same gate: its bad runs are named, not shown (issue 18: 9)" {
+	sqlite_only
+	run_file "$T/1.json" $U1 one 2026-11-28T23:59:59Z
+	run_file "$T/2.json" $U2 two 2026-11-29T00:00:00Z
+	run_file "$T/3.json" $U3 three 2026-11-30T08:00:00Z
+	cb import --db "$DB" "$T"/[1-3].json 2>/dev/null
+	sqlite3 "$DB" "UPDATE runs SET label = '1' WHERE id = 1;
+		UPDATE runs SET host = char(27) || ']0;owned' || char(7) WHERE id = 2;"
+	run --separate-stderr cb runs --db "$DB" --format json
+	[ "$status" -eq 0 ]
+	[ "$(jq -r 'map(.label) | join(",")' <<<"$output")" = three ]
+	[ "${stderr_lines[0]}" = "clockbench runs: warning: $DB: run 1: label: '1': a label cannot be a number: that reads as a run id; not listed" ]
+	[ "${stderr_lines[1]}" = "clockbench runs: warning: $DB: run 2: host: contains a control character (byte 0); not listed" ]
+	run cb show --db "$DB" 2
+	[ "$status" -eq 1 ]
+	[[ "$output" != *owned* ]]
+	# Such a run can still be removed.
+	run cb rm --db "$DB" 2
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"removed run 2 (damaged)"* ]]
 }
 
 @test "import refuses an environment over 1 MiB, naming it (issue 18: 9)" {
