@@ -651,15 +651,11 @@ static int take_run_row(const struct sql_row *r, void *ctx)
 	return 1;
 }
 
-static int check_run_header(const struct stored_run *run, char *err,
-			    size_t errlen);
-
 static int load_run_row(struct store *st, int64_t id, struct stored_run *run,
 			char *err, size_t errlen)
 {
 	const struct sql_param p[] = { P_INT(id) };
 	struct run_row rr = { run, false, false };
-	char why[512];
 	int rc;
 
 	rc = run_sql(st, st->version >= 2 ?
@@ -689,12 +685,6 @@ static int load_run_row(struct store *st, int64_t id, struct stored_run *run,
 	}
 	if (!run->env)
 		run->env = json_object();
-	/* A store file or server anyone may have written: import's gate. */
-	if (check_run_header(run, why, sizeof(why))) {
-		store_set_err(err, errlen, "%s: run %lld: %s", st->name, (long long)id,
-			      why);
-		return STORE_DAMAGED;
-	}
 	return 0;
 }
 
