@@ -95,6 +95,10 @@ static int copy(struct store *from, struct store *to, char **specs, int nspecs,
 			c.copied, c.copied == 1 ? "" : "s",
 			streq(verb, "pushed") ? "to" : "from",
 			store_name(streq(verb, "pushed") ? to : from), c.present);
+	if (!rc && c.refused) {
+		error_msg("%zu run%s refused", c.refused, c.refused == 1 ? "" : "s");
+		rc = 1;
+	}
 	if (fflush(stdout) != 0 && !rc) {
 		error_msg("cannot write: %m");
 		rc = 1;

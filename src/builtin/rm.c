@@ -30,7 +30,15 @@ static int describe(struct store *st, int64_t id, char *buf, size_t len)
 	char err[PATH_MAX + 256];
 	struct stored_run r;
 
-	if (store_load_run_header(st, id, &r, err, sizeof(err))) {
+	switch (store_load_run_header(st, id, &r, err, sizeof(err))) {
+	case 0:
+		break;
+	case STORE_DAMAGED:
+		/* A run that cannot be read, or fails import's checks: removable. */
+		warn_msg("%s", err);
+		snprintf(buf, len, "run %lld (damaged)", (long long)id);
+		return 0;
+	default:
 		error_msg("%s", err);
 		return -1;
 	}

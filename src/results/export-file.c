@@ -35,6 +35,10 @@ static const struct value_limit key_limit = { 1, 4096, "a member name" };
 static const struct value_limit member_limit = {
 	4 * STORE_SAMPLES_MAX, 256u << 20, "a member"
 };
+/* The environment, config and quality: refused before they are parsed. */
+static const struct value_limit json_member_limit = {
+	STORE_JSON_MAX / 2, STORE_JSON_MAX, "a run's environment, config or quality"
+};
 static const struct value_limit cell_limit = {
 	3 * STORE_SAMPLES_MAX + 1024, 96u * STORE_SAMPLES_MAX + (1u << 20), "a cell"
 };
@@ -492,7 +496,9 @@ static int read_header_member(struct run_reader *rr)
 	member_where(f, rr->idx, where, sizeof(where));
 	if (json_object_get(rr->header, f->key.buf))
 		return duplicate_err(f, rr->err, rr->errlen);
-	v = read_value(f, &member_limit, where, rr->err, rr->errlen);
+	v = read_value(f, streq(f->key.buf, "environment") ||
+		       streq(f->key.buf, "config") || streq(f->key.buf, "quality") ?
+		       &json_member_limit : &member_limit, where, rr->err, rr->errlen);
 	if (!v)
 		return -1;
 	json_object_set_new(rr->header, f->key.buf, v);
@@ -532,6 +538,12 @@ static int finish_run(struct run_reader *rr, struct stored_run *run)
 	run->ncells = rr->ncells;
 	rr->cells = NULL;
 	rr->ncells = 0;
+	/* The gate every foreign run passes, whatever brought it. */
+	if (stored_run_check(run, msg, sizeof(msg))) {
+		stored_run_free(run);
+		return field_err(rr->f, rr->err, rr->errlen, "runs[%zu].%s", rr->idx,
+				 msg);
+	}
 	return 0;
 }
 
@@ -847,6 +859,24 @@ struct export_file *export_file_open(const char *name, char *err,
 	f->name = xstrdup(name);
 	if (open_input(f, name, err, errlen) ||
 	    export_file_rewind(f, err, errlen)) {
+		export_file_close(f);
+		return NULL;
+	}
+	return f;
+}
+
+struct export_file *export_file_open_fd(int fd, const char *name, char *err,
+					size_t errlen)
+{
+	struct export_file *f = xcalloc(1, sizeof(*f));
+
+	strbuf_init(&f->text);
+	strbuf_init(&f->key);
+	strbuf_init(&f->keys);
+	f->name = xstrdup(name);
+	f->fd = fd;
+	f->own_fd = false;
+	if (export_file_rewind(f, err, errlen)) {
 		export_file_close(f);
 		return NULL;
 	}

@@ -33,6 +33,10 @@ struct export_file;
 struct export_file *export_file_open(const char *name, char *err,
 				     size_t errlen);
 
+/* The same from an open file, read from its start, which stays open. */
+struct export_file *export_file_open_fd(int fd, const char *name, char *err,
+					size_t errlen);
+
 /*
  * The next run: 1 with run filled (free it with stored_run_free()), 0 at
  * the end of a valid file, -1 with err naming the place:

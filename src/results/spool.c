@@ -95,8 +95,49 @@ void spool_dirs(const char *db, char *beside, size_t blen, char *state,
 	if (*beside)
 		snprintf(beside, blen, "%s-spool", abs);
 	state_home(home, sizeof(home));
+	/* A server's key is of its name without the password: never a hash of it. */
+	if (store_is_url(db)) {
+		char *shown = store_display_name(db);
+
+		snprintf(abs, sizeof(abs), "%s", shown);
+		free(shown);
+	}
 	snprintf(state, slen, "%s/clockbench/spool/%016llx", home,
 		 (unsigned long long)fnv1a(abs));
+}
+
+/* ---- a directory of this user's alone --------------------------------- */
+
+/*
+ * The spool's directory, opened: a real directory (not a symlink), owned
+ * by this user, that no one else may write or read (mode 0700, as
+ * clockbench makes it). Another user could plant runs in, or point at, a
+ * directory it made at the predictable STORE-spool, beside a store in a
+ * shared directory: such a directory is refused, not used. -1 with errno
+ * (ENOENT: there is none), and why in err for one that is not ours.
+ */
+static int open_own_dir(const char *dir, char *why, size_t len)
+{
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	struct stat sb;
+
+	if (why && len)
+		*why = '\0';
+	if (fd < 0) {
+		if (errno == ELOOP || errno == ENOTDIR)
+			set_err(why, len, "%s is not a directory (a symlink?)", dir);
+		return -1;
+	}
+	if (fstat(fd, &sb) != 0 || !S_ISDIR(sb.st_mode) || sb.st_uid != geteuid() ||
+	    (sb.st_mode & 077)) {
+		set_err(why, len, "%s is not this user's own directory (owner uid %u, "
+			"mode %04o; clockbench makes it 0700)", dir, (unsigned)sb.st_uid,
+			(unsigned)(sb.st_mode & 07777));
+		close(fd);
+		errno = EPERM;
+		return -1;
+	}
+	return fd;
 }
 
 /* ---- writing -------------------------------------------------------- */
@@ -118,14 +159,19 @@ static int make_dirs(const char *path)
 	}
 }
 
-/* The export file of run, synced: 0, or -1 with errno set. */
+/*
+ * The export file of run, synced: 0, or -1 with errno set. It names its
+ * store as messages do: a server's URL without the password.
+ */
 static int write_export(int fd, const char *db, const struct stored_run *run)
 {
 	json_t *j = stored_run_to_json(run);
-	json_t *store = json_string(db);
+	char *shown = store_display_name(db);
+	json_t *store = json_string(shown);
 	FILE *f = fdopen(dup(fd), "w");
 	int rc;
 
+	free(shown);
 	if (!f) {
 		json_decref(j);
 		json_decref(store);
@@ -145,45 +191,48 @@ static int write_export(int fd, const char *db, const struct stored_run *run)
 	return rc;
 }
 
-static void sync_dir(const char *dir)
-{
-	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-
-	if (fd >= 0) {
-		fsync(fd);
-		close(fd);
-	}
-}
-
 /*
- * UUID.json in dir, via UUID.json.tmp: 0, or -1 with errno set. Only the
- * state directory's parents are created: beside a store whose directory
- * is missing there is no place.
+ * UUID.json in dir, via UUID.json.tmp: 0, or -1 with errno set (and why,
+ * for a directory that is not ours). Only the state directory's parents
+ * are created: beside a store whose directory is missing there is no
+ * place.
  */
 static int write_in(const char *dir, bool parents, const char *db,
-		    const struct stored_run *run, char *file, size_t len)
+		    const struct stored_run *run, char *file, size_t len,
+		    char *why, size_t whylen)
 {
-	char tmp[PATH_MAX + 64];
-	int fd, saved;
+	char name[64], tmp[80];
+	int dfd, fd, saved;
 
 	if (parents ? make_dirs(dir) : mkdir(dir, 0700) && errno != EEXIST)
 		return -1;
-	snprintf(file, len, "%s/%s.json", dir, run->uuid);
-	snprintf(tmp, sizeof(tmp), "%s.tmp", file);
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	if (fd < 0)
+	dfd = open_own_dir(dir, why, whylen);
+	if (dfd < 0)
 		return -1;
+	snprintf(file, len, "%s/%s.json", dir, run->uuid);
+	snprintf(name, sizeof(name), "%s.json", run->uuid);
+	snprintf(tmp, sizeof(tmp), "%s.tmp", name);
+	fd = openat(dfd, tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC,
+		    0600);
+	if (fd < 0) {
+		saved = errno;
+		close(dfd);
+		errno = saved;
+		return -1;
+	}
 	/* Held while written: spool_import() removes a .tmp nobody holds. */
 	flock(fd, LOCK_EX);
-	if (write_export(fd, db, run) || rename(tmp, file)) {
+	if (write_export(fd, db, run) || renameat(dfd, tmp, dfd, name)) {
 		saved = errno;
-		unlink(tmp);
+		unlinkat(dfd, tmp, 0);
 		close(fd);
+		close(dfd);
 		errno = saved ? saved : EIO;
 		return -1;
 	}
 	close(fd);
-	sync_dir(dir);
+	fsync(dfd);
+	close(dfd);
 	return 0;
 }
 
@@ -191,52 +240,95 @@ int spool_write(const char *db, const struct stored_run *run, char *file,
 		size_t len, char *err, size_t errlen)
 {
 	char beside[PATH_MAX], state[PATH_MAX], abs[PATH_MAX];
+	char why1[PATH_MAX + 96] = "", why2[PATH_MAX + 96] = "";
 	int first;
 
 	spool_dirs(db, beside, sizeof(beside), state, sizeof(state));
 	absolute_path(db, abs, sizeof(abs));
 	errno = ENOENT;
-	if (*beside && write_in(beside, false, abs, run, file, len) == 0)
+	if (*beside && write_in(beside, false, abs, run, file, len, why1,
+				sizeof(why1)) == 0)
 		return 0;
 	first = errno;
-	if (write_in(state, true, abs, run, file, len) == 0)
+	if (write_in(state, true, abs, run, file, len, why2, sizeof(why2)) == 0)
 		return 0;
 	set_err(err, errlen, "cannot write to %s (%s) nor to %s (%s)", beside,
-		strerror(first), state, strerror(errno));
+		*why1 ? why1 : strerror(first), state, *why2 ? why2 : strerror(errno));
 	return -1;
 }
 
 /* ---- importing ------------------------------------------------------ */
 
-/* A .tmp whose writer is gone (killed while writing): not a run. */
-static void remove_if_abandoned(const char *path)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+/* The most a spooled run takes: one run, samples and all. */
+#define SPOOL_FILE_MAX (256ll << 20)
 
+/*
+ * A spool entry that is not a run clockbench wrote, moved to rejected/
+ * in the spool, with a warning: never imported, and never read again.
+ */
+static void reject(int dfd, const char *dir, const char *name, const char *why)
+{
+	int rfd;
+
+	if (mkdirat(dfd, "rejected", 0700) != 0 && errno != EEXIST)
+		rfd = -1;
+	else
+		rfd = openat(dfd, "rejected", O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+			     O_CLOEXEC);
+	if (rfd >= 0 && renameat(dfd, name, rfd, name) == 0)
+		warn_msg("%s/%s: %s; not imported, moved to %s/rejected/", dir, name,
+			 why, dir);
+	else
+		warn_msg("%s/%s: %s; not imported (cannot move it aside: %m)", dir,
+			 name, why);
+	if (rfd >= 0)
+		close(rfd);
+}
+
+/* A .tmp whose writer is gone (killed while writing): not a run. */
+static void remove_if_abandoned(int dfd, const char *dir, const char *name)
+{
+	int fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	struct stat sb = { 0 };
+
+	if (fd < 0 && errno != ENOENT) {
+		reject(dfd, dir, name, "not a regular file");
+		return;
+	}
 	if (fd < 0)
 		return;
-	if (flock(fd, LOCK_EX | LOCK_NB) == 0)
-		unlink(path);
+	if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode))
+		reject(dfd, dir, name, "not a regular file");
+	else if (flock(fd, LOCK_EX | LOCK_NB) == 0)
+		unlinkat(dfd, name, 0);
 	close(fd);
 }
 
-/* The runs of one spooled file: checked whole, then stored. */
-static int import_file(struct store *st, const char *path)
+/*
+ * The runs of one spooled file, fd: checked whole (every run through
+ * import's gate), then stored. A file that is not valid is moved aside.
+ */
+static int import_file(struct store *st, int dfd, const char *dir,
+		       const char *name, int fd)
 {
-	char err[PATH_MAX + 512];
-	struct export_file *f = export_file_open(path, err, sizeof(err));
+	char err[PATH_MAX + 512], path[PATH_MAX + 256];
+	struct export_file *f;
 	struct stored_run run;
 	int rc, n = 0;
 
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = export_file_open_fd(fd, path, err, sizeof(err));
 	if (!f) {
-		warn_msg("%s; left in the spool", err);
+		reject(dfd, dir, name, err);
 		return 0;
 	}
 	while ((rc = export_file_next(f, &run, err, sizeof(err))) == 1)
 		stored_run_free(&run);
 	if (rc < 0 || export_file_rewind(f, err, sizeof(err))) {
-		warn_msg("%s; left in the spool", err);
 		export_file_close(f);
+		/* err begins with the path: say what is wrong after it. */
+		reject(dfd, dir, name, strncmp(err, path, strlen(path)) ? err :
+		       err + strlen(path) + (err[strlen(path)] == ':' ? 2 : 0));
 		return 0;
 	}
 	while ((rc = export_file_next(f, &run, err, sizeof(err))) == 1) {
@@ -255,7 +347,7 @@ static int import_file(struct store *st, const char *path)
 		error_msg("%s; %s stays in the spool", err, path);
 		return -1;
 	}
-	unlink(path);
+	unlinkat(dfd, name, 0);
 	return n;
 }
 
@@ -266,44 +358,75 @@ static bool has_suffix(const char *s, const char *suffix)
 	return n > k && streq(s + n - k, suffix);
 }
 
-/* One file of a spool directory, locked against another importer. */
-static int import_entry(struct store *st, const char *dir, const char *name)
+/*
+ * One entry of a spool directory, locked against another importer. It is
+ * opened without following a symlink or waiting on a FIFO, and read only
+ * when it is a regular file of this user's of a run's size at most.
+ */
+static int import_entry(struct store *st, int dfd, const char *dir,
+			const char *name)
 {
-	char path[PATH_MAX + 256];
+	struct stat sb = { 0 };
 	int fd, n;
 
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
 	if (has_suffix(name, ".json.tmp")) {
-		remove_if_abandoned(path);
+		remove_if_abandoned(dfd, dir, name);
 		return 0;
 	}
 	if (!has_suffix(name, ".json"))
 		return 0;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0) {
+		if (errno != ENOENT)
+			reject(dfd, dir, name, errno == ELOOP ? "a symlink" :
+			       "cannot be opened");
 		return 0;
+	}
+	if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode) || sb.st_uid != geteuid() ||
+	    sb.st_size > SPOOL_FILE_MAX) {
+		reject(dfd, dir, name, !S_ISREG(sb.st_mode) ? "not a regular file" :
+		       sb.st_uid != geteuid() ? "owned by another user" :
+		       "larger than a run clockbench spools");
+		close(fd);
+		return 0;
+	}
 	if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
 		close(fd);
 		return 0;	/* another command is importing it */
 	}
-	n = access(path, F_OK) == 0 ? import_file(st, path) : 0;
+	/* Gone meanwhile: another importer took it. */
+	n = fstat(fd, &sb) == 0 && sb.st_nlink > 0 ?
+	    import_file(st, dfd, dir, name, fd) : 0;
 	close(fd);
 	return n;
 }
 
 static int import_dir(struct store *st, const char *dir)
 {
-	DIR *d = opendir(dir);
+	char why[PATH_MAX + 96];
+	int dfd = open_own_dir(dir, why, sizeof(why)), fd, total = 0, n = 0;
 	struct dirent *e;
-	int total = 0, n = 0;
+	DIR *d;
 
-	if (!d)
+	if (dfd < 0) {
+		if (*why)
+			warn_msg("runs spooled in %s not imported: %s", dir, why);
 		return 0;
+	}
+	fd = dup(dfd);
+	d = fd >= 0 ? fdopendir(fd) : NULL;
+	if (!d) {
+		if (fd >= 0)
+			close(fd);
+		close(dfd);
+		return 0;
+	}
 	while ((e = readdir(d)) && n >= 0) {
-		n = import_entry(st, dir, e->d_name);
+		n = import_entry(st, dfd, dir, e->d_name);
 		total += n > 0 ? n : 0;
 	}
 	closedir(d);
+	close(dfd);
 	rmdir(dir);	/* only when empty */
 	return n < 0 ? -1 : total;
 }

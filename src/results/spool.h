@@ -32,8 +32,10 @@ int spool_write(const char *db, const struct stored_run *run, char *file,
 /*
  * Import into st every run spooled for the store at db, saying so on
  * stderr ("imported run U spooled in FILE as run N"); each file imported
- * (or already stored) is removed, a file that is not valid stays, with a
- * warning. Returns the number of runs imported, or -1 when the store
+ * (or already stored) is removed. A spool directory is used only when it
+ * is this user's alone (mode 0700, not a symlink); an entry that is not a
+ * regular file of this user's, or holds a run import refuses, is moved to
+ * rejected/ in it, with a warning, and never imported. Returns the number of runs imported, or -1 when the store
  * failed (printed: the rest stays spooled).
  */
 int spool_import(struct store *st, const char *db);

@@ -94,6 +94,11 @@ struct store {
 	 */
 	int64_t version;
 	char warning[PATH_MAX + 128];	/* what a reader should know, or "" */
+	/*
+	 * A server's passwords as given, however spelt, taken out of every
+	 * message of libpq's that could quote them (store-pg.c).
+	 */
+	char *secrets[8];
 };
 
 void store_set_err(char *err, size_t errlen, const char *fmt, ...) _printf_(3, 4);

@@ -14,15 +14,286 @@
  */
 #include "config.h"
 
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <poll.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <time.h>
 
+#include "basic/strbuf.h"
 #include "basic/util.h"
 #include "results/store-backend.h"
+
+/* ---- naming a server without its password ---------------------------- */
+
+/* "postgresql://" or "postgres://", in any case: its length, else 0. */
+static size_t scheme_length(const char *s)
+{
+	if (!strncasecmp(s, "postgresql://", 13))
+		return 13;
+	if (!strncasecmp(s, "postgres://", 11))
+		return 11;
+	return 0;
+}
+
+static int hex_value(int c)
+{
+	return isdigit(c) ? c - '0' : isxdigit(c) ? tolower(c) - 'a' + 10 : -1;
+}
+
+/*
+ * Whether a URL's query key or a connection string's keyword names a
+ * secret, percent-decoded and in any case: password, sslpassword.
+ */
+static bool secret_key(const char *key, size_t len)
+{
+	char plain[64];
+	size_t n = 0;
+
+	for (size_t i = 0; i < len && n < sizeof(plain) - 1; i++) {
+		int hi = i + 2 < len ? hex_value((unsigned char)key[i + 1]) : -1;
+		int lo = i + 2 < len ? hex_value((unsigned char)key[i + 2]) : -1;
+
+		if (key[i] == '%' && hi >= 0 && lo >= 0) {
+			plain[n++] = (char)(hi * 16 + lo);
+			i += 2;
+		} else {
+			plain[n++] = key[i];
+		}
+	}
+	plain[n] = '\0';
+	return n >= 8 && !strcasecmp(plain + n - 8, "password");
+}
+
+/*
+ * The authority's user information ends at its LAST '@' before the path:
+ * a raw '@' inside a password must not leave a piece of it standing as
+ * the host. NULL when there is none.
+ */
+static const char *userinfo_end(const char *auth)
+{
+	const char *end = auth + strcspn(auth, "/"), *at = NULL;
+
+	for (const char *p = auth; p < end; p++)
+		if (*p == '@')
+			at = p;
+	return at;
+}
+
+/* Secrets shorter than this are not looked for (they would maim messages). */
+#define SECRET_MIN 3
+
+static void add_secret(char **list, size_t max, const char *s, size_t n)
+{
+	if (n < SECRET_MIN)
+		return;
+	for (size_t i = 0; i < max; i++) {
+		if (list[i] && strlen(list[i]) == n && !memcmp(list[i], s, n))
+			return;
+		if (!list[i]) {
+			list[i] = xcalloc(n + 1, 1);
+			memcpy(list[i], s, n);
+			return;
+		}
+	}
+}
+
+/* A password as typed, and each piece of it after an '@' (read as a host). */
+static void add_typed(char **list, size_t max, const char *s, size_t n)
+{
+	add_secret(list, max, s, n);
+	for (size_t i = 0; i < n; i++)
+		if (s[i] == '@')
+			add_secret(list, max, s + i + 1, n - i - 1);
+}
+
+/*
+ * The passwords of a URL as typed: its user's, up to the authority's last
+ * '@', and each *password= value of its query.
+ */
+static void add_typed_secrets(char **list, size_t max, const char *url)
+{
+	const char *auth = url + scheme_length(url), *at, *colon;
+
+	if (!scheme_length(url))
+		return;
+	at = userinfo_end(auth);
+	colon = at ? memchr(auth, ':', (size_t)(at - auth)) : NULL;
+	if (colon)
+		add_typed(list, max, colon + 1, (size_t)(at - colon - 1));
+	for (const char *p = strpbrk(auth, "?&"); p; p = strpbrk(p + 1, "?&")) {
+		size_t n = strcspn(p + 1, "&"), key = strcspn(p + 1, "=&");
+
+		if (key < n && secret_key(p + 1, key))
+			add_typed(list, max, p + 2 + key, n - key - 1);
+	}
+}
+
+/* msg with every secret of list as "***" (never longer). */
+static void mask_in(char *const *list, size_t max, char *msg)
+{
+	for (size_t i = 0; i < max && list[i]; i++) {
+		size_t n = strlen(list[i]);
+
+		for (char *p = strstr(msg, list[i]); p; p = strstr(p + 3, list[i])) {
+			memcpy(p, "***", 3);
+			memmove(p + 3, p + n, strlen(p + n) + 1);
+		}
+	}
+}
+
+/* A URL with the user's password and every *password= value as "***". */
+static char *mask_url(const char *db)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t scheme = scheme_length(db);
+	const char *auth = db + scheme, *at = userinfo_end(auth), *rest, *q;
+	char *typed[8] = { 0 };
+
+	strbuf_add(&sb, db, scheme);
+	for (size_t i = 0; i < scheme; i++)
+		sb.buf[i] = (char)tolower((unsigned char)sb.buf[i]);
+	rest = auth;
+	if (at) {
+		/* The user only: up to a ':' (the password) or anything odd. */
+		strbuf_add(&sb, auth, strcspn(auth, ":?&=@"));
+		rest = at;
+	}
+	q = strchr(rest, '?');
+	strbuf_add(&sb, rest, q ? (size_t)(q - rest) : strlen(rest));
+	for (const char *p = q; p && *p; ) {
+		size_t n = strcspn(p + 1, "&"), key = strcspn(p + 1, "=&");
+
+		strbuf_addch(&sb, *p);
+		if (key < n && secret_key(p + 1, key)) {
+			strbuf_add(&sb, p + 1, key);
+			strbuf_adds(&sb, "=***");
+		} else {
+			strbuf_add(&sb, p + 1, n);
+		}
+		p += 1 + n;
+	}
+	/* What libpq would misread around a raw '@' goes too. */
+	add_typed_secrets(typed, ARRAY_SIZE(typed), db);
+	mask_in(typed, ARRAY_SIZE(typed), sb.buf);
+	for (size_t i = 0; i < ARRAY_SIZE(typed); i++)
+		free(typed[i]);
+	return strbuf_detach(&sb);
+}
+
 
 #if HAVE_LIBPQ
 
 #include <libpq-fe.h>
+
+/* s with its scheme in lower case, which is how libpq knows a URL. */
+static char *lower_scheme(const char *s)
+{
+	char *copy = xstrdup(s);
+
+	for (size_t i = 0; i < scheme_length(s); i++)
+		copy[i] = (char)tolower((unsigned char)copy[i]);
+	return copy;
+}
+
+bool store_is_url(const char *s)
+{
+	PQconninfoOption *opts;
+
+	if (!s)
+		return false;
+	if (scheme_length(s))
+		return true;
+	/* A key=value connection string is what libpq reads as one. */
+	if (!strchr(s, '='))
+		return false;
+	opts = PQconninfoParse(s, NULL);
+	if (!opts)
+		return false;
+	PQconninfoFree(opts);
+	return true;
+}
+
+static bool secret_option(const PQconninfoOption *o)
+{
+	return (o->dispchar && o->dispchar[0] == '*') ||
+	       secret_key(o->keyword, strlen(o->keyword));
+}
+
+/* A connection string's value, quoted as libpq reads it back. */
+static void add_conninfo_value(struct strbuf *sb, const char *v)
+{
+	if (*v && !v[strcspn(v, " \t\n\r\f\v'\\")]) {
+		strbuf_adds(sb, v);
+		return;
+	}
+	strbuf_addch(sb, '\'');
+	for (; *v; v++) {
+		if (*v == '\'' || *v == '\\')
+			strbuf_addch(sb, '\\');
+		strbuf_addch(sb, *v);
+	}
+	strbuf_addch(sb, '\'');
+}
+
+/* key=value: rebuilt from what libpq parsed, the secrets as "***". */
+static char *mask_conninfo(const char *db)
+{
+	PQconninfoOption *opts = PQconninfoParse(db, NULL);
+	struct strbuf sb = STRBUF_INIT;
+
+	if (!opts)
+		return xstrdup("(a connection string)");
+	for (const PQconninfoOption *o = opts; o->keyword; o++) {
+		if (!o->val)
+			continue;
+		if (sb.len)
+			strbuf_addch(&sb, ' ');
+		strbuf_adds(&sb, o->keyword);
+		strbuf_addch(&sb, '=');
+		if (secret_option(o))
+			strbuf_adds(&sb, "***");
+		else
+			add_conninfo_value(&sb, o->val);
+	}
+	PQconninfoFree(opts);
+	return strbuf_detach(&sb);
+}
+
+char *store_display_name(const char *db)
+{
+	if (scheme_length(db))
+		return mask_url(db);
+	if (store_is_url(db))
+		return mask_conninfo(db);
+	return xstrdup(db);
+}
+
+/*
+ * The passwords of url as libpq reads them (a store's, to take out of
+ * libpq's messages), and as they were typed.
+ */
+static void collect_secrets(struct store *st, const char *url)
+{
+	PQconninfoOption *opts = PQconninfoParse(url, NULL);
+
+	for (const PQconninfoOption *o = opts; o && o->keyword; o++)
+		if (o->val && secret_option(o))
+			add_secret(st->secrets, ARRAY_SIZE(st->secrets), o->val,
+				   strlen(o->val));
+	PQconninfoFree(opts);
+	add_typed_secrets(st->secrets, ARRAY_SIZE(st->secrets), url);
+}
+
+static void mask_secrets(const struct store *st, char *msg)
+{
+	mask_in(st->secrets, ARRAY_SIZE(st->secrets), msg);
+}
 
 /*
  * migrations[v] takes a store from schema version v to v + 1, as the
@@ -85,9 +356,128 @@ _Static_assert(ARRAY_SIZE(pg_migrations) == STORE_SCHEMA_VERSION,
 /* Any number, the same in every clockbench: the lock of the migrations. */
 #define MIGRATION_LOCK 0x436c6b62
 
-static PGconn *conn(const struct store *st)
+/*
+ * How long a server may take. libpq has a connect timeout but none for
+ * reading: a server that stops answering after the handshake, or that
+ * announces a message of gigabytes and never sends it, would block a
+ * command for ever. So every statement is sent and read without blocking,
+ * against a deadline: the server's statement_timeout, plus the connect
+ * timeout for its cancellation to come back.
+ */
+#define PG_CONNECT_TIMEOUT_S 10		/* $CLOCKBENCH_PG_CONNECT_TIMEOUT */
+#define PG_STATEMENT_TIMEOUT_S 60	/* $CLOCKBENCH_PG_TIMEOUT */
+
+struct pg_conn {
+	PGconn *c;
+	int connect_s, statement_s;
+	bool timed_out;		/* the server went silent: the session is lost */
+};
+
+static struct pg_conn *pgc(const struct store *st)
 {
 	return st->impl;
+}
+
+static PGconn *conn(const struct store *st)
+{
+	return pgc(st)->c;
+}
+
+/* Whole seconds from $name ("5", "1.5s", "500ms" rounds up), else fallback. */
+static int timeout_from_env(const char *name, int fallback)
+{
+	const char *env = getenv(name);
+	double s;
+
+	if (env && parse_duration(env, &s) && s < 86400)
+		return (int)ceil(s);
+	return fallback;
+}
+
+static int64_t monotonic_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Wait until the socket is ready for events, or the deadline: 0 or -1. */
+static int wait_socket(PGconn *c, short events, int64_t deadline)
+{
+	struct pollfd p = { .fd = PQsocket(c), .events = events };
+
+	for (;;) {
+		int64_t left = deadline - monotonic_ms();
+		int rc;
+
+		if (left <= 0 || p.fd < 0)
+			return -1;
+		rc = poll(&p, 1, (int)(left > INT_MAX ? INT_MAX : left));
+		if (rc > 0)
+			return 0;
+		if (rc < 0 && errno != EINTR)
+			return -1;
+	}
+}
+
+/*
+ * What a PQsend*() queued, sent, and its results read, before the
+ * deadline: the last result (an error's, if any), or NULL when libpq
+ * failed (PQerrorMessage) or the time ran out (timed_out).
+ */
+static PGresult *await_result(struct store *st)
+{
+	struct pg_conn *pc = pgc(st);
+	int64_t deadline = monotonic_ms() +
+			   1000LL * (pc->statement_s + pc->connect_s);
+	PGresult *last = NULL, *r;
+	int flushed;
+
+	while ((flushed = PQflush(pc->c)) == 1)
+		if (wait_socket(pc->c, POLLOUT | POLLIN, deadline) ||
+		    !PQconsumeInput(pc->c))
+			goto lost;
+	if (flushed < 0)
+		return NULL;
+	for (;;) {
+		while (PQisBusy(pc->c))
+			if (wait_socket(pc->c, POLLIN, deadline) ||
+			    !PQconsumeInput(pc->c))
+				goto lost;
+		r = PQgetResult(pc->c);
+		if (!r)
+			return last;
+		if (last && PQresultStatus(last) == PGRES_FATAL_ERROR) {
+			PQclear(r);
+		} else {
+			PQclear(last);
+			last = r;
+		}
+	}
+lost:
+	PQclear(last);
+	pc->timed_out = monotonic_ms() >= deadline;
+	return NULL;
+}
+
+/* PQexecParams() against the deadline. */
+static PGresult *exec_params(struct store *st, const char *sql, int n,
+			     const char *const *values, const int *lengths,
+			     const int *formats)
+{
+	if (pgc(st)->timed_out ||
+	    !PQsendQueryParams(conn(st), sql, n, NULL, values, lengths, formats, 0))
+		return NULL;
+	return await_result(st);
+}
+
+/* PQexec() against the deadline (several statements at once). */
+static PGresult *exec_sql(struct store *st, const char *sql)
+{
+	if (pgc(st)->timed_out || !PQsendQuery(conn(st), sql))
+		return NULL;
+	return await_result(st);
 }
 
 /* libpq's messages span lines ("...failed: ...\n\tIs the server..."). */
@@ -127,11 +517,18 @@ static void pg_err(struct store *st, const PGresult *res, const char *what,
 {
 	char msg[512];
 
+	if (pgc(st)->timed_out) {
+		store_set_err(err, errlen, "%s: %s: no complete answer from the server within "
+			      "%d s (CLOCKBENCH_PG_TIMEOUT, CLOCKBENCH_PG_CONNECT_TIMEOUT)",
+			      st->name, what, pgc(st)->statement_s + pgc(st)->connect_s);
+		return;
+	}
 	snprintf(msg, sizeof(msg), "%s", res ? PQresultErrorMessage(res) :
 		 PQerrorMessage(conn(st)));
 	if (!*msg)
 		snprintf(msg, sizeof(msg), "%s", PQerrorMessage(conn(st)));
 	one_line(msg);
+	mask_secrets(st, msg);
 	if (connection_lost(st, res))
 		store_set_err(err, errlen, "%s: %s: the connection to the server was "
 			      "lost (%s)", st->name, what, *msg ? msg : "no reason given");
@@ -219,8 +616,7 @@ static int pg_run(struct store *st, const char *sql,
 		store_set_err(err, errlen, "%s: %s: too many parameters", st->name, what);
 		return -1;
 	}
-	pr.res = PQexecParams(conn(st), sql, (int)nparams, NULL, b.values, b.lengths,
-			      b.formats, 0);
+	pr.res = exec_params(st, sql, (int)nparams, b.values, b.lengths, b.formats);
 	status = PQresultStatus(pr.res);
 	if (status != PGRES_TUPLES_OK && status != PGRES_COMMAND_OK) {
 		pg_err(st, pr.res, what, err, errlen);
@@ -236,7 +632,7 @@ static int pg_run(struct store *st, const char *sql,
 static int pg_exec(struct store *st, const char *sql, const char *what,
 		   char *err, size_t errlen)
 {
-	PGresult *res = PQexec(conn(st), sql);
+	PGresult *res = exec_sql(st, sql);
 	ExecStatusType status = PQresultStatus(res);
 	int rc = status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK ? 0 : -1;
 
@@ -262,8 +658,8 @@ static int pg_commit(struct store *st, const char *what, char *err,
 
 static void pg_rollback(struct store *st)
 {
-	if (PQtransactionStatus(conn(st)) != PQTRANS_IDLE)
-		PQclear(PQexec(conn(st), "ROLLBACK"));
+	if (!pgc(st)->timed_out && PQtransactionStatus(conn(st)) != PQTRANS_IDLE)
+		PQclear(exec_sql(st, "ROLLBACK"));
 }
 
 static struct pg_row *row_of(const struct sql_row *r)
@@ -330,7 +726,9 @@ static int pg_probe_write(struct store *st, char *err, size_t errlen)
 
 static void pg_close(struct store *st)
 {
-	PQfinish(conn(st));
+	if (pgc(st))
+		PQfinish(conn(st));
+	free(st->impl);
 	st->impl = NULL;
 }
 
@@ -438,20 +836,38 @@ fail:
 
 /* ---- connecting ------------------------------------------------------ */
 
+/* libpq's complaint about url, one line; NULL when it parses. */
+static char *parse_error(const char *url)
+{
+	char *msg = NULL, *copy = lower_scheme(url), *why;
+	PQconninfoOption *opts = PQconninfoParse(copy, &msg);
+
+	free(copy);
+	if (opts) {
+		PQconninfoFree(opts);
+		return NULL;
+	}
+	why = xstrdup(msg ? msg : "cannot be parsed");
+	PQfreemem(msg);
+	one_line(why);
+	return why;
+}
+
 int store_check_url(const char *url, char *why, size_t len)
 {
-	char *msg = NULL;
-	PQconninfoOption *opts = PQconninfoParse(url, &msg);
+	_cleanup_free_ char *shown = store_display_name(url);
+	_cleanup_free_ char *msg = parse_error(url), *shown_msg = NULL;
 
-	if (!opts) {
-		if (msg)
-			one_line(msg);
-		store_set_err(why, len, "%s", msg ? msg : "cannot be parsed");
-		PQfreemem(msg);
-		return -1;
-	}
-	PQconninfoFree(opts);
-	return 0;
+	if (!msg)
+		return 0;
+	/*
+	 * libpq quotes what it could not read, which may be the password:
+	 * the complaint about the URL as shown, or that the password is bad.
+	 */
+	shown_msg = parse_error(shown);
+	store_set_err(why, len, "%s", shown_msg ? shown_msg :
+		      "the password cannot be read (a '%' must start a %XX code)");
+	return -1;
 }
 
 static void ignore_notice(void *arg, const char *message)
@@ -462,32 +878,57 @@ static int connect_url(struct store *st, const char *url, char *err,
 		       size_t errlen)
 {
 	/* The URL's own settings come last and win. */
-	const char *keys[] = { "connect_timeout", "application_name", "dbname", NULL };
-	const char *values[] = { "10", "clockbench", url, NULL };
-	char why[256];
+	const char *keys[] = { "connect_timeout", "keepalives", "keepalives_idle",
+			       "keepalives_interval", "keepalives_count",
+			       "tcp_user_timeout", "application_name", "dbname", NULL };
+	_cleanup_free_ char *lowered = lower_scheme(url);
+	struct pg_conn *pc = xcalloc(1, sizeof(*pc));
+	char connect_s[16], idle_s[16], user_ms[24], sql[64], why[256];
+	const char *values[] = { connect_s, "1", idle_s, "5", "3", user_ms,
+				 "clockbench", lowered, NULL };
 
+	st->impl = pc;
+	pc->connect_s = timeout_from_env("CLOCKBENCH_PG_CONNECT_TIMEOUT",
+					 PG_CONNECT_TIMEOUT_S);
+	pc->statement_s = timeout_from_env("CLOCKBENCH_PG_TIMEOUT",
+					   PG_STATEMENT_TIMEOUT_S);
+	snprintf(connect_s, sizeof(connect_s), "%d", pc->connect_s);
+	snprintf(idle_s, sizeof(idle_s), "%d", pc->connect_s);
+	/* Sent data unacknowledged for as long as a statement may take. */
+	snprintf(user_ms, sizeof(user_ms), "%lld",
+		 1000LL * (pc->statement_s + pc->connect_s));
+	collect_secrets(st, lowered);
 	if (store_check_url(url, why, sizeof(why))) {
 		store_set_err(err, errlen, "%s: not a valid PostgreSQL URL: %s",
 			      st->name, why);
 		return -1;
 	}
-	st->impl = PQconnectdbParams(keys, values, 1);
-	if (!st->impl || PQstatus(conn(st)) != CONNECTION_OK) {
+	pc->c = PQconnectdbParams(keys, values, 1);
+	if (!pc->c || PQstatus(pc->c) != CONNECTION_OK) {
 		char msg[512];
 
-		snprintf(msg, sizeof(msg), "%s", st->impl ? PQerrorMessage(conn(st)) :
+		snprintf(msg, sizeof(msg), "%s", pc->c ? PQerrorMessage(pc->c) :
 			 "out of memory");
 		one_line(msg);
+		mask_secrets(st, msg);
 		store_set_err(err, errlen, "%s: cannot connect: %s", st->name, msg);
 		return -1;
 	}
 	/*
 	 * Notices ("terminating connection due to ...") are not the user's
-	 * business: what fails is reported on one line as an error.
+	 * business: what fails is reported on one line as an error. Never
+	 * blocking: every statement is sent and read against a deadline.
 	 */
-	PQsetNoticeProcessor(conn(st), ignore_notice, NULL);
+	PQsetNoticeProcessor(pc->c, ignore_notice, NULL);
+	if (PQsetnonblocking(pc->c, 1)) {
+		store_set_err(err, errlen, "%s: cannot make the connection "
+			      "non-blocking", st->name);
+		return -1;
+	}
+	snprintf(sql, sizeof(sql), "SET statement_timeout = '%ds'", pc->statement_s);
 	return pg_exec(st, "SET client_min_messages = warning", "setting up the "
-		       "connection", err, errlen);
+		       "connection", err, errlen) ||
+	       pg_exec(st, sql, "setting up the connection", err, errlen) ? -1 : 0;
 }
 
 int store_pg_open(struct store *st, const char *url, enum store_access access,
@@ -517,6 +958,27 @@ int store_pg_open(struct store *st, const char *url, enum store_access access,
 
 #else
 
+/* Without libpq: a URL, or what starts as a key=value string does. */
+bool store_is_url(const char *s)
+{
+	size_t key;
+
+	if (!s)
+		return false;
+	if (scheme_length(s))
+		return true;
+	s += strspn(s, " \t");
+	key = strspn(s, "abcdefghijklmnopqrstuvwxyz_");
+	return key > 0 && s[key + strspn(s + key, " \t")] == '=';
+}
+
+char *store_display_name(const char *db)
+{
+	if (scheme_length(db))
+		return mask_url(db);
+	return xstrdup(store_is_url(db) ? "(a connection string)" : db);
+}
+
 int store_check_url(const char *url, char *why, size_t len)
 {
 	store_set_err(why, len, "this clockbench was built without PostgreSQL "
@@ -527,9 +989,9 @@ int store_check_url(const char *url, char *why, size_t len)
 int store_pg_open(struct store *st, const char *url, enum store_access access,
 		  char *err, size_t errlen)
 {
-	st->name = xstrdup(url);
+	st->name = store_display_name(url);
 	store_set_err(err, errlen, "%s: this clockbench was built without "
-		      "PostgreSQL (libpq)", url);
+		      "PostgreSQL (libpq)", st->name);
 	return -1;
 }
 

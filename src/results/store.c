@@ -130,34 +130,7 @@ char *store_views_sql(const char *started)
 
 /* ---- where the store lives ------------------------------------------ */
 
-bool store_is_url(const char *s)
-{
-	return s && (!strncmp(s, "postgresql://", 13) || !strncmp(s, "postgres://", 11));
-}
-
-/* A URL's password, in its authority or as password=, is never shown. */
-char *store_display_name(const char *db)
-{
-	const char *auth, *end, *at, *colon;
-	char *name = xstrdup(db);
-
-	if (!store_is_url(db))
-		return name;
-	auth = strstr(db, "://") + 3;
-	end = auth + strcspn(auth, "/?");
-	at = memchr(auth, '@', (size_t)(end - auth));
-	colon = at ? memchr(auth, ':', (size_t)(at - auth)) : NULL;
-	if (colon)
-		memmove(name + (colon - db), name + (at - db), strlen(at) + 1);
-	for (char *p = strstr(name, "password="); p; p = strstr(p + 1, "password=")) {
-		char *v = p + 9;
-		size_t n = strcspn(v, "&");
-
-		memmove(v + 3, v + n, strlen(v + n) + 1);
-		memcpy(v, "***", 3);
-	}
-	return name;
-}
+/* store_is_url() and store_display_name(): store-pg.c, with libpq's parser. */
 
 void store_default_path(char *buf, size_t len)
 {
@@ -225,6 +198,8 @@ void store_close(struct store *st)
 		return;
 	if (st->ops)
 		st->ops->close(st);
+	for (size_t i = 0; i < ARRAY_SIZE(st->secrets); i++)
+		free(st->secrets[i]);
 	free(st->name);
 	free(st);
 }
@@ -628,6 +603,8 @@ int store_save_run(struct store *st, struct stored_run *run, char *err,
 int store_import_run(struct store *st, struct stored_run *run, char *err,
 		     size_t errlen)
 {
+	if (stored_run_check(run, err, errlen))
+		return -1;
 	return write_run(st, run, true, err, errlen);
 }
 
@@ -639,13 +616,16 @@ static int column_json(const struct sql_row *r, int col, json_t **out)
 	*out = NULL;
 	if (row_null(r, col))
 		return 0;
+	/* Not even parsed beyond what the gate lets in (a store anyone wrote). */
+	if (strlen(row_text(r, col)) > STORE_JSON_MAX)
+		return -2;
 	*out = json_loads(row_text(r, col), JSON_DECODE_ANY, NULL);
 	return *out ? 0 : -1;
 }
 
 struct run_row {
 	struct stored_run *run;
-	bool damaged;
+	bool damaged, oversized;
 };
 
 static int take_run_row(const struct sql_row *r, void *ctx)
@@ -661,9 +641,13 @@ static int take_run_row(const struct sql_row *r, void *ctx)
 	snprintf(run->started, sizeof(run->started), "%s", row_text(r, 5));
 	run->elapsed_s = row_double(r, 6);
 	run->status = xstrdup(row_text(r, 7));
-	rr->damaged = column_json(r, 8, &run->env) ||
-		      column_json(r, 9, &run->config) ||
-		      column_json(r, 10, &run->quality);
+	for (int col = 8; col <= 10; col++) {
+		int rc = column_json(r, col, col == 8 ? &run->env :
+				     col == 9 ? &run->config : &run->quality);
+
+		rr->oversized |= rc == -2;
+		rr->damaged |= rc == -1;
+	}
 	return 1;
 }
 
@@ -671,7 +655,7 @@ static int load_run_row(struct store *st, int64_t id, struct stored_run *run,
 			char *err, size_t errlen)
 {
 	const struct sql_param p[] = { P_INT(id) };
-	struct run_row rr = { run, false };
+	struct run_row rr = { run, false, false };
 	int rc;
 
 	rc = run_sql(st, st->version >= 2 ?
@@ -691,6 +675,12 @@ static int load_run_row(struct store *st, int64_t id, struct stored_run *run,
 		store_set_err(err, errlen, "%s: run %lld: its environment, configuration or "
 			"quality is not valid JSON (the database is damaged)", st->name,
 			(long long)id);
+		return STORE_DAMAGED;
+	}
+	if (rr.oversized) {
+		store_set_err(err, errlen, "%s: run %lld: its environment, configuration or "
+			"quality is larger than clockbench writes (%d bytes)", st->name,
+			(long long)id, STORE_JSON_MAX);
 		return STORE_DAMAGED;
 	}
 	if (!run->env)
@@ -1969,4 +1959,190 @@ int stored_run_from_json(const json_t *j, struct stored_run *run, char *err,
 fail:
 	stored_run_free(run);
 	return -1;
+}
+
+/* ---- the gate of foreign runs ---------------------------------------- */
+
+/*
+ * About the bytes j takes as JSON text, counted up to just over limit (a
+ * bigger one is refused, however much bigger).
+ */
+static size_t json_text_size(const json_t *j, size_t limit)
+{
+	const char *key;
+	size_t i, size = 0;
+	json_t *v;
+
+	if (json_is_string(j))
+		return json_string_length(j) + 2;
+	if (json_is_array(j)) {
+		json_array_foreach(j, i, v) {
+			size += json_text_size(v, limit) + 1;
+			if (size > limit)
+				break;
+		}
+		return size + 2;
+	}
+	if (json_is_object(j)) {
+		json_object_foreach((json_t *)j, key, v) {
+			size += strlen(key) + 4 + json_text_size(v, limit);
+			if (size > limit)
+				break;
+		}
+		return size + 2;
+	}
+	return 24;	/* a number, true, false or null */
+}
+
+/*
+ * An environment, config or quality object: its texts as the reader
+ * checks them, and the whole at most STORE_JSON_MAX bytes (a run carrying
+ * hundreds of MB there made every command slow and large).
+ */
+static int check_json_member(const json_t *j, const char *name, char *err,
+			     size_t errlen)
+{
+	char where[256];
+	size_t size;
+
+	if (!j)
+		return 0;
+	if (!json_is_object(j)) {
+		store_set_err(err, errlen, "%s: expected an object, got %s", name,
+			      json_type_name(j));
+		return -1;
+	}
+	size = json_text_size(j, STORE_JSON_MAX);
+	if (size > STORE_JSON_MAX) {
+		store_set_err(err, errlen, "%s: more than the %d bytes clockbench "
+			      "writes (STORE_JSON_MAX)", name, STORE_JSON_MAX);
+		return -1;
+	}
+	snprintf(where, sizeof(where), "%s", name);
+	return check_json_texts(j, where, strlen(where), sizeof(where), err, errlen);
+}
+
+static int check_run_text(const char *s, const char *where, size_t max,
+			  bool required, char *err, size_t errlen)
+{
+	if (!s || (required && !*s)) {
+		store_set_err(err, errlen, "%s: missing", where);
+		return -1;
+	}
+	return check_text(s, strlen(s), where, max, err, errlen);
+}
+
+static int check_run_strings(const struct stored_run *run, char *err,
+			     size_t errlen)
+{
+	char why[96];
+
+	if (check_run_text(run->uuid, "uuid", STORE_NAME_MAX, true, err, errlen) ||
+	    check_run_text(run->started, "started", STORE_NAME_MAX, true, err, errlen) ||
+	    check_run_text(run->command, "command", STORE_NAME_MAX, true, err, errlen) ||
+	    check_run_text(run->label, "label", STORE_TEXT_MAX, false, err, errlen) ||
+	    check_run_text(run->host, "host", STORE_TEXT_MAX, false, err, errlen) ||
+	    check_run_text(run->kernel, "kernel", STORE_TEXT_MAX, false, err, errlen) ||
+	    check_run_text(run->status, "status", STORE_NAME_MAX, true, err, errlen))
+		return -1;
+	if (!uuid_like(run->uuid)) {
+		store_set_err(err, errlen, "uuid: '%s' is not a uuid", run->uuid);
+		return -1;
+	}
+	if (strlen(run->started) != 20 || run->started[10] != 'T' ||
+	    !store_date_valid(run->started)) {
+		store_set_err(err, errlen, "started: '%s' is not a UTC time such as "
+			      "2026-11-30T13:50:02Z", run->started);
+		return -1;
+	}
+	if (!command_like(run->command)) {
+		store_set_err(err, errlen, "command: '%s' is not a clockbench command",
+			      run->command);
+		return -1;
+	}
+	if (*run->label && !store_label_valid(run->label, why, sizeof(why))) {
+		store_set_err(err, errlen, "label: '%s': %s", run->label, why);
+		return -1;
+	}
+	if (!streq(run->status, "complete") && !streq(run->status, "interrupted")) {
+		store_set_err(err, errlen, "status: '%s' is neither complete nor "
+			      "interrupted", run->status);
+		return -1;
+	}
+	return 0;
+}
+
+static int check_cell(const struct stored_cell *c, size_t idx, char *err,
+		      size_t errlen)
+{
+	const struct {
+		const char *key, *value;
+		bool required;
+		size_t max;
+	} fields[] = {
+		{ "name", c->name, true, STORE_TEXT_MAX },
+		{ "path", c->path, false, STORE_NAME_MAX },
+		{ "api", c->api, false, STORE_NAME_MAX },
+		{ "clock", c->clock, false, STORE_NAME_MAX },
+		{ "status", c->status, true, STORE_NAME_MAX },
+		{ "reason", c->reason, false, STORE_TEXT_MAX },
+		{ "unit", c->unit, true, STORE_NAME_MAX },
+		{ "cycles_unit", c->cycles_unit, false, STORE_NAME_MAX },
+	};
+	char where[64];
+
+	for (size_t k = 0; k < ARRAY_SIZE(fields); k++) {
+		snprintf(where, sizeof(where), "cells[%zu].%s", idx, fields[k].key);
+		if (check_run_text(fields[k].value ? fields[k].value : "", where,
+				   fields[k].max, fields[k].required, err, errlen))
+			return -1;
+	}
+	if (!cell_status_known(c->status)) {
+		store_set_err(err, errlen, "cells[%zu].status: '%s' is not ok, n/a, "
+			      "unsupported or not reached", idx, c->status);
+		return -1;
+	}
+	if (c->n > STORE_SAMPLES_MAX || c->nrounds > STORE_ROUNDS_MAX ||
+	    c->batch_calls > STORE_BATCH_CALLS_MAX) {
+		store_set_err(err, errlen, "cells[%zu]: more %s than clockbench writes",
+			      idx, c->n > STORE_SAMPLES_MAX ? "samples" :
+			      c->nrounds > STORE_ROUNDS_MAX ? "rounds" :
+			      "calls in a sample");
+		return -1;
+	}
+	return 0;
+}
+
+/* Every field of the run but its cells. */
+static int check_run_header(const struct stored_run *run, char *err,
+			    size_t errlen)
+{
+	if (check_run_strings(run, err, errlen))
+		return -1;
+	if (!isfinite(run->elapsed_s) || run->elapsed_s < 0) {
+		store_set_err(err, errlen, "elapsed_s: expected a non-negative number");
+		return -1;
+	}
+	if (!run->env) {
+		store_set_err(err, errlen, "environment: missing");
+		return -1;
+	}
+	return check_json_member(run->env, "environment", err, errlen) ||
+	       check_json_member(run->config, "config", err, errlen) ||
+	       check_json_member(run->quality, "quality", err, errlen) ? -1 : 0;
+}
+
+int stored_run_check(const struct stored_run *run, char *err, size_t errlen)
+{
+	if (check_run_header(run, err, errlen))
+		return -1;
+	if (run->ncells > STORE_CELLS_MAX) {
+		store_set_err(err, errlen, "cells: %zu cells, more than clockbench "
+			      "writes in a run (%d)", run->ncells, STORE_CELLS_MAX);
+		return -1;
+	}
+	for (size_t i = 0; i < run->ncells; i++)
+		if (check_cell(&run->cells[i], i, err, errlen))
+			return -1;
+	return 0;
 }

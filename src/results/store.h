@@ -116,6 +116,7 @@ enum {
 	STORE_TEXT_MAX = 255,		/* host, kernel, label, cell name, reason */
 	STORE_NAME_MAX = 64,		/* command, path, api, clock, status, units */
 	STORE_JSON_TEXT_MAX = 65536,	/* a key or string of environment, config */
+	STORE_JSON_MAX = 1 << 20,	/* environment, config or quality, whole */
 };
 #define STORE_BATCH_CALLS_MAX (1ull << 40)	/* calls a sample: scale --calls */
 
@@ -124,9 +125,17 @@ enum {
 
 /* Where runs go: --db, else $CLOCKBENCH_DB, else XDG data home. */
 void store_default_path(char *buf, size_t len);
-/* Whether a --db names a PostgreSQL server: postgresql:// or postgres://. */
+/*
+ * Whether a --db names a PostgreSQL server: a postgresql:// or postgres://
+ * URL (the scheme in any case), or a key=value connection string that
+ * libpq reads ("host=db1 dbname=fleet").
+ */
 bool store_is_url(const char *db);
-/* db as messages show it (malloc'd): a URL without its password. */
+/*
+ * db as messages show it (malloc'd): a URL or connection string without
+ * any password, however it was spelt (password=, %70assword=, a raw '@'
+ * in the password, sslpassword=).
+ */
 char *store_display_name(const char *db);
 /* 0 when libpq can parse url; else -1 with why ("missing "=" after ..."). */
 int store_check_url(const char *url, char *why, size_t len);
@@ -254,6 +263,18 @@ int stored_run_header_from_json(const json_t *j, struct stored_run *run,
 				char *err, size_t errlen);
 int stored_cell_from_json(const json_t *j, size_t idx, struct stored_cell *c,
 			  char *err, size_t errlen);
+
+/*
+ * The one gate of a run that comes from elsewhere: import, pull, push,
+ * the spool and a foreign store file all pass it, since a store can hold
+ * what an export file could not (a crafted file, a fleet database written
+ * by anyone). Checks every field against the limits above and the rules
+ * of the JSON reader (uuid form, label rules, sizes of every text field
+ * and of the environment, config and quality, no control characters);
+ * 0, or -1 with the field named ("label: '1': a label cannot be a
+ * number: that reads as a run id"). store_import_run() calls it.
+ */
+int stored_run_check(const struct stored_run *run, char *err, size_t errlen);
 
 /*
  * Import merges: a run whose uuid is already stored is skipped (returns 1,

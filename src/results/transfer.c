@@ -6,15 +6,26 @@
 
 #include "basic/util.h"
 
-/* Whether to has run id of from already; *r is its header (freed by caller). */
+/*
+ * Whether to has run id of from already: 1 yes, 0 no, 2 the run fails
+ * import's gate (err says why), -1; *r is its header (freed by caller).
+ */
 static int already_there(struct store *from, struct store *to, int64_t id,
 			 struct stored_run *r, char *err, size_t errlen)
 {
 	int64_t there;
+	int rc = store_load_run_header(from, id, r, err, errlen);
 
-	if (store_load_run_header(from, id, r, err, errlen))
-		return -1;
+	if (rc)
+		return rc == STORE_DAMAGED ? 2 : -1;
 	return store_find_uuid(to, r->uuid, &there, err, errlen);
+}
+
+/* A run of from that is not one clockbench writes: named, left behind. */
+static void refuse(const char *err, const char *verb, struct transfer_counts *c)
+{
+	error_msg("%s; not %s", err, verb);
+	c->refused++;
 }
 
 static int copy_one(struct store *from, struct store *to, int64_t id,
@@ -23,6 +34,7 @@ static int copy_one(struct store *from, struct store *to, int64_t id,
 {
 	struct stored_run r;
 	int64_t local = id;
+	char why[512];
 	int rc = already_there(from, to, id, &r, err, errlen);
 
 	stored_run_free(&r);
@@ -32,8 +44,28 @@ static int copy_one(struct store *from, struct store *to, int64_t id,
 		c->present++;
 		return 0;
 	}
-	if (store_load_run(from, id, &r, err, errlen))
+	/*
+	 * A store can hold what no export file may (anyone can write a fleet
+	 * database or a file): the run passes import's gate, or stays behind.
+	 */
+	if (rc == 2) {
+		refuse(err, verb, c);
+		return 0;
+	}
+	rc = store_load_run(from, id, &r, err, errlen);
+	if (rc == STORE_DAMAGED) {
+		refuse(err, verb, c);
+		return 0;
+	}
+	if (rc)
 		return -1;
+	if (stored_run_check(&r, why, sizeof(why))) {
+		snprintf(err, errlen, "%s: run %lld: %s", store_name(from),
+			 (long long)local, why);
+		refuse(err, verb, c);
+		stored_run_free(&r);
+		return 0;
+	}
 	r.id = 0;
 	rc = store_import_run(to, &r, err, errlen);
 	if (rc == 0) {

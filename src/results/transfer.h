@@ -18,11 +18,13 @@
 struct transfer_counts {
 	size_t copied;		/* new in the destination */
 	size_t present;		/* there already: skipped */
+	size_t refused;		/* failed import's checks: left behind, named */
 };
 
 /*
  * Copy runs ids of from into to, saying "VERB run N (UUID) as run M" on
- * stdout for each copied. 0, or -1 with the reason in err (what was
+ * stdout for each copied; a run that fails stored_run_check() is left
+ * behind with an error on stderr, and counted. 0, or -1 with the reason in err (what was
  * copied before stays copied; counts say how much).
  */
 int transfer_runs(struct store *from, struct store *to, const int64_t *ids,

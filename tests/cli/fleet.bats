@@ -250,6 +250,42 @@ PY
 	[ "$(psql_value "$URL" "SELECT version FROM clockbench_schema")" -eq 99 ]
 }
 
+@test "a statement that waits, a stopped server: bounded by the timeouts, one line (issue 18: 7)" {
+	URL=$(pg_db fleet)
+	host_run "$T/a.db" vm1
+	cb push --db "$T/a.db" --to "$URL" >/dev/null 2>&1
+	export CLOCKBENCH_PG_TIMEOUT=1 CLOCKBENCH_PG_CONNECT_TIMEOUT=1
+	# Another session holds the table: the server's statement_timeout (1 s)
+	# ends the wait; timeout(1)'s 8 s only stop a command that would hang.
+	mkfifo "$T/hold"
+	psql "$URL" -qX <"$T/hold" >/dev/null 3>&- &
+	exec {HOLD}>"$T/hold"
+	echo "BEGIN; LOCK TABLE runs IN ACCESS EXCLUSIVE MODE;" >&$HOLD
+	for _ in $(seq 100); do
+		[ "$(psql_value "$URL" "SELECT count(*) FROM pg_locks l JOIN pg_class c
+			ON c.oid = l.relation WHERE c.relname = 'runs' AND l.granted
+			AND l.mode = 'AccessExclusiveLock'")" -eq 1 ] && break
+		sleep 0.1
+	done
+	run timeout 8 "$CLOCKBENCH" runs --db "$URL"
+	exec {HOLD}>&-
+	wait
+	[ "$status" -eq 1 ] || { echo "status $status: $output"; false; }
+	[ "${#lines[@]}" -eq 1 ]
+	[[ "$output" == "clockbench runs: error: $URL: "*"canceling statement due to statement timeout"* ]]
+
+	# A server of its own, its postmaster stopped: connecting gives up.
+	pgdir=$(mktemp -d /tmp/clockbench-pg.XXXXXX)
+	rmdir "$pgdir"
+	own=$("$PG_CLUSTER" start "$pgdir")
+	pid=$(head -n 1 "$pgdir/data/postmaster.pid")
+	kill -STOP "$pid"
+	run timeout 8 "$CLOCKBENCH" runs --db "$own"
+	kill -CONT "$pid"
+	[ "$status" -eq 1 ] || { echo "status $status: $output"; false; }
+	[[ "$output" == "clockbench runs: error: $own: cannot connect: "*"timeout expired" ]]
+}
+
 @test "read commands on a server never create the schema; a read-only user can read" {
 	URL=$(pg_db fleet)
 	run cb runs --db "$URL"

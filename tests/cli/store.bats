@@ -25,6 +25,20 @@ setup() {
 	unset CLOCKBENCH_DB
 }
 
+teardown() {
+	[ -z "${FAKE_PID:-}" ] || kill "$FAKE_PID" 2>/dev/null || true
+}
+
+# A misbehaving PostgreSQL server on 127.0.0.1 (tests/cli/fake-pg MODE):
+# its port in FAKE_PORT, its process FAKE_PID (killed by teardown).
+fake_pg() {
+	rm -f "$T/port"
+	"$BATS_TEST_DIRNAME/fake-pg" "$1" "$T/port" 3>&- &
+	FAKE_PID=$!
+	for _ in $(seq 200); do [ -s "$T/port" ] && break; sleep 0.05; done
+	FAKE_PORT=$(cat "$T/port")
+}
+
 # An export file with one run: run_file FILE UUID LABEL STARTED [KERNEL] [HOST]
 run_file() {
 	jq -n --arg uuid "$2" --arg lab "$3" --arg started "$4" \
@@ -365,6 +379,126 @@ set_user_version() {
 		[ "$output" = "clockbench import: error: $T/c.json: runs[0].cells[2].$field: contains a control character (byte 0)" ]
 	done
 	[ ! -e "$DB" ]
+}
+
+@test "pull passes a foreign store's runs through import's gate, naming the field (issue 18: 9)" {
+	# A store file anyone could have written: what no export file may hold.
+	run_file "$T/1.json" $U1 one 2026-11-28T23:59:59Z
+	run_file "$T/2.json" $U2 two 2026-11-29T00:00:00Z
+	run_file "$T/3.json" $U3 three 2026-11-30T08:00:00Z
+	run_file "$T/4.json" 44444444-4444-4444-8444-444444444444 good 2026-12-01T00:00:00Z
+	run_file "$T/5.json" 55555555-5555-4555-8555-555555555555 five 2026-12-01T00:00:00Z
+	run_file "$T/6.json" 66666666-6666-4666-8666-666666666666 six 2026-12-01T00:00:00Z
+	cb import --db "$T/src.db" "$T"/[1-6].json 2>/dev/null
+	sqlite3 "$T/src.db" "UPDATE runs SET label = '1' WHERE id = 1;
+		UPDATE runs SET uuid = 'not-a-uuid' WHERE id = 2;
+		UPDATE runs SET host = hex(zeroblob(50000)) WHERE id = 3;
+		UPDATE runs SET kernel = 'x' || char(27) || ']0;owned' || char(7) WHERE id = 5;
+		UPDATE runs SET env = (WITH RECURSIVE s(i) AS (SELECT 1 UNION ALL
+			SELECT i + 1 FROM s WHERE i < 1200) SELECT json_group_object('k' || i,
+			hex(zeroblob(500))) FROM s) WHERE id = 6;"
+	run --separate-stderr cb pull --from "$T/src.db" --db "$DB"
+	[ "$status" -eq 1 ]
+	[ "${stderr_lines[0]}" = "clockbench pull: error: $T/src.db: run 1: label: '1': a label cannot be a number: that reads as a run id; not pulled" ]
+	[ "${stderr_lines[1]}" = "clockbench pull: error: $T/src.db: run 2: uuid: 'not-a-uuid' is not a uuid; not pulled" ]
+	[ "${stderr_lines[2]}" = "clockbench pull: error: $T/src.db: run 3: host: 100000 bytes, more than clockbench writes (255); not pulled" ]
+	[ "${stderr_lines[3]}" = "clockbench pull: error: $T/src.db: run 5: kernel: contains a control character (byte 1); not pulled" ]
+	[ "${stderr_lines[4]}" = "clockbench pull: error: $T/src.db: run 6: its environment, configuration or quality is larger than clockbench writes (1048576 bytes); not pulled" ]
+	[ "${stderr_lines[6]}" = "clockbench pull: error: 5 runs refused" ]
+	[ "$output" = "pulled run 4 (44444444-4444-4444-8444-444444444444) as run 1" ]
+	# Only the good run came, and the store exports into one that imports.
+	[ "$(count_runs "$DB")" -eq 1 ]
+	cb export --db "$DB" --all >"$T/all.json"
+	run cb import --db "$T/again.db" "$T/all.json"
+	[ "$status" -eq 0 ]
+}
+
+@test "a store file read as it is: an environment over 1 MiB is not even parsed, the run named (issue 18: 9)" {
+	sqlite_only
+	run_file "$T/1.json" $U1 one 2026-11-28T23:59:59Z
+	run_file "$T/2.json" $U2 two 2026-11-29T00:00:00Z
+	cb import --db "$DB" "$T"/[1-2].json 2>/dev/null
+	sqlite3 "$DB" "UPDATE runs SET env = (WITH RECURSIVE s(i) AS (SELECT 1 UNION ALL
+		SELECT i + 1 FROM s WHERE i < 1200) SELECT json_group_object('k' || i,
+		hex(zeroblob(500))) FROM s) WHERE id = 1;"
+	run --separate-stderr cb runs --db "$DB" --format json
+	[ "$status" -eq 0 ]
+	[ "$(jq -r 'map(.label) | join(",")' <<<"$output")" = two ]
+	[ "$stderr" = "clockbench runs: warning: $DB: run 1: its environment, configuration or quality is larger than clockbench writes (1048576 bytes); not listed" ]
+	# Such a run can still be removed.
+	run cb rm --db "$DB" 1
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"removed run 1 (damaged)"* ]]
+}
+
+@test "import refuses an environment over 1 MiB, naming it (issue 18: 9)" {
+	run_file "$T/good.json" $U1 before 2026-11-30T13:50:02Z
+	jq '.runs[0].environment.big = ([range(1200)] | map({key: "k\(.)",
+		value: ("x" * 1000)}) | from_entries)' "$T/good.json" >"$T/big.json"
+	run cb import --db "$DB" "$T/big.json"
+	[ "$status" -eq 1 ]
+	[[ "$output" == "clockbench import: error: $T/big.json:"*"runs[0].environment: larger than a run's environment, config or quality clockbench writes (over 524288 values or 1048576 bytes)" ]]
+	[ "$(cb runs --db "$DB" --format json 2>/dev/null | jq length)" != 1 ]
+	# Just under the limit, a big environment still imports.
+	jq '.runs[0].environment.big = ([range(900)] | map({key: "k\(.)",
+		value: ("x" * 1000)}) | from_entries)' "$T/good.json" >"$T/ok.json"
+	run cb import --db "$DB" "$T/ok.json"
+	[ "$status" -eq 0 ]
+}
+
+@test "a password never shows, however the server is spelt (issue 18: 10)" {
+	# Port 1 of the loopback refuses at once: each fails connecting, named.
+	local -A shown=(
+		['postgresql://u@127.0.0.1:1/db?%70assword=XSECRET']='postgresql://u@127.0.0.1:1/db?%70assword=***'
+		['POSTGRESQL://u:XSECRET@127.0.0.1:1/db']='postgresql://u@127.0.0.1:1/db'
+		['postgres://u@127.0.0.1:1/db?sslpassword=XSECRET']='postgres://u@127.0.0.1:1/db?sslpassword=***'
+		['host=127.0.0.1 port=1 password=XSECRET dbname=db']='password=*** dbname=db host=127.0.0.1 port=1'
+		["host=127.0.0.1 port=1 password='XSE CRET' dbname=db"]='password=*** dbname=db host=127.0.0.1 port=1'
+	)
+	for db in "${!shown[@]}"; do
+		run cb runs --db "$db"
+		[ "$status" -eq 1 ]
+		[[ "$output" == "clockbench runs: error: ${shown[$db]}: cannot connect: "* ]] ||
+			{ echo "$db: $output"; false; }
+		[[ "$output" != *XSE* ]]
+	done
+	# A raw '%' in the password: libpq's complaint would quote it.
+	run cb runs --db 'postgresql://u:XSE%zzCRET@127.0.0.1:1/db'
+	[ "$status" -eq 2 ]
+	[[ "$output" != *XSE* ]]
+	# A saving command takes a connection string for a server, not a file.
+	cd "$T"
+	run cb exec -n 2 --db 'host=127.0.0.1 port=1 password=XSECRET' -- true
+	[ "$status" -eq 1 ]
+	[[ "$output" != *XSE* ]]
+	[ -z "$(ls "$T")" ]
+}
+
+@test "a server that goes silent cannot hang a command: timeouts, named without the password (issue 18: 7)" {
+	"$CLOCKBENCH" runs --db postgresql://x@127.0.0.1:1/db 2>&1 |
+		grep -q "without PostgreSQL" && skip "built without libpq"
+	export CLOCKBENCH_PG_TIMEOUT=1 CLOCKBENCH_PG_CONNECT_TIMEOUT=1
+	# Accepts and never answers; answers the handshake only; announces a
+	# 1.9 GB message and sends nothing more. Each fails after about 2 s
+	# (libpq's least connect timeout, or the statement's 1 s + 1 s): the
+	# 8 s of timeout(1) only stop the command that would hang.
+	for mode in silent handshake huge; do
+		fake_pg $mode
+		run timeout 8 "$CLOCKBENCH" runs --db "postgresql://u:XSECRET@127.0.0.1:$FAKE_PORT/db"
+		kill "$FAKE_PID"
+		[ "$status" -eq 1 ] || { echo "$mode: status $status: $output"; false; }
+		[ "${#lines[@]}" -eq 1 ]
+		if [ $mode = silent ]; then
+			[[ "$output" == "clockbench runs: error: postgresql://u@127.0.0.1:$FAKE_PORT/db: cannot connect: "*"timeout expired" ]]
+		else
+			[ "$output" = "clockbench runs: error: postgresql://u@127.0.0.1:$FAKE_PORT/db: setting up the connection: no complete answer from the server within 2 s (CLOCKBENCH_PG_TIMEOUT, CLOCKBENCH_PG_CONNECT_TIMEOUT)" ]
+		fi
+	done
+	# A saving command: refused before measuring, as any store that fails.
+	fake_pg handshake
+	run timeout 8 "$CLOCKBENCH" exec -n 2 --db "postgresql://u@127.0.0.1:$FAKE_PORT/db" -- true
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"no complete answer from the server within 2 s"* ]]
 }
 
 @test "a run bench saved exports and imports into another store unchanged" {
@@ -816,6 +950,65 @@ release_lock() {
 	run cb show --db "$DB" spooled --format json
 	jq -e '.[0].command == "bench" and .[0].status == "complete"
 		and .[0].cells[0].n > 0' <<<"$output"
+}
+
+@test "a spool directory that is not this user's alone is never imported from (issue 18: 8)" {
+	sqlite_only
+	populate
+	# Planted beside a store in a shared directory: world-writable (as root:
+	# someone else's too), holding a valid run.
+	mkdir -m 0777 "$DB-spool"
+	[ "$(id -u)" -ne 0 ] || chown nobody "$DB-spool"
+	run_file "$DB-spool/$U1.json" 44444444-4444-4444-8444-444444444444 planted 2026-12-01T00:00:00Z
+	run_file "$T/5.json" 55555555-5555-4555-8555-555555555555 five 2026-12-01T00:00:00Z
+	run --separate-stderr cb import --db "$DB" "$T/5.json"
+	[ "$status" -eq 0 ]
+	[[ "$stderr" == *"warning: runs spooled in $DB-spool not imported: $DB-spool is not this user's own directory (owner uid "*", mode 0777; clockbench makes it 0700)"* ]]
+	run cb runs --db "$DB" --label planted
+	[[ "$output" != *planted* ]]
+	[ "$(count_runs "$DB")" -eq 4 ]
+	# A symlink in its place is not followed either.
+	rm -rf "$DB-spool"
+	mkdir -m 0700 "$T/elsewhere"
+	run_file "$T/elsewhere/$U1.json" 44444444-4444-4444-8444-444444444444 planted 2026-12-01T00:00:00Z
+	ln -s "$T/elsewhere" "$DB-spool"
+	run --separate-stderr cb import --db "$DB" "$T/5.json"
+	[ "$status" -eq 0 ]
+	[[ "$stderr" == *"warning: runs spooled in $DB-spool not imported: $DB-spool is not a directory (a symlink?)"* ]]
+	[ "$(count_runs "$DB")" -eq 4 ]
+}
+
+@test "a FIFO, a symlink or a bad run in the spool is moved aside, never read or imported (issue 18: 8)" {
+	sqlite_only
+	populate
+	mkdir -m 0700 "$DB-spool"
+	S="$DB-spool"
+	mkfifo "$S/fifo.json"
+	ln -s /dev/zero "$S/zero.json"
+	printf 'root:XSECRETTOKEN:19000:0:99999:7:::\n' >"$T/shadow"
+	ln -s "$T/shadow" "$S/shadow.json"
+	run_file "$S/label.json" 44444444-4444-4444-8444-444444444444 x 2026-12-01T00:00:00Z
+	jq '.runs[0].label = "1"' "$S/label.json" >"$S/label.json.new"
+	mv "$S/label.json.new" "$S/label.json"
+	run_file "$S/good.json" 55555555-5555-4555-8555-555555555555 good 2026-12-01T00:00:00Z
+	run_file "$T/6.json" 66666666-6666-4666-8666-666666666666 six 2026-12-01T00:00:00Z
+	# timeout(1) only stops a save that would hang on the FIFO.
+	run --separate-stderr timeout 20 "$CLOCKBENCH" import --db "$DB" "$T/6.json"
+	[ "$status" -eq 0 ] || { echo "status $status: $stderr"; false; }
+	[[ "$stderr" != *XSECRET* ]]
+	grep -qxF "clockbench import: warning: $S/fifo.json: not a regular file; not imported, moved to $S/rejected/" <<<"$stderr"
+	grep -qxF "clockbench import: warning: $S/zero.json: a symlink; not imported, moved to $S/rejected/" <<<"$stderr"
+	grep -qxF "clockbench import: warning: $S/shadow.json: a symlink; not imported, moved to $S/rejected/" <<<"$stderr"
+	grep -qxF "clockbench import: warning: $S/label.json: runs[0].label: '1': a label cannot be a number: that reads as a run id; not imported, moved to $S/rejected/" <<<"$stderr"
+	grep -qF "imported run 55555555-5555-4555-8555-555555555555 spooled in $S/good.json" <<<"$stderr"
+	[ "$(count_runs "$DB")" -eq 5 ]
+	[ "$(ls "$S/rejected" | sort | tr '\n' ' ')" = "fifo.json label.json shadow.json zero.json " ]
+	[ "$(ls "$S" | tr '\n' ' ')" = "rejected " ]
+	# What was set aside is not looked at again.
+	run_file "$T/7.json" 77777777-7777-4777-8777-777777777777 seven 2026-12-01T00:00:00Z
+	run --separate-stderr cb import --db "$DB" "$T/7.json"
+	[ "$status" -eq 0 ]
+	[[ "$stderr" != *warning* ]]
 }
 
 @test "a spooled run imported by hand is not imported twice" {

@@ -2064,6 +2064,105 @@ static int make_tmpdir(void **state)
 	return 0;
 }
 
+#if HAVE_LIBPQ
+/*
+ * Issue 18: 10: a password is out of the shown name however it is spelt,
+ * and a server is what libpq reads as one, the scheme in any case.
+ */
+static void test_display_name_hides_every_password(void **state)
+{
+	static const struct {
+		const char *db, *shown;
+	} cases[] = {
+		{ "postgresql://u:XSECRET@h/db", "postgresql://u@h/db" },
+		{ "postgresql://u@h/db?%70assword=XSECRET", "postgresql://u@h/db?%70assword=***" },
+		{ "postgresql://u@h/db?PassWord=XSECRET&x=1", "postgresql://u@h/db?PassWord=***&x=1" },
+		{ "postgresql://u:XSE@CRET@h/db", "postgresql://u@h/db" },
+		{ "postgresql://h?password=XSE@CRET", "postgresql://h@***" },
+		{ "POSTGRESQL://u:XSECRET@h/db", "postgresql://u@h/db" },
+		{ "Postgres://u:XSECRET@h/db?sslpassword=XSECRET2", "postgres://u@h/db?sslpassword=***" },
+		{ "host=h password=XSECRET dbname=db", "password=*** dbname=db host=h" },
+		{ "host=h password = 'XSE CRET' port=5", "password=*** host=h port=5" },
+		{ "./results.db", "./results.db" },
+		{ "a=b.db", "a=b.db" },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		char *shown = store_display_name(cases[i].db);
+
+		if (!streq(shown, cases[i].shown))
+			fail_msg("%s shown as %s, not %s", cases[i].db, shown, cases[i].shown);
+		assert_null(strstr(shown, "XSE"));
+		assert_null(strstr(shown, "CRET"));
+		free(shown);
+	}
+	assert_true(store_is_url("POSTGRESQL://h/db"));
+	assert_true(store_is_url("host=h password=x"));
+	assert_false(store_is_url("a=b.db"));
+	assert_false(store_is_url("results.db"));
+}
+#endif
+
+/* Issue 18: 8: a spool directory someone else could write is not written to. */
+static void test_spool_shuns_a_shared_directory(void **state)
+{
+	char db[PATH_MAX], beside[PATH_MAX], statedir[PATH_MAX];
+	char file[PATH_MAX + 64], err[2 * PATH_MAX + 128], link[PATH_MAX + 16];
+	struct stored_run r;
+
+	new_path(db, sizeof(db), "shared.db");
+	spool_dirs(db, beside, sizeof(beside), statedir, sizeof(statedir));
+	assert_int_equal(mkdir(beside, 0700), 0);
+	assert_int_equal(chmod(beside, 0777), 0);
+	simple_run(&r, "kept");
+	stored_run_fill_defaults(&r);
+	assert_int_equal(spool_write(db, &r, file, sizeof(file), err, sizeof(err)), 0);
+	assert_int_equal(strncmp(file, statedir, strlen(statedir)), 0);
+	unlink(file);
+	/* Nor through a symlink planted in its place. */
+	assert_int_equal(rmdir(beside), 0);
+	snprintf(link, sizeof(link), "%s.real", beside);
+	assert_int_equal(mkdir(link, 0700), 0);
+	assert_int_equal(symlink(link, beside), 0);
+	assert_int_equal(spool_write(db, &r, file, sizeof(file), err, sizeof(err)), 0);
+	assert_int_equal(strncmp(file, statedir, strlen(statedir)), 0);
+	unlink(file);
+	unlink(beside);
+	rmdir(link);
+	stored_run_free(&r);
+}
+
+/* Issue 18: 8: a spooled run of a server keeps its name, not its password. */
+static void test_spool_keeps_no_password(void **state)
+{
+	const char *url = "postgresql://u:XSECRET@127.0.0.1:1/db?%70assword=XSECRET2";
+	char beside[PATH_MAX], statedir[PATH_MAX], file[PATH_MAX + 64];
+	char err[2 * PATH_MAX + 128], text[65536];
+	struct stored_run r;
+	ssize_t n;
+	int fd;
+
+	spool_dirs(url, beside, sizeof(beside), statedir, sizeof(statedir));
+	assert_string_equal(beside, "");
+	simple_run(&r, "kept");
+	stored_run_fill_defaults(&r);
+	assert_int_equal(spool_write(url, &r, file, sizeof(file), err, sizeof(err)), 0);
+	fd = open(file, O_RDONLY);
+	assert_true(fd >= 0);
+	n = read(fd, text, sizeof(text) - 1);
+	close(fd);
+	assert_true(n > 0);
+	text[n] = '\0';
+	assert_null(strstr(text, "XSECRET"));
+	assert_non_null(strstr(text, "\"store\":\"postgresql://u@127.0.0.1:1/db?%70assword=***\""));
+	/* Its directory is named from the URL without the password. */
+	spool_dirs("postgresql://u:other@127.0.0.1:1/db?%70assword=other2", beside,
+		   sizeof(beside), text, sizeof(text));
+	assert_string_equal(text, statedir);
+	unlink(file);
+	stored_run_free(&r);
+}
+
 static int remove_tmpdir(void **state)
 {
 	char cmd[PATH_MAX + 16];
@@ -2113,6 +2212,11 @@ int main(void)
 		cmocka_unit_test(test_record_save_creates_only_the_default_dir),
 		cmocka_unit_test(test_record_from_bench),
 		cmocka_unit_test(test_spool_keeps_the_run),
+		cmocka_unit_test(test_spool_keeps_no_password),
+		cmocka_unit_test(test_spool_shuns_a_shared_directory),
+#if HAVE_LIBPQ
+		cmocka_unit_test(test_display_name_hides_every_password),
+#endif
 	};
 
 	return cmocka_run_group_tests(tests, make_tmpdir, remove_tmpdir);
