@@ -1240,7 +1240,7 @@ static int take_summary(const struct sql_row *r, void *ctx)
 static const char *json_valid_sql(const struct store *st)
 {
 	if (!streq(st->ops->engine, "SQLite"))
-		return "1";
+		return "TRUE";
 	return st->version >= 2 ?
 		"json_valid(env) AND (config IS NULL OR json_valid(config)) AND"
 		" (quality IS NULL OR json_valid(quality))" :
