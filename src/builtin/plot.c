@@ -159,13 +159,12 @@ static int render(const struct plot_options *o, const struct plot_input *in,
 	return rc;
 }
 
-static int plot_runs(const struct plot_options *o, struct plot_input *in)
+static int plot_runs(const struct plot_options *o, struct plot_input *in,
+		     enum plot_kind kind)
 {
 	_cleanup_strbuf_ struct strbuf why = STRBUF_INIT;
 	char output[64];
-	enum plot_kind kind;
 
-	kind = o->kind >= 0 ? (enum plot_kind)o->kind : plot_default_kind(in);
 	if (!plot_kind_fits(kind, in, &why))
 		return usage_fail("cannot draw kind %s: %s", plot_kind_names[kind], why.buf);
 	if (!o->output) {
@@ -176,31 +175,69 @@ static int plot_runs(const struct plot_options *o, struct plot_input *in)
 	return render(o, in, kind, o->output);
 }
 
+/* The runs of o read into in (anew), as load says: 0, or the exit status. */
+static int load_runs(struct store *st, const struct plot_options *o,
+		     enum run_load load, struct plot_input *in)
+{
+	char err[512];
+	int rc;
+
+	run_groups_free(in->groups, in->ngroups);
+	in->groups = NULL;
+	in->ngroups = 0;
+	rc = run_groups_load_sides(st, o->specs, o->nspecs,
+				   o->kind == PLOT_TIMENS ? PARTNERS_ALWAYS :
+				   o->kind < 0 ? PARTNERS_WHEN_TIMENS : PARTNERS_NEVER,
+				   load, &in->groups, &in->ngroups, err, sizeof(err));
+	if (rc == RUN_GROUPS_TOO_MANY)
+		return usage_fail("%s: name fewer runs, or draw --kind compare, which "
+				  "reads any number", err);
+	if (rc)
+		error_msg("%s", err);
+	return rc ? 1 : 0;
+}
+
+/*
+ * Compare's forest reads what compare reads, digests: any number of runs.
+ * Every other kind draws each run's samples (a bounded number of runs).
+ * Without --kind, the runs read as digests say which kind they make.
+ */
+static int load_for_kind(struct store *st, const struct plot_options *o,
+			 struct plot_input *in, enum plot_kind *kind)
+{
+	int rc;
+
+	if (o->kind >= 0 && o->kind != PLOT_COMPARE) {
+		*kind = (enum plot_kind)o->kind;
+		return load_runs(st, o, RUNS_WHOLE, in);
+	}
+	rc = load_runs(st, o, RUNS_DIGEST, in);
+	if (rc)
+		return rc;
+	*kind = o->kind >= 0 ? (enum plot_kind)o->kind : plot_default_kind(in);
+	return *kind == PLOT_COMPARE ? 0 : load_runs(st, o, RUNS_WHOLE, in);
+}
+
 int cmd_plot(int argc, char **argv)
 {
 	struct plot_options o = { 0 };
 	struct plot_input in = { 0 };
+	enum plot_kind kind;
 	struct store *st;
-	char err[512];
 	int rc = parse_plot_options(argc, argv, &o);
 
 	if (rc < 0)
 		return parse_options_status(rc);
-	rc = 1;
 	st = record_open(&o.store, STORE_READ, NULL, 0);
 	if (!st)
 		return 1;
-	if (run_groups_load_sides(st, o.specs, o.nspecs,
-				  o.kind == PLOT_TIMENS ? PARTNERS_ALWAYS :
-				  o.kind < 0 ? PARTNERS_WHEN_TIMENS : PARTNERS_NEVER,
-				  &in.groups, &in.ngroups, err, sizeof(err))) {
-		error_msg("%s", err);
+	rc = load_for_kind(st, &o, &in, &kind);
+	if (rc)
 		goto out;
-	}
 	in.cells = o.cells;
 	in.width = (int)o.size[0];
 	in.height = (int)o.size[1];
-	rc = plot_runs(&o, &in);
+	rc = plot_runs(&o, &in, kind);
 out:
 	run_groups_free(in.groups, in.ngroups);
 	store_close(st);

@@ -285,25 +285,55 @@ static int report_mail(const struct report_options *o, const struct plot_input *
 	return 0;
 }
 
+/*
+ * The runs of o read into in (anew), as load says: 0, or the exit status.
+ */
+static int load_runs(struct store *st, const struct report_options *o,
+		     enum run_load load, struct plot_input *in)
+{
+	char err[512];
+	int rc;
+
+	run_groups_free(in->groups, in->ngroups);
+	in->groups = NULL;
+	in->ngroups = 0;
+	rc = run_groups_load_sides(st, o->specs, o->nspecs, PARTNERS_WHEN_TIMENS,
+				   load, &in->groups, &in->ngroups, err, sizeof(err));
+	if (rc == RUN_GROUPS_TOO_MANY)
+		return usage_fail("%s: name fewer runs, or write --format mail or use "
+				  "clockbench compare, which read any number", err);
+	if (rc)
+		error_msg("%s", err);
+	return rc ? 1 : 0;
+}
+
+/*
+ * The mail's comparison reads what compare reads, digests: any number of
+ * runs. The HTML report and a single group's figures need the samples.
+ */
+static int load_for_format(struct store *st, const struct report_options *o,
+			   struct plot_input *in)
+{
+	if (o->format == 1 && o->nspecs > 1)
+		return load_runs(st, o, RUNS_DIGEST, in);
+	return load_runs(st, o, RUNS_WHOLE, in);
+}
+
 int cmd_report(int argc, char **argv)
 {
 	struct report_options o = { 0 };
 	struct plot_input in = { 0 };
 	struct store *st;
-	char err[512];
 	int rc = parse_report_options(argc, argv, &o);
 
 	if (rc < 0)
 		return parse_options_status(rc);
-	rc = 1;
 	st = record_open(&o.store, STORE_READ, NULL, 0);
 	if (!st)
 		return 1;
-	if (run_groups_load_sides(st, o.specs, o.nspecs, PARTNERS_WHEN_TIMENS,
-				  &in.groups, &in.ngroups, err, sizeof(err))) {
-		error_msg("%s", err);
+	rc = load_for_format(st, &o, &in);
+	if (rc)
 		goto out;
-	}
 	in.cells = o.cells;
 	in.width = REPORT_CHART_WIDTH;
 	rc = o.format == 1 ? report_mail(&o, &in) : report_html(&o, &in);

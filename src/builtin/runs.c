@@ -57,22 +57,15 @@ struct row {
 	const struct stored_run *run;
 };
 
-static size_t cells_ok(const struct stored_run *run)
+static void make_row(struct row *r, const struct run_summary *s)
 {
-	size_t n = 0;
+	const struct stored_run *run = &s->run;
 
-	for (size_t i = 0; i < run->ncells; i++)
-		n += streq(run->cells[i].status, "ok");
-	return n;
-}
-
-static void make_row(struct row *r, const struct stored_run *run)
-{
 	snprintf(r->id, sizeof(r->id), "%lld", (long long)run->id);
 	/* "2026-11-30T13:50:02Z" reads as "2026-11-30 13:50:02". */
 	snprintf(r->started, sizeof(r->started), "%.10s %.8s", run->started,
 		 strlen(run->started) > 11 ? run->started + 11 : "");
-	snprintf(r->cells, sizeof(r->cells), "%zu/%zu", cells_ok(run), run->ncells);
+	snprintf(r->cells, sizeof(r->cells), "%zu/%zu", s->cells_ok, s->cells);
 	r->run = run;
 }
 
@@ -113,7 +106,7 @@ static void print_field(int col, size_t width, const char *v)
 	}
 }
 
-static void print_table(const struct stored_run *runs, size_t n)
+static void print_table(const struct run_summary *runs, size_t n)
 {
 	struct row *rows = xcalloc(n, sizeof(*rows));
 	size_t width[NCOLS];
@@ -137,19 +130,23 @@ static void print_table(const struct stored_run *runs, size_t n)
 	free(rows);
 }
 
-/* The export object of each run without its environment, config and cells. */
-static void print_json(const struct stored_run *runs, size_t n)
+/*
+ * The export object of each run without its environment, config, quality
+ * and cells: what runs(1) lists, whatever the number of runs.
+ */
+static void print_json(const struct run_summary *runs, size_t n)
 {
 	json_t *arr = json_array();
 
 	for (size_t i = 0; i < n; i++) {
-		json_t *o = stored_run_to_json(&runs[i]);
+		json_t *o = stored_run_to_json(&runs[i].run);
 
 		json_object_del(o, "environment");
 		json_object_del(o, "config");
-		json_object_set_new(o, "cells_total", json_integer((json_int_t)runs[i].ncells));
-		json_object_set_new(o, "cells_ok",
-				    json_integer((json_int_t)cells_ok(&runs[i])));
+		json_object_del(o, "quality");
+		json_object_del(o, "cells");
+		json_object_set_new(o, "cells_total", json_integer((json_int_t)runs[i].cells));
+		json_object_set_new(o, "cells_ok", json_integer((json_int_t)runs[i].cells_ok));
 		json_array_append_new(arr, o);
 	}
 	json_dumpf(arr, stdout, JSON_INDENT(2));
@@ -174,20 +171,14 @@ static const char *run_verdict(const struct stored_run *run)
 
 /* ---- --problems -------------------------------------------------------- */
 
-/*
- * Keep runs[i] where keep(runs, n, i) holds, in place, freeing the others:
- * the count kept.
- */
-static size_t keep_runs(struct stored_run *runs, size_t n,
-			bool (*keep)(const struct stored_run *, size_t, size_t,
-				     const void *),
-			const void *arg)
+/* Keep runs[i] where keep[i], in place, freeing the others: the count kept. */
+static size_t keep_runs(struct run_summary *runs, size_t n, const bool *keep)
 {
 	size_t kept = 0;
 
 	for (size_t i = 0; i < n; i++) {
-		if (!keep(runs, n, i, arg)) {
-			stored_run_free(&runs[i]);
+		if (!keep[i]) {
+			stored_run_free(&runs[i].run);
 			continue;
 		}
 		if (kept != i)
@@ -197,14 +188,35 @@ static size_t keep_runs(struct stored_run *runs, size_t n,
 	return kept;
 }
 
-/* Runs come oldest first: the newest of a host is the last with its name. */
-static bool newest_of_its_host(const struct stored_run *runs, size_t n,
-			       size_t i, const void *arg)
+static const struct run_summary *sorted_runs;
+
+/* By host, then by position: the runs of a host together, oldest first. */
+static int by_host(const void *a, const void *b)
 {
-	for (size_t k = i + 1; k < n; k++)
-		if (streq(runs[k].host, runs[i].host))
-			return false;
-	return true;
+	size_t i = *(const size_t *)a, k = *(const size_t *)b;
+	int c = strcmp(sorted_runs[i].run.host, sorted_runs[k].run.host);
+
+	return c ? c : (i > k) - (i < k);
+}
+
+/*
+ * Runs come oldest first: keep[i] when runs[i] is the newest of its host.
+ * Sorted rather than searched, so that a fleet of many runs stays fast.
+ */
+static void newest_of_each_host(const struct run_summary *runs, size_t n,
+				bool *keep)
+{
+	size_t *order = xcalloc(n ? n : 1, sizeof(*order));
+
+	for (size_t i = 0; i < n; i++)
+		order[i] = i;
+	sorted_runs = runs;
+	qsort(order, n, sizeof(*order), by_host);
+	sorted_runs = NULL;
+	for (size_t i = 0; i < n; i++)
+		keep[order[i]] = i + 1 == n ||
+			!streq(runs[order[i]].run.host, runs[order[i + 1]].run.host);
+	free(order);
 }
 
 /* "clock-gettime-monotonic vdso: clocksource; time libc: interposed" */
@@ -221,23 +233,26 @@ static void problem_causes(const struct stored_run *run, struct strbuf *sb)
 	}
 }
 
-static void print_problems_json(const struct stored_run *runs, size_t n)
+static void print_problems_json(const struct run_summary *runs, size_t n)
 {
 	json_t *arr = json_array();
 
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
+		const struct stored_run *r = &runs[i].run;
+
 		json_array_append_new(arr, json_pack("{s:s, s:s, s:s, s:I, s:O?, s:O?}",
-			"host", runs[i].host, "kernel", runs[i].kernel,
-			"started", runs[i].started, "id", (json_int_t)runs[i].id,
-			"clocksource", json_object_get(runs[i].config, "clocksource"),
-			"problems", json_object_get(runs[i].config, "problems")));
+			"host", r->host, "kernel", r->kernel,
+			"started", r->started, "id", (json_int_t)r->id,
+			"clocksource", json_object_get(r->config, "clocksource"),
+			"problems", json_object_get(r->config, "problems")));
+	}
 	json_dumpf(arr, stdout, JSON_INDENT(2));
 	putchar('\n');
 	json_decref(arr);
 }
 
 /* One line per host: host, kernel, newest doctor run, clocksource, causes. */
-static void print_problems(const struct stored_run *runs, size_t n, int format)
+static void print_problems(const struct run_summary *runs, size_t n, int format)
 {
 	if (format == 1) {
 		print_problems_json(runs, n);
@@ -245,13 +260,14 @@ static void print_problems(const struct stored_run *runs, size_t n, int format)
 	}
 	for (size_t i = 0; i < n; i++) {
 		_cleanup_strbuf_ struct strbuf causes = STRBUF_INIT, line = STRBUF_INIT;
-		const char *cs = json_string_value(json_object_get(runs[i].config,
+		const struct stored_run *r = &runs[i].run;
+		const char *cs = json_string_value(json_object_get(r->config,
 								   "clocksource"));
 
-		problem_causes(&runs[i], &causes);
+		problem_causes(r, &causes);
 		strbuf_addf(&line, "%s  %s  run %lld, %s  clocksource %s: %s",
-			    runs[i].host, runs[i].kernel, (long long)runs[i].id,
-			    runs[i].started, cs ? cs : "?", causes.buf);
+			    r->host, r->kernel, (long long)r->id, r->started,
+			    cs ? cs : "?", causes.buf);
 		printf("%s\n", line.buf);
 	}
 }
@@ -298,57 +314,47 @@ static int parse_runs_options(int argc, char **argv, struct run_filter *filter,
 	return n < 0 ? n : 0;
 }
 
-static bool verdict_selected(const struct stored_run *runs, size_t n,
-			     size_t i, const void *arg)
+static bool verdict_selected(const struct stored_run *run,
+			     const struct runs_options *o)
 {
-	const struct runs_options *o = arg;
-	const char *v = run_verdict(&runs[i]);
+	const char *v = run_verdict(run);
 
 	return (!o->verdict || fnmatch(o->verdict, v, 0) == 0) &&
 	       (!o->problems || streq(v, "problems"));
 }
 
 /* --verdict, then --problems: the runs kept, in place; their count. */
-static size_t select_runs(struct stored_run *runs, size_t n,
+static size_t select_runs(struct run_summary *runs, size_t n,
 			  const struct runs_options *o)
 {
-	if (o->problems)
-		n = keep_runs(runs, n, newest_of_its_host, NULL);
-	return keep_runs(runs, n, verdict_selected, o);
+	bool *keep = xcalloc(n ? n : 1, sizeof(*keep));
+
+	if (o->problems) {
+		newest_of_each_host(runs, n, keep);
+		n = keep_runs(runs, n, keep);
+	}
+	for (size_t i = 0; i < n; i++)
+		keep[i] = verdict_selected(&runs[i].run, o);
+	n = keep_runs(runs, n, keep);
+	free(keep);
+	return n;
 }
 
-/* The runs to list; a damaged one is named and left out, not fatal. */
-static int load_headers(struct store *st, const int64_t *ids, size_t n,
-			struct stored_run *runs, size_t *loaded)
+/* A damaged run is named and left out of the list, not fatal. */
+static void warn_damaged(const char *why)
 {
-	char err[PATH_MAX + 256];
-
-	for (size_t i = 0; i < n; i++) {
-		int rc = store_load_run_header(st, ids[i], &runs[*loaded], err,
-					       sizeof(err));
-
-		if (rc == STORE_DAMAGED) {
-			warn_msg("%s; not listed", err);
-		} else if (rc) {
-			error_msg("%s", err);
-			return -1;
-		} else {
-			(*loaded)++;
-		}
-	}
-	return 0;
+	warn_msg("%s; not listed", why);
 }
 
 int cmd_runs(int argc, char **argv)
 {
 	char path[PATH_MAX], err[PATH_MAX + 256];
-	struct stored_run *runs = NULL;
+	struct run_summary *runs = NULL;
 	struct run_filter filter = { 0 };
 	struct store_options store = { 0 };
 	struct runs_options o = { 0 };
 	struct store *st;
-	int64_t *ids = NULL;
-	size_t n = 0, loaded = 0;
+	size_t n = 0;
 	int rc = parse_runs_options(argc, argv, &filter, &store, &o);
 
 	if (rc < 0)
@@ -357,23 +363,18 @@ int cmd_runs(int argc, char **argv)
 	st = record_open(&store, STORE_READ, path, sizeof(path));
 	if (!st)
 		return 1;
-	if (store_find_runs(st, &filter, &ids, &n, err, sizeof(err))) {
+	if (store_list_runs(st, &filter, o.verdict || o.problems, &runs, &n, warn_damaged, err, sizeof(err))) {
 		error_msg("%s", err);
 		goto out;
 	}
-	runs = xcalloc(n, sizeof(*runs));
-	if (load_headers(st, ids, n, runs, &loaded))
-		goto out;
-	if (o.verdict || o.problems) {
-		loaded = select_runs(runs, loaded, &o);
-		n = loaded;	/* "no run matches" when none is left */
-	}
+	if (o.verdict || o.problems)
+		n = select_runs(runs, n, &o);
 	if (o.problems)
-		print_problems(runs, loaded, o.format);
+		print_problems(runs, n, o.format);
 	else if (o.format == 1)
-		print_json(runs, loaded);
-	else if (loaded)
-		print_table(runs, loaded);
+		print_json(runs, n);
+	else if (n)
+		print_table(runs, n);
 	if (!n && o.format != 1)
 		text_line(stderr, "%s in %s", o.problems ? "no host with problems" :
 			  filtered(&filter) || o.verdict ? "no run matches" : "no runs",
@@ -382,10 +383,7 @@ int cmd_runs(int argc, char **argv)
 	if (rc)
 		error_msg("cannot write the list: %m");
 out:
-	for (size_t i = 0; i < loaded; i++)
-		stored_run_free(&runs[i]);
-	free(runs);
-	free(ids);
+	run_summaries_free(runs, n);
 	store_close(st);
 	return rc;
 }

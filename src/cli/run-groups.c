@@ -10,42 +10,81 @@
 #include "results/compare.h"
 #include "results/run-text.h"
 
-static int load_group(struct store *st, const char *spec, struct compare_group *g,
-		      char *err, size_t errlen)
+static int load_run(struct store *st, int64_t id, enum run_load load,
+		    struct stored_run *run, char *err, size_t errlen)
 {
-	int64_t *ids = NULL;
-	size_t n = 0;
+	int rc = load == RUNS_DIGEST ? store_load_run_digest(st, id, run, err, errlen) :
+		 store_load_run(st, id, run, err, errlen);
 
-	struct strbuf shown = STRBUF_INIT;
+	/* What plot and report draw and write is text already escaped. */
+	if (rc == 0)
+		stored_run_escape_text(run, TEXT_LINE_MAX);
+	return rc;
+}
 
-	strbuf_add_text(&shown, spec, TEXT_CELL_MAX);
-	g->spec = strbuf_detach(&shown);
-	if (store_resolve(st, spec, &ids, &n, err, errlen) != 0)
-		return -1;
+static int load_group(struct store *st, const int64_t *ids, size_t n,
+		      enum run_load load, struct compare_group *g, char *err,
+		      size_t errlen)
+{
 	g->runs = xcalloc(n ? n : 1, sizeof(*g->runs));
 	for (size_t i = 0; i < n; i++) {
-		if (store_load_run(st, ids[i], &g->runs[i], err, errlen) != 0) {
-			free(ids);
+		if (load_run(st, ids[i], load, &g->runs[i], err, errlen) != 0)
 			return -1;
-		}
-		/* What plot and report draw and write is text already escaped. */
-		stored_run_escape_text(&g->runs[i], TEXT_LINE_MAX);
 		g->nruns++;
 	}
-	free(ids);
+	return 0;
+}
+
+/*
+ * Every spec resolved before a run is read, so that too many runs are
+ * refused at once rather than after minutes of decoding samples.
+ */
+static int resolve_all(struct store *st, char *const *specs, size_t nspecs,
+		       int64_t **ids, size_t *n, size_t *total, char *err,
+		       size_t errlen)
+{
+	*total = 0;
+	for (size_t g = 0; g < nspecs; g++) {
+		if (store_resolve(st, specs[g], &ids[g], &n[g], err, errlen) != 0)
+			return -1;
+		*total += n[g];
+	}
 	return 0;
 }
 
 int run_groups_load(struct store *st, char *const *specs, size_t nspecs,
-		    struct compare_group **groups, size_t *ngroups, char *err,
-		    size_t errlen)
+		    enum run_load load, struct compare_group **groups,
+		    size_t *ngroups, char *err, size_t errlen)
 {
+	int64_t **ids = xcalloc(nspecs ? nspecs : 1, sizeof(*ids));
+	size_t *n = xcalloc(nspecs ? nspecs : 1, sizeof(*n)), total;
+	int rc = -1;
+
 	*groups = xcalloc(nspecs ? nspecs : 1, sizeof(**groups));
 	*ngroups = nspecs;
+	for (size_t g = 0; g < nspecs; g++) {
+		struct strbuf shown = STRBUF_INIT;
+
+		strbuf_add_text(&shown, specs[g], TEXT_CELL_MAX);
+		(*groups)[g].spec = strbuf_detach(&shown);
+	}
+	if (resolve_all(st, specs, nspecs, ids, n, &total, err, errlen) != 0)
+		goto out;
+	if (load == RUNS_WHOLE && total > RUN_GROUPS_WHOLE_MAX) {
+		snprintf(err, errlen, "%zu runs given, at most %d are read with their "
+			 "samples", total, RUN_GROUPS_WHOLE_MAX);
+		rc = RUN_GROUPS_TOO_MANY;
+		goto out;
+	}
+	rc = 0;
+	for (size_t g = 0; g < nspecs && !rc; g++)
+		rc = load_group(st, ids[g], n[g], load, &(*groups)[g], err, errlen) ? -1 : 0;
+out:
 	for (size_t g = 0; g < nspecs; g++)
-		if (load_group(st, specs[g], &(*groups)[g], err, errlen) != 0)
-			return -1;
-	return 0;
+		free(ids[g]);
+	free(ids);
+	free(n);
+	return rc;
 }
 
 void run_groups_free(struct compare_group *groups, size_t ngroups)
@@ -89,7 +128,8 @@ static bool partner_loaded(const struct compare_group *groups, size_t n,
 
 /* The partner of r among its neighbouring ids, loaded into out: 0, 1 none. */
 static int find_partner(struct store *st, const struct stored_run *r,
-			struct stored_run *out, char *err, size_t errlen)
+			enum run_load load, struct stored_run *out, char *err,
+			size_t errlen)
 {
 	for (int64_t d = -1; d <= 1; d += 2) {
 		struct stored_run h;
@@ -99,20 +139,16 @@ static int find_partner(struct store *st, const struct stored_run *r,
 			continue;
 		match = partners(r, &h);
 		stored_run_free(&h);
-		if (match) {
-			int rc = store_load_run(st, r->id + d, out, err, errlen);
-
-			if (rc == 0)
-				stored_run_escape_text(out, TEXT_LINE_MAX);
-			return rc;
-		}
+		if (match)
+			return load_run(st, r->id + d, load, out, err, errlen);
 	}
 	err[0] = '\0';
 	return 1;
 }
 
-int run_groups_add_timens_partners(struct store *st, struct compare_group **groups,
-				   size_t *ngroups, char *err, size_t errlen)
+int run_groups_add_timens_partners(struct store *st, enum run_load load,
+				   struct compare_group **groups, size_t *ngroups,
+				   char *err, size_t errlen)
 {
 	size_t given = *ngroups;
 
@@ -129,7 +165,7 @@ int run_groups_add_timens_partners(struct store *st, struct compare_group **grou
 			add = &(*groups)[(*ngroups)++];
 			memset(add, 0, sizeof(*add));
 			add->runs = xcalloc(1, sizeof(*add->runs));
-			rc = find_partner(st, r, add->runs, err, errlen);
+			rc = find_partner(st, r, load, add->runs, err, errlen);
 			if (rc < 0)
 				return -1;
 			if (rc > 0) {
@@ -150,15 +186,18 @@ bool run_is_timens_side(const struct stored_run *r)
 }
 
 int run_groups_load_sides(struct store *st, char *const *specs, size_t nspecs,
-			  enum timens_partners partners,
+			  enum timens_partners partners, enum run_load load,
 			  struct compare_group **groups, size_t *ngroups,
 			  char *err, size_t errlen)
 {
-	if (run_groups_load(st, specs, nspecs, groups, ngroups, err, errlen))
-		return -1;
+	int rc = run_groups_load(st, specs, nspecs, load, groups, ngroups, err,
+				 errlen);
+
+	if (rc)
+		return rc;
 	if (partners == PARTNERS_NEVER ||
 	    (partners == PARTNERS_WHEN_TIMENS &&
 	     !run_is_timens_side(&(*groups)[0].runs[0])))
 		return 0;
-	return run_groups_add_timens_partners(st, groups, ngroups, err, errlen);
+	return run_groups_add_timens_partners(st, load, groups, ngroups, err, errlen);
 }

@@ -77,12 +77,24 @@ static const double *metric_samples(const struct stored_cell *c,
 	return NULL;
 }
 
+/*
+ * The cell name/path of run, searched from *at on (wrapping round), *at
+ * then set to where it was. Runs list their cells in the same order, so a
+ * row looked up in run after run is found at once, not by a scan of every
+ * cell: with 2 x 1000 runs the scans were a quarter of compare's time.
+ */
 static const struct stored_cell *find_cell(const struct stored_run *run,
-					   const char *name, const char *path)
+					   const char *name, const char *path,
+					   size_t *at)
 {
-	for (size_t i = 0; i < run->ncells; i++)
-		if (streq(run->cells[i].name, name) && streq(run->cells[i].path, path))
+	for (size_t k = 0; k < run->ncells; k++) {
+		size_t i = (*at + k) % run->ncells;
+
+		if (streq(run->cells[i].name, name) && streq(run->cells[i].path, path)) {
+			*at = i;
 			return &run->cells[i];
+		}
+	}
 	return NULL;
 }
 
@@ -144,18 +156,24 @@ static const char *metric_unit(const struct compare_group *base,
 
 /* ---- rows: the union of cells, in the order they first appear -------- */
 
+/* Whether a row is name/path, searched from *at on as find_cell() does. */
 static bool has_row(const struct compare_result *r, const char *name,
-		    const char *path)
+		    const char *path, size_t *at)
 {
-	for (size_t i = 0; i < r->nrows; i++)
-		if (streq(r->rows[i].name, name) && streq(r->rows[i].path, path))
+	for (size_t k = 0; k < r->nrows; k++) {
+		size_t i = (*at + k) % r->nrows;
+
+		if (streq(r->rows[i].name, name) && streq(r->rows[i].path, path)) {
+			*at = i;
 			return true;
+		}
+	}
 	return false;
 }
 
 static void collect_rows(struct compare_result *r)
 {
-	size_t cap = 0;
+	size_t cap = 0, at = 0;
 
 	for (size_t g = 0; g < r->ngroups; g++)
 		for (size_t k = 0; k < r->groups[g].nruns; k++) {
@@ -166,7 +184,7 @@ static void collect_rows(struct compare_result *r)
 				struct compare_row *row;
 
 				if (!metric_samples(c, r->metric) ||
-				    has_row(r, c->name, c->path))
+				    has_row(r, c->name, c->path, &at))
 					continue;
 				grow_array((void **)&r->rows, &cap, r->nrows + 1,
 					   sizeof(*r->rows));
@@ -275,9 +293,10 @@ static void gather_samples(struct compare_side *s, const struct compare_group *g
 			   bool replicates)
 {
 	double var_sum = 0;
+	size_t at = 0;
 
 	for (size_t k = 0; k < g->nruns; k++) {
-		const struct stored_cell *c = find_cell(&g->runs[k], row->name, row->path);
+		const struct stored_cell *c = find_cell(&g->runs[k], row->name, row->path, &at);
 		const double *x = c ? metric_samples(c, m) : NULL;
 		double rel_var;
 
@@ -540,9 +559,11 @@ static double *history_values(const struct compare_result *r,
 	*n = 0;
 	if (!h || !h->nruns)
 		return NULL;
+	size_t at = 0;
+
 	v = xmalloc(h->nruns * sizeof(double));
 	for (size_t k = 0; k < h->nruns; k++) {
-		const struct stored_cell *c = find_cell(&h->runs[k], row->name, row->path);
+		const struct stored_cell *c = find_cell(&h->runs[k], row->name, row->path, &at);
 		const double *x = c ? metric_samples(c, r->metric) : NULL;
 
 		if (x && has_rounds(c))
@@ -753,10 +774,10 @@ static double group_ns_median(const struct compare_group *g,
 			      const struct compare_row *row)
 {
 	double *m = xmalloc((g->nruns ? g->nruns : 1) * sizeof(double)), med;
-	size_t n = 0;
+	size_t n = 0, at = 0;
 
 	for (size_t k = 0; k < g->nruns; k++) {
-		const struct stored_cell *c = find_cell(&g->runs[k], row->name, row->path);
+		const struct stored_cell *c = find_cell(&g->runs[k], row->name, row->path, &at);
 		const double *x = c ? metric_samples(c, METRIC_NS) : NULL;
 
 		if (x)

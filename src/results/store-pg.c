@@ -348,6 +348,9 @@ static const char *const pg_migrations[] = {
 	/* 3 -> 4: core cycles kept as the reference's readings, which make
 	 * them again (results/core-replay.h); core_cycles is NULL then. */
 	"ALTER TABLE cells ADD COLUMN reference bytea;",
+	/* 4 -> 5: listings count a run's cells, and its measured ones, on
+	 * this index, without reading the rows their samples make long. */
+	"CREATE INDEX IF NOT EXISTS cells_status ON cells (run_id, status);",
 };
 
 _Static_assert(ARRAY_SIZE(pg_migrations) == STORE_SCHEMA_VERSION,

@@ -1067,16 +1067,21 @@ static bool matches(const char *pattern, const char *s)
 	return !pattern || fnmatch(pattern, s, 0) == 0;
 }
 
+/* Columns 1 to 4, label, kernel, host, command, match f's patterns. */
+static bool row_matches(const struct sql_row *r, const struct run_filter *f)
+{
+	return !f || (matches(f->label, row_text(r, 1)) &&
+		      matches(f->kernel, row_text(r, 2)) &&
+		      matches(f->host, row_text(r, 3)) &&
+		      matches(f->command, row_text(r, 4)));
+}
+
 /* Columns: id, then label, kernel, host, command when there is a filter. */
 static int take_id(const struct sql_row *r, void *ctx)
 {
 	struct ids *x = ctx;
-	const struct run_filter *f = x->f;
 
-	if (f && !(matches(f->label, row_text(r, 1)) &&
-		   matches(f->kernel, row_text(r, 2)) &&
-		   matches(f->host, row_text(r, 3)) &&
-		   matches(f->command, row_text(r, 4))))
+	if (!row_matches(r, x->f))
 		return 0;
 	grow_array((void **)&x->ids, &x->cap, x->n + 1, sizeof(*x->ids));
 	x->ids[x->n++] = row_int(r, 0);
@@ -1107,13 +1112,33 @@ static struct sql_param exact(const char *value)
 	return value && !strpbrk(value, "*?[") ? P_TEXT(value) : P_NULL;
 }
 
-int store_find_runs(struct store *st, const struct run_filter *f,
-		    int64_t **ids, size_t *n, char *err, size_t errlen)
-{
-	char since[32] = "", until[32] = "";
+/*
+ * The rows a filter selects, oldest first, after "SELECT id, label, kernel,
+ * host, command": dates compare as prefixes of the stored ISO text, so
+ * "--until 2026-11-30" includes that whole day. A value without * ? or [
+ * is matched by the engine too (on the indexes of host and label), and
+ * every pattern here (row_matches()), as SQLite's GLOB did.
+ */
+#define RUN_FILTER_SQL \
+	" FROM runs WHERE (CAST($1 AS TEXT) IS NULL OR" \
+	" substr(started, 1, length($1)) >= $1) AND" \
+	" (CAST($2 AS TEXT) IS NULL OR" \
+	" substr(started, 1, length($2)) <= $2) AND" \
+	" (CAST($3 AS TEXT) IS NULL OR label = $3) AND" \
+	" (CAST($4 AS TEXT) IS NULL OR kernel = $4) AND" \
+	" (CAST($5 AS TEXT) IS NULL OR host = $5) AND" \
+	" (CAST($6 AS TEXT) IS NULL OR command = $6)" \
+	" ORDER BY started, id"
 
-	*ids = NULL;
-	*n = 0;
+struct filter_params {
+	char since[32], until[32];
+	struct sql_param p[6];
+};
+
+/* RUN_FILTER_SQL's parameters for f: 0, or -1 with a bad date in err. */
+static int filter_params(const struct run_filter *f, struct filter_params *fp,
+			 char *err, size_t errlen)
+{
 	if ((f->since && !store_date_valid(f->since)) ||
 	    (f->until && !store_date_valid(f->until))) {
 		store_set_err(err, errlen, "invalid date '%s': expected YYYY-MM-DD, "
@@ -1122,33 +1147,134 @@ int store_find_runs(struct store *st, const struct run_filter *f,
 		return -1;
 	}
 	if (f->since)
-		normalize_date(f->since, since, sizeof(since));
+		normalize_date(f->since, fp->since, sizeof(fp->since));
 	if (f->until)
-		normalize_date(f->until, until, sizeof(until));
-	/*
-	 * Dates compare as prefixes of the stored ISO text, so "--until
-	 * 2026-11-30" includes that whole day. A value without * ? or [ is
-	 * matched by the engine too (on the indexes of host and label), and
-	 * every pattern here, as SQLite's GLOB did.
-	 */
-	{
-		const struct sql_param p[] = {
-			f->since ? P_TEXT(since) : P_NULL, f->until ? P_TEXT(until) : P_NULL,
-			exact(f->label), exact(f->kernel), exact(f->host), exact(f->command),
-		};
+		normalize_date(f->until, fp->until, sizeof(fp->until));
+	fp->p[0] = f->since ? P_TEXT(fp->since) : P_NULL;
+	fp->p[1] = f->until ? P_TEXT(fp->until) : P_NULL;
+	fp->p[2] = exact(f->label);
+	fp->p[3] = exact(f->kernel);
+	fp->p[4] = exact(f->host);
+	fp->p[5] = exact(f->command);
+	return 0;
+}
 
-		return collect_ids(st, "SELECT id, label, kernel, host, command FROM runs"
-				   " WHERE (CAST($1 AS TEXT) IS NULL OR"
-				   " substr(started, 1, length($1)) >= $1) AND"
-				   " (CAST($2 AS TEXT) IS NULL OR"
-				   " substr(started, 1, length($2)) <= $2) AND"
-				   " (CAST($3 AS TEXT) IS NULL OR label = $3) AND"
-				   " (CAST($4 AS TEXT) IS NULL OR kernel = $4) AND"
-				   " (CAST($5 AS TEXT) IS NULL OR host = $5) AND"
-				   " (CAST($6 AS TEXT) IS NULL OR command = $6)"
-				   " ORDER BY started, id", p, ARRAY_SIZE(p), f, ids, n,
-				   err, errlen);
+int store_find_runs(struct store *st, const struct run_filter *f,
+		    int64_t **ids, size_t *n, char *err, size_t errlen)
+{
+	struct filter_params fp;
+
+	*ids = NULL;
+	*n = 0;
+	if (filter_params(f, &fp, err, errlen))
+		return -1;
+	return collect_ids(st, "SELECT id, label, kernel, host, command"
+			   RUN_FILTER_SQL, fp.p, ARRAY_SIZE(fp.p), f, ids, n,
+			   err, errlen);
+}
+
+/* ---- listing -------------------------------------------------------- */
+
+struct summaries {
+	struct run_summary *runs;
+	size_t n, cap;
+	const struct run_filter *f;
+	struct store *st;
+	bool config;
+	void (*damaged)(const char *why);
+};
+
+/*
+ * Columns: id, label, kernel, host, command, uuid, started, elapsed_s,
+ * status, whether the JSON columns are valid, config, cells, cells ok.
+ */
+static int take_summary(const struct sql_row *r, void *ctx)
+{
+	struct summaries *x = ctx;
+	struct run_summary *s;
+	char why[PATH_MAX + 128];
+
+	if (!row_matches(r, x->f))
+		return 0;
+	grow_array((void **)&x->runs, &x->cap, x->n + 1, sizeof(*x->runs));
+	s = &x->runs[x->n];
+	memset(s, 0, sizeof(*s));
+	if (!row_int(r, 9) || (x->config && column_json(r, 10, &s->run.config))) {
+		store_set_err(why, sizeof(why), "%s: run %lld: its environment, "
+			"configuration or quality is not valid JSON (the database is "
+			"damaged)", x->st->name, (long long)row_int(r, 0));
+		if (x->damaged)
+			x->damaged(why);
+		return 0;
 	}
+	s->run.id = row_int(r, 0);
+	s->run.label = xstrdup(row_text(r, 1));
+	s->run.kernel = xstrdup(row_text(r, 2));
+	s->run.host = xstrdup(row_text(r, 3));
+	s->run.command = xstrdup(row_text(r, 4));
+	snprintf(s->run.uuid, sizeof(s->run.uuid), "%s", row_text(r, 5));
+	snprintf(s->run.started, sizeof(s->run.started), "%s", row_text(r, 6));
+	s->run.elapsed_s = row_double(r, 7);
+	s->run.status = xstrdup(row_text(r, 8));
+	s->cells = (size_t)row_int(r, 11);
+	s->cells_ok = (size_t)row_int(r, 12);
+	x->n++;
+	return 0;
+}
+
+/*
+ * Whether a run's JSON columns parse, as a load would find them: checked
+ * by the engine, since parsing them here was most of a listing's time.
+ * PostgreSQL keeps them as jsonb, which is always valid.
+ */
+static const char *json_valid_sql(const struct store *st)
+{
+	if (!streq(st->ops->engine, "SQLite"))
+		return "TRUE";
+	return st->version >= 2 ?
+		"json_valid(env) AND (config IS NULL OR json_valid(config)) AND"
+		" (quality IS NULL OR json_valid(quality))" :
+		"json_valid(env) AND (config IS NULL OR json_valid(config))";
+}
+
+int store_list_runs(struct store *st, const struct run_filter *f, bool config,
+		    struct run_summary **runs, size_t *n,
+		    void (*damaged)(const char *why), char *err, size_t errlen)
+{
+	struct summaries x = { NULL, 0, 0, f, st, config, damaged };
+	_cleanup_strbuf_ struct strbuf sql = STRBUF_INIT;
+	struct filter_params fp;
+
+	*runs = NULL;
+	*n = 0;
+	if (filter_params(f, &fp, err, errlen))
+		return -1;
+	/*
+	 * One statement for the whole list; the cells are counted on the
+	 * index of their status (schema 5) without reading their rows, whose
+	 * samples make them pages long each.
+	 */
+	strbuf_addf(&sql, "SELECT id, label, kernel, host, command, uuid, started,"
+		    " elapsed_s, status, CASE WHEN %s THEN 1 ELSE 0 END, %s,"
+		    " (SELECT count(*) FROM cells c WHERE c.run_id = runs.id),"
+		    " (SELECT count(*) FROM cells c WHERE c.run_id = runs.id"
+		    " AND c.status = 'ok')" RUN_FILTER_SQL, json_valid_sql(st),
+		    config ? "config" : "NULL");
+	if (run_sql(st, sql.buf, fp.p, ARRAY_SIZE(fp.p), take_summary, &x,
+		    "listing runs", err, errlen)) {
+		run_summaries_free(x.runs, x.n);
+		return -1;
+	}
+	*runs = x.runs;
+	*n = x.n;
+	return 0;
+}
+
+void run_summaries_free(struct run_summary *runs, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		stored_run_free(&runs[i].run);
+	free(runs);
 }
 
 static bool uuid_like(const char *s)

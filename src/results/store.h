@@ -121,7 +121,7 @@ enum {
 #define STORE_BATCH_CALLS_MAX (1ull << 40)	/* calls a sample: scale --calls */
 
 /* The schema this build writes (PRAGMA user_version of its databases). */
-#define STORE_SCHEMA_VERSION 4
+#define STORE_SCHEMA_VERSION 5
 
 /* Where runs go: --db, else $CLOCKBENCH_DB, else XDG data home. */
 void store_default_path(char *buf, size_t len);
@@ -222,6 +222,27 @@ struct run_filter {
 /* Ids of matching runs, oldest first (malloc'd array). 0 or -1. */
 int store_find_runs(struct store *st, const struct run_filter *f,
 		    int64_t **ids, size_t *n, char *err, size_t errlen);
+
+/*
+ * A run as listings show it: its row without its environment, quality or
+ * cells (run.env, run.quality and run.cells are NULL), and how many cells it has and how many of them are "ok".
+ */
+struct run_summary {
+	struct stored_run run;
+	size_t cells, cells_ok;
+};
+
+/*
+ * The runs store_find_runs() finds, as summaries, oldest first, read in one
+ * statement whatever their number (no samples, no per-run queries); with
+ * config, run.config is read too (else NULL). A run whose stored JSON is
+ * damaged is left out and named to damaged (may be NULL). 0, or -1 with
+ * err.
+ */
+int store_list_runs(struct store *st, const struct run_filter *f, bool config,
+		    struct run_summary **runs, size_t *n,
+		    void (*damaged)(const char *why), char *err, size_t errlen);
+void run_summaries_free(struct run_summary *runs, size_t n);
 
 /*
  * A run spec from the command line: a run id ("12"), a uuid, a label

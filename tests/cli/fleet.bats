@@ -244,7 +244,7 @@ PY
 		run $CLOCKBENCH $cmd "$URL"
 		[ "$status" -eq 1 ]
 		[ "${#lines[@]}" -eq 1 ]
-		[[ "$output" == *"$URL: database schema version 99 is newer than this clockbench supports (4); use a newer clockbench"* ]]
+		[[ "$output" == *"$URL: database schema version 99 is newer than this clockbench supports (5); use a newer clockbench"* ]]
 	done
 	[ "$(psql_value "$URL" "SELECT count(*) FROM runs")" -eq 1 ]
 	[ "$(psql_value "$URL" "SELECT version FROM clockbench_schema")" -eq 99 ]

@@ -667,7 +667,7 @@ sys.exit(rc)' "$@"
 			run cb $args --db "$T/$f.db"
 			[ "$status" -eq 1 ]
 			case $f in
-			newer)	[[ "$output" == *"$T/newer.db: database schema version 99 is newer than this clockbench supports (4); use a newer clockbench" ]] ;;
+			newer)	[[ "$output" == *"$T/newer.db: database schema version 99 is newer than this clockbench supports (5); use a newer clockbench" ]] ;;
 			text)	[[ "$output" == *"$T/text.db: not an SQLite database (file is not a database)" ]] ;;
 			corrupt) [[ "$output" == *"$T/corrupt.db: the database is corrupt"* ]] ;;
 			esac
