@@ -6,7 +6,7 @@ BUILD ?= build
 SANBUILD ?= build-sanitize
 MESON_OPTS ?=
 
-.PHONY: all deps build run check check-sanitize cross benchmarks install clean
+.PHONY: all deps build guest run check check-sanitize cross benchmarks install clean
 
 all: build
 
@@ -21,16 +21,26 @@ build: $(BUILD)/build.ninja
 	@scripts/install-deps
 	ninja -C $(BUILD)
 
+# The static clockbench that `clockbench kernels` boots as the guest's init
+# (build-guest/src/clockbench).
+guest: deps
+	@scripts/guest-payload build-guest
+
 # The default measurement.
 run: build
 	$(BUILD)/src/clockbench bench
 
 # Every unit and command-line test; the report's test opens it in a
 # headless browser (install-deps browser), the store's run again against
-# a throw-away PostgreSQL cluster (scripts/with-postgresql).
+# a throw-away PostgreSQL cluster (scripts/with-postgresql), and `kernels`
+# boots two of Debian's kernels in qemu (install-deps vm, scripts/test-kernels)
+# with the guest payload (make guest).
 check: build
-	@scripts/install-deps browser
-	@rc=0; scripts/with-postgresql meson test -C $(BUILD) --print-errorlogs || rc=$$?; \
+	@scripts/install-deps browser vm
+	@scripts/guest-payload build-guest
+	@rc=0; kernels=$$(scripts/test-kernels) || kernels=unavailable; \
+	CLOCKBENCH_GUEST=$(CURDIR)/build-guest/src/clockbench CLOCKBENCH_TEST_KERNELS=$$kernels \
+	scripts/with-postgresql meson test -C $(BUILD) --print-errorlogs || rc=$$?; \
 	scripts/test-summary $(BUILD); exit $$rc
 
 # The same tests under AddressSanitizer and UndefinedBehaviorSanitizer.
@@ -57,4 +67,4 @@ install: build
 	meson install -C $(BUILD)
 
 clean:
-	rm -rf $(BUILD) $(SANBUILD)
+	rm -rf $(BUILD) $(SANBUILD) build-guest

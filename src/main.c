@@ -5,8 +5,10 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "builtin/builtin.h"
+#include "vm/guest.h"
 #include "config.h"
 #include "basic/util.h"
 
@@ -28,6 +30,8 @@ const struct command commands[] = {
 	{ "scale", "how a time call's cost grows with the threads of the process", cmd_scale },
 	{ "timens", "what a time namespace costs each clock: host vs namespace", cmd_timens },
 	{ "hotplug", "time taking a CPU offline and online, and each hotplug state", cmd_hotplug },
+	{ "kernels", "boot kernel images in qemu, run a command in each, compare them",
+	  cmd_kernels },
 	{ "exec", "run a command repeatedly: wall, user and sys time with statistics", cmd_exec },
 	{ "ab", "alternate two or more conditions in one run and compare them, paired",
 	  cmd_ab },
@@ -57,6 +61,9 @@ int main(int argc, char **argv)
 	const struct command *cmd;
 	char context[64];
 
+	/* The initramfs's /init of `clockbench kernels`: the guest's side. */
+	if (getpid() == 1)
+		guest_init();
 	if (argc < 2) {
 		usage_main(stderr);
 		return EXIT_USAGE;

@@ -3,10 +3,12 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <poll.h>
 #include <stdarg.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -256,6 +258,25 @@ char *read_text_file(const char *path, size_t max)
 	}
 	buf[n] = '\0';
 	return buf;
+}
+
+int mkdir_p_private(const char *dir)
+{
+	char buf[PATH_MAX];
+
+	if (snprintf(buf, sizeof(buf), "%s", dir) >= (int)sizeof(buf)) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	for (char *p = strchr(buf + 1, '/'); ; p = strchr(p + 1, '/')) {
+		if (p)
+			*p = '\0';
+		if (mkdir(buf, 0700) != 0 && errno != EEXIST)
+			return -1;
+		if (!p)
+			return 0;
+		*p = '/';
+	}
 }
 
 uint64_t now_ns(void)

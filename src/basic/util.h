@@ -83,6 +83,12 @@ bool read_line_file(const char *path, char *buf, size_t size);
 /* Whole small file into a malloc'd, NUL-terminated buffer; NULL on error. */
 char *read_text_file(const char *path, size_t max);
 
+/*
+ * mkdir -p of dir, each directory made private (0700): what clockbench
+ * keeps can say much about a machine. 0, or -1 with errno.
+ */
+int mkdir_p_private(const char *dir);
+
 /* All of buf to fd, through short writes and EINTR: 0, or -1 with errno. */
 int fd_write_all(int fd, const void *buf, size_t len);
 /*

@@ -36,6 +36,7 @@ int cmd_scale(int argc, char **argv);
 int cmd_timens(int argc, char **argv);
 int cmd_plot(int argc, char **argv);
 int cmd_report(int argc, char **argv);
+int cmd_kernels(int argc, char **argv);
 
 /* The command table, terminated by an entry with a NULL name. */
 extern const struct command commands[];

@@ -1,0 +1,801 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * clockbench kernels: each kernel image booted several times in a virtual
+ * machine with a static clockbench as its init, the boots interleaved
+ * (A B B A ...), every boot's runs stored under the kernel's name, and the
+ * kernels compared with the boots as replicates.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "basic/options.h"
+#include "basic/text.h"
+#include "basic/util.h"
+#include "builtin/builtin.h"
+#include "results/compare.h"
+#include "results/export-file.h"
+#include "results/record.h"
+#include "results/store.h"
+#include "vm/frame.h"
+#include "vm/guest.h"
+#include "vm/image.h"
+#include "vm/payload.h"
+#include "vm/qemu.h"
+
+#define KERNELS_MAX 16
+#define BOOTS_MAX 100
+#define QEMU_PROGRAM "qemu-system-x86_64"
+/* Console lines shown of a boot that failed. */
+#define CONSOLE_TAIL_LINES 12
+/* The most a data port may hold: a frame and what the guest printed before. */
+#define DATA_MAX_BYTES (FRAME_MAX_BYTES + (1u << 20))
+
+static const struct command_usage kernels_usage = {
+	.name = "kernels",
+	.synopsis = "--kernel NAME=IMAGE [--kernel NAME=IMAGE...] [<options>] -- COMMAND [ARGS]",
+	.description =
+	"Boot each kernel image several times in a qemu virtual machine whose\n"
+	"init is a static clockbench, run 'clockbench COMMAND ARGS' inside, and\n"
+	"bring its result back over a second serial port. The boots are\n"
+	"interleaved (A B B A ...), so that a machine that drifts weighs on\n"
+	"every kernel alike; each boot's runs are stored labelled NAME, with the\n"
+	"guest's kernel and the virtual machine's facts in their environment,\n"
+	"and the kernels are compared with the boots as replicates (the first\n"
+	"--kernel is the base). COMMAND is bench, scale, timens, hotplug, exec,\n"
+	"doctor, verify or vdso.\n"
+	"\n"
+	"Under TCG (software emulation: every machine without KVM for ordinary\n"
+	"guests) the timings are emulated: they compare kernels' code paths on\n"
+	"one emulator, not hardware costs. Functional results are exact.",
+	.footer =
+	"The guest is a static clockbench: 'make guest' builds one.\n"
+	"\n"
+	"Exit status: 0 on success; 1 when a boot failed; 2 on a usage error;\n"
+	"with --fail-on, git bisect run's convention: 1 when the gate caught a\n"
+	"change, 125 when a kernel could not be booted or measured.",
+};
+
+static const char *const accel_names[] = { "auto", "kvm", "tcg", NULL };
+/* The commands that make sense inside the guest. */
+static const char *const guest_commands[] = {
+	"bench", "scale", "timens", "hotplug", "exec", "doctor", "verify",
+	"vdso", NULL,
+};
+
+struct kernel {
+	char *name;
+	char *path;
+	struct kernel_image image;
+	bool bootable;
+	char why[512];		/* why it cannot be booted */
+	int64_t *runs;		/* the stored runs of its boots */
+	size_t nruns, cap;
+	unsigned failed;	/* boots that brought no result */
+};
+
+struct kernels_cli {
+	struct kernel kernels[KERNELS_MAX];
+	size_t nkernels;
+	long boots;
+	int accel;
+	double timeout_s;
+	long cpus, memory_mb;
+	const char *append;
+	const char *guest;
+	const char *logs;
+	int style;
+	int fail_on;
+	struct store_options store;
+};
+
+static volatile sig_atomic_t stop_signal;
+
+static void on_stop(int sig)
+{
+	stop_signal = sig;
+}
+
+static int kernel_option(const struct option_def *opt, const char *arg,
+			 struct strbuf *err)
+{
+	struct kernels_cli *o = opt->value;
+	const char *eq = strchr(arg, '=');
+	char why[128];
+	struct kernel *k;
+	char *name;
+
+	if (!eq || eq == arg || !eq[1]) {
+		strbuf_addf(err, "--kernel '%s': expected NAME=IMAGE", arg);
+		return -1;
+	}
+	if (o->nkernels == KERNELS_MAX) {
+		strbuf_addf(err, "more than %d --kernel", KERNELS_MAX);
+		return -1;
+	}
+	name = strndup(arg, (size_t)(eq - arg));
+	if (!store_label_valid(name, why, sizeof(why))) {
+		strbuf_addf(err, "--kernel '%s': the name %s", arg, why);
+		free(name);
+		return -1;
+	}
+	for (size_t i = 0; i < o->nkernels; i++)
+		if (streq(o->kernels[i].name, name)) {
+			strbuf_addf(err, "--kernel: the name '%s' is given twice", name);
+			free(name);
+			return -1;
+		}
+	k = &o->kernels[o->nkernels++];
+	k->name = name;
+	k->path = xstrdup(eq + 1);
+	return 0;
+}
+
+static int parse_kernels_options(int argc, char **argv, struct kernels_cli *o)
+{
+	struct option_def options[] = {
+		OPT_CALLBACK(0, "kernel", "NAME=IMAGE", o, kernel_option,
+			     "a kernel to boot (bzImage, vmlinuz or vmlinux) and the\n"
+			     "label of its runs; the first is the base"),
+		OPT_INT(0, "boots", "N", &o->boots, 1, BOOTS_MAX,
+			"boots of each kernel, interleaved (default 3)"),
+		OPT_STRING(0, "append", "ARGS", &o->append,
+			   "more kernel command line (e.g. tsc=reliable)"),
+		OPT_CHOICE(0, "accel", "A", &o->accel, accel_names,
+			   "auto (default: KVM where it runs guests, else TCG),\n"
+			   "kvm or tcg"),
+		OPT_DURATION(0, "timeout", "TIME", &o->timeout_s,
+			     "a boot's limit, from start to power-off (default 600s)"),
+		OPT_INT(0, "cpus", "N", &o->cpus, 1, 64,
+			"virtual CPUs (default 2)"),
+		OPT_INT(0, "memory", "MB", &o->memory_mb, 256, 65536,
+			"the guest's memory (default 1024)"),
+		OPT_STRING(0, "guest", "PATH", &o->guest,
+			   "the static clockbench to boot (default: make guest's)"),
+		OPT_STRING(0, "logs", "DIR", &o->logs,
+			   "keep the console of every boot in DIR (a failed boot's\n"
+			   "is always kept, in $XDG_STATE_HOME/clockbench/boots)"),
+		OPT_CHOICE(0, "style", "STYLE", &o->style, compare_style_names,
+			   "the comparison's style: table (default), mmtests,\n"
+			   "ratio, summary, ministat"),
+		OPT_CHOICE(0, "fail-on", "WHAT", &o->fail_on, compare_gate_names,
+			   "exit 1 when a cell is significantly worse, better or\n"
+			   "either (change), 125 when a kernel cannot be measured"),
+		STORE_DB_OPTION(&o->store),
+		OPT_END(),
+	};
+	int n;
+
+	o->boots = 3;
+	o->timeout_s = 600;
+	o->cpus = 2;
+	o->memory_mb = 1024;
+	o->style = STYLE_TABLE;
+	n = parse_options(argc, argv, &kernels_usage, options, OPTIONS_STOP_AT_ARG);
+	if (n < 0)
+		return n;
+	if (o->nkernels == 0)
+		return options_fail("no --kernel NAME=IMAGE given");
+	if (n == 0)
+		return options_fail("no command to run in the guest (-- bench, "
+				    "-- verify, ...)");
+	for (size_t i = 0; guest_commands[i]; i++)
+		if (streq(argv[0], guest_commands[i]))
+			return n;
+	return options_fail("'%s' cannot run in the guest (bench, scale, timens, "
+			    "hotplug, exec, doctor, verify, vdso)", argv[0]);
+}
+
+/* ---- the machine --------------------------------------------------------- */
+
+static bool find_in_path(const char *prog, char *buf, size_t len)
+{
+	const char *path = getenv("PATH");
+	_cleanup_free_ char *copy = xstrdup(path && *path ? path : "/usr/bin:/bin");
+	char *save = NULL;
+
+	for (char *dir = strtok_r(copy, ":", &save); dir; dir = strtok_r(NULL, ":", &save)) {
+		snprintf(buf, len, "%s/%s", *dir ? dir : ".", prog);
+		if (access(buf, X_OK) == 0)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * KVM runs ordinary guests only where the CPU virtualises (vmx or svm):
+ * a KVM provided by kvm_pvm (this machine is itself a PVM guest) runs only
+ * kernels built for PVM. Why TCG was chosen goes to why.
+ */
+static enum vm_accel choose_accel(int asked, char *why, size_t len)
+{
+	_cleanup_free_ char *cpuinfo = NULL;
+	bool virt;
+
+	if (asked == VM_ACCEL_KVM || asked == VM_ACCEL_TCG) {
+		snprintf(why, len, "asked for");
+		return (enum vm_accel)asked;
+	}
+	if (access("/dev/kvm", R_OK | W_OK) != 0) {
+		snprintf(why, len, "no usable /dev/kvm");
+		return VM_ACCEL_TCG;
+	}
+	if (access("/sys/module/kvm_pvm", F_OK) == 0) {
+		snprintf(why, len, "/dev/kvm is kvm_pvm's: this machine is a PVM "
+			 "guest, whose KVM runs only PVM kernels");
+		return VM_ACCEL_TCG;
+	}
+	cpuinfo = read_text_file("/proc/cpuinfo", 1u << 20);
+	virt = cpuinfo && (strstr(cpuinfo, " vmx") || strstr(cpuinfo, " svm"));
+	if (!virt) {
+		snprintf(why, len, "the CPU shows neither vmx nor svm");
+		return VM_ACCEL_TCG;
+	}
+	snprintf(why, len, "/dev/kvm on a CPU with %s",
+		 strstr(cpuinfo, " vmx") ? "vmx" : "svm");
+	return VM_ACCEL_KVM;
+}
+
+/* ---- a boot ------------------------------------------------------------ */
+
+/* A boot's files: unnamed, so that no end of clockbench leaves them behind. */
+struct boot_files {
+	int initrd, console, data, log;
+};
+
+static void boot_files_close(struct boot_files *f)
+{
+	int *fds[] = { &f->initrd, &f->console, &f->data, &f->log };
+
+	for (size_t i = 0; i < ARRAY_SIZE(fds); i++) {
+		if (*fds[i] >= 0)
+			close(*fds[i]);
+		*fds[i] = -1;
+	}
+}
+
+static int boot_files_open(struct boot_files *f)
+{
+	f->initrd = vm_file_new("initrd");
+	f->console = vm_file_new("console");
+	f->data = vm_file_new("data");
+	f->log = vm_file_new("qemu-log");
+	if (f->initrd < 0 || f->console < 0 || f->data < 0 || f->log < 0) {
+		boot_files_close(f);
+		return -1;
+	}
+	return 0;
+}
+
+/* The last n lines of a boot's file, each prefixed, on stderr. */
+static void print_tail(int fd, unsigned n)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *p;
+	unsigned lines = 0;
+
+	if (vm_file_read(fd, 64u << 20, &sb) != 0 || !sb.len) {
+		strbuf_release(&sb);
+		return;
+	}
+	p = sb.buf + sb.len;
+	while (p > sb.buf && (p[-1] == '\n' || p[-1] == '\r'))
+		p--;
+	*p = '\0';
+	while (p > sb.buf && lines < n)
+		if (*--p == '\n')
+			lines++;
+	if (*p == '\n')
+		p++;
+	for (char *line = p, *next; line && *line; line = next) {
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		line[strcspn(line, "\r")] = '\0';
+		text_line(stderr, "    | %s", line);
+	}
+	strbuf_release(&sb);
+}
+
+/*
+ * A copy of a boot's console in --logs, else (for a failed boot) in
+ * $XDG_STATE_HOME/clockbench/boots; its path in out, "" when not kept.
+ */
+static void keep_console(const struct kernels_cli *o, const struct boot_files *f,
+			 const struct kernel *k, unsigned boot, char *out, size_t len)
+{
+	const char *state = getenv("XDG_STATE_HOME"), *home = getenv("HOME");
+	struct strbuf text = STRBUF_INIT;
+	char dir[PATH_MAX];
+	int fd;
+
+	out[0] = '\0';
+	if (o->logs)
+		snprintf(dir, sizeof(dir), "%s", o->logs);
+	else if (state && *state)
+		snprintf(dir, sizeof(dir), "%s/clockbench/boots", state);
+	else if (home && *home)
+		snprintf(dir, sizeof(dir), "%s/.local/state/clockbench/boots", home);
+	else
+		return;
+	if (vm_file_read(f->console, 64u << 20, &text) != 0 || mkdir_p_private(dir) != 0)
+		goto out;
+	snprintf(out, len, "%s/%s-boot%u-%ld.log", dir, k->name, boot, (long)getpid());
+	fd = open(out, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
+	if (fd < 0 || fd_write_all(fd, text.buf, text.len) != 0 || close(fd) != 0)
+		out[0] = '\0';
+out:
+	strbuf_release(&text);
+}
+
+static json_t *vm_facts(const struct kernels_cli *o, const struct vm_machine *m,
+			const struct kernel *k, unsigned boot, unsigned position,
+			const struct vm_outcome *out, const json_t *guest)
+{
+	json_t *vm = json_pack("{s:s, s:s, s:s, s:s, s:i, s:i, s:f, s:i, s:i, s:b}",
+			       "kernel_name", k->name, "image", k->path,
+			       "accel", vm_accel_name(m->accel), "qemu", m->version,
+			       "cpus", (int)m->cpus, "memory_mb", (int)m->memory_mb,
+			       "boot_wall_s", out->wall_s, "boot", (int)boot,
+			       "position", (int)position,
+			       "emulated", m->accel != VM_ACCEL_KVM);
+
+	json_object_set_new(vm, "append", json_string(o->append ? o->append : ""));
+	if (guest)
+		json_object_set(vm, "guest", (json_t *)guest);
+	return vm;
+}
+
+/*
+ * The runs of a boot's export into the store, labelled with the kernel's
+ * name and carrying the machine's facts: how many, or -1 with err. They
+ * are read as import reads a file, so that every check of a foreign run
+ * applies to what came out of the guest.
+ */
+static int store_boot_runs(struct store *st, const json_t *export, struct kernel *k,
+			   json_t *vm, char *err, size_t errlen)
+{
+	char path[64];
+	struct export_file *f;
+	struct stored_run r;
+	int rc, n = 0, fd = vm_file_new("export");
+
+	if (fd < 0 || json_dumpfd(export, fd, JSON_COMPACT) != 0) {
+		snprintf(err, errlen, "cannot keep the boot's runs: %s", strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	f = export_file_open(path, err, errlen);
+	close(fd);
+	if (!f)
+		return -1;
+	while ((rc = export_file_next(f, &r, err, errlen)) == 1) {
+		free(r.label);
+		r.label = xstrdup(k->name);
+		if (!json_is_object(r.env)) {
+			json_decref(r.env);
+			r.env = json_object();
+		}
+		json_object_set(r.env, "vm", vm);
+		rc = store_import_run(st, &r, err, errlen);
+		if (rc >= 0) {
+			grow_array((void **)&k->runs, &k->cap, k->nruns + 1, sizeof(*k->runs));
+			k->runs[k->nruns++] = r.id;
+			n++;
+		}
+		stored_run_free(&r);
+		if (rc < 0)
+			break;
+	}
+	export_file_close(f);
+	return rc < 0 ? -1 : n;
+}
+
+/*
+ * What the guest's result says of the command: 0 when it ran (a failing
+ * check of verify or a problem doctor found is a result, not a broken
+ * boot), -1 with why otherwise; *usage when the command line itself was
+ * refused, which every boot would repeat.
+ */
+static int guest_status(const json_t *man, bool *usage, char *buf, size_t len)
+{
+	const json_t *status = json_object_get(man, "status");
+	json_int_t code = json_integer_value(json_object_get(status, "exit"));
+
+	if (json_integer_value(json_object_get(man, "clockbench_guest")) !=
+	    GUEST_MANIFEST_VERSION) {
+		snprintf(buf, len, "the guest's result is of an unknown version");
+		return -1;
+	}
+	if (json_is_string(json_object_get(man, "error"))) {
+		snprintf(buf, len, "in the guest: %s",
+			 json_string_value(json_object_get(man, "error")));
+		return -1;
+	}
+	if (json_object_get(status, "signal")) {
+		snprintf(buf, len, "the command was killed by signal %lld in the guest",
+			 (long long)json_integer_value(json_object_get(status, "signal")));
+		return -1;
+	}
+	*usage = code == EXIT_USAGE;
+	if (code == EXIT_USAGE || code >= 126) {
+		snprintf(buf, len, "the command exited %lld in the guest%s", (long long)code,
+			 code == EXIT_USAGE ? " (a usage error)" : "");
+		return -1;
+	}
+	return 0;
+}
+
+struct boot_ctx {
+	const struct kernels_cli *o;
+	const struct vm_machine *m;
+	struct store *st;
+	const char *payload;
+	char *const *cmd;
+	size_t ncmd;
+	bool usage_error;	/* the guest refused the command line */
+};
+
+/* The result the guest sent, stored: 0, or -1 with why in err. */
+static int take_result(struct boot_ctx *c, const struct boot_files *f, struct kernel *k,
+		       unsigned boot, unsigned position, const struct vm_outcome *out,
+		       char *err, size_t errlen)
+{
+	struct strbuf data = STRBUF_INIT, payload = STRBUF_INIT;
+	const json_t *export;
+	json_t *man = NULL, *vm;
+	json_error_t je;
+	int rc = -1;
+
+	if (vm_file_read(f->data, DATA_MAX_BYTES, &data) != 0) {
+		snprintf(err, errlen, "cannot read the data port: %s", strerror(errno));
+		goto out;
+	}
+	if (frame_decode(data.buf, data.len, &payload, err, errlen))
+		goto out;
+	man = json_loadb(payload.buf, payload.len, 0, &je);
+	if (!json_is_object(man)) {
+		snprintf(err, errlen, "the guest's result is not JSON: %s", je.text);
+		goto out;
+	}
+	if (guest_status(man, &c->usage_error, err, errlen) != 0) {
+		const char *output = json_string_value(json_object_get(man, "output"));
+
+		if (output && *output)
+			text_line(stderr, "  the command said: %.*s", (int)strcspn(output, "\n"),
+				  output);
+		goto out;
+	}
+	export = json_object_get(man, "export");
+	if (!json_is_object(export)) {
+		rc = 0;	/* a command that stores nothing: its output is the result */
+		goto out;
+	}
+	vm = vm_facts(c->o, c->m, k, boot, position, out, json_object_get(man, "guest"));
+	rc = store_boot_runs(c->st, export, k, vm, err, errlen) < 0 ? -1 : 0;
+	json_decref(vm);
+out:
+	json_decref(man);
+	strbuf_release(&data);
+	strbuf_release(&payload);
+	return rc;
+}
+
+/* Why qemu's end is no power-off of a guest, or NULL when it is one. */
+static const char *end_reason(const struct vm_outcome *out, char *buf, size_t len)
+{
+	switch (out->end) {
+	case VM_TIMED_OUT:
+		snprintf(buf, len, "no power-off within %.0f s: stopped", out->wall_s);
+		return buf;
+	case VM_INTERRUPTED:
+		return "interrupted";
+	case VM_QEMU_FAILED:
+		snprintf(buf, len, "qemu failed (%s %d)",
+			 WIFEXITED(out->status) ? "exit" : "signal",
+			 WIFEXITED(out->status) ? WEXITSTATUS(out->status) :
+						  WTERMSIG(out->status));
+		return buf;
+	default:
+		return NULL;
+	}
+}
+
+static void report_failure(const struct kernels_cli *o, const struct boot_files *f,
+			   const struct kernel *k, unsigned boot, double wall_s,
+			   const char *why)
+{
+	char kept[PATH_MAX + 64];
+
+	keep_console(o, f, k, boot, kept, sizeof(kept));
+	text_line(stderr, "  %s: boot %u failed after %.1f s: %s", k->name, boot,
+		  wall_s, why);
+	text_line(stderr, "  the console's last lines%s%s%s:",
+		  kept[0] ? " (all of it in " : "", kept, kept[0] ? ")" : "");
+	print_tail(f->console, CONSOLE_TAIL_LINES);
+	print_tail(f->log, 4);
+}
+
+/* One boot of k: 0 when its result was stored, -1 when the boot failed. */
+static int boot_once(struct boot_ctx *c, struct kernel *k, unsigned boot,
+		     unsigned position, unsigned index, unsigned total)
+{
+	struct strbuf initrd = STRBUF_INIT, append = STRBUF_INIT;
+	struct boot_files files = { -1, -1, -1, -1 };
+	struct vm_outcome out;
+	char err[1024] = "", why[256], kept[PATH_MAX + 64];
+	const char *reason;
+	int rc = -1;
+
+	if (boot_files_open(&files) != 0 ||
+	    payload_initramfs(c->payload, c->cmd, c->ncmd, &initrd, err, sizeof(err)) ||
+	    fd_write_all(files.initrd, initrd.buf, initrd.len)) {
+		error_msg("cannot prepare the boot: %s", err[0] ? err : strerror(errno));
+		goto out;
+	}
+	/* panic=-1: a kernel that panics reboots, and -no-reboot ends qemu. */
+	strbuf_addf(&append, "console=ttyS0 panic=-1 rdinit=/init%s%s",
+		    c->o->append ? " " : "", c->o->append ? c->o->append : "");
+	struct vm_boot b = {
+		.kernel = k->path, .append = append.buf, .initrd = files.initrd,
+		.console = files.console, .data = files.data, .log = files.log,
+	};
+	text_line(stderr, "boot %u/%u: %s (%s), %u of %ld", index, total, k->name,
+		  k->image.release[0] ? k->image.release : "?", boot, c->o->boots);
+	if (vm_run(c->m, &b, &stop_signal, &out, err, sizeof(err))) {
+		error_msg("%s", err);
+		goto out;
+	}
+	reason = end_reason(&out, why, sizeof(why));
+	if (!reason && take_result(c, &files, k, boot, position, &out, err, sizeof(err)) == 0) {
+		text_line(stderr, "  %s: done in %.1f s", k->name, out.wall_s);
+		if (c->o->logs)
+			keep_console(c->o, &files, k, boot, kept, sizeof(kept));
+		rc = 0;
+	} else if (out.end != VM_INTERRUPTED) {
+		report_failure(c->o, &files, k, boot, out.wall_s, reason ? reason : err);
+	}
+out:
+	boot_files_close(&files);
+	strbuf_release(&initrd);
+	strbuf_release(&append);
+	if (rc)
+		k->failed++;
+	return rc;
+}
+
+/* ---- the campaign -------------------------------------------------------- */
+
+/*
+ * Round r boots the kernels in order when r is even and in reverse when
+ * it is odd (A B, B A, A B, ...): each kernel takes each position equally
+ * often over every two rounds, and no kernel always follows another.
+ */
+static size_t boot_order(size_t round, size_t i, size_t n)
+{
+	return round % 2 ? n - 1 - i : i;
+}
+
+static const int stop_signals[] = { SIGINT, SIGTERM, SIGHUP };
+
+static void install_stop(struct sigaction old[3])
+{
+	struct sigaction sa = { .sa_handler = on_stop };
+
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < ARRAY_SIZE(stop_signals); i++)
+		sigaction(stop_signals[i], &sa, &old[i]);
+}
+
+static void restore_stop(struct sigaction old[3])
+{
+	for (size_t i = 0; old[0].sa_handler != on_stop && i < ARRAY_SIZE(stop_signals); i++)
+		sigaction(stop_signals[i], &old[i], NULL);
+}
+
+static int check_images(struct kernels_cli *o)
+{
+	size_t bootable = 0;
+
+	for (size_t i = 0; i < o->nkernels; i++) {
+		struct kernel *k = &o->kernels[i];
+		char err[256];
+
+		k->bootable = kernel_image_read(k->path, &k->image, err, sizeof(err)) == 0;
+		if (!k->bootable) {
+			snprintf(k->why, sizeof(k->why), "%s", err);
+			error_msg("%s: %s: %s", k->name, k->path, err);
+			continue;
+		}
+		bootable++;
+		text_line(stderr, "%s: %s, %s %s", k->name, k->path,
+			  kernel_image_kind_name(k->image.kind),
+			  k->image.release[0] ? k->image.release : "(release not found)");
+	}
+	return bootable ? 0 : -1;
+}
+
+static int run_boots(struct kernels_cli *o, struct boot_ctx *c)
+{
+	unsigned index = 0, total = 0;
+
+	for (size_t i = 0; i < o->nkernels; i++)
+		total += o->kernels[i].bootable ? (unsigned)o->boots : 0;
+	for (long r = 0; r < o->boots; r++) {
+		for (size_t i = 0; i < o->nkernels; i++) {
+			struct kernel *k = &o->kernels[boot_order((size_t)r, i, o->nkernels)];
+
+			if (!k->bootable)
+				continue;
+			boot_once(c, k, (unsigned)r + 1, (unsigned)i + 1, ++index, total);
+			if (stop_signal || c->usage_error)
+				return -1;
+		}
+	}
+	return 0;
+}
+
+/* The kernels that have runs, compared: the exit status of the gate. */
+static int compare_kernels(struct kernels_cli *o, struct store *st, int *caught)
+{
+	struct compare_group groups[KERNELS_MAX] = { 0 };
+	struct compare_options opts;
+	struct compare_result result;
+	char err[512];
+	size_t n = 0;
+	int rc = 0;
+
+	for (size_t i = 0; i < o->nkernels && rc == 0; i++) {
+		struct kernel *k = &o->kernels[i];
+
+		if (!k->nruns)
+			continue;
+		struct compare_group *g = &groups[n++];
+
+		g->spec = xstrdup(k->name);
+		g->runs = xcalloc(k->nruns, sizeof(*g->runs));
+		for (size_t r = 0; r < k->nruns && rc == 0; r++) {
+			rc = store_load_run_digest(st, k->runs[r], &g->runs[r], err, sizeof(err));
+			if (rc == 0)
+				g->nruns++;
+		}
+	}
+	if (rc == 0 && n >= 2) {
+		compare_options_default(&opts);
+		rc = compare_build(&result, groups, n, &opts, err, sizeof(err));
+		if (rc == 0) {
+			putchar('\n');
+			rc = compare_print(stdout, &result, (enum compare_style)o->style,
+					   CFORMAT_TEXT);
+			*caught = (int)compare_print_gate(stderr, &result,
+							  (enum compare_gate)o->fail_on);
+			compare_free(&result);
+		}
+	}
+	if (rc)
+		error_msg("cannot compare the kernels: %s", err);
+	for (size_t g = 0; g < n; g++) {
+		for (size_t r = 0; r < groups[g].nruns; r++)
+			stored_run_free(&groups[g].runs[r]);
+		free(groups[g].runs);
+		free(groups[g].spec);
+	}
+	return rc;
+}
+
+static void print_summary(const struct kernels_cli *o)
+{
+	for (size_t i = 0; i < o->nkernels; i++) {
+		const struct kernel *k = &o->kernels[i];
+
+		if (!k->bootable) {
+			text_line(stdout, "%s: not booted: %s", k->name, k->why);
+			continue;
+		}
+		struct strbuf ids = STRBUF_INIT;
+
+		for (size_t r = 0; r < k->nruns; r++)
+			strbuf_addf(&ids, "%s%lld", r ? ", " : "", (long long)k->runs[r]);
+		text_line(stdout, "%s (%s): %ld boots, %u failed; runs %s", k->name,
+			  k->image.release, o->boots, k->failed,
+			  ids.len ? ids.buf : "none");
+		strbuf_release(&ids);
+	}
+}
+
+static int exit_status(const struct kernels_cli *o, int caught)
+{
+	bool unmeasured = false, failed = false;
+
+	for (size_t i = 0; i < o->nkernels; i++) {
+		const struct kernel *k = &o->kernels[i];
+
+		unmeasured |= !k->bootable || k->failed == (unsigned)o->boots;
+		failed |= !k->bootable || k->failed > 0;
+	}
+	if (o->fail_on != GATE_NONE)
+		return unmeasured ? 125 : caught ? 1 : 0;
+	return failed ? 1 : 0;
+}
+
+static void free_kernels(struct kernels_cli *o)
+{
+	for (size_t i = 0; i < o->nkernels; i++) {
+		free(o->kernels[i].name);
+		free(o->kernels[i].path);
+		free(o->kernels[i].runs);
+	}
+}
+
+int cmd_kernels(int argc, char **argv)
+{
+	struct kernels_cli o = { 0 };
+	struct sigaction old[3] = { { .sa_handler = on_stop } };
+	char qemu[PATH_MAX], payload[PATH_MAX], err[PATH_MAX + 256], why[256];
+	char dbpath[PATH_MAX], version[128];
+	struct vm_machine m;
+	struct store *st = NULL;
+	int n, rc = 1, caught = 0;
+
+	n = parse_kernels_options(argc, argv, &o);
+	if (n < 0) {
+		free_kernels(&o);
+		return parse_options_status(n);
+	}
+	if (!find_in_path(QEMU_PROGRAM, qemu, sizeof(qemu))) {
+		error_msg(QEMU_PROGRAM " not found in PATH: install it (Debian: "
+			  "apt-get install qemu-system-x86)");
+		goto out;
+	}
+	if (payload_find(o.guest, payload, sizeof(payload), err, sizeof(err))) {
+		error_msg("%s", err);
+		goto out;
+	}
+	if (check_images(&o) != 0)
+		goto out;
+	st = record_open(&o.store, STORE_WRITE, dbpath, sizeof(dbpath));
+	if (!st)
+		goto out;
+	m = (struct vm_machine){
+		.qemu = qemu, .version = vm_qemu_version(qemu, version, sizeof(version)),
+		.accel = choose_accel(o.accel, why, sizeof(why)),
+		.cpus = (unsigned)o.cpus, .memory_mb = (unsigned)o.memory_mb,
+		.timeout_s = o.timeout_s,
+	};
+	text_line(stderr, "accelerator: %s (%s)%s", vm_accel_name(m.accel), why,
+		  m.accel == VM_ACCEL_TCG ? "; timings are emulated" : "");
+	struct boot_ctx c = {
+		.o = &o, .m = &m, .st = st, .payload = payload,
+		.cmd = argv, .ncmd = (size_t)n,
+	};
+	install_stop(old);
+	/* A boot's files are memfds and /dev/fd: nothing to clean up on disk. */
+	if (run_boots(&o, &c) != 0) {
+		if (c.usage_error) {
+			error_msg("the guest refused the command line: no more boots");
+			rc = EXIT_USAGE;
+		} else {
+			error_msg("stopped by signal %d: the boots done so far are stored",
+				  (int)stop_signal);
+			rc = 128 + stop_signal;
+		}
+		goto out;
+	}
+	print_summary(&o);
+	rc = compare_kernels(&o, st, &caught) ? 1 : exit_status(&o, caught);
+out:
+	restore_stop(old);
+	store_close(st);
+	free_kernels(&o);
+	return rc;
+}

@@ -1,0 +1,282 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/reboot.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <termios.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "vm/frame.h"
+#include "vm/guest.h"
+
+#define GUEST_DATA_PORT "/dev/ttyS1"
+#define GUEST_OUTPUT "/tmp/output"
+#define GUEST_EXPORT "/tmp/export.json"
+#define GUEST_ARGS_MAX (64u << 10)
+/* What of the command's own output travels with the result. */
+#define GUEST_OUTPUT_MAX (4u << 20)
+
+static void say(const char *fmt, ...) _printf_(1, 2);
+static void say(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("clockbench-guest: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+static void mount_one(const char *type, const char *dir, bool needed)
+{
+	mkdir(dir, 0755);
+	if (mount(type, dir, type, MS_NOSUID, NULL) != 0 && errno != EBUSY &&
+	    needed)
+		say("cannot mount %s on %s: %s", type, dir, strerror(errno));
+}
+
+/* The console on fds 0-2, also when the kernel found no /dev/console. */
+static void open_console(void)
+{
+	int fd = open("/dev/console", O_RDWR | O_NOCTTY);
+
+	if (fd < 0)
+		return;
+	for (int i = 0; i < 3; i++)
+		if (fd != i)
+			dup2(fd, i);
+	if (fd > 2)
+		close(fd);
+}
+
+static void mount_all(void)
+{
+	mount_one("proc", "/proc", true);
+	mount_one("sysfs", "/sys", true);
+	mount_one("devtmpfs", "/dev", true);
+	open_console();
+	mount_one("tmpfs", "/tmp", true);
+	/* hotplug's per-state timing; absent from some kernels. */
+	mount_one("tracefs", "/sys/kernel/tracing", false);
+}
+
+/* GUEST_ARGS as an argv of "clockbench" and the arguments; NULL if none. */
+static char **read_args(void)
+{
+	size_t len, n = 1, cap = 0;
+	char **argv = NULL;
+	struct stat st;
+	char *buf;
+	int fd = open(GUEST_ARGS, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return NULL;
+	if (fstat(fd, &st) != 0 || st.st_size <= 0 ||
+	    (size_t)st.st_size > GUEST_ARGS_MAX) {
+		close(fd);
+		return NULL;
+	}
+	len = (size_t)st.st_size;
+	buf = xmalloc(len + 1);
+	if (fd_read_all(fd, buf, len, -1) != 0) {
+		close(fd);
+		free(buf);
+		return NULL;
+	}
+	close(fd);
+	buf[len] = '\0';
+	grow_array((void **)&argv, &cap, 2, sizeof(*argv));
+	argv[0] = xstrdup("clockbench");
+	for (size_t i = 0; i < len; i += strlen(buf + i) + 1) {
+		grow_array((void **)&argv, &cap, n + 2, sizeof(*argv));
+		argv[n++] = xstrdup(buf + i);
+	}
+	argv[n] = NULL;
+	free(buf);
+	return argv;
+}
+
+/* Run /init (this program, as a command) with argv, output to path. */
+static int run_child(char **argv, const char *path, int *status)
+{
+	pid_t pid;
+
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+
+		if (fd < 0 || dup2(fd, STDOUT_FILENO) < 0)
+			_exit(127);
+		if (!streq(path, GUEST_EXPORT) && dup2(fd, STDERR_FILENO) < 0)
+			_exit(127);
+		setenv("CLOCKBENCH_DB", "/tmp/results.db", 1);
+		setenv("XDG_STATE_HOME", "/tmp/state", 1);
+		setenv("HOME", "/tmp", 1);
+		setenv("PATH", "/", 1);
+		execv("/init", argv);
+		_exit(127);
+	}
+	while (waitpid(pid, status, 0) < 0)
+		if (errno != EINTR)
+			return -1;
+	return 0;
+}
+
+static json_t *status_json(int status)
+{
+	if (WIFEXITED(status))
+		return json_pack("{s:i}", "exit", WEXITSTATUS(status));
+	return json_pack("{s:i}", "signal", WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+}
+
+/* A text file as a JSON string; bytes that are not UTF-8 become '?'. */
+static json_t *file_string(const char *path, size_t max)
+{
+	char *s = read_text_file(path, max);
+	json_t *j;
+
+	if (!s)
+		return json_null();
+	j = json_string(s);
+	if (!j) {
+		for (char *p = s; *p; p++)
+			if ((unsigned char)*p >= 0x80)
+				*p = '?';
+		j = json_string(s);
+	}
+	free(s);
+	return j ? j : json_null();
+}
+
+static double boottime_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_BOOTTIME, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* What the host records of the guest: its kernel and how it booted. */
+static json_t *guest_facts(double booted_s)
+{
+	struct utsname u;
+	char cs[128] = "", avail[512] = "", cmdline[4096] = "";
+
+	uname(&u);
+	read_line_file("/sys/devices/system/clocksource/clocksource0/current_clocksource",
+		       cs, sizeof(cs));
+	read_line_file("/sys/devices/system/clocksource/clocksource0/available_clocksource",
+		       avail, sizeof(avail));
+	read_line_file("/proc/cmdline", cmdline, sizeof(cmdline));
+	return json_pack("{s:s, s:s, s:s, s:s, s:s, s:f, s:i}",
+			 "release", u.release, "version", u.version,
+			 "cmdline", cmdline, "clocksource", cs,
+			 "available_clocksources", avail,
+			 "init_reached_s", booted_s,
+			 "cpus", (int)sysconf(_SC_NPROCESSORS_ONLN));
+}
+
+/* The command's stored runs, as `clockbench export --all` wrote them. */
+static json_t *exported_runs(void)
+{
+	static char arg0[] = "clockbench", arg1[] = "export", arg2[] = "--format",
+		    arg3[] = "json", arg4[] = "--all";
+	char *argv[] = { arg0, arg1, arg2, arg3, arg4, NULL };
+	json_error_t e;
+	int status;
+
+	if (access("/tmp/results.db", F_OK) != 0)
+		return json_null();
+	if (run_child(argv, GUEST_EXPORT, &status) != 0 || !WIFEXITED(status) ||
+	    WEXITSTATUS(status) != 0) {
+		say("export of the stored runs failed");
+		return json_null();
+	}
+	json_t *j = json_load_file(GUEST_EXPORT, 0, &e);
+
+	return j ? j : json_null();
+}
+
+static void send_frame(json_t *manifest)
+{
+	char err[256];
+	struct strbuf frame = STRBUF_INIT;
+	char *text = json_dumps(manifest, JSON_COMPACT);
+	struct termios t;
+	int fd;
+
+	if (!text || frame_encode(text, strlen(text), &frame, err, sizeof(err))) {
+		say("cannot encode the result: %s", text ? err : "out of memory");
+		free(text);
+		return;
+	}
+	free(text);
+	fd = open(GUEST_DATA_PORT, O_WRONLY | O_NOCTTY);
+	if (fd < 0) {
+		say("cannot open %s: %s", GUEST_DATA_PORT, strerror(errno));
+		strbuf_release(&frame);
+		return;
+	}
+	/* Raw: no newline translation, every byte as it is. */
+	if (tcgetattr(fd, &t) == 0) {
+		cfmakeraw(&t);
+		tcsetattr(fd, TCSANOW, &t);
+	}
+	say("sending %zu bytes", frame.len);
+	if (fd_write_all(fd, frame.buf, frame.len) != 0)
+		say("cannot write %s: %s", GUEST_DATA_PORT, strerror(errno));
+	tcdrain(fd);
+	close(fd);
+	strbuf_release(&frame);
+}
+
+void guest_init(void)
+{
+	double booted_s = boottime_s();
+	json_t *manifest;
+	char **argv;
+	int status = 0;
+
+	mount_all();
+	argv = read_args();
+	manifest = json_pack("{s:i}", "clockbench_guest", GUEST_MANIFEST_VERSION);
+	json_object_set_new(manifest, "guest", guest_facts(booted_s));
+	if (!argv) {
+		say("no command in %s", GUEST_ARGS);
+		json_object_set_new(manifest, "error",
+				    json_string("no command in " GUEST_ARGS));
+	} else {
+		say("running: %s", argv[1] ? argv[1] : "");
+		double t0 = boottime_s();
+
+		if (run_child(argv, GUEST_OUTPUT, &status) != 0) {
+			json_object_set_new(manifest, "error",
+					    json_string("cannot start the command"));
+		} else {
+			json_object_set_new(manifest, "status", status_json(status));
+			json_object_set_new(manifest, "command_s",
+					    json_real(boottime_s() - t0));
+			json_object_set_new(manifest, "output",
+					    file_string(GUEST_OUTPUT, GUEST_OUTPUT_MAX));
+			json_object_set_new(manifest, "export", exported_runs());
+		}
+	}
+	send_frame(manifest);
+	json_decref(manifest);
+	sync();
+	reboot(RB_POWER_OFF);
+	for (;;)
+		pause();
+}

@@ -1,0 +1,157 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "basic/util.h"
+#include "vm/image.h"
+
+/* The x86 boot protocol's header (Documentation/arch/x86/boot.rst). */
+#define BOOT_FLAG_OFF 0x1fe		/* 0xAA55 */
+#define HEADER_MAGIC_OFF 0x202		/* "HdrS" */
+#define KERNEL_VERSION_OFF 0x20e	/* u16: the version string - 0x200 */
+#define SETUP_SECTS_OFF 0x1f1
+#define HEADER_BYTES 0x280
+#define VERSION_BYTES 256
+/* An ELF vmlinux keeps its banner in .rodata: looked for in its start. */
+#define BANNER_SCAN_BYTES (64u << 20)
+
+const char *kernel_image_kind_name(enum image_kind kind)
+{
+	return kind == IMAGE_BZIMAGE ? "bzImage" : "vmlinux (ELF)";
+}
+
+/* "6.12.1-x #1 SMP ..." into release ("6.12.1-x") and version (the rest). */
+static void split_banner(const char *s, size_t max, struct kernel_image *img)
+{
+	size_t n = 0, i;
+
+	while (n < max && s[n] && s[n] != ' ' && s[n] != '\n')
+		n++;
+	if (n == 0 || n >= sizeof(img->release))
+		return;
+	memcpy(img->release, s, n);
+	img->release[n] = '\0';
+	for (i = 0; i < n; i++)
+		if ((unsigned char)img->release[i] < 0x21 ||
+		    (unsigned char)img->release[i] > 0x7e) {
+			img->release[0] = '\0';
+			return;
+		}
+	s += n;
+	max -= n;
+	while (max && *s == ' ')
+		s++, max--;
+	for (i = 0; i + 1 < sizeof(img->version) && i < max && s[i] &&
+	     s[i] != '\n'; i++)
+		img->version[i] = ((unsigned char)s[i] < 0x20 ||
+				   (unsigned char)s[i] > 0x7e) ? '?' : s[i];
+	img->version[i] = '\0';
+}
+
+static int read_at(int fd, off_t off, void *buf, size_t len)
+{
+	ssize_t n = pread(fd, buf, len, off);
+
+	return n == (ssize_t)len ? 0 : -1;
+}
+
+static void bzimage_version(int fd, const unsigned char *hdr,
+			    struct kernel_image *img)
+{
+	uint16_t off = (uint16_t)(hdr[KERNEL_VERSION_OFF] |
+				  hdr[KERNEL_VERSION_OFF + 1] << 8);
+	char v[VERSION_BYTES + 1] = { 0 };
+
+	if (off && read_at(fd, (off_t)off + 0x200, v, VERSION_BYTES) == 0)
+		split_banner(v, VERSION_BYTES, img);
+}
+
+static void vmlinux_version(int fd, off_t size, struct kernel_image *img)
+{
+	static const char banner[] = "Linux version ";
+	size_t len = size > (off_t)BANNER_SCAN_BYTES ? BANNER_SCAN_BYTES : (size_t)size;
+	char *buf = xmalloc(len + 1);
+	const char *hit;
+
+	if (read_at(fd, 0, buf, len) == 0) {
+		buf[len] = '\0';
+		hit = memmem(buf, len, banner, sizeof(banner) - 1);
+		if (hit) {
+			hit += sizeof(banner) - 1;
+			split_banner(hit, len - (size_t)(hit - buf), img);
+		}
+	}
+	free(buf);
+}
+
+static int classify(int fd, off_t size, struct kernel_image *img, char *err,
+		    size_t errlen)
+{
+	unsigned char hdr[HEADER_BYTES];
+
+	if (size < (off_t)sizeof(hdr) || read_at(fd, 0, hdr, sizeof(hdr))) {
+		snprintf(err, errlen, "not a kernel image: %lld bytes, too short "
+			 "for a boot header", (long long)size);
+		return -1;
+	}
+	if (hdr[BOOT_FLAG_OFF] == 0x55 && hdr[BOOT_FLAG_OFF + 1] == 0xaa &&
+	    memcmp(hdr + HEADER_MAGIC_OFF, "HdrS", 4) == 0) {
+		img->kind = IMAGE_BZIMAGE;
+		bzimage_version(fd, hdr, img);
+		return 0;
+	}
+	if (memcmp(hdr, ELFMAG, SELFMAG) == 0) {
+		const Elf64_Ehdr *eh = (const void *)hdr;
+
+		if (eh->e_ident[EI_CLASS] != ELFCLASS64 || eh->e_machine != EM_X86_64) {
+			snprintf(err, errlen, "an ELF file, but not an x86-64 "
+				 "kernel (class %u, machine %u)",
+				 eh->e_ident[EI_CLASS], eh->e_machine);
+			return -1;
+		}
+		img->kind = IMAGE_VMLINUX;
+		vmlinux_version(fd, size, img);
+		if (!img->release[0]) {
+			snprintf(err, errlen, "an x86-64 ELF file without a "
+				 "\"Linux version\" banner: not a vmlinux");
+			return -1;
+		}
+		return 0;
+	}
+	if (hdr[0] == 0x1f && hdr[1] == 0x8b) {
+		snprintf(err, errlen, "a gzip file, not a kernel image: "
+			 "decompress it first (it may hold a vmlinux)");
+		return -1;
+	}
+	snprintf(err, errlen, "not a kernel image: neither a bzImage (no "
+		 "\"HdrS\" boot header at 0x202) nor an ELF vmlinux");
+	return -1;
+}
+
+int kernel_image_read(const char *path, struct kernel_image *img, char *err,
+		      size_t errlen)
+{
+	struct stat st;
+	int fd, rc;
+
+	memset(img, 0, sizeof(*img));
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0) {
+		snprintf(err, errlen, "cannot open: %s", strerror(errno));
+		return -1;
+	}
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		snprintf(err, errlen, "not a regular file");
+		close(fd);
+		return -1;
+	}
+	rc = classify(fd, st.st_size, img, err, errlen);
+	close(fd);
+	return rc;
+}

@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "basic/util.h"
+#include "vm/guest.h"
+#include "vm/initramfs.h"
+#include "vm/payload.h"
+
+/* The payload a static build weighs (4.5 MB) with room: a sanity bound. */
+#define PAYLOAD_MAX_BYTES (256u << 20)
+
+/* Whether the ELF file in buf asks for a program interpreter (ld.so). */
+static int elf_check(const unsigned char *buf, size_t len, char *err, size_t errlen)
+{
+	const Elf64_Ehdr *eh = (const void *)buf;
+
+	if (len < sizeof(*eh) || memcmp(buf, ELFMAG, SELFMAG) != 0 ||
+	    eh->e_ident[EI_CLASS] != ELFCLASS64 || eh->e_machine != EM_X86_64 ||
+	    (eh->e_type != ET_EXEC && eh->e_type != ET_DYN)) {
+		snprintf(err, errlen, "not an x86-64 ELF executable");
+		return -1;
+	}
+	if (eh->e_phentsize != sizeof(Elf64_Phdr) || eh->e_phoff > len ||
+	    (size_t)eh->e_phnum * sizeof(Elf64_Phdr) > len - eh->e_phoff) {
+		snprintf(err, errlen, "a damaged ELF file (program headers)");
+		return -1;
+	}
+	for (unsigned i = 0; i < eh->e_phnum; i++) {
+		const Elf64_Phdr *ph = (const void *)(buf + eh->e_phoff +
+						      i * sizeof(Elf64_Phdr));
+
+		if (ph->p_type == PT_INTERP) {
+			snprintf(err, errlen, "dynamically linked: the guest has no "
+				 "libraries; build it with 'make guest'");
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static char *read_payload(const char *path, size_t *len, char *err, size_t errlen)
+{
+	struct stat st;
+	char *buf;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return NULL;
+	}
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size <= 0 ||
+	    (size_t)st.st_size > PAYLOAD_MAX_BYTES) {
+		snprintf(err, errlen, "%s: not a regular file of a payload's size", path);
+		close(fd);
+		return NULL;
+	}
+	*len = (size_t)st.st_size;
+	buf = xmalloc(*len);
+	if (fd_read_all(fd, buf, *len, -1) != 0) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		free(buf);
+		buf = NULL;
+	}
+	close(fd);
+	return buf;
+}
+
+static int check_payload(const char *path, char *err, size_t errlen)
+{
+	char why[256];
+	size_t len;
+	char *buf = read_payload(path, &len, err, errlen);
+	int rc;
+
+	if (!buf)
+		return -1;
+	rc = elf_check((const unsigned char *)buf, len, why, sizeof(why));
+	if (rc)
+		snprintf(err, errlen, "%s: %s", path, why);
+	free(buf);
+	return rc;
+}
+
+/* Candidates beside this program: installed, and in the source tree. */
+static bool beside_self(char *path, size_t len)
+{
+	static const char *const rel[] = {
+		"clockbench-guest",
+		"../../build-guest/src/clockbench",
+	};
+	char exe[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	char *slash;
+
+	if (n <= 0)
+		return false;
+	exe[n] = '\0';
+	slash = strrchr(exe, '/');
+	if (!slash)
+		return false;
+	*slash = '\0';
+	for (size_t i = 0; i < ARRAY_SIZE(rel); i++) {
+		snprintf(path, len, "%s/%s", exe, rel[i]);
+		if (access(path, R_OK) == 0)
+			return true;
+	}
+	return false;
+}
+
+int payload_find(const char *given, char *path, size_t len, char *err,
+		 size_t errlen)
+{
+	const char *env = getenv("CLOCKBENCH_GUEST");
+
+	if (given)
+		snprintf(path, len, "%s", given);
+	else if (env && *env)
+		snprintf(path, len, "%s", env);
+	else if (!beside_self(path, len)) {
+		snprintf(err, errlen, "%s", PAYLOAD_MISSING);
+		return -1;
+	}
+	return check_payload(path, err, errlen);
+}
+
+int payload_initramfs(const char *path, char *const *argv, size_t argc,
+		      struct strbuf *out, char *err, size_t errlen)
+{
+	struct initramfs a;
+	struct strbuf args = STRBUF_INIT;
+	size_t len;
+	char *bin = read_payload(path, &len, err, errlen);
+
+	if (!bin)
+		return -1;
+	for (size_t i = 0; i < argc; i++)
+		strbuf_add(&args, argv[i], strlen(argv[i]) + 1);
+	initramfs_init(&a);
+	initramfs_dir(&a, "dev");
+	initramfs_chardev(&a, "dev/console", 0600, 5, 1);
+	initramfs_dir(&a, "proc");
+	initramfs_dir(&a, "sys");
+	initramfs_dir(&a, "tmp");
+	initramfs_dir(&a, "clockbench");
+	initramfs_file(&a, "init", 0755, bin, len);
+	initramfs_file(&a, GUEST_ARGS + 1, 0644, args.buf, args.len);
+	initramfs_finish(&a);
+	strbuf_add(out, a.buf.buf, a.buf.len);
+	initramfs_release(&a);
+	strbuf_release(&args);
+	free(bin);
+	return 0;
+}

@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The guest payload: a statically linked clockbench (`make guest` builds
+ * one in build-guest/, scripts/guest-payload) that the initramfs holds as
+ * /init (vm/guest.h), and the per-boot archive that carries the command.
+ */
+#ifndef CLOCKBENCH_VM_PAYLOAD_H
+#define CLOCKBENCH_VM_PAYLOAD_H
+
+#include <stddef.h>
+
+#include "basic/strbuf.h"
+
+/* What to say when no payload is found. */
+#define PAYLOAD_MISSING "no static clockbench for the guest: build one with " \
+	"'make guest' (build-guest/src/clockbench), or name one with --guest " \
+	"or $CLOCKBENCH_GUEST"
+
+/*
+ * The static clockbench to boot, into path: given (--guest), else
+ * $CLOCKBENCH_GUEST, else clockbench-guest beside this program, else
+ * build-guest/src/clockbench of the source tree this program was built
+ * in. 0, or -1 with why in err (PAYLOAD_MISSING, or why a file found is
+ * unusable: not an ELF executable, dynamically linked).
+ */
+int payload_find(const char *given, char *path, size_t len, char *err,
+		 size_t errlen);
+
+/*
+ * The initramfs of one boot into out: the payload at path as /init, the
+ * directories the guest mounts on, /dev/console, and the command's
+ * arguments (argv[0..argc)) in GUEST_ARGS. 0, or -1 with err.
+ */
+int payload_initramfs(const char *path, char *const *argv, size_t argc,
+		      struct strbuf *out, char *err, size_t errlen);
+
+#endif

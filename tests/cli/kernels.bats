@@ -1,0 +1,153 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
+# clockbench kernels: Debian's 6.1 and 6.12 kernels booted in qemu (TCG
+# here) with the static clockbench as init, boots interleaved and stored,
+# and what a boot that fails, hangs or is interrupted leaves behind.
+#
+# `make check` builds the guest (CLOCKBENCH_GUEST) and fetches the kernels
+# (CLOCKBENCH_TEST_KERNELS, scripts/test-kernels); other runs of the suite
+# (the sanitizer build, i386) skip the boots, saying why.
+
+bats_require_minimum_version 1.5.0
+
+load helpers
+
+setup() {
+	T="$BATS_TEST_TMPDIR"
+	private_store "$T"
+	# The boot's files are unnamed: nothing may appear in TMPDIR.
+	export TMPDIR="$T/tmp"
+	mkdir -p "$TMPDIR"
+}
+
+# Skip unless the boots can run; fail when make check could not fetch.
+need_boots() {
+	[ -n "${CLOCKBENCH_TEST_KERNELS:-}" ] ||
+		skip "no kernels to boot (make check fetches them: scripts/test-kernels)"
+	[ "$CLOCKBENCH_TEST_KERNELS" != unavailable ] || {
+		echo "scripts/test-kernels could not fetch Debian's kernels"
+		return 1
+	}
+	[ -x "${CLOCKBENCH_GUEST:-}" ] || skip "no guest payload (make guest)"
+	command -v qemu-system-x86_64 >/dev/null || skip "no qemu-system-x86_64"
+	K61=$(ls "$CLOCKBENCH_TEST_KERNELS"/vmlinuz-6.1.0-* | head -n 1)
+	K612=$(ls "$CLOCKBENCH_TEST_KERNELS"/vmlinuz-6.12.* | head -n 1)
+	R61=${K61##*/vmlinuz-}
+	R612=${K612##*/vmlinuz-}
+}
+
+# Our own qemu processes: their command line names the test's directory.
+our_qemu() { pgrep -f "qemu-system-x86_64 .*$T/" >/dev/null; }
+
+# Wait until no qemu of this test is left: a condition, bounded at 20 s
+# (a qemu of 1 GB killed by its parent-death signal takes a moment to go).
+no_qemu_left() {
+	local i
+	for i in $(seq 200); do
+		our_qemu || return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+@test "usage errors: no kernel, no command, a command that cannot run inside, bad names" {
+	usage_error "no --kernel NAME=IMAGE given" kernels -- bench
+	usage_error "no command to run in the guest" kernels --kernel a=/x
+	usage_error "'compare' cannot run in the guest" kernels --kernel a=/x -- compare a b
+	usage_error "expected NAME=IMAGE" kernels --kernel /boot/vmlinuz -- bench
+	usage_error "the name " kernels --kernel 12=/x -- bench
+	usage_error "given twice" kernels --kernel a=/x --kernel a=/y -- bench
+	usage_error "invalid --boots" kernels --kernel a=/x --boots 0 -- bench
+	usage_error "unknown accel 'xen' (auto, kvm, tcg)" kernels --kernel a=/x --accel xen -- bench
+}
+
+@test "a guest that is not a static clockbench is refused, naming why" {
+	run cb kernels --kernel a=/bin/true --guest /bin/true -- bench
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"/bin/true: dynamically linked"* ]]
+	run cb kernels --kernel a=/bin/true --guest "$T/none" -- bench
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"$T/none: No such file"* ]]
+}
+
+@test "6.1 and 6.12, 2 boots each, interleaved: a run per boot, the kernels' own releases, getrandom's vDSO on 6.12 only" {
+	need_boots
+	ln -s "$K61" "$T/k61"
+	ln -s "$K612" "$T/k612"
+	run --separate-stderr cb kernels --kernel v61="$T/k61" --kernel v612="$T/k612" \
+		--boots 2 --timeout 300 -- bench --quick --api clock_gettime,getrandom \
+		--clock monotonic
+	echo "$stderr"
+	[ "$status" -eq 0 ]
+	[[ "$stderr" == *"accelerator: "* ]]
+	[[ "$output" == *"v61 ($R61): 2 boots, 0 failed"* ]]
+	[[ "$output" == *"v612 ($R612): 2 boots, 0 failed"* ]]
+	# The comparison of the kernels, with the boots as replicates.
+	[[ "$output" == *"clock-gettime-monotonic-vdso"* ]]
+	run --separate-stderr cb export --all
+	[ "$status" -eq 0 ]
+	# A B B A: the boots' order, each stored under its kernel's name.
+	jq -e --arg a "$R61" --arg b "$R612" '.runs | length == 4
+		and map(.label) == ["v61", "v612", "v612", "v61"]
+		and map(.kernel) == [$a, $b, $b, $a]
+		and map(.environment.vm.position) == [1, 2, 1, 2]
+		and map(.environment.vm.boot) == [1, 1, 2, 2]
+		and all(.environment.vm | .accel != null and (.qemu | startswith("QEMU"))
+			and .guest.release != null and .cpus == 2)' <<<"$output"
+	# 6.1 exports no __vdso_getrandom; 6.12 does.
+	jq -e '.runs[] | select(.label == "v61") | .cells[]
+		| select(.name == "getrandom" and .path == "vdso") | .status != "ok"' <<<"$output"
+	jq -e '.runs[] | select(.label == "v612") | .cells[]
+		| select(.name == "getrandom" and .path == "vdso") | .status == "ok"' <<<"$output"
+	[ -z "$(ls -A "$TMPDIR")" ]
+}
+
+@test "a file that is no kernel is named; the other kernel's boot is stored" {
+	need_boots
+	head -c 4096 /dev/urandom >"$T/junk"
+	run --separate-stderr cb kernels --kernel junk="$T/junk" --kernel v612="$K612" \
+		--boots 1 --timeout 300 -- bench --quick --api time
+	[ "$status" -eq 1 ]
+	[[ "$stderr" == *"junk: $T/junk: not a kernel image"* ]]
+	[[ "$output" == *"junk: not booted: not a kernel image"* ]]
+	[[ "$output" == *"v612 ($R612): 1 boots, 0 failed; runs 1"* ]]
+	run cb runs --format json
+	jq -e 'length == 1 and .[0].label == "v612"' <<<"$output"
+}
+
+@test "a boot that does not power off in time is stopped; its console is kept" {
+	need_boots
+	ln -s "$K612" "$T/k612"
+	run --separate-stderr cb kernels --kernel v612="$T/k612" --boots 1 --timeout 3 -- bench
+	[ "$status" -eq 1 ]
+	[[ "$stderr" == *"v612: boot 1 failed after "*"no power-off within 3 s: stopped"* ]]
+	[[ "$stderr" == *"all of it in $T/state/clockbench/boots/v612-boot1-"* ]]
+	ls "$T"/state/clockbench/boots/v612-boot1-*.log
+	no_qemu_left
+	run cb runs --format json
+	[ "$output" = "[]" ]
+}
+
+@test "SIGINT and SIGKILL mid-boot leave no qemu and no files" {
+	need_boots
+	ln -s "$K612" "$T/k612"
+	for sig in INT KILL; do
+		# clockbench itself in the background, not a shell around it.
+		"$CLOCKBENCH" kernels --kernel v612="$T/k612" --boots 2 -- bench 3>&- 2>"$T/err" &
+		pid=$!
+		# Until qemu runs: a condition, bounded.
+		for i in $(seq 300); do our_qemu && break; sleep 0.1; done
+		our_qemu
+		kill -s "$sig" "$pid"
+		rc=0
+		wait "$pid" || rc=$?
+		if [ "$sig" = INT ]; then
+			[ "$rc" -eq 130 ]
+			grep -q "stopped by signal 2" "$T/err"
+		else
+			[ "$rc" -eq 137 ]
+		fi
+		no_qemu_left
+		[ -z "$(ls -A "$TMPDIR")" ]
+	done
+}
