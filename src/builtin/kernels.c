@@ -25,6 +25,7 @@
 #include "results/export-file.h"
 #include "results/record.h"
 #include "results/store.h"
+#include "results/tap.h"
 #include "vm/frame.h"
 #include "vm/guest.h"
 #include "vm/image.h"
@@ -80,6 +81,8 @@ struct kernel {
 	int64_t *runs;		/* the stored runs of its boots */
 	size_t nruns, cap;
 	unsigned failed;	/* boots that brought no result */
+	char **outputs;		/* a checking command's output, per boot */
+	size_t noutputs, outcap;
 };
 
 struct kernels_cli {
@@ -478,7 +481,13 @@ static int take_result(struct boot_ctx *c, const struct boot_files *f, struct ke
 	}
 	export = json_object_get(man, "export");
 	if (!json_is_object(export)) {
-		rc = 0;	/* a command that stores nothing: its output is the result */
+		/* A command that stores nothing: its output is the result. */
+		const char *output = json_string_value(json_object_get(man, "output"));
+
+		grow_array((void **)&k->outputs, &k->outcap, k->noutputs + 1,
+			   sizeof(*k->outputs));
+		k->outputs[k->noutputs++] = xstrdup(output ? output : "");
+		rc = 0;
 		goto out;
 	}
 	vm = vm_facts(c->o, c->m, k, boot, position, out, json_object_get(man, "guest"));
@@ -572,6 +581,160 @@ out:
 	if (rc)
 		k->failed++;
 	return rc;
+}
+
+/* ---- checks by kernel ----------------------------------------------------- */
+
+/* What a kernel's boots said of one check: each result's count. */
+struct check_row {
+	char *name;
+	unsigned count[KERNELS_MAX][TAP_XFAIL + 1];
+	char *message[KERNELS_MAX];	/* the first boot's, for what is not a pass */
+};
+
+static struct check_row *find_row(struct check_row **rows, size_t *n, size_t *cap,
+				  const char *name)
+{
+	for (size_t i = *n; i-- > 0;)
+		if (streq((*rows)[i].name, name))
+			return &(*rows)[i];
+	grow_array((void **)rows, cap, *n + 1, sizeof(**rows));
+	memset(&(*rows)[*n], 0, sizeof(**rows));
+	(*rows)[*n].name = xstrdup(name);
+	return &(*rows)[(*n)++];
+}
+
+/* "pass", or "fail 1/3" when the boots of one kernel disagree. */
+static void row_cell(const struct check_row *r, size_t k, char *buf, size_t len)
+{
+	unsigned total = 0, best = 0;
+	int kinds = 0;
+
+	for (int t = 0; t <= TAP_XFAIL; t++) {
+		total += r->count[k][t];
+		kinds += r->count[k][t] != 0;
+		if (r->count[k][t] > r->count[k][best])
+			best = (unsigned)t;
+	}
+	if (!total)
+		snprintf(buf, len, "-");
+	else if (kinds == 1)
+		snprintf(buf, len, "%s", tap_result_name((enum tap_result)best));
+	else
+		snprintf(buf, len, "%s %u/%u", tap_result_name((enum tap_result)best),
+			 r->count[k][best], total);
+}
+
+static bool row_differs(const struct check_row *r, const struct kernels_cli *o)
+{
+	char first[32], cell[32];
+	bool seen = false;
+
+	for (size_t k = 0; k < o->nkernels; k++) {
+		if (!o->kernels[k].noutputs)
+			continue;
+		row_cell(r, k, cell, sizeof(cell));
+		if (strchr(cell, '/'))
+			return true;
+		if (seen && strcmp(cell, first))
+			return true;
+		snprintf(first, sizeof(first), "%s", cell);
+		seen = true;
+	}
+	return false;
+}
+
+static void print_row(const struct check_row *r, const struct kernels_cli *o,
+		      size_t width)
+{
+	char cell[32];
+
+	text_put_cell(stdout, r->name, TEXT_UNCAPPED, width, TEXT_LEFT);
+	for (size_t k = 0; k < o->nkernels; k++) {
+		if (!o->kernels[k].noutputs)
+			continue;
+		row_cell(r, k, cell, sizeof(cell));
+		fputs("  ", stdout);
+		text_put_cell(stdout, cell, TEXT_UNCAPPED, 14, TEXT_LEFT);
+	}
+	putchar('\n');
+	/* What each kernel that did not pass said: the difference explained. */
+	for (size_t k = 0; k < o->nkernels; k++)
+		if (r->message[k] && *r->message[k])
+			text_line(stdout, "    %s: %s", o->kernels[k].name, r->message[k]);
+}
+
+/*
+ * A checking command's boots (verify's TAP) side by side: every check
+ * whose result differs between the kernels, or between the boots of one,
+ * with what each kernel said; the totals of each kernel. Returns how many
+ * check results were failures, for --fail-on.
+ */
+static size_t print_check_matrix(const struct kernels_cli *o)
+{
+	size_t failed = 0;
+
+	struct check_row *rows = NULL;
+	size_t nrows = 0, cap = 0, width = 5, differ = 0;
+
+	for (size_t k = 0; k < o->nkernels; k++)
+		for (size_t b = 0; b < o->kernels[k].noutputs; b++) {
+			struct tap_point *p;
+			size_t n = tap_parse(o->kernels[k].outputs[b], &p);
+
+			for (size_t i = 0; i < n; i++) {
+				struct check_row *r = find_row(&rows, &nrows, &cap, p[i].name);
+
+				r->count[k][p[i].result]++;
+				failed += p[i].result == TAP_FAIL;
+				if (p[i].result != TAP_PASS && !r->message[k])
+					r->message[k] = xstrdup(p[i].message);
+			}
+			tap_points_free(p, n);
+		}
+	for (size_t i = 0; i < nrows; i++)
+		if (row_differs(&rows[i], o)) {
+			size_t w = text_width(rows[i].name, TEXT_UNCAPPED);
+
+			differ++;
+			if (w > width)
+				width = w;
+		}
+	putchar('\n');
+	text_line(stdout, "# checks by kernel: %zu checks, %zu alike on every kernel and "
+		  "boot, %zu differ", nrows, nrows - differ, differ);
+	if (differ) {
+		text_put_cell(stdout, "check", TEXT_UNCAPPED, width, TEXT_LEFT);
+		for (size_t k = 0; k < o->nkernels; k++)
+			if (o->kernels[k].noutputs) {
+				fputs("  ", stdout);
+				text_put_cell(stdout, o->kernels[k].name, TEXT_UNCAPPED, 14,
+					      TEXT_LEFT);
+			}
+		putchar('\n');
+		for (size_t i = 0; i < nrows; i++)
+			if (row_differs(&rows[i], o))
+				print_row(&rows[i], o, width);
+	}
+	for (size_t k = 0; k < o->nkernels; k++) {
+		unsigned sum[TAP_XFAIL + 1] = { 0 };
+
+		if (!o->kernels[k].noutputs)
+			continue;
+		for (size_t i = 0; i < nrows; i++)
+			for (int t = 0; t <= TAP_XFAIL; t++)
+				sum[t] += rows[i].count[k][t];
+		text_line(stdout, "%s, %zu boots: pass %u, fail %u, skip %u, xfail %u",
+			  o->kernels[k].name, o->kernels[k].noutputs, sum[TAP_PASS],
+			  sum[TAP_FAIL], sum[TAP_SKIP], sum[TAP_XFAIL]);
+	}
+	for (size_t i = 0; i < nrows; i++) {
+		free(rows[i].name);
+		for (size_t k = 0; k < o->nkernels; k++)
+			free(rows[i].message[k]);
+	}
+	free(rows);
+	return failed;
 }
 
 /* ---- the campaign -------------------------------------------------------- */
@@ -677,8 +840,8 @@ static int compare_kernels(struct kernels_cli *o, struct store *st, int *caught)
 			putchar('\n');
 			rc = compare_print(stdout, &result, (enum compare_style)o->style,
 					   CFORMAT_TEXT);
-			*caught = (int)compare_print_gate(stderr, &result,
-							  (enum compare_gate)o->fail_on);
+			*caught += (int)compare_print_gate(stderr, &result,
+							   (enum compare_gate)o->fail_on);
 			compare_free(&result);
 		}
 	}
@@ -734,6 +897,9 @@ static void free_kernels(struct kernels_cli *o)
 		free(o->kernels[i].name);
 		free(o->kernels[i].path);
 		free(o->kernels[i].runs);
+		for (size_t b = 0; b < o->kernels[i].noutputs; b++)
+			free(o->kernels[i].outputs[b]);
+		free(o->kernels[i].outputs);
 	}
 }
 
@@ -792,6 +958,9 @@ int cmd_kernels(int argc, char **argv)
 		goto out;
 	}
 	print_summary(&o);
+	/* A failed check is a bad kernel for git bisect run, as a worse cell is. */
+	if (streq(argv[0], "verify"))
+		caught += (int)print_check_matrix(&o);
 	rc = compare_kernels(&o, st, &caught) ? 1 : exit_status(&o, caught);
 out:
 	restore_stop(old);

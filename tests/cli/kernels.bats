@@ -102,6 +102,26 @@ no_qemu_left() {
 	[ -z "$(ls -A "$TMPDIR")" ]
 }
 
+@test "verify on 6.1 and 6.12: a matrix of the checks that differ, each explained; a failed check is bad for --fail-on" {
+	need_boots
+	run --separate-stderr cb kernels --kernel v61="$K61" --kernel v612="$K612" \
+		--boots 1 --timeout 300 -- verify --check 'timens/vfork-exec/monotonic/*' \
+		--check 'abi/getrandom/buf-null/*' --check 'monotonic/clock-gettime-monotonic/*'
+	echo "$stderr"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"# checks by kernel: 9 checks, 5 alike on every kernel and boot, 4 differ"* ]]
+	grep -qE '^abi/getrandom/buf-null/vdso +skip +pass' <<<"$output"
+	grep -qF '    v61: the vDSO does not export __vdso_getrandom' <<<"$output"
+	grep -qE '^timens/vfork-exec/monotonic/vdso +fail +pass' <<<"$output"
+	grep -qF '    v61: error: cannot start a child in a new time namespace: vfork: EINVAL' <<<"$output"
+	[[ "$output" == *"v61, 1 boots: pass 5, fail 3, skip 1, xfail 0"* ]]
+	[[ "$output" == *"v612, 1 boots: pass 9, fail 0, skip 0, xfail 0"* ]]
+	# Stored: nothing (verify saves no run); judged: bad.
+	run cb kernels --kernel v61="$K61" --boots 1 --fail-on worse --timeout 300 \
+		-- verify --check 'timens/vfork-exec/monotonic/vdso'
+	[ "$status" -eq 1 ]
+}
+
 @test "a file that is no kernel is named; the other kernel's boot is stored" {
 	need_boots
 	head -c 4096 /dev/urandom >"$T/junk"
