@@ -26,6 +26,7 @@
 struct hotplug_trace {
 	struct tracefs_instance *instance;
 	struct tep_handle *tep;
+	struct tep_handle *symbols;	/* a kallsyms file's alone, or NULL */
 	struct tep_event *enter, *multi_enter, *exit;
 	cpu_set_t *cpus;		/* the CPUs the instance has buffers of */
 	size_t cpus_size;
@@ -144,12 +145,35 @@ static int find_cpus(struct hotplug_trace *p, const char *dir, const char *name)
 	return 0;
 }
 
-/* Function names from a file in /proc/kallsyms format, on top of any. */
-static int load_kallsyms(struct tep_handle *tep, const char *path)
+/* A callback's name and start in the kallsyms file's symbols alone. */
+static char *resolve_in_file(void *priv, unsigned long long *addr, char **mod)
+{
+	struct tep_handle *symbols = priv;
+	const char *name = tep_find_function(symbols, *addr);
+
+	if (!name)
+		return NULL;
+	*addr = tep_find_function_address(symbols, *addr);
+	*mod = NULL;
+	return (char *)name;
+}
+
+/*
+ * Function names from a file in /proc/kallsyms format (a capture's), and
+ * from it alone: libtracefs has loaded this machine's /proc/kallsyms,
+ * whose addresses (another kernel, another KASLR offset) can lie between
+ * a capture's symbol and its callback and would name the wrong function.
+ */
+static int load_kallsyms(struct hotplug_trace *p, const char *path)
 {
 	_cleanup_free_ char *text = read_text_file(path, 64u << 20);
 
-	return text ? tep_parse_kallsyms(tep, text) : -1;
+	if (!text)
+		return -1;
+	p->symbols = tep_alloc();
+	if (!p->symbols || tep_parse_kallsyms(p->symbols, text) != 0)
+		return -1;
+	return tep_set_function_resolver(p->tep, resolve_in_file, p->symbols);
 }
 
 static int open_events(struct hotplug_tracing *t, const char *dir,
@@ -171,7 +195,7 @@ static int open_events(struct hotplug_tracing *t, const char *dir,
 			 "events (none in %s/events/cpuhp)", dir);
 		return -1;
 	}
-	if (kallsyms && load_kallsyms(p->tep, kallsyms) != 0) {
+	if (kallsyms && load_kallsyms(p, kallsyms) != 0) {
 		snprintf(t->note, sizeof(t->note), "cannot read %s", kallsyms);
 		return -1;
 	}
@@ -396,6 +420,7 @@ void hotplug_tracing_stop(struct hotplug_tracing *t)
 		remove_own_instance(p);
 	tracefs_instance_free(p->instance);
 	tep_free(p->tep);
+	tep_free(p->symbols);
 	if (p->cpus)
 		CPU_FREE(p->cpus);
 	/* Lazily: a submount or a late reader does not keep it mounted. */
