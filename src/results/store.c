@@ -1175,6 +1175,10 @@ int store_find_runs(struct store *st, const struct run_filter *f,
 
 /* ---- listing -------------------------------------------------------- */
 
+/* What json_state_sql() says of a run's JSON columns. */
+enum { LIST_JSON_BAD, LIST_JSON_OK, LIST_JSON_OVERSIZED };
+
+
 struct summaries {
 	struct run_summary *runs;
 	size_t n, cap;
@@ -1199,7 +1203,17 @@ static int take_summary(const struct sql_row *r, void *ctx)
 	grow_array((void **)&x->runs, &x->cap, x->n + 1, sizeof(*x->runs));
 	s = &x->runs[x->n];
 	memset(s, 0, sizeof(*s));
-	if (!row_int(r, 9) || (x->config && column_json(r, 10, &s->run.config))) {
+	if (row_int(r, 9) == LIST_JSON_OVERSIZED) {
+		store_set_err(why, sizeof(why), "%s: run %lld: its environment, "
+			"configuration or quality is larger than clockbench writes (%d "
+			"bytes)", x->st->name, (long long)row_int(r, 0),
+			STORE_JSON_MAX);
+		if (x->damaged)
+			x->damaged(why);
+		return 0;
+	}
+	if (row_int(r, 9) != LIST_JSON_OK ||
+	    (x->config && column_json(r, 10, &s->run.config))) {
 		store_set_err(why, sizeof(why), "%s: run %lld: its environment, "
 			"configuration or quality is not valid JSON (the database is "
 			"damaged)", x->st->name, (long long)row_int(r, 0));
@@ -1223,18 +1237,28 @@ static int take_summary(const struct sql_row *r, void *ctx)
 }
 
 /*
- * Whether a run's JSON columns parse, as a load would find them: checked
- * by the engine, since parsing them here was most of a listing's time.
- * PostgreSQL keeps them as jsonb, which is always valid.
+ * What a run's JSON columns are, as a load would find them: 1 when they
+ * parse, 0 when one does not, 2 when one is larger than the gate lets in
+ * (not parsed then: a store anyone wrote). Judged by the engine, since
+ * parsing them here was most of a listing's time. PostgreSQL keeps them
+ * as jsonb, always valid, and is written only through the gate.
  */
-static const char *json_valid_sql(const struct store *st)
+static void json_state_sql(const struct store *st, struct strbuf *sql)
 {
-	if (!streq(st->ops->engine, "SQLite"))
-		return "TRUE";
-	return st->version >= 2 ?
-		"json_valid(env) AND (config IS NULL OR json_valid(config)) AND"
-		" (quality IS NULL OR json_valid(quality))" :
-		"json_valid(env) AND (config IS NULL OR json_valid(config))";
+	bool quality = st->version >= 2;
+
+	if (!streq(st->ops->engine, "SQLite")) {
+		strbuf_addf(sql, "%d", LIST_JSON_OK);
+		return;
+	}
+	strbuf_addf(sql, "CASE WHEN length(CAST(env AS BLOB)) > %d"
+		    " OR length(CAST(config AS BLOB)) > %d", STORE_JSON_MAX, STORE_JSON_MAX);
+	if (quality)
+		strbuf_addf(sql, " OR length(CAST(quality AS BLOB)) > %d", STORE_JSON_MAX);
+	strbuf_addf(sql, " THEN %d WHEN json_valid(env) AND (config IS NULL OR"
+		    " json_valid(config))%s THEN %d ELSE %d END", LIST_JSON_OVERSIZED,
+		    quality ? " AND (quality IS NULL OR json_valid(quality))" : "",
+		    LIST_JSON_OK, LIST_JSON_BAD);
 }
 
 int store_list_runs(struct store *st, const struct run_filter *f, bool config,
@@ -1254,12 +1278,13 @@ int store_list_runs(struct store *st, const struct run_filter *f, bool config,
 	 * index of their status (schema 5) without reading their rows, whose
 	 * samples make them pages long each.
 	 */
-	strbuf_addf(&sql, "SELECT id, label, kernel, host, command, uuid, started,"
-		    " elapsed_s, status, CASE WHEN %s THEN 1 ELSE 0 END, %s,"
+	strbuf_adds(&sql, "SELECT id, label, kernel, host, command, uuid, started,"
+		    " elapsed_s, status, ");
+	json_state_sql(st, &sql);
+	strbuf_addf(&sql, ", %s,"
 		    " (SELECT count(*) FROM cells c WHERE c.run_id = runs.id),"
 		    " (SELECT count(*) FROM cells c WHERE c.run_id = runs.id"
-		    " AND c.status = 'ok')" RUN_FILTER_SQL, json_valid_sql(st),
-		    config ? "config" : "NULL");
+		    " AND c.status = 'ok')" RUN_FILTER_SQL, config ? "config" : "NULL");
 	if (run_sql(st, sql.buf, fp.p, ARRAY_SIZE(fp.p), take_summary, &x,
 		    "listing runs", err, errlen)) {
 		run_summaries_free(x.runs, x.n);
@@ -1934,8 +1959,6 @@ static int run_started_from_json(const json_t *j, struct stored_run *run,
 static int run_strings_from_json(const json_t *j, struct stored_run *run,
 				 char *err, size_t errlen)
 {
-	char why[96];
-
 	if (run_uuid_from_json(j, run, err, errlen) ||
 	    run_started_from_json(j, run, err, errlen))
 		return -1;
@@ -1950,20 +1973,7 @@ static int run_strings_from_json(const json_t *j, struct stored_run *run,
 	    get_string(j, "status", "status", true, STORE_NAME_MAX, &run->status,
 		       err, errlen))
 		return -1;
-	if (!command_like(run->command)) {
-		store_set_err(err, errlen, "command: '%s' is not a clockbench command",
-			run->command);
-		return -1;
-	}
-	if (*run->label && !store_label_valid(run->label, why, sizeof(why))) {
-		store_set_err(err, errlen, "label: '%s': %s", run->label, why);
-		return -1;
-	}
-	if (!streq(run->status, "complete") && !streq(run->status, "interrupted")) {
-		store_set_err(err, errlen, "status: '%s' is neither complete nor interrupted",
-			run->status);
-		return -1;
-	}
+	/* The command, label and status are judged by stored_run_check(). */
 	return 0;
 }
 
@@ -2081,6 +2091,9 @@ int stored_run_from_json(const json_t *j, struct stored_run *run, char *err,
 		if (stored_cell_from_json(c, i, &run->cells[i], err, errlen))
 			goto fail;
 	}
+	/* The gate every foreign run passes, as export_file_next()'s do. */
+	if (stored_run_check(run, err, errlen))
+		goto fail;
 	return 0;
 fail:
 	stored_run_free(run);

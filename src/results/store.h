@@ -279,6 +279,7 @@ int stored_run_from_json(const json_t *j, struct stored_run *run, char *err,
 /*
  * The same in pieces, for files read a cell at a time: every field of the
  * run object but "cells" (run->cells stays empty), and cell idx of it.
+ * The reader passes the whole run to stored_run_check() afterwards.
  */
 int stored_run_header_from_json(const json_t *j, struct stored_run *run,
 				char *err, size_t errlen);
