@@ -75,6 +75,7 @@ static const char *const guest_commands[] = {
 struct kernel {
 	char *name;
 	char *path;
+	char *append;		/* --kernel-append of this kernel, or NULL */
 	struct kernel_image image;
 	bool bootable;
 	char why[512];		/* why it cannot be booted */
@@ -142,6 +143,31 @@ static int kernel_option(const struct option_def *opt, const char *arg,
 	return 0;
 }
 
+/* --kernel-append NAME=ARGS: after the --kernel that named NAME. */
+static int kernel_append_option(const struct option_def *opt, const char *arg,
+				struct strbuf *err)
+{
+	struct kernels_cli *o = opt->value;
+	const char *eq = strchr(arg, '=');
+
+	for (size_t i = 0; eq && i < o->nkernels; i++) {
+		struct kernel *k = &o->kernels[i];
+
+		if (strlen(k->name) != (size_t)(eq - arg) ||
+		    strncmp(k->name, arg, (size_t)(eq - arg)))
+			continue;
+		if (k->append) {
+			strbuf_addf(err, "--kernel-append: '%s' given twice", k->name);
+			return -1;
+		}
+		k->append = xstrdup(eq + 1);
+		return 0;
+	}
+	strbuf_addf(err, "--kernel-append '%s': expected NAME=ARGS after the "
+		    "--kernel NAME=IMAGE it belongs to", arg);
+	return -1;
+}
+
 static int parse_kernels_options(int argc, char **argv, struct kernels_cli *o)
 {
 	struct option_def options[] = {
@@ -151,7 +177,10 @@ static int parse_kernels_options(int argc, char **argv, struct kernels_cli *o)
 		OPT_INT(0, "boots", "N", &o->boots, 1, BOOTS_MAX,
 			"boots of each kernel, interleaved (default 3)"),
 		OPT_STRING(0, "append", "ARGS", &o->append,
-			   "more kernel command line (e.g. tsc=reliable)"),
+			   "more kernel command line for every kernel"),
+		OPT_CALLBACK(0, "kernel-append", "NAME=ARGS", o, kernel_append_option,
+			     "more command line for kernel NAME alone (after its\n"
+			     "--kernel), e.g. tsc=reliable"),
 		OPT_CHOICE(0, "accel", "A", &o->accel, accel_names,
 			   "auto (default: KVM where it runs guests, else TCG),\n"
 			   "kvm or tcg"),
@@ -352,6 +381,7 @@ static json_t *vm_facts(const struct kernels_cli *o, const struct vm_machine *m,
 			       "emulated", m->accel != VM_ACCEL_KVM);
 
 	json_object_set_new(vm, "append", json_string(o->append ? o->append : ""));
+	json_object_set_new(vm, "kernel_append", json_string(k->append ? k->append : ""));
 	if (guest)
 		json_object_set(vm, "guest", (json_t *)guest);
 	return vm;
@@ -479,6 +509,14 @@ static int take_result(struct boot_ctx *c, const struct boot_files *f, struct ke
 				  output);
 		goto out;
 	}
+	/* doctor's verdict is its first line: what the boot found. */
+	if (streq(c->cmd[0], "doctor")) {
+		const char *output = json_string_value(json_object_get(man, "output"));
+
+		if (output)
+			text_line(stderr, "  %s: %.*s", k->name, (int)strcspn(output, "\n"),
+				  output);
+	}
 	export = json_object_get(man, "export");
 	if (!json_is_object(export)) {
 		/* A command that stores nothing: its output is the result. */
@@ -553,8 +591,11 @@ static int boot_once(struct boot_ctx *c, struct kernel *k, unsigned boot,
 		goto out;
 	}
 	/* panic=-1: a kernel that panics reboots, and -no-reboot ends qemu. */
-	strbuf_addf(&append, "console=ttyS0 panic=-1 rdinit=/init%s%s",
-		    c->o->append ? " " : "", c->o->append ? c->o->append : "");
+	strbuf_adds(&append, "console=ttyS0 panic=-1 rdinit=/init");
+	if (c->o->append)
+		strbuf_addf(&append, " %s", c->o->append);
+	if (k->append)
+		strbuf_addf(&append, " %s", k->append);
 	struct vm_boot b = {
 		.kernel = k->path, .append = append.buf, .initrd = files.initrd,
 		.console = files.console, .data = files.data, .log = files.log,
@@ -896,6 +937,7 @@ static void free_kernels(struct kernels_cli *o)
 	for (size_t i = 0; i < o->nkernels; i++) {
 		free(o->kernels[i].name);
 		free(o->kernels[i].path);
+		free(o->kernels[i].append);
 		free(o->kernels[i].runs);
 		for (size_t b = 0; b < o->kernels[i].noutputs; b++)
 			free(o->kernels[i].outputs[b]);

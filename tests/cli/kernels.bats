@@ -58,6 +58,8 @@ no_qemu_left() {
 	usage_error "the name " kernels --kernel 12=/x -- bench
 	usage_error "given twice" kernels --kernel a=/x --kernel a=/y -- bench
 	usage_error "invalid --boots" kernels --kernel a=/x --boots 0 -- bench
+	usage_error "--kernel-append 'b=x': expected NAME=ARGS after the --kernel" \
+		kernels --kernel a=/x --kernel-append b=x -- bench
 	usage_error "unknown accel 'xen' (auto, kvm, tcg)" kernels --kernel a=/x --accel xen -- bench
 }
 
@@ -120,6 +122,24 @@ no_qemu_left() {
 	run cb kernels --kernel v61="$K61" --boots 1 --fail-on worse --timeout 300 \
 		-- verify --check 'timens/vfork-exec/monotonic/vdso'
 	[ "$status" -eq 1 ]
+}
+
+@test "doctor on 6.1 with and without tsc=reliable: the hpet fallback found and named, a kernel's own command line" {
+	need_boots
+	run --separate-stderr cb kernels --kernel hpet="$K61" --kernel tsc="$K61" \
+		--kernel-append tsc=tsc=reliable --boots 1 --timeout 300 -- doctor
+	echo "$stderr"
+	[ "$status" -eq 0 ]
+	[[ "$stderr" == *"hpet: clockbench doctor: "*" problems: hres or coarse clock reads enter the kernel"* ]]
+	[[ "$stderr" == *"tsc: clockbench doctor: healthy"* ]]
+	run --separate-stderr cb export --all
+	jq -e '.runs | length == 2
+		and (.[0] | .label == "hpet" and .environment.clocksource == "hpet"
+			and .environment.vm.kernel_append == ""
+			and any(.config.problems[]; .cause == "clocksource"))
+		and (.[1] | .label == "tsc" and .environment.clocksource == "tsc"
+			and (.environment.cmdline | endswith(" tsc=reliable"))
+			and .config.verdict == "healthy")' <<<"$output"
 }
 
 @test "a file that is no kernel is named; the other kernel's boot is stored" {
