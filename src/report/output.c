@@ -272,9 +272,13 @@ int output_bench(FILE *f, const struct bench_run *run, enum output_format fmt,
 		output_tap(f, run);
 		break;
 	case FORMAT_JSON:
-		/* The run as show and export give it: one schema for a run. */
+		/*
+		 * The run as show and export give it: one schema for a run, and
+		 * every figure to the last bit (jansson's shortest exact form),
+		 * so that an import of this file is the run itself.
+		 */
 		j = run_to_json(stored, with_samples);
-		json_dumpf(j, f, JSON_INDENT(2) | JSON_REAL_PRECISION(8));
+		json_dumpf(j, f, JSON_INDENT(2));
 		fputc('\n', f);
 		json_decref(j);
 		break;
