@@ -791,20 +791,26 @@ static size_t boot_order(size_t round, size_t i, size_t n)
 }
 
 static const int stop_signals[] = { SIGINT, SIGTERM, SIGHUP };
+#define NSTOP ARRAY_SIZE(stop_signals)
 
-static void install_stop(struct sigaction old[3])
+/*
+ * The stop signals end the running boot, as they stop the measuring
+ * commands (cli/measure.c); what was there before goes to old.
+ */
+static void install_stop(struct sigaction old[NSTOP], bool installed[NSTOP])
 {
 	struct sigaction sa = { .sa_handler = on_stop };
 
 	sigemptyset(&sa.sa_mask);
-	for (size_t i = 0; i < ARRAY_SIZE(stop_signals); i++)
-		sigaction(stop_signals[i], &sa, &old[i]);
+	for (size_t i = 0; i < NSTOP; i++)
+		installed[i] = sigaction(stop_signals[i], &sa, &old[i]) == 0;
 }
 
-static void restore_stop(struct sigaction old[3])
+static void restore_stop(const struct sigaction old[NSTOP], const bool installed[NSTOP])
 {
-	for (size_t i = 0; old[0].sa_handler != on_stop && i < ARRAY_SIZE(stop_signals); i++)
-		sigaction(stop_signals[i], &old[i], NULL);
+	for (size_t i = 0; i < NSTOP; i++)
+		if (installed[i])
+			sigaction(stop_signals[i], &old[i], NULL);
 }
 
 static int check_images(struct kernels_cli *o)
@@ -948,7 +954,8 @@ static void free_kernels(struct kernels_cli *o)
 int cmd_kernels(int argc, char **argv)
 {
 	struct kernels_cli o = { 0 };
-	struct sigaction old[3] = { { .sa_handler = on_stop } };
+	struct sigaction old[NSTOP];
+	bool installed[NSTOP] = { false };
 	char qemu[PATH_MAX], payload[PATH_MAX], err[PATH_MAX + 256], why[256];
 	char dbpath[PATH_MAX], version[128];
 	struct vm_machine m;
@@ -986,7 +993,7 @@ int cmd_kernels(int argc, char **argv)
 		.o = &o, .m = &m, .st = st, .payload = payload,
 		.cmd = argv, .ncmd = (size_t)n,
 	};
-	install_stop(old);
+	install_stop(old, installed);
 	/* A boot's files are memfds and /dev/fd: nothing to clean up on disk. */
 	if (run_boots(&o, &c) != 0) {
 		if (c.usage_error) {
@@ -1005,7 +1012,7 @@ int cmd_kernels(int argc, char **argv)
 		caught += (int)print_check_matrix(&o);
 	rc = compare_kernels(&o, st, &caught) ? 1 : exit_status(&o, caught);
 out:
-	restore_stop(old);
+	restore_stop(old, installed);
 	store_close(st);
 	free_kernels(&o);
 	return rc;
