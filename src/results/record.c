@@ -64,22 +64,14 @@ const char *record_db_path(const struct store_options *o, char *buf, size_t len,
 static int make_parent_dirs(const char *path)
 {
 	char dir[PATH_MAX];
-	char *slash, *p;
+	char *slash;
 
 	snprintf(dir, sizeof(dir), "%s", path);
 	slash = strrchr(dir, '/');
 	if (!slash || slash == dir)
 		return 0;
 	*slash = '\0';
-	for (p = strchr(dir + 1, '/'); ; p = strchr(p + 1, '/')) {
-		if (p)
-			*p = '\0';
-		if (mkdir(dir, 0700) != 0 && errno != EEXIST)
-			return -1;
-		if (!p)
-			return 0;
-		*p = '/';
-	}
+	return mkdir_p_private(dir);
 }
 
 /* o's store, its path in path; err says why not (not printed). */

@@ -142,23 +142,6 @@ static int open_own_dir(const char *dir, char *why, size_t len)
 
 /* ---- writing -------------------------------------------------------- */
 
-/* mkdir -p, private: runs can say much about a machine. */
-static int make_dirs(const char *path)
-{
-	char dir[PATH_MAX];
-
-	snprintf(dir, sizeof(dir), "%s", path);
-	for (char *p = strchr(dir + 1, '/'); ; p = strchr(p + 1, '/')) {
-		if (p)
-			*p = '\0';
-		if (mkdir(dir, 0700) != 0 && errno != EEXIST)
-			return -1;
-		if (!p)
-			return 0;
-		*p = '/';
-	}
-}
-
 /*
  * The export file of run, synced: 0, or -1 with errno set. It names its
  * store as messages do: a server's URL without the password.
@@ -204,7 +187,7 @@ static int write_in(const char *dir, bool parents, const char *db,
 	char name[64], tmp[80];
 	int dfd, fd, saved;
 
-	if (parents ? make_dirs(dir) : mkdir(dir, 0700) && errno != EEXIST)
+	if (parents ? mkdir_p_private(dir) : mkdir(dir, 0700) && errno != EEXIST)
 		return -1;
 	dfd = open_own_dir(dir, why, whylen);
 	if (dfd < 0)
