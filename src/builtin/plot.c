@@ -179,22 +179,11 @@ static int plot_runs(const struct plot_options *o, struct plot_input *in,
 static int load_runs(struct store *st, const struct plot_options *o,
 		     enum run_load load, struct plot_input *in)
 {
-	char err[512];
-	int rc;
-
-	run_groups_free(in->groups, in->ngroups);
-	in->groups = NULL;
-	in->ngroups = 0;
-	rc = run_groups_load_sides(st, o->specs, o->nspecs,
-				   o->kind == PLOT_TIMENS ? PARTNERS_ALWAYS :
-				   o->kind < 0 ? PARTNERS_WHEN_TIMENS : PARTNERS_NEVER,
-				   load, &in->groups, &in->ngroups, err, sizeof(err));
-	if (rc == RUN_GROUPS_TOO_MANY)
-		return usage_fail("%s: name fewer runs, or draw --kind compare, which "
-				  "reads any number", err);
-	if (rc)
-		error_msg("%s", err);
-	return rc ? 1 : 0;
+	return run_groups_reload(st, o->specs, o->nspecs,
+				 o->kind == PLOT_TIMENS ? PARTNERS_ALWAYS :
+				 o->kind < 0 ? PARTNERS_WHEN_TIMENS : PARTNERS_NEVER,
+				 load, "name fewer runs, or draw --kind compare, which "
+				 "reads any number", &in->groups, &in->ngroups);
 }
 
 /*

@@ -291,20 +291,10 @@ static int report_mail(const struct report_options *o, const struct plot_input *
 static int load_runs(struct store *st, const struct report_options *o,
 		     enum run_load load, struct plot_input *in)
 {
-	char err[512];
-	int rc;
-
-	run_groups_free(in->groups, in->ngroups);
-	in->groups = NULL;
-	in->ngroups = 0;
-	rc = run_groups_load_sides(st, o->specs, o->nspecs, PARTNERS_WHEN_TIMENS,
-				   load, &in->groups, &in->ngroups, err, sizeof(err));
-	if (rc == RUN_GROUPS_TOO_MANY)
-		return usage_fail("%s: name fewer runs, or write --format mail or use "
-				  "clockbench compare, which read any number", err);
-	if (rc)
-		error_msg("%s", err);
-	return rc ? 1 : 0;
+	return run_groups_reload(st, o->specs, o->nspecs, PARTNERS_WHEN_TIMENS, load,
+				 "name fewer runs, or write --format mail or use "
+				 "clockbench compare, which read any number",
+				 &in->groups, &in->ngroups);
 }
 
 /*

@@ -201,3 +201,23 @@ int run_groups_load_sides(struct store *st, char *const *specs, size_t nspecs,
 		return 0;
 	return run_groups_add_timens_partners(st, load, groups, ngroups, err, errlen);
 }
+
+int run_groups_reload(struct store *st, char *const *specs, size_t nspecs,
+		      enum timens_partners partners, enum run_load load,
+		      const char *instead, struct compare_group **groups,
+		      size_t *ngroups)
+{
+	char err[512];
+	int rc;
+
+	run_groups_free(*groups, *ngroups);
+	*groups = NULL;
+	*ngroups = 0;
+	rc = run_groups_load_sides(st, specs, nspecs, partners, load, groups,
+				   ngroups, err, sizeof(err));
+	if (rc == RUN_GROUPS_TOO_MANY)
+		return usage_fail("%s: %s", err, instead);
+	if (rc)
+		error_msg("%s", err);
+	return rc ? 1 : 0;
+}

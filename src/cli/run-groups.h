@@ -70,6 +70,17 @@ int run_groups_load_sides(struct store *st, char *const *specs, size_t nspecs,
 			  struct compare_group **groups, size_t *ngroups,
 			  char *err, size_t errlen);
 
+/*
+ * run_groups_load_sides() into *groups anew (what they held is freed), for
+ * a command to return: 0; 2 with a usage error when RUNS_WHOLE would read
+ * too many runs, err followed by instead ("or write --format mail ..."); 1
+ * with the error printed otherwise.
+ */
+int run_groups_reload(struct store *st, char *const *specs, size_t nspecs,
+		      enum timens_partners partners, enum run_load load,
+		      const char *instead, struct compare_group **groups,
+		      size_t *ngroups);
+
 void run_groups_free(struct compare_group *groups, size_t ngroups);
 
 #endif
