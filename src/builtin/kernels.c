@@ -396,7 +396,6 @@ static json_t *vm_facts(const struct kernels_cli *o, const struct vm_machine *m,
 static int store_boot_runs(struct store *st, const json_t *export, struct kernel *k,
 			   json_t *vm, char *err, size_t errlen)
 {
-	char path[64];
 	struct export_file *f;
 	struct stored_run r;
 	int rc, n = 0, fd = vm_file_new("export");
@@ -407,11 +406,11 @@ static int store_boot_runs(struct store *st, const json_t *export, struct kernel
 			close(fd);
 		return -1;
 	}
-	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
-	f = export_file_open(path, err, errlen);
-	close(fd);
-	if (!f)
+	f = export_file_open_fd(fd, "the guest's export", err, errlen);
+	if (!f) {
+		close(fd);
 		return -1;
+	}
 	while ((rc = export_file_next(f, &r, err, errlen)) == 1) {
 		free(r.label);
 		r.label = xstrdup(k->name);
@@ -431,6 +430,7 @@ static int store_boot_runs(struct store *st, const json_t *export, struct kernel
 			break;
 	}
 	export_file_close(f);
+	close(fd);
 	return rc < 0 ? -1 : n;
 }
 

@@ -848,8 +848,7 @@ static int open_input(struct export_file *f, const char *name, char *err,
 	return f->fd < 0 ? -1 : 0;
 }
 
-struct export_file *export_file_open(const char *name, char *err,
-				     size_t errlen)
+static struct export_file *export_file_new(const char *name)
 {
 	struct export_file *f = xcalloc(1, sizeof(*f));
 
@@ -857,6 +856,14 @@ struct export_file *export_file_open(const char *name, char *err,
 	strbuf_init(&f->key);
 	strbuf_init(&f->keys);
 	f->name = xstrdup(name);
+	return f;
+}
+
+struct export_file *export_file_open(const char *name, char *err,
+				     size_t errlen)
+{
+	struct export_file *f = export_file_new(name);
+
 	if (open_input(f, name, err, errlen) ||
 	    export_file_rewind(f, err, errlen)) {
 		export_file_close(f);
@@ -868,12 +875,8 @@ struct export_file *export_file_open(const char *name, char *err,
 struct export_file *export_file_open_fd(int fd, const char *name, char *err,
 					size_t errlen)
 {
-	struct export_file *f = xcalloc(1, sizeof(*f));
+	struct export_file *f = export_file_new(name);
 
-	strbuf_init(&f->text);
-	strbuf_init(&f->key);
-	strbuf_init(&f->keys);
-	f->name = xstrdup(name);
 	f->fd = fd;
 	f->own_fd = false;
 	if (export_file_rewind(f, err, errlen)) {
