@@ -99,6 +99,9 @@ static int parse_compare_options(int argc, char **argv, struct compare_cli *o)
 		OPT_CHOICE(0, "fail-on", "WHAT", &o->fail_on, compare_gate_names,
 			   "exit 3 when a cell is significantly worse, better,\n"
 			   "or either (change); none (default) never fails"),
+		OPT_BOOL(0, "judge-emulated", &o->opts.judge_emulated,
+			 "let --fail-on catch changes between emulated timings\n"
+			 "(runs of `kernels` under TCG)"),
 		STORE_DB_OPTION(&o->store),
 		OPT_END(),
 	};

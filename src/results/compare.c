@@ -865,6 +865,35 @@ static bool groups_interleaved(const struct compare_group *groups, size_t n)
 	return true;
 }
 
+bool stored_run_emulated(const struct stored_run *run)
+{
+	return json_is_true(json_object_get(json_object_get(run->env, "vm"), "emulated"));
+}
+
+/*
+ * Emulated timings: marked on every diff they touch, and never judged
+ * against timings from hardware, whatever a test would say: an emulator's
+ * costs are not a machine's.
+ */
+static void judge_emulation(struct compare_result *r)
+{
+	r->emulated = xcalloc(r->ngroups, sizeof(*r->emulated));
+	for (size_t g = 0; g < r->ngroups; g++)
+		for (size_t k = 0; k < r->groups[g].nruns; k++)
+			r->emulated[g] |= stored_run_emulated(&r->groups[g].runs[k]);
+	for (size_t i = 0; i < r->nrows; i++)
+		for (size_t g = 1; g < r->ngroups; g++) {
+			struct compare_diff *d = &r->rows[i].diffs[g];
+
+			d->emulated = r->emulated[0] || r->emulated[g];
+			d->judge_emulated = r->opts.judge_emulated;
+			if (d->valid && r->emulated[0] != r->emulated[g]) {
+				d->significant = false;
+				d->verdict = "n/a";
+			}
+		}
+}
+
 int compare_build(struct compare_result *r, struct compare_group *groups,
 		  size_t ngroups, const struct compare_options *o, char *err,
 		  size_t errlen)
@@ -898,6 +927,7 @@ int compare_build(struct compare_result *r, struct compare_group *groups,
 	compute_geomeans(r);
 	detect_machine_shift(r);
 	add_ns_beside(r);
+	judge_emulation(r);
 	return 0;
 }
 
@@ -916,6 +946,7 @@ void compare_free(struct compare_result *r)
 	free(r->geomean_change_pct);
 	free(r->same_direction);
 	free(r->machine_shift);
+	free(r->emulated);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -923,7 +954,7 @@ const char *const compare_gate_names[] = { "none", "worse", "better", "change", 
 
 bool compare_gate_hit(const struct compare_diff *d, enum compare_gate gate)
 {
-	if (!d->valid || !d->significant)
+	if (!d->valid || !d->significant || (d->emulated && !d->judge_emulated))
 		return false;
 	switch (gate) {
 	case GATE_NONE:

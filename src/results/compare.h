@@ -80,8 +80,21 @@ struct compare_options {
 	 * noise (TEST_LOG_T_HISTORY). NULL or empty: none.
 	 */
 	const struct compare_group *history;
+	/*
+	 * Let --fail-on catch changes between emulated timings (runs booted
+	 * under TCG by `kernels`, environment.vm.emulated). An emulated
+	 * timing is never judged against one from hardware, asked or not.
+	 */
+	bool judge_emulated;
 };
 void compare_options_default(struct compare_options *o);
+
+/*
+ * Whether run's timings came from an emulator: a boot of `kernels`
+ * without KVM (TCG), whose figures compare code paths on one emulator,
+ * not hardware costs.
+ */
+bool stored_run_emulated(const struct stored_run *run);
 
 /* The fewest runs of history that judge a single run against another. */
 #define COMPARE_HISTORY_MIN 4
@@ -165,7 +178,14 @@ struct compare_diff {
 	 */
 	bool rounds_span;
 	bool significant;
-	const char *verdict;	/* "better", "worse", "~", "noisy", "few" */
+	/*
+	 * A side's timings are emulated: --fail-on passes over the change
+	 * unless judge_emulated. One emulated side against one from
+	 * hardware is no comparison: never significant, verdict "n/a".
+	 */
+	bool emulated;
+	bool judge_emulated;
+	const char *verdict;	/* "better", "worse", "~", "noisy", "few", "n/a" */
 	double ns_change_pct;	/* metric core-cycles: the change in ns, else NAN */
 };
 
@@ -203,6 +223,7 @@ struct compare_result {
 	 */
 	double *same_direction;
 	bool *machine_shift;
+	bool *emulated;		/* per group: a run of it has emulated timings */
 };
 
 /*
