@@ -31,6 +31,7 @@
 #include "vm/image.h"
 #include "vm/payload.h"
 #include "vm/qemu.h"
+#include "vm/vmlinux.h"
 
 #define KERNELS_MAX 16
 #define BOOTS_MAX 100
@@ -77,11 +78,14 @@ struct kernel {
 	char *path;
 	char *append;		/* --kernel-append of this kernel, or NULL */
 	struct kernel_image image;
+	int vmlinux;		/* the bzImage's kernel unpacked, or -1 */
+	char booted_as[64];	/* "bzImage", "vmlinux", "vmlinux (lz4 bzImage)" */
 	bool bootable;
 	char why[512];		/* why it cannot be booted */
 	int64_t *runs;		/* the stored runs of its boots */
 	size_t nruns, cap;
 	unsigned failed;	/* boots that brought no result */
+	unsigned problems;	/* doctor's boots that found a problem (exit 3) */
 	char **outputs;		/* a checking command's output, per boot */
 	size_t noutputs, outcap;
 };
@@ -96,6 +100,8 @@ struct kernels_cli {
 	const char *append;
 	const char *guest;
 	const char *logs;
+	bool no_unpack;
+	bool judge_emulated;
 	int style;
 	int fail_on;
 	struct store_options store;
@@ -138,6 +144,7 @@ static int kernel_option(const struct option_def *opt, const char *arg,
 			return -1;
 		}
 	k = &o->kernels[o->nkernels++];
+	k->vmlinux = -1;
 	k->name = name;
 	k->path = xstrdup(eq + 1);
 	return 0;
@@ -192,6 +199,10 @@ static int parse_kernels_options(int argc, char **argv, struct kernels_cli *o)
 			"the guest's memory (default 1024)"),
 		OPT_STRING(0, "guest", "PATH", &o->guest,
 			   "the static clockbench to boot (default: make guest's)"),
+		OPT_BOOL(0, "no-unpack", &o->no_unpack,
+			 "boot a bzImage as it is (default: the vmlinux inside it,\n"
+			 "unpacked on the host, which spares every boot the\n"
+			 "guest's own decompression)"),
 		OPT_STRING(0, "logs", "DIR", &o->logs,
 			   "keep the console of every boot in DIR (a failed boot's\n"
 			   "is always kept, in $XDG_STATE_HOME/clockbench/boots)"),
@@ -200,7 +211,10 @@ static int parse_kernels_options(int argc, char **argv, struct kernels_cli *o)
 			   "ratio, summary, ministat"),
 		OPT_CHOICE(0, "fail-on", "WHAT", &o->fail_on, compare_gate_names,
 			   "exit 1 when a cell is significantly worse, better or\n"
-			   "either (change), 125 when a kernel cannot be measured"),
+			   "either (change), 125 when a kernel cannot be measured;\n"
+			   "emulated timings (TCG) only with --judge-emulated"),
+		OPT_BOOL(0, "judge-emulated", &o->judge_emulated,
+			 "let --fail-on judge timings measured under TCG"),
 		STORE_DB_OPTION(&o->store),
 		OPT_END(),
 	};
@@ -243,14 +257,15 @@ static bool find_in_path(const char *prog, char *buf, size_t len)
 }
 
 /*
- * KVM runs ordinary guests only where the CPU virtualises (vmx or svm):
- * a KVM provided by kvm_pvm (this machine is itself a PVM guest) runs only
- * kernels built for PVM. Why TCG was chosen goes to why.
+ * Whether to try KVM: asked for, or (auto) a /dev/kvm this user can open.
+ * Whether it runs ordinary guests only a boot can tell (probe_kvm()): a
+ * KVM provided by kvm_pvm (a machine that is itself a PVM guest) runs
+ * only kernels built for PVM, and a CPU without vmx or svm exposes none
+ * of the real kind. What is known goes to why.
  */
 static enum vm_accel choose_accel(int asked, char *why, size_t len)
 {
 	_cleanup_free_ char *cpuinfo = NULL;
-	bool virt;
 
 	if (asked == VM_ACCEL_KVM || asked == VM_ACCEL_TCG) {
 		snprintf(why, len, "asked for");
@@ -260,19 +275,15 @@ static enum vm_accel choose_accel(int asked, char *why, size_t len)
 		snprintf(why, len, "no usable /dev/kvm");
 		return VM_ACCEL_TCG;
 	}
-	if (access("/sys/module/kvm_pvm", F_OK) == 0) {
+	cpuinfo = read_text_file("/proc/cpuinfo", 1u << 20);
+	if (access("/sys/module/kvm_pvm", F_OK) == 0)
 		snprintf(why, len, "/dev/kvm is kvm_pvm's: this machine is a PVM "
 			 "guest, whose KVM runs only PVM kernels");
-		return VM_ACCEL_TCG;
-	}
-	cpuinfo = read_text_file("/proc/cpuinfo", 1u << 20);
-	virt = cpuinfo && (strstr(cpuinfo, " vmx") || strstr(cpuinfo, " svm"));
-	if (!virt) {
-		snprintf(why, len, "the CPU shows neither vmx nor svm");
-		return VM_ACCEL_TCG;
-	}
-	snprintf(why, len, "/dev/kvm on a CPU with %s",
-		 strstr(cpuinfo, " vmx") ? "vmx" : "svm");
+	else if (cpuinfo && (strstr(cpuinfo, " vmx") || strstr(cpuinfo, " svm")))
+		snprintf(why, len, "/dev/kvm on a CPU with %s",
+			 strstr(cpuinfo, " vmx") ? "vmx" : "svm");
+	else
+		snprintf(why, len, "/dev/kvm, but the CPU shows neither vmx nor svm");
 	return VM_ACCEL_KVM;
 }
 
@@ -380,6 +391,9 @@ static json_t *vm_facts(const struct kernels_cli *o, const struct vm_machine *m,
 			       "position", (int)position,
 			       "emulated", m->accel != VM_ACCEL_KVM);
 
+	json_object_set_new(vm, "booted_as", json_string(k->booted_as));
+	json_object_set_new(vm, "accel_reason", json_string(m->accel_reason ?
+							    m->accel_reason : ""));
 	json_object_set_new(vm, "append", json_string(o->append ? o->append : ""));
 	json_object_set_new(vm, "kernel_append", json_string(k->append ? k->append : ""));
 	if (guest)
@@ -513,6 +527,9 @@ static int take_result(struct boot_ctx *c, const struct boot_files *f, struct ke
 	if (streq(c->cmd[0], "doctor")) {
 		const char *output = json_string_value(json_object_get(man, "output"));
 
+		if (json_integer_value(json_object_get(json_object_get(man, "status"),
+						       "exit")) == EXIT_PROBLEM)
+			k->problems++;
 		if (output)
 			text_line(stderr, "  %s: %.*s", k->name, (int)strcspn(output, "\n"),
 				  output);
@@ -573,6 +590,18 @@ static void report_failure(const struct kernels_cli *o, const struct boot_files 
 	print_tail(f->log, 4);
 }
 
+/* The kernel command line of k's boots. */
+static void kernel_cmdline(const struct kernels_cli *o, const struct kernel *k,
+			   struct strbuf *append)
+{
+	/* panic=-1: a kernel that panics reboots, and -no-reboot ends qemu. */
+	strbuf_adds(append, "console=ttyS0 panic=-1 rdinit=/init");
+	if (o->append)
+		strbuf_addf(append, " %s", o->append);
+	if (k->append)
+		strbuf_addf(append, " %s", k->append);
+}
+
 /* One boot of k: 0 when its result was stored, -1 when the boot failed. */
 static int boot_once(struct boot_ctx *c, struct kernel *k, unsigned boot,
 		     unsigned position, unsigned index, unsigned total)
@@ -590,14 +619,10 @@ static int boot_once(struct boot_ctx *c, struct kernel *k, unsigned boot,
 		error_msg("cannot prepare the boot: %s", err[0] ? err : strerror(errno));
 		goto out;
 	}
-	/* panic=-1: a kernel that panics reboots, and -no-reboot ends qemu. */
-	strbuf_adds(&append, "console=ttyS0 panic=-1 rdinit=/init");
-	if (c->o->append)
-		strbuf_addf(&append, " %s", c->o->append);
-	if (k->append)
-		strbuf_addf(&append, " %s", k->append);
+	kernel_cmdline(c->o, k, &append);
 	struct vm_boot b = {
-		.kernel = k->path, .append = append.buf, .initrd = files.initrd,
+		.kernel = k->path, .kernel_fd = k->vmlinux,
+		.append = append.buf, .initrd = files.initrd,
 		.console = files.console, .data = files.data, .log = files.log,
 	};
 	text_line(stderr, "boot %u/%u: %s (%s), %u of %ld", index, total, k->name,
@@ -622,6 +647,108 @@ out:
 	if (rc)
 		k->failed++;
 	return rc;
+}
+
+/* ---- the accelerator ------------------------------------------------------ */
+
+/* A probe boot's limit: KVM boots a kernel in seconds. */
+#define KVM_PROBE_TIMEOUT_S 120.0
+
+/* The first line of qemu's log that names an error, else its first line. */
+static void qemu_complaint(int log, char *buf, size_t len)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char *line;
+
+	buf[0] = '\0';
+	if (vm_file_read(log, 1u << 20, &sb) == 0 && sb.len) {
+		line = strcasestr(sb.buf, "error");
+		while (line && line > sb.buf && line[-1] != '\n')
+			line--;
+		if (!line)
+			line = sb.buf;
+		snprintf(buf, len, "%.*s", (int)strcspn(line, "\n"), line);
+	}
+	strbuf_release(&sb);
+}
+
+/*
+ * Whether KVM runs ordinary guests here: one boot of k under KVM with the
+ * cheapest command (vdso) that must reach the guest's init and bring its
+ * result back. What happened goes to why.
+ */
+static bool probe_kvm(const struct boot_ctx *c, const struct kernel *k, char *why,
+		      size_t len)
+{
+	static char *const probe_cmd[] = { (char *)"vdso", NULL };
+	struct vm_machine m = *c->m;
+	struct boot_files files = { -1, -1, -1, -1 };
+	struct strbuf initrd = STRBUF_INIT, append = STRBUF_INIT;
+	struct strbuf data = STRBUF_INIT, result = STRBUF_INIT;
+	struct vm_outcome out = { 0 };
+	char err[512] = "", end[256], said[256];
+	const char *reason = NULL;
+
+	m.accel = VM_ACCEL_KVM;
+	if (m.timeout_s > KVM_PROBE_TIMEOUT_S)
+		m.timeout_s = KVM_PROBE_TIMEOUT_S;
+	kernel_cmdline(c->o, k, &append);
+	struct vm_boot b = {
+		.kernel = k->path, .kernel_fd = k->vmlinux, .append = append.buf,
+	};
+	if (boot_files_open(&files) != 0 ||
+	    payload_initramfs(c->payload, probe_cmd, 1, &initrd, err, sizeof(err)) ||
+	    fd_write_all(files.initrd, initrd.buf, initrd.len)) {
+		reason = err[0] ? err : strerror(errno);
+	} else {
+		b.initrd = files.initrd, b.console = files.console;
+		b.data = files.data, b.log = files.log;
+		if (vm_run(&m, &b, &stop_signal, &out, err, sizeof(err)))
+			reason = err;
+		else if (!(reason = end_reason(&out, end, sizeof(end))) &&
+			 (vm_file_read(files.data, DATA_MAX_BYTES, &data) != 0 ||
+			  frame_decode(data.buf, data.len, &result, err, sizeof(err)) != 0))
+			reason = err[0] ? err : "no result came back";
+	}
+	if (reason) {
+		qemu_complaint(files.log, said, sizeof(said));
+		snprintf(why, len, "a probe boot of %s under KVM failed after %.1f s: "
+			 "%s%s%s", k->name, out.wall_s, reason, said[0] ? ": " : "", said);
+	} else {
+		snprintf(why, len, "a probe boot of %s under KVM reached its init and "
+			 "came back in %.1f s", k->name, out.wall_s);
+	}
+	boot_files_close(&files);
+	strbuf_release(&initrd);
+	strbuf_release(&append);
+	strbuf_release(&data);
+	strbuf_release(&result);
+	return !reason;
+}
+
+/*
+ * The accelerator of every boot: TCG, KVM when asked for, or (auto) KVM
+ * when a probe boot of the first bootable kernel under it comes back.
+ * Printed with the reason; every run records it.
+ */
+static void settle_accel(const struct kernels_cli *o, struct boot_ctx *c,
+			 struct vm_machine *m, char *why, size_t len)
+{
+	char probe[768];
+
+	if (o->accel == VM_ACCEL_AUTO && m->accel == VM_ACCEL_KVM) {
+		for (size_t i = 0; i < o->nkernels; i++) {
+			if (!o->kernels[i].bootable)
+				continue;
+			if (!probe_kvm(c, &o->kernels[i], probe, sizeof(probe)))
+				m->accel = VM_ACCEL_TCG;
+			snprintf(why + strlen(why), len - strlen(why), "; %s", probe);
+			break;
+		}
+	}
+	m->accel_reason = why;
+	text_line(stderr, "accelerator: %s (%s)%s", vm_accel_name(m->accel), why,
+		  m->accel == VM_ACCEL_TCG ? "; timings are emulated" : "");
 }
 
 /* ---- checks by kernel ----------------------------------------------------- */
@@ -813,6 +940,31 @@ static void restore_stop(const struct sigaction old[NSTOP], const bool installed
 			sigaction(stop_signals[i], &old[i], NULL);
 }
 
+/*
+ * A bzImage boots as the vmlinux inside it where that can be had: under
+ * TCG the guest's decompressor alone takes seconds of every boot.
+ */
+static void unpack_image(const struct kernels_cli *o, struct kernel *k)
+{
+	struct vmlinux_extract x;
+	char err[256];
+
+	snprintf(k->booted_as, sizeof(k->booted_as), "%s",
+		 kernel_image_kind_name(k->image.kind));
+	if (k->image.kind != IMAGE_BZIMAGE || o->no_unpack)
+		return;
+	k->vmlinux = vmlinux_extract(k->path, &x, err, sizeof(err));
+	if (k->vmlinux < 0) {
+		text_line(stderr, "  booted as the bzImage: its kernel cannot be "
+			  "unpacked: %s", err);
+		return;
+	}
+	snprintf(k->booted_as, sizeof(k->booted_as), "vmlinux (from a %s bzImage)",
+		 x.method);
+	text_line(stderr, "  booted as its vmlinux, unpacked (%s, %.1f MB)", x.method,
+		  (double)x.bytes / 1e6);
+}
+
 static int check_images(struct kernels_cli *o)
 {
 	size_t bootable = 0;
@@ -831,6 +983,7 @@ static int check_images(struct kernels_cli *o)
 		text_line(stderr, "%s: %s, %s %s", k->name, k->path,
 			  kernel_image_kind_name(k->image.kind),
 			  k->image.release[0] ? k->image.release : "(release not found)");
+		unpack_image(o, k);
 	}
 	return bootable ? 0 : -1;
 }
@@ -882,6 +1035,7 @@ static int compare_kernels(struct kernels_cli *o, struct store *st, int *caught)
 	}
 	if (rc == 0 && n >= 2) {
 		compare_options_default(&opts);
+		opts.judge_emulated = o->judge_emulated;
 		rc = compare_build(&result, groups, n, &opts, err, sizeof(err));
 		if (rc == 0) {
 			putchar('\n');
@@ -945,6 +1099,8 @@ static void free_kernels(struct kernels_cli *o)
 		free(o->kernels[i].path);
 		free(o->kernels[i].append);
 		free(o->kernels[i].runs);
+		if (o->kernels[i].vmlinux >= 0)
+			close(o->kernels[i].vmlinux);
 		for (size_t b = 0; b < o->kernels[i].noutputs; b++)
 			free(o->kernels[i].outputs[b]);
 		free(o->kernels[i].outputs);
@@ -956,8 +1112,8 @@ int cmd_kernels(int argc, char **argv)
 	struct kernels_cli o = { 0 };
 	struct sigaction old[NSTOP];
 	bool installed[NSTOP] = { false };
-	char qemu[PATH_MAX], payload[PATH_MAX], err[PATH_MAX + 256], why[256];
-	char dbpath[PATH_MAX], version[128];
+	char qemu[PATH_MAX], payload[PATH_MAX], err[PATH_MAX + 256];
+	char dbpath[PATH_MAX], version[128], why[1024];
 	struct vm_machine m;
 	struct store *st = NULL;
 	int n, rc = 1, caught = 0;
@@ -987,13 +1143,12 @@ int cmd_kernels(int argc, char **argv)
 		.cpus = (unsigned)o.cpus, .memory_mb = (unsigned)o.memory_mb,
 		.timeout_s = o.timeout_s,
 	};
-	text_line(stderr, "accelerator: %s (%s)%s", vm_accel_name(m.accel), why,
-		  m.accel == VM_ACCEL_TCG ? "; timings are emulated" : "");
 	struct boot_ctx c = {
 		.o = &o, .m = &m, .st = st, .payload = payload,
 		.cmd = argv, .ncmd = (size_t)n,
 	};
 	install_stop(old, installed);
+	settle_accel(&o, &c, &m, why, sizeof(why));
 	/* A boot's files are memfds and /dev/fd: nothing to clean up on disk. */
 	if (run_boots(&o, &c) != 0) {
 		if (c.usage_error) {
@@ -1007,9 +1162,14 @@ int cmd_kernels(int argc, char **argv)
 		goto out;
 	}
 	print_summary(&o);
-	/* A failed check is a bad kernel for git bisect run, as a worse cell is. */
+	/*
+	 * A failed check, or a problem doctor found, is a bad kernel for
+	 * git bisect run, as a worse cell is.
+	 */
 	if (streq(argv[0], "verify"))
 		caught += (int)print_check_matrix(&o);
+	for (size_t i = 0; i < o.nkernels; i++)
+		caught += (int)o.kernels[i].problems;
 	rc = compare_kernels(&o, st, &caught) ? 1 : exit_status(&o, caught);
 out:
 	restore_stop(old, installed);

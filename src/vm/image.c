@@ -10,6 +10,7 @@
 
 #include "basic/util.h"
 #include "vm/image.h"
+#include "vm/vmlinux.h"
 
 /* The x86 boot protocol's header (Documentation/arch/x86/boot.rst). */
 #define BOOT_FLAG_OFF 0x1fe		/* 0xAA55 */
@@ -72,22 +73,34 @@ static void bzimage_version(int fd, const unsigned char *hdr,
 		split_banner(v, VERSION_BYTES, img);
 }
 
-static void vmlinux_version(int fd, off_t size, struct kernel_image *img)
+/*
+ * An ELF vmlinux: its banner (in .rodata) and its PVH entry note, both in
+ * the file's start. 0, or -1 with why qemu cannot boot it.
+ */
+static int vmlinux_read(int fd, off_t size, struct kernel_image *img, char *err,
+			size_t errlen)
 {
 	static const char banner[] = "Linux version ";
 	size_t len = size > (off_t)BANNER_SCAN_BYTES ? BANNER_SCAN_BYTES : (size_t)size;
-	char *buf = xmalloc(len + 1);
+	_cleanup_free_ char *buf = xmalloc(len + 1);
 	const char *hit;
 
-	if (read_at(fd, 0, buf, len) == 0) {
-		buf[len] = '\0';
-		hit = memmem(buf, len, banner, sizeof(banner) - 1);
-		if (hit) {
-			hit += sizeof(banner) - 1;
-			split_banner(hit, len - (size_t)(hit - buf), img);
-		}
+	if (read_at(fd, 0, buf, len) != 0) {
+		snprintf(err, errlen, "cannot read it: %s", strerror(errno));
+		return -1;
 	}
-	free(buf);
+	buf[len] = '\0';
+	hit = memmem(buf, len, banner, sizeof(banner) - 1);
+	if (hit) {
+		hit += sizeof(banner) - 1;
+		split_banner(hit, len - (size_t)(hit - buf), img);
+	}
+	if (!img->release[0]) {
+		snprintf(err, errlen, "an x86-64 ELF file without a "
+			 "\"Linux version\" banner: not a vmlinux");
+		return -1;
+	}
+	return vmlinux_bootable((const unsigned char *)buf, len, err, errlen) ? 0 : -1;
 }
 
 static int classify(int fd, off_t size, struct kernel_image *img, char *err,
@@ -116,13 +129,7 @@ static int classify(int fd, off_t size, struct kernel_image *img, char *err,
 			return -1;
 		}
 		img->kind = IMAGE_VMLINUX;
-		vmlinux_version(fd, size, img);
-		if (!img->release[0]) {
-			snprintf(err, errlen, "an x86-64 ELF file without a "
-				 "\"Linux version\" banner: not a vmlinux");
-			return -1;
-		}
-		return 0;
+		return vmlinux_read(fd, size, img, err, errlen);
 	}
 	if (hdr[0] == 0x1f && hdr[1] == 0x8b) {
 		snprintf(err, errlen, "a gzip file, not a kernel image: "

@@ -58,6 +58,9 @@ char **vm_qemu_argv(const struct vm_machine *m, const struct vm_boot *b)
 	arg(&a, "-display");
 	arg(&a, "none");
 	arg(&a, "-no-reboot");
+	/* Whose qemu this is, for ps and pgrep: no path, no user's text. */
+	arg(&a, "-name");
+	arg(&a, "clockbench-%ld", (long)getpid());
 	arg(&a, "-accel");
 	arg(&a, "%s", m->accel == VM_ACCEL_KVM ? "kvm" : "tcg");
 	arg(&a, "-cpu");
@@ -67,7 +70,10 @@ char **vm_qemu_argv(const struct vm_machine *m, const struct vm_boot *b)
 	arg(&a, "-m");
 	arg(&a, "%u", m->memory_mb);
 	arg(&a, "-kernel");
-	arg(&a, "%s", b->kernel);
+	if (b->kernel_fd >= 0)
+		arg(&a, "/dev/fd/%d", VM_FD_KERNEL);
+	else
+		arg(&a, "%s", b->kernel);
 	arg(&a, "-initrd");
 	arg(&a, "/dev/fd/%d", VM_FD_INITRD);
 	arg(&a, "-append");
@@ -106,6 +112,7 @@ static _noreturn_ void exec_qemu(char **argv, const struct vm_boot *b, pid_t par
 {
 	int initrd = lift(b->initrd), console = lift(b->console);
 	int data = lift(b->data), log = lift(b->log);
+	int kernel = b->kernel_fd >= 0 ? lift(b->kernel_fd) : -2;
 	int null = open("/dev/null", O_RDONLY | O_CLOEXEC);
 
 	setpgid(0, 0);
@@ -115,7 +122,8 @@ static _noreturn_ void exec_qemu(char **argv, const struct vm_boot *b, pid_t par
 	if (initrd < 0 || console < 0 || data < 0 || log < 0 || null < 0 ||
 	    dup2(null, STDIN_FILENO) < 0 || dup2(log, STDOUT_FILENO) < 0 ||
 	    dup2(log, STDERR_FILENO) < 0 || dup2(initrd, VM_FD_INITRD) < 0 ||
-	    dup2(console, VM_FD_CONSOLE) < 0 || dup2(data, VM_FD_DATA) < 0)
+	    dup2(console, VM_FD_CONSOLE) < 0 || dup2(data, VM_FD_DATA) < 0 ||
+	    kernel == -1 || (kernel >= 0 && dup2(kernel, VM_FD_KERNEL) < 0))
 		_exit(127);
 	execvp(argv[0], argv);
 	dprintf(STDERR_FILENO, "cannot run %s: %s\n", argv[0], strerror(errno));

@@ -24,6 +24,7 @@ struct vm_machine {
 	const char *qemu;	/* "qemu-system-x86_64", found in PATH */
 	const char *version;	/* its first line of -version */
 	enum vm_accel accel;	/* KVM or TCG: chosen before the boots */
+	const char *accel_reason;	/* why that one, in words */
 	unsigned cpus;
 	unsigned memory_mb;
 	double timeout_s;	/* a boot's limit, from start to power-off */
@@ -35,7 +36,8 @@ struct vm_machine {
  * clockbench ends, SIGKILL included.
  */
 struct vm_boot {
-	const char *kernel;	/* the image's path */
+	const char *kernel;	/* the image's path, when kernel_fd < 0 */
+	int kernel_fd;		/* the image unpacked (vm/vmlinux.h), or -1 */
 	const char *append;	/* the kernel command line, whole */
 	int initrd;		/* the initramfs */
 	int console;		/* ttyS0: the kernel's console */
@@ -66,6 +68,7 @@ enum {
 	VM_FD_INITRD = 3,
 	VM_FD_CONSOLE,
 	VM_FD_DATA,
+	VM_FD_KERNEL,
 };
 
 /* A new unnamed file (memfd) called name: its descriptor, or -1. */

@@ -2,13 +2,28 @@
 /*
  * Unit tests of vm/: the frame a guest's result crosses the serial port
  * in (whole, cut short, changed, absent), the initramfs's cpio entries,
- * and what a kernel image file is taken for.
+ * what a kernel image file is taken for, and the vmlinux unpacked from a
+ * bzImage in every compression the kernel's build uses.
  */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
 #include <cmocka.h>
+
+#include <elf.h>
+#include <zstd.h>
+
+#include "config.h"
+#if HAVE_ZLIB
+#include <zlib.h>
+#endif
+#if HAVE_LZMA
+#include <lzma.h>
+#endif
+#if HAVE_LZ4
+#include <lz4.h>
+#endif
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +35,8 @@
 #include "vm/frame.h"
 #include "vm/image.h"
 #include "vm/initramfs.h"
+#include "vm/qemu.h"
+#include "vm/vmlinux.h"
 
 static const char payload[] =
 	"{\"clockbench_guest\": 1, \"export\": {\"runs\": []}, \"output\": \"ok\\n\"}";
@@ -212,6 +229,193 @@ static void test_image_not_a_kernel(void **state)
 	assert_non_null(strstr(err, "not a regular file"));
 }
 
+/* ---- the vmlinux inside a bzImage ---------------------------------------- */
+
+#define FAKE_VMLINUX_BYTES (300u << 10)
+
+/*
+ * An x86-64 ELF whose one PT_NOTE holds the PVH entry note when pvh, and
+ * a body that compresses, as a kernel's does, but not to nothing.
+ */
+static unsigned char *fake_vmlinux(bool pvh, size_t *len)
+{
+	unsigned char *b = xcalloc(1, FAKE_VMLINUX_BYTES);
+	Elf64_Ehdr eh = { .e_type = ET_EXEC, .e_machine = EM_X86_64,
+			  .e_phoff = sizeof(Elf64_Ehdr), .e_phentsize = sizeof(Elf64_Phdr),
+			  .e_phnum = 1, .e_ehsize = sizeof(Elf64_Ehdr) };
+	size_t notes = 0x1000;
+	Elf64_Phdr ph = { .p_type = PT_NOTE, .p_offset = notes, .p_filesz = 20 };
+	Elf64_Nhdr nh = { .n_namesz = 4, .n_descsz = 4, .n_type = pvh ? 18 : 1 };
+
+	memcpy(eh.e_ident, ELFMAG, SELFMAG);
+	eh.e_ident[EI_CLASS] = ELFCLASS64;
+	memcpy(b, &eh, sizeof(eh));
+	memcpy(b + eh.e_phoff, &ph, sizeof(ph));
+	memcpy(b + notes, &nh, sizeof(nh));
+	memcpy(b + notes + sizeof(nh), "Xen", 4);
+	for (size_t i = 0x2000; i < FAKE_VMLINUX_BYTES; i++)
+		b[i] = (unsigned char)((i * 7) ^ (i >> 9));
+	*len = FAKE_VMLINUX_BYTES;
+	return b;
+}
+
+/* A bzImage around a compressed payload, the unpacked size after it. */
+static char *fake_bzimage(const void *packed, size_t n, size_t unpacked)
+{
+	size_t len = 0x400 + n + 4;
+	unsigned char *img = xcalloc(1, len);
+	uint32_t plen = (uint32_t)(n + 4), size = (uint32_t)unpacked;
+	char *path;
+
+	img[0x1f1] = 1;			/* one setup sector: the payload at 0x400 */
+	img[0x1fe] = 0x55, img[0x1ff] = 0xaa;
+	memcpy(img + 0x202, "HdrS", 4);
+	img[0x206] = 0x0f, img[0x207] = 0x02;	/* boot protocol 2.15 */
+	memcpy(img + 0x24c, &plen, 4);		/* payload_offset 0 */
+	memcpy(img + 0x400, packed, n);
+	memcpy(img + 0x400 + n, &size, 4);
+	path = write_temp(img, len);
+	free(img);
+	return path;
+}
+
+/* The bzImage holding body compressed by method unpacks to body again. */
+static void assert_unpacks(const char *method, const void *packed, size_t n,
+			   const unsigned char *body, size_t len)
+{
+	char *path = fake_bzimage(packed, n, len), err[256] = "";
+	struct vmlinux_extract x;
+	struct strbuf sb = STRBUF_INIT;
+	int fd = vmlinux_extract(path, &x, err, sizeof(err));
+
+	if (fd < 0)
+		fail_msg("%s: %s", method, err);
+	assert_string_equal(x.method, method);
+	assert_int_equal(x.bytes, len);
+	assert_int_equal(vm_file_read(fd, len + 1, &sb), 0);
+	assert_int_equal(sb.len, len);
+	assert_memory_equal(sb.buf, body, len);
+	/* Cut short, the same payload is refused, never booted half. */
+	unlink(path);
+	free(path);
+	path = fake_bzimage(packed, n / 2, len);
+	assert_int_equal(vmlinux_extract(path, &x, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, method));
+	unlink(path);
+	free(path);
+	close(fd);
+	strbuf_release(&sb);
+}
+
+static void test_vmlinux_every_compressor(void **state)
+{
+	size_t len, cap = 2 * FAKE_VMLINUX_BYTES + 4096, n;
+	unsigned char *body = fake_vmlinux(true, &len), *out = xmalloc(cap);
+
+	(void)state;
+	n = ZSTD_compress(out, cap, body, len, 3);
+	assert_false(ZSTD_isError(n));
+	assert_unpacks("zstd", out, n, body, len);
+#if HAVE_ZLIB
+	{
+		z_stream z = { .next_in = body, .avail_in = (uInt)len,
+			       .next_out = out, .avail_out = (uInt)cap };
+
+		assert_int_equal(deflateInit2(&z, 9, Z_DEFLATED, 16 + MAX_WBITS, 8,
+					      Z_DEFAULT_STRATEGY), Z_OK);
+		assert_int_equal(deflate(&z, Z_FINISH), Z_STREAM_END);
+		n = z.total_out;
+		deflateEnd(&z);
+		assert_unpacks("gzip", out, n, body, len);
+	}
+#endif
+#if HAVE_LZMA
+	n = 0;
+	assert_int_equal(lzma_easy_buffer_encode(6, LZMA_CHECK_CRC32, NULL, body, len,
+						 out, &n, cap), LZMA_OK);
+	assert_unpacks("xz", out, n, body, len);
+	{
+		lzma_options_lzma lo;
+		lzma_stream s = LZMA_STREAM_INIT;
+
+		lzma_lzma_preset(&lo, 6);
+		assert_int_equal(lzma_alone_encoder(&s, &lo), LZMA_OK);
+		s.next_in = body, s.avail_in = len, s.next_out = out, s.avail_out = cap;
+		assert_int_equal(lzma_code(&s, LZMA_FINISH), LZMA_STREAM_END);
+		n = s.total_out;
+		lzma_end(&s);
+		assert_unpacks("lzma", out, n, body, len);
+	}
+#endif
+#if HAVE_LZ4
+	{
+		/* The legacy format in two blocks, as lz4 -l cuts a big kernel. */
+		uint32_t magic = 0x184c2102, block;
+		size_t half = len / 2;
+
+		memcpy(out, &magic, 4);
+		n = 4;
+		for (size_t off = 0; off < len; off += half) {
+			int c = LZ4_compress_default((const char *)body + off,
+						     (char *)out + n + 4, (int)half,
+						     (int)(cap - n - 4));
+
+			assert_true(c > 0);
+			block = (uint32_t)c;
+			memcpy(out + n, &block, 4);
+			n += 4 + (size_t)c;
+		}
+		assert_unpacks("lz4", out, n, body, len);
+	}
+#endif
+	free(body);
+	free(out);
+}
+
+static void test_vmlinux_refused(void **state)
+{
+	size_t len, n, cap = 2 * FAKE_VMLINUX_BYTES;
+	unsigned char *body = fake_vmlinux(false, &len), *out = xmalloc(cap);
+	static const unsigned char bzip2[16] = { 'B', 'Z', 'h', '9' };
+	struct vmlinux_extract x;
+	struct kernel_image k;
+	char err[256], *path;
+
+	(void)state;
+	/* A kernel built without CONFIG_PVH: qemu cannot enter its vmlinux. */
+	n = ZSTD_compress(out, cap, body, len, 1);
+	path = fake_bzimage(out, n, len);
+	assert_int_equal(vmlinux_extract(path, &x, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "CONFIG_PVH"));
+	unlink(path);
+	free(path);
+	/* Given as a vmlinux, the same file is refused before any boot. */
+	memcpy(body + 0x3000, "Linux version 6.1.0-test #1 SMP", 31);
+	assert_int_equal(read_image(body, len, &k, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "CONFIG_PVH"));
+	free(body);
+	body = fake_vmlinux(true, &len);
+	memcpy(body + 0x3000, "Linux version 6.1.0-test #1 SMP", 31);
+	assert_int_equal(read_image(body, len, &k, err, sizeof(err)), 0);
+	assert_int_equal(k.kind, IMAGE_VMLINUX);
+	assert_string_equal(k.release, "6.1.0-test");
+	/* bzip2 is left to the guest's own decompressor, and said so. */
+	path = fake_bzimage(bzip2, sizeof(bzip2), len);
+	assert_int_equal(vmlinux_extract(path, &x, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "bzip2"));
+	unlink(path);
+	free(path);
+	/* A size in the trailer far beyond any kernel's is not believed. */
+	n = ZSTD_compress(out, cap, body, len, 1);
+	path = fake_bzimage(out, n, (size_t)VMLINUX_MAX_BYTES + 1);
+	assert_int_equal(vmlinux_extract(path, &x, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "announces"));
+	unlink(path);
+	free(path);
+	free(body);
+	free(out);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -222,6 +426,8 @@ int main(void)
 		cmocka_unit_test(test_initramfs_entries),
 		cmocka_unit_test(test_image_bzimage_release),
 		cmocka_unit_test(test_image_not_a_kernel),
+		cmocka_unit_test(test_vmlinux_every_compressor),
+		cmocka_unit_test(test_vmlinux_refused),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
