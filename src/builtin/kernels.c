@@ -83,9 +83,11 @@ struct kernel {
 	bool bootable;
 	char why[512];		/* why it cannot be booted */
 	int64_t *runs;		/* the stored runs of its boots */
-	size_t nruns, cap;
+	char **labels;		/* each run's label: the name, or name-side */
+	size_t nruns, cap, labcap;
 	unsigned failed;	/* boots that brought no result */
 	unsigned problems;	/* doctor's boots that found a problem (exit 3) */
+	json_t *vdso;		/* the functions its vDSO exports (first boot's) */
 	char **outputs;		/* a checking command's output, per boot */
 	size_t noutputs, outcap;
 };
@@ -402,16 +404,39 @@ static json_t *vm_facts(const struct kernels_cli *o, const struct vm_machine *m,
 }
 
 /*
- * The runs of a boot's export into the store, labelled with the kernel's
- * name and carrying the machine's facts: how many, or -1 with err. They
- * are read as import reads a file, so that every check of a foreign run
- * applies to what came out of the guest.
+ * The label of a run the guest stored: the kernel's name, or when the
+ * command stores several runs (timens: the host's and the namespace's),
+ * the name and the run's own label, so that they stay apart.
+ */
+static char *boot_run_label(const struct kernel *k, const struct stored_run *r,
+			    size_t runs_in_boot)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char why[128];
+
+	strbuf_adds(&sb, k->name);
+	if (runs_in_boot > 1 && r->label && *r->label) {
+		strbuf_addf(&sb, "-%s", r->label);
+		if (!store_label_valid(sb.buf, why, sizeof(why))) {
+			strbuf_reset(&sb);
+			strbuf_adds(&sb, k->name);
+		}
+	}
+	return strbuf_detach(&sb);
+}
+
+/*
+ * The runs of a boot's export into the store, labelled after the kernel
+ * (boot_run_label()) and carrying the machine's facts: how many, or -1
+ * with err. They are read as import reads a file, so that every check of
+ * a foreign run applies to what came out of the guest.
  */
 static int store_boot_runs(struct store *st, const json_t *export, struct kernel *k,
 			   json_t *vm, char *err, size_t errlen)
 {
 	struct export_file *f;
 	struct stored_run r;
+	size_t runs_in_boot = json_array_size(json_object_get(export, "runs"));
 	int rc, n = 0, fd = vm_file_new("export");
 
 	if (fd < 0 || json_dumpfd(export, fd, JSON_COMPACT) != 0) {
@@ -426,8 +451,10 @@ static int store_boot_runs(struct store *st, const json_t *export, struct kernel
 		return -1;
 	}
 	while ((rc = export_file_next(f, &r, err, errlen)) == 1) {
+		char *label = boot_run_label(k, &r, runs_in_boot);
+
 		free(r.label);
-		r.label = xstrdup(k->name);
+		r.label = label;
 		if (!json_is_object(r.env)) {
 			json_decref(r.env);
 			r.env = json_object();
@@ -436,6 +463,9 @@ static int store_boot_runs(struct store *st, const json_t *export, struct kernel
 		rc = store_import_run(st, &r, err, errlen);
 		if (rc >= 0) {
 			grow_array((void **)&k->runs, &k->cap, k->nruns + 1, sizeof(*k->runs));
+			grow_array((void **)&k->labels, &k->labcap, k->nruns + 1,
+				   sizeof(*k->labels));
+			k->labels[k->nruns] = xstrdup(r.label);
 			k->runs[k->nruns++] = r.id;
 			n++;
 		}
@@ -522,6 +552,12 @@ static int take_result(struct boot_ctx *c, const struct boot_files *f, struct ke
 			text_line(stderr, "  the command said: %.*s", (int)strcspn(output, "\n"),
 				  output);
 		goto out;
+	}
+	if (!k->vdso) {
+		json_t *fns = json_object_get(json_object_get(man, "guest"), "vdso_functions");
+
+		if (json_is_array(fns))
+			k->vdso = json_incref(fns);
 	}
 	/* doctor's verdict is its first line: what the boot found. */
 	if (streq(c->cmd[0], "doctor")) {
@@ -905,6 +941,74 @@ static size_t print_check_matrix(const struct kernels_cli *o)
 	return failed;
 }
 
+/* Whether kernel k's vDSO exports the function name. */
+static bool exports(const struct kernel *k, const char *name)
+{
+	size_t i;
+	json_t *v;
+
+	json_array_foreach(k->vdso, i, v)
+		if (streq(json_string_value(v), name))
+			return true;
+	return false;
+}
+
+/*
+ * `-- vdso`: the functions each kernel's vDSO exports, side by side, every
+ * function any of them exports a row.
+ */
+static void print_vdso_matrix(const struct kernels_cli *o)
+{
+	json_t *all = json_array(), *v;
+	size_t i, width = 8, differ = 0;
+
+	for (size_t k = 0; k < o->nkernels; k++)
+		json_array_foreach(o->kernels[k].vdso, i, v) {
+			size_t j;
+			json_t *w;
+			bool seen = false;
+
+			json_array_foreach(all, j, w)
+				seen |= json_equal(v, w);
+			if (!seen)
+				json_array_append(all, v);
+		}
+	json_array_foreach(all, i, v) {
+		const char *name = json_string_value(v);
+		size_t yes = 0, booted = 0;
+
+		for (size_t k = 0; k < o->nkernels; k++)
+			if (o->kernels[k].vdso) {
+				booted++;
+				yes += exports(&o->kernels[k], name);
+			}
+		differ += yes != booted;
+		if (strlen(name) > width)
+			width = strlen(name);
+	}
+	putchar('\n');
+	text_line(stdout, "# vDSO functions by kernel: %zu, %zu exported by every kernel, "
+		  "%zu not", json_array_size(all), json_array_size(all) - differ, differ);
+	text_put_cell(stdout, "function", TEXT_UNCAPPED, width, TEXT_LEFT);
+	for (size_t k = 0; k < o->nkernels; k++)
+		if (o->kernels[k].vdso) {
+			fputs("  ", stdout);
+			text_put_cell(stdout, o->kernels[k].name, TEXT_UNCAPPED, 10, TEXT_LEFT);
+		}
+	putchar('\n');
+	json_array_foreach(all, i, v) {
+		text_put_cell(stdout, json_string_value(v), TEXT_UNCAPPED, width, TEXT_LEFT);
+		for (size_t k = 0; k < o->nkernels; k++)
+			if (o->kernels[k].vdso) {
+				fputs("  ", stdout);
+				text_put_cell(stdout, exports(&o->kernels[k], json_string_value(v)) ?
+					      "yes" : "-", TEXT_UNCAPPED, 10, TEXT_LEFT);
+			}
+		putchar('\n');
+	}
+	json_decref(all);
+}
+
 /* ---- the campaign -------------------------------------------------------- */
 
 /*
@@ -1008,27 +1112,49 @@ static int run_boots(struct kernels_cli *o, struct boot_ctx *c)
 	return 0;
 }
 
-/* The kernels that have runs, compared: the exit status of the gate. */
+/* The group of label in groups[0..*n), added when new. */
+static struct compare_group *label_group(struct compare_group *groups, size_t *n,
+					 size_t max, const char *label)
+{
+	for (size_t g = 0; g < *n; g++)
+		if (streq(groups[g].spec, label))
+			return &groups[g];
+	if (*n == max)
+		return NULL;
+	groups[*n].spec = xstrdup(label);
+	return &groups[(*n)++];
+}
+
+/*
+ * The kernels' runs compared, a group per label (the kernel's name, or
+ * its name and a side of timens), the first kernel's first the base:
+ * -1 when they cannot be, and the gate's catch added to *caught.
+ */
 static int compare_kernels(struct kernels_cli *o, struct store *st, int *caught)
 {
-	struct compare_group groups[KERNELS_MAX] = { 0 };
+	struct compare_group groups[2 * KERNELS_MAX] = { 0 };
+	size_t caps[2 * KERNELS_MAX] = { 0 };
 	struct compare_options opts;
 	struct compare_result result;
-	char err[512];
+	char err[512] = "too many sides to compare";
 	size_t n = 0;
 	int rc = 0;
 
 	for (size_t i = 0; i < o->nkernels && rc == 0; i++) {
 		struct kernel *k = &o->kernels[i];
 
-		if (!k->nruns)
-			continue;
-		struct compare_group *g = &groups[n++];
-
-		g->spec = xstrdup(k->name);
-		g->runs = xcalloc(k->nruns, sizeof(*g->runs));
 		for (size_t r = 0; r < k->nruns && rc == 0; r++) {
-			rc = store_load_run_digest(st, k->runs[r], &g->runs[r], err, sizeof(err));
+			struct compare_group *g = label_group(groups, &n, ARRAY_SIZE(groups),
+							      k->labels[r]);
+
+			if (!g) {
+				rc = -1;
+				break;
+			}
+			grow_array((void **)&g->runs, &caps[g - groups], g->nruns + 1,
+				   sizeof(*g->runs));
+			rc = store_load_run_digest(st, k->runs[r], &g->runs[g->nruns], err,
+						   sizeof(err));
 			if (rc == 0)
 				g->nruns++;
 		}
@@ -1098,12 +1224,16 @@ static void free_kernels(struct kernels_cli *o)
 		free(o->kernels[i].name);
 		free(o->kernels[i].path);
 		free(o->kernels[i].append);
+		for (size_t r = 0; r < o->kernels[i].nruns; r++)
+			free(o->kernels[i].labels[r]);
+		free(o->kernels[i].labels);
 		free(o->kernels[i].runs);
 		if (o->kernels[i].vmlinux >= 0)
 			close(o->kernels[i].vmlinux);
 		for (size_t b = 0; b < o->kernels[i].noutputs; b++)
 			free(o->kernels[i].outputs[b]);
 		free(o->kernels[i].outputs);
+		json_decref(o->kernels[i].vdso);
 	}
 }
 
@@ -1168,6 +1298,8 @@ int cmd_kernels(int argc, char **argv)
 	 */
 	if (streq(argv[0], "verify"))
 		caught += (int)print_check_matrix(&o);
+	if (streq(argv[0], "vdso"))
+		print_vdso_matrix(&o);
 	for (size_t i = 0; i < o.nkernels; i++)
 		caught += (int)o.kernels[i].problems;
 	rc = compare_kernels(&o, st, &caught) ? 1 : exit_status(&o, caught);

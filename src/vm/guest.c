@@ -14,6 +14,7 @@
 
 #include <jansson.h>
 
+#include "probe/vdso.h"
 #include "vm/frame.h"
 #include "vm/guest.h"
 
@@ -168,6 +169,25 @@ static double boottime_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+static int add_vdso_function(const struct vdso_symbol *sym, void *ctx)
+{
+	if (sym->is_func)
+		json_array_append_new(ctx, json_string(sym->name));
+	return 0;
+}
+
+/* The functions the guest kernel's vDSO exports, whatever the command. */
+static json_t *vdso_functions(void)
+{
+	struct vdso_image img;
+	char err[128];
+	json_t *a = json_array();
+
+	if (vdso_self(&img, err, sizeof(err)) == 0)
+		vdso_foreach_symbol(&img, add_vdso_function, a);
+	return a;
+}
+
 /* What the host records of the guest: its kernel and how it booted. */
 static json_t *guest_facts(double booted_s)
 {
@@ -180,12 +200,13 @@ static json_t *guest_facts(double booted_s)
 	read_line_file("/sys/devices/system/clocksource/clocksource0/available_clocksource",
 		       avail, sizeof(avail));
 	read_line_file("/proc/cmdline", cmdline, sizeof(cmdline));
-	return json_pack("{s:s, s:s, s:s, s:s, s:s, s:f, s:i}",
+	return json_pack("{s:s, s:s, s:s, s:s, s:s, s:f, s:i, s:o}",
 			 "release", u.release, "version", u.version,
 			 "cmdline", cmdline, "clocksource", cs,
 			 "available_clocksources", avail,
 			 "init_reached_s", booted_s,
-			 "cpus", (int)sysconf(_SC_NPROCESSORS_ONLN));
+			 "cpus", (int)sysconf(_SC_NPROCESSORS_ONLN),
+			 "vdso_functions", vdso_functions());
 }
 
 /* The command's stored runs, as `clockbench export --all` wrote them. */

@@ -20,6 +20,14 @@ setup() {
 	mkdir -p "$TMPDIR"
 }
 
+# A clockbench a failed test left in the background goes with it (its
+# qemu follows by the parent-death signal).
+teardown() {
+	if [ -n "${pid:-}" ]; then
+		kill -KILL "$pid" 2>/dev/null || true
+	fi
+}
+
 # Skip unless the boots can run; fail when make check could not fetch.
 need_boots() {
 	[ -n "${CLOCKBENCH_TEST_KERNELS:-}" ] ||
@@ -128,6 +136,8 @@ import_as() {
 		and map(.kernel) == [$a, $b, $b, $a]
 		and map(.environment.vm.position) == [1, 2, 1, 2]
 		and map(.environment.vm.boot) == [1, 1, 2, 2]
+		and map(.environment.vm.guest.vdso_functions | any(.[]; . == "__vdso_getrandom"))
+			== [false, true, true, false]
 		and all(.environment.vm | .accel != null and (.qemu | startswith("QEMU"))
 			and (.accel_reason | length > 0)
 			and (.booted_as | test("^vmlinux \\(from a (lz4|zstd|xz|gzip) bzImage\\)$"))
@@ -160,6 +170,25 @@ import_as() {
 	run cb kernels --kernel v61="$K61" --boots 1 --fail-on worse --timeout 300 \
 		-- verify --check 'timens/vfork-exec/monotonic/vdso'
 	[ "$status" -eq 0 ]
+}
+
+@test "vdso: the functions of each kernel's vDSO side by side; timens: its two runs stored apart and compared" {
+	need_boots
+	run --separate-stderr cb kernels --kernel v61="$K61" --kernel v612="$K612" \
+		--boots 1 --timeout 300 -- vdso
+	echo "$stderr"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"# vDSO functions by kernel: "*" not"* ]]
+	grep -qE '^__vdso_getrandom +- +yes *$' <<<"$output"
+	grep -qE '^__vdso_clock_gettime +yes +yes *$' <<<"$output"
+	run --separate-stderr cb kernels --kernel v612="$K612" --boots 1 --timeout 300 \
+		-- timens --quick --clock monotonic --path vdso
+	echo "$stderr"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"# EMULATED timings (qemu TCG) in v612-host, v612-timens"* ]]
+	grep -qE '^clock-gettime-monotonic-vdso ' <<<"$output"
+	run cb runs --format json
+	jq -e 'map(.label) | sort == ["v612-host", "v612-timens"]' <<<"$output"
 }
 
 @test "doctor on 6.1 with and without tsc=reliable: the hpet fallback found and named (bad for --fail-on), a kernel's own command line" {
@@ -214,9 +243,11 @@ import_as() {
 		# clockbench itself in the background, not a shell around it.
 		"$CLOCKBENCH" kernels --kernel v612="$T/k612" --boots 2 -- bench 3>&- 2>"$T/err" &
 		pid=$!
-		# Until qemu runs: a condition, bounded.
-		for i in $(seq 300); do our_qemu "$pid" && break; sleep 0.1; done
-		our_qemu "$pid"
+		# Until a boot's qemu runs (not the KVM probe's, which comes and
+		# goes before the first boot is announced): a condition, bounded.
+		booting() { grep -q '^boot 1/2: ' "$T/err" && our_qemu "$pid"; }
+		for i in $(seq 300); do booting && break; sleep 0.1; done
+		booting
 		kill -s "$sig" "$pid"
 		rc=0
 		wait "$pid" || rc=$?
