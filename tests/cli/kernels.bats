@@ -251,13 +251,14 @@ import_as() {
 		kill -s "$sig" "$pid"
 		rc=0
 		wait "$pid" || rc=$?
+		no_qemu_left "$pid"
+		pid=
 		if [ "$sig" = INT ]; then
 			[ "$rc" -eq 130 ]
 			grep -q "stopped by signal 2" "$T/err"
 		else
 			[ "$rc" -eq 137 ]
 		fi
-		no_qemu_left "$pid"
 		[ -z "$(ls -A "$TMPDIR")" ]
 	done
 }
