@@ -223,6 +223,9 @@ static void print_header(const struct stored_run *r)
 	print_text_line("label", *r->label ? r->label : "-");
 	print_text_line("host", r->host);
 	print_text_line("kernel", r->kernel);
+	if (stored_run_emulated(r))
+		puts("# EMULATED timings: booted by clockbench kernels under qemu's TCG, "
+		     "they compare code paths on one emulator, not hardware costs");
 	puts("# environment:");
 	print_object("", r->env, 0);
 	if (r->config) {

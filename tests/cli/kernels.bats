@@ -106,6 +106,10 @@ import_as() {
 	[[ "$stderr" == *"--fail-on worse passed over "*" of emulated timings (--judge-emulated judges them)"* ]]
 	run -3 --separate-stderr cb compare --fail-on worse --judge-emulated emu emu2
 	[[ "$stderr" == *"wall : +"*"against emu in emu2 (worse)"* ]]
+	run -0 cb show emu
+	[[ "$output" == *"# EMULATED timings: booted by clockbench kernels under qemu's TCG"* ]]
+	run -0 cb show hw
+	[[ "$output" != *"EMULATED"* ]]
 }
 
 @test "6.1 and 6.12, 2 boots each, interleaved: a run per boot, the kernels' own releases, getrandom's vDSO on 6.12 only" {
