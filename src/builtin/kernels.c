@@ -848,8 +848,12 @@ static bool row_differs(const struct check_row *r, const struct kernels_cli *o)
 	return false;
 }
 
+/*
+ * A check's row; below it, what each kernel that did not pass said, unless
+ * the row above said the same (*said: the last message shown per kernel).
+ */
 static void print_row(const struct check_row *r, const struct kernels_cli *o,
-		      size_t width)
+		      size_t width, const char *said[KERNELS_MAX])
 {
 	char cell[32];
 
@@ -863,9 +867,12 @@ static void print_row(const struct check_row *r, const struct kernels_cli *o,
 	}
 	putchar('\n');
 	/* What each kernel that did not pass said: the difference explained. */
-	for (size_t k = 0; k < o->nkernels; k++)
-		if (r->message[k] && *r->message[k])
+	for (size_t k = 0; k < o->nkernels; k++) {
+		if (r->message[k] && *r->message[k] &&
+		    !(said[k] && streq(said[k], r->message[k])))
 			text_line(stdout, "    %s: %s", o->kernels[k].name, r->message[k]);
+		said[k] = r->message[k];
+	}
 }
 
 /*
@@ -916,9 +923,11 @@ static size_t print_check_matrix(const struct kernels_cli *o)
 					      TEXT_LEFT);
 			}
 		putchar('\n');
+		const char *said[KERNELS_MAX] = { NULL };
+
 		for (size_t i = 0; i < nrows; i++)
 			if (row_differs(&rows[i], o))
-				print_row(&rows[i], o, width);
+				print_row(&rows[i], o, width, said);
 	}
 	for (size_t k = 0; k < o->nkernels; k++) {
 		unsigned sum[TAP_XFAIL + 1] = { 0 };
