@@ -634,15 +634,27 @@ static bool same_words(const struct shell_line *a, const struct shell_line *b)
 	return !a->unsafe && !b->unsafe && streq(a->words.buf, b->words.buf);
 }
 
+/*
+ * What names the invocation that made r: the uuid it recorded, else (a run
+ * from before) the interleaving ab and timens give their runs; or NULL.
+ */
+static const char *invocation_of(const struct stored_run *r)
+{
+	const char *id = json_string_value(json_object_get(r->env, "invocation"));
+
+	return id ? id : json_string_value(json_object_get(r->config, "interleave"));
+}
+
 /* The line run r goes to: one of another side of its invocation, or -1. */
 static ssize_t same_invocation(const struct reproduce *rp, const struct stored_run *r,
 			       const struct shell_line *l)
 {
-	for (size_t k = 0; k < rp->nseen; k++) {
-		const struct stored_run *o = rp->seen[k].run;
+	const char *id = invocation_of(r);
 
-		if (streq(o->started, r->started) && streq(o->host, r->host) &&
-		    same_words(&rp->inv[rp->seen[k].line].line, l))
+	for (size_t k = 0; id && k < rp->nseen; k++) {
+		const char *other = invocation_of(rp->seen[k].run);
+
+		if (other && streq(other, id) && same_words(&rp->inv[rp->seen[k].line].line, l))
 			return (ssize_t)rp->seen[k].line;
 	}
 	return -1;

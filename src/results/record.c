@@ -302,14 +302,23 @@ static json_t *command_line_json(const struct store_options *o, bool *exact)
 	return words;
 }
 
-/* How the run was made: the command line and the version that ran it. */
+/*
+ * How the run was made: the command line, the version that ran it, and
+ * the invocation: one uuid for all the runs of one process (ab's arms,
+ * timens's sides), which a reader of the runs cannot tell from the command
+ * line and the start time (two runs can start within a second).
+ */
 static void add_command_line(json_t *env, const struct store_options *o)
 {
+	static char invocation[37];
 	bool exact;
 
 	if (!ncommand_words)
 		return;
+	if (!*invocation)
+		store_new_uuid(invocation);
 	json_object_set_new(env, "argv", command_line_json(o, &exact));
+	json_object_set_new(env, "invocation", json_string(invocation));
 	if (!exact)
 		json_object_set_new(env, "argv_exact", json_false());
 	json_object_set_new(env, "clockbench_version", json_string(CLOCKBENCH_VERSION));

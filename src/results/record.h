@@ -87,7 +87,8 @@ void record_command_line(int argc, char **argv);
  * time filled, status complete, no cells. The environment holds "argv",
  * the words after `clockbench` as given (record_command_line()), less a
  * --db and its value (where the run is kept, maybe with a password), and
- * "clockbench_version"; "argv_exact": false when a word held a control
+ * "clockbench_version", and "invocation", a uuid shared by the runs this
+ * process records; "argv_exact": false when a word held a control
  * character, masked as every stored text is.
  */
 void record_begin(struct stored_run *run, const char *command,
