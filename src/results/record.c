@@ -258,32 +258,48 @@ static bool has_control(const char *s)
 }
 
 /*
- * Word i of the command line gives the store: "--db" before the value
- * the option took, or "--db=VALUE". Known by the value's address (the
- * option keeps a pointer into argv), not by its spelling: exec's COMMAND
- * may well have a --db of its own.
+ * The index of the word that ends the --db the option kept ("--db=V", or
+ * V after "--db"), or -1. Known by the value's address (the option keeps
+ * a pointer into argv), not by its spelling: exec's COMMAND may well have
+ * a --db of its own.
  */
-static size_t db_words_at(size_t i, const struct store_options *o)
+static ssize_t last_db_word(const struct store_options *o)
+{
+	for (size_t i = 0; o && o->db && i < ncommand_words; i++) {
+		const char *w = command_words[i];
+
+		if (w == o->db || (o->db == w + strlen("--db=") &&
+				   !strncmp(w, "--db=", strlen("--db="))))
+			return (ssize_t)i;
+	}
+	return -1;
+}
+
+/*
+ * The words at i that give a store: "--db" and its value, or "--db=V",
+ * up to the one the option kept (an earlier --db was overridden by it,
+ * and is an option too: options come before exec's COMMAND).
+ */
+static size_t db_words_at(size_t i, ssize_t last)
 {
 	const char *w = command_words[i];
 
-	if (!o || !o->db)
+	if ((ssize_t)i > last)
 		return 0;
-	if (i + 1 < ncommand_words && command_words[i + 1] == o->db && streq(w, "--db"))
+	if (streq(w, "--db") && (ssize_t)i + 1 <= last)
 		return 2;
-	if (o->db == w + strlen("--db=") && !strncmp(w, "--db=", strlen("--db=")))
-		return 1;
-	return 0;
+	return !strncmp(w, "--db=", strlen("--db="));
 }
 
 /* The words after `clockbench`, without the store; *exact false if masked. */
 static json_t *command_line_json(const struct store_options *o, bool *exact)
 {
 	json_t *words = json_array();
+	ssize_t last = last_db_word(o);
 
 	*exact = true;
 	for (size_t i = 0; i < ncommand_words;) {
-		size_t skip = db_words_at(i, o);
+		size_t skip = db_words_at(i, last);
 		json_t *word;
 
 		if (skip) {

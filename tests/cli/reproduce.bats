@@ -129,7 +129,8 @@ reproduces() {
 
 @test "a run's recorded command line leaves out --db, a store (maybe a password)" {
 	cb bench --quick --api time --path vdso --db "$T/other.db" --label a >/dev/null 2>&1
-	cb bench --quick --api time --path vdso --db="$T/other.db" --label b >/dev/null 2>&1
+	cb bench --quick --api time --db "$T/overridden.db" --path vdso --db="$T/other.db" \
+		--label b >/dev/null 2>&1
 	CLOCKBENCH_DB="$T/other.db" cb export a b >"$T/x.json"
 	jq -e '[.runs[].environment.argv] ==
 		[["bench", "--quick", "--api", "time", "--path", "vdso", "--label", "a"],
