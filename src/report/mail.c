@@ -117,20 +117,24 @@ static const char *run_word(const struct stored_run *r)
 }
 
 /* Another group's single run has the same name as g's single run. */
-static bool name_shared(const struct plot_input *in, size_t g)
+static bool name_shared(const struct plot_input *in, size_t g, bool with_start)
 {
-	const struct compare_group *grp = &in->groups[g];
+	const struct stored_run *r = &in->groups[g].runs[0];
 
-	for (size_t k = 0; k < in->ngroups; k++)
-		if (k != g && in->groups[k].nruns == 1 &&
-		    streq(run_word(&in->groups[k].runs[0]), run_word(&grp->runs[0])))
+	for (size_t k = 0; k < in->ngroups; k++) {
+		const struct stored_run *o = &in->groups[k].runs[0];
+
+		if (k != g && in->groups[k].nruns == 1 && streq(run_word(o), run_word(r)) &&
+		    (!with_start || streq(o->started, r->started)))
 			return true;
+	}
 	return false;
 }
 
 /*
- * "before", "bench of 2026-12-01T10:00:00Z": names a reader can use,
- * never an id of this store (it means nothing elsewhere).
+ * "before", "bench of 2026-12-01T10:00:00Z", "bench of ... (argument 2)":
+ * names a reader can use, never an id of this store (it means nothing
+ * elsewhere).
  */
 static void group_name(const struct plot_input *in, size_t g, struct strbuf *out)
 {
@@ -141,8 +145,11 @@ static void group_name(const struct plot_input *in, size_t g, struct strbuf *out
 		return;
 	}
 	strbuf_adds(out, run_word(&grp->runs[0]));
-	if (!*grp->runs[0].label || name_shared(in, g))
+	if (!*grp->runs[0].label || name_shared(in, g, false))
 		strbuf_addf(out, " of %s", grp->runs[0].started);
+	/* Started within the same second: where it was given tells them apart. */
+	if (name_shared(in, g, true))
+		strbuf_addf(out, " (argument %zu)", g + 1);
 }
 
 /* The name and, for several runs, how many: "before (5 runs)". */
@@ -971,8 +978,8 @@ static void run_block(const struct plot_input *in, size_t g, const struct stored
 	group_desc(in, g, &head);
 	if (in->groups[g].nruns > 1)
 		strbuf_addf(&head, ", the run of %s", r->started);
-	strbuf_addf(&head, ", %s, median per call with its 95" MAIL_GLUE "%%" MAIL_GLUE
-		    "CI:", r->command);
+	strbuf_addf(&head, ", %s, median%s with its 95" MAIL_GLUE "%%" MAIL_GLUE "CI:",
+		    r->command, r->ncells && streq(r->cells[0].unit, "ns") ? " per call" : "");
 	mail_wrap(out, head.buf, MAIL_WIDTH, "", "  ");
 	for (size_t i = 0; i < r->ncells; i++) {
 		const struct stored_cell *c = &r->cells[i];
