@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "builtin/builtin.h"
+#include "results/record.h"
 #include "vm/guest.h"
 #include "config.h"
 #include "basic/util.h"
@@ -61,6 +62,7 @@ int main(int argc, char **argv)
 	const struct command *cmd;
 	char context[64];
 
+	record_command_line(argc, argv);
 	/* The initramfs's /init of `clockbench kernels`: the guest's side. */
 	if (getpid() == 1)
 		guest_init();

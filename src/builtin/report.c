@@ -51,6 +51,7 @@ struct report_options {
 	const char *output;
 	const char *cells;
 	bool force;
+	bool all_cells;
 	char **specs;
 	size_t nspecs;
 };
@@ -66,6 +67,9 @@ static int parse_report_options(int argc, char **argv, struct report_options *o)
 			   "standard output)"),
 		OPT_STRING(0, "cell", "GLOB", &o->cells,
 			   "only cells whose name or name/path matches"),
+		OPT_BOOL(0, "all-cells", &o->all_cells,
+			 "with --format mail: a line for every cell, not only\n"
+			 "the changed ones"),
 		OPT_BOOL(0, "force", &o->force,
 			 "with -o DIR: replace charts.gp and charts.dat even\n"
 			 "when clockbench did not write them"),
@@ -79,6 +83,9 @@ static int parse_report_options(int argc, char **argv, struct report_options *o)
 		return n;
 	if (n == 0)
 		return options_fail("no run given (an id, a label or a uuid)");
+	if (o->all_cells && o->format != 1)
+		return options_fail("--all-cells is for --format mail (the HTML report "
+				    "lists every cell)");
 	if (o->output && !*o->output)
 		return options_fail("empty -o");
 	if (o->output && outfile_check_name("-o", o->output, &err) != 0)
@@ -271,8 +278,9 @@ static int report_html(const struct report_options *o, const struct plot_input *
 static int report_mail(const struct report_options *o, const struct plot_input *in)
 {
 	_cleanup_strbuf_ struct strbuf text = STRBUF_INIT, err = STRBUF_INIT;
+	struct mail_options mo = { .all_cells = o->all_cells };
 
-	if (mail_summary(in, &text, &err) != 0 ||
+	if (mail_write(in, &mo, &text, &err) != 0 ||
 	    (o->output && outfile_write(o->output, text.buf, text.len, &err) != 0)) {
 		error_msg("%s", err.buf);
 		return 1;

@@ -328,6 +328,24 @@ static void run_stats_row(struct strbuf *out, const struct stored_cell *c)
 	strbuf_addf(out, "<td>%zu</td><td>%zu</td></tr>\n", s.n, s.outliers);
 }
 
+/* The command line that made r, as it recorded it (or rebuilt, and said so). */
+static void run_command(struct strbuf *out, const struct stored_run *r)
+{
+	_cleanup_strbuf_ struct strbuf line = STRBUF_INIT;
+	int rc = mail_run_command(r, &line);
+
+	if (rc < 0) {
+		strbuf_adds(out, "<p>Its command line cannot be reproduced safely (it holds "
+			    "control or invisible characters, or was cut).</p>\n");
+		return;
+	}
+	strbuf_adds(out, rc == 0 ? "<p>Made by:</p>\n<pre>" :
+		    "<p>Made by (rebuilt from the run: it did not record its command "
+		    "line):</p>\n<pre>");
+	html_escape(out, line.buf);
+	strbuf_adds(out, "</pre>\n");
+}
+
 static void run_table(struct strbuf *out, const struct stored_run *r)
 {
 	static const char *const cols[] = {
@@ -348,7 +366,9 @@ static void run_table(struct strbuf *out, const struct stored_run *r)
 	strbuf_adds(out, "</h3>\n<p>uuid ");
 	html_escape(out, r->uuid);
 	strbuf_adds(out, "; median over n samples with its 95 % CI, sd% of the mean, "
-		    "out: outliers</p>\n<div class=\"scroll\"><table>\n");
+		    "out: outliers</p>\n");
+	run_command(out, r);
+	strbuf_adds(out, "<div class=\"scroll\"><table>\n");
 	header_row(out, cols, ARRAY_SIZE(cols));
 	for (size_t i = 0; i < r->ncells; i++)
 		run_stats_row(out, &r->cells[i]);

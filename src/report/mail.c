@@ -9,6 +9,36 @@
 #include "probe/catalog.h"
 #include "report/plot-internal.h"
 
+/* The bytes of s's first n characters (UTF-8 sequences), at most len. */
+static size_t columns_to_bytes(const char *s, size_t len, size_t n)
+{
+	size_t b = 0;
+
+	while (b < len && n) {
+		b++;
+		while (b < len && ((unsigned char)s[b] & 0xc0) == 0x80)
+			b++;
+		n--;
+	}
+	return b;
+}
+
+static size_t columns_of(const char *s, size_t len)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < len; i++)
+		n += ((unsigned char)s[i] & 0xc0) != 0x80;
+	return n;
+}
+
+/* A word as printed: MAIL_GLUE a space. */
+static void add_word(struct strbuf *out, const char *w, size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+		strbuf_addch(out, w[i] == MAIL_GLUE[0] ? ' ' : w[i]);
+}
+
 void mail_wrap(struct strbuf *out, const char *text, int width, const char *first,
 	       const char *rest)
 {
@@ -16,23 +46,35 @@ void mail_wrap(struct strbuf *out, const char *text, int width, const char *firs
 	size_t col = 0;
 
 	while (*text) {
-		size_t word = strcspn(text, " "), ilen = strlen(indent);
+		size_t word = strcspn(text, " "), wcols = columns_of(text, word);
 
-		if (col && col + 1 + word > (size_t)width) {
+		if (col && col + 1 + wcols > (size_t)width) {
 			strbuf_addch(out, '\n');
 			col = 0;
 			indent = rest;
-			ilen = strlen(indent);
 		}
 		if (!col) {
 			strbuf_adds(out, indent);
-			col = ilen;
+			col = text_columns(indent);
 		} else {
 			strbuf_addch(out, ' ');
 			col++;
 		}
-		strbuf_add(out, text, word);
-		col += word;
+		/* Longer than a line (a host name, a label): cut where it must be. */
+		while (col + wcols > (size_t)width && (size_t)width > col) {
+			size_t fit = columns_to_bytes(text, word, (size_t)width - col);
+
+			add_word(out, text, fit);
+			strbuf_addch(out, '\n');
+			text += fit;
+			word -= fit;
+			wcols = columns_of(text, word);
+			indent = rest;
+			strbuf_adds(out, indent);
+			col = text_columns(indent);
+		}
+		add_word(out, text, word);
+		col += wcols;
 		text += word;
 		text += strspn(text, " ");
 	}
@@ -62,17 +104,60 @@ static bool all_digits(const char *s)
 	return *s && strspn(s, "0123456789") == strlen(s);
 }
 
-/* "before, 5 runs", "before#7", "run 7". */
-static void group_desc(const struct compare_group *g, struct strbuf *out)
+/* A uuid as the store writes it: a spec that names a run by its id. */
+static bool uuid_like(const char *s)
 {
-	char name[96];
+	return strlen(s) == 36 && strspn(s, "0123456789abcdefABCDEF-") == 36;
+}
 
-	if (g->nruns == 1) {
-		plot_run_name(&g->runs[0], name, sizeof(name));
-		strbuf_adds(out, name);
-	} else {
-		strbuf_addf(out, "%s, %zu runs", g->spec, g->nruns);
+/* A run's own name: its label, else its command ("bench"). */
+static const char *run_word(const struct stored_run *r)
+{
+	return *r->label ? r->label : r->command;
+}
+
+/* Another group's single run has the same name as g's single run. */
+static bool name_shared(const struct plot_input *in, size_t g, bool with_start)
+{
+	const struct stored_run *r = &in->groups[g].runs[0];
+
+	for (size_t k = 0; k < in->ngroups; k++) {
+		const struct stored_run *o = &in->groups[k].runs[0];
+
+		if (k != g && in->groups[k].nruns == 1 && streq(run_word(o), run_word(r)) &&
+		    (!with_start || streq(o->started, r->started)))
+			return true;
 	}
+	return false;
+}
+
+/*
+ * "before", "bench of 2026-12-01T10:00:00Z", "bench of ... (argument 2)":
+ * names a reader can use, never an id of this store (it means nothing
+ * elsewhere).
+ */
+static void group_name(const struct plot_input *in, size_t g, struct strbuf *out)
+{
+	const struct compare_group *grp = &in->groups[g];
+
+	if (grp->nruns != 1) {
+		strbuf_adds(out, grp->spec);
+		return;
+	}
+	strbuf_adds(out, run_word(&grp->runs[0]));
+	if (!*grp->runs[0].label || name_shared(in, g, false))
+		strbuf_addf(out, " of %s", grp->runs[0].started);
+	/* Started within the same second: where it was given tells them apart. */
+	if (name_shared(in, g, true))
+		strbuf_addf(out, " (argument %zu)", g + 1);
+}
+
+/* The name and, for several runs, how many: "before (5 runs)". */
+static void group_desc(const struct plot_input *in, size_t g, struct strbuf *out)
+{
+	group_name(in, g, out);
+	if (in->groups[g].nruns != 1)
+		strbuf_addf(out, " (%zu runs)", in->groups[g].nruns);
 }
 
 static const char *env_string(const struct stored_run *r, const char *key)
@@ -90,7 +175,7 @@ static bool one_kernel(const struct plot_input *in)
 	return true;
 }
 
-/* "Kernel 6.18 (before#7) against 6.19 (after#8)", or one kernel for all. */
+/* "Kernel 6.18 (before) against 6.19 (after)", or one kernel for all. */
 static void kernels_line(const struct plot_input *in, struct strbuf *l)
 {
 	bool one = one_kernel(in);
@@ -102,7 +187,7 @@ static void kernels_line(const struct plot_input *in, struct strbuf *l)
 		strbuf_adds(l, g ? " against " : "");
 		if (!one)
 			strbuf_addf(l, "%s (", in->groups[g].runs[0].kernel);
-		group_desc(&in->groups[g], l);
+		group_desc(in, g, l);
 		if (!one)
 			strbuf_addch(l, ')');
 	}
@@ -137,78 +222,19 @@ void mail_machine(const struct plot_input *in, struct strbuf *out)
 
 /* ---- reproducing -------------------------------------------------------- */
 
-static double config_number(const json_t *config, const char *a, const char *b)
-{
-	const json_t *v = json_object_get(config, a);
-
-	if (b)
-		v = json_object_get(v, b);
-	return json_is_number(v) ? json_number_value(v) : NAN;
-}
-
-/* --api when the run measured some of the catalog's APIs only. */
-static void api_flag(const struct stored_run *r, struct strbuf *out)
-{
-	bool used[API_COUNT] = { false };
-	size_t n = 0;
-
-	for (size_t i = 0; i < r->ncells; i++)
-		for (size_t a = 0; a < API_COUNT; a++)
-			if (streq(r->cells[i].api, catalog_apis[a].name) && !used[a]) {
-				used[a] = true;
-				n++;
-			}
-	if (!n || n == API_COUNT)
-		return;
-	strbuf_adds(out, " --api ");
-	for (size_t a = 0, k = 0; a < API_COUNT; a++)
-		if (used[a])
-			strbuf_addf(out, "%s%s", k++ ? "," : "", catalog_apis[a].name);
-}
-
-static void bench_flags(const struct stored_run *r, struct strbuf *out)
-{
-	double budget = config_number(r->config, "method", "budget_s");
-	double rounds = config_number(r->config, "method", "rounds");
-
-	if (fabs(budget - 0.04) < 1e-9 && rounds == 5)
-		strbuf_adds(out, " --quick");
-	else {
-		if (isfinite(budget) && fabs(budget - 0.25) > 1e-9)
-			strbuf_addf(out, " --budget %gms", budget * 1e3);
-		if (isfinite(rounds) && rounds != 10)
-			strbuf_addf(out, " --rounds %.0f", rounds);
-	}
-	api_flag(r, out);
-}
-
-static void scale_flags(const struct stored_run *r, struct strbuf *out)
-{
-	const json_t *threads = json_object_get(r->config, "threads"), *t;
-	double calls = config_number(r->config, "calls", NULL);
-	double reps = config_number(r->config, "repetitions", NULL);
-	size_t i;
-
-	if (json_array_size(threads)) {
-		strbuf_adds(out, " --threads ");
-		json_array_foreach(threads, i, t)
-			strbuf_addf(out, "%s%lld", i ? "," : "", (long long)json_integer_value(t));
-	}
-	if (isfinite(calls) && calls != 5000000)
-		strbuf_addf(out, " --calls %.0f", calls);
-	if (isfinite(reps) && reps != 5)
-		strbuf_addf(out, " --repetitions %.0f", reps);
-}
-
 /*
- * A command line in the making: its words, each ended by '\n' (no word
- * holds one: a value with a control character is refused), and whether a
- * value could not be given safely.
+ * A command line in the making: its words, each ended by WORD_END (a
+ * word never holds one: text from a run has no control character once
+ * loaded), and whether a value could not be given safely.
  */
 struct shell_line {
 	struct strbuf words;
 	bool unsafe;
 };
+
+#define WORD_END '\x1e'
+/* A quoted word longer than this is cut into pieces joined by "\"-newline. */
+#define WORD_PIECE_MAX (MAIL_WIDTH - 12)
 
 /* clockbench's own words (options, figures), split at blanks. */
 static void plain_words(struct shell_line *l, const char *text)
@@ -220,7 +246,7 @@ static void plain_words(struct shell_line *l, const char *text)
 		n = strcspn(text, " ");
 		if (n) {
 			strbuf_add(&l->words, text, n);
-			strbuf_addch(&l->words, '\n');
+			strbuf_addch(&l->words, WORD_END);
 		}
 		text += n;
 	}
@@ -246,14 +272,210 @@ static bool as_recorded(const char *s)
 	return true;
 }
 
-/* A value from the run: one word, quoted for the shell, or the line is unsafe. */
+/*
+ * The bytes of s that, quoted, take at most WORD_PIECE_MAX columns: a
+ * quote is written in four, '\'' (an upper bound: a plain piece takes
+ * fewer), and a UTF-8 sequence is never cut.
+ */
+static size_t piece_bytes(const char *s)
+{
+	size_t cols = 2, b = 0;
+
+	while (s[b]) {
+		size_t next = b + 1;
+
+		while (((unsigned char)s[next] & 0xc0) == 0x80)
+			next++;
+		cols += s[b] == '\'' ? 4 : 1;
+		if (cols > WORD_PIECE_MAX)
+			break;
+		b = next;
+	}
+	return b ? b : strlen(s);
+}
+
+/*
+ * A value from the run: one word, quoted for the shell (the one quoting
+ * function, strbuf_add_sh_word()), or the line is unsafe. A word too long
+ * for a line is given as pieces quoted one by one and joined by "\" and a
+ * newline, outside quotes: the shell removes both and reads one word.
+ */
 static void value_word(struct shell_line *l, const char *s)
 {
-	if (!as_recorded(s) || strbuf_add_sh_word(&l->words, s) != 0) {
+	_cleanup_strbuf_ struct strbuf word = STRBUF_INIT, piece = STRBUF_INIT;
+
+	if (!as_recorded(s) || strbuf_add_sh_word(&word, s) != 0) {
 		l->unsafe = true;
 		return;
 	}
-	strbuf_addch(&l->words, '\n');
+	if (text_columns(word.buf) <= WORD_PIECE_MAX) {
+		strbuf_adds(&l->words, word.buf);
+		strbuf_addch(&l->words, WORD_END);
+		return;
+	}
+	while (*s) {
+		size_t n = piece_bytes(s);
+
+		strbuf_reset(&piece);
+		strbuf_add(&piece, s, n);
+		if (strbuf_add_sh_word(&l->words, piece.buf) != 0) {
+			l->unsafe = true;
+			return;
+		}
+		s += n;
+		if (*s)
+			strbuf_adds(&l->words, "\\\n");
+	}
+	strbuf_addch(&l->words, WORD_END);
+}
+
+/* ---- as recorded ---- */
+
+/* The words the run recorded at run time (env "argv"): false if none. */
+static bool recorded_words(const struct stored_run *r, struct shell_line *l)
+{
+	const json_t *argv = json_object_get(r->env, "argv"), *w;
+	size_t i;
+
+	if (!json_array_size(argv))
+		return false;
+	plain_words(l, "clockbench");
+	if (json_is_false(json_object_get(r->env, "argv_exact")))
+		l->unsafe = true;	/* a control character was masked */
+	json_array_foreach(argv, i, w) {
+		if (json_is_string(w))
+			value_word(l, json_string_value(w));
+		else
+			l->unsafe = true;
+	}
+	return true;
+}
+
+/* ---- rebuilt, for runs from before the command line was recorded ---- */
+
+static double config_number(const json_t *config, const char *a, const char *b)
+{
+	const json_t *v = json_object_get(config, a);
+
+	if (b)
+		v = json_object_get(v, b);
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+/* One of the catalog's lists a cell filter takes: apis, clocks, paths. */
+struct cell_list {
+	const char *flag;
+	const char *(*name)(size_t i);
+	size_t count;
+	const char *(*of_cell)(const struct stored_cell *c);
+};
+
+static const char *api_name(size_t i) { return catalog_apis[i].name; }
+static const char *clock_name(size_t i) { return catalog_clocks[i].name; }
+static const char *path_name(size_t i) { return catalog_paths[i]; }
+static const char *cell_api(const struct stored_cell *c) { return c->api; }
+static const char *cell_clock(const struct stored_cell *c) { return c->clock; }
+static const char *cell_path(const struct stored_cell *c) { return c->path; }
+
+/*
+ * "--api clock_gettime,time": what the run's cells hold of list, when
+ * some of it (or always, when the command's default is not the whole
+ * catalog); nothing when the cells name none of it.
+ */
+static void list_flag(const struct stored_run *r, const struct cell_list *list,
+		      bool always, struct strbuf *out)
+{
+	bool *used = xcalloc(list->count ? list->count : 1, sizeof(bool));
+	size_t n = 0;
+
+	for (size_t i = 0; i < r->ncells; i++)
+		for (size_t k = 0; k < list->count; k++)
+			if (!used[k] && streq(list->of_cell(&r->cells[i]), list->name(k))) {
+				used[k] = true;
+				n++;
+			}
+	if (n && (always || n < list->count)) {
+		strbuf_addf(out, " %s ", list->flag);
+		for (size_t k = 0, j = 0; k < list->count; k++)
+			if (used[k])
+				strbuf_addf(out, "%s%s", j++ ? "," : "", list->name(k));
+	}
+	free(used);
+}
+
+static void filter_flags(const struct stored_run *r, bool always, struct strbuf *out)
+{
+	const struct cell_list lists[] = {
+		{ "--api", api_name, API_COUNT, cell_api },
+		{ "--clock", clock_name, catalog_nclocks, cell_clock },
+		{ "--path", path_name, PATH_COUNT, cell_path },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(lists); i++)
+		list_flag(r, &lists[i], always, out);
+}
+
+static void bench_flags(const struct stored_run *r, struct strbuf *out)
+{
+	double budget = config_number(r->config, "method", "budget_s");
+	double rounds = config_number(r->config, "method", "rounds");
+
+	if (fabs(budget - 0.04) < 1e-9 && rounds == 5)
+		strbuf_adds(out, " --quick");
+	else {
+		if (isfinite(budget) && fabs(budget - 0.25) > 1e-9)
+			strbuf_addf(out, " --budget %gms", budget * 1e3);
+		if (isfinite(rounds) && rounds != 10)
+			strbuf_addf(out, " --rounds %.0f", rounds);
+	}
+	filter_flags(r, false, out);
+}
+
+static void scale_flags(const struct stored_run *r, struct strbuf *out)
+{
+	const json_t *threads = json_object_get(r->config, "threads"), *t;
+	double calls = config_number(r->config, "calls", NULL);
+	double reps = config_number(r->config, "repetitions", NULL);
+	size_t i;
+
+	if (json_array_size(threads)) {
+		strbuf_adds(out, " --threads ");
+		json_array_foreach(threads, i, t)
+			strbuf_addf(out, "%s%lld", i ? "," : "", (long long)json_integer_value(t));
+	}
+	if (isfinite(calls) && calls != 5000000)
+		strbuf_addf(out, " --calls %.0f", calls);
+	if (isfinite(reps) && reps != 5)
+		strbuf_addf(out, " --repetitions %.0f", reps);
+}
+
+/* ab's condition, from the arm's config: its option and value(s). */
+static void ab_words(const struct stored_run *r, struct shell_line *l)
+{
+	const char *cond = json_string_value(json_object_get(r->config, "condition"));
+	const char *value = json_string_value(json_object_get(r->config, "value"));
+	const json_t *arms = json_object_get(r->config, "arms"), *a;
+	_cleanup_strbuf_ struct strbuf list = STRBUF_INIT;
+	size_t i;
+
+	if (!cond) {
+		l->unsafe = true;
+		return;
+	}
+	if (streq(cond, "timens")) {
+		plain_words(l, "--timens");
+	} else if (streq(cond, "clocksource") || streq(cond, "cpu")) {
+		/* The arms' labels are their values unless --labels said otherwise. */
+		plain_words(l, streq(cond, "cpu") ? "--cpus" : "--clocksource");
+		json_array_foreach(arms, i, a)
+			strbuf_addf(&list, "%s%s", i ? "," : "", json_string_value(a) ?: "");
+		value_word(l, list.buf);
+	} else if ((streq(cond, "env") || streq(cond, "prefix")) && value && *value) {
+		plain_words(l, streq(cond, "env") ? "--env" : "--prefix");
+		value_word(l, value);
+	} else {
+		l->unsafe = true;
+	}
 }
 
 /* exec's command, word for word as it was given (config "command"). */
@@ -280,11 +502,11 @@ static void exec_words(const struct stored_run *r, struct shell_line *l)
 	}
 }
 
-/* The measuring command of run r, its label given when it has one. */
-static void command_of(const struct stored_run *r, const char *label,
-		       struct shell_line *l)
+/* The measuring command of run r rebuilt from its config and cells. */
+static void rebuilt_words(const struct stored_run *r, struct shell_line *l)
 {
 	_cleanup_strbuf_ struct strbuf flags = STRBUF_INIT;
+	bool own_label = !streq(r->command, "timens") && !streq(r->command, "ab");
 
 	plain_words(l, "clockbench");
 	value_word(l, r->command);
@@ -292,6 +514,8 @@ static void command_of(const struct stored_run *r, const char *label,
 		bench_flags(r, &flags);
 	else if (streq(r->command, "scale"))
 		scale_flags(r, &flags);
+	else if (streq(r->command, "timens") || streq(r->command, "ab"))
+		filter_flags(r, true, &flags);
 	else if (streq(r->command, "hotplug"))
 		strbuf_addf(&flags, " --cpu %.0f --cycles %.0f",
 			    config_number(r->config, "cpu", NULL),
@@ -299,40 +523,52 @@ static void command_of(const struct stored_run *r, const char *label,
 	else if (streq(r->command, "exec"))
 		strbuf_addf(&flags, " -n %.0f", config_number(r->config, "runs", NULL));
 	plain_words(l, flags.buf);
-	if (label && !streq(r->command, "timens")) {
+	if (streq(r->command, "ab"))
+		ab_words(r, l);
+	if (*r->label && own_label) {
 		plain_words(l, "--label");
-		value_word(l, label);
+		value_word(l, r->label);
 	}
 	if (streq(r->command, "exec"))
 		exec_words(r, l);
 }
 
+/* ---- the lines ---- */
+
 /*
  * The line's words wrapped at MAIL_WIDTH with the shell's "\" continuation,
- * between words only (inside quotes a "\" would be part of the word).
+ * between words only (inside quotes a "\" would be part of the word). A
+ * word in pieces starts a line of its own, its pieces at the margin: a
+ * blank there would end the word.
  */
 static void wrap_command(struct strbuf *out, const struct shell_line *l,
 			 const char *indent)
 {
-	size_t width = MAIL_WIDTH - 2, col = 0;
+	size_t width = MAIL_WIDTH - 2, col = 0, cont = text_columns(indent) + 4;
 	const char *w = l->words.buf;
 
 	while (*w) {
-		size_t n = strcspn(w, "\n");
+		const char *end = strchr(w, WORD_END);
+		size_t n = end ? (size_t)(end - w) : strlen(w);
+		const char *nl = memchr(w, '\n', n);
+		size_t first = nl ? (size_t)(nl - w) : n;
 
-		if (col && col + 1 + n > width) {
+		if (col && (nl || col + 1 + first > width)) {
 			strbuf_addf(out, " \\\n%s    ", indent);
-			col = strlen(indent) + 4;
+			col = cont;
 		} else if (col) {
 			strbuf_addch(out, ' ');
 			col++;
 		} else {
 			strbuf_adds(out, indent);
-			col = strlen(indent);
+			col = text_columns(indent);
 		}
 		strbuf_add(out, w, n);
-		col += n;
-		w += n + (w[n] == '\n');
+		col = nl ? 0 : col + n;
+		if (nl)		/* the columns of the last piece */
+			for (const char *p = w + n; p > w && p[-1] != '\n'; p--)
+				col += ((unsigned char)p[-1] & 0xc0) != 0x80;
+		w += n + (end != NULL);
 	}
 	strbuf_addch(out, '\n');
 }
@@ -347,20 +583,161 @@ static void comment(struct strbuf *out, const char *text, const char *indent)
 	mail_wrap(out, text, MAIL_WIDTH, first.buf, rest.buf);
 }
 
-static void shell_line_release(struct shell_line *l)
+enum command_source { COMMAND_RECORDED, COMMAND_REBUILT };
+
+/* Run r's command line into l: as recorded at run time, else rebuilt. */
+static enum command_source command_of(const struct stored_run *r, struct shell_line *l)
 {
-	strbuf_release(&l->words);
+	if (recorded_words(r, l))
+		return COMMAND_RECORDED;
+	strbuf_reset(&l->words);
+	l->unsafe = false;
+	rebuilt_words(r, l);
+	return COMMAND_REBUILT;
 }
 
-/* The label a group's runs are saved under, or NULL. */
+int mail_run_command(const struct stored_run *r, struct strbuf *out)
+{
+	struct shell_line l = { STRBUF_INIT, false };
+	enum command_source src = command_of(r, &l);
+	int rc = l.unsafe ? -1 : src == COMMAND_RECORDED ? 0 : 1;
+
+	for (const char *w = l.words.buf; !l.unsafe && *w; w++)
+		strbuf_addch(out, *w == WORD_END ? ' ' : *w);
+	if (out->len && out->buf[out->len - 1] == ' ')
+		out->buf[--out->len] = '\0';
+	strbuf_release(&l.words);
+	return rc;
+}
+
+/*
+ * One line to print: the groups whose runs it made (ab's arms and timens's
+ * sides are one invocation), how many invocations of its group gave the
+ * same line (replicates), and its first run.
+ */
+struct invocation {
+	const struct stored_run *run;
+	struct shell_line line;
+	enum command_source source;
+	size_t *groups;		/* [0]: the group it was first seen in */
+	size_t ngroups;
+	size_t times;
+};
+
+/* Every run seen, and the line it went to. */
+struct reproduce {
+	struct invocation *inv;
+	size_t n, cap;
+	struct seen {
+		const struct stored_run *run;
+		size_t line;
+	} *seen;
+	size_t nseen, seen_cap;
+};
+
+static bool same_words(const struct shell_line *a, const struct shell_line *b)
+{
+	/* What an unsafe line holds is not all of it: never the same as another. */
+	return !a->unsafe && !b->unsafe && streq(a->words.buf, b->words.buf);
+}
+
+/*
+ * What names the invocation that made r: the uuid it recorded, else (a run
+ * from before) the interleaving ab and timens give their runs; or NULL.
+ */
+static const char *invocation_of(const struct stored_run *r)
+{
+	const char *id = json_string_value(json_object_get(r->env, "invocation"));
+
+	return id ? id : json_string_value(json_object_get(r->config, "interleave"));
+}
+
+/* The line run r goes to: one of another side of its invocation, or -1. */
+static ssize_t same_invocation(const struct reproduce *rp, const struct stored_run *r,
+			       const struct shell_line *l)
+{
+	const char *id = invocation_of(r);
+
+	for (size_t k = 0; id && k < rp->nseen; k++) {
+		const char *other = invocation_of(rp->seen[k].run);
+
+		if (other && streq(other, id) && same_words(&rp->inv[rp->seen[k].line].line, l))
+			return (ssize_t)rp->seen[k].line;
+	}
+	return -1;
+}
+
+/* Run r, of group g: a new line, or counted in one already there. */
+static void add_run(const struct plot_input *in, struct reproduce *rp, size_t g,
+		    const struct stored_run *r)
+{
+	struct invocation it = { .run = r, .line = { STRBUF_INIT, false }, .times = 1 };
+	ssize_t at;
+
+	it.source = command_of(r, &it.line);
+	at = same_invocation(rp, r, &it.line);
+	if (at >= 0) {
+		struct invocation *o = &rp->inv[at];
+
+		if (o->groups[o->ngroups - 1] != g) {
+			o->groups = xrealloc(o->groups, (o->ngroups + 1) * sizeof(size_t));
+			o->groups[o->ngroups++] = g;
+		}
+	} else {
+		for (size_t k = 0; k < rp->n && at < 0; k++)
+			if (rp->inv[k].groups[0] == g && same_words(&rp->inv[k].line, &it.line))
+				at = (ssize_t)k;
+		if (at >= 0)
+			rp->inv[at].times++;
+	}
+	if (at < 0) {
+		it.groups = xmalloc(sizeof(size_t));
+		it.groups[it.ngroups++] = g;
+		grow_array((void **)&rp->inv, &rp->cap, rp->n + 1, sizeof(*rp->inv));
+		rp->inv[rp->n] = it;
+		at = (ssize_t)rp->n++;
+	} else {
+		strbuf_release(&it.line.words);
+	}
+	grow_array((void **)&rp->seen, &rp->seen_cap, rp->nseen + 1, sizeof(*rp->seen));
+	rp->seen[rp->nseen++] = (struct seen){ r, (size_t)at };
+}
+
+static void print_invocation(const struct plot_input *in, const struct invocation *it,
+			     const char *indent, struct strbuf *out)
+{
+	_cleanup_strbuf_ struct strbuf note = STRBUF_INIT;
+
+	for (size_t k = 0; k < it->ngroups; k++) {
+		strbuf_adds(&note, !k ? "" : k + 1 < it->ngroups ? ", " : " and ");
+		group_name(in, it->groups[k], &note);
+	}
+	strbuf_addf(&note, ", on kernel %s", it->run->kernel);
+	if (it->times > 1)
+		strbuf_addf(&note, ", %zu times", it->times);
+	if (it->line.unsafe) {
+		strbuf_adds(&note, ": its command line cannot be reproduced safely (it "
+			    "holds control or invisible characters, or was cut)");
+		comment(out, note.buf, indent);
+		return;
+	}
+	if (it->source == COMMAND_REBUILT)
+		strbuf_adds(&note, " (rebuilt from the run: it did not record its "
+			    "command line)");
+	strbuf_addch(&note, ':');
+	comment(out, note.buf, indent);
+	wrap_command(out, &it->line, indent);
+}
+
+/* The name compare takes for group g: a label or selector, not an id. */
 static const char *group_label(const struct compare_group *g)
 {
-	if (!all_digits(g->spec))
+	if (!all_digits(g->spec) && !uuid_like(g->spec))
 		return g->spec;
 	return *g->runs[0].label ? g->runs[0].label : NULL;
 }
 
-/* Every group has a label of its own: compare can name them by label. */
+/* Every group has a name of its own: compare can take them. */
 static bool labels_distinct(const struct plot_input *in)
 {
 	for (size_t g = 0; g < in->ngroups; g++) {
@@ -375,59 +752,46 @@ static bool labels_distinct(const struct plot_input *in)
 	return true;
 }
 
-/* Both groups are the two sides of one clockbench timens. */
-static bool one_timens(const struct plot_input *in)
+static void compare_line(const struct plot_input *in, const char *indent,
+			 struct strbuf *out)
 {
-	const struct stored_run *a, *b;
-
-	if (in->ngroups != 2 || in->groups[0].nruns != 1 || in->groups[1].nruns != 1)
-		return false;
-	a = &in->groups[0].runs[0];
-	b = &in->groups[1].runs[0];
-	return streq(a->command, "timens") && streq(b->command, "timens") &&
-	       streq(a->started, b->started);
-}
-
-void mail_reproduce(const struct plot_input *in, const char *indent,
-		    struct strbuf *out)
-{
-	_cleanup_strbuf_ struct strbuf note = STRBUF_INIT;
 	struct shell_line l = { STRBUF_INIT, false };
 
-	for (size_t g = 0; g < in->ngroups && !(g && one_timens(in)); g++) {
-		const struct compare_group *grp = &in->groups[g];
-
-		strbuf_reset(&l.words);
-		l.unsafe = false;
-		command_of(&grp->runs[0], group_label(grp), &l);
-		strbuf_addf(out, "%s# on kernel %s", indent, grp->runs[0].kernel);
-		if (grp->nruns > 1)
-			strbuf_addf(out, ", %zu times", grp->nruns);
-		strbuf_adds(out, ":\n");
-		if (l.unsafe) {
-			strbuf_setf(&note, "run %lld: its command line cannot be reproduced "
-				    "safely (it holds control or invisible characters, or was "
-				    "cut); `clockbench show %lld` shows it escaped",
-				    (long long)grp->runs[0].id, (long long)grp->runs[0].id);
-			comment(out, note.buf, indent);
-		} else
-			wrap_command(out, &l, indent);
+	if (!labels_distinct(in)) {
+		comment(out, "then clockbench compare, naming the runs by their ids "
+			"in that store (clockbench runs lists them)", indent);
+		return;
 	}
-	if (in->ngroups < 2 || one_timens(in))
-		goto out;
-	strbuf_reset(&l.words);
-	l.unsafe = false;
 	plain_words(&l, "clockbench compare");
 	for (size_t g = 0; g < in->ngroups; g++)
-		value_word(&l, labels_distinct(in) ? group_label(&in->groups[g]) :
-			   in->groups[g].spec);
+		value_word(&l, group_label(&in->groups[g]));
 	if (l.unsafe)
 		comment(out, "the comparison cannot be reproduced safely: a label holds "
 			"control or invisible characters", indent);
 	else
 		wrap_command(out, &l, indent);
-out:
-	shell_line_release(&l);
+	strbuf_release(&l.words);
+}
+
+void mail_reproduce(const struct plot_input *in, const char *indent,
+		    struct strbuf *out)
+{
+	struct reproduce rp = { 0 };
+
+	for (size_t g = 0; g < in->ngroups; g++)
+		for (size_t k = 0; k < in->groups[g].nruns; k++)
+			add_run(in, &rp, g, &in->groups[g].runs[k]);
+	for (size_t k = 0; k < rp.n; k++)
+		print_invocation(in, &rp.inv[k], indent, out);
+	/* One invocation made every group: it printed its comparison itself. */
+	if (in->ngroups > 1 && rp.n > 1)
+		compare_line(in, indent, out);
+	for (size_t k = 0; k < rp.n; k++) {
+		strbuf_release(&rp.inv[k].line.words);
+		free(rp.inv[k].groups);
+	}
+	free(rp.inv);
+	free(rp.seen);
 }
 
 /* ---- the summary ---------------------------------------------------------- */
@@ -441,19 +805,65 @@ static const char *sample_kind(const struct compare_result *r,
 	return s->by_rounds ? "rounds" : "samples";
 }
 
-static void changed_line(const struct compare_result *r, const struct compare_row *row,
-			 size_t g, struct strbuf *out)
+/* A unit that stays with its figure: "core cycles" as one word. */
+static void glued_unit(struct strbuf *out, const char *unit)
+{
+	strbuf_adds(out, MAIL_GLUE);
+	for (; *unit; unit++)
+		strbuf_adds(out, *unit == ' ' ? MAIL_GLUE : (char[]){ *unit, '\0' });
+}
+
+/* "+4.6 %", never cut between the figure and its sign. */
+static void percent(struct strbuf *out, double pct)
+{
+	if (isfinite(pct))
+		strbuf_addf(out, "%+.1f" MAIL_GLUE "%%", pct);
+	else
+		strbuf_adds(out, "-");
+}
+
+/* "26.10 -> 27.41 ns": the centres of base and other. */
+static void centres(struct strbuf *out, double base, double other, const char *unit)
+{
+	mail_figure(out, base);
+	strbuf_adds(out, MAIL_GLUE "->" MAIL_GLUE);
+	mail_figure(out, other);
+	glued_unit(out, unit);
+}
+
+/* The figure a side shows: its centre, else its median. */
+static double centre_of(const struct compare_side *s)
+{
+	return isfinite(s->center) ? s->center : s->sum.median;
+}
+
+/*
+ * "clock-gettime-monotonic vdso [worse]: 85.7 -> 89.5 core cycles (+4.4 %,
+ * 95 % CI +4.0..+4.8), 28.18 -> 29.36 ns (+4.2 %); 10 v 10 rounds": the
+ * change in what was judged, and in ns per call, which the list reads.
+ */
+static void cell_line(const struct compare_result *r, const struct compare_row *row,
+		      size_t g, struct strbuf *out)
 {
 	const struct compare_side *b = &row->sides[0], *o = &row->sides[g];
 	const struct compare_diff *d = &row->diffs[g];
 	_cleanup_strbuf_ struct strbuf line = STRBUF_INIT;
 
-	strbuf_addf(&line, "%s%s%s: ", row->name, *row->path ? " " : "", row->path);
-	mail_figure(&line, b->sum.median);
-	strbuf_adds(&line, " -> ");
-	mail_figure(&line, o->sum.median);
-	strbuf_addf(&line, " %s (%+.1f %%, 95 %% CI %+.1f..%+.1f, %zu v %zu %s)", r->unit,
-		    d->change_pct, d->change_lo_pct, d->change_hi_pct, b->n, o->n,
+	strbuf_addf(&line, "%s%s%s [%s]: ", row->name, *row->path ? " " : "", row->path,
+		    streq(d->verdict, "~") ? "no" MAIL_GLUE "change" : d->verdict);
+	centres(&line, centre_of(b), centre_of(o), r->unit);
+	strbuf_adds(&line, " (");
+	percent(&line, d->change_pct);
+	strbuf_addf(&line, ", 95" MAIL_GLUE "%%" MAIL_GLUE "CI %+.1f..%+.1f)",
+		    d->change_lo_pct, d->change_hi_pct);
+	if (isfinite(b->ns_median) && isfinite(o->ns_median)) {
+		strbuf_adds(&line, ", ");
+		centres(&line, b->ns_median, o->ns_median, "ns");
+		strbuf_adds(&line, " (");
+		percent(&line, d->ns_change_pct);
+		strbuf_adds(&line, ")");
+	}
+	strbuf_addf(&line, "; %zu" MAIL_GLUE "v" MAIL_GLUE "%zu" MAIL_GLUE "%s", b->n, o->n,
 		    sample_kind(r, o));
 	mail_wrap(out, line.buf, MAIL_WIDTH, "  ", "      ");
 }
@@ -479,33 +889,46 @@ static void unchanged_line(const struct plot_input *in, const struct compare_res
 		return;
 	strbuf_addf(&line, "%s %zu cell%s: ", changed ? "the other" : "all", n,
 		    n == 1 ? "" : "s");
-	if (fmax(-lo, hi) <= r->opts.threshold_pct)
-		strbuf_addf(&line, "no change beyond %g %%", r->opts.threshold_pct);
-	else
-		strbuf_addf(&line, "no significant change (medians %+.1f..%+.1f %%, "
-			    "within the noise)", lo, hi);
+	if (fmax(-lo, hi) <= r->opts.threshold_pct) {
+		strbuf_addf(&line, "no change beyond %g" MAIL_GLUE "%%", r->opts.threshold_pct);
+	} else {
+		strbuf_adds(&line, "no significant change (medians ");
+		percent(&line, lo);
+		strbuf_adds(&line, "..");
+		percent(&line, hi);
+		strbuf_adds(&line, ", within the noise)");
+	}
 	mail_wrap(out, line.buf, MAIL_WIDTH, "  ", "      ");
 }
 
-static void group_block(const struct plot_input *in, const struct compare_result *r,
-			size_t g, struct strbuf *out)
+static void group_block(const struct plot_input *in, const struct mail_options *mo,
+			const struct compare_result *r, size_t g, struct strbuf *out)
 {
 	_cleanup_strbuf_ struct strbuf head = STRBUF_INIT;
 	size_t changed = 0;
+	bool ns = false;
 
-	group_desc(&r->groups[g], &head);
+	for (size_t i = 0; i < r->nrows && !ns; i++)
+		ns = isfinite(r->rows[i].sides[g].ns_median);
+	group_desc(in, g, &head);
 	strbuf_adds(&head, " against ");
-	group_desc(&r->groups[0], &head);
-	strbuf_addf(&head, ", %s%s, lower is better:", r->unit,
-		    streq(r->unit, "ns") ? " per call" : "");
+	group_desc(in, 0, &head);
+	strbuf_addf(&head, ", %s%s%s, lower is better:", r->unit,
+		    streq(r->unit, "ns") ? " per call" : "",
+		    ns ? " (ns per call beside)" : "");
 	mail_wrap(out, head.buf, MAIL_WIDTH, "", "  ");
-	for (size_t i = 0; i < r->nrows; i++)
-		if (r->rows[i].diffs[g].valid && r->rows[i].diffs[g].significant &&
-		    plot_row_selected(in, &r->rows[i])) {
-			changed_line(r, &r->rows[i], g, out);
-			changed++;
+	for (size_t i = 0; i < r->nrows; i++) {
+		const struct compare_diff *d = &r->rows[i].diffs[g];
+
+		if (!d->valid || !plot_row_selected(in, &r->rows[i]))
+			continue;
+		if (d->significant || (mo && mo->all_cells)) {
+			cell_line(r, &r->rows[i], g, out);
+			changed += d->significant;
 		}
-	unchanged_line(in, r, g, changed, out);
+	}
+	if (!mo || !mo->all_cells)
+		unchanged_line(in, r, g, changed, out);
 	if (r->machine_shift[g])
 		mail_wrap(out, "Note: nearly every cell moved the same way, syscall and "
 			  "vDSO paths alike: the machine itself may have changed between "
@@ -513,8 +936,8 @@ static void group_block(const struct plot_input *in, const struct compare_result
 			  MAIL_WIDTH, "  ", "  ");
 }
 
-static int comparison(const struct plot_input *in, struct strbuf *out,
-		      struct strbuf *err)
+static int comparison(const struct plot_input *in, const struct mail_options *mo,
+		      struct strbuf *out, struct strbuf *err)
 {
 	struct compare_result r;
 	char rule[256];
@@ -522,7 +945,7 @@ static int comparison(const struct plot_input *in, struct strbuf *out,
 	if (plot_compare_build(in, in->groups, in->ngroups, &r, err) != 0)
 		return -1;
 	for (size_t g = 1; g < r.ngroups; g++) {
-		group_block(in, &r, g, out);
+		group_block(in, mo, &r, g, out);
 		strbuf_addch(out, '\n');
 	}
 	snprintf(rule, sizeof(rule), "A change counts when the %s-adjusted Mann-Whitney "
@@ -535,45 +958,74 @@ static int comparison(const struct plot_input *in, struct strbuf *out,
 	return 0;
 }
 
-/* One run alone: its cells' medians. */
-static void run_block(const struct plot_input *in, const struct stored_run *r,
+/* The median of a cell's core cycles per call, or NaN. */
+static double core_median(const struct stored_cell *c)
+{
+	struct summary s;
+
+	if (!c->core_cycles || !c->n)
+		return NAN;
+	plot_summarize(c->core_cycles, c->n, &s);
+	return s.median;
+}
+
+/* One run alone: its cells' medians, and core cycles beside ns. */
+static void run_block(const struct plot_input *in, size_t g, const struct stored_run *r,
 		      struct strbuf *out)
 {
-	char name[96];
+	_cleanup_strbuf_ struct strbuf head = STRBUF_INIT;
 
-	plot_run_name(r, name, sizeof(name));
-	strbuf_addf(out, "%s, %s, median per call with its 95 %% CI:\n", name, r->command);
+	group_desc(in, g, &head);
+	if (in->groups[g].nruns > 1)
+		strbuf_addf(&head, ", the run of %s", r->started);
+	strbuf_addf(&head, ", %s, median%s with its 95" MAIL_GLUE "%%" MAIL_GLUE "CI:",
+		    r->command, r->ncells && streq(r->cells[0].unit, "ns") ? " per call" : "");
+	mail_wrap(out, head.buf, MAIL_WIDTH, "", "  ");
 	for (size_t i = 0; i < r->ncells; i++) {
 		const struct stored_cell *c = &r->cells[i];
 		_cleanup_strbuf_ struct strbuf line = STRBUF_INIT;
 		struct summary s;
+		double core = core_median(c);
 
 		if (!plot_selected(in, c))
 			continue;
 		plot_summarize(c->values, c->n, &s);
 		strbuf_addf(&line, "%s%s%s: ", c->name, *c->path ? " " : "", c->path);
 		mail_figure(&line, s.median);
-		strbuf_addf(&line, " %s (", c->unit);
+		glued_unit(&line, c->unit);
+		strbuf_adds(&line, " (");
 		mail_figure(&line, s.median_lo);
 		strbuf_adds(&line, "..");
 		mail_figure(&line, s.median_hi);
-		strbuf_addf(&line, ", %zu samples)", s.n);
+		strbuf_adds(&line, ")");
+		if (isfinite(core)) {
+			strbuf_adds(&line, ", ");
+			mail_figure(&line, core);
+			glued_unit(&line, "core cycles");
+		}
+		strbuf_addf(&line, "; %zu" MAIL_GLUE "samples", s.n);
 		mail_wrap(out, line.buf, MAIL_WIDTH, "  ", "      ");
 	}
 }
 
-int mail_summary(const struct plot_input *in, struct strbuf *out, struct strbuf *err)
+int mail_write(const struct plot_input *in, const struct mail_options *mo,
+	       struct strbuf *out, struct strbuf *err)
 {
 	mail_machine(in, out);
 	strbuf_adds(out, "\n\n");
 	if (in->ngroups > 1) {
-		if (comparison(in, out, err) != 0)
+		if (comparison(in, mo, out, err) != 0)
 			return -1;
 	} else {
 		for (size_t i = 0; i < in->groups[0].nruns; i++)
-			run_block(in, &in->groups[0].runs[i], out);
+			run_block(in, 0, &in->groups[0].runs[i], out);
 	}
 	strbuf_adds(out, "\nTo reproduce:\n");
 	mail_reproduce(in, "  ", out);
 	return 0;
+}
+
+int mail_summary(const struct plot_input *in, struct strbuf *out, struct strbuf *err)
+{
+	return mail_write(in, NULL, out, err);
 }

@@ -22,12 +22,20 @@
 
 #include "basic/strbuf.h"
 #include "report/plot.h"
+#include "results/store.h"
 
 #define MAIL_WIDTH 72
 
 /*
- * Append text word-wrapped to width columns: the first line starts with
- * first, the others with rest. Words longer than a line stay whole.
+ * Between the words of text that stay on one line, a number and its unit
+ * or its "%": mail_wrap() prints it as a space but breaks no line there.
+ */
+#define MAIL_GLUE "\x1f"
+
+/*
+ * Append text word-wrapped to width columns (characters): the first line
+ * starts with first, the others with rest. A word longer than a line (a
+ * host name) is cut to fit; a number never is, as none is that long.
  */
 void mail_wrap(struct strbuf *out, const char *text, int width, const char *first,
 	       const char *rest);
@@ -46,7 +54,27 @@ void mail_machine(const struct plot_input *in, struct strbuf *out);
 void mail_reproduce(const struct plot_input *in, const char *indent,
 		    struct strbuf *out);
 
-/* The whole summary. 0, or -1 with err (compare refused the runs). */
+/*
+ * Run r's command line, its words quoted for the shell and joined by
+ * blanks (a word too long for a line in pieces joined by "\"-newline):
+ * 0 as the run recorded it, 1 rebuilt from the run's settings and cells
+ * (a run from before clockbench recorded its command line), -1 (nothing
+ * appended) when it cannot be given safely (control or invisible
+ * characters, a value cut when loaded).
+ */
+int mail_run_command(const struct stored_run *r, struct strbuf *out);
+
+struct mail_options {
+	bool all_cells;		/* a line for every cell, not only the changed */
+};
+
+/*
+ * The whole summary (mo may be NULL: the defaults). 0, or -1 with err
+ * (compare refused the runs).
+ */
+int mail_write(const struct plot_input *in, const struct mail_options *mo,
+	       struct strbuf *out, struct strbuf *err);
+/* mail_write() with the defaults. */
 int mail_summary(const struct plot_input *in, struct strbuf *out, struct strbuf *err);
 
 #endif

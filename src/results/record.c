@@ -13,6 +13,7 @@
 #include "basic/strbuf.h"
 #include "basic/util.h"
 #include "basic/text.h"
+#include "config.h"
 #include "results/spool.h"
 
 int store_option_db(const struct option_def *opt, const char *arg,
@@ -235,6 +236,110 @@ static void mask_json_controls(json_t *j)
 	}
 }
 
+/* main's argv, in the order given: parse_options() reorders argv itself. */
+static char **command_words;
+static size_t ncommand_words;
+
+void record_command_line(int argc, char **argv)
+{
+	if (argc < 2)
+		return;
+	ncommand_words = (size_t)argc - 1;
+	command_words = xmalloc(ncommand_words * sizeof(*command_words));
+	memcpy(command_words, argv + 1, ncommand_words * sizeof(*command_words));
+}
+
+static bool has_control(const char *s)
+{
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+		if (*p < 0x20 || *p == 0x7f || (*p == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f))
+			return true;
+	return false;
+}
+
+/*
+ * The index of the word that ends the --db the option kept ("--db=V", or
+ * V after "--db"), or -1. Known by the value's address (the option keeps
+ * a pointer into argv), not by its spelling: exec's COMMAND may well have
+ * a --db of its own.
+ */
+static ssize_t last_db_word(const struct store_options *o)
+{
+	for (size_t i = 0; o && o->db && i < ncommand_words; i++) {
+		const char *w = command_words[i];
+
+		if (w == o->db || (o->db == w + strlen("--db=") &&
+				   !strncmp(w, "--db=", strlen("--db="))))
+			return (ssize_t)i;
+	}
+	return -1;
+}
+
+/*
+ * The words at i that give a store: "--db" and its value, or "--db=V",
+ * up to the one the option kept (an earlier --db was overridden by it,
+ * and is an option too: options come before exec's COMMAND).
+ */
+static size_t db_words_at(size_t i, ssize_t last)
+{
+	const char *w = command_words[i];
+
+	if ((ssize_t)i > last)
+		return 0;
+	if (streq(w, "--db") && (ssize_t)i + 1 <= last)
+		return 2;
+	return !strncmp(w, "--db=", strlen("--db="));
+}
+
+/* The words after `clockbench`, without the store; *exact false if masked. */
+static json_t *command_line_json(const struct store_options *o, bool *exact)
+{
+	json_t *words = json_array();
+	ssize_t last = last_db_word(o);
+
+	*exact = true;
+	for (size_t i = 0; i < ncommand_words;) {
+		size_t skip = db_words_at(i, last);
+		json_t *word;
+
+		if (skip) {
+			i += skip;
+			continue;
+		}
+		word = json_string(command_words[i]);
+		if (!word)	/* not UTF-8 */
+			word = json_string("?");
+		if (has_control(command_words[i]) ||
+		    !streq(json_string_value(word), command_words[i]))
+			*exact = false;
+		json_array_append_new(words, word);
+		i++;
+	}
+	return words;
+}
+
+/*
+ * How the run was made: the command line, the version that ran it, and
+ * the invocation: one uuid for all the runs of one process (ab's arms,
+ * timens's sides), which a reader of the runs cannot tell from the command
+ * line and the start time (two runs can start within a second).
+ */
+static void add_command_line(json_t *env, const struct store_options *o)
+{
+	static char invocation[37];
+	bool exact;
+
+	if (!ncommand_words)
+		return;
+	if (!*invocation)
+		store_new_uuid(invocation);
+	json_object_set_new(env, "argv", command_line_json(o, &exact));
+	json_object_set_new(env, "invocation", json_string(invocation));
+	if (!exact)
+		json_object_set_new(env, "argv_exact", json_false());
+	json_object_set_new(env, "clockbench_version", json_string(CLOCKBENCH_VERSION));
+}
+
 void record_begin(struct stored_run *run, const char *command,
 		  const struct store_options *o, const struct env_info *env,
 		  const struct timespec *started)
@@ -248,6 +353,7 @@ void record_begin(struct stored_run *run, const char *command,
 	run->kernel = masked_copy(env->kernel_release, STORE_TEXT_MAX);
 	run->status = xstrdup("complete");
 	run->env = env_to_json(env);
+	add_command_line(run->env, o);
 	mask_json_controls(run->env);
 	gmtime_r(&started->tv_sec, &tm);
 	strftime(run->started, sizeof(run->started), "%Y-%m-%dT%H:%M:%SZ", &tm);

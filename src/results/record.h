@@ -76,8 +76,20 @@ struct store *record_open(const struct store_options *o,
 int record_check(const struct store_options *o);
 
 /*
+ * The command line of this process, kept (main's argc and argv, before any
+ * option parsing reorders argv) so that every run it records says how it
+ * was made. Called once, first thing in main().
+ */
+void record_command_line(int argc, char **argv);
+
+/*
  * Start a run of command: uuid, label, host, kernel, environment and start
- * time filled, status complete, no cells.
+ * time filled, status complete, no cells. The environment holds "argv",
+ * the words after `clockbench` as given (record_command_line()), less a
+ * --db and its value (where the run is kept, maybe with a password), and
+ * "clockbench_version", and "invocation", a uuid shared by the runs this
+ * process records; "argv_exact": false when a word held a control
+ * character, masked as every stored text is.
  */
 void record_begin(struct stored_run *run, const char *command,
 		  const struct store_options *o, const struct env_info *env,

@@ -239,3 +239,71 @@ matrix() {
 	jq -e '.any_scripts == 0 and .handlers == 0' <<<"${lines[-1]}"
 	jq -e ".csp | startswith(\"default-src 'none'\")" <<<"${lines[-1]}"
 }
+
+# Issue 20: the command line a run recorded (its environment's argv) is
+# printed by the mail and the HTML for a reader to paste. A crafted run
+# recording hostile words (every payload above, one quoting each way, an
+# HTML tag, a word longer than a line) gives them back word for word when
+# the mail's lines and the HTML's are read by the shell, and runs nothing.
+@test "a hostile recorded command line prints as quoted shell words, in the mail and the HTML" {
+	local long
+	long="$(printf "it's %.0s" $(seq 1 30))\$(touch \$CBC/long)"
+	jq --arg long "$long" '
+		.runs = [.runs[0], .runs[4]]
+		| .runs[0].environment.argv = ["bench", "--label", "x",
+			"o'"'"'brien", "x'"'"' . system(\"touch $CBC/sq\") . '"'"'",
+			"`touch $CBC/bq` $(touch $CBC/dollar); touch $CBC/semi",
+			"x\\'"'"' \\\\\" \" \\\\", "</pre><script>document.title=1</script>", "@cb_data",
+			"--db=postgresql://u:pw@h/d", $long]
+		| .runs[1].environment.argv = ["bench", "--label", "b"]' \
+		"$FIXTURE" >"$T/argv.json"
+	cb import "$T/argv.json"
+	want=$(jq -c '.runs[0].environment.argv' "$T/argv.json")
+	# The mail: its lines read by sh, clockbench a function keeping its words.
+	cb report --format mail a b >"$T/mail.txt"
+	! awk 'length > 72' "$T/mail.txt" | grep . || { cat "$T/mail.txt"; return 1; }
+	{
+		printf '%s\n' 'n=0; clockbench() { n=$((n + 1)); printf "%s\0" "$@" >"$T/argv.$n"; }'
+		sed -n '/^To reproduce:$/,$p' "$T/mail.txt" | tail -n +2
+	} >"$T/eval.sh"
+	T="$T" sh "$T/eval.sh"
+	nothing_ran
+	got=$(python3 -c 'import json, sys; print(json.dumps(open(sys.argv[1], "rb").read().decode().split("\0")[:-1], separators=(",", ":"), ensure_ascii=False))' "$T/argv.1")
+	[ "$got" = "$want" ] ||
+		{ echo "want $want"; echo "got  $got"; cat "$T/mail.txt"; return 1; }
+	# The HTML: the run's line in a <pre>, as text, the same words again.
+	cb report -o "$T/r.html" a b >/dev/null
+	nothing_ran
+	! grep -qi '<script' "$T/r.html"
+	python3 - "$T/r.html" >"$T/html-line.sh" <<-'EOF'
+	import html.parser, sys
+	class P(html.parser.HTMLParser):
+	    def __init__(self):
+	        super().__init__()
+	        self.made, self.pre, self.text, self.lines = False, False, '', []
+	    def handle_starttag(self, tag, attrs):
+	        self.pre = tag == 'pre' and self.made
+	    def handle_endtag(self, tag):
+	        if tag == 'pre' and self.pre:
+	            self.lines.append(self.text)
+	            self.made = self.pre = False
+	            self.text = ''
+	    def handle_data(self, data):
+	        if data.startswith('Made by'):
+	            self.made = True
+	        elif self.pre:
+	            self.text += data
+	p = P()
+	p.feed(open(sys.argv[1]).read())
+	print(p.lines[0])
+	EOF
+	rm -f "$T"/argv.*
+	{
+		printf '%s\n' 'n=0; clockbench() { n=$((n + 1)); printf "%s\0" "$@" >"$T/argv.$n"; }'
+		cat "$T/html-line.sh"
+	} >"$T/eval.sh"
+	T="$T" sh "$T/eval.sh"
+	nothing_ran
+	got2=$(python3 -c 'import json, sys; print(json.dumps(open(sys.argv[1], "rb").read().decode().split("\0")[:-1], separators=(",", ":"), ensure_ascii=False))' "$T/argv.1")
+	[ "$got2" = "$got" ] || { echo "html: $got2"; return 1; }
+}

@@ -33,12 +33,20 @@ static void test_wrap(void **state)
 	mail_wrap(&sb, "one two three four", 9, "> ", "    ");
 	assert_string_equal(sb.buf, "> one two\n    three\n    four\n");
 	strbuf_reset(&sb);
-	/* A word longer than the line stays whole, on its own line. */
+	/* A word longer than the line (a host name) is cut to fit it. */
 	mail_wrap(&sb, "a verylongwordindeed b", 8, "", "  ");
-	assert_string_equal(sb.buf, "a\n  verylongwordindeed\n  b\n");
+	assert_string_equal(sb.buf, "a\n  verylo\n  ngword\n  indeed\n  b\n");
 	strbuf_reset(&sb);
 	mail_wrap(&sb, "exactly ten", 11, "", "");
 	assert_string_equal(sb.buf, "exactly ten\n");
+	strbuf_reset(&sb);
+	/* A figure and its unit stay together, printed with a space. */
+	mail_wrap(&sb, "x (+33.2" MAIL_GLUE "%, ok)", 10, "", "");
+	assert_string_equal(sb.buf, "x\n(+33.2 %,\nok)\n");
+	strbuf_reset(&sb);
+	/* Columns are characters, not bytes. */
+	mail_wrap(&sb, "\u00e9 \u00e9 \u00e9", 3, "", "");
+	assert_string_equal(sb.buf, "\u00e9 \u00e9\n\u00e9\n");
 	strbuf_release(&sb);
 }
 
