@@ -455,9 +455,14 @@ static void side_cell(struct strbuf *out, const struct compare_side *s)
 		strbuf_adds(out, "<td>-</td>");
 		return;
 	}
-	half = fmax(s->sum.median - s->sum.median_lo, s->sum.median_hi - s->sum.median);
-	strbuf_addf(out, "<td>%.4g ±%.1f%%</td>", s->sum.median,
-		    s->sum.median > 0 ? 100 * half / s->sum.median : 0);
+	/* The centre compare shows and computes the change from. */
+	if (!isfinite(s->center_lo) || !isfinite(s->center_hi)) {
+		strbuf_addf(out, "<td>%.4g</td>", s->center);
+		return;
+	}
+	half = fmax(s->center - s->center_lo, s->center_hi - s->center);
+	strbuf_addf(out, "<td>%.4g ±%.1f%%</td>", s->center,
+		    s->center > 0 ? 100 * half / s->center : 0);
 }
 
 static void compare_row_html(struct strbuf *out, const struct compare_row *row,
@@ -474,10 +479,15 @@ static void compare_row_html(struct strbuf *out, const struct compare_row *row,
 		strbuf_adds(out, "<td colspan=\"4\"></td></tr>\n");
 		return;
 	}
-	strbuf_addf(out, "<td>%+.2f%% [%+.2f, %+.2f]</td><td>%.2g</td><td>%+.2f</td>"
-		    "<td class=\"l v-%s\">", d->change_pct, d->change_lo_pct,
-		    d->change_hi_pct, d->p_adjusted, d->cliffs_delta,
-		    verdict_class(d->verdict));
+	if (d->spread_unknown)
+		strbuf_addf(out, "<td>%+.2f%%</td><td>-</td><td>%+.2f</td>"
+			    "<td class=\"l v-%s\">", d->change_pct, d->cliffs_delta,
+			    verdict_class(d->verdict));
+	else
+		strbuf_addf(out, "<td>%+.2f%% [%+.2f, %+.2f]</td><td>%.2g</td><td>%+.2f</td>"
+			    "<td class=\"l v-%s\">", d->change_pct, d->change_lo_pct,
+			    d->change_hi_pct, d->p_adjusted, d->cliffs_delta,
+			    verdict_class(d->verdict));
 	html_escape(out, d->verdict);
 	strbuf_adds(out, "</td></tr>\n");
 }
@@ -560,19 +570,33 @@ static void compare_styles(struct strbuf *out, const struct compare_result *r)
 static int comparison(struct strbuf *out, const struct plot_input *in,
 		      struct strbuf *err)
 {
+	_cleanup_strbuf_ struct strbuf tests = STRBUF_INIT, centres = STRBUF_INIT;
 	struct compare_result r;
 
 	if (plot_compare_build(in, in->groups, in->ngroups, &r, err) != 0)
 		return -1;
+	compare_tests_phrase(&r, &tests);
+	compare_centres_phrase(&r, &centres);
 	section(out, "comparison", "Comparison");
 	strbuf_adds(out, "<p>");
 	html_escape(out, r.unit);
-	strbuf_addf(out, ", lower is better; statistics over %s. A change is "
-		    "significant when the adjusted Mann-Whitney p is below %g and the 95%% "
-		    "CI of the change lies beyond ±%g%% (or the rounds' CV, if larger).</p>\n",
+	strbuf_addf(out, ", lower is better; statistics over %s; value: ",
 		    r.replicates ? "the runs' medians (replicates)" :
-		    "each run's round medians, or its raw samples", r.opts.alpha,
+		    "each run's round medians, or its raw samples");
+	html_escape(out, centres.buf);
+	strbuf_addf(out, "; change: the ratio of the two values. A change is "
+		    "significant when the adjusted p (");
+	html_escape(out, tests.buf);
+	strbuf_addf(out, ") is below %g and the 95%% CI of the change lies beyond "
+		    "±%g%% (or the rounds' CV, if larger).</p>\n", r.opts.alpha,
 		    r.opts.threshold_pct);
+	if (compare_spread_unknown(&r)) {
+		strbuf_adds(out, "<p class=\"warn\">One run against one: how far whole "
+			    "runs move on this machine is unknown, so the change is shown "
+			    "without a verdict (few); ");
+		html_escape(out, compare_verdict_hint);
+		strbuf_adds(out, ".</p>\n");
+	}
 	for (size_t g = 1; g < r.ngroups; g++)
 		compare_table(out, in, &r, g);
 	compare_styles(out, &r);

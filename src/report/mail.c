@@ -449,9 +449,9 @@ static void changed_line(const struct compare_result *r, const struct compare_ro
 	_cleanup_strbuf_ struct strbuf line = STRBUF_INIT;
 
 	strbuf_addf(&line, "%s%s%s: ", row->name, *row->path ? " " : "", row->path);
-	mail_figure(&line, b->sum.median);
+	mail_figure(&line, b->center);
 	strbuf_adds(&line, " -> ");
-	mail_figure(&line, o->sum.median);
+	mail_figure(&line, o->center);
 	strbuf_addf(&line, " %s (%+.1f %%, 95 %% CI %+.1f..%+.1f, %zu v %zu %s)", r->unit,
 		    d->change_pct, d->change_lo_pct, d->change_hi_pct, b->n, o->n,
 		    sample_kind(r, o));
@@ -479,7 +479,10 @@ static void unchanged_line(const struct plot_input *in, const struct compare_res
 		return;
 	strbuf_addf(&line, "%s %zu cell%s: ", changed ? "the other" : "all", n,
 		    n == 1 ? "" : "s");
-	if (fmax(-lo, hi) <= r->opts.threshold_pct)
+	if (compare_spread_unknown(r))
+		strbuf_addf(&line, "changes %+.1f..%+.1f %%, no verdict (see below)",
+			    lo, hi);
+	else if (fmax(-lo, hi) <= r->opts.threshold_pct)
 		strbuf_addf(&line, "no change beyond %g %%", r->opts.threshold_pct);
 	else
 		strbuf_addf(&line, "no significant change (medians %+.1f..%+.1f %%, "
@@ -516,8 +519,8 @@ static void group_block(const struct plot_input *in, const struct compare_result
 static int comparison(const struct plot_input *in, struct strbuf *out,
 		      struct strbuf *err)
 {
+	_cleanup_strbuf_ struct strbuf rule = STRBUF_INIT;
 	struct compare_result r;
-	char rule[256];
 
 	if (plot_compare_build(in, in->groups, in->ngroups, &r, err) != 0)
 		return -1;
@@ -525,12 +528,20 @@ static int comparison(const struct plot_input *in, struct strbuf *out,
 		group_block(in, &r, g, out);
 		strbuf_addch(out, '\n');
 	}
-	snprintf(rule, sizeof(rule), "A change counts when the %s-adjusted Mann-Whitney "
-		 "p is below %g and its 95 %% CI clears +-%g %% (or the rounds' own "
-		 "spread, if larger).", r.opts.correction == CORRECT_HOLM ? "Holm" :
-		 r.opts.correction == CORRECT_BH ? "Benjamini-Hochberg" : "un",
-		 r.opts.alpha, r.opts.threshold_pct);
-	mail_wrap(out, rule, MAIL_WIDTH, "", "");
+	strbuf_addf(&rule, "A change counts when the %s-adjusted p (",
+		    r.opts.correction == CORRECT_HOLM ? "Holm" :
+		    r.opts.correction == CORRECT_BH ? "Benjamini-Hochberg" : "un");
+	compare_tests_phrase(&r, &rule);
+	strbuf_addf(&rule, ") is below %g and its 95 %% CI clears +-%g %% (or the "
+		    "rounds' own spread, if larger). Values: ", r.opts.alpha,
+		    r.opts.threshold_pct);
+	compare_centres_phrase(&r, &rule);
+	strbuf_addch(&rule, '.');
+	if (compare_spread_unknown(&r))
+		strbuf_addf(&rule, " One run against one: how far whole runs move on "
+			    "this machine is unknown, so no verdict; %s.",
+			    compare_verdict_hint);
+	mail_wrap(out, rule.buf, MAIL_WIDTH, "", "");
 	compare_free(&r);
 	return 0;
 }
