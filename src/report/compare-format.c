@@ -249,17 +249,32 @@ static bool history_used(const struct compare_result *r)
 	return false;
 }
 
+/* Whether some cell was judged by a test at all. */
+static bool compare_tests_any(const struct compare_result *r)
+{
+	static const enum compare_test all[] = {
+		TEST_RANK, TEST_LOG_T, TEST_SIGNED_RANK, TEST_LOG_T_HISTORY,
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(all); i++)
+		if (compare_test_used(r, all[i]))
+			return true;
+	return false;
+}
+
 static void print_rule(FILE *f, const struct compare_result *r)
 {
 	_cleanup_strbuf_ struct strbuf tests = STRBUF_INIT, centres = STRBUF_INIT;
 
 	compare_tests_phrase(r, &tests);
 	compare_centres_phrase(r, &centres);
-	fprintf(f, "# significant: %s-adjusted p < %g (%s) and the 95%% CI "
-		"of the change beyond +-%g%%%s\n", correction_name(r->opts.correction),
-		r->opts.alpha, tests.buf, r->opts.threshold_pct,
-		any_side_by_rounds(r) && !r->paired && !r->replicates ?
-		" or the rounds' robust CV, whichever is larger" : "");
+	if (compare_tests_any(r))
+		fprintf(f, "# significant: %s-adjusted p < %g (%s) and the 95%% CI "
+			"of the change beyond +-%g%%%s\n",
+			correction_name(r->opts.correction), r->opts.alpha, tests.buf,
+			r->opts.threshold_pct, any_side_by_rounds(r) && !r->paired &&
+			!r->replicates && !history_used(r) ?
+			" or the rounds' robust CV, whichever is larger" : "");
 	if (history_used(r))
 		fprintf(f, "# h: one run against one, Student's t with the spread of "
 			"%zu earlier runs like the base (same host, command, kernel, "
@@ -417,9 +432,9 @@ static double mmtests_pct(const struct compare_diff *d)
 
 /*
  * The decimals of mmtests' figures: 2 as mmtests prints them, more when
- * the smallest centre is below 100, so that every figure keeps 4
+ * the smallest centre is below 1, so that every figure keeps 3
  * significant digits and its percentage can be checked against it (0.41
- * and 0.82 said nothing of a change of -85.64 %).
+ * and 0.82 beside -85.64 %).
  */
 static int mmtests_decimals(const struct compare_result *r)
 {
@@ -432,7 +447,7 @@ static int mmtests_decimals(const struct compare_result *r)
 				least = fmin(least, r->rows[i].sides[g].center);
 	if (!isfinite(least))
 		return 2;
-	d = 3 - (int)floor(log10(least));
+	d = 2 - (int)floor(log10(least));
 	return d < 2 ? 2 : d > 6 ? 6 : d;
 }
 

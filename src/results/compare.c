@@ -1206,10 +1206,10 @@ int compare_runs(struct compare_result *r, struct store *st,
 /* ---- naming the tests and the centres ------------------------------------ */
 
 const char compare_verdict_hint[] =
-	"for a verdict, measure again: more runs under each label (replicates: "
-	"`clockbench bench --label L` again), both conditions in one run "
-	"(`clockbench ab`, `clockbench kernels`), or keep at least 4 earlier "
-	"runs like the base (a history)";
+	"for a verdict, run each side again under its label (replicates, e.g. "
+	"`clockbench bench --label L` twice more), measure both conditions in "
+	"one run (`clockbench ab`; kernels: `clockbench kernels`), or keep at "
+	"least 4 earlier runs like the base (a history)";
 
 const char *compare_test_name(enum compare_test t)
 {
