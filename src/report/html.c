@@ -476,17 +476,19 @@ static void compare_row_html(struct strbuf *out, const struct compare_row *row,
 	side_cell(out, &row->sides[0]);
 	side_cell(out, &row->sides[g]);
 	if (!d->valid) {
-		strbuf_adds(out, "<td colspan=\"4\"></td></tr>\n");
+		strbuf_adds(out, "<td colspan=\"5\"></td></tr>\n");
 		return;
 	}
+	/* The test named is the test used, cell by cell, as compare names it. */
 	if (d->spread_unknown)
-		strbuf_addf(out, "<td>%+.2f%%</td><td>-</td><td>%+.2f</td>"
-			    "<td class=\"l v-%s\">", d->change_pct, d->cliffs_delta,
-			    verdict_class(d->verdict));
+		strbuf_addf(out, "<td>%+.2f%%</td><td>-</td><td class=\"l\">none</td>"
+			    "<td>%+.2f</td><td class=\"l v-%s\">", d->change_pct,
+			    d->cliffs_delta, verdict_class(d->verdict));
 	else
-		strbuf_addf(out, "<td>%+.2f%% [%+.2f, %+.2f]</td><td>%.2g</td><td>%+.2f</td>"
-			    "<td class=\"l v-%s\">", d->change_pct, d->change_lo_pct,
-			    d->change_hi_pct, d->p_adjusted, d->cliffs_delta,
+		strbuf_addf(out, "<td>%+.2f%% [%+.2f, %+.2f]</td><td>%.2g</td>"
+			    "<td class=\"l\">%s</td><td>%+.2f</td><td class=\"l v-%s\">",
+			    d->change_pct, d->change_lo_pct, d->change_hi_pct,
+			    d->p_adjusted, compare_test_id(d->test), d->cliffs_delta,
 			    verdict_class(d->verdict));
 	html_escape(out, d->verdict);
 	strbuf_adds(out, "</td></tr>\n");
@@ -509,7 +511,8 @@ static void compare_table(struct strbuf *out, const struct plot_input *in,
 			  const struct compare_result *r, size_t g)
 {
 	static const char *const cols[] = {
-		"cell", "path", "base", "other", "change [95% CI]", "p", "delta", "verdict",
+		"cell", "path", "base", "other", "change [95% CI]", "p", "test", "delta",
+		"verdict",
 	};
 
 	strbuf_adds(out, "<h3>");
@@ -529,7 +532,7 @@ static void compare_table(struct strbuf *out, const struct plot_input *in,
 		if (plot_row_selected(in, &r->rows[i]))
 			compare_row_html(out, &r->rows[i], g);
 	strbuf_addf(out, "<tr><th class=\"l\" colspan=\"2\">geomean</th><td>%.4g</td>"
-		    "<td>%.4g</td><td>%+.2f%%</td><td colspan=\"3\"></td></tr>\n",
+		    "<td>%.4g</td><td>%+.2f%%</td><td colspan=\"4\"></td></tr>\n",
 		    r->geomean[0], r->geomean[g], r->geomean_change_pct[g]);
 	strbuf_adds(out, "</tbody></table></div>\n");
 	if (r->geomean_left_out)

@@ -401,3 +401,144 @@ json.dump(dict(d, runs=runs), sys.stdout)' >"$BATS_TEST_TMPDIR/zero.json"
 	jq -e '([.cells[] | select(.in_geomean | not) | .name] == ["sys"])
 		and (.groups[0].geomean > 0) and (.groups[1].geomean_change_pct - 10 | fabs) < 0.01' <<<"$output"
 }
+
+# Issue 20's property over the command line: stored runs of every kind
+# (one run against one with and without a history, raw repetitions,
+# replicates, interleaved rounds), their cells quantised as a counter
+# that steps by 2 % of the value makes them (medians tie, the tests'
+# estimators do not). Each run's kernel names its kind, so that only the
+# runs meant as history are history.
+kinds_store() {
+	export CLOCKBENCH_DB="$BATS_TEST_TMPDIR/kinds.db"
+	python3 - "$BATS_TEST_TMPDIR/kinds.json" <<-'EOF'
+	import json, random, sys
+	rng = random.Random(20)
+	CELLS = (('cell-a', 22.24), ('cell-b', 0.41), ('cell-c', 143.7))
+	def run(n, label, kernel, factor, rounds=10, per_round=20, interleave=None):
+	    cells = []
+	    for name, mean in CELLS:
+	        step, values, rnd = mean * 0.02, [], []
+	        for k in range(rounds or 1):
+	            f = 1 + rng.gauss(0, 0.03)
+	            for _ in range(per_round):
+	                v = mean * factor * f * (1 + rng.gauss(0, 0.02))
+	                values.append(max(step, step * round(v / step)))
+	                rnd.append(k)
+	        cell = {'name': name, 'path': 'vdso', 'api': 'clock_gettime', 'clock': 'monotonic',
+	                'status': 'ok', 'unit': 'ns', 'batch_calls': 100, 'samples': values}
+	        if rounds:
+	            cell['samples_round'] = rnd
+	        cells.append(cell)
+	    config = {'method': {'rounds': rounds}}
+	    if interleave:
+	        config['interleave'] = interleave
+	    return {'uuid': '%08d-0000-4000-8000-%012d' % (n, n), 'command': 'bench', 'label': label,
+	            'host': 'box', 'kernel': kernel, 'started': '2026-12-01T10:00:%02dZ' % n,
+	            'elapsed_s': 1, 'status': 'complete', 'cells': cells,
+	            'environment': {'machine': 'x86_64', 'cpu_model': 'Test CPU', 'ncpus_online': 4,
+	                            'clocksource': 'tsc', 'libc': {'name': 'glibc', 'version': '2.36'}},
+	            'config': config}
+	runs, n = [], 0
+	def add(*a, **k):
+	    global n
+	    n += 1
+	    runs.append(run(n, *a, **k))
+	for k in range(4):
+	    add('H-hist', 'history', 1 + rng.gauss(0, 0.01))
+	add('H-base', 'history', 1.0); add('H-other', 'history', 1.06)
+	add('N-base', 'single', 1.0); add('N-other', 'single', 1.06)
+	add('X-base', 'raw', 1.0, rounds=0, per_round=3); add('X-other', 'raw', 1.06, rounds=0, per_round=3)
+	for k in range(3):
+	    add('R-base', 'replicates', 1.0); add('R-other', 'replicates', 1.06)
+	add('P-base', 'paired', 1.0, interleave='p-1'); add('P-other', 'paired', 1.06, interleave='p-1')
+	json.dump({'clockbench_export': 1, 'runs': runs}, open(sys.argv[1], 'w'))
+	EOF
+	"$CLOCKBENCH" import "$BATS_TEST_TMPDIR/kinds.json" >/dev/null 2>&1
+}
+
+# Reads compare's outputs of one pair back: every printed change against
+# the printed values, to their printed precision.
+check_printed() {	# dir
+	python3 - "$1" <<-'EOF'
+	import csv, io, json, re, sys
+	d = sys.argv[1]
+	def half(s):
+	    m = re.match(r'^[-+]?(\d+)(?:\.(\d*))?(?:e([-+]?\d+))?$', s)
+	    assert m, s
+	    return 0.5 * 10 ** (int(m.group(3) or 0) - len(m.group(2) or ''))
+	def rel(kind, r):
+	    return {'change': 100 * (r - 1), 'ratio': 100 * r, 'mmtests': 100 - 100 * r}[kind]
+	n = 0
+	def check(where, b, o, p, kind):
+	    global n
+	    vb, vo, vp = float(b), float(o), float(p)
+	    lo, hi = sorted((rel(kind, (vo - half(o)) / (vb + half(b))),
+	                     rel(kind, (vo + half(o)) / (vb - half(b)))))
+	    if vp + half(p) < lo - 1e-9 or vp - half(p) > hi + 1e-9:
+	        sys.exit('%s: %s against %s printed as %s (the values allow %.4f..%.4f)'
+	                 % (where, o, b, p, lo, hi))
+	    n += 1
+	num = r'[-+]?\d+(?:\.\d+)?(?:e[-+]\d+)?'
+	text = open(d + '/table').read()
+	ci = r'(?: ±\S+)?(?: \(\d+%\))?'
+	for m in re.finditer(r'^(\S+) +(' + num + ')' + ci + ' +(' + num + ')' + ci + ' +(' + num + ')%',
+	                     text, re.M):
+	    check('table ' + m.group(1), m.group(2), m.group(3), m.group(4), 'change')
+	text = open(d + '/mmtests').read()
+	for m in re.finditer(r'^(\S+) +(' + num + r') \( *0\.00%\) +(' + num + r') (?:\( *|\* +)(' + num + ')%',
+	                     text, re.M):
+	    check('mmtests ' + m.group(1), m.group(2), m.group(3), m.group(4), 'mmtests')
+	text = open(d + '/summary').read()
+	for m in re.finditer(r'^\w+ +\| +(' + num + r') \| +(' + num + r') \n-+\ndiff % +\| +100\.0 \| +('
+	                     + num + ') ', text, re.M):
+	    check('summary', m.group(1), m.group(2), m.group(3), 'ratio')
+	for line in open(d + '/markdown'):
+	    f = [x.strip() for x in line.split('|')]
+	    if len(f) > 5 and re.fullmatch(num, f[3] or 'x') and f[5].endswith('%'):
+	        check('markdown ' + f[1], f[3], f[4], f[5][:-1], 'change')
+	rows = list(csv.reader(open(d + '/csv')))
+	for base, other in zip(rows[1::2], rows[2::2]):
+	    check('csv ' + base[0], base[4], other[4], other[11], 'change')
+	j = json.load(open(d + '/json'))
+	for c in j['cells']:
+	    b, o, v = c['groups'][0], c['groups'][1], c['vs_base'][0]
+	    check('json ' + c['name'], '%.6g' % b['center'], '%.6g' % o['center'],
+	          '%.6g' % v['change_pct'], 'change')
+	assert n >= 3 * 6 - 1, n   # every style read back, the cells of each
+	print(n)
+	EOF
+}
+
+@test "every style prints changes that are the ratio of the values it prints, for every kind of run" {
+	kinds_store
+	for kind in H N X R P; do
+		dir="$BATS_TEST_TMPDIR/$kind"
+		mkdir "$dir"
+		"$CLOCKBENCH" compare "$kind-base" "$kind-other" >"$dir/table"
+		for style in mmtests summary ratio ministat; do
+			"$CLOCKBENCH" compare --style "$style" "$kind-base" "$kind-other" >"$dir/$style"
+		done
+		for format in markdown csv json; do
+			"$CLOCKBENCH" compare --format "$format" "$kind-base" "$kind-other" >"$dir/$format"
+		done
+		echo "$kind" >&2
+		check_printed "$dir"
+	done
+	# The kinds are what they are meant to be, each judged by its own test.
+	run "$CLOCKBENCH" compare H-base H-other --format json
+	jq -e '[.cells[].vs_base[0].test] | unique == ["student-t-history"]' <<<"$output"
+	run "$CLOCKBENCH" compare N-base N-other --format json
+	jq -e '[.cells[].vs_base[0].test] | unique == ["none"]' <<<"$output"
+	run "$CLOCKBENCH" compare X-base X-other --format json
+	jq -e '[.cells[].vs_base[0].test] | unique == ["student-t-log"]' <<<"$output"
+	jq -e '.rule.center | test("geometric mean of the samples")' <<<"$output"
+	run "$CLOCKBENCH" compare R-base R-other --format json
+	jq -e '.replicates and ([.cells[].vs_base[0].test] | unique == ["student-t-log"])' <<<"$output"
+	run "$CLOCKBENCH" compare P-base P-other --format json
+	jq -e '.paired and ([.cells[].vs_base[0].test] | unique == ["signed-rank-paired"])' <<<"$output"
+	jq -e '.rule.center | test("paired Hodges-Lehmann")' <<<"$output"
+	# The test named is the test used: no Mann-Whitney where none ran.
+	run "$CLOCKBENCH" compare P-base P-other
+	[[ "$output" == *"(Wilcoxon signed-rank on the log ratios of the interleaved rounds, paired)"* ]]
+	[[ "$output" != *"Mann-Whitney"* ]]
+}
