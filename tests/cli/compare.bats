@@ -542,3 +542,77 @@ check_printed() {	# dir
 	[[ "$output" == *"(Wilcoxon signed-rank on the log ratios of the interleaved rounds, paired)"* ]]
 	[[ "$output" != *"Mann-Whitney"* ]]
 }
+
+# Issue 20: report (HTML and mail) and plot judged runs without the
+# history compare used, and named another test. For the same stored runs,
+# every cell's verdict, change and test agree across the four.
+@test "compare, report (HTML and mail) and plot give the same verdict, change and test for every cell" {
+	command -v gnuplot >/dev/null || skip "gnuplot is not installed"
+	kinds_store
+	for kind in H N X R P; do
+		dir="$BATS_TEST_TMPDIR/same-$kind"
+		mkdir "$dir"
+		"$CLOCKBENCH" compare --format json "$kind-base" "$kind-other" >"$dir/compare.json"
+		"$CLOCKBENCH" compare "$kind-base" "$kind-other" >"$dir/compare.txt"
+		"$CLOCKBENCH" report -o "$dir/report.html" "$kind-base" "$kind-other" >/dev/null
+		"$CLOCKBENCH" report --format mail "$kind-base" "$kind-other" >"$dir/mail.txt"
+		"$CLOCKBENCH" plot --kind compare -o "$dir/forest.svg" "$kind-base" "$kind-other" >/dev/null
+		echo "$kind" >&2
+		python3 - "$dir" <<-'EOF'
+		import html.parser, json, re, sys
+		d = sys.argv[1]
+		j = json.load(open(d + '/compare.json'))
+		want = {(c['name'], c['path']): c['vs_base'][0] for c in j['cells']}
+		# The HTML's comparison table: cell, path, base, other, change, p, test, delta, verdict.
+		class P(html.parser.HTMLParser):
+		    rows, row, cell = [], None, None
+		    def handle_starttag(self, tag, attrs):
+		        if tag == 'tr': self.row = []
+		        if tag in ('td', 'th') and self.row is not None: self.cell = ''
+		    def handle_endtag(self, tag):
+		        if tag in ('td', 'th') and self.cell is not None:
+		            self.row.append(self.cell.strip()); self.cell = None
+		        if tag == 'tr' and self.row is not None:
+		            self.rows.append(self.row); self.row = None
+		    def handle_data(self, data):
+		        if self.cell is not None: self.cell += data
+		p = P(); p.feed(open(d + '/report.html').read())
+		seen = 0
+		for r in p.rows:
+		    if len(r) == 9 and (r[0], r[1]) in want:
+		        w = want[(r[0], r[1])]
+		        assert r[8] == w['verdict'], (r, w['verdict'])
+		        assert r[6] == w['test'], (r, w['test'])
+		        assert r[4].split('%')[0] == '%+.2f' % w['change_pct'], (r, w['change_pct'])
+		        seen += 1
+		assert seen == len(want), (seen, len(want))
+		# The mail: the changed cells, as compare judged them, and its tests named.
+		mail = open(d + '/mail.txt').read()
+		flat = ' '.join(mail.split())
+		for (name, path), w in want.items():
+		    line = re.search(re.escape('%s %s: ' % (name, path)) + r'\S+ -> \S+ \S+ \(([-+][0-9.]+) %', flat)
+		    assert bool(line) == w['significant'], (name, w['verdict'], line)
+		    if line:
+		        assert line.group(1) == '%+.1f' % w['change_pct'], (line.group(1), w['change_pct'])
+		text = ' '.join(open(d + '/compare.txt').read().split())
+		rule = re.search(r'# significant: \S+ p < \S+ \((.*?)\) and the 95% CI', text)
+		if rule:
+		    assert '(' + rule.group(1) + ')' in flat, (rule.group(1), flat)
+		# The forest's data: per verdict, y (the cells in compare's order) and the change.
+		data, verdict = open(d + '/forest.dat').read(), None
+		got = {}
+		cells = list(want)
+		for line in data.splitlines():
+		    m = re.match(r'# index \d+: group 1, verdict (\S+):', line)
+		    if m: verdict = m.group(1); continue
+		    if line.startswith('#') or not line.strip(): verdict = verdict if line.strip() else None; continue
+		    if verdict and line.split()[0] != 'NaN':
+		        y, change = line.split()[:2]
+		        got[cells[int(y)]] = (verdict, float(change))
+		for cell, w in want.items():
+		    assert got[cell][0] == w['verdict'], (cell, got[cell], w['verdict'])
+		    assert abs(got[cell][1] - w['change_pct']) <= 1e-5 * max(1, abs(w['change_pct'])), (cell, got[cell], w['change_pct'])
+		print(len(want), 'cells agree')
+		EOF
+	done
+}
