@@ -818,9 +818,10 @@ static json_t *groups_to_json(const struct compare_result *r)
 
 		for (size_t k = 0; k < r->groups[g].nruns; k++)
 			json_array_append_new(ids, json_integer(r->groups[g].runs[k].id));
-		json_array_append_new(a, json_pack("{s:s, s:o, s:b, s:o, s:o}",
+		json_array_append_new(a, json_pack("{s:s, s:o, s:b, s:b, s:o, s:o}",
 			"spec", r->groups[g].spec, "runs", ids,
 			"machine_shift", r->machine_shift[g],
+			"pooled_invocations", r->pooled_invocations[g],
 			"geomean", real_or_null(r->geomean[g]),
 			"geomean_change_pct", g ? real_or_null(r->geomean_change_pct[g])
 						: json_real(0)));

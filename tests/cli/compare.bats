@@ -616,3 +616,23 @@ check_printed() {	# dir
 		EOF
 	done
 }
+
+# Issue 20: timens run twice with its default labels, then `compare host
+# timens`: the runs of two invocations were pooled as replicates, silently.
+@test "runs of different interleaved invocations under one label are pooled only with a note" {
+	export CLOCKBENCH_DB="$BATS_TEST_TMPDIR/twice.db"
+	"$CLOCKBENCH" import "$CLOCKBENCH_TEST_DATA/plot-kinds.json" >/dev/null 2>&1
+	# The same timens pair again, as a second invocation (another interleave id).
+	"$CLOCKBENCH" export --format json host timens | jq '.runs |= map(.uuid |= sub("^.{8}"; "99999999")
+		| .config.interleave = "second-invocation")' >"$BATS_TEST_TMPDIR/again.json"
+	"$CLOCKBENCH" import "$BATS_TEST_TMPDIR/again.json" >/dev/null 2>&1
+	run "$CLOCKBENCH" compare host timens
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"# NOTE: the 2 runs of host come from different interleaved invocations (timens or ab run more than once under one label): pooled here as replicates"* ]]
+	run "$CLOCKBENCH" compare host timens --format json
+	jq -e '.replicates and (.groups | map(.pooled_invocations) == [true, true])' <<<"$output"
+	# One invocation's two runs, by id: paired, no note.
+	run "$CLOCKBENCH" compare 3 4
+	[[ "$output" != *"NOTE"* ]]
+	[[ "$output" == *"paired round by round"* ]]
+}
