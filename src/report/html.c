@@ -542,6 +542,26 @@ static void compare_table(struct strbuf *out, const struct plot_input *in,
 			    r->geomean_left_out, r->geomean_left_out == 1 ? "is" : "are");
 }
 
+/*
+ * Tabs to spaces at stops of 8, as a terminal shows them: ministat's
+ * "\tDifference" lines, which html_escape() would show as a literal \t.
+ */
+static void expand_tabs(const char *s, struct strbuf *out)
+{
+	size_t col = 0;
+
+	for (; *s; s++) {
+		if (*s == '\t') {
+			do
+				strbuf_addch(out, ' ');
+			while (++col % 8);
+			continue;
+		}
+		strbuf_addch(out, *s);
+		col = *s == '\n' ? 0 : col + 1;
+	}
+}
+
 /* The text styles of compare (seeds 001, 002, 000 and ministat), verbatim. */
 static void compare_styles(struct strbuf *out, const struct compare_result *r)
 {
@@ -553,6 +573,7 @@ static void compare_styles(struct strbuf *out, const struct compare_result *r)
 	};
 
 	for (size_t i = 0; i < ARRAY_SIZE(styles); i++) {
+		_cleanup_strbuf_ struct strbuf spaced = STRBUF_INIT;
 		char *text = NULL;
 		size_t len = 0;
 		FILE *f = open_memstream(&text, &len);
@@ -561,10 +582,11 @@ static void compare_styles(struct strbuf *out, const struct compare_result *r)
 			continue;
 		compare_print(f, r, styles[i].style, CFORMAT_TEXT);
 		fclose(f);
+		expand_tabs(text, &spaced);
 		strbuf_adds(out, "<h3>");
 		html_escape(out, styles[i].title);
 		strbuf_adds(out, "</h3>\n<pre>");
-		html_escape(out, text);
+		html_escape(out, spaced.buf);
 		strbuf_adds(out, "</pre>\n");
 		free(text);
 	}

@@ -576,7 +576,10 @@ check_printed() {	# dir
 		            self.rows.append(self.row); self.row = None
 		    def handle_data(self, data):
 		        if self.cell is not None: self.cell += data
-		p = P(); p.feed(open(d + '/report.html').read())
+		page = open(d + '/report.html').read()
+		# ministat's tab, shown as a literal \t in the HTML (issue 20).
+		assert '\\t' not in page
+		p = P(); p.feed(page)
 		seen = 0
 		for r in p.rows:
 		    if len(r) == 9 and (r[0], r[1]) in want:
