@@ -7,11 +7,17 @@
  * A group is what one command-line spec names: one run, or several runs
  * with one label. With one run per group, the samples are the run's round
  * medians when it was measured in rounds (bench, timens), else its raw
- * samples (per-repetition seconds), and the test is Mann-Whitney with the
- * Hodges-Lehmann CI of the shift. When these sample sizes cannot reach
- * alpha with ranks (3 repetitions against 3 cannot go below p = 0.1),
- * Student's t on the logarithms, which can, decides instead; `few` only
- * when no test can (one sample against one).
+ * samples (per-repetition seconds). Interleaved rounds (ab, timens) are
+ * paired: Wilcoxon signed-rank. One run in rounds against another is
+ * judged by a history of runs like the base (compare_runs() reads it),
+ * and without one gets no verdict: its rounds cannot say how far whole
+ * runs move. Raw samples: Mann-Whitney with the Hodges-Lehmann CI of the
+ * shift; when these sample sizes cannot reach alpha with ranks (3
+ * repetitions against 3 cannot go below p = 0.1), Student's t on the
+ * logarithms, which can, decides instead; `few` when no test can.
+ *
+ * Every change is the ratio of the two centres shown (compare_side):
+ * each centre is the estimator of the test that judged the cell.
  *
  * As soon as a group holds several runs, the runs are the replicates:
  * each run contributes one value, the median of its round medians (a
