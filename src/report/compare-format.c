@@ -286,7 +286,7 @@ static void print_rule(FILE *f, const struct compare_result *r)
 			"machine is unknown, so the change is shown without a p, a CI or "
 			"a verdict (few); %s\n", r->history_used, COMPARE_HISTORY_MIN,
 			compare_verdict_hint);
-	fprintf(f, "# value: %s, +- half its 95%% CI (its real coverage when the "
+	fprintf(f, "# value: %s; +-: half its 95%% CI (its real coverage when the "
 		"samples are too few for 95%%); change: the ratio of the two values; "
 		"rCV: robust CV, 100 * 1.4826 MAD / median; mde: the change found 80%% "
 		"of the time with these spreads (before the correction)\n", centres.buf);

@@ -25,7 +25,7 @@ setup() {
 	[[ "$output" =~ verdict\ +ns-change ]]
 	[[ "$output" == *"statistics over each run's round medians"* ]]
 	[[ "$output" == *"rCV: robust CV, 100 * 1.4826 MAD / median"* ]]
-	[[ "$output" == *"# value: median, +- half its 95% CI"*"change: the ratio of the two values"* ]]
+	[[ "$output" == *"# value: median; +-: half its 95% CI"*"change: the ratio of the two values"* ]]
 	[[ "$output" =~ cell\ +A#1\ +B#3\ +change\ \[95%\ CI\]\ +p\ +test\ +delta\ +mde\ +verdict ]]
 	# Rounds: the median of 5 round medians is short of 95 %.
 	grep -qE '^clock-gettime-monotonic-vdso +[0-9.]+ ±[0-9.]+% \(94%\) ' <<<"$output"
