@@ -276,9 +276,7 @@ int compare_history_load(struct store *st, const struct compare_group *groups,
 /* Free a group's runs and spec (not g itself). */
 void compare_group_release(struct compare_group *g);
 
-/* The test's name, for people: "Wilcoxon signed-rank, paired rounds". */
-const char *compare_test_name(enum compare_test t);
-/* Its name in JSON and CSV: "signed-rank-paired". */
+/* The test's name in JSON, CSV and the HTML: "signed-rank-paired". */
 const char *compare_test_id(enum compare_test t);
 /* Whether any valid diff of r was judged by test t. */
 bool compare_test_used(const struct compare_result *r, enum compare_test t);
