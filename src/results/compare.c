@@ -1208,8 +1208,8 @@ int compare_runs(struct compare_result *r, struct store *st,
 const char compare_verdict_hint[] =
 	"for a verdict, run each side again under its label (replicates, e.g. "
 	"`clockbench bench --label L` twice more), measure both conditions in "
-	"one run (`clockbench ab`; kernels: `clockbench kernels`), or keep at "
-	"least 4 earlier runs like the base (a history)";
+	"one run (`clockbench ab`; kernels: `clockbench kernels --boots 3`), "
+	"or keep at least 4 earlier runs like the base (a history)";
 
 /* Each test's name in JSON, CSV and the HTML, in enum order. */
 static const char *const test_ids[] = {
