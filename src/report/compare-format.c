@@ -887,6 +887,19 @@ static void csv_optional(FILE *f, double x)
 		fputc(',', f);
 }
 
+/*
+ * ",x" with prec significant digits (fixed: prec decimals), or "," when x
+ * is not a number: no "nan" in a CSV.
+ */
+static void csv_number(FILE *f, int prec, bool fixed, double x)
+{
+	fputc(',', f);
+	if (isfinite(x) && fixed)
+		fprintf(f, "%.*f", prec, x);
+	else if (isfinite(x))
+		fprintf(f, "%.*g", prec, x);
+}
+
 static void print_csv(FILE *f, const struct compare_result *r)
 {
 	char title[TITLE_BYTES];
@@ -909,17 +922,27 @@ static void print_csv(FILE *f, const struct compare_result *r)
 			text_put_csv(f, r->rows[i].path);
 			fputc(',', f);
 			text_put_csv(f, title);
-			fprintf(f, ",%zu,%.6g,%.6g,%.6g,%.4g,%.6g,%.4g,%.4g,", s->n,
-				s->center, s->center_lo, s->center_hi,
-				s->center_coverage, s->sum.median, s->sum.cv_pct,
-				s->sum.robust_cv_pct);
-			if (g == 0 || !d->valid)
-				fputs(",,,,,,,,", f);
-			else
-				fprintf(f, "%.4f,%.4f,%.4f,%.4g,%.4g,%s,%.4f,%.3f,%s",
-					d->change_pct, d->change_lo_pct, d->change_hi_pct,
-					d->p, d->p_adjusted, test_name(d),
-					d->cliffs_delta, d->mde_pct, d->verdict);
+			fprintf(f, ",%zu", s->n);
+			csv_number(f, 6, false, s->center);
+			csv_number(f, 6, false, s->center_lo);
+			csv_number(f, 6, false, s->center_hi);
+			csv_number(f, 4, false, s->center_coverage);
+			csv_number(f, 6, false, s->sum.median);
+			csv_number(f, 4, false, s->sum.cv_pct);
+			csv_number(f, 4, false, s->sum.robust_cv_pct);
+			if (g == 0 || !d->valid) {
+				fputs(",,,,,,,,,", f);
+			} else {
+				csv_number(f, 4, true, d->change_pct);
+				csv_number(f, 4, true, d->change_lo_pct);
+				csv_number(f, 4, true, d->change_hi_pct);
+				csv_number(f, 4, false, d->p);
+				csv_number(f, 4, false, d->p_adjusted);
+				fprintf(f, ",%s", test_name(d));
+				csv_number(f, 4, true, d->cliffs_delta);
+				csv_number(f, 3, true, d->mde_pct);
+				fprintf(f, ",%s", d->verdict);
+			}
 			csv_optional(f, s->ns_median);
 			csv_optional(f, g && d->valid ? d->ns_change_pct : NAN);
 			fputc('\n', f);
