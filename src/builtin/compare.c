@@ -23,10 +23,14 @@ static const struct command_usage compare_usage = {
 	"then every group is reduced to one median per run.",
 	.footer =
 	"Verdicts: better, worse (significant), ~ (no significant change),\n"
-	"noisy (not significant and the data are noisy), few (too few samples\n"
-	"for a verdict). A change is significant when the adjusted Mann-Whitney\n"
-	"p-value is below alpha and the 95% CI of the change (Hodges-Lehmann)\n"
-	"lies beyond +-threshold.\n"
+	"noisy (not significant and the data are noisy), few (too few samples,\n"
+	"or one run against one with nothing measuring how far runs move: no\n"
+	"replicates, no history of 4 runs like the base, no interleaving). A\n"
+	"change is significant when the adjusted p-value of the test named in\n"
+	"the header (Mann-Whitney U; Student's t on the logs for replicates,\n"
+	"few samples or a history; Wilcoxon signed-rank for interleaved rounds)\n"
+	"is below alpha and its 95% CI lies beyond +-threshold. Every change\n"
+	"is the ratio of the two values shown.\n"
 	"\n"
 	"Exit status: 0 on success, 1 when a run cannot be read, 2 on a usage\n"
 	"error, 3 when --fail-on caught a change (for CI and 'git bisect run',\n"
@@ -108,7 +112,7 @@ static int parse_compare_options(int argc, char **argv, struct compare_cli *o)
 	int n;
 
 	compare_options_default(&o->opts);
-	o->history = 20;
+	o->history = COMPARE_HISTORY_DEFAULT;
 	o->style = STYLE_TABLE;
 	o->format = CFORMAT_TEXT;
 	n = parse_options(argc, argv, &compare_usage, options, 0);
@@ -145,82 +149,17 @@ static int load_group(struct store *st, const char *spec, struct compare_group *
 	return 0;
 }
 
-static bool in_groups(const struct compare_group *groups, size_t n, int64_t id)
-{
-	for (size_t g = 0; g < n; g++)
-		for (size_t k = 0; k < groups[g].nruns; k++)
-			if (groups[g].runs[k].id == id)
-				return true;
-	return false;
-}
-
-/* A label of a run of an other side: its runs may be the change itself. */
-static bool labelled_as_other(const struct compare_group *groups, size_t n,
-			      const char *label)
-{
-	for (size_t g = 1; g < n && *label; g++)
-		for (size_t k = 0; k < groups[g].nruns; k++)
-			if (streq(groups[g].runs[k].label, label))
-				return true;
-	return false;
-}
-
-/*
- * The history of one run against others: the newest runs (up to max) like
- * the base that no group holds and that are not labelled as an other side
- * (compare_history_matches()). Only single runs need one.
- */
-static int load_history(struct store *st, const struct compare_group *groups,
-			size_t ngroups, long max, struct compare_group *h,
-			char *err, size_t errlen)
-{
-	const struct stored_run *base = &groups[0].runs[0];
-	struct run_filter f = { .host = base->host, .command = base->command,
-				.kernel = base->kernel };
-	_cleanup_free_ int64_t *ids = NULL;
-	size_t n = 0;
-
-	h->spec = xstrdup("history");
-	for (size_t g = 0; g < ngroups; g++)
-		if (groups[g].nruns != 1)
-			return 0;
-	if (max <= 0 || store_find_runs(st, &f, &ids, &n, err, errlen) != 0)
-		return max <= 0 ? 0 : -1;
-	h->runs = xcalloc((size_t)max, sizeof(*h->runs));
-	for (size_t i = n; i-- > 0 && h->nruns < (size_t)max;) {
-		struct stored_run *run = &h->runs[h->nruns];
-
-		if (in_groups(groups, ngroups, ids[i]))
-			continue;
-		/* A damaged run only leaves the history short, as runs lists it. */
-		if (store_load_run_digest(st, ids[i], run, err, errlen) != 0) {
-			warn_msg("%s; left out of the history", err);
-			continue;
-		}
-		if (compare_history_matches(base, run) &&
-		    !labelled_as_other(groups, ngroups, run->label))
-			h->nruns++;
-		else
-			stored_run_free(run);
-	}
-	return 0;
-}
-
 static void free_groups(struct compare_group *groups, size_t n)
 {
-	for (size_t g = 0; g < n; g++) {
-		for (size_t k = 0; k < groups[g].nruns; k++)
-			stored_run_free(&groups[g].runs[k]);
-		free(groups[g].runs);
-		free(groups[g].spec);
-	}
+	for (size_t g = 0; g < n; g++)
+		compare_group_release(&groups[g]);
 	free(groups);
 }
 
 int cmd_compare(int argc, char **argv)
 {
 	struct compare_cli o = { 0 };
-	struct compare_group *groups, history = { 0 };
+	struct compare_group *groups;
 	struct compare_result result;
 	struct store *st;
 	char err[512];
@@ -240,13 +179,8 @@ int cmd_compare(int argc, char **argv)
 			error_msg("%s", err);
 			goto out;
 		}
-	if (load_history(st, groups, ngroups, o.history, &history, err,
+	if (compare_runs(&result, st, groups, ngroups, &o.opts, o.history, err,
 			 sizeof(err)) != 0) {
-		error_msg("%s", err);
-		goto out;
-	}
-	o.opts.history = &history;
-	if (compare_build(&result, groups, ngroups, &o.opts, err, sizeof(err)) != 0) {
 		error_msg("%s", err);
 		goto out;
 	}
@@ -258,10 +192,6 @@ int cmd_compare(int argc, char **argv)
 		rc = EXIT_PROBLEM;
 	compare_free(&result);
 out:
-	for (size_t k = 0; k < history.nruns; k++)
-		stored_run_free(&history.runs[k]);
-	free(history.runs);
-	free(history.spec);
 	free_groups(groups, ngroups);
 	store_close(st);
 	return rc;

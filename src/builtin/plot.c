@@ -211,6 +211,7 @@ int cmd_plot(int argc, char **argv)
 {
 	struct plot_options o = { 0 };
 	struct plot_input in = { 0 };
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
 	enum plot_kind kind;
 	struct store *st;
 	int rc = parse_plot_options(argc, argv, &o);
@@ -223,11 +224,17 @@ int cmd_plot(int argc, char **argv)
 	rc = load_for_kind(st, &o, &in, &kind);
 	if (rc)
 		goto out;
+	if (plot_input_load_history(&in, st, &err) != 0) {
+		error_msg("%s", err.buf);
+		rc = 1;
+		goto out;
+	}
 	in.cells = o.cells;
 	in.width = (int)o.size[0];
 	in.height = (int)o.size[1];
 	rc = plot_runs(&o, &in, kind);
 out:
+	plot_input_release_history(&in);
 	run_groups_free(in.groups, in.ngroups);
 	store_close(st);
 	return rc;

@@ -321,6 +321,7 @@ int cmd_report(int argc, char **argv)
 {
 	struct report_options o = { 0 };
 	struct plot_input in = { 0 };
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
 	struct store *st;
 	int rc = parse_report_options(argc, argv, &o);
 
@@ -332,10 +333,16 @@ int cmd_report(int argc, char **argv)
 	rc = load_for_format(st, &o, &in);
 	if (rc)
 		goto out;
+	if (plot_input_load_history(&in, st, &err) != 0) {
+		error_msg("%s", err.buf);
+		rc = 1;
+		goto out;
+	}
 	in.cells = o.cells;
 	in.width = REPORT_CHART_WIDTH;
 	rc = o.format == 1 ? report_mail(&o, &in) : report_html(&o, &in);
 out:
+	plot_input_release_history(&in);
 	run_groups_free(in.groups, in.ngroups);
 	store_close(st);
 	return rc;

@@ -145,9 +145,23 @@ static const char *statistics_over(const struct compare_result *r)
 	       "each run's raw samples";
 }
 
-static const char *center_name(const struct compare_result *r)
+/* The summary's name for the centre row: what every side of it shows. */
+static const char *center_label(const struct compare_result *r)
 {
-	return r->replicates ? "geometric mean of the runs' values" : "median";
+	bool median = false, other = false;
+
+	for (size_t i = 0; i < r->nrows; i++)
+		for (size_t g = 0; g < r->ngroups; g++) {
+			const struct compare_side *s = &r->rows[i].sides[g];
+
+			if (!s->present)
+				continue;
+			median |= s->center_kind == CENTER_MEDIAN;
+			other |= s->center_kind != CENTER_MEDIAN;
+		}
+	if (!other)
+		return "median";
+	return median ? "centre" : "gmean";
 }
 
 /* "run 3 label x, bench 2026-..., complete, kernel 6.1, host h". */
@@ -207,6 +221,16 @@ static void print_header(FILE *f, const struct compare_result *r)
 			"(several runs per label) or interleave (clockbench timens)\n",
 			100.0 * r->same_direction[g], title, r->geomean_change_pct[g]);
 	}
+	for (size_t g = 0; g < r->ngroups; g++) {
+		if (!r->pooled_invocations[g])
+			continue;
+		group_title(&r->groups[g], title, sizeof(title));
+		fprintf(f, "# NOTE: the %zu runs of %s come from different interleaved "
+			"invocations (timens or ab run more than once under one label): "
+			"pooled here as replicates, each apart from the run it was paired "
+			"with; compare one invocation's runs by id for a paired verdict\n",
+			r->groups[g].nruns, title);
+	}
 	print_rule(f, r);
 }
 
@@ -225,27 +249,47 @@ static bool history_used(const struct compare_result *r)
 	return false;
 }
 
+/* Whether some cell was judged by a test at all. */
+static bool compare_tests_any(const struct compare_result *r)
+{
+	static const enum compare_test all[] = {
+		TEST_RANK, TEST_LOG_T, TEST_SIGNED_RANK, TEST_LOG_T_HISTORY,
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(all); i++)
+		if (compare_test_used(r, all[i]))
+			return true;
+	return false;
+}
+
 static void print_rule(FILE *f, const struct compare_result *r)
 {
-	fprintf(f, "# significant: %s-adjusted p < %g (%s) and the 95%% CI "
-		"of the change beyond +-%g%%%s\n", correction_name(r->opts.correction),
-		r->opts.alpha, r->replicates ?
-		"Student's t on the logs of the runs' values, the variance between "
-		"the runs, at least what their rounds allow" : r->paired ?
-		"Wilcoxon signed-rank on the log ratios of the interleaved rounds, "
-		"paired" :
-		"Mann-Whitney; Student's t on the logs where ranks cannot reach it",
-		r->opts.threshold_pct, any_side_by_rounds(r) && !r->paired ?
-		" or the rounds' robust CV, whichever is larger" : "");
+	_cleanup_strbuf_ struct strbuf tests = STRBUF_INIT, centres = STRBUF_INIT;
+
+	compare_tests_phrase(r, &tests);
+	compare_centres_phrase(r, &centres);
+	if (compare_tests_any(r))
+		fprintf(f, "# significant: %s-adjusted p < %g (%s) and the 95%% CI "
+			"of the change beyond +-%g%%%s\n",
+			correction_name(r->opts.correction), r->opts.alpha, tests.buf,
+			r->opts.threshold_pct, any_side_by_rounds(r) && !r->paired &&
+			!r->replicates && !history_used(r) ?
+			" or the rounds' robust CV, whichever is larger" : "");
 	if (history_used(r))
 		fprintf(f, "# h: one run against one, Student's t with the spread of "
 			"%zu earlier runs like the base (same host, command, kernel, "
 			"clocksource) as the noise between runs; the floor is then "
-			"+-%g%%\n", r->opts.history->nruns, r->opts.threshold_pct);
-	fprintf(f, "# value: %s +- half its 95%% CI (its real coverage when the "
-		"samples are too few for 95%%); rCV: robust CV, 100 * 1.4826 MAD / "
-		"median; mde: the change found 80%% of the time with these "
-		"spreads (before the correction)\n", center_name(r));
+			"+-%g%%\n", r->history_used, r->opts.threshold_pct);
+	if (compare_spread_unknown(r))
+		fprintf(f, "# one run against one, with no history of runs like the "
+			"base (%zu of the %d needed): how far whole runs move on this "
+			"machine is unknown, so the change is shown without a p, a CI or "
+			"a verdict (few); %s\n", r->history_used, COMPARE_HISTORY_MIN,
+			compare_verdict_hint);
+	fprintf(f, "# value: %s; +-: half its 95%% CI (its real coverage when the "
+		"samples are too few for 95%%); change: the ratio of the two values; "
+		"rCV: robust CV, 100 * 1.4826 MAD / median; mde: the change found 80%% "
+		"of the time with these spreads (before the correction)\n", centres.buf);
 }
 
 /* ---- the geomean row ----------------------------------------------- */
@@ -352,9 +396,13 @@ static void print_table_block(FILE *f, const struct compare_result *r, size_t g)
 			fputs("\n", f);
 			continue;
 		}
-		fprintf(f, " %+7.2f%% [%+6.2f, %+6.2f] %8.2g %4s %+6.2f",
-			d->change_pct, d->change_lo_pct, d->change_hi_pct,
-			d->p_adjusted, test_short(d), d->cliffs_delta);
+		if (d->spread_unknown)
+			fprintf(f, " %+7.2f%% %16s %8s %4s %+6.2f", d->change_pct, "",
+				"-", "-", d->cliffs_delta);
+		else
+			fprintf(f, " %+7.2f%% [%+6.2f, %+6.2f] %8.2g %4s %+6.2f",
+				d->change_pct, d->change_lo_pct, d->change_hi_pct,
+				d->p_adjusted, test_short(d), d->cliffs_delta);
 		print_mde(f, d);
 		/* Padded only when the ns change follows: no trailing blanks. */
 		if (isfinite(d->ns_change_pct))
@@ -382,10 +430,31 @@ static double mmtests_pct(const struct compare_diff *d)
 	return 100.0 - 100.0 * d->ratio;
 }
 
+/*
+ * The decimals of mmtests' figures: 2 as mmtests prints them, more when
+ * the smallest centre is below 1, so that every figure keeps 3
+ * significant digits and its percentage can be checked against it (0.41
+ * and 0.82 beside -85.64 %).
+ */
+static int mmtests_decimals(const struct compare_result *r)
+{
+	double least = INFINITY;
+	int d;
+
+	for (size_t i = 0; i < r->nrows; i++)
+		for (size_t g = 0; g < r->ngroups; g++)
+			if (r->rows[i].sides[g].present && r->rows[i].sides[g].center > 0)
+				least = fmin(least, r->rows[i].sides[g].center);
+	if (!isfinite(least))
+		return 2;
+	d = 2 - (int)floor(log10(least));
+	return d < 2 ? 2 : d > 6 ? 6 : d;
+}
+
 static void print_mmtests(FILE *f, const struct compare_result *r)
 {
 	char title[TITLE_BYTES], label[TITLE_BYTES];
-	int w = label_width(r);
+	int w = label_width(r), dec = mmtests_decimals(r);
 
 	print_header(f, r);
 	group_title(&r->groups[0], title, sizeof(title));
@@ -412,19 +481,19 @@ static void print_mmtests(FILE *f, const struct compare_result *r)
 			if (!s->present)
 				fprintf(f, " %21s", "-");
 			else if (g == 0)
-				fprintf(f, " %10.2f (%7.2f%%)", s->center, 0.0);
+				fprintf(f, " %10.*f (%7.2f%%)", dec, s->center, 0.0);
 			else if (!d->valid)
-				fprintf(f, " %10.2f %10s", s->center, "");
+				fprintf(f, " %10.*f %10s", dec, s->center, "");
 			else if (d->significant)
-				fprintf(f, " %10.2f * %6.2f%%*", s->center, mmtests_pct(d));
+				fprintf(f, " %10.*f * %6.2f%%*", dec, s->center, mmtests_pct(d));
 			else
-				fprintf(f, " %10.2f (%7.2f%%)", s->center, mmtests_pct(d));
+				fprintf(f, " %10.*f (%7.2f%%)", dec, s->center, mmtests_pct(d));
 		}
 		fputc('\n', f);
 	}
-	fprintf(f, "%-*s %10.2f (%7.2f%%)", w, "Gmean", r->geomean[0], 0.0);
+	fprintf(f, "%-*s %10.*f (%7.2f%%)", w, "Gmean", dec, r->geomean[0], 0.0);
 	for (size_t g = 1; g < r->ngroups; g++)
-		fprintf(f, " %10.2f (%7.2f%%)", r->geomean[g], -r->geomean_change_pct[g]);
+		fprintf(f, " %10.*f (%7.2f%%)", dec, r->geomean[g], -r->geomean_change_pct[g]);
 	fputc('\n', f);
 	print_geomean_note(f, r, "# ", "\n");
 }
@@ -540,7 +609,7 @@ static void print_summary_block(FILE *f, const struct compare_result *r,
 	}
 	fputc('\n', f);
 	summary_rule(f, r->ngroups);
-	summary_line(f, r, row, r->replicates ? "gmean" : "median", SUM_CENTER, 0);
+	summary_line(f, r, row, center_label(r), SUM_CENTER, 0);
 	summary_line(f, r, row, "diff %", SUM_DIFF, 1);
 	summary_line(f, r, row, "rCV %", SUM_RCV, 2);
 	summary_line(f, r, row, "mde %", SUM_MDE, 1);
@@ -552,10 +621,13 @@ static void print_summary_block(FILE *f, const struct compare_result *r,
 
 static void print_summary(FILE *f, const struct compare_result *r)
 {
+	_cleanup_strbuf_ struct strbuf centres = STRBUF_INIT;
+
+	compare_centres_phrase(r, &centres);
 	print_header(f, r);
-	fprintf(f, "# %s: %s; diff %%: of the base's; rCV %%: robust CV of %s; "
-		"mde %%: see above\n", r->replicates ? "gmean" : "median",
-		center_name(r), r->replicates ? "the runs' values" :
+	fprintf(f, "# %s: %s; diff %%: 100 times its ratio to the base's; rCV %%: "
+		"robust CV of %s; mde %%: see above\n", center_label(r),
+		centres.buf, r->replicates ? "the runs' values" :
 		any_side_by_rounds(r) ? "the round medians" : "the samples");
 	for (size_t i = 0; i < r->nrows; i++)
 		print_summary_block(f, r, &r->rows[i]);
@@ -703,9 +775,7 @@ static json_t *side_to_json(const struct compare_side *s)
 
 static const char *test_name(const struct compare_diff *d)
 {
-	return d->test == TEST_LOG_T ? "student-t-log" :
-	       d->test == TEST_LOG_T_HISTORY ? "student-t-history" :
-	       d->test == TEST_SIGNED_RANK ? "signed-rank-paired" : "mann-whitney";
+	return d->spread_unknown ? "none" : compare_test_id(d->test);
 }
 
 static json_t *diff_to_json(const struct compare_diff *d)
@@ -730,6 +800,7 @@ static json_t *diff_to_json(const struct compare_diff *d)
 	json_object_set_new(o, "df", real_or_null(d->df));
 	json_object_set_new(o, "spread_floored", json_boolean(d->spread_floored));
 	json_object_set_new(o, "rounds_span", json_boolean(d->rounds_span));
+	json_object_set_new(o, "spread_unknown", json_boolean(d->spread_unknown));
 	if (d->test == TEST_LOG_T_HISTORY)
 		json_object_set_new(o, "history_runs", json_integer((json_int_t)d->history_runs));
 	json_object_set_new(o, "mde_pct", real_or_null(d->mde_pct));
@@ -748,9 +819,10 @@ static json_t *groups_to_json(const struct compare_result *r)
 
 		for (size_t k = 0; k < r->groups[g].nruns; k++)
 			json_array_append_new(ids, json_integer(r->groups[g].runs[k].id));
-		json_array_append_new(a, json_pack("{s:s, s:o, s:b, s:b, s:o, s:o}",
+		json_array_append_new(a, json_pack("{s:s, s:o, s:b, s:b, s:b, s:o, s:o}",
 			"spec", r->groups[g].spec, "runs", ids,
 			"machine_shift", r->machine_shift[g], "emulated", r->emulated[g],
+			"pooled_invocations", r->pooled_invocations[g],
 			"geomean", real_or_null(r->geomean[g]),
 			"geomean_change_pct", g ? real_or_null(r->geomean_change_pct[g])
 						: json_real(0)));
@@ -758,9 +830,23 @@ static json_t *groups_to_json(const struct compare_result *r)
 	return a;
 }
 
+/* The tests used and what the centres are, named as the text names them. */
+static void rule_names_json(json_t *rule, const struct compare_result *r)
+{
+	_cleanup_strbuf_ struct strbuf tests = STRBUF_INIT, centres = STRBUF_INIT;
+
+	compare_tests_phrase(r, &tests);
+	compare_centres_phrase(r, &centres);
+	json_object_set_new(rule, "tests", json_string(tests.buf));
+	json_object_set_new(rule, "center", json_string(centres.buf));
+	json_object_set_new(rule, "history_runs", json_integer((json_int_t)r->history_used));
+	if (compare_spread_unknown(r))
+		json_object_set_new(rule, "no_verdict", json_string(compare_verdict_hint));
+}
+
 static json_t *compare_to_json(const struct compare_result *r)
 {
-	json_t *rows = json_array();
+	json_t *rows = json_array(), *j;
 
 	for (size_t i = 0; i < r->nrows; i++) {
 		json_t *sides = json_array(), *diffs = json_array();
@@ -775,7 +861,7 @@ static json_t *compare_to_json(const struct compare_result *r)
 			"groups", sides, "vs_base", diffs,
 			"in_geomean", !r->rows[i].out_of_geomean));
 	}
-	return json_pack("{s:s, s:s, s:s, s:b, s:b, s:{s:f, s:f, s:f, s:s, s:s, s:f,"
+	j = json_pack("{s:s, s:s, s:s, s:b, s:b, s:{s:f, s:f, s:f, s:s, s:s, s:f,"
 			 " s:f}, s:o, s:o}",
 			 "metric", compare_metric_name(r->metric),
 			 "unit", r->unit, "direction", "lower is better",
@@ -787,6 +873,8 @@ static json_t *compare_to_json(const struct compare_result *r)
 			 "spread", "robust CV: 100 * 1.4826 MAD / median",
 			 "ci_level", 0.95, "mde_power", 0.8,
 			 "groups", groups_to_json(r), "cells", rows);
+	rule_names_json(json_object_get(j, "rule"), r);
+	return j;
 }
 
 /* ---- CSV and Markdown ------------------------------------------------ */
@@ -798,6 +886,19 @@ static void csv_optional(FILE *f, double x)
 		fprintf(f, ",%.6g", x);
 	else
 		fputc(',', f);
+}
+
+/*
+ * ",x" with prec significant digits (fixed: prec decimals), or "," when x
+ * is not a number: no "nan" in a CSV.
+ */
+static void csv_number(FILE *f, int prec, bool fixed, double x)
+{
+	fputc(',', f);
+	if (isfinite(x) && fixed)
+		fprintf(f, "%.*f", prec, x);
+	else if (isfinite(x))
+		fprintf(f, "%.*g", prec, x);
 }
 
 static void print_csv(FILE *f, const struct compare_result *r)
@@ -822,17 +923,27 @@ static void print_csv(FILE *f, const struct compare_result *r)
 			text_put_csv(f, r->rows[i].path);
 			fputc(',', f);
 			text_put_csv(f, title);
-			fprintf(f, ",%zu,%.6g,%.6g,%.6g,%.4g,%.6g,%.4g,%.4g,", s->n,
-				s->center, s->center_lo, s->center_hi,
-				s->center_coverage, s->sum.median, s->sum.cv_pct,
-				s->sum.robust_cv_pct);
-			if (g == 0 || !d->valid)
-				fputs(",,,,,,,,", f);
-			else
-				fprintf(f, "%.4f,%.4f,%.4f,%.4g,%.4g,%s,%.4f,%.3f,%s",
-					d->change_pct, d->change_lo_pct, d->change_hi_pct,
-					d->p, d->p_adjusted, test_name(d),
-					d->cliffs_delta, d->mde_pct, d->verdict);
+			fprintf(f, ",%zu", s->n);
+			csv_number(f, 6, false, s->center);
+			csv_number(f, 6, false, s->center_lo);
+			csv_number(f, 6, false, s->center_hi);
+			csv_number(f, 4, false, s->center_coverage);
+			csv_number(f, 6, false, s->sum.median);
+			csv_number(f, 4, false, s->sum.cv_pct);
+			csv_number(f, 4, false, s->sum.robust_cv_pct);
+			if (g == 0 || !d->valid) {
+				fputs(",,,,,,,,,", f);
+			} else {
+				csv_number(f, 4, true, d->change_pct);
+				csv_number(f, 4, true, d->change_lo_pct);
+				csv_number(f, 4, true, d->change_hi_pct);
+				csv_number(f, 4, false, d->p);
+				csv_number(f, 4, false, d->p_adjusted);
+				fprintf(f, ",%s", test_name(d));
+				csv_number(f, 4, true, d->cliffs_delta);
+				csv_number(f, 3, true, d->mde_pct);
+				fprintf(f, ",%s", d->verdict);
+			}
 			csv_optional(f, s->ns_median);
 			csv_optional(f, g && d->valid ? d->ns_change_pct : NAN);
 			fputc('\n', f);
@@ -854,6 +965,7 @@ static void put_markdown(FILE *f, const char *s)
 
 static void print_markdown(FILE *f, const struct compare_result *r)
 {
+	_cleanup_strbuf_ struct strbuf centres = STRBUF_INIT, tests = STRBUF_INIT;
 	char title[TITLE_BYTES];
 
 	fprintf(f, "| cell | path |");
@@ -897,14 +1009,18 @@ static void print_markdown(FILE *f, const struct compare_result *r)
 			r->geomean_change_pct[g]);
 	fputs("\n\n", f);
 	print_geomean_note(f, r, "", ".\n\n");
+	compare_centres_phrase(r, &centres);
+	compare_tests_phrase(r, &tests);
 	put_text(f, r->unit);
-	fprintf(f, ", lower is better; %s. Significant: %s-adjusted p < %g "
-		"(%s) and the 95%% CI of the change beyond ±%g%%. mde: the change "
-		"found 80%% of the time.\n", center_name(r),
-		correction_name(r->opts.correction), r->opts.alpha,
-		r->replicates ? "Student's t on the logs of the runs' values" :
-		"Mann-Whitney, or Student's t on the logs for few samples",
-		r->opts.threshold_pct);
+	fprintf(f, ", lower is better; value: %s; change: the ratio of the two "
+		"values. Significant: %s-adjusted p < %g (%s) and the 95%% CI of the "
+		"change beyond ±%g%%. mde: the change found 80%% of the time.\n",
+		centres.buf, correction_name(r->opts.correction), r->opts.alpha,
+		tests.buf, r->opts.threshold_pct);
+	if (compare_spread_unknown(r))
+		fprintf(f, "\nOne run against one: how far whole runs move on this "
+			"machine is unknown, so no verdict (few); %s.\n",
+			compare_verdict_hint);
 }
 
 /*

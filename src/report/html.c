@@ -475,9 +475,14 @@ static void side_cell(struct strbuf *out, const struct compare_side *s)
 		strbuf_adds(out, "<td>-</td>");
 		return;
 	}
-	half = fmax(s->sum.median - s->sum.median_lo, s->sum.median_hi - s->sum.median);
-	strbuf_addf(out, "<td>%.4g ±%.1f%%</td>", s->sum.median,
-		    s->sum.median > 0 ? 100 * half / s->sum.median : 0);
+	/* The centre compare shows and computes the change from. */
+	if (!isfinite(s->center_lo) || !isfinite(s->center_hi)) {
+		strbuf_addf(out, "<td>%.4g</td>", s->center);
+		return;
+	}
+	half = fmax(s->center - s->center_lo, s->center_hi - s->center);
+	strbuf_addf(out, "<td>%.4g ±%.1f%%</td>", s->center,
+		    s->center > 0 ? 100 * half / s->center : 0);
 }
 
 static void compare_row_html(struct strbuf *out, const struct compare_row *row,
@@ -491,13 +496,20 @@ static void compare_row_html(struct strbuf *out, const struct compare_row *row,
 	side_cell(out, &row->sides[0]);
 	side_cell(out, &row->sides[g]);
 	if (!d->valid) {
-		strbuf_adds(out, "<td colspan=\"4\"></td></tr>\n");
+		strbuf_adds(out, "<td colspan=\"5\"></td></tr>\n");
 		return;
 	}
-	strbuf_addf(out, "<td>%+.2f%% [%+.2f, %+.2f]</td><td>%.2g</td><td>%+.2f</td>"
-		    "<td class=\"l v-%s\">", d->change_pct, d->change_lo_pct,
-		    d->change_hi_pct, d->p_adjusted, d->cliffs_delta,
-		    verdict_class(d->verdict));
+	/* The test named is the test used, cell by cell, as compare names it. */
+	if (d->spread_unknown)
+		strbuf_addf(out, "<td>%+.2f%%</td><td>-</td><td class=\"l\">none</td>"
+			    "<td>%+.2f</td><td class=\"l v-%s\">", d->change_pct,
+			    d->cliffs_delta, verdict_class(d->verdict));
+	else
+		strbuf_addf(out, "<td>%+.2f%% [%+.2f, %+.2f]</td><td>%.2g</td>"
+			    "<td class=\"l\">%s</td><td>%+.2f</td><td class=\"l v-%s\">",
+			    d->change_pct, d->change_lo_pct, d->change_hi_pct,
+			    d->p_adjusted, compare_test_id(d->test), d->cliffs_delta,
+			    verdict_class(d->verdict));
 	html_escape(out, d->verdict);
 	strbuf_adds(out, "</td></tr>\n");
 }
@@ -519,7 +531,8 @@ static void compare_table(struct strbuf *out, const struct plot_input *in,
 			  const struct compare_result *r, size_t g)
 {
 	static const char *const cols[] = {
-		"cell", "path", "base", "other", "change [95% CI]", "p", "delta", "verdict",
+		"cell", "path", "base", "other", "change [95% CI]", "p", "test", "delta",
+		"verdict",
 	};
 
 	strbuf_adds(out, "<h3>");
@@ -539,7 +552,7 @@ static void compare_table(struct strbuf *out, const struct plot_input *in,
 		if (plot_row_selected(in, &r->rows[i]))
 			compare_row_html(out, &r->rows[i], g);
 	strbuf_addf(out, "<tr><th class=\"l\" colspan=\"2\">geomean</th><td>%.4g</td>"
-		    "<td>%.4g</td><td>%+.2f%%</td><td colspan=\"3\"></td></tr>\n",
+		    "<td>%.4g</td><td>%+.2f%%</td><td colspan=\"4\"></td></tr>\n",
 		    r->geomean[0], r->geomean[g], r->geomean_change_pct[g]);
 	strbuf_adds(out, "</tbody></table></div>\n");
 	if (r->geomean_left_out)
@@ -547,6 +560,26 @@ static void compare_table(struct strbuf *out, const struct plot_input *in,
 			    "value not above 0 %s left out (no geometric mean holds "
 			    "one).</p>\n", r->nrows - r->geomean_left_out, r->nrows,
 			    r->geomean_left_out, r->geomean_left_out == 1 ? "is" : "are");
+}
+
+/*
+ * Tabs to spaces at stops of 8, as a terminal shows them: ministat's
+ * "\tDifference" lines, which html_escape() would show as a literal \t.
+ */
+static void expand_tabs(const char *s, struct strbuf *out)
+{
+	size_t col = 0;
+
+	for (; *s; s++) {
+		if (*s == '\t') {
+			do
+				strbuf_addch(out, ' ');
+			while (++col % 8);
+			continue;
+		}
+		strbuf_addch(out, *s);
+		col = *s == '\n' ? 0 : col + 1;
+	}
 }
 
 /* The text styles of compare (seeds 001, 002, 000 and ministat), verbatim. */
@@ -560,6 +593,7 @@ static void compare_styles(struct strbuf *out, const struct compare_result *r)
 	};
 
 	for (size_t i = 0; i < ARRAY_SIZE(styles); i++) {
+		_cleanup_strbuf_ struct strbuf spaced = STRBUF_INIT;
 		char *text = NULL;
 		size_t len = 0;
 		FILE *f = open_memstream(&text, &len);
@@ -568,10 +602,11 @@ static void compare_styles(struct strbuf *out, const struct compare_result *r)
 			continue;
 		compare_print(f, r, styles[i].style, CFORMAT_TEXT);
 		fclose(f);
+		expand_tabs(text, &spaced);
 		strbuf_adds(out, "<h3>");
 		html_escape(out, styles[i].title);
 		strbuf_adds(out, "</h3>\n<pre>");
-		html_escape(out, text);
+		html_escape(out, spaced.buf);
 		strbuf_adds(out, "</pre>\n");
 		free(text);
 	}
@@ -580,19 +615,33 @@ static void compare_styles(struct strbuf *out, const struct compare_result *r)
 static int comparison(struct strbuf *out, const struct plot_input *in,
 		      struct strbuf *err)
 {
+	_cleanup_strbuf_ struct strbuf tests = STRBUF_INIT, centres = STRBUF_INIT;
 	struct compare_result r;
 
 	if (plot_compare_build(in, in->groups, in->ngroups, &r, err) != 0)
 		return -1;
+	compare_tests_phrase(&r, &tests);
+	compare_centres_phrase(&r, &centres);
 	section(out, "comparison", "Comparison");
 	strbuf_adds(out, "<p>");
 	html_escape(out, r.unit);
-	strbuf_addf(out, ", lower is better; statistics over %s. A change is "
-		    "significant when the adjusted Mann-Whitney p is below %g and the 95%% "
-		    "CI of the change lies beyond ±%g%% (or the rounds' CV, if larger).</p>\n",
+	strbuf_addf(out, ", lower is better; statistics over %s; value: ",
 		    r.replicates ? "the runs' medians (replicates)" :
-		    "each run's round medians, or its raw samples", r.opts.alpha,
+		    "each run's round medians, or its raw samples");
+	html_escape(out, centres.buf);
+	strbuf_addf(out, "; change: the ratio of the two values. A change is "
+		    "significant when the adjusted p (");
+	html_escape(out, tests.buf);
+	strbuf_addf(out, ") is below %g and the 95%% CI of the change lies beyond "
+		    "±%g%% (or the rounds' CV, if larger).</p>\n", r.opts.alpha,
 		    r.opts.threshold_pct);
+	if (compare_spread_unknown(&r)) {
+		strbuf_adds(out, "<p class=\"warn\">One run against one: how far whole "
+			    "runs move on this machine is unknown, so the change is shown "
+			    "without a verdict (few); ");
+		html_escape(out, compare_verdict_hint);
+		strbuf_adds(out, ".</p>\n");
+	}
 	for (size_t g = 1; g < r.ngroups; g++)
 		compare_table(out, in, &r, g);
 	compare_styles(out, &r);

@@ -889,7 +889,13 @@ static void unchanged_line(const struct plot_input *in, const struct compare_res
 		return;
 	strbuf_addf(&line, "%s %zu cell%s: ", changed ? "the other" : "all", n,
 		    n == 1 ? "" : "s");
-	if (fmax(-lo, hi) <= r->opts.threshold_pct) {
+	if (compare_spread_unknown(r)) {
+		strbuf_adds(&line, "changes ");
+		percent(&line, lo);
+		strbuf_adds(&line, "..");
+		percent(&line, hi);
+		strbuf_adds(&line, ", no verdict (see below)");
+	} else if (fmax(-lo, hi) <= r->opts.threshold_pct) {
 		strbuf_addf(&line, "no change beyond %g" MAIL_GLUE "%%", r->opts.threshold_pct);
 	} else {
 		strbuf_adds(&line, "no significant change (medians ");
@@ -939,8 +945,8 @@ static void group_block(const struct plot_input *in, const struct mail_options *
 static int comparison(const struct plot_input *in, const struct mail_options *mo,
 		      struct strbuf *out, struct strbuf *err)
 {
+	_cleanup_strbuf_ struct strbuf rule = STRBUF_INIT;
 	struct compare_result r;
-	char rule[256];
 
 	if (plot_compare_build(in, in->groups, in->ngroups, &r, err) != 0)
 		return -1;
@@ -948,12 +954,20 @@ static int comparison(const struct plot_input *in, const struct mail_options *mo
 		group_block(in, mo, &r, g, out);
 		strbuf_addch(out, '\n');
 	}
-	snprintf(rule, sizeof(rule), "A change counts when the %s-adjusted Mann-Whitney "
-		 "p is below %g and its 95 %% CI clears +-%g %% (or the rounds' own "
-		 "spread, if larger).", r.opts.correction == CORRECT_HOLM ? "Holm" :
-		 r.opts.correction == CORRECT_BH ? "Benjamini-Hochberg" : "un",
-		 r.opts.alpha, r.opts.threshold_pct);
-	mail_wrap(out, rule, MAIL_WIDTH, "", "");
+	strbuf_addf(&rule, "A change counts when the %s-adjusted p (",
+		    r.opts.correction == CORRECT_HOLM ? "Holm" :
+		    r.opts.correction == CORRECT_BH ? "Benjamini-Hochberg" : "un");
+	compare_tests_phrase(&r, &rule);
+	strbuf_addf(&rule, ") is below %g and its 95 %% CI clears +-%g %% (or the "
+		    "rounds' own spread, if larger). Values: ", r.opts.alpha,
+		    r.opts.threshold_pct);
+	compare_centres_phrase(&r, &rule);
+	strbuf_addch(&rule, '.');
+	if (compare_spread_unknown(&r))
+		strbuf_addf(&rule, " One run against one: how far whole runs move on "
+			    "this machine is unknown, so no verdict; %s.",
+			    compare_verdict_hint);
+	mail_wrap(out, rule.buf, MAIL_WIDTH, "", "");
 	compare_free(&r);
 	return 0;
 }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Kind compare: a forest plot of compare's verdicts. Per cell, the change
- * of the median against BASE with its 95 % CI (Hodges-Lehmann) as a
+ * against BASE with its 95 % CI (of the test compare names) as a
  * whisker, coloured and shaped by verdict, over a grey band: the noise
  * floor the CI had to clear. One panel per OTHER group.
  */
@@ -25,6 +25,36 @@ bool plot_row_selected(const struct plot_input *in, const struct compare_row *ro
 	return fnmatch(in->cells, row->name, 0) == 0 || fnmatch(in->cells, both, 0) == 0;
 }
 
+int plot_input_load_history(struct plot_input *in, struct store *st,
+			    struct strbuf *err)
+{
+	char why[512];
+
+	in->history = xcalloc(1, sizeof(*in->history));
+	if (in->ngroups < 2)
+		return 0;
+	if (compare_history_load(st, in->groups, in->ngroups, COMPARE_HISTORY_DEFAULT,
+				 in->history, why, sizeof(why)) != 0) {
+		strbuf_adds(err, why);
+		return -1;
+	}
+	return 0;
+}
+
+void plot_input_release_history(struct plot_input *in)
+{
+	if (!in->history)
+		return;
+	compare_group_release(in->history);
+	free(in->history);
+	in->history = NULL;
+}
+
+/*
+ * compare's policy with its defaults: the history compare_runs() reads
+ * (loaded once into in), which compare_build() takes only where it
+ * applies to these groups (one run against one, runs like the base).
+ */
 int plot_compare_build(const struct plot_input *in, struct compare_group *groups,
 		       size_t ngroups, struct compare_result *r, struct strbuf *err)
 {
@@ -32,6 +62,7 @@ int plot_compare_build(const struct plot_input *in, struct compare_group *groups
 	char why[512];
 
 	compare_options_default(&o);
+	o.history = in->history;
 	if (compare_build(r, groups, ngroups, &o, why, sizeof(why)) != 0) {
 		strbuf_addf(err, "%s", why);
 		compare_free(r);
@@ -153,7 +184,7 @@ void plot_forest_panel(struct gp *gp, const struct plot_input *in,
 	gp_cmd(gp, "unset logscale x\nunset arrow\nset xrange [*:*]\nset format x '%%g'");
 	gp_cmd(gp, "set arrow from 0, graph 0 to 0, graph 1 nohead front lw 1.5 "
 	       "lc rgb '#444444'");
-	gp_cmd(gp, "set xlabel 'change of the median (%%), 95 %% CI; lower is faster'");
+	gp_cmd(gp, "set xlabel 'change (%%), 95 %% CI; lower is faster'");
 	if (key_x > 0)
 		plot_key_at(gp, key_x);
 	else

@@ -54,7 +54,22 @@ struct plot_input {
 	const char *cells;
 	/* Picture size in pixels; 0: what the kind needs for its panels. */
 	int width, height;
+	/*
+	 * The history compare_runs() would read for these groups (NULL:
+	 * none), so that every chart, the report and its mail judge as
+	 * compare does: plot_input_load_history().
+	 */
+	struct compare_group *history;
 };
+
+/*
+ * The history of in's groups from st, as compare reads it (compare_runs()):
+ * 0, or -1 with err. plot_input_release_history() frees it.
+ */
+struct store;
+int plot_input_load_history(struct plot_input *in, struct store *st,
+			    struct strbuf *err);
+void plot_input_release_history(struct plot_input *in);
 
 /*
  * Whether kind can be drawn from in; when not, why says so in a phrase

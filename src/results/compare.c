@@ -322,8 +322,10 @@ static void side_center(struct compare_side *s, bool replicates)
 	s->center_lo = s->sum.median_lo;
 	s->center_hi = s->sum.median_hi;
 	s->center_coverage = s->sum.median_ci_coverage;
+	s->center_kind = CENTER_MEDIAN;
 	if (!replicates || !(s->sum.min > 0))
 		return;
+	s->center_kind = CENTER_RUNS_GEOMEAN;
 	if (stats_geomean_ci(s->samples, s->n, CHANGE_LEVEL, s->within_var,
 			     &s->center, &s->center_lo, &s->center_hi))
 		s->center_coverage = CHANGE_LEVEL;
@@ -409,16 +411,28 @@ static bool pairs_apply(const struct compare_result *r,
 static enum compare_test choose_test(const struct compare_result *r,
 				     const struct compare_side *base,
 				     const struct compare_side *other, size_t m,
-				     size_t nhistory, bool *few)
+				     size_t nhistory, bool *few, bool *spread_unknown)
 {
 	bool t_ok = t_applies(base, other);
 
 	*few = false;
+	*spread_unknown = false;
 	if (pairs_apply(r, base, other) && base->sum.min > 0 && other->sum.min > 0)
 		return TEST_SIGNED_RANK;
 	if (!r->replicates && base->by_rounds && other->by_rounds &&
 	    nhistory >= COMPARE_HISTORY_MIN && base->center > 0 && other->center > 0)
 		return TEST_LOG_T_HISTORY;
+	/*
+	 * One run against one, measured in rounds, not interleaved, without
+	 * the history: the rounds say how far each run drifted within
+	 * itself, not how far whole runs move (measured: A/A pairs of
+	 * default runs with cells at -20 to -28 %). The change is shown, the
+	 * verdict is left to replicates, a history, pairing or interleaving.
+	 */
+	if (!r->replicates && !r->paired && base->by_rounds && other->by_rounds) {
+		*few = *spread_unknown = true;
+		return TEST_RANK;
+	}
 	if (!r->replicates && rank_can_reach(base->n, other->n, &r->opts, m))
 		return TEST_RANK;
 	*few = !t_ok;
@@ -546,6 +560,39 @@ static double mde_pct(const struct compare_diff *d, const struct log_t_result *t
 					INFINITY, CHANGE_LEVEL, MDE_POWER);
 }
 
+static bool in_groups(const struct compare_group *groups, size_t n, int64_t id)
+{
+	for (size_t g = 0; g < n; g++)
+		for (size_t k = 0; k < groups[g].nruns; k++)
+			if (groups[g].runs[k].id == id)
+				return true;
+	return false;
+}
+
+/* A label of a run of an other side: its runs may be the change itself. */
+static bool labelled_as_other(const struct compare_group *groups, size_t n,
+			      const char *label)
+{
+	for (size_t g = 1; g < n && *label; g++)
+		for (size_t k = 0; k < groups[g].nruns; k++)
+			if (streq(groups[g].runs[k].label, label))
+				return true;
+	return false;
+}
+
+/*
+ * Whether run is history of these groups: like the base, none of the
+ * compared runs, not labelled as an other side. Decided here for every
+ * caller, whatever history it was handed.
+ */
+static bool history_eligible(const struct compare_group *groups, size_t n,
+			     const struct stored_run *run)
+{
+	return compare_history_matches(&groups[0].runs[0], run) &&
+	       !in_groups(groups, n, run->id) &&
+	       !labelled_as_other(groups, n, run->label);
+}
+
 /*
  * The history's value of each run for the row, in the metric: a malloc'd
  * array of *n (possibly 0) values.
@@ -563,8 +610,13 @@ static double *history_values(const struct compare_result *r,
 
 	v = xmalloc(h->nruns * sizeof(double));
 	for (size_t k = 0; k < h->nruns; k++) {
-		const struct stored_cell *c = find_cell(&h->runs[k], row->name, row->path, &at);
-		const double *x = c ? metric_samples(c, r->metric) : NULL;
+		const struct stored_cell *c;
+		const double *x;
+
+		if (!history_eligible(r->groups, r->ngroups, &h->runs[k]))
+			continue;
+		c = find_cell(&h->runs[k], row->name, row->path, &at);
+		x = c ? metric_samples(c, r->metric) : NULL;
 
 		if (x && has_rounds(c))
 			v[(*n)++] = run_value(c, x, &rel_var);
@@ -572,20 +624,29 @@ static double *history_values(const struct compare_result *r,
 	return v;
 }
 
+/* Group g's test of the row, before any change is computed. */
+static void choose_diff_test(struct compare_diff *d, const struct compare_result *r,
+			     const struct compare_row *row, size_t g, size_t m,
+			     size_t nhist)
+{
+	const struct compare_side *base = &row->sides[0], *other = &row->sides[g];
+
+	d->valid = base->present && other->present && base->center > 0;
+	if (d->valid)
+		d->test = choose_test(r, base, other, m, nhist, &d->few,
+				      &d->spread_unknown);
+}
+
 static void diff_sides(struct compare_diff *d, const struct compare_result *r,
-		       const struct compare_row *row, size_t g, size_t m)
+		       const struct compare_row *row, size_t g, const double *hist,
+		       size_t nhist)
 {
 	const struct compare_side *base = &row->sides[0], *other = &row->sides[g];
 	bool *few = &d->few;
 	struct log_t_result t = { .se = NAN, .df = NAN };
-	_cleanup_free_ double *hist = NULL;
-	size_t nhist;
 
-	d->valid = base->present && other->present && base->center > 0;
 	if (!d->valid)
 		return;
-	hist = history_values(r, row, &nhist);
-	d->test = choose_test(r, base, other, m, nhist, few);
 	d->df = NAN;
 	if (d->test == TEST_LOG_T)
 		diff_log_t(d, base, other, &t);
@@ -595,6 +656,10 @@ static void diff_sides(struct compare_diff *d, const struct compare_result *r,
 		diff_paired(d, base, other, &t);
 	else
 		diff_rank(d, base, other);
+	/* The rounds' interval and p say nothing of runs: none is claimed. */
+	if (d->spread_unknown)
+		d->p = d->change_lo_pct = d->change_hi_pct = d->shift_lo =
+			d->shift_hi = NAN;
 	d->cliffs_delta = stats_cliffs_delta(base->samples, base->n,
 					     other->samples, other->n);
 	stats_student_t(base->samples, base->n, other->samples, other->n, 0.95,
@@ -677,8 +742,8 @@ static void judge(struct compare_diff *d, const struct compare_side *base,
 		d->verdict = "~";
 }
 
-/* Every cell of group g against the base: test, correction, verdict. */
-static void judge_group(struct compare_result *r, size_t g)
+/* The cells group g shares with the base: what a correction counts. */
+static size_t cells_compared(const struct compare_result *r, size_t g)
 {
 	size_t m = 0;
 
@@ -688,21 +753,108 @@ static void judge_group(struct compare_result *r, size_t g)
 		m += row->sides[0].present && row->sides[g].present &&
 		     row->sides[0].center > 0;
 	}
-	for (size_t i = 0; i < r->nrows; i++)
-		diff_sides(&r->rows[i].diffs[g], r, &r->rows[i], g, m);
-	adjust_p_values(r, g);
-	for (size_t i = 0; i < r->nrows; i++)
-		judge(&r->rows[i].diffs[g], &r->rows[i].sides[0],
-		      &r->rows[i].sides[g], &r->opts);
+	return m;
+}
+
+/*
+ * Student's t on the logs judges by the ratio of geometric means: when it
+ * judged one of the row's diffs, every side of the row shows its
+ * geometric mean, so that each change shown is the ratio of the centres
+ * shown (the medians of 3 scale repetitions read 0.41 and 0.82 beside a
+ * change of -85.64 % before).
+ */
+static void geomean_centres(struct compare_result *r, struct compare_row *row)
+{
+	bool log_t = false;
+
+	for (size_t g = 1; g < r->ngroups; g++)
+		log_t |= row->diffs[g].valid && row->diffs[g].test == TEST_LOG_T;
+	if (!log_t || r->replicates)
+		return;
+	for (size_t g = 0; g < r->ngroups; g++) {
+		struct compare_side *s = &row->sides[g];
+
+		if (!s->present || !(s->sum.min > 0))
+			continue;
+		s->center_kind = CENTER_GEOMEAN;
+		if (stats_geomean_ci(s->samples, s->n, CHANGE_LEVEL, 0, &s->center,
+				     &s->center_lo, &s->center_hi))
+			s->center_coverage = CHANGE_LEVEL;
+		else
+			s->center_lo = s->center_hi = s->center_coverage = NAN;
+	}
+}
+
+/*
+ * Every change is the ratio of the two centres shown. The signed-rank
+ * test's estimate is the Hodges-Lehmann ratio of the paired rounds, no
+ * ratio of two medians: the other side then shows the base's median
+ * times that ratio (its own median stays in the JSON), with no interval
+ * of its own. Every other test's ratio is that of the centres (t on the
+ * logs: of the geometric means, to the last bit here).
+ */
+static void centres_agree(struct compare_result *r, struct compare_row *row)
+{
+	const struct compare_side *base = &row->sides[0];
+
+	for (size_t g = 1; g < r->ngroups; g++) {
+		struct compare_diff *d = &row->diffs[g];
+		struct compare_side *s = &row->sides[g];
+
+		if (!d->valid)
+			continue;
+		if (d->test == TEST_SIGNED_RANK && isfinite(d->ratio)) {
+			s->center_kind = CENTER_PAIRED;
+			s->center = base->center * d->ratio;
+			s->center_lo = s->center_hi = s->center_coverage = NAN;
+			continue;
+		}
+		if (!(s->center >= 0) || !isfinite(s->center))
+			continue;
+		d->ratio = s->center / base->center;
+		d->change_pct = 100.0 * (d->ratio - 1.0);
+	}
+}
+
+/* Every cell of every group against the base: tests, changes, verdicts. */
+static void judge_groups(struct compare_result *r)
+{
+	size_t *m = xcalloc(r->ngroups, sizeof(size_t));
+
+	for (size_t g = 1; g < r->ngroups; g++)
+		m[g] = cells_compared(r, g);
+	for (size_t i = 0; i < r->nrows; i++) {
+		struct compare_row *row = &r->rows[i];
+		size_t nhist;
+		_cleanup_free_ double *hist = history_values(r, row, &nhist);
+
+		for (size_t g = 1; g < r->ngroups; g++)
+			choose_diff_test(&row->diffs[g], r, row, g, m[g], nhist);
+		geomean_centres(r, row);
+		for (size_t g = 1; g < r->ngroups; g++)
+			diff_sides(&row->diffs[g], r, row, g, hist, nhist);
+		centres_agree(r, row);
+	}
+	for (size_t g = 1; g < r->ngroups; g++) {
+		adjust_p_values(r, g);
+		for (size_t i = 0; i < r->nrows; i++)
+			judge(&r->rows[i].diffs[g], &r->rows[i].sides[0],
+			      &r->rows[i].sides[g], &r->opts);
+	}
+	free(m);
 }
 
 /* ---- geometric means ------------------------------------------------- */
 
-/* A row whose centre is 0 or below (or not a number) in any group. */
+/*
+ * A row out of the geometric means: its centre is 0 or below (or not a
+ * number) in some group, or some group lacks it. Every geomean is over the
+ * same rows, so that the geomeans' ratio is the geomean of the changes.
+ */
 static bool non_positive_row(const struct compare_result *r, const struct compare_row *row)
 {
 	for (size_t g = 0; g < r->ngroups; g++)
-		if (row->sides[g].present && !(row->sides[g].center > 0))
+		if (!row->sides[g].present || !(row->sides[g].center > 0))
 			return true;
 	return false;
 }
@@ -722,19 +874,14 @@ static void compute_geomeans(struct compare_result *r)
 		r->geomean_left_out += r->rows[i].out_of_geomean;
 	}
 	for (size_t g = 0; g < r->ngroups; g++) {
-		size_t n = 0, nr = 0;
+		size_t n = 0;
 
 		for (size_t i = 0; i < r->nrows; i++)
 			if (r->rows[i].sides[g].present && !r->rows[i].out_of_geomean)
 				x[n++] = r->rows[i].sides[g].center;
 		r->geomean[g] = n ? stats_geomean(x, n) : NAN;
-		if (g == 0)
-			continue;
-		for (size_t i = 0; i < r->nrows; i++)
-			if (r->rows[i].diffs[g].valid && !r->rows[i].out_of_geomean &&
-			    r->rows[i].diffs[g].ratio > 0)
-				x[nr++] = r->rows[i].diffs[g].ratio;
-		r->geomean_change_pct[g] = nr ? 100.0 * (stats_geomean(x, nr) - 1) : NAN;
+		if (g > 0)
+			r->geomean_change_pct[g] = 100.0 * (r->geomean[g] / r->geomean[0] - 1);
 	}
 	free(x);
 }
@@ -894,6 +1041,49 @@ static void judge_emulation(struct compare_result *r)
 		}
 }
 
+/* The runs of the history that stand in it: like the base, single runs. */
+static size_t count_history(const struct compare_result *r)
+{
+	const struct compare_group *h = r->opts.history;
+	size_t n = 0;
+
+	if (!h || r->replicates)
+		return 0;
+	for (size_t k = 0; k < h->nruns; k++)
+		n += history_eligible(r->groups, r->ngroups, &h->runs[k]);
+	return n;
+}
+
+static const char *interleave_id(const struct stored_run *run)
+{
+	const json_t *v = run->config ? json_object_get(run->config, "interleave") : NULL;
+
+	return json_is_string(v) && *json_string_value(v) ? json_string_value(v) : NULL;
+}
+
+/*
+ * Groups whose runs were made by different interleaved invocations (timens
+ * or ab, run twice with their default labels): pooled as replicates, each
+ * run torn from the partner it was paired with. Not wrong, but said.
+ */
+static void find_pooled_invocations(struct compare_result *r)
+{
+	r->pooled_invocations = xcalloc(r->ngroups, sizeof(bool));
+	for (size_t g = 0; g < r->ngroups; g++) {
+		const struct compare_group *grp = &r->groups[g];
+		const char *first = grp->nruns > 1 ? interleave_id(&grp->runs[0]) : NULL;
+
+		for (size_t k = 1; first && k < grp->nruns; k++) {
+			const char *id = interleave_id(&grp->runs[k]);
+
+			if (id && !streq(id, first)) {
+				r->pooled_invocations[g] = true;
+				break;
+			}
+		}
+	}
+}
+
 int compare_build(struct compare_result *r, struct compare_group *groups,
 		  size_t ngroups, const struct compare_options *o, char *err,
 		  size_t errlen)
@@ -922,9 +1112,10 @@ int compare_build(struct compare_result *r, struct compare_group *groups,
 				       r->metric, r->replicates);
 			summarize_side(&r->rows[i].sides[g], o, r->replicates);
 		}
-	for (size_t g = 1; g < ngroups; g++)
-		judge_group(r, g);
+	r->history_used = count_history(r);
+	judge_groups(r);
 	compute_geomeans(r);
+	find_pooled_invocations(r);
 	detect_machine_shift(r);
 	add_ns_beside(r);
 	judge_emulation(r);
@@ -947,7 +1138,196 @@ void compare_free(struct compare_result *r)
 	free(r->same_direction);
 	free(r->machine_shift);
 	free(r->emulated);
+	free(r->pooled_invocations);
+	if (r->own_history) {
+		compare_group_release(r->own_history);
+		free(r->own_history);
+	}
 	memset(r, 0, sizeof(*r));
+}
+
+/* ---- the policy: history from the store, then the build --------------- */
+
+void compare_group_release(struct compare_group *g)
+{
+	for (size_t k = 0; k < g->nruns; k++)
+		stored_run_free(&g->runs[k]);
+	free(g->runs);
+	free(g->spec);
+	memset(g, 0, sizeof(*g));
+}
+
+static bool all_single_runs(const struct compare_group *groups, size_t n)
+{
+	for (size_t g = 0; g < n; g++)
+		if (groups[g].nruns != 1)
+			return false;
+	return n > 0;
+}
+
+int compare_history_load(struct store *st, const struct compare_group *groups,
+			 size_t ngroups, long max, struct compare_group *h,
+			 char *err, size_t errlen)
+{
+	const struct stored_run *base;
+	struct run_filter f;
+	_cleanup_free_ int64_t *ids = NULL;
+	size_t n = 0;
+
+	memset(h, 0, sizeof(*h));
+	h->spec = xstrdup("history");
+	/* Replicates carry their own between-run spread. */
+	if (max <= 0 || !all_single_runs(groups, ngroups))
+		return 0;
+	base = &groups[0].runs[0];
+	f = (struct run_filter){ .host = base->host, .command = base->command,
+				 .kernel = base->kernel };
+	if (store_find_runs(st, &f, &ids, &n, err, errlen) != 0)
+		return -1;
+	h->runs = xcalloc((size_t)max, sizeof(*h->runs));
+	for (size_t i = n; i-- > 0 && h->nruns < (size_t)max;) {
+		struct stored_run *run = &h->runs[h->nruns];
+		char why[512];
+
+		if (in_groups(groups, ngroups, ids[i]))
+			continue;
+		/* A damaged run only leaves the history short, as runs lists it. */
+		if (store_load_run_digest(st, ids[i], run, why, sizeof(why)) != 0) {
+			warn_msg("%s; left out of the history", why);
+			continue;
+		}
+		if (history_eligible(groups, ngroups, run))
+			h->nruns++;
+		else
+			stored_run_free(run);
+	}
+	return 0;
+}
+
+int compare_runs(struct compare_result *r, struct store *st,
+		 struct compare_group *groups, size_t ngroups,
+		 const struct compare_options *o, long history_max, char *err,
+		 size_t errlen)
+{
+	struct compare_group *h = xcalloc(1, sizeof(*h));
+	struct compare_options opts = *o;
+
+	memset(r, 0, sizeof(*r));
+	if (ngroups < 1 || groups[0].nruns == 0) {
+		free(h);
+		snprintf(err, errlen, "nothing to compare: need a base and another run");
+		return -1;
+	}
+	if (compare_history_load(st, groups, ngroups, history_max, h, err, errlen) != 0) {
+		compare_group_release(h);
+		free(h);
+		return -1;
+	}
+	opts.history = h;
+	if (compare_build(r, groups, ngroups, &opts, err, errlen) != 0) {
+		compare_free(r);
+		compare_group_release(h);
+		free(h);
+		return -1;
+	}
+	r->own_history = h;
+	return 0;
+}
+
+/* ---- naming the tests and the centres ------------------------------------ */
+
+const char compare_verdict_hint[] =
+	"for a verdict, run each side again under its label (replicates, e.g. "
+	"`clockbench bench --label L` twice more), measure both conditions in "
+	"one run (`clockbench ab`; kernels: `clockbench kernels --boots 3`), "
+	"or keep at least 4 earlier runs like the base (a history)";
+
+/* Each test's name in JSON, CSV and the HTML, in enum order. */
+static const char *const test_ids[] = {
+	[TEST_RANK] = "mann-whitney",
+	[TEST_LOG_T] = "student-t-log",
+	[TEST_SIGNED_RANK] = "signed-rank-paired",
+	[TEST_LOG_T_HISTORY] = "student-t-history",
+};
+
+const char *compare_test_id(enum compare_test t)
+{
+	return (size_t)t < ARRAY_SIZE(test_ids) ? test_ids[t] : "?";
+}
+
+bool compare_test_used(const struct compare_result *r, enum compare_test t)
+{
+	for (size_t i = 0; i < r->nrows; i++)
+		for (size_t g = 1; g < r->ngroups; g++)
+			if (r->rows[i].diffs[g].valid && !r->rows[i].diffs[g].spread_unknown &&
+			    r->rows[i].diffs[g].test == t)
+				return true;
+	return false;
+}
+
+bool compare_spread_unknown(const struct compare_result *r)
+{
+	for (size_t i = 0; i < r->nrows; i++)
+		for (size_t g = 1; g < r->ngroups; g++)
+			if (r->rows[i].diffs[g].valid && r->rows[i].diffs[g].spread_unknown)
+				return true;
+	return false;
+}
+
+void compare_tests_phrase(const struct compare_result *r, struct strbuf *out)
+{
+	static const struct {
+		enum compare_test test;
+		const char *single, *replicates;
+	} phrases[] = {
+		{ TEST_SIGNED_RANK, "Wilcoxon signed-rank on the log ratios of the "
+		  "interleaved rounds, paired", NULL },
+		{ TEST_LOG_T_HISTORY, "Student's t on the logs with the spread of "
+		  "earlier runs like the base (history) as the noise between runs", NULL },
+		{ TEST_RANK, "Mann-Whitney U", NULL },
+		{ TEST_LOG_T, "Student's t on the logs of the samples", "Student's t "
+		  "on the logs of the runs' values, the variance between the runs, at "
+		  "least what their rounds allow" },
+	};
+	size_t n = 0;
+
+	for (size_t i = 0; i < ARRAY_SIZE(phrases); i++) {
+		if (!compare_test_used(r, phrases[i].test))
+			continue;
+		strbuf_addf(out, "%s%s", n++ ? "; " : "", r->replicates &&
+			    phrases[i].replicates ? phrases[i].replicates : phrases[i].single);
+	}
+	if (!n)
+		strbuf_adds(out, "no test: no cell has a spread to judge by");
+}
+
+static bool centre_used(const struct compare_result *r, enum compare_center k)
+{
+	for (size_t i = 0; i < r->nrows; i++)
+		for (size_t g = 0; g < r->ngroups; g++)
+			if (r->rows[i].sides[g].present && r->rows[i].sides[g].center_kind == k)
+				return true;
+	return false;
+}
+
+void compare_centres_phrase(const struct compare_result *r, struct strbuf *out)
+{
+	static const char *const names[] = {
+		[CENTER_MEDIAN] = "median",
+		[CENTER_GEOMEAN] = "geometric mean of the samples (where Student's t "
+			"on the logs judged the cell)",
+		[CENTER_RUNS_GEOMEAN] = "geometric mean of the runs' values",
+		[CENTER_PAIRED] = "other sides: the base's median times the paired "
+			"Hodges-Lehmann ratio of the rounds (the signed-rank test's "
+			"estimate)",
+	};
+	size_t n = 0;
+
+	for (size_t k = 0; k < ARRAY_SIZE(names); k++)
+		if (centre_used(r, (enum compare_center)k))
+			strbuf_addf(out, "%s%s", n++ ? "; " : "", names[k]);
+	if (!n)
+		strbuf_adds(out, "median");
 }
 
 const char *const compare_gate_names[] = { "none", "worse", "better", "change", NULL };

@@ -7,11 +7,17 @@
  * A group is what one command-line spec names: one run, or several runs
  * with one label. With one run per group, the samples are the run's round
  * medians when it was measured in rounds (bench, timens), else its raw
- * samples (per-repetition seconds), and the test is Mann-Whitney with the
- * Hodges-Lehmann CI of the shift. When these sample sizes cannot reach
- * alpha with ranks (3 repetitions against 3 cannot go below p = 0.1),
- * Student's t on the logarithms, which can, decides instead; `few` only
- * when no test can (one sample against one).
+ * samples (per-repetition seconds). Interleaved rounds (ab, timens) are
+ * paired: Wilcoxon signed-rank. One run in rounds against another is
+ * judged by a history of runs like the base (compare_runs() reads it),
+ * and without one gets no verdict: its rounds cannot say how far whole
+ * runs move. Raw samples: Mann-Whitney with the Hodges-Lehmann CI of the
+ * shift; when these sample sizes cannot reach alpha with ranks (3
+ * repetitions against 3 cannot go below p = 0.1), Student's t on the
+ * logarithms, which can, decides instead; `few` when no test can.
+ *
+ * Every change is the ratio of the two centres shown (compare_side):
+ * each centre is the estimator of the test that judged the cell.
  *
  * As soon as a group holds several runs, the runs are the replicates:
  * each run contributes one value, the median of its round medians (a
@@ -42,6 +48,7 @@
 #include <stdio.h>
 
 #include "basic/stats.h"
+#include "basic/strbuf.h"
 #include "results/store.h"
 
 enum compare_metric {
@@ -98,15 +105,29 @@ bool stored_run_emulated(const struct stored_run *run);
 
 /* The fewest runs of history that judge a single run against another. */
 #define COMPARE_HISTORY_MIN 4
+/* The most runs of history compare_runs() reads by default (--history). */
+#define COMPARE_HISTORY_DEFAULT 20
 
 /*
  * Whether run may stand in the history of a comparison whose base is
  * base: the same host, command, kernel and clocksource, and measured in
- * rounds. The caller leaves out the compared runs themselves and runs
- * labelled like an other side.
+ * rounds. compare_build() also leaves out the compared runs themselves
+ * and runs labelled like an other side.
  */
 bool compare_history_matches(const struct stored_run *base,
 			     const struct stored_run *run);
+
+/* What a side's centre is: the estimator of the test that judged it. */
+enum compare_center {
+	CENTER_MEDIAN,		/* the median of the samples (ranks, history) */
+	CENTER_GEOMEAN,		/* of the samples: Student's t on the logs */
+	CENTER_RUNS_GEOMEAN,	/* replicates: of the runs' values */
+	/*
+	 * Paired rounds: the base's median times the Hodges-Lehmann estimate
+	 * of the round-by-round ratio (the signed-rank test's estimate).
+	 */
+	CENTER_PAIRED,
+};
 
 /* One spec of the command line and the runs it names. */
 struct compare_group {
@@ -123,11 +144,13 @@ struct compare_side {
 	size_t n;
 	struct summary sum;	/* of the samples; sum.robust_cv_pct is the spread */
 	/*
-	 * The value shown and compared: the median of the samples, or for
-	 * replicates the geometric mean of the runs' values; its 95 % CI and
-	 * the real coverage of that CI (below 0.95 when the samples are too
-	 * few for the level; NaN when there is no interval).
+	 * The value shown, and the one the change is computed from (every
+	 * change is the ratio of two centres, so the numbers printed agree):
+	 * what center_kind says; its 95 % CI and the real coverage of that CI
+	 * (below 0.95 when the samples are too few for the level; NaN when
+	 * there is no interval).
 	 */
+	enum compare_center center_kind;
 	double center, center_lo, center_hi, center_coverage;
 	/*
 	 * Replicates: the mean squared relative standard error of the runs'
@@ -177,6 +200,12 @@ struct compare_diff {
 	 * significant, the verdict "noisy".
 	 */
 	bool rounds_span;
+	/*
+	 * One run against one, in rounds, no pairing and too little history:
+	 * how far whole runs move on this machine is unknown, so the change
+	 * is shown without a verdict ("few").
+	 */
+	bool spread_unknown;
 	bool significant;
 	/*
 	 * A side's timings are emulated: --fail-on passes over the change
@@ -224,6 +253,16 @@ struct compare_result {
 	double *same_direction;
 	bool *machine_shift;
 	bool *emulated;		/* per group: a run of it has emulated timings */
+	/* Runs of history compare_runs() read: released by compare_free(). */
+	struct compare_group *own_history;
+	/* How many runs of the history were like the base and used. */
+	size_t history_used;
+	/*
+	 * Per group: its runs come from different interleaved invocations
+	 * (timens or ab run twice under the same label): pooled as
+	 * replicates, and the output says so.
+	 */
+	bool *pooled_invocations;
 };
 
 /*
@@ -234,6 +273,52 @@ int compare_build(struct compare_result *r, struct compare_group *groups,
 		  size_t ngroups, const struct compare_options *o, char *err,
 		  size_t errlen);
 void compare_free(struct compare_result *r);
+
+/*
+ * The one comparison policy of every command that prints a verdict
+ * (compare, report and its mail, plot, kernels): the history of runs like
+ * the base read from st (up to max runs, newest first; 0: none), only
+ * when every group is a single run, then compare_build(). The history is
+ * the result's: compare_free() releases it. 0, or -1 with err.
+ */
+int compare_runs(struct compare_result *r, struct store *st,
+		 struct compare_group *groups, size_t ngroups,
+		 const struct compare_options *o, long history_max, char *err,
+		 size_t errlen);
+
+/*
+ * The runs of st that may be the history of groups (compare_runs() reads
+ * it so): into h (spec "history"), newest first, at most max. A damaged
+ * run is left out with a warning. 0, or -1 with err.
+ */
+int compare_history_load(struct store *st, const struct compare_group *groups,
+			 size_t ngroups, long max, struct compare_group *h,
+			 char *err, size_t errlen);
+/* Free a group's runs and spec (not g itself). */
+void compare_group_release(struct compare_group *g);
+
+/* The test's name in JSON, CSV and the HTML: "signed-rank-paired". */
+const char *compare_test_id(enum compare_test t);
+/* Whether any valid diff of r was judged by test t. */
+bool compare_test_used(const struct compare_result *r, enum compare_test t);
+/*
+ * The tests r used, named, in one phrase ("Wilcoxon signed-rank on the log
+ * ratios of the paired rounds"; several joined by "; ").
+ */
+void compare_tests_phrase(const struct compare_result *r, struct strbuf *out);
+/*
+ * What the centre shown for each side is, in a phrase: "median", "geometric
+ * mean of the samples" (Student's t on the logs), "the base's median
+ * times the paired Hodges-Lehmann ratio" (signed-rank).
+ */
+void compare_centres_phrase(const struct compare_result *r, struct strbuf *out);
+/*
+ * Whether some cell of r is one run against one whose between-run
+ * spread nothing measures: shown, with no verdict (few).
+ */
+bool compare_spread_unknown(const struct compare_result *r);
+/* The commands that would give such a comparison a verdict, one sentence. */
+extern const char compare_verdict_hint[];
 
 /*
  * The gate of `compare --fail-on` (and `ab --fail-on`): which significant

@@ -148,7 +148,7 @@ has_texts() {
 	draw compare "$T/forest.svg" before after
 	has_texts "$T/forest.svg" "noise floor" "clock-gettime-monotonic vdso" "time libc"
 	grep -q "against before (1 run), kernel .*: geomean [-+]" "$T/forest.svg.texts"
-	grep -q "change of the median (%), 95 % CI; lower is faster" "$T/forest.svg.texts"
+	grep -q "change (%), 95 % CI; lower is faster" "$T/forest.svg.texts"
 	grep -qxE "~|worse|better|noisy|few" "$T/forest.svg.texts"
 }
 

@@ -162,7 +162,11 @@ known_runs() {
 	            'status': 'complete', 'cells': cells,
 	            'environment': {'argv': ['bench', '--label', label]},
 	            'config': {'method': {'budget_s': 0.25, 'rounds': 10}}}
-	json.dump({'clockbench_export': 1, 'runs': [
+	# Four earlier runs like the base: the history that lets one run be
+	# judged against one (compare's policy, issue 20).
+	earlier = [run('cccccccc-3333-4333-8333-33333333333%d' % i, 'earlier', f)
+	           for i, f in enumerate((1.0, 1.002, 0.998, 1.001))]
+	json.dump({'clockbench_export': 1, 'runs': earlier + [
 	    run('aaaaaaaa-1111-4111-8111-111111111111', 'old', 1.0),
 	    run('bbbbbbbb-2222-4222-8222-222222222222', 'new', 1.332)]},
 	    open(sys.argv[1], 'w'))
@@ -210,12 +214,14 @@ no_cut_figures() {
 	import json, sys
 	d = json.load(open(sys.argv[1]))
 	for r in d['runs']:
-	    r['uuid'] = r['uuid'][:-1] + 'f'
+	    r['uuid'] = r['uuid'][:-2] + 'f' + r['uuid'][-1]
 	    r['label'] += '2'
 	    r['cells'] = r['cells'][:3]
-	d['runs'][1]['cells'][1] = d['runs'][0]['cells'][1]
+	d['runs'][-1]['cells'][1] = d['runs'][-2]['cells'][1]
 	json.dump(d, open(sys.argv[1], 'w'))
 	EOF
+	# A store of their own: old and new (+33 %) would stand in old2's history.
+	export CLOCKBENCH_DB="$T/second.db"
 	cb import "$T/known.json" >/dev/null
 	run cb report --format mail old2 new2
 	[ "$(grep -c '^  cx* vdso' <<<"$output")" -eq 2 ]

@@ -140,7 +140,7 @@ idle_point() { # json name idle-threads path
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"Percentages refer to before, negative = worse"* ]]
 	# "times-threads-2-libc  2.27 ( 0.00%)  3.73 * -64.71%*" or "( -1.20%)".
-	grep -qE '^times-threads-2-libc +[0-9]+\.[0-9]{2} \( +0\.00%\) +[0-9]+\.[0-9]{2} (\( *-?[0-9]+\.[0-9]{2}%\)|\* +-?[0-9]+\.[0-9]{2}%\*)$' <<<"$output"
+	grep -qE '^times-threads-2-libc +[0-9]+\.[0-9]{2,6} \( +0\.00%\) +[0-9]+\.[0-9]{2,6} (\( *-?[0-9]+\.[0-9]{2}%\)|\* +-?[0-9]+\.[0-9]{2}%\*)$' <<<"$output"
 	grep -qE '^clock-gettime-process-cputime-threads-5-libc ' <<<"$output"
 }
 

@@ -60,7 +60,7 @@ quick() { "$CLOCKBENCH" timens --quick --clock monotonic,monotonic-coarse --path
 	[[ "$output" == *"namespace offsets: monotonic +10d, boottime +20d"* ]]
 	[[ "$output" == *"clock-gettime-monotonic vdso"* ]]
 	grep -qE '^ +\| host +\| timens +$' <<<"$output"
-	grep -qE '^median +\| +[0-9.]+ \| +[0-9.]+ $' <<<"$output"
+	grep -qE '^centre +\| +[0-9.]+ \| +[0-9.]+ $' <<<"$output"
 	grep -qE '^diff % +\| +100\.0 \| +[0-9.]+ $' <<<"$output"
 	grep -qE '^rCV % +\| +[0-9.]+ \| +[0-9.]+ $' <<<"$output"
 	grep -qE '^mde % +\| +- \| +[0-9.]+ $' <<<"$output"
