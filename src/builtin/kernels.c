@@ -431,8 +431,9 @@ static char *boot_run_label(const struct kernel *k, const struct stored_run *r,
  * with err. They are read as import reads a file, so that every check of
  * a foreign run applies to what came out of the guest.
  */
-static int store_boot_runs(struct store *st, const json_t *export, struct kernel *k,
-			   json_t *vm, char *err, size_t errlen)
+static int store_boot_runs(struct store *st, const struct store_options *store,
+			   const json_t *export, struct kernel *k, json_t *vm, char *err,
+			   size_t errlen)
 {
 	struct export_file *f;
 	struct stored_run r;
@@ -459,6 +460,12 @@ static int store_boot_runs(struct store *st, const json_t *export, struct kernel
 			json_decref(r.env);
 			r.env = json_object();
 		}
+		/*
+		 * Made by this command line: the guest's own ("bench
+		 * --quick") is kept with the machine's facts.
+		 */
+		json_object_set(vm, "guest_argv", json_object_get(r.env, "argv"));
+		record_add_command_line(r.env, store);
 		json_object_set(r.env, "vm", vm);
 		rc = store_import_run(st, &r, err, errlen);
 		if (rc >= 0) {
@@ -582,7 +589,7 @@ static int take_result(struct boot_ctx *c, const struct boot_files *f, struct ke
 		goto out;
 	}
 	vm = vm_facts(c->o, c->m, k, boot, position, out, json_object_get(man, "guest"));
-	rc = store_boot_runs(c->st, export, k, vm, err, errlen) < 0 ? -1 : 0;
+	rc = store_boot_runs(c->st, &c->o->store, export, k, vm, err, errlen) < 0 ? -1 : 0;
 	json_decref(vm);
 out:
 	json_decref(man);

@@ -324,7 +324,7 @@ static json_t *command_line_json(const struct store_options *o, bool *exact)
  * timens's sides), which a reader of the runs cannot tell from the command
  * line and the start time (two runs can start within a second).
  */
-static void add_command_line(json_t *env, const struct store_options *o)
+void record_add_command_line(json_t *env, const struct store_options *o)
 {
 	static char invocation[37];
 	bool exact;
@@ -353,7 +353,7 @@ void record_begin(struct stored_run *run, const char *command,
 	run->kernel = masked_copy(env->kernel_release, STORE_TEXT_MAX);
 	run->status = xstrdup("complete");
 	run->env = env_to_json(env);
-	add_command_line(run->env, o);
+	record_add_command_line(run->env, o);
 	mask_json_controls(run->env);
 	gmtime_r(&started->tv_sec, &tm);
 	strftime(run->started, sizeof(run->started), "%Y-%m-%dT%H:%M:%SZ", &tm);

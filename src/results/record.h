@@ -95,6 +95,13 @@ void record_begin(struct stored_run *run, const char *command,
 		  const struct store_options *o, const struct env_info *env,
 		  const struct timespec *started);
 
+/*
+ * The command line of this process (its "argv", "invocation",
+ * "clockbench_version", as record_begin() puts them) into env, replacing
+ * what env held: for runs made elsewhere on its behalf (kernels' guests).
+ */
+void record_add_command_line(json_t *env, const struct store_options *o);
+
 /* Append a cell with a copy of its n samples in unit; status "ok". */
 struct stored_cell *record_add_cell(struct stored_run *run, const char *name,
 				    const char *unit, const double *values,

@@ -140,6 +140,7 @@ import_as() {
 		and map(.kernel) == [$a, $b, $b, $a]
 		and map(.environment.vm.position) == [1, 2, 1, 2]
 		and map(.environment.vm.boot) == [1, 1, 2, 2]
+		and all(.environment.argv[0] == "kernels" and .environment.vm.guest_argv[0] == "bench")
 		and map(.environment.vm.guest.vdso_functions | any(.[]; . == "__vdso_getrandom"))
 			== [false, true, true, false]
 		and all(.environment.vm | .accel != null and (.qemu | startswith("QEMU"))
@@ -151,6 +152,9 @@ import_as() {
 		| select(.name == "getrandom" and .path == "vdso") | .status != "ok"' <<<"$output"
 	jq -e '.runs[] | select(.label == "v612") | .cells[]
 		| select(.name == "getrandom" and .path == "vdso") | .status == "ok"' <<<"$output"
+	# The mail reproduces the boots by the kernels command that made them.
+	run -0 cb report --format mail v61 v612
+	[[ "$(tr -s '\n\\ ' '   ' <<<"$output")" == *"clockbench kernels --kernel v61=$T/k61 --kernel v612=$T/k612 --boots 2"* ]]
 	[ -z "$(ls -A "$TMPDIR")" ]
 }
 
