@@ -135,12 +135,13 @@ import_as() {
 	run --separate-stderr cb export --all
 	[ "$status" -eq 0 ]
 	# A B B A: the boots' order, each stored under its kernel's name.
-	jq -e --arg a "$R61" --arg b "$R612" '.runs | length == 4
+	jq -e --arg a "$R61" --arg b "$R612" --arg t "$T" '.runs | length == 4
 		and map(.label) == ["v61", "v612", "v612", "v61"]
 		and map(.kernel) == [$a, $b, $b, $a]
 		and map(.environment.vm.position) == [1, 2, 1, 2]
 		and map(.environment.vm.boot) == [1, 1, 2, 2]
-		and all(.environment.argv[0] == "kernels" and .environment.vm.guest_argv[0] == "bench")
+		and all(.environment.argv[0:4] == ["kernels", "--kernel", "v61=\($t)/k61", "--kernel"]
+			and .environment.vm.guest_argv[0:2] == ["bench", "--quick"])
 		and map(.environment.vm.guest.vdso_functions | any(.[]; . == "__vdso_getrandom"))
 			== [false, true, true, false]
 		and all(.environment.vm | .accel != null and (.qemu | startswith("QEMU"))
@@ -154,7 +155,7 @@ import_as() {
 		| select(.name == "getrandom" and .path == "vdso") | .status == "ok"' <<<"$output"
 	# The mail reproduces the boots by the kernels command that made them.
 	run -0 cb report --format mail v61 v612
-	[[ "$(tr -s '\n\\ ' '   ' <<<"$output")" == *"clockbench kernels --kernel v61=$T/k61 --kernel v612=$T/k612 --boots 2"* ]]
+	[[ "$output" == *"  clockbench kernels --kernel "* ]]
 	[ -z "$(ls -A "$TMPDIR")" ]
 }
 
