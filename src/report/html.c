@@ -586,9 +586,9 @@ static void expand_tabs(const char *s, struct strbuf *out)
 static void compare_styles(struct strbuf *out, const struct compare_result *r)
 {
 	static const struct { enum compare_style style; const char *title; } styles[] = {
-		{ STYLE_MMTESTS, "As mmtests prints it (seed 001)" },
-		{ STYLE_RATIO, "As ratios (seed 002)" },
-		{ STYLE_SUMMARY, "avg, diff % and stdev % (seed 000)" },
+		{ STYLE_MMTESTS, "As mmtests prints it" },
+		{ STYLE_RATIO, "As ratios, new / old" },
+		{ STYLE_SUMMARY, "avg, diff % and stdev %" },
 		{ STYLE_MINISTAT, "As ministat prints it" },
 	};
 
