@@ -29,6 +29,29 @@ int exec_lookup(const char *name, const char *path_env, char *out, size_t len);
 char *exec_join_argv(char *const *argv, bool quote);
 
 /*
+ * w as one word of a /bin/sh line (malloc'd): verbatim when it holds only
+ * [A-Za-z0-9_./=:,+@%-], else single-quoted ('it'\''s'). The one quoting
+ * of exec for a shell line.
+ */
+char *exec_shell_quote(const char *w);
+
+/*
+ * line split into words as sh splits a simple command: blanks separate,
+ * '...' is literal, "..." keeps \\ \" \$ \` escapes, a backslash outside
+ * quotes takes the next character literally. What only a shell can do
+ * (unquoted | & ; < > ( ) $ ` * ?, or ~ opening a word) is refused, since
+ * the words run without one: NULL with the reason in err. Otherwise a
+ * NULL-terminated array of at least one word (exec_free_words()).
+ */
+char **exec_split_words(const char *line, char *err, size_t errlen);
+void exec_free_words(char **words);
+size_t exec_count_words(char *const *words);
+
+/* s with every "{name}" replaced by value (malloc'd); *hits: how many. */
+char *exec_substitute(const char *s, const char *name, const char *value,
+		      size_t *hits);
+
+/*
  * hyperfine's outlier rule: |x - median| / MAD > 14.826 (a modified
  * z-score above 10; MAD unscaled). With MAD 0, every value off the median
  * counts. The number of such values in x[0..n).
@@ -47,7 +70,25 @@ struct exec_result {
 	double user_s, sys_s;	/* the child's, from wait4() */
 	int status;		/* wait status */
 	int exec_errno;		/* the exec failed with this, or 0 */
+	/* What disturbed it: the child's own context switches (wait4()). */
+	long involuntary, voluntary;
+	long long migrations;	/* the child's, -1 unknown (no CONFIG_SCHED_DEBUG) */
 };
+
+/*
+ * The machine around a run, read between runs only: the tasks runnable
+ * besides clockbench (/proc/loadavg's fourth field, minus this process)
+ * and the steal of all CPUs so far (USER_HZ ticks); -1 unknown.
+ */
+struct exec_machine {
+	long runnable;
+	long long steal_ticks;
+};
+void exec_machine_take(struct exec_machine *m);
+/* "cpu  1 2 3 4 5 6 7 8 ...": the all-CPU steal, -1 when the text has none. */
+long long exec_parse_total_steal(const char *proc_stat);
+/* "0.52 0.58 0.59 3/467 12345": runnable tasks (3), -1 when not one. */
+long exec_parse_runnable(const char *loadavg);
 
 /*
  * Start program (a path: resolved once, by exec_lookup(), never searched
