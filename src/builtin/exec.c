@@ -747,6 +747,13 @@ static double median_of(double *x, size_t n)
 	return stats_quantile_sorted(x, n, 0.5);
 }
 
+static double online_cpus(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+	return n > 0 ? (double)n : 1;
+}
+
 /* The medians over every timed run of the invocation, all commands. */
 struct disturb_medians {
 	double involuntary, runnable, steal_ms;
@@ -794,10 +801,10 @@ static void disturbance_medians(const struct exec_cmd *e, struct disturb_medians
  */
 static void mark_disturbed(struct exec_cmd *e, const struct disturb_medians *d)
 {
-	long online = sysconf(_SC_NPROCESSORS_ONLN), hz = sysconf(_SC_CLK_TCK);
+	long hz = sysconf(_SC_CLK_TCK);
 	/* Steal is counted in ticks of every CPU: one tick is no disturbance. */
 	double tick_ms = hz > 0 ? 1000.0 / (double)hz : 10;
-	double ncpu = online > 0 ? (double)online : 1;
+	double ncpu = online_cpus();
 
 	for (size_t i = 0; i < e->ncmds; i++)
 		for (size_t k = 0; k < e->cmds[i].s.n; k++) {
@@ -1062,7 +1069,8 @@ static json_t *harness_json(const struct exec_harness *h)
 
 /*
  * The command's runs' disturbance, run by run, and the machine's state
- * over them: what `compare` reads to tell that two runs' machines differed.
+ * over them (steal: a share of every CPU's time): what `compare` reads to
+ * tell that two runs' machines differed.
  */
 static json_t *disturbance_json(const struct exec_command *c, size_t n)
 {
@@ -1097,7 +1105,8 @@ static json_t *disturbance_json(const struct exec_command *c, size_t n)
 			 "disturbed", marked,
 			 "machine", "runnable_median", json_real_or_null(median_of(lv, nl)),
 			 "steal_pct", json_real_or_null(steal_known && wall_s > 0 ?
-					100.0 * steal_ms / (1000.0 * wall_s) : NAN));
+					100.0 * steal_ms / (1000.0 * wall_s * online_cpus()) :
+					NAN));
 }
 
 /* One command's figures, as exec --format json has always given them. */

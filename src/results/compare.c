@@ -767,6 +767,114 @@ static void detect_machine_shift(struct compare_result *r)
 	}
 }
 
+/*
+ * Whatever the number of cells: the runs' own record of their machine
+ * (exec's runnable tasks and steal, bench's load before the run and its
+ * top core speed) says the machines differed visibly between the groups.
+ */
+struct machine_state {
+	double load;		/* runnable tasks besides the run, or the load average */
+	double steal_pct;	/* of the run's time */
+	double ghz;		/* the fastest round's core speed */
+};
+
+static double json_number_or_nan(const json_t *v)
+{
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+static void run_machine(const struct stored_run *run, struct machine_state *s)
+{
+	const json_t *q = run->quality, *m, *sys;
+	double steal_ms;
+
+	s->load = s->steal_pct = s->ghz = NAN;
+	if (!json_is_object(q))
+		return;
+	m = json_object_get(q, "machine");
+	sys = json_object_get(q, "system");
+	s->load = json_number_or_nan(json_object_get(m, "runnable_median"));
+	if (isnan(s->load))
+		s->load = json_number_or_nan(json_array_get(json_object_get(sys, "load"), 0));
+	s->steal_pct = json_number_or_nan(json_object_get(m, "steal_pct"));
+	steal_ms = json_number_or_nan(json_object_get(q, "steal_ms"));
+	if (isnan(s->steal_pct) && run->elapsed_s > 0)
+		s->steal_pct = 100 * steal_ms / (1000 * run->elapsed_s);
+	s->ghz = json_number_or_nan(json_object_get(q, "top_ghz"));
+}
+
+/* A group's machine: the median of its runs' figures, each known. */
+static void group_machine(const struct compare_group *g, struct machine_state *s)
+{
+	double *v[3];
+	size_t n[3] = { 0 };
+
+	for (size_t f = 0; f < 3; f++)
+		v[f] = xmalloc((g->nruns ? g->nruns : 1) * sizeof(double));
+	for (size_t k = 0; k < g->nruns; k++) {
+		struct machine_state one;
+
+		run_machine(&g->runs[k], &one);
+		if (isfinite(one.load))
+			v[0][n[0]++] = one.load;
+		if (isfinite(one.steal_pct))
+			v[1][n[1]++] = one.steal_pct;
+		if (isfinite(one.ghz) && one.ghz > 0)
+			v[2][n[2]++] = one.ghz;
+	}
+	s->load = n[0] ? median_of_copy(v[0], n[0]) : NAN;
+	s->steal_pct = n[1] ? median_of_copy(v[1], n[1]) : NAN;
+	s->ghz = n[2] ? median_of_copy(v[2], n[2]) : NAN;
+	for (size_t f = 0; f < 3; f++)
+		free(v[f]);
+}
+
+/* Visibly apart: a task's worth and half again, 5 points of steal, 10 % of speed. */
+#define MACHINE_LOAD_APART 1.0
+#define MACHINE_LOAD_RATIO 1.5
+#define MACHINE_STEAL_APART_PCT 5.0
+#define MACHINE_GHZ_RATIO 1.10
+
+/* What differed between base and other, in words; NULL when nothing did. */
+static char *machine_difference(const struct machine_state *b,
+				const struct machine_state *o)
+{
+	char buf[256] = "";
+	size_t len = 0;
+
+	if (isfinite(b->load) && isfinite(o->load) &&
+	    fabs(o->load - b->load) >= MACHINE_LOAD_APART &&
+	    fmax(b->load, o->load) >= MACHINE_LOAD_RATIO * fmin(b->load, o->load))
+		len += (size_t)snprintf(buf + len, sizeof(buf) - len, "load %.1f against "
+					"%.1f", b->load, o->load);
+	if (isfinite(b->steal_pct) && isfinite(o->steal_pct) &&
+	    fabs(o->steal_pct - b->steal_pct) >= MACHINE_STEAL_APART_PCT && len < sizeof(buf))
+		len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%ssteal %.1f %% "
+					"against %.1f %%", len ? ", " : "", b->steal_pct,
+					o->steal_pct);
+	if (isfinite(b->ghz) && isfinite(o->ghz) &&
+	    fmax(b->ghz, o->ghz) >= MACHINE_GHZ_RATIO * fmin(b->ghz, o->ghz) &&
+	    len < sizeof(buf))
+		snprintf(buf + len, sizeof(buf) - len, "%score speed %.2f against %.2f "
+			 "GHz", len ? ", " : "", b->ghz, o->ghz);
+	return *buf ? xstrdup(buf) : NULL;
+}
+
+static void detect_machine_difference(struct compare_result *r)
+{
+	struct machine_state base, other;
+
+	r->machine_difference = xcalloc(r->ngroups, sizeof(char *));
+	/* Interleaved rounds saw the same machine. */
+	if (r->paired)
+		return;
+	group_machine(&r->groups[0], &base);
+	for (size_t g = 1; g < r->ngroups; g++) {
+		group_machine(&r->groups[g], &other);
+		r->machine_difference[g] = machine_difference(&base, &other);
+	}
+}
+
 /* ---- ns beside core cycles ------------------------------------------- */
 
 /* The median over a group's runs of each run's median ns for the row. */
@@ -897,6 +1005,7 @@ int compare_build(struct compare_result *r, struct compare_group *groups,
 		judge_group(r, g);
 	compute_geomeans(r);
 	detect_machine_shift(r);
+	detect_machine_difference(r);
 	add_ns_beside(r);
 	return 0;
 }
@@ -916,6 +1025,9 @@ void compare_free(struct compare_result *r)
 	free(r->geomean_change_pct);
 	free(r->same_direction);
 	free(r->machine_shift);
+	for (size_t g = 0; r->machine_difference && g < r->ngroups; g++)
+		free(r->machine_difference[g]);
+	free(r->machine_difference);
 	memset(r, 0, sizeof(*r));
 }
 

@@ -203,6 +203,13 @@ struct compare_result {
 	 */
 	double *same_direction;
 	bool *machine_shift;
+	/*
+	 * Per group (NULL for the base, and when nothing differed): what the
+	 * runs' own records say differed between its machine and the base's
+	 * ("load 0.1 against 1.9"), whatever the number of cells. Not for
+	 * interleaved rounds, which saw one machine.
+	 */
+	char **machine_difference;
 };
 
 /*
