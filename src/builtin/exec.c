@@ -315,7 +315,7 @@ static int parse_exec_options(int argc, char **argv, struct exec_options *o,
 		OPT_CHOICE(0, "order", "ORDER", &o->order, exec_orders,
 			   "abba (default: A B B A ...) or random (a seeded\n"
 			   "shuffle of each repetition)"),
-		OPT_INT(0, "seed", "N", &o->seed, 1, LONG_MAX,
+		OPT_INT(0, "seed", "N", &o->seed, 1, (double)(1LL << 53),
 			"the seed of --order random (default: chosen, printed)"),
 		OPT_CHOICE(0, "fail-on", "WHAT", &o->fail_on, compare_gate_names,
 			   "exit 3 when a command is significantly worse,\n"
@@ -524,6 +524,9 @@ static int make_commands(struct exec_cmd *e, bool label_given)
 	if (e->ncmds > 1 && label_given)
 		return options_fail("--label names one run; name several commands' "
 				    "runs with --labels");
+	if (e->ncmds > 1 && o->runs < 2)
+		return options_fail("-n %ld: several commands are compared over 2 runs "
+				    "each at least", o->runs);
 	if (e->ncmds > 1 && o->runs > EXEC_MAX_PAIRED_RUNS)
 		return options_fail("-n %ld: at most %d runs of each of several commands",
 				    o->runs, EXEC_MAX_PAIRED_RUNS);
@@ -1301,8 +1304,8 @@ static void choose_seed(struct exec_cmd *e)
 	}
 	if (getrandom(&s, sizeof(s), 0) != (ssize_t)sizeof(s))
 		s = now_ns();
-	/* Printable and given back to --seed: a positive long. */
-	e->seed = (s & (uint64_t)LONG_MAX) ? (s & (uint64_t)LONG_MAX) : 1;
+	/* Printable and given back to --seed: 1 to 2^53. */
+	e->seed = (s & ((1ull << 53) - 1)) + 1;
 }
 
 static int exec_measure(struct measure *m)
