@@ -71,11 +71,13 @@ static const struct command_usage exec_usage = {
 	"'clockbench compare'.\n"
 	"\n"
 	"Every run's disturbance is kept: the command's involuntary context\n"
-	"switches and migrations, the steal of all CPUs, and the tasks runnable\n"
-	"besides clockbench when it started. A run disturbed far beyond the\n"
-	"others (4 times the median's switches and 4 more; a steal above a tick\n"
-	"and above 5% of the CPUs' time during it; more than twice the median\n"
-	"run's runnable tasks and a CPU's worth on top) is named.\n"
+	"switches, migrations and wait for a CPU, the steal of all CPUs, and the\n"
+	"tasks runnable besides clockbench when it started. A run disturbed far\n"
+	"beyond the others (4 times the median's switches and 4 more; a steal\n"
+	"above a tick and above 5% of the CPUs' time during it; more than twice\n"
+	"the median run's runnable tasks and a CPU's worth on top; a wait for a\n"
+	"CPU of a quarter of the run, 4 times the median's and a tick more) is\n"
+	"named.\n"
 	"\n"
 	"Default labels of several commands are exec-ID-K (ID: 8 hex digits of\n"
 	"this invocation, K: the command's number, or NAME=VALUE with -L/-P), so\n"
@@ -123,6 +125,7 @@ struct exec_samples {
 struct exec_rep {
 	long involuntary, voluntary;
 	long long migrations;	/* -1 unknown */
+	double wait_ms;		/* waiting for a CPU, NAN unknown */
 	double steal_ms;	/* NAN unknown */
 	long runnable;		/* other tasks runnable at its start, -1 unknown */
 	bool disturbed;
@@ -675,6 +678,7 @@ static void keep_run(struct exec_command *c, const struct exec_result *r,
 	rep->involuntary = r->involuntary;
 	rep->voluntary = r->voluntary;
 	rep->migrations = r->migrations;
+	rep->wait_ms = 1000.0 * r->wait_s;
 	rep->runnable = before->runnable;
 	rep->steal_ms = before->steal_ticks >= 0 && after->steal_ticks >= before->steal_ticks &&
 			hz > 0 ? 1000.0 * (double)(after->steal_ticks - before->steal_ticks) /
@@ -739,8 +743,10 @@ static int run_all(struct exec_cmd *e)
 /* A run's switches this far beyond the median's (times, plus) are marked. */
 #define DISTURB_SWITCH_FACTOR 4
 #define DISTURB_SWITCH_EXTRA 4
-/* Steal above this share of the run's wall time marks it. */
+/* Steal above this share of the CPUs' time during the run marks it. */
 #define DISTURB_STEAL_SHARE 0.05
+/* Waiting for a CPU this share of its wall time, and far more than the median. */
+#define DISTURB_WAIT_SHARE 0.25
 
 static double median_of(double *x, size_t n)
 {
@@ -759,7 +765,7 @@ static double online_cpus(void)
 
 /* The medians over every timed run of the invocation, all commands. */
 struct disturb_medians {
-	double involuntary, runnable, steal_ms;
+	double involuntary, runnable, steal_ms, wait_ms;
 	size_t runs;
 };
 
@@ -777,7 +783,8 @@ static void disturbance_medians(const struct exec_cmd *e, struct disturb_medians
 	_cleanup_free_ double *ivcsw = xmalloc(timed_runs(e) * sizeof(double));
 	_cleanup_free_ double *load = xmalloc(timed_runs(e) * sizeof(double));
 	_cleanup_free_ double *steal = xmalloc(timed_runs(e) * sizeof(double));
-	size_t nl = 0, ns = 0, n = 0;
+	_cleanup_free_ double *wait = xmalloc(timed_runs(e) * sizeof(double));
+	size_t nl = 0, ns = 0, nw = 0, n = 0;
 
 	for (size_t i = 0; i < e->ncmds; i++)
 		for (size_t k = 0; k < e->cmds[i].s.n; k++) {
@@ -788,19 +795,23 @@ static void disturbance_medians(const struct exec_cmd *e, struct disturb_medians
 				load[nl++] = (double)r->runnable;
 			if (isfinite(r->steal_ms))
 				steal[ns++] = r->steal_ms;
+			if (isfinite(r->wait_ms))
+				wait[nw++] = r->wait_ms;
 		}
 	d->runs = n;
 	d->involuntary = median_of(ivcsw, n);
 	d->runnable = median_of(load, nl);
 	d->steal_ms = median_of(steal, ns);
+	d->wait_ms = median_of(wait, nw);
 }
 
 /*
  * Mark the runs disturbed far beyond the others: switches many times the
  * median run's, a steal of more than a tick that took a share of the
- * machine's CPU time during the run, or more than twice the median run's
+ * machine's CPU time during the run, more than twice the median run's
  * runnable tasks and a CPU's worth on top (the count moves by a few tasks
- * from run to run on a busy machine: that is no disturbance).
+ * from run to run on a busy machine: that is no disturbance), or a wait
+ * for a CPU that took a quarter of the run and far more than the median's.
  */
 static void mark_disturbed(struct exec_cmd *e, const struct disturb_medians *d)
 {
@@ -820,7 +831,10 @@ static void mark_disturbed(struct exec_cmd *e, const struct disturb_medians *d)
 				(isfinite(r->steal_ms) && r->steal_ms > tick_ms &&
 				 r->steal_ms > DISTURB_STEAL_SHARE * wall_ms * (double)ncpu) ||
 				(r->runnable >= 0 && isfinite(d->runnable) &&
-				 (double)r->runnable > 2 * d->runnable + (double)ncpu);
+				 (double)r->runnable > 2 * d->runnable + (double)ncpu) ||
+				(isfinite(r->wait_ms) && isfinite(d->wait_ms) &&
+				 r->wait_ms > DISTURB_WAIT_SHARE * wall_ms &&
+				 r->wait_ms > DISTURB_SWITCH_FACTOR * d->wait_ms + tick_ms);
 		}
 }
 
@@ -890,6 +904,8 @@ static void print_disturbance(const struct exec_cmd *e)
 	disturbance_medians(e, &d);
 	printf("# disturbance, median run: %.0f involuntary switches, ",
 	       d.involuntary);
+	if (isfinite(d.wait_ms))
+		printf("%.2f ms waiting for a CPU, ", d.wait_ms);
 	if (isfinite(d.runnable))
 		printf("%.0f other tasks runnable at its start, ", d.runnable);
 	if (isfinite(d.steal_ms))
@@ -907,10 +923,12 @@ static void print_disturbance(const struct exec_cmd *e)
 
 			if (!r->disturbed)
 				continue;
-			printf("%s run %zu%s%s (%ld switches, %ld runnable, %.0f ms stolen)",
-			       named ? "," : "", k + 1, e->ncmds > 1 ? " of " : "",
+			printf("%s run %zu%s%s (%ld switches, %.1f ms waiting, %ld "
+			       "runnable, %.0f ms stolen)", named ? "," : "", k + 1,
+			       e->ncmds > 1 ? " of " : "",
 			       e->ncmds > 1 ? e->cmds[i].label : "", r->involuntary,
-			       r->runnable, isfinite(r->steal_ms) ? r->steal_ms : 0);
+			       isfinite(r->wait_ms) ? r->wait_ms : 0, r->runnable,
+			       isfinite(r->steal_ms) ? r->steal_ms : 0);
 			named++;
 		}
 	puts(marked > named ? ", ..." : "");
@@ -1079,9 +1097,11 @@ static json_t *disturbance_json(const struct exec_command *c, size_t n)
 {
 	json_t *inv = json_array(), *vol = json_array(), *mig = json_array();
 	json_t *steal = json_array(), *load = json_array(), *marked = json_array();
+	json_t *wait = json_array();
 	_cleanup_free_ double *lv = xmalloc((n ? n : 1) * sizeof(double));
+	_cleanup_free_ double *wv = xmalloc((n ? n : 1) * sizeof(double));
 	double steal_ms = 0, wall_s = 0;
-	size_t nl = 0;
+	size_t nl = 0, nw = 0;
 	bool steal_known = n > 0;
 
 	for (size_t k = 0; k < n; k++) {
@@ -1092,6 +1112,7 @@ static json_t *disturbance_json(const struct exec_command *c, size_t n)
 		json_array_append_new(mig, r->migrations >= 0 ?
 				      json_integer(r->migrations) : json_null());
 		json_array_append_new(steal, json_real_or_null(r->steal_ms));
+		json_array_append_new(wait, json_real_or_null(r->wait_ms));
 		json_array_append_new(load, r->runnable >= 0 ?
 				      json_integer(r->runnable) : json_null());
 		if (r->disturbed)
@@ -1100,16 +1121,20 @@ static json_t *disturbance_json(const struct exec_command *c, size_t n)
 			lv[nl++] = (double)r->runnable;
 		steal_known &= isfinite(r->steal_ms);
 		steal_ms += isfinite(r->steal_ms) ? r->steal_ms : 0;
+		/* The share of each run, so that one long wait does not decide. */
+		if (isfinite(r->wait_ms) && c->s.wall[k] > 0)
+			wv[nw++] = 100.0 * r->wait_ms / (1000.0 * c->s.wall[k]);
 		wall_s += c->s.wall[k];
 	}
-	return json_pack("{s:{s:o, s:o, s:o, s:o, s:o}, s:o, s:{s:o, s:o}}",
+	return json_pack("{s:{s:o, s:o, s:o, s:o, s:o, s:o}, s:o, s:{s:o, s:o, s:o}}",
 			 "runs", "involuntary", inv, "voluntary", vol,
-			 "migrations", mig, "steal_ms", steal, "runnable", load,
-			 "disturbed", marked,
+			 "migrations", mig, "wait_ms", wait, "steal_ms", steal,
+			 "runnable", load, "disturbed", marked,
 			 "machine", "runnable_median", json_real_or_null(median_of(lv, nl)),
 			 "steal_pct", json_real_or_null(steal_known && wall_s > 0 ?
 					100.0 * steal_ms / (1000.0 * wall_s * online_cpus()) :
-					NAN));
+					NAN),
+			 "wait_pct", json_real_or_null(median_of(wv, nw)));
 }
 
 /* One command's figures, as exec --format json has always given them. */

@@ -769,13 +769,15 @@ static void detect_machine_shift(struct compare_result *r)
 
 /*
  * Whatever the number of cells: the runs' own record of their machine
- * (exec's runnable tasks and steal, bench's load before the run and its
- * top core speed) says the machines differed visibly between the groups.
+ * (exec's runnable tasks, steal and its commands' wait for a CPU, bench's
+ * load before the run and its top core speed) says the machines differed
+ * visibly between the groups.
  */
 struct machine_state {
 	double load;		/* runnable tasks besides the run, or the load average */
 	double steal_pct;	/* of the run's time */
 	double ghz;		/* the fastest round's core speed */
+	double wait_pct;	/* exec: of its commands' time, waiting for a CPU */
 };
 
 static double json_number_or_nan(const json_t *v)
@@ -788,7 +790,7 @@ static void run_machine(const struct stored_run *run, struct machine_state *s)
 	const json_t *q = run->quality, *m, *sys;
 	double steal_ms;
 
-	s->load = s->steal_pct = s->ghz = NAN;
+	s->load = s->steal_pct = s->ghz = s->wait_pct = NAN;
 	if (!json_is_object(q))
 		return;
 	m = json_object_get(q, "machine");
@@ -801,15 +803,16 @@ static void run_machine(const struct stored_run *run, struct machine_state *s)
 	if (isnan(s->steal_pct) && run->elapsed_s > 0)
 		s->steal_pct = 100 * steal_ms / (1000 * run->elapsed_s);
 	s->ghz = json_number_or_nan(json_object_get(q, "top_ghz"));
+	s->wait_pct = json_number_or_nan(json_object_get(m, "wait_pct"));
 }
 
 /* A group's machine: the median of its runs' figures, each known. */
 static void group_machine(const struct compare_group *g, struct machine_state *s)
 {
-	double *v[3];
-	size_t n[3] = { 0 };
+	double *v[4];
+	size_t n[4] = { 0 };
 
-	for (size_t f = 0; f < 3; f++)
+	for (size_t f = 0; f < 4; f++)
 		v[f] = xmalloc((g->nruns ? g->nruns : 1) * sizeof(double));
 	for (size_t k = 0; k < g->nruns; k++) {
 		struct machine_state one;
@@ -821,19 +824,27 @@ static void group_machine(const struct compare_group *g, struct machine_state *s
 			v[1][n[1]++] = one.steal_pct;
 		if (isfinite(one.ghz) && one.ghz > 0)
 			v[2][n[2]++] = one.ghz;
+		if (isfinite(one.wait_pct))
+			v[3][n[3]++] = one.wait_pct;
 	}
 	s->load = n[0] ? median_of_copy(v[0], n[0]) : NAN;
 	s->steal_pct = n[1] ? median_of_copy(v[1], n[1]) : NAN;
 	s->ghz = n[2] ? median_of_copy(v[2], n[2]) : NAN;
-	for (size_t f = 0; f < 3; f++)
+	s->wait_pct = n[3] ? median_of_copy(v[3], n[3]) : NAN;
+	for (size_t f = 0; f < 4; f++)
 		free(v[f]);
 }
 
-/* Visibly apart: a task's worth and half again, 5 points of steal, 10 % of speed. */
+/*
+ * Visibly apart: a task's worth and half again, 5 points of steal, 10 % of
+ * speed, 5 points and twice the share of time waiting for a CPU.
+ */
 #define MACHINE_LOAD_APART 1.0
 #define MACHINE_LOAD_RATIO 1.5
 #define MACHINE_STEAL_APART_PCT 5.0
 #define MACHINE_GHZ_RATIO 1.10
+#define MACHINE_WAIT_APART_PCT 5.0
+#define MACHINE_WAIT_RATIO 2.0
 
 /* What differed between base and other, in words; NULL when nothing did. */
 static char *machine_difference(const struct machine_state *b,
@@ -855,8 +866,17 @@ static char *machine_difference(const struct machine_state *b,
 	if (isfinite(b->ghz) && isfinite(o->ghz) &&
 	    fmax(b->ghz, o->ghz) >= MACHINE_GHZ_RATIO * fmin(b->ghz, o->ghz) &&
 	    len < sizeof(buf))
-		snprintf(buf + len, sizeof(buf) - len, "%score speed %.2f against %.2f "
-			 "GHz", len ? ", " : "", b->ghz, o->ghz);
+		len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%score speed "
+					"%.2f against %.2f GHz", len ? ", " : "",
+					b->ghz, o->ghz);
+	if (isfinite(b->wait_pct) && isfinite(o->wait_pct) &&
+	    fabs(o->wait_pct - b->wait_pct) >= MACHINE_WAIT_APART_PCT &&
+	    fmax(b->wait_pct, o->wait_pct) >= MACHINE_WAIT_RATIO *
+					       fmin(b->wait_pct, o->wait_pct) &&
+	    len < sizeof(buf))
+		snprintf(buf + len, sizeof(buf) - len, "%swaiting for a CPU %.1f %% of "
+			 "the time against %.1f %%", len ? ", " : "", b->wait_pct,
+			 o->wait_pct);
 	return *buf ? xstrdup(buf) : NULL;
 }
 

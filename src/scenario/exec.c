@@ -378,22 +378,34 @@ static int child_io(posix_spawn_file_actions_t *fa, const struct exec_io *io)
 	return rc;
 }
 
-/* The child's migrations, read while it is a zombie: -1 unknown. */
-static long long child_migrations(pid_t pid)
+double exec_parse_run_delay(const char *text)
+{
+	unsigned long long runtime, delay;
+
+	if (!text || sscanf(text, "%llu %llu", &runtime, &delay) != 2)
+		return NAN;
+	return (double)delay / 1e9;
+}
+
+/* The child's migrations and wait for a CPU, read while it is a zombie. */
+static void child_sched(pid_t pid, struct exec_result *r)
 {
 	char path[64], *text;
-	long long v;
 
 	snprintf(path, sizeof(path), "/proc/%d/sched", (int)pid);
 	text = read_text_file(path, 1 << 16);
-	v = text ? disturb_parse_migrations(text) : -1;
+	r->migrations = text ? disturb_parse_migrations(text) : -1;
 	free(text);
-	return v;
+	snprintf(path, sizeof(path), "/proc/%d/schedstat", (int)pid);
+	text = read_text_file(path, 4096);
+	r->wait_s = exec_parse_run_delay(text);
+	free(text);
 }
 
 /*
  * Wait for the child to end, leaving it a zombie (WNOWAIT): *t1 is taken
- * then, before its /proc/PID/sched is read; then reap it for its rusage.
+ * then, before its /proc/PID/sched and schedstat are read; then reap it
+ * for its rusage.
  */
 static int reap(pid_t pid, const volatile sig_atomic_t *forward, double *t1,
 		struct exec_result *r, struct rusage *ru)
@@ -410,7 +422,7 @@ static int reap(pid_t pid, const volatile sig_atomic_t *forward, double *t1,
 		}
 	}
 	*t1 = mono_s();
-	r->migrations = child_migrations(pid);
+	child_sched(pid, r);
 	while (wait4(pid, &r->status, 0, ru) < 0)
 		if (errno != EINTR)
 			return -1;
@@ -428,6 +440,7 @@ int exec_run(const char *program, char *const *argv, const struct exec_io *io,
 
 	memset(r, 0, sizeof(*r));
 	r->migrations = -1;
+	r->wait_s = NAN;
 	rc = child_io(&fa, io);
 	if (rc) {
 		errno = rc;

@@ -73,7 +73,16 @@ struct exec_result {
 	/* What disturbed it: the child's own context switches (wait4()). */
 	long involuntary, voluntary;
 	long long migrations;	/* the child's, -1 unknown (no CONFIG_SCHED_DEBUG) */
+	/*
+	 * The time it waited, runnable, for a CPU (run_delay of
+	 * /proc/PID/schedstat): what a busy neighbour on its CPU costs it.
+	 * NAN unknown (no CONFIG_SCHED_INFO).
+	 */
+	double wait_s;
 };
+
+/* "12 345 6": run_delay (345 ns) in seconds, NAN when the text is not one. */
+double exec_parse_run_delay(const char *schedstat);
 
 /*
  * The machine around a run, read between runs only: the tasks runnable

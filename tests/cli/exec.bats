@@ -414,11 +414,13 @@ kernel_config() {
 	jq -e '.disturbance.runs | (.involuntary | length) == 4
 		and (.voluntary | length) == 4 and (.runnable | length) == 4
 		and (.runnable | all(. == null or . >= 0))
-		and (.involuntary | all(. >= 0))' <<<"$output"
+		and (.involuntary | all(. >= 0)) and (.wait_ms | length) == 4
+		and (.wait_ms | all(. == null or . >= 0))' <<<"$output"
 	run cb exec -n 4 -- true
 	[[ "$output" == *"# disturbance, median run: "*" of 4 runs disturbed far beyond the others"* ]]
 	run --separate-stderr cb export --format json 2
-	jq -e '.runs[0].quality.machine | has("runnable_median") and has("steal_pct")' <<<"$output"
+	jq -e '.runs[0].quality.machine | has("runnable_median") and has("steal_pct")
+		and has("wait_pct")' <<<"$output"
 }
 
 @test "compare says when the runs' machines differed, whatever the number of cells" {

@@ -286,6 +286,8 @@ static void test_machine_parsers(void **state)
 	assert_int_equal(exec_parse_total_steal("cpu  1 2 3 4 5 6 7 8 0 0\ncpu0 1 2 3 4 5 6 7 9\n"), 8);
 	assert_int_equal(exec_parse_total_steal("cpu0 1 2 3 4 5 6 7 9\n"), -1);
 	assert_int_equal(exec_parse_total_steal("cpu  1 2 3\n"), -1);
+	assert_float_equal(exec_parse_run_delay("1980899 3436894 1\n"), 0.003436894, 1e-12);
+	assert_true(isnan(exec_parse_run_delay("x")));
 }
 
 /* ab's order: A B B A; a seed: every command once per repetition, reproducible. */
