@@ -76,7 +76,7 @@ static const struct command_usage exec_usage = {
 	"beyond the others (4 times the median's switches and 4 more; a steal\n"
 	"above a tick and above 5% of the CPUs' time during it; more than twice\n"
 	"the median run's runnable tasks and a CPU's worth on top; a wait for a\n"
-	"CPU of a quarter of the run, 4 times the median's and a tick more) is\n"
+	"CPU of a quarter of the run, 4 times the median's and 1 ms more) is\n"
 	"named.\n"
 	"\n"
 	"Default labels of several commands are exec-ID-K (ID: 8 hex digits of\n"
@@ -121,16 +121,6 @@ struct exec_samples {
 	size_t n;
 };
 
-/* What disturbed one timed run. */
-struct exec_rep {
-	long involuntary, voluntary;
-	long long migrations;	/* -1 unknown */
-	double wait_ms;		/* waiting for a CPU, NAN unknown */
-	double steal_ms;	/* NAN unknown */
-	long runnable;		/* other tasks runnable at its start, -1 unknown */
-	bool disturbed;
-};
-
 /* One command of the alternation. */
 struct exec_command {
 	char *text;		/* the command as shown (and, --shell, as run) */
@@ -142,7 +132,7 @@ struct exec_command {
 	const char *value;	/* its -L/-P value, or NULL */
 	char label[129];
 	struct exec_samples s;
-	struct exec_rep *reps;
+	struct exec_disturb *reps;	/* one per timed run */
 };
 
 /* The empty program, timed as the command is: the harness's own cost. */
@@ -669,20 +659,11 @@ static void keep_run(struct exec_command *c, const struct exec_result *r,
 		     const struct exec_machine *before, const struct exec_machine *after)
 {
 	struct exec_samples *s = &c->s;
-	struct exec_rep *rep = &c->reps[s->n];
-	long hz = sysconf(_SC_CLK_TCK);
 
 	s->wall[s->n] = r->wall_s;
 	s->user[s->n] = r->user_s;
 	s->sys[s->n] = r->sys_s;
-	rep->involuntary = r->involuntary;
-	rep->voluntary = r->voluntary;
-	rep->migrations = r->migrations;
-	rep->wait_ms = 1000.0 * r->wait_s;
-	rep->runnable = before->runnable;
-	rep->steal_ms = before->steal_ticks >= 0 && after->steal_ticks >= before->steal_ticks &&
-			hz > 0 ? 1000.0 * (double)(after->steal_ticks - before->steal_ticks) /
-			(double)hz : NAN;
+	exec_disturb_fill(&c->reps[s->n], r, before, after);
 	s->n++;
 }
 
@@ -740,102 +721,38 @@ static int run_all(struct exec_cmd *e)
 
 /* ---- disturbance ------------------------------------------------------ */
 
-/* A run's switches this far beyond the median's (times, plus) are marked. */
-#define DISTURB_SWITCH_FACTOR 4
-#define DISTURB_SWITCH_EXTRA 4
-/* Steal above this share of the CPUs' time during the run marks it. */
-#define DISTURB_STEAL_SHARE 0.05
-/* Waiting for a CPU this share of its wall time, and far more than the median. */
-#define DISTURB_WAIT_SHARE 0.25
-
-static double median_of(double *x, size_t n)
+/* Every timed run of every command, in one array (malloc'd), for medians. */
+static struct exec_disturb *all_runs(const struct exec_cmd *e, size_t *n)
 {
-	if (!n)
-		return NAN;
-	stats_sort(x, n);
-	return stats_quantile_sorted(x, n, 0.5);
-}
+	struct exec_disturb *all;
 
-static double online_cpus(void)
-{
-	long n = sysconf(_SC_NPROCESSORS_ONLN);
-
-	return n > 0 ? (double)n : 1;
-}
-
-/* The medians over every timed run of the invocation, all commands. */
-struct disturb_medians {
-	double involuntary, runnable, steal_ms, wait_ms;
-	size_t runs;
-};
-
-static size_t timed_runs(const struct exec_cmd *e)
-{
-	size_t total = 0;
-
+	*n = 0;
 	for (size_t i = 0; i < e->ncmds; i++)
-		total += e->cmds[i].s.n;
-	return total ? total : 1;
+		*n += e->cmds[i].s.n;
+	all = xcalloc(*n ? *n : 1, sizeof(*all));
+	for (size_t i = 0, at = 0; i < e->ncmds; at += e->cmds[i].s.n, i++)
+		memcpy(all + at, e->cmds[i].reps, e->cmds[i].s.n * sizeof(*all));
+	return all;
 }
 
-static void disturbance_medians(const struct exec_cmd *e, struct disturb_medians *d)
+/* The medians over every run of the invocation, whatever the command. */
+static void disturbance_medians(const struct exec_cmd *e,
+				struct exec_disturb_medians *d)
 {
-	_cleanup_free_ double *ivcsw = xmalloc(timed_runs(e) * sizeof(double));
-	_cleanup_free_ double *load = xmalloc(timed_runs(e) * sizeof(double));
-	_cleanup_free_ double *steal = xmalloc(timed_runs(e) * sizeof(double));
-	_cleanup_free_ double *wait = xmalloc(timed_runs(e) * sizeof(double));
-	size_t nl = 0, ns = 0, nw = 0, n = 0;
+	size_t n;
+	_cleanup_free_ struct exec_disturb *all = all_runs(e, &n);
 
-	for (size_t i = 0; i < e->ncmds; i++)
-		for (size_t k = 0; k < e->cmds[i].s.n; k++) {
-			const struct exec_rep *r = &e->cmds[i].reps[k];
-
-			ivcsw[n++] = (double)r->involuntary;
-			if (r->runnable >= 0)
-				load[nl++] = (double)r->runnable;
-			if (isfinite(r->steal_ms))
-				steal[ns++] = r->steal_ms;
-			if (isfinite(r->wait_ms))
-				wait[nw++] = r->wait_ms;
-		}
-	d->runs = n;
-	d->involuntary = median_of(ivcsw, n);
-	d->runnable = median_of(load, nl);
-	d->steal_ms = median_of(steal, ns);
-	d->wait_ms = median_of(wait, nw);
+	exec_disturb_medians(all, n, d);
 }
 
-/*
- * Mark the runs disturbed far beyond the others: switches many times the
- * median run's, a steal of more than a tick that took a share of the
- * machine's CPU time during the run, more than twice the median run's
- * runnable tasks and a CPU's worth on top (the count moves by a few tasks
- * from run to run on a busy machine: that is no disturbance), or a wait
- * for a CPU that took a quarter of the run and far more than the median's.
- */
-static void mark_disturbed(struct exec_cmd *e, const struct disturb_medians *d)
+/* Runs far beyond the invocation's others marked, in every command. */
+static void mark_disturbed(struct exec_cmd *e)
 {
-	long hz = sysconf(_SC_CLK_TCK);
-	/* Steal is counted in ticks of every CPU: one tick is no disturbance. */
-	double tick_ms = hz > 0 ? 1000.0 / (double)hz : 10;
-	double ncpu = online_cpus();
+	struct exec_disturb_medians d;
 
+	disturbance_medians(e, &d);
 	for (size_t i = 0; i < e->ncmds; i++)
-		for (size_t k = 0; k < e->cmds[i].s.n; k++) {
-			struct exec_rep *r = &e->cmds[i].reps[k];
-			double wall_ms = 1000.0 * e->cmds[i].s.wall[k];
-
-			r->disturbed =
-				(double)r->involuntary > DISTURB_SWITCH_FACTOR * d->involuntary +
-							 DISTURB_SWITCH_EXTRA ||
-				(isfinite(r->steal_ms) && r->steal_ms > tick_ms &&
-				 r->steal_ms > DISTURB_STEAL_SHARE * wall_ms * (double)ncpu) ||
-				(r->runnable >= 0 && isfinite(d->runnable) &&
-				 (double)r->runnable > 2 * d->runnable + (double)ncpu) ||
-				(isfinite(r->wait_ms) && isfinite(d->wait_ms) &&
-				 r->wait_ms > DISTURB_WAIT_SHARE * wall_ms &&
-				 r->wait_ms > DISTURB_SWITCH_FACTOR * d->wait_ms + tick_ms);
-		}
+		exec_mark_disturbed(e->cmds[i].reps, e->cmds[i].s.n, &d);
 }
 
 /* ---- reporting ------------------------------------------------------ */
@@ -898,7 +815,7 @@ static void print_harness(const struct exec_cmd *e, const char *unit, double k)
 /* "# disturbance: ..." and the runs disturbed far beyond the others. */
 static void print_disturbance(const struct exec_cmd *e)
 {
-	struct disturb_medians d;
+	struct exec_disturb_medians d;
 	size_t marked = 0, named = 0;
 
 	disturbance_medians(e, &d);
@@ -919,7 +836,7 @@ static void print_disturbance(const struct exec_cmd *e)
 	       marked ? ":" : "");
 	for (size_t i = 0; i < e->ncmds && named < 8; i++)
 		for (size_t k = 0; k < e->cmds[i].s.n && named < 8; k++) {
-			const struct exec_rep *r = &e->cmds[i].reps[k];
+			const struct exec_disturb *r = &e->cmds[i].reps[k];
 
 			if (!r->disturbed)
 				continue;
@@ -1088,55 +1005,6 @@ static json_t *harness_json(const struct exec_harness *h)
 			 "wall", summary_to_json(&s), "times", doubles_json(h->wall, h->n));
 }
 
-/*
- * The command's runs' disturbance, run by run, and the machine's state
- * over them (steal: a share of every CPU's time): what `compare` reads to
- * tell that two runs' machines differed.
- */
-static json_t *disturbance_json(const struct exec_command *c, size_t n)
-{
-	json_t *inv = json_array(), *vol = json_array(), *mig = json_array();
-	json_t *steal = json_array(), *load = json_array(), *marked = json_array();
-	json_t *wait = json_array();
-	_cleanup_free_ double *lv = xmalloc((n ? n : 1) * sizeof(double));
-	_cleanup_free_ double *wv = xmalloc((n ? n : 1) * sizeof(double));
-	double steal_ms = 0, wall_s = 0;
-	size_t nl = 0, nw = 0;
-	bool steal_known = n > 0;
-
-	for (size_t k = 0; k < n; k++) {
-		const struct exec_rep *r = &c->reps[k];
-
-		json_array_append_new(inv, json_integer(r->involuntary));
-		json_array_append_new(vol, json_integer(r->voluntary));
-		json_array_append_new(mig, r->migrations >= 0 ?
-				      json_integer(r->migrations) : json_null());
-		json_array_append_new(steal, json_real_or_null(r->steal_ms));
-		json_array_append_new(wait, json_real_or_null(r->wait_ms));
-		json_array_append_new(load, r->runnable >= 0 ?
-				      json_integer(r->runnable) : json_null());
-		if (r->disturbed)
-			json_array_append_new(marked, json_integer((json_int_t)k + 1));
-		if (r->runnable >= 0)
-			lv[nl++] = (double)r->runnable;
-		steal_known &= isfinite(r->steal_ms);
-		steal_ms += isfinite(r->steal_ms) ? r->steal_ms : 0;
-		/* The share of each run, so that one long wait does not decide. */
-		if (isfinite(r->wait_ms) && c->s.wall[k] > 0)
-			wv[nw++] = 100.0 * r->wait_ms / (1000.0 * c->s.wall[k]);
-		wall_s += c->s.wall[k];
-	}
-	return json_pack("{s:{s:o, s:o, s:o, s:o, s:o, s:o}, s:o, s:{s:o, s:o, s:o}}",
-			 "runs", "involuntary", inv, "voluntary", vol,
-			 "migrations", mig, "wait_ms", wait, "steal_ms", steal,
-			 "runnable", load, "disturbed", marked,
-			 "machine", "runnable_median", json_real_or_null(median_of(lv, nl)),
-			 "steal_pct", json_real_or_null(steal_known && wall_s > 0 ?
-					100.0 * steal_ms / (1000.0 * wall_s * online_cpus()) :
-					NAN),
-			 "wait_pct", json_real_or_null(median_of(wv, nw)));
-}
-
 /* One command's figures, as exec --format json has always given them. */
 static json_t *command_json(const struct exec_cmd *e, const struct exec_command *c,
 			    bool interrupted)
@@ -1162,7 +1030,7 @@ static json_t *command_json(const struct exec_cmd *e, const struct exec_command 
 	json_object_set_new(j, "harness", e->harness.n ? harness_json(&e->harness) :
 			    json_null());
 	json_object_set_new(j, "cpu_accounting", cpu_accounting_to_json(&e->acct));
-	json_object_set_new(j, "disturbance", disturbance_json(c, s->n));
+	json_object_set_new(j, "disturbance", exec_disturb_json(c->reps, s->n));
 	return j;
 }
 
@@ -1228,7 +1096,7 @@ static bool exec_record(struct measure *m, size_t k, struct stored_run *run)
 			add_rounds(sc, n);
 	}
 	run->config = config_json(e, c);
-	run->quality = disturbance_json(c, n);
+	run->quality = exec_disturb_json(c->reps, n);
 	return true;
 }
 
@@ -1336,7 +1204,6 @@ static void choose_seed(struct exec_cmd *e)
 static int exec_measure(struct measure *m)
 {
 	struct exec_cmd *e = m->ctx;
-	struct disturb_medians d;
 	struct vdso_image img;
 	char err[128];
 
@@ -1347,8 +1214,7 @@ static int exec_measure(struct measure *m)
 		error_msg("stopped before the first timed run");
 		return -1;
 	}
-	disturbance_medians(e, &d);
-	mark_disturbed(e, &d);
+	mark_disturbed(e);
 	env_collect(&m->env, vdso_self(&img, err, sizeof(err)) == 0 ? &img : NULL,
 		    err, -1);
 	m->have_env = true;

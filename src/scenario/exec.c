@@ -317,6 +317,155 @@ void exec_machine_take(struct exec_machine *m)
 	free(text);
 }
 
+/* ---- what disturbed the runs ------------------------------------------- */
+
+static double median_of(double *x, size_t n)
+{
+	if (!n)
+		return NAN;
+	stats_sort(x, n);
+	return stats_quantile_sorted(x, n, 0.5);
+}
+
+static double online_cpus(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+	return n > 0 ? (double)n : 1;
+}
+
+/* Steal is counted in ticks of every CPU: one tick is no disturbance. */
+static double tick_ms(void)
+{
+	long hz = sysconf(_SC_CLK_TCK);
+
+	return hz > 0 ? 1000.0 / (double)hz : 10;
+}
+
+void exec_disturb_fill(struct exec_disturb *d, const struct exec_result *r,
+		       const struct exec_machine *before,
+		       const struct exec_machine *after)
+{
+	long hz = sysconf(_SC_CLK_TCK);
+
+	d->wall_s = r->wall_s;
+	d->involuntary = r->involuntary;
+	d->voluntary = r->voluntary;
+	d->migrations = r->migrations;
+	d->wait_ms = 1000.0 * r->wait_s;
+	d->runnable = before->runnable;
+	d->steal_ms = before->steal_ticks >= 0 && after->steal_ticks >= before->steal_ticks &&
+		      hz > 0 ? 1000.0 * (double)(after->steal_ticks - before->steal_ticks) /
+		      (double)hz : NAN;
+	d->disturbed = false;
+}
+
+void exec_disturb_medians(const struct exec_disturb *runs, size_t n,
+			  struct exec_disturb_medians *d)
+{
+	size_t cap = n ? n : 1, nl = 0, ns = 0, nw = 0;
+	_cleanup_free_ double *ivcsw = xmalloc(cap * sizeof(double));
+	_cleanup_free_ double *load = xmalloc(cap * sizeof(double));
+	_cleanup_free_ double *steal = xmalloc(cap * sizeof(double));
+	_cleanup_free_ double *wait = xmalloc(cap * sizeof(double));
+
+	for (size_t k = 0; k < n; k++) {
+		const struct exec_disturb *r = &runs[k];
+
+		ivcsw[k] = (double)r->involuntary;
+		if (r->runnable >= 0)
+			load[nl++] = (double)r->runnable;
+		if (isfinite(r->steal_ms))
+			steal[ns++] = r->steal_ms;
+		if (isfinite(r->wait_ms))
+			wait[nw++] = r->wait_ms;
+	}
+	d->runs = n;
+	d->involuntary = median_of(ivcsw, n);
+	d->runnable = median_of(load, nl);
+	d->steal_ms = median_of(steal, ns);
+	d->wait_ms = median_of(wait, nw);
+}
+
+static bool far_beyond(const struct exec_disturb *r, const struct exec_disturb_medians *d,
+		       double tick, double ncpu)
+{
+	double wall_ms = 1000.0 * r->wall_s;
+
+	return (double)r->involuntary > EXEC_DISTURB_SWITCH_FACTOR * d->involuntary +
+					EXEC_DISTURB_SWITCH_EXTRA ||
+	       (isfinite(r->steal_ms) && r->steal_ms > tick &&
+		r->steal_ms > EXEC_DISTURB_STEAL_SHARE * wall_ms * ncpu) ||
+	       (r->runnable >= 0 && isfinite(d->runnable) &&
+		(double)r->runnable > 2 * d->runnable + ncpu) ||
+	       (isfinite(r->wait_ms) && isfinite(d->wait_ms) &&
+		r->wait_ms > EXEC_DISTURB_WAIT_SHARE * wall_ms &&
+		r->wait_ms > EXEC_DISTURB_SWITCH_FACTOR * d->wait_ms +
+			     EXEC_DISTURB_WAIT_EXTRA_MS);
+}
+
+size_t exec_mark_disturbed(struct exec_disturb *runs, size_t n,
+			   const struct exec_disturb_medians *d)
+{
+	double tick = tick_ms(), ncpu = online_cpus();
+	size_t marked = 0;
+
+	for (size_t k = 0; k < n; k++) {
+		runs[k].disturbed = far_beyond(&runs[k], d, tick, ncpu);
+		marked += runs[k].disturbed;
+	}
+	return marked;
+}
+
+static json_t *real_or_null(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+json_t *exec_disturb_json(const struct exec_disturb *runs, size_t n)
+{
+	json_t *inv = json_array(), *vol = json_array(), *mig = json_array();
+	json_t *steal = json_array(), *load = json_array(), *marked = json_array();
+	json_t *wait = json_array();
+	size_t cap = n ? n : 1, nl = 0, nw = 0;
+	_cleanup_free_ double *lv = xmalloc(cap * sizeof(double));
+	_cleanup_free_ double *wv = xmalloc(cap * sizeof(double));
+	double steal_ms = 0, wall_s = 0;
+	bool steal_known = n > 0;
+
+	for (size_t k = 0; k < n; k++) {
+		const struct exec_disturb *r = &runs[k];
+
+		json_array_append_new(inv, json_integer(r->involuntary));
+		json_array_append_new(vol, json_integer(r->voluntary));
+		json_array_append_new(mig, r->migrations >= 0 ?
+				      json_integer(r->migrations) : json_null());
+		json_array_append_new(wait, real_or_null(r->wait_ms));
+		json_array_append_new(steal, real_or_null(r->steal_ms));
+		json_array_append_new(load, r->runnable >= 0 ?
+				      json_integer(r->runnable) : json_null());
+		if (r->disturbed)
+			json_array_append_new(marked, json_integer((json_int_t)k + 1));
+		if (r->runnable >= 0)
+			lv[nl++] = (double)r->runnable;
+		/* The share of each run, so that one long wait does not decide. */
+		if (isfinite(r->wait_ms) && r->wall_s > 0)
+			wv[nw++] = 100.0 * r->wait_ms / (1000.0 * r->wall_s);
+		steal_known &= isfinite(r->steal_ms);
+		steal_ms += isfinite(r->steal_ms) ? r->steal_ms : 0;
+		wall_s += r->wall_s;
+	}
+	return json_pack("{s:{s:o, s:o, s:o, s:o, s:o, s:o}, s:o, s:{s:o, s:o, s:o}}",
+			 "runs", "involuntary", inv, "voluntary", vol,
+			 "migrations", mig, "wait_ms", wait, "steal_ms", steal,
+			 "runnable", load, "disturbed", marked,
+			 "machine", "runnable_median", real_or_null(median_of(lv, nl)),
+			 "steal_pct", real_or_null(steal_known && wall_s > 0 ?
+					100.0 * steal_ms / (1000.0 * wall_s * online_cpus()) :
+					NAN),
+			 "wait_pct", real_or_null(median_of(wv, nw)));
+}
+
 /* ---- outliers ------------------------------------------------------- */
 
 size_t exec_outliers(const double *x, size_t n)

@@ -12,6 +12,7 @@
 #include <signal.h>
 #include <stddef.h>
 #include <sys/types.h>
+#include <jansson.h>
 
 /*
  * Where execvp() would find name, searching path_env (PATH; NULL: the
@@ -80,6 +81,62 @@ struct exec_result {
 	 */
 	double wait_s;
 };
+
+/*
+ * What disturbed one run of a command (exec) or one repetition (scale),
+ * read between runs, never during one.
+ */
+struct exec_disturb {
+	double wall_s;
+	long involuntary, voluntary;	/* context switches */
+	long long migrations;		/* -1 unknown */
+	double wait_ms;			/* runnable, waiting for a CPU; NAN unknown */
+	double steal_ms;		/* of all CPUs; NAN unknown */
+	long runnable;			/* other tasks runnable at its start, -1 unknown */
+	bool disturbed;			/* far beyond the others */
+};
+
+/* The medians over a set of runs, each figure over the runs that know it. */
+struct exec_disturb_medians {
+	double involuntary, runnable, steal_ms, wait_ms;
+	size_t runs;
+};
+void exec_disturb_medians(const struct exec_disturb *runs, size_t n,
+			  struct exec_disturb_medians *d);
+
+/*
+ * Mark the runs disturbed far beyond the medians d: switches more than
+ * EXEC_DISTURB_SWITCH_FACTOR times the median's plus
+ * EXEC_DISTURB_SWITCH_EXTRA; a steal of more than a tick and more than
+ * EXEC_DISTURB_STEAL_SHARE of every CPU's time during the run; more than
+ * twice the median's runnable tasks and a CPU's worth on top (the count
+ * moves by a few from run to run on a busy machine: no disturbance); or a
+ * wait for a CPU of EXEC_DISTURB_WAIT_SHARE of the run and more than
+ * EXEC_DISTURB_SWITCH_FACTOR times the median's plus
+ * EXEC_DISTURB_WAIT_EXTRA_MS. Returns how many are marked.
+ */
+#define EXEC_DISTURB_SWITCH_FACTOR 4
+#define EXEC_DISTURB_SWITCH_EXTRA 4
+#define EXEC_DISTURB_STEAL_SHARE 0.05
+#define EXEC_DISTURB_WAIT_SHARE 0.25
+#define EXEC_DISTURB_WAIT_EXTRA_MS 1.0
+size_t exec_mark_disturbed(struct exec_disturb *runs, size_t n,
+			   const struct exec_disturb_medians *d);
+
+/*
+ * The runs' disturbance as saved in a run's quality: "runs" (an array per
+ * figure), "disturbed" (the marked runs, numbered from 1) and "machine"
+ * (runnable_median, steal_pct: of every CPU's time, wait_pct: the median
+ * run's share of its time waiting for a CPU), which compare reads to tell
+ * that two runs' machines differed.
+ */
+json_t *exec_disturb_json(const struct exec_disturb *runs, size_t n);
+
+/* A run's disturbance from the machine before and after it, and its result. */
+struct exec_machine;
+void exec_disturb_fill(struct exec_disturb *d, const struct exec_result *r,
+		       const struct exec_machine *before,
+		       const struct exec_machine *after);
 
 /* "12 345 6": run_delay (345 ns) in seconds, NAN when the text is not one. */
 double exec_parse_run_delay(const char *schedstat);

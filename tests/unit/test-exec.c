@@ -323,6 +323,37 @@ static void test_progress_estimate(void **state)
 	assert_float_equal(progress_left_s(10, 10, 100, 0), 0, 1e-9);
 }
 
+/* Runs far beyond the others, on figures given here (no machine read). */
+static void test_mark_disturbed(void **state)
+{
+	struct exec_disturb runs[8];
+	struct exec_disturb_medians d;
+	json_t *j;
+
+	(void)state;
+	for (size_t k = 0; k < 8; k++)
+		runs[k] = (struct exec_disturb){ .wall_s = 0.010, .involuntary = 1,
+						 .wait_ms = 0.1, .steal_ms = 0,
+						 .runnable = 2, .migrations = -1 };
+	runs[2].involuntary = 9;	/* > 4 * 1 + 4 */
+	runs[5].wait_ms = 6;		/* > 25 % of 10 ms and far beyond 0.1 */
+	runs[6].involuntary = 8;	/* exactly 4 * 1 + 4: not beyond */
+	runs[7].runnable = -1;		/* unknown: no mark from it */
+	exec_disturb_medians(runs, 8, &d);
+	assert_float_equal(d.involuntary, 1, 0);
+	assert_float_equal(d.runnable, 2, 0);
+	assert_int_equal(exec_mark_disturbed(runs, 8, &d), 2);
+	assert_true(runs[2].disturbed && runs[5].disturbed && !runs[6].disturbed);
+	j = exec_disturb_json(runs, 8);
+	assert_int_equal(json_array_size(json_object_get(j, "disturbed")), 2);
+	assert_int_equal(json_integer_value(json_array_get(json_object_get(j, "disturbed"), 0)), 3);
+	assert_float_equal(json_real_value(json_object_get(json_object_get(j, "machine"),
+							   "runnable_median")), 2, 0);
+	assert_float_equal(json_real_value(json_object_get(json_object_get(j, "machine"),
+							   "wait_pct")), 1, 1e-9);
+	json_decref(j);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -338,6 +369,7 @@ int main(void)
 		cmocka_unit_test(test_machine_parsers),
 		cmocka_unit_test(test_order),
 		cmocka_unit_test(test_progress_estimate),
+		cmocka_unit_test(test_mark_disturbed),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
