@@ -1077,14 +1077,17 @@ static void add_rounds(struct stored_cell *sc, size_t n)
 static bool exec_record(struct measure *m, size_t k, struct stored_run *run)
 {
 	struct exec_cmd *e = m->ctx;
-	const struct exec_command *c = &e->cmds[k];
-	/* Several commands: complete repetitions only, so that runs pair. */
-	size_t n = e->ncmds > 1 ? e->done : c->s.n;
+	const struct exec_command *c;
 	const char *cells[] = { "wall", "user", "sys" };
-	const double *x[] = { c->s.wall, c->s.user, c->s.sys };
+	size_t n;
 
 	if (k >= e->ncmds)
 		return false;
+	c = &e->cmds[k];
+	/* Several commands: complete repetitions only, so that runs pair. */
+	n = e->ncmds > 1 ? e->done : c->s.n;
+	const double *x[] = { c->s.wall, c->s.user, c->s.sys };
+
 	if (c->label[0]) {
 		free(run->label);
 		run->label = xstrdup(c->label);
