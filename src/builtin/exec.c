@@ -1059,7 +1059,16 @@ static void warn_noise(const struct exec_cmd *e, const struct exec_command *c)
 	if (e->o.warmup || s->n < 3)
 		return;
 	summarize(s->wall + 1, s->n - 1, &rest);
-	if (s->wall[0] > 2 * rest.median && s->wall[0] > rest.max)
+	if (!(s->wall[0] > 2 * rest.median && s->wall[0] > rest.max))
+		return;
+	/* Cold caches, unless the run's own record shows another cause. */
+	if (c->reps[0].disturbed)
+		warn_msg("%sthe first run took %.3g s, far more than the others "
+			 "(median %.3g s), disturbed: %ld involuntary switches, "
+			 "%.0f ms waiting for a CPU", which, s->wall[0], rest.median,
+			 c->reps[0].involuntary,
+			 isfinite(c->reps[0].wait_ms) ? c->reps[0].wait_ms : 0);
+	else
 		warn_msg("%sthe first run took %.3g s, far more than the others "
 			 "(median %.3g s): caches were probably cold; consider "
 			 "--warmup", which, s->wall[0], rest.median);
