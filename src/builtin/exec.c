@@ -246,6 +246,14 @@ static int list_param_option(const struct option_def *opt, const char *arg,
 		strbuf_addf(err, "invalid -L '%s': no values", arg);
 		return -1;
 	}
+	/* Values are printed in the table and saved: text, not terminal codes. */
+	for (size_t i = 0; i < o->nvalues; i++)
+		for (const char *c = o->values[i]; *c; c++)
+			if ((unsigned char)*c < 0x20 || *c == 0x7f) {
+				strbuf_adds(err, "invalid -L: a value cannot hold control "
+					    "characters");
+				return -1;
+			}
 	return 0;
 }
 
@@ -517,6 +525,9 @@ static int make_commands(struct exec_cmd *e, bool label_given)
 	if (e->ncmds > 1 && label_given)
 		return options_fail("--label names one run; name several commands' "
 				    "runs with --labels");
+	if (e->ncmds == 1 && o->fail_on != GATE_NONE)
+		return options_fail("--fail-on compares several commands: give -c "
+				    "twice, -L or -P");
 	if (e->ncmds > 1 && o->runs < 2)
 		return options_fail("-n %ld: several commands are compared over 2 runs "
 				    "each at least", o->runs);

@@ -362,6 +362,7 @@ kernel_config() {
 	usage_error "--label names one run" exec --label a -c true -c false
 	usage_error "two commands are labelled 'a'" exec --labels a,a -c true -c false
 	usage_error "2 --prepare commands for 3 commands" exec -p true -p true -c true -c true -c true
+	usage_error "--fail-on compares several commands" exec --fail-on worse -- true
 	usage_error "at most 1000 runs of each" exec -n 1001 -c true -c false
 	usage_error "-n 1: several commands are compared over 2 runs each at least" \
 		exec -n 1 -c true -c false
@@ -390,6 +391,8 @@ kernel_config() {
 	usage_error "no {n} in the command 'true'" exec -L n=1,2 -c true
 	usage_error "invalid -L 'x': expected NAME=V1,V2" exec -L x -c true
 	usage_error "one -L or -P per run" exec -L a=1 -P b=1..2 -c 'echo {a}'
+	usage_error "a value cannot hold control characters" exec -L "a=1,$(printf 'x\033[2J')" \
+		-c 'echo {a}'
 }
 
 @test "-P NAME=LO..HI..STEP: the integers, and a value is data, never shell code" {
