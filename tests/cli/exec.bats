@@ -50,9 +50,19 @@ setup() {
 }
 
 @test "3 runs against 3: Student's t on the logs reaches a verdict where ranks cannot" {
-	# Both sleep, so that a busy machine adds little to either: 10x apart.
-	cb exec -n 3 --label fast3 -- sleep 0.01 2>/dev/null >/dev/null
-	cb exec -n 3 --label slow3 -- sleep 0.1 2>/dev/null >/dev/null
+	# The times are set, not measured: on a busy machine one `sleep 0.01`
+	# took 0.4 s (waiting for a CPU), and 3 against 3 then had no verdict
+	# about one run in twenty. What is tested is compare's choice on an
+	# exec run's three samples: the run is exec's own, its figures given.
+	cb exec -n 3 --label measured -- true 2>/dev/null >/dev/null
+	cb export --format json measured >"$T/run.json"
+	for side in fast3:0.010,0.011,0.012:1 slow3:0.100,0.104,0.108:2; do
+		IFS=: read -r label samples n <<<"$side"
+		jq --arg l "$label" --argjson x "[$samples]" --arg u "0b7c3f1e-0000-4000-8000-00000000000$n" \
+			'.runs[0] |= (.uuid = $u | .label = $l | .cells |= map(.samples = $x))' \
+			"$T/run.json" >"$T/$label.json"
+		cb import "$T/$label.json" >/dev/null 2>&1
+	done
 	run --separate-stderr cb compare --format json fast3 slow3
 	[ "$status" -eq 0 ]
 	jq -e '.cells[] | select(.name == "wall") | .vs_base[0]
@@ -78,7 +88,9 @@ setup() {
 
 @test "two exec runs compare, and a real difference is significant" {
 	cb exec -n 15 --label fast -- true 2>/dev/null >/dev/null
-	cb exec -n 15 --label slow -- sleep 0.03 2>/dev/null >/dev/null
+	# sleep 0.1 lasts 0.1 s or more; `true` would have to take more than
+	# 0.05 s in half of its runs for the change to fall below +100 %.
+	cb exec -n 15 --label slow -- sleep 0.1 2>/dev/null >/dev/null
 	run cb compare fast slow
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"metric: s"* ]]
