@@ -5,12 +5,20 @@
  * many times instead of picking "a representative run"). The run is saved,
  * so `clockbench compare` tells whether two commands, or one command on
  * two kernels, differ beyond noise.
+ *
+ * Several commands (-c, or one command over a parameter list, -L/-P) run
+ * in one invocation, alternated run by run in ab's order (A B B A ..., or
+ * a seeded shuffle of each repetition: tb_order_at()), so that a machine
+ * that changes half-way touches every command alike; each is saved as a
+ * run of its own and they are compared round by round, paired, by
+ * compare's machinery, as `ab` does.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <math.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -22,7 +30,9 @@
 #include "cli/measure.h"
 #include "probe/cpu-accounting.h"
 #include "probe/env.h"
+#include "results/compare.h"
 #include "scenario/exec.h"
+#include "scenario/timens-bench.h"
 #include "report/output.h"
 #include "basic/progress.h"
 #include "results/record.h"
@@ -32,13 +42,23 @@
 
 static const struct command_usage exec_usage = {
 	.name = "exec",
-	.synopsis = "[<options>] [--] COMMAND [ARGS...]",
+	.synopsis = "[<options>] [--] COMMAND [ARGS...]\n"
+		    "[<options>] -c 'CMD1 ARGS' -c 'CMD2 ARGS' [-c ...]\n"
+		    "[<options>] -L NAME=V1,V2,... | -P NAME=LO..HI[..STEP] -c 'CMD {NAME}'",
 	.description =
 	"Run COMMAND repeatedly (no shell; found in PATH once, started by\n"
 	"posix_spawn) and report its wall, user and system time: median with its\n"
 	"95% confidence interval, mean, robust CV, min, max and outliers. Its\n"
 	"output goes to /dev/null. An empty program, started the same way, tells\n"
-	"what the harness itself costs.",
+	"what the harness itself costs.\n"
+	"\n"
+	"Several commands (-c, each one command line split into words as sh\n"
+	"would, run without a shell unless --shell; or one command over the\n"
+	"values of -L or -P, substituted for {NAME}) are alternated run by run\n"
+	"(A B B A ..., or --order random: a seeded shuffle of each repetition),\n"
+	"each saved as a run under its label, and compared with the first round\n"
+	"by round (paired: Wilcoxon's signed-rank test on the log ratios of the\n"
+	"alternated runs), with ab's and compare's verdicts.",
 	.footer =
 	"user and sys are what the kernel accounts: with tick sampling (most\n"
 	"kernels), a run's split between them is an estimate below one tick of\n"
@@ -50,25 +70,69 @@ static const struct command_usage exec_usage = {
 	"with cells wall, user and sys (seconds); compare two runs with\n"
 	"'clockbench compare'.\n"
 	"\n"
-	"Exit status: 0 on success, 1 when the command fails (exits non-zero or\n"
+	"Every run's disturbance is kept: the command's involuntary context\n"
+	"switches, migrations and wait for a CPU, the steal of all CPUs, and the\n"
+	"tasks runnable besides clockbench when it started. A run disturbed far\n"
+	"beyond the others (4 times the median's switches and 4 more; a steal\n"
+	"above a tick and above 5% of the CPUs' time during it; more than twice\n"
+	"the median run's runnable tasks and a CPU's worth on top; a wait for a\n"
+	"CPU of a quarter of the run, 4 times the median's and 1 ms more) is\n"
+	"named.\n"
+	"\n"
+	"Default labels of several commands are exec-ID-K (ID: 8 hex digits of\n"
+	"this invocation, K: the command's number, or NAME=VALUE with -L/-P), so\n"
+	"that runs of two invocations never pool as replicates of one label.\n"
+	"\n"
+	"Exit status: 0 on success, 1 when a command fails (exits non-zero or\n"
 	"is killed, without --ignore-failure), cannot run, or the run cannot be\n"
-	"saved, 2 on a usage error (also: command not found), 128+N when stopped\n"
-	"by signal N.",
+	"saved, 2 on a usage error (also: command not found), 3 when --fail-on\n"
+	"caught a change, 128+N when stopped by signal N.",
 };
 
 static const char *const exec_formats[] = { "table", "json", NULL };
+static const char *const exec_orders[] = { "abba", "random", NULL };
+
+enum exec_order { ORDER_ABBA, ORDER_RANDOM };
+
+/* Most commands one invocation alternates (the order engine's bound). */
+#define EXEC_MAX_COMMANDS 32
+/* Rounds of a stored run are 0 .. STORE_ROUNDS_MAX - 1. */
+#define EXEC_MAX_PAIRED_RUNS STORE_ROUNDS_MAX
 
 struct exec_options {
 	long runs, warmup;
-	const char *prepare;
+	const char **prepares;	/* --prepare: one for all, or one per command */
+	size_t nprepares;
+	const char **lines;	/* -c */
+	size_t nlines;
+	const char *labels;
+	const char *param;	/* -L/-P: NAME */
+	char **values;		/* its values, NULL-terminated (one allocation) */
+	size_t nvalues;
+	int order;		/* enum exec_order */
+	long seed;		/* --seed, 0: chosen */
+	int fail_on;		/* enum compare_gate */
 	bool shell, show_output, ignore_failure;
-	char **command;		/* argv of COMMAND (NULL-terminated) */
-	char program[PATH_MAX];	/* what runs: COMMAND found once, or /bin/sh */
+	char **command;		/* argv of COMMAND after --, or NULL */
 };
 
 struct exec_samples {
 	double *wall, *user, *sys;
 	size_t n;
+};
+
+/* One command of the alternation. */
+struct exec_command {
+	char *text;		/* the command as shown (and, --shell, as run) */
+	char **words;		/* its words (owned), or NULL with --shell */
+	char *shell_argv[4];	/* --shell: /bin/sh -c text */
+	char **argv;		/* what runs: words or shell_argv */
+	char program[PATH_MAX];	/* found once, or /bin/sh */
+	char *prepare;		/* its --prepare (owned), or NULL */
+	const char *value;	/* its -L/-P value, or NULL */
+	char label[129];
+	struct exec_samples s;
+	struct exec_disturb *reps;	/* one per timed run */
 };
 
 /* The empty program, timed as the command is: the harness's own cost. */
@@ -82,10 +146,13 @@ struct exec_harness {
 struct exec_cmd {
 	struct exec_options o;
 	struct exec_io io;
-	struct exec_samples s;
+	struct exec_command *cmds;
+	size_t ncmds;
+	size_t done;		/* complete repetitions of every command */
+	uint64_t seed;		/* --order random */
+	char interleave[37];	/* this invocation's id, in every run's config */
 	struct exec_harness harness;
 	struct cpu_accounting acct;
-	char *cmdline;
 };
 
 /* Harness runs: as many as the command's, from 5 to 50. */
@@ -94,35 +161,133 @@ struct exec_cmd {
 
 /* ---- options -------------------------------------------------------- */
 
-/*
- * 0 when the command can be found as execvp() would find it; found here,
- * once, into o->program: no run walks PATH again.
- */
-static int check_command(struct exec_options *o)
+static void push_string(const char ***list, size_t *n, const char *s)
 {
-	int rc;
-
-	if (o->shell) {
-		snprintf(o->program, sizeof(o->program), "/bin/sh");
-		return *o->command[0] ? 0 : options_fail("empty command");
-	}
-	rc = exec_lookup(o->command[0], getenv("PATH"), o->program, sizeof(o->program));
-	if (rc == -ENOENT)
-		return options_fail("command not found: %s", o->command[0]);
-	if (rc == -EACCES)
-		return options_fail("command not executable: %s (permission denied)",
-				  o->command[0]);
-	return 0;
+	*list = xrealloc(*list, (*n + 1) * sizeof(char *));
+	(*list)[(*n)++] = s;
 }
 
 static int prepare_option(const struct option_def *opt, const char *arg,
 			  struct strbuf *err)
 {
+	struct exec_options *o = opt->value;
+
 	if (!*arg) {
 		strbuf_adds(err, "empty --prepare command");
 		return -1;
 	}
-	*(const char **)opt->value = arg;
+	push_string(&o->prepares, &o->nprepares, arg);
+	return 0;
+}
+
+static int command_option(const struct option_def *opt, const char *arg,
+			  struct strbuf *err)
+{
+	struct exec_options *o = opt->value;
+
+	if (!*arg) {
+		strbuf_adds(err, "empty -c command");
+		return -1;
+	}
+	push_string(&o->lines, &o->nlines, arg);
+	return 0;
+}
+
+static bool ascii_letter(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+}
+
+/* NAME of -L/-P: a C identifier, so that {NAME} cannot be anything else. */
+static bool param_name_valid(const char *s, size_t n)
+{
+	if (n == 0 || n > 64 || !ascii_letter(s[0]))
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (!ascii_letter(s[i]) && !(s[i] >= '0' && s[i] <= '9'))
+			return false;
+	return true;
+}
+
+/* "NAME=REST": NAME stored, REST returned; NULL with err when malformed. */
+static const char *param_head(struct exec_options *o, const char *opt,
+			      const char *arg, struct strbuf *err)
+{
+	const char *eq = strchr(arg, '=');
+	char *name;
+
+	if (o->param) {
+		strbuf_addf(err, "one -L or -P per run (already: %s)", o->param);
+		return NULL;
+	}
+	if (!eq || !param_name_valid(arg, (size_t)(eq - arg))) {
+		strbuf_addf(err, "invalid %s '%s': expected NAME=%s (NAME: letters, "
+			    "digits, _)", opt, arg, streq(opt, "-L") ? "V1,V2,..." :
+			    "LO..HI[..STEP]");
+		return NULL;
+	}
+	name = xmalloc((size_t)(eq - arg) + 1);
+	memcpy(name, arg, (size_t)(eq - arg));
+	name[eq - arg] = '\0';
+	o->param = name;
+	return eq + 1;
+}
+
+static int list_param_option(const struct option_def *opt, const char *arg,
+			     struct strbuf *err)
+{
+	struct exec_options *o = opt->value;
+	const char *rest = param_head(o, "-L", arg, err);
+
+	if (!rest)
+		return -1;
+	o->values = split_list(rest, &o->nvalues);
+	if (o->nvalues == 0) {
+		strbuf_addf(err, "invalid -L '%s': no values", arg);
+		return -1;
+	}
+	/* Values are printed in the table and saved: text, not terminal codes. */
+	for (size_t i = 0; i < o->nvalues; i++)
+		for (const char *c = o->values[i]; *c; c++)
+			if ((unsigned char)*c < 0x20 || *c == 0x7f) {
+				strbuf_adds(err, "invalid -L: a value cannot hold control "
+					    "characters");
+				return -1;
+			}
+	return 0;
+}
+
+/* LO..HI[..STEP], integers, STEP > 0: its values as strings. */
+static int range_param_option(const struct option_def *opt, const char *arg,
+			      struct strbuf *err)
+{
+	struct exec_options *o = opt->value;
+	const char *rest = param_head(o, "-P", arg, err);
+	_cleanup_strbuf_ struct strbuf list = STRBUF_INIT;
+	long long lo, hi, step = 1;
+	char tail;
+	int got;
+	size_t n;
+
+	if (!rest)
+		return -1;
+	got = sscanf(rest, "%lld..%lld..%lld%c", &lo, &hi, &step, &tail);
+	if (!(got == 3 || (got == 2 && !strstr(strstr(rest, "..") + 2, ".."))) ||
+	    step <= 0 || hi < lo || strspn(rest, "-0123456789.") != strlen(rest)) {
+		strbuf_addf(err, "invalid -P '%s': expected NAME=LO..HI[..STEP], "
+			    "integers, LO <= HI, STEP > 0", arg);
+		return -1;
+	}
+	if ((hi - lo) / step + 1 > EXEC_MAX_COMMANDS) {
+		strbuf_addf(err, "-P '%s' gives %lld values: at most %d", arg,
+			    (hi - lo) / step + 1, EXEC_MAX_COMMANDS);
+		return -1;
+	}
+	n = (size_t)((hi - lo) / step + 1);
+	/* As a comma list, so that -L and -P values are freed alike. */
+	for (size_t i = 0; i < n; i++)
+		strbuf_addf(&list, "%s%lld", i ? "," : "", lo + (long long)i * step);
+	o->values = split_list(list.buf, &o->nvalues);
 	return 0;
 }
 
@@ -132,13 +297,32 @@ static int parse_exec_options(int argc, char **argv, struct exec_options *o,
 {
 	struct option_def options[] = {
 		OPT_INT('n', "runs", "N", &o->runs, 1, 1000000,
-			"timed runs (default 10)"),
+			"timed runs of each command (default 10)"),
 		OPT_INT('w', "warmup", "N", &o->warmup, 0, 1000000,
-			"untimed runs first (default 0)"),
-		OPT_CALLBACK('p', "prepare", "CMD", &o->prepare, prepare_option,
-			     "run CMD with /bin/sh -c before every run, untimed"),
+			"untimed runs of each command first (default 0)"),
+		OPT_CALLBACK('p', "prepare", "CMD", o, prepare_option,
+			     "run CMD with /bin/sh -c before every run, untimed\n"
+			     "(once: for every command; or once per command)"),
+		OPT_CALLBACK('c', "command", "'CMD ARGS'", o, command_option,
+			     "a command to time, split into words as sh would\n"
+			     "(repeat: the commands alternate and are compared)"),
+		OPT_CALLBACK('L', "parameter-list", "NAME=V1,V2", o, list_param_option,
+			     "one command per value, substituted for {NAME}"),
+		OPT_CALLBACK('P', "parameter-scan", "NAME=LO..HI[..STEP]", o,
+			     range_param_option,
+			     "one command per integer from LO to HI, for {NAME}"),
+		OPT_STRING(0, "labels", "LIST", &o->labels,
+			   "labels of the commands' saved runs (default exec-ID-K)"),
+		OPT_CHOICE(0, "order", "ORDER", &o->order, exec_orders,
+			   "abba (default: A B B A ...) or random (a seeded\n"
+			   "shuffle of each repetition)"),
+		OPT_INT(0, "seed", "N", &o->seed, 1, (double)(1LL << 53),
+			"the seed of --order random (default: chosen, printed)"),
+		OPT_CHOICE(0, "fail-on", "WHAT", &o->fail_on, compare_gate_names,
+			   "exit 3 when a command is significantly worse,\n"
+			   "better or either (change) than the first"),
 		OPT_BOOL(0, "shell", &o->shell,
-			 "run COMMAND ARGS... as one /bin/sh -c command line"),
+			 "run each command as one /bin/sh -c command line"),
 		OPT_BOOL(0, "show-output", &o->show_output,
 			 "leave the command's stdout and stderr alone"),
 		OPT_BOOL('i', "ignore-failure", &o->ignore_failure,
@@ -155,35 +339,252 @@ static int parse_exec_options(int argc, char **argv, struct exec_options *o,
 	n = parse_options(argc, argv, &exec_usage, options, OPTIONS_STOP_AT_ARG);
 	if (n < 0)
 		return n;
-	if (n == 0)
+	if (n > 0 && o->nlines)
+		return options_fail("give the command after -- or with -c, not both");
+	if (n == 0 && !o->nlines)
 		return options_fail("no command given (clockbench exec [<options>] -- "
-				  "COMMAND [ARGS...])");
-	argv[n] = NULL;
-	o->command = argv;
-	return check_command(o);
+				  "COMMAND [ARGS...], or -c 'COMMAND ARGS')");
+	if (n > 0) {
+		argv[n] = NULL;
+		o->command = argv;
+	}
+	return 0;
+}
+
+/* ---- the commands --------------------------------------------------- */
+
+/*
+ * 0 when the command can be found as execvp() would find it; found here,
+ * once, into c->program: no run walks PATH again.
+ */
+static int find_program(const struct exec_options *o, struct exec_command *c)
+{
+	int rc;
+
+	if (o->shell) {
+		snprintf(c->program, sizeof(c->program), "/bin/sh");
+		return 0;
+	}
+	rc = exec_lookup(c->words[0], getenv("PATH"), c->program, sizeof(c->program));
+	if (rc == -ENOENT)
+		return options_fail("command not found: %s", c->words[0]);
+	if (rc == -EACCES)
+		return options_fail("command not executable: %s (permission denied)",
+				  c->words[0]);
+	return 0;
+}
+
+/*
+ * A --shell line with {NAME} replaced by the value, quoted for the shell:
+ * a value is data, never shell code.
+ */
+static char *substitute_line(const char *line, const struct exec_options *o,
+			     const char *value, size_t *hits)
+{
+	_cleanup_free_ char *quoted = NULL;
+
+	*hits = 0;
+	if (!value)
+		return xstrdup(line);
+	quoted = exec_shell_quote(value);
+	return exec_substitute(line, o->param, quoted, hits);
+}
+
+/* The words of template t (argv, or NULL: line) with value substituted. */
+static char **substitute_words(char *const *argv, const char *value,
+			       const struct exec_options *o, size_t *hits)
+{
+	size_t n = exec_count_words(argv);
+	char **w = xcalloc(n + 1, sizeof(char *));
+
+	*hits = 0;
+	for (size_t i = 0; i < n; i++) {
+		size_t h = 0;
+
+		w[i] = value ? exec_substitute(argv[i], o->param, value, &h) :
+			       xstrdup(argv[i]);
+		*hits += h;
+	}
+	return w;
+}
+
+/* Command c from template k (a -c line, or the argv after --) and value. */
+static int make_command(struct exec_cmd *e, struct exec_command *c, size_t k,
+			const char *value)
+{
+	const struct exec_options *o = &e->o;
+	const char *line = o->command ? NULL : o->lines[k];
+	size_t hits = 0;
+	char err[128];
+
+	c->value = value;
+	if (o->shell) {
+		_cleanup_free_ char *joined = line ? NULL : exec_join_argv(o->command, false);
+
+		c->text = substitute_line(line ? line : joined, o, value, &hits);
+		c->shell_argv[0] = (char *)"/bin/sh";
+		c->shell_argv[1] = (char *)"-c";
+		c->shell_argv[2] = c->text;
+		c->argv = c->shell_argv;
+	} else {
+		char **split = NULL;
+
+		if (line && !(split = exec_split_words(line, err, sizeof(err))))
+			return options_fail("cannot split -c '%s': %s", line, err);
+		c->words = substitute_words(line ? split : o->command, value, o, &hits);
+		exec_free_words(split);
+		c->text = exec_join_argv(c->words, true);
+		c->argv = c->words;
+		if (!*c->words[0])
+			return options_fail("empty command");
+	}
+	if (value && !hits)
+		return options_fail("no {%s} in the command '%s'", o->param,
+				    line ? line : c->text);
+	return find_program(o, c);
+}
+
+/* A --prepare of command i (from template k), {NAME} substituted. */
+static void assign_prepare(struct exec_cmd *e, struct exec_command *c, size_t i,
+			   size_t k)
+{
+	const struct exec_options *o = &e->o;
+	const char *p;
+	size_t hits;
+
+	if (!o->nprepares)
+		return;
+	p = o->nprepares == 1 ? o->prepares[0] :
+	    o->nprepares == e->ncmds ? o->prepares[i] : o->prepares[k];
+	c->prepare = substitute_line(p, o, c->value, &hits);
+}
+
+/* "exec-1a2b3c4d-2", or "exec-1a2b3c4d-n=4" with a parameter. */
+static void default_label(const struct exec_cmd *e, struct exec_command *c, size_t i)
+{
+	char why[96];
+
+	if (c->value) {
+		snprintf(c->label, sizeof(c->label), "exec-%.8s-%s=%s", e->interleave,
+			 e->o.param, c->value);
+		if (strlen(c->label) < sizeof(c->label) - 1 &&
+		    store_label_valid(c->label, why, sizeof(why)))
+			return;
+	}
+	snprintf(c->label, sizeof(c->label), "exec-%.8s-%zu", e->interleave, i + 1);
+}
+
+/* The commands' labels: --labels, --label (one command) or the defaults. */
+static int label_commands(struct exec_cmd *e)
+{
+	_cleanup_free_ char **labels = NULL;
+	size_t n = 0;
+	char why[96];
+
+	if (e->o.labels) {
+		labels = split_list(e->o.labels, &n);
+		if (n != e->ncmds)
+			return options_fail("--labels names %zu commands, there are %zu",
+					    n, e->ncmds);
+	}
+	for (size_t i = 0; i < e->ncmds; i++) {
+		struct exec_command *c = &e->cmds[i];
+
+		if (labels)
+			snprintf(c->label, sizeof(c->label), "%s", labels[i]);
+		else if (e->ncmds == 1)
+			continue;	/* --label, or none, as ever */
+		else
+			default_label(e, c, i);
+		if (!store_label_valid(c->label, why, sizeof(why)))
+			return options_fail("invalid label '%s' of command %zu: %s",
+					    c->label, i + 1, why);
+		for (size_t j = 0; j < i; j++)
+			if (streq(c->label, e->cmds[j].label))
+				return options_fail("two commands are labelled '%s' "
+						    "(name them with --labels)", c->label);
+	}
+	return 0;
+}
+
+/* Every template times every value: the commands, checked. 0 or OPTIONS_ERROR. */
+static int make_commands(struct exec_cmd *e, bool label_given)
+{
+	const struct exec_options *o = &e->o;
+	size_t ntemplates = o->command ? 1 : o->nlines;
+	size_t nvalues = o->nvalues ? o->nvalues : 1;
+
+	if (ntemplates * nvalues > EXEC_MAX_COMMANDS)
+		return options_fail("%zu commands: at most %d", ntemplates * nvalues,
+				    EXEC_MAX_COMMANDS);
+	e->ncmds = ntemplates * nvalues;
+	e->cmds = xcalloc(e->ncmds, sizeof(*e->cmds));
+	if (o->nprepares > 1 && o->nprepares != e->ncmds && o->nprepares != ntemplates)
+		return options_fail("%zu --prepare commands for %zu commands: give "
+				    "one, or one per command", o->nprepares, e->ncmds);
+	if (e->ncmds > 1 && label_given)
+		return options_fail("--label names one run; name several commands' "
+				    "runs with --labels");
+	if (e->ncmds == 1 && o->fail_on != GATE_NONE)
+		return options_fail("--fail-on compares several commands: give -c "
+				    "twice, -L or -P");
+	if (e->ncmds > 1 && o->runs < 2)
+		return options_fail("-n %ld: several commands are compared over 2 runs "
+				    "each at least", o->runs);
+	if (e->ncmds > 1 && o->runs > EXEC_MAX_PAIRED_RUNS)
+		return options_fail("-n %ld: at most %d runs of each of several commands",
+				    o->runs, EXEC_MAX_PAIRED_RUNS);
+	for (size_t k = 0, i = 0; k < ntemplates; k++)
+		for (size_t v = 0; v < nvalues; v++, i++) {
+			struct exec_command *c = &e->cmds[i];
+
+			if (make_command(e, c, k, o->nvalues ? o->values[v] : NULL))
+				return OPTIONS_ERROR;
+			assign_prepare(e, c, i, k);
+		}
+	return label_commands(e);
+}
+
+static void free_commands(struct exec_cmd *e)
+{
+	for (size_t i = 0; i < e->ncmds; i++) {
+		struct exec_command *c = &e->cmds[i];
+
+		free(c->text);
+		exec_free_words(c->words);
+		free(c->prepare);
+		free(c->s.wall);
+		free(c->s.user);
+		free(c->s.sys);
+		free(c->reps);
+	}
+	free(e->cmds);
+	free(e->o.prepares);
+	free(e->o.lines);
+	free((char *)e->o.param);
+	free(e->o.values);
+}
+
+/* The figures' arrays, for o->runs timed runs. */
+static void alloc_samples(struct exec_cmd *e)
+{
+	size_t n = (size_t)e->o.runs;
+
+	for (size_t i = 0; i < e->ncmds; i++) {
+		struct exec_command *c = &e->cmds[i];
+
+		c->s.wall = xcalloc(n, sizeof(double));
+		c->s.user = xcalloc(n, sizeof(double));
+		c->s.sys = xcalloc(n, sizeof(double));
+		c->reps = xcalloc(n, sizeof(*c->reps));
+	}
 }
 
 /* ---- running -------------------------------------------------------- */
 
-/* The argv to execute: COMMAND itself, or /bin/sh -c "COMMAND ARGS". */
-static char **exec_argv(const struct exec_options *o, char **shell_line)
+static int run_prepare(const char *prepare, const struct exec_io *io)
 {
-	char **v;
-
-	*shell_line = NULL;
-	if (!o->shell)
-		return NULL;
-	*shell_line = exec_join_argv(o->command, false);
-	v = xcalloc(4, sizeof(char *));
-	v[0] = (char *)"/bin/sh";
-	v[1] = (char *)"-c";
-	v[2] = *shell_line;
-	return v;
-}
-
-static int run_prepare(const struct exec_options *o, const struct exec_io *io)
-{
-	char *argv[] = { (char *)"/bin/sh", (char *)"-c", (char *)o->prepare, NULL };
+	char *argv[] = { (char *)"/bin/sh", (char *)"-c", (char *)prepare, NULL };
 	struct exec_result r;
 	char how[128];
 
@@ -195,36 +596,39 @@ static int run_prepare(const struct exec_options *o, const struct exec_io *io)
 		return -1;
 	if (r.exec_errno || !WIFEXITED(r.status) || WEXITSTATUS(r.status)) {
 		exec_describe_status(r.status, how, sizeof(how));
-		error_msg("the --prepare command '%s' %s", o->prepare, how);
+		error_msg("the --prepare command '%s' %s", prepare, how);
 		return -1;
 	}
 	return 0;
 }
 
-/* Run number run (-k: warm-up run k): 0, or -1 with the error printed. */
-static int run_command(const struct exec_options *o, char **argv,
-		       const struct exec_io *io, long run, struct exec_result *r)
+/* Run number run (-k: warm-up run k) of c: 0, or -1 with the error printed. */
+static int run_command(const struct exec_cmd *e, const struct exec_command *c,
+		       long run, struct exec_result *r)
 {
-	char how[128];
+	const struct exec_options *o = &e->o;
+	char how[128], which[160] = "";
 
-	if (o->prepare && run_prepare(o, io) != 0)
+	if (e->ncmds > 1)
+		snprintf(which, sizeof(which), " (%s)", c->label);
+	if (c->prepare && run_prepare(c->prepare, &e->io) != 0)
 		return -1;
-	if (exec_run(o->program, argv, io, measure_stop_flag(), r) != 0) {
-		error_msg("cannot run %s: %m", o->command[0]);
+	if (exec_run(c->program, c->argv, &e->io, measure_stop_flag(), r) != 0) {
+		error_msg("cannot run %s: %m", c->argv[0]);
 		return -1;
 	}
 	if (measure_stopped())
 		return -1;
 	if (r->exec_errno) {
-		error_msg("cannot execute %s: %s%s", o->program, strerror(r->exec_errno),
+		error_msg("cannot execute %s: %s%s", c->program, strerror(r->exec_errno),
 			  r->exec_errno == ENOEXEC ? " (a script needs a #! line, or "
 			  "use --shell)" : "");
 		return -1;
 	}
 	if ((!WIFEXITED(r->status) || WEXITSTATUS(r->status)) && !o->ignore_failure) {
 		exec_describe_status(r->status, how, sizeof(how));
-		error_msg("the command %s in %srun %ld; use --ignore-failure to "
-			  "time it anyway", how, run < 0 ? "warm-up " : "",
+		error_msg("the command%s %s in %srun %ld; use --ignore-failure to "
+			  "time it anyway", which, how, run < 0 ? "warm-up " : "",
 			  run < 0 ? -run : run);
 		return -1;
 	}
@@ -261,38 +665,105 @@ static void run_harness(const struct exec_io *io, struct exec_harness *h, size_t
 	}
 }
 
-/* Warm-up runs, the harness's runs, then the timed runs. */
+/* A timed run's figures and what disturbed it, from the machine around it. */
+static void keep_run(struct exec_command *c, const struct exec_result *r,
+		     const struct exec_machine *before, const struct exec_machine *after)
+{
+	struct exec_samples *s = &c->s;
+
+	s->wall[s->n] = r->wall_s;
+	s->user[s->n] = r->user_s;
+	s->sys[s->n] = r->sys_s;
+	exec_disturb_fill(&c->reps[s->n], r, before, after);
+	s->n++;
+}
+
+/* Repetition k of every command, in the order's sequence; 0 or -1. */
+static int run_repetition(struct exec_cmd *e, long k, struct progress *prog)
+{
+	const struct exec_options *o = &e->o;
+	bool warm = k < o->warmup;
+	long run = warm ? -(k + 1) : k - o->warmup + 1;
+	struct exec_machine before, after;
+	struct exec_result r;
+	char what[192];
+
+	for (size_t j = 0; j < e->ncmds && !measure_stopped(); j++) {
+		struct exec_command *c = &e->cmds[tb_order_at(e->ncmds, (unsigned)k, j,
+							      e->seed)];
+
+		snprintf(what, sizeof(what), "%s %ld%s%s", warm ? "warm-up" : "run",
+			 warm ? -run : run, e->ncmds > 1 ? ", " : "",
+			 e->ncmds > 1 ? c->label : "");
+		progress_update(prog, (size_t)k * e->ncmds + j, what);
+		if (!warm)
+			exec_machine_take(&before);
+		if (run_command(e, c, run, &r) != 0)
+			return -1;
+		if (warm)
+			continue;
+		exec_machine_take(&after);
+		keep_run(c, &r, &before, &after);
+	}
+	return 0;
+}
+
+/* Warm-up runs, the harness's runs, then the timed runs, alternated. */
 static int run_all(struct exec_cmd *e)
 {
 	const struct exec_options *o = &e->o;
-	struct exec_samples *s = &e->s;
-	_cleanup_free_ char *shell_line = NULL;
-	_cleanup_free_ char **shell_argv = exec_argv(o, &shell_line);
-	char **argv = shell_argv ? shell_argv : o->command;
 	struct progress prog;
-	struct exec_result r;
 	int rc = 0;
 
-	progress_init(&prog, (size_t)(o->warmup + o->runs));
-	for (long i = 0; i < o->warmup + o->runs && !measure_stopped(); i++) {
-		long run = i < o->warmup ? -(i + 1) : i - o->warmup + 1;
-
-		if (i == o->warmup)
+	progress_init(&prog, (size_t)(o->warmup + o->runs) * e->ncmds);
+	for (long k = 0; k < o->warmup + o->runs && !measure_stopped(); k++) {
+		if (k == o->warmup)
 			run_harness(&e->io, &e->harness, harness_runs(o));
-		progress_update(&prog, (size_t)i, i < o->warmup ? "warm-up" : "run");
-		if (run_command(o, argv, &e->io, run, &r) != 0) {
+		if (run_repetition(e, k, &prog) != 0) {
 			rc = measure_stopped() ? 0 : -1;
 			break;
 		}
-		if (i < o->warmup)
-			continue;
-		s->wall[s->n] = r.wall_s;
-		s->user[s->n] = r.user_s;
-		s->sys[s->n] = r.sys_s;
-		s->n++;
+		if (k >= o->warmup && !measure_stopped())
+			e->done++;
 	}
 	progress_done(&prog);
 	return rc;
+}
+
+/* ---- disturbance ------------------------------------------------------ */
+
+/* Every timed run of every command, in one array (malloc'd), for medians. */
+static struct exec_disturb *all_runs(const struct exec_cmd *e, size_t *n)
+{
+	struct exec_disturb *all;
+
+	*n = 0;
+	for (size_t i = 0; i < e->ncmds; i++)
+		*n += e->cmds[i].s.n;
+	all = xcalloc(*n ? *n : 1, sizeof(*all));
+	for (size_t i = 0, at = 0; i < e->ncmds; at += e->cmds[i].s.n, i++)
+		memcpy(all + at, e->cmds[i].reps, e->cmds[i].s.n * sizeof(*all));
+	return all;
+}
+
+/* The medians over every run of the invocation, whatever the command. */
+static void disturbance_medians(const struct exec_cmd *e,
+				struct exec_disturb_medians *d)
+{
+	size_t n;
+	_cleanup_free_ struct exec_disturb *all = all_runs(e, &n);
+
+	exec_disturb_medians(all, n, d);
+}
+
+/* Runs far beyond the invocation's others marked, in every command. */
+static void mark_disturbed(struct exec_cmd *e)
+{
+	struct exec_disturb_medians d;
+
+	disturbance_medians(e, &d);
+	for (size_t i = 0; i < e->ncmds; i++)
+		exec_mark_disturbed(e->cmds[i].reps, e->cmds[i].s.n, &d);
 }
 
 /* ---- reporting ------------------------------------------------------ */
@@ -321,16 +792,17 @@ static const char *pick_unit(double median_s, double *scale)
 	return "us";
 }
 
-static void print_row(const char *label, const double *x, size_t n, double k)
+static void print_row(const char *label, int width, const double *x, size_t n,
+		      double k)
 {
 	struct summary s;
 	char ci[64];
 
 	summarize(x, n, &s);
 	format_median_ci(ci, sizeof(ci), &s, k, 3);
-	printf("%-9s %6zu %10.3f %10.3f  %-26s %10.3f %7.1f%% %10.3f %5zu\n",
-	       label, s.n, s.min * k, s.median * k, ci, s.mean * k, s.robust_cv_pct,
-	       s.max * k, s.outliers);
+	printf("%-*s %6zu %10.3f %10.3f  %-26s %10.3f %7.1f%% %10.3f %5zu\n",
+	       width, label, s.n, s.min * k, s.median * k, ci, s.mean * k,
+	       s.robust_cv_pct, s.max * k, s.outliers);
 }
 
 /* What the harness costs, in the table's unit; and what user/sys are worth. */
@@ -351,35 +823,129 @@ static void print_harness(const struct exec_cmd *e, const char *unit, double k)
 	printf("# %s\n", note);
 }
 
+/* "# disturbance: ..." and the runs disturbed far beyond the others. */
+static void print_disturbance(const struct exec_cmd *e)
+{
+	struct exec_disturb_medians d;
+	size_t marked = 0, named = 0;
+
+	disturbance_medians(e, &d);
+	printf("# disturbance, median run: %.0f involuntary switches, ",
+	       d.involuntary);
+	if (isfinite(d.wait_ms))
+		printf("%.2f ms waiting for a CPU, ", d.wait_ms);
+	if (isfinite(d.runnable))
+		printf("%.0f other tasks runnable at its start, ", d.runnable);
+	if (isfinite(d.steal_ms))
+		printf("%.0f ms stolen", d.steal_ms);
+	else
+		fputs("steal unknown", stdout);
+	for (size_t i = 0; i < e->ncmds; i++)
+		for (size_t k = 0; k < e->cmds[i].s.n; k++)
+			marked += e->cmds[i].reps[k].disturbed;
+	printf("; %zu of %zu runs disturbed far beyond the others%s", marked, d.runs,
+	       marked ? ":" : "");
+	for (size_t i = 0; i < e->ncmds && named < 8; i++)
+		for (size_t k = 0; k < e->cmds[i].s.n && named < 8; k++) {
+			const struct exec_disturb *r = &e->cmds[i].reps[k];
+
+			if (!r->disturbed)
+				continue;
+			printf("%s run %zu%s%s (%ld switches, %.1f ms waiting, %ld "
+			       "runnable, %.0f ms stolen)", named ? "," : "", k + 1,
+			       e->ncmds > 1 ? " of " : "",
+			       e->ncmds > 1 ? e->cmds[i].label : "", r->involuntary,
+			       isfinite(r->wait_ms) ? r->wait_ms : 0, r->runnable,
+			       isfinite(r->steal_ms) ? r->steal_ms : 0);
+			named++;
+		}
+	puts(marked > named ? ", ..." : "");
+}
+
+static const char *common_header(const struct exec_cmd *e, double *k)
+{
+	struct summary w;
+	const char *unit;
+
+	summarize(e->cmds[0].s.wall, e->cmds[0].s.n, &w);
+	unit = pick_unit(w.median, k);
+	print_harness(e, unit, *k);
+	print_disturbance(e);
+	printf("# [95%% CI] of the median, with its real coverage when the runs are "
+	       "too few for 95%%; rCV: robust CV, 100 * 1.4826 MAD / median\n");
+	return unit;
+}
+
 static void print_table(const struct exec_cmd *e)
 {
 	const struct exec_options *o = &e->o;
-	const struct exec_samples *s = &e->s;
-	struct summary w;
+	const struct exec_command *c = &e->cmds[0];
+	const struct exec_samples *s = &c->s;
 	const char *unit;
 	char head[32];
 	double k;
 
-	summarize(s->wall, s->n, &w);
-	unit = pick_unit(w.median, &k);
 	fputs("# clockbench exec: ", stdout);
-	text_put(stdout, e->cmdline, TEXT_LINE_MAX);
+	text_put(stdout, c->text, TEXT_LINE_MAX);
 	putchar('\n');
 	printf("# %zu runs (%ld warm-up)%s%s, output %s; ", s->n, o->warmup,
 	       o->shell ? ", through /bin/sh -c" : ", no shell",
-	       o->prepare ? ", with --prepare" : "",
+	       c->prepare ? ", with --prepare" : "",
 	       o->show_output ? "shown" : "discarded");
-	text_put(stdout, o->program, TEXT_LINE_MAX);
+	text_put(stdout, c->program, TEXT_LINE_MAX);
 	puts(" found once, started by posix_spawn");
-	print_harness(e, unit, k);
+	unit = common_header(e, &k);
 	snprintf(head, sizeof(head), "time (%s)", unit);
-	printf("# [95%% CI] of the median, with its real coverage when the runs are "
-	       "too few for 95%%; rCV: robust CV, 100 * 1.4826 MAD / median\n");
 	printf("%-9s %6s %10s %10s  %-26s %10s %8s %10s %5s\n", head, "n", "min",
 	       "median", "[95% CI]", "mean", "rCV", "max", "outl");
-	print_row("wall", s->wall, s->n, k);
-	print_row("user", s->user, s->n, k);
-	print_row("sys", s->sys, s->n, k);
+	print_row("wall", 9, s->wall, s->n, k);
+	print_row("user", 9, s->user, s->n, k);
+	print_row("sys", 9, s->sys, s->n, k);
+}
+
+/* Several commands: one header, a wall row per command, labelled. */
+static void print_commands(const struct exec_cmd *e)
+{
+	const struct exec_options *o = &e->o;
+	int width = 9;
+	const char *unit;
+	char head[96];
+	double k;
+
+	printf("# clockbench exec: %zu commands, %zu of %ld runs each (%ld warm-up), "
+	       "alternated %s", e->ncmds, e->done, o->runs, o->warmup,
+	       o->order == ORDER_RANDOM ? "in a shuffled order, seed " : "A B B A ...");
+	if (o->order == ORDER_RANDOM)
+		printf("%llu", (unsigned long long)e->seed);
+	printf("%s, output %s\n", o->shell ? ", through /bin/sh -c" : ", no shell",
+	       o->show_output ? "shown" : "discarded");
+	for (size_t i = 0; i < e->ncmds; i++) {
+		const struct exec_command *c = &e->cmds[i];
+		int w = (int)strlen(c->label);
+
+		printf("# %s: ", c->label);
+		text_put(stdout, c->text, TEXT_LINE_MAX);
+		puts(c->prepare ? " (with --prepare)" : "");
+		width = w > width ? w : width;
+	}
+	unit = common_header(e, &k);
+	snprintf(head, sizeof(head), "wall (%s)", unit);
+	if (o->param)
+		printf("%-*s %-12s", width, head, o->param);
+	else
+		printf("%-*s", width, head);
+	printf(" %6s %10s %10s  %-26s %10s %8s %10s %5s\n", "n", "min", "median",
+	       "[95% CI]", "mean", "rCV", "max", "outl");
+	for (size_t i = 0; i < e->ncmds; i++) {
+		const struct exec_command *c = &e->cmds[i];
+
+		if (o->param) {
+			printf("%-*s ", width, c->label);
+			print_row(c->value, 12, c->s.wall, c->s.n, k);
+		} else {
+			print_row(c->label, width, c->s.wall, c->s.n, k);
+		}
+	}
 }
 
 static json_t *doubles_json(const double *x, size_t n)
@@ -402,24 +968,43 @@ static double harness_median(const struct exec_harness *h)
 	return s.median;
 }
 
-static json_t *config_json(const struct exec_cmd *e)
+static json_t *config_json(const struct exec_cmd *e, const struct exec_command *c)
 {
 	const struct exec_options *o = &e->o;
-	json_t *argv = json_array(), *c;
+	json_t *argv = json_array(), *cfg;
 
-	for (char **a = o->command; *a; a++)
+	/* The words as given: after --, or split from -c (--shell: the line). */
+	for (char **a = c->words ? c->words : o->command; a && *a; a++)
 		json_array_append_new(argv, json_string(*a));
-	c = json_pack("{s:o, s:s, s:b, s:s?, s:I, s:I, s:b, s:b}",
-		      "command", argv, "command_line", e->cmdline,
-		      "shell", o->shell, "prepare", o->prepare,
-		      "runs", (json_int_t)o->runs, "warmup", (json_int_t)o->warmup,
-		      "ignore_failure", o->ignore_failure,
-		      "show_output", o->show_output);
-	json_object_set_new(c, "program", json_string(o->program));
-	json_object_set_new(c, "harness_wall_median_s",
+	if (!c->words && !o->command)
+		json_array_append_new(argv, json_string(c->text));
+	cfg = json_pack("{s:o, s:s, s:b, s:s?, s:I, s:I, s:b, s:b}",
+			"command", argv, "command_line", c->text,
+			"shell", o->shell, "prepare", c->prepare,
+			"runs", (json_int_t)o->runs, "warmup", (json_int_t)o->warmup,
+			"ignore_failure", o->ignore_failure,
+			"show_output", o->show_output);
+	json_object_set_new(cfg, "program", json_string(c->program));
+	json_object_set_new(cfg, "harness_wall_median_s",
 			    json_real_or_null(harness_median(&e->harness)));
-	json_object_set_new(c, "cpu_accounting", cpu_accounting_to_json(&e->acct));
-	return c;
+	json_object_set_new(cfg, "cpu_accounting", cpu_accounting_to_json(&e->acct));
+	if (e->ncmds > 1) {
+		json_t *labels = json_array();
+
+		for (size_t i = 0; i < e->ncmds; i++)
+			json_array_append_new(labels, json_string(e->cmds[i].label));
+		json_object_set_new(cfg, "interleave", json_string(e->interleave));
+		json_object_set_new(cfg, "commands", labels);
+		json_object_set_new(cfg, "order", json_string(o->order == ORDER_RANDOM ?
+					"random" : "A B B A ..."));
+		if (o->order == ORDER_RANDOM)
+			json_object_set_new(cfg, "seed", json_integer((json_int_t)e->seed));
+	}
+	if (c->value) {
+		json_object_set_new(cfg, "parameter", json_string(o->param));
+		json_object_set_new(cfg, "value", json_string(c->value));
+	}
+	return cfg;
 }
 
 static json_t *harness_json(const struct exec_harness *h)
@@ -431,9 +1016,11 @@ static json_t *harness_json(const struct exec_harness *h)
 			 "wall", summary_to_json(&s), "times", doubles_json(h->wall, h->n));
 }
 
-static void print_json(const struct exec_cmd *e, bool interrupted)
+/* One command's figures, as exec --format json has always given them. */
+static json_t *command_json(const struct exec_cmd *e, const struct exec_command *c,
+			    bool interrupted)
 {
-	const struct exec_samples *s = &e->s;
+	const struct exec_samples *s = &c->s;
 	struct summary w, u, y;
 	json_t *j;
 
@@ -441,7 +1028,7 @@ static void print_json(const struct exec_cmd *e, bool interrupted)
 	summarize(s->user, s->n, &u);
 	summarize(s->sys, s->n, &y);
 	j = json_pack("{s:o, s:I, s:b, s:s, s:o, s:o, s:o, s:I, s:{s:o, s:o, s:o}}",
-		      "config", config_json(e), "completed", (json_int_t)s->n,
+		      "config", config_json(e, c), "completed", (json_int_t)s->n,
 		      "interrupted", interrupted, "unit", "s",
 		      "wall", summary_to_json(&w), "user", summary_to_json(&u),
 		      "sys", summary_to_json(&y), "hyperfine_outliers",
@@ -449,48 +1036,193 @@ static void print_json(const struct exec_cmd *e, bool interrupted)
 		      "wall", doubles_json(s->wall, s->n),
 		      "user", doubles_json(s->user, s->n),
 		      "sys", doubles_json(s->sys, s->n));
+	if (e->ncmds > 1)
+		json_object_set_new(j, "label", json_string(c->label));
 	json_object_set_new(j, "harness", e->harness.n ? harness_json(&e->harness) :
 			    json_null());
 	json_object_set_new(j, "cpu_accounting", cpu_accounting_to_json(&e->acct));
+	json_object_set_new(j, "disturbance", exec_disturb_json(c->reps, s->n));
+	return j;
+}
+
+static void print_json_value(json_t *j)
+{
 	json_dumpf(j, stdout, JSON_INDENT(2));
 	putchar('\n');
 	json_decref(j);
 }
 
 /* The warnings hyperfine users know: outliers and a slow first run. */
-static void warn_noise(const struct exec_options *o, const struct exec_samples *s)
+static void warn_noise(const struct exec_cmd *e, const struct exec_command *c)
 {
+	const struct exec_samples *s = &c->s;
 	size_t outliers = exec_outliers(s->wall, s->n);
+	char which[160] = "";
 	struct summary rest;
 
+	if (e->ncmds > 1)
+		snprintf(which, sizeof(which), "%s: ", c->label);
 	if (outliers)
-		warn_msg("%zu of %zu wall times are statistical outliers (more than "
+		warn_msg("%s%zu of %zu wall times are statistical outliers (more than "
 			 "%.1f MAD from the median): the machine was not quiet. "
-			 "Consider more runs, --warmup or --prepare.", outliers,
+			 "Consider more runs, --warmup or --prepare.", which, outliers,
 			 s->n, EXEC_OUTLIER_MADS);
-	if (o->warmup || s->n < 3)
+	if (e->o.warmup || s->n < 3)
 		return;
 	summarize(s->wall + 1, s->n - 1, &rest);
-	if (s->wall[0] > 2 * rest.median && s->wall[0] > rest.max)
-		warn_msg("the first run took %.3g s, far more than the others "
+	if (!(s->wall[0] > 2 * rest.median && s->wall[0] > rest.max))
+		return;
+	/* Cold caches, unless the run's own record shows another cause. */
+	if (c->reps[0].disturbed)
+		warn_msg("%sthe first run took %.3g s, far more than the others "
+			 "(median %.3g s), disturbed: %ld involuntary switches, "
+			 "%.0f ms waiting for a CPU", which, s->wall[0], rest.median,
+			 c->reps[0].involuntary,
+			 isfinite(c->reps[0].wait_ms) ? c->reps[0].wait_ms : 0);
+	else
+		warn_msg("%sthe first run took %.3g s, far more than the others "
 			 "(median %.3g s): caches were probably cold; consider "
-			 "--warmup", s->wall[0], rest.median);
+			 "--warmup", which, s->wall[0], rest.median);
+}
+
+/* Each run's round: its repetition, so that compare pairs them again. */
+static void add_rounds(struct stored_cell *sc, size_t n)
+{
+	sc->rounds = xcalloc(n ? n : 1, sizeof(uint32_t));
+	for (size_t k = 0; k < n; k++)
+		sc->rounds[k] = (uint32_t)k;
+	sc->nrounds = (uint32_t)n;
 }
 
 static bool exec_record(struct measure *m, size_t k, struct stored_run *run)
 {
 	struct exec_cmd *e = m->ctx;
+	const struct exec_command *c;
+	const char *cells[] = { "wall", "user", "sys" };
+	size_t n;
 
-	if (k > 0)
+	if (k >= e->ncmds)
 		return false;
-	record_add_cell(run, "wall", "s", e->s.wall, e->s.n);
-	record_add_cell(run, "user", "s", e->s.user, e->s.n);
-	record_add_cell(run, "sys", "s", e->s.sys, e->s.n);
-	run->config = config_json(e);
+	c = &e->cmds[k];
+	/* Several commands: complete repetitions only, so that runs pair. */
+	n = e->ncmds > 1 ? e->done : c->s.n;
+	const double *x[] = { c->s.wall, c->s.user, c->s.sys };
+
+	if (c->label[0]) {
+		free(run->label);
+		run->label = xstrdup(c->label);
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(cells); i++) {
+		struct stored_cell *sc = record_add_cell(run, cells[i], "s", x[i], n);
+
+		if (e->ncmds > 1)
+			add_rounds(sc, n);
+	}
+	run->config = config_json(e, c);
+	run->quality = exec_disturb_json(c->reps, n);
 	return true;
 }
 
+/* ---- the comparison ---------------------------------------------------- */
+
+/* The comparison of the commands' saved runs, paired; 0 or -1. */
+static int build_comparison(struct measure *m, struct compare_group *groups,
+			    struct compare_result *cr)
+{
+	struct exec_cmd *e = m->ctx;
+	struct compare_options copts;
+	char err[256];
+
+	if (e->done < 2) {
+		error_msg("stopped after %zu repetition%s: too few to compare",
+			  e->done, e->done == 1 ? "" : "s");
+		return -1;
+	}
+	for (size_t i = 0; i < e->ncmds; i++)
+		groups[i] = (struct compare_group){
+			.spec = e->cmds[i].label, .runs = &m->runs[i], .nruns = 1,
+		};
+	compare_options_default(&copts);
+	copts.paired = true;
+	if (compare_build(cr, groups, e->ncmds, &copts, err, sizeof(err)) != 0) {
+		error_msg("cannot compare the commands: %s", err);
+		return -1;
+	}
+	return 0;
+}
+
+/* compare's JSON of cr, as a value to embed. */
+static json_t *comparison_json(const struct compare_result *cr)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&buf, &len);
+	json_t *j = NULL;
+
+	if (!mem)
+		return json_null();
+	if (compare_print(mem, cr, STYLE_TABLE, CFORMAT_JSON) == 0 && fflush(mem) == 0)
+		j = json_loadb(buf, len, 0, NULL);
+	fclose(mem);
+	free(buf);
+	return j ? j : json_null();
+}
+
+static int print_several(struct measure *m, FILE *f)
+{
+	struct exec_cmd *e = m->ctx;
+	_cleanup_free_ struct compare_group *groups = xcalloc(e->ncmds, sizeof(*groups));
+	struct compare_result cr;
+	int rc = 0;
+
+	if (m->nruns < e->ncmds) {
+		error_msg("the commands' runs were not recorded");
+		return -1;
+	}
+	if (build_comparison(m, groups, &cr) != 0)
+		return -1;
+	if (m->format == 1) {
+		json_t *cmds = json_array();
+
+		for (size_t i = 0; i < e->ncmds; i++)
+			json_array_append_new(cmds, command_json(e, &e->cmds[i],
+								 m->stop_signal != 0));
+		print_json_value(json_pack("{s:o, s:o}", "commands", cmds,
+					   "comparison", comparison_json(&cr)));
+	} else {
+		print_commands(e);
+		putchar('\n');
+		fflush(stdout);
+		rc = compare_print(f, &cr, STYLE_TABLE, CFORMAT_TEXT);
+	}
+	fflush(f);
+	for (size_t i = 0; i < e->ncmds; i++)
+		warn_noise(e, &e->cmds[i]);
+	if (compare_print_gate(stderr, &cr, (enum compare_gate)e->o.fail_on))
+		m->status = EXIT_PROBLEM;
+	compare_free(&cr);
+	return rc;
+}
+
 /* ---- the command ---------------------------------------------------- */
+
+/* The invocation's id, and the shuffle's seed when none was given. */
+static void choose_seed(struct exec_cmd *e)
+{
+	uint64_t s = 0;
+
+	store_new_uuid(e->interleave);
+	if (e->o.order != ORDER_RANDOM)
+		return;
+	if (e->o.seed > 0) {
+		e->seed = (uint64_t)e->o.seed;
+		return;
+	}
+	if (getrandom(&s, sizeof(s), 0) != (ssize_t)sizeof(s))
+		s = now_ns();
+	/* Printable and given back to --seed: 1 to 2^53. */
+	e->seed = (s & ((1ull << 53) - 1)) + 1;
+}
 
 static int exec_measure(struct measure *m)
 {
@@ -501,10 +1233,11 @@ static int exec_measure(struct measure *m)
 	cpu_accounting_probe(&e->acct);
 	if (run_all(e) != 0)
 		return -1;
-	if (e->s.n == 0 && measure_stopped()) {
+	if (e->cmds[0].s.n == 0 && measure_stopped()) {
 		error_msg("stopped before the first timed run");
 		return -1;
 	}
+	mark_disturbed(e);
 	env_collect(&m->env, vdso_self(&img, err, sizeof(err)) == 0 ? &img : NULL,
 		    err, -1);
 	m->have_env = true;
@@ -515,12 +1248,14 @@ static int exec_print(struct measure *m, FILE *f)
 {
 	struct exec_cmd *e = m->ctx;
 
+	if (e->ncmds > 1)
+		return print_several(m, f);
 	if (m->format == 1)
-		print_json(e, m->stop_signal != 0);
+		print_json_value(command_json(e, &e->cmds[0], m->stop_signal != 0));
 	else
 		print_table(e);
 	fflush(f);
-	warn_noise(&e->o, &e->s);
+	warn_noise(e, &e->cmds[0]);
 	return 0;
 }
 
@@ -537,28 +1272,29 @@ int cmd_exec(int argc, char **argv)
 	struct measure m = { .ops = &exec_ops, .ctx = &e };
 	int rc = parse_exec_options(argc, argv, &e.o, &m);
 
-	if (rc < 0)
+	if (rc == 0) {
+		choose_seed(&e);
+		rc = make_commands(&e, m.store.label != NULL);
+	}
+	if (rc < 0) {
+		free_commands(&e);
 		return parse_options_status(rc);
+	}
 	e.io.show_output = e.o.show_output;
 	e.io.devnull = open("/dev/null", O_RDWR | O_CLOEXEC);
 	if (e.io.devnull < 0) {
 		error_msg("cannot open /dev/null: %m");
+		free_commands(&e);
 		return 1;
 	}
-	e.s.wall = xcalloc((size_t)e.o.runs, sizeof(double));
-	e.s.user = xcalloc((size_t)e.o.runs, sizeof(double));
-	e.s.sys = xcalloc((size_t)e.o.runs, sizeof(double));
+	alloc_samples(&e);
 	e.harness.wall = xcalloc(HARNESS_RUNS_MAX, sizeof(double));
 	e.harness.what = exec_empty_program(e.harness.program, sizeof(e.harness.program));
-	e.cmdline = exec_join_argv(e.o.command, !e.o.shell);
 
 	rc = measure_run(&m);
 
 	close(e.io.devnull);
-	free(e.cmdline);
-	free(e.s.wall);
-	free(e.s.user);
-	free(e.s.sys);
 	free(e.harness.wall);
+	free_commands(&e);
 	return rc;
 }

@@ -5,7 +5,9 @@
  * calls; the wall time of the job, the CPU time per call and the user and
  * system time are reported for each N, over repetitions.
  */
+#include <math.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -19,6 +21,7 @@
 #include "probe/env.h"
 #include "basic/progress.h"
 #include "results/record.h"
+#include "scenario/exec.h"
 #include "scenario/scale-report.h"
 #include "scenario/scale.h"
 #include "probe/timing.h"
@@ -242,16 +245,91 @@ static int pick_cells(const struct catalog *cat, struct scale_report *r)
 
 /* ---- N threads share the calls -------------------------------------- */
 
+/* What a repetition's disturbance is taken from, between repetitions. */
+struct repetition_watch {
+	struct exec_machine machine;
+	struct rusage ru;
+	double t0;
+};
+
+static double mono_s(void)
+{
+	return (double)now_ns() / 1e9;
+}
+
+static void watch_begin(struct repetition_watch *w)
+{
+	exec_machine_take(&w->machine);
+	if (getrusage(RUSAGE_SELF, &w->ru) != 0)
+		memset(&w->ru, 0, sizeof(w->ru));
+	w->t0 = mono_s();
+}
+
+/*
+ * The repetition's disturbance: the switches of the whole process (its
+ * finished threads included, RUSAGE_SELF), the steal of all CPUs and the
+ * tasks runnable at its start. No thread's migrations or wait: they end
+ * with the threads.
+ */
+static void watch_end(const struct repetition_watch *w, struct exec_disturb *d)
+{
+	struct exec_result r = { .migrations = -1, .wait_s = NAN };
+	struct exec_machine after;
+	struct rusage ru;
+
+	r.wall_s = mono_s() - w->t0;
+	exec_machine_take(&after);
+	if (getrusage(RUSAGE_SELF, &ru) == 0) {
+		r.involuntary = ru.ru_nivcsw - w->ru.ru_nivcsw;
+		r.voluntary = ru.ru_nvcsw - w->ru.ru_nvcsw;
+	}
+	exec_disturb_fill(d, &r, &w->machine, &after);
+}
+
+static void mark_disturbed(struct scale_report *r)
+{
+	struct exec_disturb_medians d;
+
+	exec_disturb_medians(r->reps, r->nreps, &d);
+	exec_mark_disturbed(r->reps, r->nreps, &d);
+}
+
 /*
  * Repetition-major order: repetition 1 of every count and cell, then
  * repetition 2, ... so a slow phase of the machine touches every point a
  * little instead of one point a lot.
  */
+/* Repetition rep of every count and cell; 0, or -1 with the error printed. */
+static int threads_repetition(struct scale_report *r, unsigned rep,
+			      struct progress *prog, size_t *step)
+{
+	char what[160];
+
+	for (size_t k = 0; k < r->ncounts && !measure_stopped(); k++)
+		for (size_t i = 0; i < r->ncells && !measure_stopped(); i++) {
+			struct scale_cell *c = &r->cells[i];
+			struct scale_point *p = &c->points[k];
+
+			snprintf(what, sizeof(what), "%s %s, %u threads, "
+				 "repetition %u/%u", c->cell.name,
+				 catalog_paths[c->cell.path], r->counts[k],
+				 rep + 1, r->repetitions);
+			progress_update(prog, (*step)++, what);
+			if (scale_run(&c->cell, r->counts[k], r->calls,
+				      &p->samples[p->n]) != 0) {
+				error_msg("cannot start %u threads: %m", r->counts[k]);
+				return -1;
+			}
+			p->n++;
+		}
+	return 0;
+}
+
 static int run_threads(struct scale_report *r)
 {
 	struct progress prog;
 	size_t step = 0;
-	char what[160];
+	int rc = 0;
 
 	for (size_t i = 0; i < r->ncells; i++) {
 		r->cells[i].points = xcalloc(r->ncounts, sizeof(struct scale_point));
@@ -259,29 +337,20 @@ static int run_threads(struct scale_report *r)
 			r->cells[i].points[k].samples =
 				xcalloc(r->repetitions, sizeof(struct scale_sample));
 	}
+	r->reps = xcalloc(r->repetitions ? r->repetitions : 1, sizeof(*r->reps));
 	progress_init(&prog, r->repetitions * r->ncounts * r->ncells);
-	for (unsigned rep = 0; rep < r->repetitions && !measure_stopped(); rep++)
-		for (size_t k = 0; k < r->ncounts && !measure_stopped(); k++)
-			for (size_t i = 0; i < r->ncells && !measure_stopped(); i++) {
-				struct scale_cell *c = &r->cells[i];
-				struct scale_point *p = &c->points[k];
+	for (unsigned rep = 0; rep < r->repetitions && !measure_stopped() && !rc; rep++) {
+		struct repetition_watch w;
 
-				snprintf(what, sizeof(what), "%s %s, %u threads, "
-					 "repetition %u/%u", c->cell.name,
-					 catalog_paths[c->cell.path], r->counts[k],
-					 rep + 1, r->repetitions);
-				progress_update(&prog, step++, what);
-				if (scale_run(&c->cell, r->counts[k], r->calls,
-					      &p->samples[p->n]) != 0) {
-					progress_done(&prog);
-					error_msg("cannot start %u threads: %m",
-						  r->counts[k]);
-					return -1;
-				}
-				p->n++;
-			}
+		watch_begin(&w);
+		rc = threads_repetition(r, rep, &prog, &step);
+		/* A repetition cut short is no repetition to judge. */
+		if (!rc && !measure_stopped())
+			watch_end(&w, &r->reps[r->nreps++]);
+	}
 	progress_done(&prog);
-	return 0;
+	mark_disturbed(r);
+	return rc;
 }
 
 /* ---- one call among N idle threads ---------------------------------- */

@@ -231,6 +231,15 @@ static void print_header(FILE *f, const struct compare_result *r)
 			"with; compare one invocation's runs by id for a paired verdict\n",
 			r->groups[g].nruns, title);
 	}
+	for (size_t g = 1; g < r->ngroups; g++) {
+		if (!r->machine_difference || !r->machine_difference[g])
+			continue;
+		group_title(&r->groups[g], title, sizeof(title));
+		fprintf(f, "# WARNING: the machine differed between the base and %s (%s): "
+			"a change may be the machine's; alternate them in one run "
+			"(exec -c A -c B, ab) or compare replicates\n", title,
+			r->machine_difference[g]);
+	}
 	print_rule(f, r);
 }
 
@@ -819,10 +828,12 @@ static json_t *groups_to_json(const struct compare_result *r)
 
 		for (size_t k = 0; k < r->groups[g].nruns; k++)
 			json_array_append_new(ids, json_integer(r->groups[g].runs[k].id));
-		json_array_append_new(a, json_pack("{s:s, s:o, s:b, s:b, s:b, s:o, s:o}",
+		json_array_append_new(a, json_pack("{s:s, s:o, s:b, s:b, s:b, s:s?, s:o, s:o}",
 			"spec", r->groups[g].spec, "runs", ids,
 			"machine_shift", r->machine_shift[g], "emulated", r->emulated[g],
 			"pooled_invocations", r->pooled_invocations[g],
+			"machine_difference", r->machine_difference ?
+					      r->machine_difference[g] : NULL,
 			"geomean", real_or_null(r->geomean[g]),
 			"geomean_change_pct", g ? real_or_null(r->geomean_change_pct[g])
 						: json_real(0)));

@@ -914,6 +914,134 @@ static void detect_machine_shift(struct compare_result *r)
 	}
 }
 
+/*
+ * Whatever the number of cells: the runs' own record of their machine
+ * (exec's runnable tasks, steal and its commands' wait for a CPU, bench's
+ * load before the run and its top core speed) says the machines differed
+ * visibly between the groups.
+ */
+struct machine_state {
+	double load;		/* runnable tasks besides the run, or the load average */
+	double steal_pct;	/* of the run's time */
+	double ghz;		/* the fastest round's core speed */
+	double wait_pct;	/* exec: of its commands' time, waiting for a CPU */
+};
+
+static double json_number_or_nan(const json_t *v)
+{
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+static void run_machine(const struct stored_run *run, struct machine_state *s)
+{
+	const json_t *q = run->quality, *m, *sys;
+	double steal_ms;
+
+	s->load = s->steal_pct = s->ghz = s->wait_pct = NAN;
+	if (!json_is_object(q))
+		return;
+	m = json_object_get(q, "machine");
+	sys = json_object_get(q, "system");
+	s->load = json_number_or_nan(json_object_get(m, "runnable_median"));
+	if (isnan(s->load))
+		s->load = json_number_or_nan(json_array_get(json_object_get(sys, "load"), 0));
+	s->steal_pct = json_number_or_nan(json_object_get(m, "steal_pct"));
+	steal_ms = json_number_or_nan(json_object_get(q, "steal_ms"));
+	if (isnan(s->steal_pct) && run->elapsed_s > 0)
+		s->steal_pct = 100 * steal_ms / (1000 * run->elapsed_s);
+	s->ghz = json_number_or_nan(json_object_get(q, "top_ghz"));
+	s->wait_pct = json_number_or_nan(json_object_get(m, "wait_pct"));
+}
+
+/* A group's machine: the median of its runs' figures, each known. */
+static void group_machine(const struct compare_group *g, struct machine_state *s)
+{
+	double *v[4];
+	size_t n[4] = { 0 };
+
+	for (size_t f = 0; f < 4; f++)
+		v[f] = xmalloc((g->nruns ? g->nruns : 1) * sizeof(double));
+	for (size_t k = 0; k < g->nruns; k++) {
+		struct machine_state one;
+
+		run_machine(&g->runs[k], &one);
+		if (isfinite(one.load))
+			v[0][n[0]++] = one.load;
+		if (isfinite(one.steal_pct))
+			v[1][n[1]++] = one.steal_pct;
+		if (isfinite(one.ghz) && one.ghz > 0)
+			v[2][n[2]++] = one.ghz;
+		if (isfinite(one.wait_pct))
+			v[3][n[3]++] = one.wait_pct;
+	}
+	s->load = n[0] ? median_of_copy(v[0], n[0]) : NAN;
+	s->steal_pct = n[1] ? median_of_copy(v[1], n[1]) : NAN;
+	s->ghz = n[2] ? median_of_copy(v[2], n[2]) : NAN;
+	s->wait_pct = n[3] ? median_of_copy(v[3], n[3]) : NAN;
+	for (size_t f = 0; f < 4; f++)
+		free(v[f]);
+}
+
+/*
+ * Visibly apart: a task's worth and half again, 5 points of steal, 10 % of
+ * speed, 5 points and twice the share of time waiting for a CPU.
+ */
+#define MACHINE_LOAD_APART 1.0
+#define MACHINE_LOAD_RATIO 1.5
+#define MACHINE_STEAL_APART_PCT 5.0
+#define MACHINE_GHZ_RATIO 1.10
+#define MACHINE_WAIT_APART_PCT 5.0
+#define MACHINE_WAIT_RATIO 2.0
+
+/* What differed between base and other, in words; NULL when nothing did. */
+static char *machine_difference(const struct machine_state *b,
+				const struct machine_state *o)
+{
+	char buf[256] = "";
+	size_t len = 0;
+
+	if (isfinite(b->load) && isfinite(o->load) &&
+	    fabs(o->load - b->load) >= MACHINE_LOAD_APART &&
+	    fmax(b->load, o->load) >= MACHINE_LOAD_RATIO * fmin(b->load, o->load))
+		len += (size_t)snprintf(buf + len, sizeof(buf) - len, "load %.1f against "
+					"%.1f", b->load, o->load);
+	if (isfinite(b->steal_pct) && isfinite(o->steal_pct) &&
+	    fabs(o->steal_pct - b->steal_pct) >= MACHINE_STEAL_APART_PCT && len < sizeof(buf))
+		len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%ssteal %.1f %% "
+					"against %.1f %%", len ? ", " : "", b->steal_pct,
+					o->steal_pct);
+	if (isfinite(b->ghz) && isfinite(o->ghz) &&
+	    fmax(b->ghz, o->ghz) >= MACHINE_GHZ_RATIO * fmin(b->ghz, o->ghz) &&
+	    len < sizeof(buf))
+		len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%score speed "
+					"%.2f against %.2f GHz", len ? ", " : "",
+					b->ghz, o->ghz);
+	if (isfinite(b->wait_pct) && isfinite(o->wait_pct) &&
+	    fabs(o->wait_pct - b->wait_pct) >= MACHINE_WAIT_APART_PCT &&
+	    fmax(b->wait_pct, o->wait_pct) >= MACHINE_WAIT_RATIO *
+					       fmin(b->wait_pct, o->wait_pct) &&
+	    len < sizeof(buf))
+		snprintf(buf + len, sizeof(buf) - len, "%swaiting for a CPU %.1f %% of "
+			 "the time against %.1f %%", len ? ", " : "", b->wait_pct,
+			 o->wait_pct);
+	return *buf ? xstrdup(buf) : NULL;
+}
+
+static void detect_machine_difference(struct compare_result *r)
+{
+	struct machine_state base, other;
+
+	r->machine_difference = xcalloc(r->ngroups, sizeof(char *));
+	/* Interleaved rounds saw the same machine. */
+	if (r->paired)
+		return;
+	group_machine(&r->groups[0], &base);
+	for (size_t g = 1; g < r->ngroups; g++) {
+		group_machine(&r->groups[g], &other);
+		r->machine_difference[g] = machine_difference(&base, &other);
+	}
+}
+
 /* ---- ns beside core cycles ------------------------------------------- */
 
 /* The median over a group's runs of each run's median ns for the row. */
@@ -1117,6 +1245,7 @@ int compare_build(struct compare_result *r, struct compare_group *groups,
 	compute_geomeans(r);
 	find_pooled_invocations(r);
 	detect_machine_shift(r);
+	detect_machine_difference(r);
 	add_ns_beside(r);
 	judge_emulation(r);
 	return 0;
@@ -1143,6 +1272,9 @@ void compare_free(struct compare_result *r)
 		compare_group_release(r->own_history);
 		free(r->own_history);
 	}
+	for (size_t g = 0; r->machine_difference && g < r->ngroups; g++)
+		free(r->machine_difference[g]);
+	free(r->machine_difference);
 	memset(r, 0, sizeof(*r));
 }
 

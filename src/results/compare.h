@@ -263,6 +263,13 @@ struct compare_result {
 	 * replicates, and the output says so.
 	 */
 	bool *pooled_invocations;
+	/*
+	 * Per group (NULL for the base, and when nothing differed): what the
+	 * runs' own records say differed between its machine and the base's
+	 * ("load 0.1 against 1.9"), whatever the number of cells. Not for
+	 * interleaved rounds, which saw one machine.
+	 */
+	char **machine_difference;
 };
 
 /*

@@ -12,6 +12,7 @@
 #include <signal.h>
 #include <stddef.h>
 #include <sys/types.h>
+#include <jansson.h>
 
 /*
  * Where execvp() would find name, searching path_env (PATH; NULL: the
@@ -27,6 +28,29 @@ int exec_lookup(const char *name, const char *path_env, char *out, size_t len);
  * otherwise verbatim (the text of a --shell command). malloc'd.
  */
 char *exec_join_argv(char *const *argv, bool quote);
+
+/*
+ * w as one word of a /bin/sh line (malloc'd): verbatim when it holds only
+ * [A-Za-z0-9_./=:,+@%-], else single-quoted ('it'\''s'). The one quoting
+ * of exec for a shell line.
+ */
+char *exec_shell_quote(const char *w);
+
+/*
+ * line split into words as sh splits a simple command: blanks separate,
+ * '...' is literal, "..." keeps \\ \" \$ \` escapes, a backslash outside
+ * quotes takes the next character literally. What only a shell can do
+ * (unquoted | & ; < > ( ) $ ` * ?, or ~ opening a word) is refused, since
+ * the words run without one: NULL with the reason in err. Otherwise a
+ * NULL-terminated array of at least one word (exec_free_words()).
+ */
+char **exec_split_words(const char *line, char *err, size_t errlen);
+void exec_free_words(char **words);
+size_t exec_count_words(char *const *words);
+
+/* s with every "{name}" replaced by value (malloc'd); *hits: how many. */
+char *exec_substitute(const char *s, const char *name, const char *value,
+		      size_t *hits);
 
 /*
  * hyperfine's outlier rule: |x - median| / MAD > 14.826 (a modified
@@ -47,7 +71,90 @@ struct exec_result {
 	double user_s, sys_s;	/* the child's, from wait4() */
 	int status;		/* wait status */
 	int exec_errno;		/* the exec failed with this, or 0 */
+	/* What disturbed it: the child's own context switches (wait4()). */
+	long involuntary, voluntary;
+	long long migrations;	/* the child's, -1 unknown (no CONFIG_SCHED_DEBUG) */
+	/*
+	 * The time it waited, runnable, for a CPU (run_delay of
+	 * /proc/PID/schedstat): what a busy neighbour on its CPU costs it.
+	 * NAN unknown (no CONFIG_SCHED_INFO).
+	 */
+	double wait_s;
 };
+
+/*
+ * What disturbed one run of a command (exec) or one repetition (scale),
+ * read between runs, never during one.
+ */
+struct exec_disturb {
+	double wall_s;
+	long involuntary, voluntary;	/* context switches */
+	long long migrations;		/* -1 unknown */
+	double wait_ms;			/* runnable, waiting for a CPU; NAN unknown */
+	double steal_ms;		/* of all CPUs; NAN unknown */
+	long runnable;			/* other tasks runnable at its start, -1 unknown */
+	bool disturbed;			/* far beyond the others */
+};
+
+/* The medians over a set of runs, each figure over the runs that know it. */
+struct exec_disturb_medians {
+	double involuntary, runnable, steal_ms, wait_ms;
+	size_t runs;
+};
+void exec_disturb_medians(const struct exec_disturb *runs, size_t n,
+			  struct exec_disturb_medians *d);
+
+/*
+ * Mark the runs disturbed far beyond the medians d: switches more than
+ * EXEC_DISTURB_SWITCH_FACTOR times the median's plus
+ * EXEC_DISTURB_SWITCH_EXTRA; a steal of more than a tick and more than
+ * EXEC_DISTURB_STEAL_SHARE of every CPU's time during the run; more than
+ * twice the median's runnable tasks and a CPU's worth on top (the count
+ * moves by a few from run to run on a busy machine: no disturbance); or a
+ * wait for a CPU of EXEC_DISTURB_WAIT_SHARE of the run and more than
+ * EXEC_DISTURB_SWITCH_FACTOR times the median's plus
+ * EXEC_DISTURB_WAIT_EXTRA_MS. Returns how many are marked.
+ */
+#define EXEC_DISTURB_SWITCH_FACTOR 4
+#define EXEC_DISTURB_SWITCH_EXTRA 4
+#define EXEC_DISTURB_STEAL_SHARE 0.05
+#define EXEC_DISTURB_WAIT_SHARE 0.25
+#define EXEC_DISTURB_WAIT_EXTRA_MS 1.0
+size_t exec_mark_disturbed(struct exec_disturb *runs, size_t n,
+			   const struct exec_disturb_medians *d);
+
+/*
+ * The runs' disturbance as saved in a run's quality: "runs" (an array per
+ * figure), "disturbed" (the marked runs, numbered from 1) and "machine"
+ * (runnable_median, steal_pct: of every CPU's time, wait_pct: the median
+ * run's share of its time waiting for a CPU), which compare reads to tell
+ * that two runs' machines differed.
+ */
+json_t *exec_disturb_json(const struct exec_disturb *runs, size_t n);
+
+/* A run's disturbance from the machine before and after it, and its result. */
+struct exec_machine;
+void exec_disturb_fill(struct exec_disturb *d, const struct exec_result *r,
+		       const struct exec_machine *before,
+		       const struct exec_machine *after);
+
+/* "12 345 6": run_delay (345 ns) in seconds, NAN when the text is not one. */
+double exec_parse_run_delay(const char *schedstat);
+
+/*
+ * The machine around a run, read between runs only: the tasks runnable
+ * besides clockbench (/proc/loadavg's fourth field, minus this process)
+ * and the steal of all CPUs so far (USER_HZ ticks); -1 unknown.
+ */
+struct exec_machine {
+	long runnable;
+	long long steal_ticks;
+};
+void exec_machine_take(struct exec_machine *m);
+/* "cpu  1 2 3 4 5 6 7 8 ...": the all-CPU steal, -1 when the text has none. */
+long long exec_parse_total_steal(const char *proc_stat);
+/* "0.52 0.58 0.59 3/467 12345": runnable tasks (3), -1 when not one. */
+long exec_parse_runnable(const char *loadavg);
 
 /*
  * Start program (a path: resolved once, by exec_lookup(), never searched

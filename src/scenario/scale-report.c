@@ -110,6 +110,33 @@ static void print_accounting(FILE *f, const struct scale_report *r)
 	fprintf(f, "# user-s, sys-s (the threads' sums): %s\n", note);
 }
 
+/* "# disturbance, median repetition: ...", and the ones marked. */
+static void print_disturbance(FILE *f, const struct scale_report *r)
+{
+	struct exec_disturb_medians d;
+	size_t marked = 0;
+
+	if (!r->nreps)
+		return;
+	exec_disturb_medians(r->reps, r->nreps, &d);
+	fprintf(f, "# disturbance, median repetition: %.0f involuntary switches, ",
+		d.involuntary);
+	if (isfinite(d.runnable))
+		fprintf(f, "%.0f other tasks runnable at its start, ", d.runnable);
+	if (isfinite(d.steal_ms))
+		fprintf(f, "%.0f ms stolen", d.steal_ms);
+	else
+		fputs("steal unknown", f);
+	for (unsigned k = 0; k < r->nreps; k++)
+		marked += r->reps[k].disturbed;
+	fprintf(f, "; %zu of %u repetitions disturbed far beyond the others%s",
+		marked, r->nreps, marked ? ":" : "");
+	for (unsigned k = 0, named = 0; k < r->nreps; k++)
+		if (r->reps[k].disturbed)
+			fprintf(f, "%s %u", named++ ? "," : "", k + 1);
+	fputc('\n', f);
+}
+
 static void print_header(FILE *f, const struct scale_report *r)
 {
 	char when[64];
@@ -132,6 +159,7 @@ static void print_header(FILE *f, const struct scale_report *r)
 		      "# change: elapsed vs the first thread count, positive = "
 		      "slower; ns/call: (user + sys) CPU time per call\n", f);
 		print_accounting(f, r);
+		print_disturbance(f, r);
 		return;
 	}
 	fprintf(f, "# one thread on CPU %d calls while N idle threads exist; "
@@ -333,6 +361,7 @@ static json_t *report_json(const struct scale_report *r)
 		json_object_set_new(o, "threads", counts_json(r));
 		json_object_set_new(o, "series", json_string(r->series));
 		json_object_set_new(o, "cpu_accounting", cpu_accounting_to_json(&r->acct));
+		json_object_set_new(o, "disturbance", exec_disturb_json(r->reps, r->nreps));
 	} else {
 		json_object_set_new(o, "idle_threads", counts_json(r));
 		json_object_set_new(o, "cpu", json_integer(r->cpu));
@@ -552,6 +581,7 @@ void scale_report_add_cells(const struct scale_report *r, struct stored_run *out
 		json_object_set_new(config, "cpu_time", cpu_time);
 		json_object_set_new(config, "cpu_accounting",
 				    cpu_accounting_to_json(&r->acct));
+		out->quality = exec_disturb_json(r->reps, r->nreps);
 	} else {
 		json_decref(cpu_time);
 		json_object_set_new(config, "cpu", json_integer(r->cpu));
@@ -577,6 +607,7 @@ void scale_report_free(struct scale_report *r)
 		free(c->idle);
 	}
 	disturb_tracker_free(&r->disturb);
+	free(r->reps);
 	free(r->cells);
 	free(r->counts);
 	memset(r, 0, sizeof(*r));

@@ -16,6 +16,7 @@
 #include "probe/disturb.h"
 #include "probe/env.h"
 #include "results/record.h"
+#include "scenario/exec.h"
 #include "scenario/scale.h"
 #include "basic/stats.h"
 #include "probe/timing.h"
@@ -63,6 +64,13 @@ struct scale_report {
 	struct scale_cell *cells;
 	size_t ncells;
 	struct cpu_accounting acct;	/* SCALE_THREADS: what user-s, sys-s are worth */
+	/*
+	 * SCALE_THREADS: what disturbed each repetition (every count and
+	 * cell once): the process's switches, the steal of all CPUs and the
+	 * tasks runnable besides it at the repetition's start.
+	 */
+	struct exec_disturb *reps;
+	unsigned nreps;
 	struct env_info env;		/* borrowed */
 	struct timespec started;
 	double elapsed_s;

@@ -149,6 +149,17 @@ int tbench_start(struct timens_bench *b, size_t s, char *err, size_t errlen);
 int tbench_round(struct timens_bench *b, size_t s, unsigned k, char *err,
 		 size_t errlen);
 
+/*
+ * The order of the sides (or exec's commands) in repetition k: side j of
+ * nsides. seed 0: forwards on even repetitions, backwards on odd (A B B A
+ * ...: a linear drift touches every side alike over two repetitions).
+ * Otherwise each repetition a shuffle of its own, the same for the same
+ * seed (a drift with the period of the ABBA order cannot line up with it).
+ * Every side once per repetition either way: the order is balanced.
+ */
+#define TB_ORDER_MAX 64
+size_t tb_order_at(size_t nsides, unsigned k, size_t j, uint64_t seed);
+
 /* Side j of repetition k: forwards on even ones, backwards on odd (ABBA). */
 size_t tbench_side_at(const struct timens_bench *b, unsigned k, size_t j);
 

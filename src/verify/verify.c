@@ -17,6 +17,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "basic/progress.h"
 #include "config.h"
 #include "probe/env.h"
 #include "probe/vdso-call.h"
@@ -865,10 +866,21 @@ DEFINE_RESULT(vxfail, R_XFAIL)
 
 static void run_groups(struct verify *v)
 {
+	/*
+	 * A long --duration says where it is and how long is left, unless
+	 * the TAP lines go to a terminal (they show it, and the line would
+	 * sit among them).
+	 */
+	struct progress prog = { 0 };
+
+	if (v->mode == VMODE_RUN && !isatty(fileno(v->out)))
+		progress_init(&prog, verify_ngroups);
 	for (size_t i = 0; i < verify_ngroups; i++) {
+		progress_update(&prog, i, verify_groups[i].name);
 		v->group_destructive = verify_groups[i].destructive;
 		verify_groups[i].run(v);
 	}
+	progress_done(&prog);
 	v->group_destructive = false;
 }
 

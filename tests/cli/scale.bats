@@ -131,6 +131,20 @@ idle_point() { # json name idle-threads path
 		and (.runs[0].config.cpu_time | length == 4)' <<<"$output"
 }
 
+@test "every repetition's disturbance is kept, printed and saved" {
+	run "$CLOCKBENCH" scale --threads 2 --calls 20000 --repetitions 3
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"# disturbance, median repetition: "*" of 3 repetitions disturbed far beyond the others"* ]]
+	run --separate-stderr "$CLOCKBENCH" export --format json 1
+	[ "$status" -eq 0 ]
+	jq -e '.runs[0].quality | (.runs.involuntary | length) == 3
+		and (.runs.runnable | length) == 3 and (.runs.involuntary | all(. >= 0))
+		and (.machine | has("runnable_median") and has("steal_pct"))' <<<"$output"
+	run --separate-stderr "$CLOCKBENCH" scale --threads 2 --calls 20000 --repetitions 2 \
+		--no-save --format json
+	jq -e '.disturbance.runs.involuntary | length == 2' <<<"$output"
+}
+
 @test "compare --style mmtests prints seed 001's table from two runs" {
 	for label in before after; do
 		run "$CLOCKBENCH" scale --threads 2,5 --calls 80000 --repetitions 3 --label "$label"

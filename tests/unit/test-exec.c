@@ -13,6 +13,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <math.h>
+#include <stdbool.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +24,8 @@
 #include <unistd.h>
 
 #include "scenario/exec.h"
+#include "scenario/timens-bench.h"
+#include "basic/progress.h"
 #include "basic/util.h"
 
 struct tmpdir {
@@ -204,6 +208,152 @@ static void test_describe_signal(void **state)
 	assert_string_equal(how, "was killed by signal 9 (Killed)");
 }
 
+
+/* Words as sh splits a simple command; what needs a shell is refused. */
+static void expect_words(const char *line, const char *const *want, size_t n)
+{
+	char err[128] = "";
+	char **w = exec_split_words(line, err, sizeof(err));
+
+	assert_non_null(w);
+	assert_int_equal(exec_count_words(w), n);
+	for (size_t i = 0; i < n; i++)
+		assert_string_equal(w[i], want[i]);
+	exec_free_words(w);
+}
+
+static void expect_refused(const char *line, const char *why)
+{
+	char err[128] = "";
+
+	assert_null(exec_split_words(line, err, sizeof(err)));
+	assert_non_null(strstr(err, why));
+}
+
+static void test_split_words(void **state)
+{
+	static const char *const plain[] = { "sleep", "0.010" };
+	static const char *const quoted[] = { "printf", "%s\\n", "a b", "" };
+	static const char *const dq[] = { "echo", "say \"hi\" \\ x", "it's" };
+	static const char *const escaped[] = { "a b", "c|d", "e" };
+	static const char *const sh[] = { "sh", "-c", "echo 0 > /sys/x" };
+
+	(void)state;
+	expect_words("  sleep\t0.010  ", plain, 2);
+	expect_words("printf '%s\\n' 'a b' ''", quoted, 4);
+	expect_words("echo \"say \\\"hi\\\" \\\\ x\" it\\'s", dq, 3);
+	expect_words("a\\ b c\\|d e", escaped, 3);
+	expect_words("sh -c 'echo 0 > /sys/x'", sh, 3);
+	expect_refused("ls | wc", "'|' needs a shell");
+	expect_refused("echo $HOME", "'$' needs a shell");
+	expect_refused("echo \"$HOME\"", "'$' inside");
+	expect_refused("ls *.c", "'*' needs a shell");
+	expect_refused("cat ~/x", "'~' needs a shell");
+	expect_refused("true; false", "';' needs a shell");
+	expect_refused("echo 'open", "unterminated '");
+	expect_refused("echo \"open", "unterminated \"");
+	expect_refused("   ", "empty command");
+}
+
+static void test_substitute(void **state)
+{
+	size_t hits;
+	char *s;
+
+	(void)state;
+	s = exec_substitute("x{n}y{n}{m}{n", "n", "4", &hits);
+	assert_string_equal(s, "x4y4{m}{n");
+	assert_int_equal(hits, 2);
+	free(s);
+	s = exec_substitute("none", "n", "4", &hits);
+	assert_string_equal(s, "none");
+	assert_int_equal(hits, 0);
+	free(s);
+	/* Quoting for a shell line: verbatim when safe, else single quotes. */
+	s = exec_shell_quote("0.010");
+	assert_string_equal(s, "0.010");
+	free(s);
+	s = exec_shell_quote("a'b; rm");
+	assert_string_equal(s, "'a'\\''b; rm'");
+	free(s);
+}
+
+static void test_machine_parsers(void **state)
+{
+	(void)state;
+	assert_int_equal(exec_parse_runnable("0.52 0.58 0.59 3/467 12345\n"), 3);
+	assert_int_equal(exec_parse_runnable("garbage"), -1);
+	assert_int_equal(exec_parse_total_steal("cpu  1 2 3 4 5 6 7 8 0 0\ncpu0 1 2 3 4 5 6 7 9\n"), 8);
+	assert_int_equal(exec_parse_total_steal("cpu0 1 2 3 4 5 6 7 9\n"), -1);
+	assert_int_equal(exec_parse_total_steal("cpu  1 2 3\n"), -1);
+	assert_float_equal(exec_parse_run_delay("1980899 3436894 1\n"), 0.003436894, 1e-12);
+	assert_true(isnan(exec_parse_run_delay("x")));
+}
+
+/* ab's order: A B B A; a seed: every command once per repetition, reproducible. */
+static void test_order(void **state)
+{
+	(void)state;
+	assert_int_equal(tb_order_at(2, 0, 0, 0), 0);
+	assert_int_equal(tb_order_at(2, 0, 1, 0), 1);
+	assert_int_equal(tb_order_at(2, 1, 0, 0), 1);
+	assert_int_equal(tb_order_at(2, 1, 1, 0), 0);
+	for (unsigned k = 0; k < 50; k++) {
+		bool seen[5] = { false };
+
+		for (size_t j = 0; j < 5; j++) {
+			size_t s = tb_order_at(5, k, j, 42);
+
+			assert_true(s < 5 && !seen[s]);
+			seen[s] = true;
+			assert_int_equal(s, tb_order_at(5, k, j, 42));
+		}
+	}
+}
+
+/* Not a timing bound: the arithmetic of the estimate, on given figures. */
+static void test_progress_estimate(void **state)
+{
+	(void)state;
+	assert_true(isnan(progress_left_s(0, 10, 5, 5)));
+	/* 2 steps in 4 s, 1 s into the third: 8 steps at 2 s, less 1 s. */
+	assert_float_equal(progress_left_s(2, 10, 5, 1), 15, 1e-9);
+	/* Overdue: never below 0. */
+	assert_float_equal(progress_left_s(9, 10, 100, 50), 0, 1e-9);
+	assert_float_equal(progress_left_s(10, 10, 100, 0), 0, 1e-9);
+}
+
+/* Runs far beyond the others, on figures given here (no machine read). */
+static void test_mark_disturbed(void **state)
+{
+	struct exec_disturb runs[8];
+	struct exec_disturb_medians d;
+	json_t *j;
+
+	(void)state;
+	for (size_t k = 0; k < 8; k++)
+		runs[k] = (struct exec_disturb){ .wall_s = 0.010, .involuntary = 1,
+						 .wait_ms = 0.1, .steal_ms = 0,
+						 .runnable = 2, .migrations = -1 };
+	runs[2].involuntary = 9;	/* > 4 * 1 + 4 */
+	runs[5].wait_ms = 6;		/* > 25 % of 10 ms and far beyond 0.1 */
+	runs[6].involuntary = 8;	/* exactly 4 * 1 + 4: not beyond */
+	runs[7].runnable = -1;		/* unknown: no mark from it */
+	exec_disturb_medians(runs, 8, &d);
+	assert_float_equal(d.involuntary, 1, 0);
+	assert_float_equal(d.runnable, 2, 0);
+	assert_int_equal(exec_mark_disturbed(runs, 8, &d), 2);
+	assert_true(runs[2].disturbed && runs[5].disturbed && !runs[6].disturbed);
+	j = exec_disturb_json(runs, 8);
+	assert_int_equal(json_array_size(json_object_get(j, "disturbed")), 2);
+	assert_int_equal(json_integer_value(json_array_get(json_object_get(j, "disturbed"), 0)), 3);
+	assert_float_equal(json_real_value(json_object_get(json_object_get(j, "machine"),
+							   "runnable_median")), 2, 0);
+	assert_float_equal(json_real_value(json_object_get(json_object_get(j, "machine"),
+							   "wait_pct")), 1, 1e-9);
+	json_decref(j);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -214,6 +364,12 @@ int main(void)
 		cmocka_unit_test(test_outliers),
 		cmocka_unit_test(test_run),
 		cmocka_unit_test(test_describe_signal),
+		cmocka_unit_test(test_split_words),
+		cmocka_unit_test(test_substitute),
+		cmocka_unit_test(test_machine_parsers),
+		cmocka_unit_test(test_order),
+		cmocka_unit_test(test_progress_estimate),
+		cmocka_unit_test(test_mark_disturbed),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
