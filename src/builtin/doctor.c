@@ -20,6 +20,7 @@
 #include "doctor/doctor.h"
 #include "probe/env.h"
 #include "results/record.h"
+#include "report/output.h"
 #include "probe/timing.h"
 #include "basic/util.h"
 
@@ -729,6 +730,7 @@ int cmd_doctor(int argc, char **argv)
 	struct catalog_filter all;
 	struct timespec started;
 	struct doctor_ctx d;
+	bool stdout_lost;
 	uint64_t start;
 	int rc;
 
@@ -762,9 +764,12 @@ int cmd_doctor(int argc, char **argv)
 		print_json(&d);
 	else
 		print_table(&d);
-	fflush(stdout);
+	/* Before the failures on stderr; main would find it too late. */
+	stdout_lost = output_flush_stdout(0) != 0;
 	report_probe_failures(&d);
 	rc = exit_status(&d);
+	if (stdout_lost && rc == 0)
+		rc = 1;
 	/* A run not saved fails a healthy check; a problem's 3 stays. */
 	if (save_run(&d, &started) && rc == 0)
 		rc = 1;

@@ -3,6 +3,7 @@
 #include "report/run-json.h"
 #include "results/record.h"
 
+#include <errno.h>
 #include <math.h>
 #include <string.h>
 
@@ -18,6 +19,32 @@ int output_format_by_name(const char *name)
 	for (int i = 0; output_format_names[i]; i++)
 		if (streq(name, output_format_names[i]))
 			return i;
+	return -1;
+}
+
+int output_flush_stdout(int earlier)
+{
+	int why = 0;
+	bool failed;
+
+	errno = 0;
+	if (fflush(stdout) != 0)
+		why = errno;
+	/*
+	 * A buffer whose write failed earlier was dropped by stdio: only the
+	 * flag is left, and the caller's account of the failure if it has one
+	 * (errno is long overwritten by then: it is not guessed from).
+	 */
+	failed = why || ferror(stdout);
+	if (!why && failed)
+		why = earlier;
+	if (!failed)
+		return 0;
+	if (why)
+		error_msg("write error on standard output: %s", strerror(why));
+	else
+		error_msg("write error on standard output (an earlier write failed)");
+	clearerr(stdout);
 	return -1;
 }
 
@@ -283,5 +310,6 @@ int output_bench(FILE *f, const struct bench_run *run, enum output_format fmt,
 		json_decref(j);
 		break;
 	}
-	return fflush(f) == 0 && !ferror(f) ? 0 : -1;
+	/* Flushed and checked by the caller (main, measure_run()). */
+	return ferror(f) ? -1 : 0;
 }

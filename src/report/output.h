@@ -23,6 +23,15 @@ enum output_format {
 	FORMAT_TAP,
 };
 
+/*
+ * stdout flushed and its error flag read: 0, or -1 with "write error on
+ * standard output: No space left on device" printed (once: the flag is
+ * cleared). earlier: the errno of a flush the caller has just seen fail,
+ * or 0. main runs it after every command; a process that ends with
+ * _exit() (a guarded measurement's child) runs it itself.
+ */
+int output_flush_stdout(int earlier);
+
 /* -1 when name is not a known format. */
 int output_format_by_name(const char *name);
 extern const char *const output_format_names[];
@@ -59,7 +68,7 @@ double cell_robust_cv_pct(const struct cell_result *r);
 /*
  * Writes the run: the table, CSV and TAP from the bench run, JSON from the
  * run as stored (report/run-json.h); with_samples adds the raw samples.
- * Returns 0, or -1 when the stream fails.
+ * Returns 0, or -1 when the stream has failed so far (not flushed).
  */
 int output_bench(FILE *f, const struct bench_run *run, enum output_format fmt,
 		 const struct stored_run *stored, bool with_samples);
