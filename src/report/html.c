@@ -529,6 +529,32 @@ static void compare_table(struct strbuf *out, const struct plot_input *in,
 			    r->geomean_left_out, r->geomean_left_out == 1 ? "is" : "are");
 }
 
+/*
+ * A terminal's text in a <pre> block: its tabs (ministat indents with
+ * them) expanded to the 8-column stops a terminal would show, so that
+ * html_escape(), which shows every other control character as an escape,
+ * prints none of ours as "\t".
+ */
+static void pre_text(struct strbuf *out, const char *text)
+{
+	_cleanup_strbuf_ struct strbuf expanded = STRBUF_INIT;
+	size_t column = 0;
+
+	for (const char *s = text; *s; s++) {
+		if (*s == '\t') {
+			do
+				strbuf_addch(&expanded, ' ');
+			while (++column % 8);
+			continue;
+		}
+		strbuf_addch(&expanded, *s);
+		column = *s == '\n' ? 0 : column + 1;
+	}
+	strbuf_adds(out, "<pre>");
+	html_escape(out, expanded.buf);
+	strbuf_adds(out, "</pre>\n");
+}
+
 /* The text styles of compare (seeds 001, 002, 000 and ministat), verbatim. */
 static void compare_styles(struct strbuf *out, const struct compare_result *r)
 {
@@ -550,9 +576,8 @@ static void compare_styles(struct strbuf *out, const struct compare_result *r)
 		fclose(f);
 		strbuf_adds(out, "<h3>");
 		html_escape(out, styles[i].title);
-		strbuf_adds(out, "</h3>\n<pre>");
-		html_escape(out, text);
-		strbuf_adds(out, "</pre>\n");
+		strbuf_adds(out, "</h3>\n");
+		pre_text(out, text);
 		free(text);
 	}
 }
