@@ -104,7 +104,7 @@ static int parse_doctor_options(int argc, char **argv, struct doctor_options *o)
 			"getcpu, getrandom, times, getrusage (default: all)",
 			"clocks by name (monotonic, realtime-coarse, ...) or id",
 			"vdso, libc, syscall (default: all)"),
-		OPT_CHOICE(0, "format", "FMT", &o->format, doctor_formats,
+		OPT_FORMAT(0, &o->format, doctor_formats,
 			   "table or json (default table)"),
 		OPT_BOOL('q', "quiet", &o->quiet, "print only the problems, one line each"),
 		OPT_BOOL(0, "no-cost", &o->no_cost,

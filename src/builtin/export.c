@@ -42,7 +42,7 @@ struct export_options {
 static int parse_export_options(int argc, char **argv, struct export_options *o)
 {
 	struct option_def options[] = {
-		OPT_CHOICE(0, "format", "FMT", &o->format, export_formats,
+		OPT_FORMAT(0, &o->format, export_formats,
 			   "json (default): {\"clockbench_export\": 1, \"runs\": [...]},\n"
 			   "which 'clockbench import' reads on another machine;\n"
 			   "csv: one row per sample: run_uuid, run_id, label,\n"

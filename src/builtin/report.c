@@ -58,7 +58,7 @@ struct report_options {
 static int parse_report_options(int argc, char **argv, struct report_options *o)
 {
 	struct option_def options[] = {
-		OPT_CHOICE(0, "format", "FMT", &o->format, report_formats,
+		OPT_FORMAT(0, &o->format, report_formats,
 			   "html (default) or mail (plain text, 72 columns)"),
 		OPT_STRING('o', "output", "DIR|FILE", &o->output,
 			   "FILE.html, or a directory for index.html and the\n"

@@ -300,7 +300,7 @@ static int parse_runs_options(int argc, char **argv, struct run_filter *filter,
 		OPT_BOOL(0, "problems", &o->problems,
 			 "the hosts whose newest doctor run found clocks served\n"
 			 "by the kernel, with the causes (implies --command doctor)"),
-		OPT_CHOICE(0, "format", "FMT", &o->format, runs_formats,
+		OPT_FORMAT(0, &o->format, runs_formats,
 			   "table (default) or json"),
 		STORE_DB_OPTION(store),
 		OPT_END(),

@@ -48,7 +48,7 @@ struct show_options {
 static int parse_show_options(int argc, char **argv, struct show_options *o)
 {
 	struct option_def options[] = {
-		OPT_CHOICE(0, "format", "FMT", &o->format, show_formats,
+		OPT_FORMAT(0, &o->format, show_formats,
 			   "table (default) or json (an array of runs)"),
 		OPT_BOOL(0, "samples", &o->samples, "with json: include every raw sample"),
 		OPT_BOOL(0, "histogram", &o->histogram,

@@ -59,7 +59,7 @@ static const struct command_usage timens_usage = {
 	"signal N.",
 };
 
-static const char *const timens_formats[] = { "text", "json", NULL };
+static const char *const timens_formats[] = { "table", "json", NULL };
 
 struct timens_options {
 	struct catalog_filter filter;
@@ -155,8 +155,8 @@ static int parse_timens_options(int argc, char **argv, struct timens_options *o,
 		OPT_CHOICE(0, "style", "STYLE", &o->style, compare_style_names,
 			   "summary (default, seed 000's table), table,\n"
 			   "mmtests, ratio, ministat"),
-		OPT_CHOICE(0, "format", "FMT", &m->format, timens_formats,
-			   "text (default), json"),
+		OPT_FORMAT(0, &m->format, timens_formats,
+			   "table (default), json"),
 		OPT_CALLBACK(0, "host-label", "LABEL", &o->label[TB_HOST],
 			     side_label_option,
 			     "label of the saved host run (default host)"),

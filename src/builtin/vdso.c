@@ -52,7 +52,7 @@ static const struct command_usage vdso_usage = {
 static int parse_vdso_options(int argc, char **argv, struct vdso_opts *o)
 {
 	struct option_def options[] = {
-		OPT_CHOICE('F', "format", "FMT", &o->format, vdso_formats,
+		OPT_FORMAT('F', &o->format, vdso_formats,
 			   "output format: table (default) or json"),
 		OPT_STRING('f', "file", "FILE", &o->file,
 			   "read the image from FILE (e.g. a dump) instead of\n"

@@ -26,7 +26,7 @@ const char *const compare_style_names[] = {
 };
 
 const char *const compare_format_names[] = {
-	[CFORMAT_TEXT] = "text",
+	[CFORMAT_TEXT] = "table",
 	[CFORMAT_JSON] = "json",
 	[CFORMAT_CSV] = "csv",
 	[CFORMAT_MARKDOWN] = "markdown",

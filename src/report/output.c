@@ -14,14 +14,6 @@
 
 const char *const output_format_names[] = { "table", "json", "csv", "tap", NULL };
 
-int output_format_by_name(const char *name)
-{
-	for (int i = 0; output_format_names[i]; i++)
-		if (streq(name, output_format_names[i]))
-			return i;
-	return -1;
-}
-
 int output_flush_stdout(int earlier)
 {
 	int why = 0;

@@ -32,8 +32,7 @@ enum output_format {
  */
 int output_flush_stdout(int earlier);
 
-/* -1 when name is not a known format. */
-int output_format_by_name(const char *name);
+/* bench's --format (OPT_FORMAT), in the order of enum output_format. */
 extern const char *const output_format_names[];
 
 /*
