@@ -494,11 +494,6 @@ static void print_table(struct doctor_ctx *d)
 
 /* ---- JSON -------------------------------------------------------------- */
 
-static json_t *ns_json(double ns)
-{
-	return isnan(ns) ? json_null() : json_real(ns);
-}
-
 static json_t *syscalls_json(const char *list)
 {
 	json_t *arr = json_array();
@@ -516,7 +511,7 @@ static json_t *finding_json(const struct finding *f)
 	if (f->equiv)
 		eq = json_pack("{s:s, s:s, s:o}", "name", f->equiv->cell->name,
 			       "path", catalog_paths[f->equiv->cell->path], "ns_per_call",
-			       ns_json(f->equiv->measured ? f->equiv->ns : NAN));
+			       json_number(f->equiv->measured ? f->equiv->ns : NAN));
 	return json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:o, s:o}",
 			 "name", f->row->cell->name, "path", f->path,
 			 "severity", doctor_severity_name(f->severity),
@@ -524,7 +519,7 @@ static json_t *finding_json(const struct finding *f)
 			 "cause", doctor_cause_id(f->cause),
 			 "cause_label", doctor_cause_label(f->cause),
 			 "observed", f->observed, "evidence", f->evidence,
-			 "advice", f->advice, "ns_per_call", ns_json(f->ns),
+			 "advice", f->advice, "ns_per_call", json_number(f->ns),
 			 "userspace_equivalent", eq);
 }
 
@@ -634,9 +629,7 @@ static void print_json(struct doctor_ctx *d)
 			 "elapsed_s", d->elapsed_s);
 	if (!root)
 		fatal("cannot build the JSON report");
-	json_dumpf(root, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
-		   JSON_REAL_PRECISION(6));
-	fputc('\n', stdout);
+	json_print(stdout, root);
 	json_decref(root);
 }
 

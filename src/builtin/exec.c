@@ -417,7 +417,7 @@ static json_t *config_json(const struct exec_cmd *e)
 		      "show_output", o->show_output);
 	json_object_set_new(c, "program", json_string(o->program));
 	json_object_set_new(c, "harness_wall_median_s",
-			    json_real_or_null(harness_median(&e->harness)));
+			    json_number(harness_median(&e->harness)));
 	json_object_set_new(c, "cpu_accounting", cpu_accounting_to_json(&e->acct));
 	return c;
 }
@@ -452,8 +452,7 @@ static void print_json(const struct exec_cmd *e, bool interrupted)
 	json_object_set_new(j, "harness", e->harness.n ? harness_json(&e->harness) :
 			    json_null());
 	json_object_set_new(j, "cpu_accounting", cpu_accounting_to_json(&e->acct));
-	json_dumpf(j, stdout, JSON_INDENT(2));
-	putchar('\n');
+	json_print(stdout, j);
 	json_decref(j);
 }
 

@@ -417,8 +417,7 @@ static void print_json(const struct hotplug_run *run)
 		"online", direction_to_json(run, &run->dir[1]),
 		"environment", env_to_json(&run->m->env));
 
-	json_dumpf(j, stdout, JSON_INDENT(2));
-	putchar('\n');
+	json_print(stdout, j);
 	json_decref(j);
 }
 

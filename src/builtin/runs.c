@@ -11,6 +11,7 @@
 #include "builtin/builtin.h"
 #include "results/record.h"
 #include "results/store.h"
+#include "basic/json.h"
 #include "basic/options.h"
 #include "basic/strbuf.h"
 #include "basic/text.h"
@@ -149,8 +150,7 @@ static void print_json(const struct run_summary *runs, size_t n)
 		json_object_set_new(o, "cells_ok", json_integer((json_int_t)runs[i].cells_ok));
 		json_array_append_new(arr, o);
 	}
-	json_dumpf(arr, stdout, JSON_INDENT(2));
-	putchar('\n');
+	json_print(stdout, arr);
 	json_decref(arr);
 }
 
@@ -246,8 +246,7 @@ static void print_problems_json(const struct run_summary *runs, size_t n)
 			"clocksource", json_object_get(r->config, "clocksource"),
 			"problems", json_object_get(r->config, "problems")));
 	}
-	json_dumpf(arr, stdout, JSON_INDENT(2));
-	putchar('\n');
+	json_print(stdout, arr);
 	json_decref(arr);
 }
 

@@ -355,8 +355,7 @@ int cmd_show(int argc, char **argv)
 		stored_run_free(&run);
 	}
 	if (arr) {
-		json_dumpf(arr, stdout, JSON_INDENT(2));
-		putchar('\n');
+		json_print(stdout, arr);
 	}
 	rc = 0;		/* stdout is checked by main, for every command */
 out:

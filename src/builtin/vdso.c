@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "basic/json.h"
 #include "basic/options.h"
 #include "builtin/builtin.h"
 #include "basic/text.h"
@@ -333,14 +334,9 @@ static int print_json(const struct vdso_image *img, const char *file)
 	vdso_foreach_symbol(img, add_json_symbol, symbols);
 	json_object_set_new(root, "symbols", symbols);
 	json_object_set_new(root, "expected", expected_json(img));
-	rc = json_dumpf(root, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	rc = json_print(stdout, root);
 	json_decref(root);
-	if (rc < 0) {
-		error_msg("cannot write the JSON output");
-		return 1;
-	}
-	putchar('\n');
-	return 0;
+	return rc ? 1 : 0;
 }
 
 /* ---- the command ----------------------------------------------------- */

@@ -42,11 +42,6 @@ int output_flush_stdout(int earlier)
 
 /* ---- JSON ----------------------------------------------------------- */
 
-json_t *json_real_or_null(double v)
-{
-	return isfinite(v) ? json_real(v) : json_null();
-}
-
 bool median_ci_is_95(const struct summary *s)
 {
 	return stats_ci_honours(s->median_ci_coverage, 0.95);
@@ -55,20 +50,20 @@ bool median_ci_is_95(const struct summary *s)
 json_t *summary_to_json(const struct summary *s)
 {
 	json_t *o = json_pack("{s:I, s:o, s:o}", "n", (json_int_t)s->n,
-			      "min", json_real_or_null(s->min),
-			      "median", json_real_or_null(s->median));
+			      "min", json_number(s->min),
+			      "median", json_number(s->median));
 
 	json_object_set_new(o, "median_ci95", median_ci_is_95(s) ?
-			    json_pack("[o, o]", json_real_or_null(s->median_lo),
-				      json_real_or_null(s->median_hi)) : json_null());
+			    json_pack("[o, o]", json_number(s->median_lo),
+				      json_number(s->median_hi)) : json_null());
 	json_object_set_new(o, "median_ci_coverage",
-			    json_real_or_null(s->median_ci_coverage));
-	json_object_set_new(o, "mean", json_real_or_null(s->mean));
-	json_object_set_new(o, "stddev_pct", json_real_or_null(s->cv_pct));
-	json_object_set_new(o, "robust_cv_pct", json_real_or_null(s->robust_cv_pct));
-	json_object_set_new(o, "p99", json_real_or_null(s->p99));
-	json_object_set_new(o, "max", json_real_or_null(s->max));
-	json_object_set_new(o, "mad", json_real_or_null(s->mad));
+			    json_number(s->median_ci_coverage));
+	json_object_set_new(o, "mean", json_number(s->mean));
+	json_object_set_new(o, "stddev_pct", json_number(s->cv_pct));
+	json_object_set_new(o, "robust_cv_pct", json_number(s->robust_cv_pct));
+	json_object_set_new(o, "p99", json_number(s->p99));
+	json_object_set_new(o, "max", json_number(s->max));
+	json_object_set_new(o, "mad", json_number(s->mad));
 	json_object_set_new(o, "outliers", json_integer((json_int_t)s->outliers));
 	return o;
 }
@@ -297,8 +292,7 @@ int output_bench(FILE *f, const struct bench_run *run, enum output_format fmt,
 		 * so that an import of this file is the run itself.
 		 */
 		j = run_to_json(stored, with_samples);
-		json_dumpf(j, f, JSON_INDENT(2));
-		fputc('\n', f);
+		json_print(f, j);
 		json_decref(j);
 		break;
 	}

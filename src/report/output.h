@@ -12,6 +12,8 @@
 #include <stdio.h>
 #include <jansson.h>
 
+#include "basic/json.h"
+
 #include "results/run.h"
 #include "results/store.h"
 #include "basic/stats.h"
@@ -42,9 +44,6 @@ extern const char *const output_format_names[];
  * median_hi] ([min, max] then). Undefined figures are null.
  */
 json_t *summary_to_json(const struct summary *s);
-
-/* A number, or null for NaN and infinities (which JSON cannot carry). */
-json_t *json_real_or_null(double v);
 
 /*
  * A median's CI for a table, values times scale: "[1.234, 1.567]", or

@@ -17,6 +17,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "basic/json.h"
 #include "config.h"
 #include "probe/env.h"
 #include "probe/vdso-call.h"
@@ -1097,8 +1098,7 @@ static void print_json(struct verify *v, double elapsed)
 	if (v->fault.kind != FAULT_NONE)
 		json_object_set_new(root, "fault",
 				    json_string(getenv(VERIFY_FAULT_ENV)));
-	json_dumpf(root, v->out, JSON_INDENT(2) | JSON_REAL_PRECISION(6));
-	fputc('\n', v->out);
+	json_print(v->out, root);
 	json_decref(root);
 	env_free(&env);
 }
