@@ -11,6 +11,7 @@
 #include "basic/options.h"
 #include "builtin/builtin.h"
 #include "config.h"
+#include "report/run-json.h"
 #include "results/record.h"
 #include "results/store.h"
 #include "basic/text.h"
@@ -127,8 +128,8 @@ static void csv_run(const struct stored_run *r)
 
 static void json_begin(void)
 {
-	printf("{\"clockbench_export\":%d,\"tool\":\"clockbench %s\",\"runs\":[\n",
-	       STORE_EXPORT_VERSION, CLOCKBENCH_VERSION);
+	printf(RUNS_JSON_HEAD_FORMAT "\n", STORE_EXPORT_VERSION,
+	       "clockbench " CLOCKBENCH_VERSION);
 }
 
 static void json_run(const struct stored_run *r, bool first)

@@ -291,7 +291,8 @@ int output_bench(FILE *f, const struct bench_run *run, enum output_format fmt,
 		 * every figure to the last bit (jansson's shortest exact form),
 		 * so that an import of this file is the run itself.
 		 */
-		j = run_to_json(stored, with_samples);
+		j = runs_json_new();
+		runs_json_add(j, stored, with_samples);
 		json_print(f, j);
 		json_decref(j);
 		break;

@@ -72,6 +72,17 @@ static void add_statistics(json_t *cj, const struct stored_cell *c)
 	}
 }
 
+json_t *runs_json_new(void)
+{
+	return json_pack("{s:i, s:s, s:[]}", "clockbench_export", STORE_EXPORT_VERSION,
+			 "tool", "clockbench " CLOCKBENCH_VERSION, "runs");
+}
+
+void runs_json_add(json_t *doc, const struct stored_run *r, bool samples)
+{
+	json_array_append_new(json_object_get(doc, "runs"), run_to_json(r, samples));
+}
+
 json_t *run_to_json(const struct stored_run *r, bool samples)
 {
 	static const char *const sample_keys[] = {
