@@ -4,6 +4,7 @@
  * `clockbench <command> [options]`, in the style of git and perf.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -67,9 +68,11 @@ void usage_main(FILE *f)
  */
 static int finish_stdout(void)
 {
+	/* Started with stdout closed (>&-): closing it again is no error. */
+	bool was_open = fcntl(STDOUT_FILENO, F_GETFD) >= 0;
 	int rc = output_flush_stdout(0);
 
-	if (fclose(stdout) != 0 && rc == 0) {
+	if (fclose(stdout) != 0 && rc == 0 && was_open) {
 		error_msg("write error on standard output: %s", strerror(errno));
 		rc = -1;
 	}
