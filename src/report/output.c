@@ -14,11 +14,20 @@
 
 const char *const output_format_names[] = { "table", "json", "csv", "tap", NULL };
 
+/* The errnos a failed write leaves: others are no account of stdout's. */
+static bool write_errno(int e)
+{
+	return e == ENOSPC || e == EIO || e == EDQUOT || e == EFBIG || e == EPIPE;
+}
+
 int output_flush_stdout(int earlier)
 {
 	int why = 0;
 	bool failed;
 
+	/* An errno left by a failed write still unchanged is the best account. */
+	if (!earlier && write_errno(errno))
+		earlier = errno;
 	errno = 0;
 	if (fflush(stdout) != 0)
 		why = errno;

@@ -46,7 +46,7 @@ needs_clocksources() {
 	grep -qE '^clock-gettime-monotonic-vdso .* W ' <<<"$output"
 	[[ "$stderr" == *"saved run 1 to"* && "$stderr" == *"saved run 2 to"* ]]
 	run cb runs --format json
-	jq -e '[.runs[].label] == ["cpu0", "cpu1"] and (.runs | all(.command == "ab"))' <<<"$output"
+	jq -e '[.[].label] == ["cpu0", "cpu1"] and all(.command == "ab")' <<<"$output"
 	run cb show --format json cpu1
 	jq -e '.runs[0].config | .condition == "cpu" and .value == "1" and .arms == ["cpu0", "cpu1"]
 		and (.interleave | length == 36)' <<<"$output"

@@ -76,7 +76,7 @@ sys.exit(0 if digits and max(digits) >= 10 else 1)'
 	cb show --format json 2 >"$T/show.json"
 	python3 - "$T/compare.json" "$T/show.json" <<-'EOF'
 	import json, sys
-	cmp, show = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))[0]
+	cmp, show = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))['runs'][0]
 	median = {(c['name'], c['path']): c['summary']['median']
 	          for c in show['cells'] if 'summary' in c}
 	seen = 0

@@ -160,19 +160,27 @@ static void test_tap(void **state)
 	free_run(&fx);
 }
 
-/* JSON is the stored run's: the figures are recomputed from its samples. */
+/*
+ * JSON is the stored run's, in export's envelope: the figures are
+ * recomputed from its samples.
+ */
 static void test_json_is_the_stored_run(void **state)
 {
 	struct store_options o = { .label = "before" };
 	struct stored_run sr;
 	struct fixture fx;
-	json_t *j, *cell;
+	json_t *doc, *j, *cell;
 	char *out;
 
 	make_run(&fx);
 	record_from_bench(&fx.run, &o, &sr);
 	out = output_of(&fx, FORMAT_JSON, &sr);
-	j = json_loads(out, 0, NULL);
+	doc = json_loads(out, 0, NULL);
+	assert_non_null(doc);
+	assert_int_equal(json_integer_value(json_object_get(doc, "clockbench_export")),
+			 STORE_EXPORT_VERSION);
+	assert_int_equal(json_array_size(json_object_get(doc, "runs")), 1);
+	j = json_array_get(json_object_get(doc, "runs"), 0);
 	assert_non_null(j);
 	assert_string_equal(json_string_value(json_object_get(j, "label")), "before");
 	assert_string_equal(json_string_value(json_object_get(j, "command")), "bench");
@@ -181,7 +189,7 @@ static void test_json_is_the_stored_run(void **state)
 						    "median")) == 20.0);
 	assert_int_equal(json_array_size(json_object_get(cell, "round_medians")), 2);
 	assert_null(json_object_get(cell, "samples"));
-	json_decref(j);
+	json_decref(doc);
 	free(out);
 	stored_run_free(&sr);
 	free_run(&fx);
