@@ -70,7 +70,7 @@ static int finish_stdout(void)
 {
 	/* Started with stdout closed (>&-): closing it again is no error. */
 	bool was_open = fcntl(STDOUT_FILENO, F_GETFD) >= 0;
-	int rc = output_flush_stdout(0);
+	int rc = output_flush_stdout();
 
 	if (fclose(stdout) != 0 && rc == 0 && was_open) {
 		error_msg("write error on standard output: %s", strerror(errno));

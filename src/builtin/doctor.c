@@ -758,7 +758,7 @@ int cmd_doctor(int argc, char **argv)
 	else
 		print_table(&d);
 	/* Before the failures on stderr; main would find it too late. */
-	stdout_lost = output_flush_stdout(0) != 0;
+	stdout_lost = output_flush_stdout() != 0;
 	report_probe_failures(&d);
 	rc = exit_status(&d);
 	if (stdout_lost && rc == 0)

@@ -106,10 +106,10 @@ static int print_results(struct measure *m)
 	rc = m->ops->print(m, stdout);
 	/*
 	 * Here and not only in main: a guarded measurement prints in a child
-	 * that ends with _exit(), which writes no buffer. A printer that
-	 * flushed its output and saw it fail left the reason in errno.
+	 * that ends with _exit(), which writes no buffer; and right after the
+	 * printer, whose failed flush left the reason in errno.
 	 */
-	if (output_flush_stdout(errno) != 0)
+	if (output_flush_stdout() != 0)
 		return -1;
 	return rc;
 }

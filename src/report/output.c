@@ -14,27 +14,24 @@
 
 const char *const output_format_names[] = { "table", "json", "csv", "tap", NULL };
 
-/* The errnos a failed write leaves: others are no account of stdout's. */
+/* The errnos a failed write leaves: any other is no account of stdout's. */
 static bool write_errno(int e)
 {
 	return e == ENOSPC || e == EIO || e == EDQUOT || e == EFBIG || e == EPIPE;
 }
 
-int output_flush_stdout(int earlier)
+int output_flush_stdout(void)
 {
-	int why = 0;
+	int earlier = write_errno(errno) ? errno : 0, why = 0;
 	bool failed;
 
-	/* An errno left by a failed write still unchanged is the best account. */
-	if (!earlier && write_errno(errno))
-		earlier = errno;
 	errno = 0;
 	if (fflush(stdout) != 0)
 		why = errno;
 	/*
-	 * A buffer whose write failed earlier was dropped by stdio: only the
-	 * flag is left, and the caller's account of the failure if it has one
-	 * (errno is long overwritten by then: it is not guessed from).
+	 * stdio drops a buffer whose write failed and keeps only the flag:
+	 * the reason is then the errno that failed write left, if nothing has
+	 * changed it since (a write's errno, never a stale ENOENT or EBADF).
 	 */
 	failed = why || ferror(stdout);
 	if (!why && failed)

@@ -28,11 +28,10 @@ enum output_format {
 /*
  * stdout flushed and its error flag read: 0, or -1 with "write error on
  * standard output: No space left on device" printed (once: the flag is
- * cleared). earlier: the errno of a flush the caller has just seen fail,
- * or 0. main runs it after every command; a process that ends with
+ * cleared). main runs it after every command; a process that ends with
  * _exit() (a guarded measurement's child) runs it itself.
  */
-int output_flush_stdout(int earlier);
+int output_flush_stdout(void);
 
 /* bench's --format (OPT_FORMAT), in the order of enum output_format. */
 extern const char *const output_format_names[];

@@ -74,3 +74,12 @@ run_devfull() {
 	[ "$status" -eq 2 ]
 	[[ "$stderr" != *"No space left"* ]]
 }
+
+@test "stdout closed from the start: no error where nothing was written, one where it was" {
+	run --separate-stderr bash -c '"$1" import "$2" >&-' _ "$CLOCKBENCH" \
+		"$CLOCKBENCH_TEST_DATA/export-small.json"
+	[ "$status" -eq 0 ] || { echo "status $status: $stderr"; return 1; }
+	run --separate-stderr bash -c '"$1" --version >&-' _ "$CLOCKBENCH"
+	[ "$status" -eq 1 ]
+	[[ "$stderr" == *"write error on standard output"* ]]
+}
