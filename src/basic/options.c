@@ -107,6 +107,45 @@ static int apply_number(const struct option_def *o, const char *arg,
 	return 0;
 }
 
+const char *const format_vocabulary[] = {
+	"table", "json", "csv", "tap", "markdown", "html", "mail", NULL,
+};
+
+/* Old names of a format, read as the vocabulary's word for it. */
+static const struct { const char *alias, *name; } format_aliases[] = {
+	{ "text", "table" },	/* ab, compare and timens until 2026-12 */
+};
+
+static bool in_vocabulary(const char *name)
+{
+	for (const char *const *w = format_vocabulary; *w; w++)
+		if (streq(*w, name))
+			return true;
+	return false;
+}
+
+/* --format: the vocabulary's word for arg, then the command's choice. */
+static int apply_format(const struct option_def *o, const char *arg,
+			struct strbuf *err)
+{
+	const char *name = arg;
+
+	for (size_t i = 0; i < ARRAY_SIZE(format_aliases); i++)
+		if (streq(arg, format_aliases[i].alias))
+			name = format_aliases[i].name;
+	for (int i = 0; o->choices[i]; i++) {
+		if (!in_vocabulary(o->choices[i]))
+			fatal("--format '%s' is not in the format vocabulary",
+			      o->choices[i]);
+		if (streq(o->choices[i], name)) {
+			*(int *)o->value = i;
+			return 0;
+		}
+	}
+	options_unknown_choice(err, "format", arg, o->choices);
+	return -1;
+}
+
 static int apply_choice(const struct option_def *o, const char *arg,
 			struct strbuf *err)
 {
@@ -146,6 +185,8 @@ static int apply(const struct option_def *o, const char *arg, struct strbuf *err
 		return -1;
 	case OPTION_CHOICE:
 		return apply_choice(o, arg, err);
+	case OPTION_FORMAT:
+		return apply_format(o, arg, err);
 	case OPTION_CALLBACK:
 		return o->callback(o, arg, err);
 	case OPTION_END:

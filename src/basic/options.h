@@ -40,6 +40,7 @@ enum option_type {
 	OPTION_DOUBLE,		/* double *value, a number in [min, max] */
 	OPTION_DURATION,	/* double *value, seconds ("0.5", "200ms") > 0 */
 	OPTION_CHOICE,		/* int *value = index of the argument in choices */
+	OPTION_FORMAT,		/* --format: OPTION_CHOICE of format_vocabulary */
 	OPTION_CALLBACK,	/* callback(value, arg, err) */
 	OPTION_TEXT,		/* no option: a line of help text */
 };
@@ -96,6 +97,16 @@ struct option_def {
 #define OPT_CALLBACK(s, l, a, v, fn, h) \
 	{ .type = OPTION_CALLBACK, .short_name = (s), .long_name = (l), \
 	  .arg_name = (a), .value = (v), .callback = (fn), .help = (h) }
+/*
+ * The --format of a command: names, NULL-terminated, are the formats it
+ * prints, in the order of its own enum (int *v is the index), each a word
+ * of format_vocabulary; "text" is read as "table" (its name in ab,
+ * compare and timens before). s: a short option letter, or 0.
+ */
+#define OPT_FORMAT(s, v, names, h) \
+	{ .type = OPTION_FORMAT, .short_name = (s), .long_name = "format", \
+	  .arg_name = "FMT", .value = (int *){ (v) }, .choices = (names), \
+	  .help = (h) }
 /* A flag handled by a callback (called with arg NULL). */
 #define OPT_CALLBACK_FLAG(s, l, v, fn, h) \
 	{ .type = OPTION_CALLBACK, .short_name = (s), .long_name = (l), \
@@ -144,6 +155,14 @@ int options_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* The --help text: synopsis, description, the options, footer. */
 void print_usage(FILE *f, const struct command_usage *usage,
 		 const struct option_def *opts);
+
+/*
+ * Every word --format takes, whatever the command: table (aligned text for
+ * people), json, csv, tap (kselftest), markdown, html and mail (report's).
+ * A command takes those that apply to it; the same name means the same
+ * form everywhere.
+ */
+extern const char *const format_vocabulary[];
 
 /*
  * "IN,OUT" into int value[2]: two descriptor numbers, for the hidden

@@ -54,7 +54,7 @@ static const struct command_usage ab_usage = {
 	"(not root, no time namespaces), 128+N when stopped by signal N.",
 };
 
-static const char *const ab_formats[] = { "text", "json", NULL };
+static const char *const ab_formats[] = { "table", "json", NULL };
 
 enum ab_condition { AB_NONE, AB_CLOCKSOURCE, AB_TIMENS, AB_CPUS, AB_ENV, AB_PREFIX };
 
@@ -226,8 +226,8 @@ static int parse_ab_options(int argc, char **argv, struct ab_options *o,
 			   "affinity mask; not with --cpus)"),
 		OPT_CHOICE(0, "style", "STYLE", &o->style, compare_style_names,
 			   "table (default), mmtests, ratio, summary, ministat"),
-		OPT_CHOICE(0, "format", "FMT", &m->format, ab_formats,
-			   "text (default), json (compare's)"),
+		OPT_FORMAT(0, &m->format, ab_formats,
+			   "table (default), json (compare's)"),
 		OPT_CHOICE(0, "fail-on", "WHAT", &o->fail_on, compare_gate_names,
 			   "exit 3 when an arm is significantly worse, better or\n"
 			   "either (change) than the first"),

@@ -195,7 +195,7 @@ int cmd_bench(int argc, char **argv)
 			"10, --quick 5)"),
 		OPT_CHOICE(0, "counter", "WHICH", &counter, counter_names,
 			   "cycle counter: auto, perf, arch, none (default auto)"),
-		OPT_CHOICE(0, "format", "FMT", &m.format, output_format_names,
+		OPT_FORMAT(0, &m.format, output_format_names,
 			   "table, json, csv, tap (default table)"),
 		OPT_BOOL(0, "samples", &b.samples,
 			 "with --format json: every batch's per-call figures"),

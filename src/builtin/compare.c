@@ -81,8 +81,8 @@ static int parse_compare_options(int argc, char **argv, struct compare_cli *o)
 	struct option_def options[] = {
 		OPT_CHOICE(0, "style", "STYLE", &o->style, compare_style_names,
 			   "table (default), mmtests, ratio, summary, ministat"),
-		OPT_CHOICE(0, "format", "FMT", &o->format, compare_format_names,
-			   "text (default), json, csv, markdown"),
+		OPT_FORMAT(0, &o->format, compare_format_names,
+			   "table (default), json, csv, markdown"),
 		OPT_CALLBACK(0, "metric", "M", &o->opts.metric, metric_option,
 			     "core-cycles, ns, cycles, seconds (default: core-cycles\n"
 			     "when every run has them, else the runs' unit)"),

@@ -20,6 +20,7 @@
 #include "doctor/doctor.h"
 #include "probe/env.h"
 #include "results/record.h"
+#include "report/output.h"
 #include "probe/timing.h"
 #include "basic/util.h"
 
@@ -103,7 +104,7 @@ static int parse_doctor_options(int argc, char **argv, struct doctor_options *o)
 			"getcpu, getrandom, times, getrusage (default: all)",
 			"clocks by name (monotonic, realtime-coarse, ...) or id",
 			"vdso, libc, syscall (default: all)"),
-		OPT_CHOICE(0, "format", "FMT", &o->format, doctor_formats,
+		OPT_FORMAT(0, &o->format, doctor_formats,
 			   "table or json (default table)"),
 		OPT_BOOL('q', "quiet", &o->quiet, "print only the problems, one line each"),
 		OPT_BOOL(0, "no-cost", &o->no_cost,
@@ -493,11 +494,6 @@ static void print_table(struct doctor_ctx *d)
 
 /* ---- JSON -------------------------------------------------------------- */
 
-static json_t *ns_json(double ns)
-{
-	return isnan(ns) ? json_null() : json_real(ns);
-}
-
 static json_t *syscalls_json(const char *list)
 {
 	json_t *arr = json_array();
@@ -515,7 +511,7 @@ static json_t *finding_json(const struct finding *f)
 	if (f->equiv)
 		eq = json_pack("{s:s, s:s, s:o}", "name", f->equiv->cell->name,
 			       "path", catalog_paths[f->equiv->cell->path], "ns_per_call",
-			       ns_json(f->equiv->measured ? f->equiv->ns : NAN));
+			       json_number(f->equiv->measured ? f->equiv->ns : NAN));
 	return json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:o, s:o}",
 			 "name", f->row->cell->name, "path", f->path,
 			 "severity", doctor_severity_name(f->severity),
@@ -523,7 +519,7 @@ static json_t *finding_json(const struct finding *f)
 			 "cause", doctor_cause_id(f->cause),
 			 "cause_label", doctor_cause_label(f->cause),
 			 "observed", f->observed, "evidence", f->evidence,
-			 "advice", f->advice, "ns_per_call", ns_json(f->ns),
+			 "advice", f->advice, "ns_per_call", json_number(f->ns),
 			 "userspace_equivalent", eq);
 }
 
@@ -633,9 +629,7 @@ static void print_json(struct doctor_ctx *d)
 			 "elapsed_s", d->elapsed_s);
 	if (!root)
 		fatal("cannot build the JSON report");
-	json_dumpf(root, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
-		   JSON_REAL_PRECISION(6));
-	fputc('\n', stdout);
+	json_print(stdout, root);
 	json_decref(root);
 }
 
@@ -729,6 +723,7 @@ int cmd_doctor(int argc, char **argv)
 	struct catalog_filter all;
 	struct timespec started;
 	struct doctor_ctx d;
+	bool stdout_lost;
 	uint64_t start;
 	int rc;
 
@@ -762,9 +757,12 @@ int cmd_doctor(int argc, char **argv)
 		print_json(&d);
 	else
 		print_table(&d);
-	fflush(stdout);
+	/* Before the failures on stderr; main would find it too late. */
+	stdout_lost = output_flush_stdout() != 0;
 	report_probe_failures(&d);
 	rc = exit_status(&d);
+	if (stdout_lost && rc == 0)
+		rc = 1;
 	/* A run not saved fails a healthy check; a problem's 3 stays. */
 	if (save_run(&d, &started) && rc == 0)
 		rc = 1;

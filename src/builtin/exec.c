@@ -327,7 +327,7 @@ static int parse_exec_options(int argc, char **argv, struct exec_options *o,
 			 "leave the command's stdout and stderr alone"),
 		OPT_BOOL('i', "ignore-failure", &o->ignore_failure,
 			 "time runs that exit non-zero instead of stopping"),
-		OPT_CHOICE(0, "format", "FMT", &m->format, exec_formats,
+		OPT_FORMAT(0, &m->format, exec_formats,
 			   "table or json (default table)"),
 		STORE_SAVE_OPTIONS(&m->store),
 		OPT_END(),
@@ -986,7 +986,7 @@ static json_t *config_json(const struct exec_cmd *e, const struct exec_command *
 			"show_output", o->show_output);
 	json_object_set_new(cfg, "program", json_string(c->program));
 	json_object_set_new(cfg, "harness_wall_median_s",
-			    json_real_or_null(harness_median(&e->harness)));
+			    json_number(harness_median(&e->harness)));
 	json_object_set_new(cfg, "cpu_accounting", cpu_accounting_to_json(&e->acct));
 	if (e->ncmds > 1) {
 		json_t *labels = json_array();
@@ -1047,8 +1047,7 @@ static json_t *command_json(const struct exec_cmd *e, const struct exec_command 
 
 static void print_json_value(json_t *j)
 {
-	json_dumpf(j, stdout, JSON_INDENT(2));
-	putchar('\n');
+	json_print(stdout, j);
 	json_decref(j);
 }
 

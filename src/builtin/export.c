@@ -11,6 +11,7 @@
 #include "basic/options.h"
 #include "builtin/builtin.h"
 #include "config.h"
+#include "report/run-json.h"
 #include "results/record.h"
 #include "results/store.h"
 #include "basic/text.h"
@@ -42,7 +43,7 @@ struct export_options {
 static int parse_export_options(int argc, char **argv, struct export_options *o)
 {
 	struct option_def options[] = {
-		OPT_CHOICE(0, "format", "FMT", &o->format, export_formats,
+		OPT_FORMAT(0, &o->format, export_formats,
 			   "json (default): {\"clockbench_export\": 1, \"runs\": [...]},\n"
 			   "which 'clockbench import' reads on another machine;\n"
 			   "csv: one row per sample: run_uuid, run_id, label,\n"
@@ -127,8 +128,8 @@ static void csv_run(const struct stored_run *r)
 
 static void json_begin(void)
 {
-	printf("{\"clockbench_export\":%d,\"tool\":\"clockbench %s\",\"runs\":[\n",
-	       STORE_EXPORT_VERSION, CLOCKBENCH_VERSION);
+	printf(RUNS_JSON_HEAD_FORMAT "\n", STORE_EXPORT_VERSION,
+	       "clockbench " CLOCKBENCH_VERSION);
 }
 
 static void json_run(const struct stored_run *r, bool first)
@@ -200,9 +201,7 @@ int cmd_export(int argc, char **argv)
 	}
 	if (!csv)
 		json_end();
-	rc = fflush(stdout) == 0 && !ferror(stdout) ? 0 : 1;
-	if (rc)
-		error_msg("cannot write the export: %m");
+	rc = 0;		/* stdout is checked by main, for every command */
 out_ids:
 	free(ids);
 out:

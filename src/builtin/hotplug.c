@@ -113,7 +113,7 @@ static int parse_hotplug_options(int argc, char **argv, struct hotplug_options *
 			 "time the transitions only, without tracefs"),
 		OPT_INT(0, "top", "N", &o->top, 1, 1000,
 			"hotplug states shown and saved per direction (default 10)"),
-		OPT_CHOICE(0, "format", "FMT", &m->format, hotplug_formats,
+		OPT_FORMAT(0, &m->format, hotplug_formats,
 			   "table or json (default table)"),
 		OPT_STRING(0, "pidfile", "FILE", &o->pidfile,
 			   "write the measuring process's pid to FILE"),
@@ -417,8 +417,7 @@ static void print_json(const struct hotplug_run *run)
 		"online", direction_to_json(run, &run->dir[1]),
 		"environment", env_to_json(&run->m->env));
 
-	json_dumpf(j, stdout, JSON_INDENT(2));
-	putchar('\n');
+	json_print(stdout, j);
 	json_decref(j);
 }
 

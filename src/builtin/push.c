@@ -99,10 +99,6 @@ static int copy(struct store *from, struct store *to, char **specs, int nspecs,
 		error_msg("%zu run%s refused", c.refused, c.refused == 1 ? "" : "s");
 		rc = 1;
 	}
-	if (fflush(stdout) != 0 && !rc) {
-		error_msg("cannot write: %m");
-		rc = 1;
-	}
 	return rc ? 1 : 0;
 }
 

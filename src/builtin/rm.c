@@ -102,10 +102,6 @@ int cmd_rm(int argc, char **argv)
 		rc = remove_runs(st, ids, n, dry_run);
 		free(ids);
 	}
-	if (fflush(stdout) != 0 && !rc) {
-		error_msg("cannot write: %m");
-		rc = 1;
-	}
 	store_close(st);
 	return rc;
 }

@@ -168,7 +168,7 @@ static int parse_scale_options(int argc, char **argv, struct scale_options *o,
 		TIMING_BUDGET_OPTION(&o->timing,
 			"with --idle-threads: wall time per cell and count\n"
 			"(default 250ms)"),
-		OPT_CHOICE(0, "format", "FMT", &m->format, scale_formats,
+		OPT_FORMAT(0, &m->format, scale_formats,
 			   "table, json, csv (default table)"),
 		OPT_BOOL(0, "list", &o->list, "print the cells that would run"),
 		STORE_SAVE_OPTIONS(&m->store),

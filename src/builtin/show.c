@@ -48,8 +48,8 @@ struct show_options {
 static int parse_show_options(int argc, char **argv, struct show_options *o)
 {
 	struct option_def options[] = {
-		OPT_CHOICE(0, "format", "FMT", &o->format, show_formats,
-			   "table (default) or json (an array of runs)"),
+		OPT_FORMAT(0, &o->format, show_formats,
+			   "table (default) or json (as export writes runs)"),
 		OPT_BOOL(0, "samples", &o->samples, "with json: include every raw sample"),
 		OPT_BOOL(0, "histogram", &o->histogram,
 			 "with the table: a text histogram of each cell's samples"),
@@ -342,14 +342,14 @@ int cmd_show(int argc, char **argv)
 	if (record_resolve_specs(st, o.specs, o.nspecs, &ids, &n))
 		goto out;
 	if (json)
-		arr = json_array();
+		arr = runs_json_new();
 	for (size_t i = 0; i < n; i++) {
 		if (store_load_run(st, ids[i], &run, err, sizeof(err))) {
 			error_msg("%s", err);
 			goto out;
 		}
 		if (json) {
-			json_array_append_new(arr, run_to_json(&run, o.samples));
+			runs_json_add(arr, &run, o.samples);
 		} else {
 			if (i)
 				putchar('\n');
@@ -358,12 +358,9 @@ int cmd_show(int argc, char **argv)
 		stored_run_free(&run);
 	}
 	if (arr) {
-		json_dumpf(arr, stdout, JSON_INDENT(2));
-		putchar('\n');
+		json_print(stdout, arr);
 	}
-	rc = fflush(stdout) == 0 && !ferror(stdout) ? 0 : 1;
-	if (rc)
-		error_msg("cannot write the runs: %m");
+	rc = 0;		/* stdout is checked by main, for every command */
 out:
 	json_decref(arr);
 	free(ids);

@@ -12,6 +12,7 @@
 
 #include <jansson.h>
 
+#include "basic/json.h"
 #include "basic/options.h"
 #include "basic/strbuf.h"
 #include "builtin/builtin.h"
@@ -59,7 +60,7 @@ static const struct command_usage timens_usage = {
 	"signal N.",
 };
 
-static const char *const timens_formats[] = { "text", "json", NULL };
+static const char *const timens_formats[] = { "table", "json", NULL };
 
 struct timens_options {
 	struct catalog_filter filter;
@@ -155,8 +156,8 @@ static int parse_timens_options(int argc, char **argv, struct timens_options *o,
 		OPT_CHOICE(0, "style", "STYLE", &o->style, compare_style_names,
 			   "summary (default, seed 000's table), table,\n"
 			   "mmtests, ratio, ministat"),
-		OPT_CHOICE(0, "format", "FMT", &m->format, timens_formats,
-			   "text (default), json"),
+		OPT_FORMAT(0, &m->format, timens_formats,
+			   "table (default), json"),
 		OPT_CALLBACK(0, "host-label", "LABEL", &o->label[TB_HOST],
 			     side_label_option,
 			     "label of the saved host run (default host)"),
@@ -370,18 +371,13 @@ static void print_glance(FILE *f, const struct compare_result *cr,
 	}
 }
 
-static json_t *figure(double x)
-{
-	return isfinite(x) ? json_real(x) : json_null();
-}
-
 static json_t *round_medians_json(const struct cell_result *r)
 {
 	json_t *a = json_array();
 	double *m = timing_round_medians(r);
 
 	for (uint32_t k = 0; k < r->nrounds; k++)
-		json_array_append_new(a, figure(m[k]));
+		json_array_append_new(a, json_number(m[k]));
 	free(m);
 	return a;
 }
@@ -393,16 +389,16 @@ static json_t *side_json(const struct compare_side *s, const struct cell_result 
 	json_t *j;
 
 	j = json_pack("{s:o, s:o, s:o, s:o, s:I, s:I, s:o}",
-			 "median_ns", figure(core ? s->ns_median : s->sum.median),
+			 "median_ns", json_number(core ? s->ns_median : s->sum.median),
 			 "median_ci95", honoured ? json_pack("[o, o]",
-				figure(s->sum.median_lo), figure(s->sum.median_hi)) :
+				json_number(s->sum.median_lo), json_number(s->sum.median_hi)) :
 				json_null(),
-			 "median_ci_coverage", figure(s->sum.median_ci_coverage),
-			 "round_robust_cv_pct", figure(s->sum.robust_cv_pct),
+			 "median_ci_coverage", json_number(s->sum.median_ci_coverage),
+			 "round_robust_cv_pct", json_number(s->sum.robust_cv_pct),
 			 "batches", (json_int_t)r->n, "repetitions", (json_int_t)r->nrounds,
 			 "round_medians_ns", round_medians_json(r));
 	if (core)
-		json_object_set_new(j, "median_core_cycles", figure(s->sum.median));
+		json_object_set_new(j, "median_core_cycles", json_number(s->sum.median));
 	return j;
 }
 
@@ -417,12 +413,12 @@ static json_t *cell_json(const struct compare_row *row, const struct cell *c,
 			 "host", side_json(&row->sides[0], &b->side[TB_HOST].res[i], core),
 			 "timens", side_json(&row->sides[1], &b->side[TB_TIMENS].res[i],
 					     core),
-			 "diff_pct", figure(d->change_pct),
-			 "diff_ci95_pct", figure(d->change_lo_pct), figure(d->change_hi_pct),
-			 "p", figure(d->p), "p_adjusted", figure(d->p_adjusted),
-			 "floor_pct", figure(d->floor_pct), "mde_pct", figure(d->mde_pct),
+			 "diff_pct", json_number(d->change_pct),
+			 "diff_ci95_pct", json_number(d->change_lo_pct), json_number(d->change_hi_pct),
+			 "p", json_number(d->p), "p_adjusted", json_number(d->p_adjusted),
+			 "floor_pct", json_number(d->floor_pct), "mde_pct", json_number(d->mde_pct),
 			 "significant", d->significant, "verdict", d->verdict,
-			 "ns_diff_pct", figure(core ? d->ns_change_pct : d->change_pct));
+			 "ns_diff_pct", json_number(core ? d->ns_change_pct : d->change_pct));
 }
 
 static int print_json(FILE *f, const struct compare_result *cr,
@@ -456,8 +452,7 @@ static int print_json(FILE *f, const struct compare_result *cr,
 	json_object_set_new(j, "metric", json_string(compare_metric_name(cr->metric)));
 	json_object_set_new(j, "quality", json_pack("{s:O, s:O}",
 			    "host", runs[TB_HOST].quality, "timens", runs[TB_TIMENS].quality));
-	rc = json_dumpf(j, f, JSON_INDENT(2) | JSON_REAL_PRECISION(6));
-	fputc('\n', f);
+	rc = json_print(f, j);
 	json_decref(j);
 	return rc;
 }

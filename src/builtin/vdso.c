@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "basic/json.h"
 #include "basic/options.h"
 #include "builtin/builtin.h"
 #include "basic/text.h"
@@ -52,7 +53,7 @@ static const struct command_usage vdso_usage = {
 static int parse_vdso_options(int argc, char **argv, struct vdso_opts *o)
 {
 	struct option_def options[] = {
-		OPT_CHOICE('F', "format", "FMT", &o->format, vdso_formats,
+		OPT_FORMAT('F', &o->format, vdso_formats,
 			   "output format: table (default) or json"),
 		OPT_STRING('f', "file", "FILE", &o->file,
 			   "read the image from FILE (e.g. a dump) instead of\n"
@@ -333,14 +334,9 @@ static int print_json(const struct vdso_image *img, const char *file)
 	vdso_foreach_symbol(img, add_json_symbol, symbols);
 	json_object_set_new(root, "symbols", symbols);
 	json_object_set_new(root, "expected", expected_json(img));
-	rc = json_dumpf(root, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	rc = json_print(stdout, root);
 	json_decref(root);
-	if (rc < 0) {
-		error_msg("cannot write the JSON output");
-		return 1;
-	}
-	putchar('\n');
-	return 0;
+	return rc ? 1 : 0;
 }
 
 /* ---- the command ----------------------------------------------------- */

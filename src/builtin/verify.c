@@ -94,7 +94,7 @@ int cmd_verify(int argc, char **argv)
 			 "(clocksource-switch switches the clocksource,\n"
 			 "freq-step steps the adjtimex frequency; both put it\n"
 			 "back); without it they are skipped"),
-		OPT_CHOICE(0, "format", "FMT", &format, verify_formats,
+		OPT_FORMAT(0, &format, verify_formats,
 			   "tap or json (default tap)"),
 		OPT_BOOL(0, "list", &o.list, "print the name of every check, then exit"),
 		/* How verify re-executes itself inside a time namespace. */

@@ -7,6 +7,7 @@
 
 #include "basic/util.h"
 #include "probe/guard.h"
+#include "report/output.h"
 
 static volatile sig_atomic_t stop_signal;
 
@@ -101,11 +102,15 @@ static int print_results(struct measure *m)
 
 	if (!m->ops->print)
 		return 0;
+	errno = 0;
 	rc = m->ops->print(m, stdout);
-	if (fflush(stdout) != 0 || ferror(stdout)) {
-		error_msg("cannot write the results: %m");
+	/*
+	 * Here and not only in main: a guarded measurement prints in a child
+	 * that ends with _exit(), which writes no buffer; and right after the
+	 * printer, whose failed flush left the reason in errno.
+	 */
+	if (output_flush_stdout() != 0)
 		return -1;
-	}
 	return rc;
 }
 

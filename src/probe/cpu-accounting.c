@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "basic/json.h"
 #include "basic/strbuf.h"
 #include "basic/util.h"
 
@@ -269,8 +270,8 @@ json_t *cpu_accounting_to_json(const struct cpu_accounting *a)
 			 "mode_source", a->mode_source, "hz", (json_int_t)a->hz,
 			 "hz_inferred", a->hz_inferred, "hz_source", a->hz_source,
 			 "sampled", cpu_accounting_sampled(a),
-			 "estimate_below_s", cpu_accounting_sampled(a) && isfinite(tick) ?
-			 json_real(tick) : json_null());
+			 "estimate_below_s", cpu_accounting_sampled(a) ?
+			 json_number(tick) : json_null());
 }
 
 void cpu_accounting_print_note(FILE *f, const char *prefix)

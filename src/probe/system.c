@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "basic/json.h"
 #include "basic/util.h"
 
 #define CPU_SYSFS "/sys/devices/system/cpu"
@@ -196,7 +197,7 @@ static json_t *maybe_text(const char *s)
 /* Negative means unknown: null. */
 static json_t *known(double x)
 {
-	return x >= 0 ? json_real(x) : json_null();
+	return x >= 0 ? json_number(x) : json_null();
 }
 
 json_t *system_to_json(const struct system_report *s)

@@ -12,6 +12,7 @@
 
 #include "results/compare.h"
 #include "report/textplot.h"
+#include "basic/json.h"
 #include "basic/strbuf.h"
 #include "basic/text.h"
 #include "basic/util.h"
@@ -26,7 +27,7 @@ const char *const compare_style_names[] = {
 };
 
 const char *const compare_format_names[] = {
-	[CFORMAT_TEXT] = "text",
+	[CFORMAT_TEXT] = "table",
 	[CFORMAT_JSON] = "json",
 	[CFORMAT_CSV] = "csv",
 	[CFORMAT_MARKDOWN] = "markdown",
@@ -726,7 +727,7 @@ static void print_ministat(FILE *f, const struct compare_result *r)
 
 static json_t *real_or_null(double v)
 {
-	return isfinite(v) ? json_real(v) : json_null();
+	return json_number(v);
 }
 
 /* [lo, hi] when it covers the level, else null: a CI that says 95 % is one. */
@@ -1084,8 +1085,7 @@ int compare_print(FILE *f, const struct compare_result *r,
 		break;
 	case CFORMAT_JSON:
 		j = compare_to_json(r);
-		json_dumpf(j, f, JSON_INDENT(2) | JSON_REAL_PRECISION(6));
-		fputc('\n', f);
+		json_print(f, j);
 		json_decref(j);
 		break;
 	case CFORMAT_CSV:

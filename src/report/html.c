@@ -563,23 +563,29 @@ static void compare_table(struct strbuf *out, const struct plot_input *in,
 }
 
 /*
- * Tabs to spaces at stops of 8, as a terminal shows them: ministat's
- * "\tDifference" lines, which html_escape() would show as a literal \t.
+ * A terminal's text in a <pre> block: its tabs (ministat indents with
+ * them) expanded to the 8-column stops a terminal would show, so that
+ * html_escape(), which shows every other control character as an escape,
+ * prints none of ours as "\t".
  */
-static void expand_tabs(const char *s, struct strbuf *out)
+static void pre_text(struct strbuf *out, const char *text)
 {
-	size_t col = 0;
+	_cleanup_strbuf_ struct strbuf expanded = STRBUF_INIT;
+	size_t column = 0;
 
-	for (; *s; s++) {
+	for (const char *s = text; *s; s++) {
 		if (*s == '\t') {
 			do
-				strbuf_addch(out, ' ');
-			while (++col % 8);
+				strbuf_addch(&expanded, ' ');
+			while (++column % 8);
 			continue;
 		}
-		strbuf_addch(out, *s);
-		col = *s == '\n' ? 0 : col + 1;
+		strbuf_addch(&expanded, *s);
+		column = *s == '\n' ? 0 : column + 1;
 	}
+	strbuf_adds(out, "<pre>");
+	html_escape(out, expanded.buf);
+	strbuf_adds(out, "</pre>\n");
 }
 
 /* The text styles of compare (seeds 001, 002, 000 and ministat), verbatim. */
@@ -593,7 +599,6 @@ static void compare_styles(struct strbuf *out, const struct compare_result *r)
 	};
 
 	for (size_t i = 0; i < ARRAY_SIZE(styles); i++) {
-		_cleanup_strbuf_ struct strbuf spaced = STRBUF_INIT;
 		char *text = NULL;
 		size_t len = 0;
 		FILE *f = open_memstream(&text, &len);
@@ -602,12 +607,10 @@ static void compare_styles(struct strbuf *out, const struct compare_result *r)
 			continue;
 		compare_print(f, r, styles[i].style, CFORMAT_TEXT);
 		fclose(f);
-		expand_tabs(text, &spaced);
 		strbuf_adds(out, "<h3>");
 		html_escape(out, styles[i].title);
-		strbuf_adds(out, "</h3>\n<pre>");
-		html_escape(out, spaced.buf);
-		strbuf_adds(out, "</pre>\n");
+		strbuf_adds(out, "</h3>\n");
+		pre_text(out, text);
 		free(text);
 	}
 }

@@ -3,6 +3,7 @@
 #include "report/run-json.h"
 #include "results/record.h"
 
+#include <errno.h>
 #include <math.h>
 #include <string.h>
 
@@ -13,20 +14,39 @@
 
 const char *const output_format_names[] = { "table", "json", "csv", "tap", NULL };
 
-int output_format_by_name(const char *name)
+/* The errnos a failed write leaves: any other is no account of stdout's. */
+static bool write_errno(int e)
 {
-	for (int i = 0; output_format_names[i]; i++)
-		if (streq(name, output_format_names[i]))
-			return i;
+	return e == ENOSPC || e == EIO || e == EDQUOT || e == EFBIG || e == EPIPE;
+}
+
+int output_flush_stdout(void)
+{
+	int earlier = write_errno(errno) ? errno : 0, why = 0;
+	bool failed;
+
+	errno = 0;
+	if (fflush(stdout) != 0)
+		why = errno;
+	/*
+	 * stdio drops a buffer whose write failed and keeps only the flag:
+	 * the reason is then the errno that failed write left, if nothing has
+	 * changed it since (a write's errno, never a stale ENOENT or EBADF).
+	 */
+	failed = why || ferror(stdout);
+	if (!why && failed)
+		why = earlier;
+	if (!failed)
+		return 0;
+	if (why)
+		error_msg("write error on standard output: %s", strerror(why));
+	else
+		error_msg("write error on standard output (an earlier write failed)");
+	clearerr(stdout);
 	return -1;
 }
 
 /* ---- JSON ----------------------------------------------------------- */
-
-json_t *json_real_or_null(double v)
-{
-	return isfinite(v) ? json_real(v) : json_null();
-}
 
 bool median_ci_is_95(const struct summary *s)
 {
@@ -36,20 +56,20 @@ bool median_ci_is_95(const struct summary *s)
 json_t *summary_to_json(const struct summary *s)
 {
 	json_t *o = json_pack("{s:I, s:o, s:o}", "n", (json_int_t)s->n,
-			      "min", json_real_or_null(s->min),
-			      "median", json_real_or_null(s->median));
+			      "min", json_number(s->min),
+			      "median", json_number(s->median));
 
 	json_object_set_new(o, "median_ci95", median_ci_is_95(s) ?
-			    json_pack("[o, o]", json_real_or_null(s->median_lo),
-				      json_real_or_null(s->median_hi)) : json_null());
+			    json_pack("[o, o]", json_number(s->median_lo),
+				      json_number(s->median_hi)) : json_null());
 	json_object_set_new(o, "median_ci_coverage",
-			    json_real_or_null(s->median_ci_coverage));
-	json_object_set_new(o, "mean", json_real_or_null(s->mean));
-	json_object_set_new(o, "stddev_pct", json_real_or_null(s->cv_pct));
-	json_object_set_new(o, "robust_cv_pct", json_real_or_null(s->robust_cv_pct));
-	json_object_set_new(o, "p99", json_real_or_null(s->p99));
-	json_object_set_new(o, "max", json_real_or_null(s->max));
-	json_object_set_new(o, "mad", json_real_or_null(s->mad));
+			    json_number(s->median_ci_coverage));
+	json_object_set_new(o, "mean", json_number(s->mean));
+	json_object_set_new(o, "stddev_pct", json_number(s->cv_pct));
+	json_object_set_new(o, "robust_cv_pct", json_number(s->robust_cv_pct));
+	json_object_set_new(o, "p99", json_number(s->p99));
+	json_object_set_new(o, "max", json_number(s->max));
+	json_object_set_new(o, "mad", json_number(s->mad));
 	json_object_set_new(o, "outliers", json_integer((json_int_t)s->outliers));
 	return o;
 }
@@ -277,11 +297,12 @@ int output_bench(FILE *f, const struct bench_run *run, enum output_format fmt,
 		 * every figure to the last bit (jansson's shortest exact form),
 		 * so that an import of this file is the run itself.
 		 */
-		j = run_to_json(stored, with_samples);
-		json_dumpf(j, f, JSON_INDENT(2));
-		fputc('\n', f);
+		j = runs_json_new();
+		runs_json_add(j, stored, with_samples);
+		json_print(f, j);
 		json_decref(j);
 		break;
 	}
-	return fflush(f) == 0 && !ferror(f) ? 0 : -1;
+	/* Flushed and checked by the caller (main, measure_run()). */
+	return ferror(f) ? -1 : 0;
 }

@@ -12,6 +12,8 @@
 #include <stdio.h>
 #include <jansson.h>
 
+#include "basic/json.h"
+
 #include "results/run.h"
 #include "results/store.h"
 #include "basic/stats.h"
@@ -23,8 +25,15 @@ enum output_format {
 	FORMAT_TAP,
 };
 
-/* -1 when name is not a known format. */
-int output_format_by_name(const char *name);
+/*
+ * stdout flushed and its error flag read: 0, or -1 with "write error on
+ * standard output: No space left on device" printed (once: the flag is
+ * cleared). main runs it after every command; a process that ends with
+ * _exit() (a guarded measurement's child) runs it itself.
+ */
+int output_flush_stdout(void);
+
+/* bench's --format (OPT_FORMAT), in the order of enum output_format. */
 extern const char *const output_format_names[];
 
 /*
@@ -34,9 +43,6 @@ extern const char *const output_format_names[];
  * median_hi] ([min, max] then). Undefined figures are null.
  */
 json_t *summary_to_json(const struct summary *s);
-
-/* A number, or null for NaN and infinities (which JSON cannot carry). */
-json_t *json_real_or_null(double v);
 
 /*
  * A median's CI for a table, values times scale: "[1.234, 1.567]", or
@@ -59,7 +65,7 @@ double cell_robust_cv_pct(const struct cell_result *r);
 /*
  * Writes the run: the table, CSV and TAP from the bench run, JSON from the
  * run as stored (report/run-json.h); with_samples adds the raw samples.
- * Returns 0, or -1 when the stream fails.
+ * Returns 0, or -1 when the stream has failed so far (not flushed).
  */
 int output_bench(FILE *f, const struct bench_run *run, enum output_format fmt,
 		 const struct stored_run *stored, bool with_samples);

@@ -28,7 +28,7 @@ static json_t *round_medians_json(const struct stored_cell *c, const double *x)
 	json_t *a = json_array();
 
 	for (size_t k = 0; k < n; k++)
-		json_array_append_new(a, json_real_or_null(m[k]));
+		json_array_append_new(a, json_number(m[k]));
 	return a;
 }
 
@@ -43,7 +43,7 @@ static json_t *round_ghz_json(const struct stored_cell *c)
 
 	compare_round_medians(c, c->values, ns);
 	for (size_t k = 0; k < n; k++)
-		json_array_append_new(a, json_real_or_null(core[k] / ns[k]));
+		json_array_append_new(a, json_number(core[k] / ns[k]));
 	return a;
 }
 
@@ -53,7 +53,7 @@ static void add_statistics(json_t *cj, const struct stored_cell *c)
 
 	json_object_set_new(cj, "summary", summary_of(c->values, c->n));
 	json_object_set_new(cj, "round_robust_cv_pct",
-			    json_real_or_null(compare_cell_robust_cv_pct(c)));
+			    json_number(compare_cell_robust_cv_pct(c)));
 	if (rounds)
 		json_object_set_new(cj, "round_medians", round_medians_json(c, c->values));
 	if (c->cycles) {
@@ -70,6 +70,17 @@ static void add_statistics(json_t *cj, const struct stored_cell *c)
 			json_object_set_new(cj, "round_ghz", round_ghz_json(c));
 		}
 	}
+}
+
+json_t *runs_json_new(void)
+{
+	return json_pack("{s:i, s:s, s:[]}", "clockbench_export", STORE_EXPORT_VERSION,
+			 "tool", "clockbench " CLOCKBENCH_VERSION, "runs");
+}
+
+void runs_json_add(json_t *doc, const struct stored_run *r, bool samples)
+{
+	json_array_append_new(json_object_get(doc, "runs"), run_to_json(r, samples));
 }
 
 json_t *run_to_json(const struct stored_run *r, bool samples)

@@ -4,6 +4,10 @@
  * --format json, the report): the stored run as export writes it, with the
  * statistics recomputed from its samples beside each cell. With samples,
  * it is also what `clockbench import` reads back.
+ *
+ * And one top-level shape for runs, whatever prints them: export's
+ * envelope, {"clockbench_export": 1, "tool": "clockbench X", "runs": [...]},
+ * one run or several.
  */
 #ifndef CLOCKBENCH_RUN_JSON_H
 #define CLOCKBENCH_RUN_JSON_H
@@ -19,5 +23,12 @@
  * "round_ghz" and "round_robust_cv_pct". samples keeps the raw samples.
  */
 json_t *run_to_json(const struct stored_run *r, bool samples);
+
+/* The envelope with no run yet; then runs_json_add() each run. */
+json_t *runs_json_new(void);
+void runs_json_add(json_t *doc, const struct stored_run *r, bool samples);
+
+/* The envelope's opening, for a printer that streams its runs (export). */
+#define RUNS_JSON_HEAD_FORMAT "{\"clockbench_export\":%d,\"tool\":\"%s\",\"runs\":["
 
 #endif

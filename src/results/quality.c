@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "results/quality.h"
 
+#include "basic/json.h"
 #include "basic/stats.h"
 #include "basic/util.h"
 #include "results/run.h"
@@ -117,12 +118,6 @@ void quality_warmup_line(const struct warmup_report *w, double tol, char *buf,
 			 w->last_cell, w->first_ghz, w->last_ghz);
 }
 
-/* JSON has no NaN: an unknown figure is null. */
-static json_t *figure(double x)
-{
-	return isfinite(x) ? json_real(x) : json_null();
-}
-
 static json_t *count(long long x)
 {
 	return x >= 0 ? json_integer(x) : json_null();
@@ -132,11 +127,11 @@ json_t *warmup_to_json(const struct warmup_report *w)
 {
 	return json_pack("{s:s, s:I, s:o, s:o, s:b, s:o, s:o, s:o, s:o}",
 			 "cell", w->cell, "windows", (json_int_t)w->windows,
-			 "window_s", figure(w->window_s), "elapsed_s", figure(w->elapsed_s),
-			 "steady", w->steady, "first_ghz", figure(w->first_ghz),
-			 "last_ghz", figure(w->last_ghz),
-			 "first_core_cycles", figure(w->first_cell),
-			 "last_core_cycles", figure(w->last_cell));
+			 "window_s", json_number(w->window_s), "elapsed_s", json_number(w->elapsed_s),
+			 "steady", w->steady, "first_ghz", json_number(w->first_ghz),
+			 "last_ghz", json_number(w->last_ghz),
+			 "first_core_cycles", json_number(w->first_cell),
+			 "last_core_cycles", json_number(w->last_cell));
 }
 
 static json_t *round_json(const struct run_quality *q, unsigned k)
@@ -144,12 +139,12 @@ static json_t *round_json(const struct run_quality *q, unsigned k)
 	const struct round_quality *r = &q->rounds[k];
 
 	return json_pack("{s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
-			 "round", (json_int_t)k, "core_ghz", figure(r->ghz),
-			 "of_top", figure(r->ghz / q->top_ghz),
-			 "elapsed_s", figure(r->elapsed_s),
+			 "round", (json_int_t)k, "core_ghz", json_number(r->ghz),
+			 "of_top", json_number(r->ghz / q->top_ghz),
+			 "elapsed_s", json_number(r->elapsed_s),
 			 "involuntary_switches", count(r->involuntary),
 			 "voluntary_switches", count(r->voluntary),
-			 "steal_ms", figure(r->steal_ms),
+			 "steal_ms", json_number(r->steal_ms),
 			 "migrations", count(r->migrations));
 }
 
@@ -164,14 +159,14 @@ json_t *quality_to_json(const struct run_quality *q)
 	return json_pack("{s:s, s:s, s:o, s:f, s:I, s:o, s:I, s:o, s:o, s:o, s:o, s:o}",
 			 "summary", line,
 			 "core_cycles_from", core_source_name(q->core_source),
-			 "top_ghz", figure(q->top_ghz),
+			 "top_ghz", json_number(q->top_ghz),
 			 "slow_share", QUALITY_SLOW_SHARE,
 			 "slow_rounds", (json_int_t)q->slow_rounds,
-			 "slowest_share", figure(q->slowest_share),
+			 "slowest_share", json_number(q->slowest_share),
 			 "involuntary_switches", (json_int_t)q->involuntary,
 			 "migrations", count(q->migrations),
-			 "steal_ms", figure(q->steal_ms),
-			 "reference_vs_pmu_pct", figure(q->ref_vs_pmu_pct),
+			 "steal_ms", json_number(q->steal_ms),
+			 "reference_vs_pmu_pct", json_number(q->ref_vs_pmu_pct),
 			 "warmup", q->warmup ? warmup_to_json(q->warmup) : json_null(),
 			 "rounds", rounds);
 }

@@ -10,6 +10,7 @@
 
 #include "probe/catalog.h"
 #include "probe/reference.h"
+#include "basic/json.h"
 #include "basic/strbuf.h"
 #include "basic/util.h"
 #include "basic/text.h"
@@ -551,7 +552,7 @@ static void bench_cell(const struct bench_run *b, const struct bench_cell *bc,
 /* JSON has no NaN: a figure that could not be measured is null. */
 static json_t *figure(double x)
 {
-	return isfinite(x) ? json_real(x) : json_null();
+	return json_number(x);
 }
 
 /* The settings of the run, named as in bench's JSON output. */

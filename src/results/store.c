@@ -32,6 +32,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "basic/json.h"
 #include "basic/stats.h"
 #include "basic/strbuf.h"
 #include "basic/util.h"
@@ -1435,7 +1436,7 @@ static json_t *doubles_json(const double *x, size_t n)
 
 	/* JSON has no NaN or infinity: such a sample is written as null. */
 	for (size_t i = 0; i < n; i++)
-		json_array_append_new(a, isfinite(x[i]) ? json_real(x[i]) : json_null());
+		json_array_append_new(a, json_number(x[i]));
 	return a;
 }
 
@@ -1522,7 +1523,7 @@ json_t *stored_run_to_json(const struct stored_run *run)
 	set_text(o, "host", run->host);
 	set_text(o, "kernel", run->kernel);
 	set_text(o, "started", run->started);
-	json_object_set_new(o, "elapsed_s", json_real(isfinite(run->elapsed_s) ?
+	json_object_set_new(o, "elapsed_s", json_number(isfinite(run->elapsed_s) ?
 						      run->elapsed_s : 0.0));
 	set_text(o, "status", run->status ? run->status : "complete");
 	json_object_set_new(o, "environment",

@@ -250,11 +250,6 @@ static void print_table(FILE *f, const struct scale_report *r)
 
 /* ---- JSON ----------------------------------------------------------- */
 
-static json_t *figure(double x)
-{
-	return isfinite(x) ? json_real(x) : json_null();
-}
-
 static json_t *counts_json(const struct scale_report *r)
 {
 	json_t *a = json_array();
@@ -276,9 +271,9 @@ static json_t *threads_point_json(const struct scale_report *r, size_t k,
 
 	for (size_t i = 0; i < p->n; i++)
 		json_array_append_new(samples, json_pack("{s:o, s:o, s:o}",
-			"elapsed_s", figure(p->samples[i].elapsed_s),
-			"user_s", figure(p->samples[i].user_s),
-			"sys_s", figure(p->samples[i].sys_s)));
+			"elapsed_s", json_number(p->samples[i].elapsed_s),
+			"user_s", json_number(p->samples[i].user_s),
+			"sys_s", json_number(p->samples[i].sys_s)));
 	return json_pack("{s:I, s:I, s:I, s:o, s:o, s:o, s:o, s:o}",
 			 "threads", (json_int_t)r->counts[k],
 			 "calls_per_thread",
@@ -302,7 +297,7 @@ static json_t *idle_point_json(const struct scale_report *r,
 		double *m = timing_round_medians(res);
 
 		for (uint32_t i = 0; i < res->nrounds; i++)
-			json_array_append_new(medians, figure(m[i]));
+			json_array_append_new(medians, json_number(m[i]));
 		free(m);
 	}
 	idle_delta(r, c, k, &delta, &per_thread);
@@ -313,8 +308,8 @@ static json_t *idle_point_json(const struct scale_report *r,
 			 "core_cycles", res->core ? summary_or_null(&res->core_sum) :
 						    json_null(),
 			 "round_medians_ns", medians,
-			 "delta_ns", figure(delta),
-			 "ns_per_idle_thread", figure(per_thread));
+			 "delta_ns", json_number(delta),
+			 "ns_per_idle_thread", json_number(per_thread));
 }
 
 static json_t *cell_json(const struct scale_report *r, const struct scale_cell *c)
@@ -365,8 +360,8 @@ static json_t *report_json(const struct scale_report *r)
 	} else {
 		json_object_set_new(o, "idle_threads", counts_json(r));
 		json_object_set_new(o, "cpu", json_integer(r->cpu));
-		json_object_set_new(o, "budget_s", figure(r->cfg.budget_s));
-		json_object_set_new(o, "boundary_ns", figure(r->cal.boundary_ns));
+		json_object_set_new(o, "budget_s", json_number(r->cfg.budget_s));
+		json_object_set_new(o, "boundary_ns", json_number(r->cal.boundary_ns));
 		json_object_set_new(o, "core_cycles", record_core_cycles_config(&r->cal, &r->cfg));
 		json_object_set_new(o, "quality", idle_quality_json(r));
 	}
@@ -450,8 +445,7 @@ int scale_report_print(FILE *f, const struct scale_report *r,
 		break;
 	case SCALE_FORMAT_JSON:
 		j = report_json(r);
-		json_dumpf(j, f, JSON_INDENT(2) | JSON_REAL_PRECISION(6));
-		fputc('\n', f);
+		json_print(f, j);
 		json_decref(j);
 		break;
 	}
@@ -500,7 +494,7 @@ static json_t *doubles_json(const struct scale_point *p, bool user)
 	json_t *a = json_array();
 
 	for (size_t i = 0; i < p->n; i++)
-		json_array_append_new(a, figure(user ? p->samples[i].user_s :
+		json_array_append_new(a, json_number(user ? p->samples[i].user_s :
 						p->samples[i].sys_s));
 	return a;
 }
@@ -585,9 +579,9 @@ void scale_report_add_cells(const struct scale_report *r, struct stored_run *out
 	} else {
 		json_decref(cpu_time);
 		json_object_set_new(config, "cpu", json_integer(r->cpu));
-		json_object_set_new(config, "budget_s", figure(r->cfg.budget_s));
+		json_object_set_new(config, "budget_s", json_number(r->cfg.budget_s));
 		json_object_set_new(config, "rounds", json_integer(r->cfg.rounds));
-		json_object_set_new(config, "boundary_ns", figure(r->cal.boundary_ns));
+		json_object_set_new(config, "boundary_ns", json_number(r->cal.boundary_ns));
 		json_object_set_new(config, "core_cycles", record_core_cycles_config(&r->cal, &r->cfg));
 		out->quality = idle_quality_json(r);
 	}

@@ -48,7 +48,7 @@ needs_clocksources() {
 	run cb runs --format json
 	jq -e '[.[].label] == ["cpu0", "cpu1"] and all(.command == "ab")' <<<"$output"
 	run cb show --format json cpu1
-	jq -e '.[0].config | .condition == "cpu" and .value == "1" and .arms == ["cpu0", "cpu1"]
+	jq -e '.runs[0].config | .condition == "cpu" and .value == "1" and .arms == ["cpu0", "cpu1"]
 		and (.interleave | length == 36)' <<<"$output"
 	# compare reads the two runs again as pairs.
 	run cb compare --format json cpu0 cpu1

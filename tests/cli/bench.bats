@@ -13,7 +13,7 @@ q() { "$CLOCKBENCH" bench --quick --no-save "$@"; }
 # The median ns/call of one cell from the JSON output.
 median_of() { # json name path
 	jq -r --arg n "$2" --arg p "$3" \
-		'.cells[] | select(.name == $n and .path == $p) | .summary.median' <<<"$1"
+		'.runs[0].cells[] | select(.name == $n and .path == $p) | .summary.median' <<<"$1"
 }
 
 @test "--list shows every cell and why some cannot run" {
@@ -44,42 +44,42 @@ median_of() { # json name path
 @test "json carries statistics, cycles and the environment" {
 	run q --api clock_gettime --clock monotonic --format json
 	[ "$status" -eq 0 ]
-	jq -e '.cells | length == 3' <<<"$output"
-	jq -e '.cells[] | select(.path == "vdso") | .unit == "ns" and .summary.median > 0
+	jq -e '.runs[0] | .cells | length == 3' <<<"$output"
+	jq -e '.runs[0] | .cells[] | select(.path == "vdso") | .unit == "ns" and .summary.median > 0
 		and .summary.n >= 30 and .n == .summary.n
 		and (.summary.median_ci95 | length == 2) and .summary.p99 >= .summary.median
 		and .summary.min <= .summary.median and (.summary.stddev_pct | type == "number")
 		and .summary.median_ci_coverage >= 0.95
 		and (.summary.robust_cv_pct | type == "number")
 		and (.round_robust_cv_pct | type == "number")' <<<"$output"
-	jq -e '.config.cycle_counter.unit | length > 0' <<<"$output"
-	jq -e '.config.harness_overhead.ns_per_call > 0' <<<"$output"
-	jq -e '.config.method.rounds == 5' <<<"$output"
-	jq -e '.environment | .kernel_release and .clocksource and .cpu_model
+	jq -e '.runs[0] | .config.cycle_counter.unit | length > 0' <<<"$output"
+	jq -e '.runs[0] | .config.harness_overhead.ns_per_call > 0' <<<"$output"
+	jq -e '.runs[0] | .config.method.rounds == 5' <<<"$output"
+	jq -e '.runs[0] | .environment | .kernel_release and .clocksource and .cpu_model
 		and (.cpu_flags | has("constant_tsc")) and .libc.version
 		and (.vdso.symbols | length > 0) and (.time_namespace | has("non_root"))
 		and (.cpu | type == "number") and (.cmdline | type == "string")' <<<"$output"
-	[ "$(jq -r .environment.kernel_release <<<"$output")" = "$(uname -r)" ]
+	[ "$(jq -r .runs[0].environment.kernel_release <<<"$output")" = "$(uname -r)" ]
 }
 
 @test "json carries core cycles, the reference, the warm-up and each round's quality" {
 	run q --api clock_gettime,time --clock monotonic --path vdso --rounds 4 --format json --samples
 	[ "$status" -eq 0 ]
-	jq -e '.cells | all(.core_cycles.median > 0 and .core_cycles.n == .summary.n
+	jq -e '.runs[0] | .cells | all(.core_cycles.median > 0 and .core_cycles.n == .summary.n
 		and (.round_medians_core_cycles | length == 4 and all(. > 0))
 		and (.round_ghz | length == 4 and all(. > 0))
 		and (.samples_core_cycles | length) == .summary.n)' <<<"$output"
-	jq -e '.config.core_cycles | (.source == "reference" or .source == "perf")
+	jq -e '.runs[0] | .config.core_cycles | (.source == "reference" or .source == "perf")
 		and .reference.cycles_per_op > 0 and .reference.ops > 0
 		and .reference.share_pct > 0 and .reference.share_pct < 10
 		and .time_base_ghz > 0 and .boundary_core_cycles >= 0' <<<"$output"
-	jq -e '.quality | (.rounds | length == 4)
+	jq -e '.runs[0] | .quality | (.rounds | length == 4)
 		and (.rounds | all(.core_ghz > 0 and .of_top > 0 and .of_top <= 1
 			and .involuntary_switches >= 0 and .elapsed_s > 0))
 		and .top_ghz > 0 and .slow_rounds >= 0 and (.summary | test("rounds? ran"))
 		and .warmup.windows >= 1 and (.warmup.steady | type == "boolean")
 		and .warmup.elapsed_s <= 0.5' <<<"$output"
-	jq -e '.quality.system | (.warnings | type == "array") and .ncpus >= 1
+	jq -e '.runs[0] | .quality.system | (.warnings | type == "array") and .ncpus >= 1
 		and (.cpu | type == "number") and (.pmu | type == "boolean")' <<<"$output"
 }
 
@@ -87,7 +87,7 @@ median_of() { # json name path
 	run q --api clock_gettime --clock monotonic --path vdso --format json
 	[ "$status" -eq 0 ]
 	# core cycles / ns is the core's GHz, the one the rounds report.
-	jq -e '.cells[0] | (.core_cycles.median / .summary.median) as $ghz
+	jq -e '.runs[0] | .cells[0] | (.core_cycles.median / .summary.median) as $ghz
 		| ($ghz / (.round_ghz | add / length)) | . > 0.9 and . < 1.1' <<<"$output"
 }
 
@@ -159,17 +159,17 @@ median_of() { # json name path
 @test "without a vDSO the libc and syscall paths still run and vdso says why" {
 	CLOCKBENCH_NO_VDSO=1 run q --api clock_gettime --clock monotonic --format json
 	[ "$status" -eq 0 ]
-	jq -e '.cells[] | select(.path == "vdso") | .status == "n/a"
+	jq -e '.runs[0] | .cells[] | select(.path == "vdso") | .status == "n/a"
 		and (.reason | contains("no vDSO in this process"))' <<<"$output"
-	jq -e '[.cells[] | select(.path != "vdso") | .summary.median > 0] | all' <<<"$output"
-	jq -e '.environment.vdso.available == false' <<<"$output"
+	jq -e '.runs[0] | [.cells[] | select(.path != "vdso") | .summary.median > 0] | all' <<<"$output"
+	jq -e '.runs[0] | .environment.vdso.available == false' <<<"$output"
 }
 
 @test "the vdso getrandom path runs with its own opaque state" {
 	grep -q getrandom <("$CLOCKBENCH" vdso) || skip "this vDSO has no getrandom"
 	run q --api getrandom --path vdso --format json
 	[ "$status" -eq 0 ]
-	jq -e '.cells[0].status == "ok" and .cells[0].summary.median > 0' <<<"$output"
+	jq -e '.runs[0] | .cells[0].status == "ok" and .cells[0].summary.median > 0' <<<"$output"
 }
 
 @test "no progress line when stderr is not a terminal" {
@@ -230,7 +230,7 @@ median_of() { # json name path
 @test "pins to the requested CPU and records it" {
 	run q --api time --path libc --cpu 0 --format json
 	[ "$status" -eq 0 ]
-	jq -e '.environment.cpu == 0' <<<"$output"
+	jq -e '.runs[0] | .environment.cpu == 0' <<<"$output"
 }
 
 @test "SIGTERM mid-run prints what finished and exits 143" {
@@ -245,8 +245,8 @@ median_of() { # json name path
 	kill -TERM "$pid"
 	wait "$pid" || rc=$?
 	[ "${rc:-0}" -eq 143 ]
-	jq -e '.status == "interrupted"' "$BATS_TEST_TMPDIR/out"
-	jq -e '[.cells[] | select(.status == "not reached")] | length > 0' "$BATS_TEST_TMPDIR/out"
+	jq -e '.runs[0] | .status == "interrupted"' "$BATS_TEST_TMPDIR/out"
+	jq -e '.runs[0] | [.cells[] | select(.status == "not reached")] | length > 0' "$BATS_TEST_TMPDIR/out"
 }
 
 @test "bad --rounds exit 2" {
@@ -260,7 +260,7 @@ median_of() { # json name path
 @test "json carries each cell's round medians" {
 	run q --api time --path vdso --rounds 4 --format json
 	[ "$status" -eq 0 ]
-	jq -e '.cells[0].round_medians | length == 4 and all(. > 0)' <<<"$output"
+	jq -e '.runs[0] | .cells[0].round_medians | length == 4 and all(. > 0)' <<<"$output"
 }
 
 @test "an option missing its value is named" {

@@ -260,7 +260,7 @@ kernel_config() {
 	# And it is stored with the run, for show and compare.
 	cb exec -n 2 -- true 2>/dev/null >/dev/null
 	run cb show --format json 1
-	jq -e '.[0].config.cpu_accounting.mode != null' <<<"$output"
+	jq -e '.runs[0].config.cpu_accounting.mode != null' <<<"$output"
 }
 
 @test "exec times its own harness with an empty static program, started the same way" {

@@ -87,7 +87,7 @@ PY
 	[ "$(psql_value "$URL" "SELECT count(*) FROM runs")" -eq 16 ]
 	[ "$(psql_value "$URL" "SELECT count(DISTINCT uuid) FROM runs")" -eq 16 ]
 	[ "$(psql_value "$URL" "SELECT count(DISTINCT host) FROM runs")" -eq 16 ]
-	cells=$(cb show --db "$T/h1.db" 1 --format json | jq '.[0].cells | length')
+	cells=$(cb show --db "$T/h1.db" 1 --format json | jq '.runs[0].cells | length')
 	[ "$(psql_value "$URL" "SELECT count(*) FROM cells")" -eq $(( 16 * cells )) ]
 	for i in $(seq 1 16); do
 		cb push --db "$T/h$i.db" --to "$URL" 2>"$T/err.$i" &
@@ -208,7 +208,7 @@ PY
 	[ "${#lines[@]}" -eq 6 ]
 	[[ "${lines[0]}" =~ ^20[0-9-]+\ [0-9:]+\+00\ host1\ [0-9.]+$ ]]
 	# The median is show's.
-	want=$(cb show --db "$T/h1.db" 1 --format json | jq '.[0].cells[]
+	want=$(cb show --db "$T/h1.db" 1 --format json | jq '.runs[0].cells[]
 		| select(.name == "clock-gettime-monotonic" and .path == "vdso") | .core_cycles.median')
 	got=$(psql_value "$URL" "SELECT median FROM metric_core_cycles WHERE run_id = 1
 		AND cell = 'clock-gettime-monotonic' AND path = 'vdso'")

@@ -303,12 +303,12 @@ empty_dir() {
 @test "show --histogram: ten bins and the tail under every measured cell" {
 	run cb show --histogram before
 	[ "$status" -eq 0 ]
-	cells=$(cb show --format json before | jq '[.[0].cells[] | select(.summary)] | length')
+	cells=$(cb show --format json before | jq '[.runs[0].cells[] | select(.summary)] | length')
 	[ "$cells" -ge 6 ]
 	[ "$(grep -c ' above p99, to the maximum$' <<<"$output")" -eq "$cells" ]
 	[ "$(grep -cE '^ +[0-9.e+]+ \.\. [0-9.e+]+ +\|#* +[0-9]+' <<<"$output")" -eq $((11 * cells)) ]
 	# Every sample is counted once per cell.
-	n=$(cb show --format json before | jq '.[0].cells[0].n')
+	n=$(cb show --format json before | jq '.runs[0].cells[0].n')
 	sum=$(awk '/^(clock|time)/ { c++ } c == 1 && /\|/ { split($0, a, "|"); split(a[2], b, " "); s += b[2] } END { print s }' <<<"$output")
 	[ "$sum" -eq "$n" ]
 	usage_error "--histogram goes with the table" show --histogram --format json before

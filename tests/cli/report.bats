@@ -109,6 +109,16 @@ html_facts() {
 	jq -e '.svgs == 4 and .duplicate_ids == 0' <<<"$(html_facts "$T/ab.html")"
 }
 
+@test "ministat's blocks: tabs shown as a terminal shows them, no literal \\t" {
+	run cb report old new -o "$T/ms.html"
+	[ "$status" -eq 0 ]
+	grep -q '^. Difference at 95.0% confidence$' "$T/ms.html"
+	# The change and its half-width, indented to the first tab stop.
+	grep -Eq '^        [-0-9.e+]+ \+/- [0-9.e+-]+$' "$T/ms.html"
+	run grep -c '\\t' "$T/ms.html"
+	[ "$output" = 0 ]
+}
+
 @test "headless Chromium renders the report, on a desktop and on a phone, and prints it" {
 	command -v chromium || skip "chromium is not installed (scripts/install-deps browser)"
 	cb report before after -o "$T/ab.html"

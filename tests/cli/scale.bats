@@ -64,7 +64,7 @@ idle_point() { # json name idle-threads path
 	export CLOCKBENCH_DB="$BATS_TEST_TMPDIR/r.db"
 	"$CLOCKBENCH" scale --threads 1,2 --calls 20000 --repetitions 2 >/dev/null 2>&1
 	run "$CLOCKBENCH" show --format json 1
-	jq -e '.[0].config.cpu_accounting.hz > 0' <<<"$output"
+	jq -e '.runs[0].config.cpu_accounting.hz > 0' <<<"$output"
 }
 
 @test "json: every point with its repetitions and statistics" {

@@ -166,18 +166,18 @@ set_user_version() {
 	populate
 	run cb show --db "$DB" 1 --format json
 	[ "$status" -eq 0 ]
-	jq -e --arg u "$U1" 'length == 1 and .[0].uuid == $u and .[0].label == "before"
-		and .[0].environment.clocksource == "kvm-clock"
-		and .[0].config.method.budget_s == 0.05' <<<"$output"
-	jq -e '.[0].cells[0] | .n == 5 and .summary.n == 5 and .summary.median == 20.5
+	jq -e --arg u "$U1" '(.runs | length == 1) and .runs[0].uuid == $u and .runs[0].label == "before"
+		and .runs[0].environment.clocksource == "kvm-clock"
+		and .runs[0].config.method.budget_s == 0.05' <<<"$output"
+	jq -e '.runs[0].cells[0] | .n == 5 and .summary.n == 5 and .summary.median == 20.5
 		and .summary.min == 19 and .summary.max == 22
 		and .summary.median_ci95 == null and .summary.median_ci_coverage == 0.9375
 		and .round_robust_cv_pct >= 0
 		and .cycles.median == 51 and .cycles.unit == "TSC ticks" and .rounds == 2
 		and (has("samples") | not) and (has("samples_round") | not)' <<<"$output"
-	jq -e '.[0].cells[1].summary.median == 305 and .[0].cells[1].summary.mean == 305.0833333333333
-		and (.[0].cells[1] | has("cycles") | not)' <<<"$output"
-	jq -e '.[0].cells[2] | .status == "n/a" and .n == 0 and (has("summary") | not)' <<<"$output"
+	jq -e '.runs[0].cells[1].summary.median == 305 and .runs[0].cells[1].summary.mean == 305.0833333333333
+		and (.runs[0].cells[1] | has("cycles") | not)' <<<"$output"
+	jq -e '.runs[0].cells[2] | .status == "n/a" and .n == 0 and (has("summary") | not)' <<<"$output"
 }
 
 @test "show prints metadata, environment and a table" {
@@ -199,13 +199,13 @@ set_user_version() {
 	populate
 	run cb show --db "$DB" after --format json
 	[ "$status" -eq 0 ]
-	jq -e 'map(.id) == [2, 3]' <<<"$output"
+	jq -e '.runs | map(.id) == [2, 3]' <<<"$output"
 	run cb show --db "$DB" $U3 1 --format json
-	jq -e 'map(.id) == [3, 1]' <<<"$output"
+	jq -e '.runs | map(.id) == [3, 1]' <<<"$output"
 	run cb show --db "$DB" 1 --format json --samples
-	jq -e '.[0].cells[0].samples == [20, 21, 19, 22, 20.5]
-		and .[0].cells[0].samples_cycles == [50, 52, 49, 55, 51]
-		and .[0].cells[0].samples_round == [0, 0, 1, 1, 1]' <<<"$output"
+	jq -e '.runs[0].cells[0].samples == [20, 21, 19, 22, 20.5]
+		and .runs[0].cells[0].samples_cycles == [50, 52, 49, 55, 51]
+		and .runs[0].cells[0].samples_round == [0, 0, 1, 1, 1]' <<<"$output"
 }
 
 @test "export json imports into another database unchanged" {
@@ -222,15 +222,15 @@ set_user_version() {
 	diff <(jq -S '.runs | map(del(.id))' "$T/all.json") \
 	     <(jq -S '.runs | map(del(.id))' "$T/again.json")
 	# Samples are written with every digit they need to read back exactly.
-	cb show --db "$DB" 1 --format json --samples | jq -e '.[0].cells[1].samples[1] == 310.25'
+	cb show --db "$DB" 1 --format json --samples | jq -e '.runs[0].cells[1].samples[1] == 310.25'
 	# Core cycles and the run's quality travel with it.
 	jq -e '.runs[0] | (.cells[0].samples_core_cycles | length == 5)
 		and .cells[0].samples_core_cycles[1] == 92.5
 		and (.cells[1] | has("samples_core_cycles") | not)
 		and .quality.rounds[1].core_ghz == 3.1' "$T/again.json"
 	cb show --db "$T/other.db" 1 --format json |
-		jq -e '.[0].cells[0].core_cycles.median == 90
-			and (.[0].cells[0] | has("samples_core_cycles") | not)'
+		jq -e '.runs[0].cells[0].core_cycles.median == 90
+			and (.runs[0].cells[0] | has("samples_core_cycles") | not)'
 }
 
 @test "a run exported before core cycles existed imports without them" {
@@ -637,7 +637,7 @@ sys.exit(rc)' "$@"
 	echo "import of $size MB: peak $mb MB"
 	[ "$mb" -lt $(( size / 3 )) ]
 	[ "$(count_runs "$DB")" -eq 8 ]
-	[ "$(cb show --db "$DB" 8 --format json | jq '.[0].cells[5] | .n, .rounds')" = "100000
+	[ "$(cb show --db "$DB" 8 --format json | jq '.runs[0].cells[5] | .n, .rounds')" = "100000
 10" ]
 }
 
@@ -790,7 +790,7 @@ teardown() {
 		[ "${#lines[@]}" -eq 4 ]
 		run as_nobody "$CLOCKBENCH" show --db "$db" before --format json
 		[ "$status" -eq 0 ]
-		jq -e '.[0].cells[0].summary.median == 20.5' <<<"$output"
+		jq -e '.runs[0].cells[0].summary.median == 20.5' <<<"$output"
 		run as_nobody "$CLOCKBENCH" export --db "$db" --all
 		[ "$status" -eq 0 ]
 		jq -e '.runs | length == 3' <<<"$output"
@@ -887,16 +887,16 @@ c.executescript(sys.argv[2])' "$@" ;;
 	[[ "$output" == *"saved run 1 to $DB"* ]]
 	run cb show --db "$DB" host --format json --samples
 	[ "$status" -eq 0 ]
-	jq -e --arg k "$(uname -r)" '.[0] | .command == "bench" and .label == "host"
+	jq -e --arg k "$(uname -r)" '.runs[0] | .command == "bench" and .label == "host"
 		and .kernel == $k and .status == "complete" and (.cells | length == 3)
 		and .environment.kernel_release == $k' <<<"$output"
-	jq -e '.[0].cells[] | select(.path == "vdso") | .status == "ok"
+	jq -e '.runs[0].cells[] | select(.path == "vdso") | .status == "ok"
 		and .unit == "ns" and (.samples | length) == .n and .n >= 30
 		and (.samples_round | length) == .n and .rounds >= 1
 		and (.samples_core_cycles | length) == .n and .core_cycles.median > 0
 		and .summary.median > 0' <<<"$output"
 	cb show --db "$DB" host | grep -qE '^# quality: .*rounds? ran'
-	jq -e '.[0].quality | (.rounds | length == 5) and (.summary | length > 0)
+	jq -e '.runs[0].quality | (.rounds | length == 5) and (.summary | length > 0)
 		and (.rounds | all(.core_ghz > 0 and .involuntary_switches >= 0))
 		and .warmup.windows >= 1 and (.system.warnings | type == "array")' <<<"$output"
 	run cb bench --quick --api time --db "$T/nosave.db" --no-save
@@ -950,8 +950,8 @@ release_lock() {
 	[ "${lines[1]}" = "imported run $uuid spooled in $spooled as run 5" ]
 	[ ! -e "$DB-spool" ]
 	run cb show --db "$DB" spooled --format json
-	jq -e '.[0].command == "bench" and .[0].status == "complete"
-		and .[0].cells[0].n > 0' <<<"$output"
+	jq -e '.runs[0].command == "bench" and .runs[0].status == "complete"
+		and .runs[0].cells[0].n > 0' <<<"$output"
 }
 
 @test "a spool directory that is not this user's alone is never imported from (issue 18: 8)" {
@@ -1074,9 +1074,9 @@ release_lock() {
 	[ "$status" -eq 130 ]
 	run cb show --db "$DB" cut --format json
 	[ "$status" -eq 0 ]
-	jq -e '.[0].status == "interrupted" and .[0].elapsed_s < 10
-		and ([.[0].cells[] | select(.status == "ok")] | length > 0)
-		and ([.[0].cells[] | select(.status == "ok") | .n > 0 and .n == .summary.n]
+	jq -e '.runs[0].status == "interrupted" and .runs[0].elapsed_s < 10
+		and ([.runs[0].cells[] | select(.status == "ok")] | length > 0)
+		and ([.runs[0].cells[] | select(.status == "ok") | .n > 0 and .n == .summary.n]
 		     | all)' <<<"$output"
 }
 
@@ -1085,19 +1085,19 @@ release_lock() {
 		--path vdso --format json --samples --no-save
 	[ "$status" -eq 0 ]
 	printf '%s\n' "$output" >"$T/one.json"
-	uuid=$(jq -r .uuid "$T/one.json")
+	uuid=$(jq -r '.runs[0].uuid' "$T/one.json")
 	run cb import --db "$DB" "$T/one.json"
 	[ "$status" -eq 0 ]
 	[[ "$output" == "imported run $uuid from $T/one.json as run 1" ]]
 	# The same schema back out: show prints what bench printed.
 	run cb show --db "$DB" --format json --samples "$uuid"
-	jq -e --slurpfile b "$T/one.json" '.[0] | .uuid == $b[0].uuid
-		and .cells[0].samples == $b[0].cells[0].samples
-		and .cells[0].summary.median == $b[0].cells[0].summary.median
-		and .config == $b[0].config and .quality == $b[0].quality' <<<"$output"
+	jq -e --slurpfile b "$T/one.json" '.runs[0] | .uuid == $b[0].runs[0].uuid
+		and .cells[0].samples == $b[0].runs[0].cells[0].samples
+		and .cells[0].summary.median == $b[0].runs[0].cells[0].summary.median
+		and .config == $b[0].runs[0].config and .quality == $b[0].runs[0].quality' <<<"$output"
 	# Without the samples there is nothing to import, and it says why.
 	cb bench --quick --api time --path vdso --format json --no-save >"$T/bare.json" 2>/dev/null
 	run cb import --db "$DB" "$T/bare.json"
 	[ "$status" -eq 1 ]
-	[[ "$output" == *"runs[0].cells[0].samples: missing (bench and show write them with --format json --samples) (read as one run"* ]]
+	[[ "$output" == *"runs[0].cells[0].samples: missing (bench and show write them with --format json --samples)"* ]]
 }

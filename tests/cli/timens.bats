@@ -163,7 +163,7 @@ bad() { # expected-message args...
 	bad "invalid --host-label '7'" --host-label 7
 	bad "name them with --host-label and --timens-label, not --label" --label x
 	bad "unknown style 'fancy'" --style fancy
-	bad "unknown format 'csv' (text, json)" --format csv
+	bad "unknown format 'csv' (table, json)" --format csv
 	bad "unknown clock 'nope' in --clock" --clock nope
 	bad "CPU 9999 is not in this process's affinity mask" --cpu 9999
 	bad "unexpected argument 'now'" now

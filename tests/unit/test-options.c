@@ -30,6 +30,8 @@ static const struct command_usage test_usage = {
 };
 
 static const char *const colours[] = { "red", "green", "blue", NULL };
+/* In the command's own order, not the vocabulary's. */
+static const char *const formats[] = { "json", "table", NULL };
 
 struct settings {
 	bool flag;
@@ -38,6 +40,7 @@ struct settings {
 	double ratio;
 	double budget;
 	int colour;
+	int format;
 	bool flag_seen;
 };
 
@@ -96,6 +99,7 @@ static int call_parse(void *ctx)
 		OPT_DOUBLE(0, "ratio", "R", &s->ratio, 0, 1, "a ratio"),
 		OPT_DURATION(0, "budget", "TIME", &s->budget, "a duration"),
 		OPT_CHOICE(0, "colour", "C", &s->colour, colours, "a colour"),
+		OPT_FORMAT(0, &s->format, formats, "json or table"),
 		{ .type = OPTION_BOOL, .long_name = "secret", .value = &s->flag,
 		  .help = "hidden", .flags = OPTION_HIDDEN, .seen = &s->flag_seen },
 		OPT_END(),
@@ -209,6 +213,28 @@ static void test_errors_name_the_option(void **state)
 		     "--fla", NULL);
 }
 
+/* One word, one form: table also as "text", its old name; the command's index. */
+static void test_format_vocabulary(void **state)
+{
+	static const char *const words[][2] = {
+		{ "json", "0" }, { "table", "1" }, { "text", "1" },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(words); i++) {
+		struct settings s = { .format = -1 };
+		char *err;
+		int argc;
+		char **argv = make_argv(&argc, "test", "--format", words[i][0], NULL);
+
+		assert_int_equal(parse(&s, 0, &err, argc, argv), 0);
+		assert_int_equal(s.format, atoi(words[i][1]));
+		assert_string_equal(err, "");
+		free(err);
+	}
+	expect_error("unknown format 'csv' (json, table)", "--format", "csv", NULL);
+	expect_error("unknown format 'TABLE' (json, table)", "--format", "TABLE", NULL);
+}
+
 static void test_hidden_option_parses(void **state)
 {
 	struct settings s = { 0 };
@@ -266,7 +292,7 @@ static void test_list_options(void **state)
 
 	assert_int_equal(rc, OPTIONS_HELP);
 	assert_string_equal(out, "--flag\n--name\n--count\n--ratio\n--budget\n"
-			    "--colour\n--help\n");
+			    "--colour\n--format\n--help\n");
 	free(out);
 }
 
@@ -419,6 +445,7 @@ int main(void)
 		cmocka_unit_test(test_hidden_option_parses),
 		cmocka_unit_test(test_help_text),
 		cmocka_unit_test(test_list_options),
+		cmocka_unit_test(test_format_vocabulary),
 		cmocka_unit_test(test_strbuf),
 		cmocka_unit_test(test_strbuf_escapes_control_characters),
 		cmocka_unit_test(test_cell_filter_options),

@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -159,19 +160,27 @@ static void test_tap(void **state)
 	free_run(&fx);
 }
 
-/* JSON is the stored run's: the figures are recomputed from its samples. */
+/*
+ * JSON is the stored run's, in export's envelope: the figures are
+ * recomputed from its samples.
+ */
 static void test_json_is_the_stored_run(void **state)
 {
 	struct store_options o = { .label = "before" };
 	struct stored_run sr;
 	struct fixture fx;
-	json_t *j, *cell;
+	json_t *doc, *j, *cell;
 	char *out;
 
 	make_run(&fx);
 	record_from_bench(&fx.run, &o, &sr);
 	out = output_of(&fx, FORMAT_JSON, &sr);
-	j = json_loads(out, 0, NULL);
+	doc = json_loads(out, 0, NULL);
+	assert_non_null(doc);
+	assert_int_equal(json_integer_value(json_object_get(doc, "clockbench_export")),
+			 STORE_EXPORT_VERSION);
+	assert_int_equal(json_array_size(json_object_get(doc, "runs")), 1);
+	j = json_array_get(json_object_get(doc, "runs"), 0);
 	assert_non_null(j);
 	assert_string_equal(json_string_value(json_object_get(j, "label")), "before");
 	assert_string_equal(json_string_value(json_object_get(j, "command")), "bench");
@@ -180,7 +189,7 @@ static void test_json_is_the_stored_run(void **state)
 						    "median")) == 20.0);
 	assert_int_equal(json_array_size(json_object_get(cell, "round_medians")), 2);
 	assert_null(json_object_get(cell, "samples"));
-	json_decref(j);
+	json_decref(doc);
 	free(out);
 	stored_run_free(&sr);
 	free_run(&fx);
@@ -269,6 +278,56 @@ static void test_scale_report(void **state)
 	stored_run_free(&sr);
 }
 
+/* ---- the one JSON writer ----------------------------------------------- */
+
+/* NaN and both infinities are null (json_real() would give NULL: no key). */
+static void test_json_number_rule(void **state)
+{
+	static const double undefined[] = { NAN, INFINITY, -INFINITY };
+	json_t *o = json_object();
+	json_t *v;
+
+	for (size_t i = 0; i < ARRAY_SIZE(undefined); i++) {
+		v = json_number(undefined[i]);
+		assert_non_null(v);
+		assert_true(json_is_null(v));
+		json_decref(v);
+	}
+	assert_int_equal(json_object_set_new(o, "x", json_number(INFINITY)), 0);
+	assert_true(json_is_null(json_object_get(o, "x")));
+	json_decref(o);
+	v = json_number(-0.25);
+	assert_true(json_is_real(v) && json_real_value(v) == -0.25);
+	json_decref(v);
+}
+
+/* Every double json_print() writes reads back as itself. */
+static void test_json_print_round_trips(void **state)
+{
+	static const double x[] = {
+		23.306818181818183, 0.1, 1.0 / 3, 2.0 / 3 * 1e-300, 6.02214076e23,
+		4.9e-324, 1.7976931348623157e308, 980.99999999999989,
+	};
+	json_t *a = json_array(), *back;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	for (size_t i = 0; i < ARRAY_SIZE(x); i++)
+		json_array_append_new(a, json_number(x[i]));
+	assert_int_equal(json_print(f, a), 0);
+	fclose(f);
+	assert_non_null(strstr(text, "23.306818181818183"));
+	assert_true(len > 0 && text[len - 1] == '\n');
+	back = json_loads(text, 0, NULL);
+	assert_non_null(back);
+	for (size_t i = 0; i < ARRAY_SIZE(x); i++)
+		assert_true(json_real_value(json_array_get(back, i)) == x[i]);
+	json_decref(back);
+	json_decref(a);
+	free(text);
+}
+
 /* ---- progress --------------------------------------------------------- */
 
 static void test_progress_only_on_a_terminal(void **state)
@@ -310,6 +369,8 @@ int main(void)
 		cmocka_unit_test(test_tap),
 		cmocka_unit_test(test_json_is_the_stored_run),
 		cmocka_unit_test(test_scale_report),
+		cmocka_unit_test(test_json_number_rule),
+		cmocka_unit_test(test_json_print_round_trips),
 		cmocka_unit_test(test_progress_only_on_a_terminal),
 	};
 

@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The one JSON writer of clockbench's output: whatever prints JSON (a
+ * run, a comparison, doctor's findings) prints it through json_print(),
+ * and every figure goes in through json_number(), so that one rule holds
+ * everywhere:
+ *
+ *   - every number is written with 17 significant digits: it reads back
+ *     bit for bit (`bench --format json --samples | clockbench import` is
+ *     the run that export gives), never rounded to what a table shows;
+ *   - JSON has no NaN and no infinity: a figure that is not a finite
+ *     number (unmeasured, undefined, a ratio over zero) is null, never an
+ *     absent key or an invalid document.
+ */
+#ifndef CLOCKBENCH_JSON_H
+#define CLOCKBENCH_JSON_H
+
+#include <stdio.h>
+#include <jansson.h>
+
+/* x as a JSON number, or null when it is NaN or infinite. */
+json_t *json_number(double x);
+
+/*
+ * j (an object or an array) to f, indented by 2, full precision, and a
+ * newline: 0, or -1 when it could not be encoded (f's errors are the
+ * caller's: main checks stdout once).
+ */
+int json_print(FILE *f, const json_t *j);
+
+#endif
