@@ -243,7 +243,7 @@ static void test_report_two_groups(void **state)
 	assert_true(summary && comparison && summary < comparison);
 	assert_null(strstr(out.buf, "id=\"charts\""));
 	assert_non_null(strstr(out.buf, "<h3>after#8 against before#7</h3>"));
-	assert_non_null(strstr(out.buf, "As mmtests prints it (seed 001)"));
+	assert_non_null(strstr(out.buf, "As mmtests prints it<"));
 	assert_non_null(strstr(out.buf, "clockbench compare before after"));
 	strbuf_release(&out);
 	strbuf_release(&err);
