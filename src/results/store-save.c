@@ -6,26 +6,17 @@
  */
 #include "results/store-internal.h"
 
-#include <ctype.h>
 #include <errno.h>
-#include <fnmatch.h>
-#include <limits.h>
 #include <math.h>
-#include <pwd.h>
-#include <stdarg.h>
 #include <string.h>
 #include <sys/random.h>
 #include <time.h>
-#include <unistd.h>
 
-#include "basic/json.h"
 #include "basic/stats.h"
-#include "basic/strbuf.h"
 #include "basic/util.h"
 #include "results/codec.h"
 #include "results/core-replay.h"
 #include "results/digest.h"
-#include "results/store-backend.h"
 
 /* ---- saving --------------------------------------------------------- */
 
