@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * basic/: helpers that know nothing of time APIs or runs (errors, parsing,
- * strings, options, progress, statistics). Includes only the C library.
+ * strings, options, progress, statistics; its layer: src/meson.build).
  *
  * Small helpers shared by every module: error reporting, strict number
  * parsing, comma lists, and systemd-style cleanup attributes.

@@ -24,7 +24,7 @@
 #include "probe/guard.h"
 #include "probe/timens.h"
 #include "results/compare.h"
-#include "scenario/timens-bench.h"
+#include "scenario/interleave.h"
 
 #define DEFAULT_ROUNDS 20
 #define DEFAULT_BUDGET_S 0.1
@@ -374,7 +374,7 @@ static void free_arms(struct ab *a)
 	free(a->o.values);
 }
 
-/* The timens-bench sides of the arms. */
+/* The interleaving engine's (interleave.h) sides of the arms. */
 static void side_specs(const struct ab *a, struct tb_side_spec *specs)
 {
 	for (size_t i = 0; i < a->narms; i++) {

@@ -8,6 +8,7 @@
 #ifndef CLOCKBENCH_BUILTIN_H
 #define CLOCKBENCH_BUILTIN_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 struct command {
@@ -37,6 +38,13 @@ int cmd_timens(int argc, char **argv);
 int cmd_plot(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_kernels(int argc, char **argv);
+
+/* push's and pull's copy (push.c): from --db to --to when push, from
+ * --from to --db otherwise; the other store defaults to $FLEET_ENV. */
+#define FLEET_ENV "CLOCKBENCH_FLEET_DB"
+struct command_usage;
+int transfer_command(int argc, char **argv, const struct command_usage *usage,
+		     bool push);
 
 /* The command table, terminated by an entry with a NULL name. */
 extern const struct command commands[];

@@ -32,7 +32,7 @@
 #include "probe/env.h"
 #include "results/compare.h"
 #include "scenario/exec.h"
-#include "scenario/timens-bench.h"
+#include "scenario/interleave.h"
 #include "report/output.h"
 #include "basic/progress.h"
 #include "results/record.h"

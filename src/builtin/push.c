@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * clockbench push [--to URL] [RUN...] and clockbench pull [--from URL]
- * [RUN...]: copy runs from this host's store to the fleet's (a PostgreSQL
- * server, or any store) and back, each run once (results/transfer.h).
+ * clockbench push [--to URL] [RUN...]: copy runs from this host's store to
+ * the fleet's (a PostgreSQL server, or any store), each run once
+ * (results/transfer.h). pull (pull.c) is the same copy the other way.
  */
 #include <limits.h>
 #include <stdlib.h>
@@ -14,8 +14,6 @@
 #include "results/record.h"
 #include "results/store.h"
 #include "results/transfer.h"
-
-#define FLEET_ENV "CLOCKBENCH_FLEET_DB"
 
 static const struct command_usage push_usage = {
 	.name = "push",
@@ -30,18 +28,6 @@ static const struct command_usage push_usage = {
 	"Exit status: 0 on success, 1 on an error (the runs before it are\n"
 	"copied, the one that failed is not, and all stay here), 2 on a usage\n"
 	"error.",
-};
-
-static const struct command_usage pull_usage = {
-	.name = "pull",
-	.synopsis = "[<options>] [<run>...]",
-	.description =
-	"Copy runs of another store, the fleet's PostgreSQL database\n"
-	"(--from URL, default $" FLEET_ENV "), into the results database\n"
-	"(--db), to compare them offline: every run not here yet, or the runs\n"
-	"given (ids, labels, uuids of the other store).",
-	.footer =
-	"Exit status: 0 on success, 1 on an error, 2 on a usage error.",
 };
 
 /* --to, --from: a store, with the URL checked as --db is. */
@@ -103,7 +89,8 @@ static int copy(struct store *from, struct store *to, char **specs, int nspecs,
 }
 
 /* push: from --db to --to; pull: from --from to --db. */
-static int transfer_command(int argc, char **argv, bool push)
+int transfer_command(int argc, char **argv, const struct command_usage *usage,
+		     bool push)
 {
 	struct store_options local = { 0 }, remote = { 0 };
 	const char *url = NULL;
@@ -117,7 +104,7 @@ static int transfer_command(int argc, char **argv, bool push)
 		OPT_END(),
 	};
 
-	nspecs = parse_options(argc, argv, push ? &push_usage : &pull_usage, options, 0);
+	nspecs = parse_options(argc, argv, usage, options, 0);
 	if (nspecs < 0)
 		return parse_options_status(nspecs);
 	remote.db = other_store(url, push ? "to" : "from");
@@ -135,10 +122,5 @@ static int transfer_command(int argc, char **argv, bool push)
 
 int cmd_push(int argc, char **argv)
 {
-	return transfer_command(argc, argv, true);
-}
-
-int cmd_pull(int argc, char **argv)
-{
-	return transfer_command(argc, argv, false);
+	return transfer_command(argc, argv, &push_usage, true);
 }

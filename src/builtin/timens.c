@@ -25,7 +25,7 @@
 #include "results/record.h"
 #include "basic/stats.h"
 #include "results/store.h"
-#include "scenario/timens-bench.h"
+#include "scenario/interleave.h"
 #include "probe/timens.h"
 #include "probe/timing.h"
 #include "basic/util.h"

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * cli/: what the commands share on top of the library: option groups that
- * several commands take, and the runner of the measuring commands. It may
- * include every folder except builtin/.
+ * several commands take, and the runner of the measuring commands (its
+ * layer: src/meson.build).
  *
  * The cell options of the commands that measure catalog cells (bench,
  * scale, timens, doctor): --api, --clock and --path, comma lists of names

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * doctor/: facts, probes, causes and advice of clockbench doctor.
- * Includes basic/, probe/, results/ and report/; not verify/ or scenario/.
+ * doctor/: facts, probes, causes and advice of clockbench doctor (its
+ * layer: src/meson.build).
  *
  * clockbench doctor: does each time call enter the kernel, and why?
  *

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * probe/: the machine and the calls it offers (vDSO, catalog, counters,
- * timing, environment, seccomp, namespaces). Includes basic/ only.
+ * timing, environment, seccomp, namespaces; its layer: src/meson.build).
  *
  * The catalog of time APIs: every API x clock x path clockbench can call,
  * the function behind each, and why a cell cannot run when it cannot

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * report/: presenting runs and comparisons (tables, JSON, CSV, TAP,
- * compare's styles). Includes basic/, probe/ and results/.
+ * compare's styles; its layer: src/meson.build).
  *
  * Output formats of a bench run: an aligned table for people, JSON and CSV
  * for programs, TAP for kselftest-style harnesses.

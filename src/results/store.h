@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * results/: runs as data: a bench run, the store, recording a run,
- * comparing runs. Includes basic/ and probe/.
+ * comparing runs (its layer: src/meson.build).
  *
  * The results store: every run of a measuring command, with its raw
  * samples and its environment, in an SQLite file or, given a

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * scenario/: the mailing-list scenarios (scale, timens, hotplug, exec).
- * Includes basic/, probe/, results/ and report/; not verify/ or doctor/.
+ * scenario/: the mailing-list scenarios (scale, timens, hotplug, exec) and
+ * the interleaving engine (interleave.h); its layer: src/meson.build.
  *
  * Thread scaling, as mmtests' poundtime measures it (seed 001): N threads
  * share a fixed total number of calls, and the wall time of the whole job

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * verify/: the engine and the checks of clockbench verify. Includes
- * basic/, probe/, results/ and report/; not doctor/ or scenario/.
+ * verify/: the engine and the checks of clockbench verify (its layer:
+ * src/meson.build).
  *
  * clockbench verify: correctness and ABI checks of every time API, clock
  * id and path, reported with kselftest's TAP conventions.

@@ -2,8 +2,8 @@
 /*
  * vm/: the virtual machines behind `clockbench kernels`: the kernel image
  * read, the guest's initramfs written, qemu run and stopped, and the
- * result of a boot carried from the guest to the host. An engine like
- * scenario/: it includes basic/, probe/ and results/ only.
+ * result of a boot carried from the guest to the host (an engine; its
+ * layer: src/meson.build).
  *
  * The frame a guest's result crosses its serial port in:
  *

@@ -24,7 +24,7 @@
 #include <unistd.h>
 
 #include "scenario/exec.h"
-#include "scenario/timens-bench.h"
+#include "scenario/interleave.h"
 #include "basic/progress.h"
 #include "basic/util.h"
 

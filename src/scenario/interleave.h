@@ -1,5 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
+ * The interleaving engine, behind ab, timens and exec: the same cells
+ * measured by several child processes (sides), one repetition at a time,
+ * the sides' repetitions interleaved. Its first use, and the one its names
+ * (timens_bench, tbench_, tb_) come from:
+ *
  * Benchmarking inside a time namespace (seed 000): the same cells measured
  * by two child processes that differ only in their time namespace, one
  * repetition at a time, so that host and namespace repetitions interleave
@@ -31,8 +36,8 @@
  * The parent checks every header and value it reads, and gives up on a
  * child that sends nonsense, dies or stays silent past a deadline.
  */
-#ifndef CLOCKBENCH_TIMENS_BENCH_H
-#define CLOCKBENCH_TIMENS_BENCH_H
+#ifndef CLOCKBENCH_INTERLEAVE_H
+#define CLOCKBENCH_INTERLEAVE_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "probe/catalog.h"
-#include "scenario/timens-bench.h"
+#include "scenario/interleave.h"
 #include "probe/timens.h"
 #include "basic/util.h"
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-#include "scenario/timens-bench.h"
+#include "scenario/interleave.h"
 
 #include <ctype.h>
 #include <errno.h>
