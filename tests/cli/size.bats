@@ -122,7 +122,7 @@ runs_file() {
 	cb import --db "$DB" "$T/runs.json" >/dev/null 2>&1
 	run cb report --db "$DB" --format mail x y
 	[ "$status" -eq 0 ]
-	[[ "$output" == *"y, 60 runs against x, 60 runs, ns per call"* ]]
+	[[ "$output" == *"y (60 runs) against x (60 runs), ns per call"* ]]
 	[[ "$output" == *"all 2 cells: no change beyond 1 %"* ]]
 	command -v gnuplot >/dev/null || skip "gnuplot not installed"
 	run cb plot --db "$DB" x y -o "$T/f.svg"
