@@ -14,6 +14,7 @@
 #include "results/compare.h"
 #include "report/textplot.h"
 #include "results/record.h"
+#include "results/resolution.h"
 #include "basic/stats.h"
 #include "basic/text.h"
 #include "results/store.h"
@@ -248,7 +249,8 @@ static size_t name_width(const struct stored_run *r, bool path)
 	return w;
 }
 
-static void print_cell(const struct stored_cell *c, size_t nw, size_t pw)
+static void print_cell(const struct stored_run *r, const struct stored_cell *c,
+		       size_t nw, size_t pw)
 {
 	struct summary s, cy;
 
@@ -265,7 +267,7 @@ static void print_cell(const struct stored_cell *c, size_t nw, size_t pw)
 		putchar('\n');
 		return;
 	}
-	summarize(c->values, c->n, &s);
+	stored_cell_summarize(r, c, c->values, &s);
 	text_put_cell(stdout, c->unit, TEXT_CELL_MAX, 4, TEXT_LEFT);
 	printf(" %10.2f ", s.median);
 	if (median_ci_is_95(&s))
@@ -286,7 +288,7 @@ static void print_cell(const struct stored_cell *c, size_t nw, size_t pw)
 	} else {
 		printf(" %9s", "-");
 	}
-	printf(" %7zu %4zu\n", s.n, s.outliers);
+	printf(" %7zu %4zu%s\n", s.n, s.outliers, s.bimodal ? "  bimodal" : "");
 }
 
 static void print_run_table(const struct stored_run *r, bool histogram)
@@ -307,7 +309,7 @@ static void print_run_table(const struct stored_run *r, bool histogram)
 	       (int)nw, "name", (int)pw, "path", "unit", "median", "ci95-lo", "ci95-hi",
 	       "min", "mean", "rCV%", "p99", "cycles", "core", "n", "out");
 	for (size_t i = 0; i < r->ncells; i++) {
-		print_cell(&r->cells[i], nw, pw);
+		print_cell(r, &r->cells[i], nw, pw);
 		if (histogram && measured(&r->cells[i]))
 			textplot_histogram(stdout, r->cells[i].values, r->cells[i].n,
 					   "    ");

@@ -51,6 +51,9 @@ json_t *summary_to_json(const struct summary *s)
 	json_object_set_new(o, "max", json_real_or_null(s->max));
 	json_object_set_new(o, "mad", json_real_or_null(s->mad));
 	json_object_set_new(o, "outliers", json_integer((json_int_t)s->outliers));
+	if (s->resolution > 0)
+		json_object_set_new(o, "resolution", json_real(s->resolution));
+	json_object_set_new(o, "bimodal", json_boolean(s->bimodal));
 	return o;
 }
 
@@ -110,6 +113,17 @@ static void print_core_header(FILE *f, const struct bench_run *run)
 	fprintf(f, "# quality: %s\n", line);
 }
 
+/* The coarsest per-call resolution of the run's cells, in ns. */
+static double bench_max_ns_resolution(const struct bench_run *run)
+{
+	double most = 0;
+
+	for (size_t i = 0; i < run->ncells; i++)
+		if (run->cells[i].measured)
+			most = fmax(most, run->cells[i].res.ns_resolution);
+	return most;
+}
+
 static void print_table_header(FILE *f, const struct bench_run *run)
 {
 	char when[64];
@@ -130,6 +144,10 @@ static void print_table_header(FILE *f, const struct bench_run *run)
 		"* 1.4826 MAD / median (of the batches with one round), the spread "
 		"compare judges by; p99 includes preempted batches; core: median "
 		"core cycles per call\n");
+	fprintf(f, "# the CI is widened by one counter step per batch (%.4f ns/call "
+		"at most here), the least the counter tells apart; 'bimodal': the "
+		"batches fall into two modes, and the CI spans both\n",
+		bench_max_ns_resolution(run));
 }
 
 static void print_table_row(FILE *f, const struct bench_cell *bc)
@@ -159,7 +177,7 @@ static void print_table_row(FILE *f, const struct bench_cell *bc)
 		fprintf(f, " %9.1f", bc->res.core_sum.median);
 	else
 		fprintf(f, " %9s", "-");
-	fprintf(f, " %7zu\n", s->n);
+	fprintf(f, " %7zu%s\n", s->n, s->bimodal ? "  bimodal" : "");
 }
 
 static void output_table(FILE *f, const struct bench_run *run)
