@@ -111,6 +111,9 @@ void stats_summarize(double *x, size_t n, struct summary *s);
  * median_hi] would have covered it without the quantisation: the interval
  * is widened by that much, so it is never narrower than the counter can
  * tell (without it, most values on one step give a CI of zero width).
+ * Chosen over a smoothed quantile estimator (Harrell-Davis): its interval
+ * from the same values also shrinks towards a point when most of them are
+ * equal, and it would move the median, which this leaves as it was.
  * When the values are bimodal (stats_bimodal()), the median is the one of
  * whichever mode holds more values that time: the interval then spans the
  * medians of both modes, and s->bimodal says so.
