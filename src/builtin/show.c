@@ -271,7 +271,8 @@ static void print_cell(const struct stored_run *r, const struct stored_cell *c,
 	text_put_cell(stdout, c->unit, TEXT_CELL_MAX, 4, TEXT_LEFT);
 	printf(" %10.2f ", s.median);
 	if (median_ci_is_95(&s))
-		printf("%10.2f %10.2f", s.median_lo, s.median_hi);
+		printf("%10.2f %10.2f", ci_bound_outward(s.median_lo, 2, false),
+		       ci_bound_outward(s.median_hi, 2, true));
 	else
 		printf("%10s %10s", "-", "-");
 	printf(" %10.2f %10.2f %6.2f %10.2f", s.min, s.mean,

@@ -28,6 +28,17 @@ json_t *json_real_or_null(double v)
 	return isfinite(v) ? json_real(v) : json_null();
 }
 
+double ci_bound_outward(double x, int decimals, bool up)
+{
+	double scale = pow(10, decimals);
+	/* 21.66 * 100 is 2165.9999...: a hair of slack keeps it 21.66. */
+	double scaled = x * scale, slack = 1e-9 * fmax(1, fabs(scaled));
+
+	if (!isfinite(x))
+		return x;
+	return (up ? ceil(scaled - slack) : floor(scaled + slack)) / scale;
+}
+
 bool median_ci_is_95(const struct summary *s)
 {
 	return stats_ci_honours(s->median_ci_coverage, 0.95);
@@ -164,7 +175,8 @@ static void print_table_row(FILE *f, const struct bench_cell *bc)
 	}
 	fprintf(f, "%9.2f  ", s->median);
 	if (median_ci_is_95(s))
-		fprintf(f, "%9.2f %9.2f", s->median_lo, s->median_hi);
+		fprintf(f, "%9.2f %9.2f", ci_bound_outward(s->median_lo, 2, false),
+			ci_bound_outward(s->median_hi, 2, true));
 	else
 		fprintf(f, "%9s %9s", "-", "-");
 	fprintf(f, " %9.2f %9.2f %6.2f %9.2f", s->min, s->mean,

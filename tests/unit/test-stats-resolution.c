@@ -17,6 +17,7 @@
 
 #include "basic/stats.h"
 #include "basic/util.h"
+#include "report/output.h"
 
 /* Uniform in (0, 1), deterministic. */
 static double uniform(uint64_t *seed)
@@ -245,6 +246,22 @@ static void test_bimodal_rule(void **state)
 	free(x);
 }
 
+/*
+ * The table prints two decimals: an interval of 3.4189 to 3.4212 ns would
+ * print as the point [3.42, 3.42]. Rounded outward it holds the computed
+ * interval; a bound already on the printed grid stays as it is.
+ */
+static void test_printed_interval_rounds_outward(void **state)
+{
+	(void)state;
+	assert_true(ci_bound_outward(3.4189, 2, false) == 3.41);
+	assert_true(ci_bound_outward(3.4212, 2, true) == 3.43);
+	assert_true(ci_bound_outward(21.66, 2, false) == 21.66);
+	assert_true(ci_bound_outward(21.66, 2, true) == 21.66);
+	assert_true(ci_bound_outward(-0.004, 2, false) == -0.01);
+	assert_true(isnan(ci_bound_outward(NAN, 2, true)));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -257,6 +274,7 @@ int main(void)
 		cmocka_unit_test(test_interval_widened_by_step_only),
 		cmocka_unit_test(test_bimodal_cell_flagged),
 		cmocka_unit_test(test_bimodal_rule),
+		cmocka_unit_test(test_printed_interval_rounds_outward),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
