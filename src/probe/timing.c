@@ -365,7 +365,7 @@ void timing_config_fit_resolution(struct timing_config *cfg,
 		      BATCH_STEPS_PER_PRECISION * cal->clock_step_ns / cfg->rel_ci : 0;
 	double reading = cal->ghz > 0 ? timing_reading_core(cal) / cal->ghz : 0;
 
-	want = fmax(want, BATCH_PER_READING * reading);
+	want = fmin(fmax(want, BATCH_PER_READING * reading), BATCH_MAX_NS);
 	if (want > cfg->target_batch_ns)
 		cfg->target_batch_ns = want;
 }

@@ -145,7 +145,8 @@ void timing_calibrate(const struct cycle_counter *cc,
  * 10 ns steps, the default already; longer for a coarser clock or a finer
  * precision. And so that the reference's readings, as long as the counter's
  * step asks (REF_MIN_STEPS), take at most a tenth of the time
- * (BATCH_PER_READING): 30 us where the counter steps by 10 ns.
+ * (BATCH_PER_READING): 30 us where the counter steps by 10 ns. Never
+ * beyond BATCH_MAX_NS, nor shorter than cfg asked.
  */
 void timing_config_fit_resolution(struct timing_config *cfg,
 				  const struct timing_calibration *cal);
@@ -169,6 +170,12 @@ void timing_config_fit_resolution(struct timing_config *cfg,
  * have to be for the counter's step.
  */
 #define BATCH_PER_READING 10.0
+/*
+ * Neither lengthens a batch beyond this: a batch must stay far shorter
+ * than a scheduler slice (see the top). A finer precision than the step
+ * then allows is still honest: the interval is widened by the step.
+ */
+#define BATCH_MAX_NS 100000.0
 /* A batch's speed: the readings this many batches either side, ... */
 #define REF_HALF_WINDOW 4
 /* ... those within this share of their median (a preempted one is not). */

@@ -330,6 +330,10 @@ static void test_batches_fit_the_clock_step(void **state)
 	cal.clock_step_ns = 10;
 	timing_config_fit_resolution(&cfg, &cal);
 	assert_true(fabs(cfg.target_batch_ns - 100000) < 1e-6);
+	/* --precision 0.0001: no batch beyond BATCH_MAX_NS. */
+	cfg.rel_ci = 1e-6;
+	timing_config_fit_resolution(&cfg, &cal);
+	assert_true(cfg.target_batch_ns == BATCH_MAX_NS);
 	/* Readings of 3 us (9000 core cycles at 3 GHz): batches of 30 us. */
 	timing_config_default(&cfg);
 	cal.ref_ops = 3000;
