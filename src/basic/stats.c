@@ -335,19 +335,13 @@ bool stats_bimodal(const double *sorted, size_t n, double min_spread, double *lo
 void stats_summarize_quantised(double *x, size_t n, double resolution,
 			       struct summary *s)
 {
-	double low, high;
-
 	stats_summarize(x, n, s);
 	if (n == 0)
 		return;
 	s->resolution = resolution > 0 ? resolution : 0;
 	s->median_lo -= s->resolution;
 	s->median_hi += s->resolution;
-	if (stats_bimodal(x, n, s->resolution, &low, &high)) {
-		s->bimodal = true;
-		s->median_lo = fmin(s->median_lo, low);
-		s->median_hi = fmax(s->median_hi, high);
-	}
+	s->bimodal = stats_bimodal(x, n, s->resolution, NULL, NULL);
 }
 
 /* Clusters of sorted[0..n): runs of values at most one unit apart. */

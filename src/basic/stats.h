@@ -114,9 +114,12 @@ void stats_summarize(double *x, size_t n, struct summary *s);
  * Chosen over a smoothed quantile estimator (Harrell-Davis): its interval
  * from the same values also shrinks towards a point when most of them are
  * equal, and it would move the median, which this leaves as it was.
- * When the values are bimodal (stats_bimodal()), the median is the one of
- * whichever mode holds more values that time: the interval then spans the
- * medians of both modes, and s->bimodal says so.
+ * When the values are bimodal (stats_bimodal()), s->bimodal says so: the
+ * median is then the one of whichever mode holds more values this time,
+ * and another run may find it in the other mode. The interval stays the
+ * one of this run's median (spanning both modes made it a fifth of the
+ * median wide for most cells of a loaded machine, where a second mode is
+ * common and rarely moves the median).
  */
 void stats_summarize_quantised(double *x, size_t n, double resolution,
 			       struct summary *s);

@@ -157,7 +157,8 @@ static void print_table_header(FILE *f, const struct bench_run *run)
 		"core cycles per call\n");
 	fprintf(f, "# the CI is widened by one counter step per batch (%.4f ns/call "
 		"at most here), the least the counter tells apart; 'bimodal': the "
-		"batches fall into two modes, and the CI spans both\n",
+		"batches fall into two modes, the median is the one of whichever "
+		"holds more\n",
 		bench_max_ns_resolution(run));
 }
 
