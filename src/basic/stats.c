@@ -256,6 +256,181 @@ static void summarize_copy(const double *x, size_t n, struct summary *s)
 	stats_summarize(copy, n, s);
 }
 
+/* ---------------------------------------------------------------------- */
+/* Quantised values: resolution, two modes, a counter's step              */
+
+/* The median and the robust spread (1.4826 MAD) of sorted[0..n), n >= 1. */
+static void median_and_spread(const double *sorted, size_t n, double *median,
+			      double *spread)
+{
+	_cleanup_free_ double *dev = xmalloc(n * sizeof(*dev));
+
+	*median = stats_quantile_sorted(sorted, n, 0.5);
+	for (size_t i = 0; i < n; i++)
+		dev[i] = fabs(sorted[i] - *median);
+	stats_sort(dev, n);
+	*spread = MAD_TO_SIGMA * stats_quantile_sorted(dev, n, 0.5);
+}
+
+/*
+ * Otsu's split of sorted[0..n): the size k of the lower group, each group
+ * at least min_side values, that maximises the between-group sum of
+ * squares k (n - k) / n (mean_low - mean_high)^2, which is the same as
+ * leaving the least within. Values are taken from the first so that the
+ * sums stay small.
+ */
+static size_t otsu_split(const double *sorted, size_t n, size_t min_side)
+{
+	double total = 0, below = 0, best = -1;
+	size_t best_k = n / 2;
+
+	for (size_t i = 0; i < n; i++)
+		total += sorted[i] - sorted[0];
+	for (size_t k = 1; k < n; k++) {
+		double above, between;
+
+		below += sorted[k - 1] - sorted[0];
+		if (k < min_side || n - k < min_side)
+			continue;
+		above = total - below;
+		between = (double)k * (double)(n - k) *
+			  pow(below / (double)k - above / (double)(n - k), 2);
+		if (between > best) {
+			best = between;
+			best_k = k;
+		}
+	}
+	return best_k;
+}
+
+bool stats_bimodal(const double *sorted, size_t n, double min_spread, double *low,
+		   double *high)
+{
+	size_t trim = (size_t)((double)n * STATS_BIMODAL_TRIM), m, k;
+	double med_low, med_high, s_low, s_high, spread;
+	const double *x = sorted + trim;
+
+	if (low)
+		*low = NAN;
+	if (high)
+		*high = NAN;
+	if (n < 20)
+		return false;
+	m = n - 2 * trim;
+	k = otsu_split(x, m, m / 10 ? m / 10 : 1);
+	median_and_spread(x, k, &med_low, &s_low);
+	median_and_spread(x + k, m - k, &med_high, &s_high);
+	if (low)
+		*low = med_low;
+	if (high)
+		*high = med_high;
+	s_low = fmax(s_low, min_spread);
+	s_high = fmax(s_high, min_spread);
+	spread = sqrt((s_low * s_low + s_high * s_high) / 2);
+	if (!(spread > 0))	/* two groups of equal values each */
+		return med_high > med_low;
+	return med_high - med_low > STATS_BIMODAL_SEPARATION * spread;
+}
+
+void stats_summarize_quantised(double *x, size_t n, double resolution,
+			       struct summary *s)
+{
+	stats_summarize(x, n, s);
+	if (n == 0)
+		return;
+	s->resolution = resolution > 0 ? resolution : 0;
+	s->median_lo -= s->resolution;
+	s->median_hi += s->resolution;
+	s->bimodal = stats_bimodal(x, n, s->resolution, NULL, NULL);
+}
+
+/* Clusters of sorted[0..n): runs of values at most one unit apart. */
+#define STEP_CLUSTER_GAP 1.0
+/* A cluster counts when it holds this share of the values, at least 3. */
+#define STEP_SUPPORT_SHARE 0.01
+#define STEP_SUPPORT_MIN 3
+/* The step is kept when this share of the values sits on its lattice. */
+#define STEP_FIT_SHARE 0.9
+/* A step smaller than this is not told from every value being possible. */
+#define STEP_MIN 4.0
+
+/* The centres of the clusters that hold at least support values. */
+static size_t supported_centres(const double *sorted, size_t n, size_t support,
+				double *centre)
+{
+	size_t nc = 0, start = 0;
+	double sum = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (i > start && sorted[i] - sorted[i - 1] > STEP_CLUSTER_GAP) {
+			if (i - start >= support)
+				centre[nc++] = sum / (double)(i - start);
+			start = i;
+			sum = 0;
+		}
+		sum += sorted[i];
+	}
+	if (n - start >= support)
+		centre[nc++] = sum / (double)(n - start);
+	return nc;
+}
+
+/* The spacing of centres that are multiples of it, least squares. */
+static double lattice_spacing(const double *centre, size_t nc)
+{
+	double closest = INFINITY, num = 0, den = 0;
+
+	for (size_t j = 1; j < nc; j++)
+		closest = fmin(closest, centre[j] - centre[j - 1]);
+	for (size_t j = 0; j < nc; j++) {
+		double k = round(centre[j] / closest);
+
+		num += centre[j] * k;
+		den += k * k;
+	}
+	return den > 0 ? num / den : NAN;
+}
+
+/* The share of x[0..n) within max(1, q / 10) of a multiple (>= 1) of q. */
+static double lattice_fit(const double *x, size_t n, double q)
+{
+	double tol = fmax(STEP_CLUSTER_GAP, q / 10);
+	size_t fit = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		double k = round(x[i] / q);
+
+		if (k >= 1 && fabs(x[i] - k * q) <= tol)
+			fit++;
+	}
+	return n ? (double)fit / (double)n : 0;
+}
+
+double stats_counter_step(const double *d, size_t n)
+{
+	_cleanup_free_ double *x = xmalloc((n ? n : 1) * sizeof(*x));
+	_cleanup_free_ double *centre = xmalloc((n ? n : 1) * sizeof(*centre));
+	size_t m = 0, support, nc;
+	double q;
+
+	for (size_t i = 0; i < n; i++)
+		if (d[i] > 0)
+			x[m++] = d[i];
+	if (m < 16)
+		return 1;
+	stats_sort(x, m);
+	support = (size_t)((double)m * STEP_SUPPORT_SHARE);
+	if (support < STEP_SUPPORT_MIN)
+		support = STEP_SUPPORT_MIN;
+	nc = supported_centres(x, m, support, centre);
+	if (nc < 2)
+		return 1;
+	q = lattice_spacing(centre, nc);
+	if (!(q >= STEP_MIN) || lattice_fit(x, m, q) < STEP_FIT_SHARE)
+		return 1;
+	return q;
+}
+
 double stats_robust_cv_pct(const double *x, size_t n)
 {
 	struct summary s;

@@ -58,6 +58,13 @@ struct summary {
 	 * instead; 0 outliers when all values are equal.
 	 */
 	size_t outliers;
+	/*
+	 * Set by stats_summarize_quantised(): the resolution of one value
+	 * (the counter's step over the calls of a batch; 0: not known), and
+	 * whether the values fall into two modes (stats_bimodal()).
+	 */
+	double resolution;
+	bool bimodal;
 };
 
 /* Sort an array of doubles in place, ascending, NaN last. */
@@ -93,6 +100,64 @@ bool stats_ci_honours(double coverage, double level);
  * as a side effect.
  */
 void stats_summarize(double *x, size_t n, struct summary *s);
+
+/*
+ * stats_summarize() of values that are quantised: each value is a
+ * difference of two reads of a counter that advances in steps, divided
+ * by a count, so it is off its true value by less than resolution (one
+ * step over the count) either way. Every order statistic of the values
+ * is then within resolution of the true one, and [median_lo - resolution,
+ * median_hi + resolution] covers the true median whenever [median_lo,
+ * median_hi] would have covered it without the quantisation: the interval
+ * is widened by that much, so it is never narrower than the counter can
+ * tell (without it, most values on one step give a CI of zero width).
+ * Chosen over a smoothed quantile estimator (Harrell-Davis): its interval
+ * from the same values also shrinks towards a point when most of them are
+ * equal, and it would move the median, which this leaves as it was.
+ * When the values are bimodal (stats_bimodal()), s->bimodal says so: the
+ * median is then the one of whichever mode holds more values this time,
+ * and another run may find it in the other mode. The interval stays the
+ * one of this run's median (spanning both modes made it a fifth of the
+ * median wide for most cells of a loaded machine, where a second mode is
+ * common and rarely moves the median).
+ */
+void stats_summarize_quantised(double *x, size_t n, double resolution,
+			       struct summary *s);
+
+/*
+ * Whether sorted[0..n) falls into two modes: the split into a lower and a
+ * higher group, each at least a tenth of the values, that leaves the least
+ * squared deviation within the groups (Otsu's split), computed without
+ * the STATS_BIMODAL_TRIM share of the values at either end (preempted
+ * batches); bimodal when the groups' medians are more than
+ * STATS_BIMODAL_SEPARATION times their robust spread apart (the root mean
+ * square of the two 1.4826 MADs, each at least min_spread: no spread below the
+ * counter's resolution is seen). A normal sample gives about 3, two
+ * modes as far apart as 2.8 and 3.9 ns with a spread of a few percent
+ * each give 10 and more. The groups' medians go to *low, *high (either
+ * may be NULL). Needs n >= 20.
+ */
+#define STATS_BIMODAL_SEPARATION 5.0
+#define STATS_BIMODAL_TRIM 0.02
+bool stats_bimodal(const double *sorted, size_t n, double min_spread, double *low,
+		   double *high);
+
+/*
+ * The step of a quantised counter, from differences of pairs of its reads
+ * taken a varying time apart (d[0..n), in the counter's units; not
+ * modified): the spacing q of the lattice that the positive differences
+ * sit on, each within one unit of a multiple of q (a guest's counter is
+ * the host's scaled, so its step need not be whole: 24.5 ticks here).
+ * Found from the clusters of the differences (values at most one unit
+ * apart) that hold at least 1 % of them, at least 3, so that a single
+ * odd difference decides nothing: q is the least-squares spacing of their
+ * centres, and is kept only when 90 % of all positive differences lie
+ * within max(1, q / 10) of a multiple of it and q is at least 4. Else 1:
+ * a counter whose differences take every value steps by one unit (or by
+ * so few that it does not matter). 1 when fewer than 16 differences are
+ * positive.
+ */
+double stats_counter_step(const double *d, size_t n);
 
 /*
  * The robust CV of x[0..n) (not modified): 100 * 1.4826 MAD / |median|.

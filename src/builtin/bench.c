@@ -106,6 +106,7 @@ static int bench_measure(struct measure *m)
 	system_collect(&run->system, b->cpu, b->cc.source == CYCLES_PERF);
 	disturb_tracker_init(&run->disturb, b->cpu);
 	timing_calibrate(&b->cc, &run->cal);
+	timing_config_fit_resolution(&run->cfg, &run->cal);
 	warm_up(run, &b->cc);
 	catalog_overhead_cell(&overhead);
 	timing_measure(&overhead, &b->cc, &run->cfg, &run->cal, &run->overhead);
@@ -113,6 +114,7 @@ static int bench_measure(struct measure *m)
 
 	env_collect(&m->env, b->cat.have_vdso ? &b->cat.vdso : NULL,
 		    b->cat.vdso_error, b->cpu);
+	env_set_counter_step(&m->env, run->cal.arch_step, run->cal.clock_step_ns);
 	m->have_env = true;
 	return 0;
 }

@@ -14,6 +14,7 @@
 #include "results/compare.h"
 #include "report/textplot.h"
 #include "results/record.h"
+#include "results/resolution.h"
 #include "basic/stats.h"
 #include "basic/text.h"
 #include "results/store.h"
@@ -251,7 +252,8 @@ static size_t name_width(const struct stored_run *r, bool path)
 	return w;
 }
 
-static void print_cell(const struct stored_cell *c, size_t nw, size_t pw)
+static void print_cell(const struct stored_run *r, const struct stored_cell *c,
+		       size_t nw, size_t pw)
 {
 	struct summary s, cy;
 
@@ -268,11 +270,12 @@ static void print_cell(const struct stored_cell *c, size_t nw, size_t pw)
 		putchar('\n');
 		return;
 	}
-	summarize(c->values, c->n, &s);
+	stored_cell_summarize(r, c, c->values, &s);
 	text_put_cell(stdout, c->unit, TEXT_CELL_MAX, 4, TEXT_LEFT);
 	printf(" %10.2f ", s.median);
 	if (median_ci_is_95(&s))
-		printf("%10.2f %10.2f", s.median_lo, s.median_hi);
+		printf("%10.2f %10.2f", ci_bound_outward(s.median_lo, 2, false),
+		       ci_bound_outward(s.median_hi, 2, true));
 	else
 		printf("%10s %10s", "-", "-");
 	printf(" %10.2f %10.2f %6.2f %10.2f", s.min, s.mean,
@@ -289,7 +292,7 @@ static void print_cell(const struct stored_cell *c, size_t nw, size_t pw)
 	} else {
 		printf(" %9s", "-");
 	}
-	printf(" %7zu %4zu\n", s.n, s.outliers);
+	printf(" %7zu %4zu%s\n", s.n, s.outliers, s.bimodal ? "  bimodal" : "");
 }
 
 static void print_run_table(const struct stored_run *r, bool histogram)
@@ -310,7 +313,7 @@ static void print_run_table(const struct stored_run *r, bool histogram)
 	       (int)nw, "name", (int)pw, "path", "unit", "median", "ci95-lo", "ci95-hi",
 	       "min", "mean", "rCV%", "p99", "cycles", "core", "n", "out");
 	for (size_t i = 0; i < r->ncells; i++) {
-		print_cell(&r->cells[i], nw, pw);
+		print_cell(r, &r->cells[i], nw, pw);
 		if (histogram && measured(&r->cells[i]))
 			textplot_histogram(stdout, r->cells[i].values, r->cells[i].n,
 					   "    ");

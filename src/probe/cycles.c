@@ -11,6 +11,9 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "basic/stats.h"
+#include "basic/util.h"
+
 #if defined(__x86_64__) || defined(__i386__)
 #include <x86intrin.h>
 #endif
@@ -95,6 +98,45 @@ const char *cycles_arch_unit(void)
 #else
 	return NULL;
 #endif
+}
+
+/* Pairs of reads for a counter's step, a few milliseconds at most. */
+#define STEP_PAIRS 2048
+/* The reads of a pair are 0 to STEP_GAPS - 1 loop turns apart. */
+#define STEP_GAPS 64
+
+static uint64_t clock_read(void)
+{
+	return now_ns();
+}
+
+/*
+ * Reads back to back are as far apart as one read costs, and that is one
+ * lattice point or two; a gap that varies from pair to pair puts the
+ * differences on many points, whose spacing is the step.
+ */
+static double step_of(uint64_t (*read)(void))
+{
+	_cleanup_free_ double *d = xmalloc(STEP_PAIRS * sizeof(*d));
+
+	for (size_t i = 0; i < STEP_PAIRS; i++) {
+		uint64_t a = read();
+
+		for (volatile unsigned k = 0; k < i % STEP_GAPS; k++)
+			;
+		d[i] = (double)(read() - a);
+	}
+	return stats_counter_step(d, STEP_PAIRS);
+}
+
+double cycles_arch_step(void)
+{
+	return cycles_arch_unit() ? step_of(arch_counter_read) : 1;
+}
+
+double cycles_clock_step_ns(void)
+{
+	return step_of(clock_read);
 }
 
 static int perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu,

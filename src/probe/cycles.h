@@ -55,4 +55,15 @@ uint64_t cycles_arch_read(void);
 /* Its unit, "TSC ticks", or NULL when this build has none. */
 const char *cycles_arch_unit(void);
 
+/*
+ * The step the architecture's counter advances by, in its units: 1 on
+ * most Intel machines, 24.5 ticks (10 ns) on an AMD EPYC guest, whose TSC
+ * is the host's scaled. Found from pairs of reads taken a varying time
+ * apart, the lattice their differences sit on (stats_counter_step()). 1
+ * when this build has no counter.
+ */
+double cycles_arch_step(void);
+/* The same of the clock batches are timed with (now_ns()), in ns. */
+double cycles_clock_step_ns(void);
+
 #endif

@@ -20,6 +20,7 @@
 #endif
 
 #include "basic/util.h"
+#include "probe/cycles.h"
 
 #define CLOCKSOURCE_DIR "/sys/devices/system/clocksource/clocksource0/"
 #define CPUINFO_MAX (4u << 20)
@@ -340,6 +341,16 @@ static void collect_vdso(struct env_info *env, const struct vdso_image *vdso,
 	env->nvdso_symbols = list.count;
 }
 
+void env_set_counter_step(struct env_info *env, double counter_step,
+			  double clock_step_ns)
+{
+	const char *unit = cycles_arch_unit();
+
+	env->clock_step_ns = clock_step_ns;
+	env->counter_step = unit ? counter_step : clock_step_ns;
+	snprintf(env->counter_unit, sizeof(env->counter_unit), "%s", unit ? unit : "ns");
+}
+
 void env_collect(struct env_info *env, const struct vdso_image *vdso,
 		 const char *vdso_error, int cpu)
 {
@@ -357,6 +368,7 @@ void env_collect(struct env_info *env, const struct vdso_image *vdso,
 	collect_time_namespace(env);
 	env->cpu = cpu;
 	collect_vdso(env, vdso, vdso_error);
+	env_set_counter_step(env, cycles_arch_step(), cycles_clock_step_ns());
 }
 
 void env_free(struct env_info *env)
@@ -457,6 +469,11 @@ json_t *env_to_json(const struct env_info *env)
 				      "non_root", env->in_time_namespace));
 	json_object_set_new(obj, "cpu", json_integer(env->cpu));
 	json_object_set_new(obj, "vdso", vdso_to_json(env));
+	if (env->counter_step > 0)
+		json_object_set_new(obj, "counter_step",
+				    json_pack("{s:f, s:o, s:f}", "step", env->counter_step,
+					      "unit", json_text(env->counter_unit),
+					      "clock_step_ns", env->clock_step_ns));
 	return obj;
 }
 
@@ -516,8 +533,13 @@ void env_print(const struct env_info *env, FILE *f, const char *prefix)
 	fprintf(f, "%skernel: %s (%s) %s\n", prefix,
 		or_unknown(env->kernel_release), env->kernel_version,
 		env->machine);
-	fprintf(f, "%sclocksource: %s (available: %s)\n", prefix,
+	fprintf(f, "%sclocksource: %s (available: %s)", prefix,
 		or_unknown(env->clocksource), or_unknown(env->clocksources));
+	if (env->counter_step > 0)
+		fprintf(f, "; counter step: %.1f %s, clock step %.1f ns",
+			env->counter_step, or_unknown(env->counter_unit),
+			env->clock_step_ns);
+	fputc('\n', f);
 	print_cpu_line(env, f, prefix);
 	print_runtime_line(env, f, prefix);
 }

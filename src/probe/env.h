@@ -36,6 +36,14 @@ struct env_info {
 	char vdso_error[128];		/* why there is no vDSO */
 	char **vdso_symbols;		/* "name@version", NULL-terminated, malloc'd */
 	size_t nvdso_symbols;
+	/*
+	 * The steps the counters advance by (cycles_arch_step()): the
+	 * architecture's counter in its units (counter_unit, "" without
+	 * one), the clock in ns; 0 when not measured.
+	 */
+	double counter_step;
+	char counter_unit[32];
+	double clock_step_ns;
 };
 
 /*
@@ -45,6 +53,13 @@ struct env_info {
 void env_collect(struct env_info *env, const struct vdso_image *vdso,
 		 const char *vdso_error, int cpu);
 void env_free(struct env_info *env);
+/*
+ * Record the counters' steps (cycles_arch_step(), cycles_clock_step_ns()):
+ * what the measurement used, when it measured them itself. Without an
+ * architecture counter the counter is the clock.
+ */
+void env_set_counter_step(struct env_info *env, double counter_step,
+			  double clock_step_ns);
 
 /* The fingerprint as a JSON object (new reference). */
 json_t *env_to_json(const struct env_info *env);

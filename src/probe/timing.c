@@ -242,8 +242,19 @@ static void calibrate_boundary(const struct cycle_counter *cc,
 	free(cyc);
 }
 
-/* Instructions for a reading of about REF_READING_NS. */
-static unsigned long choose_ref_ops(void)
+/*
+ * How long a reading lasts: REF_READING_NS, or REF_MIN_STEPS of the time
+ * base's steps when that is longer. base_per_ns is a first estimate.
+ */
+static double reading_ns(const struct timing_calibration *cal, double base_per_ns)
+{
+	double step_ns = timing_base_step(cal) / (base_per_ns > 0 ? base_per_ns : 1);
+
+	return fmax(REF_READING_NS, REF_MIN_STEPS * step_ns);
+}
+
+/* Instructions for a reading of about want_ns. */
+static unsigned long choose_ref_ops(double want_ns)
 {
 	enum { PROBE_OPS = 1024 };
 	uint64_t best = UINT64_MAX;
@@ -259,7 +270,7 @@ static unsigned long choose_ref_ops(void)
 	}
 	if (!best)
 		best = 1;
-	ops = (unsigned long)(REF_READING_NS * PROBE_OPS / (double)best);
+	ops = (unsigned long)(want_ns * PROBE_OPS / (double)best);
 	ops -= ops % REFERENCE_UNROLL;
 	return ops < 8 * REFERENCE_UNROLL ? 8 * REFERENCE_UNROLL : ops;
 }
@@ -301,7 +312,8 @@ static void calibrate_reference(const struct cycle_counter *cc,
 	double speed;
 
 	catalog_overhead_cell(&empty);
-	cal->ref_ops = choose_ref_ops();
+	cal->ref_ops = choose_ref_ops(reading_ns(cal, arch ?
+		(double)(base_read(arch) - b0) / (double)(now_ns() - t0) : 1.0));
 	cal->ref_op_cycles = ri->cycles_per_op;
 	for (size_t i = 0; i < N; i++) {
 		e[i] = read_reference(arch, 0);
@@ -335,8 +347,27 @@ void timing_calibrate(const struct cycle_counter *cc,
 	memset(cal, 0, sizeof(*cal));
 	cal->base_arch = arch;
 	cal->base_unit = arch ? cycles_arch_unit() : "ns";
+	cal->arch_step = cycles_arch_step();
+	cal->clock_step_ns = cycles_clock_step_ns();
 	calibrate_boundary(cc, cal);
 	calibrate_reference(cc, cal, t0, b0);
+}
+
+double timing_base_step(const struct timing_calibration *cal)
+{
+	return cal->base_arch ? cal->arch_step : cal->clock_step_ns;
+}
+
+void timing_config_fit_resolution(struct timing_config *cfg,
+				  const struct timing_calibration *cal)
+{
+	double want = cfg->rel_ci > 0 ?
+		      BATCH_STEPS_PER_PRECISION * cal->clock_step_ns / cfg->rel_ci : 0;
+	double reading = cal->ghz > 0 ? timing_reading_core(cal) / cal->ghz : 0;
+
+	want = fmin(fmax(want, BATCH_PER_READING * reading), BATCH_MAX_NS);
+	if (want > cfg->target_batch_ns)
+		cfg->target_batch_ns = want;
 }
 
 /* ---- core cycles: the pure parts ------------------------------------ */
@@ -458,12 +489,14 @@ static bool median_converged(const double *samples, size_t n, double rel,
 	return med > 0 && half <= rel * med;
 }
 
-static void summarize_copy(const double *x, size_t n, struct summary *s)
+/* The summary of a copy of x, its interval widened by resolution. */
+static void summarize_copy(const double *x, size_t n, double resolution,
+			   struct summary *s)
 {
 	double *scratch = xmalloc((n ? n : 1) * sizeof(double));
 
 	memcpy(scratch, x, n * sizeof(double));
-	stats_summarize(scratch, n, s);
+	stats_summarize_quantised(scratch, n, resolution, s);
 	free(scratch);
 }
 
@@ -570,6 +603,33 @@ void timing_prepare(const struct cell *c, const struct cycle_counter *cc,
 	r->elapsed_s += (double)(now_ns() - start) / 1e9;
 }
 
+/*
+ * What a batch's per-call figures can tell apart (see struct cell_result):
+ * a step of the clock, of the cycle counter (a PMU counts single cycles),
+ * and for core cycles the same step at the core's speed, over the batch's
+ * calls, and the share of a reading of the reference a step is. The time
+ * base and the clock step together (10 ns here), so the clock's step is
+ * used for both, which is also what a stored run keeps
+ * (results/resolution.h gives the same figures from it).
+ */
+static void set_resolutions(struct cell_result *r, const struct cycle_counter *cc,
+			    const struct timing_calibration *cal)
+{
+	double calls = (double)r->batch_calls;
+
+	r->ns_resolution = cal->clock_step_ns / calls;
+	r->cycles_resolution = (cc->source == CYCLES_ARCH ? cal->arch_step : 1) / calls;
+	r->core_resolution = 0;
+	r->reading_resolution = 0;
+	if (cal->core_source == CORE_PERF) {
+		r->core_resolution = 1 / calls;
+	} else if (cal->core_source == CORE_REFERENCE && cal->ghz > 0) {
+		r->core_resolution = cal->clock_step_ns * cal->ghz / calls;
+		r->reading_resolution = cal->clock_step_ns * cal->ghz /
+					timing_reading_core(cal);
+	}
+}
+
 /* A round's share of a per-cell figure. */
 static double share(double whole, unsigned rounds)
 {
@@ -588,6 +648,7 @@ void timing_round(const struct cell *c, const struct cycle_counter *cc,
 	size_t scratch_cap = 0;
 	struct pairs pairs = { 0 };
 
+	set_resolutions(r, cc, cal);
 	warm_up(c, cc, r->batch_calls, share(cfg->warmup_s, cfg->rounds));
 	budget_ns = (uint64_t)(share(cfg->budget_s, cfg->rounds) * 1e9);
 	min_ns = (uint64_t)(share(cfg->min_time_s, cfg->rounds) * 1e9);
@@ -622,13 +683,26 @@ void timing_round(const struct cell *c, const struct cycle_counter *cc,
 	r->elapsed_s += (double)(now_ns() - start) / 1e9;
 }
 
+/*
+ * The resolution of a batch's core cycles: a step of the batch, and the
+ * error a reading's step makes in the speed, that share of the figure.
+ */
+static double core_resolution(const struct cell_result *r)
+{
+	struct summary plain;
+
+	summarize_copy(r->core, r->n, 0, &plain);
+	return r->core_resolution + r->reading_resolution * fabs(plain.median);
+}
+
 void timing_summarize(struct cell_result *r)
 {
-	summarize_copy(r->ns, r->n, &r->ns_sum);
+	summarize_copy(r->ns, r->n, r->ns_resolution, &r->ns_sum);
 	if (r->cycles)
-		summarize_copy(r->cycles, r->n, &r->cycles_sum);
+		summarize_copy(r->cycles, r->n, r->cycles_resolution, &r->cycles_sum);
 	if (r->core)
-		summarize_copy(r->core, r->n, &r->core_sum);
+		summarize_copy(r->core, r->n, r->n ? core_resolution(r) : 0,
+			       &r->core_sum);
 }
 
 int timing_measure(const struct cell *c, const struct cycle_counter *cc,

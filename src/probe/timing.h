@@ -71,6 +71,15 @@ struct cell_result {
 	 * which is how the store keeps them.
 	 */
 	double *readings;
+	/*
+	 * What one batch's per-call figure can tell apart: the step of the
+	 * clock or counter it was timed with over the batch's calls (ns,
+	 * cycles, core cycles), and for core cycles also the share of a
+	 * reference reading one step is. The summaries' intervals are
+	 * widened by them (stats_summarize_quantised()).
+	 */
+	double ns_resolution, cycles_resolution, core_resolution;
+	double reading_resolution;	/* relative: step / reading */
 	struct summary ns_sum;
 	struct summary cycles_sum;	/* n == 0 when there is no counter */
 	struct summary core_sum;	/* n == 0 without core cycles */
@@ -109,7 +118,18 @@ struct timing_calibration {
 	double batch_boundary_core;	/* a batch's clock reads, core cycles */
 	double ghz;			/* the core's speed while calibrating */
 	double pmu_op_cycles;		/* the PMU's count per instruction, or NAN */
+	/*
+	 * The steps the counters advance by (cycles_arch_step()): the
+	 * architecture's counter in its ticks (1 without one), the clock in
+	 * ns. The batches and the reference's readings are sized so that a
+	 * step is a small share of them.
+	 */
+	double arch_step;
+	double clock_step_ns;
 };
+
+/* The time base's step in its own units (ticks, or ns without a counter). */
+double timing_base_step(const struct timing_calibration *cal);
 
 /*
  * Measure what reading the clocks around an empty batch costs, and
@@ -119,8 +139,43 @@ struct timing_calibration {
 void timing_calibrate(const struct cycle_counter *cc,
 		      struct timing_calibration *cal);
 
-/* A reading of the reference lasts about this long; batches are 10 us. */
+/*
+ * Lengthen cfg's batches so that the clock's step is at most a tenth of
+ * the precision asked for (BATCH_STEPS_PER_PRECISION): 10 us at 1 % with
+ * 10 ns steps, the default already; longer for a coarser clock or a finer
+ * precision. And so that the reference's readings, as long as the counter's
+ * step asks (REF_MIN_STEPS), take at most a tenth of the time
+ * (BATCH_PER_READING): 30 us where the counter steps by 10 ns. Never
+ * beyond BATCH_MAX_NS, nor shorter than cfg asked.
+ */
+void timing_config_fit_resolution(struct timing_config *cfg,
+				  const struct timing_calibration *cal);
+
+/*
+ * A reading of the reference lasts about this long; batches are 10 us.
+ * At least REF_MIN_STEPS steps of the time base, though: a reading is off
+ * by up to a step, and on a counter of 10 ns steps 0.3 us is 30 steps, a
+ * quantum of 3 % that made core cycles noisier than ns from run to run.
+ */
 #define REF_READING_NS 300.0
+#define REF_MIN_STEPS 300.0
+/*
+ * A batch lasts at least this many steps of the clock over the precision
+ * asked for (--precision): its quantum stays a tenth of that precision.
+ */
+#define BATCH_STEPS_PER_PRECISION 10.0
+/*
+ * ... and at least this many readings of the reference long, so that the
+ * readings take at most a tenth of the measuring time however long they
+ * have to be for the counter's step.
+ */
+#define BATCH_PER_READING 10.0
+/*
+ * Neither lengthens a batch beyond this: a batch must stay far shorter
+ * than a scheduler slice (see the top). A finer precision than the step
+ * then allows is still honest: the interval is widened by the step.
+ */
+#define BATCH_MAX_NS 100000.0
 /* A batch's speed: the readings this many batches either side, ... */
 #define REF_HALF_WINDOW 4
 /* ... those within this share of their median (a preempted one is not). */

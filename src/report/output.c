@@ -48,6 +48,17 @@ int output_flush_stdout(void)
 
 /* ---- JSON ----------------------------------------------------------- */
 
+double ci_bound_outward(double x, int decimals, bool up)
+{
+	double scale = pow(10, decimals);
+	/* 21.66 * 100 is 2165.9999...: a hair of slack keeps it 21.66. */
+	double scaled = x * scale, slack = 1e-9 * fmax(1, fabs(scaled));
+
+	if (!isfinite(x))
+		return x;
+	return (up ? ceil(scaled - slack) : floor(scaled + slack)) / scale;
+}
+
 bool median_ci_is_95(const struct summary *s)
 {
 	return stats_ci_honours(s->median_ci_coverage, 0.95);
@@ -71,6 +82,9 @@ json_t *summary_to_json(const struct summary *s)
 	json_object_set_new(o, "max", json_number(s->max));
 	json_object_set_new(o, "mad", json_number(s->mad));
 	json_object_set_new(o, "outliers", json_integer((json_int_t)s->outliers));
+	if (s->resolution > 0)
+		json_object_set_new(o, "resolution", json_real(s->resolution));
+	json_object_set_new(o, "bimodal", json_boolean(s->bimodal));
 	return o;
 }
 
@@ -130,6 +144,17 @@ static void print_core_header(FILE *f, const struct bench_run *run)
 	fprintf(f, "# quality: %s\n", line);
 }
 
+/* The coarsest per-call resolution of the run's cells, in ns. */
+static double bench_max_ns_resolution(const struct bench_run *run)
+{
+	double most = 0;
+
+	for (size_t i = 0; i < run->ncells; i++)
+		if (run->cells[i].measured)
+			most = fmax(most, run->cells[i].res.ns_resolution);
+	return most;
+}
+
 static void print_table_header(FILE *f, const struct bench_run *run)
 {
 	char when[64];
@@ -150,6 +175,11 @@ static void print_table_header(FILE *f, const struct bench_run *run)
 		"* 1.4826 MAD / median (of the batches with one round), the spread "
 		"compare judges by; p99 includes preempted batches; core: median "
 		"core cycles per call\n");
+	fprintf(f, "# the CI is widened by one counter step per batch (%.4f ns/call "
+		"at most here), the least the counter tells apart; 'bimodal': the "
+		"batches fall into two modes, the median is the one of whichever "
+		"holds more\n",
+		bench_max_ns_resolution(run));
 }
 
 static void print_table_row(FILE *f, const struct bench_cell *bc)
@@ -166,7 +196,8 @@ static void print_table_row(FILE *f, const struct bench_cell *bc)
 	}
 	fprintf(f, "%9.2f  ", s->median);
 	if (median_ci_is_95(s))
-		fprintf(f, "%9.2f %9.2f", s->median_lo, s->median_hi);
+		fprintf(f, "%9.2f %9.2f", ci_bound_outward(s->median_lo, 2, false),
+			ci_bound_outward(s->median_hi, 2, true));
 	else
 		fprintf(f, "%9s %9s", "-", "-");
 	fprintf(f, " %9.2f %9.2f %6.2f %9.2f", s->min, s->mean,
@@ -179,7 +210,7 @@ static void print_table_row(FILE *f, const struct bench_cell *bc)
 		fprintf(f, " %9.1f", bc->res.core_sum.median);
 	else
 		fprintf(f, " %9s", "-");
-	fprintf(f, " %7zu\n", s->n);
+	fprintf(f, " %7zu%s\n", s->n, s->bimodal ? "  bimodal" : "");
 }
 
 static void output_table(FILE *f, const struct bench_run *run)

@@ -51,6 +51,13 @@ json_t *summary_to_json(const struct summary *s);
 void format_median_ci(char *buf, size_t len, const struct summary *s,
 		      double scale, int decimals);
 
+/*
+ * A bound of an interval rounded outward to the decimals printed (lo
+ * down, hi up), so that the printed interval holds the computed one and
+ * is never a point when the computed one is not.
+ */
+double ci_bound_outward(double x, int decimals, bool up);
+
 /* Whether a summary's median CI may be printed as a 95 % CI. */
 bool median_ci_is_95(const struct summary *s);
 

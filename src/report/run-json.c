@@ -9,15 +9,15 @@
 #include "config.h"
 #include "report/output.h"
 #include "results/compare.h"
+#include "results/resolution.h"
 
-/* Statistics of a copy: stats_summarize() sorts its input. */
-static json_t *summary_of(const double *x, size_t n)
+/* Statistics of x, one of c's metrics, at the resolution r recorded. */
+static json_t *summary_of(const struct stored_run *r, const struct stored_cell *c,
+			  const double *x)
 {
-	_cleanup_free_ double *copy = xmalloc((n ? n : 1) * sizeof(double));
 	struct summary s;
 
-	memcpy(copy, x, n * sizeof(double));
-	stats_summarize(copy, n, &s);
+	stored_cell_summarize(r, c, x, &s);
 	return summary_to_json(&s);
 }
 
@@ -47,23 +47,24 @@ static json_t *round_ghz_json(const struct stored_cell *c)
 	return a;
 }
 
-static void add_statistics(json_t *cj, const struct stored_cell *c)
+static void add_statistics(json_t *cj, const struct stored_run *r,
+			   const struct stored_cell *c)
 {
 	bool rounds = c->rounds && c->nrounds >= 1;
 
-	json_object_set_new(cj, "summary", summary_of(c->values, c->n));
+	json_object_set_new(cj, "summary", summary_of(r, c, c->values));
 	json_object_set_new(cj, "round_robust_cv_pct",
 			    json_number(compare_cell_robust_cv_pct(c)));
 	if (rounds)
 		json_object_set_new(cj, "round_medians", round_medians_json(c, c->values));
 	if (c->cycles) {
-		json_t *cy = summary_of(c->cycles, c->n);
+		json_t *cy = summary_of(r, c, c->cycles);
 
 		json_object_set_new(cy, "unit", json_string(c->cycles_unit));
 		json_object_set_new(cj, "cycles", cy);
 	}
 	if (c->core_cycles) {
-		json_object_set_new(cj, "core_cycles", summary_of(c->core_cycles, c->n));
+		json_object_set_new(cj, "core_cycles", summary_of(r, c, c->core_cycles));
 		if (rounds && streq(c->unit, "ns")) {
 			json_object_set_new(cj, "round_medians_core_cycles",
 					    round_medians_json(c, c->core_cycles));
@@ -102,7 +103,7 @@ json_t *run_to_json(const struct stored_run *r, bool samples)
 		json_object_set_new(cj, "n", json_integer((json_int_t)c->n));
 		json_object_set_new(cj, "rounds", json_integer(c->nrounds));
 		if (c->values && c->n > 0)
-			add_statistics(cj, c);
+			add_statistics(cj, r, c);
 	}
 	return o;
 }

@@ -274,6 +274,17 @@ static void check_json_runtime(json_t *obj, const struct env_info *env)
 	expect_member(vdso, "symbols", JSON_ARRAY);
 }
 
+/* The counter's step, measured: at least one unit, the clock's in ns too. */
+static void check_json_counter_step(json_t *obj)
+{
+	json_t *step = expect_member(obj, "counter_step", JSON_OBJECT);
+
+	assert_true(json_number_value(expect_member(step, "step", JSON_REAL)) >= 1);
+	expect_member(step, "unit", JSON_STRING);
+	assert_true(json_number_value(expect_member(step, "clock_step_ns",
+						    JSON_REAL)) >= 1);
+}
+
 static void test_json_has_stable_keys_and_types(void **state)
 {
 	struct env_info env;
@@ -284,7 +295,8 @@ static void test_json_has_stable_keys_and_types(void **state)
 	env_collect(&env, NULL, "test", 3);
 	obj = env_to_json(&env);
 	assert_non_null(obj);
-	assert_int_equal(json_object_size(obj), 15);
+	assert_int_equal(json_object_size(obj), 16);
+	check_json_counter_step(obj);
 	check_json_strings(obj, &env);
 	check_json_clocksources(obj, &env);
 	check_json_flags(obj, &env);

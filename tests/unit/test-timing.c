@@ -277,6 +277,72 @@ static void test_quantised_counter_is_unbiased(void **state)
 	free(core);
 }
 
+/*
+ * Batches of 456 calls timed with a clock of 10 ns steps, the true cost
+ * spread far less than a step: most batches land on one value. The cell's
+ * interval is still at least a step either side of its median, for ns and
+ * for core cycles (the core figure: the batch's step at the core's speed
+ * and the reading's share of a step).
+ */
+static void test_summary_never_narrower_than_the_step(void **state)
+{
+	enum { N = 2000 };
+	struct cell_result r = { .batch_calls = 456, .n = N };
+	double q = 10.0 / 456;
+
+	(void)state;
+	r.ns = malloc(N * sizeof(double));
+	r.core = malloc(N * sizeof(double));
+	for (size_t i = 0; i < N; i++) {
+		r.ns[i] = round((21.66 + (double)(i % 3) * 0.002) / q) * q;
+		r.core[i] = round((65.0 + (double)(i % 3) * 0.006) / (3 * q)) * 3 * q;
+	}
+	r.ns_resolution = q;
+	r.core_resolution = 3 * q;
+	r.reading_resolution = 0.001;
+	timing_summarize(&r);
+	assert_true(r.ns_sum.median_lo <= r.ns_sum.median - q);
+	assert_true(r.ns_sum.median_hi >= r.ns_sum.median + q);
+	assert_true(r.core_sum.median_hi - r.core_sum.median_lo >=
+		    2 * (3 * q + 0.001 * 65.0) - 1e-9);
+	assert_false(r.ns_sum.bimodal);
+	cell_result_free(&r);
+}
+
+/* Batches last ten steps of the clock over the precision, at least. */
+static void test_batches_fit_the_clock_step(void **state)
+{
+	struct timing_config cfg;
+	struct timing_calibration cal = { .clock_step_ns = 10 };
+
+	(void)state;
+	timing_config_default(&cfg);
+	timing_config_fit_resolution(&cfg, &cal);
+	assert_true(cfg.target_batch_ns == 10000);	/* 10 ns at 1 %: as it was */
+	cal.clock_step_ns = 1;				/* most Intel machines */
+	timing_config_fit_resolution(&cfg, &cal);
+	assert_true(cfg.target_batch_ns == 10000);
+	cal.clock_step_ns = 100;			/* a coarse clock */
+	timing_config_fit_resolution(&cfg, &cal);
+	assert_true(fabs(cfg.target_batch_ns - 100000) < 1e-6);
+	timing_config_default(&cfg);
+	cfg.rel_ci = 0.001;				/* --precision 0.1 */
+	cal.clock_step_ns = 10;
+	timing_config_fit_resolution(&cfg, &cal);
+	assert_true(fabs(cfg.target_batch_ns - 100000) < 1e-6);
+	/* --precision 0.0001: no batch beyond BATCH_MAX_NS. */
+	cfg.rel_ci = 1e-6;
+	timing_config_fit_resolution(&cfg, &cal);
+	assert_true(cfg.target_batch_ns == BATCH_MAX_NS);
+	/* Readings of 3 us (9000 core cycles at 3 GHz): batches of 30 us. */
+	timing_config_default(&cfg);
+	cal.ref_ops = 3000;
+	cal.ref_op_cycles = 3;
+	cal.ghz = 3;
+	timing_config_fit_resolution(&cfg, &cal);
+	assert_true(fabs(cfg.target_batch_ns - BATCH_PER_READING * 3000) < 1e-6);
+}
+
 static void test_pmu_cycles_are_the_core_cycles(void **state)
 {
 	enum { N = 30 };
@@ -402,6 +468,8 @@ int main(void)
 		cmocka_unit_test(test_one_bad_reading_moves_nothing),
 		cmocka_unit_test(test_slow_phase_is_normalised),
 		cmocka_unit_test(test_quantised_counter_is_unbiased),
+		cmocka_unit_test(test_summary_never_narrower_than_the_step),
+		cmocka_unit_test(test_batches_fit_the_clock_step),
 		cmocka_unit_test(test_pmu_cycles_are_the_core_cycles),
 		cmocka_unit_test(test_steady_rule),
 		cmocka_unit_test(test_reference_chain_length),
