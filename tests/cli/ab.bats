@@ -73,9 +73,11 @@ needs_clocksources() {
 	jq -e '.cells[] | select(.path == "libc") | .vs_base[0]
 		| .verdict == "worse" and .change_pct > 10 and .change_pct < 50' <<<"$output"
 	# The preloaded library moves the process's memory about, which can
-	# move a vDSO call by a percent or two, measurably; far from the 25 %.
-	jq -e '.cells[] | select(.path == "vdso") | .vs_base[0].change_pct
-		| (if . < 0 then -. else . end) < 5' <<<"$output"
+	# move a vDSO call by a few percent (7 % seen on i386 with two test
+	# suites running beside it): bounded by what is guaranteed, that the
+	# vDSO cell moved far less than the libc cell the library slows.
+	jq -e '[.cells[] | {(.path): .vs_base[0].change_pct}] | add
+		| (if .vdso < 0 then -.vdso else .vdso end) < .libc / 2' <<<"$output"
 	[[ "$stderr" == *"clock-gettime-monotonic libc: +"*" against base in env-1 (worse)"* ]]
 	[[ "$stderr" == *"--fail-on worse: 1 cell"* ]]
 }

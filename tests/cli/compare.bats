@@ -354,9 +354,11 @@ PY
 		| .verdict == "worse" and .test == "student-t-log" and .df == 8
 		and .change_pct > 30 and .change_pct < 80' <<<"$output"
 	# The preloaded library moves the process's memory about, which can
-	# move a vDSO call by a percent or two (seen on i386), measurably.
-	jq -e '.cells[] | select(.path == "vdso") | .vs_base[0].change_pct
-		| (if . < 0 then -. else . end) < 5' <<<"$output"
+	# move a vDSO call by a few percent (7 % seen on i386 with two test
+	# suites running beside it): bounded by what is guaranteed, that the
+	# vDSO cell moved far less than the libc cell the library slows.
+	jq -e '[.cells[] | {(.path): .vs_base[0].change_pct}] | add
+		| (if .vdso < 0 then -.vdso else .vdso end) < .libc / 2' <<<"$output"
 	# One run against one: the libc cell too. (Not the vDSO cell's `~`:
 	# between two single runs the machine itself moves by up to 4 % here,
 	# which no statistics on those two runs can tell from a change.)
