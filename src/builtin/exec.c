@@ -98,6 +98,11 @@ enum exec_order { ORDER_ABBA, ORDER_RANDOM };
 #define EXEC_MAX_COMMANDS 32
 /* Rounds of a stored run are 0 .. STORE_ROUNDS_MAX - 1. */
 #define EXEC_MAX_PAIRED_RUNS STORE_ROUNDS_MAX
+/*
+ * The largest --seed: 2^53 (a double holds it exactly, as the option
+ * parser's bounds are doubles), or what a long holds on a 32-bit build.
+ */
+#define EXEC_SEED_MAX (LONG_MAX < (1LL << 53) ? LONG_MAX : (long)(1LL << 53))
 
 struct exec_options {
 	long runs, warmup;
@@ -316,7 +321,7 @@ static int parse_exec_options(int argc, char **argv, struct exec_options *o,
 		OPT_CHOICE(0, "order", "ORDER", &o->order, exec_orders,
 			   "abba (default: A B B A ...) or random (a seeded\n"
 			   "shuffle of each repetition)"),
-		OPT_INT(0, "seed", "N", &o->seed, 1, (double)(1LL << 53),
+		OPT_INT(0, "seed", "N", &o->seed, 1, EXEC_SEED_MAX,
 			"the seed of --order random (default: chosen, printed)"),
 		OPT_CHOICE(0, "fail-on", "WHAT", &o->fail_on, compare_gate_names,
 			   "exit 3 when a command is significantly worse,\n"
@@ -1219,8 +1224,8 @@ static void choose_seed(struct exec_cmd *e)
 	}
 	if (getrandom(&s, sizeof(s), 0) != (ssize_t)sizeof(s))
 		s = now_ns();
-	/* Printable and given back to --seed: 1 to 2^53. */
-	e->seed = (s & ((1ull << 53) - 1)) + 1;
+	/* Printed, and given back to --seed: 1 to EXEC_SEED_MAX. */
+	e->seed = s % (uint64_t)EXEC_SEED_MAX + 1;
 }
 
 static int exec_measure(struct measure *m)
