@@ -120,12 +120,12 @@ static int classify(int fd, off_t size, struct kernel_image *img, char *err,
 		return 0;
 	}
 	if (memcmp(hdr, ELFMAG, SELFMAG) == 0) {
-		const Elf64_Ehdr *eh = (const void *)hdr;
+		/* e_machine, little-endian as an x86-64 ELF is, whatever the host. */
+		unsigned machine = hdr[18] | (unsigned)hdr[19] << 8;
 
-		if (eh->e_ident[EI_CLASS] != ELFCLASS64 || eh->e_machine != EM_X86_64) {
+		if (hdr[EI_CLASS] != ELFCLASS64 || machine != EM_X86_64) {
 			snprintf(err, errlen, "an ELF file, but not an x86-64 "
-				 "kernel (class %u, machine %u)",
-				 eh->e_ident[EI_CLASS], eh->e_machine);
+				 "kernel (class %u, machine %u)", hdr[EI_CLASS], machine);
 			return -1;
 		}
 		img->kind = IMAGE_VMLINUX;

@@ -206,22 +206,41 @@ static const struct method *find_method(const unsigned char *p, size_t len)
 
 /* ---- the ELF that comes out ----------------------------------------------- */
 
+/*
+ * An x86-64 ELF is little-endian whatever the host: its fields are read
+ * byte by byte, at their offsets in Elf64_Ehdr, Elf64_Phdr and Elf64_Nhdr.
+ */
+static uint64_t le(const unsigned char *p, size_t bytes)
+{
+	uint64_t v = 0;
+
+	while (bytes--)
+		v = v << 8 | p[bytes];
+	return v;
+}
+
+#define EH_MACHINE 18
+#define EH_PHOFF 32
+#define EH_PHENTSIZE 54
+#define EH_PHNUM 56
+#define PH_TYPE 0
+#define PH_OFFSET 8
+#define PH_FILESZ 32
+#define NH_BYTES 12
+
 /* Whether the notes in [p, p + len) hold the PVH entry point. */
 static bool notes_have_pvh(const unsigned char *p, size_t len)
 {
-	while (len >= sizeof(Elf64_Nhdr)) {
-		Elf64_Nhdr nh;
-		size_t name, desc, step;
+	while (len >= NH_BYTES) {
+		size_t namesz = le(p, 4), descsz = le(p + 4, 4), type = le(p + 8, 4);
+		size_t name = (namesz + 3) & ~(size_t)3, desc = (descsz + 3) & ~(size_t)3;
+		size_t step;
 
-		memcpy(&nh, p, sizeof(nh));
-		name = ((size_t)nh.n_namesz + 3) & ~(size_t)3;
-		desc = ((size_t)nh.n_descsz + 3) & ~(size_t)3;
-		if (name > len - sizeof(nh) || desc > len - sizeof(nh) - name)
+		if (name > len - NH_BYTES || desc > len - NH_BYTES - name)
 			return false;
-		if (nh.n_type == PVH_NOTE_TYPE && nh.n_namesz == 4 &&
-		    memcmp(p + sizeof(nh), "Xen", 4) == 0)
+		if (type == PVH_NOTE_TYPE && namesz == 4 && memcmp(p + NH_BYTES, "Xen", 4) == 0)
 			return true;
-		step = sizeof(nh) + name + desc;
+		step = NH_BYTES + name + desc;
 		p += step;
 		len -= step;
 	}
@@ -230,26 +249,27 @@ static bool notes_have_pvh(const unsigned char *p, size_t len)
 
 bool vmlinux_bootable(const unsigned char *buf, size_t len, char *err, size_t errlen)
 {
-	Elf64_Ehdr eh;
+	uint64_t phoff, phnum;
 
-	if (len < sizeof(eh) || memcmp(buf, ELFMAG, SELFMAG) != 0) {
+	if (len < sizeof(Elf64_Ehdr) || memcmp(buf, ELFMAG, SELFMAG) != 0) {
 		snprintf(err, errlen, "the unpacked kernel is no ELF file");
 		return false;
 	}
-	memcpy(&eh, buf, sizeof(eh));
-	if (eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_machine != EM_X86_64 ||
-	    eh.e_phentsize != sizeof(Elf64_Phdr) || eh.e_phoff > len ||
-	    (size_t)eh.e_phnum * sizeof(Elf64_Phdr) > len - eh.e_phoff) {
+	phoff = le(buf + EH_PHOFF, 8);
+	phnum = le(buf + EH_PHNUM, 2);
+	if (buf[EI_CLASS] != ELFCLASS64 || buf[EI_DATA] != ELFDATA2LSB ||
+	    le(buf + EH_MACHINE, 2) != EM_X86_64 ||
+	    le(buf + EH_PHENTSIZE, 2) != sizeof(Elf64_Phdr) || phoff > len ||
+	    phnum * sizeof(Elf64_Phdr) > len - phoff) {
 		snprintf(err, errlen, "not an x86-64 ELF kernel with program headers");
 		return false;
 	}
-	for (size_t i = 0; i < eh.e_phnum; i++) {
-		Elf64_Phdr ph;
+	for (uint64_t i = 0; i < phnum; i++) {
+		const unsigned char *ph = buf + phoff + i * sizeof(Elf64_Phdr);
+		uint64_t off = le(ph + PH_OFFSET, 8), size = le(ph + PH_FILESZ, 8);
 
-		memcpy(&ph, buf + eh.e_phoff + i * sizeof(ph), sizeof(ph));
-		if (ph.p_type == PT_NOTE && ph.p_offset <= len &&
-		    ph.p_filesz <= len - ph.p_offset &&
-		    notes_have_pvh(buf + ph.p_offset, ph.p_filesz))
+		if (le(ph + PH_TYPE, 4) == PT_NOTE && off <= len && size <= len - off &&
+		    notes_have_pvh(buf + off, size))
 			return true;
 	}
 	snprintf(err, errlen, "no PVH entry note (a kernel built without "

@@ -237,22 +237,34 @@ static void test_image_not_a_kernel(void **state)
  * An x86-64 ELF whose one PT_NOTE holds the PVH entry note when pvh, and
  * a body that compresses, as a kernel's does, but not to nothing.
  */
+static void put_le(unsigned char *p, uint64_t v, size_t bytes)
+{
+	for (size_t i = 0; i < bytes; i++, v >>= 8)
+		p[i] = (unsigned char)v;
+}
+
 static unsigned char *fake_vmlinux(bool pvh, size_t *len)
 {
 	unsigned char *b = xcalloc(1, FAKE_VMLINUX_BYTES);
-	Elf64_Ehdr eh = { .e_type = ET_EXEC, .e_machine = EM_X86_64,
-			  .e_phoff = sizeof(Elf64_Ehdr), .e_phentsize = sizeof(Elf64_Phdr),
-			  .e_phnum = 1, .e_ehsize = sizeof(Elf64_Ehdr) };
-	size_t notes = 0x1000;
-	Elf64_Phdr ph = { .p_type = PT_NOTE, .p_offset = notes, .p_filesz = 20 };
-	Elf64_Nhdr nh = { .n_namesz = 4, .n_descsz = 4, .n_type = pvh ? 18 : 1 };
+	size_t phoff = sizeof(Elf64_Ehdr), notes = 0x1000;
 
-	memcpy(eh.e_ident, ELFMAG, SELFMAG);
-	eh.e_ident[EI_CLASS] = ELFCLASS64;
-	memcpy(b, &eh, sizeof(eh));
-	memcpy(b + eh.e_phoff, &ph, sizeof(ph));
-	memcpy(b + notes, &nh, sizeof(nh));
-	memcpy(b + notes + sizeof(nh), "Xen", 4);
+	/* Little-endian, as every x86-64 ELF is, whatever the host. */
+	memcpy(b, ELFMAG, SELFMAG);
+	b[EI_CLASS] = ELFCLASS64;
+	b[EI_DATA] = ELFDATA2LSB;
+	put_le(b + 16, ET_EXEC, 2);
+	put_le(b + 18, EM_X86_64, 2);
+	put_le(b + 32, phoff, 8);
+	put_le(b + 52, sizeof(Elf64_Ehdr), 2);
+	put_le(b + 54, sizeof(Elf64_Phdr), 2);
+	put_le(b + 56, 1, 2);
+	put_le(b + phoff, PT_NOTE, 4);
+	put_le(b + phoff + 8, notes, 8);
+	put_le(b + phoff + 32, 20, 8);
+	put_le(b + notes, 4, 4);		/* n_namesz */
+	put_le(b + notes + 4, 4, 4);		/* n_descsz */
+	put_le(b + notes + 8, pvh ? 18 : 1, 4);	/* XEN_ELFNOTE_PHYS32_ENTRY */
+	memcpy(b + notes + 12, "Xen", 4);
 	for (size_t i = 0x2000; i < FAKE_VMLINUX_BYTES; i++)
 		b[i] = (unsigned char)((i * 7) ^ (i >> 9));
 	*len = FAKE_VMLINUX_BYTES;
@@ -271,9 +283,9 @@ static char *fake_bzimage(const void *packed, size_t n, size_t unpacked)
 	img[0x1fe] = 0x55, img[0x1ff] = 0xaa;
 	memcpy(img + 0x202, "HdrS", 4);
 	img[0x206] = 0x0f, img[0x207] = 0x02;	/* boot protocol 2.15 */
-	memcpy(img + 0x24c, &plen, 4);		/* payload_offset 0 */
+	put_le(img + 0x24c, plen, 4);		/* payload_offset 0 */
 	memcpy(img + 0x400, packed, n);
-	memcpy(img + 0x400 + n, &size, 4);
+	put_le(img + 0x400 + n, size, 4);
 	path = write_temp(img, len);
 	free(img);
 	return path;
@@ -350,10 +362,9 @@ static void test_vmlinux_every_compressor(void **state)
 #if HAVE_LZ4
 	{
 		/* The legacy format in two blocks, as lz4 -l cuts a big kernel. */
-		uint32_t magic = 0x184c2102, block;
 		size_t half = len / 2;
 
-		memcpy(out, &magic, 4);
+		put_le(out, 0x184c2102, 4);
 		n = 4;
 		for (size_t off = 0; off < len; off += half) {
 			int c = LZ4_compress_default((const char *)body + off,
@@ -361,8 +372,7 @@ static void test_vmlinux_every_compressor(void **state)
 						     (int)(cap - n - 4));
 
 			assert_true(c > 0);
-			block = (uint32_t)c;
-			memcpy(out + n, &block, 4);
+			put_le(out + n, (uint64_t)c, 4);
 			n += 4 + (size_t)c;
 		}
 		assert_unpacks("lz4", out, n, body, len);
