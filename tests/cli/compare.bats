@@ -181,10 +181,14 @@ sqlite3.connect(sys.argv[1]).executescript("UPDATE runs SET env = \x27{\x27 WHER
 	[ ! -e "$BATS_TEST_TMPDIR/none.db" ]
 }
 
+# Every series of samples a cell has (ns, core cycles, cycles) times $f.
+scale_samples='.cells |= map(reduce ("samples", "samples_core_cycles", "samples_cycles") as $s
+	(.; if .[$s] then .[$s] |= map(. * $f) else . end))'
+
 # Run 1 again with every sample 20 % slower, as a run of its own.
 import_slower_copy() { # label
-	"$CLOCKBENCH" export 1 | jq --arg l "$1" '.runs[0] |= (.uuid = "00000000-0000-4000-8000-00000000002a"
-		| .label = $l | .cells |= map((.samples, .samples_core_cycles) |= map(. * 1.2)))' \
+	"$CLOCKBENCH" export 1 | jq --arg l "$1" --argjson f 1.2 '.runs[0] |= (.uuid = "00000000-0000-4000-8000-00000000002a"
+		| .label = $l | '"$scale_samples"')' \
 		>"$BATS_TEST_TMPDIR/slow.json"
 	"$CLOCKBENCH" import "$BATS_TEST_TMPDIR/slow.json" 2>/dev/null
 }
@@ -194,16 +198,20 @@ import_slower_copy() { # label
 import_history_copies() {
 	local k
 	for k in 1 2 3 4; do
-		"$CLOCKBENCH" export 1 | jq --argjson k "$k" '.runs[0] |= (.uuid = "00000000-0000-4000-8000-00000000010\($k)"
-			| .label = "hist" | .cells |= map((.samples, .samples_core_cycles) |= map(. * (1 + ($k - 2.5) / 1000))))' \
+		"$CLOCKBENCH" export 1 | jq --argjson k "$k" \
+			'(1 + ($k - 2.5) / 1000) as $f | .runs[0] |= (.uuid = "00000000-0000-4000-8000-00000000010\($k)" | .label = "hist" | '"$scale_samples"')' \
 			>"$BATS_TEST_TMPDIR/hist.json"
 		"$CLOCKBENCH" import "$BATS_TEST_TMPDIR/hist.json" >/dev/null 2>&1
 	done
 }
 
+# The base is synthetic (steady rounds, seeded): on a loaded machine a
+# real run's rounds can spread by 20 % and reach the slower copy, and then
+# no statistics may call the change (rounds_reach()), which is right for
+# the run but not what this test is about: the gate.
 @test "--fail-on: exit 3 when the gate catches a change, 0 when it does not" {
 	export CLOCKBENCH_DB="$BATS_TEST_TMPDIR/gate.db"
-	cp "$BATS_FILE_TMPDIR/results.db" "$CLOCKBENCH_DB"
+	synth base 25.0 0 0 41 1
 	import_slower_copy slow
 	# One run against one gets no verdict, so nothing to fail on...
 	run "$CLOCKBENCH" compare 1 slow --fail-on worse
@@ -213,10 +221,9 @@ import_history_copies() {
 	run --separate-stderr "$CLOCKBENCH" compare 1 slow --fail-on worse
 	echo "$stderr" >&2
 	[ "$status" -eq 3 ]
-	# Every cell is exactly 20 % slower; a cell whose rounds spread more
-	# than that on a loaded machine may not be called, the vDSO clock is.
+	# The one cell is exactly 20 % slower.
 	[[ "$stderr" == *"clock-gettime-monotonic vdso: +20.00 % against "*" in slow (worse)"* ]]
-	[[ "$stderr" =~ --fail-on\ worse:\ [1-6]\ cells?$ ]]
+	[[ "$stderr" =~ --fail-on\ worse:\ 1\ cell$ ]]
 	run "$CLOCKBENCH" compare 1 slow --fail-on change
 	[ "$status" -eq 3 ]
 	run "$CLOCKBENCH" compare 1 slow --fail-on better
