@@ -69,9 +69,10 @@ needs_clocksources() {
 	jq -e '.paired and (.groups | map(.spec) == ["base", "env-1"])' <<<"$output"
 	# The library's chain is calibrated to 25 % of a call, but how much of
 	# it the core overlaps with the next call varies by build (7-38 %
-	# seen on i386): the paired verdict is what is sure.
+	# seen on i386, 51-54 % under ASan): the paired verdict is what is
+	# sure, and a change, not its size.
 	jq -e '.cells[] | select(.path == "libc") | .vs_base[0]
-		| .verdict == "worse" and .change_pct > 3 and .change_pct < 50' <<<"$output"
+		| .verdict == "worse" and .change_pct > 3' <<<"$output"
 	# The preloaded library moves the process's memory about, which can
 	# move a vDSO call by a few percent (7 % seen on i386 with two test
 	# suites running beside it): bounded by what is guaranteed, that the

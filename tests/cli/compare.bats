@@ -359,7 +359,7 @@ PY
 		.change_ci95_pct]) + [.groups[].samples]' <<<"$output" >&2
 	jq -e '.cells[] | select(.path == "libc") | .vs_base[0]
 		| .verdict == "worse" and .test == "student-t-log" and .df == 8
-		and .change_pct > 10 and .change_pct < 80' <<<"$output"
+		and .change_pct > 10' <<<"$output"
 	# The preloaded library moves the process's memory about, which can
 	# move a vDSO call by a few percent (7 % seen on i386 with two test
 	# suites running beside it): bounded by what is guaranteed, that the
