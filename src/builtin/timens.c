@@ -72,6 +72,7 @@ struct timens_options {
 	bool allow_nested;
 	bool list;
 	const char *label[TB_SIDES];
+	char default_label[TB_SIDES][65];	/* timens-ID-host, timens-ID-timens */
 	char interleave[37];	/* names this pair of runs: compare pairs rounds */
 };
 
@@ -127,6 +128,22 @@ static int no_label_option(const struct option_def *opt, const char *arg,
 }
 
 /*
+ * The invocation's id, and the labels not given: they name the invocation,
+ * so that a second timens never pools its runs with this one's.
+ */
+static void default_labels(struct timens_options *o)
+{
+	store_new_uuid(o->interleave);
+	for (int s = 0; s < TB_SIDES; s++) {
+		if (o->label[s])
+			continue;
+		store_invocation_label(o->default_label[s], sizeof(o->default_label[s]),
+				       "timens", o->interleave, tb_side_names[s]);
+		o->label[s] = o->default_label[s];
+	}
+}
+
+/*
  * 0, or OPTIONS_HELP or OPTIONS_ERROR (already printed). Long only because
  * the table has an entry per option.
  */
@@ -160,10 +177,12 @@ static int parse_timens_options(int argc, char **argv, struct timens_options *o,
 			   "table (default), json"),
 		OPT_CALLBACK(0, "host-label", "LABEL", &o->label[TB_HOST],
 			     side_label_option,
-			     "label of the saved host run (default host)"),
+			     "label of the saved host run (default\n"
+			     "timens-ID-host, ID: 8 hex digits of this invocation)"),
 		OPT_CALLBACK(0, "timens-label", "LABEL", &o->label[TB_TIMENS],
 			     side_label_option,
-			     "label of the saved namespace run (default timens)"),
+			     "label of the saved namespace run (default\n"
+			     "timens-ID-timens)"),
 		OPT_BOOL(0, "allow-nested", &o->allow_nested,
 			 "run even when clockbench itself is already in a\n"
 			 "non-root time namespace (see below)"),
@@ -182,13 +201,12 @@ static int parse_timens_options(int argc, char **argv, struct timens_options *o,
 	o->timing.rounds = DEFAULT_REPETITIONS;
 	o->cpu = -1;
 	o->style = STYLE_SUMMARY;
-	o->label[TB_HOST] = "host";
-	o->label[TB_TIMENS] = "timens";
 	n = parse_options(argc, argv, &timens_usage, options, 0);
 	if (n < 0)
 		return n;
 	if (n > 0)
 		return options_fail("unexpected argument '%s'", argv[0]);
+	default_labels(o);
 	if (streq(o->label[TB_HOST], o->label[TB_TIMENS]))
 		return options_fail("--host-label and --timens-label must differ ('%s')",
 				  o->label[TB_HOST]);
@@ -450,11 +468,23 @@ static int print_json(FILE *f, const struct compare_result *cr,
 		      "timens", b->side[TB_TIMENS].boundary_ns,
 		      "environment", env_to_json(env), "cells", cells);
 	json_object_set_new(j, "metric", json_string(compare_metric_name(cr->metric)));
+	json_object_set_new(j, "labels", json_pack("{s:s, s:s}",
+			    "host", runs[TB_HOST].label, "timens", runs[TB_TIMENS].label));
 	json_object_set_new(j, "quality", json_pack("{s:O, s:O}",
 			    "host", runs[TB_HOST].quality, "timens", runs[TB_TIMENS].quality));
 	rc = json_print(f, j);
 	json_decref(j);
 	return rc;
+}
+
+/*
+ * What the tables call side s: its label when given, else host or timens
+ * (the default labels share the invocation's prefix; the header and the
+ * last line name them).
+ */
+static const char *side_name(const struct timens_options *o, enum tb_side_id s)
+{
+	return o->label[s] == o->default_label[s] ? tb_side_names[s] : o->label[s];
 }
 
 static int report(const struct timens_options *o, const struct timens_bench *b,
@@ -469,7 +499,8 @@ static int report(const struct timens_options *o, const struct timens_bench *b,
 
 	for (int s = 0; s < TB_SIDES; s++)
 		groups[s] = (struct compare_group){
-			.spec = (char *)o->label[s], .runs = &runs[s], .nruns = 1,
+			.spec = (char *)side_name(o, (enum tb_side_id)s),
+			.runs = &runs[s], .nruns = 1,
 		};
 	compare_options_default(&copts);
 	if (compare_build(&cr, groups, TB_SIDES, &copts, err, sizeof(err)) != 0) {
@@ -549,7 +580,11 @@ static int timens_print(struct measure *m, FILE *f)
 			  t->done, t->done == 1 ? "" : "s");
 		return -1;
 	}
-	return report(&t->o, &t->bench, m->runs, &m->env, t->done, m->format == 1);
+	if (report(&t->o, &t->bench, m->runs, &m->env, t->done, m->format == 1))
+		return -1;
+	if (m->format == 0)
+		measure_print_labels(stdout, m);
+	return 0;
 }
 
 static const struct measure_ops timens_ops = {
@@ -568,7 +603,6 @@ int cmd_timens(int argc, char **argv)
 
 	if (rc < 0)
 		return parse_options_status(rc);
-	store_new_uuid(t.o.interleave);
 	catalog_build(&cat, &t.o.filter);
 	if (t.o.list) {
 		measure_print_cell_list(&cat);

@@ -75,19 +75,23 @@ quick() { "$CLOCKBENCH" timens --quick --clock monotonic,monotonic-coarse --path
 	glance=$(awk '$1 == "clock-gettime-monotonic" && $2 == "vdso" && NF == 10 { sub("%", "", $6); sub("%", "", $7); print $6, $7 }' <<<"$output")
 	[ -n "$summary" ] && [ "$summary" = "$glance" ]
 	[ "$(grep -c '^saved run ' <<<"$output")" -eq 2 ]
+	# The default labels name this invocation, and the line to compare them.
+	grep -qE '^# saved as timens-[0-9a-f]{8}-host, timens-[0-9a-f]{8}-timens: clockbench compare timens-[0-9a-f]{8}-host timens-[0-9a-f]{8}-timens$' <<<"$output"
+	read -r host ns < <(sed -n 's/^# saved as \([^,]*\), \([^:]*\):.*/\1 \2/p' <<<"$output")
+	[ "${host%-host}" = "${ns%-timens}" ]
 
-	run "$CLOCKBENCH" export host
+	run "$CLOCKBENCH" export "$host"
 	[ "$status" -eq 0 ]
 	jq -e '.runs | length == 1' <<<"$output"
-	jq -e '.runs[0] | .command == "timens" and .label == "host"
+	jq -e --arg l "$host" '.runs[0] | .command == "timens" and .label == $l
 		and .config.side == "host" and .environment.time_namespace.non_root == false' <<<"$output"
 	jq -e '[.runs[0].cells[] | .unit == "ns" and .path == "vdso"
 		and (.samples_round | min == 0 and max == 19)
 		and (.samples_core_cycles | length) == (.samples | length)] | all' <<<"$output"
 	jq -e '.runs[0].quality | (.rounds | length == 20) and .warmup.windows >= 1' <<<"$output"
-	run "$CLOCKBENCH" export timens
+	run "$CLOCKBENCH" export "$ns"
 	[ "$status" -eq 0 ]
-	jq -e '.runs[0] | .command == "timens" and .label == "timens" and .config.side == "timens"
+	jq -e --arg l "$ns" '.runs[0] | .command == "timens" and .label == $l and .config.side == "timens"
 		and .environment.time_namespace.non_root == true
 		and .environment.time_namespace.offsets.monotonic_s == 864000
 		and .environment.time_namespace.offsets.boottime_s == 1728000' <<<"$output"
@@ -110,6 +114,29 @@ quick() { "$CLOCKBENCH" timens --quick --clock monotonic,monotonic-coarse --path
 		and (.host.round_medians_ns | length == 20) and .timens.repetitions == 20
 		and (.p_adjusted | type == "number")
 		and (.verdict | IN("worse", "better", "~", "noisy", "few"))] | all' <<<"$output"
+}
+
+# Issue 20: two timens with the default labels, then `compare host timens`,
+# pooled the runs of both invocations as replicates.
+@test "two invocations get disjoint default labels; one invocation's pair is compared paired, not pooled" {
+	needs_timens
+	run --separate-stderr quick --repetitions 3 --format json
+	[ "$status" -eq 0 ]
+	first=$(jq -c '.labels' <<<"$output")
+	run --separate-stderr quick --repetitions 3 --format json
+	[ "$status" -eq 0 ]
+	second=$(jq -c '.labels' <<<"$output")
+	jq -e -n --argjson a "$first" --argjson b "$second" '
+		($a.host | test("^timens-[0-9a-f]{8}-host$")) and ($a.timens | test("^timens-[0-9a-f]{8}-timens$"))
+		and ([$a[]] - [$b[]] | length == 2)'
+	# The stored runs carry them; each label names one run.
+	run "$CLOCKBENCH" runs --format json
+	jq -e --argjson a "$first" --argjson b "$second" \
+		'map(.label) == [$a.host, $a.timens, $b.host, $b.timens]' <<<"$output"
+	run "$CLOCKBENCH" compare --format json "$(jq -r .host <<<"$second")" "$(jq -r .timens <<<"$second")"
+	[ "$status" -eq 0 ]
+	jq -e '.paired and (.replicates | not) and (.groups | map(.pooled_invocations) == [false, false])
+		and (.groups | map(.runs | length) == [1, 1])' <<<"$output"
 }
 
 @test "labels can be changed, and compare reads the two runs" {
