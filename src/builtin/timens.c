@@ -363,11 +363,15 @@ static void print_glance(FILE *f, const struct compare_result *cr,
 			 const struct timens_bench *b)
 {
 	bool core = cr->metric == METRIC_CORE_CYCLES;
+	_cleanup_strbuf_ struct strbuf centre = STRBUF_INIT;
 
-	fprintf(f, "\n# at a glance: median %s per call; rCV: robust CV of the "
+	/* The centres diff is the ratio of, named as compare names them. */
+	compare_centres_phrase(cr, &centre);
+	fprintf(f, "\n# at a glance: %s per call, centre: %s; diff: the ratio of "
+		"the two centres; rCV: robust CV of the "
 		"per-repetition medians, 1.4826 MAD / median; mde: the change "
 		"found 80%% of the time%s\n%-32s %-7s %9s %9s %8s %8s %8s %6s  %-7s%s\n",
-		cr->unit, core ? "; ns-diff: the difference in ns" : "",
+		cr->unit, centre.buf, core ? "; ns-diff: the difference in ns" : "",
 		"cell", "path", "host", "timens", "diff", "rCV-host", "rCV-ns",
 		"mde", "verdict", core ? " ns-diff" : "");
 	for (size_t i = 0; i < b->ncells; i++) {
@@ -400,24 +404,47 @@ static json_t *round_medians_json(const struct cell_result *r)
 	return a;
 }
 
+/* [lo, hi], or null when the interval does not reach 95 % (or is none). */
+static json_t *ci95_json(double lo, double hi, double coverage)
+{
+	if (!stats_ci_honours(coverage, 0.95))
+		return json_null();
+	return json_pack("[o, o]", json_number(lo), json_number(hi));
+}
+
+/* The figure in ns beside the metric's: the median ns when judged in core cycles. */
+static double side_ns(const struct compare_side *s, bool core)
+{
+	return core ? s->ns_median : s->sum.median;
+}
+
+/*
+ * A side's centre is the figure diff_pct is the ratio of (compare's:
+ * the namespace's is the host's median times the paired Hodges-Lehmann
+ * ratio), in the metric's unit; its own median of the round medians is
+ * beside it, with the interval of that median.
+ */
 static json_t *side_json(const struct compare_side *s, const struct cell_result *r,
 			 bool core)
 {
-	bool honoured = stats_ci_honours(s->sum.median_ci_coverage, 0.95);
-	json_t *j;
-
-	j = json_pack("{s:o, s:o, s:o, s:o, s:I, s:I, s:o}",
-			 "median_ns", json_number(core ? s->ns_median : s->sum.median),
-			 "median_ci95", honoured ? json_pack("[o, o]",
-				json_number(s->sum.median_lo), json_number(s->sum.median_hi)) :
-				json_null(),
+	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:I, s:I, s:o}",
+			 "center", json_number(s->center),
+			 "center_ci95", ci95_json(s->center_lo, s->center_hi,
+						  s->center_coverage),
+			 "median", json_number(s->sum.median),
+			 "median_ci95", ci95_json(s->sum.median_lo, s->sum.median_hi,
+						  s->sum.median_ci_coverage),
 			 "median_ci_coverage", json_number(s->sum.median_ci_coverage),
+			 "median_ns", json_number(side_ns(s, core)),
 			 "round_robust_cv_pct", json_number(s->sum.robust_cv_pct),
 			 "batches", (json_int_t)r->n, "repetitions", (json_int_t)r->nrounds,
 			 "round_medians_ns", round_medians_json(r));
-	if (core)
-		json_object_set_new(j, "median_core_cycles", json_number(s->sum.median));
-	return j;
+}
+
+/* 100 * (b / a - 1) of two figures printed, or NaN. */
+static double ratio_pct(double a, double b)
+{
+	return a > 0 && isfinite(b) ? 100.0 * (b / a - 1.0) : NAN;
 }
 
 static json_t *cell_json(const struct compare_row *row, const struct cell *c,
@@ -436,7 +463,8 @@ static json_t *cell_json(const struct compare_row *row, const struct cell *c,
 			 "p", json_number(d->p), "p_adjusted", json_number(d->p_adjusted),
 			 "floor_pct", json_number(d->floor_pct), "mde_pct", json_number(d->mde_pct),
 			 "significant", d->significant, "verdict", d->verdict,
-			 "ns_diff_pct", json_number(core ? d->ns_change_pct : d->change_pct));
+			 "ns_diff_pct", json_number(ratio_pct(side_ns(&row->sides[0], core),
+							      side_ns(&row->sides[1], core))));
 }
 
 static int print_json(FILE *f, const struct compare_result *cr,
@@ -444,6 +472,7 @@ static int print_json(FILE *f, const struct compare_result *cr,
 		      const struct stored_run *runs, const struct env_info *env,
 		      unsigned done)
 {
+	_cleanup_strbuf_ struct strbuf centre = STRBUF_INIT;
 	json_t *cells = json_array(), *j;
 	int rc;
 
@@ -468,6 +497,9 @@ static int print_json(FILE *f, const struct compare_result *cr,
 		      "timens", b->side[TB_TIMENS].boundary_ns,
 		      "environment", env_to_json(env), "cells", cells);
 	json_object_set_new(j, "metric", json_string(compare_metric_name(cr->metric)));
+	json_object_set_new(j, "unit", json_string(cr->unit));
+	compare_centres_phrase(cr, &centre);
+	json_object_set_new(j, "center", json_string(centre.buf));
 	json_object_set_new(j, "labels", json_pack("{s:s, s:s}",
 			    "host", runs[TB_HOST].label, "timens", runs[TB_TIMENS].label));
 	json_object_set_new(j, "quality", json_pack("{s:O, s:O}",

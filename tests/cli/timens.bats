@@ -66,7 +66,7 @@ quick() { "$CLOCKBENCH" timens --quick --clock monotonic,monotonic-coarse --path
 	grep -qE '^mde % +\| +- \| +[0-9.]+ $' <<<"$output"
 	grep -qE '^verdict +\| base +\| (worse|better|~|noisy) +$' <<<"$output"
 	# Judged in core cycles, the difference in ns beside.
-	[[ "$output" == *"# at a glance: median core cycles per call"* ]]
+	[[ "$output" == *"# at a glance: core cycles per call, centre: median"* ]]
 	grep -qE '^clock-gettime-monotonic +vdso +[0-9.]+ +[0-9.]+ +[-+][0-9.]+% +[0-9.]+% +[0-9.]+% +[0-9.]+%  (worse|better|~|noisy|few) +[-+][0-9.]+%$' <<<"$output"
 	grep -qE '^# host warm-up: (steady|not steady) after [0-9]+ windows' <<<"$output"
 	grep -qE '^# timens quality: .*rounds? ran' <<<"$output"
@@ -107,13 +107,35 @@ quick() { "$CLOCKBENCH" timens --quick --clock monotonic,monotonic-coarse --path
 	jq -e '.cells | length == 2' <<<"$output"
 	jq -e '.metric == "core-cycles" and (.quality.host.rounds | length == 20)' <<<"$output"
 	jq -e '[.cells[] | .host.median_ns > 0 and .timens.median_ns > 0
-		and .host.median_core_cycles > 0 and .timens.median_core_cycles > 0
+		and .host.center > 0 and .timens.center > 0 and .host.median > 0
 		and (.host.round_robust_cv_pct | type == "number") and (.timens.round_robust_cv_pct | type == "number")
 		and (.host.median_ci95 | length == 2) and .host.median_ci_coverage >= 0.95
 		and .mde_pct > .floor_pct and .floor_pct >= 1
 		and (.host.round_medians_ns | length == 20) and .timens.repetitions == 20
 		and (.p_adjusted | type == "number")
 		and (.verdict | IN("worse", "better", "~", "noisy", "few"))] | all' <<<"$output"
+}
+
+# Issue 20: median_core_cycles was printed beside diff_pct, which is the
+# ratio of other figures (the paired Hodges-Lehmann estimate).
+@test "the number shown is the number used: diff is the ratio of the printed centres, json and table" {
+	needs_timens
+	run --separate-stderr quick --no-save --format json --repetitions 6 --path vdso,syscall
+	[ "$status" -eq 0 ]
+	jq -e '.unit == "core cycles" and (.center | startswith("median; other sides: the base'"'"'s median times the paired Hodges-Lehmann"))' <<<"$output"
+	jq -e '(.cells | length == 4) and ([.cells[] | 100 * (.timens.center / .host.center - 1) - .diff_pct
+		| fabs < 1e-9] | all)' <<<"$output"
+	jq -e '[.cells[] | 100 * (.timens.median_ns / .host.median_ns - 1) - .ns_diff_pct | fabs < 1e-9] | all' <<<"$output"
+	# The host's centre is its median; the namespace's is not its own median.
+	jq -e '[.cells[] | .host.center == .host.median and .timens.center_ci95 == null] | all' <<<"$output"
+	# The table: diff within the rounding of the two centres it prints.
+	run --separate-stderr quick --no-save --repetitions 6 --path vdso,syscall
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"# at a glance: core cycles per call, centre: median; other sides:"*"diff: the ratio of the two centres"* ]]
+	awk '$2 ~ /^(vdso|syscall)$/ && NF == 10 { n++; sub("%", "", $5)
+		want = 100 * ($4 / $3 - 1); slack = 100 * $4 / $3 * (0.005 / $3 + 0.005 / $4) + 0.005
+		if ((want - $5 > slack) || ($5 - want > slack)) { print "off:", $0; bad = 1 } }
+		END { exit bad || n != 4 }' <<<"$output"
 }
 
 # Issue 20: two timens with the default labels, then `compare host timens`,
