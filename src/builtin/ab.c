@@ -484,12 +484,13 @@ static json_t *arm_config(const struct ab *a, size_t k)
 
 	for (size_t i = 0; i < a->narms; i++)
 		json_array_append_new(labels, json_string(a->arms[i].label));
-	return json_pack("{s:s, s:s, s:s, s:s, s:o, s:s, s:s, s:i, s:f, s:i}",
+	return json_pack("{s:s, s:s, s:s, s:s, s:o, s:s, s:s, s:i, s:f, s:f, s:i}",
 			 "mode", "ab", "condition", condition_names[a->o.condition],
 			 "arm", a->arms[k].label, "value", a->arms[k].value,
 			 "arms", labels, "interleave", a->interleave,
 			 "order", "A B B A ...", "repetitions", (int)a->o.cfg.rounds,
-			 "budget_s", a->o.cfg.budget_s, "cpu", a->o.cpu);
+			 "budget_s", a->o.cfg.budget_s,
+			 "target_batch_ns", a->bench.cfg.target_batch_ns, "cpu", a->o.cpu);
 }
 
 static bool ab_record(struct measure *m, size_t k, struct stored_run *run)

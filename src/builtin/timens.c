@@ -290,12 +290,13 @@ static json_t *side_config(const struct timens_options *o,
 			   const struct timens_bench *b, enum tb_side_id s,
 			   bool nested)
 {
-	return json_pack("{s:s, s:s, s:s, s:s, s:i, s:i, s:f, s:f, s:s, s:o, s:b}",
+	return json_pack("{s:s, s:s, s:s, s:s, s:i, s:i, s:f, s:f, s:f, s:s, s:o, s:b}",
 			 "mode", "timens", "side", tb_side_names[s],
 			 "interleave", o->interleave,
 			 "paired_with", o->label[s == TB_HOST ? TB_TIMENS : TB_HOST],
 			 "repetitions", (int)o->cfg.rounds, "cpu", o->cpu,
 			 "budget_s", o->cfg.budget_s,
+			 "target_batch_ns", b->cfg.target_batch_ns,
 			 "boundary_ns", b->side[s].boundary_ns,
 			 "order", "host, timens, timens, host, ...",
 			 "offsets", offsets_json(&b->off), "nested", nested);

@@ -110,6 +110,23 @@ needs_clocksources() {
 	[[ "$stderr" == *"--fail-on worse: 1 cell"* ]]
 }
 
+# Issue 20: the interleaving engine sized its batches by the default 10 us
+# whatever the counter's step; bench lengthens them (timing.h).
+@test "batches sized by the counter's step, as bench sizes them" {
+	[ "$(nproc)" -ge 2 ] || skip "needs two CPUs"
+	cb ab --cpus 0,1 --quick --repetitions 3 --precision 0.2 "${vdso_hres[@]}" >/dev/null 2>&1
+	run cb export --all
+	[ "$status" -eq 0 ]
+	# A batch lasts 10 steps of the clock over the precision (0.2 %), at most
+	# 100 us: 5 us where the clock steps by 1 ns, 50 us by 10 ns. The step
+	# is measured again for the environment, a few tenths of a percent apart.
+	jq -e '.runs | length == 2 and all(.environment.counter_step.clock_step_ns as $s
+		| .config.target_batch_ns >= 0.99 * ([1e5, 10 * $s / 0.002] | min))' <<<"$output"
+	# ... and the batches were sized to it: calls times the median per call.
+	jq -e '[.runs[] | ([1e5, 10 * .environment.counter_step.clock_step_ns / 0.002] | min) as $t
+		| .cells[] | .batch_calls * (.samples | sort | .[length / 2 | floor]) >= $t / 2] | all' <<<"$output"
+}
+
 @test "A/A through --env: nothing changes, --fail-on change passes" {
 	run --separate-stderr cb ab --no-save --env CLOCKBENCH_AB_TEST=1 "${vdso_hres[@]}" \
 		--labels same,again --fail-on change

@@ -161,6 +161,22 @@ quick() { "$CLOCKBENCH" timens --quick --clock monotonic,monotonic-coarse --path
 		and (.groups | map(.runs | length) == [1, 1])' <<<"$output"
 }
 
+# Issue 20: timens's batches were 10 us whatever the counter's step; bench
+# lengthens them so that a reading of the reference (at least 300 steps)
+# takes a tenth of a batch at most: 30 us where the clock steps by 10 ns.
+@test "batches sized by the counter's step, as bench sizes them" {
+	needs_timens
+	"$CLOCKBENCH" bench --quick --api clock_gettime --clock monotonic --path vdso >/dev/null 2>&1
+	quick --repetitions 2 --clock monotonic --path vdso >/dev/null 2>&1
+	run "$CLOCKBENCH" export --all
+	[ "$status" -eq 0 ]
+	# Two calibrations: the same sizing, to the reference's own precision.
+	jq -e '.runs | length == 3 and (.[0].config.method.target_batch_ns as $bench
+		| .[1:] | all(.config.target_batch_ns > $bench / 2))' <<<"$output"
+	jq -e '.runs[0].config.method.target_batch_ns as $bench | [.runs[1:][] | .cells[]
+		| .batch_calls * (.samples | sort | .[length / 2 | floor]) > 0.4 * $bench] | all' <<<"$output"
+}
+
 @test "labels can be changed, and compare reads the two runs" {
 	needs_timens
 	run quick --host-label outside --timens-label inside
