@@ -64,7 +64,8 @@ static const char *const condition_names[] = {
 };
 
 struct ab_arm {
-	char label[65];
+	char label[65];		/* its saved run's: ab-1a2b3c4d-tsc, or --labels */
+	char name[272];		/* in the tables: tsc, cpu0, base, or --labels */
 	char value[256];	/* the clocksource, CPU, VAR=VALUE or prefix */
 	char **argv;		/* TB_EXEC */
 	char *env[2];		/* TB_EXEC: the one VAR=VALUE, NULL-terminated */
@@ -209,8 +210,9 @@ static int parse_ab_options(int argc, char **argv, struct ab_options *o,
 			     "'/opt/glibc/lib/ld-linux-x86-64.so.2 --library-path\n"
 			     "/opt/glibc/lib' (repeat for more arms)"),
 		OPT_STRING(0, "labels", "LIST", &o->labels,
-			   "labels of the arms' saved runs (default: the values,\n"
-			   "base, env-1, prefix-1, ...)"),
+			   "labels of the arms' saved runs (default ab-ID-VALUE,\n"
+			   "ID: 8 hex digits of this invocation; VALUE: the\n"
+			   "value, cpuN, base, env-1, prefix-1, ...)"),
 		CELL_FILTER_OPTIONS(&o->filter,
 			"APIs (default: clock_gettime, gettimeofday, time)",
 			"clocks (default: the hres and coarse clocks)",
@@ -299,8 +301,10 @@ static int label_arms(struct ab *a)
 	for (size_t i = 0; i < a->narms; i++) {
 		struct ab_arm *arm = &a->arms[i];
 
-		if (labels)
+		if (labels) {
 			snprintf(arm->label, sizeof(arm->label), "%s", labels[i]);
+			snprintf(arm->name, sizeof(arm->name), "%s", labels[i]);
+		}
 		if (!store_label_valid(arm->label, why, sizeof(why)))
 			return options_fail("invalid label '%s' of arm %zu: %s (name the "
 					    "arms with --labels)", arm->label, i + 1, why);
@@ -328,6 +332,31 @@ static int arm_cpu(const struct ab_arm *arm, int *cpu)
 	return 0;
 }
 
+/*
+ * The arm's name, its value (cpu0; base, env-1, prefix-1 for the exec'd
+ * arms), and its default label "ab-1a2b3c4d-NAME": the invocation keeps
+ * the runs of two ab from pooling under one label. The arm's number stands
+ * for a name too long for a label.
+ */
+static void default_label(const struct ab *a, struct ab_arm *arm, size_t i,
+			  bool base)
+{
+	const char *cond = condition_names[a->o.condition];
+	char number[24];
+
+	if (base)
+		snprintf(arm->name, sizeof(arm->name), i ? "%s-%zu" : "base", cond, i);
+	else
+		snprintf(arm->name, sizeof(arm->name), "%s%s",
+			 a->o.condition == AB_CPUS ? "cpu" : "", arm->value);
+	if (store_invocation_label(arm->label, sizeof(arm->label), "ab",
+				   a->interleave, arm->name))
+		return;
+	snprintf(number, sizeof(number), "%zu", i + 1);
+	store_invocation_label(arm->label, sizeof(arm->label), "ab", a->interleave,
+			       number);
+}
+
 /* One arm per value; --env and --prefix start with a base arm. */
 static int make_arms(struct ab *a)
 {
@@ -344,12 +373,7 @@ static int make_arms(struct ab *a)
 				    base && i == 0 ? "" : o->values[i - base];
 
 		snprintf(arm->value, sizeof(arm->value), "%s", value);
-		if (base)
-			snprintf(arm->label, sizeof(arm->label), i ? "%s-%zu" : "base",
-				 condition_names[o->condition], i);
-		else
-			snprintf(arm->label, sizeof(arm->label), "%s%s",
-				 o->condition == AB_CPUS ? "cpu" : "", value);
+		default_label(a, arm, i, base);
 		if (o->condition == AB_CPUS && arm_cpu(arm, &arm->cpu))
 			return OPTIONS_ERROR;
 		if (base) {
@@ -380,7 +404,7 @@ static void side_specs(const struct ab *a, struct tb_side_spec *specs)
 	for (size_t i = 0; i < a->narms; i++) {
 		struct tb_side_spec *sp = &specs[i];
 
-		*sp = (struct tb_side_spec){ .name = a->arms[i].label, .how = TB_FORK,
+		*sp = (struct tb_side_spec){ .name = a->arms[i].name, .how = TB_FORK,
 					     .cpu = -1 };
 		if (a->o.condition == AB_TIMENS && i == 1)
 			sp->how = TB_IN_TIMENS;
@@ -460,12 +484,13 @@ static json_t *arm_config(const struct ab *a, size_t k)
 
 	for (size_t i = 0; i < a->narms; i++)
 		json_array_append_new(labels, json_string(a->arms[i].label));
-	return json_pack("{s:s, s:s, s:s, s:s, s:o, s:s, s:s, s:i, s:f, s:i}",
+	return json_pack("{s:s, s:s, s:s, s:s, s:o, s:s, s:s, s:i, s:f, s:f, s:i}",
 			 "mode", "ab", "condition", condition_names[a->o.condition],
 			 "arm", a->arms[k].label, "value", a->arms[k].value,
 			 "arms", labels, "interleave", a->interleave,
 			 "order", "A B B A ...", "repetitions", (int)a->o.cfg.rounds,
-			 "budget_s", a->o.cfg.budget_s, "cpu", a->o.cpu);
+			 "budget_s", a->o.cfg.budget_s,
+			 "target_batch_ns", a->bench.cfg.target_batch_ns, "cpu", a->o.cpu);
 }
 
 static bool ab_record(struct measure *m, size_t k, struct stored_run *run)
@@ -488,8 +513,9 @@ static void print_header(FILE *f, const struct ab *a, const struct measure *m)
 		a->ncells, a->done, a->o.cfg.rounds, m->elapsed_s,
 		m->stop_signal ? ", INTERRUPTED" : "");
 	for (size_t i = 0; i < a->narms; i++)
-		fprintf(f, "# arm %zu: %s%s%s\n", i + 1, a->arms[i].label,
-			*a->arms[i].value ? ": " : "", a->arms[i].value);
+		fprintf(f, "# arm %zu: %s%s%s (label %s)\n", i + 1, a->arms[i].name,
+			*a->arms[i].value ? ": " : "", a->arms[i].value,
+			a->arms[i].label);
 	fprintf(f, "# order A B B A ...; CPU %d\n", a->o.cpu);
 	tbench_print_quality(f, &a->bench);
 }
@@ -509,9 +535,10 @@ static int ab_print(struct measure *m, FILE *f)
 			  a->done, a->done == 1 ? "" : "s");
 		return -1;
 	}
+	/* The arms' names: their labels share the invocation's prefix. */
 	for (size_t i = 0; i < a->narms; i++)
 		groups[i] = (struct compare_group){
-			.spec = a->arms[i].label, .runs = &m->runs[i], .nruns = 1,
+			.spec = a->arms[i].name, .runs = &m->runs[i], .nruns = 1,
 		};
 	compare_options_default(&copts);
 	copts.paired = true;
@@ -523,6 +550,8 @@ static int ab_print(struct measure *m, FILE *f)
 		print_header(f, a, m);
 	rc = compare_print(f, &cr, (enum compare_style)a->o.style,
 			   m->format == 1 ? CFORMAT_JSON : CFORMAT_TEXT);
+	if (m->format == 0)
+		measure_print_labels(f, m);
 	fflush(f);
 	if (compare_print_gate(stderr, &cr, (enum compare_gate)a->o.fail_on))
 		m->status = EXIT_PROBLEM;

@@ -105,8 +105,7 @@ static int bench_measure(struct measure *m)
 
 	system_collect(&run->system, b->cpu, b->cc.source == CYCLES_PERF);
 	disturb_tracker_init(&run->disturb, b->cpu);
-	timing_calibrate(&b->cc, &run->cal);
-	timing_config_fit_resolution(&run->cfg, &run->cal);
+	timing_calibrate_batches(&b->cc, &run->cal, &run->cfg);
 	warm_up(run, &b->cc);
 	catalog_overhead_cell(&overhead);
 	timing_measure(&overhead, &b->cc, &run->cfg, &run->cal, &run->overhead);

@@ -467,16 +467,17 @@ static void assign_prepare(struct exec_cmd *e, struct exec_command *c, size_t i,
 /* "exec-1a2b3c4d-2", or "exec-1a2b3c4d-n=4" with a parameter. */
 static void default_label(const struct exec_cmd *e, struct exec_command *c, size_t i)
 {
-	char why[96];
+	char why[96], part[sizeof(c->label)];
 
 	if (c->value) {
-		snprintf(c->label, sizeof(c->label), "exec-%.8s-%s=%s", e->interleave,
-			 e->o.param, c->value);
-		if (strlen(c->label) < sizeof(c->label) - 1 &&
+		snprintf(part, sizeof(part), "%s=%s", e->o.param, c->value);
+		if (store_invocation_label(c->label, sizeof(c->label), "exec",
+					   e->interleave, part) &&
 		    store_label_valid(c->label, why, sizeof(why)))
 			return;
 	}
-	snprintf(c->label, sizeof(c->label), "exec-%.8s-%zu", e->interleave, i + 1);
+	snprintf(part, sizeof(part), "%zu", i + 1);
+	store_invocation_label(c->label, sizeof(c->label), "exec", e->interleave, part);
 }
 
 /* The commands' labels: --labels, --label (one command) or the defaults. */

@@ -404,9 +404,27 @@ static json_t *vm_facts(const struct kernels_cli *o, const struct vm_machine *m,
 }
 
 /*
+ * What a default label (store_invocation_label(): "timens-1a2b3c4d-host")
+ * says after the invocation's id, which the run's config names: host. Any
+ * other label as it is.
+ */
+static const char *label_past_invocation(const struct stored_run *r)
+{
+	const char *id = r->config ?
+			 json_string_value(json_object_get(r->config, "interleave")) : NULL;
+	const char *dash = strchr(r->label, '-');
+
+	if (!id || strlen(id) < 8 || !dash || strncmp(dash + 1, id, 8) != 0 ||
+	    dash[9] != '-' || !dash[10])
+		return r->label;
+	return dash + 10;
+}
+
+/*
  * The label of a run the guest stored: the kernel's name, or when the
  * command stores several runs (timens: the host's and the namespace's),
- * the name and the run's own label, so that they stay apart.
+ * the name and the run's own label, so that they stay apart. Without the
+ * guest invocation's id: the boots of one kernel are its replicates.
  */
 static char *boot_run_label(const struct kernel *k, const struct stored_run *r,
 			    size_t runs_in_boot)
@@ -416,7 +434,7 @@ static char *boot_run_label(const struct kernel *k, const struct stored_run *r,
 
 	strbuf_adds(&sb, k->name);
 	if (runs_in_boot > 1 && r->label && *r->label) {
-		strbuf_addf(&sb, "-%s", r->label);
+		strbuf_addf(&sb, "-%s", label_past_invocation(r));
 		if (!store_label_valid(sb.buf, why, sizeof(why))) {
 			strbuf_reset(&sb);
 			strbuf_adds(&sb, k->name);

@@ -410,7 +410,7 @@ static int run_idle(struct scale_report *r, enum cycle_request counter)
 	r->cycles_unit = cc.unit ? cc.unit : "none";
 	for (size_t i = 0; i < r->ncells; i++)
 		r->cells[i].idle = xcalloc(r->ncounts, sizeof(struct cell_result));
-	timing_calibrate(&cc, &r->cal);
+	timing_calibrate_batches(&cc, &r->cal, &r->cfg);
 	if (r->ncells)
 		timing_warm_up(&r->cells[0].cell, &cc, &r->cfg, &r->cal, &r->warmup);
 	disturb_tracker_init(&r->disturb, r->cpu);

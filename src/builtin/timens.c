@@ -72,6 +72,7 @@ struct timens_options {
 	bool allow_nested;
 	bool list;
 	const char *label[TB_SIDES];
+	char default_label[TB_SIDES][65];	/* timens-ID-host, timens-ID-timens */
 	char interleave[37];	/* names this pair of runs: compare pairs rounds */
 };
 
@@ -127,6 +128,22 @@ static int no_label_option(const struct option_def *opt, const char *arg,
 }
 
 /*
+ * The invocation's id, and the labels not given: they name the invocation,
+ * so that a second timens never pools its runs with this one's.
+ */
+static void default_labels(struct timens_options *o)
+{
+	store_new_uuid(o->interleave);
+	for (int s = 0; s < TB_SIDES; s++) {
+		if (o->label[s])
+			continue;
+		store_invocation_label(o->default_label[s], sizeof(o->default_label[s]),
+				       "timens", o->interleave, tb_side_names[s]);
+		o->label[s] = o->default_label[s];
+	}
+}
+
+/*
  * 0, or OPTIONS_HELP or OPTIONS_ERROR (already printed). Long only because
  * the table has an entry per option.
  */
@@ -160,10 +177,12 @@ static int parse_timens_options(int argc, char **argv, struct timens_options *o,
 			   "table (default), json"),
 		OPT_CALLBACK(0, "host-label", "LABEL", &o->label[TB_HOST],
 			     side_label_option,
-			     "label of the saved host run (default host)"),
+			     "label of the saved host run (default\n"
+			     "timens-ID-host, ID: 8 hex digits of this invocation)"),
 		OPT_CALLBACK(0, "timens-label", "LABEL", &o->label[TB_TIMENS],
 			     side_label_option,
-			     "label of the saved namespace run (default timens)"),
+			     "label of the saved namespace run (default\n"
+			     "timens-ID-timens)"),
 		OPT_BOOL(0, "allow-nested", &o->allow_nested,
 			 "run even when clockbench itself is already in a\n"
 			 "non-root time namespace (see below)"),
@@ -182,13 +201,12 @@ static int parse_timens_options(int argc, char **argv, struct timens_options *o,
 	o->timing.rounds = DEFAULT_REPETITIONS;
 	o->cpu = -1;
 	o->style = STYLE_SUMMARY;
-	o->label[TB_HOST] = "host";
-	o->label[TB_TIMENS] = "timens";
 	n = parse_options(argc, argv, &timens_usage, options, 0);
 	if (n < 0)
 		return n;
 	if (n > 0)
 		return options_fail("unexpected argument '%s'", argv[0]);
+	default_labels(o);
 	if (streq(o->label[TB_HOST], o->label[TB_TIMENS]))
 		return options_fail("--host-label and --timens-label must differ ('%s')",
 				  o->label[TB_HOST]);
@@ -272,12 +290,13 @@ static json_t *side_config(const struct timens_options *o,
 			   const struct timens_bench *b, enum tb_side_id s,
 			   bool nested)
 {
-	return json_pack("{s:s, s:s, s:s, s:s, s:i, s:i, s:f, s:f, s:s, s:o, s:b}",
+	return json_pack("{s:s, s:s, s:s, s:s, s:i, s:i, s:f, s:f, s:f, s:s, s:o, s:b}",
 			 "mode", "timens", "side", tb_side_names[s],
 			 "interleave", o->interleave,
 			 "paired_with", o->label[s == TB_HOST ? TB_TIMENS : TB_HOST],
 			 "repetitions", (int)o->cfg.rounds, "cpu", o->cpu,
 			 "budget_s", o->cfg.budget_s,
+			 "target_batch_ns", b->cfg.target_batch_ns,
 			 "boundary_ns", b->side[s].boundary_ns,
 			 "order", "host, timens, timens, host, ...",
 			 "offsets", offsets_json(&b->off), "nested", nested);
@@ -345,11 +364,15 @@ static void print_glance(FILE *f, const struct compare_result *cr,
 			 const struct timens_bench *b)
 {
 	bool core = cr->metric == METRIC_CORE_CYCLES;
+	_cleanup_strbuf_ struct strbuf centre = STRBUF_INIT;
 
-	fprintf(f, "\n# at a glance: median %s per call; rCV: robust CV of the "
+	/* The centres diff is the ratio of, named as compare names them. */
+	compare_centres_phrase(cr, &centre);
+	fprintf(f, "\n# at a glance: %s per call, centre: %s; diff: the ratio of "
+		"the two centres; rCV: robust CV of the "
 		"per-repetition medians, 1.4826 MAD / median; mde: the change "
 		"found 80%% of the time%s\n%-32s %-7s %9s %9s %8s %8s %8s %6s  %-7s%s\n",
-		cr->unit, core ? "; ns-diff: the difference in ns" : "",
+		cr->unit, centre.buf, core ? "; ns-diff: the difference in ns" : "",
 		"cell", "path", "host", "timens", "diff", "rCV-host", "rCV-ns",
 		"mde", "verdict", core ? " ns-diff" : "");
 	for (size_t i = 0; i < b->ncells; i++) {
@@ -382,24 +405,47 @@ static json_t *round_medians_json(const struct cell_result *r)
 	return a;
 }
 
+/* [lo, hi], or null when the interval does not reach 95 % (or is none). */
+static json_t *ci95_json(double lo, double hi, double coverage)
+{
+	if (!stats_ci_honours(coverage, 0.95))
+		return json_null();
+	return json_pack("[o, o]", json_number(lo), json_number(hi));
+}
+
+/* The figure in ns beside the metric's: the median ns when judged in core cycles. */
+static double side_ns(const struct compare_side *s, bool core)
+{
+	return core ? s->ns_median : s->sum.median;
+}
+
+/*
+ * A side's centre is the figure diff_pct is the ratio of (compare's:
+ * the namespace's is the host's median times the paired Hodges-Lehmann
+ * ratio), in the metric's unit; its own median of the round medians is
+ * beside it, with the interval of that median.
+ */
 static json_t *side_json(const struct compare_side *s, const struct cell_result *r,
 			 bool core)
 {
-	bool honoured = stats_ci_honours(s->sum.median_ci_coverage, 0.95);
-	json_t *j;
-
-	j = json_pack("{s:o, s:o, s:o, s:o, s:I, s:I, s:o}",
-			 "median_ns", json_number(core ? s->ns_median : s->sum.median),
-			 "median_ci95", honoured ? json_pack("[o, o]",
-				json_number(s->sum.median_lo), json_number(s->sum.median_hi)) :
-				json_null(),
+	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:I, s:I, s:o}",
+			 "center", json_number(s->center),
+			 "center_ci95", ci95_json(s->center_lo, s->center_hi,
+						  s->center_coverage),
+			 "median", json_number(s->sum.median),
+			 "median_ci95", ci95_json(s->sum.median_lo, s->sum.median_hi,
+						  s->sum.median_ci_coverage),
 			 "median_ci_coverage", json_number(s->sum.median_ci_coverage),
+			 "median_ns", json_number(side_ns(s, core)),
 			 "round_robust_cv_pct", json_number(s->sum.robust_cv_pct),
 			 "batches", (json_int_t)r->n, "repetitions", (json_int_t)r->nrounds,
 			 "round_medians_ns", round_medians_json(r));
-	if (core)
-		json_object_set_new(j, "median_core_cycles", json_number(s->sum.median));
-	return j;
+}
+
+/* 100 * (b / a - 1) of two figures printed, or NaN. */
+static double ratio_pct(double a, double b)
+{
+	return a > 0 && isfinite(b) ? 100.0 * (b / a - 1.0) : NAN;
 }
 
 static json_t *cell_json(const struct compare_row *row, const struct cell *c,
@@ -418,7 +464,8 @@ static json_t *cell_json(const struct compare_row *row, const struct cell *c,
 			 "p", json_number(d->p), "p_adjusted", json_number(d->p_adjusted),
 			 "floor_pct", json_number(d->floor_pct), "mde_pct", json_number(d->mde_pct),
 			 "significant", d->significant, "verdict", d->verdict,
-			 "ns_diff_pct", json_number(core ? d->ns_change_pct : d->change_pct));
+			 "ns_diff_pct", json_number(ratio_pct(side_ns(&row->sides[0], core),
+							      side_ns(&row->sides[1], core))));
 }
 
 static int print_json(FILE *f, const struct compare_result *cr,
@@ -426,6 +473,7 @@ static int print_json(FILE *f, const struct compare_result *cr,
 		      const struct stored_run *runs, const struct env_info *env,
 		      unsigned done)
 {
+	_cleanup_strbuf_ struct strbuf centre = STRBUF_INIT;
 	json_t *cells = json_array(), *j;
 	int rc;
 
@@ -450,11 +498,26 @@ static int print_json(FILE *f, const struct compare_result *cr,
 		      "timens", b->side[TB_TIMENS].boundary_ns,
 		      "environment", env_to_json(env), "cells", cells);
 	json_object_set_new(j, "metric", json_string(compare_metric_name(cr->metric)));
+	json_object_set_new(j, "unit", json_string(cr->unit));
+	compare_centres_phrase(cr, &centre);
+	json_object_set_new(j, "center", json_string(centre.buf));
+	json_object_set_new(j, "labels", json_pack("{s:s, s:s}",
+			    "host", runs[TB_HOST].label, "timens", runs[TB_TIMENS].label));
 	json_object_set_new(j, "quality", json_pack("{s:O, s:O}",
 			    "host", runs[TB_HOST].quality, "timens", runs[TB_TIMENS].quality));
 	rc = json_print(f, j);
 	json_decref(j);
 	return rc;
+}
+
+/*
+ * What the tables call side s: its label when given, else host or timens
+ * (the default labels share the invocation's prefix; the header and the
+ * last line name them).
+ */
+static const char *side_name(const struct timens_options *o, enum tb_side_id s)
+{
+	return o->label[s] == o->default_label[s] ? tb_side_names[s] : o->label[s];
 }
 
 static int report(const struct timens_options *o, const struct timens_bench *b,
@@ -469,7 +532,8 @@ static int report(const struct timens_options *o, const struct timens_bench *b,
 
 	for (int s = 0; s < TB_SIDES; s++)
 		groups[s] = (struct compare_group){
-			.spec = (char *)o->label[s], .runs = &runs[s], .nruns = 1,
+			.spec = (char *)side_name(o, (enum tb_side_id)s),
+			.runs = &runs[s], .nruns = 1,
 		};
 	compare_options_default(&copts);
 	if (compare_build(&cr, groups, TB_SIDES, &copts, err, sizeof(err)) != 0) {
@@ -549,7 +613,11 @@ static int timens_print(struct measure *m, FILE *f)
 			  t->done, t->done == 1 ? "" : "s");
 		return -1;
 	}
-	return report(&t->o, &t->bench, m->runs, &m->env, t->done, m->format == 1);
+	if (report(&t->o, &t->bench, m->runs, &m->env, t->done, m->format == 1))
+		return -1;
+	if (m->format == 0)
+		measure_print_labels(stdout, m);
+	return 0;
 }
 
 static const struct measure_ops timens_ops = {
@@ -568,7 +636,6 @@ int cmd_timens(int argc, char **argv)
 
 	if (rc < 0)
 		return parse_options_status(rc);
-	store_new_uuid(t.o.interleave);
 	catalog_build(&cat, &t.o.filter);
 	if (t.o.list) {
 		measure_print_cell_list(&cat);

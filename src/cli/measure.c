@@ -5,6 +5,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "basic/strbuf.h"
+#include "basic/text.h"
 #include "basic/util.h"
 #include "probe/guard.h"
 #include "report/output.h"
@@ -246,4 +248,25 @@ void measure_print_cell_list(const struct catalog *cat)
 		       ok ? "runs" : c->status == CELL_NA ? "n/a" : "unsupported",
 		       ok ? "" : ": ", ok ? "" : c->why);
 	}
+}
+
+void measure_print_labels(FILE *f, const struct measure *m)
+{
+	_cleanup_strbuf_ struct strbuf names = STRBUF_INIT;
+	_cleanup_strbuf_ struct strbuf line = STRBUF_INIT;
+	bool quoted = true;
+
+	strbuf_adds(&line, "clockbench compare");
+	for (size_t k = 0; k < m->nruns; k++) {
+		strbuf_addf(&names, "%s%s", k ? ", " : "", m->runs[k].label);
+		strbuf_addch(&line, ' ');
+		if (strbuf_add_sh_word(&line, m->runs[k].label) < 0)
+			quoted = false;
+	}
+	if (m->store.no_save)
+		text_line(f, "# labels %s (not saved)", names.buf);
+	else if (quoted)
+		text_line(f, "# saved as %s: %s", names.buf, line.buf);
+	else
+		text_line(f, "# saved as %s", names.buf);
 }

@@ -131,4 +131,11 @@ void timing_options_apply(const struct timing_options *t,
 /* "name path runs" or "... n/a: why": the lines of --list. */
 void measure_print_cell_list(const struct catalog *cat);
 
+/*
+ * "# saved as A, B: clockbench compare A B" (the labels of m's runs, the
+ * line that compares them again, shell-quoted), or "# labels A, B (not
+ * saved)" under --no-save: what names this invocation's runs later.
+ */
+void measure_print_labels(FILE *f, const struct measure *m);
+
 #endif

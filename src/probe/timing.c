@@ -370,6 +370,14 @@ void timing_config_fit_resolution(struct timing_config *cfg,
 		cfg->target_batch_ns = want;
 }
 
+void timing_calibrate_batches(const struct cycle_counter *cc,
+			      struct timing_calibration *cal,
+			      struct timing_config *cfg)
+{
+	timing_calibrate(cc, cal);
+	timing_config_fit_resolution(cfg, cal);
+}
+
 /* ---- core cycles: the pure parts ------------------------------------ */
 
 double timing_reading_core(const struct timing_calibration *cal)

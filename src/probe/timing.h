@@ -152,6 +152,17 @@ void timing_config_fit_resolution(struct timing_config *cfg,
 				  const struct timing_calibration *cal);
 
 /*
+ * Calibrate on cc (timing_calibrate()) and fit cfg's batches to the steps
+ * found (timing_config_fit_resolution()): what every command that times
+ * batches does before it sizes them (timing_prepare()), so that a batch's
+ * quantum stays below the precision it reports, in bench as in timens, ab
+ * and scale --idle-threads.
+ */
+void timing_calibrate_batches(const struct cycle_counter *cc,
+			      struct timing_calibration *cal,
+			      struct timing_config *cfg);
+
+/*
  * A reading of the reference lasts about this long; batches are 10 us.
  * At least REF_MIN_STEPS steps of the time base, though: a reading is off
  * by up to a step, and on a counter of 10 ns steps 0.3 us is 30 steps, a

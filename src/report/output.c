@@ -236,7 +236,7 @@ static void output_csv(FILE *f, const struct bench_run *run)
 	fputs("name,api,clock,path,status,reason,n,batch_calls,ns_median,"
 	      "ns_ci95_lo,ns_ci95_hi,ns_min,ns_mean,ns_round_robust_cv_pct,ns_p99,"
 	      "cycles_median,cycles_unit,core_cycles_median,core_cycles_ci95_lo,"
-	      "core_cycles_ci95_hi\n", f);
+	      "core_cycles_ci95_hi,bimodal\n", f);
 	for (size_t i = 0; i < run->ncells; i++) {
 		const struct bench_cell *bc = &run->cells[i];
 		const struct cell *c = &bc->cell;
@@ -247,7 +247,7 @@ static void output_csv(FILE *f, const struct bench_run *run)
 			bc->measured ? "ok" : status_name(c->status));
 		csv_field(f, bc->measured ? "" : c->why);
 		if (!bc->measured) {
-			fputs(",,,,,,,,,,,,,,\n", f);
+			fputs(",,,,,,,,,,,,,,,\n", f);
 			continue;
 		}
 		fprintf(f, ",%zu,%lu,%.3f,", s->n, bc->res.batch_calls, s->median);
@@ -263,10 +263,12 @@ static void output_csv(FILE *f, const struct bench_run *run)
 		else
 			fputs(",,", f);
 		if (bc->res.core)
-			fprintf(f, "%.2f,%.2f,%.2f\n", bc->res.core_sum.median,
+			fprintf(f, "%.2f,%.2f,%.2f,", bc->res.core_sum.median,
 				bc->res.core_sum.median_lo, bc->res.core_sum.median_hi);
 		else
-			fputs(",,\n", f);
+			fputs(",,,", f);
+		/* The table's flag: the batches' ns per call fall into two modes. */
+		fputs(s->bimodal ? "true\n" : "false\n", f);
 	}
 }
 
@@ -301,6 +303,10 @@ static void output_tap(FILE *f, const struct bench_run *run)
 		if (bc->res.core)
 			fprintf(f, " %.1f core cycles/call", bc->res.core_sum.median);
 		fputc('\n', f);
+		if (bc->res.ns_sum.bimodal)
+			fprintf(f, "# %s %s: bimodal: the batches fall into two modes, "
+				"the median is the one of whichever holds more\n",
+				c->name, catalog_paths[c->path]);
 		pass++;
 	}
 	fprintf(f, "# Totals: pass:%zu fail:0 xfail:0 xpass:0 skip:%zu error:0\n",

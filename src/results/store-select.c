@@ -464,3 +464,11 @@ bool store_label_valid(const char *label, char *why, size_t len)
 	json_decref(j);
 	return true;
 }
+
+bool store_invocation_label(char *out, size_t len, const char *command,
+			    const char *invocation, const char *part)
+{
+	int n = snprintf(out, len, "%s-%.8s-%s", command, invocation, part);
+
+	return n >= 0 && (size_t)n < len;
+}

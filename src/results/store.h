@@ -314,4 +314,13 @@ int store_import_run(struct store *st, struct stored_run *run, char *err,
 bool store_label_valid(const char *label, char *why, size_t len);
 bool store_date_valid(const char *date);
 
+/*
+ * The default label of a run of one invocation: "COMMAND-ID8-PART", ID8 the
+ * first 8 hex digits of the invocation's uuid (store_new_uuid), so that the
+ * runs of two invocations never share a label and compare never pools them
+ * as replicates. false when it did not fit in len (out is then cut).
+ */
+bool store_invocation_label(char *out, size_t len, const char *command,
+			    const char *invocation, const char *part);
+
 #endif

@@ -596,6 +596,7 @@ void tbench_init_sides(struct timens_bench *b, const struct cell *cells,
 		       enum cycle_request counter)
 {
 	struct cycle_counter cc;
+	struct timing_calibration cal;
 
 	memset(b, 0, sizeof(*b));
 	b->cells = cells;
@@ -613,11 +614,13 @@ void tbench_init_sides(struct timens_bench *b, const struct cell *cells,
 	signal(SIGPIPE, SIG_IGN);
 	cycles_open(&cc, counter);
 	timing_spin(0.02);
+	/* Batches as long as bench's for the clock's step; the sides get b->cfg. */
+	timing_calibrate_batches(&cc, &cal, &b->cfg);
 	for (size_t i = 0; i < ncells; i++) {
 		struct cell_result r;
 
 		memset(&r, 0, sizeof(r));
-		timing_prepare(&cells[i], &cc, cfg, &r);
+		timing_prepare(&cells[i], &cc, &b->cfg, &r);
 		b->batch_calls[i] = r.batch_calls;
 		for (size_t s = 0; s < b->nsides; s++)
 			b->side[s].res[i].batch_calls = r.batch_calls;

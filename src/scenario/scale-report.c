@@ -580,6 +580,8 @@ void scale_report_add_cells(const struct scale_report *r, struct stored_run *out
 		json_decref(cpu_time);
 		json_object_set_new(config, "cpu", json_integer(r->cpu));
 		json_object_set_new(config, "budget_s", json_number(r->cfg.budget_s));
+		json_object_set_new(config, "target_batch_ns",
+				    json_number(r->cfg.target_batch_ns));
 		json_object_set_new(config, "rounds", json_integer(r->cfg.rounds));
 		json_object_set_new(config, "boundary_ns", json_number(r->cal.boundary_ns));
 		json_object_set_new(config, "core_cycles", record_core_cycles_config(&r->cal, &r->cfg));

@@ -45,15 +45,39 @@ needs_clocksources() {
 	[[ "$output" == *"Wilcoxon signed-rank on the log ratios"* ]]
 	grep -qE '^clock-gettime-monotonic-vdso .* W ' <<<"$output"
 	[[ "$stderr" == *"saved run 1 to"* && "$stderr" == *"saved run 2 to"* ]]
+	# Labelled ab-ID-cpuN, ID this invocation's, and said so.
+	grep -qE '^# saved as ab-[0-9a-f]{8}-cpu0, ab-[0-9a-f]{8}-cpu1: clockbench compare ab-[0-9a-f]{8}-cpu0 ab-[0-9a-f]{8}-cpu1$' <<<"$output"
 	run cb runs --format json
-	jq -e '[.[].label] == ["cpu0", "cpu1"] and all(.command == "ab")' <<<"$output"
-	run cb show --format json cpu1
-	jq -e '.runs[0].config | .condition == "cpu" and .value == "1" and .arms == ["cpu0", "cpu1"]
-		and (.interleave | length == 36)' <<<"$output"
+	jq -e '[.[].label | test("^ab-[0-9a-f]{8}-cpu[01]$")] == [true, true]
+		and (map(.label[0:11]) | unique | length == 1) and all(.command == "ab")' <<<"$output"
+	read -r cpu0 cpu1 < <(jq -r 'map(.label) | join(" ")' <<<"$output")
+	run cb show --format json "$cpu1"
+	jq -e --arg a "$cpu0" --arg b "$cpu1" '.runs[0].config | .condition == "cpu" and .value == "1"
+		and .arms == [$a, $b] and (.interleave | .[0:8] == $a[3:11] and length == 36)' <<<"$output"
 	# compare reads the two runs again as pairs.
-	run cb compare --format json cpu0 cpu1
+	run cb compare --format json "$cpu0" "$cpu1"
 	[ "$status" -eq 0 ]
 	jq -e '.paired and ([.cells[].vs_base[0].test] | all(. == "signed-rank-paired"))' <<<"$output"
+}
+
+# Issue 20: ab labelled its arms by their values alone, so a second ab
+# pooled its runs with the first one's under compare.
+@test "two invocations get disjoint default labels; compare of one invocation is paired, not pooled" {
+	[ "$(nproc)" -ge 2 ] || skip "needs two CPUs"
+	cb ab --cpus 0,1 --quick --repetitions 3 "${vdso_hres[@]}" >/dev/null 2>&1
+	cb ab --cpus 0,1 --quick --repetitions 3 "${vdso_hres[@]}" >/dev/null 2>&1
+	run cb runs --format json
+	jq -e 'length == 4 and (map(.label) | unique | length == 4)
+		and (map(.label[0:11]) | .[0] == .[1] and .[2] == .[3] and .[0] != .[2])' <<<"$output"
+	read -r a0 a1 b0 b1 < <(jq -r 'map(.label) | join(" ")' <<<"$output")
+	run cb compare --format json "$b0" "$b1"
+	[ "$status" -eq 0 ]
+	jq -e '.paired and (.replicates | not) and (.groups | map(.runs | length) == [1, 1])
+		and (.groups | map(.pooled_invocations) == [false, false])' <<<"$output"
+	# --labels still names them, as given.
+	cb ab --cpus 0,1 --quick --repetitions 3 "${vdso_hres[@]}" --labels zero,one >/dev/null 2>&1
+	run cb runs --format json
+	jq -e 'map(.label)[4:] == ["zero", "one"]' <<<"$output"
 }
 
 # 25 % slower libc clock_gettime in one arm, through LD_PRELOAD in an
@@ -67,6 +91,10 @@ needs_clocksources() {
 	[ "$status" -eq 3 ]
 	jq -c '.cells[] | [.path, .vs_base[0].verdict, .vs_base[0].change_pct]' <<<"$output" >&2
 	jq -e '.paired and (.groups | map(.spec) == ["base", "env-1"])' <<<"$output"
+	# The number shown is the number used: each change is the ratio of the
+	# two centres printed beside it.
+	jq -e '[.cells[] | 100 * (.groups[1].center / .groups[0].center - 1) - .vs_base[0].change_pct
+		| fabs < 1e-9] | all' <<<"$output"
 	# The library's chain is calibrated to 25 % of a call, but how much of
 	# it the core overlaps with the next call varies by build (7-38 %
 	# seen on i386, 51-54 % under ASan): the paired verdict is what is
@@ -81,6 +109,23 @@ needs_clocksources() {
 		| (if .vdso < 0 then -.vdso else .vdso end) < .libc / 2' <<<"$output"
 	[[ "$stderr" == *"clock-gettime-monotonic libc: +"*" against base in env-1 (worse)"* ]]
 	[[ "$stderr" == *"--fail-on worse: 1 cell"* ]]
+}
+
+# Issue 20: the interleaving engine sized its batches by the default 10 us
+# whatever the counter's step; bench lengthens them (timing.h).
+@test "batches sized by the counter's step, as bench sizes them" {
+	[ "$(nproc)" -ge 2 ] || skip "needs two CPUs"
+	cb ab --cpus 0,1 --quick --repetitions 3 --precision 0.2 "${vdso_hres[@]}" >/dev/null 2>&1
+	run cb export --all
+	[ "$status" -eq 0 ]
+	# A batch lasts 10 steps of the clock over the precision (0.2 %), at most
+	# 100 us: 5 us where the clock steps by 1 ns, 50 us by 10 ns. The step
+	# is measured again for the environment, a few tenths of a percent apart.
+	jq -e '.runs | length == 2 and all(.environment.counter_step.clock_step_ns as $s
+		| .config.target_batch_ns >= 0.99 * ([1e5, 10 * $s / 0.002] | min))' <<<"$output"
+	# ... and the batches were sized to it: calls times the median per call.
+	jq -e '[.runs[] | ([1e5, 10 * .environment.counter_step.clock_step_ns / 0.002] | min) as $t
+		| .cells[] | .batch_calls * (.samples | sort | .[length / 2 | floor]) >= $t / 2] | all' <<<"$output"
 }
 
 @test "A/A through --env: nothing changes, --fail-on change passes" {

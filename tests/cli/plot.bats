@@ -21,7 +21,8 @@ setup_file() {
 	cb scale --threads 2,4,8 --calls 20000 --repetitions 3 --label sc >/dev/null 2>&1
 	cb exec -n 6 --label ex -- true >/dev/null 2>&1
 	if [ "$(id -u)" -eq 0 ]; then
-		cb timens --quick --clock monotonic,monotonic-coarse >/dev/null 2>&1 || true
+		cb timens --quick --clock monotonic,monotonic-coarse \
+			--host-label host --timens-label timens >/dev/null 2>&1 || true
 	fi
 }
 

@@ -100,9 +100,12 @@ reproduces() {
 @test "ab with --env arms: one line with every arm, runnable" {
 	cb ab --env TZ=UTC --env "CB_NOTE=it's a b" --quick --api time --path vdso \
 		--repetitions 4 >/dev/null 2>&1
-	reproduces base env-1 env-2
+	# Labelled ab-ID-base, ab-ID-env-1, ...: this invocation's.
+	read -r base env1 env2 < <(cb runs --format json | jq -r 'map(.label) | join(" ")')
+	[[ "$base" =~ ^ab-[0-9a-f]{8}-base$ && "$env2" == "${base%base}env-2" ]]
+	reproduces "$base" "$env1" "$env2"
 	[ "$(grep -c '^  clockbench ab' "$MAIL")" -eq 1 ]
-	grep -q "^  # base, env-1 and env-2, on kernel " "$MAIL"
+	grep -q "^  # $base, $env1 and" "$MAIL"
 	# ab compared its arms itself: no compare line to add.
 	! grep -q 'clockbench compare' "$MAIL"
 	grep -qF -- "--env 'CB_NOTE=it'\\''s a b'" "$MAIL"

@@ -158,6 +158,20 @@ idle_point() { # json name idle-threads path
 	grep -qE '^clock-gettime-process-cputime-threads-5-libc ' <<<"$output"
 }
 
+# Issue 20: --idle-threads timed 10 us batches whatever the counter's step;
+# bench lengthens them for it (30 us where the clock steps by 10 ns).
+@test "--idle-threads: batches sized by the counter's step, as bench sizes them" {
+	"$CLOCKBENCH" bench --quick --api clock_gettime --clock monotonic --path vdso >/dev/null 2>&1
+	"$CLOCKBENCH" scale --idle-threads 0,1 --api clock_gettime --clock monotonic \
+		--path vdso --budget 0.05 >/dev/null 2>&1
+	run "$CLOCKBENCH" export --all
+	[ "$status" -eq 0 ]
+	jq -e '.runs | length == 2 and .[0].config.method.target_batch_ns as $bench
+		| .[1].config.target_batch_ns > $bench / 2' <<<"$output"
+	jq -e '.runs[0].config.method.target_batch_ns as $bench | [.runs[1].cells[]
+		| .batch_calls * (.samples | sort | .[length / 2 | floor]) > 0.4 * $bench] | all' <<<"$output"
+}
+
 @test "--idle-threads: each idle thread adds to the cost of a call" {
 	run --separate-stderr "$CLOCKBENCH" scale --idle-threads 128 --budget 0.1 --format json --label idle
 	[ "$status" -eq 0 ]

@@ -66,7 +66,7 @@ quick() { "$CLOCKBENCH" timens --quick --clock monotonic,monotonic-coarse --path
 	grep -qE '^mde % +\| +- \| +[0-9.]+ $' <<<"$output"
 	grep -qE '^verdict +\| base +\| (worse|better|~|noisy) +$' <<<"$output"
 	# Judged in core cycles, the difference in ns beside.
-	[[ "$output" == *"# at a glance: median core cycles per call"* ]]
+	[[ "$output" == *"# at a glance: core cycles per call, centre: median"* ]]
 	grep -qE '^clock-gettime-monotonic +vdso +[0-9.]+ +[0-9.]+ +[-+][0-9.]+% +[0-9.]+% +[0-9.]+% +[0-9.]+%  (worse|better|~|noisy|few) +[-+][0-9.]+%$' <<<"$output"
 	grep -qE '^# host warm-up: (steady|not steady) after [0-9]+ windows' <<<"$output"
 	grep -qE '^# timens quality: .*rounds? ran' <<<"$output"
@@ -75,19 +75,23 @@ quick() { "$CLOCKBENCH" timens --quick --clock monotonic,monotonic-coarse --path
 	glance=$(awk '$1 == "clock-gettime-monotonic" && $2 == "vdso" && NF == 10 { sub("%", "", $6); sub("%", "", $7); print $6, $7 }' <<<"$output")
 	[ -n "$summary" ] && [ "$summary" = "$glance" ]
 	[ "$(grep -c '^saved run ' <<<"$output")" -eq 2 ]
+	# The default labels name this invocation, and the line to compare them.
+	grep -qE '^# saved as timens-[0-9a-f]{8}-host, timens-[0-9a-f]{8}-timens: clockbench compare timens-[0-9a-f]{8}-host timens-[0-9a-f]{8}-timens$' <<<"$output"
+	read -r host ns < <(sed -n 's/^# saved as \([^,]*\), \([^:]*\):.*/\1 \2/p' <<<"$output")
+	[ "${host%-host}" = "${ns%-timens}" ]
 
-	run "$CLOCKBENCH" export host
+	run "$CLOCKBENCH" export "$host"
 	[ "$status" -eq 0 ]
 	jq -e '.runs | length == 1' <<<"$output"
-	jq -e '.runs[0] | .command == "timens" and .label == "host"
+	jq -e --arg l "$host" '.runs[0] | .command == "timens" and .label == $l
 		and .config.side == "host" and .environment.time_namespace.non_root == false' <<<"$output"
 	jq -e '[.runs[0].cells[] | .unit == "ns" and .path == "vdso"
 		and (.samples_round | min == 0 and max == 19)
 		and (.samples_core_cycles | length) == (.samples | length)] | all' <<<"$output"
 	jq -e '.runs[0].quality | (.rounds | length == 20) and .warmup.windows >= 1' <<<"$output"
-	run "$CLOCKBENCH" export timens
+	run "$CLOCKBENCH" export "$ns"
 	[ "$status" -eq 0 ]
-	jq -e '.runs[0] | .command == "timens" and .label == "timens" and .config.side == "timens"
+	jq -e --arg l "$ns" '.runs[0] | .command == "timens" and .label == $l and .config.side == "timens"
 		and .environment.time_namespace.non_root == true
 		and .environment.time_namespace.offsets.monotonic_s == 864000
 		and .environment.time_namespace.offsets.boottime_s == 1728000' <<<"$output"
@@ -103,13 +107,74 @@ quick() { "$CLOCKBENCH" timens --quick --clock monotonic,monotonic-coarse --path
 	jq -e '.cells | length == 2' <<<"$output"
 	jq -e '.metric == "core-cycles" and (.quality.host.rounds | length == 20)' <<<"$output"
 	jq -e '[.cells[] | .host.median_ns > 0 and .timens.median_ns > 0
-		and .host.median_core_cycles > 0 and .timens.median_core_cycles > 0
+		and .host.center > 0 and .timens.center > 0 and .host.median > 0
 		and (.host.round_robust_cv_pct | type == "number") and (.timens.round_robust_cv_pct | type == "number")
 		and (.host.median_ci95 | length == 2) and .host.median_ci_coverage >= 0.95
 		and .mde_pct > .floor_pct and .floor_pct >= 1
 		and (.host.round_medians_ns | length == 20) and .timens.repetitions == 20
 		and (.p_adjusted | type == "number")
 		and (.verdict | IN("worse", "better", "~", "noisy", "few"))] | all' <<<"$output"
+}
+
+# Issue 20: median_core_cycles was printed beside diff_pct, which is the
+# ratio of other figures (the paired Hodges-Lehmann estimate).
+@test "the number shown is the number used: diff is the ratio of the printed centres, json and table" {
+	needs_timens
+	run --separate-stderr quick --no-save --format json --repetitions 6 --path vdso,syscall
+	[ "$status" -eq 0 ]
+	jq -e '.unit == "core cycles" and (.center | startswith("median; other sides: the base'"'"'s median times the paired Hodges-Lehmann"))' <<<"$output"
+	jq -e '(.cells | length == 4) and ([.cells[] | 100 * (.timens.center / .host.center - 1) - .diff_pct
+		| fabs < 1e-9] | all)' <<<"$output"
+	jq -e '[.cells[] | 100 * (.timens.median_ns / .host.median_ns - 1) - .ns_diff_pct | fabs < 1e-9] | all' <<<"$output"
+	# The host's centre is its median; the namespace's is not its own median.
+	jq -e '[.cells[] | .host.center == .host.median and .timens.center_ci95 == null] | all' <<<"$output"
+	# The table: diff within the rounding of the two centres it prints.
+	run --separate-stderr quick --no-save --repetitions 6 --path vdso,syscall
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"# at a glance: core cycles per call, centre: median; other sides:"*"diff: the ratio of the two centres"* ]]
+	awk '$2 ~ /^(vdso|syscall)$/ && NF == 10 { n++; sub("%", "", $5)
+		want = 100 * ($4 / $3 - 1); slack = 100 * $4 / $3 * (0.005 / $3 + 0.005 / $4) + 0.005
+		if ((want - $5 > slack) || ($5 - want > slack)) { print "off:", $0; bad = 1 } }
+		END { exit bad || n != 4 }' <<<"$output"
+}
+
+# Issue 20: two timens with the default labels, then `compare host timens`,
+# pooled the runs of both invocations as replicates.
+@test "two invocations get disjoint default labels; one invocation's pair is compared paired, not pooled" {
+	needs_timens
+	run --separate-stderr quick --repetitions 3 --format json
+	[ "$status" -eq 0 ]
+	first=$(jq -c '.labels' <<<"$output")
+	run --separate-stderr quick --repetitions 3 --format json
+	[ "$status" -eq 0 ]
+	second=$(jq -c '.labels' <<<"$output")
+	jq -e -n --argjson a "$first" --argjson b "$second" '
+		($a.host | test("^timens-[0-9a-f]{8}-host$")) and ($a.timens | test("^timens-[0-9a-f]{8}-timens$"))
+		and ([$a[]] - [$b[]] | length == 2)'
+	# The stored runs carry them; each label names one run.
+	run "$CLOCKBENCH" runs --format json
+	jq -e --argjson a "$first" --argjson b "$second" \
+		'map(.label) == [$a.host, $a.timens, $b.host, $b.timens]' <<<"$output"
+	run "$CLOCKBENCH" compare --format json "$(jq -r .host <<<"$second")" "$(jq -r .timens <<<"$second")"
+	[ "$status" -eq 0 ]
+	jq -e '.paired and (.replicates | not) and (.groups | map(.pooled_invocations) == [false, false])
+		and (.groups | map(.runs | length) == [1, 1])' <<<"$output"
+}
+
+# Issue 20: timens's batches were 10 us whatever the counter's step; bench
+# lengthens them so that a reading of the reference (at least 300 steps)
+# takes a tenth of a batch at most: 30 us where the clock steps by 10 ns.
+@test "batches sized by the counter's step, as bench sizes them" {
+	needs_timens
+	"$CLOCKBENCH" bench --quick --api clock_gettime --clock monotonic --path vdso >/dev/null 2>&1
+	quick --repetitions 2 --clock monotonic --path vdso >/dev/null 2>&1
+	run "$CLOCKBENCH" export --all
+	[ "$status" -eq 0 ]
+	# Two calibrations: the same sizing, to the reference's own precision.
+	jq -e '.runs | length == 3 and (.[0].config.method.target_batch_ns as $bench
+		| .[1:] | all(.config.target_batch_ns > $bench / 2))' <<<"$output"
+	jq -e '.runs[0].config.method.target_batch_ns as $bench | [.runs[1:][] | .cells[]
+		| .batch_calls * (.samples | sort | .[length / 2 | floor]) > 0.4 * $bench] | all' <<<"$output"
 }
 
 @test "labels can be changed, and compare reads the two runs" {

@@ -145,6 +145,41 @@ static void test_csv(void **state)
 	free_run(&fx);
 }
 
+/* Issue 20: the table and the JSON flagged a bimodal cell; CSV and TAP did not. */
+static void test_csv_and_tap_flag_bimodal(void **state)
+{
+	static const char header_end[] = ",core_cycles_ci95_hi,bimodal\n";
+	struct fixture fx;
+	char *out, *eol;
+
+	make_run(&fx);
+	out = output_of(&fx, FORMAT_CSV, NULL);
+	eol = strchr(out, '\n');
+	assert_non_null(eol);
+	assert_true(eol + 1 - out >= (ptrdiff_t)strlen(header_end));
+	assert_memory_equal(eol + 1 - strlen(header_end), header_end, strlen(header_end));
+	/* Not bimodal: false at the end of its row; n/a: an empty field. */
+	assert_non_null(strstr(out, "\nclock-gettime-monotonic,"));
+	assert_non_null(strstr(strstr(out, "\nclock-gettime-monotonic,"), ",false\ntimes,"));
+	assert_non_null(strstr(out, "has no times(),,,,,,,,,,,,,,,\n"));
+	free(out);
+	out = output_of(&fx, FORMAT_TAP, NULL);
+	assert_null(strstr(out, "bimodal"));
+	free(out);
+
+	fx.cells[0].res.ns_sum.bimodal = true;
+	out = output_of(&fx, FORMAT_CSV, NULL);
+	assert_non_null(strstr(strstr(out, "\nclock-gettime-monotonic,"), ",true\ntimes,"));
+	free(out);
+	out = output_of(&fx, FORMAT_TAP, NULL);
+	/* A diagnostic right after the cell's line, before the next test point. */
+	assert_non_null(strstr(out, "n 8)\n# clock-gettime-monotonic vdso: bimodal: "
+				    "the batches fall into two modes"));
+	assert_non_null(strstr(out, "two modes, the median is the one of whichever holds more\nok 2 times"));
+	free(out);
+	free_run(&fx);
+}
+
 static void test_tap(void **state)
 {
 	struct fixture fx;
@@ -367,6 +402,7 @@ int main(void)
 		cmocka_unit_test(test_table),
 		cmocka_unit_test(test_csv),
 		cmocka_unit_test(test_tap),
+		cmocka_unit_test(test_csv_and_tap_flag_bimodal),
 		cmocka_unit_test(test_json_is_the_stored_run),
 		cmocka_unit_test(test_scale_report),
 		cmocka_unit_test(test_json_number_rule),
