@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "basic/json.h"
 #include "basic/stats.h"
 #include "basic/strbuf.h"
 #include "basic/text.h"
@@ -394,7 +395,7 @@ static void flatten(const char *prefix, const json_t *v, json_t *into)
 	if (json_is_string(v))
 		json_object_set_new(into, prefix, json_string(json_string_value(v)));
 	else {
-		char *text = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
+		char *text = json_encode(v, JSON_ENCODE_ANY | JSON_COMPACT);
 
 		json_object_set_new(into, prefix, json_string(text ? text : "?"));
 		free(text);
