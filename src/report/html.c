@@ -347,7 +347,8 @@ static void run_command(struct strbuf *out, const struct stored_run *r)
 	strbuf_adds(out, "</pre>\n");
 }
 
-static void run_table(struct strbuf *out, const struct stored_run *r)
+static void run_table(struct strbuf *out, const struct plot_input *in,
+		      const struct stored_run *r)
 {
 	static const char *const cols[] = {
 		"name", "path", "unit", "median", "ci95-lo", "ci95-hi", "min", "mean",
@@ -355,7 +356,7 @@ static void run_table(struct strbuf *out, const struct stored_run *r)
 	};
 	char name[96];
 
-	plot_run_name(r, name, sizeof(name));
+	plot_run_name(in, r, name, sizeof(name));
 	strbuf_adds(out, "<h3>");
 	html_escape(out, name);
 	strbuf_adds(out, ": ");
@@ -443,7 +444,7 @@ static void environment(struct strbuf *out, const struct plot_input *in)
 		flat[i] = json_object();
 		flatten("", plot_run(in, i)->env, flat[i]);
 		json_object_update(keys, flat[i]);
-		plot_run_name(plot_run(in, i), name, sizeof(name));
+		plot_run_name(in, plot_run(in, i), name, sizeof(name));
 		cell_text(out, "th", "l", name);
 	}
 	strbuf_adds(out, "</tr></thead>\n<tbody>\n");
@@ -515,12 +516,13 @@ static void compare_row_html(struct strbuf *out, const struct compare_row *row,
 	strbuf_adds(out, "</td></tr>\n");
 }
 
-static void group_heading(struct strbuf *out, const struct compare_group *g)
+static void group_heading(struct strbuf *out, const struct plot_input *in,
+			  const struct compare_group *g)
 {
 	char name[96];
 
 	if (g->nruns == 1) {
-		plot_run_name(&g->runs[0], name, sizeof(name));
+		plot_run_name(in, &g->runs[0], name, sizeof(name));
 		html_escape(out, name);
 	} else {
 		html_escape(out, g->spec);
@@ -537,9 +539,9 @@ static void compare_table(struct strbuf *out, const struct plot_input *in,
 	};
 
 	strbuf_adds(out, "<h3>");
-	group_heading(out, &r->groups[g]);
+	group_heading(out, in, &r->groups[g]);
 	strbuf_adds(out, " against ");
-	group_heading(out, &r->groups[0]);
+	group_heading(out, in, &r->groups[0]);
 	strbuf_adds(out, "</h3>\n");
 	if (r->machine_shift[g])
 		strbuf_addf(out, "<p class=\"warn\">%.0f%% of the cells moved the same way "
@@ -707,8 +709,7 @@ static void title_of(const struct plot_input *in, struct strbuf *sb)
 
 	plot_title_text(in, "clockbench", &t);
 	nl = strchr(t.buf, '\n');
-	strbuf_addf(sb, "clockbench report: %s %s", plot_run(in, 0)->command,
-		    nl ? nl + 1 : t.buf);
+	strbuf_addf(sb, "clockbench report: %s", nl ? nl + 1 : t.buf);
 }
 
 static void contents(struct strbuf *out, const struct plot_input *in, size_t ncharts)
@@ -760,7 +761,7 @@ int html_report(struct strbuf *out, const struct plot_input *in,
 		return -1;
 	section(out, "runs", "Runs");
 	for (size_t i = 0; i < plot_nruns(in); i++)
-		run_table(out, plot_run(in, i));
+		run_table(out, in, plot_run(in, i));
 	strbuf_adds(out, "</section>\n");
 	environment(out, in);
 	strbuf_adds(out, "<footer><p>Made by clockbench " CLOCKBENCH_VERSION

@@ -209,7 +209,7 @@ static void draw_distribution_panel(struct gp *gp, const struct plot_input *in,
 		if (!c)
 			continue;
 		tail = write_histogram(gp, c, lo, hi, &blocks[nshown]);
-		plot_run_name(plot_run(in, i), buf, sizeof(buf));
+		plot_run_name(in, plot_run(in, i), buf, sizeof(buf));
 		names[nshown] = xstrdup(buf);
 		slots[nshown++] = i;
 		mark_median(gp, c, nshown - 1, nruns > 1 ? palette_series(i) : "#000000",
@@ -436,7 +436,7 @@ static void draw_rounds_panel(struct gp *gp, const struct plot_input *in,
 	gp_addf(&cmd, ", \\\n  cb_data index %u using 1:2 with linespoints lw 3 pt 7 "
 		"lc rgb '#D55E00' title 'median of the cells'", drift);
 	add_speed(gp, r, nrounds, &cmd);
-	plot_run_name(r, name, sizeof(name));
+	plot_run_name(in, r, name, sizeof(name));
 	snprintf(title, sizeof(title), "%s, kernel %s: %zu cells, %u rounds", name,
 		 r->kernel, nc, nrounds);
 	plot_panel_title(gp, title);

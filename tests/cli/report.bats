@@ -119,6 +119,19 @@ html_facts() {
 	[ "$output" = 0 ]
 }
 
+@test "runs named by label, run number and date, never by their id in this store" {
+	run cb report hist old -o "$T/h.html"
+	[ "$status" -eq 0 ]
+	# hist's 4 runs started in the same second: numbered as they were stored.
+	for k in 1 2 3 4; do
+		grep -q "hist, run $k of 4, kernel 6.18.0: 2 cells" "$T/h.html"
+		grep -q "<h3>hist, run $k of 4: bench, 2026-12-01T10:00:00Z" "$T/h.html"
+	done
+	grep -q '<h1>clockbench report: 5 bench runs, 2026-12-01T10:00:00Z · kernel 6.18.0 · host box · labels hist, old</h1>' "$T/h.html"
+	run grep -Ec '(hist|old)#[0-9]|runs? [0-9]+(, [0-9]+)* ·' "$T/h.html"
+	[ "$output" = 0 ]
+}
+
 @test "headless Chromium renders the report, on a desktop and on a phone, and prints it" {
 	command -v chromium || skip "chromium is not installed (scripts/install-deps browser)"
 	cb report before after -o "$T/ab.html"
