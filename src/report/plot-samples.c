@@ -456,9 +456,15 @@ static int rounds_draw(struct gp *gp, const struct plot_input *in,
 
 	for (size_t i = 0; i < n; i++)
 		rows += run_has_rounds(in, plot_run(in, i));
+	/*
+	 * 120 px on the left: the y label beside tics of up to six characters
+	 * (a first round 140 times its cell's median reads "14000"); at 80 a
+	 * five-character tic pushed the label off the picture. 92 on the
+	 * right: the core's speed, "2.838", and its label.
+	 */
 	plot_begin(gp, in, output, format,
 		   "Drift during the run: each cell's round medians, in time order",
-		   (int)rows, 1, 300, 80, 80);
+		   (int)rows, 1, 300, 120, 92);
 	for (size_t i = 0, drawn = 0; i < n; i++)
 		if (run_has_rounds(in, plot_run(in, i)))
 			draw_rounds_panel(gp, in, plot_run(in, i), drawn++ == 0);
