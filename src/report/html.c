@@ -632,6 +632,7 @@ static void compare_styles(struct strbuf *out, const struct compare_result *r)
 		{ STYLE_MINISTAT, "As ministat prints it" },
 	};
 
+	section(out, "styles", "As compare prints it");
 	for (size_t i = 0; i < ARRAY_SIZE(styles); i++) {
 		char *text = NULL;
 		size_t len = 0;
@@ -641,8 +642,6 @@ static void compare_styles(struct strbuf *out, const struct compare_result *r)
 			continue;
 		compare_print(f, r, styles[i].style, CFORMAT_TEXT);
 		fclose(f);
-		if (i == 0)
-			section(out, "styles", "As compare prints it");
 		strbuf_adds(out, "<h3>");
 		html_escape(out, styles[i].title);
 		strbuf_adds(out, "</h3>\n");
@@ -824,13 +823,24 @@ static void finding(struct strbuf *out, const struct plot_input *in,
 	html_escape(out, r->unit);
 	strbuf_adds(out, ": ");
 	if (compare_spread_unknown(r)) {
-		strbuf_addf(out, "changes from %+.1f&#160;%% to %+.1f&#160;%% over %zu cells, no "
-			    "verdict: one run against one cannot show how far whole runs "
-			    "move on this machine; ", lo, hi, n);
+		strbuf_addf(out, "changes from %+.1f&#160;%% to %+.1f&#160;%% over %zu cell%s",
+			    lo, hi, n, n == 1 ? "" : "s");
+		if (isfinite(r->geomean_change_pct[g]))
+			strbuf_addf(out, " (geometric mean %+.2f&#160;%%)",
+				    r->geomean_change_pct[g]);
+		strbuf_adds(out, "; <b>no verdict</b>: one run against one cannot show how "
+			    "far whole runs move on this machine; ");
 		html_escape(out, compare_verdict_hint);
+		strbuf_adds(out, ".</p>\n");
+		return;
 	} else if (!worse && !better) {
-		strbuf_addf(out, "<b>no significant change</b> in any of the %zu cells "
-			    "(changes from %+.1f&#160;%% to %+.1f&#160;%%, within the noise)", n, lo, hi);
+		if (n == 1)
+			strbuf_adds(out, "<b>no significant change</b> in its one cell ");
+		else
+			strbuf_addf(out, "<b>no significant change</b> in any of the %zu "
+				    "cells ", n);
+		strbuf_addf(out, "(changes from %+.1f&#160;%% to %+.1f&#160;%%, within the "
+			    "noise)", lo, hi);
 	} else {
 		if (worse) {
 			strbuf_addf(out, "<b>%zu of %zu cells worse</b>", worse, n);

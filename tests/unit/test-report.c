@@ -243,7 +243,15 @@ static void test_report_two_groups(void **state)
 	assert_true(summary && comparison && summary < comparison);
 	assert_null(strstr(out.buf, "id=\"charts\""));
 	assert_non_null(strstr(out.buf, "<h3>after against before</h3>"));
-	assert_non_null(strstr(out.buf, "As mmtests prints it<"));
+	/* First under the Summary heading: what was found. */
+	assert_non_null(strstr(out.buf, "<section id=\"summary\">\n<h2>Summary</h2>\n"
+			       "<p class=\"finding\"><b>after against before</b>, ns: "
+			       "<b>no significant change</b> in its one cell (changes from "
+			       "+0.0&#160;% to +0.0&#160;%, within the noise); geometric "
+			       "mean +0.00&#160;%.</p>\n"));
+	/* compare's text styles come after the comparison's table. */
+	assert_true(strstr(out.buf, "As mmtests prints it<") >
+		    strstr(out.buf, "<section id=\"comparison\">"));
 	assert_non_null(strstr(out.buf, "clockbench compare before after"));
 	strbuf_release(&out);
 	strbuf_release(&err);
