@@ -175,7 +175,7 @@ html_facts() {
 	cb import "$T/3v3.json" >/dev/null
 	cb report x y -o "$T/3v3.html"
 	# Every chart drawn whole: no label pushed off its picture.
-	run "$BATS_TEST_DIRNAME/browser-check" "$T/3v3.html" 1200 900 "$T/3v3.png" 4
+	run "$BATS_TEST_DIRNAME/browser-check" "$T/3v3.html" 1200 900 "$T/3v3.png" 4 unclipped
 	echo "$output"
 	[ "$status" -eq 0 ]
 	chromium --headless --no-sandbox --disable-gpu --dump-dom "file://$T/3v3.html" \
