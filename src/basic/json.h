@@ -5,9 +5,10 @@
  * and every figure goes in through json_number(), so that one rule holds
  * everywhere:
  *
- *   - every number is written with 17 significant digits: it reads back
- *     bit for bit (`bench --format json --samples | clockbench import` is
- *     the run that export gives), never rounded to what a table shows;
+ *   - every number is written with the fewest significant digits, of 15,
+ *     16 and 17, that read back bit for bit (`bench --format json
+ *     --samples | clockbench import` is the run that export gives), never
+ *     rounded to what a table shows: 0.95 is 0.95, not 0.94999999999999996;
  *   - JSON has no NaN and no infinity: a figure that is not a finite
  *     number (unmeasured, undefined, a ratio over zero) is null, never an
  *     absent key or an invalid document.
@@ -27,5 +28,11 @@ json_t *json_number(double x);
  * caller's: main checks stdout once).
  */
 int json_print(FILE *f, const json_t *j);
+
+/* The same with jansson's dump flags (JSON_COMPACT...), and no newline. */
+int json_write(FILE *f, const json_t *j, size_t flags);
+
+/* j as text by the rule above (malloc'd), or NULL when it cannot be encoded. */
+char *json_encode(const json_t *j, size_t flags);
 
 #endif

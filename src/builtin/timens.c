@@ -171,7 +171,9 @@ static int parse_timens_options(int argc, char **argv, struct timens_options *o,
 		CPU_OPTION(&o->cpu, "pin to CPU N (default: the last CPU of the\n"
 			   "affinity mask)"),
 		OPT_CHOICE(0, "style", "STYLE", &o->style, compare_style_names,
-			   "summary (default, seed 000's table), table,\n"
+			   "summary (default: per cell rows centre, diff %,\n"
+			   "rCV %, mde %, as the time-namespace patch\n"
+			   "series posted avg, diff %, stdev %), table,\n"
 			   "mmtests, ratio, ministat"),
 		OPT_FORMAT(0, &m->format, timens_formats,
 			   "table (default), json"),

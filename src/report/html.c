@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "basic/json.h"
 #include "basic/stats.h"
 #include "basic/strbuf.h"
 #include "basic/text.h"
@@ -238,8 +239,10 @@ static const char style[] =
 	".v-noisy{background:#fdf0d2}"
 	".v-few{background:#f3e3ee}"
 	".warn{border-left:4px solid #D55E00;padding:.3rem .6rem;background:#fdf3ec}"
+	".finding{font-size:1.05rem;max-width:60rem}"
 	"pre{font-size:.8rem;overflow-x:auto;background:#f7f7f7;padding:.5rem;"
 	"border:1px solid #e3e3e3}"
+	"pre .note{white-space:pre-wrap}"
 	"figure{margin:1rem 0}"
 	"figure .scroll svg{display:block;width:100%;min-width:36rem;height:auto}"
 	"figcaption{font-size:.85rem;color:#333}"
@@ -346,7 +349,8 @@ static void run_command(struct strbuf *out, const struct stored_run *r)
 	strbuf_adds(out, "</pre>\n");
 }
 
-static void run_table(struct strbuf *out, const struct stored_run *r)
+static void run_table(struct strbuf *out, const struct plot_input *in,
+		      const struct stored_run *r)
 {
 	static const char *const cols[] = {
 		"name", "path", "unit", "median", "ci95-lo", "ci95-hi", "min", "mean",
@@ -354,7 +358,7 @@ static void run_table(struct strbuf *out, const struct stored_run *r)
 	};
 	char name[96];
 
-	plot_run_name(r, name, sizeof(name));
+	plot_run_name(in, r, name, sizeof(name));
 	strbuf_adds(out, "<h3>");
 	html_escape(out, name);
 	strbuf_adds(out, ": ");
@@ -394,7 +398,7 @@ static void flatten(const char *prefix, const json_t *v, json_t *into)
 	if (json_is_string(v))
 		json_object_set_new(into, prefix, json_string(json_string_value(v)));
 	else {
-		char *text = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
+		char *text = json_encode(v, JSON_ENCODE_ANY | JSON_COMPACT);
 
 		json_object_set_new(into, prefix, json_string(text ? text : "?"));
 		free(text);
@@ -442,7 +446,7 @@ static void environment(struct strbuf *out, const struct plot_input *in)
 		flat[i] = json_object();
 		flatten("", plot_run(in, i)->env, flat[i]);
 		json_object_update(keys, flat[i]);
-		plot_run_name(plot_run(in, i), name, sizeof(name));
+		plot_run_name(in, plot_run(in, i), name, sizeof(name));
 		cell_text(out, "th", "l", name);
 	}
 	strbuf_adds(out, "</tr></thead>\n<tbody>\n");
@@ -514,12 +518,13 @@ static void compare_row_html(struct strbuf *out, const struct compare_row *row,
 	strbuf_adds(out, "</td></tr>\n");
 }
 
-static void group_heading(struct strbuf *out, const struct compare_group *g)
+static void group_heading(struct strbuf *out, const struct plot_input *in,
+			  const struct compare_group *g)
 {
 	char name[96];
 
 	if (g->nruns == 1) {
-		plot_run_name(&g->runs[0], name, sizeof(name));
+		plot_run_name(in, &g->runs[0], name, sizeof(name));
 		html_escape(out, name);
 	} else {
 		html_escape(out, g->spec);
@@ -536,9 +541,9 @@ static void compare_table(struct strbuf *out, const struct plot_input *in,
 	};
 
 	strbuf_adds(out, "<h3>");
-	group_heading(out, &r->groups[g]);
+	group_heading(out, in, &r->groups[g]);
 	strbuf_adds(out, " against ");
-	group_heading(out, &r->groups[0]);
+	group_heading(out, in, &r->groups[0]);
 	strbuf_adds(out, "</h3>\n");
 	if (r->machine_shift[g])
 		strbuf_addf(out, "<p class=\"warn\">%.0f%% of the cells moved the same way "
@@ -563,6 +568,30 @@ static void compare_table(struct strbuf *out, const struct plot_input *in,
 }
 
 /*
+ * The lines of text: a "# " comment line (a style's header, which says in
+ * a long line what the figures are) in a span that wraps at the box's
+ * width, so that it is read whole on the page and on paper; the table's
+ * lines stay as they are, the box scrolling sideways if it must.
+ */
+static void pre_lines(struct strbuf *out, const char *text)
+{
+	while (*text) {
+		_cleanup_strbuf_ struct strbuf line = STRBUF_INIT;
+		const char *nl = strchr(text, '\n');
+		size_t len = nl ? (size_t)(nl - text) + 1 : strlen(text);
+		bool note = strncmp(text, "# ", 2) == 0;
+
+		strbuf_add(&line, text, len);
+		if (note)
+			strbuf_adds(out, "<span class=\"note\">");
+		html_escape(out, line.buf);
+		if (note)
+			strbuf_adds(out, "</span>");
+		text += len;
+	}
+}
+
+/*
  * A terminal's text in a <pre> block: its tabs (ministat indents with
  * them) expanded to the 8-column stops a terminal would show, so that
  * html_escape(), which shows every other control character as an escape,
@@ -584,11 +613,16 @@ static void pre_text(struct strbuf *out, const char *text)
 		column = *s == '\n' ? 0 : column + 1;
 	}
 	strbuf_adds(out, "<pre>");
-	html_escape(out, expanded.buf);
+	pre_lines(out, expanded.buf);
 	strbuf_adds(out, "</pre>\n");
 }
 
-/* The text styles of compare (seeds 001, 002, 000 and ministat), verbatim. */
+/*
+ * The text styles of compare (seeds 001, 002, 000 and ministat), verbatim,
+ * in a section of their own after the charts: a page of text per style
+ * for every cell, which would otherwise stand between the verdicts and the
+ * pictures.
+ */
 static void compare_styles(struct strbuf *out, const struct compare_result *r)
 {
 	static const struct { enum compare_style style; const char *title; } styles[] = {
@@ -598,6 +632,7 @@ static void compare_styles(struct strbuf *out, const struct compare_result *r)
 		{ STYLE_MINISTAT, "As ministat prints it" },
 	};
 
+	section(out, "styles", "As compare prints it");
 	for (size_t i = 0; i < ARRAY_SIZE(styles); i++) {
 		char *text = NULL;
 		size_t len = 0;
@@ -613,44 +648,39 @@ static void compare_styles(struct strbuf *out, const struct compare_result *r)
 		pre_text(out, text);
 		free(text);
 	}
+	strbuf_adds(out, "</section>\n");
 }
 
-static int comparison(struct strbuf *out, const struct plot_input *in,
-		      struct strbuf *err)
+static void comparison(struct strbuf *out, const struct plot_input *in,
+		       const struct compare_result *r)
 {
 	_cleanup_strbuf_ struct strbuf tests = STRBUF_INIT, centres = STRBUF_INIT;
-	struct compare_result r;
 
-	if (plot_compare_build(in, in->groups, in->ngroups, &r, err) != 0)
-		return -1;
-	compare_tests_phrase(&r, &tests);
-	compare_centres_phrase(&r, &centres);
+	compare_tests_phrase(r, &tests);
+	compare_centres_phrase(r, &centres);
 	section(out, "comparison", "Comparison");
 	strbuf_adds(out, "<p>");
-	html_escape(out, r.unit);
+	html_escape(out, r->unit);
 	strbuf_addf(out, ", lower is better; statistics over %s; value: ",
-		    r.replicates ? "the runs' medians (replicates)" :
+		    r->replicates ? "the runs' medians (replicates)" :
 		    "each run's round medians, or its raw samples");
 	html_escape(out, centres.buf);
 	strbuf_addf(out, "; change: the ratio of the two values. A change is "
 		    "significant when the adjusted p (");
 	html_escape(out, tests.buf);
 	strbuf_addf(out, ") is below %g and the 95%% CI of the change lies beyond "
-		    "±%g%% (or the rounds' CV, if larger).</p>\n", r.opts.alpha,
-		    r.opts.threshold_pct);
-	if (compare_spread_unknown(&r)) {
+		    "±%g%% (or the rounds' CV, if larger).</p>\n", r->opts.alpha,
+		    r->opts.threshold_pct);
+	if (compare_spread_unknown(r)) {
 		strbuf_adds(out, "<p class=\"warn\">One run against one: how far whole "
 			    "runs move on this machine is unknown, so the change is shown "
 			    "without a verdict (few); ");
 		html_escape(out, compare_verdict_hint);
 		strbuf_adds(out, ".</p>\n");
 	}
-	for (size_t g = 1; g < r.ngroups; g++)
-		compare_table(out, in, &r, g);
-	compare_styles(out, &r);
+	for (size_t g = 1; g < r->ngroups; g++)
+		compare_table(out, in, r, g);
 	strbuf_adds(out, "</section>\n");
-	compare_free(&r);
-	return 0;
 }
 
 /* ---- charts --------------------------------------------------------------- */
@@ -697,6 +727,17 @@ static void chart_figure(struct strbuf *out, const struct html_chart *c, size_t 
 		    plot_kind_names[c->kind]);
 }
 
+static void charts_section(struct strbuf *out, const struct html_chart *charts,
+			   size_t ncharts)
+{
+	if (!ncharts)
+		return;
+	section(out, "charts", "Charts");
+	for (size_t i = 0; i < ncharts; i++)
+		chart_figure(out, &charts[i], i);
+	strbuf_adds(out, "</section>\n");
+}
+
 /* ---- the whole -------------------------------------------------------------- */
 
 static void title_of(const struct plot_input *in, struct strbuf *sb)
@@ -706,8 +747,7 @@ static void title_of(const struct plot_input *in, struct strbuf *sb)
 
 	plot_title_text(in, "clockbench", &t);
 	nl = strchr(t.buf, '\n');
-	strbuf_addf(sb, "clockbench report: %s %s", plot_run(in, 0)->command,
-		    nl ? nl + 1 : t.buf);
+	strbuf_addf(sb, "clockbench report: %s", nl ? nl + 1 : t.buf);
 }
 
 static void contents(struct strbuf *out, const struct plot_input *in, size_t ncharts)
@@ -717,17 +757,123 @@ static void contents(struct strbuf *out, const struct plot_input *in, size_t nch
 		strbuf_adds(out, "<a href=\"#comparison\">Comparison</a>");
 	if (ncharts)
 		strbuf_adds(out, "<a href=\"#charts\">Charts</a>");
+	if (in->ngroups > 1)
+		strbuf_adds(out, "<a href=\"#styles\">As compare prints it</a>");
 	strbuf_adds(out, "<a href=\"#runs\">Runs</a><a href=\"#environment\">Environment</a>"
 		    "</nav>\n");
 }
 
-static int summary(struct strbuf *out, const struct plot_input *in, struct strbuf *err)
+/* The cell of group g that changed most, among those with verdict (or any). */
+static const struct compare_row *largest_change(const struct plot_input *in,
+						const struct compare_result *r, size_t g,
+						const char *verdict)
+{
+	const struct compare_row *most = NULL;
+
+	for (size_t i = 0; i < r->nrows; i++) {
+		const struct compare_diff *d = &r->rows[i].diffs[g];
+
+		if (!d->valid || !plot_row_selected(in, &r->rows[i]) ||
+		    !streq(d->verdict, verdict))
+			continue;
+		if (!most || fabs(d->change_pct) > fabs(most->diffs[g].change_pct))
+			most = &r->rows[i];
+	}
+	return most;
+}
+
+static void add_largest(struct strbuf *out, const struct compare_row *row, size_t g)
+{
+	strbuf_adds(out, " (most: ");
+	html_escape(out, row->name);
+	if (*row->path)
+		strbuf_addch(out, ' ');
+	html_escape(out, row->path);
+	strbuf_addf(out, " %+.1f&#160;%%)", row->diffs[g].change_pct);
+}
+
+/*
+ * What the comparison found, first on the page, in one sentence per other
+ * group: "b (3 runs) against a (3 runs), core cycles: 2 of 70 cells worse
+ * (most: getpid vdso +4.6 %), the other 68 within the noise; geometric
+ * mean -0.2 %." The mail below says the same at length.
+ */
+static void finding(struct strbuf *out, const struct plot_input *in,
+		    const struct compare_result *r, size_t g)
+{
+	size_t n = 0, worse = 0, better = 0;
+	double lo = 0, hi = 0;
+
+	for (size_t i = 0; i < r->nrows; i++) {
+		const struct compare_diff *d = &r->rows[i].diffs[g];
+
+		if (!d->valid || !plot_row_selected(in, &r->rows[i]))
+			continue;
+		n++;
+		worse += d->significant && streq(d->verdict, "worse");
+		better += d->significant && streq(d->verdict, "better");
+		lo = fmin(lo, d->change_pct);
+		hi = fmax(hi, d->change_pct);
+	}
+	strbuf_adds(out, "<p class=\"finding\"><b>");
+	group_heading(out, in, &r->groups[g]);
+	strbuf_adds(out, " against ");
+	group_heading(out, in, &r->groups[0]);
+	strbuf_adds(out, "</b>, ");
+	html_escape(out, r->unit);
+	strbuf_adds(out, ": ");
+	if (compare_spread_unknown(r)) {
+		strbuf_addf(out, "changes from %+.1f&#160;%% to %+.1f&#160;%% over %zu cell%s",
+			    lo, hi, n, n == 1 ? "" : "s");
+		if (isfinite(r->geomean_change_pct[g]))
+			strbuf_addf(out, " (geometric mean %+.2f&#160;%%)",
+				    r->geomean_change_pct[g]);
+		strbuf_adds(out, "; <b>no verdict</b>: one run against one cannot show how "
+			    "far whole runs move on this machine; ");
+		html_escape(out, compare_verdict_hint);
+		strbuf_adds(out, ".</p>\n");
+		return;
+	} else if (!worse && !better) {
+		if (n == 1)
+			strbuf_adds(out, "<b>no significant change</b> in its one cell ");
+		else
+			strbuf_addf(out, "<b>no significant change</b> in any of the %zu "
+				    "cells ", n);
+		strbuf_addf(out, "(changes from %+.1f&#160;%% to %+.1f&#160;%%, within the "
+			    "noise)", lo, hi);
+	} else {
+		if (worse) {
+			strbuf_addf(out, "<b>%zu of %zu cells worse</b>", worse, n);
+			add_largest(out, largest_change(in, r, g, "worse"), g);
+		}
+		if (better) {
+			if (worse)
+				strbuf_addf(out, ", <b>%zu better</b>", better);
+			else
+				strbuf_addf(out, "<b>%zu of %zu cells better</b>", better, n);
+			add_largest(out, largest_change(in, r, g, "better"), g);
+		}
+		strbuf_addf(out, ", the other %zu within the noise", n - worse - better);
+	}
+	if (isfinite(r->geomean_change_pct[g]))
+		strbuf_addf(out, "; geometric mean %+.2f&#160;%%", r->geomean_change_pct[g]);
+	strbuf_adds(out, ".</p>\n");
+}
+
+/*
+ * The summary: what the comparison found (r, NULL for a run alone), then
+ * the mail.
+ */
+static int summary(struct strbuf *out, const struct plot_input *in,
+		   const struct compare_result *r, struct strbuf *err)
 {
 	_cleanup_strbuf_ struct strbuf mail = STRBUF_INIT;
 
 	if (mail_summary(in, &mail, err) != 0)
 		return -1;
 	section(out, "summary", "Summary");
+	for (size_t g = 1; r && g < r->ngroups; g++)
+		finding(out, in, r, g);
 	strbuf_adds(out, "<p>As <code>clockbench report --format mail</code> writes it, for "
 		    "a cover letter or a reply:</p>\n<pre>");
 	html_escape(out, mail.buf);
@@ -746,20 +892,31 @@ int html_report(struct strbuf *out, const struct plot_input *in,
 	html_escape(out, title.buf);
 	strbuf_adds(out, "</h1>\n");
 	contents(out, in, ncharts);
-	/* A comparison leads with its verdicts, a run alone with its pictures. */
-	if (in->ngroups > 1 && (summary(out, in, err) != 0 || comparison(out, in, err) != 0))
-		return -1;
-	if (ncharts) {
-		section(out, "charts", "Charts");
-		for (size_t i = 0; i < ncharts; i++)
-			chart_figure(out, &charts[i], i);
-		strbuf_adds(out, "</section>\n");
+	/*
+	 * A comparison leads with what it found and its verdicts, then the
+	 * pictures, then compare's text styles; a run alone with its pictures.
+	 */
+	if (in->ngroups > 1) {
+		struct compare_result r;
+
+		if (plot_compare_build(in, in->groups, in->ngroups, &r, err) != 0)
+			return -1;
+		if (summary(out, in, &r, err) != 0) {
+			compare_free(&r);
+			return -1;
+		}
+		comparison(out, in, &r);
+		charts_section(out, charts, ncharts);
+		compare_styles(out, &r);
+		compare_free(&r);
+	} else {
+		charts_section(out, charts, ncharts);
+		if (summary(out, in, NULL, err) != 0)
+			return -1;
 	}
-	if (in->ngroups == 1 && summary(out, in, err) != 0)
-		return -1;
 	section(out, "runs", "Runs");
 	for (size_t i = 0; i < plot_nruns(in); i++)
-		run_table(out, plot_run(in, i));
+		run_table(out, in, plot_run(in, i));
 	strbuf_adds(out, "</section>\n");
 	environment(out, in);
 	strbuf_adds(out, "<footer><p>Made by clockbench " CLOCKBENCH_VERSION

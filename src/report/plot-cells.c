@@ -178,7 +178,7 @@ static void draw_panel(struct gp *gp, const struct plot_input *in,
 
 	for (size_t i = 0; i < l->nnames; i++)
 		labels[i] = cycles ? "" : l->names[i];
-	plot_run_name(r, name, sizeof(name));
+	plot_run_name(in, r, name, sizeof(name));
 	snprintf(title, sizeof(title), "%s, kernel %s: %s per call", name, r->kernel,
 		 cycles ? unit : "ns");
 	plot_panel_title(gp, title);

@@ -213,23 +213,29 @@ size_t plot_forest_rows(const struct plot_input *in, const struct compare_result
 }
 
 /* A group for people: "before (5 runs)", or a single run's name. */
-static void group_name(const struct compare_group *g, char *buf, size_t len)
+static void group_name(const struct plot_input *in, const struct compare_group *g,
+		       char *buf, size_t len)
 {
-	if (g->nruns == 1 && strspn(g->spec, "0123456789") == strlen(g->spec))
-		plot_run_name(&g->runs[0], buf, len);
+	size_t len_spec = strlen(g->spec);
+	bool by_id = strspn(g->spec, "0123456789") == len_spec ||
+		     (len_spec == 36 && strspn(g->spec, "0123456789abcdefABCDEF-") == 36);
+
+	/* A run given by its id or uuid is named as the charts name it. */
+	if (g->nruns == 1 && by_id)
+		plot_run_name(in, &g->runs[0], buf, len);
 	else
 		snprintf(buf, len, "%s (%zu run%s)", g->spec, g->nruns,
 			 g->nruns == 1 ? "" : "s");
 }
 
 /* "after (5 runs), kernel 6.19 against before (5 runs), kernel 6.18: ..." */
-static void forest_title(const struct compare_result *r, size_t g, char *buf,
-			 size_t len)
+static void forest_title(const struct plot_input *in, const struct compare_result *r,
+			 size_t g, char *buf, size_t len)
 {
 	char base[128], other[128];
 
-	group_name(&r->groups[0], base, sizeof(base));
-	group_name(&r->groups[g], other, sizeof(other));
+	group_name(in, &r->groups[0], base, sizeof(base));
+	group_name(in, &r->groups[g], other, sizeof(other));
 	snprintf(buf, len, "%s, kernel %s against %s, kernel %s: geomean %+.2f %%",
 		 other, r->groups[g].runs[0].kernel, base, r->groups[0].runs[0].kernel,
 		 r->geomean_change_pct[g]);
@@ -248,7 +254,7 @@ static int compare_draw(struct gp *gp, const struct plot_input *in,
 		   (int)in->ngroups - 1, 1, 40 + 17 * (int)plot_forest_rows(in, &r), 300,
 		   40);
 	for (size_t g = 1; g < r.ngroups; g++) {
-		forest_title(&r, g, title, sizeof(title));
+		forest_title(in, &r, g, title, sizeof(title));
 		plot_forest_panel(gp, in, &r, g, title, g == 1 ? 0.5 : 0, true);
 	}
 	plot_end(gp);

@@ -103,7 +103,7 @@ static void latency_panel(struct gp *gp, const struct plot_input *in)
 
 			if (!c || !streq(plot_run(in, i)->command, "hotplug"))
 				continue;
-			plot_run_name(plot_run(in, i), name, sizeof(name));
+			plot_run_name(in, plot_run(in, i), name, sizeof(name));
 			b = gp_block(gp, "%s, %s: cycle, ms", name, directions[d]);
 			for (size_t k = 0; k < c->n; k++)
 				gp_row(gp, "%zu %.6g", k + 1, 1e3 * c->values[k]);
@@ -170,7 +170,7 @@ static size_t bar_rows(const struct plot_input *in, char (*labels)[128],
 		for (size_t d = 0; d < ARRAY_SIZE(directions) && is_hotplug(r); d++) {
 			if (!find_cell(r, directions[d]))
 				continue;
-			plot_run_name(r, name, sizeof(name));
+			plot_run_name(in, r, name, sizeof(name));
 			snprintf(labels[rows], sizeof(*labels), "%s, %s", directions[d], name);
 			stack_bar(r, d, (double)rows++, names, nnames, data);
 		}

@@ -40,14 +40,21 @@ void plot_summarize(const double *x, size_t n, struct summary *s);
 /* A sorted copy of x (malloc'd). */
 double *plot_sorted(const double *x, size_t n);
 
-/* "before#7", "run 7". */
-void plot_run_name(const struct stored_run *r, char *buf, size_t len);
+/*
+ * A run for people, never its id in this store (which means nothing to a
+ * reader of the chart): its label, else "bench of 2026-12-01T10:00:00Z";
+ * with ", run 2 of 3" when other runs of in have that name, numbered in
+ * the order they started.
+ */
+void plot_run_name(const struct plot_input *in, const struct stored_run *r,
+		   char *buf, size_t len);
 /* "clock-gettime-monotonic vdso", or the name alone without a path. */
 void plot_cell_label(const char *name, const char *path, char *buf, size_t len);
 
 /*
- * Chart title: what it shows, then the runs: ids, kernels, hosts and
- * labels ("runs 7, 8 · kernel 6.18.44 · host vm · labels before, after").
+ * Chart title: what it shows, then the runs: how many, when, kernels,
+ * hosts and labels ("2 bench runs, 2026-12-01T10:00:00Z to
+ * 2026-12-01T10:05:00Z · kernel 6.18.44 · host vm · labels before, after").
  */
 void plot_title_text(const struct plot_input *in, const char *what,
 		     struct strbuf *sb);

@@ -209,7 +209,7 @@ static void draw_distribution_panel(struct gp *gp, const struct plot_input *in,
 		if (!c)
 			continue;
 		tail = write_histogram(gp, c, lo, hi, &blocks[nshown]);
-		plot_run_name(plot_run(in, i), buf, sizeof(buf));
+		plot_run_name(in, plot_run(in, i), buf, sizeof(buf));
 		names[nshown] = xstrdup(buf);
 		slots[nshown++] = i;
 		mark_median(gp, c, nshown - 1, nruns > 1 ? palette_series(i) : "#000000",
@@ -436,7 +436,7 @@ static void draw_rounds_panel(struct gp *gp, const struct plot_input *in,
 	gp_addf(&cmd, ", \\\n  cb_data index %u using 1:2 with linespoints lw 3 pt 7 "
 		"lc rgb '#D55E00' title 'median of the cells'", drift);
 	add_speed(gp, r, nrounds, &cmd);
-	plot_run_name(r, name, sizeof(name));
+	plot_run_name(in, r, name, sizeof(name));
 	snprintf(title, sizeof(title), "%s, kernel %s: %zu cells, %u rounds", name,
 		 r->kernel, nc, nrounds);
 	plot_panel_title(gp, title);
@@ -456,9 +456,15 @@ static int rounds_draw(struct gp *gp, const struct plot_input *in,
 
 	for (size_t i = 0; i < n; i++)
 		rows += run_has_rounds(in, plot_run(in, i));
+	/*
+	 * 120 px on the left: the y label beside tics of up to six characters
+	 * (a first round 140 times its cell's median reads "14000"); at 80 a
+	 * five-character tic pushed the label off the picture. 92 on the
+	 * right: the core's speed, "2.838", and its label.
+	 */
 	plot_begin(gp, in, output, format,
 		   "Drift during the run: each cell's round medians, in time order",
-		   (int)rows, 1, 300, 80, 80);
+		   (int)rows, 1, 300, 120, 92);
 	for (size_t i = 0, drawn = 0; i < n; i++)
 		if (run_has_rounds(in, plot_run(in, i)))
 			draw_rounds_panel(gp, in, plot_run(in, i), drawn++ == 0);

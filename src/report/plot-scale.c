@@ -205,7 +205,7 @@ static void draw_scale_panel(struct gp *gp, const struct plot_input *in,
 			continue;
 		}
 		calls = calls ? calls : scale_calls(r);
-		plot_run_name(r, name, sizeof(name));
+		plot_run_name(in, r, name, sizeof(name));
 		b = gp_block(gp, "%s, %s %s: count, median, ci95_lo, ci95_hi", name,
 			     p->base, p->mode);
 		for (size_t k = 0; k < np; k++) {

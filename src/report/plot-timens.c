@@ -133,8 +133,8 @@ static void bars_panel(struct gp *gp, const struct plot_input *in,
 			blocks[s], base, colours[s], first ? titles[s] : "", blocks[s],
 			blocks[s]);
 	}
-	plot_run_name(side[0], name, sizeof(name));
-	plot_run_name(side[1], other, sizeof(other));
+	plot_run_name(in, side[0], name, sizeof(name));
+	plot_run_name(in, side[1], other, sizeof(other));
 	snprintf(title, sizeof(title), "%s and %s, kernel %s: ns per call", name,
 		 other, side[0]->kernel);
 	plot_panel_title(gp, title);

@@ -123,12 +123,54 @@ void plot_summarize(const double *x, size_t n, struct summary *s)
 	free(copy);
 }
 
-void plot_run_name(const struct stored_run *r, char *buf, size_t len)
+/* A run's own name: its label, else what it was and when ("bench of ..."). */
+static void run_word(const struct stored_run *r, char *buf, size_t len)
 {
 	if (r->label && *r->label)
-		snprintf(buf, len, "%s#%lld", r->label, (long long)r->id);
+		snprintf(buf, len, "%s", r->label);
 	else
-		snprintf(buf, len, "run %lld", (long long)r->id);
+		snprintf(buf, len, "%s of %s", r->command, r->started);
+}
+
+/* Whether a started before b: by start, then (the same second) by id. */
+static bool started_before(const struct stored_run *a, const struct stored_run *b)
+{
+	int c = strcmp(a->started, b->started);
+
+	return c < 0 || (c == 0 && a->id < b->id);
+}
+
+/* Whether plot_run(in, i) is a run that an earlier index already gave. */
+static bool seen_before(const struct plot_input *in, size_t i)
+{
+	for (size_t k = 0; k < i; k++)
+		if (plot_run(in, k)->id == plot_run(in, i)->id)
+			return true;
+	return false;
+}
+
+void plot_run_name(const struct plot_input *in, const struct stored_run *r,
+		   char *buf, size_t len)
+{
+	char word[96], other[96];
+	size_t n = 0, earlier = 0;
+
+	run_word(r, word, sizeof(word));
+	for (size_t i = 0; i < plot_nruns(in); i++) {
+		const struct stored_run *o = plot_run(in, i);
+
+		if (seen_before(in, i))
+			continue;
+		run_word(o, other, sizeof(other));
+		if (!streq(word, other))
+			continue;
+		n++;
+		earlier += started_before(o, r);
+	}
+	if (n > 1)
+		snprintf(buf, len, "%s, run %zu of %zu", word, earlier + 1, n);
+	else
+		snprintf(buf, len, "%s", word);
 }
 
 void plot_cell_label(const char *name, const char *path, char *buf, size_t len)
@@ -171,12 +213,23 @@ void plot_title_text(const struct plot_input *in, const char *what,
 {
 	static const char *const fields[] = { "kernel", "host", "label" };
 	size_t n = plot_nruns(in);
+	const struct stored_run *first = plot_run(in, 0), *last = first;
+	bool one_command = true;
 
-	strbuf_addf(sb, "%s\n%s ", what, n == 1 ? "run" : "runs");
-	for (size_t i = 0; i < n && i < 12; i++)
-		strbuf_addf(sb, "%s%lld", i ? ", " : "", (long long)plot_run(in, i)->id);
-	if (n > 12)
-		strbuf_addf(sb, ", ... (%zu runs)", n);
+	/* How many runs of what, and when: no id of this store. */
+	for (size_t i = 1; i < n; i++) {
+		const struct stored_run *r = plot_run(in, i);
+
+		one_command = one_command && streq(r->command, first->command);
+		if (started_before(r, first))
+			first = r;
+		if (started_before(last, r))
+			last = r;
+	}
+	strbuf_addf(sb, "%s\n%zu%s%s run%s, %s", what, n, one_command ? " " : "",
+		    one_command ? first->command : "", n == 1 ? "" : "s", first->started);
+	if (!streq(first->started, last->started))
+		strbuf_addf(sb, " to %s", last->started);
 	for (size_t f = 0; f < ARRAY_SIZE(fields); f++) {
 		_cleanup_strbuf_ struct strbuf v = STRBUF_INIT;
 

@@ -235,7 +235,7 @@ matrix() {
 	run "$BATS_TEST_DIRNAME/browser-check" "$T/hostile.html" 1280 900 "$T/shot.png" 3
 	echo "$output"
 	[ "$status" -eq 0 ]
-	jq -e '.title | startswith("clockbench report: hotplug")' <<<"${lines[-1]}"
+	jq -e '.title | startswith("clockbench report: 2 hotplug runs, ")' <<<"${lines[-1]}"
 	jq -e '.any_scripts == 0 and .handlers == 0' <<<"${lines[-1]}"
 	jq -e ".csp | startswith(\"default-src 'none'\")" <<<"${lines[-1]}"
 }

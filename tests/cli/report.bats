@@ -119,6 +119,19 @@ html_facts() {
 	[ "$output" = 0 ]
 }
 
+@test "runs named by label, run number and date, never by their id in this store" {
+	run cb report hist old -o "$T/h.html"
+	[ "$status" -eq 0 ]
+	# hist's 4 runs started in the same second: numbered as they were stored.
+	for k in 1 2 3 4; do
+		grep -q "hist, run $k of 4, kernel 6.18.0: 2 cells" "$T/h.html"
+		grep -q "<h3>hist, run $k of 4: bench, 2026-12-01T10:00:00Z" "$T/h.html"
+	done
+	grep -q '<h1>clockbench report: 5 bench runs, 2026-12-01T10:00:00Z · kernel 6.18.0 · host box · labels hist, old</h1>' "$T/h.html"
+	run grep -Ec '(hist|old)#[0-9]|runs? [0-9]+(, [0-9]+)* ·' "$T/h.html"
+	[ "$output" = 0 ]
+}
+
 @test "headless Chromium renders the report, on a desktop and on a phone, and prints it" {
 	command -v chromium || skip "chromium is not installed (scripts/install-deps browser)"
 	cb report before after -o "$T/ab.html"
@@ -130,6 +143,78 @@ html_facts() {
 	echo "$output"
 	[ "$status" -eq 0 ]
 	jq -e '.scroll_width <= 390 and .screenshot == [390, 844]' <<<"${lines[-1]}"
+}
+
+@test "headless Chromium: no literal escapes, and the page opens with what 3 v 3 runs show" {
+	command -v chromium || skip "chromium is not installed (scripts/install-deps browser)"
+	export CLOCKBENCH_DB="$T/3v3.db"
+	# 3 runs against 3: cell-a 5 % slower, cell-b the same, each run within
+	# 0.2 % of the others; in one run cell-b's first round took 140 times
+	# as long (the drift chart's tics then read 14000 %).
+	python3 - "$T/3v3.json" <<-'EOF'
+	import json, sys
+	def run(k, label, slower):
+	    cells = []
+	    for name, base, factor in (('cell-a', 26.1, slower), ('cell-b', 2.0, 1.0)):
+	        values = [base * factor * (1 + 0.001 * (k - 1)) * (1 + 0.001 * ((7 * i) % 11 - 5)) *
+	                  (140 if (name, label, k, i % 10) == ('cell-b', 'x', 0, 0) else 1)
+	                  for i in range(200)]
+	        cells.append({'name': name, 'path': 'vdso', 'api': 'clock_gettime',
+	                      'clock': 'monotonic', 'status': 'ok', 'unit': 'ns',
+	                      'batch_calls': 100, 'samples': values,
+	                      'samples_round': [i % 10 for i in range(200)]})
+	    return {'uuid': 'dddddddd-4444-4444-8444-%012x' % (2 * k + (label == 'y')),
+	            'command': 'bench', 'label': label, 'host': 'box', 'kernel': '6.18.0',
+	            'started': '2026-12-01T10:0%d:00Z' % (2 * k + (label == 'y')),
+	            'elapsed_s': 1, 'status': 'complete', 'cells': cells,
+	            'environment': {'machine': 'x86_64', 'cpu_model': 'Test CPU'},
+	            'config': {'method': {'budget_s': 0.25, 'rounds': 10}}}
+	json.dump({'clockbench_export': 1, 'runs': [run(k, label, 1.05 if label == 'y' else 1.0)
+	          for k in range(3) for label in 'xy']}, open(sys.argv[1], 'w'))
+	EOF
+	cb import "$T/3v3.json" >/dev/null
+	cb report x y -o "$T/3v3.html"
+	# Every chart drawn whole: no label pushed off its picture.
+	run "$BATS_TEST_DIRNAME/browser-check" "$T/3v3.html" 1200 900 "$T/3v3.png" 4 unclipped
+	echo "$output"
+	[ "$status" -eq 0 ]
+	chromium --headless --no-sandbox --disable-gpu --dump-dom "file://$T/3v3.html" \
+		>"$T/dom.html" 2>/dev/null
+	python3 - "$T/dom.html" <<-'EOF'
+	import html.parser, re, sys
+	class Page(html.parser.HTMLParser):
+	    def __init__(self):
+	        super().__init__()
+	        self.skip, self.text, self.blocks, self.finding, self.at = 0, [], [], None, None
+	    def handle_starttag(self, tag, attrs):
+	        self.skip += tag in ('style', 'title')
+	        if tag in ('h1', 'h2', 'h3', 'p', 'pre', 'table', 'figure'):
+	            self.blocks.append((tag, dict(attrs).get('class')))
+	            if dict(attrs).get('class') == 'finding':
+	                self.at, self.finding = len(self.blocks), ''
+	    def handle_endtag(self, tag):
+	        self.skip -= tag in ('style', 'title')
+	        if tag == 'p' and self.finding is not None and self.at:
+	            self.at = None
+	    def handle_data(self, data):
+	        if not self.skip:
+	            self.text.append(data)
+	        if self.at:
+	            self.finding += data
+	page = Page()
+	page.feed(open(sys.argv[1]).read())
+	text = ''.join(page.text)
+	# No control character shown as an escape: ministat's tabs (and any
+	# other text's) are laid out, not printed as \t or \n.
+	escapes = re.findall(r'.{0,30}\\[tn].{0,30}', text)
+	assert not escapes, escapes
+	# The first thing under the title and the Summary heading is the finding.
+	assert page.blocks[:3] == [('h1', None), ('h2', None), ('p', 'finding')], page.blocks[:4]
+	finding = re.sub(r'[ \n]+', ' ', page.finding).strip()
+	print(finding)
+	assert finding.startswith('y (3 runs) against x (3 runs), ns: 1 of 2 cells worse '
+	                          '(most: cell-a vdso +5.0\u00a0%), the other 1 within the noise'), finding
+	EOF
 }
 
 @test "the browser check fails a page that fetches, scripts or overflows" {

@@ -841,8 +841,8 @@ static void test_few_samples_use_t_and_say_coverage(void **state)
 	free(out);
 	out = render(&fx.r, STYLE_TABLE, CFORMAT_JSON);
 	assert_non_null(strstr(out, "\"median_ci95\": null"));
-	/* 0.95 at 17 significant digits, as every JSON of clockbench writes it. */
-	assert_non_null(strstr(out, "\"center_coverage\": 0.94999999999999996"));
+	/* 0.95 in the fewest digits that read back, as every JSON of clockbench writes it. */
+	assert_non_null(strstr(out, "\"center_coverage\": 0.95,"));
 	assert_non_null(strstr(out, "\"test\": \"student-t-log\""));
 	free(out);
 	teardown_fixture(&fx);

@@ -355,7 +355,7 @@ static void test_cells(void **state)
 	assert_non_null(strstr(gp.script.buf, "title \"vdso\""));
 	assert_non_null(strstr(gp.script.buf, "title \"syscall\""));
 	assert_null(strstr(gp.script.buf, "title \"libc\""));
-	assert_non_null(strstr(gp.script.buf, "run 7 · kernel 6.18.44 · host vm1 · label before"));
+	assert_non_null(strstr(gp.script.buf, "1 bench run, 2026-12-01T10:00:00Z · kernel 6.18.44 · host vm1 · label before"));
 	assert_non_null(strstr(gp.script.buf, "set logscale x"));
 	/* No cycles kept: no cycles panel. */
 	assert_non_null(strstr(gp.script.buf, "set multiplot layout 1,1"));
@@ -470,10 +470,10 @@ static void test_scale(void **state)
 	assert_int_equal(plot_default_kind(&f.in), PLOT_SCALE);
 	assert_int_equal(chart(&f, PLOT_SCALE, &gp, &err), 0);
 	assert_non_null(strstr(gp.script.buf, "set multiplot layout 1,2"));
-	assert_non_null(strstr(gp.data.buf, "pre#5, times threads: count, median, "
+	assert_non_null(strstr(gp.data.buf, "pre, times threads: count, median, "
 			       "ci95_lo, ci95_hi\n2 2.02"));
 	assert_non_null(strstr(gp.data.buf, "\n8 2.52"));
-	assert_non_null(strstr(gp.script.buf, "title \"bug#6\""));
+	assert_non_null(strstr(gp.script.buf, "title \"bug\""));
 	assert_non_null(strstr(gp.script.buf, "seconds for 20000 calls"));
 	assert_non_null(strstr(gp.script.buf, "set xtics add (2, 8)"));
 	gp_release(&gp);
@@ -517,7 +517,7 @@ static void test_compare(void **state)
 			       "ci95_hi (%)\n1 20"));
 	assert_non_null(strstr(gp.script.buf, "after (1 run), kernel 6.18.44 against "
 			       "before (1 run), kernel 6.18.44: geomean +"));
-	assert_non_null(strstr(gp.script.buf, "after#9, kernel 6.18.44 against"));
+	assert_non_null(strstr(gp.script.buf, "after, run 2 of 2, kernel 6.18.44 against"));
 	assert_non_null(strstr(gp.script.buf, "title \"worse\""));
 	assert_non_null(strstr(gp.script.buf, "title 'noise floor'"));
 	gp_release(&gp);
@@ -525,6 +525,59 @@ static void test_compare(void **state)
 	free_runs(&f, 3);
 	for (size_t k = 0; k < 4; k++)
 		stored_run_free(&hist[k]);
+}
+
+/*
+ * A chart names runs by their labels and when they ran, never by their
+ * ids in the store: a label's runs numbered in the order they started, an
+ * unlabelled run by its command and start, the title by how many and when.
+ */
+static void test_run_names_not_ids(void **state)
+{
+	struct fixture f;
+	struct strbuf err = STRBUF_INIT;
+	struct gp gp;
+
+	(void)state;
+	bench_run(&f.runs[0], 7771, "base");
+	bench_run(&f.runs[1], 5552, "base");
+	bench_run(&f.runs[2], 9993, "");
+	/* 7771 started after 5552: it is the second run of base. */
+	snprintf(f.runs[0].started, sizeof(f.runs[0].started), "2026-12-01T10:05:00Z");
+	snprintf(f.runs[2].started, sizeof(f.runs[2].started), "2026-12-01T11:00:00Z");
+	memset(&f.in, 0, sizeof(f.in));
+	f.groups[0] = (struct compare_group){ .spec = (char *)"base", .runs = f.runs,
+					      .nruns = 2 };
+	f.groups[1] = (struct compare_group){ .spec = (char *)"9993", .runs = &f.runs[2],
+					      .nruns = 1 };
+	f.in.groups = f.groups;
+	f.in.ngroups = 2;
+	assert_int_equal(chart(&f, PLOT_ROUNDS, &gp, &err), 0);
+	assert_non_null(strstr(gp.script.buf, "\"base, run 2 of 2, kernel 6.18.44:"));
+	assert_non_null(strstr(gp.script.buf, "\"base, run 1 of 2, kernel 6.18.44:"));
+	assert_non_null(strstr(gp.script.buf,
+			       "\"bench of 2026-12-01T11:00:00Z, kernel 6.18.44:"));
+	assert_non_null(strstr(gp.script.buf, "3 bench runs, 2026-12-01T10:00:00Z to "
+			       "2026-12-01T11:00:00Z · kernel 6.18.44 · host vm1 · label base"));
+	gp_release(&gp);
+	strbuf_reset(&err);
+	assert_int_equal(chart(&f, PLOT_COMPARE, &gp, &err), 0);
+	assert_non_null(strstr(gp.script.buf, "\"bench of 2026-12-01T11:00:00Z, kernel "
+			       "6.18.44 against base (2 runs), kernel 6.18.44"));
+	gp_release(&gp);
+	strbuf_reset(&err);
+	/* No id anywhere a reader looks: titles, keys, tics. */
+	for (int kind = 0; kind < PLOT_NKINDS; kind++) {
+		if (!plot_kind_fits(kind, &f.in, &err))
+			continue;
+		assert_int_equal(chart(&f, kind, &gp, &err), 0);
+		assert_null(strstr(gp.script.buf, "7771"));
+		assert_null(strstr(gp.script.buf, "5552"));
+		assert_null(strstr(gp.script.buf, "9993"));
+		gp_release(&gp);
+	}
+	strbuf_release(&err);
+	free_runs(&f, 3);
 }
 
 static void timens_side(struct stored_run *r, int64_t id, const char *side)
@@ -587,7 +640,7 @@ static void test_hotplug(void **state)
 	one_group_each(&f, 1);
 	assert_int_equal(plot_default_kind(&f.in), PLOT_HOTPLUG);
 	assert_int_equal(chart(&f, PLOT_HOTPLUG, &gp, &err), 0);
-	assert_non_null(strstr(gp.data.buf, "hp#4, offline: cycle, ms\n1 40\n"));
+	assert_non_null(strstr(gp.data.buf, "hp, offline: cycle, ms\n1 40\n"));
 	/* sched:active from 0 to its mean, 10.15 ms, numbered 1; then teardown. */
 	assert_non_null(strstr(gp.data.buf, "sched:active: x, y, x_lo, x_hi, y_lo, y_hi, "
 			       "label (ms)\n5.075 0.000 0 10.15 -0.350 0.350 \"1\""));
@@ -597,7 +650,7 @@ static void test_hotplug(void **state)
 			       "label (ms)\n4.06 1.000 0 8.12"));
 	assert_non_null(strstr(gp.script.buf, "title \"1 sched:active\""));
 	assert_non_null(strstr(gp.script.buf, "title \"4 rest\""));
-	assert_non_null(strstr(gp.script.buf, "\"offline, hp#4\" 0"));
+	assert_non_null(strstr(gp.script.buf, "\"offline, hp\" 0"));
 	gp_release(&gp);
 	strbuf_release(&err);
 	free_runs(&f, 1);
@@ -857,6 +910,7 @@ int main(void)
 		cmocka_unit_test(test_distribution),
 		cmocka_unit_test(test_scale),
 		cmocka_unit_test(test_compare),
+		cmocka_unit_test(test_run_names_not_ids),
 		cmocka_unit_test(test_timens),
 		cmocka_unit_test(test_hotplug),
 		cmocka_unit_test(test_script_format),

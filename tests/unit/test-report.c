@@ -216,7 +216,7 @@ static void test_report_one_run(void **state)
 	assert_non_null(strstr(out.buf, "<g id='c1-a'/>"));
 	assert_non_null(strstr(out.buf, "<td class=\"l\" colspan=\"11\">n/a: no such &lt;call&gt;</td>"));
 	assert_non_null(strstr(out.buf, "<th class=\"l\">libc.name</th><td class=\"l\" colspan=\"1\">glibc</td>"));
-	assert_non_null(strstr(out.buf, "before#7: bench"));
+	assert_non_null(strstr(out.buf, "before: bench"));
 	strbuf_release(&out);
 	strbuf_release(&err);
 	stored_run_free(&run);
@@ -242,8 +242,16 @@ static void test_report_two_groups(void **state)
 	comparison = strstr(out.buf, "<section id=\"comparison\">");
 	assert_true(summary && comparison && summary < comparison);
 	assert_null(strstr(out.buf, "id=\"charts\""));
-	assert_non_null(strstr(out.buf, "<h3>after#8 against before#7</h3>"));
-	assert_non_null(strstr(out.buf, "As mmtests prints it<"));
+	assert_non_null(strstr(out.buf, "<h3>after against before</h3>"));
+	/* First under the Summary heading: what was found. */
+	assert_non_null(strstr(out.buf, "<section id=\"summary\">\n<h2>Summary</h2>\n"
+			       "<p class=\"finding\"><b>after against before</b>, ns: "
+			       "<b>no significant change</b> in its one cell (changes from "
+			       "+0.0&#160;% to +0.0&#160;%, within the noise); geometric "
+			       "mean +0.00&#160;%.</p>\n"));
+	/* compare's text styles come after the comparison's table. */
+	assert_true(strstr(out.buf, "As mmtests prints it<") >
+		    strstr(out.buf, "<section id=\"comparison\">"));
 	assert_non_null(strstr(out.buf, "clockbench compare before after"));
 	strbuf_release(&out);
 	strbuf_release(&err);
