@@ -30,12 +30,11 @@ struct export_file;
  * (in $TMPDIR) unless it is a regular file, so that it can be read twice.
  * NULL with the reason in err.
  */
-struct export_file *export_file_open(const char *name, char *err,
-				     size_t errlen);
+struct export_file *export_file_open(const char *name, struct strbuf *err);
 
 /* The same from an open file, read from its start, which stays open. */
-struct export_file *export_file_open_fd(int fd, const char *name, char *err,
-					size_t errlen);
+struct export_file *export_file_open_fd(int fd, const char *name,
+					struct strbuf *err);
 
 /*
  * The next run: 1 with run filled (free it with stored_run_free()), 0 at
@@ -43,11 +42,11 @@ struct export_file *export_file_open_fd(int fd, const char *name, char *err,
  * "FILE:LINE:COLUMN: not valid JSON: ..." or "FILE: runs[2].cells[0].name:
  * ...". After -1 the file gives only -1.
  */
-int export_file_next(struct export_file *f, struct stored_run *run, char *err,
-		     size_t errlen);
+int export_file_next(struct export_file *f, struct stored_run *run,
+		     struct strbuf *err);
 
 /* Back to the start. 0 or -1. */
-int export_file_rewind(struct export_file *f, char *err, size_t errlen);
+int export_file_rewind(struct export_file *f, struct strbuf *err);
 
 /* Runs read since the start (or the last rewind). */
 size_t export_file_runs(const struct export_file *f);
