@@ -81,7 +81,7 @@ struct kernel {
 	int vmlinux;		/* the bzImage's kernel unpacked, or -1 */
 	char booted_as[64];	/* "bzImage", "vmlinux", "vmlinux (lz4 bzImage)" */
 	bool bootable;
-	char why[512];		/* why it cannot be booted */
+	char *why;		/* why it cannot be booted, or NULL */
 	int64_t *runs;		/* the stored runs of its boots */
 	char **labels;		/* each run's label: the name, or name-side */
 	size_t nruns, cap, labcap;
@@ -1097,8 +1097,8 @@ static int check_images(struct kernels_cli *o)
 
 		k->bootable = kernel_image_read(k->path, &k->image, &err) == 0;
 		if (!k->bootable) {
-			snprintf(k->why, sizeof(k->why), "%s", err.buf);
 			error_msg("%s: %s: %s", k->name, k->path, err.buf);
+			k->why = strbuf_detach(&err);
 			continue;
 		}
 		bootable++;
@@ -1243,6 +1243,7 @@ static void free_kernels(struct kernels_cli *o)
 		free(o->kernels[i].name);
 		free(o->kernels[i].path);
 		free(o->kernels[i].append);
+		free(o->kernels[i].why);
 		for (size_t r = 0; r < o->kernels[i].nruns; r++)
 			free(o->kernels[i].labels[r]);
 		free(o->kernels[i].labels);

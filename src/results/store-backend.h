@@ -93,7 +93,7 @@ struct store {
 	 * reads what it has (NULL for the columns a later migration adds).
 	 */
 	int64_t version;
-	char warning[PATH_MAX + 128];	/* what a reader should know, or "" */
+	char *warning;		/* what a reader should know, or NULL */
 	/*
 	 * A server's passwords as given, however spelt, taken out of every
 	 * message of libpq's that could quote them (store-pg.c).

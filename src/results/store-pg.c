@@ -518,7 +518,7 @@ static bool connection_lost(struct store *st, const PGresult *res)
 static void pg_err(struct store *st, const PGresult *res, const char *what,
 		   struct strbuf *err)
 {
-	char msg[512];
+	_cleanup_free_ char *msg = NULL;
 
 	if (pgc(st)->timed_out) {
 		strbuf_setf(err, "%s: %s: no complete answer from the server within "
@@ -526,10 +526,12 @@ static void pg_err(struct store *st, const PGresult *res, const char *what,
 			    st->name, what, pgc(st)->statement_s + pgc(st)->connect_s);
 		return;
 	}
-	snprintf(msg, sizeof(msg), "%s", res ? PQresultErrorMessage(res) :
-		 PQerrorMessage(conn(st)));
-	if (!*msg)
-		snprintf(msg, sizeof(msg), "%s", PQerrorMessage(conn(st)));
+	/* Whole: a password cut at a buffer's end would escape masking. */
+	msg = xstrdup(res ? PQresultErrorMessage(res) : PQerrorMessage(conn(st)));
+	if (!*msg) {
+		free(msg);
+		msg = xstrdup(PQerrorMessage(conn(st)));
+	}
 	one_line(msg);
 	mask_secrets(st, msg);
 	if (connection_lost(st, res))
@@ -906,10 +908,9 @@ static int connect_url(struct store *st, const char *url, struct strbuf *err)
 	}
 	pc->c = PQconnectdbParams(keys, values, 1);
 	if (!pc->c || PQstatus(pc->c) != CONNECTION_OK) {
-		char msg[512];
+		_cleanup_free_ char *msg = xstrdup(pc->c ? PQerrorMessage(pc->c) :
+						   "out of memory");
 
-		snprintf(msg, sizeof(msg), "%s", pc->c ? PQerrorMessage(pc->c) :
-			 "out of memory");
 		one_line(msg);
 		mask_secrets(st, msg);
 		strbuf_setf(err, "%s: cannot connect: %s", st->name, msg);

@@ -540,14 +540,16 @@ static char *file_uri(const char *path, const char *query)
 /* Runs saved to the write-ahead log but not yet to the file itself. */
 static void note_unread_log(struct store *st)
 {
-	char wal[PATH_MAX + 8];
+	_cleanup_strbuf_ struct strbuf wal = STRBUF_INIT, warning = STRBUF_INIT;
 	struct stat sb;
 
-	snprintf(wal, sizeof(wal), "%s-wal", st->name);
-	if (stat(wal, &sb) == 0 && sb.st_size > 0)
-		snprintf(st->warning, sizeof(st->warning), "%s: read without %s, "
-			 "which cannot be opened here: the latest runs may be "
-			 "missing", st->name, wal);
+	strbuf_addf(&wal, "%s-wal", st->name);
+	if (stat(wal.buf, &sb) != 0 || sb.st_size == 0)
+		return;
+	strbuf_addf(&warning, "%s: read without %s, which cannot be opened here: "
+		    "the latest runs may be missing", st->name, wal.buf);
+	free(st->warning);
+	st->warning = strbuf_detach(&warning);
 }
 
 /*

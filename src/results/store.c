@@ -155,7 +155,7 @@ struct store *store_open_access(const char *path, enum store_access access,
 
 const char *store_warning(const struct store *st)
 {
-	return st->warning[0] ? st->warning : NULL;
+	return st->warning;
 }
 
 const char *store_name(const struct store *st)
@@ -177,6 +177,7 @@ void store_close(struct store *st)
 	for (size_t i = 0; i < ARRAY_SIZE(st->secrets); i++)
 		free(st->secrets[i]);
 	free(st->name);
+	free(st->warning);
 	free(st);
 }
 
