@@ -265,27 +265,27 @@ static bool find_in_path(const char *prog, char *buf, size_t len)
  * only kernels built for PVM, and a CPU without vmx or svm exposes none
  * of the real kind. What is known goes to why.
  */
-static enum vm_accel choose_accel(int asked, char *why, size_t len)
+static enum vm_accel choose_accel(int asked, struct strbuf *why)
 {
 	_cleanup_free_ char *cpuinfo = NULL;
 
 	if (asked == VM_ACCEL_KVM || asked == VM_ACCEL_TCG) {
-		snprintf(why, len, "asked for");
+		strbuf_setf(why, "asked for");
 		return (enum vm_accel)asked;
 	}
 	if (access("/dev/kvm", R_OK | W_OK) != 0) {
-		snprintf(why, len, "no usable /dev/kvm");
+		strbuf_setf(why, "no usable /dev/kvm");
 		return VM_ACCEL_TCG;
 	}
 	cpuinfo = read_text_file("/proc/cpuinfo", 1u << 20);
 	if (access("/sys/module/kvm_pvm", F_OK) == 0)
-		snprintf(why, len, "/dev/kvm is kvm_pvm's: this machine is a PVM "
-			 "guest, whose KVM runs only PVM kernels");
+		strbuf_setf(why, "/dev/kvm is kvm_pvm's: this machine is a PVM "
+			    "guest, whose KVM runs only PVM kernels");
 	else if (cpuinfo && (strstr(cpuinfo, " vmx") || strstr(cpuinfo, " svm")))
-		snprintf(why, len, "/dev/kvm on a CPU with %s",
-			 strstr(cpuinfo, " vmx") ? "vmx" : "svm");
+		strbuf_setf(why, "/dev/kvm on a CPU with %s",
+			    strstr(cpuinfo, " vmx") ? "vmx" : "svm");
 	else
-		snprintf(why, len, "/dev/kvm, but the CPU shows neither vmx nor svm");
+		strbuf_setf(why, "/dev/kvm, but the CPU shows neither vmx nor svm");
 	return VM_ACCEL_KVM;
 }
 
@@ -721,8 +721,8 @@ static void qemu_complaint(int log, char *buf, size_t len)
  * cheapest command (vdso) that must reach the guest's init and bring its
  * result back. What happened goes to why.
  */
-static bool probe_kvm(const struct boot_ctx *c, const struct kernel *k, char *why,
-		      size_t len)
+static bool probe_kvm(const struct boot_ctx *c, const struct kernel *k,
+		      struct strbuf *why)
 {
 	static char *const probe_cmd[] = { (char *)"vdso", NULL };
 	struct vm_machine m = *c->m;
@@ -757,11 +757,12 @@ static bool probe_kvm(const struct boot_ctx *c, const struct kernel *k, char *wh
 	}
 	if (reason) {
 		qemu_complaint(files.log, said, sizeof(said));
-		snprintf(why, len, "a probe boot of %s under KVM failed after %.1f s: "
-			 "%s%s%s", k->name, out.wall_s, reason, said[0] ? ": " : "", said);
+		strbuf_setf(why, "a probe boot of %s under KVM failed after %.1f s: "
+			    "%s%s%s", k->name, out.wall_s, reason, said[0] ? ": " : "",
+			    said);
 	} else {
-		snprintf(why, len, "a probe boot of %s under KVM reached its init and "
-			 "came back in %.1f s", k->name, out.wall_s);
+		strbuf_setf(why, "a probe boot of %s under KVM reached its init and "
+			    "came back in %.1f s", k->name, out.wall_s);
 	}
 	boot_files_close(&files);
 	strbuf_release(&initrd);
@@ -777,22 +778,22 @@ static bool probe_kvm(const struct boot_ctx *c, const struct kernel *k, char *wh
  * Printed with the reason; every run records it.
  */
 static void settle_accel(const struct kernels_cli *o, struct boot_ctx *c,
-			 struct vm_machine *m, char *why, size_t len)
+			 struct vm_machine *m, struct strbuf *why)
 {
-	char probe[768];
+	_cleanup_strbuf_ struct strbuf probe = STRBUF_INIT;
 
 	if (o->accel == VM_ACCEL_AUTO && m->accel == VM_ACCEL_KVM) {
 		for (size_t i = 0; i < o->nkernels; i++) {
 			if (!o->kernels[i].bootable)
 				continue;
-			if (!probe_kvm(c, &o->kernels[i], probe, sizeof(probe)))
+			if (!probe_kvm(c, &o->kernels[i], &probe))
 				m->accel = VM_ACCEL_TCG;
-			snprintf(why + strlen(why), len - strlen(why), "; %s", probe);
+			strbuf_addf(why, "; %s", probe.buf);
 			break;
 		}
 	}
-	m->accel_reason = why;
-	text_line(stderr, "accelerator: %s (%s)%s", vm_accel_name(m->accel), why,
+	m->accel_reason = why->buf;
+	text_line(stderr, "accelerator: %s (%s)%s", vm_accel_name(m->accel), why->buf,
 		  m->accel == VM_ACCEL_TCG ? "; timings are emulated" : "");
 }
 
@@ -1262,9 +1263,8 @@ int cmd_kernels(int argc, char **argv)
 	struct kernels_cli o = { 0 };
 	struct sigaction old[NSTOP];
 	bool installed[NSTOP] = { false };
-	char qemu[PATH_MAX], payload[PATH_MAX];
-	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
-	char dbpath[PATH_MAX], version[128], why[1024];
+	char qemu[PATH_MAX], payload[PATH_MAX], dbpath[PATH_MAX], version[128];
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT, why = STRBUF_INIT;
 	struct vm_machine m;
 	struct store *st = NULL;
 	int n, rc = 1, caught = 0;
@@ -1290,7 +1290,7 @@ int cmd_kernels(int argc, char **argv)
 		goto out;
 	m = (struct vm_machine){
 		.qemu = qemu, .version = vm_qemu_version(qemu, version, sizeof(version)),
-		.accel = choose_accel(o.accel, why, sizeof(why)),
+		.accel = choose_accel(o.accel, &why),
 		.cpus = (unsigned)o.cpus, .memory_mb = (unsigned)o.memory_mb,
 		.timeout_s = o.timeout_s,
 	};
@@ -1299,7 +1299,7 @@ int cmd_kernels(int argc, char **argv)
 		.cmd = argv, .ncmd = (size_t)n,
 	};
 	install_stop(old, installed);
-	settle_accel(&o, &c, &m, why, sizeof(why));
+	settle_accel(&o, &c, &m, &why);
 	/* A boot's files are memfds and /dev/fd: nothing to clean up on disk. */
 	if (run_boots(&o, &c) != 0) {
 		if (c.usage_error) {
