@@ -401,7 +401,7 @@ void record_finish(struct stored_run *run, double elapsed_s, bool interrupted)
 
 /* The run the store refused, kept in the spool; one line says where. */
 static void spool_run(const struct store_options *o, const char *path,
-		      const struct stored_run *run, const char *why)
+		      const struct stored_run *run, const char *reason)
 {
 	char file[PATH_MAX + 64];
 	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
@@ -409,15 +409,15 @@ static void spool_run(const struct store_options *o, const char *path,
 	_cleanup_free_ char *name = store_display_name(path);
 
 	if (!*path) {
-		error_msg("run not saved: %s", why);
+		error_msg("run not saved: %s", reason);
 		return;
 	}
 	if (spool_write(path, run, file, sizeof(file), &err)) {
-		error_msg("run not saved: %s; nor spooled: %s", why, err.buf);
+		error_msg("run not saved: %s; nor spooled: %s", reason, err.buf);
 		return;
 	}
 	error_msg("run not saved: %s; it is kept in %s: 'clockbench import%s%s %s' "
-		  "adds it, as will the next command that saves to %s", why, file,
+		  "adds it, as will the next command that saves to %s", reason, file,
 		  db ? " --db " : "", db ? name : "", file, name);
 }
 

@@ -237,7 +237,8 @@ int spool_write(const char *db, const struct stored_run *run, char *file,
  * A spool entry that is not a run clockbench wrote, moved to rejected/
  * in the spool, with a warning: never imported, and never read again.
  */
-static void reject(int dfd, const char *dir, const char *name, const char *why)
+static void reject(int dfd, const char *dir, const char *name,
+		   const char *reason)
 {
 	int rfd;
 
@@ -248,10 +249,10 @@ static void reject(int dfd, const char *dir, const char *name, const char *why)
 			     O_CLOEXEC);
 	if (rfd >= 0 && renameat(dfd, name, rfd, name) == 0)
 		warn_msg("%s/%s: %s; not imported, moved to %s/rejected/", dir, name,
-			 why, dir);
+			 reason, dir);
 	else
 		warn_msg("%s/%s: %s; not imported (cannot move it aside: %m)", dir,
-			 name, why);
+			 name, reason);
 	if (rfd >= 0)
 		close(rfd);
 }

@@ -223,7 +223,7 @@ struct summaries {
 	const struct run_filter *f;
 	struct store *st;
 	bool config;
-	void (*damaged)(const char *why);
+	void (*damaged)(const char *reason);
 };
 
 /*
@@ -301,7 +301,7 @@ static void json_state_sql(const struct store *st, struct strbuf *sql)
 
 int store_list_runs(struct store *st, const struct run_filter *f, bool config,
 		    struct run_summary **runs, size_t *n,
-		    void (*damaged)(const char *why), struct strbuf *err)
+		    void (*damaged)(const char *reason), struct strbuf *err)
 {
 	struct summaries x = { NULL, 0, 0, f, st, config, damaged };
 	_cleanup_strbuf_ struct strbuf sql = STRBUF_INIT;

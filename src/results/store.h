@@ -242,7 +242,7 @@ struct run_summary {
  */
 int store_list_runs(struct store *st, const struct run_filter *f, bool config,
 		    struct run_summary **runs, size_t *n,
-		    void (*damaged)(const char *why), struct strbuf *err);
+		    void (*damaged)(const char *reason), struct strbuf *err);
 void run_summaries_free(struct run_summary *runs, size_t n);
 
 /*

@@ -62,9 +62,10 @@ struct unpack {
 	struct strbuf *err;
 };
 
-static int unpack_fail(const struct unpack *u, const char *method, const char *why)
+static int unpack_fail(const struct unpack *u, const char *method,
+		       const char *reason)
 {
-	strbuf_setf(u->err, "the %s payload does not unpack: %s", method, why);
+	strbuf_setf(u->err, "the %s payload does not unpack: %s", method, reason);
 	return -1;
 }
 

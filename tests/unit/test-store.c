@@ -1835,8 +1835,7 @@ static void test_date_and_label_checks(void **state)
 	assert_false(store_label_valid("-x", &why));
 	assert_false(store_label_valid("a\tb", &why));
 	assert_false(store_label_valid("\xff\xfe", &why));
-	assert_false(store_label_valid("0a1b2c3d-0000-4000-8000-00000000abcd", 
-				       &why));
+	assert_false(store_label_valid("0a1b2c3d-0000-4000-8000-00000000abcd", &why));
 }
 
 /* ---- where the database lives and record_save ------------------------ */
