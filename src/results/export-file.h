@@ -7,10 +7,11 @@
  * JSON; a cell or member larger than clockbench writes is refused before it
  * is parsed, so a hostile file cannot make the parser allocate gigabytes.
  *
- *	f = export_file_open("runs.json", err, sizeof(err));
- *	while ((rc = export_file_next(f, &run, err, sizeof(err))) == 1)
+ *	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
+ *	f = export_file_open("runs.json", &err);
+ *	while ((rc = export_file_next(f, &run, &err)) == 1)
  *		... stored_run_free(&run);
- *	rc < 0: err names the place, rc == 0: the whole file was valid
+ *	rc < 0: err.buf names the place, rc == 0: the whole file was valid
  *
  * Members may come in any order (jq -S sorts them); a file is valid only
  * once export_file_next() has returned 0, so a caller that must not store
