@@ -290,7 +290,7 @@ static int label_arms(struct ab *a)
 {
 	_cleanup_free_ char **labels = NULL;
 	size_t n = 0;
-	char why[96];
+	_cleanup_strbuf_ struct strbuf why = STRBUF_INIT;
 
 	if (a->o.labels) {
 		labels = split_list(a->o.labels, &n);
@@ -305,9 +305,9 @@ static int label_arms(struct ab *a)
 			snprintf(arm->label, sizeof(arm->label), "%s", labels[i]);
 			snprintf(arm->name, sizeof(arm->name), "%s", labels[i]);
 		}
-		if (!store_label_valid(arm->label, why, sizeof(why)))
+		if (!store_label_valid(arm->label, &why))
 			return options_fail("invalid label '%s' of arm %zu: %s (name the "
-					    "arms with --labels)", arm->label, i + 1, why);
+					    "arms with --labels)", arm->label, i + 1, why.buf);
 		for (size_t j = 0; j < i; j++)
 			if (streq(arm->label, a->arms[j].label))
 				return options_fail("two arms are labelled '%s' (name "
@@ -527,7 +527,7 @@ static int ab_print(struct measure *m, FILE *f)
 	struct compare_group groups[TB_MAX_SIDES];
 	struct compare_options copts;
 	struct compare_result cr;
-	char err[256];
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
 	int rc;
 
 	if (a->done < 2) {
@@ -542,8 +542,8 @@ static int ab_print(struct measure *m, FILE *f)
 		};
 	compare_options_default(&copts);
 	copts.paired = true;
-	if (compare_build(&cr, groups, a->narms, &copts, err, sizeof(err)) != 0) {
-		error_msg("cannot compare the arms: %s", err);
+	if (compare_build(&cr, groups, a->narms, &copts, &err) != 0) {
+		error_msg("cannot compare the arms: %s", err.buf);
 		return -1;
 	}
 	if (m->format == 0)

@@ -129,17 +129,17 @@ static int parse_compare_options(int argc, char **argv, struct compare_cli *o)
  * of each cell, not its samples. -1 with the reason on error.
  */
 static int load_group(struct store *st, const char *spec, struct compare_group *g,
-		      char *err, size_t errlen)
+		      struct strbuf *err)
 {
 	int64_t *ids = NULL;
 	size_t n = 0;
 
 	g->spec = xstrdup(spec);
-	if (store_resolve(st, spec, &ids, &n, err, errlen) != 0)
+	if (store_resolve(st, spec, &ids, &n, err) != 0)
 		return -1;
 	g->runs = xcalloc(n, sizeof(*g->runs));
 	for (size_t i = 0; i < n; i++) {
-		if (store_load_run_digest(st, ids[i], &g->runs[i], err, errlen) != 0) {
+		if (store_load_run_digest(st, ids[i], &g->runs[i], err) != 0) {
 			free(ids);
 			return -1;
 		}
@@ -162,7 +162,7 @@ int cmd_compare(int argc, char **argv)
 	struct compare_group *groups;
 	struct compare_result result;
 	struct store *st;
-	char err[512];
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
 	size_t ngroups;
 	int rc = parse_compare_options(argc, argv, &o);
 
@@ -175,13 +175,13 @@ int cmd_compare(int argc, char **argv)
 		return 1;
 	groups = xcalloc(ngroups, sizeof(*groups));
 	for (size_t g = 0; g < ngroups; g++)
-		if (load_group(st, argv[g], &groups[g], err, sizeof(err)) != 0) {
-			error_msg("%s", err);
+		if (load_group(st, argv[g], &groups[g], &err) != 0) {
+			error_msg("%s", err.buf);
 			goto out;
 		}
-	if (compare_runs(&result, st, groups, ngroups, &o.opts, o.history, err,
-			 sizeof(err)) != 0) {
-		error_msg("%s", err);
+	if (compare_runs(&result, st, groups, ngroups, &o.opts, o.history,
+			 &err) != 0) {
+		error_msg("%s", err.buf);
 		goto out;
 	}
 	rc = compare_print(stdout, &result, (enum compare_style)o.style,

@@ -467,13 +467,14 @@ static void assign_prepare(struct exec_cmd *e, struct exec_command *c, size_t i,
 /* "exec-1a2b3c4d-2", or "exec-1a2b3c4d-n=4" with a parameter. */
 static void default_label(const struct exec_cmd *e, struct exec_command *c, size_t i)
 {
-	char why[96], part[sizeof(c->label)];
+	_cleanup_strbuf_ struct strbuf why = STRBUF_INIT;
+	char part[sizeof(c->label)];
 
 	if (c->value) {
 		snprintf(part, sizeof(part), "%s=%s", e->o.param, c->value);
 		if (store_invocation_label(c->label, sizeof(c->label), "exec",
 					   e->interleave, part) &&
-		    store_label_valid(c->label, why, sizeof(why)))
+		    store_label_valid(c->label, &why))
 			return;
 	}
 	snprintf(part, sizeof(part), "%zu", i + 1);
@@ -485,7 +486,7 @@ static int label_commands(struct exec_cmd *e)
 {
 	_cleanup_free_ char **labels = NULL;
 	size_t n = 0;
-	char why[96];
+	_cleanup_strbuf_ struct strbuf why = STRBUF_INIT;
 
 	if (e->o.labels) {
 		labels = split_list(e->o.labels, &n);
@@ -502,9 +503,9 @@ static int label_commands(struct exec_cmd *e)
 			continue;	/* --label, or none, as ever */
 		else
 			default_label(e, c, i);
-		if (!store_label_valid(c->label, why, sizeof(why)))
+		if (!store_label_valid(c->label, &why))
 			return options_fail("invalid label '%s' of command %zu: %s",
-					    c->label, i + 1, why);
+					    c->label, i + 1, why.buf);
 		for (size_t j = 0; j < i; j++)
 			if (streq(c->label, e->cmds[j].label))
 				return options_fail("two commands are labelled '%s' "
@@ -1136,7 +1137,7 @@ static int build_comparison(struct measure *m, struct compare_group *groups,
 {
 	struct exec_cmd *e = m->ctx;
 	struct compare_options copts;
-	char err[256];
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
 
 	if (e->done < 2) {
 		error_msg("stopped after %zu repetition%s: too few to compare",
@@ -1149,8 +1150,8 @@ static int build_comparison(struct measure *m, struct compare_group *groups,
 		};
 	compare_options_default(&copts);
 	copts.paired = true;
-	if (compare_build(cr, groups, e->ncmds, &copts, err, sizeof(err)) != 0) {
-		error_msg("cannot compare the commands: %s", err);
+	if (compare_build(cr, groups, e->ncmds, &copts, &err) != 0) {
+		error_msg("cannot compare the commands: %s", err.buf);
 		return -1;
 	}
 	return 0;

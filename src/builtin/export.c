@@ -152,21 +152,21 @@ static void json_end(void)
 static int find_ids(struct store *st, const struct export_options *o,
 		    int64_t **ids, size_t *n)
 {
-	char err[PATH_MAX + 256];
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
 	struct run_filter all;
 
 	if (!o->all)
 		return record_resolve_specs(st, o->specs, o->nspecs, ids, n);
 	memset(&all, 0, sizeof(all));
-	if (store_find_runs(st, &all, ids, n, err, sizeof(err)) == 0)
+	if (store_find_runs(st, &all, ids, n, &err) == 0)
 		return 0;
-	error_msg("%s", err);
+	error_msg("%s", err.buf);
 	return -1;
 }
 
 int cmd_export(int argc, char **argv)
 {
-	char err[PATH_MAX + 256];
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
 	struct export_options o = { 0 };
 	struct stored_run run;
 	struct store *st;
@@ -190,8 +190,8 @@ int cmd_export(int argc, char **argv)
 	else
 		json_begin();
 	for (size_t i = 0; i < n; i++) {
-		if (store_load_run(st, ids[i], &run, err, sizeof(err))) {
-			error_msg("%s", err);
+		if (store_load_run(st, ids[i], &run, &err)) {
+			error_msg("%s", err.buf);
 			goto out_ids;
 		}
 		if (csv)

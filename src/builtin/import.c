@@ -39,14 +39,14 @@ static const struct command_usage import_usage = {
  */
 static int check_file(struct export_file *f, const char *name)
 {
-	char err[PATH_MAX + 512];
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
 	struct stored_run run;
 	int rc;
 
-	while ((rc = export_file_next(f, &run, err, sizeof(err))) == 1)
+	while ((rc = export_file_next(f, &run, &err)) == 1)
 		stored_run_free(&run);
 	if (rc < 0)
-		error_msg("%s", err);
+		error_msg("%s", err.buf);
 	else if (export_file_runs(f) == 0)
 		text_line(stderr, "%s holds no runs", name);
 	return rc;
@@ -54,16 +54,16 @@ static int check_file(struct export_file *f, const char *name)
 
 static int import_runs(struct store *st, struct export_file *f, const char *name)
 {
-	char err[PATH_MAX + 512];
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
 	struct stored_run r;
 	int rc;
 
-	if (export_file_rewind(f, err, sizeof(err))) {
-		error_msg("%s", err);
+	if (export_file_rewind(f, &err)) {
+		error_msg("%s", err.buf);
 		return -1;
 	}
-	while ((rc = export_file_next(f, &r, err, sizeof(err))) == 1) {
-		switch (store_import_run(st, &r, err, sizeof(err))) {
+	while ((rc = export_file_next(f, &r, &err)) == 1) {
+		switch (store_import_run(st, &r, &err)) {
 		case 0:
 			text_line(stderr, "imported run %s from %s as run %lld", r.uuid,
 				name, (long long)r.id);
@@ -81,18 +81,18 @@ static int import_runs(struct store *st, struct export_file *f, const char *name
 			break;
 	}
 	if (rc < 0)
-		error_msg("%s", err);
+		error_msg("%s", err.buf);
 	return rc;
 }
 
 static int open_files(char **names, size_t n, struct export_file **files)
 {
-	char err[PATH_MAX + 512];
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
 
 	for (size_t i = 0; i < n; i++) {
-		files[i] = export_file_open(names[i], err, sizeof(err));
+		files[i] = export_file_open(names[i], &err);
 		if (!files[i]) {
-			error_msg("%s", err);
+			error_msg("%s", err.buf);
 			return -1;
 		}
 		if (check_file(files[i], names[i]))

@@ -81,7 +81,7 @@ struct kernel {
 	int vmlinux;		/* the bzImage's kernel unpacked, or -1 */
 	char booted_as[64];	/* "bzImage", "vmlinux", "vmlinux (lz4 bzImage)" */
 	bool bootable;
-	char why[512];		/* why it cannot be booted */
+	char *why;		/* why it cannot be booted, or NULL */
 	int64_t *runs;		/* the stored runs of its boots */
 	char **labels;		/* each run's label: the name, or name-side */
 	size_t nruns, cap, labcap;
@@ -121,7 +121,7 @@ static int kernel_option(const struct option_def *opt, const char *arg,
 {
 	struct kernels_cli *o = opt->value;
 	const char *eq = strchr(arg, '=');
-	char why[128];
+	_cleanup_strbuf_ struct strbuf why = STRBUF_INIT;
 	struct kernel *k;
 	char *name;
 
@@ -134,8 +134,8 @@ static int kernel_option(const struct option_def *opt, const char *arg,
 		return -1;
 	}
 	name = strndup(arg, (size_t)(eq - arg));
-	if (!store_label_valid(name, why, sizeof(why))) {
-		strbuf_addf(err, "--kernel '%s': the name %s", arg, why);
+	if (!store_label_valid(name, &why)) {
+		strbuf_addf(err, "--kernel '%s': the name %s", arg, why.buf);
 		free(name);
 		return -1;
 	}
@@ -265,27 +265,27 @@ static bool find_in_path(const char *prog, char *buf, size_t len)
  * only kernels built for PVM, and a CPU without vmx or svm exposes none
  * of the real kind. What is known goes to why.
  */
-static enum vm_accel choose_accel(int asked, char *why, size_t len)
+static enum vm_accel choose_accel(int asked, struct strbuf *why)
 {
 	_cleanup_free_ char *cpuinfo = NULL;
 
 	if (asked == VM_ACCEL_KVM || asked == VM_ACCEL_TCG) {
-		snprintf(why, len, "asked for");
+		strbuf_setf(why, "asked for");
 		return (enum vm_accel)asked;
 	}
 	if (access("/dev/kvm", R_OK | W_OK) != 0) {
-		snprintf(why, len, "no usable /dev/kvm");
+		strbuf_setf(why, "no usable /dev/kvm");
 		return VM_ACCEL_TCG;
 	}
 	cpuinfo = read_text_file("/proc/cpuinfo", 1u << 20);
 	if (access("/sys/module/kvm_pvm", F_OK) == 0)
-		snprintf(why, len, "/dev/kvm is kvm_pvm's: this machine is a PVM "
-			 "guest, whose KVM runs only PVM kernels");
+		strbuf_setf(why, "/dev/kvm is kvm_pvm's: this machine is a PVM "
+			    "guest, whose KVM runs only PVM kernels");
 	else if (cpuinfo && (strstr(cpuinfo, " vmx") || strstr(cpuinfo, " svm")))
-		snprintf(why, len, "/dev/kvm on a CPU with %s",
-			 strstr(cpuinfo, " vmx") ? "vmx" : "svm");
+		strbuf_setf(why, "/dev/kvm on a CPU with %s",
+			    strstr(cpuinfo, " vmx") ? "vmx" : "svm");
 	else
-		snprintf(why, len, "/dev/kvm, but the CPU shows neither vmx nor svm");
+		strbuf_setf(why, "/dev/kvm, but the CPU shows neither vmx nor svm");
 	return VM_ACCEL_KVM;
 }
 
@@ -430,12 +430,12 @@ static char *boot_run_label(const struct kernel *k, const struct stored_run *r,
 			    size_t runs_in_boot)
 {
 	struct strbuf sb = STRBUF_INIT;
-	char why[128];
+	_cleanup_strbuf_ struct strbuf why = STRBUF_INIT;
 
 	strbuf_adds(&sb, k->name);
 	if (runs_in_boot > 1 && r->label && *r->label) {
 		strbuf_addf(&sb, "-%s", label_past_invocation(r));
-		if (!store_label_valid(sb.buf, why, sizeof(why))) {
+		if (!store_label_valid(sb.buf, &why)) {
 			strbuf_reset(&sb);
 			strbuf_adds(&sb, k->name);
 		}
@@ -450,8 +450,8 @@ static char *boot_run_label(const struct kernel *k, const struct stored_run *r,
  * a foreign run applies to what came out of the guest.
  */
 static int store_boot_runs(struct store *st, const struct store_options *store,
-			   const json_t *export, struct kernel *k, json_t *vm, char *err,
-			   size_t errlen)
+			   const json_t *export, struct kernel *k, json_t *vm,
+			   struct strbuf *err)
 {
 	struct export_file *f;
 	struct stored_run r;
@@ -459,17 +459,17 @@ static int store_boot_runs(struct store *st, const struct store_options *store,
 	int rc, n = 0, fd = vm_file_new("export");
 
 	if (fd < 0 || json_dumpfd(export, fd, JSON_COMPACT) != 0) {
-		snprintf(err, errlen, "cannot keep the boot's runs: %s", strerror(errno));
+		strbuf_setf(err, "cannot keep the boot's runs: %s", strerror(errno));
 		if (fd >= 0)
 			close(fd);
 		return -1;
 	}
-	f = export_file_open_fd(fd, "the guest's export", err, errlen);
+	f = export_file_open_fd(fd, "the guest's export", err);
 	if (!f) {
 		close(fd);
 		return -1;
 	}
-	while ((rc = export_file_next(f, &r, err, errlen)) == 1) {
+	while ((rc = export_file_next(f, &r, err)) == 1) {
 		char *label = boot_run_label(k, &r, runs_in_boot);
 
 		free(r.label);
@@ -485,7 +485,7 @@ static int store_boot_runs(struct store *st, const struct store_options *store,
 		json_object_set(vm, "guest_argv", json_object_get(r.env, "argv"));
 		record_add_command_line(r.env, store);
 		json_object_set(r.env, "vm", vm);
-		rc = store_import_run(st, &r, err, errlen);
+		rc = store_import_run(st, &r, err);
 		if (rc >= 0) {
 			grow_array((void **)&k->runs, &k->cap, k->nruns + 1, sizeof(*k->runs));
 			grow_array((void **)&k->labels, &k->labcap, k->nruns + 1,
@@ -509,30 +509,30 @@ static int store_boot_runs(struct store *st, const struct store_options *store,
  * boot), -1 with why otherwise; *usage when the command line itself was
  * refused, which every boot would repeat.
  */
-static int guest_status(const json_t *man, bool *usage, char *buf, size_t len)
+static int guest_status(const json_t *man, bool *usage, struct strbuf *err)
 {
 	const json_t *status = json_object_get(man, "status");
 	json_int_t code = json_integer_value(json_object_get(status, "exit"));
 
 	if (json_integer_value(json_object_get(man, "clockbench_guest")) !=
 	    GUEST_MANIFEST_VERSION) {
-		snprintf(buf, len, "the guest's result is of an unknown version");
+		strbuf_setf(err, "the guest's result is of an unknown version");
 		return -1;
 	}
 	if (json_is_string(json_object_get(man, "error"))) {
-		snprintf(buf, len, "in the guest: %s",
-			 json_string_value(json_object_get(man, "error")));
+		strbuf_setf(err, "in the guest: %s",
+			    json_string_value(json_object_get(man, "error")));
 		return -1;
 	}
 	if (json_object_get(status, "signal")) {
-		snprintf(buf, len, "the command was killed by signal %lld in the guest",
-			 (long long)json_integer_value(json_object_get(status, "signal")));
+		strbuf_setf(err, "the command was killed by signal %lld in the guest",
+			    (long long)json_integer_value(json_object_get(status, "signal")));
 		return -1;
 	}
 	*usage = code == EXIT_USAGE;
 	if (code == EXIT_USAGE || code >= 126) {
-		snprintf(buf, len, "the command exited %lld in the guest%s", (long long)code,
-			 code == EXIT_USAGE ? " (a usage error)" : "");
+		strbuf_setf(err, "the command exited %lld in the guest%s", (long long)code,
+			    code == EXIT_USAGE ? " (a usage error)" : "");
 		return -1;
 	}
 	return 0;
@@ -551,7 +551,7 @@ struct boot_ctx {
 /* The result the guest sent, stored: 0, or -1 with why in err. */
 static int take_result(struct boot_ctx *c, const struct boot_files *f, struct kernel *k,
 		       unsigned boot, unsigned position, const struct vm_outcome *out,
-		       char *err, size_t errlen)
+		       struct strbuf *err)
 {
 	struct strbuf data = STRBUF_INIT, payload = STRBUF_INIT;
 	const json_t *export;
@@ -560,17 +560,17 @@ static int take_result(struct boot_ctx *c, const struct boot_files *f, struct ke
 	int rc = -1;
 
 	if (vm_file_read(f->data, DATA_MAX_BYTES, &data) != 0) {
-		snprintf(err, errlen, "cannot read the data port: %s", strerror(errno));
+		strbuf_setf(err, "cannot read the data port: %s", strerror(errno));
 		goto out;
 	}
-	if (frame_decode(data.buf, data.len, &payload, err, errlen))
+	if (frame_decode(data.buf, data.len, &payload, err))
 		goto out;
 	man = json_loadb(payload.buf, payload.len, 0, &je);
 	if (!json_is_object(man)) {
-		snprintf(err, errlen, "the guest's result is not JSON: %s", je.text);
+		strbuf_setf(err, "the guest's result is not JSON: %s", je.text);
 		goto out;
 	}
-	if (guest_status(man, &c->usage_error, err, errlen) != 0) {
+	if (guest_status(man, &c->usage_error, err) != 0) {
 		const char *output = json_string_value(json_object_get(man, "output"));
 
 		if (output && *output)
@@ -607,7 +607,7 @@ static int take_result(struct boot_ctx *c, const struct boot_files *f, struct ke
 		goto out;
 	}
 	vm = vm_facts(c->o, c->m, k, boot, position, out, json_object_get(man, "guest"));
-	rc = store_boot_runs(c->st, &c->o->store, export, k, vm, err, errlen) < 0 ? -1 : 0;
+	rc = store_boot_runs(c->st, &c->o->store, export, k, vm, err) < 0 ? -1 : 0;
 	json_decref(vm);
 out:
 	json_decref(man);
@@ -670,14 +670,15 @@ static int boot_once(struct boot_ctx *c, struct kernel *k, unsigned boot,
 	struct strbuf initrd = STRBUF_INIT, append = STRBUF_INIT;
 	struct boot_files files = { -1, -1, -1, -1 };
 	struct vm_outcome out;
-	char err[1024] = "", why[256], kept[PATH_MAX + 64];
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
+	char why[256], kept[PATH_MAX + 64];
 	const char *reason;
 	int rc = -1;
 
 	if (boot_files_open(&files) != 0 ||
-	    payload_initramfs(c->payload, c->cmd, c->ncmd, &initrd, err, sizeof(err)) ||
+	    payload_initramfs(c->payload, c->cmd, c->ncmd, &initrd, &err) ||
 	    fd_write_all(files.initrd, initrd.buf, initrd.len)) {
-		error_msg("cannot prepare the boot: %s", err[0] ? err : strerror(errno));
+		error_msg("cannot prepare the boot: %s", err.len ? err.buf : strerror(errno));
 		goto out;
 	}
 	kernel_cmdline(c->o, k, &append);
@@ -688,18 +689,18 @@ static int boot_once(struct boot_ctx *c, struct kernel *k, unsigned boot,
 	};
 	text_line(stderr, "boot %u/%u: %s (%s), %u of %ld", index, total, k->name,
 		  k->image.release[0] ? k->image.release : "?", boot, c->o->boots);
-	if (vm_run(c->m, &b, &stop_signal, &out, err, sizeof(err))) {
-		error_msg("%s", err);
+	if (vm_run(c->m, &b, &stop_signal, &out, &err)) {
+		error_msg("%s", err.buf);
 		goto out;
 	}
 	reason = end_reason(&out, why, sizeof(why));
-	if (!reason && take_result(c, &files, k, boot, position, &out, err, sizeof(err)) == 0) {
+	if (!reason && take_result(c, &files, k, boot, position, &out, &err) == 0) {
 		text_line(stderr, "  %s: done in %.1f s", k->name, out.wall_s);
 		if (c->o->logs)
 			keep_console(c->o, &files, k, boot, kept, sizeof(kept));
 		rc = 0;
 	} else if (out.end != VM_INTERRUPTED) {
-		report_failure(c->o, &files, k, boot, out.wall_s, reason ? reason : err);
+		report_failure(c->o, &files, k, boot, out.wall_s, reason ? reason : err.buf);
 	}
 out:
 	boot_files_close(&files);
@@ -738,8 +739,8 @@ static void qemu_complaint(int log, char *buf, size_t len)
  * cheapest command (vdso) that must reach the guest's init and bring its
  * result back. What happened goes to why.
  */
-static bool probe_kvm(const struct boot_ctx *c, const struct kernel *k, char *why,
-		      size_t len)
+static bool probe_kvm(const struct boot_ctx *c, const struct kernel *k,
+		      struct strbuf *why)
 {
 	static char *const probe_cmd[] = { (char *)"vdso", NULL };
 	struct vm_machine m = *c->m;
@@ -747,7 +748,8 @@ static bool probe_kvm(const struct boot_ctx *c, const struct kernel *k, char *wh
 	struct strbuf initrd = STRBUF_INIT, append = STRBUF_INIT;
 	struct strbuf data = STRBUF_INIT, result = STRBUF_INIT;
 	struct vm_outcome out = { 0 };
-	char err[512] = "", end[256], said[256];
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
+	char end[256], said[256];
 	const char *reason = NULL;
 
 	m.accel = VM_ACCEL_KVM;
@@ -758,26 +760,27 @@ static bool probe_kvm(const struct boot_ctx *c, const struct kernel *k, char *wh
 		.kernel = k->path, .kernel_fd = k->vmlinux, .append = append.buf,
 	};
 	if (boot_files_open(&files) != 0 ||
-	    payload_initramfs(c->payload, probe_cmd, 1, &initrd, err, sizeof(err)) ||
+	    payload_initramfs(c->payload, probe_cmd, 1, &initrd, &err) ||
 	    fd_write_all(files.initrd, initrd.buf, initrd.len)) {
-		reason = err[0] ? err : strerror(errno);
+		reason = err.len ? err.buf : strerror(errno);
 	} else {
 		b.initrd = files.initrd, b.console = files.console;
 		b.data = files.data, b.log = files.log;
-		if (vm_run(&m, &b, &stop_signal, &out, err, sizeof(err)))
-			reason = err;
+		if (vm_run(&m, &b, &stop_signal, &out, &err))
+			reason = err.buf;
 		else if (!(reason = end_reason(&out, end, sizeof(end))) &&
 			 (vm_file_read(files.data, DATA_MAX_BYTES, &data) != 0 ||
-			  frame_decode(data.buf, data.len, &result, err, sizeof(err)) != 0))
-			reason = err[0] ? err : "no result came back";
+			  frame_decode(data.buf, data.len, &result, &err) != 0))
+			reason = err.len ? err.buf : "no result came back";
 	}
 	if (reason) {
 		qemu_complaint(files.log, said, sizeof(said));
-		snprintf(why, len, "a probe boot of %s under KVM failed after %.1f s: "
-			 "%s%s%s", k->name, out.wall_s, reason, said[0] ? ": " : "", said);
+		strbuf_setf(why, "a probe boot of %s under KVM failed after %.1f s: "
+			    "%s%s%s", k->name, out.wall_s, reason, said[0] ? ": " : "",
+			    said);
 	} else {
-		snprintf(why, len, "a probe boot of %s under KVM reached its init and "
-			 "came back in %.1f s", k->name, out.wall_s);
+		strbuf_setf(why, "a probe boot of %s under KVM reached its init and "
+			    "came back in %.1f s", k->name, out.wall_s);
 	}
 	boot_files_close(&files);
 	strbuf_release(&initrd);
@@ -793,22 +796,22 @@ static bool probe_kvm(const struct boot_ctx *c, const struct kernel *k, char *wh
  * Printed with the reason; every run records it.
  */
 static void settle_accel(const struct kernels_cli *o, struct boot_ctx *c,
-			 struct vm_machine *m, char *why, size_t len)
+			 struct vm_machine *m, struct strbuf *why)
 {
-	char probe[768];
+	_cleanup_strbuf_ struct strbuf probe = STRBUF_INIT;
 
 	if (o->accel == VM_ACCEL_AUTO && m->accel == VM_ACCEL_KVM) {
 		for (size_t i = 0; i < o->nkernels; i++) {
 			if (!o->kernels[i].bootable)
 				continue;
-			if (!probe_kvm(c, &o->kernels[i], probe, sizeof(probe)))
+			if (!probe_kvm(c, &o->kernels[i], &probe))
 				m->accel = VM_ACCEL_TCG;
-			snprintf(why + strlen(why), len - strlen(why), "; %s", probe);
+			strbuf_addf(why, "; %s", probe.buf);
 			break;
 		}
 	}
-	m->accel_reason = why;
-	text_line(stderr, "accelerator: %s (%s)%s", vm_accel_name(m->accel), why,
+	m->accel_reason = why->buf;
+	text_line(stderr, "accelerator: %s (%s)%s", vm_accel_name(m->accel), why->buf,
 		  m->accel == VM_ACCEL_TCG ? "; timings are emulated" : "");
 }
 
@@ -1085,16 +1088,16 @@ static void restore_stop(const struct sigaction old[NSTOP], const bool installed
 static void unpack_image(const struct kernels_cli *o, struct kernel *k)
 {
 	struct vmlinux_extract x;
-	char err[256];
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
 
 	snprintf(k->booted_as, sizeof(k->booted_as), "%s",
 		 kernel_image_kind_name(k->image.kind));
 	if (k->image.kind != IMAGE_BZIMAGE || o->no_unpack)
 		return;
-	k->vmlinux = vmlinux_extract(k->path, &x, err, sizeof(err));
+	k->vmlinux = vmlinux_extract(k->path, &x, &err);
 	if (k->vmlinux < 0) {
 		text_line(stderr, "  booted as the bzImage: its kernel cannot be "
-			  "unpacked: %s", err);
+			  "unpacked: %s", err.buf);
 		return;
 	}
 	snprintf(k->booted_as, sizeof(k->booted_as), "vmlinux (from a %s bzImage)",
@@ -1109,12 +1112,12 @@ static int check_images(struct kernels_cli *o)
 
 	for (size_t i = 0; i < o->nkernels; i++) {
 		struct kernel *k = &o->kernels[i];
-		char err[256];
+		_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
 
-		k->bootable = kernel_image_read(k->path, &k->image, err, sizeof(err)) == 0;
+		k->bootable = kernel_image_read(k->path, &k->image, &err) == 0;
 		if (!k->bootable) {
-			snprintf(k->why, sizeof(k->why), "%s", err);
-			error_msg("%s: %s: %s", k->name, k->path, err);
+			error_msg("%s: %s: %s", k->name, k->path, err.buf);
+			k->why = strbuf_detach(&err);
 			continue;
 		}
 		bootable++;
@@ -1170,10 +1173,11 @@ static int compare_kernels(struct kernels_cli *o, struct store *st, int *caught)
 	size_t caps[2 * KERNELS_MAX] = { 0 };
 	struct compare_options opts;
 	struct compare_result result;
-	char err[512] = "too many sides to compare";
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
 	size_t n = 0;
 	int rc = 0;
 
+	strbuf_adds(&err, "too many sides to compare");
 	for (size_t i = 0; i < o->nkernels && rc == 0; i++) {
 		struct kernel *k = &o->kernels[i];
 
@@ -1187,8 +1191,8 @@ static int compare_kernels(struct kernels_cli *o, struct store *st, int *caught)
 			}
 			grow_array((void **)&g->runs, &caps[g - groups], g->nruns + 1,
 				   sizeof(*g->runs));
-			rc = store_load_run_digest(st, k->runs[r], &g->runs[g->nruns], err,
-						   sizeof(err));
+			rc = store_load_run_digest(st, k->runs[r], &g->runs[g->nruns],
+						   &err);
 			if (rc == 0)
 				g->nruns++;
 		}
@@ -1196,7 +1200,7 @@ static int compare_kernels(struct kernels_cli *o, struct store *st, int *caught)
 	if (rc == 0 && n >= 2) {
 		compare_options_default(&opts);
 		opts.judge_emulated = o->judge_emulated;
-		rc = compare_build(&result, groups, n, &opts, err, sizeof(err));
+		rc = compare_build(&result, groups, n, &opts, &err);
 		if (rc == 0) {
 			putchar('\n');
 			rc = compare_print(stdout, &result, (enum compare_style)o->style,
@@ -1207,7 +1211,7 @@ static int compare_kernels(struct kernels_cli *o, struct store *st, int *caught)
 		}
 	}
 	if (rc)
-		error_msg("cannot compare the kernels: %s", err);
+		error_msg("cannot compare the kernels: %s", err.buf);
 	for (size_t g = 0; g < n; g++) {
 		for (size_t r = 0; r < groups[g].nruns; r++)
 			stored_run_free(&groups[g].runs[r]);
@@ -1258,6 +1262,7 @@ static void free_kernels(struct kernels_cli *o)
 		free(o->kernels[i].name);
 		free(o->kernels[i].path);
 		free(o->kernels[i].append);
+		free(o->kernels[i].why);
 		for (size_t r = 0; r < o->kernels[i].nruns; r++)
 			free(o->kernels[i].labels[r]);
 		free(o->kernels[i].labels);
@@ -1276,8 +1281,8 @@ int cmd_kernels(int argc, char **argv)
 	struct kernels_cli o = { 0 };
 	struct sigaction old[NSTOP];
 	bool installed[NSTOP] = { false };
-	char qemu[PATH_MAX], payload[PATH_MAX], err[PATH_MAX + 256];
-	char dbpath[PATH_MAX], version[128], why[1024];
+	char qemu[PATH_MAX], payload[PATH_MAX], dbpath[PATH_MAX], version[128];
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT, why = STRBUF_INIT;
 	struct vm_machine m;
 	struct store *st = NULL;
 	int n, rc = 1, caught = 0;
@@ -1292,8 +1297,8 @@ int cmd_kernels(int argc, char **argv)
 			  "apt-get install qemu-system-x86)");
 		goto out;
 	}
-	if (payload_find(o.guest, payload, sizeof(payload), err, sizeof(err))) {
-		error_msg("%s", err);
+	if (payload_find(o.guest, payload, sizeof(payload), &err)) {
+		error_msg("%s", err.buf);
 		goto out;
 	}
 	if (check_images(&o) != 0)
@@ -1303,7 +1308,7 @@ int cmd_kernels(int argc, char **argv)
 		goto out;
 	m = (struct vm_machine){
 		.qemu = qemu, .version = vm_qemu_version(qemu, version, sizeof(version)),
-		.accel = choose_accel(o.accel, why, sizeof(why)),
+		.accel = choose_accel(o.accel, &why),
 		.cpus = (unsigned)o.cpus, .memory_mb = (unsigned)o.memory_mb,
 		.timeout_s = o.timeout_s,
 	};
@@ -1312,7 +1317,7 @@ int cmd_kernels(int argc, char **argv)
 		.cmd = argv, .ncmd = (size_t)n,
 	};
 	install_stop(old, installed);
-	settle_accel(&o, &c, &m, why, sizeof(why));
+	settle_accel(&o, &c, &m, &why);
 	/* A boot's files are memfds and /dev/fd: nothing to clean up on disk. */
 	if (run_boots(&o, &c) != 0) {
 		if (c.usage_error) {

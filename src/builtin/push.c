@@ -49,12 +49,12 @@ static int runs_to_copy(struct store *from, char **specs, int nspecs,
 			int64_t **ids, size_t *n)
 {
 	struct run_filter all = { 0 };
-	char err[PATH_MAX + 256];
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
 
 	if (nspecs > 0)
 		return record_resolve_specs(from, specs, (size_t)nspecs, ids, n);
-	if (store_find_runs(from, &all, ids, n, err, sizeof(err))) {
-		error_msg("%s", err);
+	if (store_find_runs(from, &all, ids, n, &err)) {
+		error_msg("%s", err.buf);
 		return -1;
 	}
 	return 0;
@@ -64,18 +64,18 @@ static int copy(struct store *from, struct store *to, char **specs, int nspecs,
 		const char *verb)
 {
 	struct transfer_counts c;
-	char err[2 * PATH_MAX + 256];
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
 	int64_t *ids = NULL;
 	size_t n = 0;
 	int rc;
 
 	if (runs_to_copy(from, specs, nspecs, &ids, &n))
 		return 1;
-	rc = transfer_runs(from, to, ids, n, verb, &c, err, sizeof(err));
+	rc = transfer_runs(from, to, ids, n, verb, &c, &err);
 	free(ids);
 	if (rc)
 		error_msg("%s; %zu run%s %s before it, the rest stay where they were",
-			  err, c.copied, c.copied == 1 ? "" : "s", verb);
+			  err.buf, c.copied, c.copied == 1 ? "" : "s", verb);
 	else
 		fprintf(stderr, "%s %zu run%s %s %s (%zu there already)\n", verb,
 			c.copied, c.copied == 1 ? "" : "s",

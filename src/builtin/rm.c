@@ -27,19 +27,19 @@ static const struct command_usage rm_usage = {
 /* "run 12 (bench, label before, 2026-11-30T13:50:02Z)" */
 static int describe(struct store *st, int64_t id, char *buf, size_t len)
 {
-	char err[PATH_MAX + 256];
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
 	struct stored_run r;
 
-	switch (store_load_run_header(st, id, &r, err, sizeof(err))) {
+	switch (store_load_run_header(st, id, &r, &err)) {
 	case 0:
 		break;
 	case STORE_DAMAGED:
 		/* A run that cannot be read, or fails import's checks: removable. */
-		warn_msg("%s", err);
+		warn_msg("%s", err.buf);
 		snprintf(buf, len, "run %lld (damaged)", (long long)id);
 		return 0;
 	default:
-		error_msg("%s", err);
+		error_msg("%s", err.buf);
 		return -1;
 	}
 	snprintf(buf, len, "run %lld (%s%s%s, %s)", (long long)id, r.command,
@@ -51,7 +51,8 @@ static int describe(struct store *st, int64_t id, char *buf, size_t len)
 static int remove_runs(struct store *st, const int64_t *ids, size_t n,
 		       bool dry_run)
 {
-	char err[PATH_MAX + 256], what[256];
+	char what[256];
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
 
 	for (size_t i = 0; i < n; i++) {
 		if (describe(st, ids[i], what, sizeof(what)))
@@ -60,7 +61,7 @@ static int remove_runs(struct store *st, const int64_t *ids, size_t n,
 			printf("would remove %s\n", what);
 			continue;
 		}
-		switch (store_delete_run(st, ids[i], err, sizeof(err))) {
+		switch (store_delete_run(st, ids[i], &err)) {
 		case 0:
 			printf("removed %s\n", what);
 			break;
@@ -68,7 +69,7 @@ static int remove_runs(struct store *st, const int64_t *ids, size_t n,
 			printf("%s was already removed\n", what);
 			break;
 		default:
-			error_msg("%s", err);
+			error_msg("%s", err.buf);
 			return 1;
 		}
 	}

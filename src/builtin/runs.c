@@ -347,7 +347,8 @@ static void warn_damaged(const char *why)
 
 int cmd_runs(int argc, char **argv)
 {
-	char path[PATH_MAX], err[PATH_MAX + 256];
+	char path[PATH_MAX];
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
 	struct run_summary *runs = NULL;
 	struct run_filter filter = { 0 };
 	struct store_options store = { 0 };
@@ -362,8 +363,8 @@ int cmd_runs(int argc, char **argv)
 	st = record_open(&store, STORE_READ, path, sizeof(path));
 	if (!st)
 		return 1;
-	if (store_list_runs(st, &filter, o.verdict || o.problems, &runs, &n, warn_damaged, err, sizeof(err))) {
-		error_msg("%s", err);
+	if (store_list_runs(st, &filter, o.verdict || o.problems, &runs, &n, warn_damaged, &err)) {
+		error_msg("%s", err.buf);
 		goto out;
 	}
 	if (o.verdict || o.problems)

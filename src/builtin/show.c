@@ -325,7 +325,7 @@ static void print_run_table(const struct stored_run *r, bool histogram)
 
 int cmd_show(int argc, char **argv)
 {
-	char err[PATH_MAX + 256];
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
 	struct show_options o = { 0 };
 	struct stored_run run;
 	json_t *arr = NULL;
@@ -347,8 +347,8 @@ int cmd_show(int argc, char **argv)
 	if (json)
 		arr = runs_json_new();
 	for (size_t i = 0; i < n; i++) {
-		if (store_load_run(st, ids[i], &run, err, sizeof(err))) {
-			error_msg("%s", err);
+		if (store_load_run(st, ids[i], &run, &err)) {
+			error_msg("%s", err.buf);
 			goto out;
 		}
 		if (json) {

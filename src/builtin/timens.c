@@ -109,10 +109,10 @@ static int offset_option(const struct option_def *opt, const char *arg,
 static int side_label_option(const struct option_def *opt, const char *arg,
 			     struct strbuf *err)
 {
-	char why[96];
+	_cleanup_strbuf_ struct strbuf why = STRBUF_INIT;
 
-	if (!store_label_valid(arg, why, sizeof(why))) {
-		strbuf_addf(err, "invalid --%s '%s': %s", opt->long_name, arg, why);
+	if (!store_label_valid(arg, &why)) {
+		strbuf_addf(err, "invalid --%s '%s': %s", opt->long_name, arg, why.buf);
 		return -1;
 	}
 	*(const char **)opt->value = arg;
@@ -529,7 +529,7 @@ static int report(const struct timens_options *o, const struct timens_bench *b,
 	struct compare_group groups[TB_SIDES];
 	struct compare_options copts;
 	struct compare_result cr;
-	char err[256];
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
 	int rc = 0;
 
 	for (int s = 0; s < TB_SIDES; s++)
@@ -538,8 +538,8 @@ static int report(const struct timens_options *o, const struct timens_bench *b,
 			.runs = &runs[s], .nruns = 1,
 		};
 	compare_options_default(&copts);
-	if (compare_build(&cr, groups, TB_SIDES, &copts, err, sizeof(err)) != 0) {
-		error_msg("cannot compare the sides: %s", err);
+	if (compare_build(&cr, groups, TB_SIDES, &copts, &err) != 0) {
+		error_msg("cannot compare the sides: %s", err.buf);
 		return -1;
 	}
 	if (json) {

@@ -11,10 +11,10 @@
 #include "results/run-text.h"
 
 static int load_run(struct store *st, int64_t id, enum run_load load,
-		    struct stored_run *run, char *err, size_t errlen)
+		    struct stored_run *run, struct strbuf *err)
 {
-	int rc = load == RUNS_DIGEST ? store_load_run_digest(st, id, run, err, errlen) :
-		 store_load_run(st, id, run, err, errlen);
+	int rc = load == RUNS_DIGEST ? store_load_run_digest(st, id, run, err) :
+		 store_load_run(st, id, run, err);
 
 	/* What plot and report draw and write is text already escaped. */
 	if (rc == 0)
@@ -23,12 +23,12 @@ static int load_run(struct store *st, int64_t id, enum run_load load,
 }
 
 static int load_group(struct store *st, const int64_t *ids, size_t n,
-		      enum run_load load, struct compare_group *g, char *err,
-		      size_t errlen)
+		      enum run_load load, struct compare_group *g,
+		      struct strbuf *err)
 {
 	g->runs = xcalloc(n ? n : 1, sizeof(*g->runs));
 	for (size_t i = 0; i < n; i++) {
-		if (load_run(st, ids[i], load, &g->runs[i], err, errlen) != 0)
+		if (load_run(st, ids[i], load, &g->runs[i], err) != 0)
 			return -1;
 		g->nruns++;
 	}
@@ -40,12 +40,11 @@ static int load_group(struct store *st, const int64_t *ids, size_t n,
  * refused at once rather than after minutes of decoding samples.
  */
 static int resolve_all(struct store *st, char *const *specs, size_t nspecs,
-		       int64_t **ids, size_t *n, size_t *total, char *err,
-		       size_t errlen)
+		       int64_t **ids, size_t *n, size_t *total, struct strbuf *err)
 {
 	*total = 0;
 	for (size_t g = 0; g < nspecs; g++) {
-		if (store_resolve(st, specs[g], &ids[g], &n[g], err, errlen) != 0)
+		if (store_resolve(st, specs[g], &ids[g], &n[g], err) != 0)
 			return -1;
 		*total += n[g];
 	}
@@ -54,7 +53,7 @@ static int resolve_all(struct store *st, char *const *specs, size_t nspecs,
 
 int run_groups_load(struct store *st, char *const *specs, size_t nspecs,
 		    enum run_load load, struct compare_group **groups,
-		    size_t *ngroups, char *err, size_t errlen)
+		    size_t *ngroups, struct strbuf *err)
 {
 	int64_t **ids = xcalloc(nspecs ? nspecs : 1, sizeof(*ids));
 	size_t *n = xcalloc(nspecs ? nspecs : 1, sizeof(*n)), total;
@@ -68,17 +67,17 @@ int run_groups_load(struct store *st, char *const *specs, size_t nspecs,
 		strbuf_add_text(&shown, specs[g], TEXT_CELL_MAX);
 		(*groups)[g].spec = strbuf_detach(&shown);
 	}
-	if (resolve_all(st, specs, nspecs, ids, n, &total, err, errlen) != 0)
+	if (resolve_all(st, specs, nspecs, ids, n, &total, err) != 0)
 		goto out;
 	if (load == RUNS_WHOLE && total > RUN_GROUPS_WHOLE_MAX) {
-		snprintf(err, errlen, "%zu runs given, at most %d are read with their "
-			 "samples", total, RUN_GROUPS_WHOLE_MAX);
+		strbuf_setf(err, "%zu runs given, at most %d are read with their "
+			    "samples", total, RUN_GROUPS_WHOLE_MAX);
 		rc = RUN_GROUPS_TOO_MANY;
 		goto out;
 	}
 	rc = 0;
 	for (size_t g = 0; g < nspecs && !rc; g++)
-		rc = load_group(st, ids[g], n[g], load, &(*groups)[g], err, errlen) ? -1 : 0;
+		rc = load_group(st, ids[g], n[g], load, &(*groups)[g], err) ? -1 : 0;
 out:
 	for (size_t g = 0; g < nspecs; g++)
 		free(ids[g]);
@@ -128,27 +127,27 @@ static bool partner_loaded(const struct compare_group *groups, size_t n,
 
 /* The partner of r among its neighbouring ids, loaded into out: 0, 1 none. */
 static int find_partner(struct store *st, const struct stored_run *r,
-			enum run_load load, struct stored_run *out, char *err,
-			size_t errlen)
+			enum run_load load, struct stored_run *out,
+			struct strbuf *err)
 {
 	for (int64_t d = -1; d <= 1; d += 2) {
 		struct stored_run h;
 		bool match;
 
-		if (store_load_run_header(st, r->id + d, &h, err, errlen) != 0)
+		if (store_load_run_header(st, r->id + d, &h, err) != 0)
 			continue;
 		match = partners(r, &h);
 		stored_run_free(&h);
 		if (match)
-			return load_run(st, r->id + d, load, out, err, errlen);
+			return load_run(st, r->id + d, load, out, err);
 	}
-	err[0] = '\0';
+	strbuf_reset(err);
 	return 1;
 }
 
 int run_groups_add_timens_partners(struct store *st, enum run_load load,
 				   struct compare_group **groups, size_t *ngroups,
-				   char *err, size_t errlen)
+				   struct strbuf *err)
 {
 	size_t given = *ngroups;
 
@@ -165,7 +164,7 @@ int run_groups_add_timens_partners(struct store *st, enum run_load load,
 			add = &(*groups)[(*ngroups)++];
 			memset(add, 0, sizeof(*add));
 			add->runs = xcalloc(1, sizeof(*add->runs));
-			rc = find_partner(st, r, load, add->runs, err, errlen);
+			rc = find_partner(st, r, load, add->runs, err);
 			if (rc < 0)
 				return -1;
 			if (rc > 0) {
@@ -188,10 +187,9 @@ bool run_is_timens_side(const struct stored_run *r)
 int run_groups_load_sides(struct store *st, char *const *specs, size_t nspecs,
 			  enum timens_partners partners, enum run_load load,
 			  struct compare_group **groups, size_t *ngroups,
-			  char *err, size_t errlen)
+			  struct strbuf *err)
 {
-	int rc = run_groups_load(st, specs, nspecs, load, groups, ngroups, err,
-				 errlen);
+	int rc = run_groups_load(st, specs, nspecs, load, groups, ngroups, err);
 
 	if (rc)
 		return rc;
@@ -199,7 +197,7 @@ int run_groups_load_sides(struct store *st, char *const *specs, size_t nspecs,
 	    (partners == PARTNERS_WHEN_TIMENS &&
 	     !run_is_timens_side(&(*groups)[0].runs[0])))
 		return 0;
-	return run_groups_add_timens_partners(st, load, groups, ngroups, err, errlen);
+	return run_groups_add_timens_partners(st, load, groups, ngroups, err);
 }
 
 int run_groups_reload(struct store *st, char *const *specs, size_t nspecs,
@@ -207,17 +205,17 @@ int run_groups_reload(struct store *st, char *const *specs, size_t nspecs,
 		      const char *instead, struct compare_group **groups,
 		      size_t *ngroups)
 {
-	char err[512];
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
 	int rc;
 
 	run_groups_free(*groups, *ngroups);
 	*groups = NULL;
 	*ngroups = 0;
 	rc = run_groups_load_sides(st, specs, nspecs, partners, load, groups,
-				   ngroups, err, sizeof(err));
+				   ngroups, &err);
 	if (rc == RUN_GROUPS_TOO_MANY)
-		return usage_fail("%s: %s", err, instead);
+		return usage_fail("%s: %s", err.buf, instead);
 	if (rc)
-		error_msg("%s", err);
+		error_msg("%s", err.buf);
 	return rc ? 1 : 0;
 }

@@ -39,7 +39,7 @@ enum run_load {
  */
 int run_groups_load(struct store *st, char *const *specs, size_t nspecs,
 		    enum run_load load, struct compare_group **groups,
-		    size_t *ngroups, char *err, size_t errlen);
+		    size_t *ngroups, struct strbuf *err);
 
 /*
  * clockbench timens saves its two sides as two runs: for each side given
@@ -48,7 +48,7 @@ int run_groups_load(struct store *st, char *const *specs, size_t nspecs,
  */
 int run_groups_add_timens_partners(struct store *st, enum run_load load,
 				   struct compare_group **groups, size_t *ngroups,
-				   char *err, size_t errlen);
+				   struct strbuf *err);
 
 /* Whether r is one side of a clockbench timens run. */
 bool run_is_timens_side(const struct stored_run *r);
@@ -68,7 +68,7 @@ enum timens_partners {
 int run_groups_load_sides(struct store *st, char *const *specs, size_t nspecs,
 			  enum timens_partners partners, enum run_load load,
 			  struct compare_group **groups, size_t *ngroups,
-			  char *err, size_t errlen);
+			  struct strbuf *err);
 
 /*
  * run_groups_load_sides() into *groups anew (what they held is freed), for

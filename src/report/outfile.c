@@ -205,9 +205,9 @@ static int write_all(int fd, const char *data, size_t len)
 	return 0;
 }
 
-static int fail(struct strbuf *err, const char *path, const char *why)
+static int fail(struct strbuf *err, const char *path, const char *reason)
 {
-	strbuf_addf(err, "cannot write %s: %s", path, why);
+	strbuf_addf(err, "cannot write %s: %s", path, reason);
 	return -1;
 }
 

@@ -28,16 +28,12 @@ bool plot_row_selected(const struct plot_input *in, const struct compare_row *ro
 int plot_input_load_history(struct plot_input *in, struct store *st,
 			    struct strbuf *err)
 {
-	char why[512];
-
 	in->history = xcalloc(1, sizeof(*in->history));
 	if (in->ngroups < 2)
 		return 0;
 	if (compare_history_load(st, in->groups, in->ngroups, COMPARE_HISTORY_DEFAULT,
-				 in->history, why, sizeof(why)) != 0) {
-		strbuf_adds(err, why);
+				 in->history, err) != 0)
 		return -1;
-	}
 	return 0;
 }
 
@@ -59,12 +55,10 @@ int plot_compare_build(const struct plot_input *in, struct compare_group *groups
 		       size_t ngroups, struct compare_result *r, struct strbuf *err)
 {
 	struct compare_options o;
-	char why[512];
 
 	compare_options_default(&o);
 	o.history = in->history;
-	if (compare_build(r, groups, ngroups, &o, why, sizeof(why)) != 0) {
-		strbuf_addf(err, "%s", why);
+	if (compare_build(r, groups, ngroups, &o, err) != 0) {
 		compare_free(r);
 		return -1;
 	}

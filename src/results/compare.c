@@ -1213,15 +1213,15 @@ static void find_pooled_invocations(struct compare_result *r)
 }
 
 int compare_build(struct compare_result *r, struct compare_group *groups,
-		  size_t ngroups, const struct compare_options *o, char *err,
-		  size_t errlen)
+		  size_t ngroups, const struct compare_options *o,
+		  struct strbuf *err)
 {
 	memset(r, 0, sizeof(*r));
 	r->opts = *o;
 	r->groups = groups;
 	r->ngroups = ngroups;
 	if (ngroups < 2 || groups[0].nruns == 0) {
-		snprintf(err, errlen, "nothing to compare: need a base and another run");
+		strbuf_setf(err, "nothing to compare: need a base and another run");
 		return -1;
 	}
 	r->metric = resolve_metric(groups, ngroups, o->metric);
@@ -1230,8 +1230,8 @@ int compare_build(struct compare_result *r, struct compare_group *groups,
 	r->paired = !r->replicates && (o->paired || groups_interleaved(groups, ngroups));
 	collect_rows(r);
 	if (r->nrows == 0) {
-		snprintf(err, errlen, "no measured cell has the metric '%s'",
-			 compare_metric_name(r->metric));
+		strbuf_setf(err, "no measured cell has the metric '%s'",
+			    compare_metric_name(r->metric));
 		return -1;
 	}
 	for (size_t i = 0; i < r->nrows; i++)
@@ -1299,7 +1299,7 @@ static bool all_single_runs(const struct compare_group *groups, size_t n)
 
 int compare_history_load(struct store *st, const struct compare_group *groups,
 			 size_t ngroups, long max, struct compare_group *h,
-			 char *err, size_t errlen)
+			 struct strbuf *err)
 {
 	const struct stored_run *base;
 	struct run_filter f;
@@ -1314,18 +1314,18 @@ int compare_history_load(struct store *st, const struct compare_group *groups,
 	base = &groups[0].runs[0];
 	f = (struct run_filter){ .host = base->host, .command = base->command,
 				 .kernel = base->kernel };
-	if (store_find_runs(st, &f, &ids, &n, err, errlen) != 0)
+	if (store_find_runs(st, &f, &ids, &n, err) != 0)
 		return -1;
 	h->runs = xcalloc((size_t)max, sizeof(*h->runs));
 	for (size_t i = n; i-- > 0 && h->nruns < (size_t)max;) {
 		struct stored_run *run = &h->runs[h->nruns];
-		char why[512];
+		_cleanup_strbuf_ struct strbuf why = STRBUF_INIT;
 
 		if (in_groups(groups, ngroups, ids[i]))
 			continue;
 		/* A damaged run only leaves the history short, as runs lists it. */
-		if (store_load_run_digest(st, ids[i], run, why, sizeof(why)) != 0) {
-			warn_msg("%s; left out of the history", why);
+		if (store_load_run_digest(st, ids[i], run, &why) != 0) {
+			warn_msg("%s; left out of the history", why.buf);
 			continue;
 		}
 		if (history_eligible(groups, ngroups, run))
@@ -1338,8 +1338,8 @@ int compare_history_load(struct store *st, const struct compare_group *groups,
 
 int compare_runs(struct compare_result *r, struct store *st,
 		 struct compare_group *groups, size_t ngroups,
-		 const struct compare_options *o, long history_max, char *err,
-		 size_t errlen)
+		 const struct compare_options *o, long history_max,
+		 struct strbuf *err)
 {
 	struct compare_group *h = xcalloc(1, sizeof(*h));
 	struct compare_options opts = *o;
@@ -1347,16 +1347,16 @@ int compare_runs(struct compare_result *r, struct store *st,
 	memset(r, 0, sizeof(*r));
 	if (ngroups < 1 || groups[0].nruns == 0) {
 		free(h);
-		snprintf(err, errlen, "nothing to compare: need a base and another run");
+		strbuf_setf(err, "nothing to compare: need a base and another run");
 		return -1;
 	}
-	if (compare_history_load(st, groups, ngroups, history_max, h, err, errlen) != 0) {
+	if (compare_history_load(st, groups, ngroups, history_max, h, err) != 0) {
 		compare_group_release(h);
 		free(h);
 		return -1;
 	}
 	opts.history = h;
-	if (compare_build(r, groups, ngroups, &opts, err, errlen) != 0) {
+	if (compare_build(r, groups, ngroups, &opts, err) != 0) {
 		compare_free(r);
 		compare_group_release(h);
 		free(h);

@@ -277,8 +277,8 @@ struct compare_result {
  * with a reason (no common cells, no cell has the metric, ...).
  */
 int compare_build(struct compare_result *r, struct compare_group *groups,
-		  size_t ngroups, const struct compare_options *o, char *err,
-		  size_t errlen);
+		  size_t ngroups, const struct compare_options *o,
+		  struct strbuf *err);
 void compare_free(struct compare_result *r);
 
 /*
@@ -290,8 +290,8 @@ void compare_free(struct compare_result *r);
  */
 int compare_runs(struct compare_result *r, struct store *st,
 		 struct compare_group *groups, size_t ngroups,
-		 const struct compare_options *o, long history_max, char *err,
-		 size_t errlen);
+		 const struct compare_options *o, long history_max,
+		 struct strbuf *err);
 
 /*
  * The runs of st that may be the history of groups (compare_runs() reads
@@ -300,7 +300,7 @@ int compare_runs(struct compare_result *r, struct store *st,
  */
 int compare_history_load(struct store *st, const struct compare_group *groups,
 			 size_t ngroups, long max, struct compare_group *h,
-			 char *err, size_t errlen);
+			 struct strbuf *err);
 /* Free a group's runs and spec (not g itself). */
 void compare_group_release(struct compare_group *g);
 

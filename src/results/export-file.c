@@ -68,33 +68,23 @@ struct export_file {
 
 /* ---- errors --------------------------------------------------------- */
 
-static void set_err(char *err, size_t errlen, const char *fmt, ...) _printf_(3, 4);
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
-
 /* A syntax error at line:column; what says what, near where. */
-static int syntax_err_at(struct export_file *f, char *err, size_t errlen,
+static int syntax_err_at(struct export_file *f, struct strbuf *err,
 			 int line, int column, const char *what,
 			 const char *near)
 {
 	if (f->read_errno)
-		set_err(err, errlen, "cannot read %s: %s", f->name,
+		strbuf_setf(err, "cannot read %s: %s", f->name,
 			strerror(f->read_errno));
 	else
-		set_err(err, errlen, "%s:%d:%d: not valid JSON: %s near %s", f->name,
+		strbuf_setf(err, "%s:%d:%d: not valid JSON: %s near %s", f->name,
 			line, column, what, near);
 	f->state = FAILED;
 	return -1;
 }
 
 /* A syntax error at the byte just taken, as jansson words it. */
-static int syntax_err(struct export_file *f, char *err, size_t errlen,
+static int syntax_err(struct export_file *f, struct strbuf *err,
 		      const char *what)
 {
 	char near[16] = "'?'";
@@ -103,34 +93,34 @@ static int syntax_err(struct export_file *f, char *err, size_t errlen,
 		snprintf(near, sizeof(near), "end of file");
 	else if (f->last >= 0x20 && f->last < 0x7f)
 		snprintf(near, sizeof(near), "'%c'", f->last);
-	return syntax_err_at(f, err, errlen, f->line, f->column, what, near);
+	return syntax_err_at(f, err, f->line, f->column, what, near);
 }
 
 /* A member name given twice, placed where jansson places it. */
-static int duplicate_err(struct export_file *f, char *err, size_t errlen)
+static int duplicate_err(struct export_file *f, struct strbuf *err)
 {
 	_cleanup_strbuf_ struct strbuf near = STRBUF_INIT;
 
 	strbuf_adds(&near, "'\"");
 	strbuf_add_escaped(&near, f->key.buf);
 	strbuf_adds(&near, "\"'");
-	return syntax_err_at(f, err, errlen, f->key_line, f->key_column,
+	return syntax_err_at(f, err, f->key_line, f->key_column,
 			     "duplicate object key", near.buf);
 }
 
 /* A field that clockbench would not have written: "FILE: runs[2].uuid: ..". */
-static int field_err(struct export_file *f, char *err, size_t errlen,
-		     const char *fmt, ...) _printf_(4, 5);
-static int field_err(struct export_file *f, char *err, size_t errlen,
+static int field_err(struct export_file *f, struct strbuf *err,
+		     const char *fmt, ...) _printf_(3, 4);
+static int field_err(struct export_file *f, struct strbuf *err,
 		     const char *fmt, ...)
 {
-	char msg[512];
+	_cleanup_strbuf_ struct strbuf msg = STRBUF_INIT;
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	strbuf_vaddf(&msg, fmt, ap);
 	va_end(ap);
-	set_err(err, errlen, "%s: %s", f->name, msg);
+	strbuf_setf(err, "%s: %s", f->name, msg.buf);
 	f->state = FAILED;
 	return -1;
 }
@@ -244,33 +234,33 @@ static bool ends_scalar(int c)
 }
 
 static int too_large(struct export_file *f, const struct value_limit *lim,
-		     const char *where, char *err, size_t errlen)
+		     const char *where, struct strbuf *err)
 {
-	return field_err(f, err, errlen, "%s: larger than %s clockbench writes "
+	return field_err(f, err, "%s: larger than %s clockbench writes "
 			 "(over %zu values or %zu bytes)", where, lim->what,
 			 lim->nodes, lim->bytes);
 }
 
 /* A number, true, false or null: up to the next delimiter. */
 static int scan_scalar(struct export_file *f, const struct value_limit *lim,
-		       const char *where, char *err, size_t errlen)
+		       const char *where, struct strbuf *err)
 {
 	int c;
 
 	while (!ends_scalar(c = peek(f))) {
 		if (f->text.len >= lim->bytes)
-			return too_large(f, lim, where, err, errlen);
+			return too_large(f, lim, where, err);
 		strbuf_addch(&f->text, (char)take(f));
 	}
 	if (f->text.len)
 		return 0;
 	take(f);
-	return syntax_err(f, err, errlen, "unexpected token");
+	return syntax_err(f, err, "unexpected token");
 }
 
 /* The text of the value that starts at the next byte, into f->text. */
 static int scan_value(struct export_file *f, const struct value_limit *lim,
-		      const char *where, char *err, size_t errlen)
+		      const char *where, struct strbuf *err)
 {
 	struct scan s = { .nodes = 1 };
 	int c = peek(f);
@@ -279,21 +269,21 @@ static int scan_value(struct export_file *f, const struct value_limit *lim,
 	f->value_line = f->line;
 	f->value_column = f->column + 1;
 	if (c != '{' && c != '[' && c != '"')
-		return scan_scalar(f, lim, where, err, errlen);
+		return scan_scalar(f, lim, where, err);
 	while (!s.done) {
 		if (!refill(f)) {
 			f->last = -1;
-			return syntax_err(f, err, errlen, "premature end of input");
+			return syntax_err(f, err, "premature end of input");
 		}
 		scan_buffer(f, &s);
 		if (s.nodes > lim->nodes || f->text.len > lim->bytes)
-			return too_large(f, lim, where, err, errlen);
+			return too_large(f, lim, where, err);
 	}
 	return 0;
 }
 
 /* The scanned text as JSON; a syntax error is placed in the file. */
-static json_t *parse_text(struct export_file *f, char *err, size_t errlen)
+static json_t *parse_text(struct export_file *f, struct strbuf *err)
 {
 	json_error_t jerr;
 	json_t *j = json_loadb(f->text.buf, f->text.len,
@@ -301,7 +291,7 @@ static json_t *parse_text(struct export_file *f, char *err, size_t errlen)
 
 	if (j)
 		return j;
-	set_err(err, errlen, "%s:%d:%d: not valid JSON: %s", f->name,
+	strbuf_setf(err, "%s:%d:%d: not valid JSON: %s", f->name,
 		f->value_line + jerr.line - 1,
 		jerr.line <= 1 ? f->value_column - 1 + jerr.column : jerr.column,
 		jerr.text);
@@ -310,21 +300,21 @@ static json_t *parse_text(struct export_file *f, char *err, size_t errlen)
 }
 
 static json_t *read_value(struct export_file *f, const struct value_limit *lim,
-			  const char *where, char *err, size_t errlen)
+			  const char *where, struct strbuf *err)
 {
-	if (scan_value(f, lim, where, err, errlen))
+	if (scan_value(f, lim, where, err))
 		return NULL;
-	return parse_text(f, err, errlen);
+	return parse_text(f, err);
 }
 
 /* ---- objects and arrays ----------------------------------------------- */
 
-static int expect(struct export_file *f, int want, const char *what, char *err,
-		  size_t errlen)
+static int expect(struct export_file *f, int want, const char *what,
+		  struct strbuf *err)
 {
 	if (skip_space(f) != want) {
 		take(f);
-		return syntax_err(f, err, errlen, what);
+		return syntax_err(f, err, what);
 	}
 	take(f);
 	return 0;
@@ -334,7 +324,7 @@ static int expect(struct export_file *f, int want, const char *what, char *err,
  * Before the next member of an object: 1 and its name in f->key, 0 at the
  * closing '}' (taken), -1 on an error.
  */
-static int next_member(struct export_file *f, char *err, size_t errlen)
+static int next_member(struct export_file *f, struct strbuf *err)
 {
 	json_t *name;
 	int c = skip_space(f);
@@ -343,14 +333,14 @@ static int next_member(struct export_file *f, char *err, size_t errlen)
 		take(f);
 		return 0;
 	}
-	if (!f->first && expect(f, ',', "',' or '}' expected", err, errlen))
+	if (!f->first && expect(f, ',', "',' or '}' expected", err))
 		return -1;
 	f->first = false;
 	if (skip_space(f) != '"') {
 		take(f);
-		return syntax_err(f, err, errlen, "string or '}' expected");
+		return syntax_err(f, err, "string or '}' expected");
 	}
-	name = read_value(f, &key_limit, "a member name", err, errlen);
+	name = read_value(f, &key_limit, "a member name", err);
 	if (!name)
 		return -1;
 	strbuf_reset(&f->key);
@@ -358,7 +348,7 @@ static int next_member(struct export_file *f, char *err, size_t errlen)
 	json_decref(name);
 	f->key_line = f->line;
 	f->key_column = f->column;
-	if (expect(f, ':', "':' expected", err, errlen))
+	if (expect(f, ':', "':' expected", err))
 		return -1;
 	skip_space(f);
 	return 1;
@@ -368,7 +358,7 @@ static int next_member(struct export_file *f, char *err, size_t errlen)
  * Before the next element of an array: 1 when there is one, 0 at the
  * closing ']' (taken), -1 on an error.
  */
-static int next_element(struct export_file *f, char *err, size_t errlen)
+static int next_element(struct export_file *f, struct strbuf *err)
 {
 	int c = skip_space(f);
 
@@ -376,7 +366,7 @@ static int next_element(struct export_file *f, char *err, size_t errlen)
 		take(f);
 		return 0;
 	}
-	if (!f->first && expect(f, ',', "',' or ']' expected", err, errlen))
+	if (!f->first && expect(f, ',', "',' or ']' expected", err))
 		return -1;
 	f->first = false;
 	skip_space(f);
@@ -395,9 +385,9 @@ static bool open_array(struct export_file *f)
 
 /* The type of a value that is not what it should be, its syntax checked. */
 static const char *wrong_type(struct export_file *f, const char *where,
-			      char *err, size_t errlen)
+			      struct strbuf *err)
 {
-	json_t *j = read_value(f, &member_limit, where, err, errlen);
+	json_t *j = read_value(f, &member_limit, where, err);
 	const char *type;
 
 	if (!j)
@@ -424,33 +414,33 @@ struct run_reader {
 	struct stored_cell *cells;
 	size_t ncells, cap;
 	bool have_cells;
-	char *err;
-	size_t errlen;
+	struct strbuf *err;
 };
 
 static int read_cell(struct run_reader *rr)
 {
-	char where[64], msg[512];
+	_cleanup_strbuf_ struct strbuf msg = STRBUF_INIT;
+	char where[64];
 	struct stored_cell *c;
 	json_t *j;
 	int rc;
 
 	snprintf(where, sizeof(where), "runs[%zu].cells[%zu]", rr->idx, rr->ncells);
 	if (rr->ncells >= STORE_CELLS_MAX)
-		return field_err(rr->f, rr->err, rr->errlen, "runs[%zu].cells: more "
+		return field_err(rr->f, rr->err, "runs[%zu].cells: more "
 				 "than the %d cells clockbench writes in a run",
 				 rr->idx, STORE_CELLS_MAX);
-	j = read_value(rr->f, &cell_limit, where, rr->err, rr->errlen);
+	j = read_value(rr->f, &cell_limit, where, rr->err);
 	if (!j)
 		return -1;
 	grow_array((void **)&rr->cells, &rr->cap, rr->ncells + 1, sizeof(*c));
 	c = &rr->cells[rr->ncells];
-	rc = stored_cell_from_json(j, rr->ncells, c, msg, sizeof(msg));
+	rc = stored_cell_from_json(j, rr->ncells, c, &msg);
 	json_decref(j);
 	rr->ncells++;	/* freed with the others even when half-filled */
 	if (rc)
-		return field_err(rr->f, rr->err, rr->errlen, "runs[%zu].%s", rr->idx,
-				 msg);
+		return field_err(rr->f, rr->err, "runs[%zu].%s", rr->idx,
+				 msg.buf);
 	return 0;
 }
 
@@ -463,14 +453,14 @@ static int read_cells(struct run_reader *rr)
 
 	snprintf(where, sizeof(where), "runs[%zu].cells", rr->idx);
 	if (rr->have_cells)
-		return duplicate_err(f, rr->err, rr->errlen);
+		return duplicate_err(f, rr->err);
 	rr->have_cells = true;
 	if (!open_array(f)) {
-		type = wrong_type(f, where, rr->err, rr->errlen);
-		return type ? field_err(f, rr->err, rr->errlen, "%s: expected an "
+		type = wrong_type(f, where, rr->err);
+		return type ? field_err(f, rr->err, "%s: expected an "
 					"array, got %s", where, type) : -1;
 	}
-	while ((rc = next_element(f, rr->err, rr->errlen)) == 1)
+	while ((rc = next_element(f, rr->err)) == 1)
 		if (read_cell(rr))
 			return -1;
 	f->first = false;
@@ -495,10 +485,10 @@ static int read_header_member(struct run_reader *rr)
 
 	member_where(f, rr->idx, where, sizeof(where));
 	if (json_object_get(rr->header, f->key.buf))
-		return duplicate_err(f, rr->err, rr->errlen);
+		return duplicate_err(f, rr->err);
 	v = read_value(f, streq(f->key.buf, "environment") ||
 		       streq(f->key.buf, "config") || streq(f->key.buf, "quality") ?
-		       &json_member_limit : &member_limit, where, rr->err, rr->errlen);
+		       &json_member_limit : &member_limit, where, rr->err);
 	if (!v)
 		return -1;
 	json_object_set_new(rr->header, f->key.buf, v);
@@ -512,9 +502,9 @@ static int read_run_members(struct run_reader *rr)
 	int rc;
 
 	f->first = true;
-	while ((rc = next_member(f, rr->err, rr->errlen)) == 1) {
+	while ((rc = next_member(f, rr->err)) == 1) {
 		if (strlen(f->key.buf) != f->key.len)
-			return field_err(f, rr->err, rr->errlen, "runs[%zu]: a member "
+			return field_err(f, rr->err, "runs[%zu]: a member "
 					 "name holds a NUL character", rr->idx);
 		rc = streq(f->key.buf, "cells") ? read_cells(rr) :
 		     read_header_member(rr);
@@ -526,42 +516,42 @@ static int read_run_members(struct run_reader *rr)
 
 static int finish_run(struct run_reader *rr, struct stored_run *run)
 {
-	char msg[512];
+	_cleanup_strbuf_ struct strbuf msg = STRBUF_INIT;
 
 	if (!rr->have_cells)
-		return field_err(rr->f, rr->err, rr->errlen, "runs[%zu].cells: "
+		return field_err(rr->f, rr->err, "runs[%zu].cells: "
 				 "missing", rr->idx);
-	if (stored_run_header_from_json(rr->header, run, msg, sizeof(msg)))
-		return field_err(rr->f, rr->err, rr->errlen, "runs[%zu].%s", rr->idx,
-				 msg);
+	if (stored_run_header_from_json(rr->header, run, &msg))
+		return field_err(rr->f, rr->err, "runs[%zu].%s", rr->idx,
+				 msg.buf);
 	run->cells = rr->cells;
 	run->ncells = rr->ncells;
 	rr->cells = NULL;
 	rr->ncells = 0;
 	/* The gate every foreign run passes, whatever brought it. */
-	if (stored_run_check(run, msg, sizeof(msg))) {
+	if (stored_run_check(run, &msg)) {
 		stored_run_free(run);
-		return field_err(rr->f, rr->err, rr->errlen, "runs[%zu].%s", rr->idx,
-				 msg);
+		return field_err(rr->f, rr->err, "runs[%zu].%s", rr->idx,
+				 msg.buf);
 	}
 	return 0;
 }
 
-static int read_run(struct export_file *f, struct stored_run *run, char *err,
-		    size_t errlen)
+static int read_run(struct export_file *f, struct stored_run *run,
+		    struct strbuf *err)
 {
 	struct run_reader rr = {
 		.f = f, .idx = f->nruns, .header = json_object(),
-		.err = err, .errlen = errlen,
+		.err = err,
 	};
 	int rc = -1;
 	const char *type;
 
 	memset(run, 0, sizeof(*run));
 	if (peek(f) != '{') {
-		type = wrong_type(f, "a run", err, errlen);
+		type = wrong_type(f, "a run", err);
 		if (type)
-			field_err(f, err, errlen, "runs[%zu]: expected a run object, "
+			field_err(f, err, "runs[%zu]: expected a run object, "
 				  "got %s", rr.idx, type);
 	} else {
 		take(f);
@@ -584,9 +574,9 @@ static int read_run(struct export_file *f, struct stored_run *run, char *err,
 /* ---- the envelope ------------------------------------------------------- */
 
 /* The format version: an integer this build reads. */
-static int read_version(struct export_file *f, char *err, size_t errlen)
+static int read_version(struct export_file *f, struct strbuf *err)
 {
-	json_t *v = read_value(f, &member_limit, "clockbench_export", err, errlen);
+	json_t *v = read_value(f, &member_limit, "clockbench_export", err);
 	json_int_t version;
 
 	if (!v)
@@ -595,10 +585,10 @@ static int read_version(struct export_file *f, char *err, size_t errlen)
 	json_decref(v);
 	f->have_version = true;
 	if (version < 1)
-		return field_err(f, err, errlen, "clockbench_export: expected a "
+		return field_err(f, err, "clockbench_export: expected a "
 				 "format version such as 1");
 	if (version > STORE_EXPORT_VERSION)
-		return field_err(f, err, errlen, "clockbench_export: format %"
+		return field_err(f, err, "clockbench_export: format %"
 				 JSON_INTEGER_FORMAT " is newer than this clockbench "
 				 "reads (%d)", version, STORE_EXPORT_VERSION);
 	return 0;
@@ -615,19 +605,18 @@ static bool seen_key(struct export_file *f)
 }
 
 /* One member of the envelope; "runs" switches to reading its runs. */
-static int envelope_member(struct export_file *f, char *err, size_t errlen)
+static int envelope_member(struct export_file *f, struct strbuf *err)
 {
 	const char *type;
 	json_t *v;
 
 	if (seen_key(f))
-		return duplicate_err(f, err, errlen);
+		return duplicate_err(f, err);
 	if (streq(f->key.buf, "clockbench_export"))
-		return read_version(f, err, errlen);
+		return read_version(f, err);
 	if (!streq(f->key.buf, "runs")) {
 		/* Other members ("tool", "store") say where the file came from. */
-		v = read_value(f, &member_limit, "a member of the envelope", err,
-			       errlen);
+		v = read_value(f, &member_limit, "a member of the envelope", err);
 		json_decref(v);
 		return v ? 0 : -1;
 	}
@@ -636,29 +625,29 @@ static int envelope_member(struct export_file *f, char *err, size_t errlen)
 		f->state = IN_RUNS;
 		return 0;
 	}
-	type = wrong_type(f, "runs", err, errlen);
-	return type ? field_err(f, err, errlen, "runs: expected an array") : -1;
+	type = wrong_type(f, "runs", err);
+	return type ? field_err(f, err, "runs: expected an array") : -1;
 }
 
 /* After the envelope's '}': nothing but white space, and both members. */
-static int finish_envelope(struct export_file *f, char *err, size_t errlen)
+static int finish_envelope(struct export_file *f, struct strbuf *err)
 {
 	if (skip_space(f) >= 0) {
 		take(f);
-		return syntax_err(f, err, errlen, "end of file expected");
+		return syntax_err(f, err, "end of file expected");
 	}
 	if (f->read_errno)
-		return syntax_err(f, err, errlen, "reading");
+		return syntax_err(f, err, "reading");
 	if (!f->have_version)
-		return field_err(f, err, errlen, "clockbench_export: missing (not a "
+		return field_err(f, err, "clockbench_export: missing (not a "
 				 "file written by 'clockbench export')");
 	if (!f->have_runs)
-		return field_err(f, err, errlen, "runs: missing");
+		return field_err(f, err, "runs: missing");
 	f->state = AT_END;
 	return 0;
 }
 
-static int open_envelope(struct export_file *f, char *err, size_t errlen)
+static int open_envelope(struct export_file *f, struct strbuf *err)
 {
 	int c = skip_space(f);
 
@@ -669,10 +658,10 @@ static int open_envelope(struct export_file *f, char *err, size_t errlen)
 		return 0;
 	}
 	if (c < 0)
-		return syntax_err(f, err, errlen, "'{' expected");
-	if (!wrong_type(f, "the file", err, errlen))
+		return syntax_err(f, err, "'{' expected");
+	if (!wrong_type(f, "the file", err))
 		return -1;
-	return field_err(f, err, errlen, "not a clockbench export: expected a "
+	return field_err(f, err, "not a clockbench export: expected a "
 			 "JSON object");
 }
 
@@ -684,10 +673,10 @@ static bool envelope_name(const char *key)
 }
 
 /* Back to the first byte, keeping what was learnt about the file. */
-static int restart(struct export_file *f, char *err, size_t errlen)
+static int restart(struct export_file *f, struct strbuf *err)
 {
 	if (lseek(f->fd, f->start, SEEK_SET) < 0) {
-		set_err(err, errlen, "cannot read %s again: %s", f->name,
+		strbuf_setf(err, "cannot read %s again: %s", f->name,
 			strerror(errno));
 		return -1;
 	}
@@ -703,68 +692,65 @@ static int restart(struct export_file *f, char *err, size_t errlen)
  * `show --format json --samples` (one run) write it: read it whole.
  */
 static int read_lone_run(struct export_file *f, struct stored_run *run,
-			 char *err, size_t errlen)
+			 struct strbuf *err)
 {
-	if (restart(f, err, errlen))
+	if (restart(f, err))
 		return -1;
 	skip_space(f);
-	if (read_run(f, run, err, errlen)) {
-		size_t len = strlen(err);
-
-		snprintf(err + len, errlen - len, " (read as one run, as 'bench "
-			 "--format json --samples' writes it)");
+	if (read_run(f, run, err)) {
+		strbuf_adds(err, " (read as one run, as 'bench --format json "
+			    "--samples' writes it)");
 		return -1;
 	}
 	if (skip_space(f) >= 0) {
 		take(f);
 		stored_run_free(run);
-		return syntax_err(f, err, errlen, "end of file expected");
+		return syntax_err(f, err, "end of file expected");
 	}
 	f->state = AT_END;
 	return 1;
 }
 
 /* One step: 1 a run was read, 0 go on (or the end: state AT_END), -1 error. */
-static int step(struct export_file *f, struct stored_run *run, char *err,
-		size_t errlen)
+static int step(struct export_file *f, struct stored_run *run, struct strbuf *err)
 {
 	int rc;
 
 	switch (f->state) {
 	case AT_START:
-		return open_envelope(f, err, errlen);
+		return open_envelope(f, err);
 	case IN_ENVELOPE:
-		rc = next_member(f, err, errlen);
+		rc = next_member(f, err);
 		if (rc == 0)
-			return finish_envelope(f, err, errlen);
+			return finish_envelope(f, err);
 		if (rc == 1 && f->keys.len == 0 && !envelope_name(f->key.buf))
-			return read_lone_run(f, run, err, errlen);
-		return rc < 0 ? -1 : envelope_member(f, err, errlen);
+			return read_lone_run(f, run, err);
+		return rc < 0 ? -1 : envelope_member(f, err);
 	case IN_RUNS:
-		rc = next_element(f, err, errlen);
+		rc = next_element(f, err);
 		if (rc == 0) {
 			f->state = IN_ENVELOPE;
 			f->first = false;
 			return 0;
 		}
-		return rc < 0 || read_run(f, run, err, errlen) ? -1 : 1;
+		return rc < 0 || read_run(f, run, err) ? -1 : 1;
 	case AT_END:
 		return 0;
 	case FAILED:
 		break;
 	}
-	set_err(err, errlen, "%s: not readable after an error", f->name);
+	strbuf_setf(err, "%s: not readable after an error", f->name);
 	return -1;
 }
 
-int export_file_next(struct export_file *f, struct stored_run *run, char *err,
-		     size_t errlen)
+int export_file_next(struct export_file *f, struct stored_run *run,
+		     struct strbuf *err)
 {
 	int rc;
 
 	memset(run, 0, sizeof(*run));
 	do
-		rc = step(f, run, err, errlen);
+		rc = step(f, run, err);
 	while (rc == 0 && f->state != AT_END);
 	return rc;
 }
@@ -807,7 +793,7 @@ static int copy_fd(int from, int to)
 }
 
 /* Standard input as a file that can be read twice. */
-static int stdin_copy(char *err, size_t errlen)
+static int stdin_copy(struct strbuf *err)
 {
 	const char *dir = getenv("TMPDIR");
 	int fd;
@@ -816,7 +802,7 @@ static int stdin_copy(char *err, size_t errlen)
 		dir = "/tmp";
 	fd = unnamed_file(dir);
 	if (fd < 0 || copy_fd(STDIN_FILENO, fd) < 0) {
-		set_err(err, errlen, "cannot keep a copy of standard input in %s: %s",
+		strbuf_setf(err, "cannot keep a copy of standard input in %s: %s",
 			dir, strerror(errno));
 		if (fd >= 0)
 			close(fd);
@@ -825,8 +811,7 @@ static int stdin_copy(char *err, size_t errlen)
 	return fd;
 }
 
-static int open_input(struct export_file *f, const char *name, char *err,
-		      size_t errlen)
+static int open_input(struct export_file *f, const char *name, struct strbuf *err)
 {
 	struct stat sb;
 
@@ -834,7 +819,7 @@ static int open_input(struct export_file *f, const char *name, char *err,
 	if (!streq(name, "-")) {
 		f->fd = open(name, O_RDONLY | O_CLOEXEC);
 		if (f->fd < 0)
-			set_err(err, errlen, "cannot read %s: %s", name, strerror(errno));
+			strbuf_setf(err, "cannot read %s: %s", name, strerror(errno));
 		return f->fd < 0 ? -1 : 0;
 	}
 	if (fstat(STDIN_FILENO, &sb) == 0 && S_ISREG(sb.st_mode) &&
@@ -844,7 +829,7 @@ static int open_input(struct export_file *f, const char *name, char *err,
 		return 0;
 	}
 	f->start = 0;
-	f->fd = stdin_copy(err, errlen);
+	f->fd = stdin_copy(err);
 	return f->fd < 0 ? -1 : 0;
 }
 
@@ -859,37 +844,36 @@ static struct export_file *export_file_new(const char *name)
 	return f;
 }
 
-struct export_file *export_file_open(const char *name, char *err,
-				     size_t errlen)
+struct export_file *export_file_open(const char *name, struct strbuf *err)
 {
 	struct export_file *f = export_file_new(name);
 
-	if (open_input(f, name, err, errlen) ||
-	    export_file_rewind(f, err, errlen)) {
+	if (open_input(f, name, err) ||
+	    export_file_rewind(f, err)) {
 		export_file_close(f);
 		return NULL;
 	}
 	return f;
 }
 
-struct export_file *export_file_open_fd(int fd, const char *name, char *err,
-					size_t errlen)
+struct export_file *export_file_open_fd(int fd, const char *name,
+					struct strbuf *err)
 {
 	struct export_file *f = export_file_new(name);
 
 	f->fd = fd;
 	f->own_fd = false;
-	if (export_file_rewind(f, err, errlen)) {
+	if (export_file_rewind(f, err)) {
 		export_file_close(f);
 		return NULL;
 	}
 	return f;
 }
 
-int export_file_rewind(struct export_file *f, char *err, size_t errlen)
+int export_file_rewind(struct export_file *f, struct strbuf *err)
 {
 	if (lseek(f->fd, f->start, SEEK_SET) < 0) {
-		set_err(err, errlen, "cannot read %s again: %s", f->name,
+		strbuf_setf(err, "cannot read %s again: %s", f->name,
 			strerror(errno));
 		return -1;
 	}

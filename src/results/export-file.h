@@ -7,10 +7,11 @@
  * JSON; a cell or member larger than clockbench writes is refused before it
  * is parsed, so a hostile file cannot make the parser allocate gigabytes.
  *
- *	f = export_file_open("runs.json", err, sizeof(err));
- *	while ((rc = export_file_next(f, &run, err, sizeof(err))) == 1)
+ *	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
+ *	f = export_file_open("runs.json", &err);
+ *	while ((rc = export_file_next(f, &run, &err)) == 1)
  *		... stored_run_free(&run);
- *	rc < 0: err names the place, rc == 0: the whole file was valid
+ *	rc < 0: err.buf names the place, rc == 0: the whole file was valid
  *
  * Members may come in any order (jq -S sorts them); a file is valid only
  * once export_file_next() has returned 0, so a caller that must not store
@@ -30,12 +31,11 @@ struct export_file;
  * (in $TMPDIR) unless it is a regular file, so that it can be read twice.
  * NULL with the reason in err.
  */
-struct export_file *export_file_open(const char *name, char *err,
-				     size_t errlen);
+struct export_file *export_file_open(const char *name, struct strbuf *err);
 
 /* The same from an open file, read from its start, which stays open. */
-struct export_file *export_file_open_fd(int fd, const char *name, char *err,
-					size_t errlen);
+struct export_file *export_file_open_fd(int fd, const char *name,
+					struct strbuf *err);
 
 /*
  * The next run: 1 with run filled (free it with stored_run_free()), 0 at
@@ -43,11 +43,11 @@ struct export_file *export_file_open_fd(int fd, const char *name, char *err,
  * "FILE:LINE:COLUMN: not valid JSON: ..." or "FILE: runs[2].cells[0].name:
  * ...". After -1 the file gives only -1.
  */
-int export_file_next(struct export_file *f, struct stored_run *run, char *err,
-		     size_t errlen);
+int export_file_next(struct export_file *f, struct stored_run *run,
+		     struct strbuf *err);
 
 /* Back to the start. 0 or -1. */
-int export_file_rewind(struct export_file *f, char *err, size_t errlen);
+int export_file_rewind(struct export_file *f, struct strbuf *err);
 
 /* Runs read since the start (or the last rewind). */
 size_t export_file_runs(const struct export_file *f);

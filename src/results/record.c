@@ -20,14 +20,14 @@
 int store_option_db(const struct option_def *opt, const char *arg,
 		    struct strbuf *err)
 {
-	char why[256];
+	_cleanup_strbuf_ struct strbuf why = STRBUF_INIT;
 
 	if (!*arg) {
 		strbuf_adds(err, "empty --db path");
 		return -1;
 	}
-	if (store_is_url(arg) && store_check_url(arg, why, sizeof(why))) {
-		strbuf_addf(err, "invalid --%s URL: %s", opt->long_name, why);
+	if (store_is_url(arg) && store_check_url(arg, &why)) {
+		strbuf_addf(err, "invalid --%s URL: %s", opt->long_name, why.buf);
 		return -1;
 	}
 	*(const char **)opt->value = arg;
@@ -37,10 +37,10 @@ int store_option_db(const struct option_def *opt, const char *arg,
 int store_option_label(const struct option_def *opt, const char *arg,
 		    struct strbuf *err)
 {
-	char why[96];
+	_cleanup_strbuf_ struct strbuf why = STRBUF_INIT;
 
-	if (!store_label_valid(arg, why, sizeof(why))) {
-		strbuf_addf(err, "invalid --label '%s': %s", arg, why);
+	if (!store_label_valid(arg, &why)) {
+		strbuf_addf(err, "invalid --label '%s': %s", arg, why.buf);
 		return -1;
 	}
 	*(const char **)opt->value = arg;
@@ -79,30 +79,31 @@ static int make_parent_dirs(const char *path)
 /* o's store, its path in path; err says why not (not printed). */
 static struct store *open_store(const struct store_options *o,
 				enum store_access access, char *path, size_t len,
-				char *err, size_t errlen)
+				struct strbuf *err)
 {
 	bool create_dirs;
 
 	record_db_path(o, path, len, &create_dirs);
 	if (access == STORE_WRITE && create_dirs && make_parent_dirs(path) != 0) {
-		snprintf(err, errlen, "cannot create the directory of %s: %s", path,
-			 strerror(errno));
+		strbuf_setf(err, "cannot create the directory of %s: %s", path,
+			    strerror(errno));
 		return NULL;
 	}
-	return store_open_access(path, access, err, errlen);
+	return store_open_access(path, access, err);
 }
 
 struct store *record_open(const struct store_options *o,
 			  enum store_access access, char *path, size_t len)
 {
-	char buf[PATH_MAX], err[PATH_MAX + 256];
+	char buf[PATH_MAX];
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
 	struct store *st;
 
-	st = open_store(o, access, buf, sizeof(buf), err, sizeof(err));
+	st = open_store(o, access, buf, sizeof(buf), &err);
 	if (path)
 		snprintf(path, len, "%s", buf);
 	if (!st)
-		error_msg("%s", err);
+		error_msg("%s", err.buf);
 	else if (store_warning(st))
 		warn_msg("%s", store_warning(st));
 	return st;
@@ -112,8 +113,7 @@ struct store *record_open(const struct store_options *o,
  * Where an absent store would be created: the directory that would hold it
  * (or, for the default path, its nearest existing parent) is writable.
  */
-static int check_creatable(const char *path, bool create_dirs, char *err,
-			   size_t errlen)
+static int check_creatable(const char *path, bool create_dirs, struct strbuf *err)
 {
 	char dir[PATH_MAX];
 	char *slash;
@@ -130,17 +130,17 @@ static int check_creatable(const char *path, bool create_dirs, char *err,
 	if (access(dir, W_OK | X_OK) == 0)
 		return 0;
 	if (errno == ENOENT)
-		snprintf(err, errlen, "cannot create %s: directory %s does not exist",
-			 path, dir);
+		strbuf_setf(err, "cannot create %s: directory %s does not exist",
+			    path, dir);
 	else
-		snprintf(err, errlen, "cannot create %s in %s: %s", path, dir,
-			 strerror(errno));
+		strbuf_setf(err, "cannot create %s in %s: %s", path, dir,
+			    strerror(errno));
 	return -1;
 }
 
 /* A store that exists takes a run now, or is merely locked (1). */
 static int check_store(const struct store_options *o, char *path, size_t len,
-		       char *err, size_t errlen)
+		       struct strbuf *err)
 {
 	struct store *st;
 	bool create_dirs;
@@ -150,38 +150,39 @@ static int check_store(const struct store_options *o, char *path, size_t len,
 
 	record_db_path(o, path, len, &create_dirs);
 	if (!*path)
-		return open_store(o, STORE_WRITE, path, len, err, errlen) ? 0 : -1;
+		return open_store(o, STORE_WRITE, path, len, err) ? 0 : -1;
 	/* A server's store is created, or upgraded, by this first connection. */
 	if (store_is_url(path))
-		st = store_open_access(path, STORE_WRITE, err, errlen);
+		st = store_open_access(path, STORE_WRITE, err);
 	else if (stat(path, &sb) != 0 && errno == ENOENT)
-		return check_creatable(path, create_dirs, err, errlen);
+		return check_creatable(path, create_dirs, err);
 	/* Empty: another process has just created it and is writing its schema. */
 	else if (sb.st_size == 0)
-		return check_creatable(path, false, err, errlen);
+		return check_creatable(path, false, err);
 	else
-		st = store_open_access(path, STORE_UPDATE, err, errlen);
-	rc = st ? store_probe_write(st, err, errlen) : -1;
+		st = store_open_access(path, STORE_UPDATE, err);
+	rc = st ? store_probe_write(st, err) : -1;
 	store_close(st);
 	return rc;
 }
 
 int record_check(const struct store_options *o)
 {
-	char path[PATH_MAX], err[2 * PATH_MAX + 256];
+	char path[PATH_MAX];
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
 	int rc;
 
 	if (o && o->no_save)
 		return 0;
-	rc = check_store(o, path, sizeof(path), err, sizeof(err));
+	rc = check_store(o, path, sizeof(path), &err);
 	if (rc < 0) {
 		error_msg("%s; nothing measured (--no-save measures without saving)",
-			  err);
+			  err.buf);
 		return -1;
 	}
 	if (rc > 0)
 		warn_msg("%s: measuring anyway; the run is spooled if it stays locked",
-			 err);
+			 err.buf);
 	return 0;
 }
 
@@ -400,28 +401,30 @@ void record_finish(struct stored_run *run, double elapsed_s, bool interrupted)
 
 /* The run the store refused, kept in the spool; one line says where. */
 static void spool_run(const struct store_options *o, const char *path,
-		      const struct stored_run *run, const char *why)
+		      const struct stored_run *run, const char *reason)
 {
-	char file[PATH_MAX + 64], err[2 * PATH_MAX + 128];
+	char file[PATH_MAX + 64];
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
 	bool db = o && o->db;
 	_cleanup_free_ char *name = store_display_name(path);
 
 	if (!*path) {
-		error_msg("run not saved: %s", why);
+		error_msg("run not saved: %s", reason);
 		return;
 	}
-	if (spool_write(path, run, file, sizeof(file), err, sizeof(err))) {
-		error_msg("run not saved: %s; nor spooled: %s", why, err);
+	if (spool_write(path, run, file, sizeof(file), &err)) {
+		error_msg("run not saved: %s; nor spooled: %s", reason, err.buf);
 		return;
 	}
 	error_msg("run not saved: %s; it is kept in %s: 'clockbench import%s%s %s' "
-		  "adds it, as will the next command that saves to %s", why, file,
+		  "adds it, as will the next command that saves to %s", reason, file,
 		  db ? " --db " : "", db ? name : "", file, name);
 }
 
 int record_save(const struct store_options *o, struct stored_run *run)
 {
-	char path[PATH_MAX], err[PATH_MAX + 256];
+	char path[PATH_MAX];
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
 	struct store *st;
 	int rc = -1;
 
@@ -429,9 +432,9 @@ int record_save(const struct store_options *o, struct stored_run *run)
 		return 0;
 	/* One uuid whether the run lands in the store or in the spool. */
 	stored_run_fill_defaults(run);
-	st = open_store(o, STORE_WRITE, path, sizeof(path), err, sizeof(err));
+	st = open_store(o, STORE_WRITE, path, sizeof(path), &err);
 	if (st)
-		rc = store_save_run(st, run, err, sizeof(err));
+		rc = store_save_run(st, run, &err);
 	if (rc == 0) {
 		text_line(stderr, "saved run %lld to %s", (long long)run->id,
 			  store_name(st));
@@ -439,14 +442,14 @@ int record_save(const struct store_options *o, struct stored_run *run)
 	}
 	store_close(st);
 	if (rc)
-		spool_run(o, path, run, err);
+		spool_run(o, path, run, err.buf);
 	return rc;
 }
 
 int record_resolve_specs(struct store *st, char *const *specs, size_t nspecs,
 			 int64_t **ids, size_t *n)
 {
-	char err[PATH_MAX + 256];
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
 	size_t cap = 0;
 
 	*ids = NULL;
@@ -455,8 +458,8 @@ int record_resolve_specs(struct store *st, char *const *specs, size_t nspecs,
 		int64_t *found;
 		size_t nfound;
 
-		if (store_resolve(st, specs[i], &found, &nfound, err, sizeof(err))) {
-			error_msg("%s", err);
+		if (store_resolve(st, specs[i], &found, &nfound, &err)) {
+			error_msg("%s", err.buf);
 			free(*ids);
 			*ids = NULL;
 			*n = 0;

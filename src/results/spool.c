@@ -7,7 +7,6 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <pwd.h>
-#include <stdarg.h>
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
@@ -17,16 +16,6 @@
 #include "basic/text.h"
 #include "config.h"
 #include "results/export-file.h"
-
-static void set_err(char *err, size_t errlen, const char *fmt, ...) _printf_(3, 4);
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
 
 /* ---- where ---------------------------------------------------------- */
 
@@ -116,21 +105,20 @@ void spool_dirs(const char *db, char *beside, size_t blen, char *state,
  * shared directory: such a directory is refused, not used. -1 with errno
  * (ENOENT: there is none), and why in err for one that is not ours.
  */
-static int open_own_dir(const char *dir, char *why, size_t len)
+static int open_own_dir(const char *dir, struct strbuf *err)
 {
 	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	struct stat sb;
 
-	if (why && len)
-		*why = '\0';
+	strbuf_reset(err);
 	if (fd < 0) {
 		if (errno == ELOOP || errno == ENOTDIR)
-			set_err(why, len, "%s is not a directory (a symlink?)", dir);
+			strbuf_setf(err, "%s is not a directory (a symlink?)", dir);
 		return -1;
 	}
 	if (fstat(fd, &sb) != 0 || !S_ISDIR(sb.st_mode) || sb.st_uid != geteuid() ||
 	    (sb.st_mode & 077)) {
-		set_err(why, len, "%s is not this user's own directory (owner uid %u, "
+		strbuf_setf(err, "%s is not this user's own directory (owner uid %u, "
 			"mode %04o; clockbench makes it 0700)", dir, (unsigned)sb.st_uid,
 			(unsigned)(sb.st_mode & 07777));
 		close(fd);
@@ -175,21 +163,21 @@ static int write_export(int fd, const char *db, const struct stored_run *run)
 }
 
 /*
- * UUID.json in dir, via UUID.json.tmp: 0, or -1 with errno set (and why,
+ * UUID.json in dir, via UUID.json.tmp: 0, or -1 with errno set (and err,
  * for a directory that is not ours). Only the state directory's parents
  * are created: beside a store whose directory is missing there is no
  * place.
  */
 static int write_in(const char *dir, bool parents, const char *db,
 		    const struct stored_run *run, char *file, size_t len,
-		    char *why, size_t whylen)
+		    struct strbuf *err)
 {
 	char name[64], tmp[80];
 	int dfd, fd, saved;
 
 	if (parents ? mkdir_p_private(dir) : mkdir(dir, 0700) && errno != EEXIST)
 		return -1;
-	dfd = open_own_dir(dir, why, whylen);
+	dfd = open_own_dir(dir, err);
 	if (dfd < 0)
 		return -1;
 	snprintf(file, len, "%s/%s.json", dir, run->uuid);
@@ -220,23 +208,23 @@ static int write_in(const char *dir, bool parents, const char *db,
 }
 
 int spool_write(const char *db, const struct stored_run *run, char *file,
-		size_t len, char *err, size_t errlen)
+		size_t len, struct strbuf *err)
 {
 	char beside[PATH_MAX], state[PATH_MAX], abs[PATH_MAX];
-	char why1[PATH_MAX + 96] = "", why2[PATH_MAX + 96] = "";
+	_cleanup_strbuf_ struct strbuf why1 = STRBUF_INIT, why2 = STRBUF_INIT;
 	int first;
 
 	spool_dirs(db, beside, sizeof(beside), state, sizeof(state));
 	absolute_path(db, abs, sizeof(abs));
 	errno = ENOENT;
-	if (*beside && write_in(beside, false, abs, run, file, len, why1,
-				sizeof(why1)) == 0)
+	if (*beside && write_in(beside, false, abs, run, file, len, &why1) == 0)
 		return 0;
 	first = errno;
-	if (write_in(state, true, abs, run, file, len, why2, sizeof(why2)) == 0)
+	if (write_in(state, true, abs, run, file, len, &why2) == 0)
 		return 0;
-	set_err(err, errlen, "cannot write to %s (%s) nor to %s (%s)", beside,
-		*why1 ? why1 : strerror(first), state, *why2 ? why2 : strerror(errno));
+	strbuf_setf(err, "cannot write to %s (%s) nor to %s (%s)", beside,
+		why1.len ? why1.buf : strerror(first), state,
+		    why2.len ? why2.buf : strerror(errno));
 	return -1;
 }
 
@@ -249,7 +237,8 @@ int spool_write(const char *db, const struct stored_run *run, char *file,
  * A spool entry that is not a run clockbench wrote, moved to rejected/
  * in the spool, with a warning: never imported, and never read again.
  */
-static void reject(int dfd, const char *dir, const char *name, const char *why)
+static void reject(int dfd, const char *dir, const char *name,
+		   const char *reason)
 {
 	int rfd;
 
@@ -260,10 +249,10 @@ static void reject(int dfd, const char *dir, const char *name, const char *why)
 			     O_CLOEXEC);
 	if (rfd >= 0 && renameat(dfd, name, rfd, name) == 0)
 		warn_msg("%s/%s: %s; not imported, moved to %s/rejected/", dir, name,
-			 why, dir);
+			 reason, dir);
 	else
 		warn_msg("%s/%s: %s; not imported (cannot move it aside: %m)", dir,
-			 name, why);
+			 name, reason);
 	if (rfd >= 0)
 		close(rfd);
 }
@@ -294,28 +283,29 @@ static void remove_if_abandoned(int dfd, const char *dir, const char *name)
 static int import_file(struct store *st, int dfd, const char *dir,
 		       const char *name, int fd)
 {
-	char err[PATH_MAX + 512], path[PATH_MAX + 256];
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
+	char path[PATH_MAX + 256];
 	struct export_file *f;
 	struct stored_run run;
 	int rc, n = 0;
 
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	f = export_file_open_fd(fd, path, err, sizeof(err));
+	f = export_file_open_fd(fd, path, &err);
 	if (!f) {
-		reject(dfd, dir, name, err);
+		reject(dfd, dir, name, err.buf);
 		return 0;
 	}
-	while ((rc = export_file_next(f, &run, err, sizeof(err))) == 1)
+	while ((rc = export_file_next(f, &run, &err)) == 1)
 		stored_run_free(&run);
-	if (rc < 0 || export_file_rewind(f, err, sizeof(err))) {
+	if (rc < 0 || export_file_rewind(f, &err)) {
 		export_file_close(f);
 		/* err begins with the path: say what is wrong after it. */
-		reject(dfd, dir, name, strncmp(err, path, strlen(path)) ? err :
-		       err + strlen(path) + (err[strlen(path)] == ':' ? 2 : 0));
+		reject(dfd, dir, name, strncmp(err.buf, path, strlen(path)) ? err.buf :
+		       err.buf + strlen(path) + (err.buf[strlen(path)] == ':' ? 2 : 0));
 		return 0;
 	}
-	while ((rc = export_file_next(f, &run, err, sizeof(err))) == 1) {
-		rc = store_import_run(st, &run, err, sizeof(err));
+	while ((rc = export_file_next(f, &run, &err)) == 1) {
+		rc = store_import_run(st, &run, &err);
 		if (rc >= 0)
 			text_line(stderr, rc == 0 ? "imported run %s spooled in %s as run "
 				"%lld" : "run %s spooled in %s was already stored as "
@@ -327,7 +317,7 @@ static int import_file(struct store *st, int dfd, const char *dir,
 	}
 	export_file_close(f);
 	if (rc < 0) {
-		error_msg("%s; %s stays in the spool", err, path);
+		error_msg("%s; %s stays in the spool", err.buf, path);
 		return -1;
 	}
 	unlinkat(dfd, name, 0);
@@ -386,14 +376,14 @@ static int import_entry(struct store *st, int dfd, const char *dir,
 
 static int import_dir(struct store *st, const char *dir)
 {
-	char why[PATH_MAX + 96];
-	int dfd = open_own_dir(dir, why, sizeof(why)), fd, total = 0, n = 0;
+	_cleanup_strbuf_ struct strbuf why = STRBUF_INIT;
+	int dfd = open_own_dir(dir, &why), fd, total = 0, n = 0;
 	struct dirent *e;
 	DIR *d;
 
 	if (dfd < 0) {
-		if (*why)
-			warn_msg("runs spooled in %s not imported: %s", dir, why);
+		if (why.len)
+			warn_msg("runs spooled in %s not imported: %s", dir, why.buf);
 		return 0;
 	}
 	fd = dup(dfd);

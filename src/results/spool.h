@@ -27,7 +27,7 @@
  * file's path in file; -1 with err saying why for each place tried.
  */
 int spool_write(const char *db, const struct stored_run *run, char *file,
-		size_t len, char *err, size_t errlen);
+		size_t len, struct strbuf *err);
 
 /*
  * Import into st every run spooled for the store at db, saying so on

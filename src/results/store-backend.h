@@ -67,13 +67,13 @@ struct store_ops {
 	 */
 	int (*run)(struct store *st, const char *sql, const struct sql_param *params,
 		   size_t nparams, sql_row_fn fn, void *ctx, const char *what,
-		   char *err, size_t errlen);
+		   struct strbuf *err);
 	/* A transaction: write takes the write lock at once (SQLite). */
-	int (*begin)(struct store *st, bool write, const char *what, char *err,
-		     size_t errlen);
-	int (*commit)(struct store *st, const char *what, char *err, size_t errlen);
+	int (*begin)(struct store *st, bool write, const char *what,
+		     struct strbuf *err);
+	int (*commit)(struct store *st, const char *what, struct strbuf *err);
 	void (*rollback)(struct store *st);
-	int (*probe_write)(struct store *st, char *err, size_t errlen);
+	int (*probe_write)(struct store *st, struct strbuf *err);
 	void (*close)(struct store *st);
 
 	bool (*is_null)(const struct sql_row *r, int col);
@@ -93,15 +93,13 @@ struct store {
 	 * reads what it has (NULL for the columns a later migration adds).
 	 */
 	int64_t version;
-	char warning[PATH_MAX + 128];	/* what a reader should know, or "" */
+	char *warning;		/* what a reader should know, or NULL */
 	/*
 	 * A server's passwords as given, however spelt, taken out of every
 	 * message of libpq's that could quote them (store-pg.c).
 	 */
 	char *secrets[8];
 };
-
-void store_set_err(char *err, size_t errlen, const char *fmt, ...) _printf_(3, 4);
 
 /*
  * The CREATE VIEW statements of schema 3's views of the metrics, malloc'd;
@@ -123,8 +121,8 @@ char *store_views_sql(const char *started);
 
 /* The backends' openers: 0, or -1 with the reason (st->impl then NULL). */
 int store_sqlite_open(struct store *st, const char *path,
-		      enum store_access access, char *err, size_t errlen);
+		      enum store_access access, struct strbuf *err);
 int store_pg_open(struct store *st, const char *url, enum store_access access,
-		  char *err, size_t errlen);
+		  struct strbuf *err);
 
 #endif

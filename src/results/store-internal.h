@@ -21,8 +21,8 @@ enum { SAMPLES_RAW, SAMPLES_COMPACT };
 
 /* Statements and rows through the backend (store.c). */
 int run_sql(struct store *st, const char *sql, const struct sql_param *p,
-	    size_t n, sql_row_fn fn, void *ctx, const char *what, char *err,
-	    size_t errlen);
+	    size_t n, sql_row_fn fn, void *ctx, const char *what,
+	    struct strbuf *err);
 bool row_null(const struct sql_row *r, int col);
 int64_t row_int(const struct sql_row *r, int col);
 double row_double(const struct sql_row *r, int col);

@@ -174,22 +174,22 @@ const char *find_control(const char *s)
  * at most max bytes, no control character (every command prints it).
  */
 static int check_text(const char *s, size_t len, const char *where, size_t max,
-		      char *err, size_t errlen)
+		      struct strbuf *err)
 {
 	const char *bad;
 
 	if (strlen(s) != len) {
-		store_set_err(err, errlen, "%s: contains a NUL character", where);
+		strbuf_setf(err, "%s: contains a NUL character", where);
 		return -1;
 	}
 	if (len > max) {
-		store_set_err(err, errlen, "%s: %zu bytes, more than clockbench writes (%zu)",
+		strbuf_setf(err, "%s: %zu bytes, more than clockbench writes (%zu)",
 			where, len, max);
 		return -1;
 	}
 	bad = find_control(s);
 	if (bad) {
-		store_set_err(err, errlen, "%s: contains a control character (byte %zu)",
+		strbuf_setf(err, "%s: contains a control character (byte %zu)",
 			where, (size_t)(bad - s));
 		return -1;
 	}
@@ -198,46 +198,45 @@ static int check_text(const char *s, size_t len, const char *where, size_t max,
 
 /* A string member of at most max bytes. Absent: "" when optional. */
 static int get_string(const json_t *obj, const char *key, const char *where,
-		      bool required, size_t max, char **out, char *err,
-		      size_t errlen)
+		      bool required, size_t max, char **out, struct strbuf *err)
 {
 	const json_t *j = json_object_get(obj, key);
 
 	if (!j) {
 		if (required) {
-			store_set_err(err, errlen, "%s: missing", where);
+			strbuf_setf(err, "%s: missing", where);
 			return -1;
 		}
 		*out = xstrdup("");
 		return 0;
 	}
 	if (!json_is_string(j)) {
-		store_set_err(err, errlen, "%s: expected a string, got %s", where,
+		strbuf_setf(err, "%s: expected a string, got %s", where,
 			json_type_name(j));
 		return -1;
 	}
 	if (check_text(json_string_value(j), json_string_length(j), where, max,
-		       err, errlen))
+		       err))
 		return -1;
 	*out = xstrdup(json_string_value(j));
 	return 0;
 }
 
 static int get_samples(const json_t *arr, const char *where, double **out,
-		       size_t *n, char *err, size_t errlen)
+		       size_t *n, struct strbuf *err)
 {
 	struct jpath p;
 	size_t i;
 	json_t *v;
 
 	if (!json_is_array(arr)) {
-		store_set_err(err, errlen, "%s: expected an array of numbers, got %s",
+		strbuf_setf(err, "%s: expected an array of numbers, got %s",
 			where, json_type_name(arr));
 		return -1;
 	}
 	*n = json_array_size(arr);
 	if (*n > STORE_SAMPLES_MAX) {
-		store_set_err(err, errlen, "%s: %zu samples, more than clockbench takes in "
+		strbuf_setf(err, "%s: %zu samples, more than clockbench takes in "
 			"a cell (%d)", where, *n, STORE_SAMPLES_MAX);
 		return -1;
 	}
@@ -248,7 +247,7 @@ static int get_samples(const json_t *arr, const char *where, double **out,
 		} else if (json_is_null(v)) {
 			(*out)[i] = NAN;	/* how a non-finite sample is exported */
 		} else {
-			store_set_err(err, errlen, "%s: expected a number, got %s",
+			strbuf_setf(err, "%s: expected a number, got %s",
 				jpath(&p, "%s[%zu]", where, i), json_type_name(v));
 			return -1;
 		}
@@ -258,14 +257,14 @@ static int get_samples(const json_t *arr, const char *where, double **out,
 
 /* Per-sample values beside the samples: as many as there are samples. */
 static int get_same_length(const json_t *arr, const char *where, size_t n,
-			   double **out, char *err, size_t errlen)
+			   double **out, struct strbuf *err)
 {
 	size_t got;
 
-	if (get_samples(arr, where, out, &got, err, errlen))
+	if (get_samples(arr, where, out, &got, err))
 		return -1;
 	if (got != n) {
-		store_set_err(err, errlen, "%s: %zu values for %zu samples", where, got, n);
+		strbuf_setf(err, "%s: %zu values for %zu samples", where, got, n);
 		return -1;
 	}
 	return 0;
@@ -276,32 +275,32 @@ static int get_same_length(const json_t *arr, const char *where, size_t n,
  * round, so a round of 4294967295 would ask it for 34 GB.
  */
 static int get_rounds(const json_t *arr, const char *where,
-		      struct stored_cell *c, char *err, size_t errlen)
+		      struct stored_cell *c, struct strbuf *err)
 {
 	struct jpath p;
 	size_t i;
 	json_t *v;
 
 	if (!json_is_array(arr)) {
-		store_set_err(err, errlen, "%s: expected an array of round numbers, got %s",
+		strbuf_setf(err, "%s: expected an array of round numbers, got %s",
 			where, json_type_name(arr));
 		return -1;
 	}
 	if (json_array_size(arr) != c->n) {
-		store_set_err(err, errlen, "%s: %zu values for %zu samples", where,
+		strbuf_setf(err, "%s: %zu values for %zu samples", where,
 			json_array_size(arr), c->n);
 		return -1;
 	}
 	c->rounds = xmalloc((c->n ? c->n : 1) * sizeof(uint32_t));
 	json_array_foreach(arr, i, v) {
 		if (!json_is_integer(v)) {
-			store_set_err(err, errlen, "%s: expected a round number, got %s",
+			strbuf_setf(err, "%s: expected a round number, got %s",
 				jpath(&p, "%s[%zu]", where, i), json_type_name(v));
 			return -1;
 		}
 		if (json_integer_value(v) < 0 ||
 		    json_integer_value(v) >= STORE_ROUNDS_MAX) {
-			store_set_err(err, errlen, "%s: round %" JSON_INTEGER_FORMAT " is out "
+			strbuf_setf(err, "%s: round %" JSON_INTEGER_FORMAT " is out "
 				"of range (clockbench numbers rounds 0 to %d)",
 				jpath(&p, "%s[%zu]", where, i), json_integer_value(v),
 				STORE_ROUNDS_MAX - 1);
@@ -326,7 +325,7 @@ static bool cell_status_known(const char *status)
 
 /* The text fields of a cell, with the most bytes clockbench writes in each. */
 static int cell_strings_from_json(const json_t *j, size_t idx,
-				  struct stored_cell *c, char *err, size_t errlen)
+				  struct stored_cell *c, struct strbuf *err)
 {
 	const struct {
 		const char *key;
@@ -348,14 +347,14 @@ static int cell_strings_from_json(const json_t *j, size_t idx,
 	for (size_t k = 0; k < ARRAY_SIZE(fields); k++)
 		if (get_string(j, fields[k].key, jpath(&p, "cells[%zu].%s", idx,
 			       fields[k].key), fields[k].required, fields[k].max,
-			       fields[k].slot, err, errlen))
+			       fields[k].slot, err))
 			return -1;
 	if (!*c->name) {
-		store_set_err(err, errlen, "cells[%zu].name: empty", idx);
+		strbuf_setf(err, "cells[%zu].name: empty", idx);
 		return -1;
 	}
 	if (!cell_status_known(c->status)) {
-		store_set_err(err, errlen, "cells[%zu].status: '%s' is not ok, n/a, "
+		strbuf_setf(err, "cells[%zu].status: '%s' is not ok, n/a, "
 			"unsupported or not reached", idx, c->status);
 		return -1;
 	}
@@ -363,7 +362,7 @@ static int cell_strings_from_json(const json_t *j, size_t idx,
 }
 
 static int get_batch_calls(const json_t *j, size_t idx, struct stored_cell *c,
-			   char *err, size_t errlen)
+			   struct strbuf *err)
 {
 	const json_t *v = json_object_get(j, "batch_calls");
 
@@ -371,12 +370,12 @@ static int get_batch_calls(const json_t *j, size_t idx, struct stored_cell *c,
 	if (!v)
 		return 0;
 	if (!json_is_integer(v) || json_integer_value(v) < 0) {
-		store_set_err(err, errlen, "cells[%zu].batch_calls: expected a "
+		strbuf_setf(err, "cells[%zu].batch_calls: expected a "
 			"non-negative integer, got %s", idx, json_type_name(v));
 		return -1;
 	}
 	if ((uint64_t)json_integer_value(v) > STORE_BATCH_CALLS_MAX) {
-		store_set_err(err, errlen, "cells[%zu].batch_calls: %" JSON_INTEGER_FORMAT
+		strbuf_setf(err, "cells[%zu].batch_calls: %" JSON_INTEGER_FORMAT
 			" is more than clockbench makes in a sample (2^40)", idx,
 			json_integer_value(v));
 		return -1;
@@ -387,16 +386,16 @@ static int get_batch_calls(const json_t *j, size_t idx, struct stored_cell *c,
 
 /* A finite number of o's, named where it is not. */
 static int get_figure(const json_t *o, const char *key, size_t idx, double *x,
-		      char *err, size_t errlen)
+		      struct strbuf *err)
 {
 	const json_t *v = json_object_get(o, key);
 
 	*x = json_is_number(v) ? json_number_value(v) : NAN;
 	if (isfinite(*x))
 		return 0;
-	store_set_err(err, errlen, "cells[%zu].reference.%s: expected a finite number, "
-		      "got %s", idx, key, json_is_number(v) ? "a non-finite one" :
-		      v ? json_type_name(v) : "nothing");
+	strbuf_setf(err, "cells[%zu].reference.%s: expected a finite number, "
+		    "got %s", idx, key, json_is_number(v) ? "a non-finite one" :
+		    v ? json_type_name(v) : "nothing");
 	return -1;
 }
 
@@ -406,59 +405,59 @@ static int get_figure(const json_t *o, const char *key, size_t idx, double *x,
  * cannot make it store other core cycles than the file's own.
  */
 static int get_reference(const json_t *o, size_t idx, struct stored_cell *c,
-			 char *err, size_t errlen)
+			 struct strbuf *err)
 {
 	const char *base = json_string_value(json_object_get(o, "base"));
 	struct stored_reference *ref = &c->ref;
 	struct jpath p;
 
 	if (!json_is_object(o)) {
-		store_set_err(err, errlen, "cells[%zu].reference: expected an object, got %s",
-			      idx, json_type_name(o));
+		strbuf_setf(err, "cells[%zu].reference: expected an object, got %s",
+			    idx, json_type_name(o));
 		return -1;
 	}
 	if (!base || (!streq(base, "cycles") && !streq(base, "values"))) {
-		store_set_err(err, errlen, "cells[%zu].reference.base: expected \"cycles\" "
-			      "or \"values\"", idx);
+		strbuf_setf(err, "cells[%zu].reference.base: expected \"cycles\" "
+			    "or \"values\"", idx);
 		return -1;
 	}
 	ref->base_is_values = streq(base, "values");
-	if (get_figure(o, "base_boundary", idx, &ref->base_boundary, err, errlen) ||
-	    get_figure(o, "reading_core_cycles", idx, &ref->reading_core, err, errlen) ||
+	if (get_figure(o, "base_boundary", idx, &ref->base_boundary, err) ||
+	    get_figure(o, "reading_core_cycles", idx, &ref->reading_core, err) ||
 	    get_figure(o, "batch_boundary_core_cycles", idx, &ref->batch_boundary_core,
-		       err, errlen))
+		       err))
 		return -1;
 	if (!json_object_get(o, "readings")) {
-		store_set_err(err, errlen, "cells[%zu].reference.readings: missing", idx);
+		strbuf_setf(err, "cells[%zu].reference.readings: missing", idx);
 		return -1;
 	}
 	return get_same_length(json_object_get(o, "readings"),
 			       jpath(&p, "cells[%zu].reference.readings", idx), c->n,
-			       &ref->readings, err, errlen);
+			       &ref->readings, err);
 }
 
 static int cell_samples_from_json(const json_t *j, size_t idx,
-				  struct stored_cell *c, char *err, size_t errlen)
+				  struct stored_cell *c, struct strbuf *err)
 {
 	const json_t *v = json_object_get(j, "samples");
 	struct jpath p;
 	size_t ncycles;
 
 	if (!v) {
-		store_set_err(err, errlen, "cells[%zu].samples: missing (bench and "
-			      "show write them with --format json --samples)", idx);
+		strbuf_setf(err, "cells[%zu].samples: missing (bench and "
+			    "show write them with --format json --samples)", idx);
 		return -1;
 	}
 	if (get_samples(v, jpath(&p, "cells[%zu].samples", idx), &c->values,
-			&c->n, err, errlen))
+			&c->n, err))
 		return -1;
 	v = json_object_get(j, "samples_cycles");
 	if (v && !json_is_null(v)) {
 		if (get_samples(v, jpath(&p, "cells[%zu].samples_cycles", idx),
-				&c->cycles, &ncycles, err, errlen))
+				&c->cycles, &ncycles, err))
 			return -1;
 		if (ncycles != c->n) {
-			store_set_err(err, errlen, "cells[%zu].samples_cycles: %zu values for "
+			strbuf_setf(err, "cells[%zu].samples_cycles: %zu values for "
 				"%zu samples", idx, ncycles, c->n);
 			return -1;
 		}
@@ -466,30 +465,29 @@ static int cell_samples_from_json(const json_t *j, size_t idx,
 	v = json_object_get(j, "samples_core_cycles");
 	if (v && !json_is_null(v) &&
 	    get_same_length(v, jpath(&p, "cells[%zu].samples_core_cycles", idx),
-			    c->n, &c->core_cycles, err, errlen))
+			    c->n, &c->core_cycles, err))
 		return -1;
 	v = json_object_get(j, "reference");
-	if (v && !json_is_null(v) && get_reference(v, idx, c, err, errlen))
+	if (v && !json_is_null(v) && get_reference(v, idx, c, err))
 		return -1;
 	v = json_object_get(j, "samples_round");
 	if (!v || json_is_null(v))
 		return 0;
-	return get_rounds(v, jpath(&p, "cells[%zu].samples_round", idx), c, err,
-			  errlen);
+	return get_rounds(v, jpath(&p, "cells[%zu].samples_round", idx), c, err);
 }
 
 int stored_cell_from_json(const json_t *j, size_t idx, struct stored_cell *c,
-			  char *err, size_t errlen)
+			  struct strbuf *err)
 {
 	memset(c, 0, sizeof(*c));
 	if (!json_is_object(j)) {
-		store_set_err(err, errlen, "cells[%zu]: expected an object, got %s", idx,
+		strbuf_setf(err, "cells[%zu]: expected an object, got %s", idx,
 			json_type_name(j));
 		return -1;
 	}
-	if (cell_strings_from_json(j, idx, c, err, errlen) ||
-	    get_batch_calls(j, idx, c, err, errlen) ||
-	    cell_samples_from_json(j, idx, c, err, errlen))
+	if (cell_strings_from_json(j, idx, c, err) ||
+	    get_batch_calls(j, idx, c, err) ||
+	    cell_samples_from_json(j, idx, c, err))
 		return -1;
 	return 0;
 }
@@ -507,14 +505,14 @@ static bool command_like(const char *s)
 }
 
 static int run_uuid_from_json(const json_t *j, struct stored_run *run,
-			      char *err, size_t errlen)
+			      struct strbuf *err)
 {
 	char *s;
 
-	if (get_string(j, "uuid", "uuid", true, STORE_NAME_MAX, &s, err, errlen))
+	if (get_string(j, "uuid", "uuid", true, STORE_NAME_MAX, &s, err))
 		return -1;
 	if (!uuid_like(s)) {
-		store_set_err(err, errlen, "uuid: '%s' is not a uuid", s);
+		strbuf_setf(err, "uuid: '%s' is not a uuid", s);
 		free(s);
 		return -1;
 	}
@@ -526,15 +524,14 @@ static int run_uuid_from_json(const json_t *j, struct stored_run *run,
 }
 
 static int run_started_from_json(const json_t *j, struct stored_run *run,
-				 char *err, size_t errlen)
+				 struct strbuf *err)
 {
 	char *s;
 
-	if (get_string(j, "started", "started", true, STORE_NAME_MAX, &s, err,
-		       errlen))
+	if (get_string(j, "started", "started", true, STORE_NAME_MAX, &s, err))
 		return -1;
 	if (strlen(s) != 20 || s[10] != 'T' || !store_date_valid(s)) {
-		store_set_err(err, errlen, "started: '%s' is not a UTC time such as "
+		strbuf_setf(err, "started: '%s' is not a UTC time such as "
 			"2026-11-30T13:50:02Z", s);
 		free(s);
 		return -1;
@@ -545,21 +542,20 @@ static int run_started_from_json(const json_t *j, struct stored_run *run,
 }
 
 static int run_strings_from_json(const json_t *j, struct stored_run *run,
-				 char *err, size_t errlen)
+				 struct strbuf *err)
 {
-	if (run_uuid_from_json(j, run, err, errlen) ||
-	    run_started_from_json(j, run, err, errlen))
+	if (run_uuid_from_json(j, run, err) ||
+	    run_started_from_json(j, run, err))
 		return -1;
 	if (get_string(j, "command", "command", true, STORE_NAME_MAX, &run->command,
-		       err, errlen) ||
+		       err) ||
 	    get_string(j, "label", "label", false, STORE_TEXT_MAX, &run->label,
-		       err, errlen) ||
-	    get_string(j, "host", "host", true, STORE_TEXT_MAX, &run->host, err,
-		       errlen) ||
+		       err) ||
+	    get_string(j, "host", "host", true, STORE_TEXT_MAX, &run->host, err) ||
 	    get_string(j, "kernel", "kernel", true, STORE_TEXT_MAX, &run->kernel,
-		       err, errlen) ||
+		       err) ||
 	    get_string(j, "status", "status", true, STORE_NAME_MAX, &run->status,
-		       err, errlen))
+		       err))
 		return -1;
 	/* The command, label and status are judged by stored_run_check(). */
 	return 0;
@@ -571,7 +567,7 @@ static int run_strings_from_json(const json_t *j, struct stored_run *run,
  * and free of control characters, as clockbench writes them.
  */
 static int check_json_texts(const json_t *j, char *where, size_t len,
-			    size_t cap, char *err, size_t errlen)
+			    size_t cap, struct strbuf *err)
 {
 	const char *key;
 	json_t *v;
@@ -579,20 +575,19 @@ static int check_json_texts(const json_t *j, char *where, size_t len,
 
 	if (json_is_string(j))
 		return check_text(json_string_value(j), json_string_length(j), where,
-				  STORE_JSON_TEXT_MAX, err, errlen);
+				  STORE_JSON_TEXT_MAX, err);
 	if (json_is_array(j)) {
 		json_array_foreach(j, i, v) {
 			snprintf(where + len, cap - len, "[%zu]", i);
-			if (check_json_texts(v, where, strlen(where), cap, err, errlen))
+			if (check_json_texts(v, where, strlen(where), cap, err))
 				return -1;
 		}
 	} else if (json_is_object(j)) {
 		json_object_foreach((json_t *)j, key, v) {
 			snprintf(where + len, cap - len, ".%s", find_control(key) ?
 				 "(key)" : key);
-			if (check_text(key, strlen(key), where, STORE_TEXT_MAX, err,
-				       errlen) ||
-			    check_json_texts(v, where, strlen(where), cap, err, errlen))
+			if (check_text(key, strlen(key), where, STORE_TEXT_MAX, err) ||
+			    check_json_texts(v, where, strlen(where), cap, err))
 				return -1;
 		}
 	}
@@ -601,52 +596,52 @@ static int check_json_texts(const json_t *j, char *where, size_t len,
 }
 
 static int get_json_object(const json_t *j, const char *key, bool required,
-			   json_t **out, char *err, size_t errlen)
+			   json_t **out, struct strbuf *err)
 {
 	const json_t *v = json_object_get(j, key);
 	char where[256];
 
 	*out = NULL;
 	if (!v && required) {
-		store_set_err(err, errlen, "%s: missing", key);
+		strbuf_setf(err, "%s: missing", key);
 		return -1;
 	}
 	if (!v || (!required && json_is_null(v)))
 		return 0;
 	if (!json_is_object(v)) {
-		store_set_err(err, errlen, "%s: expected an object%s, got %s", key,
+		strbuf_setf(err, "%s: expected an object%s, got %s", key,
 			required ? "" : " or null", json_type_name(v));
 		return -1;
 	}
 	snprintf(where, sizeof(where), "%s", key);
-	if (check_json_texts(v, where, strlen(where), sizeof(where), err, errlen))
+	if (check_json_texts(v, where, strlen(where), sizeof(where), err))
 		return -1;
 	*out = json_deep_copy(v);
 	return 0;
 }
 
 int stored_run_header_from_json(const json_t *j, struct stored_run *run,
-				char *err, size_t errlen)
+				struct strbuf *err)
 {
 	const json_t *v;
 
 	memset(run, 0, sizeof(*run));
 	if (!json_is_object(j)) {
-		store_set_err(err, errlen, "expected a run object, got %s", json_type_name(j));
+		strbuf_setf(err, "expected a run object, got %s", json_type_name(j));
 		return -1;
 	}
-	if (run_strings_from_json(j, run, err, errlen))
+	if (run_strings_from_json(j, run, err))
 		goto fail;
 	v = json_object_get(j, "elapsed_s");
 	if (!v || !json_is_number(v) || json_number_value(v) < 0) {
-		store_set_err(err, errlen, "elapsed_s: %s", !v ? "missing" :
+		strbuf_setf(err, "elapsed_s: %s", !v ? "missing" :
 			"expected a non-negative number");
 		goto fail;
 	}
 	run->elapsed_s = json_number_value(v);
-	if (get_json_object(j, "environment", true, &run->env, err, errlen) ||
-	    get_json_object(j, "config", false, &run->config, err, errlen) ||
-	    get_json_object(j, "quality", false, &run->quality, err, errlen))
+	if (get_json_object(j, "environment", true, &run->env, err) ||
+	    get_json_object(j, "config", false, &run->config, err) ||
+	    get_json_object(j, "quality", false, &run->quality, err))
 		goto fail;
 	return 0;
 fail:
@@ -654,33 +649,33 @@ fail:
 	return -1;
 }
 
-int stored_run_from_json(const json_t *j, struct stored_run *run, char *err,
-			 size_t errlen)
+int stored_run_from_json(const json_t *j, struct stored_run *run,
+			 struct strbuf *err)
 {
 	const json_t *cells, *c;
 	size_t i;
 
-	if (stored_run_header_from_json(j, run, err, errlen))
+	if (stored_run_header_from_json(j, run, err))
 		return -1;
 	cells = json_object_get(j, "cells");
 	if (!cells || !json_is_array(cells)) {
-		store_set_err(err, errlen, "cells: %s%s", cells ? "expected an array, got " :
+		strbuf_setf(err, "cells: %s%s", cells ? "expected an array, got " :
 			"missing", cells ? json_type_name(cells) : "");
 		goto fail;
 	}
 	if (json_array_size(cells) > STORE_CELLS_MAX) {
-		store_set_err(err, errlen, "cells: %zu cells, more than clockbench writes "
+		strbuf_setf(err, "cells: %zu cells, more than clockbench writes "
 			"in a run (%d)", json_array_size(cells), STORE_CELLS_MAX);
 		goto fail;
 	}
 	run->cells = xcalloc(json_array_size(cells), sizeof(*run->cells));
 	json_array_foreach(cells, i, c) {
 		run->ncells = i + 1;
-		if (stored_cell_from_json(c, i, &run->cells[i], err, errlen))
+		if (stored_cell_from_json(c, i, &run->cells[i], err))
 			goto fail;
 	}
 	/* The gate every foreign run passes, as export_file_next()'s do. */
-	if (stored_run_check(run, err, errlen))
+	if (stored_run_check(run, err))
 		goto fail;
 	return 0;
 fail:
@@ -726,8 +721,7 @@ static size_t json_text_size(const json_t *j, size_t limit)
  * checks them, and the whole at most STORE_JSON_MAX bytes (a run carrying
  * hundreds of MB there made every command slow and large).
  */
-static int check_json_member(const json_t *j, const char *name, char *err,
-			     size_t errlen)
+static int check_json_member(const json_t *j, const char *name, struct strbuf *err)
 {
 	char where[256];
 	size_t size;
@@ -735,72 +729,70 @@ static int check_json_member(const json_t *j, const char *name, char *err,
 	if (!j)
 		return 0;
 	if (!json_is_object(j)) {
-		store_set_err(err, errlen, "%s: expected an object, got %s", name,
-			      json_type_name(j));
+		strbuf_setf(err, "%s: expected an object, got %s", name,
+			    json_type_name(j));
 		return -1;
 	}
 	size = json_text_size(j, STORE_JSON_MAX);
 	if (size > STORE_JSON_MAX) {
-		store_set_err(err, errlen, "%s: more than the %d bytes clockbench "
-			      "writes (STORE_JSON_MAX)", name, STORE_JSON_MAX);
+		strbuf_setf(err, "%s: more than the %d bytes clockbench "
+			    "writes (STORE_JSON_MAX)", name, STORE_JSON_MAX);
 		return -1;
 	}
 	snprintf(where, sizeof(where), "%s", name);
-	return check_json_texts(j, where, strlen(where), sizeof(where), err, errlen);
+	return check_json_texts(j, where, strlen(where), sizeof(where), err);
 }
 
 static int check_run_text(const char *s, const char *where, size_t max,
-			  bool required, char *err, size_t errlen)
+			  bool required, struct strbuf *err)
 {
 	if (!s || (required && !*s)) {
-		store_set_err(err, errlen, "%s: missing", where);
+		strbuf_setf(err, "%s: missing", where);
 		return -1;
 	}
-	return check_text(s, strlen(s), where, max, err, errlen);
+	return check_text(s, strlen(s), where, max, err);
 }
 
-static int check_run_strings(const struct stored_run *run, char *err,
-			     size_t errlen)
+static int check_run_strings(const struct stored_run *run, struct strbuf *err)
 {
-	char why[96];
+	_cleanup_strbuf_ struct strbuf why = STRBUF_INIT;
 
-	if (check_run_text(run->uuid, "uuid", STORE_NAME_MAX, true, err, errlen) ||
-	    check_run_text(run->started, "started", STORE_NAME_MAX, true, err, errlen) ||
-	    check_run_text(run->command, "command", STORE_NAME_MAX, true, err, errlen) ||
-	    check_run_text(run->label, "label", STORE_TEXT_MAX, false, err, errlen) ||
-	    check_run_text(run->host, "host", STORE_TEXT_MAX, false, err, errlen) ||
-	    check_run_text(run->kernel, "kernel", STORE_TEXT_MAX, false, err, errlen) ||
-	    check_run_text(run->status, "status", STORE_NAME_MAX, true, err, errlen))
+	if (check_run_text(run->uuid, "uuid", STORE_NAME_MAX, true, err) ||
+	    check_run_text(run->started, "started", STORE_NAME_MAX, true, err) ||
+	    check_run_text(run->command, "command", STORE_NAME_MAX, true, err) ||
+	    check_run_text(run->label, "label", STORE_TEXT_MAX, false, err) ||
+	    check_run_text(run->host, "host", STORE_TEXT_MAX, false, err) ||
+	    check_run_text(run->kernel, "kernel", STORE_TEXT_MAX, false, err) ||
+	    check_run_text(run->status, "status", STORE_NAME_MAX, true, err))
 		return -1;
 	if (!uuid_like(run->uuid)) {
-		store_set_err(err, errlen, "uuid: '%s' is not a uuid", run->uuid);
+		strbuf_setf(err, "uuid: '%s' is not a uuid", run->uuid);
 		return -1;
 	}
 	if (strlen(run->started) != 20 || run->started[10] != 'T' ||
 	    !store_date_valid(run->started)) {
-		store_set_err(err, errlen, "started: '%s' is not a UTC time such as "
-			      "2026-11-30T13:50:02Z", run->started);
+		strbuf_setf(err, "started: '%s' is not a UTC time such as "
+			    "2026-11-30T13:50:02Z", run->started);
 		return -1;
 	}
 	if (!command_like(run->command)) {
-		store_set_err(err, errlen, "command: '%s' is not a clockbench command",
-			      run->command);
+		strbuf_setf(err, "command: '%s' is not a clockbench command",
+			    run->command);
 		return -1;
 	}
-	if (*run->label && !store_label_valid(run->label, why, sizeof(why))) {
-		store_set_err(err, errlen, "label: '%s': %s", run->label, why);
+	if (*run->label && !store_label_valid(run->label, &why)) {
+		strbuf_setf(err, "label: '%s': %s", run->label, why.buf);
 		return -1;
 	}
 	if (!streq(run->status, "complete") && !streq(run->status, "interrupted")) {
-		store_set_err(err, errlen, "status: '%s' is neither complete nor "
-			      "interrupted", run->status);
+		strbuf_setf(err, "status: '%s' is neither complete nor "
+			    "interrupted", run->status);
 		return -1;
 	}
 	return 0;
 }
 
-static int check_cell(const struct stored_cell *c, size_t idx, char *err,
-		      size_t errlen)
+static int check_cell(const struct stored_cell *c, size_t idx, struct strbuf *err)
 {
 	const struct {
 		const char *key, *value;
@@ -821,55 +813,54 @@ static int check_cell(const struct stored_cell *c, size_t idx, char *err,
 	for (size_t k = 0; k < ARRAY_SIZE(fields); k++) {
 		snprintf(where, sizeof(where), "cells[%zu].%s", idx, fields[k].key);
 		if (check_run_text(fields[k].value ? fields[k].value : "", where,
-				   fields[k].max, fields[k].required, err, errlen))
+				   fields[k].max, fields[k].required, err))
 			return -1;
 	}
 	if (!cell_status_known(c->status)) {
-		store_set_err(err, errlen, "cells[%zu].status: '%s' is not ok, n/a, "
-			      "unsupported or not reached", idx, c->status);
+		strbuf_setf(err, "cells[%zu].status: '%s' is not ok, n/a, "
+			    "unsupported or not reached", idx, c->status);
 		return -1;
 	}
 	if (c->n > STORE_SAMPLES_MAX || c->nrounds > STORE_ROUNDS_MAX ||
 	    c->batch_calls > STORE_BATCH_CALLS_MAX) {
-		store_set_err(err, errlen, "cells[%zu]: more %s than clockbench writes",
-			      idx, c->n > STORE_SAMPLES_MAX ? "samples" :
-			      c->nrounds > STORE_ROUNDS_MAX ? "rounds" :
-			      "calls in a sample");
+		strbuf_setf(err, "cells[%zu]: more %s than clockbench writes",
+			    idx, c->n > STORE_SAMPLES_MAX ? "samples" :
+			    c->nrounds > STORE_ROUNDS_MAX ? "rounds" :
+			    "calls in a sample");
 		return -1;
 	}
 	return 0;
 }
 
 /* Every field of the run but its cells. */
-static int check_run_header(const struct stored_run *run, char *err,
-			    size_t errlen)
+static int check_run_header(const struct stored_run *run, struct strbuf *err)
 {
-	if (check_run_strings(run, err, errlen))
+	if (check_run_strings(run, err))
 		return -1;
 	if (!isfinite(run->elapsed_s) || run->elapsed_s < 0) {
-		store_set_err(err, errlen, "elapsed_s: expected a non-negative number");
+		strbuf_setf(err, "elapsed_s: expected a non-negative number");
 		return -1;
 	}
 	if (!run->env) {
-		store_set_err(err, errlen, "environment: missing");
+		strbuf_setf(err, "environment: missing");
 		return -1;
 	}
-	return check_json_member(run->env, "environment", err, errlen) ||
-	       check_json_member(run->config, "config", err, errlen) ||
-	       check_json_member(run->quality, "quality", err, errlen) ? -1 : 0;
+	return check_json_member(run->env, "environment", err) ||
+	       check_json_member(run->config, "config", err) ||
+	       check_json_member(run->quality, "quality", err) ? -1 : 0;
 }
 
-int stored_run_check(const struct stored_run *run, char *err, size_t errlen)
+int stored_run_check(const struct stored_run *run, struct strbuf *err)
 {
-	if (check_run_header(run, err, errlen))
+	if (check_run_header(run, err))
 		return -1;
 	if (run->ncells > STORE_CELLS_MAX) {
-		store_set_err(err, errlen, "cells: %zu cells, more than clockbench "
-			      "writes in a run (%d)", run->ncells, STORE_CELLS_MAX);
+		strbuf_setf(err, "cells: %zu cells, more than clockbench "
+			    "writes in a run (%d)", run->ncells, STORE_CELLS_MAX);
 		return -1;
 	}
 	for (size_t i = 0; i < run->ncells; i++)
-		if (check_cell(&run->cells[i], i, err, errlen))
+		if (check_cell(&run->cells[i], i, err))
 			return -1;
 	return 0;
 }

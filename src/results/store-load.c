@@ -57,7 +57,7 @@ static int take_run_row(const struct sql_row *r, void *ctx)
 }
 
 static int load_run_row(struct store *st, int64_t id, struct stored_run *run,
-			char *err, size_t errlen)
+			struct strbuf *err)
 {
 	const struct sql_param p[] = { P_INT(id) };
 	struct run_row rr = { run, false, false };
@@ -68,22 +68,22 @@ static int load_run_row(struct store *st, int64_t id, struct stored_run *run,
 		     " elapsed_s, status, env, config, quality FROM runs WHERE id = $1" :
 		     "SELECT uuid, command, label, host, kernel, started,"
 		     " elapsed_s, status, env, config, NULL FROM runs WHERE id = $1",
-		     p, 1, take_run_row, &rr, "loading a run", err, errlen);
+		     p, 1, take_run_row, &rr, "loading a run", err);
 	if (rc < 0)
 		return -1;
 	if (rc == 0) {
-		store_set_err(err, errlen, "no run %lld in %s", (long long)id, st->name);
+		strbuf_setf(err, "no run %lld in %s", (long long)id, st->name);
 		return -1;
 	}
 	run->id = id;
 	if (rr.damaged) {
-		store_set_err(err, errlen, "%s: run %lld: its environment, configuration or "
+		strbuf_setf(err, "%s: run %lld: its environment, configuration or "
 			"quality is not valid JSON (the database is damaged)", st->name,
 			(long long)id);
 		return STORE_DAMAGED;
 	}
 	if (rr.oversized) {
-		store_set_err(err, errlen, "%s: run %lld: its environment, configuration or "
+		strbuf_setf(err, "%s: run %lld: its environment, configuration or "
 			"quality is larger than clockbench writes (%d bytes)", st->name,
 			(long long)id, STORE_JSON_MAX);
 		return STORE_DAMAGED;
@@ -234,12 +234,12 @@ static void cells_query(const struct store *st, enum load_mode mode,
 }
 
 static void damaged_cell_err(struct store *st, int64_t id, const char *name,
-			     char *err, size_t errlen)
+			     struct strbuf *err)
 {
 	_cleanup_strbuf_ struct strbuf sb = STRBUF_INIT;
 
 	strbuf_add_escaped(&sb, name);
-	store_set_err(err, errlen, "%s: run %lld: the samples of cell %s do not match "
+	strbuf_setf(err, "%s: run %lld: the samples of cell %s do not match "
 		"their count (the database is damaged)", st->name, (long long)id,
 		sb.buf);
 }
@@ -264,7 +264,7 @@ static int take_cell(const struct sql_row *r, void *ctx)
 }
 
 static int load_cells(struct store *st, struct stored_run *run,
-		      enum load_mode mode, char *err, size_t errlen)
+		      enum load_mode mode, struct strbuf *err)
 {
 	const struct sql_param p[] = { P_INT(run->id) };
 	struct cells_ctx cc = { run, mode, 0 };
@@ -272,26 +272,24 @@ static int load_cells(struct store *st, struct stored_run *run,
 	int rc;
 
 	cells_query(st, mode, sql, sizeof(sql));
-	rc = run_sql(st, sql, p, 1, take_cell, &cc, "loading the cells", err,
-		     errlen);
+	rc = run_sql(st, sql, p, 1, take_cell, &cc, "loading the cells", err);
 	if (rc == STORE_DAMAGED)
-		damaged_cell_err(st, run->id, run->cells[run->ncells - 1].name, err,
-				 errlen);
+		damaged_cell_err(st, run->id, run->cells[run->ncells - 1].name, err);
 	return rc;
 }
 
 static int load(struct store *st, int64_t id, struct stored_run *run,
-		enum load_mode mode, char *err, size_t errlen)
+		enum load_mode mode, struct strbuf *err)
 {
 	int rc;
 
 	memset(run, 0, sizeof(*run));
 	/* One read transaction: a concurrent rm cannot split the run. */
-	if (st->ops->begin(st, false, "loading a run", err, errlen))
+	if (st->ops->begin(st, false, "loading a run", err))
 		return -1;
-	rc = load_run_row(st, id, run, err, errlen);
+	rc = load_run_row(st, id, run, err);
 	if (!rc)
-		rc = load_cells(st, run, mode, err, errlen);
+		rc = load_cells(st, run, mode, err);
 	rollback(st);
 	if (rc)
 		stored_run_free(run);
@@ -299,21 +297,21 @@ static int load(struct store *st, int64_t id, struct stored_run *run,
 }
 
 int store_load_run(struct store *st, int64_t id, struct stored_run *run,
-		   char *err, size_t errlen)
+		   struct strbuf *err)
 {
-	return load(st, id, run, LOAD_SAMPLES, err, errlen);
+	return load(st, id, run, LOAD_SAMPLES, err);
 }
 
 int store_load_run_digest(struct store *st, int64_t id, struct stored_run *run,
-			  char *err, size_t errlen)
+			  struct strbuf *err)
 {
-	return load(st, id, run, LOAD_DIGEST, err, errlen);
+	return load(st, id, run, LOAD_DIGEST, err);
 }
 
 int store_load_run_header(struct store *st, int64_t id, struct stored_run *run,
-			  char *err, size_t errlen)
+			  struct strbuf *err)
 {
-	return load(st, id, run, LOAD_HEADER, err, errlen);
+	return load(st, id, run, LOAD_HEADER, err);
 }
 
 void stored_run_free(struct stored_run *run)

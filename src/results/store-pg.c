@@ -516,27 +516,29 @@ static bool connection_lost(struct store *st, const PGresult *res)
 }
 
 static void pg_err(struct store *st, const PGresult *res, const char *what,
-		   char *err, size_t errlen)
+		   struct strbuf *err)
 {
-	char msg[512];
+	_cleanup_free_ char *msg = NULL;
 
 	if (pgc(st)->timed_out) {
-		store_set_err(err, errlen, "%s: %s: no complete answer from the server within "
-			      "%d s (CLOCKBENCH_PG_TIMEOUT, CLOCKBENCH_PG_CONNECT_TIMEOUT)",
-			      st->name, what, pgc(st)->statement_s + pgc(st)->connect_s);
+		strbuf_setf(err, "%s: %s: no complete answer from the server within "
+			    "%d s (CLOCKBENCH_PG_TIMEOUT, CLOCKBENCH_PG_CONNECT_TIMEOUT)",
+			    st->name, what, pgc(st)->statement_s + pgc(st)->connect_s);
 		return;
 	}
-	snprintf(msg, sizeof(msg), "%s", res ? PQresultErrorMessage(res) :
-		 PQerrorMessage(conn(st)));
-	if (!*msg)
-		snprintf(msg, sizeof(msg), "%s", PQerrorMessage(conn(st)));
+	/* Whole: a password cut at a buffer's end would escape masking. */
+	msg = xstrdup(res ? PQresultErrorMessage(res) : PQerrorMessage(conn(st)));
+	if (!*msg) {
+		free(msg);
+		msg = xstrdup(PQerrorMessage(conn(st)));
+	}
 	one_line(msg);
 	mask_secrets(st, msg);
 	if (connection_lost(st, res))
-		store_set_err(err, errlen, "%s: %s: the connection to the server was "
-			      "lost (%s)", st->name, what, *msg ? msg : "no reason given");
+		strbuf_setf(err, "%s: %s: the connection to the server was "
+			    "lost (%s)", st->name, what, *msg ? msg : "no reason given");
 	else
-		store_set_err(err, errlen, "%s: %s: %s", st->name, what, msg);
+		strbuf_setf(err, "%s: %s: %s", st->name, what, msg);
 }
 
 /* ---- statements ------------------------------------------------------ */
@@ -608,7 +610,7 @@ static int each_row(struct pg_row *pr, sql_row_fn fn, void *ctx)
 
 static int pg_run(struct store *st, const char *sql,
 		  const struct sql_param *params, size_t nparams, sql_row_fn fn,
-		  void *ctx, const char *what, char *err, size_t errlen)
+		  void *ctx, const char *what, struct strbuf *err)
 {
 	struct pg_params b;
 	struct pg_row pr = { 0 };
@@ -616,13 +618,13 @@ static int pg_run(struct store *st, const char *sql,
 	int rc;
 
 	if (!pg_bind(&b, params, nparams)) {
-		store_set_err(err, errlen, "%s: %s: too many parameters", st->name, what);
+		strbuf_setf(err, "%s: %s: too many parameters", st->name, what);
 		return -1;
 	}
 	pr.res = exec_params(st, sql, (int)nparams, b.values, b.lengths, b.formats);
 	status = PQresultStatus(pr.res);
 	if (status != PGRES_TUPLES_OK && status != PGRES_COMMAND_OK) {
-		pg_err(st, pr.res, what, err, errlen);
+		pg_err(st, pr.res, what, err);
 		PQclear(pr.res);
 		return -1;
 	}
@@ -633,30 +635,29 @@ static int pg_run(struct store *st, const char *sql,
 
 /* Statements without parameters, several at once (the migrations). */
 static int pg_exec(struct store *st, const char *sql, const char *what,
-		   char *err, size_t errlen)
+		   struct strbuf *err)
 {
 	PGresult *res = exec_sql(st, sql);
 	ExecStatusType status = PQresultStatus(res);
 	int rc = status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK ? 0 : -1;
 
 	if (rc)
-		pg_err(st, res, what, err, errlen);
+		pg_err(st, res, what, err);
 	PQclear(res);
 	return rc;
 }
 
-static int pg_begin(struct store *st, bool write, const char *what, char *err,
-		    size_t errlen)
+static int pg_begin(struct store *st, bool write, const char *what,
+		    struct strbuf *err)
 {
 	/* A run read whole from one snapshot, as SQLite's read transaction. */
 	return pg_exec(st, write ? "BEGIN" : "BEGIN ISOLATION LEVEL REPEATABLE READ",
-		       what, err, errlen);
+		       what, err);
 }
 
-static int pg_commit(struct store *st, const char *what, char *err,
-		     size_t errlen)
+static int pg_commit(struct store *st, const char *what, struct strbuf *err)
 {
-	return pg_exec(st, "COMMIT", what, err, errlen);
+	return pg_exec(st, "COMMIT", what, err);
 }
 
 static void pg_rollback(struct store *st)
@@ -714,16 +715,16 @@ static int take_true(const struct sql_row *r, void *ctx)
 }
 
 /* Whether runs and cells can be written here, without writing. */
-static int pg_probe_write(struct store *st, char *err, size_t errlen)
+static int pg_probe_write(struct store *st, struct strbuf *err)
 {
 	bool ok = false;
 
 	if (pg_run(st, "SELECT has_table_privilege('runs', 'INSERT') AND"
 		   " has_table_privilege('cells', 'INSERT')", NULL, 0, take_true, &ok,
-		   "checking the permissions", err, errlen) < 0)
+		   "checking the permissions", err) < 0)
 		return -1;
 	if (!ok)
-		store_set_err(err, errlen, "%s: this user may not add runs", st->name);
+		strbuf_setf(err, "%s: this user may not add runs", st->name);
 	return ok ? 0 : -1;
 }
 
@@ -762,8 +763,7 @@ static int take_version(const struct sql_row *r, void *ctx)
  * The schema version: 0 in a database without clockbench's tables; -1
  * with the reason when it is not ours or too new.
  */
-static int read_version(struct store *st, int64_t *version, char *err,
-			size_t errlen)
+static int read_version(struct store *st, int64_t *version, struct strbuf *err)
 {
 	int64_t tables = 0;
 
@@ -777,59 +777,59 @@ static int read_version(struct store *st, int64_t *version, char *err,
 		   " THEN 2 ELSE 1 END), 0) FROM pg_catalog.pg_tables WHERE"
 		   " schemaname = current_schema() AND tablename IN"
 		   " ('clockbench_schema', 'runs')", NULL, 0, take_version, &tables,
-		   "reading the schema", err, errlen) < 0)
+		   "reading the schema", err) < 0)
 		return -1;
 	if (tables == 1) {
-		store_set_err(err, errlen, "%s: a database with a table 'runs' but not a "
-			      "clockbench results store", st->name);
+		strbuf_setf(err, "%s: a database with a table 'runs' but not a "
+			    "clockbench results store", st->name);
 		return -1;
 	}
 	if (tables >= 2 && pg_run(st, "SELECT max(version) FROM clockbench_schema",
 				  NULL, 0, take_version, version,
-				  "reading the schema", err, errlen) < 0)
+				  "reading the schema", err) < 0)
 		return -1;
 	if (*version > STORE_SCHEMA_VERSION) {
-		store_set_err(err, errlen, "%s: database schema version %lld is newer "
-			      "than this clockbench supports (%d); use a newer clockbench",
-			      st->name, (long long)*version, STORE_SCHEMA_VERSION);
+		strbuf_setf(err, "%s: database schema version %lld is newer "
+			    "than this clockbench supports (%d); use a newer clockbench",
+			    st->name, (long long)*version, STORE_SCHEMA_VERSION);
 		return -1;
 	}
 	return 0;
 }
 
 /* started as a timestamp, Grafana's time column. */
-static int exec_views(struct store *st, char *err, size_t errlen)
+static int exec_views(struct store *st, struct strbuf *err)
 {
 	char *sql = store_views_sql("CAST(r.started AS timestamptz)");
-	int rc = pg_exec(st, sql, "upgrading the schema", err, errlen);
+	int rc = pg_exec(st, sql, "upgrading the schema", err);
 
 	free(sql);
 	return rc;
 }
 
 /* Every step from the version found, in one transaction, under the lock. */
-static int migrate(struct store *st, char *err, size_t errlen)
+static int migrate(struct store *st, struct strbuf *err)
 {
 	char sql[128];
 	int64_t version;
 
-	if (pg_exec(st, "BEGIN", "upgrading the schema", err, errlen))
+	if (pg_exec(st, "BEGIN", "upgrading the schema", err))
 		return -1;
 	snprintf(sql, sizeof(sql), "SELECT pg_advisory_xact_lock(%d)", MIGRATION_LOCK);
-	if (pg_exec(st, sql, "upgrading the schema", err, errlen) ||
-	    read_version(st, &version, err, errlen) ||
+	if (pg_exec(st, sql, "upgrading the schema", err) ||
+	    read_version(st, &version, err) ||
 	    (version == 0 && pg_exec(st, "CREATE TABLE clockbench_schema (version"
 				     " integer NOT NULL)", "upgrading the schema",
-				     err, errlen)))
+				     err)))
 		goto fail;
 	for (int64_t v = version; v < STORE_SCHEMA_VERSION; v++)
-		if (pg_exec(st, pg_migrations[v], "upgrading the schema", err, errlen) ||
-		    (v == 2 && exec_views(st, err, errlen)))
+		if (pg_exec(st, pg_migrations[v], "upgrading the schema", err) ||
+		    (v == 2 && exec_views(st, err)))
 			goto fail;
 	snprintf(sql, sizeof(sql), "DELETE FROM clockbench_schema; INSERT INTO"
 		 " clockbench_schema VALUES (%d)", STORE_SCHEMA_VERSION);
-	if (pg_exec(st, sql, "upgrading the schema", err, errlen) ||
-	    pg_commit(st, "upgrading the schema", err, errlen))
+	if (pg_exec(st, sql, "upgrading the schema", err) ||
+	    pg_commit(st, "upgrading the schema", err))
 		goto fail;
 	return 0;
 fail:
@@ -856,7 +856,7 @@ static char *parse_error(const char *url)
 	return why;
 }
 
-int store_check_url(const char *url, char *why, size_t len)
+int store_check_url(const char *url, struct strbuf *err)
 {
 	_cleanup_free_ char *shown = store_display_name(url);
 	_cleanup_free_ char *msg = parse_error(url), *shown_msg = NULL;
@@ -868,8 +868,8 @@ int store_check_url(const char *url, char *why, size_t len)
 	 * the complaint about the URL as shown, or that the password is bad.
 	 */
 	shown_msg = parse_error(shown);
-	store_set_err(why, len, "%s", shown_msg ? shown_msg :
-		      "the password cannot be read (a '%' must start a %XX code)");
+	strbuf_setf(err, "%s", shown_msg ? shown_msg :
+		    "the password cannot be read (a '%' must start a %XX code)");
 	return -1;
 }
 
@@ -877,8 +877,7 @@ static void ignore_notice(void *arg, const char *message)
 {
 }
 
-static int connect_url(struct store *st, const char *url, char *err,
-		       size_t errlen)
+static int connect_url(struct store *st, const char *url, struct strbuf *err)
 {
 	/* The URL's own settings come last and win. */
 	const char *keys[] = { "connect_timeout", "keepalives", "keepalives_idle",
@@ -886,7 +885,8 @@ static int connect_url(struct store *st, const char *url, char *err,
 			       "tcp_user_timeout", "application_name", "dbname", NULL };
 	_cleanup_free_ char *lowered = lower_scheme(url);
 	struct pg_conn *pc = xcalloc(1, sizeof(*pc));
-	char connect_s[16], idle_s[16], user_ms[24], sql[64], why[256];
+	char connect_s[16], idle_s[16], user_ms[24], sql[64];
+	_cleanup_strbuf_ struct strbuf why = STRBUF_INIT;
 	const char *values[] = { connect_s, "1", idle_s, "5", "3", user_ms,
 				 "clockbench", lowered, NULL };
 
@@ -901,20 +901,19 @@ static int connect_url(struct store *st, const char *url, char *err,
 	snprintf(user_ms, sizeof(user_ms), "%lld",
 		 1000LL * (pc->statement_s + pc->connect_s));
 	collect_secrets(st, lowered);
-	if (store_check_url(url, why, sizeof(why))) {
-		store_set_err(err, errlen, "%s: not a valid PostgreSQL URL: %s",
-			      st->name, why);
+	if (store_check_url(url, &why)) {
+		strbuf_setf(err, "%s: not a valid PostgreSQL URL: %s",
+			    st->name, why.buf);
 		return -1;
 	}
 	pc->c = PQconnectdbParams(keys, values, 1);
 	if (!pc->c || PQstatus(pc->c) != CONNECTION_OK) {
-		char msg[512];
+		_cleanup_free_ char *msg = xstrdup(pc->c ? PQerrorMessage(pc->c) :
+						   "out of memory");
 
-		snprintf(msg, sizeof(msg), "%s", pc->c ? PQerrorMessage(pc->c) :
-			 "out of memory");
 		one_line(msg);
 		mask_secrets(st, msg);
-		store_set_err(err, errlen, "%s: cannot connect: %s", st->name, msg);
+		strbuf_setf(err, "%s: cannot connect: %s", st->name, msg);
 		return -1;
 	}
 	/*
@@ -924,36 +923,36 @@ static int connect_url(struct store *st, const char *url, char *err,
 	 */
 	PQsetNoticeProcessor(pc->c, ignore_notice, NULL);
 	if (PQsetnonblocking(pc->c, 1)) {
-		store_set_err(err, errlen, "%s: cannot make the connection "
-			      "non-blocking", st->name);
+		strbuf_setf(err, "%s: cannot make the connection "
+			    "non-blocking", st->name);
 		return -1;
 	}
 	snprintf(sql, sizeof(sql), "SET statement_timeout = '%ds'", pc->statement_s);
 	return pg_exec(st, "SET client_min_messages = warning", "setting up the "
-		       "connection", err, errlen) ||
-	       pg_exec(st, sql, "setting up the connection", err, errlen) ? -1 : 0;
+		       "connection", err) ||
+	       pg_exec(st, sql, "setting up the connection", err) ? -1 : 0;
 }
 
 int store_pg_open(struct store *st, const char *url, enum store_access access,
-		  char *err, size_t errlen)
+		  struct strbuf *err)
 {
 	int64_t version;
 
 	st->ops = &pg_ops;
 	st->name = store_display_name(url);
-	if (connect_url(st, url, err, errlen) || read_version(st, &version, err, errlen))
+	if (connect_url(st, url, err) || read_version(st, &version, err))
 		return -1;
 	if (access == STORE_READ) {
 		if (version == 0) {
-			store_set_err(err, errlen, "no results store at %s (the database "
-				      "has no clockbench tables)", st->name);
+			strbuf_setf(err, "no results store at %s (the database "
+				    "has no clockbench tables)", st->name);
 			return -1;
 		}
 		st->version = version;
 		return pg_exec(st, "SET default_transaction_read_only = on",
-			       "setting up the connection", err, errlen);
+			       "setting up the connection", err);
 	}
-	if (version < STORE_SCHEMA_VERSION && migrate(st, err, errlen))
+	if (version < STORE_SCHEMA_VERSION && migrate(st, err))
 		return -1;
 	st->version = STORE_SCHEMA_VERSION;
 	return 0;
@@ -982,19 +981,18 @@ char *store_display_name(const char *db)
 	return xstrdup(store_is_url(db) ? "(a connection string)" : db);
 }
 
-int store_check_url(const char *url, char *why, size_t len)
+int store_check_url(const char *url, struct strbuf *err)
 {
-	store_set_err(why, len, "this clockbench was built without PostgreSQL "
-		      "(libpq)");
+	strbuf_setf(err, "this clockbench was built without PostgreSQL (libpq)");
 	return -1;
 }
 
 int store_pg_open(struct store *st, const char *url, enum store_access access,
-		  char *err, size_t errlen)
+		  struct strbuf *err)
 {
 	st->name = store_display_name(url);
-	store_set_err(err, errlen, "%s: this clockbench was built without "
-		      "PostgreSQL (libpq)", st->name);
+	strbuf_setf(err, "%s: this clockbench was built without "
+		    "PostgreSQL (libpq)", st->name);
 	return -1;
 }
 

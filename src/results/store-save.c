@@ -151,7 +151,7 @@ static const char insert_cell_sql[] =
 	" $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28)";
 
 static int insert_cell(struct store *st, int64_t run_id, size_t seq,
-		       const struct stored_cell *c, char *err, size_t errlen)
+		       const struct stored_cell *c, struct strbuf *err)
 {
 	struct cell_blobs b;
 	int rc;
@@ -181,7 +181,7 @@ static int insert_cell(struct store *st, int64_t run_id, size_t seq,
 		};
 
 		rc = run_sql(st, insert_cell_sql, p, ARRAY_SIZE(p), NULL, NULL,
-			     "saving a cell", err, errlen);
+			     "saving a cell", err);
 	}
 	cell_blobs_free(&b);
 	return rc;
@@ -198,7 +198,7 @@ static int first_id(const struct sql_row *r, void *ctx)
  * row's, 1 with *id 0 when the uuid is there (a re-sent run), -1.
  */
 static int insert_run_row(struct store *st, const struct stored_run *run,
-			  int64_t *id, char *err, size_t errlen)
+			  int64_t *id, struct strbuf *err)
 {
 	char *env, *config, *quality;
 	struct sql_param p[] = {
@@ -218,7 +218,7 @@ static int insert_run_row(struct store *st, const struct stored_run *run,
 		     " started, elapsed_s, status, env, config, quality)"
 		     " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)"
 		     " ON CONFLICT (uuid) DO NOTHING RETURNING id", p, ARRAY_SIZE(p),
-		     first_id, id, "saving the run", err, errlen);
+		     first_id, id, "saving the run", err);
 	free(env);
 	free(config);
 	free(quality);
@@ -239,22 +239,21 @@ static bool has_digested_cell(const struct stored_run *run)
  * The rows of one run; the caller holds the write transaction. 1 when a
  * run with its uuid is stored already (nothing written).
  */
-static int insert_run(struct store *st, struct stored_run *run, char *err,
-		      size_t errlen)
+static int insert_run(struct store *st, struct stored_run *run, struct strbuf *err)
 {
 	int64_t id;
 	int rc;
 
 	if (has_digested_cell(run)) {
-		store_set_err(err, errlen, "run %s was loaded as a digest, without its "
+		strbuf_setf(err, "run %s was loaded as a digest, without its "
 			"samples: it cannot be saved", run->uuid);
 		return -1;
 	}
-	rc = insert_run_row(st, run, &id, err, errlen);
+	rc = insert_run_row(st, run, &id, err);
 	if (rc)
 		return rc;
 	for (size_t i = 0; i < run->ncells; i++)
-		if (insert_cell(st, id, i, &run->cells[i], err, errlen))
+		if (insert_cell(st, id, i, &run->cells[i], err))
 			return -1;
 	run->id = id;
 	return 0;
@@ -268,27 +267,27 @@ void stored_run_fill_defaults(struct stored_run *run)
 		now_iso8601(run->started, sizeof(run->started));
 }
 
-int store_probe_write(struct store *st, char *err, size_t errlen)
+int store_probe_write(struct store *st, struct strbuf *err)
 {
-	return st->ops->probe_write(st, err, errlen);
+	return st->ops->probe_write(st, err);
 }
 
-static int find_uuid(struct store *st, const char *uuid, int64_t *id, char *err,
-		     size_t errlen)
+static int find_uuid(struct store *st, const char *uuid, int64_t *id,
+		     struct strbuf *err)
 {
 	const struct sql_param p[] = { P_TEXT(uuid) };
 	int rc;
 
 	*id = 0;
 	rc = run_sql(st, "SELECT id FROM runs WHERE uuid = $1", p, 1, first_id, id,
-		     "looking up a run", err, errlen);
+		     "looking up a run", err);
 	return rc < 0 ? -1 : *id ? 1 : 0;
 }
 
-int store_find_uuid(struct store *st, const char *uuid, int64_t *id, char *err,
-		    size_t errlen)
+int store_find_uuid(struct store *st, const char *uuid, int64_t *id,
+		    struct strbuf *err)
 {
-	return find_uuid(st, uuid, id, err, errlen);
+	return find_uuid(st, uuid, id, err);
 }
 
 /*
@@ -296,7 +295,7 @@ int store_find_uuid(struct store *st, const char *uuid, int64_t *id, char *err,
  * stored already (run->id set to that run's); -1.
  */
 static int write_run(struct store *st, struct stored_run *run, bool import,
-		     char *err, size_t errlen)
+		     struct strbuf *err)
 {
 	const char *what = import ? "importing the run" : "saving the run";
 	int64_t existing;
@@ -304,17 +303,17 @@ static int write_run(struct store *st, struct stored_run *run, bool import,
 
 	stored_run_fill_defaults(run);
 	if (st->ops->begin(st, true, import ? "starting to import" :
-			   "starting to save", err, errlen))
+			   "starting to save", err))
 		return -1;
-	rc = insert_run(st, run, err, errlen);
+	rc = insert_run(st, run, err);
 	if (rc == 1) {
 		rollback(st);
-		if (find_uuid(st, run->uuid, &existing, err, errlen) != 1)
+		if (find_uuid(st, run->uuid, &existing, err) != 1)
 			return -1;
 		run->id = existing;
 		return 1;
 	}
-	if (rc || st->ops->commit(st, what, err, errlen)) {
+	if (rc || st->ops->commit(st, what, err)) {
 		rollback(st);
 		run->id = 0;
 		return -1;
@@ -323,18 +322,16 @@ static int write_run(struct store *st, struct stored_run *run, bool import,
 }
 
 /* A run sent again (its uuid stored) is saved already: 0, as the first time. */
-int store_save_run(struct store *st, struct stored_run *run, char *err,
-		   size_t errlen)
+int store_save_run(struct store *st, struct stored_run *run, struct strbuf *err)
 {
-	return write_run(st, run, false, err, errlen) < 0 ? -1 : 0;
+	return write_run(st, run, false, err) < 0 ? -1 : 0;
 }
 
-int store_import_run(struct store *st, struct stored_run *run, char *err,
-		     size_t errlen)
+int store_import_run(struct store *st, struct stored_run *run, struct strbuf *err)
 {
-	if (stored_run_check(run, err, errlen))
+	if (stored_run_check(run, err))
 		return -1;
-	return write_run(st, run, true, err, errlen);
+	return write_run(st, run, true, err);
 }
 
 /* ---- removing ------------------------------------------------------- */
@@ -345,23 +342,23 @@ static int count_row(const struct sql_row *r, void *ctx)
 	return 0;
 }
 
-int store_delete_run(struct store *st, int64_t id, char *err, size_t errlen)
+int store_delete_run(struct store *st, int64_t id, struct strbuf *err)
 {
 	const struct sql_param p[] = { P_INT(id) };
 	size_t deleted = 0;
 
-	if (st->ops->begin(st, true, "starting to remove", err, errlen))
+	if (st->ops->begin(st, true, "starting to remove", err))
 		return -1;
 	if (run_sql(st, "DELETE FROM cells WHERE run_id = $1", p, 1, NULL, NULL,
-		    "removing the run", err, errlen) ||
+		    "removing the run", err) ||
 	    run_sql(st, "DELETE FROM runs WHERE id = $1 RETURNING id", p, 1,
-		    count_row, &deleted, "removing the run", err, errlen))
+		    count_row, &deleted, "removing the run", err))
 		goto fail;
 	if (deleted == 0) {
 		rollback(st);
 		return 1;
 	}
-	if (st->ops->commit(st, "removing the run", err, errlen))
+	if (st->ops->commit(st, "removing the run", err))
 		goto fail;
 	return 0;
 fail:

@@ -129,13 +129,13 @@ static int take_id(const struct sql_row *r, void *ctx)
 static int collect_ids(struct store *st, const char *sql,
 		       const struct sql_param *p, size_t np,
 		       const struct run_filter *f, int64_t **ids, size_t *n,
-		       char *err, size_t errlen)
+		       struct strbuf *err)
 {
 	struct ids x = { NULL, 0, 0, f };
 
 	*ids = NULL;
 	*n = 0;
-	if (run_sql(st, sql, p, np, take_id, &x, "listing runs", err, errlen)) {
+	if (run_sql(st, sql, p, np, take_id, &x, "listing runs", err)) {
 		free(x.ids);
 		return -1;
 	}
@@ -175,11 +175,11 @@ struct filter_params {
 
 /* RUN_FILTER_SQL's parameters for f: 0, or -1 with a bad date in err. */
 static int filter_params(const struct run_filter *f, struct filter_params *fp,
-			 char *err, size_t errlen)
+			 struct strbuf *err)
 {
 	if ((f->since && !store_date_valid(f->since)) ||
 	    (f->until && !store_date_valid(f->until))) {
-		store_set_err(err, errlen, "invalid date '%s': expected YYYY-MM-DD, "
+		strbuf_setf(err, "invalid date '%s': expected YYYY-MM-DD, "
 			"optionally with THH:MM[:SS]",
 			f->since && !store_date_valid(f->since) ? f->since : f->until);
 		return -1;
@@ -198,17 +198,17 @@ static int filter_params(const struct run_filter *f, struct filter_params *fp,
 }
 
 int store_find_runs(struct store *st, const struct run_filter *f,
-		    int64_t **ids, size_t *n, char *err, size_t errlen)
+		    int64_t **ids, size_t *n, struct strbuf *err)
 {
 	struct filter_params fp;
 
 	*ids = NULL;
 	*n = 0;
-	if (filter_params(f, &fp, err, errlen))
+	if (filter_params(f, &fp, err))
 		return -1;
 	return collect_ids(st, "SELECT id, label, kernel, host, command"
 			   RUN_FILTER_SQL, fp.p, ARRAY_SIZE(fp.p), f, ids, n,
-			   err, errlen);
+			   err);
 }
 
 /* ---- listing -------------------------------------------------------- */
@@ -223,7 +223,7 @@ struct summaries {
 	const struct run_filter *f;
 	struct store *st;
 	bool config;
-	void (*damaged)(const char *why);
+	void (*damaged)(const char *reason);
 };
 
 /*
@@ -234,7 +234,7 @@ static int take_summary(const struct sql_row *r, void *ctx)
 {
 	struct summaries *x = ctx;
 	struct run_summary *s;
-	char why[PATH_MAX + 128];
+	_cleanup_strbuf_ struct strbuf why = STRBUF_INIT;
 
 	if (!row_matches(r, x->f))
 		return 0;
@@ -242,21 +242,21 @@ static int take_summary(const struct sql_row *r, void *ctx)
 	s = &x->runs[x->n];
 	memset(s, 0, sizeof(*s));
 	if (row_int(r, 9) == LIST_JSON_OVERSIZED) {
-		store_set_err(why, sizeof(why), "%s: run %lld: its environment, "
+		strbuf_setf(&why, "%s: run %lld: its environment, "
 			"configuration or quality is larger than clockbench writes (%d "
 			"bytes)", x->st->name, (long long)row_int(r, 0),
 			STORE_JSON_MAX);
 		if (x->damaged)
-			x->damaged(why);
+			x->damaged(why.buf);
 		return 0;
 	}
 	if (row_int(r, 9) != LIST_JSON_OK ||
 	    (x->config && column_json(r, 10, &s->run.config))) {
-		store_set_err(why, sizeof(why), "%s: run %lld: its environment, "
+		strbuf_setf(&why, "%s: run %lld: its environment, "
 			"configuration or quality is not valid JSON (the database is "
 			"damaged)", x->st->name, (long long)row_int(r, 0));
 		if (x->damaged)
-			x->damaged(why);
+			x->damaged(why.buf);
 		return 0;
 	}
 	s->run.id = row_int(r, 0);
@@ -301,7 +301,7 @@ static void json_state_sql(const struct store *st, struct strbuf *sql)
 
 int store_list_runs(struct store *st, const struct run_filter *f, bool config,
 		    struct run_summary **runs, size_t *n,
-		    void (*damaged)(const char *why), char *err, size_t errlen)
+		    void (*damaged)(const char *reason), struct strbuf *err)
 {
 	struct summaries x = { NULL, 0, 0, f, st, config, damaged };
 	_cleanup_strbuf_ struct strbuf sql = STRBUF_INIT;
@@ -309,7 +309,7 @@ int store_list_runs(struct store *st, const struct run_filter *f, bool config,
 
 	*runs = NULL;
 	*n = 0;
-	if (filter_params(f, &fp, err, errlen))
+	if (filter_params(f, &fp, err))
 		return -1;
 	/*
 	 * One statement for the whole list; the cells are counted on the
@@ -324,7 +324,7 @@ int store_list_runs(struct store *st, const struct run_filter *f, bool config,
 		    " (SELECT count(*) FROM cells c WHERE c.run_id = runs.id"
 		    " AND c.status = 'ok')" RUN_FILTER_SQL, config ? "config" : "NULL");
 	if (run_sql(st, sql.buf, fp.p, ARRAY_SIZE(fp.p), take_summary, &x,
-		    "listing runs", err, errlen)) {
+		    "listing runs", err)) {
 		run_summaries_free(x.runs, x.n);
 		return -1;
 	}
@@ -386,7 +386,7 @@ static bool parse_selector(const char *spec, char *buf, size_t len,
 }
 
 int store_resolve(struct store *st, const char *spec, int64_t **ids, size_t *n,
-		  char *err, size_t errlen)
+		  struct strbuf *err)
 {
 	struct sql_param p[1];
 	struct run_filter f;
@@ -395,10 +395,10 @@ int store_resolve(struct store *st, const char *spec, int64_t **ids, size_t *n,
 	uint64_t id;
 
 	if (parse_selector(spec, buf, sizeof(buf), &f)) {
-		if (store_find_runs(st, &f, ids, n, err, errlen))
+		if (store_find_runs(st, &f, ids, n, err))
 			return -1;
 		if (*n == 0) {
-			store_set_err(err, errlen, "no run matches '%s' in %s", spec, st->name);
+			strbuf_setf(err, "no run matches '%s' in %s", spec, st->name);
 			free(*ids);
 			*ids = NULL;
 			return -1;
@@ -415,10 +415,10 @@ int store_resolve(struct store *st, const char *spec, int64_t **ids, size_t *n,
 		sql = "SELECT id FROM runs WHERE label = $1 ORDER BY started, id";
 		p[0] = P_TEXT(spec);
 	}
-	if (collect_ids(st, sql, p, 1, NULL, ids, n, err, errlen))
+	if (collect_ids(st, sql, p, 1, NULL, ids, n, err))
 		return -1;
 	if (*n == 0) {
-		store_set_err(err, errlen, "no run or label '%s' in %s", spec, st->name);
+		strbuf_setf(err, "no run or label '%s' in %s", spec, st->name);
 		free(*ids);
 		*ids = NULL;
 		return -1;
@@ -426,39 +426,39 @@ int store_resolve(struct store *st, const char *spec, int64_t **ids, size_t *n,
 	return 0;
 }
 
-bool store_label_valid(const char *label, char *why, size_t len)
+bool store_label_valid(const char *label, struct strbuf *err)
 {
 	size_t n = label ? strlen(label) : 0;
 	json_t *j;
 
 	if (n == 0) {
-		store_set_err(why, len, "a label cannot be empty");
+		strbuf_setf(err, "a label cannot be empty");
 		return false;
 	}
 	if (n > LABEL_MAX) {
-		store_set_err(why, len, "a label has at most %d bytes", LABEL_MAX);
+		strbuf_setf(err, "a label has at most %d bytes", LABEL_MAX);
 		return false;
 	}
 	if (digits(label, n)) {
-		store_set_err(why, len, "a label cannot be a number: that reads as a run id");
+		strbuf_setf(err, "a label cannot be a number: that reads as a run id");
 		return false;
 	}
 	if (label[0] == '-') {
-		store_set_err(why, len, "a label cannot start with '-'");
+		strbuf_setf(err, "a label cannot start with '-'");
 		return false;
 	}
 	if (uuid_like(label)) {
-		store_set_err(why, len, "a label cannot be a uuid: that reads as a run");
+		strbuf_setf(err, "a label cannot be a uuid: that reads as a run");
 		return false;
 	}
 	if (find_control(label)) {
-		store_set_err(why, len, "a label cannot hold control characters");
+		strbuf_setf(err, "a label cannot hold control characters");
 		return false;
 	}
 	/* Labels travel in JSON exports, which are UTF-8. */
 	j = json_string(label);
 	if (!j) {
-		store_set_err(why, len, "a label must be valid UTF-8");
+		strbuf_setf(err, "a label must be valid UTF-8");
 		return false;
 	}
 	json_decref(j);

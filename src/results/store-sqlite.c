@@ -135,7 +135,7 @@ static const char *plain_cause(struct store *st)
 }
 
 /* "PATH: what: the cause", with a plain word for the usual causes. */
-static void db_err(struct store *st, char *err, size_t errlen,
+static void db_err(struct store *st, struct strbuf *err,
 		   const char *what)
 {
 	int code = sqlite3_errcode(sq(st)->db) & 0xff;
@@ -143,32 +143,31 @@ static void db_err(struct store *st, char *err, size_t errlen,
 
 	sq(st)->busy = code == SQLITE_BUSY;
 	if (code == SQLITE_CORRUPT)
-		store_set_err(err, errlen, "%s: the database is corrupt (%s: %s)",
+		strbuf_setf(err, "%s: the database is corrupt (%s: %s)",
 			st->name, what, sqlite3_errmsg(sq(st)->db));
 	else if (code == SQLITE_NOTADB)
-		store_set_err(err, errlen, "%s: not an SQLite database (%s)", st->name,
+		strbuf_setf(err, "%s: not an SQLite database (%s)", st->name,
 			sqlite3_errmsg(sq(st)->db));
 	else
-		store_set_err(err, errlen, "%s: %s: %s", st->name, what,
+		strbuf_setf(err, "%s: %s: %s", st->name, what,
 			cause ? cause : sqlite3_errmsg(sq(st)->db));
 }
 
-static int exec(struct store *st, const char *sql, const char *what, char *err,
-		size_t errlen)
+static int exec(struct store *st, const char *sql, const char *what,
+		struct strbuf *err)
 {
 	if (sqlite3_exec(sq(st)->db, sql, NULL, NULL, NULL) == SQLITE_OK)
 		return 0;
-	db_err(st, err, errlen, what);
+	db_err(st, err, what);
 	return -1;
 }
 
-static sqlite3_stmt *prepare(struct store *st, const char *sql, char *err,
-			     size_t errlen)
+static sqlite3_stmt *prepare(struct store *st, const char *sql, struct strbuf *err)
 {
 	sqlite3_stmt *stmt = NULL;
 
 	if (sqlite3_prepare_v2(sq(st)->db, sql, -1, &stmt, NULL) != SQLITE_OK) {
-		db_err(st, err, errlen, "reading the database");
+		db_err(st, err, "reading the database");
 		return NULL;
 	}
 	return stmt;
@@ -200,45 +199,45 @@ static bool parent_dir_exists(const char *path, char *dir, size_t len)
 
 /* What is at path before SQLite sees it. *create: nothing yet. */
 static int check_path(const char *path, enum store_access access, bool *create,
-		      char *err, size_t errlen)
+		      struct strbuf *err)
 {
 	char dir[PATH_MAX];
 	struct stat sb;
 
 	*create = false;
 	if (!path || !*path) {
-		store_set_err(err, errlen, "no path for the results database "
+		strbuf_setf(err, "no path for the results database "
 			"(set HOME or XDG_DATA_HOME, or give --db)");
 		return -1;
 	}
 	if (stat(path, &sb) == 0) {
 		if (S_ISDIR(sb.st_mode)) {
-			store_set_err(err, errlen, "%s is a directory, not a results database",
+			strbuf_setf(err, "%s is a directory, not a results database",
 				path);
 			return -1;
 		}
 		if (!S_ISREG(sb.st_mode)) {
-			store_set_err(err, errlen, "%s is not a regular file", path);
+			strbuf_setf(err, "%s is not a regular file", path);
 			return -1;
 		}
 		/* SQLite would write a schema into it; only a saving command may. */
 		if (sb.st_size == 0 && access != STORE_WRITE) {
-			store_set_err(err, errlen, "no results database at %s (the file is "
+			strbuf_setf(err, "no results database at %s (the file is "
 				"empty)", path);
 			return -1;
 		}
 		return 0;
 	}
 	if (errno != ENOENT) {
-		store_set_err(err, errlen, "cannot access %s: %s", path, strerror(errno));
+		strbuf_setf(err, "cannot access %s: %s", path, strerror(errno));
 		return -1;
 	}
 	if (access != STORE_WRITE) {
-		store_set_err(err, errlen, "no results database at %s", path);
+		strbuf_setf(err, "no results database at %s", path);
 		return -1;
 	}
 	if (!parent_dir_exists(path, dir, sizeof(dir))) {
-		store_set_err(err, errlen, "cannot create %s: directory %s does not exist",
+		strbuf_setf(err, "cannot create %s: directory %s does not exist",
 			path, dir);
 		return -1;
 	}
@@ -250,8 +249,7 @@ static int check_path(const char *path, enum store_access access, bool *create,
  * Read-only checks: is it SQLite, is it ours, is its schema one we know.
  * *version gets the schema version.
  */
-static int check_identity(struct store *st, int64_t *version, char *err,
-			  size_t errlen)
+static int check_identity(struct store *st, int64_t *version, struct strbuf *err)
 {
 	sqlite3_stmt *stmt;
 	int64_t appid, ntables;
@@ -260,12 +258,12 @@ static int check_identity(struct store *st, int64_t *version, char *err,
 	/* One statement, one snapshot: a concurrent migration is all or nothing. */
 	stmt = prepare(st, "SELECT (SELECT application_id FROM pragma_application_id),"
 		       " (SELECT user_version FROM pragma_user_version),"
-		       " (SELECT count(*) FROM sqlite_master)", err, errlen);
+		       " (SELECT count(*) FROM sqlite_master)", err);
 	if (!stmt)
 		return -1;
 	rc = sqlite3_step(stmt);
 	if (rc != SQLITE_ROW) {
-		db_err(st, err, errlen, "reading the database");
+		db_err(st, err, "reading the database");
 		sqlite3_finalize(stmt);
 		return -1;
 	}
@@ -274,24 +272,24 @@ static int check_identity(struct store *st, int64_t *version, char *err,
 	ntables = sqlite3_column_int64(stmt, 2);
 	sqlite3_finalize(stmt);
 	if (appid != 0 && appid != STORE_APPLICATION_ID) {
-		store_set_err(err, errlen, "%s: an SQLite database of another program "
+		strbuf_setf(err, "%s: an SQLite database of another program "
 			"(application id 0x%08llx), not a clockbench results database",
 			st->name, (unsigned long long)appid);
 		return -1;
 	}
 	if (appid == 0 && ntables > 0) {
-		store_set_err(err, errlen, "%s: an SQLite database with tables but not a "
+		strbuf_setf(err, "%s: an SQLite database with tables but not a "
 			"clockbench results database", st->name);
 		return -1;
 	}
 	if (*version > STORE_SCHEMA_VERSION) {
-		store_set_err(err, errlen, "%s: database schema version %lld is newer than "
+		strbuf_setf(err, "%s: database schema version %lld is newer than "
 			"this clockbench supports (%d); use a newer clockbench",
 			st->name, (long long)*version, STORE_SCHEMA_VERSION);
 		return -1;
 	}
 	if (*version < 0) {
-		store_set_err(err, errlen, "%s: invalid schema version %lld", st->name,
+		strbuf_setf(err, "%s: invalid schema version %lld", st->name,
 			(long long)*version);
 		return -1;
 	}
@@ -299,8 +297,7 @@ static int check_identity(struct store *st, int64_t *version, char *err,
 }
 
 /* quick_check's report on one line: "*** in database main ***\nPage 2: .." */
-static void corrupt_err(struct store *st, const char *report, char *err,
-			size_t errlen)
+static void corrupt_err(struct store *st, const char *report, struct strbuf *err)
 {
 	static const char banner[] = "*** in database main ***\n";
 	char *line = xstrdup(report ? report : "integrity check failed");
@@ -311,14 +308,14 @@ static void corrupt_err(struct store *st, const char *report, char *err,
 	for (char *q = p; *q; q++)
 		if (*q == '\n')
 			*q = ' ';
-	store_set_err(err, errlen, "%s: the database is corrupt (%s)", st->name, p);
+	strbuf_setf(err, "%s: the database is corrupt (%s)", st->name, p);
 	free(line);
 }
 
 /* Every page's structure, read-only: before the first write to a file. */
-static int check_integrity(struct store *st, char *err, size_t errlen)
+static int check_integrity(struct store *st, struct strbuf *err)
 {
-	sqlite3_stmt *stmt = prepare(st, "PRAGMA quick_check(1)", err, errlen);
+	sqlite3_stmt *stmt = prepare(st, "PRAGMA quick_check(1)", err);
 	const char *res;
 	int rc;
 
@@ -326,21 +323,21 @@ static int check_integrity(struct store *st, char *err, size_t errlen)
 		return -1;
 	rc = sqlite3_step(stmt);
 	if (rc != SQLITE_ROW) {
-		db_err(st, err, errlen, "checking its integrity");
+		db_err(st, err, "checking its integrity");
 		sqlite3_finalize(stmt);
 		return -1;
 	}
 	res = (const char *)sqlite3_column_text(stmt, 0);
 	rc = streq(res, "ok") ? 0 : -1;
 	if (rc)
-		corrupt_err(st, res, err, errlen);
+		corrupt_err(st, res, err);
 	sqlite3_finalize(stmt);
 	return rc;
 }
 
-static int set_wal_mode(struct store *st, char *err, size_t errlen)
+static int set_wal_mode(struct store *st, struct strbuf *err)
 {
-	sqlite3_stmt *stmt = prepare(st, "PRAGMA journal_mode = WAL", err, errlen);
+	sqlite3_stmt *stmt = prepare(st, "PRAGMA journal_mode = WAL", err);
 	const char *mode;
 	int rc;
 
@@ -349,9 +346,9 @@ static int set_wal_mode(struct store *st, char *err, size_t errlen)
 	rc = sqlite3_step(stmt);
 	mode = rc == SQLITE_ROW ? (const char *)sqlite3_column_text(stmt, 0) : NULL;
 	if (!mode)
-		db_err(st, err, errlen, "switching to WAL mode");
+		db_err(st, err, "switching to WAL mode");
 	else if (!streq(mode, "wal"))
-		store_set_err(err, errlen, "%s: cannot use WAL mode (journal mode stays %s)",
+		strbuf_setf(err, "%s: cannot use WAL mode (journal mode stays %s)",
 			st->name, mode);
 	rc = mode && streq(mode, "wal") ? 0 : -1;
 	sqlite3_finalize(stmt);
@@ -360,7 +357,8 @@ static int set_wal_mode(struct store *st, char *err, size_t errlen)
 
 static bool wal_mode(struct store *st)
 {
-	sqlite3_stmt *stmt = prepare(st, "PRAGMA journal_mode", NULL, 0);
+	_cleanup_strbuf_ struct strbuf ignored = STRBUF_INIT;
+	sqlite3_stmt *stmt = prepare(st, "PRAGMA journal_mode", &ignored);
 	bool wal = false;
 
 	if (stmt && sqlite3_step(stmt) == SQLITE_ROW)
@@ -369,34 +367,34 @@ static bool wal_mode(struct store *st)
 	return wal;
 }
 
-static int exec_views(struct store *st, char *err, size_t errlen)
+static int exec_views(struct store *st, struct strbuf *err)
 {
 	char *sql = store_views_sql("r.started");
-	int rc = exec(st, sql, "upgrading the schema", err, errlen);
+	int rc = exec(st, sql, "upgrading the schema", err);
 
 	free(sql);
 	return rc;
 }
 
 /* Bring the schema to STORE_SCHEMA_VERSION, in one write transaction. */
-static int migrate(struct store *st, char *err, size_t errlen)
+static int migrate(struct store *st, struct strbuf *err)
 {
 	char sql[64];
 	int64_t version;
 
-	if (exec(st, "BEGIN IMMEDIATE", "starting the schema upgrade", err, errlen))
+	if (exec(st, "BEGIN IMMEDIATE", "starting the schema upgrade", err))
 		return -1;
 	/* Another process may have migrated while this one waited. */
-	if (check_identity(st, &version, err, errlen))
+	if (check_identity(st, &version, err))
 		goto fail;
 	for (int64_t v = version; v < STORE_SCHEMA_VERSION; v++)
-		if (exec(st, sqlite_migrations[v], "upgrading the schema", err, errlen) ||
-		    (v == 2 && exec_views(st, err, errlen)))
+		if (exec(st, sqlite_migrations[v], "upgrading the schema", err) ||
+		    (v == 2 && exec_views(st, err)))
 			goto fail;
 	snprintf(sql, sizeof(sql), "PRAGMA application_id = %d; PRAGMA user_version = %d",
 		 STORE_APPLICATION_ID, STORE_SCHEMA_VERSION);
-	if (exec(st, sql, "upgrading the schema", err, errlen) ||
-	    exec(st, "COMMIT", "upgrading the schema", err, errlen))
+	if (exec(st, sql, "upgrading the schema", err) ||
+	    exec(st, "COMMIT", "upgrading the schema", err))
 		goto fail;
 	return 0;
 fail:
@@ -405,20 +403,20 @@ fail:
 }
 
 static int prepare_database(struct store *st, enum store_access access,
-			    char *err, size_t errlen)
+			    struct strbuf *err)
 {
 	int64_t version;
 	bool wal;
 
-	if (check_identity(st, &version, err, errlen))
+	if (check_identity(st, &version, err))
 		return -1;
 	wal = wal_mode(st);
 	/* Nothing has been written yet: check everything before the first write. */
-	if (check_integrity(st, err, errlen))
+	if (check_integrity(st, err))
 		return -1;
-	if (!wal && set_wal_mode(st, err, errlen))
+	if (!wal && set_wal_mode(st, err))
 		return -1;
-	if (version < STORE_SCHEMA_VERSION && migrate(st, err, errlen))
+	if (version < STORE_SCHEMA_VERSION && migrate(st, err))
 		return -1;
 	st->version = STORE_SCHEMA_VERSION;
 	/*
@@ -426,7 +424,7 @@ static int prepare_database(struct store *st, enum store_access access,
 	 * the file is never corrupted; a power cut may lose the last runs.
 	 */
 	return exec(st, "PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL",
-		    "setting up the connection", err, errlen);
+		    "setting up the connection", err);
 }
 
 /*
@@ -438,14 +436,14 @@ static int prepare_database(struct store *st, enum store_access access,
  * find WAL set.
  */
 static int prepare_with_retries(struct store *st, enum store_access access,
-				char *err, size_t errlen)
+				struct strbuf *err)
 {
 	uint64_t deadline = now_ns() + (uint64_t)sq(st)->timeout_ms * 1000000ull;
 	unsigned int attempt = 0;
 
 	for (;;) {
 		sq(st)->busy = false;
-		if (prepare_database(st, access, err, errlen) == 0)
+		if (prepare_database(st, access, err) == 0)
 			return 0;
 		if (!sq(st)->busy || now_ns() > deadline)
 			return -1;
@@ -467,13 +465,13 @@ static int busy_timeout_ms(void)
 	return STORE_BUSY_TIMEOUT_MS;
 }
 
-static int open_db(struct store *st, const char *name, int flags, char *err,
-		   size_t errlen)
+static int open_db(struct store *st, const char *name, int flags,
+		   struct strbuf *err)
 {
 	int rc = sqlite3_open_v2(name, &sq(st)->db, flags, NULL);
 
 	if (rc != SQLITE_OK) {
-		store_set_err(err, errlen, "cannot open %s: %s", st->name,
+		strbuf_setf(err, "cannot open %s: %s", st->name,
 			sq(st)->db ? sqlite3_errmsg(sq(st)->db) : sqlite3_errstr(rc));
 		sqlite3_close(sq(st)->db);
 		sq(st)->db = NULL;
@@ -485,20 +483,20 @@ static int open_db(struct store *st, const char *name, int flags, char *err,
 }
 
 /* A read-only connection: the schema checked, nothing migrated or set. */
-static int prepare_reading(struct store *st, char *err, size_t errlen)
+static int prepare_reading(struct store *st, struct strbuf *err)
 {
 	int64_t version;
 
-	if (check_identity(st, &version, err, errlen))
+	if (check_identity(st, &version, err))
 		return -1;
 	if (version == 0) {
-		store_set_err(err, errlen, "no results database at %s (an SQLite file "
+		strbuf_setf(err, "no results database at %s (an SQLite file "
 			"without clockbench's tables)", st->name);
 		return -1;
 	}
 	st->version = version;
 	return exec(st, "PRAGMA query_only = ON", "setting up the connection",
-		    err, errlen);
+		    err);
 }
 
 /*
@@ -542,14 +540,16 @@ static char *file_uri(const char *path, const char *query)
 /* Runs saved to the write-ahead log but not yet to the file itself. */
 static void note_unread_log(struct store *st)
 {
-	char wal[PATH_MAX + 8];
+	_cleanup_strbuf_ struct strbuf wal = STRBUF_INIT, warning = STRBUF_INIT;
 	struct stat sb;
 
-	snprintf(wal, sizeof(wal), "%s-wal", st->name);
-	if (stat(wal, &sb) == 0 && sb.st_size > 0)
-		snprintf(st->warning, sizeof(st->warning), "%s: read without %s, "
-			 "which cannot be opened here: the latest runs may be "
-			 "missing", st->name, wal);
+	strbuf_addf(&wal, "%s-wal", st->name);
+	if (stat(wal.buf, &sb) != 0 || sb.st_size == 0)
+		return;
+	strbuf_addf(&warning, "%s: read without %s, which cannot be opened here: "
+		    "the latest runs may be missing", st->name, wal.buf);
+	free(st->warning);
+	st->warning = strbuf_detach(&warning);
 }
 
 /*
@@ -557,23 +557,23 @@ static void note_unread_log(struct store *st)
  * as it is (immutable: no locks, no -shm), which is all a read-only
  * directory or disk can hold anyway.
  */
-static int open_read_only(struct store *st, char *err, size_t errlen)
+static int open_read_only(struct store *st, struct strbuf *err)
 {
 	char *uri;
 	int rc;
 
-	if (open_db(st, st->name, SQLITE_OPEN_READONLY, err, errlen))
+	if (open_db(st, st->name, SQLITE_OPEN_READONLY, err))
 		return -1;
-	if (prepare_reading(st, err, errlen) == 0)
+	if (prepare_reading(st, err) == 0)
 		return 0;
 	if (!shared_memory_failed(st))
 		return -1;
 	sqlite3_close(sq(st)->db);
 	sq(st)->db = NULL;
 	uri = file_uri(st->name, "immutable=1");
-	rc = open_db(st, uri, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, err, errlen);
+	rc = open_db(st, uri, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, err);
 	free(uri);
-	if (rc || prepare_reading(st, err, errlen))
+	if (rc || prepare_reading(st, err))
 		return -1;
 	note_unread_log(st);
 	return 0;
@@ -581,19 +581,19 @@ static int open_read_only(struct store *st, char *err, size_t errlen)
 
 /* A connection that writes: refused when the file itself is read-only. */
 static int open_read_write(struct store *st, enum store_access how,
-			   bool create, char *err, size_t errlen)
+			   bool create, struct strbuf *err)
 {
 	int flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0);
 
-	if (open_db(st, st->name, flags, err, errlen))
+	if (open_db(st, st->name, flags, err))
 		return -1;
 	/* SQLite falls back to read-only silently; a save would then fail. */
 	if (sqlite3_db_readonly(sq(st)->db, "main") == 1) {
-		store_set_err(err, errlen, "%s: cannot write to it: %s", st->name,
+		strbuf_setf(err, "%s: cannot write to it: %s", st->name,
 			access(st->name, W_OK) ? strerror(errno) : "read-only");
 		return -1;
 	}
-	return prepare_with_retries(st, how, err, errlen);
+	return prepare_with_retries(st, how, err);
 }
 
 /* ---- statements ------------------------------------------------------ */
@@ -627,15 +627,15 @@ static const struct store_ops sqlite_ops;
 
 static int sqlite_run(struct store *st, const char *sql,
 		      const struct sql_param *params, size_t nparams,
-		      sql_row_fn fn, void *ctx, const char *what, char *err,
-		      size_t errlen)
+		      sql_row_fn fn, void *ctx, const char *what,
+		      struct strbuf *err)
 {
 	struct sql_row row = { &sqlite_ops, NULL, 0 };
 	sqlite3_stmt *stmt = NULL;
 	int rc;
 
 	if (sqlite3_prepare_v2(sq(st)->db, sql, -1, &stmt, NULL) != SQLITE_OK) {
-		db_err(st, err, errlen, what);
+		db_err(st, err, what);
 		return -1;
 	}
 	bind_params(stmt, params, nparams);
@@ -650,36 +650,35 @@ static int sqlite_run(struct store *st, const char *sql,
 		}
 	}
 	if (rc != SQLITE_DONE)
-		db_err(st, err, errlen, what);
+		db_err(st, err, what);
 	sqlite3_finalize(stmt);
 	return rc == SQLITE_DONE ? 0 : -1;
 }
 
 static int sqlite_begin(struct store *st, bool write, const char *what,
-			char *err, size_t errlen)
+			struct strbuf *err)
 {
-	return exec(st, write ? "BEGIN IMMEDIATE" : "BEGIN", what, err, errlen);
+	return exec(st, write ? "BEGIN IMMEDIATE" : "BEGIN", what, err);
 }
 
-static int sqlite_commit(struct store *st, const char *what, char *err,
-			 size_t errlen)
+static int sqlite_commit(struct store *st, const char *what, struct strbuf *err)
 {
-	return exec(st, "COMMIT", what, err, errlen);
+	return exec(st, "COMMIT", what, err);
 }
 
 /* Take the write lock without waiting for it, and let it go. */
-static int sqlite_probe_write(struct store *st, char *err, size_t errlen)
+static int sqlite_probe_write(struct store *st, struct strbuf *err)
 {
 	int rc;
 
 	sqlite3_busy_timeout(sq(st)->db, 0);
 	sq(st)->busy = false;
-	rc = exec(st, "BEGIN IMMEDIATE", "taking the write lock", err, errlen);
+	rc = exec(st, "BEGIN IMMEDIATE", "taking the write lock", err);
 	rollback(st);
 	sqlite3_busy_timeout(sq(st)->db, sq(st)->timeout_ms);
 	if (rc && sq(st)->busy)
-		store_set_err(err, errlen, "%s: another process holds it locked",
-			      st->name);
+		strbuf_setf(err, "%s: another process holds it locked",
+			    st->name);
 	return rc == 0 ? 0 : sq(st)->busy ? 1 : -1;
 }
 
@@ -745,20 +744,20 @@ static const struct store_ops sqlite_ops = {
 };
 
 int store_sqlite_open(struct store *st, const char *path,
-		      enum store_access access, char *err, size_t errlen)
+		      enum store_access access, struct strbuf *err)
 {
 	bool create;
 	int rc;
 
-	if (check_path(path, access, &create, err, errlen))
+	if (check_path(path, access, &create, err))
 		return -1;
 	st->ops = &sqlite_ops;
 	st->impl = xcalloc(1, sizeof(struct sqlite_store));
 	st->name = xstrdup(path);
 	sq(st)->timeout_ms = busy_timeout_ms();
 	if (access == STORE_READ)
-		rc = open_read_only(st, err, errlen);
+		rc = open_read_only(st, err);
 	else
-		rc = open_read_write(st, access, create, err, errlen);
+		rc = open_read_write(st, access, create, err);
 	return rc;
 }

@@ -28,7 +28,6 @@
 
 #include <math.h>
 #include <pwd.h>
-#include <stdarg.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -36,24 +35,12 @@
 #include "basic/util.h"
 
 
-void store_set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err || !errlen)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
-
-
 /* Statements and rows through the backend. */
 int run_sql(struct store *st, const char *sql, const struct sql_param *p,
-		   size_t n, sql_row_fn fn, void *ctx, const char *what, char *err,
-		   size_t errlen)
+		   size_t n, sql_row_fn fn, void *ctx, const char *what,
+	    struct strbuf *err)
 {
-	return st->ops->run(st, sql, p, n, fn, ctx, what, err, errlen);
+	return st->ops->run(st, sql, p, n, fn, ctx, what, err);
 }
 
 bool row_null(const struct sql_row *r, int col)
@@ -150,15 +137,15 @@ void store_default_path(char *buf, size_t len)
 /* ---- opening -------------------------------------------------------- */
 
 struct store *store_open_access(const char *path, enum store_access access,
-				char *err, size_t errlen)
+				struct strbuf *err)
 {
 	struct store *st = xcalloc(1, sizeof(*st));
 	int rc;
 
 	if (store_is_url(path))
-		rc = store_pg_open(st, path, access, err, errlen);
+		rc = store_pg_open(st, path, access, err);
 	else
-		rc = store_sqlite_open(st, path, access, err, errlen);
+		rc = store_sqlite_open(st, path, access, err);
 	if (rc) {
 		store_close(st);
 		return NULL;
@@ -168,7 +155,7 @@ struct store *store_open_access(const char *path, enum store_access access,
 
 const char *store_warning(const struct store *st)
 {
-	return st->warning[0] ? st->warning : NULL;
+	return st->warning;
 }
 
 const char *store_name(const struct store *st)
@@ -176,9 +163,9 @@ const char *store_name(const struct store *st)
 	return st->name;
 }
 
-struct store *store_open(const char *path, char *err, size_t errlen)
+struct store *store_open(const char *path, struct strbuf *err)
 {
-	return store_open_access(path, STORE_WRITE, err, errlen);
+	return store_open_access(path, STORE_WRITE, err);
 }
 
 void store_close(struct store *st)
@@ -190,6 +177,7 @@ void store_close(struct store *st)
 	for (size_t i = 0; i < ARRAY_SIZE(st->secrets); i++)
 		free(st->secrets[i]);
 	free(st->name);
+	free(st->warning);
 	free(st);
 }
 

@@ -27,6 +27,8 @@
 #include <stdint.h>
 #include <jansson.h>
 
+#include "basic/strbuf.h"
+
 struct store;
 
 /*
@@ -137,8 +139,8 @@ bool store_is_url(const char *db);
  * in the password, sslpassword=).
  */
 char *store_display_name(const char *db);
-/* 0 when libpq can parse url; else -1 with why ("missing "=" after ..."). */
-int store_check_url(const char *url, char *why, size_t len);
+/* 0 when libpq can parse url; else -1 with the reason ("missing "=" after ..."). */
+int store_check_url(const char *url, struct strbuf *err);
 
 enum store_access {
 	STORE_READ,	/* read-only: the file must exist and hold a store ("no
@@ -154,7 +156,7 @@ enum store_access {
  * file; UPDATE and WRITE migrate an older schema.
  */
 struct store *store_open_access(const char *path, enum store_access access,
-				char *err, size_t errlen);
+				struct strbuf *err);
 /*
  * What a reader of st should be told, or NULL: a read-only store whose
  * write-ahead log could not be read ("the latest runs may be missing").
@@ -166,7 +168,7 @@ const char *store_warning(const struct store *st);
  * file that is not SQLite, is corrupt, or has a newer schema, leaving it
  * untouched; the reason goes to err. Returns NULL on failure.
  */
-struct store *store_open(const char *path, char *err, size_t errlen);
+struct store *store_open(const char *path, struct strbuf *err);
 void store_close(struct store *st);
 /* What messages call it: its path, or its URL without a password. */
 const char *store_name(const struct store *st);
@@ -178,37 +180,36 @@ void store_new_uuid(char out[37]);
  * Whether a run could be saved now, without waiting: 0 yes; 1 another
  * process holds the write lock (err says so); -1 it cannot be written.
  */
-int store_probe_write(struct store *st, char *err, size_t errlen);
+int store_probe_write(struct store *st, struct strbuf *err);
 
 /* A new uuid and the start time (now), where they are still empty. */
 void stored_run_fill_defaults(struct stored_run *run);
 
 /* Save in one transaction; fills run->id (and uuid when empty). 0 or -1. */
-int store_save_run(struct store *st, struct stored_run *run, char *err,
-		   size_t errlen);
+int store_save_run(struct store *st, struct stored_run *run, struct strbuf *err);
 /*
  * 0; STORE_DAMAGED when this run's stored data cannot be read back (err
  * names the run; the others may be fine); -1 when the store failed.
  */
 #define STORE_DAMAGED 1
 int store_load_run(struct store *st, int64_t id, struct stored_run *run,
-		   char *err, size_t errlen);
+		   struct strbuf *err);
 /*
  * store_load_run() without the samples, for listings: every field is
  * filled except cells[].values, cycles and core_cycles, which stay NULL
  * (n is kept).
  */
 int store_load_run_header(struct store *st, int64_t id, struct stored_run *run,
-			  char *err, size_t errlen);
+			  struct strbuf *err);
 /*
  * store_load_run() with each cell measured in rounds as its digest
  * (results/digest.h): what compare needs, without reading the samples of
  * those cells (a run saved before schema 3 is read whole and reduced).
  */
 int store_load_run_digest(struct store *st, int64_t id, struct stored_run *run,
-			  char *err, size_t errlen);
+			  struct strbuf *err);
 /* 0 deleted, 1 no such run, -1 error. */
-int store_delete_run(struct store *st, int64_t id, char *err, size_t errlen);
+int store_delete_run(struct store *st, int64_t id, struct strbuf *err);
 
 struct run_filter {
 	const char *label;	/* NULL: any */
@@ -221,7 +222,7 @@ struct run_filter {
 
 /* Ids of matching runs, oldest first (malloc'd array). 0 or -1. */
 int store_find_runs(struct store *st, const struct run_filter *f,
-		    int64_t **ids, size_t *n, char *err, size_t errlen);
+		    int64_t **ids, size_t *n, struct strbuf *err);
 
 /*
  * A run as listings show it: its row without its environment, quality or
@@ -241,7 +242,7 @@ struct run_summary {
  */
 int store_list_runs(struct store *st, const struct run_filter *f, bool config,
 		    struct run_summary **runs, size_t *n,
-		    void (*damaged)(const char *why), char *err, size_t errlen);
+		    void (*damaged)(const char *reason), struct strbuf *err);
 void run_summaries_free(struct run_summary *runs, size_t n);
 
 /*
@@ -252,11 +253,11 @@ void run_summaries_free(struct run_summary *runs, size_t n);
  * patterns as in run_filter). 0, or -1 with "no run or label 'x'".
  */
 int store_resolve(struct store *st, const char *spec, int64_t **ids, size_t *n,
-		  char *err, size_t errlen);
+		  struct strbuf *err);
 
 /* 1 with *id when a run with uuid is stored, 0 when not, -1. */
-int store_find_uuid(struct store *st, const char *uuid, int64_t *id, char *err,
-		    size_t errlen);
+int store_find_uuid(struct store *st, const char *uuid, int64_t *id,
+		    struct strbuf *err);
 
 void stored_run_free(struct stored_run *run);
 /* nrounds for a rounds array: the highest round + 1 (0 for NULL). */
@@ -274,17 +275,17 @@ json_t *stored_run_to_json(const struct stored_run *run);
  * Validates every field against the limits above; on error names it
  * ("cells[3].samples[2]: expected a number, got a string").
  */
-int stored_run_from_json(const json_t *j, struct stored_run *run, char *err,
-			 size_t errlen);
+int stored_run_from_json(const json_t *j, struct stored_run *run,
+			 struct strbuf *err);
 /*
  * The same in pieces, for files read a cell at a time: every field of the
  * run object but "cells" (run->cells stays empty), and cell idx of it.
  * The reader passes the whole run to stored_run_check() afterwards.
  */
 int stored_run_header_from_json(const json_t *j, struct stored_run *run,
-				char *err, size_t errlen);
+				struct strbuf *err);
 int stored_cell_from_json(const json_t *j, size_t idx, struct stored_cell *c,
-			  char *err, size_t errlen);
+			  struct strbuf *err);
 
 /*
  * The one gate of a run that comes from elsewhere: import, pull, push,
@@ -296,22 +297,21 @@ int stored_cell_from_json(const json_t *j, size_t idx, struct stored_cell *c,
  * 0, or -1 with the field named ("label: '1': a label cannot be a
  * number: that reads as a run id"). store_import_run() calls it.
  */
-int stored_run_check(const struct stored_run *run, char *err, size_t errlen);
+int stored_run_check(const struct stored_run *run, struct strbuf *err);
 
 /*
  * Import merges: a run whose uuid is already stored is skipped (returns 1,
  * run->id set to the stored run's id).
  */
-int store_import_run(struct store *st, struct stored_run *run, char *err,
-		     size_t errlen);
+int store_import_run(struct store *st, struct stored_run *run, struct strbuf *err);
 
 /*
  * Checks of what users type. A label is 1 to 64 printable bytes, not a
- * number (that reads as a run id) and not starting with '-'; why says
+ * number (that reads as a run id) and not starting with '-'; err says
  * what is wrong. A date is a prefix of "2026-11-30T13:50:02Z" cut after
  * the year, month, day, minute or second (' ' may stand for 'T').
  */
-bool store_label_valid(const char *label, char *why, size_t len);
+bool store_label_valid(const char *label, struct strbuf *err);
 bool store_date_valid(const char *date);
 
 /*

@@ -11,14 +11,14 @@
  * import's gate (err says why), -1; *r is its header (freed by caller).
  */
 static int already_there(struct store *from, struct store *to, int64_t id,
-			 struct stored_run *r, char *err, size_t errlen)
+			 struct stored_run *r, struct strbuf *err)
 {
 	int64_t there;
-	int rc = store_load_run_header(from, id, r, err, errlen);
+	int rc = store_load_run_header(from, id, r, err);
 
 	if (rc)
 		return rc == STORE_DAMAGED ? 2 : -1;
-	return store_find_uuid(to, r->uuid, &there, err, errlen);
+	return store_find_uuid(to, r->uuid, &there, err);
 }
 
 /* A run of from that is not one clockbench writes: named, left behind. */
@@ -29,13 +29,12 @@ static void refuse(const char *err, const char *verb, struct transfer_counts *c)
 }
 
 static int copy_one(struct store *from, struct store *to, int64_t id,
-		    const char *verb, struct transfer_counts *c, char *err,
-		    size_t errlen)
+		    const char *verb, struct transfer_counts *c, struct strbuf *err)
 {
 	struct stored_run r;
 	int64_t local = id;
-	char why[512];
-	int rc = already_there(from, to, id, &r, err, errlen);
+	_cleanup_strbuf_ struct strbuf why = STRBUF_INIT;
+	int rc = already_there(from, to, id, &r, err);
 
 	stored_run_free(&r);
 	if (rc < 0)
@@ -49,25 +48,25 @@ static int copy_one(struct store *from, struct store *to, int64_t id,
 	 * database or a file): the run passes import's gate, or stays behind.
 	 */
 	if (rc == 2) {
-		refuse(err, verb, c);
+		refuse(err->buf, verb, c);
 		return 0;
 	}
-	rc = store_load_run(from, id, &r, err, errlen);
+	rc = store_load_run(from, id, &r, err);
 	if (rc == STORE_DAMAGED) {
-		refuse(err, verb, c);
+		refuse(err->buf, verb, c);
 		return 0;
 	}
 	if (rc)
 		return -1;
-	if (stored_run_check(&r, why, sizeof(why))) {
-		snprintf(err, errlen, "%s: run %lld: %s", store_name(from),
-			 (long long)local, why);
-		refuse(err, verb, c);
+	if (stored_run_check(&r, &why)) {
+		strbuf_setf(err, "%s: run %lld: %s", store_name(from),
+			    (long long)local, why.buf);
+		refuse(err->buf, verb, c);
 		stored_run_free(&r);
 		return 0;
 	}
 	r.id = 0;
-	rc = store_import_run(to, &r, err, errlen);
+	rc = store_import_run(to, &r, err);
 	if (rc == 0) {
 		/* Line by line: what has landed is known even if the rest fails. */
 		printf("%s run %lld (%s) as run %lld\n", verb, (long long)local, r.uuid,
@@ -83,11 +82,11 @@ static int copy_one(struct store *from, struct store *to, int64_t id,
 
 int transfer_runs(struct store *from, struct store *to, const int64_t *ids,
 		  size_t n, const char *verb, struct transfer_counts *counts,
-		  char *err, size_t errlen)
+		  struct strbuf *err)
 {
 	memset(counts, 0, sizeof(*counts));
 	for (size_t i = 0; i < n; i++)
-		if (copy_one(from, to, ids[i], verb, counts, err, errlen))
+		if (copy_one(from, to, ids[i], verb, counts, err))
 			return -1;
 	return 0;
 }

@@ -29,6 +29,6 @@ struct transfer_counts {
  */
 int transfer_runs(struct store *from, struct store *to, const int64_t *ids,
 		  size_t n, const char *verb, struct transfer_counts *counts,
-		  char *err, size_t errlen);
+		  struct strbuf *err);
 
 #endif

@@ -15,15 +15,15 @@
 #define FRAME_ZSTD_LEVEL 3
 
 int frame_encode(const void *payload, size_t len, struct strbuf *out,
-		 char *err, size_t errlen)
+		 struct strbuf *err)
 {
 	ZSTD_CCtx *cctx;
 	size_t cap, z;
 	char *buf;
 
 	if (len > FRAME_MAX_BYTES) {
-		snprintf(err, errlen, "the result is %zu bytes, more than a frame "
-			 "carries (%u)", len, FRAME_MAX_BYTES);
+		strbuf_setf(err, "the result is %zu bytes, more than a frame "
+			    "carries (%u)", len, FRAME_MAX_BYTES);
 		return -1;
 	}
 	cctx = ZSTD_createCCtx();
@@ -38,8 +38,8 @@ int frame_encode(const void *payload, size_t len, struct strbuf *out,
 	z = ZSTD_compress2(cctx, buf, cap, payload, len);
 	ZSTD_freeCCtx(cctx);
 	if (ZSTD_isError(z)) {
-		snprintf(err, errlen, "cannot compress the result: %s",
-			 ZSTD_getErrorName(z));
+		strbuf_setf(err, "cannot compress the result: %s",
+			    ZSTD_getErrorName(z));
 		free(buf);
 		return -1;
 	}
@@ -67,7 +67,7 @@ static int parse_length(const char *p, const char *end, size_t *length,
 }
 
 static int decompress(const char *z, size_t zlen, struct strbuf *payload,
-		      char *err, size_t errlen)
+		      struct strbuf *err)
 {
 	unsigned long long size = ZSTD_getFrameContentSize(z, zlen);
 	size_t got;
@@ -75,20 +75,20 @@ static int decompress(const char *z, size_t zlen, struct strbuf *payload,
 
 	if (size == ZSTD_CONTENTSIZE_ERROR || size == ZSTD_CONTENTSIZE_UNKNOWN ||
 	    size > FRAME_MAX_BYTES) {
-		snprintf(err, errlen, "the result arrived damaged: not a zstd "
-			 "frame of a known size");
+		strbuf_setf(err, "the result arrived damaged: not a zstd "
+			    "frame of a known size");
 		return -1;
 	}
 	if (ZSTD_findFrameCompressedSize(z, zlen) != zlen) {
-		snprintf(err, errlen, "the result arrived damaged: its zstd frame "
-			 "does not fill the %zu bytes announced", zlen);
+		strbuf_setf(err, "the result arrived damaged: its zstd frame "
+			    "does not fill the %zu bytes announced", zlen);
 		return -1;
 	}
 	buf = xmalloc(size ? size : 1);
 	got = ZSTD_decompress(buf, size, z, zlen);
 	if (ZSTD_isError(got) || got != size) {
-		snprintf(err, errlen, "the result arrived damaged: %s",
-			 ZSTD_isError(got) ? ZSTD_getErrorName(got) : "short");
+		strbuf_setf(err, "the result arrived damaged: %s",
+			    ZSTD_isError(got) ? ZSTD_getErrorName(got) : "short");
 		free(buf);
 		return -1;
 	}
@@ -99,7 +99,7 @@ static int decompress(const char *z, size_t zlen, struct strbuf *payload,
 }
 
 int frame_decode(const char *buf, size_t len, struct strbuf *payload,
-		 char *err, size_t errlen)
+		 struct strbuf *err)
 {
 	const char *head = memmem(buf, len, FRAME_HEAD, strlen(FRAME_HEAD));
 	const char *data;
@@ -107,25 +107,25 @@ int frame_decode(const char *buf, size_t len, struct strbuf *payload,
 	size_t length, have;
 
 	if (!head) {
-		snprintf(err, errlen, "no result arrived (%zu bytes on the data "
-			 "port, no frame among them)", len);
+		strbuf_setf(err, "no result arrived (%zu bytes on the data "
+			    "port, no frame among them)", len);
 		return -1;
 	}
 	if (parse_length(head + strlen(FRAME_HEAD), end, &length, &data)) {
-		snprintf(err, errlen, "the result arrived damaged: a frame head "
-			 "without a valid length");
+		strbuf_setf(err, "the result arrived damaged: a frame head "
+			    "without a valid length");
 		return -1;
 	}
 	have = (size_t)(end - data);
 	if (have < length + strlen(FRAME_END)) {
-		snprintf(err, errlen, "the result arrived cut short after %zu of "
-			 "%zu bytes", have < length ? have : length, length);
+		strbuf_setf(err, "the result arrived cut short after %zu of "
+			    "%zu bytes", have < length ? have : length, length);
 		return -1;
 	}
 	if (memcmp(data + length, FRAME_END, strlen(FRAME_END)) != 0) {
-		snprintf(err, errlen, "the result arrived damaged: no end line "
-			 "after its %zu bytes", length);
+		strbuf_setf(err, "the result arrived damaged: no end line "
+			    "after its %zu bytes", length);
 		return -1;
 	}
-	return decompress(data, length, payload, err, errlen);
+	return decompress(data, length, payload, err);
 }

@@ -27,7 +27,7 @@
 
 /* payload as a frame, appended to out: 0, or -1 with the reason in err. */
 int frame_encode(const void *payload, size_t len, struct strbuf *out,
-		 char *err, size_t errlen);
+		 struct strbuf *err);
 
 /*
  * The payload of the frame in buf (a serial port's capture: the guest
@@ -37,6 +37,6 @@ int frame_encode(const void *payload, size_t len, struct strbuf *out,
  * bytes", "the result arrived damaged: ...").
  */
 int frame_decode(const char *buf, size_t len, struct strbuf *payload,
-		 char *err, size_t errlen);
+		 struct strbuf *err);
 
 #endif

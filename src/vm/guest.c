@@ -232,14 +232,14 @@ static json_t *exported_runs(void)
 
 static void send_frame(json_t *manifest)
 {
-	char err[256];
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
 	struct strbuf frame = STRBUF_INIT;
 	char *text = json_dumps(manifest, JSON_COMPACT);
 	struct termios t;
 	int fd;
 
-	if (!text || frame_encode(text, strlen(text), &frame, err, sizeof(err))) {
-		say("cannot encode the result: %s", text ? err : "out of memory");
+	if (!text || frame_encode(text, strlen(text), &frame, &err)) {
+		say("cannot encode the result: %s", text ? err.buf : "out of memory");
 		free(text);
 		return;
 	}

@@ -77,8 +77,8 @@ static void bzimage_version(int fd, const unsigned char *hdr,
  * An ELF vmlinux: its banner (in .rodata) and its PVH entry note, both in
  * the file's start. 0, or -1 with why qemu cannot boot it.
  */
-static int vmlinux_read(int fd, off_t size, struct kernel_image *img, char *err,
-			size_t errlen)
+static int vmlinux_read(int fd, off_t size, struct kernel_image *img,
+			struct strbuf *err)
 {
 	static const char banner[] = "Linux version ";
 	size_t len = size > (off_t)BANNER_SCAN_BYTES ? BANNER_SCAN_BYTES : (size_t)size;
@@ -86,7 +86,7 @@ static int vmlinux_read(int fd, off_t size, struct kernel_image *img, char *err,
 	const char *hit;
 
 	if (read_at(fd, 0, buf, len) != 0) {
-		snprintf(err, errlen, "cannot read it: %s", strerror(errno));
+		strbuf_setf(err, "cannot read it: %s", strerror(errno));
 		return -1;
 	}
 	buf[len] = '\0';
@@ -96,21 +96,21 @@ static int vmlinux_read(int fd, off_t size, struct kernel_image *img, char *err,
 		split_banner(hit, len - (size_t)(hit - buf), img);
 	}
 	if (!img->release[0]) {
-		snprintf(err, errlen, "an x86-64 ELF file without a "
-			 "\"Linux version\" banner: not a vmlinux");
+		strbuf_setf(err, "an x86-64 ELF file without a "
+			    "\"Linux version\" banner: not a vmlinux");
 		return -1;
 	}
-	return vmlinux_bootable((const unsigned char *)buf, len, err, errlen) ? 0 : -1;
+	return vmlinux_bootable((const unsigned char *)buf, len, err) ? 0 : -1;
 }
 
-static int classify(int fd, off_t size, struct kernel_image *img, char *err,
-		    size_t errlen)
+static int classify(int fd, off_t size, struct kernel_image *img,
+		    struct strbuf *err)
 {
 	unsigned char hdr[HEADER_BYTES];
 
 	if (size < (off_t)sizeof(hdr) || read_at(fd, 0, hdr, sizeof(hdr))) {
-		snprintf(err, errlen, "not a kernel image: %lld bytes, too short "
-			 "for a boot header", (long long)size);
+		strbuf_setf(err, "not a kernel image: %lld bytes, too short "
+			    "for a boot header", (long long)size);
 		return -1;
 	}
 	if (hdr[BOOT_FLAG_OFF] == 0x55 && hdr[BOOT_FLAG_OFF + 1] == 0xaa &&
@@ -124,25 +124,25 @@ static int classify(int fd, off_t size, struct kernel_image *img, char *err,
 		unsigned machine = hdr[18] | (unsigned)hdr[19] << 8;
 
 		if (hdr[EI_CLASS] != ELFCLASS64 || machine != EM_X86_64) {
-			snprintf(err, errlen, "an ELF file, but not an x86-64 "
-				 "kernel (class %u, machine %u)", hdr[EI_CLASS], machine);
+			strbuf_setf(err, "an ELF file, but not an x86-64 "
+				    "kernel (class %u, machine %u)", hdr[EI_CLASS], machine);
 			return -1;
 		}
 		img->kind = IMAGE_VMLINUX;
-		return vmlinux_read(fd, size, img, err, errlen);
+		return vmlinux_read(fd, size, img, err);
 	}
 	if (hdr[0] == 0x1f && hdr[1] == 0x8b) {
-		snprintf(err, errlen, "a gzip file, not a kernel image: "
-			 "decompress it first (it may hold a vmlinux)");
+		strbuf_setf(err, "a gzip file, not a kernel image: "
+			    "decompress it first (it may hold a vmlinux)");
 		return -1;
 	}
-	snprintf(err, errlen, "not a kernel image: neither a bzImage (no "
-		 "\"HdrS\" boot header at 0x202) nor an ELF vmlinux");
+	strbuf_setf(err, "not a kernel image: neither a bzImage (no "
+		    "\"HdrS\" boot header at 0x202) nor an ELF vmlinux");
 	return -1;
 }
 
-int kernel_image_read(const char *path, struct kernel_image *img, char *err,
-		      size_t errlen)
+int kernel_image_read(const char *path, struct kernel_image *img,
+		      struct strbuf *err)
 {
 	struct stat st;
 	int fd, rc;
@@ -150,15 +150,15 @@ int kernel_image_read(const char *path, struct kernel_image *img, char *err,
 	memset(img, 0, sizeof(*img));
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0) {
-		snprintf(err, errlen, "cannot open: %s", strerror(errno));
+		strbuf_setf(err, "cannot open: %s", strerror(errno));
 		return -1;
 	}
 	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
-		snprintf(err, errlen, "not a regular file");
+		strbuf_setf(err, "not a regular file");
 		close(fd);
 		return -1;
 	}
-	rc = classify(fd, st.st_size, img, err, errlen);
+	rc = classify(fd, st.st_size, img, err);
 	close(fd);
 	return rc;
 }

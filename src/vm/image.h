@@ -10,6 +10,8 @@
 
 #include <stddef.h>
 
+#include "basic/strbuf.h"
+
 enum image_kind {
 	IMAGE_BZIMAGE,
 	IMAGE_VMLINUX,
@@ -22,8 +24,8 @@ struct kernel_image {
 };
 
 /* What path holds: 0, or -1 with why it cannot be booted in err. */
-int kernel_image_read(const char *path, struct kernel_image *img, char *err,
-		      size_t errlen);
+int kernel_image_read(const char *path, struct kernel_image *img,
+		      struct strbuf *err);
 
 const char *kernel_image_kind_name(enum image_kind kind);
 

@@ -18,19 +18,19 @@
 #define PAYLOAD_MAX_BYTES (256u << 20)
 
 /* Whether the ELF file in buf asks for a program interpreter (ld.so). */
-static int elf_check(const unsigned char *buf, size_t len, char *err, size_t errlen)
+static int elf_check(const unsigned char *buf, size_t len, struct strbuf *err)
 {
 	const Elf64_Ehdr *eh = (const void *)buf;
 
 	if (len < sizeof(*eh) || memcmp(buf, ELFMAG, SELFMAG) != 0 ||
 	    eh->e_ident[EI_CLASS] != ELFCLASS64 || eh->e_machine != EM_X86_64 ||
 	    (eh->e_type != ET_EXEC && eh->e_type != ET_DYN)) {
-		snprintf(err, errlen, "not an x86-64 ELF executable");
+		strbuf_setf(err, "not an x86-64 ELF executable");
 		return -1;
 	}
 	if (eh->e_phentsize != sizeof(Elf64_Phdr) || eh->e_phoff > len ||
 	    (size_t)eh->e_phnum * sizeof(Elf64_Phdr) > len - eh->e_phoff) {
-		snprintf(err, errlen, "a damaged ELF file (program headers)");
+		strbuf_setf(err, "a damaged ELF file (program headers)");
 		return -1;
 	}
 	for (unsigned i = 0; i < eh->e_phnum; i++) {
@@ -38,34 +38,34 @@ static int elf_check(const unsigned char *buf, size_t len, char *err, size_t err
 						      i * sizeof(Elf64_Phdr));
 
 		if (ph->p_type == PT_INTERP) {
-			snprintf(err, errlen, "dynamically linked: the guest has no "
-				 "libraries; build it with 'make guest'");
+			strbuf_setf(err, "dynamically linked: the guest has no "
+				    "libraries; build it with 'make guest'");
 			return -1;
 		}
 	}
 	return 0;
 }
 
-static char *read_payload(const char *path, size_t *len, char *err, size_t errlen)
+static char *read_payload(const char *path, size_t *len, struct strbuf *err)
 {
 	struct stat st;
 	char *buf;
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 
 	if (fd < 0) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		strbuf_setf(err, "%s: %s", path, strerror(errno));
 		return NULL;
 	}
 	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size <= 0 ||
 	    (size_t)st.st_size > PAYLOAD_MAX_BYTES) {
-		snprintf(err, errlen, "%s: not a regular file of a payload's size", path);
+		strbuf_setf(err, "%s: not a regular file of a payload's size", path);
 		close(fd);
 		return NULL;
 	}
 	*len = (size_t)st.st_size;
 	buf = xmalloc(*len);
 	if (fd_read_all(fd, buf, *len, -1) != 0) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		strbuf_setf(err, "%s: %s", path, strerror(errno));
 		free(buf);
 		buf = NULL;
 	}
@@ -73,18 +73,18 @@ static char *read_payload(const char *path, size_t *len, char *err, size_t errle
 	return buf;
 }
 
-static int check_payload(const char *path, char *err, size_t errlen)
+static int check_payload(const char *path, struct strbuf *err)
 {
-	char why[256];
+	_cleanup_strbuf_ struct strbuf why = STRBUF_INIT;
 	size_t len;
-	char *buf = read_payload(path, &len, err, errlen);
+	char *buf = read_payload(path, &len, err);
 	int rc;
 
 	if (!buf)
 		return -1;
-	rc = elf_check((const unsigned char *)buf, len, why, sizeof(why));
+	rc = elf_check((const unsigned char *)buf, len, &why);
 	if (rc)
-		snprintf(err, errlen, "%s: %s", path, why);
+		strbuf_setf(err, "%s: %s", path, why.buf);
 	free(buf);
 	return rc;
 }
@@ -115,8 +115,7 @@ static bool beside_self(char *path, size_t len)
 	return false;
 }
 
-int payload_find(const char *given, char *path, size_t len, char *err,
-		 size_t errlen)
+int payload_find(const char *given, char *path, size_t len, struct strbuf *err)
 {
 	const char *env = getenv("CLOCKBENCH_GUEST");
 
@@ -125,19 +124,19 @@ int payload_find(const char *given, char *path, size_t len, char *err,
 	else if (env && *env)
 		snprintf(path, len, "%s", env);
 	else if (!beside_self(path, len)) {
-		snprintf(err, errlen, "%s", PAYLOAD_MISSING);
+		strbuf_setf(err, "%s", PAYLOAD_MISSING);
 		return -1;
 	}
-	return check_payload(path, err, errlen);
+	return check_payload(path, err);
 }
 
 int payload_initramfs(const char *path, char *const *argv, size_t argc,
-		      struct strbuf *out, char *err, size_t errlen)
+		      struct strbuf *out, struct strbuf *err)
 {
 	struct initramfs a;
 	struct strbuf args = STRBUF_INIT;
 	size_t len;
-	char *bin = read_payload(path, &len, err, errlen);
+	char *bin = read_payload(path, &len, err);
 
 	if (!bin)
 		return -1;

@@ -23,8 +23,7 @@
  * in. 0, or -1 with why in err (PAYLOAD_MISSING, or why a file found is
  * unusable: not an ELF executable, dynamically linked).
  */
-int payload_find(const char *given, char *path, size_t len, char *err,
-		 size_t errlen);
+int payload_find(const char *given, char *path, size_t len, struct strbuf *err);
 
 /*
  * The initramfs of one boot into out: the payload at path as /init, the
@@ -32,6 +31,6 @@ int payload_find(const char *given, char *path, size_t len, char *err,
  * arguments (argv[0..argc)) in GUEST_ARGS. 0, or -1 with err.
  */
 int payload_initramfs(const char *path, char *const *argv, size_t argc,
-		      struct strbuf *out, char *err, size_t errlen);
+		      struct strbuf *out, struct strbuf *err);
 
 #endif

@@ -235,7 +235,7 @@ static enum vm_end wait_qemu(pid_t pid, double deadline_ns,
 
 int vm_run(const struct vm_machine *m, const struct vm_boot *b,
 	   const volatile sig_atomic_t *stop, struct vm_outcome *out,
-	   char *err, size_t errlen)
+	   struct strbuf *err)
 {
 	char **argv = vm_qemu_argv(m, b);
 	pid_t parent = getpid(), pid;
@@ -245,7 +245,7 @@ int vm_run(const struct vm_machine *m, const struct vm_boot *b,
 	fflush(NULL);
 	pid = fork();
 	if (pid < 0) {
-		snprintf(err, errlen, "cannot start %s: %s", m->qemu, strerror(errno));
+		strbuf_setf(err, "cannot start %s: %s", m->qemu, strerror(errno));
 		vm_argv_free(argv);
 		return -1;
 	}

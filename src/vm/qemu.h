@@ -90,6 +90,6 @@ void vm_argv_free(char **argv);
  */
 int vm_run(const struct vm_machine *m, const struct vm_boot *b,
 	   const volatile sig_atomic_t *stop, struct vm_outcome *out,
-	   char *err, size_t errlen);
+	   struct strbuf *err);
 
 #endif

@@ -59,13 +59,13 @@ struct unpack {
 	size_t in_len;
 	unsigned char *out;
 	size_t out_len;		/* what the trailer announces */
-	char *err;
-	size_t errlen;
+	struct strbuf *err;
 };
 
-static int unpack_fail(const struct unpack *u, const char *method, const char *why)
+static int unpack_fail(const struct unpack *u, const char *method,
+		       const char *reason)
 {
-	snprintf(u->err, u->errlen, "the %s payload does not unpack: %s", method, why);
+	strbuf_setf(u->err, "the %s payload does not unpack: %s", method, reason);
 	return -1;
 }
 
@@ -247,12 +247,12 @@ static bool notes_have_pvh(const unsigned char *p, size_t len)
 	return false;
 }
 
-bool vmlinux_bootable(const unsigned char *buf, size_t len, char *err, size_t errlen)
+bool vmlinux_bootable(const unsigned char *buf, size_t len, struct strbuf *err)
 {
 	uint64_t phoff, phnum;
 
 	if (len < sizeof(Elf64_Ehdr) || memcmp(buf, ELFMAG, SELFMAG) != 0) {
-		snprintf(err, errlen, "the unpacked kernel is no ELF file");
+		strbuf_setf(err, "the unpacked kernel is no ELF file");
 		return false;
 	}
 	phoff = le(buf + EH_PHOFF, 8);
@@ -261,7 +261,7 @@ bool vmlinux_bootable(const unsigned char *buf, size_t len, char *err, size_t er
 	    le(buf + EH_MACHINE, 2) != EM_X86_64 ||
 	    le(buf + EH_PHENTSIZE, 2) != sizeof(Elf64_Phdr) || phoff > len ||
 	    phnum * sizeof(Elf64_Phdr) > len - phoff) {
-		snprintf(err, errlen, "not an x86-64 ELF kernel with program headers");
+		strbuf_setf(err, "not an x86-64 ELF kernel with program headers");
 		return false;
 	}
 	for (uint64_t i = 0; i < phnum; i++) {
@@ -272,15 +272,15 @@ bool vmlinux_bootable(const unsigned char *buf, size_t len, char *err, size_t er
 		    notes_have_pvh(buf + off, size))
 			return true;
 	}
-	snprintf(err, errlen, "no PVH entry note (a kernel built without "
-		 "CONFIG_PVH), which qemu needs to boot a vmlinux");
+	strbuf_setf(err, "no PVH entry note (a kernel built without "
+		    "CONFIG_PVH), which qemu needs to boot a vmlinux");
 	return false;
 }
 
 /* ---- the bzImage ---------------------------------------------------------- */
 
-static int read_whole(const char *path, unsigned char **buf, size_t *len, char *err,
-		      size_t errlen)
+static int read_whole(const char *path, unsigned char **buf, size_t *len,
+		      struct strbuf *err)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	struct stat st;
@@ -288,8 +288,8 @@ static int read_whole(const char *path, unsigned char **buf, size_t *len, char *
 	*buf = NULL;
 	if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) ||
 	    st.st_size > (off_t)BZIMAGE_MAX_BYTES) {
-		snprintf(err, errlen, "cannot read it whole: %s", fd < 0 ?
-			 strerror(errno) : "not a regular file of at most 256 MB");
+		strbuf_setf(err, "cannot read it whole: %s", fd < 0 ?
+			    strerror(errno) : "not a regular file of at most 256 MB");
 		if (fd >= 0)
 			close(fd);
 		return -1;
@@ -297,7 +297,7 @@ static int read_whole(const char *path, unsigned char **buf, size_t *len, char *
 	*len = (size_t)st.st_size;
 	*buf = xmalloc(*len ? *len : 1);
 	if (fd_read_all(fd, *buf, *len, -1) != 0) {
-		snprintf(err, errlen, "cannot read it whole: %s", strerror(errno));
+		strbuf_setf(err, "cannot read it whole: %s", strerror(errno));
 		free(*buf);
 		*buf = NULL;
 		close(fd);
@@ -309,22 +309,22 @@ static int read_whole(const char *path, unsigned char **buf, size_t *len, char *
 
 /* Where the compressed kernel lies in the bzImage: 0, or -1 with err. */
 static int find_payload(const unsigned char *img, size_t len, const unsigned char **p,
-			size_t *plen, char *err, size_t errlen)
+			size_t *plen, struct strbuf *err)
 {
 	size_t setup, off, n;
 
 	if (len < PAYLOAD_LENGTH_OFF + 4 ||
 	    (unsigned)(img[PROTOCOL_OFF] | img[PROTOCOL_OFF + 1] << 8) < PROTOCOL_PAYLOAD) {
-		snprintf(err, errlen, "a boot protocol older than 2.08 does not say "
-			 "where the kernel lies");
+		strbuf_setf(err, "a boot protocol older than 2.08 does not say "
+			    "where the kernel lies");
 		return -1;
 	}
 	setup = img[SETUP_SECTS_OFF] ? img[SETUP_SECTS_OFF] : 4;
 	off = (setup + 1) * 512 + le32(img + PAYLOAD_OFFSET_OFF);
 	n = le32(img + PAYLOAD_LENGTH_OFF);
 	if (off > len || n > len - off || n < 8) {
-		snprintf(err, errlen, "the boot header's payload (%zu bytes at %zu) "
-			 "lies outside the file", n, off);
+		strbuf_setf(err, "the boot header's payload (%zu bytes at %zu) "
+			    "lies outside the file", n, off);
 		return -1;
 	}
 	*p = img + off;
@@ -333,28 +333,28 @@ static int find_payload(const unsigned char *img, size_t len, const unsigned cha
 }
 
 static int unpack_payload(const unsigned char *p, size_t n, struct vmlinux_extract *x,
-			  unsigned char **out, char *err, size_t errlen)
+			  unsigned char **out, struct strbuf *err)
 {
 	const struct method *m = find_method(p, n);
-	struct unpack u = { .in = p, .in_len = n, .err = err, .errlen = errlen };
+	struct unpack u = { .in = p, .in_len = n, .err = err };
 
 	*out = NULL;
 	if (!m) {
-		snprintf(err, errlen, "the payload's compression is not one the "
-			 "kernel uses (magic %02x %02x %02x %02x)", p[0], p[1], p[2], p[3]);
+		strbuf_setf(err, "the payload's compression is not one the "
+			    "kernel uses (magic %02x %02x %02x %02x)", p[0], p[1], p[2], p[3]);
 		return -1;
 	}
 	snprintf(x->method, sizeof(x->method), "%s", m->name);
 	if (!m->unpack) {
-		snprintf(err, errlen, "compressed with %s, which clockbench %s", m->name,
-			 m->library ? "was built without" : "does not unpack");
+		strbuf_setf(err, "compressed with %s, which clockbench %s", m->name,
+			    m->library ? "was built without" : "does not unpack");
 		if (m->library)
-			snprintf(err + strlen(err), errlen - strlen(err), " (%s)", m->library);
+			strbuf_addf(err, " (%s)", m->library);
 		return -1;
 	}
 	u.out_len = le32(p + n - 4);
 	if (u.out_len == 0 || u.out_len > VMLINUX_MAX_BYTES) {
-		snprintf(err, errlen, "the payload announces %zu bytes unpacked", u.out_len);
+		strbuf_setf(err, "the payload announces %zu bytes unpacked", u.out_len);
 		return -1;
 	}
 	u.out = xmalloc(u.out_len);
@@ -367,8 +367,7 @@ static int unpack_payload(const unsigned char *p, size_t n, struct vmlinux_extra
 	return 0;
 }
 
-int vmlinux_extract(const char *path, struct vmlinux_extract *x, char *err,
-		    size_t errlen)
+int vmlinux_extract(const char *path, struct vmlinux_extract *x, struct strbuf *err)
 {
 	_cleanup_free_ unsigned char *img = NULL, *elf = NULL;
 	const unsigned char *payload;
@@ -376,14 +375,14 @@ int vmlinux_extract(const char *path, struct vmlinux_extract *x, char *err,
 	int fd;
 
 	memset(x, 0, sizeof(*x));
-	if (read_whole(path, &img, &len, err, errlen) ||
-	    find_payload(img, len, &payload, &plen, err, errlen) ||
-	    unpack_payload(payload, plen, x, &elf, err, errlen) ||
-	    !vmlinux_bootable(elf, x->bytes, err, errlen))
+	if (read_whole(path, &img, &len, err) ||
+	    find_payload(img, len, &payload, &plen, err) ||
+	    unpack_payload(payload, plen, x, &elf, err) ||
+	    !vmlinux_bootable(elf, x->bytes, err))
 		return -1;
 	fd = vm_file_new("vmlinux");
 	if (fd < 0 || fd_write_all(fd, elf, x->bytes) != 0) {
-		snprintf(err, errlen, "cannot keep the vmlinux: %s", strerror(errno));
+		strbuf_setf(err, "cannot keep the vmlinux: %s", strerror(errno));
 		if (fd >= 0)
 			close(fd);
 		return -1;

@@ -13,6 +13,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "basic/strbuf.h"
+
 /* The most a kernel may unpack to: far above any x86-64 kernel's size. */
 #define VMLINUX_MAX_BYTES (1024u << 20)
 
@@ -28,14 +30,13 @@ struct vmlinux_extract {
  * compressor clockbench was built without, a damaged payload, a kernel
  * without the PVH entry note). The bzImage itself boots either way.
  */
-int vmlinux_extract(const char *path, struct vmlinux_extract *x, char *err,
-		    size_t errlen);
+int vmlinux_extract(const char *path, struct vmlinux_extract *x,
+		    struct strbuf *err);
 
 /*
  * Whether the ELF image in buf (len bytes) is an x86-64 kernel that qemu
  * can enter through PVH: false with why in err.
  */
-bool vmlinux_bootable(const unsigned char *buf, size_t len, char *err,
-		      size_t errlen);
+bool vmlinux_bootable(const unsigned char *buf, size_t len, struct strbuf *err);
 
 #endif

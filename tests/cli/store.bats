@@ -287,6 +287,18 @@ set_user_version() {
 	done
 }
 
+@test "an error is never cut short: a long run or label is named whole, then the store" {
+	populate
+	long=$(printf 'n%.0s' $(seq 600))
+	# compare's, plot's and report's went through 512 bytes (cut after the
+	# spec); show's through PATH_MAX + 256.
+	for cmd in "compare" "plot -o $T/x.svg" "report -o $T/x.html" "show"; do
+		run cb $cmd --db "$DB" "$long" 1
+		[ "$status" -eq 1 ]
+		[ "$output" = "clockbench ${cmd%% *}: error: no run or label '$long' in $DB" ]
+	done
+}
+
 @test "bad dates, formats and arguments are usage errors on one line" {
 	populate
 	for args in "runs --since 2026-13-01" "runs --until yesterday" \

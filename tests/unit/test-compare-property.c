@@ -123,7 +123,7 @@ static void build(struct comparison *c, enum kind kind)
 	size_t nruns = kind == REPLICATES ? 3 : 1;
 	uint32_t rounds = kind == RAW_REPS ? 0 : 10;
 	size_t n = kind == RAW_REPS ? 3 : 10 * 20;
-	char err[256];
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
 
 	memset(c, 0, sizeof(*c));
 	compare_options_default(&c->o);
@@ -143,8 +143,8 @@ static void build(struct comparison *c, enum kind kind)
 			.runs = c->hist, .nruns = NHISTORY };
 		c->o.history = &c->history;
 	}
-	assert_int_equal(compare_build(&c->r, c->groups, NGROUPS, &c->o, err,
-				       sizeof(err)), 0);
+	assert_int_equal(compare_build(&c->r, c->groups, NGROUPS, &c->o, &err),
+			 0);
 }
 
 static void release(struct comparison *c)

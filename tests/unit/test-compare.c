@@ -107,7 +107,7 @@ static void build(struct fixture *fx, size_t nruns, size_t ncells,
 		  const double *base, const double *other, double sd_pct,
 		  size_t n, const struct compare_options *o)
 {
-	char err[128];
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
 
 	rng_state = 88172645463325252ull;	/* the same data for every build */
 	memset(fx, 0, sizeof(*fx));
@@ -119,7 +119,7 @@ static void build(struct fixture *fx, size_t nruns, size_t ncells,
 			make_run(&fx->runs[g][k], (int64_t)(g * 10 + k + 1), ncells,
 				 g ? other : base, sd_pct, n);
 	}
-	assert_int_equal(compare_build(&fx->r, fx->groups, 2, o, err, sizeof(err)), 0);
+	assert_int_equal(compare_build(&fx->r, fx->groups, 2, o, &err), 0);
 }
 
 static void teardown_fixture(struct fixture *fx)
@@ -335,7 +335,7 @@ static void test_missing_cell_and_no_metric(void **state)
 	struct stored_run a, b;
 	struct compare_group groups[2];
 	struct compare_result r;
-	char err[128];
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
 	double m2[] = { 10, 20 }, m1[] = { 10 };
 
 	compare_options_default(&o);
@@ -343,15 +343,15 @@ static void test_missing_cell_and_no_metric(void **state)
 	make_run(&b, 2, 1, m1, 1.0, 50);
 	groups[0] = (struct compare_group){ .spec = spec1, .runs = &a, .nruns = 1 };
 	groups[1] = (struct compare_group){ .spec = spec2, .runs = &b, .nruns = 1 };
-	assert_int_equal(compare_build(&r, groups, 2, &o, err, sizeof(err)), 0);
+	assert_int_equal(compare_build(&r, groups, 2, &o, &err), 0);
 	assert_int_equal(r.nrows, 2);
 	assert_true(r.rows[0].diffs[1].valid);
 	assert_false(r.rows[1].diffs[1].valid);
 	compare_free(&r);
 
 	o.metric = METRIC_SECONDS;	/* these runs are in ns */
-	assert_int_equal(compare_build(&r, groups, 2, &o, err, sizeof(err)), -1);
-	assert_non_null(strstr(err, "seconds"));
+	assert_int_equal(compare_build(&r, groups, 2, &o, &err), -1);
+	assert_non_null(strstr(err.buf, "seconds"));
 	compare_free(&r);
 	free_run(&a);
 	free_run(&b);
@@ -390,7 +390,7 @@ static void test_rounds_carry_the_drift(void **state)
 	struct stored_run runs[3];
 	struct compare_group groups[2];
 	struct compare_result r;
-	char err[128];
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
 	int significant_aa = 0;
 
 	compare_options_default(&o);
@@ -399,7 +399,7 @@ static void test_rounds_carry_the_drift(void **state)
 		make_drifting_run(&runs[1], 2, 25.0);
 		groups[0] = (struct compare_group){ .spec = spec1, .runs = &runs[0], .nruns = 1 };
 		groups[1] = (struct compare_group){ .spec = spec2, .runs = &runs[1], .nruns = 1 };
-		assert_int_equal(compare_build(&r, groups, 2, &o, err, sizeof(err)), 0);
+		assert_int_equal(compare_build(&r, groups, 2, &o, &err), 0);
 		assert_true(r.rows[0].sides[0].by_rounds);
 		assert_int_equal(r.rows[0].sides[0].n, 10);
 		/* The bar: the larger of 1 % and the rounds' robust CV (~2 %). */
@@ -418,7 +418,7 @@ static void test_rounds_carry_the_drift(void **state)
 	make_drifting_run(&runs[2], 3, 27.0);
 	groups[0] = (struct compare_group){ .spec = spec1, .runs = &runs[0], .nruns = 1 };
 	groups[1] = (struct compare_group){ .spec = spec2, .runs = &runs[2], .nruns = 1 };
-	assert_int_equal(compare_build(&r, groups, 2, &o, err, sizeof(err)), 0);
+	assert_int_equal(compare_build(&r, groups, 2, &o, &err), 0);
 	assert_string_equal(r.rows[0].diffs[1].verdict, "few");
 	assert_true(r.rows[0].diffs[1].spread_unknown);
 	assert_false(r.rows[0].diffs[1].significant);
@@ -488,12 +488,12 @@ static const struct compare_diff *compare_two_runs(struct compare_result *r,
 					       size_t no, const struct compare_options *o)
 {
 	static struct compare_group groups[2];
-	char err[128];
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
 
 	groups[0] = (struct compare_group){ .spec = base_spec, .runs = runs, .nruns = nb };
 	groups[1] = (struct compare_group){ .spec = other_spec, .runs = runs + nb,
 					    .nruns = no };
-	assert_int_equal(compare_build(r, groups, 2, o, err, sizeof(err)), 0);
+	assert_int_equal(compare_build(r, groups, 2, o, &err), 0);
 	return &r->rows[0].diffs[1];
 }
 
@@ -1014,13 +1014,13 @@ static void test_core_cycles_judge_by_default(void **state)
 	struct compare_options o;
 	struct fixture fx;
 	double m[] = { 20.0 };
-	char err[128];
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
 
 	compare_options_default(&o);
 	build(&fx, 1, 1, m, m, 1.0, 600, &o);
 	compare_free(&fx.r);
 	slow_phase_runs(&fx, true);
-	assert_int_equal(compare_build(&fx.r, fx.groups, 2, &o, err, sizeof(err)), 0);
+	assert_int_equal(compare_build(&fx.r, fx.groups, 2, &o, &err), 0);
 	assert_int_equal(fx.r.metric, METRIC_CORE_CYCLES);
 	assert_string_equal(fx.r.unit, "core cycles");
 	assert_string_equal(diff_of(&fx, 0)->verdict, "~");
@@ -1034,7 +1034,7 @@ static void test_core_cycles_judge_by_default(void **state)
 
 	/* Asked for ns, the same runs are worse, and no ns column beside. */
 	o.metric = METRIC_NS;
-	assert_int_equal(compare_build(&fx.r, fx.groups, 2, &o, err, sizeof(err)), 0);
+	assert_int_equal(compare_build(&fx.r, fx.groups, 2, &o, &err), 0);
 	assert_string_equal(diff_of(&fx, 0)->verdict, "worse");
 	assert_true(isnan(diff_of(&fx, 0)->ns_change_pct));
 	assert_true(isnan(fx.r.rows[0].sides[0].ns_median));
@@ -1043,7 +1043,7 @@ static void test_core_cycles_judge_by_default(void **state)
 	/* A run without core cycles (an older one): the default is ns. */
 	o.metric = METRIC_AUTO;
 	slow_phase_runs(&fx, false);
-	assert_int_equal(compare_build(&fx.r, fx.groups, 2, &o, err, sizeof(err)), 0);
+	assert_int_equal(compare_build(&fx.r, fx.groups, 2, &o, &err), 0);
 	assert_int_equal(fx.r.metric, METRIC_NS);
 	assert_int_equal(compare_metric_by_name("core-cycles"), METRIC_CORE_CYCLES);
 	assert_string_equal(compare_metric_name(METRIC_CORE_CYCLES), "core-cycles");

@@ -277,20 +277,20 @@ static void simple_run(struct stored_run *r, const char *label)
 
 static struct store *open_ok(const char *path)
 {
-	char err[512];
-	struct store *st = store_open(path, err, sizeof(err));
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
+	struct store *st = store_open(path, &err);
 
 	if (!st)
-		fail_msg("store_open(%s): %s", path, err);
+		fail_msg("store_open(%s): %s", path, err.buf);
 	return st;
 }
 
 static int64_t save_ok(struct store *st, struct stored_run *r)
 {
-	char err[512];
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
 
-	if (store_save_run(st, r, err, sizeof(err)) != 0)
-		fail_msg("store_save_run: %s", err);
+	if (store_save_run(st, r, &err) != 0)
+		fail_msg("store_save_run: %s", err.buf);
 	assert_true(r->id > 0);
 	return r->id;
 }
@@ -354,7 +354,8 @@ static void assert_same_run(const struct stored_run *a, const struct stored_run 
 
 static void test_save_load_round_trip(void **state)
 {
-	char path[PATH_MAX], err[512];
+	char path[PATH_MAX];
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
 	struct stored_run r, back;
 	struct store *st;
 	double *v;
@@ -370,7 +371,7 @@ static void test_save_load_round_trip(void **state)
 	assert_int_equal(strlen(r.uuid), 36);
 	assert_int_equal(r.uuid[14], '4');
 
-	assert_int_equal(store_load_run(st, r.id, &back, err, sizeof(err)), 0);
+	assert_int_equal(store_load_run(st, r.id, &back, &err), 0);
 	assert_true(back.id == r.id);
 	assert_same_run(&r, &back);
 	stored_run_free(&back);
@@ -421,14 +422,15 @@ static void test_save_load_round_trip(void **state)
 
 static void test_load_header_has_no_samples(void **state)
 {
-	char path[PATH_MAX], err[512];
+	char path[PATH_MAX];
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
 	struct stored_run r, h;
 	struct store *st;
 
 	st = open_ok(new_store(path, sizeof(path), "hdr.db"));
 	simple_run(&r, "x");
 	save_ok(st, &r);
-	assert_int_equal(store_load_run_header(st, r.id, &h, err, sizeof(err)), 0);
+	assert_int_equal(store_load_run_header(st, r.id, &h, &err), 0);
 	assert_string_equal(h.label, "x");
 	assert_int_equal(h.ncells, 2);
 	assert_int_equal(h.cells[0].n, ARRAY_SIZE(tricky));
@@ -438,35 +440,35 @@ static void test_load_header_has_no_samples(void **state)
 	assert_null(h.cells[0].rounds);
 	assert_string_equal(h.cells[0].cycles_unit, "TSC ticks");
 	stored_run_free(&h);
-	assert_int_equal(store_load_run(st, 9999, &h, err, sizeof(err)), -1);
-	assert_non_null(strstr(err, "no run 9999"));
+	assert_int_equal(store_load_run(st, 9999, &h, &err), -1);
+	assert_non_null(strstr(err.buf, "no run 9999"));
 	store_close(st);
 
 	/* Blobs that do not match n are reported, not read past. */
 	sql(path, "UPDATE cells SET rounds = x'0000000005000000' WHERE seq = 0");
 	st = open_ok(path);
-	assert_int_equal(store_load_run(st, r.id, &h, err, sizeof(err)), STORE_DAMAGED);
-	assert_non_null(strstr(err, "cell cell-0 do not match their count"));
+	assert_int_equal(store_load_run(st, r.id, &h, &err), STORE_DAMAGED);
+	assert_non_null(strstr(err.buf, "cell cell-0 do not match their count"));
 	store_close(st);
 	sql(path, "UPDATE cells SET rounds = NULL, samples = x'00' WHERE seq = 0");
 	st = open_ok(path);
-	assert_int_equal(store_load_run(st, r.id, &h, err, sizeof(err)), STORE_DAMAGED);
-	assert_non_null(strstr(err, "the database is damaged"));
+	assert_int_equal(store_load_run(st, r.id, &h, &err), STORE_DAMAGED);
+	assert_non_null(strstr(err.buf, "the database is damaged"));
 	/* More rounds than clockbench measures: damaged too, not allocated. */
 	sql(path, "UPDATE cells SET samples = NULL, cycles = NULL, core_cycles = NULL, n = 0,"
 	    " rounds = NULL WHERE seq = 0");
 	sql(path, "UPDATE cells SET rounds = x'ffffffff0a000000' WHERE seq = 1");
-	assert_int_equal(store_load_run(st, r.id, &h, err, sizeof(err)), STORE_DAMAGED);
-	assert_non_null(strstr(err, "cell cell-1 do not match"));
+	assert_int_equal(store_load_run(st, r.id, &h, &err), STORE_DAMAGED);
+	assert_non_null(strstr(err.buf, "cell cell-1 do not match"));
 	/*
 	 * A damaged environment: the header loader says so. (PostgreSQL's
 	 * jsonb refuses to store such a thing.)
 	 */
 	if (!on_pg) {
 		sql(path, "UPDATE runs SET env = '{broken'");
-		assert_int_equal(store_load_run_header(st, r.id, &h, err, sizeof(err)),
+		assert_int_equal(store_load_run_header(st, r.id, &h, &err),
 				 STORE_DAMAGED);
-		assert_non_null(strstr(err, "is not valid JSON (the database is damaged)"));
+		assert_non_null(strstr(err.buf, "is not valid JSON (the database is damaged)"));
 	}
 	stored_run_free(&r);
 	store_close(st);
@@ -474,7 +476,8 @@ static void test_load_header_has_no_samples(void **state)
 
 static void test_interrupted_and_empty_cells(void **state)
 {
-	char path[PATH_MAX], err[512];
+	char path[PATH_MAX];
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
 	struct stored_run r, back;
 	struct store *st;
 	struct stored_cell *c;
@@ -486,7 +489,7 @@ static void test_interrupted_and_empty_cells(void **state)
 	c->status = xstrdup("not reached");
 	record_finish(&r, 0.75, true);
 	save_ok(st, &r);
-	assert_int_equal(store_load_run(st, r.id, &back, err, sizeof(err)), 0);
+	assert_int_equal(store_load_run(st, r.id, &back, &err), 0);
 	assert_string_equal(back.status, "interrupted");
 	assert_true(back.elapsed_s == 0.75);
 	assert_int_equal(back.cells[2].n, 0);
@@ -498,8 +501,8 @@ static void test_interrupted_and_empty_cells(void **state)
 	simple_run(&r, "");
 	free(r.status);
 	r.status = xstrdup("half");
-	assert_int_equal(store_save_run(st, &r, err, sizeof(err)), -1);
-	assert_non_null(strstr(err, on_pg ? "violates check constraint" :
+	assert_int_equal(store_save_run(st, &r, &err), -1);
+	assert_non_null(strstr(err.buf, on_pg ? "violates check constraint" :
 			       "CHECK constraint failed"));
 	assert_int_equal(r.id, 0);
 	stored_run_free(&r);
@@ -650,7 +653,8 @@ static void make_version_1(const char *path, struct stored_run *old)
 
 static void test_migrates_from_version_1(void **state)
 {
-	char path[PATH_MAX], err[512];
+	char path[PATH_MAX];
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
 	struct stored_run old, now, back;
 	struct store *st;
 
@@ -659,9 +663,9 @@ static void test_migrates_from_version_1(void **state)
 	make_version_1(new_path(path, sizeof(path), "v1.db"), &old);
 	assert_int_equal(sql_int(path, "PRAGMA user_version"), 1);
 	/* Reading leaves it as it is and reads the old run as it was. */
-	st = store_open_access(path, STORE_READ, err, sizeof(err));
+	st = store_open_access(path, STORE_READ, &err);
 	assert_non_null(st);
-	assert_int_equal(store_load_run(st, old.id, &back, err, sizeof(err)), 0);
+	assert_int_equal(store_load_run(st, old.id, &back, &err), 0);
 	assert_same_run(&old, &back);
 	assert_null(back.cells[0].core_cycles);
 	assert_null(back.quality);
@@ -669,17 +673,17 @@ static void test_migrates_from_version_1(void **state)
 	store_close(st);
 	assert_int_equal(sql_int(path, "PRAGMA user_version"), 1);
 	/* Opening to write migrates it; the old run still reads as it was. */
-	st = store_open_access(path, STORE_UPDATE, err, sizeof(err));
+	st = store_open_access(path, STORE_UPDATE, &err);
 	assert_non_null(st);
 	assert_int_equal(sql_int(path, "PRAGMA user_version"), STORE_SCHEMA_VERSION);
-	assert_int_equal(store_load_run(st, old.id, &back, err, sizeof(err)), 0);
+	assert_int_equal(store_load_run(st, old.id, &back, &err), 0);
 	assert_same_run(&old, &back);
 	assert_null(back.cells[0].core_cycles);
 	assert_null(back.quality);
 	stored_run_free(&back);
 	simple_run(&now, "new");
 	save_ok(st, &now);
-	assert_int_equal(store_load_run(st, now.id, &back, err, sizeof(err)), 0);
+	assert_int_equal(store_load_run(st, now.id, &back, &err), 0);
 	assert_same_run(&now, &back);
 	stored_run_free(&back);
 	stored_run_free(&now);
@@ -778,7 +782,8 @@ static void run_with_readings(struct stored_run *r, const char *label)
  */
 static void test_core_cycles_kept_as_readings(void **state)
 {
-	char path[PATH_MAX], path2[PATH_MAX], err[512];
+	char path[PATH_MAX], path2[PATH_MAX];
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
 	struct stored_run run, back, dig, plain;
 	struct store *st, *st2;
 
@@ -787,10 +792,10 @@ static void test_core_cycles_kept_as_readings(void **state)
 	save_ok(st, &run);
 	assert_int_equal(sql_int(path, "SELECT count(*) FROM cells WHERE core_cycles IS NULL"
 				 " AND reference IS NOT NULL"), 1);
-	assert_int_equal(store_load_run(st, run.id, &back, err, sizeof(err)), 0);
+	assert_int_equal(store_load_run(st, run.id, &back, &err), 0);
 	assert_same_run(&run, &back);
 	/* The digest of the cell is the one of its replayed samples. */
-	assert_int_equal(store_load_run_digest(st, run.id, &dig, err, sizeof(err)), 0);
+	assert_int_equal(store_load_run_digest(st, run.id, &dig, &err), 0);
 	assert_same_digest(&back, &dig);
 	assert_null(dig.cells[0].ref.readings);
 	stored_run_free(&dig);
@@ -801,7 +806,7 @@ static void test_core_cycles_kept_as_readings(void **state)
 	assert_int_equal(sql_int(path2, "SELECT count(*) FROM cells WHERE core_cycles IS NULL"),
 			 1);
 	stored_run_free(&back);
-	assert_int_equal(store_load_run(st2, run.id, &back, err, sizeof(err)), 0);
+	assert_int_equal(store_load_run(st2, run.id, &back, &err), 0);
 	assert_same_run(&run, &back);
 	stored_run_free(&back);
 	store_close(st2);
@@ -812,7 +817,7 @@ static void test_core_cycles_kept_as_readings(void **state)
 	save_ok(st, &plain);
 	assert_int_equal(sql_int(path, "SELECT count(*) FROM cells WHERE core_cycles IS NOT NULL"
 				 " AND reference IS NULL"), 1);
-	assert_int_equal(store_load_run(st, plain.id, &back, err, sizeof(err)), 0);
+	assert_int_equal(store_load_run(st, plain.id, &back, &err), 0);
 	assert_same_run(&plain, &back);
 	stored_run_free(&back);
 	stored_run_free(&plain);
@@ -823,7 +828,8 @@ static void test_core_cycles_kept_as_readings(void **state)
 /* A cell holding both core cycles and readings is damaged, not guessed at. */
 static void test_core_cycles_twice_is_damage(void **state)
 {
-	char path[PATH_MAX], err[512];
+	char path[PATH_MAX];
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
 	struct stored_run run, back;
 	struct store *st;
 
@@ -831,10 +837,10 @@ static void test_core_cycles_twice_is_damage(void **state)
 	st = open_ok(new_store(path, sizeof(path), "twice.db"));
 	save_ok(st, &run);
 	sql(path, "UPDATE cells SET core_cycles = samples");
-	assert_int_equal(store_load_run(st, run.id, &back, err, sizeof(err)), STORE_DAMAGED);
-	assert_non_null(strstr(err, "the database is damaged"));
+	assert_int_equal(store_load_run(st, run.id, &back, &err), STORE_DAMAGED);
+	assert_non_null(strstr(err.buf, "the database is damaged"));
 	sql(path, "UPDATE cells SET core_cycles = NULL, reference = substr(reference, 1, 20)");
-	assert_int_equal(store_load_run(st, run.id, &back, err, sizeof(err)), STORE_DAMAGED);
+	assert_int_equal(store_load_run(st, run.id, &back, &err), STORE_DAMAGED);
 	stored_run_free(&run);
 	store_close(st);
 }
@@ -842,7 +848,8 @@ static void test_core_cycles_twice_is_damage(void **state)
 /* Schema 3's core cycles read as they are, before and after the migration. */
 static void test_migrates_from_version_3(void **state)
 {
-	char path[PATH_MAX], err[512];
+	char path[PATH_MAX];
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
 	struct stored_run old, back;
 	struct store *st;
 
@@ -852,16 +859,16 @@ static void test_migrates_from_version_3(void **state)
 	save_ok(st, &old);
 	store_close(st);
 	sql(path, "ALTER TABLE cells DROP COLUMN reference; PRAGMA user_version = 3");
-	st = store_open_access(path, STORE_READ, err, sizeof(err));
+	st = store_open_access(path, STORE_READ, &err);
 	assert_non_null(st);
-	assert_int_equal(store_load_run(st, old.id, &back, err, sizeof(err)), 0);
+	assert_int_equal(store_load_run(st, old.id, &back, &err), 0);
 	assert_same_run(&old, &back);
 	stored_run_free(&back);
 	store_close(st);
 	assert_int_equal(sql_int(path, "PRAGMA user_version"), 3);
 	st = open_ok(path);
 	assert_int_equal(sql_int(path, "PRAGMA user_version"), STORE_SCHEMA_VERSION);
-	assert_int_equal(store_load_run(st, old.id, &back, err, sizeof(err)), 0);
+	assert_int_equal(store_load_run(st, old.id, &back, &err), 0);
 	assert_same_run(&old, &back);
 	stored_run_free(&back);
 	stored_run_free(&old);
@@ -875,41 +882,42 @@ static void test_migrates_from_version_3(void **state)
 /* Schema 2's raw doubles read as they are, before and after the migration. */
 static void test_migrates_from_version_2(void **state)
 {
-	char path[PATH_MAX], err[512];
+	char path[PATH_MAX];
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
 	struct stored_run old, now, back, dig;
 	struct store *st;
 
 	SQLITE_ONLY();
 
 	make_version_2(new_path(path, sizeof(path), "v2.db"), &old);
-	st = store_open_access(path, STORE_READ, err, sizeof(err));
+	st = store_open_access(path, STORE_READ, &err);
 	assert_non_null(st);
-	assert_int_equal(store_load_run(st, old.id, &back, err, sizeof(err)), 0);
+	assert_int_equal(store_load_run(st, old.id, &back, &err), 0);
 	assert_same_run(&old, &back);
 	/* No digest stored: the samples are read and reduced. */
-	assert_int_equal(store_load_run_digest(st, old.id, &dig, err, sizeof(err)), 0);
+	assert_int_equal(store_load_run_digest(st, old.id, &dig, &err), 0);
 	assert_same_digest(&back, &dig);
 	stored_run_free(&back);
 	stored_run_free(&dig);
 	store_close(st);
 
-	st = store_open_access(path, STORE_UPDATE, err, sizeof(err));
+	st = store_open_access(path, STORE_UPDATE, &err);
 	assert_non_null(st);
 	assert_int_equal(sql_int(path, "SELECT count(*) FROM cells WHERE encoding = 0"), 2);
-	assert_int_equal(store_load_run(st, old.id, &back, err, sizeof(err)), 0);
+	assert_int_equal(store_load_run(st, old.id, &back, &err), 0);
 	assert_same_run(&old, &back);
 	stored_run_free(&back);
 	simple_run(&now, "new");
 	save_ok(st, &now);
-	assert_int_equal(store_load_run(st, now.id, &back, err, sizeof(err)), 0);
+	assert_int_equal(store_load_run(st, now.id, &back, &err), 0);
 	assert_same_run(&now, &back);
 	/* The stored digest is what the samples reduce to. */
-	assert_int_equal(store_load_run_digest(st, now.id, &dig, err, sizeof(err)), 0);
+	assert_int_equal(store_load_run_digest(st, now.id, &dig, &err), 0);
 	assert_same_digest(&back, &dig);
 	/* A digest is not a run: it cannot be saved. */
 	dig.uuid[0] = '\0';
-	assert_int_equal(store_save_run(st, &dig, err, sizeof(err)), -1);
-	assert_non_null(strstr(err, "loaded as a digest"));
+	assert_int_equal(store_save_run(st, &dig, &err), -1);
+	assert_non_null(strstr(err.buf, "loaded as a digest"));
 	stored_run_free(&dig);
 	stored_run_free(&back);
 	stored_run_free(&now);
@@ -921,13 +929,14 @@ static void test_migrates_from_version_2(void **state)
 static void assert_refused(const char *path, enum store_access access,
 			   const char *want)
 {
-	char err[512], side[PATH_MAX + 8];
+	char side[PATH_MAX + 8];
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
 	size_t before_len, after_len;
 	char *before = slurp(path, &before_len), *after;
 
-	assert_null(store_open_access(path, access, err, sizeof(err)));
-	if (!strstr(err, want))
-		fail_msg("error '%s' lacks '%s'", err, want);
+	assert_null(store_open_access(path, access, &err));
+	if (!strstr(err.buf, want))
+		fail_msg("error '%s' lacks '%s'", err.buf, want);
 	after = slurp(path, &after_len);
 	assert_int_equal(before_len, after_len);
 	assert_memory_equal(before, after, before_len);
@@ -943,12 +952,12 @@ static void assert_refused_server(const char *url, enum store_access access,
 {
 	int64_t tables = sql_int(url, "SELECT count(*) FROM pg_tables WHERE"
 				 " schemaname = 'public'");
-	char err[512];
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
 
-	assert_null(store_open_access(url, access, err, sizeof(err)));
-	if (!strstr(err, want))
-		fail_msg("expected '%s' in: %s", want, err);
-	assert_null(strchr(err, '\n'));
+	assert_null(store_open_access(url, access, &err));
+	if (!strstr(err.buf, want))
+		fail_msg("expected '%s' in: %s", want, err.buf);
+	assert_null(strchr(err.buf, '\n'));
 	assert_int_equal(sql_int(url, "SELECT count(*) FROM pg_tables WHERE"
 				 " schemaname = 'public'"), tables);
 }
@@ -1055,31 +1064,33 @@ static void test_corrupt_file_refused(void **state)
 
 static void test_missing_file_not_created(void **state)
 {
-	char path[PATH_MAX], err[512];
+	char path[PATH_MAX];
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
 
 	SQLITE_ONLY();
 
 	new_path(path, sizeof(path), "absent.db");
-	assert_null(store_open_access(path, STORE_READ, err, sizeof(err)));
-	assert_non_null(strstr(err, "no results database at"));
+	assert_null(store_open_access(path, STORE_READ, &err));
+	assert_non_null(strstr(err.buf, "no results database at"));
 	assert_false(exists(path));
-	assert_null(store_open_access(path, STORE_UPDATE, err, sizeof(err)));
+	assert_null(store_open_access(path, STORE_UPDATE, &err));
 	assert_false(exists(path));
 
 	snprintf(path, sizeof(path), "%s/no-such-dir/results.db", tmpdir);
-	assert_null(store_open(path, err, sizeof(err)));
-	assert_non_null(strstr(err, "does not exist"));
+	assert_null(store_open(path, &err));
+	assert_non_null(strstr(err.buf, "does not exist"));
 	snprintf(path, sizeof(path), "%s/no-such-dir", tmpdir);
 	assert_false(exists(path));
 
-	assert_null(store_open(tmpdir, err, sizeof(err)));
-	assert_non_null(strstr(err, "is a directory"));
+	assert_null(store_open(tmpdir, &err));
+	assert_non_null(strstr(err.buf, "is a directory"));
 }
 
 /* Issue 15, failure 6: reading never creates, migrates or writes. */
 static void test_read_access_writes_nothing(void **state)
 {
-	char path[PATH_MAX], err[512];
+	char path[PATH_MAX];
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
 	struct stored_run r;
 	struct store *st;
 	size_t len;
@@ -1089,16 +1100,16 @@ static void test_read_access_writes_nothing(void **state)
 
 	new_path(path, sizeof(path), "empty.db");
 	write_file(path, "", 0);
-	assert_null(store_open_access(path, STORE_READ, err, sizeof(err)));
-	assert_non_null(strstr(err, "(the file is empty)"));
-	assert_null(store_open_access(path, STORE_UPDATE, err, sizeof(err)));
+	assert_null(store_open_access(path, STORE_READ, &err));
+	assert_non_null(strstr(err.buf, "(the file is empty)"));
+	assert_null(store_open_access(path, STORE_UPDATE, &err));
 	assert_int_equal(slurp_len(path), 0);
 
 	new_path(path, sizeof(path), "v0.db");
 	sql(path, "PRAGMA page_size = 4096; VACUUM");
 	before = slurp(path, &len);
-	assert_null(store_open_access(path, STORE_READ, err, sizeof(err)));
-	assert_non_null(strstr(err, "without clockbench's tables"));
+	assert_null(store_open_access(path, STORE_READ, &err));
+	assert_non_null(strstr(err.buf, "without clockbench's tables"));
 	after = slurp(path, &len);
 	assert_memory_equal(before, after, len);
 	free(before);
@@ -1107,11 +1118,11 @@ static void test_read_access_writes_nothing(void **state)
 	/* A read connection cannot save, even by mistake. */
 	new_path(path, sizeof(path), "ro.db");
 	store_close(open_ok(path));
-	st = store_open_access(path, STORE_READ, err, sizeof(err));
+	st = store_open_access(path, STORE_READ, &err);
 	assert_non_null(st);
 	assert_null(store_warning(st));
 	simple_run(&r, "x");
-	assert_int_equal(store_save_run(st, &r, err, sizeof(err)), -1);
+	assert_int_equal(store_save_run(st, &r, &err), -1);
 	stored_run_free(&r);
 	store_close(st);
 	assert_int_equal(sql_int(path, "SELECT count(*) FROM runs"), 0);
@@ -1124,22 +1135,23 @@ enum { WRITERS = 16, RUNS_PER_WRITER = 3 };
 /* A child: wait for the start signal, then save its runs. */
 static _Noreturn void writer(const char *path, int go_fd, int n)
 {
-	char err[512], label[32], buf;
+	char label[32], buf;
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
 	struct stored_run r;
 	struct store *st;
 
 	if (read(go_fd, &buf, 1) < 0)
 		_exit(3);
-	st = store_open(path, err, sizeof(err));
+	st = store_open(path, &err);
 	if (!st) {
-		fprintf(stderr, "writer %d: %s\n", n, err);
+		fprintf(stderr, "writer %d: %s\n", n, err.buf);
 		_exit(1);
 	}
 	for (int i = 0; i < RUNS_PER_WRITER; i++) {
 		snprintf(label, sizeof(label), "writer-%d", n);
 		fill_run(&r, label, "vm1", "6.18.44", "2026-11-30T13:50:02Z", 40);
-		if (store_save_run(st, &r, err, sizeof(err))) {
-			fprintf(stderr, "writer %d: %s\n", n, err);
+		if (store_save_run(st, &r, &err)) {
+			fprintf(stderr, "writer %d: %s\n", n, err.buf);
 			_exit(2);
 		}
 		stored_run_free(&r);
@@ -1150,7 +1162,8 @@ static _Noreturn void writer(const char *path, int go_fd, int n)
 
 static void test_concurrent_writers_all_land(void **state)
 {
-	char path[PATH_MAX], err[512];
+	char path[PATH_MAX];
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
 	pid_t pids[WRITERS];
 	struct store *st;
 	int64_t *ids;
@@ -1182,7 +1195,7 @@ static void test_concurrent_writers_all_land(void **state)
 		char label[32];
 
 		snprintf(label, sizeof(label), "writer-%d", i);
-		assert_int_equal(store_resolve(st, label, &ids, &n, err, sizeof(err)), 0);
+		assert_int_equal(store_resolve(st, label, &ids, &n, &err), 0);
 		assert_int_equal(n, RUNS_PER_WRITER);
 		free(ids);
 	}
@@ -1200,7 +1213,8 @@ static void test_concurrent_writers_all_land(void **state)
 static void test_json_round_trip(void **state)
 {
 	struct stored_run r, back;
-	char err[512], *text;
+	char *text;
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
 	json_t *j, *parsed;
 
 	simple_run(&r, "after");
@@ -1212,8 +1226,8 @@ static void test_json_round_trip(void **state)
 	text = json_dumps(j, JSON_COMPACT);
 	parsed = json_loads(text, 0, NULL);
 	assert_non_null(parsed);
-	if (stored_run_from_json(parsed, &back, err, sizeof(err)))
-		fail_msg("from_json: %s", err);
+	if (stored_run_from_json(parsed, &back, &err))
+		fail_msg("from_json: %s", err.buf);
 	assert_int_equal(back.id, 0);	/* ids are local to a database */
 	assert_same_run(&r, &back);
 	stored_run_free(&back);
@@ -1239,11 +1253,11 @@ static json_t *valid_run_json(void)
 static void expect_invalid(json_t *j, const char *want)
 {
 	struct stored_run r;
-	char err[512] = "";
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
 
-	assert_int_equal(stored_run_from_json(j, &r, err, sizeof(err)), -1);
-	if (strncmp(err, want, strlen(want)) != 0)
-		fail_msg("error '%s' does not start with '%s'", err, want);
+	assert_int_equal(stored_run_from_json(j, &r, &err), -1);
+	if (strncmp(err.buf, want, strlen(want)) != 0)
+		fail_msg("error '%s' does not start with '%s'", err.buf, want);
 	json_decref(j);
 }
 
@@ -1439,7 +1453,7 @@ static void test_clockbench_runs_fit_the_limits(void **state)
 	struct timing_config cfg;
 	struct env_info env;
 	struct stored_run r, back;
-	char err[512];
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
 	json_t *j;
 
 	timing_config_default(&cfg);
@@ -1458,8 +1472,8 @@ static void test_clockbench_runs_fit_the_limits(void **state)
 			    "quiet?console=ttyS0?");
 	strcpy(r.uuid, "0a1b2c3d-0000-4000-8000-00000000abcd");
 	j = stored_run_to_json(&r);
-	if (stored_run_from_json(j, &back, err, sizeof(err)))
-		fail_msg("a run clockbench made does not import: %s", err);
+	if (stored_run_from_json(j, &back, &err))
+		fail_msg("a run clockbench made does not import: %s", err.buf);
 	stored_run_free(&back);
 	json_decref(j);
 	stored_run_free(&r);
@@ -1468,18 +1482,19 @@ static void test_clockbench_runs_fit_the_limits(void **state)
 
 static void test_import_twice_is_a_no_op(void **state)
 {
-	char path[PATH_MAX], err[512];
+	char path[PATH_MAX];
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
 	struct stored_run r, again;
 	struct store *st;
 	json_t *j;
 
 	st = open_ok(new_store(path, sizeof(path), "import.db"));
 	j = valid_run_json();
-	assert_int_equal(stored_run_from_json(j, &r, err, sizeof(err)), 0);
-	assert_int_equal(stored_run_from_json(j, &again, err, sizeof(err)), 0);
-	assert_int_equal(store_import_run(st, &r, err, sizeof(err)), 0);
+	assert_int_equal(stored_run_from_json(j, &r, &err), 0);
+	assert_int_equal(stored_run_from_json(j, &again, &err), 0);
+	assert_int_equal(store_import_run(st, &r, &err), 0);
 	assert_true(r.id > 0);
-	assert_int_equal(store_import_run(st, &again, err, sizeof(err)), 1);
+	assert_int_equal(store_import_run(st, &again, &err), 1);
 	assert_true(again.id == r.id);
 	store_close(st);
 	assert_int_equal(sql_int(path, "SELECT count(*) FROM runs"), 1);
@@ -1513,24 +1528,24 @@ static char *export_text(size_t n, size_t flags)
 
 static struct export_file *open_text(const char *text, char *path, size_t len)
 {
-	char err[512];
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
 	struct export_file *f;
 
 	new_path(path, len, "export.json");
 	write_file(path, text, strlen(text));
-	f = export_file_open(path, err, sizeof(err));
+	f = export_file_open(path, &err);
 	if (!f)
-		fail_msg("export_file_open: %s", err);
+		fail_msg("export_file_open: %s", err.buf);
 	return f;
 }
 
 /* Reads every run: the count, or -1 with the error in err. */
-static int read_all(struct export_file *f, char *err, size_t errlen)
+static int read_all(struct export_file *f, struct strbuf *err)
 {
 	struct stored_run r;
 	int n = 0, rc;
 
-	while ((rc = export_file_next(f, &r, err, errlen)) == 1) {
+	while ((rc = export_file_next(f, &r, err)) == 1) {
 		n++;
 		stored_run_free(&r);
 	}
@@ -1541,7 +1556,8 @@ static void test_export_file_reads_any_layout(void **state)
 {
 	const size_t layouts[] = { JSON_COMPACT, JSON_INDENT(2) | JSON_SORT_KEYS,
 				   JSON_INDENT(1) };
-	char path[PATH_MAX], err[512];
+	char path[PATH_MAX];
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
 	struct stored_run r, want;
 
 	for (size_t i = 0; i < ARRAY_SIZE(layouts); i++) {
@@ -1549,19 +1565,19 @@ static void test_export_file_reads_any_layout(void **state)
 		struct export_file *f = open_text(text, path, sizeof(path));
 		json_t *j = valid_run_json();
 
-		assert_int_equal(export_file_next(f, &r, err, sizeof(err)), 1);
+		assert_int_equal(export_file_next(f, &r, &err), 1);
 		json_object_set_new(j, "uuid", json_string("0a1b2c3d-0000-4000-8000-"
 							   "000000000001"));
-		assert_int_equal(stored_run_from_json(j, &want, err, sizeof(err)), 0);
+		assert_int_equal(stored_run_from_json(j, &want, &err), 0);
 		assert_same_run(&r, &want);
 		stored_run_free(&r);
 		stored_run_free(&want);
 		json_decref(j);
-		assert_int_equal(read_all(f, err, sizeof(err)), 2);
+		assert_int_equal(read_all(f, &err), 2);
 		assert_int_equal(export_file_runs(f), 3);
 		/* Again from the start, as import's second pass reads it. */
-		assert_int_equal(export_file_rewind(f, err, sizeof(err)), 0);
-		assert_int_equal(read_all(f, err, sizeof(err)), 3);
+		assert_int_equal(export_file_rewind(f, &err), 0);
+		assert_int_equal(read_all(f, &err), 3);
 		export_file_close(f);
 		free(text);
 	}
@@ -1570,12 +1586,13 @@ static void test_export_file_reads_any_layout(void **state)
 /* text must fail with want; a syntax error where jansson puts it. */
 static void expect_file_error(const char *text, const char *want)
 {
-	char path[PATH_MAX], err[512], full[PATH_MAX + 600];
+	char path[PATH_MAX], full[PATH_MAX + 600];
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
 	struct export_file *f = open_text(text, path, sizeof(path));
 	json_error_t jerr;
 	json_t *whole;
 
-	assert_int_equal(read_all(f, err, sizeof(err)), -1);
+	assert_int_equal(read_all(f, &err), -1);
 	export_file_close(f);
 	whole = json_loads(text, JSON_REJECT_DUPLICATES, &jerr);
 	if (!whole && !want)	/* the place; the words may differ */
@@ -1584,8 +1601,8 @@ static void expect_file_error(const char *text, const char *want)
 	else
 		snprintf(full, sizeof(full), "%s: %s", path, want);
 	json_decref(whole);
-	if (strncmp(err, full, strlen(full)) != 0)
-		fail_msg("error '%s' does not start with '%s'", err, full);
+	if (strncmp(err.buf, full, strlen(full)) != 0)
+		fail_msg("error '%s' does not start with '%s'", err.buf, full);
 }
 
 static void test_export_file_names_the_place(void **state)
@@ -1628,10 +1645,11 @@ static void test_export_file_names_the_place(void **state)
 		strlen(at + strlen("\"clockbench_export\":1,")) + 1);
 	strcpy(strrchr(bad, '}'), ",\"clockbench_export\":1}");
 	{
-		char path[PATH_MAX], err[512];
+		char path[PATH_MAX];
+		_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
 		struct export_file *f = open_text(bad, path, sizeof(path));
 
-		assert_int_equal(read_all(f, err, sizeof(err)), 1);
+		assert_int_equal(read_all(f, &err), 1);
 		export_file_close(f);
 	}
 	free(bad);
@@ -1659,7 +1677,8 @@ static void test_export_file_bounds_a_cell(void **state)
 
 static void test_resolve_by_id_label_and_uuid(void **state)
 {
-	char path[PATH_MAX], err[512], spec[32];
+	char path[PATH_MAX], spec[32];
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
 	struct stored_run a, b, c;
 	struct store *st;
 	int64_t *ids;
@@ -1675,30 +1694,30 @@ static void test_resolve_by_id_label_and_uuid(void **state)
 	save_ok(st, &c);
 
 	snprintf(spec, sizeof(spec), "%lld", (long long)c.id);
-	assert_int_equal(store_resolve(st, spec, &ids, &n, err, sizeof(err)), 0);
+	assert_int_equal(store_resolve(st, spec, &ids, &n, &err), 0);
 	assert_int_equal(n, 1);
 	assert_true(ids[0] == c.id);
 	free(ids);
 
-	assert_int_equal(store_resolve(st, "base", &ids, &n, err, sizeof(err)), 0);
+	assert_int_equal(store_resolve(st, "base", &ids, &n, &err), 0);
 	assert_int_equal(n, 2);
 	assert_true(ids[0] == b.id && ids[1] == a.id);
 	free(ids);
 
-	assert_int_equal(store_resolve(st, a.uuid, &ids, &n, err, sizeof(err)), 0);
+	assert_int_equal(store_resolve(st, a.uuid, &ids, &n, &err), 0);
 	assert_int_equal(n, 1);
 	assert_true(ids[0] == a.id);
 	free(ids);
 
-	assert_int_equal(store_resolve(st, "nope", &ids, &n, err, sizeof(err)), -1);
-	assert_non_null(strstr(err, "no run or label 'nope'"));
+	assert_int_equal(store_resolve(st, "nope", &ids, &n, &err), -1);
+	assert_non_null(strstr(err.buf, "no run or label 'nope'"));
 	assert_null(ids);
-	assert_int_equal(store_resolve(st, "999", &ids, &n, err, sizeof(err)), -1);
-	assert_non_null(strstr(err, "no run or label '999'"));
+	assert_int_equal(store_resolve(st, "999", &ids, &n, &err), -1);
+	assert_non_null(strstr(err.buf, "no run or label '999'"));
 
 	/* A removed run's id is not given to the next run. */
-	assert_int_equal(store_delete_run(st, c.id, err, sizeof(err)), 0);
-	assert_int_equal(store_delete_run(st, c.id, err, sizeof(err)), 1);
+	assert_int_equal(store_delete_run(st, c.id, &err), 0);
+	assert_int_equal(store_delete_run(st, c.id, &err), 1);
 	stored_run_free(&c);
 	fill_run(&c, "", "vm1", "6.18.44", "2026-11-30T12:00:00Z", 1);
 	save_ok(st, &c);
@@ -1712,12 +1731,12 @@ static void test_resolve_by_id_label_and_uuid(void **state)
 
 static size_t count_matches(struct store *st, const struct run_filter *f)
 {
-	char err[512];
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
 	int64_t *ids;
 	size_t n;
 
-	if (store_find_runs(st, f, &ids, &n, err, sizeof(err)))
-		fail_msg("store_find_runs: %s", err);
+	if (store_find_runs(st, f, &ids, &n, &err))
+		fail_msg("store_find_runs: %s", err.buf);
 	free(ids);
 	return n;
 }
@@ -1732,7 +1751,8 @@ static void test_filters(void **state)
 		{ "after", "box", "6.19.0-rc1", "2026-11-29T13:50:02Z" },
 		{ "", "box", "6.18.44", "2026-11-30T08:00:00Z" },
 	};
-	char path[PATH_MAX], err[512];
+	char path[PATH_MAX];
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
 	struct run_filter f;
 	struct store *st;
 	int64_t *ids;
@@ -1781,8 +1801,8 @@ static void test_filters(void **state)
 	assert_int_equal(count_matches(st, &f), 4);
 
 	f.until = "2026-11-31";
-	assert_int_equal(store_find_runs(st, &f, &ids, &n, err, sizeof(err)), -1);
-	assert_non_null(strstr(err, "invalid date '2026-11-31'"));
+	assert_int_equal(store_find_runs(st, &f, &ids, &n, &err), -1);
+	assert_non_null(strstr(err.buf, "invalid date '2026-11-31'"));
 	store_close(st);
 }
 
@@ -1798,7 +1818,7 @@ static void test_date_and_label_checks(void **state)
 		"2026-11-30T13:60", "yesterday", "2026-11-30T13:50:02+01:00",
 		"2026-11-30x13:50",
 	};
-	char why[128];
+	_cleanup_strbuf_ struct strbuf why = STRBUF_INIT;
 
 	for (size_t i = 0; i < ARRAY_SIZE(good); i++)
 		if (!store_date_valid(good[i]))
@@ -1807,16 +1827,15 @@ static void test_date_and_label_checks(void **state)
 		if (store_date_valid(bad[i]))
 			fail_msg("'%s' should be refused", bad[i]);
 
-	assert_true(store_label_valid("before", why, sizeof(why)));
-	assert_true(store_label_valid("v6.19-rc1 ns", why, sizeof(why)));
-	assert_false(store_label_valid("", why, sizeof(why)));
-	assert_false(store_label_valid("12", why, sizeof(why)));
-	assert_non_null(strstr(why, "run id"));
-	assert_false(store_label_valid("-x", why, sizeof(why)));
-	assert_false(store_label_valid("a\tb", why, sizeof(why)));
-	assert_false(store_label_valid("\xff\xfe", why, sizeof(why)));
-	assert_false(store_label_valid("0a1b2c3d-0000-4000-8000-00000000abcd", why,
-				       sizeof(why)));
+	assert_true(store_label_valid("before", &why));
+	assert_true(store_label_valid("v6.19-rc1 ns", &why));
+	assert_false(store_label_valid("", &why));
+	assert_false(store_label_valid("12", &why));
+	assert_non_null(strstr(why.buf, "run id"));
+	assert_false(store_label_valid("-x", &why));
+	assert_false(store_label_valid("a\tb", &why));
+	assert_false(store_label_valid("\xff\xfe", &why));
+	assert_false(store_label_valid("0a1b2c3d-0000-4000-8000-00000000abcd", &why));
 }
 
 /* ---- where the database lives and record_save ------------------------ */
@@ -2004,7 +2023,8 @@ static void test_record_from_bench(void **state)
 static void test_spool_keeps_the_run(void **state)
 {
 	char db[PATH_MAX], other[PATH_MAX], beside[PATH_MAX], statedir[PATH_MAX];
-	char file[PATH_MAX + 64], err[2 * PATH_MAX + 128], tmp[PATH_MAX + 128];
+	char file[PATH_MAX + 64], tmp[PATH_MAX + 128];
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
 	struct stored_run r, back;
 	struct store *st;
 	int held;
@@ -2018,7 +2038,7 @@ static void test_spool_keeps_the_run(void **state)
 	write_file(beside, "x", 1);
 	simple_run(&r, "kept");
 	stored_run_fill_defaults(&r);
-	assert_int_equal(spool_write(db, &r, file, sizeof(file), err, sizeof(err)), 0);
+	assert_int_equal(spool_write(db, &r, file, sizeof(file), &err), 0);
 	assert_int_equal(strncmp(file, statedir, strlen(statedir)), 0);
 	assert_true(exists(file));
 	unlink(beside);
@@ -2026,9 +2046,9 @@ static void test_spool_keeps_the_run(void **state)
 	/* A .tmp still being written stays; one whose writer died goes. */
 	snprintf(tmp, sizeof(tmp), "%s/dead.json.tmp", statedir);
 	write_file(tmp, "{", 1);
-	snprintf(err, sizeof(err), "%s/live.json.tmp", statedir);
-	write_file(err, "{", 1);
-	held = open(err, O_RDONLY);
+	strbuf_setf(&err, "%s/live.json.tmp", statedir);
+	write_file(err.buf, "{", 1);
+	held = open(err.buf, O_RDONLY);
 	assert_int_equal(flock(held, LOCK_EX), 0);
 
 	/* Another store's save finds nothing of it. */
@@ -2039,9 +2059,9 @@ static void test_spool_keeps_the_run(void **state)
 	assert_int_equal(spool_import(st, db), 1);
 	assert_false(exists(file));
 	assert_false(exists(tmp));
-	assert_true(exists(err));
+	assert_true(exists(err.buf));
 	close(held);
-	assert_int_equal(store_load_run(st, 1, &back, err, sizeof(err)), 0);
+	assert_int_equal(store_load_run(st, 1, &back, &err), 0);
 	assert_same_run(&r, &back);
 	stored_run_free(&back);
 	store_close(st);
@@ -2107,7 +2127,8 @@ static void test_display_name_hides_every_password(void **state)
 static void test_spool_shuns_a_shared_directory(void **state)
 {
 	char db[PATH_MAX], beside[PATH_MAX], statedir[PATH_MAX];
-	char file[PATH_MAX + 64], err[2 * PATH_MAX + 128], link[PATH_MAX + 16];
+	char file[PATH_MAX + 64], link[PATH_MAX + 16];
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
 	struct stored_run r;
 
 	new_path(db, sizeof(db), "shared.db");
@@ -2116,7 +2137,7 @@ static void test_spool_shuns_a_shared_directory(void **state)
 	assert_int_equal(chmod(beside, 0777), 0);
 	simple_run(&r, "kept");
 	stored_run_fill_defaults(&r);
-	assert_int_equal(spool_write(db, &r, file, sizeof(file), err, sizeof(err)), 0);
+	assert_int_equal(spool_write(db, &r, file, sizeof(file), &err), 0);
 	assert_int_equal(strncmp(file, statedir, strlen(statedir)), 0);
 	unlink(file);
 	/* Nor through a symlink planted in its place. */
@@ -2124,7 +2145,7 @@ static void test_spool_shuns_a_shared_directory(void **state)
 	snprintf(link, sizeof(link), "%s.real", beside);
 	assert_int_equal(mkdir(link, 0700), 0);
 	assert_int_equal(symlink(link, beside), 0);
-	assert_int_equal(spool_write(db, &r, file, sizeof(file), err, sizeof(err)), 0);
+	assert_int_equal(spool_write(db, &r, file, sizeof(file), &err), 0);
 	assert_int_equal(strncmp(file, statedir, strlen(statedir)), 0);
 	unlink(file);
 	unlink(beside);
@@ -2137,7 +2158,8 @@ static void test_spool_keeps_no_password(void **state)
 {
 	const char *url = "postgresql://u:XSECRET@127.0.0.1:1/db?%70assword=XSECRET2";
 	char beside[PATH_MAX], statedir[PATH_MAX], file[PATH_MAX + 64];
-	char err[2 * PATH_MAX + 128], text[65536];
+	char text[65536];
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
 	struct stored_run r;
 	ssize_t n;
 	int fd;
@@ -2146,7 +2168,7 @@ static void test_spool_keeps_no_password(void **state)
 	assert_string_equal(beside, "");
 	simple_run(&r, "kept");
 	stored_run_fill_defaults(&r);
-	assert_int_equal(spool_write(url, &r, file, sizeof(file), err, sizeof(err)), 0);
+	assert_int_equal(spool_write(url, &r, file, sizeof(file), &err), 0);
 	fd = open(file, O_RDONLY);
 	assert_true(fd >= 0);
 	n = read(fd, text, sizeof(text) - 1);

@@ -43,22 +43,21 @@ static const char payload[] =
 
 static void encode(struct strbuf *frame)
 {
-	char err[256];
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
 
 	/* What the kernel or a shell may print on the port before it. */
 	strbuf_adds(frame, "\r\nnoise before the frame\n");
-	assert_int_equal(frame_encode(payload, sizeof(payload) - 1, frame, err,
-				      sizeof(err)), 0);
+	assert_int_equal(frame_encode(payload, sizeof(payload) - 1, frame, &err), 0);
 }
 
 static void test_frame_round_trip(void **state)
 {
 	struct strbuf frame = STRBUF_INIT, out = STRBUF_INIT;
-	char err[256];
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
 
 	(void)state;
 	encode(&frame);
-	assert_int_equal(frame_decode(frame.buf, frame.len, &out, err, sizeof(err)), 0);
+	assert_int_equal(frame_decode(frame.buf, frame.len, &out, &err), 0);
 	assert_int_equal(out.len, sizeof(payload) - 1);
 	assert_memory_equal(out.buf, payload, out.len);
 	strbuf_release(&frame);
@@ -68,14 +67,14 @@ static void test_frame_round_trip(void **state)
 static void test_frame_cut_short_at_every_length(void **state)
 {
 	struct strbuf frame = STRBUF_INIT, out = STRBUF_INIT;
-	char err[256];
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
 
 	(void)state;
 	encode(&frame);
 	for (size_t len = 0; len < frame.len; len++) {
-		assert_int_equal(frame_decode(frame.buf, len, &out, err, sizeof(err)), -1);
-		assert_true(strstr(err, "no result arrived") || strstr(err, "cut short") ||
-			    strstr(err, "damaged"));
+		assert_int_equal(frame_decode(frame.buf, len, &out, &err), -1);
+		assert_true(strstr(err.buf, "no result arrived") || strstr(err.buf, "cut short") ||
+			    strstr(err.buf, "damaged"));
 	}
 	strbuf_release(&frame);
 	strbuf_release(&out);
@@ -86,7 +85,7 @@ static void test_frame_every_changed_byte_is_refused(void **state)
 	struct strbuf frame = STRBUF_INIT, out = STRBUF_INIT;
 	const char *head;
 	size_t start;
-	char err[256];
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
 
 	(void)state;
 	encode(&frame);
@@ -96,8 +95,7 @@ static void test_frame_every_changed_byte_is_refused(void **state)
 	for (size_t i = start; i < frame.len; i++) {
 		for (unsigned bit = 0; bit < 8; bit += 3) {
 			frame.buf[i] ^= (char)(1u << bit);
-			assert_int_equal(frame_decode(frame.buf, frame.len, &out, err,
-						      sizeof(err)), -1);
+			assert_int_equal(frame_decode(frame.buf, frame.len, &out, &err), -1);
 			frame.buf[i] ^= (char)(1u << bit);
 		}
 	}
@@ -110,15 +108,15 @@ static void test_frame_absent_or_lying(void **state)
 	static const char huge[] = "\nclockbench-frame 1 999999999999\nxx";
 	static const char bad[] = "\nclockbench-frame 1 4\nabcd\nclockbench-end\n";
 	struct strbuf out = STRBUF_INIT;
-	char err[256];
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
 
 	(void)state;
-	assert_int_equal(frame_decode("", 0, &out, err, sizeof(err)), -1);
-	assert_non_null(strstr(err, "no result arrived"));
-	assert_int_equal(frame_decode(huge, sizeof(huge) - 1, &out, err, sizeof(err)), -1);
-	assert_non_null(strstr(err, "without a valid length"));
-	assert_int_equal(frame_decode(bad, sizeof(bad) - 1, &out, err, sizeof(err)), -1);
-	assert_non_null(strstr(err, "not a zstd frame"));
+	assert_int_equal(frame_decode("", 0, &out, &err), -1);
+	assert_non_null(strstr(err.buf, "no result arrived"));
+	assert_int_equal(frame_decode(huge, sizeof(huge) - 1, &out, &err), -1);
+	assert_non_null(strstr(err.buf, "without a valid length"));
+	assert_int_equal(frame_decode(bad, sizeof(bad) - 1, &out, &err), -1);
+	assert_non_null(strstr(err.buf, "not a zstd frame"));
 	strbuf_release(&out);
 }
 
@@ -175,10 +173,10 @@ static char *write_temp(const void *data, size_t len)
 }
 
 static int read_image(const void *data, size_t len, struct kernel_image *img,
-		      char *err, size_t errlen)
+		      struct strbuf *err)
 {
 	char *path = write_temp(data, len);
-	int rc = kernel_image_read(path, img, err, errlen);
+	int rc = kernel_image_read(path, img, err);
 
 	unlink(path);
 	free(path);
@@ -190,14 +188,14 @@ static void test_image_bzimage_release(void **state)
 	static const char version[] = "6.12.1-test #1 SMP PREEMPT_DYNAMIC Mon Dec 1";
 	unsigned char img[0x800] = { 0 };
 	struct kernel_image k;
-	char err[256];
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
 
 	(void)state;
 	img[0x1fe] = 0x55, img[0x1ff] = 0xaa;
 	memcpy(img + 0x202, "HdrS", 4);
 	img[0x20e] = 0x00, img[0x20f] = 0x04;	/* the string at 0x400 + 0x200 */
 	memcpy(img + 0x600, version, sizeof(version));
-	assert_int_equal(read_image(img, sizeof(img), &k, err, sizeof(err)), 0);
+	assert_int_equal(read_image(img, sizeof(img), &k, &err), 0);
 	assert_int_equal(k.kind, IMAGE_BZIMAGE);
 	assert_string_equal(k.release, "6.12.1-test");
 	assert_string_equal(k.version, "#1 SMP PREEMPT_DYNAMIC Mon Dec 1");
@@ -209,24 +207,24 @@ static void test_image_not_a_kernel(void **state)
 	unsigned char gz[0x400] = { 0x1f, 0x8b };
 	unsigned char elf[0x400] = { 0x7f, 'E', 'L', 'F', 2 };
 	struct kernel_image k;
-	char err[256];
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(junk); i++)
 		junk[i] = (unsigned char)(i * 37 + 11);
-	assert_int_equal(read_image(junk, sizeof(junk), &k, err, sizeof(err)), -1);
-	assert_non_null(strstr(err, "not a kernel image"));
-	assert_int_equal(read_image(junk, 10, &k, err, sizeof(err)), -1);
-	assert_non_null(strstr(err, "too short"));
-	assert_int_equal(read_image(gz, sizeof(gz), &k, err, sizeof(err)), -1);
-	assert_non_null(strstr(err, "gzip"));
+	assert_int_equal(read_image(junk, sizeof(junk), &k, &err), -1);
+	assert_non_null(strstr(err.buf, "not a kernel image"));
+	assert_int_equal(read_image(junk, 10, &k, &err), -1);
+	assert_non_null(strstr(err.buf, "too short"));
+	assert_int_equal(read_image(gz, sizeof(gz), &k, &err), -1);
+	assert_non_null(strstr(err.buf, "gzip"));
 	elf[18] = 183;	/* EM_AARCH64 */
-	assert_int_equal(read_image(elf, sizeof(elf), &k, err, sizeof(err)), -1);
-	assert_non_null(strstr(err, "not an x86-64 kernel"));
-	assert_int_equal(kernel_image_read("/nonexistent/vmlinuz", &k, err, sizeof(err)), -1);
-	assert_non_null(strstr(err, "cannot open"));
-	assert_int_equal(kernel_image_read("/dev/null", &k, err, sizeof(err)), -1);
-	assert_non_null(strstr(err, "not a regular file"));
+	assert_int_equal(read_image(elf, sizeof(elf), &k, &err), -1);
+	assert_non_null(strstr(err.buf, "not an x86-64 kernel"));
+	assert_int_equal(kernel_image_read("/nonexistent/vmlinuz", &k, &err), -1);
+	assert_non_null(strstr(err.buf, "cannot open"));
+	assert_int_equal(kernel_image_read("/dev/null", &k, &err), -1);
+	assert_non_null(strstr(err.buf, "not a regular file"));
 }
 
 /* ---- the vmlinux inside a bzImage ---------------------------------------- */
@@ -295,13 +293,14 @@ static char *fake_bzimage(const void *packed, size_t n, size_t unpacked)
 static void assert_unpacks(const char *method, const void *packed, size_t n,
 			   const unsigned char *body, size_t len)
 {
-	char *path = fake_bzimage(packed, n, len), err[256] = "";
+	char *path = fake_bzimage(packed, n, len);
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
 	struct vmlinux_extract x;
 	struct strbuf sb = STRBUF_INIT;
-	int fd = vmlinux_extract(path, &x, err, sizeof(err));
+	int fd = vmlinux_extract(path, &x, &err);
 
 	if (fd < 0)
-		fail_msg("%s: %s", method, err);
+		fail_msg("%s: %s", method, err.buf);
 	assert_string_equal(x.method, method);
 	assert_int_equal(x.bytes, len);
 	assert_int_equal(vm_file_read(fd, len + 1, &sb), 0);
@@ -311,8 +310,8 @@ static void assert_unpacks(const char *method, const void *packed, size_t n,
 	unlink(path);
 	free(path);
 	path = fake_bzimage(packed, n / 2, len);
-	assert_int_equal(vmlinux_extract(path, &x, err, sizeof(err)), -1);
-	assert_non_null(strstr(err, method));
+	assert_int_equal(vmlinux_extract(path, &x, &err), -1);
+	assert_non_null(strstr(err.buf, method));
 	unlink(path);
 	free(path);
 	close(fd);
@@ -389,37 +388,38 @@ static void test_vmlinux_refused(void **state)
 	static const unsigned char bzip2[16] = { 'B', 'Z', 'h', '9' };
 	struct vmlinux_extract x;
 	struct kernel_image k;
-	char err[256], *path;
+	char *path;
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
 
 	(void)state;
 	/* A kernel built without CONFIG_PVH: qemu cannot enter its vmlinux. */
 	n = ZSTD_compress(out, cap, body, len, 1);
 	path = fake_bzimage(out, n, len);
-	assert_int_equal(vmlinux_extract(path, &x, err, sizeof(err)), -1);
-	assert_non_null(strstr(err, "CONFIG_PVH"));
+	assert_int_equal(vmlinux_extract(path, &x, &err), -1);
+	assert_non_null(strstr(err.buf, "CONFIG_PVH"));
 	unlink(path);
 	free(path);
 	/* Given as a vmlinux, the same file is refused before any boot. */
 	memcpy(body + 0x3000, "Linux version 6.1.0-test #1 SMP", 31);
-	assert_int_equal(read_image(body, len, &k, err, sizeof(err)), -1);
-	assert_non_null(strstr(err, "CONFIG_PVH"));
+	assert_int_equal(read_image(body, len, &k, &err), -1);
+	assert_non_null(strstr(err.buf, "CONFIG_PVH"));
 	free(body);
 	body = fake_vmlinux(true, &len);
 	memcpy(body + 0x3000, "Linux version 6.1.0-test #1 SMP", 31);
-	assert_int_equal(read_image(body, len, &k, err, sizeof(err)), 0);
+	assert_int_equal(read_image(body, len, &k, &err), 0);
 	assert_int_equal(k.kind, IMAGE_VMLINUX);
 	assert_string_equal(k.release, "6.1.0-test");
 	/* bzip2 is left to the guest's own decompressor, and said so. */
 	path = fake_bzimage(bzip2, sizeof(bzip2), len);
-	assert_int_equal(vmlinux_extract(path, &x, err, sizeof(err)), -1);
-	assert_non_null(strstr(err, "bzip2"));
+	assert_int_equal(vmlinux_extract(path, &x, &err), -1);
+	assert_non_null(strstr(err.buf, "bzip2"));
 	unlink(path);
 	free(path);
 	/* A size in the trailer far beyond any kernel's is not believed. */
 	n = ZSTD_compress(out, cap, body, len, 1);
 	path = fake_bzimage(out, n, (size_t)VMLINUX_MAX_BYTES + 1);
-	assert_int_equal(vmlinux_extract(path, &x, err, sizeof(err)), -1);
-	assert_non_null(strstr(err, "announces"));
+	assert_int_equal(vmlinux_extract(path, &x, &err), -1);
+	assert_non_null(strstr(err.buf, "announces"));
 	unlink(path);
 	free(path);
 	free(body);
