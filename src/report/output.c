@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "report/output.h"
 #include "report/run-json.h"
+#include "report/run-table.h"
 #include "results/record.h"
 
 #include <errno.h>
@@ -144,17 +145,6 @@ static void print_core_header(FILE *f, const struct bench_run *run)
 	fprintf(f, "# quality: %s\n", line);
 }
 
-/* The coarsest per-call resolution of the run's cells, in ns. */
-static double bench_max_ns_resolution(const struct bench_run *run)
-{
-	double most = 0;
-
-	for (size_t i = 0; i < run->ncells; i++)
-		if (run->cells[i].measured)
-			most = fmax(most, run->cells[i].res.ns_resolution);
-	return most;
-}
-
 static void print_table_header(FILE *f, const struct bench_run *run)
 {
 	char when[64];
@@ -170,57 +160,17 @@ static void print_table_header(FILE *f, const struct bench_run *run)
 	print_core_header(f, run);
 	fprintf(f, "# harness overhead: %.2f ns/call (an empty function through "
 		"the same loop; not subtracted)\n", run->overhead.ns_sum.median);
-	fprintf(f, "# ns/call: median over n batches, 95%% CI of the median ('-' "
-		"when too few for 95%%); rCV%%: robust CV of the round medians, 100 "
-		"* 1.4826 MAD / median (of the batches with one round), the spread "
-		"compare judges by; p99 includes preempted batches; core: median "
-		"core cycles per call\n");
-	fprintf(f, "# the CI is widened by one counter step per batch (%.4f ns/call "
-		"at most here), the least the counter tells apart; 'bimodal': the "
-		"batches fall into two modes, the median is the one of whichever "
-		"holds more\n",
-		bench_max_ns_resolution(run));
 }
 
-static void print_table_row(FILE *f, const struct bench_cell *bc)
-{
-	const struct cell *c = &bc->cell;
-	const struct summary *s = &bc->res.ns_sum;
-
-	fprintf(f, "%-32s %-7s ", c->name, catalog_paths[c->path]);
-	if (!bc->measured) {
-		fprintf(f, "%s: %s\n", c->status == CELL_UNSUPPORTED ?
-			"unsupported" : c->status == CELL_NA ? "n/a" : "not reached",
-			c->status == CELL_OK ? "the run was interrupted" : c->why);
-		return;
-	}
-	fprintf(f, "%9.2f  ", s->median);
-	if (median_ci_is_95(s))
-		fprintf(f, "%9.2f %9.2f", ci_bound_outward(s->median_lo, 2, false),
-			ci_bound_outward(s->median_hi, 2, true));
-	else
-		fprintf(f, "%9s %9s", "-", "-");
-	fprintf(f, " %9.2f %9.2f %6.2f %9.2f", s->min, s->mean,
-		cell_robust_cv_pct(&bc->res), s->p99);
-	if (bc->res.cycles)
-		fprintf(f, " %9.1f", bc->res.cycles_sum.median);
-	else
-		fprintf(f, " %9s", "-");
-	if (bc->res.core)
-		fprintf(f, " %9.1f", bc->res.core_sum.median);
-	else
-		fprintf(f, " %9s", "-");
-	fprintf(f, " %7zu%s\n", s->n, s->bimodal ? "  bimodal" : "");
-}
-
-static void output_table(FILE *f, const struct bench_run *run)
+/*
+ * The run's measurement (environment, machine, counters, warm-up) from the
+ * bench run, then its table from the run as stored, as show prints it.
+ */
+static void output_table(FILE *f, const struct bench_run *run,
+			 const struct stored_run *stored)
 {
 	print_table_header(f, run);
-	fprintf(f, "%-32s %-7s %9s  %9s %9s %9s %9s %6s %9s %9s %9s %7s\n", "name",
-		"path", "ns/call", "ci95-lo", "ci95-hi", "min", "mean", "rCV%",
-		"p99", "cycles", "core", "n");
-	for (size_t i = 0; i < run->ncells; i++)
-		print_table_row(f, &run->cells[i]);
+	run_table_print(f, stored, NULL);
 }
 
 /* ---- CSV ------------------------------------------------------------ */
@@ -314,7 +264,7 @@ int output_bench(FILE *f, const struct bench_run *run, enum output_format fmt,
 
 	switch (fmt) {
 	case FORMAT_TABLE:
-		output_table(f, run);
+		output_table(f, run, stored);
 		break;
 	case FORMAT_CSV:
 		output_csv(f, run);
