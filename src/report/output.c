@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "report/output.h"
 #include "report/run-json.h"
+#include "report/run-csv.h"
 #include "report/run-table.h"
+#include "report/run-tap.h"
 #include "results/record.h"
 
 #include <errno.h>
@@ -9,7 +11,6 @@
 #include <string.h>
 
 #include "config.h"
-#include "basic/text.h"
 #include "basic/util.h"
 #include "probe/reference.h"
 
@@ -112,16 +113,6 @@ double cell_robust_cv_pct(const struct cell_result *r)
 	return cv;
 }
 
-static const char *status_name(enum cell_status st)
-{
-	switch (st) {
-	case CELL_OK: return "ok";
-	case CELL_NA: return "n/a";
-	case CELL_UNSUPPORTED: return "unsupported";
-	}
-	return "?";
-}
-
 static void print_core_header(FILE *f, const struct bench_run *run)
 {
 	const struct timing_calibration *cal = &run->cal;
@@ -173,90 +164,6 @@ static void output_table(FILE *f, const struct bench_run *run,
 	run_table_print(f, stored, NULL);
 }
 
-/* ---- CSV ------------------------------------------------------------ */
-
-/* RFC 4180, escaped: the one CSV field writer (basic/text.h). */
-static void csv_field(FILE *f, const char *s)
-{
-	text_put_csv(f, s);
-}
-
-static void output_csv(FILE *f, const struct bench_run *run)
-{
-	fputs("name,api,clock,path,status,reason,n,batch_calls,ns_median,"
-	      "ns_ci95_lo,ns_ci95_hi,ns_min,ns_mean,ns_round_robust_cv_pct,ns_p99,"
-	      "cycles_median,cycles_unit,core_cycles_median,core_cycles_ci95_lo,"
-	      "core_cycles_ci95_hi\n", f);
-	for (size_t i = 0; i < run->ncells; i++) {
-		const struct bench_cell *bc = &run->cells[i];
-		const struct cell *c = &bc->cell;
-		const struct summary *s = &bc->res.ns_sum;
-
-		fprintf(f, "%s,%s,%s,%s,%s,", c->name, catalog_apis[c->api].name,
-			c->clock ? c->clock->name : "", catalog_paths[c->path],
-			bc->measured ? "ok" : status_name(c->status));
-		csv_field(f, bc->measured ? "" : c->why);
-		if (!bc->measured) {
-			fputs(",,,,,,,,,,,,,,\n", f);
-			continue;
-		}
-		fprintf(f, ",%zu,%lu,%.3f,", s->n, bc->res.batch_calls, s->median);
-		if (median_ci_is_95(s))
-			fprintf(f, "%.3f,%.3f,", s->median_lo, s->median_hi);
-		else
-			fputs(",,", f);
-		fprintf(f, "%.3f,%.3f,%.2f,%.3f,", s->min, s->mean,
-			cell_robust_cv_pct(&bc->res), s->p99);
-		if (bc->res.cycles)
-			fprintf(f, "%.2f,%s,", bc->res.cycles_sum.median,
-				run->cycles_unit);
-		else
-			fputs(",,", f);
-		if (bc->res.core)
-			fprintf(f, "%.2f,%.2f,%.2f\n", bc->res.core_sum.median,
-				bc->res.core_sum.median_lo, bc->res.core_sum.median_hi);
-		else
-			fputs(",,\n", f);
-	}
-}
-
-/* ---- TAP (kselftest conventions) ------------------------------------ */
-
-static void output_tap(FILE *f, const struct bench_run *run)
-{
-	size_t pass = 0, skip = 0;
-
-	fputs("TAP version 13\n", f);
-	fprintf(f, "1..%zu\n", run->ncells);
-	for (size_t i = 0; i < run->ncells; i++) {
-		const struct bench_cell *bc = &run->cells[i];
-		const struct cell *c = &bc->cell;
-
-		if (!bc->measured) {
-			fprintf(f, "ok %zu %s %s # SKIP %s\n", i + 1, c->name,
-				catalog_paths[c->path],
-				c->status == CELL_OK ? "not reached: interrupted" : c->why);
-			skip++;
-			continue;
-		}
-		fprintf(f, "ok %zu %s %s: %.2f ns/call (", i + 1, c->name,
-			catalog_paths[c->path], bc->res.ns_sum.median);
-		if (median_ci_is_95(&bc->res.ns_sum))
-			fprintf(f, "95%% CI %.2f-%.2f, ", bc->res.ns_sum.median_lo,
-				bc->res.ns_sum.median_hi);
-		fprintf(f, "n %zu)", bc->res.ns_sum.n);
-		if (bc->res.cycles)
-			fprintf(f, " %.1f %s/call", bc->res.cycles_sum.median,
-				run->cycles_unit);
-		if (bc->res.core)
-			fprintf(f, " %.1f core cycles/call", bc->res.core_sum.median);
-		fputc('\n', f);
-		pass++;
-	}
-	fprintf(f, "# Totals: pass:%zu fail:0 xfail:0 xpass:0 skip:%zu error:0\n",
-		pass, skip);
-}
-
 int output_bench(FILE *f, const struct bench_run *run, enum output_format fmt,
 		 const struct stored_run *stored, bool with_samples)
 {
@@ -267,10 +174,10 @@ int output_bench(FILE *f, const struct bench_run *run, enum output_format fmt,
 		output_table(f, run, stored);
 		break;
 	case FORMAT_CSV:
-		output_csv(f, run);
+		run_csv_print(f, stored);
 		break;
 	case FORMAT_TAP:
-		output_tap(f, run);
+		run_tap_print(f, stored);
 		break;
 	case FORMAT_JSON:
 		/*

@@ -4,7 +4,8 @@
  * compare's styles; its layer: src/meson.build).
  *
  * Output formats of a bench run: an aligned table for people, JSON and CSV
- * for programs, TAP for kselftest-style harnesses.
+ * for programs, TAP for kselftest-style harnesses, each printed from the
+ * run as stored by its one printer.
  */
 #ifndef CLOCKBENCH_OUTPUT_H
 #define CLOCKBENCH_OUTPUT_H
@@ -70,8 +71,10 @@ double cell_robust_cv_pct(const struct cell_result *r);
 
 
 /*
- * Writes the run: the table, CSV and TAP from the bench run, JSON from the
- * run as stored (report/run-json.h); with_samples adds the raw samples.
+ * Writes the run as stored: its table (report/run-table.h) under a header
+ * of how the bench run was measured, CSV (report/run-csv.h), TAP
+ * (report/run-tap.h) or JSON (report/run-json.h); with_samples adds the
+ * raw samples to the JSON.
  * Returns 0, or -1 when the stream has failed so far (not flushed).
  */
 int output_bench(FILE *f, const struct bench_run *run, enum output_format fmt,

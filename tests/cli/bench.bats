@@ -297,6 +297,29 @@ table_of() { sed -n '/^# ns\/call: median over n batches/,$p' <<<"$1"; }
 	jq -e '.runs[0] | [.cells[] | select(.status == "not reached")] | length > 0' "$BATS_TEST_TMPDIR/out"
 }
 
+# bench --format FMT in the background, stopped by SIGTERM once under way.
+interrupted_bench() {
+	"$CLOCKBENCH" bench --no-save --format "$1" >"$BATS_TEST_TMPDIR/out" 2>/dev/null &
+	pid=$!
+	for _ in $(seq 100); do
+		[ -d /proc/$pid ] && [ "$(awk '{print $14+$15}' /proc/$pid/stat)" -gt 20 ] && break
+		sleep 0.05
+	done
+	kill -TERM "$pid"
+	wait "$pid" || rc=$?
+	[ "${rc:-0}" -eq 143 ]
+}
+
+@test "csv and tap of an interrupted run: the cells not reached say so, as the JSON does" {
+	interrupted_bench csv
+	# Every row either measured (ok, with n) or with its status and reason.
+	[ -z "$(awk -F, 'NR > 1 && !($5 == "ok" && $7 > 0) && $5 != "not reached" &&
+		$5 != "n/a" && $5 != "unsupported"' "$BATS_TEST_TMPDIR/out")" ]
+	grep -q '^[^,]*,[^,]*,[^,]*,[^,]*,not reached,the run was interrupted,,' "$BATS_TEST_TMPDIR/out"
+	interrupted_bench tap
+	grep -qE '^ok [0-9]+ [a-z-]+ [a-z]+ # SKIP the run was interrupted$' "$BATS_TEST_TMPDIR/out"
+}
+
 @test "bad --rounds exit 2" {
 	for r in 0 abc 1001 -2; do
 		run "$CLOCKBENCH" bench --rounds "$r"
