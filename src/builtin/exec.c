@@ -31,6 +31,7 @@
 #include "probe/cpu-accounting.h"
 #include "probe/env.h"
 #include "results/compare.h"
+#include "report/compare-format.h"
 #include "scenario/exec.h"
 #include "scenario/interleave.h"
 #include "report/output.h"

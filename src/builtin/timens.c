@@ -20,6 +20,7 @@
 #include "probe/catalog.h"
 #include "cli/cell-filter.h"
 #include "results/compare.h"
+#include "report/compare-format.h"
 #include "config.h"
 #include "probe/env.h"
 #include "results/record.h"
