@@ -11,6 +11,7 @@
 #include "builtin/builtin.h"
 #include "report/run-json.h"
 #include "report/run-table.h"
+#include "report/scale-table.h"
 #include "results/compare.h"
 #include "results/record.h"
 #include "basic/text.h"
@@ -221,13 +222,20 @@ static void print_header(const struct stored_run *r)
 									     "summary")));
 }
 
-/* The run's metadata and environment, then its table as bench prints it. */
+/*
+ * The run's metadata and environment, then its table as the command that
+ * made it printed it: scale's blocks for a scale run, else bench's table
+ * (and that one, with a histogram under each cell, for --histogram).
+ */
 static void print_run_table(const struct stored_run *r, bool histogram)
 {
 	struct run_table_options opts = { .histogram = histogram };
 
 	print_header(r);
-	run_table_print(stdout, r, &opts);
+	if (!histogram && scale_table_applies(r))
+		scale_table_print(stdout, r);
+	else
+		run_table_print(stdout, r, &opts);
 }
 
 /* ---- JSON ----------------------------------------------------------- */

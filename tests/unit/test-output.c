@@ -20,6 +20,7 @@
 #include "basic/progress.h"
 #include "basic/util.h"
 #include "report/output.h"
+#include "report/scale-table.h"
 #include "results/record.h"
 #include "scenario/scale-report.h"
 
@@ -111,13 +112,26 @@ static char *output_of(struct fixture *fx, enum output_format fmt,
 	return out;
 }
 
+/* Every format but the table's header is printed from the run as stored. */
+static char *stored_output_of(struct fixture *fx, enum output_format fmt)
+{
+	struct store_options o = { 0 };
+	struct stored_run sr;
+	char *out;
+
+	record_from_bench(&fx->run, &o, &sr);
+	out = output_of(fx, fmt, &sr);
+	stored_run_free(&sr);
+	return out;
+}
+
 static void test_table(void **state)
 {
 	struct fixture fx;
 	char *out;
 
 	make_run(&fx);
-	out = output_of(&fx, FORMAT_TABLE, NULL);
+	out = stored_output_of(&fx, FORMAT_TABLE);
 	assert_non_null(strstr(out, "# clockbench " CLOCKBENCH_VERSION " bench, 2026-12-01 13:50:02 UTC, 1.5 s"));
 	assert_non_null(strstr(out, "name                             path      ns/call"));
 	/* The median of the eight batches is 20.00; two rounds. */
@@ -134,7 +148,7 @@ static void test_csv(void **state)
 	char *out, *row;
 
 	make_run(&fx);
-	out = output_of(&fx, FORMAT_CSV, NULL);
+	out = stored_output_of(&fx, FORMAT_CSV);
 	assert_true(strncmp(out, "name,api,clock,path,status,reason,n,batch_calls,"
 			    "ns_median,", strlen("name,api,clock,path,status,"
 						 "reason,n,batch_calls,ns_median,")) == 0);
@@ -151,7 +165,7 @@ static void test_tap(void **state)
 	char *out;
 
 	make_run(&fx);
-	out = output_of(&fx, FORMAT_TAP, NULL);
+	out = stored_output_of(&fx, FORMAT_TAP);
 	assert_true(strncmp(out, "TAP version 13\n1..2\n", 20) == 0);
 	assert_non_null(strstr(out, "ok 1 clock-gettime-monotonic vdso: 20.00 ns/call ("));
 	assert_non_null(strstr(out, "ok 2 times vdso # SKIP the kernel's vDSO has no times()\n"));
@@ -239,7 +253,12 @@ static void call_scale(FILE *f, void *ctx)
 {
 	const struct scale_call *c = ctx;
 
-	assert_int_equal(scale_report_print(f, c->r, c->fmt), 0);
+	assert_int_equal(scale_report_print(f, c->r, c->fmt, NULL), 0);
+}
+
+static void call_scale_table(FILE *f, void *ctx)
+{
+	scale_table_print(f, ctx);
 }
 
 static void test_scale_report(void **state)
@@ -275,6 +294,20 @@ static void test_scale_report(void **state)
 	assert_string_equal(sr.cells[1].unit, "s");
 	assert_int_equal(sr.cells[1].n, 3);
 	assert_true(sr.cells[1].values[2] == 2.04);
+	/* Its table, from the stored run: what scale and show print. */
+	sr.command = xstrdup("scale");
+	assert_true(scale_table_applies(&sr));
+	out = written(call_scale_table, &sr);
+	assert_non_null(strstr(out, "\ntimes (libc)\nthreads  elapsed-s"));
+	assert_non_null(strstr(out, "\n      2      1.010 "));
+	assert_non_null(strstr(out, "    +0.0%     750.0     0.500     0.250   3\n"));
+	assert_non_null(strstr(out, "\n      8      2.020 "));
+	assert_non_null(strstr(out, "  +100.0%    1500.0     1.000     0.500   3\n"));
+	free(out);
+	/* A cell whose name does not carry its count: not a scale table. */
+	free(sr.cells[1].name);
+	sr.cells[1].name = xstrdup("times-threads-9");
+	assert_false(scale_table_applies(&sr));
 	stored_run_free(&sr);
 }
 
