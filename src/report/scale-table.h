@@ -7,7 +7,7 @@
  * user and system seconds. With idle threads: the batches' median ns per
  * call with its CI, the robust CV of the round medians, the extra cost over
  * the first count in all and per idle thread, core cycles. What scale
- * prints under its header, and show for a scale run.
+ * prints under its header, and show for a scale run; and as CSV.
  */
 #ifndef CLOCKBENCH_SCALE_TABLE_H
 #define CLOCKBENCH_SCALE_TABLE_H
@@ -26,5 +26,11 @@ bool scale_table_applies(const struct stored_run *r);
 
 /* The blocks of r, which scale_table_applies(). */
 void scale_table_print(FILE *f, const struct stored_run *r);
+
+/*
+ * The same figures as CSV, a row per cell and count, with the cell's api,
+ * clock and path: scale's --format csv.
+ */
+void scale_csv_print(FILE *f, const struct stored_run *r);
 
 #endif

@@ -300,67 +300,6 @@ static json_t *report_json(const struct scale_report *r)
 	return o;
 }
 
-/* ---- CSV ------------------------------------------------------------ */
-
-static void csv_cell_prefix(FILE *f, const struct cell *c, unsigned count)
-{
-	fprintf(f, "%s,%s,%s,%s,%u,", c->name, catalog_apis[c->api].name,
-		c->clock ? c->clock->name : "", catalog_paths[c->path], count);
-}
-
-/* "lo,hi," or ",," when the CI would not be 95 %. */
-static void print_ci_csv(FILE *f, const struct summary *s, int decimals)
-{
-	if (median_ci_is_95(s))
-		fprintf(f, "%.*f,%.*f,", decimals, s->median_lo, decimals,
-			s->median_hi);
-	else
-		fputs(",,", f);
-}
-
-static void print_csv(FILE *f, const struct scale_report *r)
-{
-	if (r->mode == SCALE_THREADS)
-		fputs("name,api,clock,path,threads,n,elapsed_s_median,"
-		      "elapsed_s_ci95_lo,elapsed_s_ci95_hi,elapsed_robust_cv_pct,"
-		      "ns_per_call_median,user_s_median,sys_s_median\n", f);
-	else
-		fputs("name,api,clock,path,idle_threads,n,ns_median,ns_ci95_lo,"
-		      "ns_ci95_hi,ns_round_robust_cv_pct,delta_ns,ns_per_idle_thread\n", f);
-	for (size_t i = 0; i < r->ncells; i++)
-		for (size_t k = 0; k < r->ncounts; k++) {
-			const struct scale_cell *c = &r->cells[i];
-			double delta, per_thread;
-
-			csv_cell_prefix(f, &c->cell, r->counts[k]);
-			if (r->mode == SCALE_THREADS) {
-				const struct scale_point *p = &c->points[k];
-
-				if (!p->n) {
-					fputs("0,,,,,,,\n", f);
-					continue;
-				}
-				fprintf(f, "%zu,%.6f,", p->n, p->elapsed.median);
-				print_ci_csv(f, &p->elapsed, 6);
-				fprintf(f, "%.3f,%.2f,%.6f,%.6f\n",
-					p->elapsed.robust_cv_pct, p->ns_per_call.median,
-					p->user.median, p->sys.median);
-				continue;
-			}
-			if (!c->idle[k].n) {
-				fputs("0,,,,,,\n", f);
-				continue;
-			}
-			fprintf(f, "%zu,%.3f,", c->idle[k].n, c->idle[k].ns_sum.median);
-			print_ci_csv(f, &c->idle[k].ns_sum, 3);
-			fprintf(f, "%.2f,", cell_robust_cv_pct(&c->idle[k]));
-			if (idle_delta(r, c, k, &delta, &per_thread))
-				fprintf(f, "%.3f,%.4f\n", delta, per_thread);
-			else
-				fputs(",\n", f);
-		}
-}
-
 int scale_report_print(FILE *f, const struct scale_report *r,
 		       enum scale_format fmt, const struct stored_run *stored)
 {
@@ -371,7 +310,7 @@ int scale_report_print(FILE *f, const struct scale_report *r,
 		print_table(f, r, stored);
 		break;
 	case SCALE_FORMAT_CSV:
-		print_csv(f, r);
+		scale_csv_print(f, stored);
 		break;
 	case SCALE_FORMAT_JSON:
 		j = report_json(r);

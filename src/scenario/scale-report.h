@@ -82,8 +82,8 @@ void scale_report_summarize(struct scale_report *r);
 
 /*
  * Write r in fmt: the table's header from r, its cells from stored, the
- * run as it is saved (report/scale-table.h); JSON and CSV from r. 0, or -1
- * when the stream fails.
+ * run as it is saved (report/scale-table.h), as the CSV; JSON from r. 0,
+ * or -1 when the stream fails.
  */
 int scale_report_print(FILE *f, const struct scale_report *r,
 		       enum scale_format fmt, const struct stored_run *stored);

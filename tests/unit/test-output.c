@@ -247,13 +247,14 @@ static void make_scale(struct scale_report *r, struct scale_cell *c,
 struct scale_call {
 	const struct scale_report *r;
 	enum scale_format fmt;
+	const struct stored_run *stored;
 };
 
 static void call_scale(FILE *f, void *ctx)
 {
 	const struct scale_call *c = ctx;
 
-	assert_int_equal(scale_report_print(f, c->r, c->fmt, NULL), 0);
+	assert_int_equal(scale_report_print(f, c->r, c->fmt, c->stored), 0);
 }
 
 static void call_scale_table(FILE *f, void *ctx)
@@ -269,13 +270,17 @@ static void test_scale_report(void **state)
 	struct scale_report r;
 	struct stored_run sr;
 	unsigned counts[2];
-	struct scale_call call = { &r, SCALE_FORMAT_CSV };
+	struct scale_call call = { &r, SCALE_FORMAT_CSV, &sr };
 	char *out;
 	json_t *j;
 
 	make_scale(&r, &c, p, s, counts);
 	/* Elapsed: the median of 1.00, 1.01, 1.02 and of twice those. */
 	assert_true(p[0].elapsed.median == 1.01 && p[1].elapsed.median == 2.02);
+	/* The CSV is printed from the stored run, as the table. */
+	memset(&sr, 0, sizeof(sr));
+	scale_report_add_cells(&r, &sr);
+	sr.command = xstrdup("scale");
 	out = written(call_scale, &call);
 	assert_non_null(strstr(out, "\ntimes,times,,libc,2,3,1.01"));
 	assert_non_null(strstr(out, "\ntimes,times,,libc,8,3,2.02"));
@@ -287,15 +292,12 @@ static void test_scale_report(void **state)
 	json_decref(j);
 	free(out);
 	/* Stored: a cell per count, the repetitions' seconds. */
-	memset(&sr, 0, sizeof(sr));
-	scale_report_add_cells(&r, &sr);
 	assert_int_equal(sr.ncells, 2);
 	assert_string_equal(sr.cells[1].name, "times-threads-8");
 	assert_string_equal(sr.cells[1].unit, "s");
 	assert_int_equal(sr.cells[1].n, 3);
 	assert_true(sr.cells[1].values[2] == 2.04);
 	/* Its table, from the stored run: what scale and show print. */
-	sr.command = xstrdup("scale");
 	assert_true(scale_table_applies(&sr));
 	out = written(call_scale_table, &sr);
 	assert_non_null(strstr(out, "\ntimes (libc)\nthreads  elapsed-s"));
