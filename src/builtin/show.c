@@ -4,11 +4,13 @@
  * settings, and per cell the statistics recomputed from its raw samples.
  */
 #include <limits.h>
+#include <math.h>
 #include <string.h>
 
 #include "basic/json.h"
 #include "basic/options.h"
 #include "builtin/builtin.h"
+#include "report/exec-table.h"
 #include "report/run-json.h"
 #include "report/run-table.h"
 #include "report/scale-table.h"
@@ -224,18 +226,26 @@ static void print_header(const struct stored_run *r)
 
 /*
  * The run's metadata and environment, then its table as the command that
- * made it printed it: scale's blocks for a scale run, else bench's table
- * (and that one, with a histogram under each cell, for --histogram).
+ * made it printed it: scale's blocks for a scale run, exec's wall, user
+ * and sys for an exec run, else bench's table (and that one, with a
+ * histogram under each cell, for --histogram).
  */
 static void print_run_table(const struct stored_run *r, bool histogram)
 {
 	struct run_table_options opts = { .histogram = histogram };
+	double wall = exec_table_wall_median(r), scale;
 
 	print_header(r);
-	if (!histogram && scale_table_applies(r))
+	if (!histogram && scale_table_applies(r)) {
 		scale_table_print(stdout, r);
-	else
+	} else if (!histogram && streq(r->command, "exec") && isfinite(wall)) {
+		const char *unit = exec_table_unit(wall, &scale);
+
+		putchar('\n');
+		exec_table_print_command(stdout, r, unit, scale);
+	} else {
 		run_table_print(stdout, r, &opts);
+	}
 }
 
 /* ---- JSON ----------------------------------------------------------- */
