@@ -2,19 +2,21 @@
 #include "report/run-tap.h"
 
 #include "basic/stats.h"
+#include "basic/strbuf.h"
 #include "basic/text.h"
 #include "report/output.h"
+#include "report/tap-write.h"
 #include "results/resolution.h"
 
 /* "NAME PATH", escaped: a stored text never breaks the stream's lines. */
-static void put_name(FILE *f, const struct stored_cell *c)
+static void add_name(struct strbuf *sb, const struct stored_cell *c)
 {
-	text_put(f, c->name, TEXT_CELL_MAX);
-	fputc(' ', f);
-	text_put(f, c->path, TEXT_CELL_MAX);
+	strbuf_add_text(sb, c->name, TEXT_CELL_MAX);
+	strbuf_addch(sb, ' ');
+	strbuf_add_text(sb, c->path, TEXT_CELL_MAX);
 }
 
-static void put_median(FILE *f, const struct stored_run *r,
+static void add_median(struct strbuf *sb, const struct stored_run *r,
 		       const struct stored_cell *c, const double *x,
 		       const char *unit)
 {
@@ -23,48 +25,49 @@ static void put_median(FILE *f, const struct stored_run *r,
 	if (!x)
 		return;
 	stored_cell_summarize(r, c, x, &s);
-	fprintf(f, " %.1f ", s.median);
-	text_put(f, unit, TEXT_CELL_MAX);
-	fputs("/call", f);
+	strbuf_addf(sb, " %.1f ", s.median);
+	strbuf_add_text(sb, unit, TEXT_CELL_MAX);
+	strbuf_adds(sb, "/call");
 }
 
-static void put_point(FILE *f, const struct stored_run *r,
-		      const struct stored_cell *c)
+/* "20.42 ns/call (95% CI 20.40-20.42, n 7676) 53.0 TSC ticks/call ..." */
+static void add_figures(struct strbuf *sb, const struct stored_run *r,
+			const struct stored_cell *c)
 {
 	struct summary s;
 
 	stored_cell_summarize(r, c, c->values, &s);
-	fprintf(f, ": %.2f ns/call (", s.median);
+	strbuf_addf(sb, "%.2f ns/call (", s.median);
 	if (median_ci_is_95(&s))
-		fprintf(f, "95%% CI %.2f-%.2f, ", s.median_lo, s.median_hi);
-	fprintf(f, "n %zu)", s.n);
-	put_median(f, r, c, c->cycles, c->cycles_unit ? c->cycles_unit : "");
-	put_median(f, r, c, c->core_cycles, "core cycles");
-	fputc('\n', f);
+		strbuf_addf(sb, "95%% CI %.2f-%.2f, ", s.median_lo, s.median_hi);
+	strbuf_addf(sb, "n %zu)", s.n);
+	add_median(sb, r, c, c->cycles, c->cycles_unit ? c->cycles_unit : "");
+	add_median(sb, r, c, c->core_cycles, "core cycles");
 }
 
 void run_tap_print(FILE *f, const struct stored_run *r)
 {
-	size_t pass = 0, skip = 0;
+	struct tap_totals t = { 0 };
 
-	fputs("TAP version 13\n", f);
-	fprintf(f, "1..%zu\n", r->ncells);
+	tap_write_plan(f, r->ncells);
 	for (size_t i = 0; i < r->ncells; i++) {
 		const struct stored_cell *c = &r->cells[i];
+		_cleanup_strbuf_ struct strbuf name = STRBUF_INIT;
+		_cleanup_strbuf_ struct strbuf msg = STRBUF_INIT;
+		bool measured = c->values && c->n > 0;
 
-		fprintf(f, "ok %zu ", i + 1);
-		put_name(f, c);
-		if (c->values && c->n > 0) {
-			put_point(f, r, c);
-			pass++;
-			continue;
-		}
-		fputs(" # SKIP ", f);
-		text_put(f, c->reason && *c->reason ? c->reason : c->status,
-			 TEXT_LINE_MAX);
-		fputc('\n', f);
-		skip++;
+		add_name(&name, c);
+		if (measured)
+			add_figures(&msg, r, c);
+		else
+			strbuf_add_text(&msg, c->reason && *c->reason ? c->reason :
+					c->status, TEXT_LINE_MAX);
+		tap_write_point(f, i + 1, name.buf, measured ? TAP_PASS : TAP_SKIP,
+				msg.buf);
+		if (measured)
+			t.pass++;
+		else
+			t.skip++;
 	}
-	fprintf(f, "# Totals: pass:%zu fail:0 xfail:0 xpass:0 skip:%zu error:0\n",
-		pass, skip);
+	tap_write_totals(f, &t);
 }
