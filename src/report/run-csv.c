@@ -2,6 +2,8 @@
 #include "report/run-csv.h"
 
 #include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
 
 #include "basic/stats.h"
 #include "basic/text.h"
@@ -71,4 +73,67 @@ void run_csv_print(FILE *f, const struct stored_run *r)
 		else
 			fputs(",,,,,,,,,,,,,,\n", f);
 	}
+}
+
+/* ---- every sample (export --format csv) ----------------------------- */
+
+/*
+ * RFC 4180, and no raw control character to reach a terminal: the one
+ * CSV field writer (basic/text.h).
+ */
+static void csv_field(FILE *f, const char *s)
+{
+	text_put_csv(f, s);
+}
+
+/* The shortest text that reads back as exactly x. */
+static void csv_number(FILE *f, double x)
+{
+	char buf[32];
+
+	if (!isfinite(x))
+		return;		/* an empty field */
+	for (int prec = 15; prec <= 17; prec++) {
+		snprintf(buf, sizeof(buf), "%.*g", prec, x);
+		if (strtod(buf, NULL) == x)
+			break;
+	}
+	fputs(buf, f);
+}
+
+void run_samples_csv_print(FILE *f, const struct stored_run *r)
+{
+	for (size_t i = 0; i < r->ncells; i++) {
+		const struct stored_cell *c = &r->cells[i];
+
+		for (size_t k = 0; c->values && k < c->n; k++) {
+			csv_field(f, r->uuid);
+			fprintf(f, ",%lld,", (long long)r->id);
+			csv_field(f, r->label);
+			fputc(',', f);
+			csv_field(f, c->name);
+			fputc(',', f);
+			csv_field(f, c->path);
+			fputc(',', f);
+			csv_field(f, c->unit);
+			fprintf(f, ",%zu,", k);
+			csv_number(f, c->values[k]);
+			fputc(',', f);
+			if (c->cycles)
+				csv_number(f, c->cycles[k]);
+			fputc(',', f);
+			if (c->rounds)
+				fprintf(f, "%" PRIu32, c->rounds[k]);
+			fputc(',', f);
+			if (c->core_cycles)
+				csv_number(f, c->core_cycles[k]);
+			fputc('\n', f);
+		}
+	}
+}
+
+void run_samples_csv_header(FILE *f)
+{
+	fputs("run_uuid,run_id,label,cell,path,unit,index,value,cycles,round,"
+	      "core_cycles\n", f);
 }
