@@ -29,18 +29,9 @@ const char *exec_table_unit(double median_s, double *scale)
 	return "us";
 }
 
-static const struct stored_cell *cell_named(const struct stored_run *r,
-					    const char *name)
-{
-	for (size_t i = 0; i < r->ncells; i++)
-		if (streq(r->cells[i].name, name))
-			return &r->cells[i];
-	return NULL;
-}
-
 double exec_table_wall_median(const struct stored_run *r)
 {
-	const struct stored_cell *c = cell_named(r, "wall");
+	const struct stored_cell *c = stored_run_cell(r, "wall");
 	struct summary s;
 
 	if (!c || !c->n)
@@ -65,7 +56,7 @@ static void print_heading(FILE *f, const char *head, size_t width,
 static void print_row(FILE *f, const char *label, size_t width,
 		      const struct stored_run *r, const char *name, double scale)
 {
-	const struct stored_cell *c = cell_named(r, name);
+	const struct stored_cell *c = stored_run_cell(r, name);
 	struct summary s;
 	char ci[64];
 

@@ -8,15 +8,6 @@
 
 static const char *const directions[] = { "offline", "online" };
 
-static const struct stored_cell *cell_named(const struct stored_run *r,
-					    const char *name)
-{
-	for (size_t i = 0; i < r->ncells; i++)
-		if (streq(r->cells[i].name, name))
-			return &r->cells[i];
-	return NULL;
-}
-
 bool hotplug_table_applies(const struct stored_run *r)
 {
 	char name[32];
@@ -25,7 +16,7 @@ bool hotplug_table_applies(const struct stored_run *r)
 		return false;
 	for (size_t i = 0; i < ARRAY_SIZE(directions); i++) {
 		snprintf(name, sizeof(name), "%s-sys", directions[i]);
-		if (!cell_named(r, directions[i]) || !cell_named(r, name))
+		if (!stored_run_cell(r, directions[i]) || !stored_run_cell(r, name))
 			return false;
 	}
 	return true;
@@ -35,7 +26,7 @@ bool hotplug_table_applies(const struct stored_run *r)
 static void print_row(FILE *f, const char *label, const struct stored_run *r,
 		      const char *name)
 {
-	const struct stored_cell *c = cell_named(r, name);
+	const struct stored_cell *c = stored_run_cell(r, name);
 	struct summary s;
 	char ci[64];
 

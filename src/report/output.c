@@ -101,6 +101,15 @@ void format_median_ci(char *buf, size_t len, const struct summary *s,
 			 100.0 * s->median_ci_coverage);
 }
 
+const struct stored_cell *stored_run_cell(const struct stored_run *r,
+					  const char *name)
+{
+	for (size_t i = 0; i < r->ncells; i++)
+		if (streq(r->cells[i].name, name))
+			return &r->cells[i];
+	return NULL;
+}
+
 double cell_robust_cv_pct(const struct cell_result *r)
 {
 	double *med, cv;

@@ -62,6 +62,10 @@ double ci_bound_outward(double x, int decimals, bool up);
 /* Whether a summary's median CI may be printed as a 95 % CI. */
 bool median_ci_is_95(const struct summary *s);
 
+/* The first cell of r named name, or NULL. */
+const struct stored_cell *stored_run_cell(const struct stored_run *r,
+					  const char *name);
+
 /*
  * The spread of a measured cell, as compare gives it: the robust CV of its
  * round medians, or of its batches when it ran in a single round.
