@@ -24,6 +24,7 @@
 #include "probe/guard.h"
 #include "probe/timens.h"
 #include "results/compare.h"
+#include "report/compare-format.h"
 #include "scenario/interleave.h"
 
 #define DEFAULT_ROUNDS 20

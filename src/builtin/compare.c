@@ -10,6 +10,7 @@
 #include "basic/strbuf.h"
 #include "builtin/builtin.h"
 #include "results/compare.h"
+#include "report/compare-format.h"
 #include "results/record.h"
 #include "results/store.h"
 #include "basic/util.h"

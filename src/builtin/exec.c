@@ -31,6 +31,8 @@
 #include "probe/cpu-accounting.h"
 #include "probe/env.h"
 #include "results/compare.h"
+#include "report/compare-format.h"
+#include "report/exec-table.h"
 #include "scenario/exec.h"
 #include "scenario/interleave.h"
 #include "report/output.h"
@@ -784,34 +786,6 @@ static void summarize(const double *x, size_t n, struct summary *s)
 	stats_summarize(copy, n, s);
 }
 
-/* A unit that suits the median wall time: s, ms or us, and its scale. */
-static const char *pick_unit(double median_s, double *scale)
-{
-	if (median_s >= 1) {
-		*scale = 1;
-		return "s";
-	}
-	if (median_s >= 1e-3) {
-		*scale = 1e3;
-		return "ms";
-	}
-	*scale = 1e6;
-	return "us";
-}
-
-static void print_row(const char *label, int width, const double *x, size_t n,
-		      double k)
-{
-	struct summary s;
-	char ci[64];
-
-	summarize(x, n, &s);
-	format_median_ci(ci, sizeof(ci), &s, k, 3);
-	printf("%-*s %6zu %10.3f %10.3f  %-26s %10.3f %7.1f%% %10.3f %5zu\n",
-	       width, label, s.n, s.min * k, s.median * k, ci, s.mean * k,
-	       s.robust_cv_pct, s.max * k, s.outliers);
-}
-
 /* What the harness costs, in the table's unit; and what user/sys are worth. */
 static void print_harness(const struct exec_cmd *e, const char *unit, double k)
 {
@@ -869,13 +843,11 @@ static void print_disturbance(const struct exec_cmd *e)
 	puts(marked > named ? ", ..." : "");
 }
 
-static const char *common_header(const struct exec_cmd *e, double *k)
+static const char *common_header(const struct exec_cmd *e,
+				 const struct stored_run *first, double *k)
 {
-	struct summary w;
-	const char *unit;
+	const char *unit = exec_table_unit(exec_table_wall_median(first), k);
 
-	summarize(e->cmds[0].s.wall, e->cmds[0].s.n, &w);
-	unit = pick_unit(w.median, k);
 	print_harness(e, unit, *k);
 	print_disturbance(e);
 	printf("# [95%% CI] of the median, with its real coverage when the runs are "
@@ -883,13 +855,13 @@ static const char *common_header(const struct exec_cmd *e, double *k)
 	return unit;
 }
 
-static void print_table(const struct exec_cmd *e)
+/* The header from the measurement, the table from the run as stored. */
+static void print_table(const struct exec_cmd *e, const struct stored_run *run)
 {
 	const struct exec_options *o = &e->o;
 	const struct exec_command *c = &e->cmds[0];
 	const struct exec_samples *s = &c->s;
 	const char *unit;
-	char head[32];
 	double k;
 
 	fputs("# clockbench exec: ", stdout);
@@ -901,22 +873,17 @@ static void print_table(const struct exec_cmd *e)
 	       o->show_output ? "shown" : "discarded");
 	text_put(stdout, c->program, TEXT_LINE_MAX);
 	puts(" found once, started by posix_spawn");
-	unit = common_header(e, &k);
-	snprintf(head, sizeof(head), "time (%s)", unit);
-	printf("%-9s %6s %10s %10s  %-26s %10s %8s %10s %5s\n", head, "n", "min",
-	       "median", "[95% CI]", "mean", "rCV", "max", "outl");
-	print_row("wall", 9, s->wall, s->n, k);
-	print_row("user", 9, s->user, s->n, k);
-	print_row("sys", 9, s->sys, s->n, k);
+	unit = common_header(e, run, &k);
+	exec_table_print_command(stdout, run, unit, k);
 }
 
-/* Several commands: one header, a wall row per command, labelled. */
-static void print_commands(const struct exec_cmd *e)
+/* Several commands: one header, a wall row per command's run, labelled. */
+static void print_commands(const struct exec_cmd *e, const struct stored_run *runs)
 {
 	const struct exec_options *o = &e->o;
-	int width = 9;
+	_cleanup_free_ const char **labels = xcalloc(e->ncmds, sizeof(*labels));
+	_cleanup_free_ const char **values = xcalloc(e->ncmds, sizeof(*values));
 	const char *unit;
-	char head[96];
 	double k;
 
 	printf("# clockbench exec: %zu commands, %zu of %ld runs each (%ld warm-up), "
@@ -928,31 +895,16 @@ static void print_commands(const struct exec_cmd *e)
 	       o->show_output ? "shown" : "discarded");
 	for (size_t i = 0; i < e->ncmds; i++) {
 		const struct exec_command *c = &e->cmds[i];
-		int w = (int)strlen(c->label);
 
 		printf("# %s: ", c->label);
 		text_put(stdout, c->text, TEXT_LINE_MAX);
 		puts(c->prepare ? " (with --prepare)" : "");
-		width = w > width ? w : width;
+		labels[i] = c->label;
+		values[i] = c->value;
 	}
-	unit = common_header(e, &k);
-	snprintf(head, sizeof(head), "wall (%s)", unit);
-	if (o->param)
-		printf("%-*s %-12s", width, head, o->param);
-	else
-		printf("%-*s", width, head);
-	printf(" %6s %10s %10s  %-26s %10s %8s %10s %5s\n", "n", "min", "median",
-	       "[95% CI]", "mean", "rCV", "max", "outl");
-	for (size_t i = 0; i < e->ncmds; i++) {
-		const struct exec_command *c = &e->cmds[i];
-
-		if (o->param) {
-			printf("%-*s ", width, c->label);
-			print_row(c->value, 12, c->s.wall, c->s.n, k);
-		} else {
-			print_row(c->label, width, c->s.wall, c->s.n, k);
-		}
-	}
+	unit = common_header(e, &runs[0], &k);
+	exec_table_print_commands(stdout, runs, e->ncmds, labels, o->param, values,
+				  unit, k);
 }
 
 static json_t *doubles_json(const double *x, size_t n)
@@ -1196,7 +1148,7 @@ static int print_several(struct measure *m, FILE *f)
 		print_json_value(json_pack("{s:o, s:o}", "commands", cmds,
 					   "comparison", comparison_json(&cr)));
 	} else {
-		print_commands(e);
+		print_commands(e, m->runs);
 		putchar('\n');
 		fflush(stdout);
 		rc = compare_print(f, &cr, STYLE_TABLE, CFORMAT_TEXT);
@@ -1259,7 +1211,7 @@ static int exec_print(struct measure *m, FILE *f)
 	if (m->format == 1)
 		print_json_value(command_json(e, &e->cmds[0], m->stop_signal != 0));
 	else
-		print_table(e);
+		print_table(e, &m->runs[0]);
 	fflush(f);
 	warn_noise(e, &e->cmds[0]);
 	return 0;

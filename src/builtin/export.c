@@ -3,19 +3,17 @@
  * clockbench export RUN...: stored runs with every raw sample, as JSON that
  * `clockbench import` reads back, or as one CSV row per sample.
  */
-#include <inttypes.h>
 #include <limits.h>
-#include <math.h>
 #include <string.h>
 
 #include "basic/json.h"
 #include "basic/options.h"
 #include "builtin/builtin.h"
 #include "config.h"
+#include "report/run-csv.h"
 #include "report/run-json.h"
 #include "results/record.h"
 #include "results/store.h"
-#include "basic/text.h"
 #include "basic/util.h"
 
 static const struct command_usage export_usage = {
@@ -66,63 +64,6 @@ static int parse_export_options(int argc, char **argv, struct export_options *o)
 	if (!o->all && !o->nspecs)
 		return options_fail("no run given (an id, a label or a uuid, or --all)");
 	return 0;
-}
-
-/* ---- CSV ------------------------------------------------------------ */
-
-/*
- * RFC 4180, and no raw control character to reach a terminal: the one
- * CSV field writer (basic/text.h).
- */
-static void csv_field(const char *s)
-{
-	text_put_csv(stdout, s);
-}
-
-/* The shortest text that reads back as exactly x. */
-static void csv_number(double x)
-{
-	char buf[32];
-
-	if (!isfinite(x))
-		return;		/* an empty field */
-	for (int prec = 15; prec <= 17; prec++) {
-		snprintf(buf, sizeof(buf), "%.*g", prec, x);
-		if (strtod(buf, NULL) == x)
-			break;
-	}
-	fputs(buf, stdout);
-}
-
-static void csv_run(const struct stored_run *r)
-{
-	for (size_t i = 0; i < r->ncells; i++) {
-		const struct stored_cell *c = &r->cells[i];
-
-		for (size_t k = 0; c->values && k < c->n; k++) {
-			csv_field(r->uuid);
-			printf(",%lld,", (long long)r->id);
-			csv_field(r->label);
-			putchar(',');
-			csv_field(c->name);
-			putchar(',');
-			csv_field(c->path);
-			putchar(',');
-			csv_field(c->unit);
-			printf(",%zu,", k);
-			csv_number(c->values[k]);
-			putchar(',');
-			if (c->cycles)
-				csv_number(c->cycles[k]);
-			putchar(',');
-			if (c->rounds)
-				printf("%" PRIu32, c->rounds[k]);
-			putchar(',');
-			if (c->core_cycles)
-				csv_number(c->core_cycles[k]);
-			putchar('\n');
-		}
-	}
 }
 
 /* ---- JSON, streamed one run at a time -------------------------------- */
@@ -185,8 +126,7 @@ int cmd_export(int argc, char **argv)
 	if (find_ids(st, &o, &ids, &n))
 		goto out;
 	if (csv)
-		puts("run_uuid,run_id,label,cell,path,unit,index,value,cycles,round,"
-		     "core_cycles");
+		run_samples_csv_header(stdout);
 	else
 		json_begin();
 	for (size_t i = 0; i < n; i++) {
@@ -195,7 +135,7 @@ int cmd_export(int argc, char **argv)
 			goto out_ids;
 		}
 		if (csv)
-			csv_run(&run);
+			run_samples_csv_print(stdout, &run);
 		else
 			json_run(&run, i == 0);
 		stored_run_free(&run);

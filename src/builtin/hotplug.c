@@ -24,6 +24,7 @@
 #include "probe/env.h"
 #include "probe/guard.h"
 #include "scenario/hotplug.h"
+#include "report/hotplug-table.h"
 #include "report/output.h"
 #include "basic/progress.h"
 #include "results/record.h"
@@ -282,36 +283,13 @@ static void summarize(const double *x, size_t n, struct summary *s)
 	stats_summarize(copy, n, s);
 }
 
-static void print_summary_row(const char *label, const double *x, size_t n)
+/* The legend from this machine, the table from the run as stored. */
+static void print_transitions(const struct stored_run *stored)
 {
-	struct summary s;
-	char ci[64];
-
-	summarize(x, n, &s);
-	format_median_ci(ci, sizeof(ci), &s, 1e3, 3);
-	printf("%-15s %4zu %9.3f %9.3f  %-24s %9.3f %7.1f%% %9.3f %5zu\n",
-	       label, s.n, s.min * 1e3, s.median * 1e3, ci, s.mean * 1e3,
-	       s.robust_cv_pct, s.max * 1e3, s.outliers);
-}
-
-static void print_transitions(const struct hotplug_run *run)
-{
-	char label[32];
-
 	printf("# [95%% CI] of the median, with its real coverage when the cycles "
 	       "are too few for 95%%; rCV: robust CV, 100 * 1.4826 MAD / median\n");
 	cpu_accounting_print_note(stdout, "# ");
-	printf("%-15s %4s %9s %9s  %-24s %9s %8s %9s %5s\n", "transition (ms)",
-	       "n", "min", "median", "[95% CI]", "mean", "rCV", "max", "outl");
-	for (int i = 0; i < 2; i++) {
-		const struct direction *d = &run->dir[i];
-
-		print_summary_row(d->name, d->wall, d->n);
-		snprintf(label, sizeof(label), "  %s user", d->name);
-		print_summary_row(label, d->user, d->n);
-		snprintf(label, sizeof(label), "  %s sys", d->name);
-		print_summary_row(label, d->sys, d->n);
-	}
+	hotplug_table_print(stdout, stored);
 }
 
 static double median_of(const double *x, size_t n)
@@ -357,7 +335,7 @@ static void print_states(const struct hotplug_run *run, const struct direction *
 	       wall * 1e3, wall > 0 ? 100 * traced / wall : 0);
 }
 
-static void print_table(const struct hotplug_run *run)
+static void print_table(const struct hotplug_run *run, const struct stored_run *stored)
 {
 	size_t done = run->dir[1].n;
 
@@ -365,7 +343,7 @@ static void print_table(const struct hotplug_run *run)
 	       done, run->o.cycles, run->m->stop_signal ? " (interrupted)" : "");
 	printf("# tracing: %s\n", !run->o.no_trace ? run->tracing.note : "off (--no-trace)");
 	env_print(&run->m->env, stdout, "# ");
-	print_transitions(run);
+	print_transitions(stored);
 	if (run->tracing.lost)
 		printf("# the trace buffer dropped %" PRIu64 " events: per-state "
 		       "times are incomplete\n", run->tracing.lost);
@@ -508,7 +486,7 @@ static int hotplug_print(struct measure *m, FILE *f)
 	if (m->format == 1)
 		print_json(run);
 	else
-		print_table(run);
+		print_table(run, &m->runs[0]);
 	return 0;
 }
 

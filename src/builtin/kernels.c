@@ -22,6 +22,7 @@
 #include "basic/util.h"
 #include "builtin/builtin.h"
 #include "results/compare.h"
+#include "report/compare-format.h"
 #include "results/export-file.h"
 #include "results/record.h"
 #include "results/store.h"

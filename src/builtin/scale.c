@@ -480,6 +480,9 @@ static int scale_measure(struct measure *m)
 		return -1;
 	env_collect(&m->env, sc->cat.have_vdso ? &sc->cat.vdso : NULL,
 		    sc->cat.vdso_error, r->mode == SCALE_IDLE ? r->cpu : -1);
+	/* What the batches can tell apart: the stored run's intervals widen by it. */
+	if (r->mode == SCALE_IDLE)
+		env_set_counter_step(&m->env, r->cal.arch_step, r->cal.clock_step_ns);
 	m->have_env = true;
 	scale_report_summarize(r);
 	return 0;
@@ -499,7 +502,7 @@ static int scale_print(struct measure *m, FILE *f)
 	struct scale *sc = m->ctx;
 
 	sync_report(&sc->r, m);
-	return scale_report_print(f, &sc->r, (enum scale_format)m->format);
+	return scale_report_print(f, &sc->r, (enum scale_format)m->format, &m->runs[0]);
 }
 
 static bool scale_record(struct measure *m, size_t k, struct stored_run *run)

@@ -7,15 +7,15 @@
 #include <math.h>
 #include <string.h>
 
+#include "basic/json.h"
 #include "basic/options.h"
 #include "builtin/builtin.h"
-#include "report/output.h"
+#include "report/exec-table.h"
 #include "report/run-json.h"
+#include "report/run-table.h"
+#include "report/scale-table.h"
 #include "results/compare.h"
-#include "report/textplot.h"
 #include "results/record.h"
-#include "results/resolution.h"
-#include "basic/stats.h"
 #include "basic/text.h"
 #include "results/store.h"
 #include "basic/util.h"
@@ -25,8 +25,9 @@ static const struct command_usage show_usage = {
 	.synopsis = "[<options>] <run>...",
 	.description =
 	"Show stored runs: when and where each ran, its environment and\n"
-	"settings, and per cell the median with its 95% CI, min, mean, sd%,\n"
-	"p99, cycles and n, recomputed from the raw samples.\n"
+	"settings, then the table bench prints: per cell the median with its\n"
+	"95% CI, min, mean, rCV%, p99, cycles, core cycles and n, recomputed\n"
+	"from the raw samples.\n"
 	"A run is an id (12), a label (every run with it) or a uuid.",
 	.footer =
 	"Exit status: 0 on success, 1 on an error (such as an unknown run),\n"
@@ -70,21 +71,6 @@ static int parse_show_options(int argc, char **argv, struct show_options *o)
 	o->specs = argv;
 	o->nspecs = (size_t)n;
 	return 0;
-}
-
-/* Statistics of a copy: stats_summarize() sorts its input. */
-static void summarize(const double *x, size_t n, struct summary *s)
-{
-	double *copy = xmalloc(n * sizeof(double));
-
-	memcpy(copy, x, n * sizeof(double));
-	stats_summarize(copy, n, s);
-	free(copy);
-}
-
-static bool measured(const struct stored_cell *c)
-{
-	return c->values && c->n > 0;
 }
 
 /* ---- table ---------------------------------------------------------- */
@@ -238,85 +224,27 @@ static void print_header(const struct stored_run *r)
 									     "summary")));
 }
 
-static size_t name_width(const struct stored_run *r, bool path)
-{
-	size_t w = 4;	/* strlen("name"), strlen("path") */
-
-	for (size_t i = 0; i < r->ncells; i++) {
-		size_t len = text_width(path ? r->cells[i].path : r->cells[i].name,
-					TEXT_CELL_MAX);
-
-		if (len > w)
-			w = len;
-	}
-	return w;
-}
-
-static void print_cell(const struct stored_run *r, const struct stored_cell *c,
-		       size_t nw, size_t pw)
-{
-	struct summary s, cy;
-
-	text_put_cell(stdout, c->name, TEXT_CELL_MAX, nw, TEXT_LEFT);
-	fputs("  ", stdout);
-	text_put_cell(stdout, c->path, TEXT_CELL_MAX, pw, TEXT_LEFT);
-	fputs("  ", stdout);
-	if (!measured(c)) {
-		text_put(stdout, c->status, TEXT_CELL_MAX);
-		if (*c->reason) {
-			fputs(": ", stdout);
-			text_put(stdout, c->reason, TEXT_LINE_MAX);
-		}
-		putchar('\n');
-		return;
-	}
-	stored_cell_summarize(r, c, c->values, &s);
-	text_put_cell(stdout, c->unit, TEXT_CELL_MAX, 4, TEXT_LEFT);
-	printf(" %10.2f ", s.median);
-	if (median_ci_is_95(&s))
-		printf("%10.2f %10.2f", ci_bound_outward(s.median_lo, 2, false),
-		       ci_bound_outward(s.median_hi, 2, true));
-	else
-		printf("%10s %10s", "-", "-");
-	printf(" %10.2f %10.2f %6.2f %10.2f", s.min, s.mean,
-	       compare_cell_robust_cv_pct(c), s.p99);
-	if (c->cycles) {
-		summarize(c->cycles, c->n, &cy);
-		printf(" %9.1f", cy.median);
-	} else {
-		printf(" %9s", "-");
-	}
-	if (c->core_cycles) {
-		summarize(c->core_cycles, c->n, &cy);
-		printf(" %9.1f", cy.median);
-	} else {
-		printf(" %9s", "-");
-	}
-	printf(" %7zu %4zu%s\n", s.n, s.outliers, s.bimodal ? "  bimodal" : "");
-}
-
+/*
+ * The run's metadata and environment, then its table as the command that
+ * made it printed it: scale's blocks for a scale run, exec's wall, user
+ * and sys for an exec run, else bench's table (and that one, with a
+ * histogram under each cell, for --histogram).
+ */
 static void print_run_table(const struct stored_run *r, bool histogram)
 {
-	size_t nw = name_width(r, false), pw = name_width(r, true);
-	const char *cycles_unit = "";
+	struct run_table_options opts = { .histogram = histogram };
+	double wall = exec_table_wall_median(r), scale;
 
 	print_header(r);
-	for (size_t i = 0; i < r->ncells && !*cycles_unit; i++)
-		if (r->cells[i].cycles)
-			cycles_unit = r->cells[i].cycles_unit;
-	printf("# median over n samples with its 95%% CI ('-' when too few for "
-	       "95%%), rCV%%: robust CV of the round medians (of the samples "
-	       "without rounds), out: outliers%s", *cycles_unit ? "; cycles: " : "");
-	text_put(stdout, cycles_unit, TEXT_CELL_MAX);
-	puts("; core: core cycles");
-	printf("%-*s  %-*s  %-4s %10s %10s %10s %10s %10s %6s %10s %9s %9s %7s %4s\n",
-	       (int)nw, "name", (int)pw, "path", "unit", "median", "ci95-lo", "ci95-hi",
-	       "min", "mean", "rCV%", "p99", "cycles", "core", "n", "out");
-	for (size_t i = 0; i < r->ncells; i++) {
-		print_cell(r, &r->cells[i], nw, pw);
-		if (histogram && measured(&r->cells[i]))
-			textplot_histogram(stdout, r->cells[i].values, r->cells[i].n,
-					   "    ");
+	if (!histogram && scale_table_applies(r)) {
+		scale_table_print(stdout, r);
+	} else if (!histogram && streq(r->command, "exec") && isfinite(wall)) {
+		const char *unit = exec_table_unit(wall, &scale);
+
+		putchar('\n');
+		exec_table_print_command(stdout, r, unit, scale);
+	} else {
+		run_table_print(stdout, r, &opts);
 	}
 }
 

@@ -20,6 +20,8 @@
 #include "probe/catalog.h"
 #include "cli/cell-filter.h"
 #include "results/compare.h"
+#include "report/compare-format.h"
+#include "report/compare-glance.h"
 #include "config.h"
 #include "probe/env.h"
 #include "results/record.h"
@@ -358,44 +360,6 @@ static void print_header(FILE *f, const struct timens_options *o,
 	tbench_print_quality(f, b);
 }
 
-/*
- * The spread is compare's (the robust CV of the per-repetition medians),
- * so this table and the summary above never disagree.
- */
-static void print_glance(FILE *f, const struct compare_result *cr,
-			 const struct timens_bench *b)
-{
-	bool core = cr->metric == METRIC_CORE_CYCLES;
-	_cleanup_strbuf_ struct strbuf centre = STRBUF_INIT;
-
-	/* The centres diff is the ratio of, named as compare names them. */
-	compare_centres_phrase(cr, &centre);
-	fprintf(f, "\n# at a glance: %s per call, centre: %s; diff: the ratio of "
-		"the two centres; rCV: robust CV of the "
-		"per-repetition medians, 1.4826 MAD / median; mde: the change "
-		"found 80%% of the time%s\n%-32s %-7s %9s %9s %8s %8s %8s %6s  %-7s%s\n",
-		cr->unit, centre.buf, core ? "; ns-diff: the difference in ns" : "",
-		"cell", "path", "host", "timens", "diff", "rCV-host", "rCV-ns",
-		"mde", "verdict", core ? " ns-diff" : "");
-	for (size_t i = 0; i < b->ncells; i++) {
-		const struct cell *c = &b->cells[i];
-		const struct compare_row *row = find_row(cr, c);
-
-		if (!row || !row->diffs[1].valid)
-			continue;
-		fprintf(f, "%-32s %-7s %9.2f %9.2f %+7.2f%% %7.2f%% %7.2f%% %5.1f%%  ",
-			c->name, catalog_paths[c->path], row->sides[0].center,
-			row->sides[1].center, row->diffs[1].change_pct,
-			row->sides[0].sum.robust_cv_pct, row->sides[1].sum.robust_cv_pct,
-			row->diffs[1].mde_pct);
-		if (core)
-			fprintf(f, "%-7s %+6.2f%%\n", row->diffs[1].verdict,
-				row->diffs[1].ns_change_pct);
-		else
-			fprintf(f, "%s\n", row->diffs[1].verdict);
-	}
-}
-
 static json_t *round_medians_json(const struct cell_result *r)
 {
 	json_t *a = json_array();
@@ -549,7 +513,7 @@ static int report(const struct timens_options *o, const struct timens_bench *b,
 			     streq(runs[0].status, "interrupted"));
 		rc = compare_print(stdout, &cr, (enum compare_style)o->style,
 				   CFORMAT_TEXT);
-		print_glance(stdout, &cr, b);
+		compare_print_timens_glance(stdout, &cr);
 	}
 	compare_free(&cr);
 	return rc;

@@ -11,6 +11,7 @@
 #include <jansson.h>
 
 #include "results/compare.h"
+#include "report/compare-format.h"
 #include "report/textplot.h"
 #include "basic/json.h"
 #include "basic/strbuf.h"

@@ -12,6 +12,7 @@
 #include "basic/text.h"
 #include "basic/util.h"
 #include "config.h"
+#include "report/compare-format.h"
 #include "report/mail.h"
 #include "report/plot-internal.h"
 

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "report/output.h"
 #include "report/run-json.h"
+#include "report/run-csv.h"
+#include "report/run-table.h"
+#include "report/run-tap.h"
 #include "results/record.h"
 
 #include <errno.h>
@@ -8,7 +11,6 @@
 #include <string.h>
 
 #include "config.h"
-#include "basic/text.h"
 #include "basic/util.h"
 #include "probe/reference.h"
 
@@ -99,6 +101,15 @@ void format_median_ci(char *buf, size_t len, const struct summary *s,
 			 100.0 * s->median_ci_coverage);
 }
 
+const struct stored_cell *stored_run_cell(const struct stored_run *r,
+					  const char *name)
+{
+	for (size_t i = 0; i < r->ncells; i++)
+		if (streq(r->cells[i].name, name))
+			return &r->cells[i];
+	return NULL;
+}
+
 double cell_robust_cv_pct(const struct cell_result *r)
 {
 	double *med, cv;
@@ -109,16 +120,6 @@ double cell_robust_cv_pct(const struct cell_result *r)
 	cv = stats_robust_cv_pct(med, r->nrounds);
 	free(med);
 	return cv;
-}
-
-static const char *status_name(enum cell_status st)
-{
-	switch (st) {
-	case CELL_OK: return "ok";
-	case CELL_NA: return "n/a";
-	case CELL_UNSUPPORTED: return "unsupported";
-	}
-	return "?";
 }
 
 static void print_core_header(FILE *f, const struct bench_run *run)
@@ -144,17 +145,6 @@ static void print_core_header(FILE *f, const struct bench_run *run)
 	fprintf(f, "# quality: %s\n", line);
 }
 
-/* The coarsest per-call resolution of the run's cells, in ns. */
-static double bench_max_ns_resolution(const struct bench_run *run)
-{
-	double most = 0;
-
-	for (size_t i = 0; i < run->ncells; i++)
-		if (run->cells[i].measured)
-			most = fmax(most, run->cells[i].res.ns_resolution);
-	return most;
-}
-
 static void print_table_header(FILE *f, const struct bench_run *run)
 {
 	char when[64];
@@ -170,147 +160,17 @@ static void print_table_header(FILE *f, const struct bench_run *run)
 	print_core_header(f, run);
 	fprintf(f, "# harness overhead: %.2f ns/call (an empty function through "
 		"the same loop; not subtracted)\n", run->overhead.ns_sum.median);
-	fprintf(f, "# ns/call: median over n batches, 95%% CI of the median ('-' "
-		"when too few for 95%%); rCV%%: robust CV of the round medians, 100 "
-		"* 1.4826 MAD / median (of the batches with one round), the spread "
-		"compare judges by; p99 includes preempted batches; core: median "
-		"core cycles per call\n");
-	fprintf(f, "# the CI is widened by one counter step per batch (%.4f ns/call "
-		"at most here), the least the counter tells apart; 'bimodal': the "
-		"batches fall into two modes, the median is the one of whichever "
-		"holds more\n",
-		bench_max_ns_resolution(run));
 }
 
-static void print_table_row(FILE *f, const struct bench_cell *bc)
-{
-	const struct cell *c = &bc->cell;
-	const struct summary *s = &bc->res.ns_sum;
-
-	fprintf(f, "%-32s %-7s ", c->name, catalog_paths[c->path]);
-	if (!bc->measured) {
-		fprintf(f, "%s: %s\n", c->status == CELL_UNSUPPORTED ?
-			"unsupported" : c->status == CELL_NA ? "n/a" : "not reached",
-			c->status == CELL_OK ? "the run was interrupted" : c->why);
-		return;
-	}
-	fprintf(f, "%9.2f  ", s->median);
-	if (median_ci_is_95(s))
-		fprintf(f, "%9.2f %9.2f", ci_bound_outward(s->median_lo, 2, false),
-			ci_bound_outward(s->median_hi, 2, true));
-	else
-		fprintf(f, "%9s %9s", "-", "-");
-	fprintf(f, " %9.2f %9.2f %6.2f %9.2f", s->min, s->mean,
-		cell_robust_cv_pct(&bc->res), s->p99);
-	if (bc->res.cycles)
-		fprintf(f, " %9.1f", bc->res.cycles_sum.median);
-	else
-		fprintf(f, " %9s", "-");
-	if (bc->res.core)
-		fprintf(f, " %9.1f", bc->res.core_sum.median);
-	else
-		fprintf(f, " %9s", "-");
-	fprintf(f, " %7zu%s\n", s->n, s->bimodal ? "  bimodal" : "");
-}
-
-static void output_table(FILE *f, const struct bench_run *run)
+/*
+ * The run's measurement (environment, machine, counters, warm-up) from the
+ * bench run, then its table from the run as stored, as show prints it.
+ */
+static void output_table(FILE *f, const struct bench_run *run,
+			 const struct stored_run *stored)
 {
 	print_table_header(f, run);
-	fprintf(f, "%-32s %-7s %9s  %9s %9s %9s %9s %6s %9s %9s %9s %7s\n", "name",
-		"path", "ns/call", "ci95-lo", "ci95-hi", "min", "mean", "rCV%",
-		"p99", "cycles", "core", "n");
-	for (size_t i = 0; i < run->ncells; i++)
-		print_table_row(f, &run->cells[i]);
-}
-
-/* ---- CSV ------------------------------------------------------------ */
-
-/* RFC 4180, escaped: the one CSV field writer (basic/text.h). */
-static void csv_field(FILE *f, const char *s)
-{
-	text_put_csv(f, s);
-}
-
-static void output_csv(FILE *f, const struct bench_run *run)
-{
-	fputs("name,api,clock,path,status,reason,n,batch_calls,ns_median,"
-	      "ns_ci95_lo,ns_ci95_hi,ns_min,ns_mean,ns_round_robust_cv_pct,ns_p99,"
-	      "cycles_median,cycles_unit,core_cycles_median,core_cycles_ci95_lo,"
-	      "core_cycles_ci95_hi,bimodal\n", f);
-	for (size_t i = 0; i < run->ncells; i++) {
-		const struct bench_cell *bc = &run->cells[i];
-		const struct cell *c = &bc->cell;
-		const struct summary *s = &bc->res.ns_sum;
-
-		fprintf(f, "%s,%s,%s,%s,%s,", c->name, catalog_apis[c->api].name,
-			c->clock ? c->clock->name : "", catalog_paths[c->path],
-			bc->measured ? "ok" : status_name(c->status));
-		csv_field(f, bc->measured ? "" : c->why);
-		if (!bc->measured) {
-			fputs(",,,,,,,,,,,,,,,\n", f);
-			continue;
-		}
-		fprintf(f, ",%zu,%lu,%.3f,", s->n, bc->res.batch_calls, s->median);
-		if (median_ci_is_95(s))
-			fprintf(f, "%.3f,%.3f,", s->median_lo, s->median_hi);
-		else
-			fputs(",,", f);
-		fprintf(f, "%.3f,%.3f,%.2f,%.3f,", s->min, s->mean,
-			cell_robust_cv_pct(&bc->res), s->p99);
-		if (bc->res.cycles)
-			fprintf(f, "%.2f,%s,", bc->res.cycles_sum.median,
-				run->cycles_unit);
-		else
-			fputs(",,", f);
-		if (bc->res.core)
-			fprintf(f, "%.2f,%.2f,%.2f,", bc->res.core_sum.median,
-				bc->res.core_sum.median_lo, bc->res.core_sum.median_hi);
-		else
-			fputs(",,,", f);
-		/* The table's flag: the batches' ns per call fall into two modes. */
-		fputs(s->bimodal ? "true\n" : "false\n", f);
-	}
-}
-
-/* ---- TAP (kselftest conventions) ------------------------------------ */
-
-static void output_tap(FILE *f, const struct bench_run *run)
-{
-	size_t pass = 0, skip = 0;
-
-	fputs("TAP version 13\n", f);
-	fprintf(f, "1..%zu\n", run->ncells);
-	for (size_t i = 0; i < run->ncells; i++) {
-		const struct bench_cell *bc = &run->cells[i];
-		const struct cell *c = &bc->cell;
-
-		if (!bc->measured) {
-			fprintf(f, "ok %zu %s %s # SKIP %s\n", i + 1, c->name,
-				catalog_paths[c->path],
-				c->status == CELL_OK ? "not reached: interrupted" : c->why);
-			skip++;
-			continue;
-		}
-		fprintf(f, "ok %zu %s %s: %.2f ns/call (", i + 1, c->name,
-			catalog_paths[c->path], bc->res.ns_sum.median);
-		if (median_ci_is_95(&bc->res.ns_sum))
-			fprintf(f, "95%% CI %.2f-%.2f, ", bc->res.ns_sum.median_lo,
-				bc->res.ns_sum.median_hi);
-		fprintf(f, "n %zu)", bc->res.ns_sum.n);
-		if (bc->res.cycles)
-			fprintf(f, " %.1f %s/call", bc->res.cycles_sum.median,
-				run->cycles_unit);
-		if (bc->res.core)
-			fprintf(f, " %.1f core cycles/call", bc->res.core_sum.median);
-		fputc('\n', f);
-		if (bc->res.ns_sum.bimodal)
-			fprintf(f, "# %s %s: bimodal: the batches fall into two modes, "
-				"the median is the one of whichever holds more\n",
-				c->name, catalog_paths[c->path]);
-		pass++;
-	}
-	fprintf(f, "# Totals: pass:%zu fail:0 xfail:0 xpass:0 skip:%zu error:0\n",
-		pass, skip);
+	run_table_print(f, stored, NULL);
 }
 
 int output_bench(FILE *f, const struct bench_run *run, enum output_format fmt,
@@ -320,13 +180,13 @@ int output_bench(FILE *f, const struct bench_run *run, enum output_format fmt,
 
 	switch (fmt) {
 	case FORMAT_TABLE:
-		output_table(f, run);
+		output_table(f, run, stored);
 		break;
 	case FORMAT_CSV:
-		output_csv(f, run);
+		run_csv_print(f, stored);
 		break;
 	case FORMAT_TAP:
-		output_tap(f, run);
+		run_tap_print(f, stored);
 		break;
 	case FORMAT_JSON:
 		/*

@@ -4,7 +4,8 @@
  * compare's styles; its layer: src/meson.build).
  *
  * Output formats of a bench run: an aligned table for people, JSON and CSV
- * for programs, TAP for kselftest-style harnesses.
+ * for programs, TAP for kselftest-style harnesses, each printed from the
+ * run as stored by its one printer.
  */
 #ifndef CLOCKBENCH_OUTPUT_H
 #define CLOCKBENCH_OUTPUT_H
@@ -61,6 +62,10 @@ double ci_bound_outward(double x, int decimals, bool up);
 /* Whether a summary's median CI may be printed as a 95 % CI. */
 bool median_ci_is_95(const struct summary *s);
 
+/* The first cell of r named name, or NULL. */
+const struct stored_cell *stored_run_cell(const struct stored_run *r,
+					  const char *name);
+
 /*
  * The spread of a measured cell, as compare gives it: the robust CV of its
  * round medians, or of its batches when it ran in a single round.
@@ -70,8 +75,10 @@ double cell_robust_cv_pct(const struct cell_result *r);
 
 
 /*
- * Writes the run: the table, CSV and TAP from the bench run, JSON from the
- * run as stored (report/run-json.h); with_samples adds the raw samples.
+ * Writes the run as stored: its table (report/run-table.h) under a header
+ * of how the bench run was measured, CSV (report/run-csv.h), TAP
+ * (report/run-tap.h) or JSON (report/run-json.h); with_samples adds the
+ * raw samples to the JSON.
  * Returns 0, or -1 when the stream has failed so far (not flushed).
  */
 int output_bench(FILE *f, const struct bench_run *run, enum output_format fmt,

@@ -359,43 +359,8 @@ double compare_cell_robust_cv_pct(const struct stored_cell *c);
 const char *compare_metric_name(enum compare_metric m);
 int compare_metric_by_name(const char *name);	/* -1 if unknown */
 
-#endif
-
-/* ---- presenting a comparison (compare-format.c) ----------------------- */
-
-enum compare_style {
-	STYLE_TABLE,	/* benchstat-like: value, change with CI, p, verdict */
-	STYLE_MMTESTS,	/* seed 001: 2.27 ( 0.00%) 3.73 * -64.32%* */
-	STYLE_RATIO,	/* seed 002: other / base in % */
-	STYLE_SUMMARY,	/* seed 000: rows avg / diff % / stdev %, a column per group */
-	STYLE_MINISTAT,	/* Student's t: "Difference at 95.0% confidence" */
-};
-
-enum compare_format {
-	CFORMAT_TEXT,
-	CFORMAT_JSON,
-	CFORMAT_CSV,
-	CFORMAT_MARKDOWN,
-};
-
-/* The names of the styles and formats, in enum order, NULL-terminated. */
-extern const char *const compare_style_names[];
-extern const char *const compare_format_names[];
-int compare_style_by_name(const char *name);	/* -1 if unknown */
-int compare_format_by_name(const char *name);	/* -1 if unknown */
-
 /* At least this many cells, and this share moving together: a machine shift. */
 #define MACHINE_SHIFT_MIN_CELLS 10
 #define MACHINE_SHIFT_SHARE 0.9
 
-/*
- * Name on f every cell the gate catches ("clock-gettime-monotonic vdso:
- * +4.60 % against host in timens (worse)"), then their count; returns the
- * count (0: nothing printed).
- */
-size_t compare_print_gate(FILE *f, const struct compare_result *r,
-			  enum compare_gate gate);
-
-/* Write the comparison; returns 0, or -1 when the stream fails. */
-int compare_print(FILE *f, const struct compare_result *r,
-		  enum compare_style style, enum compare_format format);
+#endif

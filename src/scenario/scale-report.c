@@ -8,6 +8,7 @@
 
 #include "config.h"
 #include "report/output.h"
+#include "report/scale-table.h"
 #include "basic/util.h"
 #include "results/quality.h"
 
@@ -64,11 +65,6 @@ static bool idle_delta(const struct scale_report *r, const struct scale_cell *c,
 }
 
 /* ---- table ---------------------------------------------------------- */
-
-static void cell_title(FILE *f, const struct cell *c)
-{
-	fprintf(f, "\n%s (%s)\n", c->name, catalog_paths[c->path]);
-}
 
 static void print_counts(FILE *f, const struct scale_report *r)
 {
@@ -171,81 +167,15 @@ static void print_header(FILE *f, const struct scale_report *r)
 	print_idle_quality(f, r);
 }
 
-/* Two columns of a median's CI, or two '-' when it would not be 95 %. */
-static void print_ci_columns(FILE *f, const struct summary *s, int decimals)
-{
-	if (median_ci_is_95(s))
-		fprintf(f, "%10.*f %10.*f", decimals, s->median_lo, decimals,
-			s->median_hi);
-	else
-		fprintf(f, "%10s %10s", "-", "-");
-}
-
-static void print_threads_cell(FILE *f, const struct scale_report *r,
-			       const struct scale_cell *c)
-{
-	const struct summary *base = &c->points[0].elapsed;
-
-	cell_title(f, &c->cell);
-	fprintf(f, "%7s %10s %10s %10s %6s %8s %9s %9s %9s %3s\n", "threads",
-		"elapsed-s", "ci95-lo", "ci95-hi", "rCV%", "change", "ns/call",
-		"user-s", "sys-s", "n");
-	for (size_t k = 0; k < r->ncounts; k++) {
-		const struct scale_point *p = &c->points[k];
-
-		if (!p->n) {
-			fprintf(f, "%7u not reached: the run was interrupted\n",
-				r->counts[k]);
-			continue;
-		}
-		fprintf(f, "%7u %10.3f ", r->counts[k], p->elapsed.median);
-		print_ci_columns(f, &p->elapsed, 3);
-		fprintf(f, " %6.2f %+7.1f%% %9.1f %9.3f %9.3f %3zu\n",
-			p->elapsed.robust_cv_pct,
-			base->n ? 100.0 * (p->elapsed.median / base->median - 1) : 0.0,
-			p->ns_per_call.median, p->user.median, p->sys.median, p->n);
-	}
-}
-
-static void print_idle_cell(FILE *f, const struct scale_report *r,
-			    const struct scale_cell *c)
-{
-	cell_title(f, &c->cell);
-	fprintf(f, "%12s %10s %10s %10s %6s %10s %10s %9s %7s\n", "idle-threads",
-		"ns/call", "ci95-lo", "ci95-hi", "rCV%", "+ns", "ns/thread", "core", "n");
-	for (size_t k = 0; k < r->ncounts; k++) {
-		const struct cell_result *res = &c->idle[k];
-		double delta, per_thread;
-
-		if (!res->n) {
-			fprintf(f, "%12u not reached: the run was interrupted\n",
-				r->counts[k]);
-			continue;
-		}
-		fprintf(f, "%12u %10.2f ", r->counts[k], res->ns_sum.median);
-		print_ci_columns(f, &res->ns_sum, 2);
-		fprintf(f, " %6.2f", cell_robust_cv_pct(res));
-		if (idle_delta(r, c, k, &delta, &per_thread))
-			fprintf(f, " %+10.2f %10.3f", delta, per_thread);
-		else
-			fprintf(f, " %10s %10s", "-", "-");
-		if (res->core)
-			fprintf(f, " %9.1f", res->core_sum.median);
-		else
-			fprintf(f, " %9s", "-");
-		fprintf(f, " %7zu\n", res->n);
-	}
-}
-
-static void print_table(FILE *f, const struct scale_report *r)
+/*
+ * The header from what was measured, then the blocks of the cells from the
+ * run as stored (report/scale-table.h), as show prints them.
+ */
+static void print_table(FILE *f, const struct scale_report *r,
+			const struct stored_run *stored)
 {
 	print_header(f, r);
-	for (size_t i = 0; i < r->ncells; i++) {
-		if (r->mode == SCALE_THREADS)
-			print_threads_cell(f, r, &r->cells[i]);
-		else
-			print_idle_cell(f, r, &r->cells[i]);
-	}
+	scale_table_print(f, stored);
 }
 
 /* ---- JSON ----------------------------------------------------------- */
@@ -370,78 +300,17 @@ static json_t *report_json(const struct scale_report *r)
 	return o;
 }
 
-/* ---- CSV ------------------------------------------------------------ */
-
-static void csv_cell_prefix(FILE *f, const struct cell *c, unsigned count)
-{
-	fprintf(f, "%s,%s,%s,%s,%u,", c->name, catalog_apis[c->api].name,
-		c->clock ? c->clock->name : "", catalog_paths[c->path], count);
-}
-
-/* "lo,hi," or ",," when the CI would not be 95 %. */
-static void print_ci_csv(FILE *f, const struct summary *s, int decimals)
-{
-	if (median_ci_is_95(s))
-		fprintf(f, "%.*f,%.*f,", decimals, s->median_lo, decimals,
-			s->median_hi);
-	else
-		fputs(",,", f);
-}
-
-static void print_csv(FILE *f, const struct scale_report *r)
-{
-	if (r->mode == SCALE_THREADS)
-		fputs("name,api,clock,path,threads,n,elapsed_s_median,"
-		      "elapsed_s_ci95_lo,elapsed_s_ci95_hi,elapsed_robust_cv_pct,"
-		      "ns_per_call_median,user_s_median,sys_s_median\n", f);
-	else
-		fputs("name,api,clock,path,idle_threads,n,ns_median,ns_ci95_lo,"
-		      "ns_ci95_hi,ns_round_robust_cv_pct,delta_ns,ns_per_idle_thread\n", f);
-	for (size_t i = 0; i < r->ncells; i++)
-		for (size_t k = 0; k < r->ncounts; k++) {
-			const struct scale_cell *c = &r->cells[i];
-			double delta, per_thread;
-
-			csv_cell_prefix(f, &c->cell, r->counts[k]);
-			if (r->mode == SCALE_THREADS) {
-				const struct scale_point *p = &c->points[k];
-
-				if (!p->n) {
-					fputs("0,,,,,,,\n", f);
-					continue;
-				}
-				fprintf(f, "%zu,%.6f,", p->n, p->elapsed.median);
-				print_ci_csv(f, &p->elapsed, 6);
-				fprintf(f, "%.3f,%.2f,%.6f,%.6f\n",
-					p->elapsed.robust_cv_pct, p->ns_per_call.median,
-					p->user.median, p->sys.median);
-				continue;
-			}
-			if (!c->idle[k].n) {
-				fputs("0,,,,,,\n", f);
-				continue;
-			}
-			fprintf(f, "%zu,%.3f,", c->idle[k].n, c->idle[k].ns_sum.median);
-			print_ci_csv(f, &c->idle[k].ns_sum, 3);
-			fprintf(f, "%.2f,", cell_robust_cv_pct(&c->idle[k]));
-			if (idle_delta(r, c, k, &delta, &per_thread))
-				fprintf(f, "%.3f,%.4f\n", delta, per_thread);
-			else
-				fputs(",\n", f);
-		}
-}
-
 int scale_report_print(FILE *f, const struct scale_report *r,
-		       enum scale_format fmt)
+		       enum scale_format fmt, const struct stored_run *stored)
 {
 	json_t *j;
 
 	switch (fmt) {
 	case SCALE_FORMAT_TABLE:
-		print_table(f, r);
+		print_table(f, r, stored);
 		break;
 	case SCALE_FORMAT_CSV:
-		print_csv(f, r);
+		scale_csv_print(f, stored);
 		break;
 	case SCALE_FORMAT_JSON:
 		j = report_json(r);

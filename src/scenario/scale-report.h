@@ -80,9 +80,13 @@ struct scale_report {
 /* Fill the summaries of every point (SCALE_THREADS) or result (IDLE). */
 void scale_report_summarize(struct scale_report *r);
 
-/* Write r in fmt; 0, or -1 when the stream fails. */
+/*
+ * Write r in fmt: the table's header from r, its cells from stored, the
+ * run as it is saved (report/scale-table.h), as the CSV; JSON from r. 0,
+ * or -1 when the stream fails.
+ */
 int scale_report_print(FILE *f, const struct scale_report *r,
-		       enum scale_format fmt);
+		       enum scale_format fmt, const struct stored_run *stored);
 
 /*
  * The stored run: per cell and count, "times-threads-8" with the

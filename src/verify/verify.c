@@ -18,11 +18,13 @@
 #include <unistd.h>
 
 #include "basic/progress.h"
+#include "basic/strbuf.h"
 #include "basic/json.h"
 #include "config.h"
 #include "probe/env.h"
 #include "probe/vdso-call.h"
 #include "probe/interpose.h"
+#include "report/tap-write.h"
 
 const struct verify_group verify_groups[] = {
 	{ "bracket", "a vDSO or libc read lies between two raw-syscall reads",
@@ -768,6 +770,15 @@ double vbudget(const struct verify *v)
 
 enum vresult { R_PASS, R_FAIL, R_SKIP, R_ERROR, R_XFAIL };
 
+/* An error is a failed point whose message says so. */
+static void print_tap_error(struct verify *v, const char *msg)
+{
+	_cleanup_strbuf_ struct strbuf line = STRBUF_INIT;
+
+	strbuf_addf(&line, "error: %s", msg);
+	tap_write_point(v->out, v->n, v->name, TAP_FAIL, line.buf);
+}
+
 static void print_tap_result(struct verify *v, enum vresult r, const char *msg)
 {
 	const char *p = v->diag;
@@ -780,19 +791,19 @@ static void print_tap_result(struct verify *v, enum vresult r, const char *msg)
 	}
 	switch (r) {
 	case R_PASS:
-		fprintf(v->out, "ok %u %s: %s\n", v->n, v->name, msg);
+		tap_write_point(v->out, v->n, v->name, TAP_PASS, msg);
 		break;
 	case R_FAIL:
-		fprintf(v->out, "not ok %u %s: %s\n", v->n, v->name, msg);
+		tap_write_point(v->out, v->n, v->name, TAP_FAIL, msg);
 		break;
 	case R_SKIP:
-		fprintf(v->out, "ok %u %s # SKIP %s\n", v->n, v->name, msg);
+		tap_write_point(v->out, v->n, v->name, TAP_SKIP, msg);
 		break;
 	case R_ERROR:
-		fprintf(v->out, "not ok %u %s: error: %s\n", v->n, v->name, msg);
+		print_tap_error(v, msg);
 		break;
 	case R_XFAIL:
-		fprintf(v->out, "ok %u %s # XFAIL %s\n", v->n, v->name, msg);
+		tap_write_point(v->out, v->n, v->name, TAP_XFAIL, msg);
 		break;
 	}
 	fflush(v->out);
@@ -1041,8 +1052,7 @@ static void print_header(struct verify *v, unsigned planned)
 
 	env_collect(&env, v->cat.have_vdso ? &v->cat.vdso : NULL,
 		    v->cat.vdso_error, -1);
-	fputs("TAP version 13\n", v->out);
-	fprintf(v->out, "1..%u\n", planned);
+	tap_write_plan(v->out, planned);
 	fprintf(v->out, "# clockbench %s verify: kernel %s, clocksource %s, %d CPUs, "
 		"time namespace %s\n", CLOCKBENCH_VERSION, env.kernel_release,
 		env.clocksource, env.ncpus_online,
@@ -1183,9 +1193,10 @@ int verify_main(const struct verify_options *opt)
 		print_json(&v, (double)(verify_now_ns() - start) / 1e9);
 	else {
 		print_watched(&v);
-		fprintf(v.out, "# Totals: pass:%u fail:%u xfail:%u xpass:0 skip:%u "
-			"error:%u\n", v.tot.pass, v.tot.fail, v.tot.xfail, v.tot.skip,
-			v.tot.error);
+		tap_write_totals(v.out, &(struct tap_totals){
+			.pass = v.tot.pass, .fail = v.tot.fail, .xfail = v.tot.xfail,
+			.skip = v.tot.skip, .error = v.tot.error,
+		});
 	}
 	status = verify_exit_status(&v.tot);
 out:

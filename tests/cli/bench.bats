@@ -154,7 +154,7 @@ median_of() { # json name path
 	bench=$(awk '$1 ~ /^clock-gettime-/ && (NF == 12 || NF == 13) { print $1, $2, $8 }' <<<"$output")
 	run "$CLOCKBENCH" show 1
 	[ "$status" -eq 0 ]
-	show=$(awk '$1 ~ /^clock-gettime-/ && (NF == 14 || NF == 15) { print $1, $2, $9 }' <<<"$output")
+	show=$(awk '$1 ~ /^clock-gettime-/ && (NF == 12 || NF == 13) { print $1, $2, $8 }' <<<"$output")
 	# The tables' rCV is of ns; compare's, of the metric it judges by.
 	run "$CLOCKBENCH" compare --metric ns --style summary 1 1
 	[ "$status" -eq 0 ]
@@ -162,6 +162,24 @@ median_of() { # json name path
 	[ "$(wc -l <<<"$bench")" -eq 4 ]
 	[ "$bench" = "$show" ]
 	[ "$bench" = "$summary" ]
+}
+
+# From the table's legend to its last cell: one printer, from the run as
+# stored, for the run bench has just measured and for the run show loads.
+table_of() { sed -n '/^# ns\/call: median over n batches/,$p' <<<"$1"; }
+
+@test "bench and show print a saved run's table line for line (issue 20)" {
+	run "$CLOCKBENCH" bench --quick --api clock_gettime,times --clock monotonic,tai
+	[ "$status" -eq 0 ]
+	bench=$(table_of "$output")
+	run "$CLOCKBENCH" show 1
+	[ "$status" -eq 0 ]
+	show=$(table_of "$output")
+	# The legend, the heading, 6 measured cells and times' n/a vdso cell.
+	[ "$(grep -c '^clock-gettime-' <<<"$bench")" -eq 6 ]
+	grep -qE '^times +vdso +n/a: ' <<<"$bench"
+	[ "$(wc -l <<<"$bench")" -ge 11 ]
+	diff <(echo "$bench") <(echo "$show")
 }
 
 @test "csv has a header and one row per cell" {
@@ -265,8 +283,11 @@ median_of() { # json name path
 	jq -e '.runs[0] | .environment.cpu == 0' <<<"$output"
 }
 
-@test "SIGTERM mid-run prints what finished and exits 143" {
-	"$CLOCKBENCH" bench --no-save --format json >"$BATS_TEST_TMPDIR/out" 2>/dev/null &
+# bench --format FMT in the background into $BATS_TEST_TMPDIR/out, stopped
+# by SIGTERM once under way; it exits 143.
+interrupted_bench() {
+	local rc=0
+	"$CLOCKBENCH" bench --no-save --format "$1" >"$BATS_TEST_TMPDIR/out" 2>/dev/null &
 	pid=$!
 	# Wait until the run is under way, not a fixed sleep: the cells start
 	# after a short calibration, so poll the process state.
@@ -276,9 +297,23 @@ median_of() { # json name path
 	done
 	kill -TERM "$pid"
 	wait "$pid" || rc=$?
-	[ "${rc:-0}" -eq 143 ]
+	[ "$rc" -eq 143 ]
+}
+
+@test "SIGTERM mid-run prints what finished and exits 143" {
+	interrupted_bench json
 	jq -e '.runs[0] | .status == "interrupted"' "$BATS_TEST_TMPDIR/out"
 	jq -e '.runs[0] | [.cells[] | select(.status == "not reached")] | length > 0' "$BATS_TEST_TMPDIR/out"
+}
+
+@test "csv and tap of an interrupted run: the cells not reached say so, as the JSON does" {
+	interrupted_bench csv
+	# Every row either measured (ok, with n) or with its status and reason.
+	[ -z "$(awk -F, 'NR > 1 && !($5 == "ok" && $7 > 0) && $5 != "not reached" &&
+		$5 != "n/a" && $5 != "unsupported"' "$BATS_TEST_TMPDIR/out")" ]
+	grep -q '^[^,]*,[^,]*,[^,]*,[^,]*,not reached,the run was interrupted,,' "$BATS_TEST_TMPDIR/out"
+	interrupted_bench tap
+	grep -qE '^ok [0-9]+ [a-z-]+ [a-z]+ # SKIP the run was interrupted$' "$BATS_TEST_TMPDIR/out"
 }
 
 @test "bad --rounds exit 2" {

@@ -29,6 +29,16 @@ setup() {
 		and .config.command == ["true"] and .config.shell == false' <<<"$output"
 }
 
+@test "exec and show print a saved run's table line for line (issue 20)" {
+	run --separate-stderr cb exec -n 7 -- true
+	[ "$status" -eq 0 ]
+	table=$(sed -n '/^time (/,$p' <<<"$output")
+	[ "$(wc -l <<<"$table")" -eq 4 ]
+	run cb show 1
+	[ "$status" -eq 0 ]
+	diff <(echo "$table") <(sed -n '/^time (/,$p' <<<"$output")
+}
+
 @test "json: the figures, every run's times and the command line" {
 	run --separate-stderr cb exec -n 5 --warmup 2 --format json --no-save -- sleep 0.01
 	[ "$status" -eq 0 ]

@@ -204,6 +204,31 @@ idle_point() { # json name idle-threads path
 	grep -qE '^# quality: .*rounds? ran' <<<"$output"
 }
 
+# The cells' blocks: from the first cell's title on (the header above is
+# the measurement's, or show's).
+blocks_of() { sed -n '/^[a-z][a-z0-9-]* ([a-z]*)$/,$p' <<<"$1"; }
+
+@test "scale and show print a saved run's tables line for line (issue 20)" {
+	run "$CLOCKBENCH" scale --threads 1,2 --calls 20000 --repetitions 3 \
+		--api times,clock_gettime --clock monotonic
+	[ "$status" -eq 0 ]
+	scale=$(blocks_of "$output")
+	[ "$(grep -c '^times (libc)$' <<<"$scale")" -eq 1 ]
+	[ "$(grep -cE '^ +[12] +[0-9.]+ ' <<<"$scale")" -eq 4 ]
+	run "$CLOCKBENCH" show 1
+	[ "$status" -eq 0 ]
+	diff <(echo "$scale") <(blocks_of "$output")
+	# Idle threads: intervals widened by the counter's step, kept with the run.
+	run "$CLOCKBENCH" scale --idle-threads 0,4 --api clock_gettime --clock monotonic \
+		--path vdso,syscall --budget 0.05
+	[ "$status" -eq 0 ]
+	scale=$(blocks_of "$output")
+	[ "$(grep -cE '^ +[04] +[0-9.]+ ' <<<"$scale")" -eq 4 ]
+	run "$CLOCKBENCH" show 2
+	[ "$status" -eq 0 ]
+	diff <(echo "$scale") <(blocks_of "$output")
+}
+
 @test "a cell that cannot run is left out with its reason" {
 	run "$CLOCKBENCH" scale --api times --path vdso --threads 2 --no-save
 	[ "$status" -eq 1 ]

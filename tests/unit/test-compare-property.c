@@ -29,6 +29,7 @@
 #include "report/mail.h"
 #include "report/plot.h"
 #include "results/compare.h"
+#include "report/compare-format.h"
 
 /* ---- runs ------------------------------------------------------------ */
 

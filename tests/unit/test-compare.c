@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "results/compare.h"
+#include "report/compare-format.h"
 #include "basic/util.h"
 
 /* Deterministic normal samples (xorshift + Box-Muller): no flaky data. */

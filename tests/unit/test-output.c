@@ -20,6 +20,7 @@
 #include "basic/progress.h"
 #include "basic/util.h"
 #include "report/output.h"
+#include "report/scale-table.h"
 #include "results/record.h"
 #include "scenario/scale-report.h"
 
@@ -46,7 +47,17 @@ struct fixture {
 	struct bench_run run;
 };
 
-static void make_run(struct fixture *fx)
+/* Two modes, 20 and 30 ns, six batches of each in each of two rounds. */
+static double two_modes[] = {
+	20.0, 20.1, 19.9, 20.0, 20.2, 19.8, 30.0, 30.1, 29.9, 30.0, 30.2, 29.8,
+	20.0, 20.1, 19.9, 20.0, 20.2, 19.8, 30.0, 30.1, 29.9, 30.0, 30.2, 29.8,
+};
+static uint32_t two_modes_rounds[] = {
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+};
+
+/* The run, its measured cell's batches x[0..n) in rounds[0..n). */
+static void make_run_of(struct fixture *fx, double *x, uint32_t *rnd, size_t n)
 {
 	struct cell_result *r = &fx->cells[0].res;
 
@@ -56,9 +67,9 @@ static void make_run(struct fixture *fx)
 	fx->cells[0].cell.path = PATH_VDSO;
 	fx->cells[0].cell.clock = catalog_clock_by_name("monotonic");
 	fx->cells[0].measured = true;
-	r->ns = ns;
-	r->rounds = rounds;
-	r->n = ARRAY_SIZE(ns);
+	r->ns = x;
+	r->rounds = rnd;
+	r->n = n;
 	r->nrounds = 2;
 	r->batch_calls = 500;
 	timing_summarize(r);
@@ -77,6 +88,11 @@ static void make_run(struct fixture *fx)
 	snprintf(fx->run.env.hostname, sizeof(fx->run.env.hostname), "vm1");
 	snprintf(fx->run.env.kernel_release, sizeof(fx->run.env.kernel_release),
 		 "6.18.44");
+}
+
+static void make_run(struct fixture *fx)
+{
+	make_run_of(fx, ns, rounds, ARRAY_SIZE(ns));
 }
 
 static void free_run(struct fixture *fx)
@@ -111,13 +127,26 @@ static char *output_of(struct fixture *fx, enum output_format fmt,
 	return out;
 }
 
+/* Every format but the table's header is printed from the run as stored. */
+static char *stored_output_of(struct fixture *fx, enum output_format fmt)
+{
+	struct store_options o = { 0 };
+	struct stored_run sr;
+	char *out;
+
+	record_from_bench(&fx->run, &o, &sr);
+	out = output_of(fx, fmt, &sr);
+	stored_run_free(&sr);
+	return out;
+}
+
 static void test_table(void **state)
 {
 	struct fixture fx;
 	char *out;
 
 	make_run(&fx);
-	out = output_of(&fx, FORMAT_TABLE, NULL);
+	out = stored_output_of(&fx, FORMAT_TABLE);
 	assert_non_null(strstr(out, "# clockbench " CLOCKBENCH_VERSION " bench, 2026-12-01 13:50:02 UTC, 1.5 s"));
 	assert_non_null(strstr(out, "name                             path      ns/call"));
 	/* The median of the eight batches is 20.00; two rounds. */
@@ -134,7 +163,7 @@ static void test_csv(void **state)
 	char *out, *row;
 
 	make_run(&fx);
-	out = output_of(&fx, FORMAT_CSV, NULL);
+	out = stored_output_of(&fx, FORMAT_CSV);
 	assert_true(strncmp(out, "name,api,clock,path,status,reason,n,batch_calls,"
 			    "ns_median,", strlen("name,api,clock,path,status,"
 						 "reason,n,batch_calls,ns_median,")) == 0);
@@ -153,7 +182,7 @@ static void test_csv_and_tap_flag_bimodal(void **state)
 	char *out, *eol;
 
 	make_run(&fx);
-	out = output_of(&fx, FORMAT_CSV, NULL);
+	out = stored_output_of(&fx, FORMAT_CSV);
 	eol = strchr(out, '\n');
 	assert_non_null(eol);
 	assert_true(eol + 1 - out >= (ptrdiff_t)strlen(header_end));
@@ -163,17 +192,18 @@ static void test_csv_and_tap_flag_bimodal(void **state)
 	assert_non_null(strstr(strstr(out, "\nclock-gettime-monotonic,"), ",false\ntimes,"));
 	assert_non_null(strstr(out, "has no times(),,,,,,,,,,,,,,,\n"));
 	free(out);
-	out = output_of(&fx, FORMAT_TAP, NULL);
+	out = stored_output_of(&fx, FORMAT_TAP);
 	assert_null(strstr(out, "bimodal"));
 	free(out);
+	free_run(&fx);
 
-	fx.cells[0].res.ns_sum.bimodal = true;
-	out = output_of(&fx, FORMAT_CSV, NULL);
+	make_run_of(&fx, two_modes, two_modes_rounds, ARRAY_SIZE(two_modes));
+	out = stored_output_of(&fx, FORMAT_CSV);
 	assert_non_null(strstr(strstr(out, "\nclock-gettime-monotonic,"), ",true\ntimes,"));
 	free(out);
-	out = output_of(&fx, FORMAT_TAP, NULL);
+	out = stored_output_of(&fx, FORMAT_TAP);
 	/* A diagnostic right after the cell's line, before the next test point. */
-	assert_non_null(strstr(out, "n 8)\n# clock-gettime-monotonic vdso: bimodal: "
+	assert_non_null(strstr(out, "n 24)\n# clock-gettime-monotonic vdso: bimodal: "
 				    "the batches fall into two modes"));
 	assert_non_null(strstr(out, "two modes, the median is the one of whichever holds more\nok 2 times"));
 	free(out);
@@ -186,7 +216,7 @@ static void test_tap(void **state)
 	char *out;
 
 	make_run(&fx);
-	out = output_of(&fx, FORMAT_TAP, NULL);
+	out = stored_output_of(&fx, FORMAT_TAP);
 	assert_true(strncmp(out, "TAP version 13\n1..2\n", 20) == 0);
 	assert_non_null(strstr(out, "ok 1 clock-gettime-monotonic vdso: 20.00 ns/call ("));
 	assert_non_null(strstr(out, "ok 2 times vdso # SKIP the kernel's vDSO has no times()\n"));
@@ -268,13 +298,19 @@ static void make_scale(struct scale_report *r, struct scale_cell *c,
 struct scale_call {
 	const struct scale_report *r;
 	enum scale_format fmt;
+	const struct stored_run *stored;
 };
 
 static void call_scale(FILE *f, void *ctx)
 {
 	const struct scale_call *c = ctx;
 
-	assert_int_equal(scale_report_print(f, c->r, c->fmt), 0);
+	assert_int_equal(scale_report_print(f, c->r, c->fmt, c->stored), 0);
+}
+
+static void call_scale_table(FILE *f, void *ctx)
+{
+	scale_table_print(f, ctx);
 }
 
 static void test_scale_report(void **state)
@@ -285,13 +321,17 @@ static void test_scale_report(void **state)
 	struct scale_report r;
 	struct stored_run sr;
 	unsigned counts[2];
-	struct scale_call call = { &r, SCALE_FORMAT_CSV };
+	struct scale_call call = { &r, SCALE_FORMAT_CSV, &sr };
 	char *out;
 	json_t *j;
 
 	make_scale(&r, &c, p, s, counts);
 	/* Elapsed: the median of 1.00, 1.01, 1.02 and of twice those. */
 	assert_true(p[0].elapsed.median == 1.01 && p[1].elapsed.median == 2.02);
+	/* The CSV is printed from the stored run, as the table. */
+	memset(&sr, 0, sizeof(sr));
+	scale_report_add_cells(&r, &sr);
+	sr.command = xstrdup("scale");
 	out = written(call_scale, &call);
 	assert_non_null(strstr(out, "\ntimes,times,,libc,2,3,1.01"));
 	assert_non_null(strstr(out, "\ntimes,times,,libc,8,3,2.02"));
@@ -303,13 +343,24 @@ static void test_scale_report(void **state)
 	json_decref(j);
 	free(out);
 	/* Stored: a cell per count, the repetitions' seconds. */
-	memset(&sr, 0, sizeof(sr));
-	scale_report_add_cells(&r, &sr);
 	assert_int_equal(sr.ncells, 2);
 	assert_string_equal(sr.cells[1].name, "times-threads-8");
 	assert_string_equal(sr.cells[1].unit, "s");
 	assert_int_equal(sr.cells[1].n, 3);
 	assert_true(sr.cells[1].values[2] == 2.04);
+	/* Its table, from the stored run: what scale and show print. */
+	assert_true(scale_table_applies(&sr));
+	out = written(call_scale_table, &sr);
+	assert_non_null(strstr(out, "\ntimes (libc)\nthreads  elapsed-s"));
+	assert_non_null(strstr(out, "\n      2      1.010 "));
+	assert_non_null(strstr(out, "    +0.0%     750.0     0.500     0.250   3\n"));
+	assert_non_null(strstr(out, "\n      8      2.020 "));
+	assert_non_null(strstr(out, "  +100.0%    1500.0     1.000     0.500   3\n"));
+	free(out);
+	/* A cell whose name does not carry its count: not a scale table. */
+	free(sr.cells[1].name);
+	sr.cells[1].name = xstrdup("times-threads-9");
+	assert_false(scale_table_applies(&sr));
 	stored_run_free(&sr);
 }
 

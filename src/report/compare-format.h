@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Presenting a comparison (results/compare.h): compare's styles (a
+ * benchstat-like table, mmtests, ratios, the time-namespace summary,
+ * ministat) and its formats (table, JSON, CSV, Markdown), and the lines
+ * naming what a --fail-on gate catches.
+ */
+#ifndef CLOCKBENCH_COMPARE_FORMAT_H
+#define CLOCKBENCH_COMPARE_FORMAT_H
+
+#include <stdio.h>
+
+#include "results/compare.h"
+
+enum compare_style {
+	STYLE_TABLE,	/* benchstat-like: value, change with CI, p, verdict */
+	STYLE_MMTESTS,	/* seed 001: 2.27 ( 0.00%) 3.73 * -64.32%* */
+	STYLE_RATIO,	/* seed 002: other / base in % */
+	STYLE_SUMMARY,	/* seed 000: rows avg / diff % / stdev %, a column per group */
+	STYLE_MINISTAT,	/* Student's t: "Difference at 95.0% confidence" */
+};
+
+enum compare_format {
+	CFORMAT_TEXT,
+	CFORMAT_JSON,
+	CFORMAT_CSV,
+	CFORMAT_MARKDOWN,
+};
+
+/* The names of the styles and formats, in enum order, NULL-terminated. */
+extern const char *const compare_style_names[];
+extern const char *const compare_format_names[];
+int compare_style_by_name(const char *name);	/* -1 if unknown */
+int compare_format_by_name(const char *name);	/* -1 if unknown */
+
+/*
+ * Name on f every cell the gate catches ("clock-gettime-monotonic vdso:
+ * +4.60 % against host in timens (worse)"), then their count; returns the
+ * count (0: nothing printed).
+ */
+size_t compare_print_gate(FILE *f, const struct compare_result *r,
+			  enum compare_gate gate);
+
+/* Write the comparison; returns 0, or -1 when the stream fails. */
+int compare_print(FILE *f, const struct compare_result *r,
+		  enum compare_style style, enum compare_format format);
+
+#endif

@@ -1,0 +1,325 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "report/scale-table.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <string.h>
+
+#include "basic/stats.h"
+#include "basic/text.h"
+#include "basic/util.h"
+#include "report/output.h"
+#include "results/compare.h"
+#include "results/resolution.h"
+
+/* What the run's config says of its counts. */
+struct scale_layout {
+	bool idle;
+	const json_t *counts;	/* the thread (or idle thread) counts */
+	size_t ncounts;
+	const json_t *cpu_time;	/* threads: per stored cell, user_s and sys_s */
+};
+
+static bool layout_of(const struct stored_run *r, struct scale_layout *l)
+{
+	const json_t *mode = json_object_get(r->config, "mode");
+
+	if (!r->command || !streq(r->command, "scale") || !json_is_string(mode))
+		return false;
+	l->idle = streq(json_string_value(mode), "idle");
+	l->counts = json_object_get(r->config, l->idle ? "idle_threads" : "threads");
+	l->ncounts = json_array_size(l->counts);
+	l->cpu_time = json_object_get(r->config, "cpu_time");
+	return json_is_array(l->counts) && l->ncounts > 0 &&
+	       r->ncells % l->ncounts == 0;
+}
+
+static unsigned count_at(const struct scale_layout *l, size_t k)
+{
+	return (unsigned)json_integer_value(json_array_get(l->counts, k));
+}
+
+/* The cell's name without its "-threads-8" ("-idle-8"): its length. */
+static size_t base_length(const struct scale_layout *l, const struct stored_cell *c,
+			  unsigned count)
+{
+	char tail[48];
+	size_t n = strlen(c->name), t;
+
+	snprintf(tail, sizeof(tail), "-%s-%u", l->idle ? "idle" : "threads", count);
+	t = strlen(tail);
+	return n > t && streq(c->name + n - t, tail) ? n - t : 0;
+}
+
+bool scale_table_applies(const struct stored_run *r)
+{
+	struct scale_layout l;
+
+	if (!layout_of(r, &l))
+		return false;
+	for (size_t i = 0; i < r->ncells; i++) {
+		const struct stored_cell *first = &r->cells[i - i % l.ncounts];
+		size_t len = base_length(&l, &r->cells[i], count_at(&l, i % l.ncounts));
+
+		if (!len || len != base_length(&l, first, count_at(&l, 0)) ||
+		    strncmp(r->cells[i].name, first->name, len) ||
+		    !streq(r->cells[i].path, first->path))
+			return false;
+	}
+	return true;
+}
+
+static bool measured(const struct stored_cell *c)
+{
+	return c->values && c->n > 0;
+}
+
+/* "\ntimes (vdso)": the cell's name without its count, and its path. */
+static void cell_title(FILE *f, const struct scale_layout *l,
+		       const struct stored_cell *c)
+{
+	_cleanup_free_ char *name = xstrdup(c->name);
+
+	name[base_length(l, c, count_at(l, 0))] = '\0';
+	fputc('\n', f);
+	text_put(f, name, TEXT_CELL_MAX);
+	fputs(" (", f);
+	text_put(f, c->path, TEXT_CELL_MAX);
+	fputs(")\n", f);
+}
+
+/* Two columns of a median's CI, or two '-' when it would not be 95 %. */
+static void print_ci_columns(FILE *f, const struct summary *s, int decimals)
+{
+	if (median_ci_is_95(s))
+		fprintf(f, "%10.*f %10.*f", decimals, s->median_lo, decimals,
+			s->median_hi);
+	else
+		fprintf(f, "%10s %10s", "-", "-");
+}
+
+/* The summary of the n numbers of a JSON array (NaN for null). */
+static void summarize_array(const json_t *a, size_t n, struct summary *s)
+{
+	_cleanup_free_ double *x = xmalloc((n ? n : 1) * sizeof(double));
+
+	for (size_t i = 0; i < n; i++)
+		x[i] = json_number_value(json_array_get(a, i));
+	stats_summarize(x, n, s);
+}
+
+/* The user and system seconds of stored cell i, from the run's config. */
+static const json_t *cpu_time_of(const struct scale_layout *l,
+				 const struct stored_cell *c, size_t i)
+{
+	const json_t *e = json_array_get(l->cpu_time, i);
+	const json_t *name = json_object_get(e, "name");
+
+	return json_is_string(name) && streq(json_string_value(name), c->name) &&
+	       json_array_size(json_object_get(e, "user_s")) == c->n &&
+	       json_array_size(json_object_get(e, "sys_s")) == c->n ? e : NULL;
+}
+
+/* The threads' CPU time per call, in ns: (user + sys) / calls. */
+static void summarize_per_call(const json_t *t, const struct stored_cell *c,
+			       struct summary *s)
+{
+	const json_t *user = json_object_get(t, "user_s"), *sys = json_object_get(t, "sys_s");
+	_cleanup_free_ double *x = xmalloc((c->n ? c->n : 1) * sizeof(double));
+
+	for (size_t i = 0; i < c->n; i++)
+		x[i] = (json_number_value(json_array_get(user, i)) +
+			json_number_value(json_array_get(sys, i))) * 1e9 /
+		       (double)c->batch_calls;
+	stats_summarize(x, c->n, s);
+}
+
+static void print_threads_row(FILE *f, const struct scale_layout *l,
+			      const struct stored_run *r, size_t i,
+			      const struct summary *base)
+{
+	const struct stored_cell *c = &r->cells[i];
+	const json_t *t = cpu_time_of(l, c, i);
+	struct summary elapsed, per_call, user, sys;
+
+	stored_cell_summarize(r, c, c->values, &elapsed);
+	fprintf(f, "%7u %10.3f ", count_at(l, i % l->ncounts), elapsed.median);
+	print_ci_columns(f, &elapsed, 3);
+	fprintf(f, " %6.2f %+7.1f%%", elapsed.robust_cv_pct,
+		base->n ? 100.0 * (elapsed.median / base->median - 1) : 0.0);
+	if (t) {
+		summarize_per_call(t, c, &per_call);
+		summarize_array(json_object_get(t, "user_s"), c->n, &user);
+		summarize_array(json_object_get(t, "sys_s"), c->n, &sys);
+		fprintf(f, " %9.1f %9.3f %9.3f", per_call.median, user.median,
+			sys.median);
+	} else {
+		fprintf(f, " %9s %9s %9s", "-", "-", "-");
+	}
+	fprintf(f, " %3zu\n", c->n);
+}
+
+static void print_idle_row(FILE *f, const struct scale_layout *l,
+			   const struct stored_run *r, size_t i,
+			   const struct summary *base)
+{
+	const struct stored_cell *c = &r->cells[i];
+	unsigned count = count_at(l, i % l->ncounts), first = count_at(l, 0);
+	struct summary s, core;
+
+	stored_cell_summarize(r, c, c->values, &s);
+	fprintf(f, "%12u %10.2f ", count, s.median);
+	print_ci_columns(f, &s, 2);
+	fprintf(f, " %6.2f", compare_cell_robust_cv_pct(c));
+	/* The extra cost over the first count, in all and per extra thread. */
+	if (i % l->ncounts && base->n && count != first)
+		fprintf(f, " %+10.2f %10.3f", s.median - base->median,
+			(s.median - base->median) / ((double)count - (double)first));
+	else
+		fprintf(f, " %10s %10s", "-", "-");
+	if (c->core_cycles) {
+		stored_cell_summarize(r, c, c->core_cycles, &core);
+		fprintf(f, " %9.1f", core.median);
+	} else {
+		fprintf(f, " %9s", "-");
+	}
+	fprintf(f, " %7zu\n", c->n);
+}
+
+/* The block of the cell whose counts start at stored cell first. */
+static void print_block(FILE *f, const struct scale_layout *l,
+			const struct stored_run *r, size_t first)
+{
+	struct summary base = { 0 };
+
+	cell_title(f, l, &r->cells[first]);
+	if (l->idle)
+		fprintf(f, "%12s %10s %10s %10s %6s %10s %10s %9s %7s\n", "idle-threads",
+			"ns/call", "ci95-lo", "ci95-hi", "rCV%", "+ns", "ns/thread",
+			"core", "n");
+	else
+		fprintf(f, "%7s %10s %10s %10s %6s %8s %9s %9s %9s %3s\n", "threads",
+			"elapsed-s", "ci95-lo", "ci95-hi", "rCV%", "change", "ns/call",
+			"user-s", "sys-s", "n");
+	if (measured(&r->cells[first]))
+		stored_cell_summarize(r, &r->cells[first], r->cells[first].values, &base);
+	for (size_t i = first; i < first + l->ncounts; i++) {
+		if (!measured(&r->cells[i]))
+			fprintf(f, "%*u not reached: the run was interrupted\n",
+				l->idle ? 12 : 7, count_at(l, i % l->ncounts));
+		else if (l->idle)
+			print_idle_row(f, l, r, i, &base);
+		else
+			print_threads_row(f, l, r, i, &base);
+	}
+}
+
+void scale_table_print(FILE *f, const struct stored_run *r)
+{
+	struct scale_layout l;
+
+	if (!layout_of(r, &l))
+		return;
+	for (size_t i = 0; i < r->ncells; i += l.ncounts)
+		print_block(f, &l, r, i);
+}
+
+/* ---- CSV ------------------------------------------------------------ */
+
+/* "name,api,clock,path,count,": the cell's name without its count. */
+static void csv_prefix(FILE *f, const struct scale_layout *l,
+		       const struct stored_cell *c, size_t k)
+{
+	_cleanup_free_ char *name = xstrdup(c->name);
+
+	name[base_length(l, c, count_at(l, k))] = '\0';
+	text_put_csv(f, name);
+	fputc(',', f);
+	text_put_csv(f, c->api);
+	fputc(',', f);
+	text_put_csv(f, c->clock);
+	fputc(',', f);
+	text_put_csv(f, c->path);
+	fprintf(f, ",%u,", count_at(l, k));
+}
+
+/* "lo,hi," or ",," when the CI would not be 95 %. */
+static void print_ci_csv(FILE *f, const struct summary *s, int decimals)
+{
+	if (median_ci_is_95(s))
+		fprintf(f, "%.*f,%.*f,", decimals, s->median_lo, decimals,
+			s->median_hi);
+	else
+		fputs(",,", f);
+}
+
+static void csv_threads_row(FILE *f, const struct scale_layout *l,
+			    const struct stored_run *r, size_t i)
+{
+	const struct stored_cell *c = &r->cells[i];
+	const json_t *t = cpu_time_of(l, c, i);
+	struct summary elapsed, per_call, user, sys;
+
+	stored_cell_summarize(r, c, c->values, &elapsed);
+	fprintf(f, "%zu,%.6f,", c->n, elapsed.median);
+	print_ci_csv(f, &elapsed, 6);
+	fprintf(f, "%.3f,", elapsed.robust_cv_pct);
+	if (!t) {
+		fputs(",,\n", f);
+		return;
+	}
+	summarize_per_call(t, c, &per_call);
+	summarize_array(json_object_get(t, "user_s"), c->n, &user);
+	summarize_array(json_object_get(t, "sys_s"), c->n, &sys);
+	fprintf(f, "%.2f,%.6f,%.6f\n", per_call.median, user.median, sys.median);
+}
+
+static void csv_idle_row(FILE *f, const struct scale_layout *l,
+			 const struct stored_run *r, size_t i,
+			 const struct summary *base)
+{
+	const struct stored_cell *c = &r->cells[i];
+	unsigned count = count_at(l, i % l->ncounts), first = count_at(l, 0);
+	struct summary s;
+
+	stored_cell_summarize(r, c, c->values, &s);
+	fprintf(f, "%zu,%.3f,", c->n, s.median);
+	print_ci_csv(f, &s, 3);
+	fprintf(f, "%.2f,", compare_cell_robust_cv_pct(c));
+	if (i % l->ncounts && base->n && count != first)
+		fprintf(f, "%.3f,%.4f\n", s.median - base->median,
+			(s.median - base->median) / ((double)count - (double)first));
+	else
+		fputs(",\n", f);
+}
+
+void scale_csv_print(FILE *f, const struct stored_run *r)
+{
+	struct scale_layout l;
+
+	if (!layout_of(r, &l))
+		return;
+	if (l.idle)
+		fputs("name,api,clock,path,idle_threads,n,ns_median,ns_ci95_lo,"
+		      "ns_ci95_hi,ns_round_robust_cv_pct,delta_ns,ns_per_idle_thread\n", f);
+	else
+		fputs("name,api,clock,path,threads,n,elapsed_s_median,"
+		      "elapsed_s_ci95_lo,elapsed_s_ci95_hi,elapsed_robust_cv_pct,"
+		      "ns_per_call_median,user_s_median,sys_s_median\n", f);
+	for (size_t first = 0; first < r->ncells; first += l.ncounts) {
+		struct summary base = { 0 };
+
+		if (measured(&r->cells[first]))
+			stored_cell_summarize(r, &r->cells[first],
+					      r->cells[first].values, &base);
+		for (size_t i = first; i < first + l.ncounts; i++) {
+			csv_prefix(f, &l, &r->cells[i], i % l.ncounts);
+			if (!measured(&r->cells[i]))
+				fputs(l.idle ? "0,,,,,,\n" : "0,,,,,,,\n", f);
+			else if (l.idle)
+				csv_idle_row(f, &l, r, i, &base);
+			else
+				csv_threads_row(f, &l, r, i);
+		}
+	}
+}
