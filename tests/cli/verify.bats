@@ -48,7 +48,8 @@ results() { grep -E '^(not )?ok [0-9]+ ' <<<"$1"; }
 	# The checks that switch it put it back.
 	[ "$cs_after" = "$cs_before" ]
 	[ "$status" -eq 0 ]
-	[ "$took" -lt 30 ]
+	# How long it took is printed above, not bounded: a timing goal is a
+	# benchmark's (25 s here, 30 under ASan beside other suites).
 	grep -qE '^# each clock is watched [0-9]+ ms by monotonic/\*, [0-9]+ ms by cross-cpu/\*' <<<"$output"
 	[ "${lines[0]}" = "TAP version 13" ]
 	[[ "${lines[1]}" =~ ^1\.\.([0-9]+)$ ]]
