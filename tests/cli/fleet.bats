@@ -267,7 +267,7 @@ PY
 			AND l.mode = 'AccessExclusiveLock'")" -eq 1 ] && break
 		sleep 0.1
 	done
-	run timeout 8 "$CLOCKBENCH" runs --db "$URL"
+	run timeout 30 "$CLOCKBENCH" runs --db "$URL"
 	exec {HOLD}>&-
 	wait
 	[ "$status" -eq 1 ] || { echo "status $status: $output"; false; }
@@ -280,7 +280,7 @@ PY
 	own=$("$PG_CLUSTER" start "$pgdir")
 	pid=$(head -n 1 "$pgdir/data/postmaster.pid")
 	kill -STOP "$pid"
-	run timeout 8 "$CLOCKBENCH" runs --db "$own"
+	run timeout 30 "$CLOCKBENCH" runs --db "$own"
 	kill -CONT "$pid"
 	[ "$status" -eq 1 ] || { echo "status $status: $output"; false; }
 	[[ "$output" == "clockbench runs: error: $own: cannot connect: "*"timeout expired" ]]

@@ -497,10 +497,10 @@ set_user_version() {
 	# Accepts and never answers; answers the handshake only; announces a
 	# 1.9 GB message and sends nothing more. Each fails after about 2 s
 	# (libpq's least connect timeout, or the statement's 1 s + 1 s): the
-	# 8 s of timeout(1) only stop the command that would hang.
+	# 30 s of timeout(1) only stop the command that would hang.
 	for mode in silent handshake huge; do
 		fake_pg $mode
-		run timeout 8 "$CLOCKBENCH" runs --db "postgresql://u:XSECRET@127.0.0.1:$FAKE_PORT/db"
+		run timeout 30 "$CLOCKBENCH" runs --db "postgresql://u:XSECRET@127.0.0.1:$FAKE_PORT/db"
 		kill "$FAKE_PID"
 		[ "$status" -eq 1 ] || { echo "$mode: status $status: $output"; false; }
 		[ "${#lines[@]}" -eq 1 ]
@@ -512,7 +512,7 @@ set_user_version() {
 	done
 	# A saving command: refused before measuring, as any store that fails.
 	fake_pg handshake
-	run timeout 8 "$CLOCKBENCH" exec -n 2 --db "postgresql://u@127.0.0.1:$FAKE_PORT/db" -- true
+	run timeout 30 "$CLOCKBENCH" exec -n 2 --db "postgresql://u@127.0.0.1:$FAKE_PORT/db" -- true
 	[ "$status" -eq 1 ]
 	[[ "$output" == *"no complete answer from the server within 2 s"* ]]
 }
