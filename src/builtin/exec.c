@@ -420,7 +420,6 @@ static int make_command(struct exec_cmd *e, struct exec_command *c, size_t k,
 	const struct exec_options *o = &e->o;
 	const char *line = o->command ? NULL : o->lines[k];
 	size_t hits = 0;
-	char err[128];
 
 	c->value = value;
 	if (o->shell) {
@@ -432,10 +431,11 @@ static int make_command(struct exec_cmd *e, struct exec_command *c, size_t k,
 		c->shell_argv[2] = c->text;
 		c->argv = c->shell_argv;
 	} else {
+		_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
 		char **split = NULL;
 
-		if (line && !(split = exec_split_words(line, err, sizeof(err))))
-			return options_fail("cannot split -c '%s': %s", line, err);
+		if (line && !(split = exec_split_words(line, &err)))
+			return options_fail("cannot split -c '%s': %s", line, err.buf);
 		c->words = substitute_words(line ? split : o->command, value, o, &hits);
 		exec_free_words(split);
 		c->text = exec_join_argv(c->words, true);
