@@ -1232,7 +1232,7 @@ static int exec_measure(struct measure *m)
 {
 	struct exec_cmd *e = m->ctx;
 	struct vdso_image img;
-	char err[128];
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
 
 	cpu_accounting_probe(&e->acct);
 	if (run_all(e) != 0)
@@ -1242,8 +1242,7 @@ static int exec_measure(struct measure *m)
 		return -1;
 	}
 	mark_disturbed(e);
-	env_collect(&m->env, vdso_self(&img, err, sizeof(err)) == 0 ? &img : NULL,
-		    err, -1);
+	env_collect(&m->env, vdso_self(&img, &err) == 0 ? &img : NULL, err.buf, -1);
 	m->have_env = true;
 	return 0;
 }

@@ -820,21 +820,22 @@ static void test_timens_run_in_new(void **state)
 	struct timens_offsets self;
 	struct ns_arg a = { 0, 0 };
 	struct timespec now;
-	char err[200], why[200];
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
+	_cleanup_strbuf_ struct strbuf why = STRBUF_INIT;
 	int rc;
 
-	if (!timens_supported(why, sizeof(why))) {
+	if (!timens_supported(&why)) {
 		/* Not root (or no time namespaces): the reason says so. */
-		assert_true(strlen(why) > 10);
-		assert_int_equal(timens_run_in_new(&off, check_offset, &a, err, sizeof(err)), -1);
+		assert_true(why.len > 10);
+		assert_int_equal(timens_run_in_new(&off, check_offset, &a, &err), -1);
 		skip();
 		return;
 	}
-	assert_int_equal(timens_self_offsets(&self, err, sizeof(err)), 0);
+	assert_int_equal(timens_self_offsets(&self, &err), 0);
 	syscall(SYS_clock_gettime, CLOCK_MONOTONIC, &now);
 	a.host_before = ts_ns(&now);
 	a.offset = off.monotonic_ns - self.monotonic_ns;
-	rc = timens_run_in_new(&off, check_offset, &a, err, sizeof(err));
+	rc = timens_run_in_new(&off, check_offset, &a, &err);
 	assert_int_equal(rc, 7);
 	/* The caller itself did not move. */
 	syscall(SYS_clock_gettime, CLOCK_MONOTONIC, &now);
