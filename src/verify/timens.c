@@ -650,11 +650,11 @@ int verify_timens_probe(int in_fd, int out_fd)
 {
 	static const struct verify_options none = { .duration_s = 1 };
 	struct verify v;
-	char err[160];
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
 	int rc;
 
-	if (verify_context_init(&v, &none, err, sizeof(err)) != 0) {
-		error_msg("%s", err);
+	if (verify_context_init(&v, &none, &err) != 0) {
+		error_msg("%s", err.buf);
 		return 2;
 	}
 	rc = probe_serve(&v, in_fd, out_fd);
@@ -937,15 +937,16 @@ static void report_outside(struct verify *v, const struct timespec t[3], bool th
 			   int64_t off, enum path p, struct step_watch *w)
 {
 	int64_t lo = ts_ns(&t[0]) + off, mid = ts_ns(&t[1]), hi = ts_ns(&t[2]) + off;
-	char a[32], b[32], d[32], why[200];
+	_cleanup_strbuf_ struct strbuf why = STRBUF_INIT;
+	char a[32], b[32], d[32];
 
 	ts_format(&t[0], a, sizeof(a));
 	ts_format(&t[1], b, sizeof(b));
 	ts_format(&t[2], d, sizeof(d));
 	vdiag(v, "parent %s, child (%s) %s, parent %s; expected offset %lld ns", a,
 	      thread ? "new thread" : "main thread", b, d, (long long)off);
-	if (w && step_watch_end(w, why, sizeof(why))) {
-		vdiag(v, "%s", why);
+	if (w && step_watch_end(w, &why)) {
+		vdiag(v, "%s", why.buf);
 		vpass(v, "the child's %s read was outside the parent's window, explained "
 		      "by a REALTIME step", catalog_paths[p]);
 		return;
@@ -964,7 +965,7 @@ static void clock_point(struct verify *v, struct timens_ctx *tc, enum ns_mode mo
 	struct step_watch w;
 	int64_t off, widest = 0;
 	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
-	char why[200];
+	_cleanup_strbuf_ struct strbuf why = STRBUF_INIT;
 
 	if (c && c->status != CELL_OK) {
 		vskip(v, "%s", c->why);
@@ -984,7 +985,7 @@ static void clock_point(struct verify *v, struct timens_ctx *tc, enum ns_mode mo
 
 		if (clock_round(v, session_of(tc, mode), ci->id, p, thread, t, &err)) {
 			if (rt)
-				step_watch_end(&w, why, sizeof(why));
+				step_watch_end(&w, &why);
 			vfail(v, "%s", err.buf);
 			return;
 		}
@@ -999,7 +1000,7 @@ static void clock_point(struct verify *v, struct timens_ctx *tc, enum ns_mode mo
 		}
 	}
 	if (rt)
-		step_watch_end(&w, why, sizeof(why));
+		step_watch_end(&w, &why);
 	if (off)
 		vpass(v, "child = parent %+g days, inside the parent's window of at most "
 		      "%lld us (%d rounds, main thread and a new thread)",
