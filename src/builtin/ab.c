@@ -436,13 +436,13 @@ static int check_clocksources(const struct ab *a)
 }
 
 /* Before each arm's repetition: its clocksource, when the arms have one. */
-static int before_round(void *ctx, size_t s, unsigned k, char *err, size_t errlen)
+static int before_round(void *ctx, size_t s, unsigned k, struct strbuf *err)
 {
 	const struct ab *a = ctx;
 
 	if (a->o.condition != AB_CLOCKSOURCE)
 		return 0;
-	return clocksource_set(a->arms[s].value, err, errlen);
+	return clocksource_set(a->arms[s].value, err);
 }
 
 /* ---- measuring, saving, reporting -------------------------------------- */
@@ -454,7 +454,7 @@ static int ab_measure(struct measure *m)
 	struct tbench_hooks hooks = {
 		.before_round = before_round, .stopped = measure_stopped, .ctx = a,
 	};
-	char err[512];
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
 	int rc = 0;
 
 	side_specs(a, specs);
@@ -466,15 +466,15 @@ static int ab_measure(struct measure *m)
 			  CYCLES_REQ_AUTO);
 	a->bench.off = (struct timens_offsets){ 10 * DAY_NS, 20 * DAY_NS };
 	for (size_t s = 0; s < a->narms && !rc; s++)
-		rc = tbench_start(&a->bench, s, err, sizeof(err));
+		rc = tbench_start(&a->bench, s, &err);
 	if (!rc)
-		rc = tbench_run(&a->bench, &hooks, &a->done, err, sizeof(err));
+		rc = tbench_run(&a->bench, &hooks, &a->done, &err);
 	if (rc) {
-		error_msg("%s", err);
+		error_msg("%s", err.buf);
 		return -1;
 	}
-	if (tbench_stop(&a->bench, err, sizeof(err)) != 0)
-		warn_msg("%s", err);
+	if (tbench_stop(&a->bench, &err) != 0)
+		warn_msg("%s", err.buf);
 	tbench_summarize(&a->bench);
 	return 0;
 }
@@ -594,7 +594,7 @@ static int pick_cells(struct ab *a, const struct catalog *cat)
 /* 0 to go on, or the status: a skip (4) with the reason, or a usage error. */
 static int check_condition(struct ab *a)
 {
-	char why[256];
+	_cleanup_strbuf_ struct strbuf why = STRBUF_INIT;
 
 	switch (a->o.condition) {
 	case AB_CLOCKSOURCE:
@@ -605,9 +605,9 @@ static int check_condition(struct ab *a)
 		}
 		return 0;
 	case AB_TIMENS:
-		if (!timens_supported(why, sizeof(why))) {
+		if (!timens_supported(&why)) {
 			fprintf(stderr, "%s: skip: cannot create a time namespace: %s\n",
-				program_context(), why);
+				program_context(), why.buf);
 			return EXIT_SKIP;
 		}
 		return 0;
@@ -628,12 +628,11 @@ static int check_condition(struct ab *a)
 /* The clocksource is recorded under the guard's lock, and put back. */
 static int record_clocksource(struct measure *m, struct guard *g)
 {
-	char err[256];
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
 
-	if (guard_add_file(g, CLOCKSOURCE_CURRENT,
-			   "current_clocksource", err, sizeof(err)) == 0)
+	if (guard_add_file(g, CLOCKSOURCE_CURRENT, "current_clocksource", &err) == 0)
 		return 0;
-	error_msg("%s", err);
+	error_msg("%s", err.buf);
 	return 1;
 }
 

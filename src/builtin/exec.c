@@ -422,7 +422,6 @@ static int make_command(struct exec_cmd *e, struct exec_command *c, size_t k,
 	const struct exec_options *o = &e->o;
 	const char *line = o->command ? NULL : o->lines[k];
 	size_t hits = 0;
-	char err[128];
 
 	c->value = value;
 	if (o->shell) {
@@ -434,10 +433,11 @@ static int make_command(struct exec_cmd *e, struct exec_command *c, size_t k,
 		c->shell_argv[2] = c->text;
 		c->argv = c->shell_argv;
 	} else {
+		_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
 		char **split = NULL;
 
-		if (line && !(split = exec_split_words(line, err, sizeof(err))))
-			return options_fail("cannot split -c '%s': %s", line, err);
+		if (line && !(split = exec_split_words(line, &err)))
+			return options_fail("cannot split -c '%s': %s", line, err.buf);
 		c->words = substitute_words(line ? split : o->command, value, o, &hits);
 		exec_free_words(split);
 		c->text = exec_join_argv(c->words, true);
@@ -1186,7 +1186,7 @@ static int exec_measure(struct measure *m)
 {
 	struct exec_cmd *e = m->ctx;
 	struct vdso_image img;
-	char err[128];
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
 
 	cpu_accounting_probe(&e->acct);
 	if (run_all(e) != 0)
@@ -1196,8 +1196,7 @@ static int exec_measure(struct measure *m)
 		return -1;
 	}
 	mark_disturbed(e);
-	env_collect(&m->env, vdso_self(&img, err, sizeof(err)) == 0 ? &img : NULL,
-		    err, -1);
+	env_collect(&m->env, vdso_self(&img, &err) == 0 ? &img : NULL, err.buf, -1);
 	m->have_env = true;
 	return 0;
 }

@@ -502,11 +502,11 @@ static const struct measure_ops hotplug_ops = {
 /* A usage error for no such CPU, or not root: the exit status; else 0. */
 static int check_cpu(const struct hotplug_options *o)
 {
-	char why[PATH_MAX + 128];
+	_cleanup_strbuf_ struct strbuf why = STRBUF_INIT;
 
-	if (o->cpu >= 0 && hotplug_check_cpu(HOTPLUG_SYSFS_CPU, (int)o->cpu, why,
-					     sizeof(why)) == HOTPLUG_NO_SUCH_CPU)
-		return usage_fail("invalid --cpu %ld: %s", o->cpu, why);
+	if (o->cpu >= 0 && hotplug_check_cpu(HOTPLUG_SYSFS_CPU, (int)o->cpu, &why) ==
+	    HOTPLUG_NO_SUCH_CPU)
+		return usage_fail("invalid --cpu %ld: %s", o->cpu, why.buf);
 	if (geteuid() != 0) {
 		fprintf(stderr, "%s: skipped: needs root to take a CPU offline "
 			"(writes %s/cpuN/online)\n", program_context(),
@@ -522,7 +522,7 @@ static int check_cpu(const struct hotplug_options *o)
  */
 static int pick_cpu(struct hotplug_options *o)
 {
-	char why[PATH_MAX + 128];
+	_cleanup_strbuf_ struct strbuf why = STRBUF_INIT;
 
 	if (o->cpu < 0) {
 		o->cpu = hotplug_default_cpu(HOTPLUG_SYSFS_CPU);
@@ -532,20 +532,19 @@ static int pick_cpu(struct hotplug_options *o)
 			  "hot-pluggable, or only one is online)");
 		return 1;
 	}
-	if (hotplug_check_cpu(HOTPLUG_SYSFS_CPU, (int)o->cpu, why, sizeof(why)) ==
-	    HOTPLUG_USABLE)
+	if (hotplug_check_cpu(HOTPLUG_SYSFS_CPU, (int)o->cpu, &why) == HOTPLUG_USABLE)
 		return 0;
-	error_msg("%s", why);
+	error_msg("%s", why.buf);
 	return 1;
 }
 
 static void collect_env(struct measure *m)
 {
 	struct vdso_image img;
-	char err[128];
-	bool have_vdso = vdso_self(&img, err, sizeof(err)) == 0;
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
+	bool have_vdso = vdso_self(&img, &err) == 0;
 
-	env_collect(&m->env, have_vdso ? &img : NULL, err, -1);
+	env_collect(&m->env, have_vdso ? &img : NULL, err.buf, -1);
 	m->have_env = true;
 }
 
@@ -561,7 +560,7 @@ static void load_state_names(struct hotplug_states *names)
 static int record_state(struct measure *m, struct guard *g)
 {
 	struct hotplug_run *run = m->ctx;
-	char err[PATH_MAX + 128];
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
 	/* A build without libtracefs changes nothing in tracefs. */
 	bool trace = !run->o.no_trace && hotplug_tracing_built();
 
@@ -574,9 +573,9 @@ static int record_state(struct measure *m, struct guard *g)
 		 (int)getpid());
 	if (hotplug_guard_add(g, &run->guarded, HOTPLUG_SYSFS_CPU, (int)run->o.cpu,
 			      trace ? run->tracing_dir : NULL, run->tracefs_mounted,
-			      run->instance, err, sizeof(err)) == 0)
+			      run->instance, &err) == 0)
 		return 0;
-	error_msg("%s", err);
+	error_msg("%s", err.buf);
 	return 1;
 }
 

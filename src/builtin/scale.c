@@ -79,13 +79,13 @@ static int counts_option(const struct option_def *opt, const char *arg,
 			 unsigned min, struct strbuf *err)
 {
 	struct scale_options *o = opt->value;
-	char why[128];
+	_cleanup_strbuf_ struct strbuf why = STRBUF_INIT;
 
 	free(o->counts);
 	o->counts = NULL;
 	if (!scale_parse_counts(arg, min, SCALE_MAX_THREADS, &o->counts,
-				&o->ncounts, why, sizeof(why))) {
-		strbuf_addf(err, "invalid --%s '%s': %s", opt->long_name, arg, why);
+				&o->ncounts, &why)) {
+		strbuf_addf(err, "invalid --%s '%s': %s", opt->long_name, arg, why.buf);
 		return -1;
 	}
 	return 0;

@@ -244,7 +244,7 @@ static struct cell *runnable_cells(const struct catalog *cat, size_t *n)
 /* 0 to go on, or the exit status: EXIT_SKIP with the reason printed. */
 static int check_can_run(const struct env_info *env, bool allow_nested)
 {
-	char why[256];
+	_cleanup_strbuf_ struct strbuf why = STRBUF_INIT;
 
 	if (env->in_time_namespace && !allow_nested) {
 		fprintf(stderr, "clockbench timens: skip: clockbench runs inside a "
@@ -255,9 +255,9 @@ static int check_can_run(const struct env_info *env, bool allow_nested)
 	if (env->in_time_namespace)
 		warn_msg("running inside a non-root time namespace: the \"host\" "
 			 "figures are not the host's");
-	if (!timens_supported(why, sizeof(why))) {
+	if (!timens_supported(&why)) {
 		fprintf(stderr, "clockbench timens: skip: cannot create a time "
-			"namespace: %s\n", why);
+			"namespace: %s\n", why.buf);
 		return EXIT_SKIP;
 	}
 	return 0;
@@ -267,16 +267,16 @@ static int check_can_run(const struct env_info *env, bool allow_nested)
 
 static int start_sides(struct timens_bench *b)
 {
-	char err[512];
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
 
 	for (int s = 0; s < TB_SIDES; s++) {
-		if (tbench_start(b, (enum tb_side_id)s, err, sizeof(err)) == 0)
+		if (tbench_start(b, (enum tb_side_id)s, &err) == 0)
 			continue;
 		if (errno == ERANGE)
 			error_msg("%s: an offset must not take the namespace's "
-				  "MONOTONIC or BOOTTIME below zero", err);
+				  "MONOTONIC or BOOTTIME below zero", err.buf);
 		else
-			error_msg("%s", err);
+			error_msg("%s", err.buf);
 		return -1;
 	}
 	return 0;
@@ -543,17 +543,17 @@ static int timens_measure(struct measure *m)
 	rc = start_sides(&t->bench);
 	if (rc == 0) {
 		struct tbench_hooks hooks = { .stopped = measure_stopped };
-		char err[512];
+		_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
 
-		rc = tbench_run(&t->bench, &hooks, &t->done, err, sizeof(err));
+		rc = tbench_run(&t->bench, &hooks, &t->done, &err);
 		if (rc)
-			error_msg("%s", err);
+			error_msg("%s", err.buf);
 	}
 	if (rc == 0) {
-		char err[256];
+		_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
 
-		if (tbench_stop(&t->bench, err, sizeof(err)) != 0)
-			warn_msg("%s", err);
+		if (tbench_stop(&t->bench, &err) != 0)
+			warn_msg("%s", err.buf);
 		tbench_summarize(&t->bench);
 	}
 	return rc;

@@ -346,7 +346,7 @@ int cmd_vdso(int argc, char **argv)
 	struct vdso_opts o = { .format = FORMAT_TABLE };
 	_cleanup_free_ unsigned char *buf = NULL;
 	struct vdso_image img;
-	char err[256];
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
 	size_t len = 0;
 	int rc;
 
@@ -357,21 +357,21 @@ int cmd_vdso(int argc, char **argv)
 		buf = read_image_file(o.file, &len);
 		if (!buf)
 			return 1;
-		rc = vdso_parse(&img, buf, len, err, sizeof(err));
+		rc = vdso_parse(&img, buf, len, &err);
 	} else {
-		rc = vdso_self(&img, err, sizeof(err));
+		rc = vdso_self(&img, &err);
 	}
 	if (rc < 0 && !img.base) {
-		error_msg("%sno vDSO: %s", o.dump ? "cannot dump: " : "", err);
+		error_msg("%sno vDSO: %s", o.dump ? "cannot dump: " : "", err.buf);
 		return 1;
 	}
 	if (rc < 0 && o.dump) {
 		/* A broken image is exactly what one wants to send to someone. */
-		warn_msg("%s: %s; writing it anyway", o.file ? o.file : "vDSO", err);
+		warn_msg("%s: %s; writing it anyway", o.file ? o.file : "vDSO", err.buf);
 		return write_image(&img, o.dump);
 	}
 	if (rc < 0) {
-		error_msg("%s: %s", o.file ? o.file : "vDSO", err);
+		error_msg("%s: %s", o.file ? o.file : "vDSO", err.buf);
 		return 1;
 	}
 	if (o.dump)

@@ -167,11 +167,11 @@ int measure_run(struct measure *m)
 /* The lock of r's piece of machine state, waiting up to 30 s: fd or -1. */
 static int take_lock(const struct guarded_run *r)
 {
-	char err[256];
-	int fd = guard_lock(r->lock, r->changing, 30, err, sizeof(err));
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
+	int fd = guard_lock(r->lock, r->changing, 30, &err);
 
 	if (fd < 0)
-		error_msg("%s", err);
+		error_msg("%s", err.buf);
 	return fd;
 }
 
@@ -184,7 +184,8 @@ static int run_measure(void *ctx)
 static int run_under_guard(struct measure *m, const struct guarded_run *r,
 			   struct guard *g)
 {
-	char err[256], line[1024];
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
+	char line[1024];
 	int rc;
 
 	guard_init(g);
@@ -193,9 +194,9 @@ static int run_under_guard(struct measure *m, const struct guarded_run *r,
 	rc = r->record(m, g);
 	if (rc)
 		return rc;
-	rc = guard_run(g, run_measure, m, err, sizeof(err));
+	rc = guard_run(g, run_measure, m, &err);
 	if (rc < 0)
-		error_msg("%s", err);
+		error_msg("%s", err.buf);
 	else if (g->child_signal)
 		error_msg("the measuring process was killed by signal %d (%s)",
 			  g->child_signal, strsignal(g->child_signal));

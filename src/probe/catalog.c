@@ -492,11 +492,13 @@ static struct cell *append_cell(struct catalog *cat, size_t *cap)
 
 void catalog_build(struct catalog *cat, const struct catalog_filter *filter)
 {
+	_cleanup_strbuf_ struct strbuf why = STRBUF_INIT;
 	size_t cap = 0;
 
 	memset(cat, 0, sizeof(*cat));
-	cat->have_vdso = vdso_self(&cat->vdso, cat->vdso_error,
-				   sizeof(cat->vdso_error)) == 0;
+	cat->have_vdso = vdso_self(&cat->vdso, &why) == 0;
+	/* Data, not a channel: copied into env and doctor's facts, and stored. */
+	snprintf(cat->vdso_error, sizeof(cat->vdso_error), "%s", why.buf);
 
 	for (int api = 0; api < API_COUNT; api++) {
 		size_t nclk = catalog_apis[api].per_clock ? catalog_nclocks : 1;

@@ -21,28 +21,29 @@ bool clocksource_listed(const char *list, const char *name)
 	return false;
 }
 
-int clocksource_set(const char *name, char *err, size_t errlen)
+int clocksource_set(const char *name, struct strbuf *err)
 {
 	char now[64];
 	FILE *f = fopen(CLOCKSOURCE_CURRENT, "we");
 
 	if (!f || fputs(name, f) < 0 || fclose(f) != 0) {
-		snprintf(err, errlen, "cannot switch the clocksource to %s: %s", name,
-			 strerror(errno ? errno : EIO));
-		if (f && errno)
+		int e = errno;
+
+		strbuf_setf(err, "cannot switch the clocksource to %s: %s", name,
+			    strerror(e ? e : EIO));
+		if (f && e)
 			fclose(f);
 		return -1;
 	}
 	if (!read_line_file(CLOCKSOURCE_CURRENT, now, sizeof(now)) || !streq(now, name)) {
-		snprintf(err, errlen, "the kernel kept the clocksource %s instead of %s",
-			 now, name);
+		strbuf_setf(err, "the kernel kept the clocksource %s instead of %s",
+			    now, name);
 		return -1;
 	}
 	return 0;
 }
 
-int clocksource_lock(double timeout_s, char *err, size_t errlen)
+int clocksource_lock(double timeout_s, struct strbuf *err)
 {
-	return guard_lock("clocksource", "switching the clocksource", timeout_s,
-			  err, errlen);
+	return guard_lock("clocksource", "switching the clocksource", timeout_s, err);
 }

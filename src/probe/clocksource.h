@@ -13,6 +13,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "basic/strbuf.h"
+
 #define CLOCKSOURCE_DIR "/sys/devices/system/clocksource/clocksource0"
 #define CLOCKSOURCE_CURRENT CLOCKSOURCE_DIR "/current_clocksource"
 #define CLOCKSOURCE_AVAILABLE CLOCKSOURCE_DIR "/available_clocksource"
@@ -24,9 +26,9 @@ bool clocksource_listed(const char *list, const char *name);
  * Switch to name and check that the kernel took it: 0, or -1 with the
  * reason in err (it kept another one, or the write failed).
  */
-int clocksource_set(const char *name, char *err, size_t errlen);
+int clocksource_set(const char *name, struct strbuf *err);
 
 /* The clocksource's lock (probe/guard.h guard_lock()): fd or -1 with err. */
-int clocksource_lock(double timeout_s, char *err, size_t errlen);
+int clocksource_lock(double timeout_s, struct strbuf *err);
 
 #endif

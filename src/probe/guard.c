@@ -31,12 +31,12 @@ void guard_init(struct guard *g)
 }
 
 static struct guard_item *new_item(struct guard *g, enum guard_kind kind,
-				   const char *what, char *err, size_t errlen)
+				   const char *what, struct strbuf *err)
 {
 	struct guard_item *it;
 
 	if (g->n >= GUARD_MAX_ITEMS) {
-		snprintf(err, errlen, "the guard holds at most %d items", GUARD_MAX_ITEMS);
+		strbuf_setf(err, "the guard holds at most %d items", GUARD_MAX_ITEMS);
 		return NULL;
 	}
 	it = &g->items[g->n];
@@ -195,10 +195,10 @@ bool guard_repaired(const struct guard *g)
 
 /* ---- recording --------------------------------------------------------------- */
 
-int guard_add_file(struct guard *g, const char *path, const char *what, char *err,
-		   size_t errlen)
+int guard_add_file(struct guard *g, const char *path, const char *what,
+		   struct strbuf *err)
 {
-	struct guard_item *it = new_item(g, GUARD_FILE, what, err, errlen);
+	struct guard_item *it = new_item(g, GUARD_FILE, what, err);
 	int rc;
 
 	if (!it)
@@ -206,23 +206,23 @@ int guard_add_file(struct guard *g, const char *path, const char *what, char *er
 	snprintf(it->path, sizeof(it->path), "%s", path);
 	rc = read_first_line(path, it->value, sizeof(it->value));
 	if (rc) {
-		snprintf(err, errlen, "cannot read %s: %s", path, errno_name(-rc));
+		strbuf_setf(err, "cannot read %s: %s", path, errno_name(-rc));
 		return -1;
 	}
 	g->n++;
 	return 0;
 }
 
-int guard_add_adjtimex(struct guard *g, char *err, size_t errlen)
+int guard_add_adjtimex(struct guard *g, struct strbuf *err)
 {
-	struct guard_item *it = new_item(g, GUARD_ADJTIMEX, "adjtimex", err, errlen);
+	struct guard_item *it = new_item(g, GUARD_ADJTIMEX, "adjtimex", err);
 	int rc;
 
 	if (!it)
 		return -1;
 	rc = read_timex(&it->tx);
 	if (rc) {
-		snprintf(err, errlen, "adjtimex: %s", errno_name(-rc));
+		strbuf_setf(err, "adjtimex: %s", errno_name(-rc));
 		return -1;
 	}
 	g->n++;
@@ -230,9 +230,9 @@ int guard_add_adjtimex(struct guard *g, char *err, size_t errlen)
 }
 
 int guard_add_action(struct guard *g, const char *what, int (*restore)(void *arg),
-		     void *arg, char *err, size_t errlen)
+		     void *arg, struct strbuf *err)
 {
-	struct guard_item *it = new_item(g, GUARD_ACTION, what, err, errlen);
+	struct guard_item *it = new_item(g, GUARD_ACTION, what, err);
 
 	if (!it)
 		return -1;
@@ -415,8 +415,8 @@ static int wait_child(pid_t pid, int *sig)
 	return 128 + *sig;
 }
 
-int guard_run(struct guard *g, int (*fn)(void *arg), void *arg, char *err,
-	      size_t errlen)
+int guard_run(struct guard *g, int (*fn)(void *arg), void *arg,
+	      struct strbuf *err)
 {
 	struct sigaction sa, saved[NSTOP_SIGNALS];
 	sigset_t block, old;
@@ -430,8 +430,8 @@ int guard_run(struct guard *g, int (*fn)(void *arg), void *arg, char *err,
 	sigprocmask(SIG_BLOCK, &block, &old);
 	pid = fork();
 	if (pid < 0) {
-		snprintf(err, errlen, "cannot fork the supervised process: %s",
-			 strerror(errno));
+		strbuf_setf(err, "cannot fork the supervised process: %s",
+			    strerror(errno));
 		sigprocmask(SIG_SETMASK, &old, NULL);
 		guard_restore(g);
 		return -1;
@@ -458,13 +458,13 @@ int guard_run(struct guard *g, int (*fn)(void *arg), void *arg, char *err,
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	if (status >= 0)
 		return status;
-	snprintf(err, errlen, "cannot wait for the supervised process: %s",
-		 strerror(-status));
+	strbuf_setf(err, "cannot wait for the supervised process: %s",
+		    strerror(-status));
 	return -1;
 }
 
 int guard_lock(const char *name, const char *changing, double timeout_s,
-	       char *err, size_t errlen)
+	       struct strbuf *err)
 {
 	uint64_t deadline = now_ns() + (uint64_t)(timeout_s * 1e9);
 	char path[128];
@@ -474,13 +474,13 @@ int guard_lock(const char *name, const char *changing, double timeout_s,
 		 access("/run/lock", W_OK) == 0 ? "/run/lock" : "/tmp", name);
 	fd = open(path, O_RDWR | O_CREAT, 0600);
 	if (fd < 0) {
-		snprintf(err, errlen, "cannot open the lock %s: %s", path, strerror(errno));
+		strbuf_setf(err, "cannot open the lock %s: %s", path, strerror(errno));
 		return -1;
 	}
 	for (bool told = false; flock(fd, LOCK_EX | LOCK_NB) != 0; told = true) {
 		if (errno != EWOULDBLOCK || now_ns() > deadline) {
-			snprintf(err, errlen, "another clockbench is %s (lock %s)",
-				 changing, path);
+			strbuf_setf(err, "another clockbench is %s (lock %s)",
+				    changing, path);
 			close(fd);
 			return -1;
 		}

@@ -6,14 +6,15 @@
  * child, and put everything back whatever happens to either process.
  *
  *	struct guard g;
- *	char err[160], line[512];
+ *	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
+ *	char line[512];
  *
  *	guard_init(&g);
  *	if (guard_add_file(&g, CLOCKSOURCE_CURRENT, "current_clocksource",
- *			   err, sizeof(err)) ||
- *	    guard_add_adjtimex(&g, err, sizeof(err)))
- *		return skip(err);
- *	status = guard_run(&g, measure, ctx, err, sizeof(err));
+ *			   &err) ||
+ *	    guard_add_adjtimex(&g, &err))
+ *		return skip(err.buf);
+ *	status = guard_run(&g, measure, ctx, &err);
  *	guard_describe(&g, line, sizeof(line));
  *	// "restored current_clocksource tsc; adjtimex ... (found ..., put back)"
  *
@@ -40,6 +41,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
+
+#include "basic/strbuf.h"
 
 #define GUARD_MAX_ITEMS 8
 #define GUARD_VALUE_MAX 128
@@ -102,11 +105,11 @@ void guard_init(struct guard *g);
  * what names it in messages. Returns 0, or -1 with the reason in err
  * (the file cannot be read, the guard is full).
  */
-int guard_add_file(struct guard *g, const char *path, const char *what, char *err,
-		   size_t errlen);
+int guard_add_file(struct guard *g, const char *path, const char *what,
+		   struct strbuf *err);
 
 /* Record the adjtimex frequency, tick and status. 0, or -1 with err. */
-int guard_add_adjtimex(struct guard *g, char *err, size_t errlen);
+int guard_add_adjtimex(struct guard *g, struct strbuf *err);
 
 /*
  * A restore step of the caller's own (bring a CPU back online, remove a
@@ -116,7 +119,7 @@ int guard_add_adjtimex(struct guard *g, char *err, size_t errlen);
  * runs in the restorer process too).
  */
 int guard_add_action(struct guard *g, const char *what, int (*restore)(void *arg),
-		     void *arg, char *err, size_t errlen);
+		     void *arg, struct strbuf *err);
 
 /*
  * Run fn(arg) in a supervised child, then restore. fn must not block the
@@ -130,8 +133,8 @@ int guard_add_action(struct guard *g, const char *what, int (*restore)(void *arg
  * whether the child was killed (128 + N may also be a graceful child's
  * own exit status after stop signal N).
  */
-int guard_run(struct guard *g, int (*fn)(void *arg), void *arg, char *err,
-	      size_t errlen);
+int guard_run(struct guard *g, int (*fn)(void *arg), void *arg,
+	      struct strbuf *err);
 
 /*
  * Put back every item that differs from its record; set each item's
@@ -161,7 +164,7 @@ void guard_describe(const struct guard *g, char *buf, size_t len);
  * err.
  */
 int guard_lock(const char *name, const char *changing, double timeout_s,
-	       char *err, size_t errlen);
+	       struct strbuf *err);
 
 /* In the child of a graceful guard: the stop signal received, or 0. */
 extern volatile sig_atomic_t guard_stop_signal;

@@ -85,18 +85,18 @@ int timens_parse_offsets(const char *text, struct timens_offsets *off)
 	return have_mono || have_boot ? 0 : -1;
 }
 
-int timens_self_offsets(struct timens_offsets *off, char *err, size_t errlen)
+int timens_self_offsets(struct timens_offsets *off, struct strbuf *err)
 {
 	_cleanup_free_ char *text = read_text_file("/proc/self/timens_offsets", 4096);
 
 	memset(off, 0, sizeof(*off));
 	if (!text) {
-		snprintf(err, errlen, "cannot read /proc/self/timens_offsets: %s",
-			 strerror(errno));
+		strbuf_setf(err, "cannot read /proc/self/timens_offsets: %s",
+			    strerror(errno));
 		return -1;
 	}
 	if (timens_parse_offsets(text, off) != 0) {
-		snprintf(err, errlen, "cannot parse /proc/self/timens_offsets");
+		strbuf_setf(err, "cannot parse /proc/self/timens_offsets");
 		return -1;
 	}
 	return 0;
@@ -281,7 +281,7 @@ struct spawn_req {
 	char *const *argv;	/* non-NULL: vfork + execve */
 };
 
-static int spawn(const struct spawn_req *req, pid_t *pid, char *err, size_t errlen)
+static int spawn(const struct spawn_req *req, pid_t *pid, struct strbuf *err)
 {
 	struct helper_report r;
 	int pipefd[2];
@@ -290,7 +290,7 @@ static int spawn(const struct spawn_req *req, pid_t *pid, char *err, size_t errl
 	int status;
 
 	if (pipe2(pipefd, O_CLOEXEC) != 0) {
-		snprintf(err, errlen, "pipe: %s", strerror(errno));
+		strbuf_setf(err, "pipe: %s", strerror(errno));
 		return -1;
 	}
 	fflush(NULL);	/* the helper and child must not repeat buffered output */
@@ -298,7 +298,7 @@ static int spawn(const struct spawn_req *req, pid_t *pid, char *err, size_t errl
 	if (helper < 0) {
 		int e = errno;
 
-		snprintf(err, errlen, "fork: %s", strerror(e));
+		strbuf_setf(err, "fork: %s", strerror(e));
 		close(pipefd[0]);
 		close(pipefd[1]);
 		errno = e;
@@ -322,39 +322,39 @@ static int spawn(const struct spawn_req *req, pid_t *pid, char *err, size_t errl
 	while (waitpid(helper, &status, 0) < 0 && errno == EINTR)
 		;
 	if (n != (ssize_t)sizeof(r)) {
-		snprintf(err, errlen, "the namespace helper died before reporting");
+		strbuf_setf(err, "the namespace helper died before reporting");
 		errno = EIO;
 		return -1;
 	}
 	r.msg[sizeof(r.msg) - 1] = '\0';
-	snprintf(err, errlen, "%s", r.msg);
+	strbuf_setf(err, "%s", r.msg);
 	errno = r.err;
 	return -1;
 }
 
 int timens_spawn(const struct timens_offsets *off, int (*fn)(void *), void *arg,
-		 pid_t *pid, char *err, size_t errlen)
+		 pid_t *pid, struct strbuf *err)
 {
 	struct spawn_req req = { .off = off, .fn = fn, .arg = arg };
 
-	return spawn(&req, pid, err, errlen);
+	return spawn(&req, pid, err);
 }
 
 int timens_spawn_exec(const struct timens_offsets *off, char *const argv[],
-		      pid_t *pid, char *err, size_t errlen)
+		      pid_t *pid, struct strbuf *err)
 {
 	struct spawn_req req = { .off = off, .argv = argv };
 
-	return spawn(&req, pid, err, errlen);
+	return spawn(&req, pid, err);
 }
 
-int timens_wait(pid_t pid, char *err, size_t errlen)
+int timens_wait(pid_t pid, struct strbuf *err)
 {
 	int status;
 
 	while (waitpid(pid, &status, 0) < 0) {
 		if (errno != EINTR) {
-			snprintf(err, errlen, "waitpid: %s", strerror(errno));
+			strbuf_setf(err, "waitpid: %s", strerror(errno));
 			return -1;
 		}
 	}
@@ -364,13 +364,13 @@ int timens_wait(pid_t pid, char *err, size_t errlen)
 }
 
 int timens_run_in_new(const struct timens_offsets *off, int (*fn)(void *),
-		      void *arg, char *err, size_t errlen)
+		      void *arg, struct strbuf *err)
 {
 	pid_t pid;
 
-	if (timens_spawn(off, fn, arg, &pid, err, errlen) != 0)
+	if (timens_spawn(off, fn, arg, &pid, err) != 0)
 		return -1;
-	return timens_wait(pid, err, errlen);
+	return timens_wait(pid, err);
 }
 
 /* ---- support -------------------------------------------------------- */
@@ -381,21 +381,21 @@ static int probe_child(void *arg)
 	return 0;
 }
 
-bool timens_supported(char *why, size_t len)
+bool timens_supported(struct strbuf *why)
 {
 	struct timens_offsets zero = { 0, 0 };
 	struct stat st;
-	char err[200];
 	int rc;
 
 	if (stat("/proc/self/ns/time", &st) != 0) {
-		snprintf(why, len, "the kernel has no time namespaces "
-			 "(no /proc/self/ns/time: CONFIG_TIME_NS is off)");
+		strbuf_setf(why, "the kernel has no time namespaces "
+			    "(no /proc/self/ns/time: CONFIG_TIME_NS is off)");
 		return false;
 	}
-	rc = timens_run_in_new(&zero, probe_child, NULL, err, sizeof(err));
+	rc = timens_run_in_new(&zero, probe_child, NULL, why);
 	if (rc != 0) {
-		snprintf(why, len, "%s", rc < 0 ? err : "the probe child failed");
+		if (rc > 0)
+			strbuf_setf(why, "the probe child failed");
 		return false;
 	}
 	return true;

@@ -19,6 +19,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "basic/strbuf.h"
+
 #define NSEC_PER_SEC_I64 1000000000LL
 
 /* Offsets of a time namespace from the host's (root namespace's) clocks. */
@@ -38,14 +40,14 @@ struct timens_offsets {
  * not, a one-line reason ("needs CAP_SYS_ADMIN: unshare(CLONE_NEWTIME)
  * failed with EPERM") is written to why.
  */
-bool timens_supported(char *why, size_t len);
+bool timens_supported(struct strbuf *why);
 
 /*
  * The offsets of the namespace this process lives in, from
  * /proc/self/timens_offsets (all zero in the root namespace).
  * Returns 0, or -1 with the reason in err.
  */
-int timens_self_offsets(struct timens_offsets *off, char *err, size_t errlen);
+int timens_self_offsets(struct timens_offsets *off, struct strbuf *err);
 
 /*
  * The text for /proc/PID/timens_offsets ("monotonic 864000 0\n...") and
@@ -65,7 +67,7 @@ int timens_parse_offsets(const char *text, struct timens_offsets *off);
  * (errno EPERM: no privilege).
  */
 int timens_spawn(const struct timens_offsets *off, int (*fn)(void *), void *arg,
-		 pid_t *pid, char *err, size_t errlen);
+		 pid_t *pid, struct strbuf *err);
 
 /*
  * Like timens_spawn(), but the helper vfork()s and the child execs argv[0]
@@ -75,16 +77,16 @@ int timens_spawn(const struct timens_offsets *off, int (*fn)(void *), void *arg,
  * old namespace) and exits TIMENS_EXIT_HELPER_MOVED when it did.
  */
 int timens_spawn_exec(const struct timens_offsets *off, char *const argv[],
-		      pid_t *pid, char *err, size_t errlen);
+		      pid_t *pid, struct strbuf *err);
 
 /*
  * Wait for a helper: returns the child's exit status (0..255) or 128 plus
  * the signal that killed it, or -1 with a reason in err.
  */
-int timens_wait(pid_t pid, char *err, size_t errlen);
+int timens_wait(pid_t pid, struct strbuf *err);
 
 /* timens_spawn() then timens_wait(). */
 int timens_run_in_new(const struct timens_offsets *off, int (*fn)(void *),
-		      void *arg, char *err, size_t errlen);
+		      void *arg, struct strbuf *err);
 
 #endif

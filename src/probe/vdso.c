@@ -237,28 +237,25 @@ static uint64_t offset_of(const struct vdso_image *img, const void *p)
 	return (uint64_t)((const unsigned char *)p - img->base);
 }
 
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+static int fail(struct strbuf *err, const char *fmt, ...) _printf_(2, 3);
 
-static int fail(char *err, size_t errlen, const char *fmt, ...)
+static int fail(struct strbuf *err, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (err && errlen) {
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
+	strbuf_reset(err);
+	va_start(ap, fmt);
+	strbuf_vaddf(err, fmt, ap);
+	va_end(ap);
 	return -1;
 }
 
 struct parser {
 	struct vdso_image *img;
-	char *err;
-	size_t errlen;
+	struct strbuf *err;
 };
 
-#define FAIL(p, ...) fail((p)->err, (p)->errlen, __VA_ARGS__)
+#define FAIL(p, ...) fail((p)->err, __VA_ARGS__)
 #define X64 "0x%" PRIx64
 
 /* ---- reading the image's own class and byte order --------------------- */
@@ -655,13 +652,13 @@ static int locate_strtab(struct parser *p, const struct dyn_values *dv)
 {
 	struct vdso_image *img = p->img;
 	uint64_t addr = dv->val[D_STRTAB], size = dv->val[D_STRSZ], off;
-	char ignored[1];
+	_cleanup_strbuf_ struct strbuf ignored = STRBUF_INIT;
 
 	if (!vaddr_to_offset(img, addr, 0, &off))
 		return FAIL(p, "DT_STRTAB " X64 " is outside the image's loaded segments", addr);
 	if (size == 0)
 		return FAIL(p, "DT_STRSZ is 0: empty string table");
-	if (locate(&(struct parser){ img, ignored, sizeof(ignored) }, "string table",
+	if (locate(&(struct parser){ img, &ignored }, "string table",
 		   addr, size, 1, &off))
 		return FAIL(p, "DT_STRSZ " X64 " runs past the end of the image (DT_STRTAB " X64 ", image 0x%zx bytes)",
 			    size, addr, img->len);
@@ -1012,9 +1009,9 @@ static int parse_dynamic(struct parser *p, const struct dyn_values *dv)
 }
 
 int vdso_parse(struct vdso_image *img, const void *base, size_t len,
-	       char *err, size_t errlen)
+	       struct strbuf *err)
 {
-	struct parser p = { .img = img, .err = err, .errlen = errlen };
+	struct parser p = { .img = img, .err = err };
 	struct phdr dynamic = { 0 };
 	struct dyn_values dv;
 
@@ -1194,10 +1191,10 @@ int vdso_foreach_symbol(const struct vdso_image *img,
 /* ---- this process ---------------------------------------------------- */
 
 int vdso_elf_extent(const void *base, size_t avail, size_t *extent,
-		    char *err, size_t errlen)
+		    struct strbuf *err)
 {
 	struct vdso_image img = { .base = base, .len = avail };
-	struct parser p = { .img = &img, .err = err, .errlen = errlen };
+	struct parser p = { .img = &img, .err = err };
 	const struct elf_layout *l;
 	struct ehdr eh;
 	uint64_t end;
@@ -1253,7 +1250,7 @@ static bool vdso_mapping_length(uintptr_t base, size_t *len)
 	return true;
 }
 
-int vdso_self(struct vdso_image *img, char *err, size_t errlen)
+int vdso_self(struct vdso_image *img, struct strbuf *err)
 {
 	const char *disabled = getenv("CLOCKBENCH_NO_VDSO");
 	uintptr_t base;
@@ -1262,16 +1259,16 @@ int vdso_self(struct vdso_image *img, char *err, size_t errlen)
 
 	memset(img, 0, sizeof(*img));
 	if (disabled && *disabled)
-		return fail(err, errlen, "disabled by CLOCKBENCH_NO_VDSO");
+		return fail(err, "disabled by CLOCKBENCH_NO_VDSO");
 	base = getauxval(AT_SYSINFO_EHDR);
 	if (!base)
-		return fail(err, errlen, "no AT_SYSINFO_EHDR in the auxiliary vector");
+		return fail(err, "no AT_SYSINFO_EHDR in the auxiliary vector");
 	if (!vdso_mapping_length(base, &len)) {
 		/* The kernel maps at least one page; the headers are in it. */
 		page = sysconf(_SC_PAGESIZE);
 		if (vdso_elf_extent((const void *)base, page > 0 ? (size_t)page : 4096,
-				    &len, err, errlen))
+				    &len, err))
 			return -1;
 	}
-	return vdso_parse(img, (const void *)base, len, err, errlen);
+	return vdso_parse(img, (const void *)base, len, err);
 }

@@ -16,6 +16,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "basic/strbuf.h"
+
 /*
  * Per-architecture symbol names and the version they are exported under.
  * Each name is NULL where the architecture has no such entry point, and
@@ -83,7 +85,7 @@ struct vdso_image {
  * dumped) and every other field is zero.
  */
 int vdso_parse(struct vdso_image *img, const void *base, size_t len,
-	       char *err, size_t errlen);
+	       struct strbuf *err);
 
 /*
  * Address of the defined function symbol name@version (version NULL: any
@@ -129,7 +131,7 @@ int vdso_foreach_symbol(const struct vdso_image *img,
  * is set to a non-empty value (a test aid that simulates a process without
  * a vDSO).
  */
-int vdso_self(struct vdso_image *img, char *err, size_t errlen);
+int vdso_self(struct vdso_image *img, struct strbuf *err);
 
 /*
  * The extent of the ELF image at base as its own headers describe it: the
@@ -139,6 +141,6 @@ int vdso_self(struct vdso_image *img, char *err, size_t errlen);
  * is usually longer (whole pages). Returns 0, or -1 with the reason.
  */
 int vdso_elf_extent(const void *base, size_t avail, size_t *extent,
-		    char *err, size_t errlen);
+		    struct strbuf *err);
 
 #endif

@@ -190,7 +190,7 @@ static const char *double_quoted(struct words *w, const char *p)
 
 static const char *const shell_only = "|&;<>()$`*?";
 
-char **exec_split_words(const char *line, char *err, size_t errlen)
+char **exec_split_words(const char *line, struct strbuf *err)
 {
 	struct words w = { 0 };
 	const char *p;
@@ -202,7 +202,7 @@ char **exec_split_words(const char *line, char *err, size_t errlen)
 			const char *end = strchr(p + 1, '\'');
 
 			if (!end) {
-				snprintf(err, errlen, "unterminated ' quote");
+				strbuf_setf(err, "unterminated ' quote");
 				goto fail;
 			}
 			word_open(&w);
@@ -212,10 +212,10 @@ char **exec_split_words(const char *line, char *err, size_t errlen)
 			p = double_quoted(&w, p + 1);
 			if (*p != '"') {
 				if (*p)
-					snprintf(err, errlen, "'%c' inside \"...\" needs a shell "
-						 "(use --shell)", *p);
+					strbuf_setf(err, "'%c' inside \"...\" needs a shell "
+						    "(use --shell)", *p);
 				else
-					snprintf(err, errlen, "unterminated \" quote");
+					strbuf_setf(err, "unterminated \" quote");
 				goto fail;
 			}
 		} else if (*p == '\\') {
@@ -224,8 +224,8 @@ char **exec_split_words(const char *line, char *err, size_t errlen)
 			if (p[1])
 				p++;
 		} else if (strchr(shell_only, *p) || (*p == '~' && !w.cur)) {
-			snprintf(err, errlen, "'%c' needs a shell: quote it, or use --shell",
-				 *p);
+			strbuf_setf(err, "'%c' needs a shell: quote it, or use --shell",
+				    *p);
 			goto fail;
 		} else {
 			word_add_char(&w, *p);
@@ -233,7 +233,7 @@ char **exec_split_words(const char *line, char *err, size_t errlen)
 	}
 	word_end(&w);
 	if (w.n == 0) {
-		snprintf(err, errlen, "empty command");
+		strbuf_setf(err, "empty command");
 		goto fail;
 	}
 	return w.v;

@@ -14,6 +14,8 @@
 #include <sys/types.h>
 #include <jansson.h>
 
+#include "basic/strbuf.h"
+
 /*
  * Where execvp() would find name, searching path_env (PATH; NULL: the
  * libc default) unless name holds a '/'. Returns 0 with the file in out,
@@ -44,7 +46,7 @@ char *exec_shell_quote(const char *w);
  * the words run without one: NULL with the reason in err. Otherwise a
  * NULL-terminated array of at least one word (exec_free_words()).
  */
-char **exec_split_words(const char *line, char *err, size_t errlen);
+char **exec_split_words(const char *line, struct strbuf *err);
 void exec_free_words(char **words);
 size_t exec_count_words(char *const *words);
 

@@ -73,8 +73,7 @@ static void online_path(const char *root, int cpu, char *path, size_t len)
 	snprintf(path, len, "%s/cpu%d/online", root, cpu);
 }
 
-enum hotplug_verdict hotplug_check_cpu(const char *root, int cpu, char *why,
-				       size_t len)
+enum hotplug_verdict hotplug_check_cpu(const char *root, int cpu, struct strbuf *why)
 {
 	char path[PATH_MAX], present[256] = "";
 	int count, online;
@@ -82,32 +81,33 @@ enum hotplug_verdict hotplug_check_cpu(const char *root, int cpu, char *why,
 	snprintf(path, sizeof(path), "%s/present", root);
 	read_line_file(path, present, sizeof(present));
 	if (cpu < 0 || !cpu_in_list(root, "present", cpu, &count)) {
-		snprintf(why, len, "no such CPU %d (present: %s)", cpu,
-			 *present ? present : "unknown");
+		strbuf_setf(why, "no such CPU %d (present: %s)", cpu,
+			    *present ? present : "unknown");
 		return HOTPLUG_NO_SUCH_CPU;
 	}
 	online_path(root, cpu, path, sizeof(path));
 	if (access(path, F_OK) != 0) {
-		snprintf(why, len, "CPU %d is not hot-pluggable (no %s)", cpu, path);
+		strbuf_setf(why, "CPU %d is not hot-pluggable (no %s)", cpu, path);
 		return HOTPLUG_NOT_HOTPLUGGABLE;
 	}
 	online = hotplug_read_online(root, cpu);
 	if (online != 1) {
-		snprintf(why, len, "CPU %d is offline; bring it online first "
-			 "(echo 1 > %s)", cpu, path);
+		strbuf_setf(why, "CPU %d is offline; bring it online first "
+			    "(echo 1 > %s)", cpu, path);
 		return HOTPLUG_OFFLINE;
 	}
 	if (!cpu_in_list(root, "online", cpu, &count) || count < 2) {
-		snprintf(why, len, "CPU %d is the last online CPU", cpu);
+		strbuf_setf(why, "CPU %d is the last online CPU", cpu);
 		return HOTPLUG_LAST_ONLINE;
 	}
-	snprintf(why, len, "CPU %d can be taken offline", cpu);
+	strbuf_setf(why, "CPU %d can be taken offline", cpu);
 	return HOTPLUG_USABLE;
 }
 
 int hotplug_default_cpu(const char *root)
 {
-	char path[PATH_MAX], list[4096], why[256];
+	_cleanup_strbuf_ struct strbuf why = STRBUF_INIT;
+	char path[PATH_MAX], list[4096];
 	bool has;
 	int count;
 
@@ -117,7 +117,7 @@ int hotplug_default_cpu(const char *root)
 		return -1;
 	for (int cpu = 4095; cpu >= 0; cpu--)
 		if (cpulist_parse(list, cpu, &has, &count) && has &&
-		    hotplug_check_cpu(root, cpu, why, sizeof(why)) == HOTPLUG_USABLE)
+		    hotplug_check_cpu(root, cpu, &why) == HOTPLUG_USABLE)
 			return cpu;
 	return -1;
 }
@@ -249,14 +249,14 @@ static void plan_mounts(struct hotplug_guard *hg)
 
 int hotplug_guard_add(struct guard *g, struct hotplug_guard *hg, const char *root,
 		      int cpu, const char *tracing_dir, bool mounted, const char *name,
-		      char *err, size_t errlen)
+		      struct strbuf *err)
 {
 	char path[PATH_MAX], what[96];
 
 	memset(hg, 0, sizeof(*hg));
 	online_path(root, cpu, path, sizeof(path));
 	snprintf(what, sizeof(what), "cpu%d/online", cpu);
-	if (guard_add_file(g, path, what, err, errlen) != 0)
+	if (guard_add_file(g, path, what, err) != 0)
 		return -1;
 	if (!tracing_dir)
 		return 0;
@@ -266,10 +266,10 @@ int hotplug_guard_add(struct guard *g, struct hotplug_guard *hg, const char *roo
 	snprintf(hg->cpuhp_enable, sizeof(hg->cpuhp_enable), "%s/events/cpuhp/enable",
 		 hg->instance);
 	snprintf(what, sizeof(what), "no tracing instance %s", name);
-	if (guard_add_action(g, what, remove_instance, hg, err, errlen) != 0)
+	if (guard_add_action(g, what, remove_instance, hg, err) != 0)
 		return -1;
 	if (mounted)
 		return 0;
 	plan_mounts(hg);
-	return guard_add_action(g, "tracefs not mounted", unmount_ours, hg, err, errlen);
+	return guard_add_action(g, "tracefs not mounted", unmount_ours, hg, err);
 }

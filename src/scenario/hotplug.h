@@ -19,6 +19,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "basic/strbuf.h"
+
 #define HOTPLUG_SYSFS_CPU "/sys/devices/system/cpu"
 #define HOTPLUG_TRACEFS "/sys/kernel/tracing"
 
@@ -113,8 +115,7 @@ enum hotplug_verdict {
 };
 
 /* Whether CPU cpu under root (HOTPLUG_SYSFS_CPU) can be cycled; why says why not. */
-enum hotplug_verdict hotplug_check_cpu(const char *root, int cpu, char *why,
-				       size_t len);
+enum hotplug_verdict hotplug_check_cpu(const char *root, int cpu, struct strbuf *why);
 /* The highest-numbered usable CPU, or -1. */
 int hotplug_default_cpu(const char *root);
 
@@ -155,7 +156,7 @@ struct hotplug_guard {
  */
 int hotplug_guard_add(struct guard *g, struct hotplug_guard *hg, const char *root,
 		      int cpu, const char *tracing_dir, bool mounted, const char *name,
-		      char *err, size_t errlen);
+		      struct strbuf *err);
 
 /* ---- tracing (hotplug-tracefs.c: libtracefs, libtraceevent) ---------- */
 
@@ -174,7 +175,6 @@ void hotplug_tracing_where(char *dir, size_t len, bool *mounted);
  * processes that died. Each is said in report, one line each (also one
  * that cannot be removed); returns how many were removed, or -1.
  */
-struct strbuf;
 int hotplug_remove_stale_instances(const char *dir, struct strbuf *report);
 
 struct hotplug_trace;		/* libtracefs's instance and event parser */

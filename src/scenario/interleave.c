@@ -95,50 +95,50 @@ void timens_format_offset(int64_t ns, char *buf, size_t len)
  * repetitions, not inside one.
  */
 static int read_full(int fd, void *buf, size_t len, int timeout_ms,
-		     char *err, size_t errlen)
+		     struct strbuf *err)
 {
 	if (fd_read_all(fd, buf, len, timeout_ms) == 0)
 		return 0;
 	if (errno == ETIMEDOUT)
-		snprintf(err, errlen, "no answer within %d s", timeout_ms / 1000);
+		strbuf_setf(err, "no answer within %d s", timeout_ms / 1000);
 	else if (errno == EPIPE)
-		snprintf(err, errlen, "the child closed its pipe early (it died, or "
-			 "sent a truncated message)");
+		strbuf_setf(err, "the child closed its pipe early (it died, or "
+			    "sent a truncated message)");
 	else
-		snprintf(err, errlen, "read: %s", strerror(errno));
+		strbuf_setf(err, "read: %s", strerror(errno));
 	return -1;
 }
 
 /* ---- the parent's checks -------------------------------------------- */
 
 int tb_read_hello(int fd, size_t ncells, struct tb_hello *h, int timeout_ms,
-		  char *err, size_t errlen)
+		  struct strbuf *err)
 {
-	if (read_full(fd, h, sizeof(*h), timeout_ms, err, errlen) != 0)
+	if (read_full(fd, h, sizeof(*h), timeout_ms, err) != 0)
 		return -1;
 	if (h->magic != TB_MAGIC || h->version != TB_VERSION) {
-		snprintf(err, errlen, "bad hello: magic %#x version %u",
-			 h->magic, h->version);
+		strbuf_setf(err, "bad hello: magic %#x version %u",
+			    h->magic, h->version);
 		return -1;
 	}
 	if (h->ncells != ncells) {
-		snprintf(err, errlen, "bad hello: %u cells, expected %zu",
-			 h->ncells, ncells);
+		strbuf_setf(err, "bad hello: %u cells, expected %zu",
+			    h->ncells, ncells);
 		return -1;
 	}
 	if (!isfinite(h->boundary_ns) || h->boundary_ns < 0 || h->pid <= 0 ||
 	    h->core_source > CORE_PERF) {
-		snprintf(err, errlen, "bad hello: boundary %g ns, pid %d, core "
-			 "cycles from %u", h->boundary_ns, h->pid, h->core_source);
+		strbuf_setf(err, "bad hello: boundary %g ns, pid %d, core "
+			    "cycles from %u", h->boundary_ns, h->pid, h->core_source);
 		return -1;
 	}
 	h->ref.readings = NULL;
 	if (h->core_source == CORE_REFERENCE &&
 	    (!isfinite(h->ref.base_boundary) || !(h->ref.reading_core > 0) ||
 	     !isfinite(h->ref.batch_boundary_core))) {
-		snprintf(err, errlen, "bad hello: a reading of %g core cycles, a "
-			 "boundary of %g core cycles", h->ref.reading_core,
-			 h->ref.batch_boundary_core);
+		strbuf_setf(err, "bad hello: a reading of %g core cycles, a "
+			    "boundary of %g core cycles", h->ref.reading_core,
+			    h->ref.batch_boundary_core);
 		return -1;
 	}
 	h->cycles_unit[sizeof(h->cycles_unit) - 1] = '\0';
@@ -154,20 +154,20 @@ static bool plausible(const struct round_quality *q)
 }
 
 int tb_read_tail(int fd, uint32_t round, struct round_quality *q, int timeout_ms,
-		 char *err, size_t errlen)
+		 struct strbuf *err)
 {
 	struct tb_tail t;
 
-	if (read_full(fd, &t, sizeof(t), timeout_ms, err, errlen) != 0)
+	if (read_full(fd, &t, sizeof(t), timeout_ms, err) != 0)
 		return -1;
 	if (t.magic != TB_MAGIC || t.round != round) {
-		snprintf(err, errlen, "bad round tail: magic %#x, round %u, expected %u",
-			 t.magic, t.round, round);
+		strbuf_setf(err, "bad round tail: magic %#x, round %u, expected %u",
+			    t.magic, t.round, round);
 		return -1;
 	}
 	if (!plausible(&t.quality)) {
-		snprintf(err, errlen, "round %u: implausible figures (%g GHz, %ld "
-			 "switches)", round, t.quality.ghz, t.quality.involuntary);
+		strbuf_setf(err, "round %u: implausible figures (%g GHz, %ld "
+			    "switches)", round, t.quality.ghz, t.quality.involuntary);
 		return -1;
 	}
 	*q = t.quality;
@@ -175,44 +175,44 @@ int tb_read_tail(int fd, uint32_t round, struct round_quality *q, int timeout_ms
 }
 
 static int check_frame(const struct tb_frame *f, uint32_t cell, uint32_t round,
-		       const struct cell_result *r, char *err, size_t errlen)
+		       const struct cell_result *r, struct strbuf *err)
 {
 	if (f->magic != TB_MAGIC) {
-		snprintf(err, errlen, "bad frame for cell %u: magic %#x", cell,
-			 f->magic);
+		strbuf_setf(err, "bad frame for cell %u: magic %#x", cell,
+			    f->magic);
 		return -1;
 	}
 	if (f->cell != cell || f->round != round) {
-		snprintf(err, errlen, "frame for cell %u round %u, expected cell %u "
-			 "round %u", f->cell, f->round, cell, round);
+		strbuf_setf(err, "frame for cell %u round %u, expected cell %u "
+			    "round %u", f->cell, f->round, cell, round);
 		return -1;
 	}
 	if (f->n == 0 || f->n > TB_MAX_SAMPLES || f->has_cycles > 1 ||
 	    f->has_core > 1 || f->has_readings > f->has_core) {
-		snprintf(err, errlen, "bad frame for cell %u: %llu samples, "
-			 "cycles flag %u, core flag %u, readings flag %u", cell,
-			 (unsigned long long)f->n, f->has_cycles, f->has_core,
-			 f->has_readings);
+		strbuf_setf(err, "bad frame for cell %u: %llu samples, "
+			    "cycles flag %u, core flag %u, readings flag %u", cell,
+			    (unsigned long long)f->n, f->has_cycles, f->has_core,
+			    f->has_readings);
 		return -1;
 	}
 	if (r->n && ((f->has_cycles != 0) != (r->cycles != NULL) ||
 		     (f->has_core != 0) != (r->core != NULL) ||
 		     (f->has_readings != 0) != (r->readings != NULL))) {
-		snprintf(err, errlen, "cell %u: cycles came and went between rounds",
-			 cell);
+		strbuf_setf(err, "cell %u: cycles came and went between rounds",
+			    cell);
 		return -1;
 	}
 	return 0;
 }
 
 static int read_values(int fd, double *x, size_t n, int timeout_ms,
-		       const char *what, char *err, size_t errlen)
+		       const char *what, struct strbuf *err)
 {
-	if (read_full(fd, x, n * sizeof(double), timeout_ms, err, errlen) != 0)
+	if (read_full(fd, x, n * sizeof(double), timeout_ms, err) != 0)
 		return -1;
 	for (size_t i = 0; i < n; i++)
 		if (!isfinite(x[i]) || x[i] < 0) {
-			snprintf(err, errlen, "%s sample %zu is %g", what, i, x[i]);
+			strbuf_setf(err, "%s sample %zu is %g", what, i, x[i]);
 			return -1;
 		}
 	return 0;
@@ -240,29 +240,26 @@ static void reserve(struct cell_result *r, size_t n, const struct tb_frame *f)
 }
 
 static int read_frame(int fd, uint32_t cell, uint32_t round, struct cell_result *r,
-		      int timeout_ms, char *err, size_t errlen)
+		      int timeout_ms, struct strbuf *err)
 {
 	struct tb_frame f;
 	size_t n;
 
-	if (read_full(fd, &f, sizeof(f), timeout_ms, err, errlen) != 0 ||
-	    check_frame(&f, cell, round, r, err, errlen) != 0)
+	if (read_full(fd, &f, sizeof(f), timeout_ms, err) != 0 ||
+	    check_frame(&f, cell, round, r, err) != 0)
 		return -1;
 	n = (size_t)f.n;
 	reserve(r, n, &f);
-	if (read_values(fd, r->ns + r->n, n, timeout_ms, "ns", err, errlen) != 0)
+	if (read_values(fd, r->ns + r->n, n, timeout_ms, "ns", err) != 0)
 		return -1;
 	if (f.has_cycles &&
-	    read_values(fd, r->cycles + r->n, n, timeout_ms, "cycles", err,
-			errlen) != 0)
+	    read_values(fd, r->cycles + r->n, n, timeout_ms, "cycles", err) != 0)
 		return -1;
 	if (f.has_core &&
-	    read_values(fd, r->core + r->n, n, timeout_ms, "core cycles", err,
-			errlen) != 0)
+	    read_values(fd, r->core + r->n, n, timeout_ms, "core cycles", err) != 0)
 		return -1;
 	if (f.has_readings &&
-	    read_values(fd, r->readings + r->n, n, timeout_ms, "readings", err,
-			errlen) != 0)
+	    read_values(fd, r->readings + r->n, n, timeout_ms, "readings", err) != 0)
 		return -1;
 	for (size_t i = 0; i < n; i++)
 		r->rounds[r->n + i] = round;
@@ -273,11 +270,10 @@ static int read_frame(int fd, uint32_t cell, uint32_t round, struct cell_result 
 }
 
 int tb_read_round(int fd, uint32_t round, struct cell_result *res,
-		  size_t ncells, int timeout_ms, char *err, size_t errlen)
+		  size_t ncells, int timeout_ms, struct strbuf *err)
 {
 	for (size_t i = 0; i < ncells; i++)
-		if (read_frame(fd, (uint32_t)i, round, &res[i], timeout_ms, err,
-			       errlen) != 0)
+		if (read_frame(fd, (uint32_t)i, round, &res[i], timeout_ms, err) != 0)
 			return -1;
 	return 0;
 }
@@ -441,11 +437,10 @@ static int child_main(void *arg)
 	if (send_hello(a->data_fd, b->ncells, &cs.cal, &cs.cc, &warmup) != 0)
 		return CHILD_WRITE_FAILED;
 	for (;;) {
-		char why[64];
+		_cleanup_strbuf_ struct strbuf why = STRBUF_INIT;
 
 		/* EOF: the parent is gone or done. */
-		if (read_full(a->cmd_fd, &cmd, sizeof(cmd), 24 * 3600 * 1000, why,
-			      sizeof(why)) != 0)
+		if (read_full(a->cmd_fd, &cmd, sizeof(cmd), 24 * 3600 * 1000, &why) != 0)
 			break;
 		if (cmd.magic != TB_MAGIC || (cmd.op != CMD_ROUND && cmd.op != CMD_QUIT)) {
 			rc = CHILD_BAD_COMMAND;
@@ -540,9 +535,9 @@ static int read_setup(int fd, struct timens_bench *b, const struct catalog *cat,
 		      struct cell **cells, int *cpu)
 {
 	struct tb_setup h;
-	char why[64];
+	_cleanup_strbuf_ struct strbuf why = STRBUF_INIT;
 
-	if (read_full(fd, &h, sizeof(h), 30000, why, sizeof(why)) != 0 ||
+	if (read_full(fd, &h, sizeof(h), 30000, &why) != 0 ||
 	    !setup_plausible(&h))
 		return -1;
 	memset(b, 0, sizeof(*b));
@@ -556,7 +551,7 @@ static int read_setup(int fd, struct timens_bench *b, const struct catalog *cat,
 		struct tb_setup_cell c;
 		const struct cell *found;
 
-		if (read_full(fd, &c, sizeof(c), 30000, why, sizeof(why)) != 0)
+		if (read_full(fd, &c, sizeof(c), 30000, &why) != 0)
 			return -1;
 		c.name[sizeof(c.name) - 1] = '\0';
 		found = find_worker_cell(cat, &c);
@@ -658,14 +653,14 @@ static void close_fd(int *fd)
 	*fd = -1;
 }
 
-static pid_t fork_child(struct child_args *args, char *err, size_t errlen)
+static pid_t fork_child(struct child_args *args, struct strbuf *err)
 {
 	pid_t pid;
 
 	fflush(NULL);	/* the child must not repeat buffered output */
 	pid = fork();
 	if (pid < 0) {
-		snprintf(err, errlen, "fork: %s", strerror(errno));
+		strbuf_setf(err, "fork: %s", strerror(errno));
 		return -1;
 	}
 	if (pid == 0)
@@ -736,58 +731,58 @@ static _noreturn_ void exec_worker(const struct tb_side_spec *spec,
 }
 
 static pid_t fork_exec_worker(const struct tb_side_spec *spec,
-			      const struct child_args *a, char *err, size_t errlen)
+			      const struct child_args *a, struct strbuf *err)
 {
 	pid_t pid;
 
 	fflush(NULL);
 	pid = fork();
 	if (pid < 0)
-		snprintf(err, errlen, "fork: %s", strerror(errno));
+		strbuf_setf(err, "fork: %s", strerror(errno));
 	else if (pid == 0)
 		exec_worker(spec, a);
 	return pid;
 }
 
 static int spawn_side(struct timens_bench *b, size_t s, struct child_args *args,
-		      char *err, size_t errlen)
+		      struct strbuf *err)
 {
 	struct tb_side *side = &b->side[s];
 
 	switch (side->spec.how) {
 	case TB_FORK:
-		side->pid = fork_child(args, err, errlen);
+		side->pid = fork_child(args, err);
 		return side->pid > 0 ? 0 : -1;
 	case TB_EXEC:
-		side->pid = fork_exec_worker(&side->spec, args, err, errlen);
+		side->pid = fork_exec_worker(&side->spec, args, err);
 		return side->pid > 0 ? 0 : -1;
 	case TB_IN_TIMENS:
 		break;
 	}
-	return timens_spawn(&b->off, child_main, args, &side->pid, err, errlen);
+	return timens_spawn(&b->off, child_main, args, &side->pid, err);
 }
 
-int tbench_start(struct timens_bench *b, size_t s, char *err, size_t errlen)
+int tbench_start(struct timens_bench *b, size_t s, struct strbuf *err)
 {
 	struct tb_side *side = &b->side[s];
 	struct child_args args = { .b = b, .cpu = side->spec.cpu };
 	int cmd[2], data[2];
 	struct tb_hello h;
-	char why[200];
+	_cleanup_strbuf_ struct strbuf why = STRBUF_INIT;
 
 	if (pipe2(cmd, O_CLOEXEC) != 0) {
-		snprintf(err, errlen, "pipe: %s", strerror(errno));
+		strbuf_setf(err, "pipe: %s", strerror(errno));
 		return -1;
 	}
 	if (pipe2(data, O_CLOEXEC) != 0) {
-		snprintf(err, errlen, "pipe: %s", strerror(errno));
+		strbuf_setf(err, "pipe: %s", strerror(errno));
 		close(cmd[0]);
 		close(cmd[1]);
 		return -1;
 	}
 	args.cmd_fd = cmd[0];
 	args.data_fd = data[1];
-	if (spawn_side(b, s, &args, err, errlen) != 0) {
+	if (spawn_side(b, s, &args, err) != 0) {
 		int e = errno;
 
 		close(cmd[0]);
@@ -803,15 +798,15 @@ int tbench_start(struct timens_bench *b, size_t s, char *err, size_t errlen)
 	side->data_fd = data[0];
 	side->started = true;
 	if (side->spec.how == TB_EXEC && send_setup(b, side) != 0) {
-		snprintf(err, errlen, "the %s side did not start: cannot send its "
-			 "cells: %s", side->spec.name, strerror(errno));
+		strbuf_setf(err, "the %s side did not start: cannot send its "
+			    "cells: %s", side->spec.name, strerror(errno));
 		abandon(side);
 		errno = EIO;
 		return -1;
 	}
-	if (tb_read_hello(side->data_fd, b->ncells, &h, 30000, why, sizeof(why)) != 0) {
-		snprintf(err, errlen, "the %s side did not start: %s",
-			 side->spec.name, why);
+	if (tb_read_hello(side->data_fd, b->ncells, &h, 30000, &why) != 0) {
+		strbuf_setf(err, "the %s side did not start: %s",
+			    side->spec.name, why.buf);
 		abandon(side);
 		errno = EIO;
 		return -1;
@@ -832,29 +827,28 @@ static int send_cmd(struct tb_side *side, uint32_t op, uint32_t round)
 	return fd_write_all(side->cmd_fd, &cmd, sizeof(cmd));
 }
 
-int tbench_round(struct timens_bench *b, size_t s, unsigned k, char *err,
-		 size_t errlen)
+int tbench_round(struct timens_bench *b, size_t s, unsigned k, struct strbuf *err)
 {
 	struct tb_side *side = &b->side[s];
-	char why[200];
+	_cleanup_strbuf_ struct strbuf why = STRBUF_INIT;
 
 	if (!side->started) {
-		snprintf(err, errlen, "the %s side is not running", b->side[s].spec.name);
+		strbuf_setf(err, "the %s side is not running", b->side[s].spec.name);
 		return -1;
 	}
 	if (send_cmd(side, CMD_ROUND, k) != 0) {
-		snprintf(err, errlen, "the %s side is gone: %s", b->side[s].spec.name,
-			 strerror(errno));
+		strbuf_setf(err, "the %s side is gone: %s", b->side[s].spec.name,
+			    strerror(errno));
 		abandon(side);
 		return -1;
 	}
 	side->rounds = xrealloc(side->rounds, (side->nrounds + 1) * sizeof(*side->rounds));
 	if (tb_read_round(side->data_fd, k, side->res, b->ncells,
-			  round_timeout_ms(b), why, sizeof(why)) != 0 ||
+			  round_timeout_ms(b), &why) != 0 ||
 	    tb_read_tail(side->data_fd, k, &side->rounds[side->nrounds],
-			 round_timeout_ms(b), why, sizeof(why)) != 0) {
-		snprintf(err, errlen, "the %s side, repetition %u: %s",
-			 b->side[s].spec.name, k + 1, why);
+			 round_timeout_ms(b), &why) != 0) {
+		strbuf_setf(err, "the %s side, repetition %u: %s",
+			    b->side[s].spec.name, k + 1, why.buf);
 		abandon(side);
 		return -1;
 	}
@@ -897,7 +891,7 @@ size_t tbench_side_at(const struct timens_bench *b, unsigned k, size_t j)
 }
 
 int tbench_run(struct timens_bench *b, const struct tbench_hooks *h,
-	       unsigned *done, char *err, size_t errlen)
+	       unsigned *done, struct strbuf *err)
 {
 	unsigned reps = b->cfg.rounds;
 	struct progress prog;
@@ -914,9 +908,9 @@ int tbench_run(struct timens_bench *b, const struct tbench_hooks *h,
 				 reps, b->side[s].spec.name);
 			progress_update(&prog, b->nsides * k + j, what);
 			if (h->before_round)
-				rc = h->before_round(h->ctx, s, k, err, errlen);
+				rc = h->before_round(h->ctx, s, k, err);
 			if (!rc)
-				rc = tbench_round(b, s, k, err, errlen);
+				rc = tbench_round(b, s, k, err);
 		}
 		if (!rc)
 			(*done)++;
@@ -978,7 +972,7 @@ void tbench_record_side(const struct timens_bench *b, size_t s,
 	run->quality = record_quality(&q, NULL);
 }
 
-int tbench_stop(struct timens_bench *b, char *err, size_t errlen)
+int tbench_stop(struct timens_bench *b, struct strbuf *err)
 {
 	int rc = 0;
 
@@ -994,8 +988,8 @@ int tbench_stop(struct timens_bench *b, char *err, size_t errlen)
 		status = reap(side->pid, side->child);
 		side->started = false;
 		if (status != 0 && rc == 0) {
-			snprintf(err, errlen, "the %s side exited with status %d",
-				 b->side[s].spec.name, status);
+			strbuf_setf(err, "the %s side exited with status %d",
+				    b->side[s].spec.name, status);
 			rc = -1;
 		}
 	}

@@ -45,6 +45,7 @@
 #include <stdio.h>
 #include <sys/types.h>
 
+#include "basic/strbuf.h"
 #include "probe/catalog.h"
 #include "probe/cycles.h"
 #include "probe/disturb.h"
@@ -148,11 +149,10 @@ int tbench_worker(int cmd_fd, int data_fd);
  * hello. 0, or -1 with the reason in err (errno EPERM from timens_spawn
  * when not privileged).
  */
-int tbench_start(struct timens_bench *b, size_t s, char *err, size_t errlen);
+int tbench_start(struct timens_bench *b, size_t s, struct strbuf *err);
 
 /* One repetition of every cell on side s; its samples get round number k. */
-int tbench_round(struct timens_bench *b, size_t s, unsigned k, char *err,
-		 size_t errlen);
+int tbench_round(struct timens_bench *b, size_t s, unsigned k, struct strbuf *err);
 
 /*
  * The order of the sides (or exec's commands) in repetition k: side j of
@@ -173,8 +173,7 @@ struct tbench_hooks {
 	 * Before side s measures repetition k (ab switches the clocksource
 	 * there): 0, or -1 with the reason in err. May be NULL.
 	 */
-	int (*before_round)(void *ctx, size_t s, unsigned k, char *err,
-			    size_t errlen);
+	int (*before_round)(void *ctx, size_t s, unsigned k, struct strbuf *err);
 	bool (*stopped)(void);	/* asked to stop: no next repetition */
 	void *ctx;
 };
@@ -185,14 +184,14 @@ struct tbench_hooks {
  * 0, or -1 with the reason in err.
  */
 int tbench_run(struct timens_bench *b, const struct tbench_hooks *h,
-	       unsigned *done, char *err, size_t errlen);
+	       unsigned *done, struct strbuf *err);
 
 /*
  * Tell the children to quit and wait for them; a child that does not
  * quit within a few seconds is killed. 0 when every started child exited
  * cleanly, -1 with the first problem in err.
  */
-int tbench_stop(struct timens_bench *b, char *err, size_t errlen);
+int tbench_stop(struct timens_bench *b, struct strbuf *err);
 
 struct stored_run;
 /*
@@ -256,17 +255,17 @@ struct tb_tail {
  * -1 with the reason in err.
  */
 int tb_read_round(int fd, uint32_t round, struct cell_result *res,
-		  size_t ncells, int timeout_ms, char *err, size_t errlen);
+		  size_t ncells, int timeout_ms, struct strbuf *err);
 
 /*
  * Read a round's tail: checks magic and round and that the figures are
  * plausible (none negative but the unknowns). 0, or -1 with err.
  */
 int tb_read_tail(int fd, uint32_t round, struct round_quality *q, int timeout_ms,
-		 char *err, size_t errlen);
+		 struct strbuf *err);
 
 /* Read the hello; checks magic, version and ncells. 0 or -1 with err. */
 int tb_read_hello(int fd, size_t ncells, struct tb_hello *h, int timeout_ms,
-		  char *err, size_t errlen);
+		  struct strbuf *err);
 
 #endif

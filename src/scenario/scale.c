@@ -113,23 +113,23 @@ size_t scale_default_series(unsigned ncpus, unsigned *out, size_t cap)
 /* ---- parsing -------------------------------------------------------- */
 
 static bool parse_count(const char *s, size_t len, unsigned min, unsigned max,
-			unsigned *v, char *why, size_t wlen)
+			unsigned *v, struct strbuf *why)
 {
 	char buf[32];
 	long x;
 
 	if (len == 0 || len >= sizeof(buf)) {
-		snprintf(why, wlen, "'%.*s' is not a number", (int)len, s);
+		strbuf_setf(why, "'%.*s' is not a number", (int)len, s);
 		return false;
 	}
 	memcpy(buf, s, len);
 	buf[len] = '\0';
 	if (!parse_int(buf, LONG_MIN, LONG_MAX, &x)) {
-		snprintf(why, wlen, "'%s' is not a number", buf);
+		strbuf_setf(why, "'%s' is not a number", buf);
 		return false;
 	}
 	if (x < (long)min || x > (long)max) {
-		snprintf(why, wlen, "%s is out of range (%u to %u)", buf, min, max);
+		strbuf_setf(why, "%s is out of range (%u to %u)", buf, min, max);
 		return false;
 	}
 	*v = (unsigned)x;
@@ -138,23 +138,22 @@ static bool parse_count(const char *s, size_t len, unsigned min, unsigned max,
 
 /* One item: "N" or "A-B". A leading '-' is a (bad) negative number. */
 static bool parse_item(const char *s, size_t len, unsigned min, unsigned max,
-		       struct counts *c, char *why, size_t wlen)
+		       struct counts *c, struct strbuf *why)
 {
 	const char *dash = len > 1 ? memchr(s + 1, '-', len - 1) : NULL;
 	unsigned a, b;
 
 	if (!dash) {
-		if (!parse_count(s, len, min, max, &a, why, wlen))
+		if (!parse_count(s, len, min, max, &a, why))
 			return false;
 		counts_add(c, a);
 		return true;
 	}
-	if (!parse_count(s, (size_t)(dash - s), min, max, &a, why, wlen) ||
-	    !parse_count(dash + 1, len - (size_t)(dash - s) - 1, min, max, &b,
-			 why, wlen))
+	if (!parse_count(s, (size_t)(dash - s), min, max, &a, why) ||
+	    !parse_count(dash + 1, len - (size_t)(dash - s) - 1, min, max, &b, why))
 		return false;
 	if (b < a) {
-		snprintf(why, wlen, "descending range '%.*s'", (int)len, s);
+		strbuf_setf(why, "descending range '%.*s'", (int)len, s);
 		return false;
 	}
 	counts_add_seq(c, a, 1, b);
@@ -162,7 +161,7 @@ static bool parse_item(const char *s, size_t len, unsigned min, unsigned max,
 }
 
 bool scale_parse_counts(const char *arg, unsigned min, unsigned max,
-			unsigned **out, size_t *n, char *why, size_t len)
+			unsigned **out, size_t *n, struct strbuf *why)
 {
 	struct counts c = { 0 };
 	const char *p = arg;
@@ -170,14 +169,14 @@ bool scale_parse_counts(const char *arg, unsigned min, unsigned max,
 	*out = NULL;
 	*n = 0;
 	if (!arg || !*arg) {
-		snprintf(why, len, "empty list");
+		strbuf_setf(why, "empty list");
 		return false;
 	}
 	for (;;) {
 		const char *comma = strchr(p, ',');
 		size_t ilen = comma ? (size_t)(comma - p) : strlen(p);
 
-		if (!parse_item(p, ilen, min, max, &c, why, len)) {
+		if (!parse_item(p, ilen, min, max, &c, why)) {
 			free(c.v);
 			return false;
 		}

@@ -20,6 +20,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "basic/strbuf.h"
 #include "probe/catalog.h"
 
 /* The most threads one run may start ("always allowing up to 128"). */
@@ -58,7 +59,7 @@ size_t scale_default_series(unsigned ncpus, unsigned *out, size_t cap);
  * not a number or out of range, or a descending range.
  */
 bool scale_parse_counts(const char *arg, unsigned min, unsigned max,
-			unsigned **out, size_t *n, char *why, size_t len);
+			unsigned **out, size_t *n, struct strbuf *why);
 
 /*
  * The calls thread i of nthreads makes when they share total calls: the

@@ -298,7 +298,7 @@ static _noreturn_ void child_main(const struct verify *v, const struct abi_case 
 }
 
 static int run_case(const struct verify *v, const struct abi_case *c,
-		    struct abi_outcome *o, char *err, size_t errlen)
+		    struct abi_outcome *o, struct strbuf *err)
 {
 	struct pollfd pfd;
 	int fds[2], status;
@@ -307,13 +307,13 @@ static int run_case(const struct verify *v, const struct abi_case *c,
 
 	memset(o, 0, sizeof(*o));
 	if (pipe2(fds, O_CLOEXEC) != 0) {
-		snprintf(err, errlen, "pipe: %s", strerror(errno));
+		strbuf_setf(err, "pipe: %s", strerror(errno));
 		return -1;
 	}
 	fflush(NULL);
 	pid = fork();
 	if (pid < 0) {
-		snprintf(err, errlen, "fork: %s", strerror(errno));
+		strbuf_setf(err, "fork: %s", strerror(errno));
 		close(fds[0]);
 		close(fds[1]);
 		return -1;
@@ -373,13 +373,14 @@ static bool interposer_excuses(struct verify *v, const struct abi_case *c,
 	const char *who = verify_libc_interposer(v, c->api);
 	struct abi_outcome own_o;
 	struct verify own;
-	char own_got[96], err[160];
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
+	char own_got[96];
 
 	if (c->path != PATH_LIBC || !*who)
 		return false;
 	own = *v;
 	own.libc_own = true;
-	if (run_case(&own, c, &own_o, err, sizeof(err)) != 0)
+	if (run_case(&own, c, &own_o, &err) != 0)
 		return false;
 	abi_outcome_format(c->path, &own_o, own_got, sizeof(own_got));
 	if (!abi_outcome_ok(c->path, c->expect, c->expect_err, &own_o)) {
@@ -398,11 +399,12 @@ static bool interposer_excuses(struct verify *v, const struct abi_case *c,
 static void judge_case(struct verify *v, const struct abi_case *c, const char *note)
 {
 	struct abi_outcome o;
-	char want[96], got[96], err[160];
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
+	char want[96], got[96];
 
 	abi_expect_format(c->path, c->expect, c->expect_err, want, sizeof(want));
-	if (run_case(v, c, &o, err, sizeof(err)) != 0) {
-		verror(v, "%s", err);
+	if (run_case(v, c, &o, &err) != 0) {
+		verror(v, "%s", err.buf);
 		return;
 	}
 	abi_outcome_format(c->path, &o, got, sizeof(got));
@@ -672,15 +674,16 @@ static void aux_case(struct verify *v, const struct abi_case *base)
 	struct timespec ts;
 	struct abi_outcome o;
 	struct vres ref;
-	char want[96], got[96], err[160];
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
+	char want[96], got[96];
 
 	ref = c.api == API_CLOCK_GETTIME ? vcall_gettime(v, PATH_SYSCALL, c.id, &ts) :
 	      vcall_getres(v, PATH_SYSCALL, c.id, &ts);
 	c.expect = ref.failed ? ABI_EXPECT_EINVAL : ABI_EXPECT_OK;
 	c.expect_err = ref.failed ? ref.err : 0;
 	abi_expect_format(c.path, c.expect, c.expect_err, want, sizeof(want));
-	if (run_case(v, &c, &o, err, sizeof(err)) != 0) {
-		verror(v, "%s", err);
+	if (run_case(v, &c, &o, &err) != 0) {
+		verror(v, "%s", err.buf);
 		return;
 	}
 	abi_outcome_format(c.path, &o, got, sizeof(got));

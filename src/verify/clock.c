@@ -190,27 +190,27 @@ static bool has_own_libc(enum api api)
  * when nothing interposes.
  */
 static void blame_interposer(const struct verify *v, const struct subject *s,
-			     enum path p, recheck_fn recheck, char *why, size_t len)
+			     enum path p, recheck_fn recheck, struct strbuf *why)
 {
 	const char *fn = catalog_apis[s->api].name;
 	const char *who = verify_libc_interposer(v, s->api);
 	struct verify own;
 
-	why[0] = '\0';
+	strbuf_reset(why);
 	if (p != PATH_LIBC || !*who)
 		return;
 	if (!has_own_libc(s->api)) {
-		snprintf(why, len, "; %s() is interposed by %s", fn, who);
+		strbuf_setf(why, "; %s() is interposed by %s", fn, who);
 		return;
 	}
 	own = *v;
 	own.libc_own = true;
 	if (recheck(&own, s, vbudget(v)))
-		snprintf(why, len, "; %s() is interposed by %s, and libc's own %s() "
-			 "passes the same check: the interposer is the cause", fn, who, fn);
+		strbuf_setf(why, "; %s() is interposed by %s, and libc's own %s() "
+			    "passes the same check: the interposer is the cause", fn, who, fn);
 	else
-		snprintf(why, len, "; %s() is interposed by %s, but libc's own %s() "
-			 "fails the same check too", fn, who, fn);
+		strbuf_setf(why, "; %s() is interposed by %s, but libc's own %s() "
+			    "fails the same check too", fn, who, fn);
 }
 
 /* ---- bracket ----------------------------------------------------------------- */
@@ -244,13 +244,15 @@ static void bracket_point(struct verify *v, const struct subject *s, enum path p
 	bool rt = realtime_family(s), stepped = false;
 	struct bracket_stats st;
 	struct step_watch w;
-	char why[200], blame[400], a[32], b[32], c[32];
+	_cleanup_strbuf_ struct strbuf why = STRBUF_INIT;
+	_cleanup_strbuf_ struct strbuf blame = STRBUF_INIT;
+	char a[32], b[32], c[32];
 
 	if (rt)
 		step_watch_begin(&w);
 	bracket_run(read_subject, &ref, read_subject, &test, vbudget(v), MIN_READS, &st);
 	if (rt)
-		stepped = step_watch_end(&w, why, sizeof(why));
+		stepped = step_watch_end(&w, &why);
 	if (st.read_error) {
 		vfail(v, "a read failed with %s after %lu good reads",
 		      errno_name(st.read_error), st.reads);
@@ -267,14 +269,14 @@ static void bracket_point(struct verify *v, const struct subject *s, enum path p
 	vdiag(v, "first broken bracket: syscall %s, %s %s, syscall %s", a, pname, b, c);
 	vdiag(v, "the %s read %s", pname, verdict_text(st.first_verdict));
 	if (stepped && st.first_verdict != BRACKET_DENORMAL) {
-		vdiag(v, "%s", why);
+		vdiag(v, "%s", why.buf);
 		vpass(v, "%lu of %lu reads outside their bracket, explained by a "
 		      "REALTIME step, not counted", st.broken, st.reads);
 		return;
 	}
-	blame_interposer(v, s, p, bracket_recheck, blame, sizeof(blame));
+	blame_interposer(v, s, p, bracket_recheck, &blame);
 	vfail(v, "%lu of %lu %s reads outside their syscall bracket, the worst by "
-	      "%lld ns%s", st.broken, st.reads, pname, (long long)st.worst_ns, blame);
+	      "%lld ns%s", st.broken, st.reads, pname, (long long)st.worst_ns, blame.buf);
 }
 
 /* The subjects a walk visits: clock_gettime per clock, then others. */
@@ -344,7 +346,9 @@ static void monotonic_point(struct verify *v, const struct subject *s, enum path
 	bool rt = realtime_family(s), stepped = false;
 	struct mono_stats st;
 	struct step_watch w;
-	char why[200], blame[400], a[32], b[32];
+	_cleanup_strbuf_ struct strbuf why = STRBUF_INIT;
+	_cleanup_strbuf_ struct strbuf blame = STRBUF_INIT;
+	char a[32], b[32];
 	double watched;
 
 	if (rt)
@@ -352,7 +356,7 @@ static void monotonic_point(struct verify *v, const struct subject *s, enum path
 	mono_run(read_subject, &r, vbudget(v), MIN_READS, &st);
 	watched = elapsed_s(v);
 	if (rt)
-		stepped = step_watch_end(&w, why, sizeof(why));
+		stepped = step_watch_end(&w, &why);
 	if (st.read_error) {
 		vfail(v, "a read failed with %s after %lu good reads",
 		      errno_name(st.read_error), st.reads);
@@ -373,15 +377,15 @@ static void monotonic_point(struct verify *v, const struct subject *s, enum path
 	vdiag(v, "largest backward step: read %lu %s, read %lu %s", st.back_at - 1, a,
 	      st.back_at, b);
 	if (stepped) {
-		vdiag(v, "%s", why);
+		vdiag(v, "%s", why.buf);
 		vpass(v, "went backwards %lu times (up to %lld ns), explained by a "
 		      "REALTIME step", st.backward, (long long)st.max_back_ns);
 		return;
 	}
-	blame_interposer(v, s, p, monotonic_recheck, blame, sizeof(blame));
+	blame_interposer(v, s, p, monotonic_recheck, &blame);
 	vfail(v, "went backwards %lu times in %lu reads over %.3f s, by up to %lld ns "
 	      "at read %lu%s", st.backward, st.reads, watched, (long long)st.max_back_ns,
-	      st.back_at, blame);
+	      st.back_at, blame.buf);
 }
 
 void verify_monotonic(struct verify *v)
@@ -436,18 +440,20 @@ static void cross_cpu_point(struct verify *v, const struct subject *s, enum path
 	bool rt = realtime_family(s), stepped = false;
 	struct xcpu_result res;
 	struct step_watch w;
-	char why[200], blame[400], a[32], b[32];
+	_cleanup_strbuf_ struct strbuf why = STRBUF_INIT;
+	_cleanup_strbuf_ struct strbuf blame = STRBUF_INIT;
+	char a[32], b[32];
 
 	if (rt)
 		step_watch_begin(&w);
 	if (xcpu_run(&cfg, &res) != 0) {
 		verror(v, "cannot start one thread per CPU: %s", strerror(errno));
 		if (rt)
-			step_watch_end(&w, why, sizeof(why));
+			step_watch_end(&w, &why);
 		return;
 	}
 	if (rt)
-		stepped = step_watch_end(&w, why, sizeof(why));
+		stepped = step_watch_end(&w, &why);
 	if (res.pin_error && verify_cpu_went_offline(res.pin_cpu, res.pin_error)) {
 		vskip(v, "CPU %d was offline when the check pinned to it (CPU hotplug "
 		      "since the run started)", res.pin_cpu);
@@ -472,16 +478,16 @@ static void cross_cpu_point(struct verify *v, const struct subject *s, enum path
 	vdiag(v, "CPU %d read %s, then CPU %d read %s", res.back_from_cpu, a,
 	      res.back_to_cpu, b);
 	if (stepped) {
-		vdiag(v, "%s", why);
+		vdiag(v, "%s", why.buf);
 		vpass(v, "largest backward step %lld ns, explained by a REALTIME step",
 		      (long long)res.max_back_ns);
 		return;
 	}
-	blame_interposer(v, s, p, cross_cpu_recheck, blame, sizeof(blame));
+	blame_interposer(v, s, p, cross_cpu_recheck, &blame);
 	vfail(v, "largest backward step %lld ns, from CPU %d's read to CPU %d's at "
 	      "exchange %lu (%lu of %lu reads went backwards)%s",
 	      (long long)res.max_back_ns, res.back_from_cpu, res.back_to_cpu,
-	      res.back_at, res.backward, res.exchanges, blame);
+	      res.back_at, res.backward, res.exchanges, blame.buf);
 }
 
 void verify_cross_cpu(struct verify *v)
@@ -566,7 +572,7 @@ static void step_point(struct verify *v, const struct subject *s, enum path p,
 	struct reader r = make_reader(v, s, p);
 	struct gran_stats st;
 	struct timespec res = { 0, 1000 };	/* gettimeofday counts microseconds */
-	char why[240];
+	_cleanup_strbuf_ struct strbuf why = STRBUF_INIT;
 	double min_s, max_s;
 
 	if (s->clock) {
@@ -591,22 +597,22 @@ static void step_point(struct verify *v, const struct subject *s, enum path p,
 		vfail(v, "the clock never moved in %lu reads (%.3f s)", st.reads, max_s);
 		return;
 	}
-	if (!granularity_agrees(ts_ns(&res), st.min_step_ns, kind, why, sizeof(why))) {
+	if (!granularity_agrees(ts_ns(&res), st.min_step_ns, kind, &why)) {
 		vdiag(v, "reported resolution %lld ns, smallest observed step %lld ns "
 		      "over %lu steps", (long long)ts_ns(&res),
 		      (long long)st.min_step_ns, st.steps);
-		vfail(v, "%s", why);
+		vfail(v, "%s", why.buf);
 		return;
 	}
 	if (kind == CLOCK_KIND_COARSE)
-		vpass(v, "%s (%lu steps)", why, st.steps);
+		vpass(v, "%s (%lu steps)", why.buf, st.steps);
 	else if (gran_step_is_read_cost(&st))
 		vpass(v, "%s; %lu of %lu reads saw the clock move, so the step is the "
 		      "cost of a read and bounds the clock's own step only from above",
-		      why, st.steps, st.reads - 1);
+		      why.buf, st.steps, st.reads - 1);
 	else
 		vpass(v, "%s; only %lu of %lu reads saw the clock move, so %lld ns is the "
-		      "clock's own step", why, st.steps, st.reads - 1,
+		      "clock's own step", why.buf, st.steps, st.reads - 1,
 		      (long long)st.min_step_ns);
 }
 
@@ -695,8 +701,8 @@ static void agree_note(struct agree *a, int64_t lo, int64_t x, int64_t hi)
 static void agree_report(struct verify *v, const struct agree *a, bool rt,
 			 struct step_watch *w, const char *what, const char *unit)
 {
-	char why[200];
-	bool stepped = rt && w && step_watch_end(w, why, sizeof(why));
+	_cleanup_strbuf_ struct strbuf why = STRBUF_INIT;
+	bool stepped = rt && w && step_watch_end(w, &why);
 
 	if (a->error) {
 		vfail(v, "a read failed with %s", errno_name(a->error));
@@ -716,7 +722,7 @@ static void agree_report(struct verify *v, const struct agree *a, bool rt,
 		vdiag(v, "first disagreement: expected %lld <= %lld <= %lld (%s)",
 		      (long long)a->lo, (long long)a->x, (long long)a->hi, unit);
 	if (stepped) {
-		vdiag(v, "%s", why);
+		vdiag(v, "%s", why.buf);
 		vpass(v, "%lu of %lu rounds disagree, explained by a REALTIME step",
 		      a->broken, a->rounds);
 		return;
@@ -795,9 +801,9 @@ static void tai_offset(struct verify *v, enum path p)
 		agree_note(&a, ts_ns(&r1), ts_ns(&tai) - tx1.tai * 1000000000LL, ts_ns(&r2));
 	}
 	if (adjtimex(&tx2) >= 0 && tx2.tai != tx1.tai) {
-		char why[200];
+		_cleanup_strbuf_ struct strbuf why = STRBUF_INIT;
 
-		step_watch_end(&w, why, sizeof(why));
+		step_watch_end(&w, &why);
 		vskip(v, "the kernel's TAI offset changed during the check (%d -> %d s)",
 		      tx1.tai, tx2.tai);
 		return;

@@ -192,27 +192,26 @@ bool gran_step_is_read_cost(const struct gran_stats *st)
  */
 #define COARSE_MAX_TICKS 4
 
-static bool coarse_step_agrees(int64_t res_ns, int64_t step_ns, char *why,
-			       size_t len)
+static bool coarse_step_agrees(int64_t res_ns, int64_t step_ns, struct strbuf *why)
 {
 	int64_t ticks = (step_ns + res_ns / 2) / res_ns;
 
 	if (ticks < 1 || llabs(step_ns - ticks * res_ns) > res_ns / 10) {
-		snprintf(why, len, "a coarse clock steps by whole ticks of its resolution "
-			 "(%lld ns) but the finest step seen between two reads is %lld ns",
-			 (long long)res_ns, (long long)step_ns);
+		strbuf_setf(why, "a coarse clock steps by whole ticks of its resolution "
+			    "(%lld ns) but the finest step seen between two reads is %lld ns",
+			    (long long)res_ns, (long long)step_ns);
 		return false;
 	}
 	if (ticks > COARSE_MAX_TICKS) {
-		snprintf(why, len, "the finest step seen between two reads, %lld ns, is "
-			 "%lld ticks of %lld ns: the clock does not step per tick", (long long)step_ns,
-			 (long long)ticks, (long long)res_ns);
+		strbuf_setf(why, "the finest step seen between two reads, %lld ns, is "
+			    "%lld ticks of %lld ns: the clock does not step per tick",
+			    (long long)step_ns, (long long)ticks, (long long)res_ns);
 		return false;
 	}
-	snprintf(why, len, "the finest step seen between two reads is %lld ns, %lld "
-		 "whole tick%s of its resolution (%lld ns, %.0f Hz), as a coarse clock "
-		 "steps", (long long)step_ns, (long long)ticks, ticks > 1 ? "s" : "",
-		 (long long)res_ns, 1e9 / (double)res_ns);
+	strbuf_setf(why, "the finest step seen between two reads is %lld ns, %lld "
+		    "whole tick%s of its resolution (%lld ns, %.0f Hz), as a coarse clock "
+		    "steps", (long long)step_ns, (long long)ticks, ticks > 1 ? "s" : "",
+		    (long long)res_ns, 1e9 / (double)res_ns);
 	return true;
 }
 
@@ -220,31 +219,31 @@ static bool coarse_step_agrees(int64_t res_ns, int64_t step_ns, char *why,
 #define FINE_STEP_LIMIT_NS 100000
 
 bool granularity_agrees(int64_t res_ns, int64_t step_ns, enum clock_kind kind,
-			char *why, size_t len)
+			struct strbuf *why)
 {
 	int64_t limit;
 
 	if (res_ns <= 0) {
-		snprintf(why, len, "the reported resolution %lld ns is not positive",
-			 (long long)res_ns);
+		strbuf_setf(why, "the reported resolution %lld ns is not positive",
+			    (long long)res_ns);
 		return false;
 	}
 	if (kind == CLOCK_KIND_COARSE)
-		return coarse_step_agrees(res_ns, step_ns, why, len);
+		return coarse_step_agrees(res_ns, step_ns, why);
 	limit = res_ns > FINE_STEP_LIMIT_NS ? res_ns : FINE_STEP_LIMIT_NS;
 	if (step_ns >= res_ns && step_ns <= limit) {
-		snprintf(why, len, "the finest step seen between two reads is %lld ns: "
-			 "not below the reported resolution (%lld ns), not above %lld ns "
-			 "(a clock that moves between ticks)", (long long)step_ns,
-			 (long long)res_ns, (long long)limit);
+		strbuf_setf(why, "the finest step seen between two reads is %lld ns: "
+			    "not below the reported resolution (%lld ns), not above %lld ns "
+			    "(a clock that moves between ticks)", (long long)step_ns,
+			    (long long)res_ns, (long long)limit);
 		return true;
 	}
-	snprintf(why, len, "the finest step seen between two reads, %lld ns, is %s "
-		 "%lld ns (%s)", (long long)step_ns, step_ns < res_ns ? "below" : "above",
-		 (long long)(step_ns < res_ns ? res_ns : limit),
-		 step_ns < res_ns ? "the reported resolution: the clock moved by less "
-		 "than it says it can" : "a clock with a fine resolution moves between "
-		 "ticks");
+	strbuf_setf(why, "the finest step seen between two reads, %lld ns, is %s "
+		    "%lld ns (%s)", (long long)step_ns, step_ns < res_ns ? "below" : "above",
+		    (long long)(step_ns < res_ns ? res_ns : limit),
+		    step_ns < res_ns ? "the reported resolution: the clock moved by less "
+		    "than it says it can" : "a clock with a fine resolution moves between "
+		    "ticks");
 	return false;
 }
 
@@ -385,7 +384,7 @@ void step_watch_begin(struct step_watch *w)
  * could break a bracket of syscall reads. */
 #define STEP_SLACK_NS 1000000
 
-bool step_watch_end(struct step_watch *w, char *why, size_t len)
+bool step_watch_end(struct step_watch *w, struct strbuf *why)
 {
 	struct rt_offset end;
 	uint64_t expirations;
@@ -399,13 +398,13 @@ bool step_watch_end(struct step_watch *w, char *why, size_t len)
 	}
 	read_rt_offset(&end);
 	if (cancelled) {
-		snprintf(why, len, "CLOCK_REALTIME was set during the check "
-			 "(a TFD_TIMER_CANCEL_ON_SET timerfd was cancelled)");
+		strbuf_setf(why, "CLOCK_REALTIME was set during the check "
+			    "(a TFD_TIMER_CANCEL_ON_SET timerfd was cancelled)");
 		return true;
 	}
 	if (rt_offset_stepped(&w->start, &end, STEP_SLACK_NS)) {
-		snprintf(why, len, "CLOCK_REALTIME - CLOCK_MONOTONIC moved by %lld ns "
-			 "during the check", (long long)(end.off_ns - w->start.off_ns));
+		strbuf_setf(why, "CLOCK_REALTIME - CLOCK_MONOTONIC moved by %lld ns "
+			    "during the check", (long long)(end.off_ns - w->start.off_ns));
 		return true;
 	}
 	return false;

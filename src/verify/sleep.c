@@ -140,7 +140,7 @@ static void on_alarm(int sig)
 #define REM_SLEEP_NS 50000000L
 #define REM_SIGNAL_NS 5000000L
 
-static int interrupted_sleep(const struct sleeper *s, char *why, size_t len)
+static int interrupted_sleep(const struct sleeper *s, struct strbuf *why)
 {
 	struct itimerval it = { .it_value = { 0, REM_SIGNAL_NS / 1000 } };
 	struct timespec req = { 0, REM_SLEEP_NS }, rem = { -1, -1 }, t0, t1;
@@ -161,18 +161,18 @@ static int interrupted_sleep(const struct sleeper *s, char *why, size_t len)
 	slept = REM_SLEEP_NS - ts_ns(&rem);
 	passed = ts_ns(&t1) - ts_ns(&t0);
 	if (e != EINTR)
-		snprintf(why, len, "a 50 ms sleep interrupted after 5 ms ended with %s, "
-			 "expected EINTR", e ? errno_name(e) : "success");
+		strbuf_setf(why, "a 50 ms sleep interrupted after 5 ms ended with %s, "
+			    "expected EINTR", e ? errno_name(e) : "success");
 	else if (!ts_normalized(&rem) || ts_ns(&rem) <= 0 || ts_ns(&rem) > REM_SLEEP_NS)
-		snprintf(why, len, "a 50 ms sleep interrupted after 5 ms left %lld.%09ld s "
-			 "remaining, expected (0, 0.05] s", (long long)rem.tv_sec, rem.tv_nsec);
+		strbuf_setf(why, "a 50 ms sleep interrupted after 5 ms left %lld.%09ld s "
+			    "remaining, expected (0, 0.05] s", (long long)rem.tv_sec, rem.tv_nsec);
 	else if (slept > passed)
-		snprintf(why, len, "a 50 ms sleep interrupted after 5 ms says it slept "
-			 "%lld ns, but only %lld ns passed", (long long)slept,
-			 (long long)passed);
+		strbuf_setf(why, "a 50 ms sleep interrupted after 5 ms says it slept "
+			    "%lld ns, but only %lld ns passed", (long long)slept,
+			    (long long)passed);
 	else {
-		snprintf(why, len, "interrupted after %.1f ms, %.1f ms remained",
-			 (double)passed / 1e6, (double)ts_ns(&rem) / 1e6);
+		strbuf_setf(why, "interrupted after %.1f ms, %.1f ms remained",
+			    (double)passed / 1e6, (double)ts_ns(&rem) / 1e6);
 		return 0;
 	}
 	return -1;
@@ -182,7 +182,8 @@ static void sleep_point(struct verify *v, const struct sleeper *s, bool rt)
 {
 	struct sleep_stats st;
 	struct step_watch w;
-	char why[200], rem[200];
+	_cleanup_strbuf_ struct strbuf why = STRBUF_INIT;
+	_cleanup_strbuf_ struct strbuf rem = STRBUF_INIT;
 	int64_t med;
 
 	memset(&st, 0, sizeof(st));
@@ -191,8 +192,8 @@ static void sleep_point(struct verify *v, const struct sleeper *s, bool rt)
 	sleep_series(s, sleep_lengths_ns, ARRAY_SIZE(sleep_lengths_ns), &st);
 	if (v->opt->long_run)
 		sleep_series(s, long_lengths_ns, ARRAY_SIZE(long_lengths_ns), &st);
-	if (rt && step_watch_end(&w, why, sizeof(why)) && st.early_ns) {
-		vskip(v, "a sleep ended %lld ns early, but %s", (long long)st.early_ns, why);
+	if (rt && step_watch_end(&w, &why) && st.early_ns) {
+		vskip(v, "a sleep ended %lld ns early, but %s", (long long)st.early_ns, why.buf);
 		return;
 	}
 	if (st.error) {
@@ -212,13 +213,13 @@ static void sleep_point(struct verify *v, const struct sleeper *s, bool rt)
 		      (double)med / 1e6, UNREASONABLE_LATENESS_NS / 1e6);
 		return;
 	}
-	if (interrupted_sleep(s, rem, sizeof(rem))) {
-		vfail(v, "%s", rem);
+	if (interrupted_sleep(s, &rem)) {
+		vfail(v, "%s", rem.buf);
 		return;
 	}
 	vpass(v, "%zu sleeps of 0 to %s, none early; late by a median %.1f us, at most "
 	      "%.1f us; %s", st.n, v->opt->long_run ? "1 s" : "10 ms", (double)med / 1e3,
-	      (double)st.late_ns[st.n - 1] / 1e3, rem);
+	      (double)st.late_ns[st.n - 1] / 1e3, rem.buf);
 }
 
 /* Whether the clock follows REALTIME, which a step moves. */

@@ -107,14 +107,14 @@ struct clocksources {
 };
 
 /* The available clocksources and the current one; false with why. */
-static bool read_clocksources(struct clocksources *cs, char *why, size_t len)
+static bool read_clocksources(struct clocksources *cs, struct strbuf *why)
 {
 	char line[512], *save = NULL;
 
 	memset(cs, 0, sizeof(*cs));
 	if (!read_line_file(AVAILABLE_CLOCKSOURCE, line, sizeof(line)) ||
 	    !read_line_file(CURRENT_CLOCKSOURCE, cs->current, sizeof(cs->current))) {
-		snprintf(why, len, "cannot read %s: %s", CLOCKSOURCE_DIR, strerror(errno));
+		strbuf_setf(why, "cannot read %s: %s", CLOCKSOURCE_DIR, strerror(errno));
 		return false;
 	}
 	for (char *t = strtok_r(line, " ", &save); t && cs->n < MAX_CLOCKSOURCES;
@@ -273,41 +273,40 @@ static void judge_switch(struct verify *v, const struct switch_job *j,
 	      res->switches, restored);
 }
 
-/* Why the clocksource cannot be switched here, or NULL. */
-static const char *switch_unavailable(const struct clocksources *cs, char *why,
-				      size_t len)
+/* Whether the clocksource cannot be switched here; true with why. */
+static bool switch_unavailable(const struct clocksources *cs, struct strbuf *why)
 {
 	if (access(CURRENT_CLOCKSOURCE, W_OK) != 0) {
-		snprintf(why, len, "switching the clocksource needs root (%s: %s)",
-			 CURRENT_CLOCKSOURCE, errno_name(errno));
-		return why;
+		strbuf_setf(why, "switching the clocksource needs root (%s: %s)",
+			    CURRENT_CLOCKSOURCE, errno_name(errno));
+		return true;
 	}
 	if (cs->n < 2) {
-		snprintf(why, len, "only one clocksource (%s) is available",
-			 cs->current);
-		return why;
+		strbuf_setf(why, "only one clocksource (%s) is available",
+			    cs->current);
+		return true;
 	}
-	return NULL;
+	return false;
 }
 
 static void switch_point(struct verify *v, const struct clock_info *ci, enum path p)
 {
 	struct switch_job j = { .v = v, .reader = { v, p, ci->id }, .seconds = vbudget(v) };
 	int cpus[CPU_SETSIZE];
-	char list[256], why[300], err[160];
+	_cleanup_strbuf_ struct strbuf why = STRBUF_INIT, err = STRBUF_INIT;
+	char list[256];
 	struct clocksources cs;
 	struct guard g;
 	int status, lock;
 
-	if (!read_clocksources(&cs, why, sizeof(why)) ||
-	    switch_unavailable(&cs, why, sizeof(why))) {
-		vskip(v, "%s", why);
+	if (!read_clocksources(&cs, &why) || switch_unavailable(&cs, &why)) {
+		vskip(v, "%s", why.buf);
 		return;
 	}
 	/* Inherited by the guard's child and restorer: held until all is back. */
-	lock = clocksource_lock(30, why, sizeof(why));
+	lock = clocksource_lock(30, &why);
 	if (lock < 0) {
-		vskip(v, "%s", why);
+		vskip(v, "%s", why.buf);
 		return;
 	}
 	guard_init(&g);
@@ -316,16 +315,16 @@ static void switch_point(struct verify *v, const struct clock_info *ci, enum pat
 	j.ncpus = verify_cpu_list(v, cpus, ARRAY_SIZE(cpus), list, sizeof(list));
 	j.res = shared_alloc(sizeof(*j.res));
 	if (!j.res || guard_add_file(&g, CURRENT_CLOCKSOURCE, "current_clocksource",
-				     err, sizeof(err))) {
-		verror(v, "%s", j.res ? err : strerror(errno));
+				     &err)) {
+		verror(v, "%s", j.res ? err.buf : strerror(errno));
 		if (j.res)
 			munmap(j.res, sizeof(*j.res));
 		close(lock);
 		return;
 	}
-	status = guard_run(&g, switch_child, &j, err, sizeof(err));
+	status = guard_run(&g, switch_child, &j, &err);
 	close(lock);
-	if (guard_outcome_ok(v, &g, status, err))
+	if (guard_outcome_ok(v, &g, status, err.buf))
 		judge_switch(v, &j, &g);
 	munmap(j.res, sizeof(*j.res));
 	honour_stop_signal(&g);
@@ -372,16 +371,16 @@ static double adjtimex_ppm(const struct timex *tx)
 }
 
 /* Whether an NTP daemon (or adjtime) is steering the clock right now. */
-static bool clock_disciplined(const struct timex *tx, char *why, size_t len)
+static bool clock_disciplined(const struct timex *tx, struct strbuf *why)
 {
 	if (tx->status & (STA_PLL | STA_FLL)) {
-		snprintf(why, len, "an NTP daemon disciplines the clock (adjtimex status "
-			 "0x%x has STA_PLL or STA_FLL)", tx->status);
+		strbuf_setf(why, "an NTP daemon disciplines the clock (adjtimex status "
+			    "0x%x has STA_PLL or STA_FLL)", tx->status);
 		return true;
 	}
 	if (tx->offset) {
-		snprintf(why, len, "the clock is being slewed (adjtimex offset %ld)",
-			 tx->offset);
+		strbuf_setf(why, "the clock is being slewed (adjtimex offset %ld)",
+			    tx->offset);
 		return true;
 	}
 	return false;
@@ -403,7 +402,7 @@ static void raw_skew_point(struct verify *v, enum path p)
 	struct tk_reader mono = { v, p, CLOCK_MONOTONIC };
 	struct timex tx1, tx2;
 	struct rate_fit fit;
-	char why[200];
+	_cleanup_strbuf_ struct strbuf why = STRBUF_INIT;
 	double want;
 	int e;
 
@@ -423,15 +422,14 @@ static void raw_skew_point(struct verify *v, enum path p)
 		      fit.ppm, fit.span_s, want, RAW_SKEW_MAX_PPM, fit.sd_ns);
 		return;
 	}
-	if (clock_disciplined(&tx1, why, sizeof(why)) ||
-	    clock_disciplined(&tx2, why, sizeof(why)) || tx1.freq != tx2.freq ||
-	    tx1.tick != tx2.tick) {
+	if (clock_disciplined(&tx1, &why) || clock_disciplined(&tx2, &why) ||
+	    tx1.freq != tx2.freq || tx1.tick != tx2.tick) {
 		if (tx1.freq != tx2.freq || tx1.tick != tx2.tick)
-			snprintf(why, sizeof(why), "the clock was adjusted during the check "
-				 "(adjtimex frequency %+.3f -> %+.3f ppm)",
-				 (double)tx1.freq / 65536.0, (double)tx2.freq / 65536.0);
+			strbuf_setf(&why, "the clock was adjusted during the check "
+				    "(adjtimex frequency %+.3f -> %+.3f ppm)",
+				    (double)tx1.freq / 65536.0, (double)tx2.freq / 65536.0);
 		vskip(v, "MONOTONIC ran %+.3f ppm against MONOTONIC_RAW, adjtimex says "
-		      "%+.3f ppm, but %s", fit.ppm, want, why);
+		      "%+.3f ppm, but %s", fit.ppm, want, why.buf);
 		return;
 	}
 	vfail(v, "MONOTONIC ran %+.3f ppm against MONOTONIC_RAW over %.3f s, adjtimex "
@@ -605,8 +603,8 @@ static void judge_freq(struct verify *v, const struct freq_job *j, const struct 
 	      restored);
 }
 
-/* Why the frequency cannot be stepped here, or NULL. */
-static const char *freq_unavailable(const struct timex *tx, char *why, size_t len)
+/* Whether the frequency cannot be stepped here; true with why. */
+static bool freq_unavailable(const struct timex *tx, struct strbuf *why)
 {
 	struct timex probe;
 
@@ -615,18 +613,18 @@ static const char *freq_unavailable(const struct timex *tx, char *why, size_t le
 	probe.modes = ADJ_FREQUENCY;
 	probe.freq = tx->freq;
 	if (adjtimex(&probe) < 0) {
-		snprintf(why, len, "stepping the adjtimex frequency needs root "
-			 "(CAP_SYS_TIME): %s", errno_name(errno));
-		return why;
+		strbuf_setf(why, "stepping the adjtimex frequency needs root "
+			    "(CAP_SYS_TIME): %s", errno_name(errno));
+		return true;
 	}
-	return clock_disciplined(tx, why, len) ? why : NULL;
+	return clock_disciplined(tx, why);
 }
 
 static void freq_point(struct verify *v, enum path p)
 {
 	struct freq_job j = { .mono = { v, p, CLOCK_MONOTONIC },
 			      .raw = { v, p, CLOCK_MONOTONIC_RAW } };
-	char why[200], err[160];
+	_cleanup_strbuf_ struct strbuf why = STRBUF_INIT, err = STRBUF_INIT;
 	struct timex tx;
 	struct guard g;
 	int status, e;
@@ -635,8 +633,8 @@ static void freq_point(struct verify *v, enum path p)
 		verror(v, "adjtimex: %s", errno_name(e));
 		return;
 	}
-	if (freq_unavailable(&tx, why, sizeof(why))) {
-		vskip(v, "%s", why);
+	if (freq_unavailable(&tx, &why)) {
+		vskip(v, "%s", why.buf);
 		return;
 	}
 	j.base_freq = tx.freq;
@@ -645,14 +643,14 @@ static void freq_point(struct verify *v, enum path p)
 		j.interval_s = 0.05;
 	guard_init(&g);
 	j.res = shared_alloc(sizeof(*j.res));
-	if (!j.res || guard_add_adjtimex(&g, err, sizeof(err))) {
-		verror(v, "%s", j.res ? err : strerror(errno));
+	if (!j.res || guard_add_adjtimex(&g, &err)) {
+		verror(v, "%s", j.res ? err.buf : strerror(errno));
 		if (j.res)
 			munmap(j.res, sizeof(*j.res));
 		return;
 	}
-	status = guard_run(&g, freq_child, &j, err, sizeof(err));
-	if (guard_outcome_ok(v, &g, status, err))
+	status = guard_run(&g, freq_child, &j, &err);
+	if (guard_outcome_ok(v, &g, status, err.buf))
 		judge_freq(v, &j, &g);
 	munmap(j.res, sizeof(*j.res));
 	honour_stop_signal(&g);

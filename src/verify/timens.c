@@ -650,11 +650,11 @@ int verify_timens_probe(int in_fd, int out_fd)
 {
 	static const struct verify_options none = { .duration_s = 1 };
 	struct verify v;
-	char err[160];
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
 	int rc;
 
-	if (verify_context_init(&v, &none, err, sizeof(err)) != 0) {
-		error_msg("%s", err);
+	if (verify_context_init(&v, &none, &err) != 0) {
+		error_msg("%s", err.buf);
 		return 2;
 	}
 	rc = probe_serve(&v, in_fd, out_fd);
@@ -669,7 +669,7 @@ struct ns_session {
 	bool tried;
 	bool running;
 	int spawn_errno;		/* why it could not start */
-	char why[240];
+	struct strbuf why;
 	pid_t pid;
 	int req_fd, rep_fd;		/* the parent's ends */
 	int child_in, child_out;	/* the child's ends */
@@ -679,7 +679,7 @@ struct ns_session {
 struct timens_ctx {
 	bool checked;
 	bool supported;
-	char why[240];
+	struct strbuf why;
 	struct timens_offsets self;	/* offsets of the namespace we are in */
 	struct ns_session s[MODE_COUNT];
 	bool left_setns;		/* the setns probe went back home */
@@ -707,7 +707,7 @@ static int exec_probe(void *arg)
 }
 
 static int session_ask(struct ns_session *s, const struct probe_req *req,
-		       void *reply, size_t len, char *err, size_t errlen);
+		       void *reply, size_t len, struct strbuf *err);
 static void session_stop(struct ns_session *s);
 
 /* A plain child in our own namespace, which moves itself later (CMD_ENTER). */
@@ -716,7 +716,7 @@ static int spawn_setns_probe(struct ns_session *s)
 	fflush(NULL);
 	s->pid = fork();
 	if (s->pid < 0) {
-		snprintf(s->why, sizeof(s->why), "fork: %s", strerror(errno));
+		strbuf_setf(&s->why, "fork: %s", strerror(errno));
 		return -1;
 	}
 	if (s->pid == 0) {
@@ -731,15 +731,14 @@ static int spawn_setns_probe(struct ns_session *s)
 static bool setns_probe_move(struct ns_session *s, int cmd)
 {
 	struct probe_req req = { cmd, 0, 0 };
-	char err[160];
 	int e = 0;
 
-	if (session_ask(s, &req, &e, sizeof(e), err, sizeof(err)) != 0 || e) {
+	if (session_ask(s, &req, &e, sizeof(e), &s->why) != 0 || e) {
 		if (e)
-			snprintf(err, sizeof(err), "%s: %s", cmd == CMD_ENTER ?
-				 "unshare(CLONE_NEWTIME), offsets and setns() into it" :
-				 "setns() back into the namespace it came from", errno_name(e));
-		snprintf(s->why, sizeof(s->why), "%s", err);
+			strbuf_setf(&s->why, "%s: %s", cmd == CMD_ENTER ?
+				    "unshare(CLONE_NEWTIME), offsets and setns() into it" :
+				    "setns() back into the namespace it came from",
+				    errno_name(e));
 		s->spawn_errno = e ? e : EIO;
 		session_stop(s);
 		return false;
@@ -759,8 +758,8 @@ static bool session_start(struct timens_ctx *tc, enum ns_mode mode)
 		return s->running;
 	s->tried = true;
 	if (pipe(req) != 0 || pipe(rep) != 0) {
-		snprintf(s->why, sizeof(s->why), "pipe: %s", strerror(errno));
 		s->spawn_errno = errno;
+		strbuf_setf(&s->why, "pipe: %s", strerror(s->spawn_errno));
 		return false;
 	}
 	/* The parent's ends must not survive an exec in the child. */
@@ -773,12 +772,10 @@ static bool session_start(struct timens_ctx *tc, enum ns_mode mode)
 	s->v = tc->v;
 	switch (mode) {
 	case MODE_FORK:
-		rc = timens_spawn(&test_offsets, fork_probe, s, &s->pid, s->why,
-				  sizeof(s->why));
+		rc = timens_spawn(&test_offsets, fork_probe, s, &s->pid, &s->why);
 		break;
 	case MODE_EXEC:
-		rc = timens_spawn(&test_offsets, exec_probe, s, &s->pid, s->why,
-				  sizeof(s->why));
+		rc = timens_spawn(&test_offsets, exec_probe, s, &s->pid, &s->why);
 		break;
 	case MODE_SETNS:
 		rc = spawn_setns_probe(s);
@@ -786,8 +783,7 @@ static bool session_start(struct timens_ctx *tc, enum ns_mode mode)
 	default:
 		snprintf(fds, sizeof(fds), "--timens-probe=%d,%d", s->child_in,
 			 s->child_out);
-		rc = timens_spawn_exec(&test_offsets, argv, &s->pid, s->why,
-				       sizeof(s->why));
+		rc = timens_spawn_exec(&test_offsets, argv, &s->pid, &s->why);
 		break;
 	}
 	s->spawn_errno = rc ? errno : 0;
@@ -805,26 +801,26 @@ static bool session_start(struct timens_ctx *tc, enum ns_mode mode)
 static void session_stop(struct ns_session *s)
 {
 	struct probe_req q = { CMD_QUIT, 0, 0 };
-	char err[160];
+	_cleanup_strbuf_ struct strbuf ignored = STRBUF_INIT;
 
 	if (!s->running)
 		return;
 	fd_write_all(s->req_fd, &q, sizeof(q));
 	close(s->req_fd);
 	close(s->rep_fd);
-	s->exit_status = timens_wait(s->pid, err, sizeof(err));
+	s->exit_status = timens_wait(s->pid, &ignored);
 	s->running = false;
 }
 
 /* Send a request and take its reply; -1 with a message when the child
  * is gone or silent. */
 static int session_ask(struct ns_session *s, const struct probe_req *req,
-		       void *reply, size_t len, char *err, size_t errlen)
+		       void *reply, size_t len, struct strbuf *err)
 {
 	if (fd_write_all(s->req_fd, req, sizeof(*req)) != 0 ||
 	    fd_read_all(s->rep_fd, reply, len, REPLY_TIMEOUT_MS) != 0) {
-		snprintf(err, errlen, "the child in the namespace did not answer: %s",
-			 strerror(errno));
+		strbuf_setf(err, "the child in the namespace did not answer: %s",
+			    strerror(errno));
 		return -1;
 	}
 	return 0;
@@ -833,18 +829,14 @@ static int session_ask(struct ns_session *s, const struct probe_req *req,
 /* Whether the namespace points can run; skips the point when not. */
 static bool ns_ready(struct verify *v, struct timens_ctx *tc)
 {
-	char err[160];
-
 	if (!tc->checked) {
 		tc->checked = true;
-		tc->supported = timens_supported(tc->why, sizeof(tc->why));
-		if (tc->supported && timens_self_offsets(&tc->self, err, sizeof(err))) {
+		tc->supported = timens_supported(&tc->why);
+		if (tc->supported && timens_self_offsets(&tc->self, &tc->why))
 			tc->supported = false;
-			snprintf(tc->why, sizeof(tc->why), "%s", err);
-		}
 	}
 	if (!tc->supported)
-		vskip(v, "%s", tc->why);
+		vskip(v, "%s", tc->why.buf);
 	return tc->supported;
 }
 
@@ -878,7 +870,7 @@ static bool session_ready(struct verify *v, struct timens_ctx *tc, enum ns_mode 
 	if (session_started(tc, mode))
 		return true;
 	if (s->spawn_errno == EPERM || s->spawn_errno == EACCES)
-		vskip(v, "%s", s->why);
+		vskip(v, "%s", s->why.buf);
 	else if (mode == MODE_VFORK_EXEC && s->spawn_errno == EINVAL)
 		/*
 		 * Known behaviour, not a fault: a child sharing the parent's
@@ -892,7 +884,7 @@ static bool session_ready(struct verify *v, struct timens_ctx *tc, enum ns_mode 
 		       "kernels with 'fs/exec: switch timens when a task gets a new mm' "
 		       "allow it");
 	else
-		verror(v, "cannot start a child in a new time namespace: %s", s->why);
+		verror(v, "cannot start a child in a new time namespace: %s", s->why.buf);
 	return false;
 }
 
@@ -913,8 +905,8 @@ static int64_t expected_offset(const struct timens_ctx *tc, enum ns_mode mode,
 
 /* One round: parent read, child read (main thread or a new one), parent read. */
 static int clock_round(struct verify *v, struct ns_session *s, clockid_t id,
-		       enum path p, bool thread, struct timespec out[3], char *err,
-		       size_t errlen)
+		       enum path p, bool thread, struct timespec out[3],
+		       struct strbuf *err)
 {
 	struct probe_req req = { thread ? CMD_THREAD_READ : CMD_READ, id, p };
 	struct probe_reading rd;
@@ -923,16 +915,16 @@ static int clock_round(struct verify *v, struct ns_session *s, clockid_t id,
 
 	r = vcall_gettime(v, PATH_SYSCALL, id, &out[0]);
 	if (r.failed) {
-		snprintf(err, errlen, "the parent's syscall read failed: %s",
-			 errno_name(r.err));
+		strbuf_setf(err, "the parent's syscall read failed: %s",
+			    errno_name(r.err));
 		return -1;
 	}
-	if (session_ask(s, &req, &rd, sizeof(rd), err, errlen) != 0)
+	if (session_ask(s, &req, &rd, sizeof(rd), err) != 0)
 		return -1;
 	vcall_gettime(v, PATH_SYSCALL, id, &out[2]);
 	if (rd.res.failed) {
 		vres_format(p, &rd.res, got, sizeof(got));
-		snprintf(err, errlen, "the child's %s read returned %s", catalog_paths[p], got);
+		strbuf_setf(err, "the child's %s read returned %s", catalog_paths[p], got);
 		return -1;
 	}
 	out[1] = rd.ts;
@@ -945,15 +937,16 @@ static void report_outside(struct verify *v, const struct timespec t[3], bool th
 			   int64_t off, enum path p, struct step_watch *w)
 {
 	int64_t lo = ts_ns(&t[0]) + off, mid = ts_ns(&t[1]), hi = ts_ns(&t[2]) + off;
-	char a[32], b[32], d[32], why[200];
+	_cleanup_strbuf_ struct strbuf why = STRBUF_INIT;
+	char a[32], b[32], d[32];
 
 	ts_format(&t[0], a, sizeof(a));
 	ts_format(&t[1], b, sizeof(b));
 	ts_format(&t[2], d, sizeof(d));
 	vdiag(v, "parent %s, child (%s) %s, parent %s; expected offset %lld ns", a,
 	      thread ? "new thread" : "main thread", b, d, (long long)off);
-	if (w && step_watch_end(w, why, sizeof(why))) {
-		vdiag(v, "%s", why);
+	if (w && step_watch_end(w, &why)) {
+		vdiag(v, "%s", why.buf);
 		vpass(v, "the child's %s read was outside the parent's window, explained "
 		      "by a REALTIME step", catalog_paths[p]);
 		return;
@@ -971,7 +964,8 @@ static void clock_point(struct verify *v, struct timens_ctx *tc, enum ns_mode mo
 	bool rt = nc->offset == 0;	/* REALTIME, its coarse clock, TAI */
 	struct step_watch w;
 	int64_t off, widest = 0;
-	char err[200], why[200];
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
+	_cleanup_strbuf_ struct strbuf why = STRBUF_INIT;
 
 	if (c && c->status != CELL_OK) {
 		vskip(v, "%s", c->why);
@@ -989,11 +983,10 @@ static void clock_point(struct verify *v, struct timens_ctx *tc, enum ns_mode mo
 		struct timespec t[3];
 		int64_t lo, mid, hi;
 
-		if (clock_round(v, session_of(tc, mode), ci->id, p, thread, t, err,
-				sizeof(err))) {
+		if (clock_round(v, session_of(tc, mode), ci->id, p, thread, t, &err)) {
 			if (rt)
-				step_watch_end(&w, why, sizeof(why));
-			vfail(v, "%s", err);
+				step_watch_end(&w, &why);
+			vfail(v, "%s", err.buf);
 			return;
 		}
 		lo = ts_ns(&t[0]) + off;
@@ -1007,7 +1000,7 @@ static void clock_point(struct verify *v, struct timens_ctx *tc, enum ns_mode mo
 		}
 	}
 	if (rt)
-		step_watch_end(&w, why, sizeof(why));
+		step_watch_end(&w, &why);
 	if (off)
 		vpass(v, "child = parent %+g days, inside the parent's window of at most "
 		      "%lld us (%d rounds, main thread and a new thread)",
@@ -1025,17 +1018,17 @@ static void uptime_point(struct verify *v, struct timens_ctx *tc)
 	int64_t boff, lo, hi, up;
 	struct timespec b1, b2;
 	struct probe_proc pp;
-	char err[200];
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
 	int rc;
 
 	if (!vpoint(v, VT_NONE, "timens/proc-uptime") || !session_ready(v, tc, MODE_FORK))
 		return;
 	boff = test_offsets.boottime_ns - tc->self.boottime_ns;
 	vcall_gettime(v, PATH_SYSCALL, CLOCK_BOOTTIME, &b1);
-	rc = session_ask(&tc->s[MODE_FORK], &req, &pp, sizeof(pp), err, sizeof(err));
+	rc = session_ask(&tc->s[MODE_FORK], &req, &pp, sizeof(pp), &err);
 	vcall_gettime(v, PATH_SYSCALL, CLOCK_BOOTTIME, &b2);
 	if (rc || pp.err) {
-		vfail(v, "%s", rc ? err : "the child cannot read /proc/uptime");
+		vfail(v, "%s", rc ? err.buf : "the child cannot read /proc/uptime");
 		return;
 	}
 	/* /proc/uptime truncates BOOTTIME to centiseconds. */
@@ -1061,7 +1054,7 @@ static void btime_point(struct verify *v, struct timens_ctx *tc)
 	struct probe_req req = { CMD_PROC, 0, 0 };
 	long long boff_s, btime1 = 0, btime2 = 0;
 	struct probe_proc pp;
-	char err[200];
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
 	int rc;
 
 	if (!vpoint(v, VT_NONE, "timens/proc-stat-btime") ||
@@ -1069,10 +1062,10 @@ static void btime_point(struct verify *v, struct timens_ctx *tc)
 		return;
 	boff_s = (test_offsets.boottime_ns - tc->self.boottime_ns) / 1000000000LL;
 	read_btime(&btime1);
-	rc = session_ask(&tc->s[MODE_FORK], &req, &pp, sizeof(pp), err, sizeof(err));
+	rc = session_ask(&tc->s[MODE_FORK], &req, &pp, sizeof(pp), &err);
 	read_btime(&btime2);
 	if (rc || pp.err) {
-		vfail(v, "%s", rc ? err : "the child cannot read /proc/stat");
+		vfail(v, "%s", rc ? err.buf : "the child cannot read /proc/stat");
 		return;
 	}
 	if (pp.btime != btime1 - boff_s && pp.btime != btime2 - boff_s) {
@@ -1088,7 +1081,7 @@ static void timer_points(struct verify *v, struct timens_ctx *tc)
 	struct probe_req req = { CMD_TIMERS, 0, 0 };
 	struct probe_timers *pt = NULL;
 	bool asked = false;
-	char err[200] = "";
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
 
 	for (size_t i = 0; i < NTIMER_TESTS; i++) {
 		if (!vpoint(v, VT_NONE, "timens/%s", timer_tests[i].name) ||
@@ -1097,14 +1090,13 @@ static void timer_points(struct verify *v, struct timens_ctx *tc)
 		if (!asked) {
 			asked = true;
 			pt = xcalloc(1, sizeof(*pt));
-			if (session_ask(&tc->s[MODE_FORK], &req, pt, sizeof(*pt), err,
-					sizeof(err))) {
+			if (session_ask(&tc->s[MODE_FORK], &req, pt, sizeof(*pt), &err)) {
 				free(pt);
 				pt = NULL;
 			}
 		}
 		if (!pt)
-			vfail(v, "%s", err);
+			vfail(v, "%s", err.buf);
 		else if (pt->r[i].result == TR_PASS)
 			vpass(v, "%s", pt->r[i].msg);
 		else if (pt->r[i].result == TR_SKIP)
@@ -1118,14 +1110,14 @@ static void timer_points(struct verify *v, struct timens_ctx *tc)
 static void frozen_point(struct verify *v, struct timens_ctx *tc)
 {
 	struct probe_req req = { CMD_FROZEN, 0, 0 };
-	char err[200];
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
 	int e;
 
 	if (!vpoint(v, VT_NONE, "timens/offsets-frozen") ||
 	    !session_ready(v, tc, MODE_FORK))
 		return;
-	if (session_ask(&tc->s[MODE_FORK], &req, &e, sizeof(e), err, sizeof(err))) {
-		vfail(v, "%s", err);
+	if (session_ask(&tc->s[MODE_FORK], &req, &e, sizeof(e), &err)) {
+		vfail(v, "%s", err.buf);
 		return;
 	}
 	if (e != EACCES) {
@@ -1199,6 +1191,9 @@ void verify_timens(struct verify *v)
 	struct timens_ctx tc;
 
 	memset(&tc, 0, sizeof(tc));
+	strbuf_init(&tc.why);
+	for (int mode = 0; mode < MODE_COUNT; mode++)
+		strbuf_init(&tc.s[mode].why);
 	tc.v = v;
 	for (int mode = 0; mode < MODE_COUNT; mode++) {
 		for (size_t k = 0; k < ARRAY_SIZE(ns_clocks); k++) {
@@ -1224,4 +1219,7 @@ void verify_timens(struct verify *v)
 			session_stop(session_of(&tc, (enum ns_mode)mode));
 	}
 	realtime_offset_point(v, &tc);
+	for (int mode = 0; mode < MODE_COUNT; mode++)
+		strbuf_release(&tc.s[mode].why);
+	strbuf_release(&tc.why);
 }

@@ -133,8 +133,7 @@ int verify_exit_status(const struct verify_totals *t)
 	"or PATH-getcpu-wrong[-every-N]"
 
 /* The "-every-N" and "-cpu-K" suffixes of a clock-back fault, in any order. */
-static int parse_fault_limits(char *rest, struct verify_fault *f, char *err,
-			      size_t errlen)
+static int parse_fault_limits(char *rest, struct verify_fault *f, struct strbuf *err)
 {
 	/* strsep, not strtok: "cpu--1" must not read as "cpu-1". */
 	while (rest) {
@@ -149,22 +148,21 @@ static int parse_fault_limits(char *rest, struct verify_fault *f, char *err,
 			 f->cpu < 0)
 			f->cpu = (int)n;
 		else {
-			snprintf(err, errlen, "bad '%s%s%s': %s", key, val ? "-" : "",
-				 val ? val : "", FAULT_SYNTAX);
+			strbuf_setf(err, "bad '%s%s%s': %s", key, val ? "-" : "",
+				    val ? val : "", FAULT_SYNTAX);
 			return -1;
 		}
 	}
 	return 0;
 }
 
-static int parse_clock_back(const char *spec, struct verify_fault *f, char *err,
-			    size_t errlen)
+static int parse_clock_back(const char *spec, struct verify_fault *f, struct strbuf *err)
 {
 	char buf[128], *limits;
 	double s;
 
 	if (strlen(spec) >= sizeof(buf)) {
-		snprintf(err, errlen, "too long: %s", FAULT_SYNTAX);
+		strbuf_setf(err, "too long: %s", FAULT_SYNTAX);
 		return -1;
 	}
 	snprintf(buf, sizeof(buf), "%s", spec);
@@ -172,16 +170,15 @@ static int parse_clock_back(const char *spec, struct verify_fault *f, char *err,
 	if (limits)
 		*limits++ = '\0';
 	if (!parse_duration(buf, &s) || s >= 3600 || (limits && !*limits)) {
-		snprintf(err, errlen, "%s", FAULT_SYNTAX);
+		strbuf_setf(err, "%s", FAULT_SYNTAX);
 		return -1;
 	}
 	f->kind = FAULT_CLOCK_BACK;
 	f->shift_ns = (int64_t)(s * 1e9 + 0.5);
-	return limits ? parse_fault_limits(limits, f, err, errlen) : 0;
+	return limits ? parse_fault_limits(limits, f, err) : 0;
 }
 
-int verify_parse_fault(const char *spec, struct verify_fault *f, char *err,
-		       size_t errlen)
+int verify_parse_fault(const char *spec, struct verify_fault *f, struct strbuf *err)
 {
 	static const char back[] = "-clock-back-", wrong[] = "-getcpu-wrong";
 	const char *dash;
@@ -194,14 +191,14 @@ int verify_parse_fault(const char *spec, struct verify_fault *f, char *err,
 		return 0;
 	dash = strchr(spec, '-');
 	if (!dash || (size_t)(dash - spec) >= sizeof(path)) {
-		snprintf(err, errlen, "%s", FAULT_SYNTAX);
+		strbuf_setf(err, "%s", FAULT_SYNTAX);
 		return -1;
 	}
 	memcpy(path, spec, (size_t)(dash - spec));
 	path[dash - spec] = '\0';
 	p = catalog_path_by_name(path);
 	if (p < 0) {
-		snprintf(err, errlen, "unknown path '%s' (vdso, libc, syscall)", path);
+		strbuf_setf(err, "unknown path '%s' (vdso, libc, syscall)", path);
 		return -1;
 	}
 	f->path = (enum path)p;
@@ -210,7 +207,7 @@ int verify_parse_fault(const char *spec, struct verify_fault *f, char *err,
 		return 0;
 	}
 	if (strncmp(dash, back, strlen(back)) == 0)
-		return parse_clock_back(dash + strlen(back), f, err, errlen);
+		return parse_clock_back(dash + strlen(back), f, err);
 	if (strncmp(dash, wrong, strlen(wrong)) == 0 &&
 	    (!dash[strlen(wrong)] || dash[strlen(wrong)] == '-')) {
 		char limits[64];
@@ -219,9 +216,9 @@ int verify_parse_fault(const char *spec, struct verify_fault *f, char *err,
 		if (!dash[strlen(wrong)])
 			return 0;
 		snprintf(limits, sizeof(limits), "%s", dash + strlen(wrong) + 1);
-		return parse_fault_limits(limits, f, err, errlen);
+		return parse_fault_limits(limits, f, err);
 	}
-	snprintf(err, errlen, "%s", FAULT_SYNTAX);
+	strbuf_setf(err, "%s", FAULT_SYNTAX);
 	return -1;
 }
 
@@ -1126,14 +1123,14 @@ static void print_json(struct verify *v, double elapsed)
 }
 
 int verify_context_init(struct verify *v, const struct verify_options *opt,
-			char *err, size_t errlen)
+			struct strbuf *err)
 {
 	struct catalog_filter all;
 
 	memset(v, 0, sizeof(*v));
 	v->opt = opt;
 	v->out = stdout;
-	if (verify_parse_fault(getenv(VERIFY_FAULT_ENV), &v->fault, err, errlen))
+	if (verify_parse_fault(getenv(VERIFY_FAULT_ENV), &v->fault, err))
 		return -1;
 	v->pattern_used = xcalloc(opt->npatterns + 1, sizeof(bool));
 	if (sched_getaffinity(0, sizeof(v->cpus), &v->cpus) != 0)
@@ -1161,13 +1158,13 @@ void verify_context_free(struct verify *v)
 int verify_main(const struct verify_options *opt)
 {
 	struct verify v;
-	char err[160];
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
 	uint64_t start = verify_now_ns();
 	int status;
 
-	if (verify_context_init(&v, opt, err, sizeof(err)) != 0)
+	if (verify_context_init(&v, opt, &err) != 0)
 		return usage_fail("invalid %s '%s': %s", VERIFY_FAULT_ENV,
-				  getenv(VERIFY_FAULT_ENV), err);
+				  getenv(VERIFY_FAULT_ENV), err.buf);
 	v.mode = VMODE_COUNT;
 	run_groups(&v);
 	for (size_t i = 0; i < opt->npatterns; i++)

@@ -28,6 +28,7 @@
 #include <time.h>
 #include <jansson.h>
 
+#include "basic/strbuf.h"
 #include "probe/catalog.h"
 #include "basic/util.h"
 
@@ -95,8 +96,7 @@ struct verify_fault {
  * CPU (every Nth call). NULL or "" means no fault. Returns 0, or -1 with
  * the reason.
  */
-int verify_parse_fault(const char *spec, struct verify_fault *f, char *err,
-		       size_t errlen);
+int verify_parse_fault(const char *spec, struct verify_fault *f, struct strbuf *err);
 
 /* Whether the call about to be made through p is one a fault of this kind
  * alters. */
@@ -187,7 +187,7 @@ double vbudget(const struct verify *v);
  * (a malformed fault).
  */
 int verify_context_init(struct verify *v, const struct verify_options *opt,
-			char *err, size_t errlen);
+			struct strbuf *err);
 void verify_context_free(struct verify *v);
 
 /*
@@ -349,7 +349,7 @@ bool gran_step_is_read_cost(const struct gran_stats *st);
  * why.
  */
 bool granularity_agrees(int64_t res_ns, int64_t step_ns, enum clock_kind kind,
-			char *why, size_t len);
+			struct strbuf *why);
 
 /*
  * REALTIME minus MONOTONIC, read as MONOTONIC, REALTIME, MONOTONIC: only a
@@ -377,7 +377,7 @@ struct step_watch {
 };
 void step_watch_begin(struct step_watch *w);
 /* True when REALTIME was stepped since begin; says how in why. Closes. */
-bool step_watch_end(struct step_watch *w, char *why, size_t len);
+bool step_watch_end(struct step_watch *w, struct strbuf *why);
 
 /* Cross-CPU monotonicity: threads pass a token, each read ordered after
  * the previous holder's. */

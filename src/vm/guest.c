@@ -180,10 +180,10 @@ static int add_vdso_function(const struct vdso_symbol *sym, void *ctx)
 static json_t *vdso_functions(void)
 {
 	struct vdso_image img;
-	char err[128];
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
 	json_t *a = json_array();
 
-	if (vdso_self(&img, err, sizeof(err)) == 0)
+	if (vdso_self(&img, &err) == 0)
 		vdso_foreach_symbol(&img, add_vdso_function, a);
 	return a;
 }

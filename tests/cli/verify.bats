@@ -663,6 +663,16 @@ EOF
 	[[ "$output" == *"invalid CLOCKBENCH_FAULT 'vdso-sideways'"* ]]
 }
 
+# Issue 20 (one error channel): a message is never cut at a buffer's size.
+@test "a long bad CLOCKBENCH_FAULT is refused with the whole message, not cut short" {
+	long=vdso-clock-back-1ms-$(printf 'x%.0s' {1..60})-1
+	CLOCKBENCH_FAULT=$long run v --list
+	[ "$status" -eq 2 ]
+	[ "${#lines[@]}" -eq 1 ]
+	[[ "$output" == *"bad '${long#vdso-clock-back-1ms-}': expected PATH-errno, "* ]]
+	[[ "$output" == *" or PATH-getcpu-wrong[-every-N]" ]]
+}
+
 # Issue 15, 7: the hidden option verify re-executes itself with.
 @test "hidden --timens-probe: bad descriptors and bad requests fail with a message" {
 	run v --timens-probe=99,98

@@ -29,7 +29,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		"__vdso_getcpu", "__kernel_getcpu", "__vdso_getrandom", "",
 	};
 	struct vdso_image img;
-	char err[256];
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
 	size_t n = 0;
 	/* A mapped vDSO is page-aligned: give the parser an aligned copy. */
 	void *copy = aligned_alloc(4096, (size + 4095) / 4096 * 4096 + 4096);
@@ -37,7 +37,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!copy)
 		return 0;
 	memcpy(copy, data, size);
-	if (vdso_parse(&img, copy, size, err, sizeof(err)) == 0) {
+	if (vdso_parse(&img, copy, size, &err) == 0) {
 		vdso_foreach_symbol(&img, count_symbol, &n);
 		for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
 			vdso_lookup(&img, names[i], NULL);

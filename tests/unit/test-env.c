@@ -473,15 +473,16 @@ static void test_vdso_symbols_from_real_image(void **state)
 	const struct vdso_names *names = vdso_arch_names();
 	struct vdso_image img;
 	struct env_info env;
-	char err[128], want[128];
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
+	char want[128];
 
 	(void)state;
 	/* No image to pass: disabled on purpose, hidden (valgrind), or qemu-user. */
 	if ((getenv("CLOCKBENCH_NO_VDSO") && *getenv("CLOCKBENCH_NO_VDSO")) ||
 	    !getauxval(AT_SYSINFO_EHDR))
 		skip();
-	if (vdso_self(&img, err, sizeof(err)) < 0)
-		fail_msg("vdso_self: %s", err);
+	if (vdso_self(&img, &err) < 0)
+		fail_msg("vdso_self: %s", err.buf);
 	env_collect(&env, &img, "ignored", -1);
 	assert_true(env.have_vdso);
 	assert_string_equal(env.vdso_error, "");

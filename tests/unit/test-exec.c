@@ -212,8 +212,8 @@ static void test_describe_signal(void **state)
 /* Words as sh splits a simple command; what needs a shell is refused. */
 static void expect_words(const char *line, const char *const *want, size_t n)
 {
-	char err[128] = "";
-	char **w = exec_split_words(line, err, sizeof(err));
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
+	char **w = exec_split_words(line, &err);
 
 	assert_non_null(w);
 	assert_int_equal(exec_count_words(w), n);
@@ -224,10 +224,10 @@ static void expect_words(const char *line, const char *const *want, size_t n)
 
 static void expect_refused(const char *line, const char *why)
 {
-	char err[128] = "";
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
 
-	assert_null(exec_split_words(line, err, sizeof(err)));
-	assert_non_null(strstr(err, why));
+	assert_null(exec_split_words(line, &err));
+	assert_non_null(strstr(err.buf, why));
 }
 
 static void test_split_words(void **state)

@@ -121,13 +121,13 @@ static void test_restores_after_return(void **state)
 	struct fixture *fx = *state;
 	struct job j = { fx->knob, -1, 3 };
 	struct guard g;
-	char err[160], buf[64], line[256];
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
+	char buf[64], line[256];
 
 	guard_init(&g);
-	assert_int_equal(guard_add_file(&g, fx->knob, "current_clocksource", err,
-					sizeof(err)), 0);
+	assert_int_equal(guard_add_file(&g, fx->knob, "current_clocksource", &err), 0);
 	assert_string_equal(g.items[0].value, "tsc");
-	assert_int_equal(guard_run(&g, switch_and_return, &j, err, sizeof(err)), 3);
+	assert_int_equal(guard_run(&g, switch_and_return, &j, &err), 3);
 	assert_int_equal(g.child_signal, 0);
 	assert_string_equal(knob_value(fx, buf, sizeof(buf)), "tsc");
 	assert_true(guard_repaired(&g));
@@ -145,11 +145,12 @@ static void test_restores_after_sigkill(void **state)
 	struct fixture *fx = *state;
 	struct job j = { fx->knob, -1, 0 };
 	struct guard g;
-	char err[160], buf[64];
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
+	char buf[64];
 
 	guard_init(&g);
-	assert_int_equal(guard_add_file(&g, fx->knob, "knob", err, sizeof(err)), 0);
-	assert_int_equal(guard_run(&g, switch_and_die, &j, err, sizeof(err)),
+	assert_int_equal(guard_add_file(&g, fx->knob, "knob", &err), 0);
+	assert_int_equal(guard_run(&g, switch_and_die, &j, &err),
 			 128 + SIGKILL);
 	assert_int_equal(g.child_signal, SIGKILL);
 	assert_string_equal(knob_value(fx, buf, sizeof(buf)), "tsc");
@@ -169,22 +170,21 @@ static void test_items_and_errors(void **state)
 {
 	struct fixture *fx = *state;
 	struct guard g;
-	char err[160], line[256];
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
+	char line[256];
 	int calls = 0;
 
 	guard_init(&g);
-	assert_int_equal(guard_add_file(&g, "/nonexistent/knob", "knob", err,
-					sizeof(err)), -1);
-	assert_non_null(strstr(err, "cannot read /nonexistent/knob: ENOENT"));
+	assert_int_equal(guard_add_file(&g, "/nonexistent/knob", "knob", &err), -1);
+	assert_non_null(strstr(err.buf, "cannot read /nonexistent/knob: ENOENT"));
 	assert_int_equal(g.n, 0);
-	assert_int_equal(guard_add_action(&g, "count", count_calls, &calls, err,
-					  sizeof(err)), 0);
+	assert_int_equal(guard_add_action(&g, "count", count_calls, &calls, &err), 0);
 	assert_int_equal(guard_restore(&g), 0);
 	assert_int_equal(calls, 1);
 	for (int i = 1; i < GUARD_MAX_ITEMS; i++)
-		assert_int_equal(guard_add_file(&g, fx->knob, "knob", err, sizeof(err)), 0);
-	assert_int_equal(guard_add_file(&g, fx->knob, "knob", err, sizeof(err)), -1);
-	assert_non_null(strstr(err, "at most"));
+		assert_int_equal(guard_add_file(&g, fx->knob, "knob", &err), 0);
+	assert_int_equal(guard_add_file(&g, fx->knob, "knob", &err), -1);
+	assert_non_null(strstr(err.buf, "at most"));
 	/* A value the file no longer takes is reported, not hidden. */
 	snprintf(g.items[1].path, sizeof(g.items[1].path), "/proc/self/nonexistent");
 	assert_int_equal(guard_restore(&g), -1);
@@ -196,11 +196,12 @@ static void test_items_and_errors(void **state)
 static void test_records_adjtimex(void **state)
 {
 	struct guard g;
-	char err[160], line[256];
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
+	char line[256];
 
 	(void)state;
 	guard_init(&g);
-	assert_int_equal(guard_add_adjtimex(&g, err, sizeof(err)), 0);
+	assert_int_equal(guard_add_adjtimex(&g, &err), 0);
 	assert_int_equal(guard_restore(&g), 0);
 	assert_false(guard_repaired(&g));
 	guard_describe(&g, line, sizeof(line));
@@ -227,12 +228,12 @@ static void test_restores_when_the_supervisor_is_killed(void **state)
 	if (supervisor == 0) {
 		struct job j = { fx->knob, ready[1], 0 };
 		struct guard g;
-		char err[160];
+		_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
 
 		guard_init(&g);
-		if (guard_add_file(&g, fx->knob, "knob", err, sizeof(err)))
+		if (guard_add_file(&g, fx->knob, "knob", &err))
 			_exit(1);
-		_exit(guard_run(&g, switch_and_wait, &j, err, sizeof(err)) & 0xff);
+		_exit(guard_run(&g, switch_and_wait, &j, &err) & 0xff);
 	}
 	assert_int_equal(read(ready[0], &child, sizeof(child)), sizeof(child));
 	assert_string_equal(knob_value(fx, buf, sizeof(buf)), "kvm-clock");
@@ -262,14 +263,14 @@ static void test_forwards_a_stop_to_a_graceful_child(void **state)
 	if (supervisor == 0) {
 		struct job j = { fx->knob, ready[1], 0 };
 		struct guard g;
-		char err[160];
+		_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
 		int rc;
 
 		guard_init(&g);
 		g.graceful = true;
-		if (guard_add_file(&g, fx->knob, "knob", err, sizeof(err)))
+		if (guard_add_file(&g, fx->knob, "knob", &err))
 			_exit(1);
-		rc = guard_run(&g, switch_and_wait, &j, err, sizeof(err));
+		rc = guard_run(&g, switch_and_wait, &j, &err);
 		/* The child's 7, and the signal that asked it to stop. */
 		_exit(rc == 7 && g.stop_signal == SIGTERM ? 0 : 2);
 	}

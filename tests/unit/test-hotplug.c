@@ -409,25 +409,25 @@ static int fake_teardown(void **state)
 static void test_check_cpu(void **state)
 {
 	struct fake_sysfs *f = *state;
-	char why[512];
+	_cleanup_strbuf_ struct strbuf why = STRBUF_INIT;
 
-	assert_int_equal(hotplug_check_cpu(f->root, 1, why, sizeof(why)),
+	assert_int_equal(hotplug_check_cpu(f->root, 1, &why),
 			 HOTPLUG_USABLE);
 	assert_int_equal(hotplug_read_online(f->root, 1), 1);
 	assert_int_equal(hotplug_default_cpu(f->root), 1);
 
-	assert_int_equal(hotplug_check_cpu(f->root, 9999, why, sizeof(why)),
+	assert_int_equal(hotplug_check_cpu(f->root, 9999, &why),
 			 HOTPLUG_NO_SUCH_CPU);
-	assert_non_null(strstr(why, "no such CPU 9999 (present: 0-1)"));
-	assert_int_equal(hotplug_check_cpu(f->root, 0, why, sizeof(why)),
+	assert_non_null(strstr(why.buf, "no such CPU 9999 (present: 0-1)"));
+	assert_int_equal(hotplug_check_cpu(f->root, 0, &why),
 			 HOTPLUG_NOT_HOTPLUGGABLE);
-	assert_non_null(strstr(why, "not hot-pluggable"));
+	assert_non_null(strstr(why.buf, "not hot-pluggable"));
 
 	put(f, "online", "1\n");
 	put(f, "cpu0/online", "0\n");
-	assert_int_equal(hotplug_check_cpu(f->root, 1, why, sizeof(why)),
+	assert_int_equal(hotplug_check_cpu(f->root, 1, &why),
 			 HOTPLUG_LAST_ONLINE);
-	assert_int_equal(hotplug_check_cpu(f->root, 0, why, sizeof(why)),
+	assert_int_equal(hotplug_check_cpu(f->root, 0, &why),
 			 HOTPLUG_OFFLINE);
 	assert_int_equal(hotplug_default_cpu(f->root), -1);
 	assert_int_equal(hotplug_read_online(f->root, 0), 0);
@@ -462,12 +462,13 @@ static void test_guard_restores(void **state)
 	struct fake_sysfs *f = *state;
 	struct hotplug_guard hg;
 	struct guard g;
-	char err[256], line[1024];
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
+	char line[1024];
 
 	guard_init(&g);
 	make_dir(f->root, "instances");
 	assert_int_equal(hotplug_guard_add(&g, &hg, f->root, 1, f->root, true,
-					   "clockbench-hotplug-42", err, sizeof(err)), 0);
+					   "clockbench-hotplug-42", &err), 0);
 	assert_int_equal(g.n, 2);
 	put(f, "cpu1/online", "0\n");
 	make_dir(f->root, "instances/clockbench-hotplug-42");
@@ -483,7 +484,7 @@ static void test_guard_restores(void **state)
 	/* Without tracing, the CPU only. */
 	guard_init(&g);
 	assert_int_equal(hotplug_guard_add(&g, &hg, f->root, 1, NULL, false,
-					   "clockbench-hotplug-42", err, sizeof(err)), 0);
+					   "clockbench-hotplug-42", &err), 0);
 	assert_int_equal(g.n, 1);
 }
 

@@ -109,12 +109,12 @@ static void put_frame(struct wire *w, uint32_t magic, uint32_t cell,
 
 /* Read one round of ncells from what was written, then the writer closed. */
 static int read_back(struct wire *w, uint32_t round, struct cell_result *res,
-		     size_t ncells, char *err, size_t len)
+		     size_t ncells, struct strbuf *err)
 {
 	int rc;
 
 	close(w->fd[1]);
-	rc = tb_read_round(w->fd[0], round, res, ncells, 2000, err, len);
+	rc = tb_read_round(w->fd[0], round, res, ncells, 2000, err);
 	close(w->fd[0]);
 	return rc;
 }
@@ -130,13 +130,13 @@ static void test_round_accepted(void **state)
 	static const double a[] = { 24.1, 24.0, 23.9 }, b[] = { 2.3, 2.4 };
 	struct cell_result res[2];
 	struct wire w;
-	char err[200];
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
 
 	memset(res, 0, sizeof(res));
 	wire_open(&w);
 	put_frame(&w, TB_MAGIC, 0, 3, 1, a, 3);
 	put_frame(&w, TB_MAGIC, 1, 3, 0, b, 2);
-	assert_int_equal(read_back(&w, 3, res, 2, err, sizeof(err)), 0);
+	assert_int_equal(read_back(&w, 3, res, 2, &err), 0);
 	assert_int_equal(res[0].n, 3);
 	assert_int_equal(res[1].n, 2);
 	assert_non_null(res[0].cycles);
@@ -149,7 +149,7 @@ static void test_round_accepted(void **state)
 	wire_open(&w);
 	put_frame(&w, TB_MAGIC, 0, 4, 1, a, 1);
 	put_frame(&w, TB_MAGIC, 1, 4, 0, b, 1);
-	assert_int_equal(read_back(&w, 4, res, 2, err, sizeof(err)), 0);
+	assert_int_equal(read_back(&w, 4, res, 2, &err), 0);
 	assert_int_equal(res[0].n, 4);
 	assert_int_equal(res[0].rounds[3], 4);
 	assert_int_equal(res[0].nrounds, 5);
@@ -161,14 +161,14 @@ static void assert_refused(void (*write_bad)(struct wire *), const char *reason)
 {
 	struct cell_result res[2];
 	struct wire w;
-	char err[200] = "";
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
 
 	memset(res, 0, sizeof(res));
 	wire_open(&w);
 	write_bad(&w);
-	assert_int_equal(read_back(&w, 0, res, 2, err, sizeof(err)), -1);
-	if (!strstr(err, reason))
-		fail_msg("reason '%s' lacks '%s'", err, reason);
+	assert_int_equal(read_back(&w, 0, res, 2, &err), -1);
+	if (!strstr(err.buf, reason))
+		fail_msg("reason '%s' lacks '%s'", err.buf, reason);
 	free_results(res, 2);
 }
 
@@ -300,17 +300,17 @@ static void test_core_cycles_and_tail(void **state)
 	struct round_quality q;
 	struct cell_result res[1];
 	struct wire w;
-	char err[200];
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
 
 	memset(res, 0, sizeof(res));
 	wire_open(&w);
 	put_frame_core(&w, TB_MAGIC, 0, 2, 1, 1, a, 2);
 	wire_put(&w, &t, sizeof(t));
 	close(w.fd[1]);
-	assert_int_equal(tb_read_round(w.fd[0], 2, res, 1, 2000, err, sizeof(err)), 0);
+	assert_int_equal(tb_read_round(w.fd[0], 2, res, 1, 2000, &err), 0);
 	assert_non_null(res[0].core);
 	assert_true(res[0].core[1] == 88.0);
-	assert_int_equal(tb_read_tail(w.fd[0], 2, &q, 2000, err, sizeof(err)), 0);
+	assert_int_equal(tb_read_tail(w.fd[0], 2, &q, 2000, &err), 0);
 	assert_true(q.ghz == 4.4 && q.involuntary == 3 && q.migrations == -1);
 	close(w.fd[0]);
 	free_results(res, 1);
@@ -320,10 +320,10 @@ static void test_core_cycles_and_tail(void **state)
 	wire_put(&w, &t, sizeof(t));
 	t.quality.involuntary = -5;
 	wire_put(&w, &t, sizeof(t));
-	assert_int_equal(tb_read_tail(w.fd[0], 3, &q, 2000, err, sizeof(err)), -1);
-	assert_non_null(strstr(err, "round 2, expected 3"));
-	assert_int_equal(tb_read_tail(w.fd[0], 2, &q, 2000, err, sizeof(err)), -1);
-	assert_non_null(strstr(err, "implausible"));
+	assert_int_equal(tb_read_tail(w.fd[0], 3, &q, 2000, &err), -1);
+	assert_non_null(strstr(err.buf, "round 2, expected 3"));
+	assert_int_equal(tb_read_tail(w.fd[0], 2, &q, 2000, &err), -1);
+	assert_non_null(strstr(err.buf, "implausible"));
 	close(w.fd[0]);
 	close(w.fd[1]);
 }
@@ -332,13 +332,13 @@ static void test_round_times_out(void **state)
 {
 	struct cell_result res[1];
 	struct wire w;
-	char err[200];
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
 
 	memset(res, 0, sizeof(res));
 	wire_open(&w);
 	/* The writer stays open and silent. */
-	assert_int_equal(tb_read_round(w.fd[0], 0, res, 1, 100, err, sizeof(err)), -1);
-	assert_non_null(strstr(err, "no answer"));
+	assert_int_equal(tb_read_round(w.fd[0], 0, res, 1, 100, &err), -1);
+	assert_non_null(strstr(err.buf, "no answer"));
 	close(w.fd[0]);
 	close(w.fd[1]);
 	free_results(res, 1);
@@ -348,7 +348,7 @@ static void test_hello_checked(void **state)
 {
 	struct tb_hello h, got;
 	struct wire w;
-	char err[200];
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
 
 	memset(&h, 0, sizeof(h));
 	h.magic = TB_MAGIC;
@@ -359,30 +359,30 @@ static void test_hello_checked(void **state)
 	memset(h.cycles_unit, 'x', sizeof(h.cycles_unit));	/* unterminated */
 	wire_open(&w);
 	wire_put(&w, &h, sizeof(h));
-	assert_int_equal(tb_read_hello(w.fd[0], 3, &got, 1000, err, sizeof(err)), 0);
+	assert_int_equal(tb_read_hello(w.fd[0], 3, &got, 1000, &err), 0);
 	assert_int_equal(strlen(got.cycles_unit), sizeof(got.cycles_unit) - 1);
 	wire_put(&w, &h, sizeof(h));
-	assert_int_equal(tb_read_hello(w.fd[0], 4, &got, 1000, err, sizeof(err)), -1);
-	assert_non_null(strstr(err, "3 cells, expected 4"));
+	assert_int_equal(tb_read_hello(w.fd[0], 4, &got, 1000, &err), -1);
+	assert_non_null(strstr(err.buf, "3 cells, expected 4"));
 	h.core_source = 7;
 	wire_put(&w, &h, sizeof(h));
-	assert_int_equal(tb_read_hello(w.fd[0], 3, &got, 1000, err, sizeof(err)), -1);
-	assert_non_null(strstr(err, "core cycles from 7"));
+	assert_int_equal(tb_read_hello(w.fd[0], 3, &got, 1000, &err), -1);
+	assert_non_null(strstr(err.buf, "core cycles from 7"));
 	/* The figures that make the core cycles again: checked, never a pointer. */
 	h.core_source = CORE_REFERENCE;
 	h.ref = (struct stored_reference){ .readings = (double *)&h, .reading_core = NAN };
 	wire_put(&w, &h, sizeof(h));
-	assert_int_equal(tb_read_hello(w.fd[0], 3, &got, 1000, err, sizeof(err)), -1);
-	assert_non_null(strstr(err, "a reading of nan core cycles"));
+	assert_int_equal(tb_read_hello(w.fd[0], 3, &got, 1000, &err), -1);
+	assert_non_null(strstr(err.buf, "a reading of nan core cycles"));
 	h.ref.reading_core = 300.5;
 	wire_put(&w, &h, sizeof(h));
-	assert_int_equal(tb_read_hello(w.fd[0], 3, &got, 1000, err, sizeof(err)), 0);
+	assert_int_equal(tb_read_hello(w.fd[0], 3, &got, 1000, &err), 0);
 	assert_null(got.ref.readings);
 	assert_true(got.ref.reading_core == 300.5);
 	h.version = 99;
 	wire_put(&w, &h, sizeof(h));
-	assert_int_equal(tb_read_hello(w.fd[0], 3, &got, 1000, err, sizeof(err)), -1);
-	assert_non_null(strstr(err, "version 99"));
+	assert_int_equal(tb_read_hello(w.fd[0], 3, &got, 1000, &err), -1);
+	assert_non_null(strstr(err.buf, "version 99"));
 	close(w.fd[0]);
 	close(w.fd[1]);
 }
@@ -416,19 +416,19 @@ static void run_side(enum tb_side_id s)
 	struct timing_config cfg;
 	struct timens_bench b;
 	struct catalog cat;
-	char err[512];
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
 
 	build_cells(&cat);
 	quick_cfg(&cfg, 3);
 	tbench_init(&b, cat.cells, cat.ncells, &cfg, &off, CYCLES_REQ_AUTO);
 	assert_true(b.batch_calls[0] % CELL_UNROLL == 0 && b.batch_calls[0] > 0);
-	if (tbench_start(&b, s, err, sizeof(err)) != 0)
-		fail_msg("start: %s", err);
+	if (tbench_start(&b, s, &err) != 0)
+		fail_msg("start: %s", err.buf);
 	assert_true(b.side[s].boundary_ns > 0);
 	for (unsigned k = 0; k < 3; k++)
-		if (tbench_round(&b, s, k, err, sizeof(err)) != 0)
-			fail_msg("round %u: %s", k, err);
-	assert_int_equal(tbench_stop(&b, err, sizeof(err)), 0);
+		if (tbench_round(&b, s, k, &err) != 0)
+			fail_msg("round %u: %s", k, err.buf);
+	assert_int_equal(tbench_stop(&b, &err), 0);
 	tbench_summarize(&b);
 	for (size_t i = 0; i < cat.ncells; i++) {
 		const struct cell_result *r = &b.side[s].res[i];
@@ -459,9 +459,9 @@ static void test_host_side_measures(void **state)
 
 static void test_timens_side_measures(void **state)
 {
-	char why[256];
+	_cleanup_strbuf_ struct strbuf why = STRBUF_INIT;
 
-	if (!timens_supported(why, sizeof(why)))
+	if (!timens_supported(&why))
 		skip();
 	run_side(TB_TIMENS);
 }

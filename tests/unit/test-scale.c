@@ -101,10 +101,9 @@ static void assert_parsed(const char *arg, unsigned min, const unsigned *want,
 {
 	unsigned *got;
 	size_t n;
-	char why[128];
+	_cleanup_strbuf_ struct strbuf why = STRBUF_INIT;
 
-	assert_true(scale_parse_counts(arg, min, SCALE_MAX_THREADS, &got, &n, why,
-				       sizeof(why)));
+	assert_true(scale_parse_counts(arg, min, SCALE_MAX_THREADS, &got, &n, &why));
 	assert_int_equal(n, nwant);
 	for (size_t i = 0; i < n; i++)
 		assert_int_equal(got[i], want[i]);
@@ -134,14 +133,13 @@ static void assert_rejected(const char *arg, unsigned min, const char *reason)
 {
 	unsigned *got = (unsigned *)1;
 	size_t n = 99;
-	char why[128];
+	_cleanup_strbuf_ struct strbuf why = STRBUF_INIT;
 
-	assert_false(scale_parse_counts(arg, min, SCALE_MAX_THREADS, &got, &n, why,
-					sizeof(why)));
+	assert_false(scale_parse_counts(arg, min, SCALE_MAX_THREADS, &got, &n, &why));
 	assert_null(got);
 	assert_int_equal(n, 0);
-	if (!strstr(why, reason))
-		fail_msg("'%s': reason '%s' lacks '%s'", arg, why, reason);
+	if (!strstr(why.buf, reason))
+		fail_msg("'%s': reason '%s' lacks '%s'", arg, why.buf, reason);
 }
 
 static void test_parse_rejects_bad_lists(void **state)

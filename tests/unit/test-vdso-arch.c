@@ -142,10 +142,10 @@ static unsigned char *copy_of(size_t i, size_t len)
 static void parse_ok(const struct arch_image *a, const unsigned char *b,
 		     size_t len, struct vdso_image *img)
 {
-	char err[256] = "";
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
 
-	if (vdso_parse(img, b, len, err, sizeof(err)) != 0)
-		fail_msg("%s: %s", a->file, err);
+	if (vdso_parse(img, b, len, &err) != 0)
+		fail_msg("%s: %s", a->file, err.buf);
 }
 
 /* Each name resolves to the same place with and without its version. */
@@ -239,13 +239,13 @@ static void test_listing(void **state)
 static void expect_reject(size_t i, unsigned char *b, size_t len, const char *what)
 {
 	struct vdso_image img;
-	char err[256] = "";
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
 
-	if (vdso_parse(&img, b, len, err, sizeof(err)) == 0)
+	if (vdso_parse(&img, b, len, &err) == 0)
 		fail_msg("%s: a damaged copy was accepted (expected '%s')", images[i].file, what);
-	if (!strstr(err, what))
-		fail_msg("%s: error '%s' does not mention '%s'", images[i].file, err, what);
-	print_message("#   %s: %s\n", images[i].file, err);
+	if (!strstr(err.buf, what))
+		fail_msg("%s: error '%s' does not mention '%s'", images[i].file, err.buf, what);
+	print_message("#   %s: %s\n", images[i].file, err.buf);
 	assert_null(img.symtab);
 }
 
@@ -254,11 +254,11 @@ static void test_truncated_copies(void **state)
 {
 	(void)state;
 	for (size_t i = 0; i < ARRAY_SIZE(images); i++) {
-		char err[256] = "";
+		_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
 		size_t extent = 0;
 
-		if (vdso_elf_extent(loaded[i].data, loaded[i].len, &extent, err, sizeof(err)))
-			fail_msg("%s: %s", images[i].file, err);
+		if (vdso_elf_extent(loaded[i].data, loaded[i].len, &extent, &err))
+			fail_msg("%s: %s", images[i].file, err.buf);
 		assert_true(extent <= loaded[i].len);
 		size_t cuts[] = { loaded[i].len / 8, extent - 1 };
 

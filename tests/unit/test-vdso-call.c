@@ -111,7 +111,8 @@ static int map_real_vdso(void **state)
 {
 	static struct real_vdso r;	/* one test at a time */
 	const char *dir = getenv("CLOCKBENCH_TEST_DATA");
-	char path[4096], err[256] = "";
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
+	char path[4096];
 	struct vdso_image img;
 	unsigned char *text;
 	size_t len = 0;
@@ -137,8 +138,8 @@ static int map_real_vdso(void **state)
 	text = r.map + DATA_PAGES_SIZE;
 	__builtin___clear_cache((char *)text, (char *)text + len);
 	if (len != (size_t)n || mprotect(text, r.span - DATA_PAGES_SIZE, PROT_READ | PROT_EXEC) ||
-	    vdso_parse(&img, text, len, err, sizeof(err))) {
-		fprintf(stderr, "%s: cannot map it: %s\n", path, err);
+	    vdso_parse(&img, text, len, &err)) {
+		fprintf(stderr, "%s: cannot map it: %s\n", path, err.buf);
 		munmap(r.map, r.span);
 		return -1;
 	}

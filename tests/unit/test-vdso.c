@@ -138,24 +138,24 @@ static Elf64_Verdef *verdef(unsigned char *b)
 }
 
 static int parse(const unsigned char *b, size_t len, struct vdso_image *img,
-		 char *err, size_t errlen)
+		 struct strbuf *err)
 {
-	err[0] = '\0';
-	return vdso_parse(img, b, len, err, errlen);
+	strbuf_reset(err);
+	return vdso_parse(img, b, len, err);
 }
 
 /* Parse b, expect a rejection whose message contains what. */
 static void expect_reject(unsigned char *b, size_t len, const char *what)
 {
 	struct vdso_image img;
-	char err[256];
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
 
-	if (parse(b, len, &img, err, sizeof(err)) != -1)
+	if (parse(b, len, &img, &err) != -1)
 		fail_msg("corrupt image accepted (expected an error about '%s')", what);
-	if (!strstr(err, what))
-		fail_msg("error '%s' does not mention '%s'", err, what);
-	print_message("#   rejected: %s\n", err);
-	assert_null(strchr(err, '\n'));
+	if (!strstr(err.buf, what))
+		fail_msg("error '%s' does not mention '%s'", err.buf, what);
+	print_message("#   rejected: %s\n", err.buf);
+	assert_null(strchr(err.buf, '\n'));
 	/* A failed parse leaves nothing a lookup could follow. */
 	assert_ptr_equal(img.base, b);
 	assert_int_equal(img.len, len);
@@ -165,10 +165,10 @@ static void expect_reject(unsigned char *b, size_t len, const char *what)
 
 static void parse_ok(const unsigned char *b, size_t len, struct vdso_image *img)
 {
-	char err[256];
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
 
-	if (parse(b, len, img, err, sizeof(err)) != 0)
-		fail_msg("parse failed: %s", err);
+	if (parse(b, len, img, &err) != 0)
+		fail_msg("parse failed: %s", err.buf);
 }
 
 /* ---- architecture names ---------------------------------------------- */
@@ -228,18 +228,18 @@ static void test_parse_fixture(void **state)
 
 static void test_elf_extent(void **state)
 {
-	char err[256] = "";
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
 	size_t extent = 0;
 
 	(void)state;
 	NEED_FIXTURE();
-	assert_int_equal(vdso_elf_extent(fixture, fixture_len, &extent, err, sizeof(err)), 0);
+	assert_int_equal(vdso_elf_extent(fixture, fixture_len, &extent, &err), 0);
 	assert_int_equal(extent, FIXTURE_EXTENT);
 	/* Only the ELF and program headers are needed. */
-	assert_int_equal(vdso_elf_extent(fixture, 64 + 4 * 56, &extent, err, sizeof(err)), 0);
+	assert_int_equal(vdso_elf_extent(fixture, 64 + 4 * 56, &extent, &err), 0);
 	assert_int_equal(extent, FIXTURE_EXTENT);
-	assert_int_equal(vdso_elf_extent(fixture, 64, &extent, err, sizeof(err)), -1);
-	assert_non_null(strstr(err, "program header table"));
+	assert_int_equal(vdso_elf_extent(fixture, 64, &extent, &err), -1);
+	assert_non_null(strstr(err.buf, "program header table"));
 }
 
 /* ---- lookup ---------------------------------------------------------- */
@@ -540,11 +540,11 @@ static int64_t ts_ns(const struct timespec *ts)
 
 static bool live_vdso(struct vdso_image *img)
 {
-	char err[256];
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
 
-	if (vdso_self(img, err, sizeof(err)) == 0)
+	if (vdso_self(img, &err) == 0)
 		return true;
-	print_message("# no live vDSO: %s\n", err);
+	print_message("# no live vDSO: %s\n", err.buf);
 	return false;
 }
 
@@ -582,7 +582,7 @@ static void test_live_clock_gettime(void **state)
 static void test_live_image(void **state)
 {
 	struct vdso_image img;
-	char err[256] = "";
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
 	size_t extent;
 	long page = sysconf(_SC_PAGESIZE);
 
@@ -592,7 +592,7 @@ static void test_live_image(void **state)
 	/* The length comes from /proc/self/maps: whole pages. */
 	assert_int_equal(img.len % (size_t)page, 0);
 	assert_int_equal(img.machine, vdso_arch_names()->machine);
-	assert_int_equal(vdso_elf_extent(img.base, img.len, &extent, err, sizeof(err)), 0);
+	assert_int_equal(vdso_elf_extent(img.base, img.len, &extent, &err), 0);
 	assert_true(extent > 0 && extent <= img.len);
 	assert_true(img.nsyms > 1);
 }
@@ -600,19 +600,19 @@ static void test_live_image(void **state)
 static void test_no_vdso_env(void **state)
 {
 	struct vdso_image img;
-	char err[256] = "";
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
 
 	(void)state;
 	setenv("CLOCKBENCH_NO_VDSO", "1", 1);
-	assert_int_equal(vdso_self(&img, err, sizeof(err)), -1);
-	assert_string_equal(err, "disabled by CLOCKBENCH_NO_VDSO");
+	assert_int_equal(vdso_self(&img, &err), -1);
+	assert_string_equal(err.buf, "disabled by CLOCKBENCH_NO_VDSO");
 	assert_null(img.base);
 	assert_null(vdso_lookup(&img, "__vdso_time", NULL));
 	/* Empty means unset. */
 	setenv("CLOCKBENCH_NO_VDSO", "", 1);
-	err[0] = '\0';
-	if (vdso_self(&img, err, sizeof(err)) != 0)
-		assert_null(strstr(err, "CLOCKBENCH_NO_VDSO"));
+	strbuf_reset(&err);
+	if (vdso_self(&img, &err) != 0)
+		assert_null(strstr(err.buf, "CLOCKBENCH_NO_VDSO"));
 	unsetenv("CLOCKBENCH_NO_VDSO");
 }
 
@@ -625,16 +625,16 @@ static void test_truncations(void **state)
 	for (size_t len = 0; len <= fixture_len; len++) {
 		unsigned char *b = copy_image(len);
 		struct vdso_image img;
-		char err[256];
-		int rc = parse(b, len, &img, err, sizeof(err));
+		_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
+		int rc = parse(b, len, &img, &err);
 
 		/* Only an image holding all its ELF extent parses. */
 		if (len < FIXTURE_EXTENT && rc != -1)
 			fail_msg("image truncated to %zu bytes was accepted", len);
-		if (len < FIXTURE_EXTENT && (!err[0] || strchr(err, '\n')))
-			fail_msg("truncated to %zu: bad message '%s'", len, err);
+		if (len < FIXTURE_EXTENT && (!err.len || strchr(err.buf, '\n')))
+			fail_msg("truncated to %zu: bad message '%s'", len, err.buf);
 		if (len >= FIXTURE_EXTENT && rc != 0)
-			fail_msg("image of %zu bytes rejected: %s", len, err);
+			fail_msg("image of %zu bytes rejected: %s", len, err.buf);
 		if (rc == 0)
 			assert_ptr_equal(vdso_lookup(&img, "__vdso_time", "LINUX_2.6"),
 					 b + OFF_TIME);
@@ -876,7 +876,7 @@ static void test_random_mutations(void **state)
 		unsigned char *b = copy_image(fixture_len);
 		unsigned flips = 1 + next_random(&seed) % 4;
 		struct vdso_image img;
-		char err[256];
+		_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
 
 		for (unsigned f = 0; f < flips; f++) {
 			uint64_t r = next_random(&seed);
@@ -887,15 +887,15 @@ static void test_random_mutations(void **state)
 			else
 				b[pos] = (unsigned char)(r >> 40);
 		}
-		if (parse(b, fixture_len, &img, err, sizeof(err)) == 0) {
+		if (parse(b, fixture_len, &img, &err) == 0) {
 			accepted++;
 			exercise(&img);
 			img.gnu_hash = NULL;
 			exercise(&img);
 		} else {
 			rejected++;
-			assert_true(err[0] != '\0');
-			assert_null(strchr(err, '\n'));
+			assert_true(err.len);
+			assert_null(strchr(err.buf, '\n'));
 		}
 		free(b);
 	}

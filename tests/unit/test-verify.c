@@ -82,54 +82,51 @@ static void test_exit_status(void **state)
 static void test_parse_fault(void **state)
 {
 	struct verify_fault f;
-	char err[128];
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
 
-	assert_int_equal(verify_parse_fault(NULL, &f, err, sizeof(err)), 0);
+	assert_int_equal(verify_parse_fault(NULL, &f, &err), 0);
 	assert_int_equal(f.kind, FAULT_NONE);
-	assert_int_equal(verify_parse_fault("", &f, err, sizeof(err)), 0);
+	assert_int_equal(verify_parse_fault("", &f, &err), 0);
 	assert_int_equal(f.kind, FAULT_NONE);
 
-	assert_int_equal(verify_parse_fault("vdso-clock-back-1ms", &f, err, sizeof(err)), 0);
+	assert_int_equal(verify_parse_fault("vdso-clock-back-1ms", &f, &err), 0);
 	assert_int_equal(f.kind, FAULT_CLOCK_BACK);
 	assert_int_equal(f.path, PATH_VDSO);
 	assert_int_equal(f.shift_ns, 1000000);
-	assert_int_equal(verify_parse_fault("libc-clock-back-2s", &f, err, sizeof(err)), 0);
+	assert_int_equal(verify_parse_fault("libc-clock-back-2s", &f, &err), 0);
 	assert_int_equal(f.path, PATH_LIBC);
 	assert_int_equal(f.shift_ns, 2000000000LL);
-	assert_int_equal(verify_parse_fault("syscall-errno", &f, err, sizeof(err)), 0);
+	assert_int_equal(verify_parse_fault("syscall-errno", &f, &err), 0);
 	assert_int_equal(f.kind, FAULT_ERRNO);
 	assert_int_equal(f.path, PATH_SYSCALL);
 
-	assert_int_equal(verify_parse_fault("vdso", &f, err, sizeof(err)), -1);
-	assert_int_equal(verify_parse_fault("kernel-errno", &f, err, sizeof(err)), -1);
-	assert_non_null(strstr(err, "unknown path 'kernel'"));
-	assert_int_equal(verify_parse_fault("vdso-clock-back-", &f, err, sizeof(err)), -1);
-	assert_int_equal(verify_parse_fault("vdso-clock-back-0", &f, err, sizeof(err)), -1);
-	assert_int_equal(verify_parse_fault("vdso-clock-back-2h", &f, err, sizeof(err)), -1);
-	assert_int_equal(verify_parse_fault("vdso-frob", &f, err, sizeof(err)), -1);
+	assert_int_equal(verify_parse_fault("vdso", &f, &err), -1);
+	assert_int_equal(verify_parse_fault("kernel-errno", &f, &err), -1);
+	assert_non_null(strstr(err.buf, "unknown path 'kernel'"));
+	assert_int_equal(verify_parse_fault("vdso-clock-back-", &f, &err), -1);
+	assert_int_equal(verify_parse_fault("vdso-clock-back-0", &f, &err), -1);
+	assert_int_equal(verify_parse_fault("vdso-clock-back-2h", &f, &err), -1);
+	assert_int_equal(verify_parse_fault("vdso-frob", &f, &err), -1);
 }
 
 static void test_parse_intermittent_fault(void **state)
 {
 	struct verify_fault f;
-	char err[160];
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
 
-	assert_int_equal(verify_parse_fault("vdso-clock-back-1ms", &f, err, sizeof(err)), 0);
+	assert_int_equal(verify_parse_fault("vdso-clock-back-1ms", &f, &err), 0);
 	assert_int_equal(f.every, 0);
 	assert_int_equal(f.cpu, -1);
-	assert_int_equal(verify_parse_fault("libc-clock-back-2ms-every-1000", &f, err,
-					    sizeof(err)), 0);
+	assert_int_equal(verify_parse_fault("libc-clock-back-2ms-every-1000", &f, &err), 0);
 	assert_int_equal(f.kind, FAULT_CLOCK_BACK);
 	assert_int_equal(f.shift_ns, 2000000);
 	assert_int_equal(f.every, 1000);
 	assert_int_equal(f.cpu, -1);
-	assert_int_equal(verify_parse_fault("syscall-clock-back-500us-cpu-1", &f, err,
-					    sizeof(err)), 0);
+	assert_int_equal(verify_parse_fault("syscall-clock-back-500us-cpu-1", &f, &err), 0);
 	assert_int_equal(f.shift_ns, 500000);
 	assert_int_equal(f.every, 0);
 	assert_int_equal(f.cpu, 1);
-	assert_int_equal(verify_parse_fault("vdso-clock-back-1ms-cpu-0-every-3", &f, err,
-					    sizeof(err)), 0);
+	assert_int_equal(verify_parse_fault("vdso-clock-back-1ms-cpu-0-every-3", &f, &err), 0);
 	assert_int_equal(f.cpu, 0);
 	assert_int_equal(f.every, 3);
 
@@ -140,19 +137,18 @@ static void test_parse_intermittent_fault(void **state)
 		"vdso-clock-back-1ms-sometimes-2", "vdso-clock-back-every-2",
 	};
 	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
-		err[0] = '\0';
-		assert_int_equal(verify_parse_fault(bad[i], &f, err, sizeof(err)), -1);
-		assert_non_null(strstr(err, "PATH-clock-back-DURATION[-every-N][-cpu-K]"));
+		strbuf_reset(&err);
+		assert_int_equal(verify_parse_fault(bad[i], &f, &err), -1);
+		assert_non_null(strstr(err.buf, "PATH-clock-back-DURATION[-every-N][-cpu-K]"));
 	}
-	assert_int_equal(verify_parse_fault("vdso-getcpu-wrong", &f, err, sizeof(err)), 0);
+	assert_int_equal(verify_parse_fault("vdso-getcpu-wrong", &f, &err), 0);
 	assert_int_equal(f.kind, FAULT_CPU_WRONG);
 	assert_int_equal(f.every, 0);
-	assert_int_equal(verify_parse_fault("libc-getcpu-wrong-every-7", &f, err,
-					    sizeof(err)), 0);
+	assert_int_equal(verify_parse_fault("libc-getcpu-wrong-every-7", &f, &err), 0);
 	assert_int_equal(f.kind, FAULT_CPU_WRONG);
 	assert_int_equal(f.every, 7);
-	assert_int_equal(verify_parse_fault("libc-getcpu-wrongly", &f, err, sizeof(err)), -1);
-	assert_int_equal(verify_parse_fault("libc-getcpu-wrong-", &f, err, sizeof(err)), -1);
+	assert_int_equal(verify_parse_fault("libc-getcpu-wrongly", &f, &err), -1);
+	assert_int_equal(verify_parse_fault("libc-getcpu-wrong-", &f, &err), -1);
 }
 
 /* Every Nth read of the faulty path is hit; other paths never are. */
@@ -341,32 +337,32 @@ static void test_gran_run(void **state)
 
 static void test_granularity_agrees(void **state)
 {
-	char why[200];
+	_cleanup_strbuf_ struct strbuf why = STRBUF_INIT;
 
 	/* Coarse: whole ticks of the resolution, at most four. */
-	assert_true(granularity_agrees(4000000, 4000000, CLOCK_KIND_COARSE, why, sizeof(why)));
-	assert_true(granularity_agrees(4000000, 4000100, CLOCK_KIND_COARSE, why, sizeof(why)));
-	assert_true(granularity_agrees(4000000, 8000000, CLOCK_KIND_COARSE, why, sizeof(why)));
-	assert_false(granularity_agrees(4000000, 3000000, CLOCK_KIND_COARSE, why, sizeof(why)));
-	assert_false(granularity_agrees(4000000, 10000000, CLOCK_KIND_COARSE, why, sizeof(why)));
-	assert_non_null(strstr(why, "whole ticks"));
-	assert_false(granularity_agrees(4000000, 20000000, CLOCK_KIND_COARSE, why, sizeof(why)));
-	assert_false(granularity_agrees(4000000, 30, CLOCK_KIND_COARSE, why, sizeof(why)));
+	assert_true(granularity_agrees(4000000, 4000000, CLOCK_KIND_COARSE, &why));
+	assert_true(granularity_agrees(4000000, 4000100, CLOCK_KIND_COARSE, &why));
+	assert_true(granularity_agrees(4000000, 8000000, CLOCK_KIND_COARSE, &why));
+	assert_false(granularity_agrees(4000000, 3000000, CLOCK_KIND_COARSE, &why));
+	assert_false(granularity_agrees(4000000, 10000000, CLOCK_KIND_COARSE, &why));
+	assert_non_null(strstr(why.buf, "whole ticks"));
+	assert_false(granularity_agrees(4000000, 20000000, CLOCK_KIND_COARSE, &why));
+	assert_false(granularity_agrees(4000000, 30, CLOCK_KIND_COARSE, &why));
 	/* Fine: at least the resolution, far below a tick. */
-	assert_true(granularity_agrees(1, 25, CLOCK_KIND_HRES, why, sizeof(why)));
-	assert_true(granularity_agrees(1000, 1000, CLOCK_KIND_HRES, why, sizeof(why)));
-	assert_false(granularity_agrees(1, 4000000, CLOCK_KIND_HRES, why, sizeof(why)));
-	assert_false(granularity_agrees(1000, 500, CLOCK_KIND_HRES, why, sizeof(why)));
-	assert_false(granularity_agrees(0, 500, CLOCK_KIND_HRES, why, sizeof(why)));
+	assert_true(granularity_agrees(1, 25, CLOCK_KIND_HRES, &why));
+	assert_true(granularity_agrees(1000, 1000, CLOCK_KIND_HRES, &why));
+	assert_false(granularity_agrees(1, 4000000, CLOCK_KIND_HRES, &why));
+	assert_false(granularity_agrees(1000, 500, CLOCK_KIND_HRES, &why));
+	assert_false(granularity_agrees(0, 500, CLOCK_KIND_HRES, &why));
 	/* The messages say what was measured, not that it is the resolution. */
-	assert_true(granularity_agrees(1, 20, CLOCK_KIND_HRES, why, sizeof(why)));
-	assert_string_equal(why, "the finest step seen between two reads is 20 ns: not "
+	assert_true(granularity_agrees(1, 20, CLOCK_KIND_HRES, &why));
+	assert_string_equal(why.buf, "the finest step seen between two reads is 20 ns: not "
 			    "below the reported resolution (1 ns), not above 100000 ns (a "
 			    "clock that moves between ticks)");
-	assert_false(granularity_agrees(1000, 500, CLOCK_KIND_HRES, why, sizeof(why)));
-	assert_non_null(strstr(why, "500 ns, is below 1000 ns (the reported resolution"));
-	assert_true(granularity_agrees(4000000, 8000000, CLOCK_KIND_COARSE, why, sizeof(why)));
-	assert_string_equal(why, "the finest step seen between two reads is 8000000 ns, 2 "
+	assert_false(granularity_agrees(1000, 500, CLOCK_KIND_HRES, &why));
+	assert_non_null(strstr(why.buf, "500 ns, is below 1000 ns (the reported resolution"));
+	assert_true(granularity_agrees(4000000, 8000000, CLOCK_KIND_COARSE, &why));
+	assert_string_equal(why.buf, "the finest step seen between two reads is 8000000 ns, 2 "
 			    "whole ticks of its resolution (4000000 ns, 250 Hz), as a coarse "
 			    "clock steps");
 }
@@ -409,10 +405,10 @@ static void test_step_watch(void **state)
 {
 	struct step_watch w;
 	struct timespec r, m0, m1;
-	char why[200];
+	_cleanup_strbuf_ struct strbuf why = STRBUF_INIT;
 
 	step_watch_begin(&w);
-	assert_false(step_watch_end(&w, why, sizeof(why)));
+	assert_false(step_watch_end(&w, &why));
 	if (geteuid() != 0) {
 		skip();
 		return;
@@ -432,8 +428,8 @@ static void test_step_watch(void **state)
 		r.tv_nsec -= 1000000000L;
 	}
 	assert_int_equal(clock_settime(CLOCK_REALTIME, &r), 0);
-	assert_true(step_watch_end(&w, why, sizeof(why)));
-	assert_non_null(strstr(why, "CLOCK_REALTIME was set"));
+	assert_true(step_watch_end(&w, &why));
+	assert_non_null(strstr(why.buf, "CLOCK_REALTIME was set"));
 }
 
 /* ---- across CPUs ------------------------------------------------------------------- */
@@ -713,11 +709,11 @@ static void test_vcall_conventions(void **state)
 	static const struct verify_options opt = { .duration_s = 1 };
 	struct verify v;
 	struct timespec t;
-	char err[128];
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
 	struct vres r;
 
 	unsetenv(VERIFY_FAULT_ENV);
-	assert_int_equal(verify_context_init(&v, &opt, err, sizeof(err)), 0);
+	assert_int_equal(verify_context_init(&v, &opt, &err), 0);
 	if (verify_path_missing(&v, API_CLOCK_GETTIME, PATH_VDSO)) {
 		verify_context_free(&v);
 		skip();
@@ -740,11 +736,11 @@ static void test_fault_injection(void **state)
 	static const struct verify_options opt = { .duration_s = 1 };
 	struct verify v;
 	struct timespec sys, vdso;
-	char err[128];
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
 	struct vres r;
 
 	setenv(VERIFY_FAULT_ENV, "vdso-clock-back-1ms", 1);
-	assert_int_equal(verify_context_init(&v, &opt, err, sizeof(err)), 0);
+	assert_int_equal(verify_context_init(&v, &opt, &err), 0);
 	if (verify_path_missing(&v, API_CLOCK_GETTIME, PATH_VDSO)) {
 		verify_context_free(&v);
 		unsetenv(VERIFY_FAULT_ENV);
@@ -759,7 +755,7 @@ static void test_fault_injection(void **state)
 	verify_context_free(&v);
 
 	setenv(VERIFY_FAULT_ENV, "vdso-errno", 1);
-	assert_int_equal(verify_context_init(&v, &opt, err, sizeof(err)), 0);
+	assert_int_equal(verify_context_init(&v, &opt, &err), 0);
 	r = vcall_gettime(&v, PATH_VDSO, -1, &vdso);
 	assert_int_equal(r.ret, -EPERM);
 	r = vcall_gettime(&v, PATH_SYSCALL, -1, &vdso);
@@ -767,7 +763,7 @@ static void test_fault_injection(void **state)
 	verify_context_free(&v);
 
 	setenv(VERIFY_FAULT_ENV, "vdso-backwards", 1);
-	assert_int_equal(verify_context_init(&v, &opt, err, sizeof(err)), -1);
+	assert_int_equal(verify_context_init(&v, &opt, &err), -1);
 	verify_context_free(&v);
 	unsetenv(VERIFY_FAULT_ENV);
 }
@@ -820,21 +816,22 @@ static void test_timens_run_in_new(void **state)
 	struct timens_offsets self;
 	struct ns_arg a = { 0, 0 };
 	struct timespec now;
-	char err[200], why[200];
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
+	_cleanup_strbuf_ struct strbuf why = STRBUF_INIT;
 	int rc;
 
-	if (!timens_supported(why, sizeof(why))) {
+	if (!timens_supported(&why)) {
 		/* Not root (or no time namespaces): the reason says so. */
-		assert_true(strlen(why) > 10);
-		assert_int_equal(timens_run_in_new(&off, check_offset, &a, err, sizeof(err)), -1);
+		assert_true(why.len > 10);
+		assert_int_equal(timens_run_in_new(&off, check_offset, &a, &err), -1);
 		skip();
 		return;
 	}
-	assert_int_equal(timens_self_offsets(&self, err, sizeof(err)), 0);
+	assert_int_equal(timens_self_offsets(&self, &err), 0);
 	syscall(SYS_clock_gettime, CLOCK_MONOTONIC, &now);
 	a.host_before = ts_ns(&now);
 	a.offset = off.monotonic_ns - self.monotonic_ns;
-	rc = timens_run_in_new(&off, check_offset, &a, err, sizeof(err));
+	rc = timens_run_in_new(&off, check_offset, &a, &err);
 	assert_int_equal(rc, 7);
 	/* The caller itself did not move. */
 	syscall(SYS_clock_gettime, CLOCK_MONOTONIC, &now);
