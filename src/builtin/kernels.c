@@ -618,20 +618,20 @@ out:
 }
 
 /* Why qemu's end is no power-off of a guest, or NULL when it is one. */
-static const char *end_reason(const struct vm_outcome *out, char *buf, size_t len)
+static const char *end_reason(const struct vm_outcome *out, struct strbuf *why)
 {
 	switch (out->end) {
 	case VM_TIMED_OUT:
-		snprintf(buf, len, "no power-off within %.0f s: stopped", out->wall_s);
-		return buf;
+		strbuf_setf(why, "no power-off within %.0f s: stopped", out->wall_s);
+		return why->buf;
 	case VM_INTERRUPTED:
 		return "interrupted";
 	case VM_QEMU_FAILED:
-		snprintf(buf, len, "qemu failed (%s %d)",
-			 WIFEXITED(out->status) ? "exit" : "signal",
-			 WIFEXITED(out->status) ? WEXITSTATUS(out->status) :
-						  WTERMSIG(out->status));
-		return buf;
+		strbuf_setf(why, "qemu failed (%s %d)",
+			    WIFEXITED(out->status) ? "exit" : "signal",
+			    WIFEXITED(out->status) ? WEXITSTATUS(out->status) :
+						     WTERMSIG(out->status));
+		return why->buf;
 	default:
 		return NULL;
 	}
@@ -671,8 +671,8 @@ static int boot_once(struct boot_ctx *c, struct kernel *k, unsigned boot,
 	struct strbuf initrd = STRBUF_INIT, append = STRBUF_INIT;
 	struct boot_files files = { -1, -1, -1, -1 };
 	struct vm_outcome out;
-	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
-	char why[256], kept[PATH_MAX + 64];
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT, why = STRBUF_INIT;
+	char kept[PATH_MAX + 64];
 	const char *reason;
 	int rc = -1;
 
@@ -694,7 +694,7 @@ static int boot_once(struct boot_ctx *c, struct kernel *k, unsigned boot,
 		error_msg("%s", err.buf);
 		goto out;
 	}
-	reason = end_reason(&out, why, sizeof(why));
+	reason = end_reason(&out, &why);
 	if (!reason && take_result(c, &files, k, boot, position, &out, &err) == 0) {
 		text_line(stderr, "  %s: done in %.1f s", k->name, out.wall_s);
 		if (c->o->logs)
@@ -749,8 +749,8 @@ static bool probe_kvm(const struct boot_ctx *c, const struct kernel *k,
 	struct strbuf initrd = STRBUF_INIT, append = STRBUF_INIT;
 	struct strbuf data = STRBUF_INIT, result = STRBUF_INIT;
 	struct vm_outcome out = { 0 };
-	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
-	char end[256], said[256];
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT, end = STRBUF_INIT;
+	char said[256];
 	const char *reason = NULL;
 
 	m.accel = VM_ACCEL_KVM;
@@ -769,7 +769,7 @@ static bool probe_kvm(const struct boot_ctx *c, const struct kernel *k,
 		b.data = files.data, b.log = files.log;
 		if (vm_run(&m, &b, &stop_signal, &out, &err))
 			reason = err.buf;
-		else if (!(reason = end_reason(&out, end, sizeof(end))) &&
+		else if (!(reason = end_reason(&out, &end)) &&
 			 (vm_file_read(files.data, DATA_MAX_BYTES, &data) != 0 ||
 			  frame_decode(data.buf, data.len, &result, &err) != 0))
 			reason = err.len ? err.buf : "no result came back";

@@ -25,14 +25,17 @@ int clocksource_set(const char *name, struct strbuf *err)
 {
 	char now[64];
 	FILE *f = fopen(CLOCKSOURCE_CURRENT, "we");
+	bool written = f && fputs(name, f) >= 0;
+	int e = errno;
 
-	if (!f || fputs(name, f) < 0 || fclose(f) != 0) {
-		int e = errno;
-
+	/* The kernel refuses a name at the write, which fclose() flushes. */
+	if (f && fclose(f) != 0 && written) {
+		written = false;
+		e = errno;
+	}
+	if (!written) {
 		strbuf_setf(err, "cannot switch the clocksource to %s: %s", name,
 			    strerror(e ? e : EIO));
-		if (f && e)
-			fclose(f);
 		return -1;
 	}
 	if (!read_line_file(CLOCKSOURCE_CURRENT, now, sizeof(now)) || !streq(now, name)) {
