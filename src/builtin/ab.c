@@ -25,6 +25,7 @@
 #include "probe/timens.h"
 #include "results/compare.h"
 #include "report/compare-format.h"
+#include "scenario/exec.h"
 #include "scenario/interleave.h"
 
 #define DEFAULT_ROUNDS 20
@@ -179,6 +180,18 @@ static int repeat_option(const struct option_def *opt, const char *arg,
 		strbuf_adds(err, "empty --prefix command");
 		return -1;
 	}
+	if (!env) {
+		/* Split as exec's -c is, run without a shell: say now what cannot. */
+		_cleanup_strbuf_ struct strbuf why = STRBUF_INIT;
+		char **words = exec_split_words(arg, &why);
+
+		exec_free_words(words);
+		if (!words) {
+			strbuf_addf(err, "invalid --prefix '%s': %s (the prefix "
+				    "runs without a shell)", arg, why.buf);
+			return -1;
+		}
+	}
 	add_values(o, items, 1);
 	return 0;
 }
@@ -271,16 +284,19 @@ static int parse_ab_options(int argc, char **argv, struct ab_options *o,
 
 /* ---- the arms ------------------------------------------------------- */
 
-/* "prefix words" then this binary and "ab": an exec'd arm's command. */
+/*
+ * The prefix's words (split as sh would, checked when the option was
+ * read), then this binary and "ab": an exec'd arm's command.
+ */
 static char **exec_argv(const char *prefix, const char *self)
 {
-	_cleanup_free_ char *copy = xstrdup(prefix ? prefix : "");
-	char **argv = xcalloc(strlen(copy) / 2 + 4, sizeof(char *));
-	size_t n = 0;
+	_cleanup_strbuf_ struct strbuf why = STRBUF_INIT;
+	char **words = prefix ? exec_split_words(prefix, &why) : NULL;
+	size_t n = words ? exec_count_words(words) : 0;
+	char **argv = xcalloc(n + 3, sizeof(char *));
 
-	for (char *save = NULL, *w = strtok_r(copy, " \t", &save); w;
-	     w = strtok_r(NULL, " \t", &save))
-		argv[n++] = xstrdup(w);
+	memcpy(argv, words ? words : argv, n * sizeof(char *));
+	free(words);	/* the words themselves now belong to argv */
 	argv[n++] = xstrdup(self);
 	argv[n++] = xstrdup("ab");
 	return argv;

@@ -437,7 +437,8 @@ static int make_command(struct exec_cmd *e, struct exec_command *c, size_t k,
 		char **split = NULL;
 
 		if (line && !(split = exec_split_words(line, &err)))
-			return options_fail("cannot split -c '%s': %s", line, err.buf);
+			return options_fail("cannot split -c '%s': %s (or use --shell)",
+					    line, err.buf);
 		c->words = substitute_words(line ? split : o->command, value, o, &hits);
 		exec_free_words(split);
 		c->text = exec_join_argv(c->words, true);

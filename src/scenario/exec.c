@@ -212,8 +212,8 @@ char **exec_split_words(const char *line, struct strbuf *err)
 			p = double_quoted(&w, p + 1);
 			if (*p != '"') {
 				if (*p)
-					strbuf_setf(err, "'%c' inside \"...\" needs a shell "
-						    "(use --shell)", *p);
+					strbuf_setf(err, "'%c' inside \"...\" needs a shell",
+						    *p);
 				else
 					strbuf_setf(err, "unterminated \" quote");
 				goto fail;
@@ -224,8 +224,7 @@ char **exec_split_words(const char *line, struct strbuf *err)
 			if (p[1])
 				p++;
 		} else if (strchr(shell_only, *p) || (*p == '~' && !w.cur)) {
-			strbuf_setf(err, "'%c' needs a shell: quote it, or use --shell",
-				    *p);
+			strbuf_setf(err, "'%c' needs a shell: quote it", *p);
 			goto fail;
 		} else {
 			word_add_char(&w, *p);

@@ -43,7 +43,8 @@ char *exec_shell_quote(const char *w);
  * '...' is literal, "..." keeps \\ \" \$ \` escapes, a backslash outside
  * quotes takes the next character literally. What only a shell can do
  * (unquoted | & ; < > ( ) $ ` * ?, or ~ opening a word) is refused, since
- * the words run without one: NULL with the reason in err. Otherwise a
+ * the words run without one: NULL with the reason in err (which names no
+ * option: the caller says how to get a shell). Otherwise a
  * NULL-terminated array of at least one word (exec_free_words()).
  */
 char **exec_split_words(const char *line, struct strbuf *err);

@@ -199,12 +199,25 @@ needs_clocksources() {
 	[[ "$output" == *"skip: switching the clocksource needs root"* ]]
 }
 
+# The prefix is split as sh would, as exec's -c is: a quoted word stays one
+# word (it was cut at every blank, so this script reached sh in pieces).
+@test "--prefix: words split as sh would, quotes kept whole" {
+	run cb ab --no-save --quick --api clock_gettime --clock monotonic --path vdso \
+		--prefix "sh -c 'echo \"\$1\" >>$T/seen; exec \"\$0\" \"\$@\"'"
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	# The arm ran through the script, as clockbench ab, every round.
+	[ -s "$T/seen" ]
+	[ "$(sort -u "$T/seen")" = ab ]
+}
+
 @test "bad input is a usage error naming the problem" {
 	usage_error "no condition to switch: give --clocksource, --timens, --cpus, --env or --prefix" ab
 	usage_error "--timens: one kind of condition per run (already: --cpus)" ab --cpus 0,1 --timens
 	usage_error "invalid --cpus '0': expected at least two values, such as A,B" ab --cpus 0
 	usage_error "invalid --env 'LD_PRELOAD': expected VAR=VALUE" ab --env LD_PRELOAD
 	usage_error "empty --prefix command" ab --prefix ''
+	usage_error "invalid --prefix 'nice | cat': '|' needs a shell: quote it (the prefix runs without a shell)" \
+		ab --prefix 'nice | cat'
 	usage_error "--labels names 3 arms, the condition has 2" ab --cpus 0,1 --labels a,b,c
 	usage_error "two arms are labelled 'x'" ab --cpus 0,1 --labels x,x
 	usage_error "--cpu and --cpus exclude each other" ab --cpus 0,1 --cpu 0
