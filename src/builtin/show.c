@@ -11,6 +11,7 @@
 #include "basic/options.h"
 #include "builtin/builtin.h"
 #include "report/exec-table.h"
+#include "report/run-header.h"
 #include "report/run-json.h"
 #include "report/run-table.h"
 #include "report/scale-table.h"
@@ -195,6 +196,12 @@ static void print_text_line(const char *what, const char *text)
 	putchar('\n');
 }
 
+/* A bench run's header (report/run-header.h) has its quality line. */
+static bool is_bench(const struct stored_run *r)
+{
+	return streq(r->command, "bench");
+}
+
 static void print_header(const struct stored_run *r)
 {
 	char started[64];
@@ -219,7 +226,7 @@ static void print_header(const struct stored_run *r)
 		puts("# config:");
 		print_object("", r->config, 0);
 	}
-	if (json_is_string(json_object_get(r->quality, "summary")))
+	if (!is_bench(r) && json_is_string(json_object_get(r->quality, "summary")))
 		print_text_line("quality", json_string_value(json_object_get(r->quality,
 									     "summary")));
 }
@@ -227,7 +234,8 @@ static void print_header(const struct stored_run *r)
 /*
  * The run's metadata and environment, then its table as the command that
  * made it printed it: scale's blocks for a scale run, exec's wall, user
- * and sys for an exec run, else bench's table (and that one, with a
+ * and sys for an exec run, bench's header and table for a bench run (line
+ * for line what bench printed), else bench's table (and that one, with a
  * histogram under each cell, for --histogram).
  */
 static void print_run_table(const struct stored_run *r, bool histogram)
@@ -244,6 +252,10 @@ static void print_run_table(const struct stored_run *r, bool histogram)
 		putchar('\n');
 		exec_table_print_command(stdout, r, unit, scale);
 	} else {
+		if (is_bench(r)) {
+			putchar('\n');
+			run_header_print(stdout, r);
+		}
 		run_table_print(stdout, r, &opts);
 	}
 }

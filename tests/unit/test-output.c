@@ -114,7 +114,7 @@ static void call_output(FILE *f, void *ctx)
 {
 	struct output_call *c = ctx;
 
-	c->rc = output_bench(f, &c->fx->run, c->fmt, c->stored, false);
+	c->rc = output_bench(f, c->fmt, c->stored, false);
 }
 
 static char *output_of(struct fixture *fx, enum output_format fmt,
