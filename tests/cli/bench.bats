@@ -2,6 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # clockbench bench: cells, formats, figures that must hold, and bad input.
 
+bats_require_minimum_version 1.5.0
+
 load helpers
 
 setup() {
@@ -164,22 +166,51 @@ median_of() { # json name path
 	[ "$bench" = "$summary" ]
 }
 
-# From the table's legend to its last cell: one printer, from the run as
-# stored, for the run bench has just measured and for the run show loads.
-table_of() { sed -n '/^# ns\/call: median over n batches/,$p' <<<"$1"; }
+# From the header's first line to the table's last cell: one printer of
+# each, from the run as stored, for the run bench has just measured and for
+# the run show loads.
+from_header() { sed -n '/^# clockbench [^ ]* bench, /,$p' <<<"$1"; }
 
-@test "bench and show print a saved run's table line for line (issue 20)" {
-	run "$CLOCKBENCH" bench --quick --api clock_gettime,times --clock monotonic,tai
+@test "bench and show print a saved run's header and table line for line (issue 20)" {
+	run --separate-stderr "$CLOCKBENCH" bench --quick --api clock_gettime,times --clock monotonic,tai
 	[ "$status" -eq 0 ]
-	bench=$(table_of "$output")
-	run "$CLOCKBENCH" show 1
+	bench=$(from_header "$output")
+	# bench's output is all of it: header, legend, heading and cells.
+	[ "$bench" = "$output" ]
+	run --separate-stderr "$CLOCKBENCH" show 1
 	[ "$status" -eq 0 ]
-	show=$(table_of "$output")
+	show=$(from_header "$output")
+	# The header: every line bench prints about how it measured.
+	local line
+	for line in '# kernel: ' '# clocksource: ' '# cpu: ' '# libc: ' '# system: ' \
+		    '# cycles: ' '# harness overhead: '; do
+		grep -q "^$line" <<<"$bench" || { echo "no '$line' line"; return 1; }
+	done
+	if ! grep -q '^# core cycles: ' <<<"$bench"; then
+		# Without core cycles, neither warm-up nor quality (--counter none).
+		! grep -qE '^# (warm-up|quality): ' <<<"$bench"
+	else
+		grep -qE '^# warm-up: (steady after .* within 2 % from one window|not steady after )' <<<"$bench"
+		grep -q '^# quality: ' <<<"$bench"
+	fi
 	# The legend, the heading, 6 measured cells and times' n/a vdso cell.
 	[ "$(grep -c '^clock-gettime-' <<<"$bench")" -eq 6 ]
 	grep -qE '^times +vdso +n/a: ' <<<"$bench"
-	[ "$(wc -l <<<"$bench")" -ge 11 ]
+	[ "$(wc -l <<<"$bench")" -ge 20 ]
 	diff <(echo "$bench") <(echo "$show")
+}
+
+@test "show prints an older bench run's header, what it did not record as '-'" {
+	run "$CLOCKBENCH" import "$CLOCKBENCH_TEST_DATA/export-small.json"
+	[ "$status" -eq 0 ]
+	run --separate-stderr "$CLOCKBENCH" show 2
+	[ "$status" -eq 0 ]
+	header=$(from_header "$output")
+	# Made before runs kept their version and the warm-up's tolerance.
+	[[ "$header" == "# clockbench - bench, 2026-12-01 12:25:06 UTC, 0.1 s"* ]]
+	grep -q '^# warm-up: steady after 3 windows .* within - % from one window' <<<"$header"
+	grep -qE '^# core cycles: .*; the reference, - dependent - of - cycles' <<<"$header"
+	grep -qE '^time +syscall +98\.73 ' <<<"$header"
 }
 
 @test "csv has a header and one row per cell" {
