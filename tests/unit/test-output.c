@@ -142,12 +142,18 @@ static char *stored_output_of(struct fixture *fx, enum output_format fmt)
 
 static void test_table(void **state)
 {
+	char prog[] = "clockbench", cmd[] = "bench", *argv[] = { prog, cmd, NULL };
 	struct fixture fx;
 	char *out;
 
+	/* The version the header cites is the one the run recorded, with argv. */
+	record_command_line(2, argv);
 	make_run(&fx);
 	out = stored_output_of(&fx, FORMAT_TABLE);
-	assert_non_null(strstr(out, "# clockbench " CLOCKBENCH_VERSION " bench, 2026-12-01 13:50:02 UTC, 1.5 s"));
+	assert_non_null(strstr(out, "# clockbench " CLOCKBENCH_VERSION " bench, 2026-12-01 13:50:02 UTC, 1.5 s\n"
+				    "# kernel: 6.18.44 () \n"));
+	/* Neither core cycles, nor a warm-up, nor a quality: none measured. */
+	assert_non_null(strstr(out, "# cycles: none (-)\n# harness overhead: - ns/call"));
 	assert_non_null(strstr(out, "name                             path      ns/call"));
 	/* The median of the eight batches is 20.00; two rounds. */
 	assert_non_null(strstr(out, "clock-gettime-monotonic          vdso        20.00"));
