@@ -213,6 +213,40 @@ from_header() { sed -n '/^# clockbench [^ ]* bench, /,$p' <<<"$1"; }
 	grep -qE '^time +syscall +98\.73 ' <<<"$header"
 }
 
+@test "show --format csv and tap print a saved bench run as bench printed it (issue 20)" {
+	local fmt id=0
+	for fmt in csv tap; do
+		id=$((id + 1))
+		run --separate-stderr "$CLOCKBENCH" bench --quick --api time,times --format "$fmt"
+		[ "$status" -eq 0 ]
+		bench=$output
+		run --separate-stderr "$CLOCKBENCH" show --format "$fmt" "$id"
+		[ "$status" -eq 0 ]
+		diff <(echo "$bench") <(echo "$output")
+	done
+	[[ "$bench" == "TAP version 13"* ]]
+	grep -q '^ok [0-9]* times vdso # SKIP ' <<<"$bench"
+}
+
+@test "show --format csv and tap: one run, a bench run; else a usage error saying what is supported" {
+	run "$CLOCKBENCH" import "$CLOCKBENCH_TEST_DATA/export-small.json"
+	[ "$status" -eq 0 ]
+	# Run 1 is an exec run, run 2 a bench run.
+	usage_error "--format csv shows a bench run; run 1 is from exec (its formats: table, json)" \
+		show --format csv 1
+	usage_error "--format tap shows a bench run; run 1 is from exec (its formats: table, json)" \
+		show --format tap 1
+	usage_error "--format tap shows one run, not 2" show --format tap 1 2
+	usage_error "--histogram goes with the table, not --format csv" show --format csv --histogram 2
+	run "$CLOCKBENCH" bench --quick --api time --path vdso --label twice
+	run "$CLOCKBENCH" bench --quick --api time --path vdso --label twice
+	usage_error "--format csv shows one run; 'twice' names 2 (give an id)" show --format csv twice
+	run --separate-stderr "$CLOCKBENCH" show --format csv 2
+	[ "$status" -eq 0 ]
+	[ "${#lines[@]}" -eq 3 ]
+	[[ "${lines[2]}" == time,time,,syscall,ok,,* ]]
+}
+
 @test "csv has a header and one row per cell" {
 	run q --api time --format csv
 	[ "$status" -eq 0 ]
