@@ -5,7 +5,6 @@
 #include "report/run-header.h"
 #include "report/run-table.h"
 #include "report/run-tap.h"
-#include "results/record.h"
 
 #include <errno.h>
 #include <math.h>

@@ -15,7 +15,6 @@
 
 #include "basic/json.h"
 
-#include "results/run.h"
 #include "results/store.h"
 #include "basic/stats.h"
 
