@@ -27,9 +27,9 @@ static const struct command_usage show_usage = {
 	.synopsis = "[<options>] <run>...",
 	.description =
 	"Show stored runs: when and where each ran, its environment and\n"
-	"settings, then the table bench prints: per cell the median with its\n"
-	"95% CI, min, mean, rCV%, p99, cycles, core cycles and n, recomputed\n"
-	"from the raw samples.\n"
+	"settings, then the table bench prints (for a bench run, under bench's\n"
+	"header): per cell the median with its 95% CI, min, mean, rCV%, p99,\n"
+	"cycles, core cycles and n, recomputed from the raw samples.\n"
 	"A run is an id (12), a label (every run with it) or a uuid.",
 	.footer =
 	"Exit status: 0 on success, 1 on an error (such as an unknown run),\n"
@@ -205,7 +205,7 @@ static void print_text_line(const char *what, const char *text)
 	putchar('\n');
 }
 
-/* A bench run's header (report/run-header.h) has its quality line. */
+/* A run bench made: shown under bench's header (report/run-header.h). */
 static bool is_bench(const struct stored_run *r)
 {
 	return streq(r->command, "bench");
@@ -322,7 +322,7 @@ int cmd_show(int argc, char **argv)
 	if (record_resolve_specs(st, o.specs, o.nspecs, &ids, &n))
 		goto out;
 	if (n > 1 && one_run_format(o.format)) {
-		/* One spec (parse_show_options()), a label of several runs. */
+		/* One spec (parse_show_options()): a label of several runs. */
 		rc = usage_fail("--format %s shows one run; '%s' names %zu (give an id)",
 				output_format_names[o.format], o.specs[0], n);
 		goto out;

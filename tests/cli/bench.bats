@@ -172,32 +172,36 @@ median_of() { # json name path
 from_header() { sed -n '/^# clockbench [^ ]* bench, /,$p' <<<"$1"; }
 
 @test "bench and show print a saved run's header and table line for line (issue 20)" {
-	run --separate-stderr "$CLOCKBENCH" bench --quick --api clock_gettime,times --clock monotonic,tai
-	[ "$status" -eq 0 ]
-	bench=$(from_header "$output")
-	# bench's output is all of it: header, legend, heading and cells.
-	[ "$bench" = "$output" ]
-	run --separate-stderr "$CLOCKBENCH" show 1
-	[ "$status" -eq 0 ]
-	show=$(from_header "$output")
-	# The header: every line bench prints about how it measured.
-	local line
-	for line in '# kernel: ' '# clocksource: ' '# cpu: ' '# libc: ' '# system: ' \
-		    '# cycles: ' '# harness overhead: '; do
-		grep -q "^$line" <<<"$bench" || { echo "no '$line' line"; return 1; }
+	local counter id=0 line
+	for counter in auto none; do
+		id=$((id + 1))
+		run --separate-stderr "$CLOCKBENCH" bench --quick --api clock_gettime,times \
+			--clock monotonic,tai --counter "$counter"
+		[ "$status" -eq 0 ]
+		bench=$(from_header "$output")
+		# bench's output is all of it: header, legend, heading and cells.
+		[ "$bench" = "$output" ]
+		run --separate-stderr "$CLOCKBENCH" show "$id"
+		[ "$status" -eq 0 ]
+		show=$(from_header "$output")
+		# The header: every line bench prints about how it measured.
+		for line in '# kernel: ' '# clocksource: ' '# cpu: ' '# libc: ' '# system: ' \
+			    '# cycles: ' '# harness overhead: '; do
+			grep -q "^$line" <<<"$bench" || { echo "no '$line' line"; return 1; }
+		done
+		if grep -q '^# core cycles: ' <<<"$bench"; then
+			grep -qE '^# warm-up: (steady after .* within 2 % from one window|not steady after )' <<<"$bench"
+			grep -q '^# quality: ' <<<"$bench"
+		else
+			# No core cycles: neither warm-up nor quality.
+			! grep -qE '^# (warm-up|quality): ' <<<"$bench"
+		fi
+		# The legend, the heading, 6 measured cells and times' n/a vdso cell.
+		[ "$(grep -c '^clock-gettime-' <<<"$bench")" -eq 6 ]
+		grep -qE '^times +vdso +n/a: ' <<<"$bench"
+		[ "$(wc -l <<<"$bench")" -ge 17 ]
+		diff <(echo "$bench") <(echo "$show")
 	done
-	if ! grep -q '^# core cycles: ' <<<"$bench"; then
-		# Without core cycles, neither warm-up nor quality (--counter none).
-		! grep -qE '^# (warm-up|quality): ' <<<"$bench"
-	else
-		grep -qE '^# warm-up: (steady after .* within 2 % from one window|not steady after )' <<<"$bench"
-		grep -q '^# quality: ' <<<"$bench"
-	fi
-	# The legend, the heading, 6 measured cells and times' n/a vdso cell.
-	[ "$(grep -c '^clock-gettime-' <<<"$bench")" -eq 6 ]
-	grep -qE '^times +vdso +n/a: ' <<<"$bench"
-	[ "$(wc -l <<<"$bench")" -ge 20 ]
-	diff <(echo "$bench") <(echo "$show")
 }
 
 @test "show prints an older bench run's header, what it did not record as '-'" {
