@@ -142,7 +142,8 @@ static char *stored_output_of(struct fixture *fx, enum output_format fmt)
 
 static void test_table(void **state)
 {
-	char prog[] = "clockbench", cmd[] = "bench", *argv[] = { prog, cmd, NULL };
+	/* Kept by record_command_line(), as main's argv: static. */
+	static char prog[] = "clockbench", cmd[] = "bench", *argv[] = { prog, cmd, NULL };
 	struct fixture fx;
 	char *out;
 
