@@ -217,6 +217,35 @@ from_header() { sed -n '/^# clockbench [^ ]* bench, /,$p' <<<"$1"; }
 	grep -qE '^time +syscall +98\.73 ' <<<"$header"
 }
 
+@test "show prints a bench run's header from a store edited behind its back: escaped, wrong types as '-'" {
+	run "$CLOCKBENCH" import "$CLOCKBENCH_TEST_DATA/export-small.json"
+	[ "$status" -eq 0 ]
+	python3 - "$CLOCKBENCH_DB" <<'PY'
+import json, sqlite3, sys
+c = sqlite3.connect(sys.argv[1])
+env = {"kernel_release": "k\x1b]0;owned\x07", "cpu_flags": "x", "libc": [1],
+       "available_clocksources": [1, "a\x1b[2J", None], "cpu": 1e300}
+config = {"core_cycles": {"source": "perf", "reference": {"instruction": "\x1b[31m",
+          "cycles_per_op": "x"}}, "cycle_counter": 7, "method": {"steady_tol": "x"}}
+quality = {"warmup": {"windows": 1e99, "cell": "\x1b[8m", "steady": True},
+           "summary": "s\x07", "system": {"load": {"a": 1}, "turbo": "x"}}
+c.execute("UPDATE runs SET env = ?, config = ?, quality = ? WHERE id = 2",
+          (json.dumps(env), json.dumps(config), json.dumps(quality)))
+c.commit()
+PY
+	run --separate-stderr "$CLOCKBENCH" show 2
+	[ "$status" -eq 0 ]
+	[[ "$output" != *$'\e'* && "$output" != *$'\a'* ]]
+	header=$(from_header "$output")
+	grep -qF '# kernel: k\e]0;owned\x07 () ' <<<"$header"
+	grep -qF '# clocksource: unknown (available: a\e[2J)' <<<"$header"
+	grep -qF '# cycles: - (-)' <<<"$header"
+	grep -qF 'the reference, - dependent \e[31m of - cycles, read for - us' <<<"$header"
+	grep -qF ': \e[8m and the reference within - % from one window' <<<"$header"
+	grep -qF '# quality: s\x07' <<<"$header"
+	grep -qE '^time +syscall +98\.73 ' <<<"$header"
+}
+
 @test "show --format csv and tap print a saved bench run as bench printed it (issue 20)" {
 	local fmt id=0
 	for fmt in csv tap; do
