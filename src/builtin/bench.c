@@ -122,13 +122,8 @@ static int bench_print(struct measure *m, FILE *f)
 {
 	struct bench *b = m->ctx;
 
-	/* output_bench() reads what the runner knows about the run. */
-	b->run.env = m->env;
-	b->run.started = m->started;
-	b->run.elapsed_s = m->elapsed_s;
-	b->run.interrupted = m->stop_signal != 0;
-	return output_bench(f, &b->run, (enum output_format)m->format, &m->runs[0],
-			    b->samples);
+	/* The run as the store keeps it: show prints the same lines. */
+	return output_bench(f, (enum output_format)m->format, &m->runs[0], b->samples);
 }
 
 static bool bench_record(struct measure *m, size_t k, struct stored_run *run)

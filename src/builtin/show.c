@@ -11,6 +11,8 @@
 #include "basic/options.h"
 #include "builtin/builtin.h"
 #include "report/exec-table.h"
+#include "report/output.h"
+#include "report/run-header.h"
 #include "report/run-json.h"
 #include "report/run-table.h"
 #include "report/scale-table.h"
@@ -25,33 +27,37 @@ static const struct command_usage show_usage = {
 	.synopsis = "[<options>] <run>...",
 	.description =
 	"Show stored runs: when and where each ran, its environment and\n"
-	"settings, then the table bench prints: per cell the median with its\n"
-	"95% CI, min, mean, rCV%, p99, cycles, core cycles and n, recomputed\n"
-	"from the raw samples.\n"
+	"settings, then the table bench prints (for a bench run, under bench's\n"
+	"header): per cell the median with its 95% CI, min, mean, rCV%, p99,\n"
+	"cycles, core cycles and n, recomputed from the raw samples.\n"
 	"A run is an id (12), a label (every run with it) or a uuid.",
 	.footer =
 	"Exit status: 0 on success, 1 on an error (such as an unknown run),\n"
 	"2 on a usage error.",
 };
 
-static const char *const show_formats[] = { "table", "json", NULL };
-
 struct show_options {
 	struct store_options store;
-	int format;		/* index in show_formats */
+	int format;		/* enum output_format (output_format_names) */
 	bool samples;
 	bool histogram;
 	char **specs;
 	size_t nspecs;
 };
 
-/* The runs to show and how: 0, or a usage error's (or --help's) status. */
-/* 0, or OPTIONS_HELP or OPTIONS_ERROR (already printed). */
+/* CSV and TAP have one header or plan: a stream holds one run. */
+static bool one_run_format(int format)
+{
+	return format == FORMAT_CSV || format == FORMAT_TAP;
+}
+
+/* The runs to show and how: 0, or OPTIONS_HELP or OPTIONS_ERROR (printed). */
 static int parse_show_options(int argc, char **argv, struct show_options *o)
 {
 	struct option_def options[] = {
-		OPT_FORMAT(0, &o->format, show_formats,
-			   "table (default) or json (as export writes runs)"),
+		OPT_FORMAT(0, &o->format, output_format_names,
+			   "table (default), json (as export writes runs), or\n"
+			   "for one bench run csv or tap (as bench printed it)"),
 		OPT_BOOL(0, "samples", &o->samples, "with json: include every raw sample"),
 		OPT_BOOL(0, "histogram", &o->histogram,
 			 "with the table: a text histogram of each cell's samples"),
@@ -64,10 +70,14 @@ static int parse_show_options(int argc, char **argv, struct show_options *o)
 		return n;
 	if (n == 0)
 		return options_fail("no run given (an id, a label or a uuid)");
-	if (o->samples && o->format != 1)
+	if (o->samples && o->format != FORMAT_JSON)
 		return options_fail("--samples needs --format json");
-	if (o->histogram && o->format != 0)
-		return options_fail("--histogram goes with the table, not --format json");
+	if (o->histogram && o->format != FORMAT_TABLE)
+		return options_fail("--histogram goes with the table, not --format %s",
+				    output_format_names[o->format]);
+	if (n > 1 && one_run_format(o->format))
+		return options_fail("--format %s shows one run, not %d",
+				    output_format_names[o->format], n);
 	o->specs = argv;
 	o->nspecs = (size_t)n;
 	return 0;
@@ -195,6 +205,12 @@ static void print_text_line(const char *what, const char *text)
 	putchar('\n');
 }
 
+/* A run bench made: shown under bench's header (report/run-header.h). */
+static bool is_bench(const struct stored_run *r)
+{
+	return streq(r->command, "bench");
+}
+
 static void print_header(const struct stored_run *r)
 {
 	char started[64];
@@ -219,7 +235,7 @@ static void print_header(const struct stored_run *r)
 		puts("# config:");
 		print_object("", r->config, 0);
 	}
-	if (json_is_string(json_object_get(r->quality, "summary")))
+	if (!is_bench(r) && json_is_string(json_object_get(r->quality, "summary")))
 		print_text_line("quality", json_string_value(json_object_get(r->quality,
 									     "summary")));
 }
@@ -227,7 +243,8 @@ static void print_header(const struct stored_run *r)
 /*
  * The run's metadata and environment, then its table as the command that
  * made it printed it: scale's blocks for a scale run, exec's wall, user
- * and sys for an exec run, else bench's table (and that one, with a
+ * and sys for an exec run, bench's header and table for a bench run (line
+ * for line what bench printed), else bench's table (and that one, with a
  * histogram under each cell, for --histogram).
  */
 static void print_run_table(const struct stored_run *r, bool histogram)
@@ -244,12 +261,46 @@ static void print_run_table(const struct stored_run *r, bool histogram)
 		putchar('\n');
 		exec_table_print_command(stdout, r, unit, scale);
 	} else {
+		if (is_bench(r)) {
+			putchar('\n');
+			run_header_print(stdout, r);
+		}
 		run_table_print(stdout, r, &opts);
 	}
 }
 
-/* ---- JSON ----------------------------------------------------------- */
+/*
+ * A bench run as CSV or TAP, by the printers bench uses: 0, or a usage
+ * error's status for a run of another kind, whose cells are not bench's.
+ */
+static int print_run_as(const struct stored_run *r, enum output_format fmt)
+{
+	if (!is_bench(r))
+		return usage_fail("--format %s shows a bench run; run %lld is from %s "
+				  "(its formats: table, json)", output_format_names[fmt],
+				  (long long)r->id, r->command);
+	return output_bench(stdout, fmt, r, false) ? 1 : 0;
+}
 
+/* One loaded run printed as o asks, or added to the JSON array arr. */
+static int show_run(const struct show_options *o, const struct stored_run *r,
+		    bool first, json_t *arr)
+{
+	switch ((enum output_format)o->format) {
+	case FORMAT_JSON:
+		runs_json_add(arr, r, o->samples);
+		return 0;
+	case FORMAT_CSV:
+	case FORMAT_TAP:
+		return print_run_as(r, (enum output_format)o->format);
+	case FORMAT_TABLE:
+		break;
+	}
+	if (!first)
+		putchar('\n');
+	print_run_table(r, o->histogram);
+	return 0;
+}
 
 int cmd_show(int argc, char **argv)
 {
@@ -260,37 +311,36 @@ int cmd_show(int argc, char **argv)
 	struct store *st;
 	int64_t *ids;
 	size_t n;
-	bool json;
 	int rc = parse_show_options(argc, argv, &o);
 
 	if (rc < 0)
 		return parse_options_status(rc);
 	rc = 1;
-	json = o.format == 1;
 	st = record_open(&o.store, STORE_READ, NULL, 0);
 	if (!st)
 		return 1;
 	if (record_resolve_specs(st, o.specs, o.nspecs, &ids, &n))
 		goto out;
-	if (json)
+	if (n > 1 && one_run_format(o.format)) {
+		/* One spec (parse_show_options()): a label of several runs. */
+		rc = usage_fail("--format %s shows one run; '%s' names %zu (give an id)",
+				output_format_names[o.format], o.specs[0], n);
+		goto out;
+	}
+	if (o.format == FORMAT_JSON)
 		arr = runs_json_new();
 	for (size_t i = 0; i < n; i++) {
 		if (store_load_run(st, ids[i], &run, &err)) {
 			error_msg("%s", err.buf);
 			goto out;
 		}
-		if (json) {
-			runs_json_add(arr, &run, o.samples);
-		} else {
-			if (i)
-				putchar('\n');
-			print_run_table(&run, o.histogram);
-		}
+		rc = show_run(&o, &run, i == 0, arr);
 		stored_run_free(&run);
+		if (rc)
+			goto out;
 	}
-	if (arr) {
+	if (arr)
 		json_print(stdout, arr);
-	}
 	rc = 0;		/* stdout is checked by main, for every command */
 out:
 	json_decref(arr);

@@ -2,17 +2,15 @@
 #include "report/output.h"
 #include "report/run-json.h"
 #include "report/run-csv.h"
+#include "report/run-header.h"
 #include "report/run-table.h"
 #include "report/run-tap.h"
-#include "results/record.h"
 
 #include <errno.h>
 #include <math.h>
 #include <string.h>
 
-#include "config.h"
 #include "basic/util.h"
-#include "probe/reference.h"
 
 const char *const output_format_names[] = { "table", "json", "csv", "tap", NULL };
 
@@ -110,77 +108,15 @@ const struct stored_cell *stored_run_cell(const struct stored_run *r,
 	return NULL;
 }
 
-double cell_robust_cv_pct(const struct cell_result *r)
-{
-	double *med, cv;
-
-	if (r->nrounds < 2)
-		return r->ns_sum.robust_cv_pct;
-	med = timing_round_medians(r);
-	cv = stats_robust_cv_pct(med, r->nrounds);
-	free(med);
-	return cv;
-}
-
-static void print_core_header(FILE *f, const struct bench_run *run)
-{
-	const struct timing_calibration *cal = &run->cal;
-	const struct reference_info *ri = reference_info();
-	char line[512];
-
-	if (cal->core_source == CORE_NONE)
-		return;
-	fprintf(f, "# core cycles: %s; the reference, %lu dependent %s of %g cycles, "
-		"read for %.2f us before every batch (%.1f %% of the time)\n",
-		cal->core_source == CORE_PERF ? "the PMU's, the reference beside them" :
-		"batch ticks at the speed of the reference around each batch",
-		cal->ref_ops, ri->insn, ri->cycles_per_op,
-		((double)cal->ref_ops * cal->ref_op_cycles + cal->ref_boundary_core) /
-		cal->ghz / 1000, timing_reference_share_pct(cal, &run->cfg));
-	if (run->warmup.windows) {
-		quality_warmup_line(&run->warmup, run->cfg.steady_tol, line, sizeof(line));
-		fprintf(f, "# warm-up: %s\n", line);
-	}
-	quality_summary_line(&run->quality, line, sizeof(line));
-	fprintf(f, "# quality: %s\n", line);
-}
-
-static void print_table_header(FILE *f, const struct bench_run *run)
-{
-	char when[64];
-	struct tm tm;
-
-	gmtime_r(&run->started.tv_sec, &tm);
-	strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S UTC", &tm);
-	fprintf(f, "# clockbench %s bench, %s, %.1f s%s\n", CLOCKBENCH_VERSION,
-		when, run->elapsed_s, run->interrupted ? ", INTERRUPTED" : "");
-	env_print(&run->env, f, "# ");
-	system_print(&run->system, f, "# ");
-	fprintf(f, "# cycles: %s (%s)\n", run->cycles_unit, run->cycles_note);
-	print_core_header(f, run);
-	fprintf(f, "# harness overhead: %.2f ns/call (an empty function through "
-		"the same loop; not subtracted)\n", run->overhead.ns_sum.median);
-}
-
-/*
- * The run's measurement (environment, machine, counters, warm-up) from the
- * bench run, then its table from the run as stored, as show prints it.
- */
-static void output_table(FILE *f, const struct bench_run *run,
-			 const struct stored_run *stored)
-{
-	print_table_header(f, run);
-	run_table_print(f, stored, NULL);
-}
-
-int output_bench(FILE *f, const struct bench_run *run, enum output_format fmt,
-		 const struct stored_run *stored, bool with_samples)
+int output_bench(FILE *f, enum output_format fmt, const struct stored_run *stored,
+		 bool with_samples)
 {
 	json_t *j;
 
 	switch (fmt) {
 	case FORMAT_TABLE:
-		output_table(f, run, stored);
+		run_header_print(f, stored);
+		run_table_print(f, stored, NULL);
 		break;
 	case FORMAT_CSV:
 		run_csv_print(f, stored);

@@ -15,7 +15,6 @@
 
 #include "basic/json.h"
 
-#include "results/run.h"
 #include "results/store.h"
 #include "basic/stats.h"
 
@@ -67,21 +66,13 @@ const struct stored_cell *stored_run_cell(const struct stored_run *r,
 					  const char *name);
 
 /*
- * The spread of a measured cell, as compare gives it: the robust CV of its
- * round medians, or of its batches when it ran in a single round.
- */
-double cell_robust_cv_pct(const struct cell_result *r);
-
-
-
-/*
- * Writes the run as stored: its table (report/run-table.h) under a header
- * of how the bench run was measured, CSV (report/run-csv.h), TAP
- * (report/run-tap.h) or JSON (report/run-json.h); with_samples adds the
- * raw samples to the JSON.
+ * Writes the run as stored: its table (report/run-table.h) under the
+ * header of how it was measured (report/run-header.h), CSV
+ * (report/run-csv.h), TAP (report/run-tap.h) or JSON (report/run-json.h);
+ * with_samples adds the raw samples to the JSON.
  * Returns 0, or -1 when the stream has failed so far (not flushed).
  */
-int output_bench(FILE *f, const struct bench_run *run, enum output_format fmt,
-		 const struct stored_run *stored, bool with_samples);
+int output_bench(FILE *f, enum output_format fmt, const struct stored_run *stored,
+		 bool with_samples);
 
 #endif

@@ -104,11 +104,14 @@ void quality_summary_line(const struct run_quality *q, char *buf, size_t len)
 void quality_warmup_line(const struct warmup_report *w, double tol, char *buf,
 			 size_t len)
 {
-	int ms = (int)lround(1000 * w->window_s), pct = (int)lround(100 * tol);
+	int ms = (int)lround(1000 * w->window_s);
+	char pct[16] = "-";	/* a stored run that did not record it */
 
+	if (isfinite(tol))
+		snprintf(pct, sizeof(pct), "%ld", lround(100 * tol));
 	if (w->steady)
 		snprintf(buf, len, "steady after %u windows of %d ms (%.2f s): %s and "
-			 "the reference within %d %% from one window to the next; "
+			 "the reference within %s %% from one window to the next; "
 			 "core %.2f GHz", w->windows, ms, w->elapsed_s, w->cell, pct,
 			 w->last_ghz);
 	else

@@ -43,7 +43,7 @@ void quality_summarize(struct run_quality *q);
 /* The one-line summary, without a prefix. */
 void quality_summary_line(const struct run_quality *q, char *buf, size_t len);
 
-/* "steady after 3 windows of 10 ms (0.03 s): ..." */
+/* "steady after 3 windows of 10 ms (0.03 s): ..."; tol NaN (not recorded): "-". */
 void quality_warmup_line(const struct warmup_report *w, double tol, char *buf,
 			 size_t len);
 

@@ -572,6 +572,8 @@ static json_t *bench_config(const struct bench_run *b)
 	json_object_set_new(method, "min_samples", json_integer((json_int_t)cfg->min_samples));
 	json_object_set_new(method, "max_samples", json_integer((json_int_t)cfg->max_samples));
 	json_object_set_new(method, "rounds", json_integer((json_int_t)cfg->rounds));
+	/* The warm-up's bound, which its line in the table's header cites. */
+	json_object_set_new(method, "steady_tol", figure(cfg->steady_tol));
 	json_object_set_new(method, "boundary_ns", figure(b->cal.boundary_ns));
 	json_object_set_new(method, "boundary_cycles", figure(b->cal.boundary_cycles));
 	counter = json_pack("{s:s, s:s}", "unit", b->cycles_unit ? b->cycles_unit : "none",

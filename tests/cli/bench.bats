@@ -2,6 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # clockbench bench: cells, formats, figures that must hold, and bad input.
 
+bats_require_minimum_version 1.5.0
+
 load helpers
 
 setup() {
@@ -164,22 +166,118 @@ median_of() { # json name path
 	[ "$bench" = "$summary" ]
 }
 
-# From the table's legend to its last cell: one printer, from the run as
-# stored, for the run bench has just measured and for the run show loads.
-table_of() { sed -n '/^# ns\/call: median over n batches/,$p' <<<"$1"; }
+# From the header's first line to the table's last cell: one printer of
+# each, from the run as stored, for the run bench has just measured and for
+# the run show loads.
+from_header() { sed -n '/^# clockbench [^ ]* bench, /,$p' <<<"$1"; }
 
-@test "bench and show print a saved run's table line for line (issue 20)" {
-	run "$CLOCKBENCH" bench --quick --api clock_gettime,times --clock monotonic,tai
+@test "bench and show print a saved run's header and table line for line (issue 20)" {
+	local counter id=0 line
+	for counter in auto none; do
+		id=$((id + 1))
+		run --separate-stderr "$CLOCKBENCH" bench --quick --api clock_gettime,times \
+			--clock monotonic,tai --counter "$counter"
+		[ "$status" -eq 0 ]
+		bench=$(from_header "$output")
+		# bench's output is all of it: header, legend, heading and cells.
+		[ "$bench" = "$output" ]
+		run --separate-stderr "$CLOCKBENCH" show "$id"
+		[ "$status" -eq 0 ]
+		show=$(from_header "$output")
+		# The header: every line bench prints about how it measured.
+		for line in '# kernel: ' '# clocksource: ' '# cpu: ' '# libc: ' '# system: ' \
+			    '# cycles: ' '# harness overhead: '; do
+			grep -q "^$line" <<<"$bench" || { echo "no '$line' line"; return 1; }
+		done
+		if grep -q '^# core cycles: ' <<<"$bench"; then
+			grep -qE '^# warm-up: (steady after .* within 2 % from one window|not steady after )' <<<"$bench"
+			grep -q '^# quality: ' <<<"$bench"
+		else
+			# No core cycles: neither warm-up nor quality.
+			! grep -qE '^# (warm-up|quality): ' <<<"$bench"
+		fi
+		# The legend, the heading, 6 measured cells and times' n/a vdso cell.
+		[ "$(grep -c '^clock-gettime-' <<<"$bench")" -eq 6 ]
+		grep -qE '^times +vdso +n/a: ' <<<"$bench"
+		[ "$(wc -l <<<"$bench")" -ge 17 ]
+		diff <(echo "$bench") <(echo "$show")
+	done
+}
+
+@test "show prints an older bench run's header, what it did not record as '-'" {
+	run "$CLOCKBENCH" import "$CLOCKBENCH_TEST_DATA/export-small.json"
 	[ "$status" -eq 0 ]
-	bench=$(table_of "$output")
-	run "$CLOCKBENCH" show 1
+	run --separate-stderr "$CLOCKBENCH" show 2
 	[ "$status" -eq 0 ]
-	show=$(table_of "$output")
-	# The legend, the heading, 6 measured cells and times' n/a vdso cell.
-	[ "$(grep -c '^clock-gettime-' <<<"$bench")" -eq 6 ]
-	grep -qE '^times +vdso +n/a: ' <<<"$bench"
-	[ "$(wc -l <<<"$bench")" -ge 11 ]
-	diff <(echo "$bench") <(echo "$show")
+	header=$(from_header "$output")
+	# Made before runs kept their version and the warm-up's tolerance.
+	[[ "$header" == "# clockbench - bench, 2026-12-01 12:25:06 UTC, 0.1 s"* ]]
+	grep -q '^# warm-up: steady after 3 windows .* within - % from one window' <<<"$header"
+	grep -qE '^# core cycles: .*; the reference, - dependent - of - cycles' <<<"$header"
+	grep -qE '^time +syscall +98\.73 ' <<<"$header"
+}
+
+@test "show prints a bench run's header from a store edited behind its back: escaped, wrong types as '-'" {
+	run "$CLOCKBENCH" import "$CLOCKBENCH_TEST_DATA/export-small.json"
+	[ "$status" -eq 0 ]
+	python3 - "$CLOCKBENCH_DB" <<'PY'
+import json, sqlite3, sys
+c = sqlite3.connect(sys.argv[1])
+env = {"kernel_release": "k\x1b]0;owned\x07", "cpu_flags": "x", "libc": [1],
+       "available_clocksources": [1, "a\x1b[2J", None], "cpu": 1e300}
+config = {"core_cycles": {"source": "perf", "reference": {"instruction": "\x1b[31m",
+          "cycles_per_op": "x"}}, "cycle_counter": 7, "method": {"steady_tol": "x"}}
+quality = {"warmup": {"windows": 1e99, "cell": "\x1b[8m", "steady": True},
+           "summary": "s\x07", "system": {"load": {"a": 1}, "turbo": "x"}}
+c.execute("UPDATE runs SET env = ?, config = ?, quality = ? WHERE id = 2",
+          (json.dumps(env), json.dumps(config), json.dumps(quality)))
+c.commit()
+PY
+	run --separate-stderr "$CLOCKBENCH" show 2
+	[ "$status" -eq 0 ]
+	[[ "$output" != *$'\e'* && "$output" != *$'\a'* ]]
+	header=$(from_header "$output")
+	grep -qF '# kernel: k\e]0;owned\x07 () ' <<<"$header"
+	grep -qF '# clocksource: unknown (available: a\e[2J)' <<<"$header"
+	grep -qF '# cycles: - (-)' <<<"$header"
+	grep -qF 'the reference, - dependent \e[31m of - cycles, read for - us' <<<"$header"
+	grep -qF ': \e[8m and the reference within - % from one window' <<<"$header"
+	grep -qF '# quality: s\x07' <<<"$header"
+	grep -qE '^time +syscall +98\.73 ' <<<"$header"
+}
+
+@test "show --format csv and tap print a saved bench run as bench printed it (issue 20)" {
+	local fmt id=0
+	for fmt in csv tap; do
+		id=$((id + 1))
+		run --separate-stderr "$CLOCKBENCH" bench --quick --api time,times --format "$fmt"
+		[ "$status" -eq 0 ]
+		bench=$output
+		run --separate-stderr "$CLOCKBENCH" show --format "$fmt" "$id"
+		[ "$status" -eq 0 ]
+		diff <(echo "$bench") <(echo "$output")
+	done
+	[[ "$bench" == "TAP version 13"* ]]
+	grep -q '^ok [0-9]* times vdso # SKIP ' <<<"$bench"
+}
+
+@test "show --format csv and tap: one run, a bench run; else a usage error saying what is supported" {
+	run "$CLOCKBENCH" import "$CLOCKBENCH_TEST_DATA/export-small.json"
+	[ "$status" -eq 0 ]
+	# Run 1 is an exec run, run 2 a bench run.
+	usage_error "--format csv shows a bench run; run 1 is from exec (its formats: table, json)" \
+		show --format csv 1
+	usage_error "--format tap shows a bench run; run 1 is from exec (its formats: table, json)" \
+		show --format tap 1
+	usage_error "--format tap shows one run, not 2" show --format tap 1 2
+	usage_error "--histogram goes with the table, not --format csv" show --format csv --histogram 2
+	run "$CLOCKBENCH" bench --quick --api time --path vdso --label twice
+	run "$CLOCKBENCH" bench --quick --api time --path vdso --label twice
+	usage_error "--format csv shows one run; 'twice' names 2 (give an id)" show --format csv twice
+	run --separate-stderr "$CLOCKBENCH" show --format csv 2
+	[ "$status" -eq 0 ]
+	[ "${#lines[@]}" -eq 3 ]
+	[[ "${lines[2]}" == time,time,,syscall,ok,,* ]]
 }
 
 @test "csv has a header and one row per cell" {

@@ -305,7 +305,7 @@ set_user_version() {
 	populate
 	for args in "runs --since 2026-13-01" "runs --until yesterday" \
 		    "runs --since 2026-11-30T25:00" "runs --format csv" "runs extra" \
-		    "show" "show 1 --format csv" "show 1 --samples" "rm" "export" \
+		    "show" "show 1 --format xml" "show 1 2 --format csv" "show 1 --samples" "rm" "export" \
 		    "export --all 1" "export 1 --format xml" "import" "runs --bogus" \
 		    "import --label 12 x.json"; do
 		run cb $args --db "$DB"

@@ -1,0 +1,289 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "report/run-header.h"
+
+#include <limits.h>
+#include <math.h>
+#include <string.h>
+
+#include "basic/strbuf.h"
+#include "basic/text.h"
+#include "basic/util.h"
+#include "probe/env.h"
+#include "probe/system.h"
+#include "results/quality.h"
+
+/* ---- reading the stored JSON: a missing member is absent, never an error */
+
+static const json_t *member(const json_t *o, const char *key)
+{
+	return json_is_object(o) ? json_object_get(o, key) : NULL;
+}
+
+static double figure_of(const json_t *o, const char *key)
+{
+	const json_t *v = member(o, key);
+
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+static const char *text_of(const json_t *o, const char *key)
+{
+	const json_t *v = member(o, key);
+
+	return json_is_string(v) ? json_string_value(v) : "";
+}
+
+static bool flag_of(const json_t *o, const char *key)
+{
+	return json_is_true(member(o, key));
+}
+
+static int int_of(const json_t *o, const char *key, int absent)
+{
+	const json_t *v = member(o, key);
+	json_int_t x;
+
+	if (!json_is_integer(v))
+		return absent;
+	x = json_integer_value(v);
+	return x < INT_MIN ? INT_MIN : x > INT_MAX ? INT_MAX : (int)x;
+}
+
+/* A stored text into a field of a live structure, escaped. */
+static void copy_text(char *buf, size_t len, const json_t *o, const char *key)
+{
+	text_copy(buf, len, text_of(o, key), TEXT_LINE_MAX);
+}
+
+/* ---- the stored run as the structures the live printers read ---------- */
+
+/* The words of a stored array, space-separated as /sys gives them, escaped. */
+static void copy_words(char *buf, size_t len, const json_t *arr)
+{
+	_cleanup_strbuf_ struct strbuf sb = STRBUF_INIT;
+	const json_t *w;
+	size_t i;
+
+	json_array_foreach((json_t *)arr, i, w)
+		if (json_is_string(w)) {
+			if (sb.len)
+				strbuf_addch(&sb, ' ');
+			strbuf_adds(&sb, json_string_value(w));
+		}
+	text_copy(buf, len, sb.len ? sb.buf : "", TEXT_LINE_MAX);
+}
+
+/* The CPU flags set in a stored {"constant_tsc": true, ...}. */
+static void set_flags(struct env_info *env, const json_t *flags)
+{
+	_cleanup_strbuf_ struct strbuf sb = STRBUF_INIT;
+	const char *k;
+	json_t *v;
+
+	if (!json_is_object(flags))
+		return;
+	json_object_foreach((json_t *)flags, k, v)
+		if (json_is_true(v)) {
+			strbuf_adds(&sb, k);
+			strbuf_addch(&sb, ' ');
+		}
+	/* Matches whole known names only: a stored key is never printed. */
+	env_parse_cpu_flags(env, sb.len ? sb.buf : "");
+}
+
+/*
+ * The stored environment (env_to_json()'s) as env_print(), its one
+ * formatter, reads it, every text escaped. Of the vDSO's symbols only
+ * their count is kept: nothing is allocated.
+ */
+static void env_of(const json_t *j, struct env_info *env)
+{
+	const json_t *libc = member(j, "libc"), *ns = member(j, "time_namespace");
+	const json_t *vdso = member(j, "vdso"), *step = member(j, "counter_step");
+
+	memset(env, 0, sizeof(*env));
+	copy_text(env->kernel_release, sizeof(env->kernel_release), j, "kernel_release");
+	copy_text(env->kernel_version, sizeof(env->kernel_version), j, "kernel_version");
+	copy_text(env->machine, sizeof(env->machine), j, "machine");
+	copy_text(env->clocksource, sizeof(env->clocksource), j, "clocksource");
+	copy_words(env->clocksources, sizeof(env->clocksources),
+		   member(j, "available_clocksources"));
+	copy_text(env->cpu_model, sizeof(env->cpu_model), j, "cpu_model");
+	set_flags(env, member(j, "cpu_flags"));
+	copy_text(env->hypervisor, sizeof(env->hypervisor), j, "hypervisor");
+	copy_text(env->libc_name, sizeof(env->libc_name), libc, "name");
+	copy_text(env->libc_version, sizeof(env->libc_version), libc, "version");
+	env->ncpus_online = int_of(j, "ncpus_online", 0);
+	env->time_ns_known = flag_of(ns, "known");
+	env->in_time_namespace = flag_of(ns, "non_root");
+	env->cpu = int_of(j, "cpu", -1);
+	env->have_vdso = flag_of(vdso, "available");
+	copy_text(env->vdso_error, sizeof(env->vdso_error), vdso, "error");
+	env->nvdso_symbols = json_array_size(member(vdso, "symbols"));
+	env->counter_step = figure_of(step, "step");
+	copy_text(env->counter_unit, sizeof(env->counter_unit), step, "unit");
+	env->clock_step_ns = figure_of(step, "clock_step_ns");
+}
+
+/* Unknown (null) is negative in a system_report. */
+static double known_of(const json_t *v)
+{
+	return json_is_number(v) ? json_number_value(v) : -1;
+}
+
+/* The stored pre-flight report (system_to_json()'s) as system_print() reads it. */
+static void system_of(const json_t *j, struct system_report *s)
+{
+	const json_t *turbo = member(j, "turbo"), *load = member(j, "load");
+
+	memset(s, 0, sizeof(*s));
+	s->cpu = int_of(j, "cpu", -1);
+	s->ncpus = int_of(j, "ncpus", 0);
+	copy_text(s->governor, sizeof(s->governor), j, "governor");
+	copy_text(s->driver, sizeof(s->driver), j, "driver");
+	s->turbo = json_is_boolean(turbo) ? json_is_true(turbo) : -1;
+	copy_text(s->turbo_source, sizeof(s->turbo_source), j, "turbo_source");
+	copy_text(s->smt_control, sizeof(s->smt_control), j, "smt_control");
+	s->smt_siblings = int_of(j, "smt_siblings", 0);
+	copy_text(s->isolated, sizeof(s->isolated), j, "isolcpus");
+	copy_text(s->nohz_full, sizeof(s->nohz_full), j, "nohz_full");
+	s->cpu_isolated = flag_of(j, "cpu_isolated");
+	s->cpu_nohz_full = flag_of(j, "cpu_nohz_full");
+	for (size_t i = 0; i < ARRAY_SIZE(s->load); i++)
+		s->load[i] = known_of(json_array_get(load, i));
+	s->steal_pct = known_of(member(j, "steal_pct_since_boot"));
+	s->pmu = flag_of(j, "pmu");
+}
+
+/* The stored warm-up (warmup_to_json()'s) as quality_warmup_line() reads it. */
+static void warmup_of(const json_t *j, struct warmup_report *w)
+{
+	memset(w, 0, sizeof(*w));
+	copy_text(w->cell, sizeof(w->cell), j, "cell");
+	w->windows = (unsigned)int_of(j, "windows", 0);
+	w->window_s = figure_of(j, "window_s");
+	w->elapsed_s = figure_of(j, "elapsed_s");
+	w->steady = flag_of(j, "steady");
+	w->first_ghz = figure_of(j, "first_ghz");
+	w->last_ghz = figure_of(j, "last_ghz");
+	w->first_cell = figure_of(j, "first_core_cycles");
+	w->last_cell = figure_of(j, "last_core_cycles");
+}
+
+/* ---- the lines --------------------------------------------------------- */
+
+/* x to decimals (a negative count: %g), or "-" when the run lacks it. */
+static void put_figure(FILE *f, int decimals, double x)
+{
+	if (!isfinite(x))
+		fputc('-', f);
+	else if (decimals < 0)
+		fprintf(f, "%g", x);
+	else
+		fprintf(f, "%.*f", decimals, x);
+}
+
+/* A stored text escaped, or "-" when the run lacks it. */
+static void put_text(FILE *f, const char *s)
+{
+	text_put(f, *s ? s : "-", TEXT_LINE_MAX);
+}
+
+static void print_first_line(FILE *f, const struct stored_run *r)
+{
+	char started[64];
+
+	text_copy(started, sizeof(started), r->started, 32);
+	fputs("# clockbench ", f);
+	put_text(f, text_of(r->env, "clockbench_version"));
+	fputc(' ', f);
+	put_text(f, r->command ? r->command : "");
+	fprintf(f, ", %.10s %.8s UTC, ", started,
+		strlen(started) > 11 ? started + 11 : "");
+	put_figure(f, 1, r->elapsed_s);
+	fprintf(f, " s%s\n", r->status && streq(r->status, "interrupted") ?
+		", INTERRUPTED" : "");
+}
+
+static void print_counter_line(FILE *f, const struct stored_run *r)
+{
+	const json_t *counter = member(r->config, "cycle_counter");
+
+	fputs("# cycles: ", f);
+	put_text(f, text_of(counter, "unit"));
+	fputs(" (", f);
+	put_text(f, text_of(counter, "source"));
+	fputs(")\n", f);
+}
+
+/* How core cycles were measured: the reference, its length and its share. */
+static void print_core_line(FILE *f, const json_t *core)
+{
+	const json_t *ref = member(core, "reference"), *ops = member(ref, "ops");
+	double reading_us = figure_of(ref, "reading_core_cycles") /
+			    figure_of(core, "calibration_ghz") / 1000;
+
+	fprintf(f, "# core cycles: %s; the reference, ",
+		streq(text_of(core, "source"), "perf") ?
+		"the PMU's, the reference beside them" :
+		"batch ticks at the speed of the reference around each batch");
+	if (json_is_integer(ops))
+		fprintf(f, "%" JSON_INTEGER_FORMAT, json_integer_value(ops));
+	else
+		fputc('-', f);
+	fputs(" dependent ", f);
+	put_text(f, text_of(ref, "instruction"));
+	fputs(" of ", f);
+	put_figure(f, -1, figure_of(ref, "cycles_per_op"));
+	fputs(" cycles, read for ", f);
+	put_figure(f, 2, reading_us);
+	fputs(" us before every batch (", f);
+	put_figure(f, 1, figure_of(ref, "share_pct"));
+	fputs(" % of the time)\n", f);
+}
+
+/* Core cycles, the warm-up and the quality: none of them without core cycles. */
+static void print_core_lines(FILE *f, const struct stored_run *r)
+{
+	const json_t *core = member(r->config, "core_cycles");
+	const json_t *warmup = member(r->quality, "warmup");
+	const char *summary = text_of(r->quality, "summary");
+	struct warmup_report w;
+	char line[512];
+
+	if (streq(text_of(core, "source"), "none"))
+		return;
+	if (json_is_object(core))
+		print_core_line(f, core);
+	if (json_is_object(warmup)) {
+		warmup_of(warmup, &w);
+		quality_warmup_line(&w, figure_of(member(r->config, "method"), "steady_tol"),
+				    line, sizeof(line));
+		fprintf(f, "# warm-up: %s\n", line);
+	}
+	if (*summary) {
+		fputs("# quality: ", f);
+		text_put(f, summary, TEXT_LINE_MAX);
+		fputc('\n', f);
+	}
+}
+
+void run_header_print(FILE *f, const struct stored_run *r)
+{
+	const json_t *system = member(r->quality, "system");
+	struct system_report sys;
+	struct env_info env;
+
+	print_first_line(f, r);
+	env_of(r->env, &env);
+	env_print(&env, f, "# ");
+	if (json_is_object(system)) {
+		system_of(system, &sys);
+		system_print(&sys, f, "# ");
+	}
+	print_counter_line(f, r);
+	print_core_lines(f, r);
+	fputs("# harness overhead: ", f);
+	put_figure(f, 2, figure_of(member(r->config, "harness_overhead"), "ns_per_call"));
+	fputs(" ns/call (an empty function through the same loop; not subtracted)\n", f);
+}
