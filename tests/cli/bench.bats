@@ -90,9 +90,13 @@ median_of() { # json name path
 @test "core cycles follow the ns of the same cell at the core's speed" {
 	run q --api clock_gettime --clock monotonic --path vdso --format json
 	[ "$status" -eq 0 ]
-	# core cycles / ns is the core's GHz, the one the rounds report.
+	# core cycles / ns is the core's GHz, the one the rounds report. Each
+	# batch's core cycles are its ns at the speed beside it, so the ratio of
+	# the medians lies within the rounds' speeds, not at their mean: with a
+	# busy hyperthread two rounds of five ran at 2.1 GHz, three at 2.9, and
+	# the medians' 2.9 was 1.13 times the mean.
 	jq -e '.runs[0] | .cells[0] | (.core_cycles.median / .summary.median) as $ghz
-		| ($ghz / (.round_ghz | add / length)) | . > 0.9 and . < 1.1' <<<"$output"
+		| $ghz > 0.9 * (.round_ghz | min) and $ghz < 1.1 * (.round_ghz | max)' <<<"$output"
 }
 
 @test "the syscall path shows its true cost" {
