@@ -135,7 +135,10 @@ needs_clocksources() {
 	run --separate-stderr cb ab --no-save --env CLOCKBENCH_AB_TEST=1 "${vdso_hres[@]}" \
 		--labels same,again --fail-on change
 	[ "$status" -eq 0 ]
-	grep -qE '^clock-gettime-monotonic-vdso .*  ~ ' <<<"$output"
+	# No change found: `~`, or `noisy` when the machine itself moved the
+	# arms' rounds by over 5 % (a busy hyperthread moves this VM's core
+	# cycles by 13 %), which is a true finding, not a change.
+	grep -qE '^clock-gettime-monotonic-vdso .*  (~|noisy) ' <<<"$output"
 }
 
 @test "--clocksource tsc,kvm-clock: the vDSO hres cells worse, tsc again afterwards" {
