@@ -554,8 +554,11 @@ print(sqlite3.connect(sys.argv[1]).execute(sys.argv[2]).fetchone()[0])' "$@" ;;
 	# three ways.
 	[ "$measured" -gt 10 ]
 	[ "$values" -ge $(( measured * 3 * 30 )) ]
-	# 8 bytes a value as raw doubles; this machine's runs take under 1.
-	[ "$bytes" -lt $(( values * 2 )) ]
+	# 8 bytes a value as raw doubles. How few a real run takes follows the
+	# machine's noise (the spread of each cell's ticks): 1.6-1.9 here under
+	# load and ASan, with 2 a hair away; half of raw is what is sure. The
+	# codec's size on known ticks is test-codec's and test-core-replay's.
+	[ "$bytes" -lt $(( values * 4 )) ]
 	[ "$(sql_value "$DB" "SELECT count(*) FROM cells WHERE encoding != 1")" -eq 0 ]
 	replayed=$(sql_value "$DB" "SELECT count(*) FROM cells WHERE reference IS NOT NULL")
 	echo "$replayed of $measured cells kept as readings"
