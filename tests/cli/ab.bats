@@ -80,13 +80,16 @@ needs_clocksources() {
 	jq -e 'map(.label)[4:] == ["zero", "one"]' <<<"$output"
 }
 
-# 25 % slower libc clock_gettime in one arm, through LD_PRELOAD in an
-# exec'd worker; the base arm is exec'd the same way without it.
+# 50 % slower libc clock_gettime in one arm, through LD_PRELOAD in an
+# exec'd worker; the base arm is exec'd the same way without it. 50, not
+# 25, as in compare.bats: on i386 25 % made the libc cell 7-21 % slower,
+# which left half of it too close to the few percent the vDSO cell's
+# layout can move.
 @test "--env LD_PRELOAD: the libc cells worse, the vDSO cells not; --fail-on" {
 	local cells=(--api clock_gettime --clock monotonic --path vdso,libc)
 	# A sanitizer runtime wants to be first in the library list.
 	export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0"
-	CLOCKBENCH_SLOWDOWN_PCT=25 run --separate-stderr cb ab --no-save --format json \
+	CLOCKBENCH_SLOWDOWN_PCT=50 run --separate-stderr cb ab --no-save --format json \
 		--env "LD_PRELOAD=$CLOCKBENCH_SLOW_CLOCK_LIB" "${cells[@]}" --fail-on worse
 	[ "$status" -eq 3 ]
 	jq -c '.cells[] | [.path, .vs_base[0].verdict, .vs_base[0].change_pct]' <<<"$output" >&2
@@ -95,10 +98,10 @@ needs_clocksources() {
 	# two centres printed beside it.
 	jq -e '[.cells[] | 100 * (.groups[1].center / .groups[0].center - 1) - .vs_base[0].change_pct
 		| fabs < 1e-9] | all' <<<"$output"
-	# The library's chain is calibrated to 25 % of a call, but how much of
-	# it the core overlaps with the next call varies by build (7-38 %
-	# seen on i386, 51-54 % under ASan): the paired verdict is what is
-	# sure, and a change, not its size.
+	# The library's chain is calibrated to 50 % of a call, but how much of
+	# it the core overlaps with the next call varies by build (31-34 %
+	# seen on i386, 63 % under ASan): the paired verdict is what
+	# is sure, and a change, not its size.
 	jq -e '.cells[] | select(.path == "libc") | .vs_base[0]
 		| .verdict == "worse" and .change_pct > 3' <<<"$output"
 	# The preloaded library moves the process's memory about, which can
@@ -132,7 +135,10 @@ needs_clocksources() {
 	run --separate-stderr cb ab --no-save --env CLOCKBENCH_AB_TEST=1 "${vdso_hres[@]}" \
 		--labels same,again --fail-on change
 	[ "$status" -eq 0 ]
-	grep -qE '^clock-gettime-monotonic-vdso .*  ~ ' <<<"$output"
+	# No change found: `~`, or `noisy` when the machine itself moved the
+	# arms' rounds by over 5 % (a busy hyperthread moves this VM's core
+	# cycles by 13 %), which is a true finding, not a change.
+	grep -qE '^clock-gettime-monotonic-vdso .*  (~|noisy) ' <<<"$output"
 }
 
 @test "--clocksource tsc,kvm-clock: the vDSO hres cells worse, tsc again afterwards" {
@@ -180,11 +186,23 @@ needs_clocksources() {
 
 @test "an interrupted ab saves what it measured as interrupted" {
 	[ "$(nproc)" -ge 2 ] || skip "needs two CPUs"
-	# The default cells take about 0.3 s a repetition here, 20 of them:
-	# SIGINT after 1.5 s stops it a few repetitions in.
-	run timeout --preserve-status -s INT 1.5 "$CLOCKBENCH" ab --cpus 0,1
+	# SIGINT once both arms' workers run (a condition, not a time: under
+	# ASan the first repetitions take 0.8 s here, far more on a loaded
+	# machine). The default cells take 20 repetitions of 0.3 s: it stops
+	# before them, after 0 or more.
+	"$CLOCKBENCH" ab --cpus 0,1 >"$T/out" 2>&1 3>&- &
+	pid=$!
+	for _ in $(seq 6000); do
+		[ "$(pgrep -P "$pid" | wc -l)" -ge 2 ] && break
+		sleep 0.01
+	done
+	kill -INT "$pid"
+	status=0
+	wait "$pid" || status=$?
+	cat "$T/out"
 	[ "$status" -eq 130 ]
-	[[ "$output" == *"INTERRUPTED"* ]]
+	# The table says INTERRUPTED; before two repetitions, too few to compare.
+	grep -qE 'INTERRUPTED|stopped after [01] repetitions?: too few to compare' "$T/out"
 	run cb runs --format json
 	jq -e 'length == 2 and all(.status == "interrupted")' <<<"$output"
 }

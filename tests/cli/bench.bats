@@ -44,7 +44,10 @@ median_of() { # json name path
 }
 
 @test "json carries statistics, cycles and the environment" {
-	run q --api clock_gettime --clock monotonic --format json
+	# --budget 1s: --quick's 8 ms a round can be cut short by one wait for
+	# the CPU before its 7 batches (and then n < 30); 200 ms cannot, and
+	# the rounds still end at 1 % precision, as quick as before.
+	run q --api clock_gettime --clock monotonic --format json --budget 1s
 	[ "$status" -eq 0 ]
 	jq -e '.runs[0] | .cells | length == 3' <<<"$output"
 	jq -e '.runs[0] | .cells[] | select(.path == "vdso") | .unit == "ns" and .summary.median > 0
@@ -79,8 +82,12 @@ median_of() { # json name path
 		and (.rounds | all(.core_ghz > 0 and .of_top > 0 and .of_top <= 1
 			and .involuntary_switches >= 0 and .elapsed_s > 0))
 		and .top_ghz > 0 and .slow_rounds >= 0 and (.summary | test("rounds? ran"))
-		and .warmup.windows >= 1 and (.warmup.steady | type == "boolean")
-		and .warmup.elapsed_s <= 0.5' <<<"$output"
+		and .warmup.windows >= 1 and (.warmup.steady | type == "boolean")' <<<"$output"
+	# --quick's warm-up gives up after 0.1 s: bounded by the 10 ms windows it
+	# may start (never the wall time, which a loaded machine stretches).
+	jq -e '.runs[0].quality.warmup | .window_s == 0.01 and .windows <= 11
+		and .elapsed_s >= .windows * .window_s * 0.999999
+		and (.steady or .elapsed_s >= 0.1)' <<<"$output"
 	jq -e '.runs[0] | .quality.system | (.warnings | type == "array") and .ncpus >= 1
 		and (.cpu | type == "number") and (.pmu | type == "boolean")' <<<"$output"
 }
@@ -88,9 +95,13 @@ median_of() { # json name path
 @test "core cycles follow the ns of the same cell at the core's speed" {
 	run q --api clock_gettime --clock monotonic --path vdso --format json
 	[ "$status" -eq 0 ]
-	# core cycles / ns is the core's GHz, the one the rounds report.
+	# core cycles / ns is the core's GHz, the one the rounds report. Each
+	# batch's core cycles are its ns at the speed beside it, so the ratio of
+	# the medians lies within the rounds' speeds, not at their mean: with a
+	# busy hyperthread two rounds of five ran at 2.1 GHz, three at 2.9, and
+	# the medians' 2.9 was 1.13 times the mean.
 	jq -e '.runs[0] | .cells[0] | (.core_cycles.median / .summary.median) as $ghz
-		| ($ghz / (.round_ghz | add / length)) | . > 0.9 and . < 1.1' <<<"$output"
+		| $ghz > 0.9 * (.round_ghz | min) and $ghz < 1.1 * (.round_ghz | max)' <<<"$output"
 }
 
 @test "the syscall path shows its true cost" {

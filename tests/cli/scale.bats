@@ -84,19 +84,17 @@ idle_point() { # json name idle-threads path
 }
 
 @test "the process CPU clock and times() cost more with more threads" {
-	# 256 threads make every call walk 128 times more threads than 2 do
+	# 512 threads make every call walk 256 times more threads than 2 do
 	# (5 to 25 ns each on the machines seen): several times the CPU per
-	# call. The wall time grows about as much; only its direction is
-	# asserted, because a busy neighbour slows either run.
-	run "$CLOCKBENCH" scale --threads 2,256 --calls 100000 --repetitions 3 --no-save --format json
+	# call (256 threads made it only 2.5 times here: too near the bound).
+	# Not the wall time: on a loaded machine the many threads take a larger
+	# share of the CPUs than 2 do, and finished first with 4 CPU hogs beside.
+	run "$CLOCKBENCH" scale --threads 2,512 --calls 100000 --repetitions 3 --no-save --format json
 	[ "$status" -eq 0 ]
 	for cell in times clock-gettime-process-cputime; do
 		few=$(point "$output" "$cell" 2 .ns_per_call.median)
-		many=$(point "$output" "$cell" 256 .ns_per_call.median)
+		many=$(point "$output" "$cell" 512 .ns_per_call.median)
 		greater "$many" "$(awk -v x="$few" 'BEGIN { print 2 * x }')"
-		few=$(point "$output" "$cell" 2 .elapsed_s.median)
-		many=$(point "$output" "$cell" 256 .elapsed_s.median)
-		greater "$many" "$few"
 	done
 }
 

@@ -30,12 +30,13 @@ teardown() {
 }
 
 # A misbehaving PostgreSQL server on 127.0.0.1 (tests/cli/fake-pg MODE):
-# its port in FAKE_PORT, its process FAKE_PID (killed by teardown).
+# its port in FAKE_PORT (waited for 30 s at most: a python3 starting on a
+# loaded machine), its process FAKE_PID (killed by teardown).
 fake_pg() {
 	rm -f "$T/port"
 	"$BATS_TEST_DIRNAME/fake-pg" "$1" "$T/port" 3>&- &
 	FAKE_PID=$!
-	for _ in $(seq 200); do [ -s "$T/port" ] && break; sleep 0.05; done
+	for _ in $(seq 600); do [ -s "$T/port" ] && break; sleep 0.05; done
 	FAKE_PORT=$(cat "$T/port")
 }
 
@@ -553,8 +554,11 @@ print(sqlite3.connect(sys.argv[1]).execute(sys.argv[2]).fetchone()[0])' "$@" ;;
 	# three ways.
 	[ "$measured" -gt 10 ]
 	[ "$values" -ge $(( measured * 3 * 30 )) ]
-	# 8 bytes a value as raw doubles; this machine's runs take under 1.
-	[ "$bytes" -lt $(( values * 2 )) ]
+	# 8 bytes a value as raw doubles. How few a real run takes follows the
+	# machine's noise (the spread of each cell's ticks): 1.6-1.9 here under
+	# load and ASan, with 2 a hair away; half of raw is what is sure. The
+	# codec's size on known ticks is test-codec's and test-core-replay's.
+	[ "$bytes" -lt $(( values * 4 )) ]
 	[ "$(sql_value "$DB" "SELECT count(*) FROM cells WHERE encoding != 1")" -eq 0 ]
 	replayed=$(sql_value "$DB" "SELECT count(*) FROM cells WHERE reference IS NOT NULL")
 	echo "$replayed of $measured cells kept as readings"
@@ -900,7 +904,9 @@ c.executescript(sys.argv[2])' "$@" ;;
 
 
 @test "bench saves its run with its label, samples and environment" {
-	run cb bench --quick --api time --db "$DB" --label host --format json
+	# --budget 1s: at least 30 samples, which --quick's 8 ms a round do
+	# not promise when a wait for the CPU cuts a round short.
+	run cb bench --quick --budget 1s --api time --db "$DB" --label host --format json
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"saved run 1 to $DB"* ]]
 	run cb show --db "$DB" host --format json --samples
@@ -1087,12 +1093,18 @@ release_lock() {
 	command -v timeout >/dev/null || skip "timeout(1) not installed"
 	# Every cell runs its whole budget (the precision is never reached), so
 	# the catalog takes 70 x 250ms: SIGINT after 3 s stops it half-way.
+	start=$(date +%s.%N)
 	run timeout --preserve-status -s INT 3 "$CLOCKBENCH" bench --budget 250ms \
 		--precision 0.0001 --db "$DB" --label cut --format json
+	wall=$(awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN { print e - s }')
 	[ "$status" -eq 130 ]
 	run cb show --db "$DB" cut --format json
 	[ "$status" -eq 0 ]
-	jq -e '.runs[0].status == "interrupted" and .runs[0].elapsed_s < 10
+	# Its time is what passed (no more than this test saw, however long a
+	# loaded machine made it), and it stopped before its cells' last rounds.
+	jq -e --argjson wall "$wall" '.runs[0].status == "interrupted"
+		and .runs[0].elapsed_s > 0 and .runs[0].elapsed_s <= $wall
+		and ([.runs[0].cells[] | select(.status == "ok") | .rounds] | min < 10)
 		and ([.runs[0].cells[] | select(.status == "ok")] | length > 0)
 		and ([.runs[0].cells[] | select(.status == "ok") | .n > 0 and .n == .summary.n]
 		     | all)' <<<"$output"

@@ -42,9 +42,10 @@ none_running() {
 	done
 }
 
-# Wait (at most 10 s) for a condition, polling.
+# Wait (at most 60 s: a deadline, far beyond the second or so each takes
+# under ASan on a loaded machine) for a condition, polling.
 wait_for() {
-	local deadline=$((SECONDS + 10))
+	local deadline=$((SECONDS + 60))
 	until "$@"; do
 		[ "$SECONDS" -lt "$deadline" ] || return 1
 	done

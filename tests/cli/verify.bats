@@ -237,12 +237,15 @@ EOF
 	[[ "$output" == *"not ok 1 bracket/clock-gettime-monotonic/vdso: "*"outside their syscall bracket"* ]]
 	[[ "$output" == *"ok 2 bracket/clock-gettime-monotonic/libc: "* ]]
 	[[ "${lines[-1]}" == "# Totals: pass:1 fail:1 xfail:0 xpass:0 skip:0 error:0" ]]
-	# The offending values: the vDSO read is about 1 ms before the
-	# syscall read taken before it.
+	# The offending values: the vDSO read is before the syscall read taken
+	# before it, by 1 ms at most (less the time between the reads, which
+	# one preemption of the first bracket can stretch: not bounded here).
 	line=$(grep '^# first broken bracket: ' <<<"$output")
 	[[ "$line" =~ syscall\ ([0-9.]+),\ vdso\ ([0-9.]+),\ syscall\ ([0-9.]+) ]]
 	awk -v a="${BASH_REMATCH[1]}" -v b="${BASH_REMATCH[2]}" \
-		'BEGIN { d = a - b; exit !(d > 0.0009 && d <= 0.001) }'
+		'BEGIN { d = a - b; exit !(d > 0 && d <= 0.001) }'
+	# The worst of every bracket is the 1 ms less an unpreempted gap.
+	[[ "$output" =~ vdso\ reads\ outside\ their\ syscall\ bracket,\ the\ worst\ by\ 9[0-9]{5}\ ns ]]
 }
 
 @test "an LD_PRELOAD library stepping libc's clock_gettime 2 ms back fails the libc checks, and is named" {
@@ -542,8 +545,9 @@ EOF
 	[[ "$output" =~ ok\ [0-9]+\ timens/setns/boottime/libc:\ child\ =\ parent\ \+20\ days ]]
 	[[ "$output" =~ ok\ [0-9]+\ timens/setns-back/monotonic/vdso:\ child\ =\ parent\ \(no\ offset\) ]]
 	[[ "$output" =~ ok\ [0-9]+\ timens/setns-back/boottime/syscall:\ child\ =\ parent\ \(no\ offset\) ]]
-	# An interrupted sleep inside leaves an hour less the time passed.
-	[[ "$output" =~ ok\ [0-9]+\ timens/clock-nanosleep-interrupted/monotonic:\ a\ relative\ 3600\ s\ sleep\ interrupted\ after\ [0-9.]+\ ms\ left\ 3599\.9[0-9]+\ s ]]
+	# An interrupted sleep inside leaves an hour less the time passed
+	# (signalled after 20 ms; how late the wake-up came is not bounded).
+	[[ "$output" =~ ok\ [0-9]+\ timens/clock-nanosleep-interrupted/monotonic:\ a\ relative\ 3600\ s\ sleep\ interrupted\ after\ [0-9.]+\ ms\ left\ 3599\.[0-9]+\ s ]]
 	# The only skips are for clocks this machine lacks.
 	! grep ' # SKIP' <<<"$output" | grep -v ALARM
 }
@@ -593,20 +597,33 @@ EOF
 	[[ "$output" == *"ok 1 bracket/clock-gettime-realtime-alarm/vdso # SKIP EINVAL: the kernel rejects CLOCK_REALTIME_ALARM"* ]]
 }
 
-@test "--duration bounds the time-based checks" {
+@test "--duration is shared by the time-based checks, each watching its share" {
+	run v --check bracket --check cross-cpu --duration 1
+	[ "$status" -eq 0 ]
+	[[ "$output" =~ \#\ ([0-9]+)\ time-based\ checks\ share\ --duration\ 1\ s ]]
+	[[ "$output" =~ \#\ each\ clock\ is\ watched\ ([0-9]+)\ ms\ by\ cross-cpu/\* ]]
+	share_ms=${BASH_REMATCH[1]}
+	# 1 s over 62 checks: a cross-cpu check watches a share of it, and at
+	# least that (its deadline). How far past it a check ends is no bound
+	# here: on a loaded machine it waits for both its CPUs (bench/run-all
+	# prints the whole run's time against --duration).
+	[ "$share_ms" -gt 5 ] && [ "$share_ms" -lt 100 ]
 	run v --format json --check bracket --check cross-cpu --duration 1
 	[ "$status" -eq 0 ]
-	# Generous: the budget is 1 s; each check also makes a minimum of reads.
-	jq -e '[.checks[].elapsed_s] | add < 4' <<<"$output"
+	jq -e --argjson ms "$share_ms" '.duration_s == 1
+		and .watched["cross-cpu"].min_s >= ($ms - 0.5) / 1000' <<<"$output"
 }
 
 @test "--long watches each clock 10 s, as inconsistency-check does" {
 	run v --format json --long --check 'monotonic/clock-gettime-monotonic-raw/syscall' --check 'bracket/clock-gettime-monotonic/vdso' --duration 0.2
 	[ "$status" -eq 0 ]
-	# The watcher takes its 10 s; the others keep their share of --duration.
-	jq -e '.checks[] | select(.name | startswith("monotonic/")) | .elapsed_s >= 10 and .elapsed_s < 15' <<<"$output"
-	jq -e '.checks[] | select(.name | startswith("monotonic/")) | .message | test("over 10\\.[0-9]+ s, largest backward step 0 ns")' <<<"$output"
-	jq -e '.checks[] | select(.name | startswith("bracket/")) | .elapsed_s < 2' <<<"$output"
+	# The watcher takes its 10 s (at least: how far past it is no bound);
+	# the others keep their share of --duration, 0.2 s, far from 10.
+	jq -e '.checks[] | select(.name | startswith("monotonic/")) | .elapsed_s >= 10
+		and (.message | capture("over (?<s>[0-9.]+) s, largest backward step 0 ns").s
+		     | tonumber >= 10)' <<<"$output"
+	jq -e '(.checks | map({(.name | split("/")[0]): .elapsed_s}) | add)
+		| .bracket >= 0.2 and .bracket < .monotonic / 2' <<<"$output"
 	run v --long --check 'monotonic/clock-gettime-monotonic/*' --list
 	[ "${#lines[@]}" -eq 3 ]
 }

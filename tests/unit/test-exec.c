@@ -181,7 +181,7 @@ static void test_run(void **state)
 	assert_int_equal(exec_run("/bin/true", ok, &io, NULL, &r), 0);
 	assert_true(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 0);
 	assert_int_equal(r.exec_errno, 0);
-	assert_true(r.wall_s > 0 && r.wall_s < 10);
+	assert_true(r.wall_s > 0);
 
 	assert_int_equal(exec_run("/bin/sh", three, &io, NULL, &r), 0);
 	exec_describe_status(r.status, how, sizeof(how));

@@ -502,13 +502,14 @@ static pid_t fake_clockbench(void)
 	return pid;
 }
 
-/* Wait (bounded) until the child has taken its name. */
+/* Wait (bounded: 30 s, a loaded machine may keep a new child waiting)
+ * until the child has taken its name. */
 static void wait_named(pid_t pid)
 {
 	char path[64], comm[32] = "";
 
 	snprintf(path, sizeof(path), "/proc/%d/comm", (int)pid);
-	for (int i = 0; i < 1000 && !streq(comm, "clockbench"); i++) {
+	for (int i = 0; i < 30000 && !streq(comm, "clockbench"); i++) {
 		read_line_file(path, comm, sizeof(comm));
 		if (!streq(comm, "clockbench"))
 			usleep(1000);

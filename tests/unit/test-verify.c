@@ -738,6 +738,7 @@ static void test_fault_injection(void **state)
 	struct timespec sys, vdso;
 	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
 	struct vres r;
+	int64_t back, most_back = INT64_MIN;
 
 	setenv(VERIFY_FAULT_ENV, "vdso-clock-back-1ms", 1);
 	assert_int_equal(verify_context_init(&v, &opt, &err), 0);
@@ -747,11 +748,20 @@ static void test_fault_injection(void **state)
 		skip();
 		return;
 	}
-	vcall_gettime(&v, PATH_SYSCALL, CLOCK_MONOTONIC, &sys);
-	vcall_gettime(&v, PATH_VDSO, CLOCK_MONOTONIC, &vdso);
-	/* Read after the syscall, yet about 1 ms earlier. */
-	assert_true(ts_ns(&sys) - ts_ns(&vdso) > 900000);
-	assert_true(ts_ns(&sys) - ts_ns(&vdso) <= 1000000);
+	/*
+	 * Read after the syscall, yet about 1 ms earlier: never more, and
+	 * 1 ms less the time between the two reads, which a preemption can
+	 * stretch past 100 us, so the closest of a few pairs is judged.
+	 */
+	for (int i = 0; i < 5; i++) {
+		vcall_gettime(&v, PATH_SYSCALL, CLOCK_MONOTONIC, &sys);
+		vcall_gettime(&v, PATH_VDSO, CLOCK_MONOTONIC, &vdso);
+		back = ts_ns(&sys) - ts_ns(&vdso);
+		assert_true(back <= 1000000);
+		if (back > most_back)
+			most_back = back;
+	}
+	assert_true(most_back > 900000);
 	verify_context_free(&v);
 
 	setenv(VERIFY_FAULT_ENV, "vdso-errno", 1);
