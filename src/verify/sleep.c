@@ -139,8 +139,16 @@ static void on_alarm(int sig)
  */
 #define REM_SLEEP_NS 50000000L
 #define REM_SIGNAL_NS 5000000L
+/*
+ * A sleeper that gets no CPU for the 45 ms between the signal and the end
+ * of its sleep wakes to an expired timer, and the kernel rightly reports
+ * success then: such an attempt tells nothing and is tried again.
+ */
+#define REM_ATTEMPTS 5
 
-static int interrupted_sleep(const struct sleeper *s, struct strbuf *why)
+/* One attempt; *too_late when the whole sleep passed before it woke. */
+static int interrupted_sleep_once(const struct sleeper *s, struct strbuf *why,
+				  bool *too_late)
 {
 	struct itimerval it = { .it_value = { 0, REM_SIGNAL_NS / 1000 } };
 	struct timespec req = { 0, REM_SLEEP_NS }, rem = { -1, -1 }, t0, t1;
@@ -160,6 +168,7 @@ static int interrupted_sleep(const struct sleeper *s, struct strbuf *why)
 	sigaction(SIGALRM, &old, NULL);
 	slept = REM_SLEEP_NS - ts_ns(&rem);
 	passed = ts_ns(&t1) - ts_ns(&t0);
+	*too_late = e == 0 && passed >= REM_SLEEP_NS;
 	if (e != EINTR)
 		strbuf_setf(why, "a 50 ms sleep interrupted after 5 ms ended with %s, "
 			    "expected EINTR", e ? errno_name(e) : "success");
@@ -176,6 +185,23 @@ static int interrupted_sleep(const struct sleeper *s, struct strbuf *why)
 		return 0;
 	}
 	return -1;
+}
+
+static int interrupted_sleep(const struct sleeper *s, struct strbuf *why)
+{
+	bool too_late = false;
+	int attempt = 1;
+
+	while (interrupted_sleep_once(s, why, &too_late)) {
+		if (!too_late)
+			return -1;
+		if (attempt++ == REM_ATTEMPTS) {
+			strbuf_addf(why, " (%d times, each woken only after the whole "
+				    "sleep had passed)", REM_ATTEMPTS);
+			return -1;
+		}
+	}
+	return 0;
 }
 
 static void sleep_point(struct verify *v, const struct sleeper *s, bool rt)
