@@ -8,6 +8,7 @@
 #include "basic/util.h"
 #include "config.h"
 #include "report/output.h"
+#include "report/quality-text.h"
 #include "results/quality.h"
 #include "results/record.h"
 
@@ -49,15 +50,9 @@ static void idle_quality(const struct timing_calibration *cal,
 static void print_idle_quality(FILE *f, const struct scale_doc *r)
 {
 	struct run_quality q;
-	char line[512];
 
 	idle_quality(r->cal, r->warmup, r->disturb, &q);
-	if (q.warmup) {
-		quality_warmup_line(q.warmup, r->cfg->steady_tol, line, sizeof(line));
-		fprintf(f, "# warm-up: %s\n", line);
-	}
-	quality_summary_line(&q, line, sizeof(line));
-	fprintf(f, "# quality: %s\n", line);
+	quality_text_print(f, NULL, &q, r->cfg->steady_tol);
 }
 
 /* What user-s and sys-s are worth: per repetition, per thread. */
