@@ -18,6 +18,7 @@
 #include <jansson.h>
 
 #include "basic/options.h"
+#include "basic/json.h"
 #include "basic/text.h"
 #include "basic/util.h"
 #include "builtin/builtin.h"
@@ -457,8 +458,9 @@ static int store_boot_runs(struct store *st, const struct store_options *store,
 	struct stored_run r;
 	size_t runs_in_boot = json_array_size(json_object_get(export, "runs"));
 	int rc, n = 0, fd = vm_file_new("export");
+	_cleanup_free_ char *text = json_encode(export, JSON_COMPACT);
 
-	if (fd < 0 || json_dumpfd(export, fd, JSON_COMPACT) != 0) {
+	if (fd < 0 || !text || fd_write_all(fd, text, strlen(text)) != 0) {
 		strbuf_setf(err, "cannot keep the boot's runs: %s", strerror(errno));
 		if (fd >= 0)
 			close(fd);
