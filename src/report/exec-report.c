@@ -11,6 +11,7 @@
 #include "report/compare-format.h"
 #include "report/exec-table.h"
 #include "report/output.h"
+#include "report/quality-text.h"
 
 static void summarize(const double *x, size_t n, struct summary *s)
 {
@@ -47,16 +48,8 @@ static void print_disturbance(FILE *f, const struct exec_report *e)
 {
 	const struct exec_report_disturbance *d = &e->disturbance;
 
-	fprintf(f, "# disturbance, median run: %.0f involuntary switches, ",
-		d->involuntary);
-	if (isfinite(d->wait_ms))
-		fprintf(f, "%.2f ms waiting for a CPU, ", d->wait_ms);
-	if (isfinite(d->runnable))
-		fprintf(f, "%.0f other tasks runnable at its start, ", d->runnable);
-	if (isfinite(d->steal_ms))
-		fprintf(f, "%.0f ms stolen", d->steal_ms);
-	else
-		fputs("steal unknown", f);
+	quality_text_disturbance(f, "run", d->involuntary, d->wait_ms, d->runnable,
+				 d->steal_ms);
 	fprintf(f, "; %zu of %zu runs disturbed far beyond the others%s", d->marked,
 		d->runs, d->marked ? ":" : "");
 	for (size_t i = 0; i < d->nnamed; i++) {

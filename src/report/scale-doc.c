@@ -71,14 +71,9 @@ static void print_disturbance(FILE *f, const struct scale_doc *r)
 
 	if (!r->nreps)
 		return;
-	fprintf(f, "# disturbance, median repetition: %.0f involuntary switches, ",
-		r->involuntary);
-	if (isfinite(r->runnable))
-		fprintf(f, "%.0f other tasks runnable at its start, ", r->runnable);
-	if (isfinite(r->steal_ms))
-		fprintf(f, "%.0f ms stolen", r->steal_ms);
-	else
-		fputs("steal unknown", f);
+	/* Scale's header gives no wait for a CPU: NAN leaves it out. */
+	quality_text_disturbance(f, "repetition", r->involuntary, NAN, r->runnable,
+				 r->steal_ms);
 	for (unsigned k = 0; k < r->nreps; k++)
 		marked += r->disturbed[k];
 	fprintf(f, "; %zu of %u repetitions disturbed far beyond the others%s",
