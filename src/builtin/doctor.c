@@ -20,6 +20,7 @@
 #include "doctor/doctor.h"
 #include "probe/env.h"
 #include "results/record.h"
+#include "report/doctor-table.h"
 #include "report/output.h"
 #include "probe/timing.h"
 #include "basic/util.h"
@@ -340,104 +341,11 @@ static int by_cost(const void *pa, const void *pb)
 	return (int)b->severity - (int)a->severity;
 }
 
-/* ---- the table --------------------------------------------------------- */
-
-static void format_ns(char *buf, size_t len, double ns)
-{
-	if (isnan(ns))
-		snprintf(buf, len, "-");
-	else
-		snprintf(buf, len, "%.1f ns", ns);
-}
-
-static void print_finding_line(const struct finding *f)
-{
-	char ns[32], eq[32];
-
-	format_ns(ns, sizeof(ns), f->ns);
-	printf("%10s  %-7s  %-30s %-11s %-9s %s", ns,
-	       doctor_severity_name(f->severity), f->row->cell->name, f->path,
-	       doctor_verdict_name(f->verdict), doctor_cause_label(f->cause));
-	if (f->equiv) {
-		format_ns(eq, sizeof(eq), f->equiv->measured ? f->equiv->ns : NAN);
-		printf("; in userspace: %s %s %s", f->equiv->cell->name,
-		       catalog_paths[f->equiv->cell->path], eq);
-	}
-	printf("\n");
-}
+/* ---- printing ---------------------------------------------------------- */
 
 static bool is_healthy(const struct doctor_ctx *d)
 {
 	return d->by_severity[SEVERITY_PROBLEM] == 0;
-}
-
-static void print_headline(const struct doctor_ctx *d)
-{
-	size_t n = 0;
-
-	for (int v = 0; v <= VERDICT_UNKNOWN; v++)
-		n += d->verdicts[v];
-	if (is_healthy(d))
-		printf("clockbench doctor: healthy: every hres and coarse clock read "
-		       "checked is served in userspace\n");
-	else
-		printf("clockbench doctor: %zu problem%s: hres or coarse clock reads "
-		       "enter the kernel\n", d->by_severity[SEVERITY_PROBLEM],
-		       d->by_severity[SEVERITY_PROBLEM] == 1 ? "" : "s");
-	printf("%zu calls checked: %zu userspace, %zu kernel, %zu unsupported",
-	       n, d->verdicts[VERDICT_USERSPACE], d->verdicts[VERDICT_KERNEL],
-	       d->verdicts[VERDICT_UNSUPPORTED]);
-	if (d->verdicts[VERDICT_UNKNOWN])
-		printf(", %zu unknown (probe failed)", d->verdicts[VERDICT_UNKNOWN]);
-	printf("; %zu problems, %zu findings, %zu notes; %.1f s\n",
-	       d->by_severity[SEVERITY_PROBLEM], d->by_severity[SEVERITY_FINDING],
-	       d->by_severity[SEVERITY_NOTE], d->elapsed_s);
-}
-
-static void print_details(const struct doctor_ctx *d)
-{
-	printf("\ndetails:\n");
-	for (size_t i = 0; i < d->nfindings; i++) {
-		const struct finding *f = &d->findings[i];
-
-		printf("%s %s: %s: %s\n", f->row->cell->name, f->path,
-		       doctor_verdict_name(f->verdict), f->observed);
-		printf("    cause: %s: %s\n", doctor_cause_label(f->cause), f->evidence);
-		if (f->advice[0])
-			printf("    advice: %s\n", f->advice);
-	}
-}
-
-static void print_verdicts(const struct doctor_ctx *d)
-{
-	printf("\nverdicts:\n");
-	for (size_t i = 0; i < d->nrows; i++) {
-		const struct doctor_row *r = &d->rows[i];
-		const struct doctor_probe *p = &r->probe;
-
-		if (!r->selected)
-			continue;
-		printf("  %-32s %-7s %-11s ", r->cell->name, catalog_paths[r->cell->path],
-		       doctor_verdict_name(p->verdict));
-		if (p->verdict == VERDICT_KERNEL)
-			printf("%s: %s\n", p->syscalls, doctor_cause_label(r->cause));
-		else
-			printf("%s\n", p->error[0] ? p->error : "-");
-	}
-}
-
-static void print_static(const struct doctor_static *s)
-{
-	printf("\nstatic binaries: ");
-	if (!s->ran) {
-		printf("not checked: %s\n", s->skip_reason);
-		return;
-	}
-	printf("%s (%s, vDSO %s)\n", s->path, s->libc, s->vdso ? "present" : "absent");
-	for (size_t i = 0; i < s->n; i++)
-		printf("  %-32s %-11s %8.1f ns  %s\n", s->results[i].name,
-		       doctor_verdict_name(s->results[i].verdict), s->results[i].ns,
-		       s->results[i].syscalls);
 }
 
 /* What the vDSO did with CLOCK_MONOTONIC: the clocksource put to the test. */
@@ -450,148 +358,6 @@ static enum doctor_verdict vdso_hres_verdict(struct doctor_ctx *d)
 	return r ? r->probe.verdict : VERDICT_UNKNOWN;
 }
 
-static void print_facts(struct doctor_ctx *d)
-{
-	const struct doctor_facts *f = &d->facts;
-	const char *how;
-	enum clocksource_vdso cap = doctor_clocksource_vdso(f->clocksource, &how);
-	enum doctor_verdict seen = vdso_hres_verdict(d);
-
-	printf("\nenvironment:\n");
-	env_print(&d->env, stdout, "# ");
-	printf("# clocksource vDSO-capable: %s%s%s", doctor_clocksource_vdso_name(cap),
-	       how ? ": " : "", how ? how : "");
-	if (seen == VERDICT_USERSPACE || seen == VERDICT_KERNEL)
-		printf("; here the vDSO's CLOCK_MONOTONIC is %s",
-		       seen == VERDICT_USERSPACE ? "served in userspace" :
-		       "a system call");
-	printf("\n");
-	if (f->tsc_hint[0])
-		printf("# tsc: %s\n", f->tsc_hint);
-	printf("# binary: %s\n", f->static_binary ? "static" : "dynamic");
-}
-
-static void print_table(struct doctor_ctx *d)
-{
-	if (d->opt.quiet) {
-		for (size_t i = 0; i < d->nfindings; i++) {
-			if (d->findings[i].severity == SEVERITY_PROBLEM)
-				print_finding_line(&d->findings[i]);
-		}
-		return;
-	}
-	print_headline(d);
-	if (d->nfindings) {
-		printf("\nfindings, costliest first:\n");
-		for (size_t i = 0; i < d->nfindings; i++)
-			print_finding_line(&d->findings[i]);
-		print_details(d);
-	}
-	print_verdicts(d);
-	print_static(&d->stat);
-	print_facts(d);
-}
-
-/* ---- JSON -------------------------------------------------------------- */
-
-static json_t *syscalls_json(const char *list)
-{
-	json_t *arr = json_array();
-	_cleanup_free_ char **names = split_list(list, NULL);
-
-	for (char **n = names; *n; n++)
-		json_array_append_new(arr, json_string(*n));
-	return arr;
-}
-
-static json_t *finding_json(const struct finding *f)
-{
-	json_t *eq = json_null();
-
-	if (f->equiv)
-		eq = json_pack("{s:s, s:s, s:o}", "name", f->equiv->cell->name,
-			       "path", catalog_paths[f->equiv->cell->path], "ns_per_call",
-			       json_number(f->equiv->measured ? f->equiv->ns : NAN));
-	return json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:o, s:o}",
-			 "name", f->row->cell->name, "path", f->path,
-			 "severity", doctor_severity_name(f->severity),
-			 "verdict", doctor_verdict_name(f->verdict),
-			 "cause", doctor_cause_id(f->cause),
-			 "cause_label", doctor_cause_label(f->cause),
-			 "observed", f->observed, "evidence", f->evidence,
-			 "advice", f->advice, "ns_per_call", json_number(f->ns),
-			 "userspace_equivalent", eq);
-}
-
-static json_t *row_json(const struct doctor_row *r)
-{
-	const struct cell *c = r->cell;
-	const struct doctor_probe *p = &r->probe;
-
-	return json_pack("{s:s, s:s, s:o, s:s, s:s, s:s, s:s, s:I, s:I, s:o, s:s}",
-			 "name", c->name, "api", catalog_apis[c->api].name,
-			 "clock", c->clock ? json_string(c->clock->name) : json_null(),
-			 "path", catalog_paths[c->path],
-			 "verdict", doctor_verdict_name(p->verdict),
-			 "cause", doctor_cause_id(r->cause),
-			 "severity", doctor_severity_name(r->severity),
-			 "calls", (json_int_t)p->calls,
-			 "kernel_entries", (json_int_t)p->entries,
-			 "syscalls", syscalls_json(p->syscalls),
-			 "reason", p->error);
-}
-
-static json_t *facts_json(struct doctor_ctx *d)
-{
-	const struct doctor_facts *f = &d->facts;
-	const char *how;
-	enum clocksource_vdso cap = doctor_clocksource_vdso(f->clocksource, &how);
-	json_t *exports = json_object(), *interposed = json_object();
-
-	for (int api = 0; api < API_COUNT; api++) {
-		/* The time64 calls are APIs of their own on 32-bit builds only. */
-		if (!CATALOG_TIME64 && (api == API_CLOCK_GETTIME64 ||
-					api == API_CLOCK_GETRES64))
-			continue;
-		json_object_set_new(exports, catalog_apis[api].name,
-				    json_boolean(f->vdso_exports[api]));
-		if (f->interposer[api][0])
-			json_object_set_new(interposed, catalog_apis[api].name,
-					    json_string(f->interposer[api]));
-	}
-	return json_pack("{s:s, s:s, s:s, s:s?, s:s, s:s, s:{s:b, s:s, s:o}, "
-			 "s:{s:s, s:s}, s:b, s:b, s:o}",
-			 "clocksource", f->clocksource,
-			 "available_clocksources", f->clocksources,
-			 "clocksource_vdso", doctor_clocksource_vdso_name(cap),
-			 "clocksource_rule", how,
-			 "vdso_monotonic", doctor_verdict_name(vdso_hres_verdict(d)),
-			 "tsc_hint", f->tsc_hint,
-			 "vdso", "available", f->have_vdso, "error", f->vdso_error,
-			 "exports", exports,
-			 "libc", "name", f->libc_name, "version", f->libc_version,
-			 "static_binary", f->static_binary,
-			 "time_namespace", f->in_timens,
-			 "interposed", interposed);
-}
-
-static json_t *static_json(const struct doctor_static *s)
-{
-	json_t *results = json_array();
-
-	for (size_t i = 0; i < s->n; i++) {
-		const struct doctor_static_result *r = &s->results[i];
-
-		json_array_append_new(results, json_pack(
-			"{s:s, s:s, s:f, s:o}", "name", r->name,
-			"verdict", doctor_verdict_name(r->verdict), "ns_per_call", r->ns,
-			"syscalls", syscalls_json(streq(r->syscalls, "-") ? "" : r->syscalls)));
-	}
-	return json_pack("{s:b, s:s, s:s, s:s, s:b, s:o}", "ran", s->ran,
-			 "path", s->path, "skip_reason", s->skip_reason,
-			 "libc", s->libc, "vdso", s->vdso, "results", results);
-}
-
 static int exit_status(const struct doctor_ctx *d)
 {
 	if (!is_healthy(d))
@@ -599,38 +365,118 @@ static int exit_status(const struct doctor_ctx *d)
 	return d->verdicts[VERDICT_UNKNOWN] ? 1 : 0;
 }
 
-static void print_json(struct doctor_ctx *d)
-{
-	json_t *findings = json_array(), *cells = json_array(), *root;
+/* What report/doctor-table.c prints, the engine's words already named. */
+struct doctor_printout {
+	struct doctor_report rep;
+	struct doctor_report_finding *findings;
+	struct doctor_report_cell *cells;
+	struct doctor_report_static_result stat[DOCTOR_STATIC_MAX];
+};
 
-	for (size_t i = 0; i < d->nfindings; i++) {
-		if (!d->opt.quiet || d->findings[i].severity == SEVERITY_PROBLEM)
-			json_array_append_new(findings, finding_json(&d->findings[i]));
-	}
-	for (size_t i = 0; i < d->nrows; i++) {
+static void name_finding(struct doctor_report_finding *o, const struct finding *f)
+{
+	*o = (struct doctor_report_finding){
+		.cell = f->row->cell, .path = f->path,
+		.severity = doctor_severity_name(f->severity),
+		.verdict = doctor_verdict_name(f->verdict),
+		.cause = doctor_cause_id(f->cause),
+		.cause_label = doctor_cause_label(f->cause),
+		.problem = f->severity == SEVERITY_PROBLEM,
+		.observed = f->observed, .evidence = f->evidence,
+		.advice = f->advice, .ns = f->ns,
+		.equiv = f->equiv ? f->equiv->cell : NULL,
+		.equiv_ns = f->equiv && f->equiv->measured ? f->equiv->ns : NAN,
+	};
+}
+
+static void name_cell(struct doctor_report_cell *o, const struct doctor_row *r)
+{
+	const struct doctor_probe *p = &r->probe;
+
+	*o = (struct doctor_report_cell){
+		.cell = r->cell, .verdict = doctor_verdict_name(p->verdict),
+		.cause = doctor_cause_id(r->cause),
+		.cause_label = doctor_cause_label(r->cause),
+		.severity = doctor_severity_name(r->severity),
+		.kernel = p->verdict == VERDICT_KERNEL,
+		.calls = p->calls, .entries = p->entries,
+		.syscalls = p->syscalls, .error = p->error,
+	};
+}
+
+static void name_static(struct doctor_printout *out, const struct doctor_static *s)
+{
+	for (size_t i = 0; i < s->n; i++)
+		out->stat[i] = (struct doctor_report_static_result){
+			.name = s->results[i].name,
+			.verdict = doctor_verdict_name(s->results[i].verdict),
+			.ns = s->results[i].ns, .syscalls = s->results[i].syscalls,
+		};
+	out->rep.stat = (struct doctor_report_static){
+		.ran = s->ran, .path = s->path, .skip_reason = s->skip_reason,
+		.libc = s->libc, .vdso = s->vdso, .results = out->stat, .n = s->n,
+	};
+}
+
+static void name_facts(struct doctor_report_facts *o, struct doctor_ctx *d)
+{
+	const struct doctor_facts *f = &d->facts;
+	const char *how;
+	enum clocksource_vdso cap = doctor_clocksource_vdso(f->clocksource, &how);
+
+	*o = (struct doctor_report_facts){
+		.clocksource = f->clocksource, .clocksources = f->clocksources,
+		.clocksource_vdso = doctor_clocksource_vdso_name(cap),
+		.clocksource_rule = how,
+		.vdso_monotonic = doctor_verdict_name(vdso_hres_verdict(d)),
+		.tsc_hint = f->tsc_hint, .have_vdso = f->have_vdso,
+		.vdso_error = f->vdso_error, .vdso_exports = f->vdso_exports,
+		.libc_name = f->libc_name, .libc_version = f->libc_version,
+		.static_binary = f->static_binary, .in_timens = f->in_timens,
+	};
+	for (int api = 0; api < API_COUNT; api++)
+		o->interposer[api] = f->interposer[api];
+}
+
+/* The table or the JSON document (report/doctor-table.h). */
+static void print_report(struct doctor_ctx *d)
+{
+	struct doctor_printout out = {
+		.findings = xcalloc(d->nfindings + 1, sizeof(*out.findings)),
+		.cells = xcalloc(d->nrows + 1, sizeof(*out.cells)),
+	};
+	struct doctor_report *rep = &out.rep;
+
+	for (size_t i = 0; i < d->nfindings; i++)
+		name_finding(&out.findings[i], &d->findings[i]);
+	for (size_t i = 0; i < d->nrows; i++)
 		if (d->rows[i].selected)
-			json_array_append_new(cells, row_json(&d->rows[i]));
+			name_cell(&out.cells[rep->ncells++], &d->rows[i]);
+	name_static(&out, &d->stat);
+	name_facts(&rep->facts, d);
+	rep->quiet = d->opt.quiet;
+	rep->healthy = is_healthy(d);
+	rep->exit_status = exit_status(d);
+	rep->userspace = d->verdicts[VERDICT_USERSPACE];
+	rep->kernel = d->verdicts[VERDICT_KERNEL];
+	rep->unsupported = d->verdicts[VERDICT_UNSUPPORTED];
+	rep->unknown = d->verdicts[VERDICT_UNKNOWN];
+	rep->problems = d->by_severity[SEVERITY_PROBLEM];
+	rep->findings_count = d->by_severity[SEVERITY_FINDING];
+	rep->notes = d->by_severity[SEVERITY_NOTE];
+	rep->findings = out.findings;
+	rep->nfindings = d->nfindings;
+	rep->cells = out.cells;
+	rep->env = &d->env;
+	rep->elapsed_s = d->elapsed_s;
+	if (d->opt.format == DOCTOR_JSON) {
+		if (doctor_json_print(stdout, rep) != 0)
+			fatal("cannot build the JSON report");
+	} else {
+		doctor_table_print(stdout, rep);
 	}
-	root = json_pack("{s:b, s:i, s:{s:I, s:I, s:I, s:I, s:I, s:I, s:I}, s:o, s:o, "
-			 "s:o, s:o, s:o, s:f}",
-			 "healthy", is_healthy(d), "exit_status", exit_status(d),
-			 "summary",
-			 "userspace", (json_int_t)d->verdicts[VERDICT_USERSPACE],
-			 "kernel", (json_int_t)d->verdicts[VERDICT_KERNEL],
-			 "unsupported", (json_int_t)d->verdicts[VERDICT_UNSUPPORTED],
-			 "unknown", (json_int_t)d->verdicts[VERDICT_UNKNOWN],
-			 "problems", (json_int_t)d->by_severity[SEVERITY_PROBLEM],
-			 "findings", (json_int_t)d->by_severity[SEVERITY_FINDING],
-			 "notes", (json_int_t)d->by_severity[SEVERITY_NOTE],
-			 "findings", findings, "cells", cells,
-			 "facts", facts_json(d),
-			 "static_probe", static_json(&d->stat),
-			 "environment", env_to_json(&d->env),
-			 "elapsed_s", d->elapsed_s);
-	if (!root)
-		fatal("cannot build the JSON report");
-	json_print(stdout, root);
-	json_decref(root);
+	free(out.findings);
+	free(out.cells);
 }
 
 /* ---- the run --------------------------------------------------------- */
@@ -753,10 +599,7 @@ int cmd_doctor(int argc, char **argv)
 		qsort(d.findings, d.nfindings, sizeof(*d.findings), by_cost);
 	d.elapsed_s = (double)(now_ns() - start) / 1e9;
 
-	if (d.opt.format == DOCTOR_JSON)
-		print_json(&d);
-	else
-		print_table(&d);
+	print_report(&d);
 	/* Before the failures on stderr; main would find it too late. */
 	stdout_lost = output_flush_stdout() != 0;
 	report_probe_failures(&d);

@@ -32,7 +32,7 @@
 #include "probe/env.h"
 #include "results/compare.h"
 #include "report/compare-format.h"
-#include "report/exec-table.h"
+#include "report/exec-report.h"
 #include "scenario/exec.h"
 #include "scenario/interleave.h"
 #include "report/output.h"
@@ -787,136 +787,6 @@ static void summarize(const double *x, size_t n, struct summary *s)
 	stats_summarize(copy, n, s);
 }
 
-/* What the harness costs, in the table's unit; and what user/sys are worth. */
-static void print_harness(const struct exec_cmd *e, const char *unit, double k)
-{
-	char note[1024];
-	struct summary h;
-
-	if (e->harness.n) {
-		summarize(e->harness.wall, e->harness.n, &h);
-		printf("# harness: %.3f %s a run, rCV %.1f%% (median of %zu runs of %s, "
-		       "started and reaped as the command is; not subtracted)\n",
-		       h.median * k, unit, h.robust_cv_pct, h.n, e->harness.what);
-	} else {
-		puts("# harness: not measured");
-	}
-	cpu_accounting_note(&e->acct, note, sizeof(note));
-	printf("# %s\n", note);
-}
-
-/* "# disturbance: ..." and the runs disturbed far beyond the others. */
-static void print_disturbance(const struct exec_cmd *e)
-{
-	struct exec_disturb_medians d;
-	size_t marked = 0, named = 0;
-
-	disturbance_medians(e, &d);
-	printf("# disturbance, median run: %.0f involuntary switches, ",
-	       d.involuntary);
-	if (isfinite(d.wait_ms))
-		printf("%.2f ms waiting for a CPU, ", d.wait_ms);
-	if (isfinite(d.runnable))
-		printf("%.0f other tasks runnable at its start, ", d.runnable);
-	if (isfinite(d.steal_ms))
-		printf("%.0f ms stolen", d.steal_ms);
-	else
-		fputs("steal unknown", stdout);
-	for (size_t i = 0; i < e->ncmds; i++)
-		for (size_t k = 0; k < e->cmds[i].s.n; k++)
-			marked += e->cmds[i].reps[k].disturbed;
-	printf("; %zu of %zu runs disturbed far beyond the others%s", marked, d.runs,
-	       marked ? ":" : "");
-	for (size_t i = 0; i < e->ncmds && named < 8; i++)
-		for (size_t k = 0; k < e->cmds[i].s.n && named < 8; k++) {
-			const struct exec_disturb *r = &e->cmds[i].reps[k];
-
-			if (!r->disturbed)
-				continue;
-			printf("%s run %zu%s%s (%ld switches, %.1f ms waiting, %ld "
-			       "runnable, %.0f ms stolen)", named ? "," : "", k + 1,
-			       e->ncmds > 1 ? " of " : "",
-			       e->ncmds > 1 ? e->cmds[i].label : "", r->involuntary,
-			       isfinite(r->wait_ms) ? r->wait_ms : 0, r->runnable,
-			       isfinite(r->steal_ms) ? r->steal_ms : 0);
-			named++;
-		}
-	puts(marked > named ? ", ..." : "");
-}
-
-static const char *common_header(const struct exec_cmd *e,
-				 const struct stored_run *first, double *k)
-{
-	const char *unit = exec_table_unit(exec_table_wall_median(first), k);
-
-	print_harness(e, unit, *k);
-	print_disturbance(e);
-	printf("# [95%% CI] of the median, with its real coverage when the runs are "
-	       "too few for 95%%; rCV: robust CV, 100 * 1.4826 MAD / median\n");
-	return unit;
-}
-
-/* The header from the measurement, the table from the run as stored. */
-static void print_table(const struct exec_cmd *e, const struct stored_run *run)
-{
-	const struct exec_options *o = &e->o;
-	const struct exec_command *c = &e->cmds[0];
-	const struct exec_samples *s = &c->s;
-	const char *unit;
-	double k;
-
-	fputs("# clockbench exec: ", stdout);
-	text_put(stdout, c->text, TEXT_LINE_MAX);
-	putchar('\n');
-	printf("# %zu runs (%ld warm-up)%s%s, output %s; ", s->n, o->warmup,
-	       o->shell ? ", through /bin/sh -c" : ", no shell",
-	       c->prepare ? ", with --prepare" : "",
-	       o->show_output ? "shown" : "discarded");
-	text_put(stdout, c->program, TEXT_LINE_MAX);
-	puts(" found once, started by posix_spawn");
-	unit = common_header(e, run, &k);
-	exec_table_print_command(stdout, run, unit, k);
-}
-
-/* Several commands: one header, a wall row per command's run, labelled. */
-static void print_commands(const struct exec_cmd *e, const struct stored_run *runs)
-{
-	const struct exec_options *o = &e->o;
-	_cleanup_free_ const char **labels = xcalloc(e->ncmds, sizeof(*labels));
-	_cleanup_free_ const char **values = xcalloc(e->ncmds, sizeof(*values));
-	const char *unit;
-	double k;
-
-	printf("# clockbench exec: %zu commands, %zu of %ld runs each (%ld warm-up), "
-	       "alternated %s", e->ncmds, e->done, o->runs, o->warmup,
-	       o->order == ORDER_RANDOM ? "in a shuffled order, seed " : "A B B A ...");
-	if (o->order == ORDER_RANDOM)
-		printf("%llu", (unsigned long long)e->seed);
-	printf("%s, output %s\n", o->shell ? ", through /bin/sh -c" : ", no shell",
-	       o->show_output ? "shown" : "discarded");
-	for (size_t i = 0; i < e->ncmds; i++) {
-		const struct exec_command *c = &e->cmds[i];
-
-		printf("# %s: ", c->label);
-		text_put(stdout, c->text, TEXT_LINE_MAX);
-		puts(c->prepare ? " (with --prepare)" : "");
-		labels[i] = c->label;
-		values[i] = c->value;
-	}
-	unit = common_header(e, &runs[0], &k);
-	exec_table_print_commands(stdout, runs, e->ncmds, labels, o->param, values,
-				  unit, k);
-}
-
-static json_t *doubles_json(const double *x, size_t n)
-{
-	json_t *a = json_array();
-
-	for (size_t i = 0; i < n; i++)
-		json_array_append_new(a, json_real(x[i]));
-	return a;
-}
-
 /* The harness's median wall time, NAN when it was not measured. */
 static double harness_median(const struct exec_harness *h)
 {
@@ -967,48 +837,74 @@ static json_t *config_json(const struct exec_cmd *e, const struct exec_command *
 	return cfg;
 }
 
-static json_t *harness_json(const struct exec_harness *h)
+/* The invocation as report/exec-report.c prints it. */
+static void describe_disturbance(const struct exec_cmd *e,
+				 struct exec_report_disturbance *out)
 {
-	struct summary s;
+	struct exec_disturb_medians d;
 
-	summarize(h->wall, h->n, &s);
-	return json_pack("{s:s, s:s, s:o, s:o}", "program", h->program, "what", h->what,
-			 "wall", summary_to_json(&s), "times", doubles_json(h->wall, h->n));
+	disturbance_medians(e, &d);
+	*out = (struct exec_report_disturbance){
+		.involuntary = d.involuntary, .wait_ms = d.wait_ms,
+		.runnable = d.runnable, .steal_ms = d.steal_ms, .runs = d.runs,
+	};
+	for (size_t i = 0; i < e->ncmds; i++)
+		for (size_t k = 0; k < e->cmds[i].s.n; k++) {
+			const struct exec_disturb *r = &e->cmds[i].reps[k];
+
+			if (!r->disturbed)
+				continue;
+			out->marked++;
+			if (out->nnamed == EXEC_REPORT_NAMED)
+				continue;
+			out->named[out->nnamed++] = (struct exec_report_disturbed){
+				.run = k + 1,
+				.label = e->ncmds > 1 ? e->cmds[i].label : NULL,
+				.involuntary = r->involuntary, .runnable = r->runnable,
+				.wait_ms = r->wait_ms, .steal_ms = r->steal_ms,
+			};
+		}
 }
 
-/* One command's figures, as exec --format json has always given them. */
-static json_t *command_json(const struct exec_cmd *e, const struct exec_command *c,
-			    bool interrupted)
+/* cmds: e->ncmds of them; with json, their config and disturbance built. */
+static void describe_exec(const struct measure *m, bool json, struct exec_report *r,
+			  struct exec_report_command *cmds)
 {
-	const struct exec_samples *s = &c->s;
-	struct summary w, u, y;
-	json_t *j;
+	const struct exec_cmd *e = m->ctx;
+	const struct exec_options *o = &e->o;
 
-	summarize(s->wall, s->n, &w);
-	summarize(s->user, s->n, &u);
-	summarize(s->sys, s->n, &y);
-	j = json_pack("{s:o, s:I, s:b, s:s, s:o, s:o, s:o, s:I, s:{s:o, s:o, s:o}}",
-		      "config", config_json(e, c), "completed", (json_int_t)s->n,
-		      "interrupted", interrupted, "unit", "s",
-		      "wall", summary_to_json(&w), "user", summary_to_json(&u),
-		      "sys", summary_to_json(&y), "hyperfine_outliers",
-		      (json_int_t)exec_outliers(s->wall, s->n), "times",
-		      "wall", doubles_json(s->wall, s->n),
-		      "user", doubles_json(s->user, s->n),
-		      "sys", doubles_json(s->sys, s->n));
-	if (e->ncmds > 1)
-		json_object_set_new(j, "label", json_string(c->label));
-	json_object_set_new(j, "harness", e->harness.n ? harness_json(&e->harness) :
-			    json_null());
-	json_object_set_new(j, "cpu_accounting", cpu_accounting_to_json(&e->acct));
-	json_object_set_new(j, "disturbance", exec_disturb_json(c->reps, s->n));
-	return j;
+	for (size_t i = 0; i < e->ncmds; i++) {
+		const struct exec_command *c = &e->cmds[i];
+
+		cmds[i] = (struct exec_report_command){
+			.label = c->label, .text = c->text, .program = c->program,
+			.prepare = c->prepare != NULL, .value = c->value,
+			.wall = c->s.wall, .user = c->s.user, .sys = c->s.sys,
+			.n = c->s.n, .outliers = exec_outliers(c->s.wall, c->s.n),
+			.config = json ? config_json(e, c) : NULL,
+			.disturbance = json ? exec_disturb_json(c->reps, c->s.n) : NULL,
+		};
+	}
+	*r = (struct exec_report){
+		.cmds = cmds, .ncmds = e->ncmds, .done = e->done,
+		.runs = o->runs, .warmup = o->warmup, .shell = o->shell,
+		.show_output = o->show_output, .random = o->order == ORDER_RANDOM,
+		.seed = (unsigned long long)e->seed, .param = o->param,
+		.interrupted = m->stop_signal != 0,
+		.harness_program = e->harness.program, .harness_what = e->harness.what,
+		.harness_wall = e->harness.wall, .harness_n = e->harness.n,
+		.acct = &e->acct,
+	};
+	describe_disturbance(e, &r->disturbance);
 }
 
-static void print_json_value(json_t *j)
+static void release_commands(struct exec_report_command *cmds, size_t n)
 {
-	json_print(stdout, j);
-	json_decref(j);
+	for (size_t i = 0; i < n; i++) {
+		json_decref(cmds[i].config);
+		json_decref(cmds[i].disturbance);
+	}
+	free(cmds);
 }
 
 /* The warnings hyperfine users know: outliers and a slow first run. */
@@ -1110,50 +1006,34 @@ static int build_comparison(struct measure *m, struct compare_group *groups,
 	return 0;
 }
 
-/* compare's JSON of cr, as a value to embed. */
-static json_t *comparison_json(const struct compare_result *cr)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *mem = open_memstream(&buf, &len);
-	json_t *j = NULL;
-
-	if (!mem)
-		return json_null();
-	if (compare_print(mem, cr, STYLE_TABLE, CFORMAT_JSON) == 0 && fflush(mem) == 0)
-		j = json_loadb(buf, len, 0, NULL);
-	fclose(mem);
-	free(buf);
-	return j ? j : json_null();
-}
-
 static int print_several(struct measure *m, FILE *f)
 {
 	struct exec_cmd *e = m->ctx;
 	_cleanup_free_ struct compare_group *groups = xcalloc(e->ncmds, sizeof(*groups));
+	struct exec_report_command *cmds = xcalloc(e->ncmds, sizeof(*cmds));
 	struct compare_result cr;
+	struct exec_report r;
 	int rc = 0;
 
 	if (m->nruns < e->ncmds) {
 		error_msg("the commands' runs were not recorded");
+		free(cmds);
 		return -1;
 	}
-	if (build_comparison(m, groups, &cr) != 0)
+	if (build_comparison(m, groups, &cr) != 0) {
+		free(cmds);
 		return -1;
+	}
+	describe_exec(m, m->format == 1, &r, cmds);
 	if (m->format == 1) {
-		json_t *cmds = json_array();
-
-		for (size_t i = 0; i < e->ncmds; i++)
-			json_array_append_new(cmds, command_json(e, &e->cmds[i],
-								 m->stop_signal != 0));
-		print_json_value(json_pack("{s:o, s:o}", "commands", cmds,
-					   "comparison", comparison_json(&cr)));
+		exec_report_json_print(f, &r, &cr);
 	} else {
-		print_commands(e, m->runs);
-		putchar('\n');
-		fflush(stdout);
+		exec_report_print_commands(f, &r, m->runs);
+		fputc('\n', f);
+		fflush(f);
 		rc = compare_print(f, &cr, STYLE_TABLE, CFORMAT_TEXT);
 	}
+	release_commands(cmds, e->ncmds);
 	fflush(f);
 	for (size_t i = 0; i < e->ncmds; i++)
 		warn_noise(e, &e->cmds[i]);
@@ -1206,12 +1086,18 @@ static int exec_print(struct measure *m, FILE *f)
 {
 	struct exec_cmd *e = m->ctx;
 
+	struct exec_report_command *cmds;
+	struct exec_report r;
+
 	if (e->ncmds > 1)
 		return print_several(m, f);
+	cmds = xcalloc(1, sizeof(*cmds));
+	describe_exec(m, m->format == 1, &r, cmds);
 	if (m->format == 1)
-		print_json_value(command_json(e, &e->cmds[0], m->stop_signal != 0));
+		exec_report_json_print(f, &r, NULL);
 	else
-		print_table(e, &m->runs[0]);
+		exec_report_print_command(f, &r, &m->runs[0]);
+	release_commands(cmds, 1);
 	fflush(f);
 	warn_noise(e, &e->cmds[0]);
 	return 0;

@@ -20,15 +20,12 @@
 #include "basic/strbuf.h"
 #include "builtin/builtin.h"
 #include "cli/measure.h"
-#include "probe/cpu-accounting.h"
 #include "probe/env.h"
 #include "probe/guard.h"
 #include "scenario/hotplug.h"
 #include "report/hotplug-table.h"
-#include "report/output.h"
 #include "basic/progress.h"
 #include "results/record.h"
-#include "basic/stats.h"
 #include "basic/util.h"
 #include "probe/vdso.h"
 
@@ -274,129 +271,34 @@ static int measure_cycles(struct hotplug_run *run)
 
 /* ---- reporting ------------------------------------------------------ */
 
-static void summarize(const double *x, size_t n, struct summary *s)
+/* The run as report/hotplug-table.c prints it; lines: 2 x the states. */
+static void describe_run(const struct hotplug_run *run, struct hotplug_report *h,
+			 struct hotplug_state_line *lines)
 {
-	_cleanup_free_ double *copy = xmalloc((n ? n : 1) * sizeof(double));
+	*h = (struct hotplug_report){
+		.cpu = run->o.cpu, .cycles = run->o.cycles, .top = (size_t)run->o.top,
+		.interrupted = run->m->stop_signal != 0,
+		.tracing = !run->o.no_trace ? run->tracing.note : "off (--no-trace)",
+		.lost = run->tracing.lost, .env = &run->m->env,
+	};
+	for (int i = 0; i < 2; i++) {
+		const struct direction *d = &run->dir[i];
+		const struct state_table *t = &d->states;
 
-	if (n)
-		memcpy(copy, x, n * sizeof(double));
-	stats_summarize(copy, n, s);
-}
-
-/* The legend from this machine, the table from the run as stored. */
-static void print_transitions(const struct stored_run *stored)
-{
-	printf("# [95%% CI] of the median, with its real coverage when the cycles "
-	       "are too few for 95%%; rCV: robust CV, 100 * 1.4826 MAD / median\n");
-	cpu_accounting_print_note(stdout, "# ");
-	hotplug_table_print(stdout, stored);
-}
-
-static double median_of(const double *x, size_t n)
-{
-	struct summary s;
-
-	summarize(x, n, &s);
-	return s.median;
-}
-
-static double mean_of(const double *x, size_t n)
-{
-	double sum = 0;
-
-	for (size_t i = 0; i < n; i++)
-		sum += x[i];
-	return n ? sum / (double)n : 0;
-}
-
-static void print_states(const struct hotplug_run *run, const struct direction *d)
-{
-	const struct state_table *t = &d->states;
-	double wall = mean_of(d->wall, d->n), traced = 0;
-	size_t shown = t->nrows < (size_t)run->o.top ? t->nrows : (size_t)run->o.top;
-
-	for (size_t i = 0; i < t->nrows; i++)
-		traced += t->rows[i].mean_s;
-	printf("\n%s: time per hotplug state (self time per cycle, ms; top %zu of %zu)\n",
-	       d->name, shown, t->nrows);
-	printf("%6s  %-24s %-30s %9s %9s %7s\n", "state", "name", "function",
-	       "median", "mean", "share");
-	for (size_t i = 0; i < shown; i++) {
-		const struct state_row *r = &t->rows[i];
-
-		printf("%6d  %-24s %-30s %9.3f %9.3f %6.1f%%%s\n", r->step,
-		       hotplug_state_name(&run->names, r->step), r->fn,
-		       median_of(r->values, t->ncycles) * 1e3, r->mean_s * 1e3,
-		       wall > 0 ? 100 * r->mean_s / wall : 0,
-		       r->failed ? "  (failed)" : "");
+		for (size_t k = 0; k < t->nrows; k++)
+			lines[k] = (struct hotplug_state_line){
+				.step = t->rows[k].step,
+				.name = hotplug_state_name(&run->names, t->rows[k].step),
+				.fn = t->rows[k].fn, .values = t->rows[k].values,
+				.mean_s = t->rows[k].mean_s, .failed = t->rows[k].failed,
+			};
+		h->dir[i] = (struct hotplug_report_direction){
+			.name = d->name, .wall = d->wall, .user = d->user,
+			.sys = d->sys, .n = d->n, .states = lines,
+			.nstates = t->nrows, .ncycles = t->ncycles,
+		};
+		lines += t->nrows;
 	}
-	printf("traced: %.3f ms of %.3f ms mean wall time (%.0f%%); the rest is "
-	       "the sysfs write around the hotplug steps\n", traced * 1e3,
-	       wall * 1e3, wall > 0 ? 100 * traced / wall : 0);
-}
-
-static void print_table(const struct hotplug_run *run, const struct stored_run *stored)
-{
-	size_t done = run->dir[1].n;
-
-	printf("# clockbench hotplug: CPU %ld, %zu of %ld cycles%s\n", run->o.cpu,
-	       done, run->o.cycles, run->m->stop_signal ? " (interrupted)" : "");
-	printf("# tracing: %s\n", !run->o.no_trace ? run->tracing.note : "off (--no-trace)");
-	env_print(&run->m->env, stdout, "# ");
-	print_transitions(stored);
-	if (run->tracing.lost)
-		printf("# the trace buffer dropped %" PRIu64 " events: per-state "
-		       "times are incomplete\n", run->tracing.lost);
-	for (int i = 0; i < 2 && run->dir[i].states.ncycles; i++)
-		print_states(run, &run->dir[i]);
-}
-
-static json_t *states_to_json(const struct hotplug_run *run,
-			      const struct direction *d)
-{
-	const struct state_table *t = &d->states;
-	double wall = mean_of(d->wall, d->n);
-	json_t *a = json_array();
-
-	for (size_t i = 0; i < t->nrows && i < (size_t)run->o.top; i++) {
-		const struct state_row *r = &t->rows[i];
-
-		json_array_append_new(a, json_pack("{s:i, s:s, s:s, s:f, s:f, s:f, s:b}",
-			"state", r->step, "name", hotplug_state_name(&run->names, r->step),
-			"function", r->fn, "median_s", median_of(r->values, t->ncycles),
-			"mean_s", r->mean_s, "share_pct",
-			wall > 0 ? 100 * r->mean_s / wall : 0.0, "failed", r->failed));
-	}
-	return a;
-}
-
-static json_t *direction_to_json(const struct hotplug_run *run,
-				 const struct direction *d)
-{
-	struct summary w, u, s;
-
-	summarize(d->wall, d->n, &w);
-	summarize(d->user, d->n, &u);
-	summarize(d->sys, d->n, &s);
-	return json_pack("{s:s, s:o, s:o, s:o, s:o}", "unit", "s",
-			 "wall", summary_to_json(&w), "user", summary_to_json(&u),
-			 "sys", summary_to_json(&s), "states", states_to_json(run, d));
-}
-
-static void print_json(const struct hotplug_run *run)
-{
-	json_t *j = json_pack("{s:i, s:I, s:I, s:b, s:{s:b, s:s, s:I}, s:o, s:o, s:o}",
-		"cpu", run->o.cpu, "cycles", (json_int_t)run->o.cycles,
-		"completed", (json_int_t)run->dir[1].n, "interrupted", run->m->stop_signal != 0,
-		"tracing", "active", run->dir[0].states.ncycles > 0,
-		"note", !run->o.no_trace ? run->tracing.note : "off (--no-trace)",
-		"lost_events", (json_int_t)run->tracing.lost,
-		"offline", direction_to_json(run, &run->dir[0]),
-		"online", direction_to_json(run, &run->dir[1]),
-		"environment", env_to_json(&run->m->env));
-
-	json_print(stdout, j);
-	json_decref(j);
 }
 
 /* ---- saving --------------------------------------------------------- */
@@ -482,11 +384,19 @@ static int hotplug_measure(struct measure *m)
 static int hotplug_print(struct measure *m, FILE *f)
 {
 	const struct hotplug_run *run = m->ctx;
+	_cleanup_free_ struct hotplug_state_line *lines =
+		xcalloc(run->dir[0].states.nrows + run->dir[1].states.nrows + 1,
+			sizeof(*lines));
+	struct hotplug_report h;
 
-	if (m->format == 1)
-		print_json(run);
-	else
-		print_table(run, &m->runs[0]);
+	describe_run(run, &h, lines);
+	if (m->format == 1) {
+		if (hotplug_report_json_print(f, &h) == 0)
+			return 0;
+		error_msg("cannot build the JSON document");
+		return -1;
+	}
+	hotplug_report_print(f, &h, &m->runs[0]);
 	return 0;
 }
 

@@ -18,15 +18,16 @@
 #include <jansson.h>
 
 #include "basic/options.h"
+#include "basic/json.h"
 #include "basic/text.h"
 #include "basic/util.h"
 #include "builtin/builtin.h"
 #include "results/compare.h"
 #include "report/compare-format.h"
+#include "report/kernels-matrix.h"
 #include "results/export-file.h"
 #include "results/record.h"
 #include "results/store.h"
-#include "results/tap.h"
 #include "vm/frame.h"
 #include "vm/guest.h"
 #include "vm/image.h"
@@ -34,7 +35,6 @@
 #include "vm/qemu.h"
 #include "vm/vmlinux.h"
 
-#define KERNELS_MAX 16
 #define BOOTS_MAX 100
 #define QEMU_PROGRAM "qemu-system-x86_64"
 /* Console lines shown of a boot that failed. */
@@ -458,8 +458,9 @@ static int store_boot_runs(struct store *st, const struct store_options *store,
 	struct stored_run r;
 	size_t runs_in_boot = json_array_size(json_object_get(export, "runs"));
 	int rc, n = 0, fd = vm_file_new("export");
+	_cleanup_free_ char *text = json_encode(export, JSON_COMPACT);
 
-	if (fd < 0 || json_dumpfd(export, fd, JSON_COMPACT) != 0) {
+	if (fd < 0 || !text || fd_write_all(fd, text, strlen(text)) != 0) {
 		strbuf_setf(err, "cannot keep the boot's runs: %s", strerror(errno));
 		if (fd >= 0)
 			close(fd);
@@ -816,235 +817,23 @@ static void settle_accel(const struct kernels_cli *o, struct boot_ctx *c,
 		  m->accel == VM_ACCEL_TCG ? "; timings are emulated" : "");
 }
 
-/* ---- checks by kernel ----------------------------------------------------- */
+/* ---- what is printed ------------------------------------------------------ */
 
-/* What a kernel's boots said of one check: each result's count. */
-struct check_row {
-	char *name;
-	unsigned count[KERNELS_MAX][TAP_XFAIL + 1];
-	char *message[KERNELS_MAX];	/* the first boot's, for what is not a pass */
-};
-
-static struct check_row *find_row(struct check_row **rows, size_t *n, size_t *cap,
-				  const char *name)
+/* The kernels as report/kernels-matrix.c prints them. */
+static void kernels_columns(const struct kernels_cli *o,
+			    struct kernels_column cols[KERNELS_MAX])
 {
-	for (size_t i = *n; i-- > 0;)
-		if (streq((*rows)[i].name, name))
-			return &(*rows)[i];
-	grow_array((void **)rows, cap, *n + 1, sizeof(**rows));
-	memset(&(*rows)[*n], 0, sizeof(**rows));
-	(*rows)[*n].name = xstrdup(name);
-	return &(*rows)[(*n)++];
-}
+	for (size_t i = 0; i < o->nkernels; i++) {
+		const struct kernel *k = &o->kernels[i];
 
-/* "pass", or "fail 1/3" when the boots of one kernel disagree. */
-static void row_cell(const struct check_row *r, size_t k, char *buf, size_t len)
-{
-	unsigned total = 0, best = 0;
-	int kinds = 0;
-
-	for (int t = 0; t <= TAP_XFAIL; t++) {
-		total += r->count[k][t];
-		kinds += r->count[k][t] != 0;
-		if (r->count[k][t] > r->count[k][best])
-			best = (unsigned)t;
+		cols[i] = (struct kernels_column){
+			.name = k->name, .bootable = k->bootable, .why = k->why,
+			.release = k->image.release, .failed = k->failed,
+			.runs = k->runs, .nruns = k->nruns,
+			.outputs = k->outputs, .noutputs = k->noutputs,
+			.vdso = k->vdso,
+		};
 	}
-	if (!total)
-		snprintf(buf, len, "-");
-	else if (kinds == 1)
-		snprintf(buf, len, "%s", tap_result_name((enum tap_result)best));
-	else
-		snprintf(buf, len, "%s %u/%u", tap_result_name((enum tap_result)best),
-			 r->count[k][best], total);
-}
-
-static bool row_differs(const struct check_row *r, const struct kernels_cli *o)
-{
-	char first[32], cell[32];
-	bool seen = false;
-
-	for (size_t k = 0; k < o->nkernels; k++) {
-		if (!o->kernels[k].noutputs)
-			continue;
-		row_cell(r, k, cell, sizeof(cell));
-		if (strchr(cell, '/'))
-			return true;
-		if (seen && strcmp(cell, first))
-			return true;
-		snprintf(first, sizeof(first), "%s", cell);
-		seen = true;
-	}
-	return false;
-}
-
-/*
- * A check's row; below it, what each kernel that did not pass said, unless
- * the row above said the same (*said: the last message shown per kernel).
- */
-static void print_row(const struct check_row *r, const struct kernels_cli *o,
-		      size_t width, const char *said[KERNELS_MAX])
-{
-	char cell[32];
-
-	text_put_cell(stdout, r->name, TEXT_UNCAPPED, width, TEXT_LEFT);
-	for (size_t k = 0; k < o->nkernels; k++) {
-		if (!o->kernels[k].noutputs)
-			continue;
-		row_cell(r, k, cell, sizeof(cell));
-		fputs("  ", stdout);
-		text_put_cell(stdout, cell, TEXT_UNCAPPED, 14, TEXT_LEFT);
-	}
-	putchar('\n');
-	/* What each kernel that did not pass said: the difference explained. */
-	for (size_t k = 0; k < o->nkernels; k++) {
-		if (r->message[k] && *r->message[k] &&
-		    !(said[k] && streq(said[k], r->message[k])))
-			text_line(stdout, "    %s: %s", o->kernels[k].name, r->message[k]);
-		said[k] = r->message[k];
-	}
-}
-
-/*
- * A checking command's boots (verify's TAP) side by side: every check
- * whose result differs between the kernels, or between the boots of one,
- * with what each kernel said; the totals of each kernel. Returns how many
- * check results were failures, for --fail-on.
- */
-static size_t print_check_matrix(const struct kernels_cli *o)
-{
-	size_t failed = 0;
-
-	struct check_row *rows = NULL;
-	size_t nrows = 0, cap = 0, width = 5, differ = 0;
-
-	for (size_t k = 0; k < o->nkernels; k++)
-		for (size_t b = 0; b < o->kernels[k].noutputs; b++) {
-			struct tap_point *p;
-			size_t n = tap_parse(o->kernels[k].outputs[b], &p);
-
-			for (size_t i = 0; i < n; i++) {
-				struct check_row *r = find_row(&rows, &nrows, &cap, p[i].name);
-
-				r->count[k][p[i].result]++;
-				failed += p[i].result == TAP_FAIL;
-				if (p[i].result != TAP_PASS && !r->message[k])
-					r->message[k] = xstrdup(p[i].message);
-			}
-			tap_points_free(p, n);
-		}
-	for (size_t i = 0; i < nrows; i++)
-		if (row_differs(&rows[i], o)) {
-			size_t w = text_width(rows[i].name, TEXT_UNCAPPED);
-
-			differ++;
-			if (w > width)
-				width = w;
-		}
-	putchar('\n');
-	text_line(stdout, "# checks by kernel: %zu checks, %zu alike on every kernel and "
-		  "boot, %zu differ", nrows, nrows - differ, differ);
-	if (differ) {
-		text_put_cell(stdout, "check", TEXT_UNCAPPED, width, TEXT_LEFT);
-		for (size_t k = 0; k < o->nkernels; k++)
-			if (o->kernels[k].noutputs) {
-				fputs("  ", stdout);
-				text_put_cell(stdout, o->kernels[k].name, TEXT_UNCAPPED, 14,
-					      TEXT_LEFT);
-			}
-		putchar('\n');
-		const char *said[KERNELS_MAX] = { NULL };
-
-		for (size_t i = 0; i < nrows; i++)
-			if (row_differs(&rows[i], o))
-				print_row(&rows[i], o, width, said);
-	}
-	for (size_t k = 0; k < o->nkernels; k++) {
-		unsigned sum[TAP_XFAIL + 1] = { 0 };
-
-		if (!o->kernels[k].noutputs)
-			continue;
-		for (size_t i = 0; i < nrows; i++)
-			for (int t = 0; t <= TAP_XFAIL; t++)
-				sum[t] += rows[i].count[k][t];
-		text_line(stdout, "%s, %zu boots: pass %u, fail %u, skip %u, xfail %u",
-			  o->kernels[k].name, o->kernels[k].noutputs, sum[TAP_PASS],
-			  sum[TAP_FAIL], sum[TAP_SKIP], sum[TAP_XFAIL]);
-	}
-	for (size_t i = 0; i < nrows; i++) {
-		free(rows[i].name);
-		for (size_t k = 0; k < o->nkernels; k++)
-			free(rows[i].message[k]);
-	}
-	free(rows);
-	return failed;
-}
-
-/* Whether kernel k's vDSO exports the function name. */
-static bool exports(const struct kernel *k, const char *name)
-{
-	size_t i;
-	json_t *v;
-
-	json_array_foreach(k->vdso, i, v)
-		if (streq(json_string_value(v), name))
-			return true;
-	return false;
-}
-
-/*
- * `-- vdso`: the functions each kernel's vDSO exports, side by side, every
- * function any of them exports a row.
- */
-static void print_vdso_matrix(const struct kernels_cli *o)
-{
-	json_t *all = json_array(), *v;
-	size_t i, width = 8, differ = 0;
-
-	for (size_t k = 0; k < o->nkernels; k++)
-		json_array_foreach(o->kernels[k].vdso, i, v) {
-			size_t j;
-			json_t *w;
-			bool seen = false;
-
-			json_array_foreach(all, j, w)
-				seen |= json_equal(v, w);
-			if (!seen)
-				json_array_append(all, v);
-		}
-	json_array_foreach(all, i, v) {
-		const char *name = json_string_value(v);
-		size_t yes = 0, booted = 0;
-
-		for (size_t k = 0; k < o->nkernels; k++)
-			if (o->kernels[k].vdso) {
-				booted++;
-				yes += exports(&o->kernels[k], name);
-			}
-		differ += yes != booted;
-		if (strlen(name) > width)
-			width = strlen(name);
-	}
-	putchar('\n');
-	text_line(stdout, "# vDSO functions by kernel: %zu, %zu exported by every kernel, "
-		  "%zu not", json_array_size(all), json_array_size(all) - differ, differ);
-	text_put_cell(stdout, "function", TEXT_UNCAPPED, width, TEXT_LEFT);
-	for (size_t k = 0; k < o->nkernels; k++)
-		if (o->kernels[k].vdso) {
-			fputs("  ", stdout);
-			text_put_cell(stdout, o->kernels[k].name, TEXT_UNCAPPED, 10, TEXT_LEFT);
-		}
-	putchar('\n');
-	json_array_foreach(all, i, v) {
-		text_put_cell(stdout, json_string_value(v), TEXT_UNCAPPED, width, TEXT_LEFT);
-		for (size_t k = 0; k < o->nkernels; k++)
-			if (o->kernels[k].vdso) {
-				fputs("  ", stdout);
-				text_put_cell(stdout, exports(&o->kernels[k], json_string_value(v)) ?
-					      "yes" : "-", TEXT_UNCAPPED, 10, TEXT_LEFT);
-			}
-		putchar('\n');
-	}
-	json_decref(all);
 }
 
 /* ---- the campaign -------------------------------------------------------- */
@@ -1222,26 +1011,6 @@ static int compare_kernels(struct kernels_cli *o, struct store *st, int *caught)
 	return rc;
 }
 
-static void print_summary(const struct kernels_cli *o)
-{
-	for (size_t i = 0; i < o->nkernels; i++) {
-		const struct kernel *k = &o->kernels[i];
-
-		if (!k->bootable) {
-			text_line(stdout, "%s: not booted: %s", k->name, k->why);
-			continue;
-		}
-		struct strbuf ids = STRBUF_INIT;
-
-		for (size_t r = 0; r < k->nruns; r++)
-			strbuf_addf(&ids, "%s%lld", r ? ", " : "", (long long)k->runs[r]);
-		text_line(stdout, "%s (%s): %ld boots, %u failed; runs %s", k->name,
-			  k->image.release, o->boots, k->failed,
-			  ids.len ? ids.buf : "none");
-		strbuf_release(&ids);
-	}
-}
-
 static int exit_status(const struct kernels_cli *o, int caught)
 {
 	bool unmeasured = false, failed = false;
@@ -1280,6 +1049,7 @@ static void free_kernels(struct kernels_cli *o)
 int cmd_kernels(int argc, char **argv)
 {
 	struct kernels_cli o = { 0 };
+	struct kernels_column cols[KERNELS_MAX];
 	struct sigaction old[NSTOP];
 	bool installed[NSTOP] = { false };
 	char qemu[PATH_MAX], payload[PATH_MAX], dbpath[PATH_MAX], version[128];
@@ -1331,15 +1101,16 @@ int cmd_kernels(int argc, char **argv)
 		}
 		goto out;
 	}
-	print_summary(&o);
+	kernels_columns(&o, cols);
+	kernels_summary_print(stdout, cols, o.nkernels, o.boots);
 	/*
 	 * A failed check, or a problem doctor found, is a bad kernel for
 	 * git bisect run, as a worse cell is.
 	 */
 	if (streq(argv[0], "verify"))
-		caught += (int)print_check_matrix(&o);
+		caught += (int)kernels_check_matrix_print(stdout, cols, o.nkernels);
 	if (streq(argv[0], "vdso"))
-		print_vdso_matrix(&o);
+		kernels_vdso_matrix_print(stdout, cols, o.nkernels);
 	for (size_t i = 0; i < o.nkernels; i++)
 		caught += (int)o.kernels[i].problems;
 	rc = compare_kernels(&o, st, &caught) ? 1 : exit_status(&o, caught);

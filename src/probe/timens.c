@@ -400,3 +400,9 @@ bool timens_supported(struct strbuf *why)
 	}
 	return true;
 }
+
+json_t *timens_offsets_to_json(const struct timens_offsets *off)
+{
+	return json_pack("{s:f, s:f}", "monotonic_s", (double)off->monotonic_ns / 1e9,
+			 "boottime_s", (double)off->boottime_ns / 1e9);
+}

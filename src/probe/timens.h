@@ -19,6 +19,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include <jansson.h>
+
 #include "basic/strbuf.h"
 
 #define NSEC_PER_SEC_I64 1000000000LL
@@ -57,6 +59,9 @@ int timens_self_offsets(struct timens_offsets *off, struct strbuf *err);
  */
 int timens_format_offsets(const struct timens_offsets *off, char *buf, size_t len);
 int timens_parse_offsets(const char *text, struct timens_offsets *off);
+
+/* {"monotonic_s": S, "boottime_s": S}: in a run's config and timens's JSON. */
+json_t *timens_offsets_to_json(const struct timens_offsets *off);
 
 /*
  * Fork a helper that creates the namespace and forks a child into it; the

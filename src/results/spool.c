@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "basic/json.h"
 #include "basic/util.h"
 #include "basic/text.h"
 #include "config.h"
@@ -150,9 +151,9 @@ static int write_export(int fd, const char *db, const struct stored_run *run)
 	}
 	fprintf(f, "{\"clockbench_export\":%d,\"tool\":\"clockbench %s\",\"store\":",
 		STORE_EXPORT_VERSION, CLOCKBENCH_VERSION);
-	json_dumpf(store ? store : json_null(), f, JSON_ENCODE_ANY);
+	json_write(f, store ? store : json_null(), JSON_ENCODE_ANY);
 	fputs(",\"runs\":[\n", f);
-	json_dumpf(j, f, JSON_COMPACT);
+	json_write(f, j, JSON_COMPACT);
 	fputs("\n]}\n", f);
 	rc = fflush(f) == 0 && !ferror(f) && fsync(fd) == 0 ? 0 : -1;
 	if (fclose(f) != 0)

@@ -12,6 +12,7 @@
 #include <sys/random.h>
 #include <time.h>
 
+#include "basic/json.h"
 #include "basic/stats.h"
 #include "basic/util.h"
 #include "results/codec.h"
@@ -63,7 +64,7 @@ static void now_iso8601(char *buf, size_t len)
 /* A JSON text parameter (malloc'd into *keep), NULL as SQL NULL. */
 static struct sql_param json_param(const json_t *j, char **keep)
 {
-	*keep = j ? json_dumps(j, JSON_COMPACT) : NULL;
+	*keep = j ? json_encode(j, JSON_COMPACT) : NULL;
 	return P_TEXT(*keep);
 }
 

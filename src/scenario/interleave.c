@@ -18,6 +18,7 @@
 #include "basic/progress.h"
 #include "basic/util.h"
 #include "results/quality.h"
+#include "report/quality-text.h"
 #include "results/record.h"
 
 const char *const tb_side_names[TB_SIDES] = { "host", "timens" };
@@ -1014,17 +1015,11 @@ void tbench_print_quality(FILE *f, const struct timens_bench *b)
 {
 	for (size_t s = 0; s < b->nsides; s++) {
 		struct run_quality q;
-		char line[512];
 
 		if (!b->side[s].nrounds)
 			continue;
 		tbench_side_quality(b, (enum tb_side_id)s, &q);
-		if (q.warmup) {
-			quality_warmup_line(q.warmup, b->cfg.steady_tol, line, sizeof(line));
-			fprintf(f, "# %s warm-up: %s\n", b->side[s].spec.name, line);
-		}
-		quality_summary_line(&q, line, sizeof(line));
-		fprintf(f, "# %s quality: %s\n", b->side[s].spec.name, line);
+		quality_text_print(f, b->side[s].spec.name, &q, b->cfg.steady_tol);
 	}
 }
 

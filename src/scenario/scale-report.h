@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * What clockbench scale measured, and how it is shown and kept: the table,
- * JSON and CSV outputs and the stored run that 'clockbench compare --style
+ * What clockbench scale measured, and how it is shown and kept: handed to
+ * report/ (report/scale-doc.h, report/scale-table.h) for the table, JSON
+ * and CSV outputs, and the stored run that 'clockbench compare --style
  * mmtests' turns into seed 001's table.
  */
 #ifndef CLOCKBENCH_SCALE_REPORT_H

@@ -20,11 +20,11 @@
 #include "basic/progress.h"
 #include "basic/strbuf.h"
 #include "basic/json.h"
-#include "config.h"
 #include "probe/env.h"
 #include "probe/vdso-call.h"
 #include "probe/interpose.h"
 #include "report/tap-write.h"
+#include "report/verify-text.h"
 
 const struct verify_group verify_groups[] = {
 	{ "bracket", "a vDSO or libc read lies between two raw-syscall reads",
@@ -765,65 +765,10 @@ double vbudget(const struct verify *v)
 	return v->budget_s[v->cur_timed];
 }
 
-enum vresult { R_PASS, R_FAIL, R_SKIP, R_ERROR, R_XFAIL };
-
-/* An error is a failed point whose message says so. */
-static void print_tap_error(struct verify *v, const char *msg)
-{
-	_cleanup_strbuf_ struct strbuf line = STRBUF_INIT;
-
-	strbuf_addf(&line, "error: %s", msg);
-	tap_write_point(v->out, v->n, v->name, TAP_FAIL, line.buf);
-}
-
-static void print_tap_result(struct verify *v, enum vresult r, const char *msg)
-{
-	const char *p = v->diag;
-
-	while (p && *p) {
-		const char *nl = strchr(p, '\n');
-
-		fprintf(v->out, "# %.*s\n", (int)(nl - p), p);
-		p = nl + 1;
-	}
-	switch (r) {
-	case R_PASS:
-		tap_write_point(v->out, v->n, v->name, TAP_PASS, msg);
-		break;
-	case R_FAIL:
-		tap_write_point(v->out, v->n, v->name, TAP_FAIL, msg);
-		break;
-	case R_SKIP:
-		tap_write_point(v->out, v->n, v->name, TAP_SKIP, msg);
-		break;
-	case R_ERROR:
-		print_tap_error(v, msg);
-		break;
-	case R_XFAIL:
-		tap_write_point(v->out, v->n, v->name, TAP_XFAIL, msg);
-		break;
-	}
-	fflush(v->out);
-}
-
-static void add_json_result(struct verify *v, enum vresult r, const char *msg)
-{
-	static const char *const names[] = { "pass", "fail", "skip", "error", "xfail" };
-	json_t *details = json_array();
-	const char *p = v->diag;
-
-	while (p && *p) {
-		const char *nl = strchr(p, '\n');
-
-		json_array_append_new(details, json_stringn(p, (size_t)(nl - p)));
-		p = nl + 1;
-	}
-	json_array_append_new(v->results,
-		json_pack("{s:I, s:s, s:s, s:s, s:o, s:f}", "n", (json_int_t)v->n,
-			  "name", v->name, "result", names[r], "message", msg,
-			  "details", details, "elapsed_s",
-			  (double)(verify_now_ns() - v->point_start_ns) / 1e9));
-}
+enum vresult {
+	R_PASS = VRESULT_PASS, R_FAIL = VRESULT_FAIL, R_SKIP = VRESULT_SKIP,
+	R_ERROR = VRESULT_ERROR, R_XFAIL = VRESULT_XFAIL,
+};
 
 static void note_watched(struct verify *v, double seconds);
 static void vresult(struct verify *v, enum vresult r, const char *fmt, va_list ap)
@@ -850,9 +795,12 @@ static void vresult(struct verify *v, enum vresult r, const char *fmt, va_list a
 	case R_XFAIL: v->tot.xfail++; break;
 	}
 	if (v->opt->format == VERIFY_JSON)
-		add_json_result(v, r, msg);
+		json_array_append_new(v->results, verify_json_point(
+			v->n, v->name, (enum verify_result)r, msg, v->diag,
+			(double)(verify_now_ns() - v->point_start_ns) / 1e9));
 	else
-		print_tap_result(v, r, msg);
+		verify_text_point(v->out, v->n, v->name, (enum verify_result)r, msg,
+				  v->diag);
 	v->open = false;
 }
 
@@ -949,176 +897,84 @@ static void note_watched(struct verify *v, double seconds)
 		v->watched_max_s[t] = seconds;
 }
 
-/* "1.2 % of": how a watch compares with inconsistency-check's default. */
-static void watch_vs_selftest(double seconds, char *buf, size_t len)
+/* ---- what is printed (report/verify-text.h) ------------------------------- */
+
+/* The plan, the watchers and the environment, as report/ prints them. */
+static void describe(const struct verify *v, struct verify_report *r,
+		     struct verify_watch watch[ARRAY_SIZE(watchers)],
+		     const struct env_info *env)
 {
-	double pct = seconds / VERIFY_LONG_WATCH * 100;
-
-	if (seconds >= VERIFY_LONG_WATCH * 0.999)
-		snprintf(buf, len, "as long as");
-	else
-		snprintf(buf, len, "%.*f %% of", pct < 1 ? 2 : 1, pct);
-}
-
-/* "# each clock is watched 116 ms by monotonic/..., 139 ms by cross-cpu/..." */
-static void print_watch_times(struct verify *v)
-{
-	double total = 0, longest = 0;
-	char vs[32];
-	bool any = false;
-
-	for (size_t i = 0; i < ARRAY_SIZE(watchers); i++) {
-		enum vtimed t = watchers[i].t;
-
-		if (!v->counted[t])
-			continue;
-		fprintf(v->out, "%s %.0f ms by %s/*", any ? "," : "# each clock is watched",
-			v->budget_s[t] * 1e3, watchers[i].group);
-		if (v->budget_s[t] > longest)
-			longest = v->budget_s[t];
-		any = true;
-	}
-	if (any) {
-		watch_vs_selftest(longest, vs, sizeof(vs));
-		fprintf(v->out, "\n# the longest of these watches is %s the %.0f s "
-			"inconsistency-check watches each clock by default%s\n", vs,
-			VERIFY_LONG_WATCH, v->opt->long_run ? "" :
-			" (--long watches as long)");
-	}
+	*r = (struct verify_report){
+		.planned = total_counted(v),
+		.timed = total_counted(v) - v->counted[VT_NONE],
+		.duration_s = v->opt->duration_s, .long_watch_s = VERIFY_LONG_WATCH,
+		.long_run = v->opt->long_run, .destructive = v->opt->destructive,
+		.held_back = v->held_back, .fault_env = VERIFY_FAULT_ENV,
+		.fault = v->fault.kind != FAULT_NONE ? getenv(VERIFY_FAULT_ENV) : NULL,
+		.watch = watch, .nwatch = ARRAY_SIZE(watchers), .env = env,
+	};
 	for (int t = VT_NONE + 1; t < VT_COUNT; t++)
-		total += v->budget_s[t] * v->counted[t];
-	if (v->opt->long_run && total < 120)
-		fprintf(v->out, "# --long: the time-based checks take about %.0f s\n", total);
-	else if (v->opt->long_run)
-		fprintf(v->out, "# --long: the time-based checks take about %.0f min\n",
-			total / 60);
-}
-
-/* "# each clock was watched 115-117 ms by monotonic/..., ...": what the
- * watchers' points that ran took, against inconsistency-check's watch. */
-static void print_watched(struct verify *v)
-{
-	double longest = 0;
-	char vs[32];
-	bool any = false;
-
+		r->timed_total_s += v->budget_s[t] * v->counted[t];
+	for (int api = 0; api < API_COUNT; api++)
+		r->interposer[api] = v->libc_interposer[api];
 	for (size_t i = 0; i < ARRAY_SIZE(watchers); i++) {
 		enum vtimed t = watchers[i].t;
 
-		if (!v->watched_n[t])
-			continue;
-		fprintf(v->out, "%s %.0f", any ? "," : "# each clock was watched",
-			v->watched_min_s[t] * 1e3);
-		if ((long)(v->watched_max_s[t] * 1e3 + 0.5) !=
-		    (long)(v->watched_min_s[t] * 1e3 + 0.5))
-			fprintf(v->out, "-%.0f", v->watched_max_s[t] * 1e3);
-		fprintf(v->out, " ms by %s/*", watchers[i].group);
-		if (v->watched_max_s[t] > longest)
-			longest = v->watched_max_s[t];
-		any = true;
+		watch[i] = (struct verify_watch){
+			.group = watchers[i].group, .planned = v->counted[t],
+			.budget_s = v->budget_s[t], .ran = v->watched_n[t],
+			.min_s = v->watched_min_s[t], .max_s = v->watched_max_s[t],
+		};
 	}
-	if (!any)
-		return;
-	watch_vs_selftest(longest, vs, sizeof(vs));
-	fprintf(v->out, "; the longest is %s inconsistency-check's %.0f s\n", vs,
-		VERIFY_LONG_WATCH);
 }
 
-/* {"monotonic": {"min_s": .., "max_s": ..}, ...}: the same, for JSON. */
-static json_t *watched_to_json(const struct verify *v)
+static void collect_env(const struct verify *v, struct env_info *env)
 {
-	json_t *o = json_object();
-
-	for (size_t i = 0; i < ARRAY_SIZE(watchers); i++) {
-		enum vtimed t = watchers[i].t;
-
-		if (v->watched_n[t])
-			json_object_set_new(o, watchers[i].group,
-					    json_pack("{s:f, s:f, s:i}", "min_s",
-						      v->watched_min_s[t], "max_s",
-						      v->watched_max_s[t], "checks",
-						      (int)v->watched_n[t]));
-	}
-	return o;
+	env_collect(env, v->cat.have_vdso ? &v->cat.vdso : NULL,
+		    v->cat.vdso_error, -1);
 }
 
-static void print_header(struct verify *v, unsigned planned)
+static void print_header(struct verify *v)
 {
-	unsigned timed = total_counted(v) - v->counted[VT_NONE];
+	struct verify_watch watch[ARRAY_SIZE(watchers)];
+	struct verify_report r;
 	struct env_info env;
 
-	env_collect(&env, v->cat.have_vdso ? &v->cat.vdso : NULL,
-		    v->cat.vdso_error, -1);
-	tap_write_plan(v->out, planned);
-	fprintf(v->out, "# clockbench %s verify: kernel %s, clocksource %s, %d CPUs, "
-		"time namespace %s\n", CLOCKBENCH_VERSION, env.kernel_release,
-		env.clocksource, env.ncpus_online,
-		env.in_time_namespace ? "non-root" : "root");
-	if (timed) {
-		fprintf(v->out, "# %u time-based checks share --duration %.3g s\n", timed,
-			v->opt->duration_s);
-		print_watch_times(v);
-	}
-	if (v->held_back)
-		fprintf(v->out, "# %u checks that change machine-wide state (the clocksource, "
-			"the adjtimex frequency) are skipped: run with --destructive\n",
-			v->held_back);
-	else if (v->opt->destructive)
-		fprintf(v->out, "# --destructive: the checks that change machine-wide state "
-			"run, and put it back\n");
-	if (v->fault.kind != FAULT_NONE)
-		fprintf(v->out, "# fault injection: %s=%s\n", VERIFY_FAULT_ENV,
-			getenv(VERIFY_FAULT_ENV));
-	for (int api = 0; api < API_COUNT; api++)
-		if (v->libc_interposer[api][0])
-			fprintf(v->out, "# the libc path goes through %s, which interposes "
-				"%s()\n", v->libc_interposer[api], catalog_apis[api].name);
-	fflush(v->out);
+	collect_env(v, &env);
+	describe(v, &r, watch, &env);
+	verify_text_header(v->out, &r);
 	env_free(&env);
 }
 
-/* What each group checks, and which need root. */
-static json_t *groups_to_json(void)
+static void print_watched(const struct verify *v)
 {
-	json_t *a = json_array();
+	struct verify_watch watch[ARRAY_SIZE(watchers)];
+	struct verify_report r;
 
-	for (size_t i = 0; i < verify_ngroups; i++)
-		json_array_append_new(a, json_pack("{s:s, s:s, s:b, s:b}",
-						   "name", verify_groups[i].name,
-						   "summary", verify_groups[i].summary,
-						   "needs_root", verify_groups[i].needs_root,
-						   "destructive", verify_groups[i].destructive));
-	return a;
+	describe(v, &r, watch, NULL);
+	verify_text_watched(v->out, &r);
 }
 
 static void print_json(struct verify *v, double elapsed)
 {
+	struct verify_group_info groups[ARRAY_SIZE(verify_groups)];
+	struct verify_watch watch[ARRAY_SIZE(watchers)];
+	struct verify_report r;
 	struct env_info env;
-	json_t *root;
 
-	env_collect(&env, v->cat.have_vdso ? &v->cat.vdso : NULL,
-		    v->cat.vdso_error, -1);
-	root = json_pack("{s:s, s:s, s:o, s:{s:I, s:I, s:i, s:i, s:I, s:I}, s:f, s:f, s:o}",
-			 "tool", "clockbench verify", "version", CLOCKBENCH_VERSION,
-			 "checks", json_incref(v->results),
-			 "totals", "pass", (json_int_t)v->tot.pass,
-			 "fail", (json_int_t)v->tot.fail, "xfail", (int)v->tot.xfail, "xpass", 0,
-			 "skip", (json_int_t)v->tot.skip,
-			 "error", (json_int_t)v->tot.error,
-			 "duration_s", v->opt->duration_s, "elapsed_s", elapsed,
-			 "environment", env_to_json(&env));
-	json_object_set_new(root, "exit_status",
-			    json_integer(verify_exit_status(&v->tot)));
-	json_object_set_new(root, "groups", groups_to_json());
-	json_object_set_new(root, "destructive", json_boolean(v->opt->destructive));
-	json_object_set_new(root, "watched", watched_to_json(v));
-	json_object_set_new(root, "inconsistency_check_watch_s",
-			    json_real(VERIFY_LONG_WATCH));
-	if (v->fault.kind != FAULT_NONE)
-		json_object_set_new(root, "fault",
-				    json_string(getenv(VERIFY_FAULT_ENV)));
-	json_print(v->out, root);
-	json_decref(root);
+	for (size_t i = 0; i < verify_ngroups; i++)
+		groups[i] = (struct verify_group_info){
+			.name = verify_groups[i].name,
+			.summary = verify_groups[i].summary,
+			.needs_root = verify_groups[i].needs_root,
+			.destructive = verify_groups[i].destructive,
+		};
+	collect_env(v, &env);
+	describe(v, &r, watch, &env);
+	verify_json_print(v->out, &r, v->results, &(struct tap_totals){
+		.pass = v->tot.pass, .fail = v->tot.fail, .xfail = v->tot.xfail,
+		.skip = v->tot.skip, .error = v->tot.error,
+	}, verify_exit_status(&v->tot), elapsed, groups, verify_ngroups);
 	env_free(&env);
 }
 
@@ -1184,7 +1040,7 @@ int verify_main(const struct verify_options *opt)
 	if (opt->format == VERIFY_JSON)
 		v.results = json_array();
 	else
-		print_header(&v, total_counted(&v));
+		print_header(&v);
 	run_groups(&v);
 	if (opt->format == VERIFY_JSON)
 		print_json(&v, (double)(verify_now_ns() - start) / 1e9);

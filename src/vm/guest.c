@@ -15,6 +15,7 @@
 #include <jansson.h>
 
 #include "probe/vdso.h"
+#include "basic/json.h"
 #include "vm/frame.h"
 #include "vm/guest.h"
 
@@ -234,7 +235,7 @@ static void send_frame(json_t *manifest)
 {
 	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
 	struct strbuf frame = STRBUF_INIT;
-	char *text = json_dumps(manifest, JSON_COMPACT);
+	char *text = json_encode(manifest, JSON_COMPACT);
 	struct termios t;
 	int fd;
 

@@ -1,0 +1,234 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "report/vdso-table.h"
+
+#include <elf.h>
+#include <inttypes.h>
+#include <jansson.h>
+#include <string.h>
+
+#include "basic/json.h"
+#include "basic/text.h"
+#include "basic/util.h"
+
+#ifndef EM_LOONGARCH
+#define EM_LOONGARCH 258
+#endif
+
+static const char *machine_name(uint16_t machine)
+{
+	static const struct {
+		uint16_t em;
+		const char *name;
+	} machines[] = {
+		{ EM_X86_64, "x86_64" }, { EM_386, "i386" },
+		{ EM_AARCH64, "aarch64" }, { EM_ARM, "arm" },
+		{ EM_PPC64, "ppc64" }, { EM_PPC, "ppc" },
+		{ EM_S390, "s390" }, { EM_RISCV, "riscv" },
+		{ EM_LOONGARCH, "loongarch" }, { EM_MIPS, "mips" },
+		{ EM_SPARCV9, "sparc64" }, { EM_SPARC, "sparc" },
+	};
+
+	/* The build's own name is more precise ("ppc64le", "riscv64"). */
+	if (machine == vdso_arch_names()->machine)
+		return vdso_arch_names()->arch;
+	for (size_t i = 0; i < ARRAY_SIZE(machines); i++)
+		if (machines[i].em == machine)
+			return machines[i].name;
+	return "unknown";
+}
+
+static const char *type_name(unsigned type)
+{
+	switch (type) {
+	case STT_FUNC:
+		return "func";
+	case STT_OBJECT:
+		return "object";
+	case STT_NOTYPE:
+		return "notype";
+	case STT_GNU_IFUNC:
+		return "ifunc";
+	default:
+		return "other";
+	}
+}
+
+/* ---- expected names -------------------------------------------------- */
+
+struct expected {
+	const char *api;	/* "clock_gettime" */
+	const char *name;	/* "__vdso_clock_gettime" */
+};
+
+/* The arch's names that exist, in a stable order; returns the count. */
+static size_t expected_names(const struct vdso_names *n, struct expected out[6])
+{
+	const struct expected all[] = {
+		{ "clock_gettime", n->clock_gettime },
+		{ "clock_getres", n->clock_getres },
+		{ "gettimeofday", n->gettimeofday },
+		{ "time", n->time },
+		{ "getcpu", n->getcpu },
+		{ "getrandom", n->getrandom },
+	};
+	size_t k = 0;
+
+	for (size_t i = 0; i < ARRAY_SIZE(all); i++)
+		if (all[i].name)
+			out[k++] = all[i];
+	return k;
+}
+
+/* Expected names only make sense for an image of this build's machine. */
+static bool names_apply(const struct vdso_image *img)
+{
+	const struct vdso_names *n = vdso_arch_names();
+
+	return n->version && img->machine == n->machine;
+}
+
+/* ---- table output ---------------------------------------------------- */
+
+static int max_int(int a, int b)
+{
+	return a > b ? a : b;
+}
+
+struct widths {
+	FILE *f;
+	int name, version, offset, size;
+};
+
+static int measure_symbol(const struct vdso_symbol *s, void *ctx)
+{
+	struct widths *w = ctx;
+	int len;
+
+	/* Names from a file: escaped and capped as they are printed. */
+	w->name = max_int(w->name, (int)text_width(s->name, TEXT_CELL_MAX));
+	w->version = max_int(w->version, (int)text_width(s->version, TEXT_CELL_MAX));
+	len = snprintf(NULL, 0, "%#" PRIx64, s->offset);
+	w->offset = max_int(w->offset, len);
+	len = snprintf(NULL, 0, "%" PRIu64, s->size);
+	w->size = max_int(w->size, len);
+	return 0;
+}
+
+static int print_symbol(const struct vdso_symbol *s, void *ctx)
+{
+	const struct widths *w = ctx;
+	char offset[32];
+
+	snprintf(offset, sizeof(offset), "%#" PRIx64, s->offset);
+	text_put_cell(w->f, s->name, TEXT_CELL_MAX, (size_t)w->name, TEXT_LEFT);
+	fputs("  ", w->f);
+	text_put_cell(w->f, s->version, TEXT_CELL_MAX, (size_t)w->version, TEXT_LEFT);
+	fprintf(w->f, "  %*s  %*" PRIu64 "  %s%s\n", w->offset, offset, w->size, s->size,
+	       type_name(s->type), s->bind == STB_WEAK ? " (weak)" : "");
+	return 0;
+}
+
+static void print_expected_table(FILE *f, const struct vdso_image *img)
+{
+	const struct vdso_names *n = vdso_arch_names();
+	struct expected e[6];
+	size_t count = expected_names(n, e);
+	int width = 0;
+
+	if (!names_apply(img)) {
+		fprintf(f, "\nExpected names: not checked, the image is for %s and this build for %s\n",
+		       machine_name(img->machine), n->arch);
+		return;
+	}
+	fprintf(f, "\nExpected names for %s (version %s):\n", n->arch, n->version);
+	for (size_t i = 0; i < count; i++)
+		width = max_int(width, (int)strlen(e[i].name));
+	for (size_t i = 0; i < count; i++)
+		fprintf(f, "  %-*s  %s\n", width, e[i].name,
+		       vdso_lookup(img, e[i].name, n->version) ? "resolves" : "not exported");
+}
+
+void vdso_table_print(FILE *f, const struct vdso_image *img, const char *file)
+{
+	struct widths w = {
+		.f = f,
+		.name = (int)strlen("SYMBOL"), .version = (int)strlen("VERSION"),
+		.offset = (int)strlen("OFFSET"), .size = (int)strlen("SIZE"),
+	};
+
+	if (file) {
+		text_line(f, "%s: %zu bytes, %s", file, img->len,
+			  machine_name(img->machine));
+		fputc('\n', f);
+	} else {
+		fprintf(f, "vDSO at %p: %zu bytes, %s\n\n", (const void *)img->base,
+		       img->len, machine_name(img->machine));
+	}
+	vdso_foreach_symbol(img, measure_symbol, &w);
+	fprintf(f, "%-*s  %-*s  %*s  %*s  %s\n", w.name, "SYMBOL", w.version, "VERSION",
+	       w.offset, "OFFSET", w.size, "SIZE", "TYPE");
+	vdso_foreach_symbol(img, print_symbol, &w);
+	print_expected_table(f, img);
+}
+
+/* ---- JSON output ----------------------------------------------------- */
+
+static int add_json_symbol(const struct vdso_symbol *s, void *ctx)
+{
+	json_t *obj = json_object();
+
+	json_object_set_new(obj, "name", json_string(s->name));
+	json_object_set_new(obj, "version", json_string(s->version));
+	json_object_set_new(obj, "offset", json_integer((json_int_t)s->offset));
+	json_object_set_new(obj, "size", json_integer((json_int_t)s->size));
+	json_object_set_new(obj, "type", json_string(type_name(s->type)));
+	json_object_set_new(obj, "binding",
+			    json_string(s->bind == STB_WEAK ? "weak" : "global"));
+	json_array_append_new(ctx, obj);
+	return 0;
+}
+
+static json_t *expected_json(const struct vdso_image *img)
+{
+	const struct vdso_names *n = vdso_arch_names();
+	json_t *arr = json_array();
+	struct expected e[6];
+	size_t count = expected_names(n, e);
+
+	if (!names_apply(img))
+		return arr;
+	for (size_t i = 0; i < count; i++) {
+		json_t *obj = json_object();
+
+		json_object_set_new(obj, "api", json_string(e[i].api));
+		json_object_set_new(obj, "name", json_string(e[i].name));
+		json_object_set_new(obj, "version", json_string(n->version));
+		json_object_set_new(obj, "resolves",
+				    json_boolean(vdso_lookup(img, e[i].name, n->version)));
+		json_array_append_new(arr, obj);
+	}
+	return arr;
+}
+
+int vdso_json_print(FILE *f, const struct vdso_image *img, const char *file)
+{
+	json_t *root = json_object(), *symbols = json_array();
+	char base[32];
+	int rc;
+
+	json_object_set_new(root, "arch", json_string(machine_name(img->machine)));
+	if (file) {
+		json_object_set_new(root, "file", json_string(file));
+		json_object_set_new(root, "base", json_null());
+	} else {
+		snprintf(base, sizeof(base), "%#" PRIxPTR, (uintptr_t)img->base);
+		json_object_set_new(root, "base", json_string(base));
+	}
+	json_object_set_new(root, "length", json_integer((json_int_t)img->len));
+	vdso_foreach_symbol(img, add_json_symbol, symbols);
+	json_object_set_new(root, "symbols", symbols);
+	json_object_set_new(root, "expected", expected_json(img));
+	rc = json_print(f, root);
+	json_decref(root);
+	return rc;
+}
