@@ -25,8 +25,14 @@ setup() {
 	unset CLOCKBENCH_DB
 }
 
+# One teardown for the file (a second definition would replace this one:
+# the fake servers were left running after every run of the suite).
 teardown() {
 	[ -z "${FAKE_PID:-}" ] || kill "$FAKE_PID" 2>/dev/null || true
+	if [ -n "${P:-}" ]; then
+		chmod -R u+w "$P"
+		rm -rf "$P"
+	fi
 }
 
 # A misbehaving PostgreSQL server on 127.0.0.1 (tests/cli/fake-pg MODE):
@@ -781,19 +787,13 @@ as_nobody() {
 	setpriv --reuid=65534 --regid=65534 --clear-groups "$@"
 }
 
-# A directory nobody can reach ($BATS_TEST_TMPDIR's parent is private): $P.
+# A directory nobody can reach ($BATS_TEST_TMPDIR's parent is private): $P
+# (removed by teardown).
 need_nobody() {
 	[ "$(id -u)" -eq 0 ] || skip "needs root to switch to an unprivileged user"
 	command -v setpriv >/dev/null || skip "setpriv not installed"
 	P=$(mktemp -d "${TMPDIR:-/tmp}/clockbench-store.XXXXXX")
 	chmod 755 "$P"
-}
-
-teardown() {
-	if [ -n "${P:-}" ]; then
-		chmod -R u+w "$P"
-		rm -rf "$P"
-	fi
 }
 
 @test "a store on read-only storage, or someone else's 0444 file, is readable (issue 15: 5)" {
