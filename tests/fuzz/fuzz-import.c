@@ -14,6 +14,7 @@
 
 #include <jansson.h>
 
+#include "basic/strbuf.h"
 #include "basic/text.h"
 #include "results/export-file.h"
 #include "results/run-text.h"
@@ -33,13 +34,13 @@ static void use_run(struct stored_run *run)
 
 static void read_streamed(const char *path)
 {
-	char err[512];
-	struct export_file *f = export_file_open(path, err, sizeof(err));
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
+	struct export_file *f = export_file_open(path, &err);
 	struct stored_run run;
 
 	if (!f)
 		return;
-	while (export_file_next(f, &run, err, sizeof(err)) == 1)
+	while (export_file_next(f, &run, &err) == 1)
 		use_run(&run);
 	export_file_close(f);
 }
@@ -49,11 +50,11 @@ static void read_whole(const uint8_t *data, size_t size)
 	json_t *j = json_loadb((const char *)data, size, JSON_DECODE_ANY, NULL);
 	json_t *runs = json_object_get(j, "runs"), *r;
 	struct stored_run run;
-	char err[512];
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
 	size_t i;
 
 	json_array_foreach(runs, i, r)
-		if (stored_run_from_json(r, &run, err, sizeof(err)) == 0)
+		if (stored_run_from_json(r, &run, &err) == 0)
 			use_run(&run);
 	json_decref(j);
 }
