@@ -58,10 +58,17 @@ static bool is_invisible(uint32_t cp)
 }
 
 /*
+ * The longest text one character becomes: "\u" and up to six hex digits
+ * (a code point's), or its UTF-8 bytes, and the NUL.
+ */
+#define ESCAPE_MAX 9
+
+/*
  * One character of s at p: how to show it in out (NUL-terminated) and in
  * how many columns; returns the bytes of s it stands for.
  */
-static size_t escape_one(const unsigned char *p, char out[8], size_t *cols)
+static size_t escape_one(const unsigned char *p, char out[ESCAPE_MAX],
+			 size_t *cols)
 {
 	static const char named[][2] = {
 		{ '\n', 'n' }, { '\t', 't' }, { '\r', 'r' }, { '\033', 'e' },
@@ -72,22 +79,22 @@ static size_t escape_one(const unsigned char *p, char out[8], size_t *cols)
 	*cols = 1;
 	if (n == 0) {
 		*cols = 4;
-		snprintf(out, 8, "\\x%02x", *p);
+		snprintf(out, ESCAPE_MAX, "\\x%02x", *p);
 		return 1;
 	}
 	if (cp < 0x20 || cp == 0x7f) {
 		for (size_t i = 0; i < ARRAY_SIZE(named); i++)
 			if (cp == (unsigned char)named[i][0]) {
 				*cols = 2;
-				snprintf(out, 8, "\\%c", named[i][1]);
+				snprintf(out, ESCAPE_MAX, "\\%c", named[i][1]);
 				return 1;
 			}
 		*cols = 4;
-		snprintf(out, 8, "\\x%02x", cp);
+		snprintf(out, ESCAPE_MAX, "\\x%02x", cp);
 		return 1;
 	}
 	if ((cp >= 0x80 && cp <= 0x9f) || is_invisible(cp)) {
-		snprintf(out, 8, "\\u%04x", (unsigned)cp);
+		snprintf(out, ESCAPE_MAX, "\\u%04x", (unsigned)cp);
 		*cols = strlen(out);
 		return n;
 	}
@@ -107,7 +114,7 @@ static void escape_capped(const char *s, size_t max, emit_fn *emit, void *ctx)
 {
 	const unsigned char *p = (const unsigned char *)s;
 	size_t cols = 0, n, w;
-	char out[8];
+	char out[ESCAPE_MAX];
 
 	if (max == 0)
 		return;

@@ -9,6 +9,7 @@
 
 #include "basic/json.h"
 #include "basic/options.h"
+#include "basic/strbuf.h"
 #include "builtin/builtin.h"
 #include "report/exec-table.h"
 #include "report/output.h"
@@ -183,11 +184,11 @@ static void print_value(const char *key, const json_t *v, int depth)
 		}
 		puts(json_array_size(v) ? "" : " -");
 	} else if (json_is_array(v) && depth < 8) {
-		char sub[256];
+		_cleanup_strbuf_ struct strbuf sub = STRBUF_INIT;
 
 		json_array_foreach(v, i, e) {
-			snprintf(sub, sizeof(sub), "%s[%zu]", key, i);
-			print_value(sub, e, depth + 1);
+			strbuf_setf(&sub, "%s[%zu]", key, i);
+			print_value(sub.buf, e, depth + 1);
 		}
 	} else {
 		print_key(key);

@@ -124,7 +124,8 @@ static void reference_text(double x, char *out, size_t size)
 		return;
 	}
 	*e = '\0';
-	snprintf(out, size, "%se%s%d", text, e[1] == '-' ? "-" : "", abs(atoi(e + 1)));
+	assert_true(snprintf(out, size, "%se%s%d", text, e[1] == '-' ? "-" : "",
+			     abs(atoi(e + 1))) < (int)size);
 }
 
 static void assert_reference(double x)
