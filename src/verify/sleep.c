@@ -71,21 +71,42 @@ static struct timespec ns_to_ts(int64_t ns)
 	return t;
 }
 
+/*
+ * An absolute sleep ends when the kernel's clock reaches a deadline that
+ * was read through the path. A path whose clock lies (an LD_PRELOAD
+ * interposer that stops or shifts libc's clock) can put that deadline
+ * anywhere: libc's MONOTONIC stopped at 1000 s, on a machine up for 600 s,
+ * made verify sleep 400 s. A deadline further ahead of the kernel's own
+ * reading than this is not slept on; the path's clock is what failed.
+ */
+#define DEADLINE_AHEAD_LIMIT_NS 100000000LL
+
 struct sleep_stats {
 	size_t n;
 	int64_t late_ns[MAX_SLEEPS];	/* end - deadline, each sleep */
 	int64_t early_ns;		/* the earliest end before a deadline, 0 */
 	int64_t early_len_ns;		/* its length */
 	bool early_abs;
+	int64_t ahead_ns;		/* the path's reading ahead of the kernel's */
 	int error;
 };
+
+/* How far the path's reading start is ahead of the kernel's own clock. */
+static int64_t ahead_of_kernel(const struct sleeper *s, const struct timespec *start)
+{
+	struct timespec own;
+
+	if (verify_own_gettime(s->id, &own))
+		return 0;
+	return ts_ns(start) - ts_ns(&own);
+}
 
 /* Sleep once for len; note how late (or early) it ended. */
 static void sleep_once(const struct sleeper *s, bool abs, int64_t len,
 		       struct sleep_stats *st)
 {
 	struct timespec start, end, arg;
-	int64_t deadline, late;
+	int64_t deadline, late, ahead;
 	int e;
 
 	if ((e = now(s, &start))) {
@@ -93,6 +114,10 @@ static void sleep_once(const struct sleeper *s, bool abs, int64_t len,
 		return;
 	}
 	deadline = ts_ns(&start) + len;
+	if (abs && (ahead = ahead_of_kernel(s, &start)) > DEADLINE_AHEAD_LIMIT_NS) {
+		st->ahead_ns = ahead;
+		return;
+	}
 	arg = ns_to_ts(abs ? deadline : len);
 	if ((e = do_sleep(s, abs, &arg, NULL)) || (e = now(s, &end))) {
 		st->error = e;
@@ -121,9 +146,9 @@ static void sleep_series(const struct sleeper *s, const int64_t *lens, size_t nl
 	/* nanosleep(2) has no absolute form. */
 	int forms = s->nanosleep ? 1 : 2;
 
-	for (size_t i = 0; i < nlens && !st->error; i++)
-		for (int r = 0; r < SLEEP_REPEATS && !st->error; r++)
-			for (int abs = 0; abs < forms && !st->error; abs++)
+	for (size_t i = 0; i < nlens && !st->error && !st->ahead_ns; i++)
+		for (int r = 0; r < SLEEP_REPEATS && !st->error && !st->ahead_ns; r++)
+			for (int abs = 0; abs < forms && !st->error && !st->ahead_ns; abs++)
 				sleep_once(s, abs, lens[i], st);
 }
 
@@ -218,17 +243,28 @@ static void sleep_point(struct verify *v, const struct sleeper *s, bool rt)
 	sleep_series(s, sleep_lengths_ns, ARRAY_SIZE(sleep_lengths_ns), &st);
 	if (v->opt->long_run)
 		sleep_series(s, long_lengths_ns, ARRAY_SIZE(long_lengths_ns), &st);
-	if (rt && step_watch_end(&w, &why) && st.early_ns) {
-		vskip(v, "a sleep ended %lld ns early, but %s", (long long)st.early_ns, why.buf);
+	if (rt && step_watch_end(&w, &why) && (st.early_ns || st.ahead_ns)) {
+		if (st.ahead_ns)
+			vskip(v, "the clock read %.3f s ahead of the kernel's, but %s",
+			      (double)st.ahead_ns / 1e9, why.buf);
+		else
+			vskip(v, "a sleep ended %lld ns early, but %s",
+			      (long long)st.early_ns, why.buf);
 		return;
 	}
 	if (st.error) {
 		vfail(v, "a sleep failed with %s", errno_name(st.error));
 		return;
 	}
+	if (st.ahead_ns) {
+		vfail(v, "the clock read through this path is %.3f s ahead of the kernel's "
+		      "own reading: an absolute sleep to a deadline read from it would "
+		      "sleep that long, so none was tried", (double)st.ahead_ns / 1e9);
+		return;
+	}
 	if (st.early_ns) {
-		vfail(v, "an %s sleep of %lld ns ended %lld ns before its deadline",
-		      st.early_abs ? "absolute" : "relative", (long long)st.early_len_ns,
+		vfail(v, "%s sleep of %lld ns ended %lld ns before its deadline",
+		      st.early_abs ? "an absolute" : "a relative", (long long)st.early_len_ns,
 		      (long long)st.early_ns);
 		return;
 	}

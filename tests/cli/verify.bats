@@ -312,6 +312,7 @@ EOF
 	# that read time for themselves (sleeps, namespace timers) do not.
 	CLOCKBENCH_FREEZE_ALL=1 LD_PRELOAD=$lib run timeout 120 "$CLOCKBENCH" verify --check sleep --check timens --check 'monotonic/clock-gettime-boottime' --duration 2
 	grep -E '^not ok' <<<"$output" | grep -v '/libc: ' || true
+	tail -n 3 <<<"$output"
 	[ "$(grep -E '^not ok' <<<"$output" | grep -vc '/libc: ')" -eq 0 ]
 	[[ "${lines[-1]}" == "# Totals: "* ]]
 	# As root the namespace checks run, and libc's stopped clock fails them.
@@ -319,6 +320,15 @@ EOF
 		[ "$status" -eq 1 ]
 		grep -qE '^not ok [0-9]+ timens/[^ ]+/libc: ' <<<"$output"
 	fi
+	# Every libc clock stopped an hour ahead: an absolute sleep to a
+	# deadline read from it would last the hour (it did, on a machine up
+	# for less than the 1000 s the clocks stop at above).
+	CLOCKBENCH_FREEZE_AHEAD_S=3600 CLOCKBENCH_FREEZE_ALL=1 LD_PRELOAD=$lib \
+		run timeout 120 "$CLOCKBENCH" verify --check 'sleep/clock-nanosleep-monotonic/*'
+	echo "$output"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"not ok 1 sleep/clock-nanosleep-monotonic/libc: the clock read through this path is 3600.0"*" s ahead of the kernel's own reading"* ]]
+	[[ "$output" == *"ok 2 sleep/clock-nanosleep-monotonic/syscall: 36 sleeps of 0 to 10 ms, none early"* ]]
 }
 
 @test "resolution/step says what it saw: the cost of a read, or the clock's own step when reads repeat" {
