@@ -106,4 +106,12 @@ static inline bool streq(const char *a, const char *b)
 	return a && b && __builtin_strcmp(a, b) == 0;
 }
 
+/* Whether s ends with tail (both NUL-terminated). */
+static inline bool str_endswith(const char *s, const char *tail)
+{
+	size_t n = __builtin_strlen(s), t = __builtin_strlen(tail);
+
+	return n >= t && __builtin_strcmp(s + n - t, tail) == 0;
+}
+
 #endif

@@ -618,12 +618,28 @@ out:
 	return rc;
 }
 
+/* Whether the guest said on the console that it runs the command. */
+static bool guest_reached(int console)
+{
+	_cleanup_strbuf_ struct strbuf text = STRBUF_INIT;
+
+	return vm_file_read(console, 64u << 20, &text) == 0 && text.len &&
+	       strstr(text.buf, GUEST_RUNNING);
+}
+
 /* Why qemu's end is no power-off of a guest, or NULL when it is one. */
-static const char *end_reason(const struct vm_outcome *out, struct strbuf *why)
+static const char *end_reason(const struct vm_outcome *out, int console,
+			      struct strbuf *why)
 {
 	switch (out->end) {
 	case VM_TIMED_OUT:
-		strbuf_setf(why, "no power-off within %.0f s: stopped", out->wall_s);
+		if (guest_reached(console))
+			strbuf_setf(why, "no power-off within %.0f s: stopped "
+				    "(the command was running)", out->wall_s);
+		else
+			strbuf_setf(why, "no power-off within %.0f s: stopped "
+				    "(the kernel never started clockbench as its init)",
+				    out->wall_s);
 		return why->buf;
 	case VM_INTERRUPTED:
 		return "interrupted";
@@ -695,7 +711,7 @@ static int boot_once(struct boot_ctx *c, struct kernel *k, unsigned boot,
 		error_msg("%s", err.buf);
 		goto out;
 	}
-	reason = end_reason(&out, &why);
+	reason = end_reason(&out, files.console, &why);
 	if (!reason && take_result(c, &files, k, boot, position, &out, &err) == 0) {
 		text_line(stderr, "  %s: done in %.1f s", k->name, out.wall_s);
 		if (c->o->logs)
@@ -770,7 +786,7 @@ static bool probe_kvm(const struct boot_ctx *c, const struct kernel *k,
 		b.data = files.data, b.log = files.log;
 		if (vm_run(&m, &b, &stop_signal, &out, &err))
 			reason = err.buf;
-		else if (!(reason = end_reason(&out, &end)) &&
+		else if (!(reason = end_reason(&out, files.console, &end)) &&
 			 (vm_file_read(files.data, DATA_MAX_BYTES, &data) != 0 ||
 			  frame_decode(data.buf, data.len, &result, &err) != 0))
 			reason = err.len ? err.buf : "no result came back";

@@ -16,6 +16,13 @@
 #define GUEST_ARGS "/clockbench/args"
 /* The result's format (the manifest's "clockbench_guest"). */
 #define GUEST_MANIFEST_VERSION 1
+/*
+ * What the guest prints on the console once it runs the command: a boot
+ * stopped without it never reached clockbench (the kernel hung or died
+ * before /init); one stopped with it hung in the command.
+ */
+#define GUEST_SAYS "clockbench-guest: "
+#define GUEST_RUNNING GUEST_SAYS "running: "
 
 _noreturn_ void guest_init(void);
 
