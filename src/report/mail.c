@@ -175,7 +175,11 @@ static bool one_kernel(const struct plot_input *in)
 	return true;
 }
 
-/* "Kernel 6.18 (before) against 6.19 (after)", or one kernel for all. */
+/*
+ * "Kernels 6.18 (before) -> 6.19 (after)", or one kernel for all: the base
+ * first, then what is compared with it, in the direction the cells read
+ * ("26.10 -> 27.41 ns") and the blocks below ("after against before").
+ */
 static void kernels_line(const struct plot_input *in, struct strbuf *l)
 {
 	bool one = one_kernel(in);
@@ -184,7 +188,7 @@ static void kernels_line(const struct plot_input *in, struct strbuf *l)
 	if (one)
 		strbuf_addf(l, "%s: ", in->groups[0].runs[0].kernel);
 	for (size_t g = 0; g < in->ngroups; g++) {
-		strbuf_adds(l, g ? " against " : "");
+		strbuf_adds(l, g == 0 ? "" : g == 1 ? " -> " : ", ");
 		if (!one)
 			strbuf_addf(l, "%s (", in->groups[g].runs[0].kernel);
 		group_desc(in, g, l);
