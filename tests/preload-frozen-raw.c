@@ -10,14 +10,18 @@
  *
  * Each clock stops at 1000 s, or, with CLOCKBENCH_FREEZE_AHEAD_S=N, at its
  * first reading plus N seconds: a clock stopped in its own future, whatever
- * the machine's uptime.
+ * the machine's uptime. With CLOCKBENCH_SLEEP_FOREVER set, libc's
+ * clock_nanosleep() and nanosleep() wait for a signal however short the
+ * sleep asked.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
 #include <dlfcn.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <time.h>
+#include <unistd.h>
 
 static int (*real)(clockid_t, struct timespec *);
 
@@ -49,4 +53,31 @@ int clock_gettime(clockid_t id, struct timespec *ts)
 		return 0;
 	}
 	return real(id, ts);
+}
+
+int clock_nanosleep(clockid_t id, int flags, const struct timespec *t,
+		    struct timespec *rem)
+{
+	static int (*real_sleep)(clockid_t, int, const struct timespec *,
+				 struct timespec *);
+
+	if (getenv("CLOCKBENCH_SLEEP_FOREVER")) {
+		pause();
+		return EINTR;
+	}
+	if (!real_sleep)
+		real_sleep = (int (*)(clockid_t, int, const struct timespec *,
+				      struct timespec *))dlsym(RTLD_NEXT, "clock_nanosleep");
+	return real_sleep(id, flags, t, rem);
+}
+
+int nanosleep(const struct timespec *t, struct timespec *rem)
+{
+	int e = clock_nanosleep(CLOCK_MONOTONIC, 0, t, rem);
+
+	if (e) {
+		errno = e;
+		return -1;
+	}
+	return 0;
 }

@@ -5,11 +5,14 @@
  * end before their deadline, read on the same clock, at lengths from 0 to
  * 10 ms; how late they end is reported, and an unreasonable lateness
  * fails; a sleep cut short by a signal reports a remaining time no longer
- * than what was asked and no shorter than what it did not sleep.
+ * than what was asked and no shorter than what it did not sleep. A sleep
+ * still running 5 s past its length is stopped by a signal and fails.
  */
 #include "verify/verify.h"
+#include "probe/interpose.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -71,6 +74,13 @@ static struct timespec ns_to_ts(int64_t ns)
 	return t;
 }
 
+static struct timeval ns_to_tv(int64_t ns)
+{
+	struct timeval t = { (time_t)(ns / 1000000000LL), (long)(ns % 1000000000LL) / 1000 };
+
+	return t;
+}
+
 /*
  * An absolute sleep ends when the kernel's clock reaches a deadline that
  * was read through the path. A path whose clock lies (an LD_PRELOAD
@@ -81,6 +91,13 @@ static struct timespec ns_to_ts(int64_t ns)
  */
 #define DEADLINE_AHEAD_LIMIT_NS 100000000LL
 
+/*
+ * A sleep that has not ended this long after its length is stopped by a
+ * signal and fails its point: a kernel whose sleeps never end, or an
+ * interposer that stretches libc's, must not stall verify.
+ */
+#define SLEEP_OVERRUN_LIMIT_S 5
+
 struct sleep_stats {
 	size_t n;
 	int64_t late_ns[MAX_SLEEPS];	/* end - deadline, each sleep */
@@ -88,6 +105,9 @@ struct sleep_stats {
 	int64_t early_len_ns;		/* its length */
 	bool early_abs;
 	int64_t ahead_ns;		/* the path's reading ahead of the kernel's */
+	bool overrun;			/* a sleep the watchdog stopped: */
+	int64_t overrun_len_ns;		/* its length */
+	bool overrun_abs;
 	int error;
 };
 
@@ -99,6 +119,42 @@ static int64_t ahead_of_kernel(const struct sleeper *s, const struct timespec *s
 	if (verify_own_gettime(s->id, &own))
 		return 0;
 	return ts_ns(start) - ts_ns(&own);
+}
+
+static void on_alarm(int sig)
+{
+	(void)sig;
+}
+
+static volatile sig_atomic_t watchdog_fired;
+
+static void on_watchdog(int sig)
+{
+	(void)sig;
+	watchdog_fired = 1;
+}
+
+/*
+ * do_sleep() with SIGALRM due SLEEP_OVERRUN_LIMIT_S after len: 0, the
+ * errno, or ETIMEDOUT when the watchdog had to end the sleep.
+ */
+static int watched_sleep(const struct sleeper *s, bool abs, const struct timespec *t,
+			 int64_t len)
+{
+	struct itimerval it = { .it_value = ns_to_tv(len) }, off = { 0 };
+	struct sigaction sa, old;
+	int e;
+
+	it.it_value.tv_sec += SLEEP_OVERRUN_LIMIT_S;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_watchdog;	/* no SA_RESTART: the sleep gets EINTR */
+	sigaction(SIGALRM, &sa, &old);
+	watchdog_fired = 0;
+	setitimer(ITIMER_REAL, &it, NULL);
+	e = do_sleep(s, abs, t, NULL);
+	setitimer(ITIMER_REAL, &off, NULL);
+	sigaction(SIGALRM, &old, NULL);
+	return watchdog_fired ? ETIMEDOUT : e;
 }
 
 /* Sleep once for len; note how late (or early) it ended. */
@@ -119,7 +175,14 @@ static void sleep_once(const struct sleeper *s, bool abs, int64_t len,
 		return;
 	}
 	arg = ns_to_ts(abs ? deadline : len);
-	if ((e = do_sleep(s, abs, &arg, NULL)) || (e = now(s, &end))) {
+	e = watched_sleep(s, abs, &arg, len);
+	if (e == ETIMEDOUT) {
+		st->overrun = true;
+		st->overrun_len_ns = len;
+		st->overrun_abs = abs;
+		return;
+	}
+	if (e || (e = now(s, &end))) {
 		st->error = e;
 		return;
 	}
@@ -140,21 +203,22 @@ static int cmp_i64(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* Whether a sleep went wrong in a way that ends the series. */
+static bool sleep_series_stopped(const struct sleep_stats *st)
+{
+	return st->error || st->ahead_ns || st->overrun;
+}
+
 static void sleep_series(const struct sleeper *s, const int64_t *lens, size_t nlens,
 			 struct sleep_stats *st)
 {
 	/* nanosleep(2) has no absolute form. */
 	int forms = s->nanosleep ? 1 : 2;
 
-	for (size_t i = 0; i < nlens && !st->error && !st->ahead_ns; i++)
-		for (int r = 0; r < SLEEP_REPEATS && !st->error && !st->ahead_ns; r++)
-			for (int abs = 0; abs < forms && !st->error && !st->ahead_ns; abs++)
+	for (size_t i = 0; i < nlens && !sleep_series_stopped(st); i++)
+		for (int r = 0; r < SLEEP_REPEATS && !sleep_series_stopped(st); r++)
+			for (int abs = 0; abs < forms && !sleep_series_stopped(st); abs++)
 				sleep_once(s, abs, lens[i], st);
-}
-
-static void on_alarm(int sig)
-{
-	(void)sig;
 }
 
 /*
@@ -229,12 +293,45 @@ static int interrupted_sleep(const struct sleeper *s, struct strbuf *why)
 	return 0;
 }
 
+/* What went wrong in a series of sleeps, into why; false when nothing did. */
+static bool sleep_series_failure(const struct sleep_stats *st, struct strbuf *why)
+{
+	if (st->error)
+		strbuf_setf(why, "a sleep failed with %s", errno_name(st->error));
+	else if (st->overrun)
+		strbuf_setf(why, "%s sleep of %lld ns had not ended %d s after its length: "
+			    "stopped by a signal", st->overrun_abs ? "an absolute" : "a relative",
+			    (long long)st->overrun_len_ns, SLEEP_OVERRUN_LIMIT_S);
+	else if (st->ahead_ns)
+		strbuf_setf(why, "the clock read through this path is %.3f s ahead of the "
+			    "kernel's own reading: an absolute sleep to a deadline read from "
+			    "it would sleep that long, so none was tried",
+			    (double)st->ahead_ns / 1e9);
+	else if (st->early_ns)
+		strbuf_setf(why, "%s sleep of %lld ns ended %lld ns before its deadline",
+			    st->early_abs ? "an absolute" : "a relative",
+			    (long long)st->early_len_ns, (long long)st->early_ns);
+	else
+		return false;
+	return true;
+}
+
+/* On the libc path, which library the sleep's call really reaches. */
+static void name_sleep_interposer(const struct sleeper *s, struct strbuf *why)
+{
+	const char *fn = s->nanosleep ? "nanosleep" : "clock_nanosleep";
+	char owner[PATH_MAX];
+
+	if (s->path == PATH_LIBC && interposer_of(fn, &s->v->cat, owner, sizeof(owner)))
+		strbuf_addf(why, "; libc's %s() goes through %s", fn, owner);
+}
+
 static void sleep_point(struct verify *v, const struct sleeper *s, bool rt)
 {
 	struct sleep_stats st;
 	struct step_watch w;
 	_cleanup_strbuf_ struct strbuf why = STRBUF_INIT;
-	_cleanup_strbuf_ struct strbuf rem = STRBUF_INIT;
+	_cleanup_strbuf_ struct strbuf step = STRBUF_INIT;
 	int64_t med;
 
 	memset(&st, 0, sizeof(st));
@@ -243,29 +340,16 @@ static void sleep_point(struct verify *v, const struct sleeper *s, bool rt)
 	sleep_series(s, sleep_lengths_ns, ARRAY_SIZE(sleep_lengths_ns), &st);
 	if (v->opt->long_run)
 		sleep_series(s, long_lengths_ns, ARRAY_SIZE(long_lengths_ns), &st);
-	if (rt && step_watch_end(&w, &why) && (st.early_ns || st.ahead_ns)) {
-		if (st.ahead_ns)
-			vskip(v, "the clock read %.3f s ahead of the kernel's, but %s",
-			      (double)st.ahead_ns / 1e9, why.buf);
-		else
-			vskip(v, "a sleep ended %lld ns early, but %s",
-			      (long long)st.early_ns, why.buf);
-		return;
+	if (sleep_series_failure(&st, &why) && !st.error) {
+		/* A REALTIME step moves a deadline: no finding about the sleep. */
+		if (rt && step_watch_end(&w, &step)) {
+			vskip(v, "%s, but %s", why.buf, step.buf);
+			return;
+		}
 	}
-	if (st.error) {
-		vfail(v, "a sleep failed with %s", errno_name(st.error));
-		return;
-	}
-	if (st.ahead_ns) {
-		vfail(v, "the clock read through this path is %.3f s ahead of the kernel's "
-		      "own reading: an absolute sleep to a deadline read from it would "
-		      "sleep that long, so none was tried", (double)st.ahead_ns / 1e9);
-		return;
-	}
-	if (st.early_ns) {
-		vfail(v, "%s sleep of %lld ns ended %lld ns before its deadline",
-		      st.early_abs ? "an absolute" : "a relative", (long long)st.early_len_ns,
-		      (long long)st.early_ns);
+	if (why.len) {
+		name_sleep_interposer(s, &why);
+		vfail(v, "%s", why.buf);
 		return;
 	}
 	qsort(st.late_ns, st.n, sizeof(st.late_ns[0]), cmp_i64);
@@ -275,13 +359,14 @@ static void sleep_point(struct verify *v, const struct sleeper *s, bool rt)
 		      (double)med / 1e6, UNREASONABLE_LATENESS_NS / 1e6);
 		return;
 	}
-	if (interrupted_sleep(s, &rem)) {
-		vfail(v, "%s", rem.buf);
+	if (interrupted_sleep(s, &why)) {
+		name_sleep_interposer(s, &why);
+		vfail(v, "%s", why.buf);
 		return;
 	}
 	vpass(v, "%zu sleeps of 0 to %s, none early; late by a median %.1f us, at most "
 	      "%.1f us; %s", st.n, v->opt->long_run ? "1 s" : "10 ms", (double)med / 1e3,
-	      (double)st.late_ns[st.n - 1] / 1e3, rem.buf);
+	      (double)st.late_ns[st.n - 1] / 1e3, why.buf);
 }
 
 /* Whether the clock follows REALTIME, which a step moves. */

@@ -329,6 +329,15 @@ EOF
 	[ "$status" -eq 1 ]
 	[[ "$output" == *"not ok 1 sleep/clock-nanosleep-monotonic/libc: the clock read through this path is 3600.0"*" s ahead of the kernel's own reading"* ]]
 	[[ "$output" == *"ok 2 sleep/clock-nanosleep-monotonic/syscall: 36 sleeps of 0 to 10 ms, none early"* ]]
+	# libc's sleeps never end: each is stopped 5 s past its length, and
+	# the library that holds them is named.
+	CLOCKBENCH_SLEEP_FOREVER=1 LD_PRELOAD=$lib run timeout 120 "$CLOCKBENCH" verify \
+		--check 'sleep/clock-nanosleep-monotonic/*' --check 'sleep/nanosleep/*'
+	echo "$output"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"not ok 1 sleep/clock-nanosleep-monotonic/libc: a relative sleep of 0 ns had not ended 5 s after its length: stopped by a signal; libc's clock_nanosleep() goes through $lib"* ]]
+	[[ "$output" == *"not ok 3 sleep/nanosleep/libc: a relative sleep of 0 ns had not ended 5 s after its length: stopped by a signal; libc's nanosleep() goes through $lib"* ]]
+	grep -q '^ok 4 sleep/nanosleep/syscall: 18 sleeps' <<<"$output"
 }
 
 @test "resolution/step says what it saw: the cost of a read, or the clock's own step when reads repeat" {
