@@ -62,7 +62,11 @@ run_boots() {
 			"$output ${stderr:-}" == *"(the kernel never started clockbench as its init)"* ]] ||
 			return 0
 		[ "$attempt" -eq 1 ] || return 0
-		echo "# a guest kernel panicked or hung before clockbench ran; the command again in a fresh store" >&3
+		# What the first attempt saw stays in the test's output.
+		echo "first attempt (status $status):"
+		echo "${stderr:-$output}"
+		echo "# a guest kernel panicked or hung before clockbench ran: $(grep -m1 -E 'failed after|Kernel panic' <<<"${stderr:-$output}"); the command again in a fresh store" >&3
+		mkdir -p "$T/again"
 		private_store "$T/again"
 	done
 }
