@@ -65,7 +65,7 @@ run_boots() {
 		# What the first attempt saw stays in the test's output.
 		echo "first attempt (status $status):"
 		echo "${stderr:-$output}"
-		echo "# a guest kernel panicked or hung before clockbench ran: $(grep -m1 -E 'failed after|Kernel panic' <<<"${stderr:-$output}"); the command again in a fresh store" >&3
+		echo "# a guest kernel panicked or hung before clockbench ran: $(grep -m1 -E ': boot [0-9]+ failed after|Kernel panic' <<<"${stderr:-$output}"); the command again in a fresh store" >&3
 		mkdir -p "$T/again"
 		private_store "$T/again"
 	done
