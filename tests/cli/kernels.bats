@@ -38,8 +38,8 @@ need_boots() {
 	}
 	[ -x "${CLOCKBENCH_GUEST:-}" ] || skip "no guest payload (make guest)"
 	command -v qemu-system-x86_64 >/dev/null || skip "no qemu-system-x86_64"
-	K61=$(ls "$CLOCKBENCH_TEST_KERNELS"/vmlinuz-6.1.0-* | head -n 1)
-	K612=$(ls "$CLOCKBENCH_TEST_KERNELS"/vmlinuz-6.12.* | head -n 1)
+	K61=$(ls "$CLOCKBENCH_TEST_KERNELS"/vmlinuz-6.1.0-* | sort -V | tail -n 1)
+	K612=$(ls "$CLOCKBENCH_TEST_KERNELS"/vmlinuz-6.12.* | sort -V | tail -n 1)
 	R61=${K61##*/vmlinuz-}
 	R612=${K612##*/vmlinuz-}
 }
