@@ -305,31 +305,51 @@ static void print_rule(FILE *f, const struct compare_result *r)
 
 /* ---- the geomean row ----------------------------------------------- */
 
+/* Why a reason's rows are out of the geomean, as the note says it. */
+static const char *const geomean_exclusion_text[GEOMEAN_EXCLUSIONS] = {
+	[GEOMEAN_MISSING] = "not in every group",
+	[GEOMEAN_NOT_POSITIVE] = "a value not above 0 (no geometric mean holds one)",
+};
+
+void compare_geomean_note(const struct compare_result *r, struct strbuf *out)
+{
+	const char *sep = "";
+
+	strbuf_addf(out, "over %zu of %zu cells; left out, ",
+		    r->nrows - r->geomean_left_out, r->nrows);
+	for (int why = GEOMEAN_IN + 1; why < GEOMEAN_EXCLUSIONS; why++) {
+		size_t shown = 0;
+
+		if (!r->geomean_excluded[why])
+			continue;
+		strbuf_addf(out, "%s%s: ", sep, geomean_exclusion_text[why]);
+		for (size_t i = 0; i < r->nrows && shown < 8; i++) {
+			char label[TITLE_BYTES];
+
+			if (r->rows[i].out_of_geomean != (enum geomean_exclusion)why)
+				continue;
+			row_label(&r->rows[i], label, sizeof(label));
+			strbuf_addf(out, "%s%s", shown++ ? ", " : "", label);
+		}
+		if (r->geomean_excluded[why] > shown)
+			strbuf_addf(out, " and %zu more", r->geomean_excluded[why] - shown);
+		sep = "; ";
+	}
+}
+
 /*
- * "# geomean: over 2 of 3 cells; left out, a value not above 0: sys", in
- * the style's comment lead; nothing when every cell is in.
+ * "# geomean: over 2 of 3 cells; left out, a value not above 0 (...): sys",
+ * in the style's comment lead; nothing when every cell is in.
  */
 static void print_geomean_note(FILE *f, const struct compare_result *r,
 			       const char *lead, const char *end)
 {
-	size_t shown = 0;
+	_cleanup_strbuf_ struct strbuf note = STRBUF_INIT;
 
 	if (!r->geomean_left_out)
 		return;
-	fprintf(f, "%sgeomean: over %zu of %zu cells; left out, a value not above "
-		"0 (no geometric mean holds one): ", lead, r->nrows - r->geomean_left_out,
-		r->nrows);
-	for (size_t i = 0; i < r->nrows && shown < 8; i++) {
-		char label[TITLE_BYTES];
-
-		if (!r->rows[i].out_of_geomean)
-			continue;
-		row_label(&r->rows[i], label, sizeof(label));
-		fprintf(f, "%s%s", shown++ ? ", " : "", label);
-	}
-	if (r->geomean_left_out > shown)
-		fprintf(f, " and %zu more", r->geomean_left_out - shown);
-	fputs(end, f);
+	compare_geomean_note(r, &note);
+	fprintf(f, "%sgeomean: %s%s", lead, note.buf, end);
 }
 
 /* ---- table (benchstat-like) ----------------------------------------- */

@@ -561,11 +561,14 @@ static void compare_table(struct strbuf *out, const struct plot_input *in,
 		    "<td>%.4g</td><td>%+.2f%%</td><td colspan=\"4\"></td></tr>\n",
 		    r->geomean[0], r->geomean[g], r->geomean_change_pct[g]);
 	strbuf_adds(out, "</tbody></table></div>\n");
-	if (r->geomean_left_out)
-		strbuf_addf(out, "<p>The geomean is over %zu of %zu cells: %zu with a "
-			    "value not above 0 %s left out (no geometric mean holds "
-			    "one).</p>\n", r->nrows - r->geomean_left_out, r->nrows,
-			    r->geomean_left_out, r->geomean_left_out == 1 ? "is" : "are");
+	if (r->geomean_left_out) {
+		_cleanup_strbuf_ struct strbuf note = STRBUF_INIT;
+
+		compare_geomean_note(r, &note);
+		strbuf_adds(out, "<p>The geomean is ");
+		html_escape(out, note.buf);
+		strbuf_adds(out, ".</p>\n");
+	}
 }
 
 /*

@@ -847,16 +847,21 @@ static void judge_groups(struct compare_result *r)
 /* ---- geometric means ------------------------------------------------- */
 
 /*
- * A row out of the geometric means: its centre is 0 or below (or not a
- * number) in some group, or some group lacks it. Every geomean is over the
- * same rows, so that the geomeans' ratio is the geomean of the changes.
+ * Whether a row is out of the geometric means: some group lacks it, or
+ * its centre is 0 or below (or not a number) in some group. Every geomean
+ * is over the same rows, so that the geomeans' ratio is the geomean of
+ * the changes.
  */
-static bool non_positive_row(const struct compare_result *r, const struct compare_row *row)
+static enum geomean_exclusion geomean_exclusion_of(const struct compare_result *r,
+						   const struct compare_row *row)
 {
 	for (size_t g = 0; g < r->ngroups; g++)
-		if (!row->sides[g].present || !(row->sides[g].center > 0))
-			return true;
-	return false;
+		if (!row->sides[g].present)
+			return GEOMEAN_MISSING;
+	for (size_t g = 0; g < r->ngroups; g++)
+		if (!(row->sides[g].center > 0))
+			return GEOMEAN_NOT_POSITIVE;
+	return GEOMEAN_IN;
 }
 
 /*
@@ -870,8 +875,9 @@ static void compute_geomeans(struct compare_result *r)
 	r->geomean = xcalloc(r->ngroups, sizeof(double));
 	r->geomean_change_pct = xcalloc(r->ngroups, sizeof(double));
 	for (size_t i = 0; i < r->nrows; i++) {
-		r->rows[i].out_of_geomean = non_positive_row(r, &r->rows[i]);
-		r->geomean_left_out += r->rows[i].out_of_geomean;
+		r->rows[i].out_of_geomean = geomean_exclusion_of(r, &r->rows[i]);
+		r->geomean_excluded[r->rows[i].out_of_geomean]++;
+		r->geomean_left_out += r->rows[i].out_of_geomean != GEOMEAN_IN;
 	}
 	for (size_t g = 0; g < r->ngroups; g++) {
 		size_t n = 0;

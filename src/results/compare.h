@@ -218,17 +218,28 @@ struct compare_diff {
 	double ns_change_pct;	/* metric core-cycles: the change in ns, else NAN */
 };
 
+enum geomean_exclusion {
+	GEOMEAN_IN,
+	GEOMEAN_MISSING,	/* some group has no value for the cell */
+	/*
+	 * A centre of 0 or below (exec's sys time of a short command, as tick
+	 * accounting gives it): no geometric mean can hold it.
+	 */
+	GEOMEAN_NOT_POSITIVE,
+	GEOMEAN_EXCLUSIONS,
+};
+
 struct compare_row {
 	char *name;
 	char *path;
 	struct compare_side *sides;	/* one per group */
 	struct compare_diff *diffs;	/* one per group; [0] (the base) unused */
 	/*
-	 * A centre of 0 or below (exec's sys time of a short command, as
-	 * tick accounting gives it): no geometric mean can hold it, so the
-	 * row is left out of every group's geomean, and the output says so.
+	 * Why the row is left out of every group's geomean (0: it is in), so
+	 * that the geomeans' ratio is the geomean of the changes; the output
+	 * says which rows and why.
 	 */
-	bool out_of_geomean;
+	enum geomean_exclusion out_of_geomean;
 };
 
 struct compare_result {
@@ -244,6 +255,7 @@ struct compare_result {
 	double *geomean;		/* per group: geometric mean of medians */
 	double *geomean_change_pct;	/* per group, vs base, over shared cells */
 	size_t geomean_left_out;	/* rows out_of_geomean */
+	size_t geomean_excluded[GEOMEAN_EXCLUSIONS];	/* of them, for each reason */
 	/*
 	 * Per group: the share of its cells that moved the same way as most
 	 * did (0.5 .. 1). When nearly every cell, syscall paths and vDSO paths
