@@ -12,7 +12,8 @@
  * first reading plus N seconds: a clock stopped in its own future, whatever
  * the machine's uptime. With CLOCKBENCH_SLEEP_FOREVER set, libc's
  * clock_nanosleep() and nanosleep() wait for a signal however short the
- * sleep asked.
+ * sleep asked; with CLOCKBENCH_SLEEP_THROUGH_SIGNALS set, they sleep on
+ * after a signal until the whole time has passed, and succeed.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -68,6 +69,14 @@ int clock_nanosleep(clockid_t id, int flags, const struct timespec *t,
 	if (!real_sleep)
 		real_sleep = (int (*)(clockid_t, int, const struct timespec *,
 				      struct timespec *))dlsym(RTLD_NEXT, "clock_nanosleep");
+	if (getenv("CLOCKBENCH_SLEEP_THROUGH_SIGNALS") && !(flags & TIMER_ABSTIME)) {
+		struct timespec left = *t;
+		int e;
+
+		while ((e = real_sleep(id, 0, &left, &left)) == EINTR)
+			;
+		return e;
+	}
 	return real_sleep(id, flags, t, rem);
 }
 

@@ -338,6 +338,15 @@ EOF
 	[[ "$output" == *"not ok 1 sleep/clock-nanosleep-monotonic/libc: a relative sleep of 0 ns had not ended 5 s after its length: stopped by a signal; libc's clock_nanosleep() goes through $lib"* ]]
 	[[ "$output" == *"not ok 3 sleep/nanosleep/libc: a relative sleep of 0 ns had not ended 5 s after its length: stopped by a signal; libc's nanosleep() goes through $lib"* ]]
 	grep -q '^ok 4 sleep/nanosleep/syscall: 18 sleeps' <<<"$output"
+	# libc's sleeps carry on through the signal: the interrupted sleep
+	# ends in success after its whole 50 ms, as a sleeper denied the CPU
+	# would; tried 5 times, then failed.
+	CLOCKBENCH_SLEEP_THROUGH_SIGNALS=1 LD_PRELOAD=$lib run timeout 120 "$CLOCKBENCH" verify \
+		--check 'sleep/nanosleep/*'
+	echo "$output"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"not ok 1 sleep/nanosleep/libc: a 50 ms sleep interrupted after 5 ms ended with success, expected EINTR (5 times, each woken only after the whole sleep had passed); libc's nanosleep() goes through $lib"* ]]
+	grep -q '^ok 2 sleep/nanosleep/syscall: 18 sleeps' <<<"$output"
 }
 
 @test "resolution/step says what it saw: the cost of a read, or the clock's own step when reads repeat" {
