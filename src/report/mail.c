@@ -176,9 +176,9 @@ static bool one_kernel(const struct plot_input *in)
 }
 
 /*
- * "Kernels 6.18 (before) -> 6.19 (after)", or one kernel for all: the base
- * first, then what is compared with it, in the direction the cells read
- * ("26.10 -> 27.41 ns") and the blocks below ("after against before").
+ * "Kernels 6.19 (after) against the base 6.18 (before)", or one kernel for
+ * all: in the order the blocks below read ("after against before"). No
+ * arrow: "x -> y" in the mail is always a cell's values.
  */
 static void kernels_line(const struct plot_input *in, struct strbuf *l)
 {
@@ -187,8 +187,11 @@ static void kernels_line(const struct plot_input *in, struct strbuf *l)
 	strbuf_addf(l, "Kernel%s ", one || in->ngroups == 1 ? "" : "s");
 	if (one)
 		strbuf_addf(l, "%s: ", in->groups[0].runs[0].kernel);
-	for (size_t g = 0; g < in->ngroups; g++) {
-		strbuf_adds(l, g == 0 ? "" : g == 1 ? " -> " : ", ");
+	for (size_t k = 1; k <= in->ngroups; k++) {
+		size_t g = k % in->ngroups;	/* the others, then the base */
+
+		if (in->ngroups > 1)
+			strbuf_adds(l, g == 0 ? " against the base " : k > 1 ? ", " : "");
 		if (!one)
 			strbuf_addf(l, "%s (", in->groups[g].runs[0].kernel);
 		group_desc(in, g, l);

@@ -256,8 +256,8 @@ html_facts() {
 	echo "$output"
 	[ "${lines[0]}" = "Machine: box, x86_64, Test CPU, 4 CPUs, clocksource tsc" ]
 	# Named as the reader can name them, not by this store's run ids.
-	# The base first, as the cells read: "base -> new".
-	[ "${lines[1]}" = "Kernels 6.18.0 (old) -> 6.19.0 (new); glibc 2.36" ]
+	# In the order of the blocks below: "new against old".
+	[ "${lines[1]}" = "Kernels 6.19.0 (new) against the base 6.18.0 (old); glibc 2.36" ]
 	[ "${lines[2]}" = "new against old, ns per call, lower is better:" ]
 	# The changed cell in one sentence, wrapped with a hanging indent, the
 	# counts of the statistics whole on a line; judged as compare judges

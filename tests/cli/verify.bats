@@ -481,7 +481,7 @@ EOF
 	echo "$output"
 	[ "$status" -eq 1 ]
 	[[ "$output" == *"ok 1 sleep/clock-nanosleep-monotonic/libc: "* ]]
-	[[ "$output" =~ not\ ok\ 2\ sleep/clock-nanosleep-monotonic/syscall:\ an\ (absolute|relative)\ sleep\ of\ [0-9]+\ ns\ ended\ [0-9]+\ ns\ before\ its\ deadline ]]
+	[[ "$output" =~ not\ ok\ 2\ sleep/clock-nanosleep-monotonic/syscall:\ (an\ absolute|a\ relative)\ sleep\ of\ [0-9]+\ ns\ ended\ [0-9]+\ ns\ before\ its\ deadline ]]
 }
 
 @test "the same fault fails the consistency checks of that path only" {
