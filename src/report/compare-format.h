@@ -42,13 +42,13 @@ int compare_format_by_name(const char *name);	/* -1 if unknown */
 size_t compare_print_gate(FILE *f, const struct compare_result *r,
 			  enum compare_gate gate);
 
-/* Write the comparison; returns 0, or -1 when the stream fails. */
 /*
  * Which cells the geomean row leaves out and why: "over 5 of 6 cells; left
  * out, not in every group: getrandom-vdso". Only when some are.
  */
 void compare_geomean_note(const struct compare_result *r, struct strbuf *out);
 
+/* Write the comparison; returns 0, or -1 when the stream fails. */
 int compare_print(FILE *f, const struct compare_result *r,
 		  enum compare_style style, enum compare_format format);
 

@@ -121,40 +121,53 @@ static int64_t ahead_of_kernel(const struct sleeper *s, const struct timespec *s
 	return ts_ns(start) - ts_ns(&own);
 }
 
+static volatile sig_atomic_t alarm_fired;
+
 static void on_alarm(int sig)
 {
 	(void)sig;
-}
-
-static volatile sig_atomic_t watchdog_fired;
-
-static void on_watchdog(int sig)
-{
-	(void)sig;
-	watchdog_fired = 1;
+	alarm_fired = 1;
 }
 
 /*
- * do_sleep() with SIGALRM due SLEEP_OVERRUN_LIMIT_S after len: 0, the
+ * do_sleep() with SIGALRM due after alarm_in, its handler installed
+ * without SA_RESTART so that the sleep ends with EINTR; the timer and the
+ * old handler are put back after. *fired (unless NULL): whether it came.
+ */
+static int sleep_with_alarm(const struct sleeper *s, bool abs, const struct timespec *t,
+			    struct timespec *rem, struct timeval alarm_in, bool *fired)
+{
+	struct itimerval it = { .it_value = alarm_in }, off = { 0 };
+	struct sigaction sa, old;
+	int e;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_alarm;
+	sigaction(SIGALRM, &sa, &old);
+	alarm_fired = 0;
+	setitimer(ITIMER_REAL, &it, NULL);
+	e = do_sleep(s, abs, t, rem);
+	setitimer(ITIMER_REAL, &off, NULL);
+	sigaction(SIGALRM, &old, NULL);
+	if (fired)
+		*fired = alarm_fired;
+	return e;
+}
+
+/*
+ * do_sleep() with a watchdog due SLEEP_OVERRUN_LIMIT_S after len: 0, the
  * errno, or ETIMEDOUT when the watchdog had to end the sleep.
  */
 static int watched_sleep(const struct sleeper *s, bool abs, const struct timespec *t,
 			 int64_t len)
 {
-	struct itimerval it = { .it_value = ns_to_tv(len) }, off = { 0 };
-	struct sigaction sa, old;
+	struct timeval limit = ns_to_tv(len);
+	bool fired;
 	int e;
 
-	it.it_value.tv_sec += SLEEP_OVERRUN_LIMIT_S;
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_watchdog;	/* no SA_RESTART: the sleep gets EINTR */
-	sigaction(SIGALRM, &sa, &old);
-	watchdog_fired = 0;
-	setitimer(ITIMER_REAL, &it, NULL);
-	e = do_sleep(s, abs, t, NULL);
-	setitimer(ITIMER_REAL, &off, NULL);
-	sigaction(SIGALRM, &old, NULL);
-	return watchdog_fired ? ETIMEDOUT : e;
+	limit.tv_sec += SLEEP_OVERRUN_LIMIT_S;
+	e = sleep_with_alarm(s, abs, t, NULL, limit, &fired);
+	return fired ? ETIMEDOUT : e;
 }
 
 /* Sleep once for len; note how late (or early) it ended. */
@@ -239,22 +252,13 @@ static void sleep_series(const struct sleeper *s, const int64_t *lens, size_t nl
 static int interrupted_sleep_once(const struct sleeper *s, struct strbuf *why,
 				  bool *too_late)
 {
-	struct itimerval it = { .it_value = { 0, REM_SIGNAL_NS / 1000 } };
 	struct timespec req = { 0, REM_SLEEP_NS }, rem = { -1, -1 }, t0, t1;
-	struct sigaction sa, old;
 	int64_t slept, passed;
 	int e;
 
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_alarm;	/* no SA_RESTART: the sleep gets EINTR */
-	sigaction(SIGALRM, &sa, &old);
 	verify_own_gettime(CLOCK_MONOTONIC, &t0);
-	setitimer(ITIMER_REAL, &it, NULL);
-	e = do_sleep(s, false, &req, &rem);
+	e = sleep_with_alarm(s, false, &req, &rem, ns_to_tv(REM_SIGNAL_NS), NULL);
 	verify_own_gettime(CLOCK_MONOTONIC, &t1);
-	it.it_value.tv_usec = 0;
-	setitimer(ITIMER_REAL, &it, NULL);
-	sigaction(SIGALRM, &old, NULL);
 	slept = REM_SLEEP_NS - ts_ns(&rem);
 	passed = ts_ns(&t1) - ts_ns(&t0);
 	*too_late = e == 0 && passed >= REM_SLEEP_NS;
