@@ -307,3 +307,20 @@ matrix() {
 	got2=$(python3 -c 'import json, sys; print(json.dumps(open(sys.argv[1], "rb").read().decode().split("\0")[:-1], separators=(",", ":"), ensure_ascii=False))' "$T/argv.1")
 	[ "$got2" = "$got" ] || { echo "html: $got2"; return 1; }
 }
+
+# A cell one side lacks is named in the geomean note, in the HTML as text:
+# a hostile cell name is escaped there like everywhere else.
+@test "a hostile cell name left out of the geomean is escaped in the HTML note" {
+	jq '.runs = [.runs[0], .runs[4]]
+		| .runs[0].cells += [.runs[0].cells[0]
+			| .name = "x</p><script>document.title=1</script><b onclick=x>"]' \
+		"$FIXTURE" >"$T/lone.json"
+	cb import "$T/lone.json"
+	run cb compare a b
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"left out, not in every group: x</p><script>document.title=1</script><b onclick=x>-vdso"* ]]
+	cb report -o "$T/r.html" a b >/dev/null
+	grep -qF '<p>The geomean is over 3 of 4 cells; left out, not in every group: x&lt;/p&gt;&lt;script&gt;document.title=1&lt;/script&gt;&lt;b onclick=x&gt;-vdso.</p>' "$T/r.html"
+	[ "$(grep -cF '<script>document.title' "$T/r.html")" -eq 0 ]
+	nothing_ran
+}
