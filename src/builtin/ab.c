@@ -444,10 +444,21 @@ static int check_clocksources(const struct ab *a)
 
 	if (!read_line_file(CLOCKSOURCE_AVAILABLE, avail, sizeof(avail)))
 		return options_fail("cannot read the available clocksources: %m");
-	for (size_t i = 0; i < a->narms; i++)
-		if (!clocksource_listed(avail, a->arms[i].value))
-			return options_fail("unknown clocksource '%s' (available: %s)",
+	for (size_t i = 0; i < a->narms; i++) {
+		if (clocksource_listed(avail, a->arms[i].value))
+			continue;
+		/* A VM that offers kvm-clock alone has nothing to switch to:
+		 * say where a comparison of clocksources can still be made. */
+		if (!strchr(avail, ' '))
+			return options_fail("unknown clocksource '%s' (available: %s): "
+					    "this kernel offers one clocksource, so there is "
+					    "none to switch to; compare clocksources in "
+					    "guests instead: clockbench kernels --kernel a=IMG "
+					    "--kernel b=IMG --kernel-append b=clocksource=NAME",
 					    a->arms[i].value, avail);
+		return options_fail("unknown clocksource '%s' (available: %s)",
+				    a->arms[i].value, avail);
+	}
 	return 0;
 }
 

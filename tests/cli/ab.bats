@@ -132,13 +132,20 @@ needs_clocksources() {
 }
 
 @test "A/A through --env: nothing changes, --fail-on change passes" {
+	# The arms differ by one harmless variable. That is not nothing: a
+	# longer environment moves the worker's stack, and a call whose
+	# timespec then straddles another cache line can really differ by a
+	# fraction of a percent, which the pairs resolve. So no verdict is
+	# promised; what is: the gate agrees with the verdicts, and no cell
+	# moves by more than 3 % (seen: 0.00-0.02 % here, idle or hogged).
 	run --separate-stderr cb ab --no-save --env CLOCKBENCH_AB_TEST=1 "${vdso_hres[@]}" \
-		--labels same,again --fail-on change
-	[ "$status" -eq 0 ]
-	# No change found: `~`, or `noisy` when the machine itself moved the
-	# arms' rounds by over 5 % (a busy hyperthread moves this VM's core
-	# cycles by 13 %), which is a true finding, not a change.
-	grep -qE '^clock-gettime-monotonic-vdso .*  (~|noisy) ' <<<"$output"
+		--labels same,again --fail-on change --format json
+	echo "$output"; echo "$stderr"
+	[ "$status" -eq 0 ] || [ "$status" -eq 3 ]
+	local judged
+	judged=$(jq '[.cells[].vs_base[0] | select(.verdict == "better" or .verdict == "worse")] | length' <<<"$output")
+	if [ "$judged" -gt 0 ]; then [ "$status" -eq 3 ]; else [ "$status" -eq 0 ]; fi
+	jq -e '[.cells[].vs_base[0].change_pct | fabs < 3] | all and length == 2' <<<"$output"
 }
 
 @test "--clocksource tsc,kvm-clock: the vDSO hres cells worse, tsc again afterwards" {
@@ -242,7 +249,25 @@ needs_clocksources() {
 	usage_error "invalid --cpus item 'one': expected a CPU number" ab --cpus 0,one
 	usage_error "invalid --worker 'x'" ab --worker x
 	usage_error "invalid --repetitions '1': expected a number from 2 to 1000" ab --timens --repetitions 1
+	# The clocksources are the machine's: one it offers and a name no
+	# kernel registers (some machines of this kind offer kvm-clock alone).
 	if [ "$(id -u)" -eq 0 ]; then
-		usage_error "unknown clocksource 'hpet9'" ab --clocksource tsc,hpet9
+		local cs
+		read -r cs _ <"$CS/available_clocksource"
+		usage_error "unknown clocksource 'no-such-source' (available: " \
+			ab --clocksource "$cs,no-such-source"
+		usage_error "unknown clocksource 'no-such-source' (available: " \
+			ab --clocksource "no-such-source,$cs"
 	fi
+}
+
+@test "a machine with one clocksource is told where clocksources can be compared" {
+	[ "$(id -u)" -eq 0 ] || skip "ab --clocksource checks its names as root"
+	local avail
+	avail=$(cat "$CS/available_clocksource")
+	read -ra names <<<"$avail"
+	[ "${#names[@]}" -eq 1 ] ||
+		skip "this machine offers ${#names[@]} clocksources ($avail): the hint is for one"
+	usage_error "this kernel offers one clocksource, so there is none to switch to; compare clocksources in guests instead: clockbench kernels" \
+		ab --clocksource "${names[0]},tsc-or-hpet"
 }

@@ -327,7 +327,14 @@ EOF
 		run timeout 120 "$CLOCKBENCH" verify --check 'sleep/clock-nanosleep-monotonic/*'
 	echo "$output"
 	[ "$status" -eq 1 ]
-	[[ "$output" == *"not ok 1 sleep/clock-nanosleep-monotonic/libc: the clock read through this path is 3600.0"*" s ahead of the kernel's own reading"* ]]
+	# The preload stops its clock 3600 s after its own first reading; the
+	# kernel's is read later, by as much as a loaded machine delays it
+	# (3599.998 seen at a load of 89), so the figure is bounded, not matched.
+	local ahead
+	ahead=$(sed -n "s/^not ok 1 sleep\/clock-nanosleep-monotonic\/libc: the clock read through this path is \([0-9.]*\) s ahead of the kernel's own reading.*/\1/p" <<<"$output")
+	echo "ahead: '$ahead'"
+	[ -n "$ahead" ]
+	awk -v a="$ahead" 'BEGIN { exit !(a > 3540 && a <= 3600.001) }'
 	[[ "$output" == *"ok 2 sleep/clock-nanosleep-monotonic/syscall: 36 sleeps of 0 to 10 ms, none early"* ]]
 	# libc's sleeps never end: each is stopped 5 s past its length, and
 	# the library that holds them is named.
