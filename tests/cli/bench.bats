@@ -105,12 +105,15 @@ median_of() { # json name path
 }
 
 @test "the syscall path shows its true cost" {
+	needs_vdso_clocksource
 	run q --api clock_gettime --clock monotonic --path vdso,syscall --format json
 	[ "$status" -eq 0 ]
 	vdso=$(median_of "$output" clock-gettime-monotonic vdso)
 	sys=$(median_of "$output" clock-gettime-monotonic syscall)
-	# A syscall costs tens of vDSO reads: entering the kernel is measured.
-	awk -v v="$vdso" -v s="$sys" 'BEGIN { exit !(s > 5 * v) }'
+	# Entering the kernel is measured: a syscall costs several vDSO reads
+	# (45 here under PTI, 5 on an Intel guest without it; 2 is the floor
+	# no machine of the kind comes near).
+	awk -v v="$vdso" -v s="$sys" 'BEGIN { exit !(s > 2 * v) }'
 }
 
 @test "the table names every cell, path and unit" {

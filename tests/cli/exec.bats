@@ -81,7 +81,7 @@ setup() {
 
 @test "user and system time are the command's own" {
 	run --separate-stderr cb exec -n 3 --format json --no-save -- sh -c \
-		'i=0; while [ $i -lt 30000 ]; do i=$((i+1)); done'
+		'i=0; while [ $i -lt 100000 ]; do i=$((i+1)); done'
 	[ "$status" -eq 0 ]
 	# A busy shell loop: CPU time, nearly all of its wall time. The bound is
 	# on sums over the runs, never on medians: the median of user plus the

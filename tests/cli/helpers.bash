@@ -75,3 +75,23 @@ sqlite_only() {
 needs_postgresql() {
 	[ -n "${CLOCKBENCH_TEST_PG:-}" ] || skip "no PostgreSQL cluster (scripts/with-postgresql)"
 }
+
+# The tests that expect a healthy machine: its clocksource must be one the
+# vDSO reads. kvm-clock is, only when the host marks the TSC stable (doctor
+# calls it "conditional"); a tsc found unstable, hpet or acpi_pm are not,
+# and there doctor rightly finds a problem instead.
+needs_vdso_clocksource() {
+	local facts
+	facts=$("$CLOCKBENCH" doctor --no-save --format json --api clock_gettime \
+		--clock monotonic --no-cost 2>/dev/null |
+		jq -r '"\(.facts.clocksource) \(.facts.vdso_monotonic)"')
+	[ "${facts#* }" = userspace ] ||
+		skip "the clocksource ${facts%% *} is not read by the vDSO here (monotonic: ${facts#* }): doctor rightly reports it"
+}
+
+# lo <= x <= hi, for decimal figures: a measured figure is bounded by what
+# is guaranteed, never matched digit for digit (a loaded machine moves it).
+in_range() {
+	awk -v x="$1" -v lo="$2" -v hi="$3" 'BEGIN { exit !(x != "" && x >= lo && x <= hi) }' ||
+		{ echo "$1 is not within [$2, $3]"; return 1; }
+}
