@@ -277,3 +277,43 @@ int json_print(FILE *f, const json_t *j)
 		rc = -1;
 	return rc;
 }
+
+bool json_text_within(const char *text, size_t len, size_t max_values,
+		      size_t max_depth, struct strbuf *why)
+{
+	size_t values = 0, depth = 0;
+	bool in_value = false;	/* inside a number or a literal */
+
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)text[i];
+
+		if (c == '"') {
+			/* A string is one value; its bytes are not structure. */
+			for (i++; i < len && text[i] != '"'; i++)
+				if (text[i] == '\\')
+					i++;
+			values++;
+			in_value = false;
+		} else if (c == '{' || c == '[') {
+			values++;
+			if (++depth > max_depth) {
+				strbuf_setf(why, "is nested more than %zu deep", max_depth);
+				return false;
+			}
+			in_value = false;
+		} else if (c == '}' || c == ']') {
+			depth -= depth > 0;
+			in_value = false;
+		} else if (c == ',' || c == ':' || isspace(c)) {
+			in_value = false;
+		} else if (!in_value) {
+			values++;	/* the first byte of a number or literal */
+			in_value = true;
+		}
+		if (values > max_values) {
+			strbuf_setf(why, "holds more than %zu values", max_values);
+			return false;
+		}
+	}
+	return true;
+}

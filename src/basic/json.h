@@ -16,6 +16,8 @@
 #ifndef CLOCKBENCH_JSON_H
 #define CLOCKBENCH_JSON_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <jansson.h>
 
@@ -34,5 +36,19 @@ int json_write(FILE *f, const json_t *j, size_t flags);
 
 /* j as text by the rule above (malloc'd), or NULL when it cannot be encoded. */
 char *json_encode(const json_t *j, size_t flags);
+
+/*
+ * Before text from elsewhere is parsed whole: whether it holds at most
+ * max_values values (every member name, scalar, array and object counts
+ * one) nested at most max_depth deep. jansson's tree costs about a hundred
+ * bytes a value, so "{},{},..." of a few megabytes would make gigabytes of
+ * it; one linear pass over the bytes (strings and escapes skipped, nothing
+ * allocated) refuses that first. Syntax is jansson's to judge afterwards. false with
+ * the reason in why ("holds more than 20000 values", "is nested more
+ * than 16 deep").
+ */
+struct strbuf;
+bool json_text_within(const char *text, size_t len, size_t max_values,
+		      size_t max_depth, struct strbuf *why);
 
 #endif

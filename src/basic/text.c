@@ -264,3 +264,14 @@ int strbuf_add_sh_word(struct strbuf *sb, const char *s)
 	strbuf_addch(sb, '\'');
 	return 0;
 }
+
+const char *text_find_control(const char *s)
+{
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (*p < 0x20 || *p == 0x7f)
+			return (const char *)p;
+		if (*p == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f)
+			return (const char *)p;
+	}
+	return NULL;
+}

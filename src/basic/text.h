@@ -83,6 +83,12 @@ void text_put_csv(FILE *f, const char *s);
  */
 int strbuf_add_sh_word(struct strbuf *sb, const char *s);
 
+/*
+ * The first control character in s: C0, DEL, or C1 (U+0080 to U+009F in
+ * UTF-8), which terminals act on; NULL when there is none.
+ */
+const char *text_find_control(const char *s);
+
 /* The characters (UTF-8 sequences) of s: the columns of escaped text. */
 size_t text_columns(const char *s);
 

@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "basic/strbuf.h"
 #include "basic/text.h"
 
 static const char *context = "clockbench";
@@ -106,6 +107,15 @@ void *xrealloc(void *p, size_t size)
 char *xstrdup(const char *s)
 {
 	char *d = strdup(s);
+
+	if (!d)
+		fatal("out of memory copying a string");
+	return d;
+}
+
+char *xstrndup(const char *s, size_t max)
+{
+	char *d = strndup(s, max);
 
 	if (!d)
 		fatal("out of memory copying a string");
@@ -348,4 +358,29 @@ int fd_read_all(int fd, void *buf, size_t len, int timeout_ms)
 		len -= (size_t)n;
 	}
 	return 0;
+}
+
+bool program_trusted(const char *path, struct strbuf *why)
+{
+	struct stat st;
+
+	if (stat(path, &st) != 0) {
+		strbuf_setf(why, "%s", strerror(errno));
+		return false;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		strbuf_setf(why, "not a regular file");
+		return false;
+	}
+	if (st.st_uid != 0 && st.st_uid != geteuid()) {
+		strbuf_setf(why, "owned by uid %u, neither root nor this user",
+			    (unsigned)st.st_uid);
+		return false;
+	}
+	if (st.st_mode & (S_IWGRP | S_IWOTH)) {
+		strbuf_setf(why, "writable by %s", st.st_mode & S_IWOTH ? "others" :
+			    "its group");
+		return false;
+	}
+	return true;
 }

@@ -62,6 +62,8 @@ void *xmalloc(size_t size);
 void *xcalloc(size_t n, size_t size);
 void *xrealloc(void *p, size_t size);
 char *xstrdup(const char *s);
+/* At most max bytes of s (a UTF-8 sequence may be cut: text_put escapes it). */
+char *xstrndup(const char *s, size_t max);
 /* Grow *p (of *cap elements of elem bytes) so that it holds at least need. */
 void grow_array(void **p, size_t *cap, size_t need, size_t elem);
 
@@ -88,6 +90,15 @@ char *read_text_file(const char *path, size_t max);
  * keeps can say much about a machine. 0, or -1 with errno.
  */
 int mkdir_p_private(const char *dir);
+
+/*
+ * Whether a program named from outside (an environment variable) may be
+ * run: a regular file owned by root or by this user, that neither group
+ * nor others may write (else anyone who can write it runs code as the
+ * user, root included). false with why ("writable by others").
+ */
+struct strbuf;
+bool program_trusted(const char *path, struct strbuf *why);
 
 /* All of buf to fd, through short writes and EINTR: 0, or -1 with errno. */
 int fd_write_all(int fd, const void *buf, size_t len);

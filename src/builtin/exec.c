@@ -13,6 +13,7 @@
  * run of its own and they are compared round by round, paired, by
  * compare's machinery, as `ab` does.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -381,20 +382,48 @@ static int find_program(const struct exec_options *o, struct exec_command *c)
 	return 0;
 }
 
+/* The first character of value that a shell reads as code or as a blank. */
+static const char *shell_special(const char *value)
+{
+	for (const char *c = value; *c; c++)
+		if (!((unsigned char)*c >= 0x80 || isalnum((unsigned char)*c) ||
+		      strchr("_.,:/=+@%-", *c)))
+			return c;
+	return NULL;
+}
+
 /*
- * A --shell line with {NAME} replaced by the value, quoted for the shell:
- * a value is data, never shell code.
+ * A shell line (--shell, --prepare) with {NAME} replaced by the value, as
+ * it is. Quoting the value cannot keep it data: pasted inside the user's
+ * own quotes ('{v}', "{v}"), a quoted $(cmd) came out unquoted and ran.
+ * So only a value in which a shell sees a plain word is pasted: NULL, with
+ * the character, when the line holds {NAME} and the value is not one.
  */
 static char *substitute_line(const char *line, const struct exec_options *o,
-			     const char *value, size_t *hits)
+			     const char *value, size_t *hits, const char **bad)
 {
-	_cleanup_free_ char *quoted = NULL;
+	char *text;
 
 	*hits = 0;
+	*bad = NULL;
 	if (!value)
 		return xstrdup(line);
-	quoted = exec_shell_quote(value);
-	return exec_substitute(line, o->param, quoted, hits);
+	text = exec_substitute(line, o->param, value, hits);
+	if (*hits && (*bad = shell_special(value))) {
+		free(text);
+		return NULL;
+	}
+	return text;
+}
+
+/* Why a value cannot go into a shell line (substitute_line()'s NULL). */
+static int shell_value_refused(const char *value, const char *bad, const char *where)
+{
+	return options_fail("the value '%s' holds '%c', which a shell reads as code "
+			    "or a blank: in %s a value is pasted into the line as it "
+			    "is, so it may hold only letters, digits and _.,:/=+@%%-; "
+			    "without --shell a value is one literal word, whatever it "
+			    "holds", value, *bad, where);
 }
 
 /* The words of template t (argv, or NULL: line) with value substituted. */
@@ -427,7 +456,11 @@ static int make_command(struct exec_cmd *e, struct exec_command *c, size_t k,
 	if (o->shell) {
 		_cleanup_free_ char *joined = line ? NULL : exec_join_argv(o->command, false);
 
-		c->text = substitute_line(line ? line : joined, o, value, &hits);
+		const char *bad;
+
+		c->text = substitute_line(line ? line : joined, o, value, &hits, &bad);
+		if (!c->text)
+			return shell_value_refused(value, bad, "--shell");
 		c->shell_argv[0] = (char *)"/bin/sh";
 		c->shell_argv[1] = (char *)"-c";
 		c->shell_argv[2] = c->text;
@@ -452,19 +485,20 @@ static int make_command(struct exec_cmd *e, struct exec_command *c, size_t k,
 	return find_program(o, c);
 }
 
-/* A --prepare of command i (from template k), {NAME} substituted. */
-static void assign_prepare(struct exec_cmd *e, struct exec_command *c, size_t i,
-			   size_t k)
+/* A --prepare of command i (from template k), {NAME} substituted: 0 or OPTIONS_ERROR. */
+static int assign_prepare(struct exec_cmd *e, struct exec_command *c, size_t i,
+			  size_t k)
 {
 	const struct exec_options *o = &e->o;
-	const char *p;
+	const char *p, *bad;
 	size_t hits;
 
 	if (!o->nprepares)
-		return;
+		return 0;
 	p = o->nprepares == 1 ? o->prepares[0] :
 	    o->nprepares == e->ncmds ? o->prepares[i] : o->prepares[k];
-	c->prepare = substitute_line(p, o, c->value, &hits);
+	c->prepare = substitute_line(p, o, c->value, &hits, &bad);
+	return c->prepare ? 0 : shell_value_refused(c->value, bad, "--prepare");
 }
 
 /* "exec-1a2b3c4d-2", or "exec-1a2b3c4d-n=4" with a parameter. */
@@ -548,9 +582,9 @@ static int make_commands(struct exec_cmd *e, bool label_given)
 		for (size_t v = 0; v < nvalues; v++, i++) {
 			struct exec_command *c = &e->cmds[i];
 
-			if (make_command(e, c, k, o->nvalues ? o->values[v] : NULL))
+			if (make_command(e, c, k, o->nvalues ? o->values[v] : NULL) ||
+			    assign_prepare(e, c, i, k))
 				return OPTIONS_ERROR;
-			assign_prepare(e, c, i, k);
 		}
 	return label_commands(e);
 }

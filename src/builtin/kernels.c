@@ -28,11 +28,13 @@
 #include "results/export-file.h"
 #include "results/record.h"
 #include "results/store.h"
+#include "results/tap.h"
 #include "vm/frame.h"
 #include "vm/guest.h"
 #include "vm/image.h"
 #include "vm/payload.h"
 #include "vm/qemu.h"
+#include "vm/result.h"
 #include "vm/vmlinux.h"
 
 #define BOOTS_MAX 100
@@ -41,6 +43,8 @@
 #define CONSOLE_TAIL_LINES 12
 /* The most a data port may hold: a frame and what the guest printed before. */
 #define DATA_MAX_BYTES (FRAME_MAX_BYTES + (1u << 20))
+/* The results of checks a boot of `-- verify` may bring: verify has 1,416. */
+#define GUEST_CHECKS_MAX KERNELS_CHECKS_MAX
 
 static const struct command_usage kernels_usage = {
 	.name = "kernels",
@@ -88,9 +92,8 @@ struct kernel {
 	size_t nruns, cap, labcap;
 	unsigned failed;	/* boots that brought no result */
 	unsigned problems;	/* doctor's boots that found a problem (exit 3) */
-	json_t *vdso;		/* the functions its vDSO exports (first boot's) */
-	char **outputs;		/* a checking command's output, per boot */
-	size_t noutputs, outcap;
+	char **vdso;		/* the functions its vDSO exports (first boot's) */
+	size_t noutputs;	/* a checking command's boots that reported */
 };
 
 struct kernels_cli {
@@ -136,7 +139,8 @@ static int kernel_option(const struct option_def *opt, const char *arg,
 	}
 	name = strndup(arg, (size_t)(eq - arg));
 	if (!store_label_valid(name, &why)) {
-		strbuf_addf(err, "--kernel '%s': the name %s", arg, why.buf);
+		strbuf_addf(err, "--kernel '%s': %s (the name is its runs' label)",
+			    arg, why.buf);
 		free(name);
 		return -1;
 	}
@@ -352,39 +356,77 @@ static void print_tail(int fd, unsigned n)
 }
 
 /*
- * A copy of a boot's console in --logs, else (for a failed boot) in
- * $XDG_STATE_HOME/clockbench/boots; its path in out, "" when not kept.
+ * Where boots' consoles are kept: --logs, else (a failed boot's)
+ * $XDG_STATE_HOME/clockbench/boots; "" when no directory can be named.
+ */
+static void logs_dir(const struct kernels_cli *o, char *dir, size_t len)
+{
+	const char *state = getenv("XDG_STATE_HOME"), *home = getenv("HOME");
+
+	dir[0] = '\0';
+	if (o->logs)
+		snprintf(dir, len, "%s", o->logs);
+	else if (state && *state)
+		snprintf(dir, len, "%s/clockbench/boots", state);
+	else if (home && *home)
+		snprintf(dir, len, "%s/.local/state/clockbench/boots", home);
+}
+
+/*
+ * A copy of a boot's console in the logs' directory; its path in out, ""
+ * when not kept (and a warning says why). The file is created in that
+ * directory only: named after the kernel (a name holds no '/'), opened
+ * relative to the directory, never through a link, never over a file.
  */
 static void keep_console(const struct kernels_cli *o, const struct boot_files *f,
 			 const struct kernel *k, unsigned boot, char *out, size_t len)
 {
-	const char *state = getenv("XDG_STATE_HOME"), *home = getenv("HOME");
-	struct strbuf text = STRBUF_INIT;
-	char dir[PATH_MAX];
-	int fd;
+	_cleanup_strbuf_ struct strbuf text = STRBUF_INIT;
+	char dir[PATH_MAX], name[NAME_MAX + 1];
+	int dfd = -1, fd = -1;
 
 	out[0] = '\0';
-	if (o->logs)
-		snprintf(dir, sizeof(dir), "%s", o->logs);
-	else if (state && *state)
-		snprintf(dir, sizeof(dir), "%s/clockbench/boots", state);
-	else if (home && *home)
-		snprintf(dir, sizeof(dir), "%s/.local/state/clockbench/boots", home);
-	else
+	logs_dir(o, dir, sizeof(dir));
+	if (!dir[0] || vm_file_read(f->console, 64u << 20, &text) != 0)
 		return;
-	if (vm_file_read(f->console, 64u << 20, &text) != 0 || mkdir_p_private(dir) != 0)
-		goto out;
-	snprintf(out, len, "%s/%s-boot%u-%ld.log", dir, k->name, boot, (long)getpid());
-	fd = open(out, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
-	if (fd < 0 || fd_write_all(fd, text.buf, text.len) != 0 || close(fd) != 0)
+	snprintf(name, sizeof(name), "%s-boot%u-%ld.log", k->name, boot, (long)getpid());
+	if (mkdir_p_private(dir) != 0 ||
+	    (dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0 ||
+	    (fd = openat(dfd, name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW,
+			 0600)) < 0 ||
+	    fd_write_all(fd, text.buf, text.len) != 0) {
+		warn_msg("cannot keep the console of %s's boot %u in %s: %s", k->name,
+			 boot, dir, strerror(errno));
+	} else {
+		snprintf(out, len, "%s/%s", dir, name);
+	}
+	if (fd >= 0 && close(fd) != 0 && out[0]) {
+		warn_msg("cannot keep the console in %s: %s", out, strerror(errno));
 		out[0] = '\0';
-out:
-	strbuf_release(&text);
+	}
+	if (dfd >= 0)
+		close(dfd);
+}
+
+/* --logs: a directory that exists or can be made, before the first boot. */
+static int check_logs(const struct kernels_cli *o)
+{
+	struct stat st;
+
+	if (!o->logs)
+		return 0;
+	if (mkdir_p_private(o->logs) == 0 && stat(o->logs, &st) == 0 &&
+	    S_ISDIR(st.st_mode))
+		return 0;
+	if (errno == EEXIST)
+		errno = ENOTDIR;
+	error_msg("--logs %s: cannot make it a directory: %s", o->logs, strerror(errno));
+	return -1;
 }
 
 static json_t *vm_facts(const struct kernels_cli *o, const struct vm_machine *m,
 			const struct kernel *k, unsigned boot, unsigned position,
-			const struct vm_outcome *out, const json_t *guest)
+			const struct vm_outcome *out, const struct guest_facts *guest)
 {
 	json_t *vm = json_pack("{s:s, s:s, s:s, s:s, s:i, s:i, s:f, s:i, s:i, s:b}",
 			       "kernel_name", k->name, "image", k->path,
@@ -399,8 +441,7 @@ static json_t *vm_facts(const struct kernels_cli *o, const struct vm_machine *m,
 							    m->accel_reason : ""));
 	json_object_set_new(vm, "append", json_string(o->append ? o->append : ""));
 	json_object_set_new(vm, "kernel_append", json_string(k->append ? k->append : ""));
-	if (guest)
-		json_object_set(vm, "guest", (json_t *)guest);
+	json_object_set_new(vm, "guest", guest_facts_json(guest));
 	return vm;
 }
 
@@ -444,65 +485,105 @@ static char *boot_run_label(const struct kernel *k, const struct stored_run *r,
 	return strbuf_detach(&sb);
 }
 
+/* The runs of a boot, read from its export and relabelled, for the store. */
+struct boot_runs {
+	struct export_file *f;
+	struct kernel *k;
+	const struct store_options *store;
+	json_t *vm;			/* the machine's facts */
+	size_t runs_in_boot;
+	char *labels[GUEST_RUNS_MAX];	/* each run's label, as stored */
+	size_t nlabels;
+};
+
+/* store_run_source: the next run of the boot, as the store keeps it. */
+static int next_boot_run(void *ctx, struct stored_run *r, struct strbuf *err)
+{
+	struct boot_runs *b = ctx;
+	int rc;
+
+	if (stop_signal) {
+		strbuf_setf(err, "stopped by signal %d", (int)stop_signal);
+		return -1;
+	}
+	rc = export_file_next(b->f, r, err);
+	if (rc != 1)
+		return rc;
+	if (b->nlabels == GUEST_RUNS_MAX) {
+		stored_run_free(r);
+		strbuf_setf(err, "the guest's result holds more than %d runs", GUEST_RUNS_MAX);
+		return -1;
+	}
+	char *label = boot_run_label(b->k, r, b->runs_in_boot);
+
+	free(r->label);
+	r->label = label;
+	b->labels[b->nlabels++] = xstrdup(label);
+	if (!json_is_object(r->env)) {
+		json_decref(r->env);
+		r->env = json_object();
+	}
+	/* Made by this command line: the guest's own ("bench --quick") is kept
+	 * with the machine's facts. */
+	json_t *vm = json_deep_copy(b->vm);
+
+	json_object_set(vm, "guest_argv", json_object_get(r->env, "argv"));
+	record_add_command_line(r->env, b->store);
+	json_object_set_new(r->env, "vm", vm);
+	return 1;
+}
+
 /*
- * The runs of a boot's export into the store, labelled after the kernel
- * (boot_run_label()) and carrying the machine's facts: how many, or -1
- * with err. They are read as import reads a file, so that every check of
- * a foreign run applies to what came out of the guest.
+ * The runs of a boot's export (the guest's result from r.export_at) into
+ * the store, all of them or none: read through once to check them and
+ * count them (a file is valid only once read whole), then imported in one
+ * transaction. How many, or -1 with err.
  */
 static int store_boot_runs(struct store *st, const struct store_options *store,
-			   const json_t *export, struct kernel *k, json_t *vm,
+			   const struct guest_result *res, struct kernel *k, json_t *vm,
 			   struct strbuf *err)
 {
-	struct export_file *f;
+	struct boot_runs b = { .k = k, .store = store, .vm = vm };
 	struct stored_run r;
-	size_t runs_in_boot = json_array_size(json_object_get(export, "runs"));
-	int rc, n = 0, fd = vm_file_new("export");
-	_cleanup_free_ char *text = json_encode(export, JSON_COMPACT);
+	int64_t ids[GUEST_RUNS_MAX];
+	size_t n = 0;
+	int rc;
 
-	if (fd < 0 || !text || fd_write_all(fd, text, strlen(text)) != 0) {
-		strbuf_setf(err, "cannot keep the boot's runs: %s", strerror(errno));
-		if (fd >= 0)
-			close(fd);
+	if (lseek(res->fd, res->export_at, SEEK_SET) < 0) {
+		strbuf_setf(err, "cannot read the guest's result: %s", strerror(errno));
 		return -1;
 	}
-	f = export_file_open_fd(fd, "the guest's export", err);
-	if (!f) {
-		close(fd);
+	b.f = export_file_open_fd(res->fd, "the guest's export", err);
+	if (!b.f)
 		return -1;
-	}
-	while ((rc = export_file_next(f, &r, err)) == 1) {
-		char *label = boot_run_label(k, &r, runs_in_boot);
-
-		free(r.label);
-		r.label = label;
-		if (!json_is_object(r.env)) {
-			json_decref(r.env);
-			r.env = json_object();
+	while ((rc = export_file_next(b.f, &r, err)) == 1) {
+		stored_run_free(&r);
+		if (export_file_runs(b.f) > GUEST_RUNS_MAX || stop_signal) {
+			strbuf_setf(err, stop_signal ? "stopped by signal %d" :
+				    "the guest's result holds more than %d runs",
+				    stop_signal ? (int)stop_signal : GUEST_RUNS_MAX);
+			rc = -1;
+			break;
 		}
-		/*
-		 * Made by this command line: the guest's own ("bench
-		 * --quick") is kept with the machine's facts.
-		 */
-		json_object_set(vm, "guest_argv", json_object_get(r.env, "argv"));
-		record_add_command_line(r.env, store);
-		json_object_set(r.env, "vm", vm);
-		rc = store_import_run(st, &r, err);
-		if (rc >= 0) {
+	}
+	b.runs_in_boot = export_file_runs(b.f);
+	if (rc == 0)
+		rc = export_file_rewind(b.f, err);
+	if (rc == 0)
+		rc = store_import_batch(st, next_boot_run, &b, ids, GUEST_RUNS_MAX, &n, err);
+	export_file_close(b.f);
+	for (size_t i = 0; i < b.nlabels; i++) {
+		if (rc == 0) {
 			grow_array((void **)&k->runs, &k->cap, k->nruns + 1, sizeof(*k->runs));
 			grow_array((void **)&k->labels, &k->labcap, k->nruns + 1,
 				   sizeof(*k->labels));
-			k->labels[k->nruns] = xstrdup(r.label);
-			k->runs[k->nruns++] = r.id;
-			n++;
+			k->labels[k->nruns] = b.labels[i];
+			k->runs[k->nruns++] = ids[i];
+		} else {
+			free(b.labels[i]);
 		}
-		stored_run_free(&r);
-		if (rc < 0)
-			break;
 	}
-	export_file_close(f);
-	close(fd);
-	return rc < 0 ? -1 : n;
+	return rc < 0 ? -1 : (int)n;
 }
 
 /*
@@ -511,30 +592,25 @@ static int store_boot_runs(struct store *st, const struct store_options *store,
  * boot), -1 with why otherwise; *usage when the command line itself was
  * refused, which every boot would repeat.
  */
-static int guest_status(const json_t *man, bool *usage, struct strbuf *err)
+static int guest_status(const struct guest_result *r, bool *usage, struct strbuf *err)
 {
-	const json_t *status = json_object_get(man, "status");
-	json_int_t code = json_integer_value(json_object_get(status, "exit"));
-
-	if (json_integer_value(json_object_get(man, "clockbench_guest")) !=
-	    GUEST_MANIFEST_VERSION) {
-		strbuf_setf(err, "the guest's result is of an unknown version");
+	if (r->error) {
+		strbuf_setf(err, "in the guest: %s", r->error);
 		return -1;
 	}
-	if (json_is_string(json_object_get(man, "error"))) {
-		strbuf_setf(err, "in the guest: %s",
-			    json_string_value(json_object_get(man, "error")));
+	if (!r->ran) {
+		strbuf_setf(err, "the guest's result says nothing of the command");
 		return -1;
 	}
-	if (json_object_get(status, "signal")) {
-		strbuf_setf(err, "the command was killed by signal %lld in the guest",
-			    (long long)json_integer_value(json_object_get(status, "signal")));
+	if (r->signal) {
+		strbuf_setf(err, "the command was killed by signal %d in the guest",
+			    r->signal);
 		return -1;
 	}
-	*usage = code == EXIT_USAGE;
-	if (code == EXIT_USAGE || code >= 126) {
-		strbuf_setf(err, "the command exited %lld in the guest%s", (long long)code,
-			    code == EXIT_USAGE ? " (a usage error)" : "");
+	*usage = r->exit_code == EXIT_USAGE;
+	if (r->exit_code == EXIT_USAGE || r->exit_code >= 126) {
+		strbuf_setf(err, "the command exited %d in the guest%s", r->exit_code,
+			    r->exit_code == EXIT_USAGE ? " (a usage error)" : "");
 		return -1;
 	}
 	return 0;
@@ -548,73 +624,84 @@ struct boot_ctx {
 	char *const *cmd;
 	size_t ncmd;
 	bool usage_error;	/* the guest refused the command line */
+	struct kernels_checks checks;	/* `-- verify`: its boots' results */
 };
+
+/* The first line of what the command printed, when it failed. */
+static void say_output(const struct guest_result *r)
+{
+	if (r->output && *r->output)
+		text_line(stderr, "  the command said: %.*s", (int)strcspn(r->output, "\n"),
+			  r->output);
+}
+
+/* The result of a command that stores nothing: its output. */
+static int take_output(struct boot_ctx *c, struct kernel *k, const struct guest_result *r,
+		       struct strbuf *err)
+{
+	if (streq(c->cmd[0], "verify")) {
+		struct tap_point *p;
+		size_t n = tap_parse(r->output ? r->output : "", &p);
+
+		tap_points_free(p, n);
+		if (n > GUEST_CHECKS_MAX) {
+			strbuf_setf(err, "the guest's result holds %zu check results, more "
+				    "than %d", n, GUEST_CHECKS_MAX);
+			return -1;
+		}
+		kernels_checks_add(&c->checks, (size_t)(k - c->o->kernels),
+				   r->output ? r->output : "");
+	}
+	k->noutputs++;
+	return 0;
+}
 
 /* The result the guest sent, stored: 0, or -1 with why in err. */
 static int take_result(struct boot_ctx *c, const struct boot_files *f, struct kernel *k,
 		       unsigned boot, unsigned position, const struct vm_outcome *out,
 		       struct strbuf *err)
 {
-	struct strbuf data = STRBUF_INIT, payload = STRBUF_INIT;
-	const json_t *export;
-	json_t *man = NULL, *vm;
-	json_error_t je;
+	struct strbuf data = STRBUF_INIT;
+	struct guest_result r;
+	json_t *vm;
 	int rc = -1;
 
 	if (vm_file_read(f->data, DATA_MAX_BYTES, &data) != 0) {
 		strbuf_setf(err, "cannot read the data port: %s", strerror(errno));
-		goto out;
+		strbuf_release(&data);
+		return -1;
 	}
-	if (frame_decode(data.buf, data.len, &payload, err))
+	rc = guest_result_decode(data.buf, data.len, &r, err);
+	strbuf_release(&data);
+	if (rc)
+		return -1;
+	if (guest_status(&r, &c->usage_error, err) != 0) {
+		say_output(&r);
 		goto out;
-	man = json_loadb(payload.buf, payload.len, 0, &je);
-	if (!json_is_object(man)) {
-		strbuf_setf(err, "the guest's result is not JSON: %s", je.text);
-		goto out;
-	}
-	if (guest_status(man, &c->usage_error, err) != 0) {
-		const char *output = json_string_value(json_object_get(man, "output"));
-
-		if (output && *output)
-			text_line(stderr, "  the command said: %.*s", (int)strcspn(output, "\n"),
-				  output);
-		goto out;
-	}
-	if (!k->vdso) {
-		json_t *fns = json_object_get(json_object_get(man, "guest"), "vdso_functions");
-
-		if (json_is_array(fns))
-			k->vdso = json_incref(fns);
 	}
 	/* doctor's verdict is its first line: what the boot found. */
-	if (streq(c->cmd[0], "doctor")) {
-		const char *output = json_string_value(json_object_get(man, "output"));
-
-		if (json_integer_value(json_object_get(json_object_get(man, "status"),
-						       "exit")) == EXIT_PROBLEM)
+	if (streq(c->cmd[0], "doctor") && r.output)
+		text_line(stderr, "  %s: %.*s", k->name, (int)strcspn(r.output, "\n"),
+			  r.output);
+	if (!r.has_export) {
+		rc = take_output(c, k, &r, err);
+	} else {
+		vm = vm_facts(c->o, c->m, k, boot, position, out, &r.facts);
+		rc = store_boot_runs(c->st, &c->o->store, &r, k, vm, err) < 0 ? -1 : 0;
+		json_decref(vm);
+	}
+	if (rc == 0) {
+		/* Counted once the boot's result is taken whole. */
+		if (streq(c->cmd[0], "doctor") && r.exit_code == EXIT_PROBLEM)
 			k->problems++;
-		if (output)
-			text_line(stderr, "  %s: %.*s", k->name, (int)strcspn(output, "\n"),
-				  output);
+		if (!k->vdso) {
+			k->vdso = xcalloc(r.facts.nvdso + 1, sizeof(char *));
+			for (size_t i = 0; i < r.facts.nvdso; i++)
+				k->vdso[i] = xstrdup(r.facts.vdso_functions[i]);
+		}
 	}
-	export = json_object_get(man, "export");
-	if (!json_is_object(export)) {
-		/* A command that stores nothing: its output is the result. */
-		const char *output = json_string_value(json_object_get(man, "output"));
-
-		grow_array((void **)&k->outputs, &k->outcap, k->noutputs + 1,
-			   sizeof(*k->outputs));
-		k->outputs[k->noutputs++] = xstrdup(output ? output : "");
-		rc = 0;
-		goto out;
-	}
-	vm = vm_facts(c->o, c->m, k, boot, position, out, json_object_get(man, "guest"));
-	rc = store_boot_runs(c->st, &c->o->store, export, k, vm, err) < 0 ? -1 : 0;
-	json_decref(vm);
 out:
-	json_decref(man);
-	strbuf_release(&data);
-	strbuf_release(&payload);
+	guest_result_free(&r);
 	return rc;
 }
 
@@ -764,7 +851,8 @@ static bool probe_kvm(const struct boot_ctx *c, const struct kernel *k,
 	struct vm_machine m = *c->m;
 	struct boot_files files = { -1, -1, -1, -1 };
 	struct strbuf initrd = STRBUF_INIT, append = STRBUF_INIT;
-	struct strbuf data = STRBUF_INIT, result = STRBUF_INIT;
+	struct strbuf data = STRBUF_INIT;
+	struct guest_result result;
 	struct vm_outcome out = { 0 };
 	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT, end = STRBUF_INIT;
 	char said[256];
@@ -788,8 +876,10 @@ static bool probe_kvm(const struct boot_ctx *c, const struct kernel *k,
 			reason = err.buf;
 		else if (!(reason = end_reason(&out, files.console, &end)) &&
 			 (vm_file_read(files.data, DATA_MAX_BYTES, &data) != 0 ||
-			  frame_decode(data.buf, data.len, &result, &err) != 0))
+			  guest_result_decode(data.buf, data.len, &result, &err) != 0))
 			reason = err.len ? err.buf : "no result came back";
+		else if (!reason)
+			guest_result_free(&result);
 	}
 	if (reason) {
 		qemu_complaint(files.log, said, sizeof(said));
@@ -804,7 +894,6 @@ static bool probe_kvm(const struct boot_ctx *c, const struct kernel *k,
 	strbuf_release(&initrd);
 	strbuf_release(&append);
 	strbuf_release(&data);
-	strbuf_release(&result);
 	return !reason;
 }
 
@@ -846,8 +935,8 @@ static void kernels_columns(const struct kernels_cli *o,
 			.name = k->name, .bootable = k->bootable, .why = k->why,
 			.release = k->image.release, .failed = k->failed,
 			.runs = k->runs, .nruns = k->nruns,
-			.outputs = k->outputs, .noutputs = k->noutputs,
-			.vdso = k->vdso,
+			.noutputs = k->noutputs,
+			.vdso = (const char *const *)k->vdso,
 		};
 	}
 }
@@ -880,11 +969,11 @@ static void install_stop(struct sigaction old[NSTOP], bool installed[NSTOP])
 		installed[i] = sigaction(stop_signals[i], &sa, &old[i]) == 0;
 }
 
-static void restore_stop(const struct sigaction old[NSTOP], const bool installed[NSTOP])
+static void restore_stop(const struct sigaction old[NSTOP], bool installed[NSTOP])
 {
 	for (size_t i = 0; i < NSTOP; i++)
 		if (installed[i])
-			sigaction(stop_signals[i], &old[i], NULL);
+			installed[i] = sigaction(stop_signals[i], &old[i], NULL) != 0;
 }
 
 /*
@@ -1055,10 +1144,9 @@ static void free_kernels(struct kernels_cli *o)
 		free(o->kernels[i].runs);
 		if (o->kernels[i].vmlinux >= 0)
 			close(o->kernels[i].vmlinux);
-		for (size_t b = 0; b < o->kernels[i].noutputs; b++)
-			free(o->kernels[i].outputs[b]);
-		free(o->kernels[i].outputs);
-		json_decref(o->kernels[i].vdso);
+		for (char **v = o->kernels[i].vdso; v && *v; v++)
+			free(*v);
+		free(o->kernels[i].vdso);
 	}
 }
 
@@ -1072,6 +1160,7 @@ int cmd_kernels(int argc, char **argv)
 	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT, why = STRBUF_INIT;
 	struct vm_machine m;
 	struct store *st = NULL;
+	struct boot_ctx c = { 0 };
 	int n, rc = 1, caught = 0;
 
 	n = parse_kernels_options(argc, argv, &o);
@@ -1088,7 +1177,7 @@ int cmd_kernels(int argc, char **argv)
 		error_msg("%s", err.buf);
 		goto out;
 	}
-	if (check_images(&o) != 0)
+	if (check_logs(&o) != 0 || check_images(&o) != 0)
 		goto out;
 	st = record_open(&o.store, STORE_WRITE, dbpath, sizeof(dbpath));
 	if (!st)
@@ -1099,7 +1188,7 @@ int cmd_kernels(int argc, char **argv)
 		.cpus = (unsigned)o.cpus, .memory_mb = (unsigned)o.memory_mb,
 		.timeout_s = o.timeout_s,
 	};
-	struct boot_ctx c = {
+	c = (struct boot_ctx){
 		.o = &o, .m = &m, .st = st, .payload = payload,
 		.cmd = argv, .ncmd = (size_t)n,
 	};
@@ -1117,6 +1206,12 @@ int cmd_kernels(int argc, char **argv)
 		}
 		goto out;
 	}
+	/*
+	 * What follows reads what the boots stored and prints it: bounded by
+	 * the limits on a guest's result, and stopped by a signal's default
+	 * action, as any reading command is.
+	 */
+	restore_stop(old, installed);
 	kernels_columns(&o, cols);
 	kernels_summary_print(stdout, cols, o.nkernels, o.boots);
 	/*
@@ -1124,7 +1219,8 @@ int cmd_kernels(int argc, char **argv)
 	 * git bisect run, as a worse cell is.
 	 */
 	if (streq(argv[0], "verify"))
-		caught += (int)kernels_check_matrix_print(stdout, cols, o.nkernels);
+		caught += (int)kernels_check_matrix_print(stdout, cols, o.nkernels,
+							  &c.checks);
 	if (streq(argv[0], "vdso"))
 		kernels_vdso_matrix_print(stdout, cols, o.nkernels);
 	for (size_t i = 0; i < o.nkernels; i++)
@@ -1132,6 +1228,7 @@ int cmd_kernels(int argc, char **argv)
 	rc = compare_kernels(&o, st, &caught) ? 1 : exit_status(&o, caught);
 out:
 	restore_stop(old, installed);
+	kernels_checks_free(&c.checks);
 	store_close(st);
 	free_kernels(&o);
 	return rc;

@@ -120,7 +120,15 @@ static bool locate_static_probe(struct doctor_static *s)
 		return false;
 	}
 	if (env) {
+		_cleanup_strbuf_ struct strbuf why = STRBUF_INIT;
+
 		snprintf(s->path, sizeof(s->path), "%s", env);
+		if (access(s->path, F_OK) == 0 && !program_trusted(s->path, &why)) {
+			snprintf(s->skip_reason, sizeof(s->skip_reason),
+				 "CLOCKBENCH_STATIC_PROBE=%.300s is not run: %s", s->path,
+				 why.buf);
+			return false;
+		}
 	} else {
 		n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 		if (n < 0) {

@@ -8,6 +8,8 @@
 #include "basic/util.h"
 #include "results/tap.h"
 
+#include <jansson.h>
+
 /* What a kernel's boots said of one check: each result's count. */
 struct check_row {
 	char *name;
@@ -15,16 +17,59 @@ struct check_row {
 	char *message[KERNELS_MAX];	/* the first boot's, for what is not a pass */
 };
 
-static struct check_row *find_row(struct check_row **rows, size_t *n, size_t *cap,
-				  const char *name)
+/*
+ * The row of check name, added when new and within the limit (NULL past
+ * it). The index maps a name to its row (jansson's object is a hash
+ * table): a search through the rows for each line of each boot would take
+ * the square of their number.
+ */
+static struct check_row *find_row(struct kernels_checks *m, const char *name)
 {
-	for (size_t i = *n; i-- > 0;)
-		if (streq((*rows)[i].name, name))
-			return &(*rows)[i];
-	grow_array((void **)rows, cap, *n + 1, sizeof(**rows));
-	memset(&(*rows)[*n], 0, sizeof(**rows));
-	(*rows)[*n].name = xstrdup(name);
-	return &(*rows)[(*n)++];
+	json_t *at = json_object_get(m->index, name);
+
+	if (at)
+		return &m->rows[json_integer_value(at)];
+	if (m->nrows == KERNELS_CHECKS_MAX)
+		return NULL;
+	grow_array((void **)&m->rows, &m->cap, m->nrows + 1, sizeof(*m->rows));
+	memset(&m->rows[m->nrows], 0, sizeof(*m->rows));
+	m->rows[m->nrows].name = xstrdup(name);
+	json_object_set_new(m->index, name, json_integer((json_int_t)m->nrows));
+	return &m->rows[m->nrows++];
+}
+
+void kernels_checks_add(struct kernels_checks *m, size_t k, const char *output)
+{
+	struct tap_point *p;
+	size_t npoints = tap_parse(output, &p);
+
+	if (!m->index)
+		m->index = json_object();
+	for (size_t i = 0; i < npoints; i++) {
+		struct check_row *r = find_row(m, p[i].name);
+
+		m->failed += p[i].result == TAP_FAIL;
+		if (!r) {
+			m->dropped++;
+			continue;
+		}
+		r->count[k][p[i].result]++;
+		if (p[i].result != TAP_PASS && !r->message[k])
+			r->message[k] = xstrndup(p[i].message, KERNELS_MESSAGE_MAX);
+	}
+	tap_points_free(p, npoints);
+}
+
+void kernels_checks_free(struct kernels_checks *m)
+{
+	for (size_t i = 0; i < m->nrows; i++) {
+		free(m->rows[i].name);
+		for (size_t k = 0; k < KERNELS_MAX; k++)
+			free(m->rows[i].message[k]);
+	}
+	free(m->rows);
+	json_decref(m->index);
+	memset(m, 0, sizeof(*m));
 }
 
 /* "pass", or "fail 1/3" when the boots of one kernel disagree. */
@@ -103,28 +148,11 @@ static void print_row(FILE *f, const struct check_row *r,
  * check results were failures, for --fail-on.
  */
 size_t kernels_check_matrix_print(FILE *f, const struct kernels_column *cols,
-				  size_t n)
+				  size_t n, const struct kernels_checks *m)
 {
-	size_t failed = 0;
+	const struct check_row *rows = m->rows;
+	size_t nrows = m->nrows, width = 5, differ = 0;
 
-	struct check_row *rows = NULL;
-	size_t nrows = 0, cap = 0, width = 5, differ = 0;
-
-	for (size_t k = 0; k < n; k++)
-		for (size_t b = 0; b < cols[k].noutputs; b++) {
-			struct tap_point *p;
-			size_t npoints = tap_parse(cols[k].outputs[b], &p);
-
-			for (size_t i = 0; i < npoints; i++) {
-				struct check_row *r = find_row(&rows, &nrows, &cap, p[i].name);
-
-				r->count[k][p[i].result]++;
-				failed += p[i].result == TAP_FAIL;
-				if (p[i].result != TAP_PASS && !r->message[k])
-					r->message[k] = xstrdup(p[i].message);
-			}
-			tap_points_free(p, npoints);
-		}
 	for (size_t i = 0; i < nrows; i++)
 		if (row_differs(&rows[i], cols, n)) {
 			size_t w = text_width(rows[i].name, TEXT_UNCAPPED);
@@ -163,64 +191,51 @@ size_t kernels_check_matrix_print(FILE *f, const struct kernels_column *cols,
 			  cols[k].name, cols[k].noutputs, sum[TAP_PASS],
 			  sum[TAP_FAIL], sum[TAP_SKIP], sum[TAP_XFAIL]);
 	}
-	for (size_t i = 0; i < nrows; i++) {
-		free(rows[i].name);
-		for (size_t k = 0; k < n; k++)
-			free(rows[i].message[k]);
-	}
-	free(rows);
-	return failed;
-}
-
-/* Whether kernel k's vDSO exports the function name. */
-static bool exports(const struct kernels_column *k, const char *name)
-{
-	size_t i;
-	json_t *v;
-
-	json_array_foreach(k->vdso, i, v)
-		if (streq(json_string_value(v), name))
-			return true;
-	return false;
+	if (m->dropped)
+		text_line(f, "# %zu results of checks past the first %d names are "
+			  "counted above only as failures, not shown", m->dropped,
+			  KERNELS_CHECKS_MAX);
+	return m->failed;
 }
 
 /*
  * `-- vdso`: the functions each kernel's vDSO exports, side by side, every
- * function any of them exports a row.
+ * function any of them exports a row, in the order first seen. One pass
+ * through every list into a name -> kernels map (a hash table, each
+ * kernel a bit), so the work grows with the names, not their square.
  */
 void kernels_vdso_matrix_print(FILE *f, const struct kernels_column *cols,
 			       size_t n)
 {
-	json_t *all = json_array(), *v;
-	size_t i, width = 8, differ = 0;
+	json_t *all = json_object(), *v;
+	size_t width = 8, differ = 0;
+	json_int_t booted = 0;
+	const char *name;
 
-	for (size_t k = 0; k < n; k++)
-		json_array_foreach(cols[k].vdso, i, v) {
-			size_t j;
-			json_t *w;
-			bool seen = false;
+	for (size_t k = 0; k < n; k++) {
+		if (!cols[k].vdso)
+			continue;
+		booted |= (json_int_t)1 << k;
+		for (const char *const *p = cols[k].vdso; *p; p++) {
+			json_int_t mask = json_integer_value(json_object_get(all, *p));
 
-			json_array_foreach(all, j, w)
-				seen |= json_equal(v, w);
-			if (!seen)
-				json_array_append(all, v);
+			json_object_set_new(all, *p, json_integer(mask | (json_int_t)1 << k));
 		}
-	json_array_foreach(all, i, v) {
-		const char *name = json_string_value(v);
-		size_t yes = 0, booted = 0;
-
-		for (size_t k = 0; k < n; k++)
-			if (cols[k].vdso) {
-				booted++;
-				yes += exports(&cols[k], name);
-			}
-		differ += yes != booted;
-		if (strlen(name) > width)
-			width = strlen(name);
+	}
+	if (!booted) {
+		fputc('\n', f);
+		text_line(f, "# vDSO functions by kernel: no boot brought its kernel's back");
+		json_decref(all);
+		return;
+	}
+	json_object_foreach(all, name, v) {
+		differ += json_integer_value(v) != booted;
+		if (text_width(name, TEXT_UNCAPPED) > width)
+			width = text_width(name, TEXT_UNCAPPED);
 	}
 	fputc('\n', f);
 	text_line(f, "# vDSO functions by kernel: %zu, %zu exported by every kernel, "
-		  "%zu not", json_array_size(all), json_array_size(all) - differ, differ);
+		  "%zu not", json_object_size(all), json_object_size(all) - differ, differ);
 	text_put_cell(f, "function", TEXT_UNCAPPED, width, TEXT_LEFT);
 	for (size_t k = 0; k < n; k++)
 		if (cols[k].vdso) {
@@ -228,13 +243,13 @@ void kernels_vdso_matrix_print(FILE *f, const struct kernels_column *cols,
 			text_put_cell(f, cols[k].name, TEXT_UNCAPPED, 10, TEXT_LEFT);
 		}
 	fputc('\n', f);
-	json_array_foreach(all, i, v) {
-		text_put_cell(f, json_string_value(v), TEXT_UNCAPPED, width, TEXT_LEFT);
+	json_object_foreach(all, name, v) {
+		text_put_cell(f, name, TEXT_UNCAPPED, width, TEXT_LEFT);
 		for (size_t k = 0; k < n; k++)
 			if (cols[k].vdso) {
 				fputs("  ", f);
-				text_put_cell(f, exports(&cols[k], json_string_value(v)) ?
-					      "yes" : "-", TEXT_UNCAPPED, 10, TEXT_LEFT);
+				text_put_cell(f, json_integer_value(v) >> k & 1 ? "yes" : "-",
+					      TEXT_UNCAPPED, 10, TEXT_LEFT);
 			}
 		fputc('\n', f);
 	}

@@ -863,7 +863,10 @@ struct export_file *export_file_open_fd(int fd, const char *name,
 
 	f->fd = fd;
 	f->own_fd = false;
-	if (export_file_rewind(f, err)) {
+	f->start = lseek(fd, 0, SEEK_CUR);
+	if (f->start < 0 || export_file_rewind(f, err)) {
+		if (f->start < 0)
+			strbuf_setf(err, "cannot read %s: %s", name, strerror(errno));
 		export_file_close(f);
 		return NULL;
 	}

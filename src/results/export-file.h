@@ -33,7 +33,10 @@ struct export_file;
  */
 struct export_file *export_file_open(const char *name, struct strbuf *err);
 
-/* The same from an open file, read from its start, which stays open. */
+/*
+ * The same from an open file, read from its offset now (where the text
+ * starts: rewinding comes back there); fd stays open.
+ */
 struct export_file *export_file_open_fd(int fd, const char *name,
 					struct strbuf *err);
 

@@ -154,6 +154,8 @@ static int check_store(const struct store_options *o, char *path, size_t len,
 	/* A server's store is created, or upgraded, by this first connection. */
 	if (store_is_url(path))
 		st = store_open_access(path, STORE_WRITE, err);
+	else if (store_check_link(path, err))
+		return -1;
 	else if (stat(path, &sb) != 0 && errno == ENOENT)
 		return check_creatable(path, create_dirs, err);
 	/* Empty: another process has just created it and is writing its schema. */

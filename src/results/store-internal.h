@@ -40,9 +40,7 @@ uint32_t *decode_rounds(const unsigned char *p, size_t bytes, size_t n);
 const char *str(const char *s);
 int column_json(const struct sql_row *r, int col, json_t **out);
 
-/* The first control character of s, or NULL (store-json.c); whether s has
- * a uuid's form (store-select.c). */
-const char *find_control(const char *s);
+/* Whether s has a uuid's form (store-select.c). */
 bool uuid_like(const char *s);
 
 #endif

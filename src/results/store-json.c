@@ -13,6 +13,7 @@
 
 #include "basic/json.h"
 #include "basic/strbuf.h"
+#include "basic/text.h"
 #include "basic/util.h"
 
 /* ---- JSON: the export format ---------------------------------------- */
@@ -155,21 +156,6 @@ static const char *json_type_name(const json_t *j)
 }
 
 /*
- * The first control character in s: C0, DEL, or C1 (U+0080 to U+009F in
- * UTF-8), which terminals act on; NULL when there is none.
- */
-const char *find_control(const char *s)
-{
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		if (*p < 0x20 || *p == 0x7f)
-			return (const char *)p;
-		if (*p == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f)
-			return (const char *)p;
-	}
-	return NULL;
-}
-
-/*
  * Text as clockbench writes it: no NUL (SQLite text would cut it short),
  * at most max bytes, no control character (every command prints it).
  */
@@ -187,7 +173,7 @@ static int check_text(const char *s, size_t len, const char *where, size_t max,
 			where, len, max);
 		return -1;
 	}
-	bad = find_control(s);
+	bad = text_find_control(s);
 	if (bad) {
 		strbuf_setf(err, "%s: contains a control character (byte %zu)",
 			where, (size_t)(bad - s));
@@ -584,7 +570,7 @@ static int check_json_texts(const json_t *j, char *where, size_t len,
 		}
 	} else if (json_is_object(j)) {
 		json_object_foreach((json_t *)j, key, v) {
-			snprintf(where + len, cap - len, ".%s", find_control(key) ?
+			snprintf(where + len, cap - len, ".%s", text_find_control(key) ?
 				 "(key)" : key);
 			if (check_text(key, strlen(key), where, STORE_TEXT_MAX, err) ||
 			    check_json_texts(v, where, strlen(where), cap, err))

@@ -335,6 +335,41 @@ int store_import_run(struct store *st, struct stored_run *run, struct strbuf *er
 	return write_run(st, run, true, err);
 }
 
+int store_import_batch(struct store *st, store_run_source next, void *ctx,
+		       int64_t *ids, size_t max, size_t *n, struct strbuf *err)
+{
+	struct stored_run run;
+	int rc;
+
+	*n = 0;
+	if (st->ops->begin(st, true, "starting to import", err))
+		return -1;
+	while ((rc = next(ctx, &run, err)) == 1) {
+		if (*n == max) {
+			strbuf_setf(err, "more than %zu runs", max);
+			rc = -1;
+		} else if (stored_run_check(&run, err) == 0) {
+			stored_run_fill_defaults(&run);
+			rc = insert_run(st, &run, err);
+			if (rc == 1)
+				strbuf_setf(err, "run %s is stored already", run.uuid);
+		} else {
+			rc = -1;
+		}
+		if (rc == 0)
+			ids[(*n)++] = run.id;
+		stored_run_free(&run);
+		if (rc != 0)
+			break;
+	}
+	if (rc != 0 || st->ops->commit(st, "importing the runs", err)) {
+		rollback(st);
+		*n = 0;
+		return -1;
+	}
+	return 0;
+}
+
 /* ---- removing ------------------------------------------------------- */
 
 static int count_row(const struct sql_row *r, void *ctx)

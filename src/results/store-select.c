@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "basic/strbuf.h"
+#include "basic/text.h"
 #include "basic/util.h"
 
 /* ---- finding -------------------------------------------------------- */
@@ -451,8 +452,14 @@ bool store_label_valid(const char *label, struct strbuf *err)
 		strbuf_setf(err, "a label cannot be a uuid: that reads as a run");
 		return false;
 	}
-	if (find_control(label)) {
+	if (text_find_control(label)) {
 		strbuf_setf(err, "a label cannot hold control characters");
+		return false;
+	}
+	/* Files are named after labels (kernels' console logs): a name only. */
+	if (strchr(label, '/') || streq(label, ".") || streq(label, "..")) {
+		strbuf_setf(err, "a label cannot hold '/' or be '.' or '..': files are "
+			    "named after it");
 		return false;
 	}
 	/* Labels travel in JSON exports, which are UTF-8. */

@@ -198,6 +198,25 @@ static bool parent_dir_exists(const char *path, char *dir, size_t len)
 }
 
 /* What is at path before SQLite sees it. *create: nothing yet. */
+/*
+ * SQLite follows a symbolic link itself, and creates its target: a link is
+ * taken only to an existing store, never to a name that would be created
+ * (or an empty file written) at the other end.
+ */
+int store_check_link(const char *path, struct strbuf *err)
+{
+	struct stat sb;
+
+	if (lstat(path, &sb) != 0 || !S_ISLNK(sb.st_mode))
+		return 0;
+	if (stat(path, &sb) == 0 && !(S_ISREG(sb.st_mode) && sb.st_size == 0))
+		return 0;
+	strbuf_setf(err, "%s is a symbolic link to %s: a store is read through a "
+		    "link only when one is there (give the path itself)", path,
+		    errno == ENOENT ? "a file that does not exist" : "an empty file");
+	return -1;
+}
+
 static int check_path(const char *path, enum store_access access, bool *create,
 		      struct strbuf *err)
 {
@@ -210,6 +229,8 @@ static int check_path(const char *path, enum store_access access, bool *create,
 			"(set HOME or XDG_DATA_HOME, or give --db)");
 		return -1;
 	}
+	if (store_check_link(path, err))
+		return -1;
 	if (stat(path, &sb) == 0) {
 		if (S_ISDIR(sb.st_mode)) {
 			strbuf_setf(err, "%s is a directory, not a results database",

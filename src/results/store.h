@@ -141,6 +141,8 @@ bool store_is_url(const char *db);
 char *store_display_name(const char *db);
 /* 0 when libpq can parse url; else -1 with the reason ("missing "=" after ..."). */
 int store_check_url(const char *url, struct strbuf *err);
+/* A --db that is a symbolic link leads to a store: 0, or -1 with why. */
+int store_check_link(const char *path, struct strbuf *err);
 
 enum store_access {
 	STORE_READ,	/* read-only: the file must exist and hold a store ("no
@@ -306,9 +308,20 @@ int stored_run_check(const struct stored_run *run, struct strbuf *err);
 int store_import_run(struct store *st, struct stored_run *run, struct strbuf *err);
 
 /*
+ * Several runs in one transaction, all of them or none: next(ctx, run, err)
+ * gives each in turn (1; 0 after the last; -1 with err), each passes the
+ * gate, and a run whose uuid is stored already is an error here (a batch
+ * is new runs: a guest's boot). 0 with their ids in ids[0..*n); -1 with
+ * err and nothing stored (*n = 0), also past max runs.
+ */
+typedef int (*store_run_source)(void *ctx, struct stored_run *run, struct strbuf *err);
+int store_import_batch(struct store *st, store_run_source next, void *ctx,
+		       int64_t *ids, size_t max, size_t *n, struct strbuf *err);
+
+/*
  * Checks of what users type. A label is 1 to 64 printable bytes, not a
- * number (that reads as a run id) and not starting with '-'; err says
- * what is wrong. A date is a prefix of "2026-11-30T13:50:02Z" cut after
+ * number (that reads as a run id), not starting with '-', without '/' and
+ * not '.' or '..' (a file may be named after it); err says what is wrong. A date is a prefix of "2026-11-30T13:50:02Z" cut after
  * the year, month, day, minute or second (' ' may stand for 'T').
  */
 bool store_label_valid(const char *label, struct strbuf *err);

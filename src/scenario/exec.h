@@ -42,7 +42,8 @@ char *exec_shell_quote(const char *w);
  * line split into words as sh splits a simple command: blanks separate,
  * '...' is literal, "..." keeps \\ \" \$ \` escapes, a backslash outside
  * quotes takes the next character literally. What only a shell can do
- * (unquoted | & ; < > ( ) $ ` * ?, or ~ opening a word) is refused, since
+ * (unquoted | & ; < > ( ) $ ` * ?, ~ opening a word, or a newline, which
+ * ends a command there) is refused, since
  * the words run without one: NULL with the reason in err (which names no
  * option: the caller says how to get a shell). Otherwise a
  * NULL-terminated array of at least one word (exec_free_words()).
@@ -173,8 +174,9 @@ int exec_run(const char *program, char *const *argv, const struct exec_io *io,
 
 /*
  * The program that measures the harness: clockbench-empty, a static
- * program that does nothing, next to the running binary (or
- * $CLOCKBENCH_EMPTY_PROGRAM); /bin/true when it is not installed. Returns
+ * program that does nothing, next to the running binary (no variable
+ * names another: it would run as whoever runs exec); /bin/true when it is
+ * not installed. Returns
  * what it is, for the report: "clockbench-empty (static, does nothing)", or
  * dynamically linked when the toolchain could not link it statically.
  */

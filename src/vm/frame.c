@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -66,17 +67,28 @@ static int parse_length(const char *p, const char *end, size_t *length,
 	return 0;
 }
 
-static int decompress(const char *z, size_t zlen, struct strbuf *payload,
-		      struct strbuf *err)
+/*
+ * Inflate z into fd a block at a time. The frame's header states its
+ * content size and is checked against max first; zstd's checksum and the
+ * size actually produced are checked at the end.
+ */
+static int decompress(const char *z, size_t zlen, int fd, size_t max,
+		      size_t *size, struct strbuf *err)
 {
-	unsigned long long size = ZSTD_getFrameContentSize(z, zlen);
-	size_t got;
-	char *buf;
+	unsigned long long declared = ZSTD_getFrameContentSize(z, zlen);
+	_cleanup_free_ char *block = NULL;
+	ZSTD_inBuffer in = { z, zlen, 0 };
+	ZSTD_DStream *ds;
+	size_t produced = 0, rc = 1;
 
-	if (size == ZSTD_CONTENTSIZE_ERROR || size == ZSTD_CONTENTSIZE_UNKNOWN ||
-	    size > FRAME_MAX_BYTES) {
+	if (declared == ZSTD_CONTENTSIZE_ERROR || declared == ZSTD_CONTENTSIZE_UNKNOWN) {
 		strbuf_setf(err, "the result arrived damaged: not a zstd "
 			    "frame of a known size");
+		return -1;
+	}
+	if (declared > max) {
+		strbuf_setf(err, "the result is %llu bytes inflated, more than the "
+			    "%zu accepted", declared, max);
 		return -1;
 	}
 	if (ZSTD_findFrameCompressedSize(z, zlen) != zlen) {
@@ -84,22 +96,44 @@ static int decompress(const char *z, size_t zlen, struct strbuf *payload,
 			    "does not fill the %zu bytes announced", zlen);
 		return -1;
 	}
-	buf = xmalloc(size ? size : 1);
-	got = ZSTD_decompress(buf, size, z, zlen);
-	if (ZSTD_isError(got) || got != size) {
-		strbuf_setf(err, "the result arrived damaged: %s",
-			    ZSTD_isError(got) ? ZSTD_getErrorName(got) : "short");
-		free(buf);
+	ds = ZSTD_createDStream();
+	if (!ds)
+		fatal("out of memory");
+	block = xmalloc(ZSTD_DStreamOutSize());
+	while (rc != 0) {
+		ZSTD_outBuffer out = { block, ZSTD_DStreamOutSize(), 0 };
+
+		rc = ZSTD_decompressStream(ds, &out, &in);
+		if (ZSTD_isError(rc) || (out.pos == 0 && in.pos == in.size && rc != 0)) {
+			strbuf_setf(err, "the result arrived damaged: %s",
+				    ZSTD_isError(rc) ? ZSTD_getErrorName(rc) : "short");
+			break;
+		}
+		produced += out.pos;
+		if (produced > declared) {
+			strbuf_setf(err, "the result arrived damaged: more than "
+				    "the %llu bytes its frame declares", declared);
+			break;
+		}
+		if (out.pos && fd_write_all(fd, block, out.pos) != 0) {
+			strbuf_setf(err, "cannot keep the result: %s", strerror(errno));
+			break;
+		}
+	}
+	ZSTD_freeDStream(ds);
+	if (rc != 0 || produced > declared)
+		return -1;
+	if (produced != declared) {
+		strbuf_setf(err, "the result arrived damaged: %zu of the %llu "
+			    "bytes its frame declares", produced, declared);
 		return -1;
 	}
-	strbuf_reset(payload);
-	strbuf_add(payload, buf, got);
-	free(buf);
+	*size = produced;
 	return 0;
 }
 
-int frame_decode(const char *buf, size_t len, struct strbuf *payload,
-		 struct strbuf *err)
+int frame_decode(const char *buf, size_t len, int out_fd, size_t max,
+		 size_t *size, struct strbuf *err)
 {
 	const char *head = memmem(buf, len, FRAME_HEAD, strlen(FRAME_HEAD));
 	const char *data;
@@ -127,5 +161,5 @@ int frame_decode(const char *buf, size_t len, struct strbuf *payload,
 			    "after its %zu bytes", length);
 		return -1;
 	}
-	return decompress(data, length, payload, err);
+	return decompress(data, length, out_fd, max, size, err);
 }

@@ -22,8 +22,12 @@
 
 #include "basic/strbuf.h"
 
-/* The largest payload a frame may carry, before and after compression. */
-#define FRAME_MAX_BYTES (256u << 20)
+/*
+ * The most a frame carries compressed. The receiver sets what it accepts
+ * decompressed (frame_decode()'s max): a frame says its content size in
+ * its header, and a size over max is refused before a byte is inflated.
+ */
+#define FRAME_MAX_BYTES (64u << 20)
 
 /* payload as a frame, appended to out: 0, or -1 with the reason in err. */
 int frame_encode(const void *payload, size_t len, struct strbuf *out,
@@ -32,11 +36,14 @@ int frame_encode(const void *payload, size_t len, struct strbuf *out,
 /*
  * The payload of the frame in buf (a serial port's capture: the guest
  * sends one frame, and the first head found is it; the compressed bytes
- * after it are never searched), into payload: 0; or -1 with what was wrong
- * in err ("no result arrived", "the result arrived cut short after N of M
- * bytes", "the result arrived damaged: ...").
+ * after it are never searched), written to out_fd as it is inflated, a
+ * block at a time: at most max bytes are ever held or written. 0 with the
+ * payload's size in *size; or -1 with what was wrong in err ("no result
+ * arrived", "the result arrived cut short after N of M bytes", "the
+ * result arrived damaged: ...", "the result is N bytes inflated, more
+ * than the M accepted").
  */
-int frame_decode(const char *buf, size_t len, struct strbuf *payload,
-		 struct strbuf *err);
+int frame_decode(const char *buf, size_t len, int out_fd, size_t max,
+		 size_t *size, struct strbuf *err);
 
 #endif

@@ -16,15 +16,15 @@
 
 #include "probe/vdso.h"
 #include "basic/json.h"
+#include "basic/text.h"
 #include "vm/frame.h"
 #include "vm/guest.h"
+#include "vm/result.h"
 
 #define GUEST_DATA_PORT "/dev/ttyS1"
 #define GUEST_OUTPUT "/tmp/output"
 #define GUEST_EXPORT "/tmp/export.json"
 #define GUEST_ARGS_MAX (64u << 10)
-/* What of the command's own output travels with the result. */
-#define GUEST_OUTPUT_MAX (4u << 20)
 
 static void say(const char *fmt, ...) _printf_(1, 2);
 static void say(const char *fmt, ...)
@@ -143,7 +143,11 @@ static json_t *status_json(int status)
 	return json_pack("{s:i}", "signal", WIFSIGNALED(status) ? WTERMSIG(status) : 0);
 }
 
-/* A text file as a JSON string; bytes that are not UTF-8 become '?'. */
+/*
+ * A text file as a JSON string the host accepts (vm/result.h): control
+ * characters but newlines and tabs become '?', and so does every byte
+ * when the text is not UTF-8.
+ */
 static json_t *file_string(const char *path, size_t max)
 {
 	char *s = read_text_file(path, max);
@@ -151,6 +155,13 @@ static json_t *file_string(const char *path, size_t max)
 
 	if (!s)
 		return json_null();
+	for (char *p = s; (p = (char *)text_find_control(p)); p++) {
+		if (*p == '\n' || *p == '\t')
+			continue;
+		if ((unsigned char)*p == 0xc2)
+			*p++ = '?';	/* a C1 control: both of its bytes */
+		*p = '?';
+	}
 	j = json_string(s);
 	if (!j) {
 		for (char *p = s; *p; p++)
@@ -170,23 +181,30 @@ static double boottime_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+/* Each function name once, as many as the host takes (vm/result.h). */
 static int add_vdso_function(const struct vdso_symbol *sym, void *ctx)
 {
-	if (sym->is_func)
-		json_array_append_new(ctx, json_string(sym->name));
+	struct guest_facts *f = ctx;
+
+	if (!sym->is_func || f->nvdso == GUEST_NAMES_MAX ||
+	    strlen(sym->name) > GUEST_NAME_MAX)
+		return 0;
+	for (size_t i = 0; i < f->nvdso; i++)
+		if (streq(f->vdso_functions[i], sym->name))
+			return 0;
+	f->vdso_functions[f->nvdso++] = xstrdup(sym->name);
 	return 0;
 }
 
 /* The functions the guest kernel's vDSO exports, whatever the command. */
-static json_t *vdso_functions(void)
+static void vdso_functions(struct guest_facts *f)
 {
 	struct vdso_image img;
 	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
-	json_t *a = json_array();
 
+	f->vdso_functions = xcalloc(GUEST_NAMES_MAX + 1, sizeof(char *));
 	if (vdso_self(&img, &err) == 0)
-		vdso_foreach_symbol(&img, add_vdso_function, a);
-	return a;
+		vdso_foreach_symbol(&img, add_vdso_function, f);
 }
 
 #define GUEST_CLOCKSOURCE "/sys/devices/system/clocksource/clocksource0/current_clocksource"
@@ -226,62 +244,102 @@ static double wait_clocksource_settled(void)
 	return waited;
 }
 
+/* A line of a file, as a fact: "" when it cannot be read. */
+static char *fact_line(const char *path, size_t max)
+{
+	char *buf = xcalloc(1, max + 1);
+
+	read_line_file(path, buf, max + 1);
+	return buf;
+}
+
 /* What the host records of the guest: its kernel and how it booted. */
 static json_t *guest_facts(double booted_s, double settle_s)
 {
+	struct guest_facts f = {
+		.init_reached_s = booted_s, .clocksource_wait_s = settle_s,
+		.cpus = (int)sysconf(_SC_NPROCESSORS_ONLN),
+	};
 	struct utsname u;
-	char cs[128] = "", avail[512] = "", cmdline[4096] = "";
+	json_t *j;
 
 	uname(&u);
-	read_line_file(GUEST_CLOCKSOURCE, cs, sizeof(cs));
-	read_line_file("/sys/devices/system/clocksource/clocksource0/available_clocksource",
-		       avail, sizeof(avail));
-	read_line_file("/proc/cmdline", cmdline, sizeof(cmdline));
-	return json_pack("{s:s, s:s, s:s, s:s, s:s, s:f, s:f, s:i, s:o}",
-			 "release", u.release, "version", u.version,
-			 "cmdline", cmdline, "clocksource", cs,
-			 "available_clocksources", avail,
-			 "init_reached_s", booted_s,
-			 "clocksource_wait_s", settle_s,
-			 "cpus", (int)sysconf(_SC_NPROCESSORS_ONLN),
-			 "vdso_functions", vdso_functions());
+	f.release = xstrdup(u.release);
+	f.version = xstrdup(u.version);
+	f.clocksource = fact_line(GUEST_CLOCKSOURCE, 127);
+	f.available_clocksources = fact_line(
+		"/sys/devices/system/clocksource/clocksource0/available_clocksource", 511);
+	f.cmdline = fact_line("/proc/cmdline", 4095);
+	vdso_functions(&f);
+	j = guest_facts_json(&f);
+	free(f.release);
+	free(f.version);
+	free(f.clocksource);
+	free(f.available_clocksources);
+	free(f.cmdline);
+	for (size_t i = 0; i < f.nvdso; i++)
+		free(f.vdso_functions[i]);
+	free(f.vdso_functions);
+	return j;
 }
 
-/* The command's stored runs, as `clockbench export --all` wrote them. */
-static json_t *exported_runs(void)
+/*
+ * The command's stored runs, as `clockbench export --all` wrote them, into
+ * out as they are: the host reads the file with its export reader.
+ */
+static void exported_runs(struct strbuf *out, json_t *manifest)
 {
 	static char arg0[] = "clockbench", arg1[] = "export", arg2[] = "--format",
 		    arg3[] = "json", arg4[] = "--all";
 	char *argv[] = { arg0, arg1, arg2, arg3, arg4, NULL };
-	json_error_t e;
+	struct stat st;
+	char *text;
 	int status;
 
 	if (access("/tmp/results.db", F_OK) != 0)
-		return json_null();
+		return;
 	if (run_child(argv, GUEST_EXPORT, &status) != 0 || !WIFEXITED(status) ||
 	    WEXITSTATUS(status) != 0) {
 		say("export of the stored runs failed");
-		return json_null();
+		json_object_set_new(manifest, "error",
+				    json_string("the export of the stored runs failed"));
+		return;
 	}
-	json_t *j = json_load_file(GUEST_EXPORT, 0, &e);
-
-	return j ? j : json_null();
+	if (stat(GUEST_EXPORT, &st) != 0 ||
+	    (size_t)st.st_size > GUEST_RESULT_MAX - GUEST_MANIFEST_MAX) {
+		say("the stored runs are too large to send");
+		json_object_set_new(manifest, "error", json_string("the stored "
+				    "runs are more than the host accepts: take fewer "
+				    "samples (--budget, --rounds)"));
+		return;
+	}
+	text = read_text_file(GUEST_EXPORT, (size_t)st.st_size);
+	if (text)
+		strbuf_adds(out, text);
+	free(text);
 }
 
-static void send_frame(json_t *manifest)
+/* MANIFEST '\0' EXPORT, as one frame on the data port. */
+static void send_frame(json_t *manifest, const struct strbuf *export)
 {
-	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT, payload = STRBUF_INIT;
 	struct strbuf frame = STRBUF_INIT;
 	char *text = json_encode(manifest, JSON_COMPACT);
 	struct termios t;
 	int fd;
 
-	if (!text || frame_encode(text, strlen(text), &frame, &err)) {
-		say("cannot encode the result: %s", text ? err.buf : "out of memory");
-		free(text);
+	if (!text) {
+		say("cannot encode the result: out of memory");
 		return;
 	}
+	strbuf_adds(&payload, text);
+	strbuf_addch(&payload, '\0');
+	strbuf_add(&payload, export->buf, export->len);
 	free(text);
+	if (frame_encode(payload.buf, payload.len, &frame, &err)) {
+		say("cannot encode the result: %s", err.buf);
+		return;
+	}
 	fd = open(GUEST_DATA_PORT, O_WRONLY | O_NOCTTY);
 	if (fd < 0) {
 		say("cannot open %s: %s", GUEST_DATA_PORT, strerror(errno));
@@ -303,6 +361,7 @@ static void send_frame(json_t *manifest)
 
 void guest_init(void)
 {
+	_cleanup_strbuf_ struct strbuf export = STRBUF_INIT;
 	double booted_s = boottime_s(), settle_s;
 	json_t *manifest;
 	char **argv;
@@ -330,10 +389,10 @@ void guest_init(void)
 					    json_real(boottime_s() - t0));
 			json_object_set_new(manifest, "output",
 					    file_string(GUEST_OUTPUT, GUEST_OUTPUT_MAX));
-			json_object_set_new(manifest, "export", exported_runs());
+			exported_runs(&export, manifest);
 		}
 	}
-	send_frame(manifest);
+	send_frame(manifest, &export);
 	json_decref(manifest);
 	sync();
 	reboot(RB_POWER_OFF);

@@ -4,8 +4,8 @@
  * /init. As process 1 it mounts what the commands need, runs the command
  * the host put in GUEST_ARGS (as a child: a crash of process 1 would
  * panic the kernel), exports the runs it stored, sends everything to the
- * host over the second serial port as one frame (vm/frame.h) and powers
- * the machine off. It never returns.
+ * host over the second serial port as one frame (vm/frame.h, in the form
+ * vm/result.h reads) and powers the machine off. It never returns.
  */
 #ifndef CLOCKBENCH_VM_GUEST_H
 #define CLOCKBENCH_VM_GUEST_H
@@ -14,8 +14,6 @@
 
 /* The command line of the boot: its arguments, each ended by a NUL. */
 #define GUEST_ARGS "/clockbench/args"
-/* The result's format (the manifest's "clockbench_guest"). */
-#define GUEST_MANIFEST_VERSION 1
 /*
  * What the guest prints on the console once it runs the command: a boot
  * stopped without it never reached clockbench (the kernel hung or died

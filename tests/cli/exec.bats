@@ -423,12 +423,48 @@ kernel_config() {
 	[ "$(tr '\n' ' ' <"$T/log")" = "1 3 5 5 3 1 " ]
 	usage_error "invalid -P 'n=3..1'" exec -P n=3..1 -c 'echo {n}'
 	usage_error "invalid -P 'n=1..4..0'" exec -P n=1..4..0 -c 'echo {n}'
-	# --shell: the value reaches the line quoted, so it stays one word.
-	run cb exec -n 1 --no-save --shell -L 'v=$(touch pwned);x' \
-		-c "printf '%s|' {v} > $T/out"
-	[ "$status" -eq 0 ]
-	[ ! -e pwned ] && [ ! -e "$T/pwned" ]
-	[ "$(cat "$T/out")" = '$(touch pwned);x|' ]
+}
+
+@test "a value stays data wherever {v} stands: a literal word without a shell, refused in a shell line" {
+	cd "$T"
+	values=('$(touch pwned)' '`touch pwned`' "'; touch pwned; '" '"; touch pwned; "'
+		'a b' 'x;touch pwned' '*' '\' '~' '#x' 'a|touch pwned' '$HOME')
+	templates=('printf %s {v}' "printf %s '{v}'" 'printf %s "{v}"' 'printf %s x{v}y')
+	for v in "${values[@]}"; do
+		for t in "${templates[@]}"; do
+			# No shell: one literal word, printed as given.
+			run cb exec -n 1 --no-save --show-output -L "v=$v" -c "$t"
+			if [ "$status" -eq 0 ]; then
+				[[ "$output" == *"$v"* ]] || { echo "$t | $v: $output"; false; }
+			else
+				# The template itself needs a shell (a quote the value
+				# closed is no concern of a literal word): a usage error.
+				[ "$status" -eq 2 ]
+			fi
+			# A shell line, the command's or the prepare's: refused, naming it.
+			for where in --shell -p; do
+				if [ "$where" = -p ]; then
+					args=(-p "$t" -c "true {v}")
+				else
+					args=(--shell -c "$t")
+				fi
+				run cb exec -n 1 --no-save -L "v=$v" "${args[@]}"
+				[ "$status" -eq 2 ] || { echo "$where $t | $v: $status $output"; false; }
+				[[ "$output" == *"the value '"*"' holds '"*"', which a shell reads as code or a blank: in ${where/-p/--prepare} a value is pasted into the line as it is"* ]]
+			done
+		done
+	done
+	[ ! -e pwned ]
+	# A plain word works in every place, quoted or not.
+	for t in "${templates[@]}"; do
+		run cb exec -n 2 --no-save --show-output --shell -L 'v=a-1.5,b_2/x' -c "$t"
+		[ "$status" -eq 0 ]
+		[[ "$output" == *"a-1.5"* && "$output" == *"b_2/x"* ]]
+	done
+	# A newline ends a command in a shell: without one it is refused.
+	usage_error "a newline separates commands in a shell: give one -c per command" \
+		exec -n 2 -c $'echo a\ntouch pwned' -c true
+	[ ! -e pwned ]
 }
 
 # ---- disturbance -------------------------------------------------------------

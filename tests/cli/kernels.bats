@@ -4,9 +4,10 @@
 # here) with the static clockbench as init, boots interleaved and stored,
 # and what a boot that fails, hangs or is interrupted leaves behind.
 #
-# `make check` builds the guest (CLOCKBENCH_GUEST) and fetches the kernels
-# (CLOCKBENCH_TEST_KERNELS, scripts/test-kernels); other runs of the suite
-# (the sanitizer build, i386) skip the boots, saying why.
+# `make check` and `make check-sanitize` build the guests (CLOCKBENCH_GUEST,
+# CLOCKBENCH_HOSTILE_GUEST) and fetch the kernels (CLOCKBENCH_TEST_KERNELS,
+# scripts/test-kernels); other runs of the suite (i386, the emulated
+# architectures) skip the boots, saying why.
 
 bats_require_minimum_version 1.5.0
 
@@ -91,7 +92,13 @@ no_qemu_left() {
 	usage_error "no command to run in the guest" kernels --kernel a=/x
 	usage_error "'compare' cannot run in the guest" kernels --kernel a=/x -- compare a b
 	usage_error "expected NAME=IMAGE" kernels --kernel /boot/vmlinuz -- bench
-	usage_error "the name " kernels --kernel 12=/x -- bench
+	usage_error "--kernel '12=/x': a label cannot be a number: that reads as a run id (the name is its runs' label)" \
+		kernels --kernel 12=/x -- bench
+	# A name names files (the kept consoles): never a path.
+	for name in ../escaped a/b . ..; do
+		usage_error "--kernel '$name=/x': a label cannot hold '/' or be '.' or '..'" \
+			kernels --kernel "$name=/x" -- bench
+	done
 	usage_error "given twice" kernels --kernel a=/x --kernel a=/y -- bench
 	usage_error "invalid --boots" kernels --kernel a=/x --boots 0 -- bench
 	usage_error "--kernel-append 'b=x': expected NAME=ARGS after the --kernel" \
@@ -312,4 +319,118 @@ import_as() {
 		fi
 		[ -z "$(ls -A "$TMPDIR")" ]
 	done
+}
+
+# ---- a hostile guest ---------------------------------------------------
+#
+# tests/hostile-guest.c boots as /init in place of clockbench and sends
+# what a hostile or broken kernel image could (issue 27's red team): each
+# result is refused whole, naming the field, and nothing of it is stored.
+
+need_hostile() {
+	need_boots
+	[ -x "${CLOCKBENCH_HOSTILE_GUEST:-}" ] ||
+		skip "no hostile guest (it is built static, without sanitizers)"
+}
+
+hex() { xxd -p | tr -d '\n'; }
+
+# A manifest as the guest writes it, with jq's filter $1 applied.
+manifest() {
+	jq -nc "{clockbench_guest: 2, guest: {release: \"6.12\", version: \"#1\",
+		cmdline: \"console=ttyS0\", clocksource: \"tsc\",
+		available_clocksources: \"tsc hpet\", init_reached_s: 1.5,
+		clocksource_wait_s: 0, cpus: 2, vdso_functions: [\"__vdso_time\"]},
+		status: {exit: 0}, command_s: 1, output: \"\"} | ${1:-.}"
+}
+
+# One boot of the hostile guest with the words after `-- vdso`; the store
+# must be empty afterwards, and no qemu left.
+#   hostile WORD...
+hostile() {
+	run_boots --separate-stderr cb kernels --guest "$CLOCKBENCH_HOSTILE_GUEST" \
+		--kernel h="$K612" --boots 1 --timeout 120 -- vdso "$@"
+	echo "$stderr"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"h ($R612): 1 boots, 1 failed; runs none"* ]]
+	no_qemu_left
+	[ "$(cb runs --format json)" = "[]" ]
+}
+
+@test "a hostile guest: a wrong type, 200,000 names, a deep manifest: refused, field named, nothing stored" {
+	need_hostile
+	# Before: SIGSEGV in the vDSO matrix (strlen of a NULL name).
+	hostile build "$(manifest '.guest.vdso_functions = [1]' | hex)" 0 - 0
+	[[ "$stderr" == *"h: boot 1 failed after "*"s: the guest's result: guest.vdso_functions[0]: not a string"* ]]
+	# Before: the matrix's de-duplication ran for minutes, deaf to signals.
+	hostile build "$(manifest '.guest.vdso_functions = ["@NAMES@"]' | sed 's/"@NAMES@"/@NAMES@/' | hex)" 200000 - 0
+	[[ "$stderr" == *"the guest's result: its manifest holds more than 4096 values"* ]]
+	hostile build "$(manifest '.output = [[[[[["deep"]]]]]]' | hex)" 0 - 0
+	[[ "$stderr" == *"the guest's result: its manifest is nested more than 4 deep"* ]]
+	hostile build "$(manifest '.guest.cmdline = "a\u001b]0;x\u0007"' | hex)" 0 - 0
+	[[ "$stderr" == *"the guest's result: guest.cmdline: contains a control character (byte 1)"* ]]
+}
+
+@test "a hostile guest: a frame that inflates to 255 MiB is refused from its header" {
+	need_hostile
+	# 24.6 KB that inflated whole and went to json_loadb: 7.7 GB resident.
+	m=$(manifest)
+	frame=$("$CLOCKBENCH_HOSTILE_GUEST" bomb-hex "$(printf %s "$m" | hex)" $((255 << 20)))
+	[ "${#frame}" -lt 65536 ]
+	hostile raw "$frame"
+	# The manifest, its NUL and the bomb.
+	[[ "$stderr" == *"the result is $((${#m} + 1 + (255 << 20))) bytes inflated, more than the 134217728 accepted"* ]]
+}
+
+# A real run of this machine as the guest would export it, its uuid made
+# the copy's number (@N@) and its label $1.
+run_template() {
+	cb bench --quick --api time --path vdso --no-save --format json --samples |
+		jq -c --arg l "$1" '.runs[0] | .uuid = "00000000-0000-4000-8000-@N@" | .label = $l'
+}
+
+@test "a hostile guest: 2,000 runs in a boot are refused, none stored" {
+	need_hostile
+	# Before: one boot stored 20,000 runs (92 MB) and then could not compare them.
+	hostile build "$(manifest | hex)" 0 "$(run_template h | hex)" 2000
+	[[ "$stderr" == *"the guest's result holds more than 32 runs"* ]]
+}
+
+@test "a hostile guest: a boot whose sixth run is bad stores none of the five before it" {
+	need_hostile
+	tpl=$(run_template h)
+	{
+		printf '{"clockbench_export": 1, "runs": ['
+		for i in 1 2 3 4 5; do printf '%s,' "${tpl//@N@/00000000000$i}"; done
+		jq -c '.label = "bad\u0007label"' <<<"${tpl//@N@/000000000006}"
+		printf ']}'
+	} >"$T/export.json"
+	jq -e '.runs | length == 6' "$T/export.json"
+	hostile raw "$("$CLOCKBENCH_HOSTILE_GUEST" file-hex "$(manifest | hex)" "$T/export.json")"
+	[[ "$stderr" == *"runs[5].label: contains a control character"* ]]
+	# The same export with a good sixth run is stored whole: six runs, one
+	# transaction, labelled after the kernel.
+	sed 's/bad\\u0007label/good/' "$T/export.json" >"$T/good.json"
+	run_boots --separate-stderr cb kernels --guest "$CLOCKBENCH_HOSTILE_GUEST" --kernel h="$K612" \
+		--boots 1 --timeout 120 -- vdso raw \
+		"$("$CLOCKBENCH_HOSTILE_GUEST" file-hex "$(manifest | hex)" "$T/good.json")"
+	echo "$stderr"
+	[ "$status" -eq 0 ]
+	run cb runs --format json
+	jq -e 'length == 6 and all(.label | startswith("h"))' <<<"$output"
+}
+
+@test "--logs: made when missing, refused when it is a file; a console is kept inside it" {
+	need_hostile
+	touch "$T/file"
+	for logs in "$T/file" "$T/file/x"; do
+		run --separate-stderr cb kernels --kernel h="$K612" --logs "$logs" -- vdso
+		[ "$status" -eq 1 ]
+		[[ "$stderr" == *"--logs $logs: cannot make it a directory: Not a directory"* ]]
+	done
+	run_boots --separate-stderr cb kernels --guest "$CLOCKBENCH_HOSTILE_GUEST" \
+		--kernel h="$K612" --boots 1 --timeout 120 --logs "$T/new/logs" -- vdso raw 00
+	[ "$status" -eq 1 ]
+	ls "$T"/new/logs/h-boot1-*.log
+	[ "$(ls "$T/new" | wc -l)" -eq 1 ]
 }

@@ -16,6 +16,8 @@
 #include <string.h>
 
 #include "basic/json.h"
+#include "basic/strbuf.h"
+#include "basic/util.h"
 
 /* x alone in an array, as json_encode() writes it (compact). */
 static char *encoded(double x)
@@ -222,6 +224,55 @@ static void test_print_indents_and_ends_line(void **state)
 	json_decref(a);
 }
 
+/*
+ * The count before a parse: every member name, scalar, array and object
+ * is one value; strings hide their brackets, commas and escaped quotes.
+ */
+static void test_text_within_counts_values(void **state)
+{
+	static const struct {
+		const char *text;
+		size_t values, depth;
+	} cases[] = {
+		{ "{}", 1, 1 },
+		{ "{\"a\": [1, 2.5e3, true, null]}", 7, 2 },
+		{ "[\"[{,}]\\\"[[\", -0.5, {\"k\": \"v\"}]", 6, 2 },
+		{ "  [ [ [ ] ] ]  ", 3, 3 },
+		{ "{},{},{}", 3, 1 },
+	};
+	_cleanup_strbuf_ struct strbuf why = STRBUF_INIT;
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		const char *t = cases[i].text;
+
+		assert_true(json_text_within(t, strlen(t), cases[i].values,
+					     cases[i].depth, &why));
+		assert_false(json_text_within(t, strlen(t), cases[i].values - 1, 64, &why));
+		assert_string_equal(why.buf + strlen(why.buf) - 6, "values");
+		if (cases[i].depth > 1) {
+			assert_false(json_text_within(t, strlen(t), 100,
+						      cases[i].depth - 1, &why));
+			assert_non_null(strstr(why.buf, "is nested more than"));
+		}
+	}
+}
+
+/* A bomb of "{}," is refused at the limit, having read no further. */
+static void test_text_within_stops_at_the_limit(void **state)
+{
+	const size_t len = 3u << 20;
+	_cleanup_free_ char *bomb = xmalloc(len);
+	_cleanup_strbuf_ struct strbuf why = STRBUF_INIT;
+
+	(void)state;
+	for (size_t i = 0; i < len; i++)
+		bomb[i] = "{},"[i % 3];
+	assert_false(json_text_within(bomb, len, 4096, 4, &why));
+	assert_string_equal(why.buf, "holds more than 4096 values");
+	assert_true(json_text_within(bomb, len, len / 3, 1, &why));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -231,6 +282,8 @@ int main(void)
 		cmocka_unit_test(test_not_finite_is_null),
 		cmocka_unit_test(test_strings_and_integers_untouched),
 		cmocka_unit_test(test_print_indents_and_ends_line),
+		cmocka_unit_test(test_text_within_counts_values),
+		cmocka_unit_test(test_text_within_stops_at_the_limit),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

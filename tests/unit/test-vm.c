@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Unit tests of vm/: the frame a guest's result crosses the serial port
- * in (whole, cut short, changed, absent), the initramfs's cpio entries,
+ * in (whole, cut short, changed, absent, a bomb), the result's gate (each
+ * field, each limit), the initramfs's cpio entries,
  * what a kernel image file is taken for, and the vmlinux unpacked from a
  * bzImage in every compression the kernel's build uses.
  */
@@ -36,10 +37,11 @@
 #include "vm/image.h"
 #include "vm/initramfs.h"
 #include "vm/qemu.h"
+#include "vm/result.h"
 #include "vm/vmlinux.h"
 
 static const char payload[] =
-	"{\"clockbench_guest\": 1, \"export\": {\"runs\": []}, \"output\": \"ok\\n\"}";
+	"{\"clockbench_guest\": 2, \"output\": \"ok\\n\"}";
 
 static void encode(struct strbuf *frame)
 {
@@ -50,6 +52,25 @@ static void encode(struct strbuf *frame)
 	assert_int_equal(frame_encode(payload, sizeof(payload) - 1, frame, &err), 0);
 }
 
+/* frame_decode() into a memfd, read back into out: its return. */
+static int decode(const char *buf, size_t len, size_t max, struct strbuf *out,
+		  struct strbuf *err)
+{
+	int fd = vm_file_new("test");
+	size_t size = 0;
+	int rc;
+
+	assert_true(fd >= 0);
+	strbuf_reset(out);
+	rc = frame_decode(buf, len, fd, max, &size, err);
+	if (rc == 0) {
+		assert_int_equal(vm_file_read(fd, max, out), 0);
+		assert_int_equal(out->len, size);
+	}
+	close(fd);
+	return rc;
+}
+
 static void test_frame_round_trip(void **state)
 {
 	struct strbuf frame = STRBUF_INIT, out = STRBUF_INIT;
@@ -57,7 +78,7 @@ static void test_frame_round_trip(void **state)
 
 	(void)state;
 	encode(&frame);
-	assert_int_equal(frame_decode(frame.buf, frame.len, &out, &err), 0);
+	assert_int_equal(decode(frame.buf, frame.len, 1 << 20, &out, &err), 0);
 	assert_int_equal(out.len, sizeof(payload) - 1);
 	assert_memory_equal(out.buf, payload, out.len);
 	strbuf_release(&frame);
@@ -72,7 +93,7 @@ static void test_frame_cut_short_at_every_length(void **state)
 	(void)state;
 	encode(&frame);
 	for (size_t len = 0; len < frame.len; len++) {
-		assert_int_equal(frame_decode(frame.buf, len, &out, &err), -1);
+		assert_int_equal(decode(frame.buf, len, 1 << 20, &out, &err), -1);
 		assert_true(strstr(err.buf, "no result arrived") || strstr(err.buf, "cut short") ||
 			    strstr(err.buf, "damaged"));
 	}
@@ -95,7 +116,7 @@ static void test_frame_every_changed_byte_is_refused(void **state)
 	for (size_t i = start; i < frame.len; i++) {
 		for (unsigned bit = 0; bit < 8; bit += 3) {
 			frame.buf[i] ^= (char)(1u << bit);
-			assert_int_equal(frame_decode(frame.buf, frame.len, &out, &err), -1);
+			assert_int_equal(decode(frame.buf, frame.len, 1 << 20, &out, &err), -1);
 			frame.buf[i] ^= (char)(1u << bit);
 		}
 	}
@@ -111,13 +132,191 @@ static void test_frame_absent_or_lying(void **state)
 	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
 
 	(void)state;
-	assert_int_equal(frame_decode("", 0, &out, &err), -1);
+	assert_int_equal(decode("", 0, 1 << 20, &out, &err), -1);
 	assert_non_null(strstr(err.buf, "no result arrived"));
-	assert_int_equal(frame_decode(huge, sizeof(huge) - 1, &out, &err), -1);
+	assert_int_equal(decode(huge, sizeof(huge) - 1, 1 << 20, &out, &err), -1);
 	assert_non_null(strstr(err.buf, "without a valid length"));
-	assert_int_equal(frame_decode(bad, sizeof(bad) - 1, &out, &err), -1);
+	assert_int_equal(decode(bad, sizeof(bad) - 1, 1 << 20, &out, &err), -1);
 	assert_non_null(strstr(err.buf, "not a zstd frame"));
 	strbuf_release(&out);
+}
+
+/*
+ * A bomb: 8 MiB of "{}," compress to a few hundred bytes. A frame that
+ * inflates past what the receiver accepts is refused from its header,
+ * before a byte is inflated; one just within it inflates whole.
+ */
+static void test_frame_bomb_refused_before_inflating(void **state)
+{
+	const size_t len = 8u << 20;
+	_cleanup_free_ char *bomb = xmalloc(len);
+	struct strbuf frame = STRBUF_INIT, out = STRBUF_INIT;
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
+
+	(void)state;
+	for (size_t i = 0; i < len; i++)
+		bomb[i] = "{},"[i % 3];
+	assert_int_equal(frame_encode(bomb, len, &frame, &err), 0);
+	assert_true(frame.len < 4096);
+	assert_int_equal(decode(frame.buf, frame.len, len - 1, &out, &err), -1);
+	assert_string_equal(err.buf, "the result is 8388608 bytes inflated, more than "
+			    "the 8388607 accepted");
+	assert_int_equal(out.len, 0);
+	assert_int_equal(decode(frame.buf, frame.len, len, &out, &err), 0);
+	assert_int_equal(out.len, len);
+	strbuf_release(&frame);
+	strbuf_release(&out);
+}
+
+/* ---- a guest's result ------------------------------------------------ */
+
+#define FACTS "\"guest\": {\"release\": \"6.12\", \"version\": \"#1\", " \
+	"\"cmdline\": \"x\", \"clocksource\": \"tsc\", " \
+	"\"available_clocksources\": \"tsc\", \"init_reached_s\": 1.5, " \
+	"\"clocksource_wait_s\": 0, \"cpus\": 2, " \
+	"\"vdso_functions\": [\"__vdso_time\", \"__vdso_getcpu\"]}"
+
+/* manifest '\0' export, as a frame, decoded: guest_result_decode()'s return. */
+static int decode_result(const char *manifest, const char *export,
+			 struct guest_result *r, struct strbuf *err)
+{
+	struct strbuf text = STRBUF_INIT, frame = STRBUF_INIT;
+	int rc;
+
+	strbuf_adds(&text, manifest);
+	strbuf_addch(&text, '\0');
+	strbuf_adds(&text, export);
+	assert_int_equal(frame_encode(text.buf, text.len, &frame, err), 0);
+	strbuf_reset(err);
+	rc = guest_result_decode(frame.buf, frame.len, r, err);
+	strbuf_release(&text);
+	strbuf_release(&frame);
+	return rc;
+}
+
+static void test_result_decoded_once(void **state)
+{
+	struct guest_result r;
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
+	char export[32];
+	json_t *facts;
+
+	(void)state;
+	assert_int_equal(decode_result("{\"clockbench_guest\": 2, " FACTS ", \"status\": "
+				       "{\"exit\": 3}, \"command_s\": 2.5, \"output\": "
+				       "\"a\\tb\\n\", \"unknown\": {\"x\": 1}}",
+				       "{\"runs\": []}", &r, &err), 0);
+	assert_true(r.ran);
+	assert_int_equal(r.exit_code, 3);
+	assert_string_equal(r.output, "a\tb\n");
+	assert_int_equal(r.facts.nvdso, 2);
+	assert_string_equal(r.facts.vdso_functions[1], "__vdso_getcpu");
+	assert_true(r.has_export);
+	assert_int_equal(pread(r.fd, export, 12, r.export_at), 12);
+	assert_memory_equal(export, "{\"runs\": []}", 12);
+	/* What the runs keep: the facts known, nothing the guest added. */
+	facts = guest_facts_json(&r.facts);
+	assert_int_equal(json_object_size(facts), 9);
+	assert_int_equal(json_integer_value(json_object_get(facts, "cpus")), 2);
+	json_decref(facts);
+	guest_result_free(&r);
+	assert_int_equal(decode_result("{\"clockbench_guest\": 2, " FACTS ", \"error\": "
+				       "\"no command\"}", "", &r, &err), 0);
+	assert_false(r.ran);
+	assert_false(r.has_export);
+	assert_string_equal(r.error, "no command");
+	guest_result_free(&r);
+}
+
+/* Every field that is not what the guest writes is refused, named. */
+static void test_result_refused_field_by_field(void **state)
+{
+	static const struct {
+		const char *manifest, *why;
+	} cases[] = {
+		{ "[]", "the guest's result: its manifest is not a JSON object" },
+		{ "{\"clockbench_guest\": 2,", "the guest's result: its manifest is not JSON: " },
+		{ "{\"clockbench_guest\": 1}", "is of format 1, this clockbench reads 2" },
+		{ "{\"clockbench_guest\": 2}", "the guest's result: guest: missing" },
+		{ "{\"clockbench_guest\": 2, \"guest\": {\"release\": 1}}",
+		  "the guest's result: guest.release: not a string" },
+		{ "{\"clockbench_guest\": 2, " FACTS ", \"output\": \"\\u001b[2J\"}",
+		  "the guest's result: output: contains a control character (byte 0)" },
+		{ "{\"clockbench_guest\": 2, " FACTS ", \"output\": \"a\\u0000b\"}",
+		  "its manifest is not JSON: \\u0000 is not allowed" },
+		{ "{\"clockbench_guest\": 2, " FACTS ", \"status\": {\"exit\": 300}}",
+		  "the guest's result: status.exit: 300, not within [0, 255]" },
+		{ "{\"clockbench_guest\": 2, " FACTS ", \"status\": {\"exit\": 0}}",
+		  "the guest's result: command_s: missing" },
+		{ "{\"clockbench_guest\": 2, \"guest\": [[[[[1]]]]]}",
+		  "the guest's result: its manifest is nested more than 4 deep" },
+	};
+	struct guest_result r;
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		assert_int_equal(decode_result(cases[i].manifest, "", &r, &err), -1);
+		if (!strstr(err.buf, cases[i].why))
+			fail_msg("case %zu: %s", i, err.buf);
+		assert_int_equal(r.fd, -1);
+	}
+}
+
+/* The vDSO's names: strings, symbol names, each once, at most 256. */
+static void test_result_names_bounded(void **state)
+{
+	static const char *const lists[][2] = {
+		{ "[1]", "guest.vdso_functions[0]: not a string" },
+		{ "[\"a b\"]", "guest.vdso_functions[0]: not a symbol name" },
+		{ "[\"\"]", "guest.vdso_functions[0]: not a symbol name" },
+		{ "[\"x\", \"x\"]", "guest.vdso_functions[1]: 'x' listed twice" },
+		{ "{}", "guest.vdso_functions: not a list" },
+	};
+	struct strbuf m = STRBUF_INIT;
+	struct guest_result r;
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(lists); i++) {
+		strbuf_reset(&m);
+		strbuf_addf(&m, "{\"clockbench_guest\": 2, \"guest\": {\"release\": \"r\", "
+			    "\"version\": \"v\", \"cmdline\": \"\", \"clocksource\": \"\", "
+			    "\"available_clocksources\": \"\", \"init_reached_s\": 1, "
+			    "\"clocksource_wait_s\": 0, \"cpus\": 1, \"vdso_functions\": %s}}",
+			    lists[i][0]);
+		assert_int_equal(decode_result(m.buf, "", &r, &err), -1);
+		if (!strstr(err.buf, lists[i][1]))
+			fail_msg("list %zu: %s", i, err.buf);
+	}
+	/* 257 names: one more than a result may list. */
+	strbuf_reset(&m);
+	strbuf_adds(&m, "{\"clockbench_guest\": 2, \"guest\": {\"release\": \"r\", "
+		    "\"version\": \"v\", \"cmdline\": \"\", \"clocksource\": \"\", "
+		    "\"available_clocksources\": \"\", \"init_reached_s\": 1, "
+		    "\"clocksource_wait_s\": 0, \"cpus\": 1, \"vdso_functions\": [");
+	for (int i = 0; i <= GUEST_NAMES_MAX; i++)
+		strbuf_addf(&m, "%s\"f%d\"", i ? ", " : "", i);
+	strbuf_adds(&m, "]}}");
+	assert_int_equal(decode_result(m.buf, "", &r, &err), -1);
+	assert_non_null(strstr(err.buf, "guest.vdso_functions: 257 names, more than 256"));
+	strbuf_release(&m);
+}
+
+/* A manifest without its end within GUEST_MANIFEST_MAX is not read on. */
+static void test_result_manifest_bounded(void **state)
+{
+	const size_t len = GUEST_MANIFEST_MAX + 1;
+	_cleanup_free_ char *text = xmalloc(len + 1);
+	struct guest_result r;
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
+
+	(void)state;
+	memset(text, ' ', len);
+	text[len] = '\0';
+	assert_int_equal(decode_result(text, "", &r, &err), -1);
+	assert_string_equal(err.buf, "the guest's result: no manifest within its first "
+			    "5242880 bytes");
 }
 
 /* A newc header's field k (0: ino ... 12: check) of the entry at p. */
@@ -433,6 +632,11 @@ int main(void)
 		cmocka_unit_test(test_frame_cut_short_at_every_length),
 		cmocka_unit_test(test_frame_every_changed_byte_is_refused),
 		cmocka_unit_test(test_frame_absent_or_lying),
+		cmocka_unit_test(test_frame_bomb_refused_before_inflating),
+		cmocka_unit_test(test_result_decoded_once),
+		cmocka_unit_test(test_result_refused_field_by_field),
+		cmocka_unit_test(test_result_names_bounded),
+		cmocka_unit_test(test_result_manifest_bounded),
 		cmocka_unit_test(test_initramfs_entries),
 		cmocka_unit_test(test_image_bzimage_release),
 		cmocka_unit_test(test_image_not_a_kernel),
