@@ -207,13 +207,16 @@ int store_check_link(const char *path, struct strbuf *err)
 {
 	struct stat sb;
 
+	bool there;
+
 	if (lstat(path, &sb) != 0 || !S_ISLNK(sb.st_mode))
 		return 0;
-	if (stat(path, &sb) == 0 && !(S_ISREG(sb.st_mode) && sb.st_size == 0))
+	there = stat(path, &sb) == 0;
+	if (there && !(S_ISREG(sb.st_mode) && sb.st_size == 0))
 		return 0;
 	strbuf_setf(err, "%s is a symbolic link to %s: a store is read through a "
 		    "link only when one is there (give the path itself)", path,
-		    errno == ENOENT ? "a file that does not exist" : "an empty file");
+		    there ? "an empty file" : "a file that does not exist");
 	return -1;
 }
 

@@ -188,6 +188,26 @@ hres_coarse='["realtime", "monotonic", "monotonic-raw", "boottime", "tai",
 	jq -e '.static_probe.skip_reason | contains("disabled")' <<<"$output"
 }
 
+@test "CLOCKBENCH_STATIC_PROBE runs only a program that no one else can write" {
+	T=$BATS_TEST_TMPDIR
+	# A program that leaves a mark if it ever runs.
+	printf '#!/bin/sh\ntouch %s/ran\n' "$T" >"$T/probe"
+	chmod 0777 "$T/probe"
+	CLOCKBENCH_STATIC_PROBE="$T/probe" run doctor_json --api time
+	jq -e --arg p "$T/probe" '.static_probe.ran == false and .static_probe.skip_reason
+		== "CLOCKBENCH_STATIC_PROBE=\($p) is not run: writable by others"' <<<"$output"
+	chmod 0775 "$T/probe"
+	CLOCKBENCH_STATIC_PROBE="$T/probe" run doctor_json --api time
+	jq -e '.static_probe.skip_reason | endswith("is not run: writable by its group")' <<<"$output"
+	if [ "$(id -u)" -eq 0 ]; then
+		chmod 0755 "$T/probe"
+		chown 65534 "$T/probe"
+		CLOCKBENCH_STATIC_PROBE="$T/probe" run doctor_json --api time
+		jq -e '.static_probe.skip_reason | endswith("is not run: owned by uid 65534, neither root nor this user")' <<<"$output"
+	fi
+	[ ! -e "$T/ran" ]
+}
+
 @test "without a vDSO in clockbench's catalog the vdso path is unsupported, libc still userspace" {
 	CLOCKBENCH_NO_VDSO=1 run doctor_json --api clock_gettime --clock monotonic
 	[ "$status" -eq 0 ]

@@ -1004,6 +1004,27 @@ release_lock() {
 	[ "$(count_runs "$DB")" -eq 4 ]
 }
 
+@test "a --db that is a symbolic link is followed only to a store that is there (issue 27: 8)" {
+	sqlite_only
+	cd "$T"
+	ln -s created.db link.db
+	run --separate-stderr cb bench --quick --api time --db link.db
+	[ "$status" -eq 1 ]
+	[[ "$stderr" == *"link.db is a symbolic link to a file that does not exist: a store is read through a link only when one is there (give the path itself); nothing measured"* ]]
+	[ ! -e created.db ] && [ ! -e link.db-spool ]
+	: >empty.db
+	ln -s empty.db link2.db
+	run --separate-stderr cb bench --quick --api time --db link2.db
+	[ "$status" -eq 1 ]
+	[[ "$stderr" == *"link2.db is a symbolic link to an empty file"* ]]
+	[ ! -s empty.db ]
+	# To a store: read and written through, as before.
+	run -0 cb bench --quick --api time --db real.db
+	ln -s real.db link3.db
+	run -0 cb bench --quick --api time --db link3.db
+	[ "$(cb runs --db link3.db --format json | jq length)" -eq 2 ]
+}
+
 @test "a FIFO, a symlink or a bad run in the spool is moved aside, never read or imported (issue 18: 8)" {
 	sqlite_only
 	populate
