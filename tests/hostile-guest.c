@@ -17,7 +17,9 @@
  *		send a frame of MANIFEST, '\0' and an export of COPIES runs:
  *		"@NAMES@" in MANIFEST becomes NAMES symbol names
  *		("\"f1\",\"f2\",..."), "@N@" in TEMPLATE the copy's number in 12
- *		digits (a uuid's last group); no export when COPIES is 0
+ *		digits (a uuid's last group); no export when COPIES is 0. A
+ *		MANIFEST holding "@EXPORT@" gets the export there and no '\0':
+ *		the first format, to show what hosts before it did
  *
  * On the host (not process 1) it makes frames that are too large to make
  * in an emulated guest in time:
@@ -27,6 +29,7 @@
  *		"{}," (255 MiB compress to some 25 KB)
  *	hostile-guest file-hex MANIFEST_HEX FILE
  *		prints the hex of a frame of MANIFEST, '\0' and FILE's bytes
+ *		(of FILE alone when MANIFEST_HEX is "-")
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -183,8 +186,11 @@ static void file_hex(const char *manifest_hex, const char *path)
 
 	if (!f)
 		die(path);
-	unhex(manifest_hex, &payload);
-	add(&payload, "", 1);
+	/* "-": the file is the whole payload (the first format's). */
+	if (strcmp(manifest_hex, "-")) {
+		unhex(manifest_hex, &payload);
+		add(&payload, "", 1);
+	}
 	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
 		add(&payload, chunk, n);
 	fclose(f);
@@ -205,17 +211,27 @@ static void build(const char *manifest_hex, long names, const char *template_hex
 		snprintf(item, sizeof(item), "%s\"__vdso_f%ld\"", i ? "," : "", i);
 		adds(&list, item);
 	}
-	replace(&payload, manifest.p ? manifest.p : "", "@NAMES@", list.p ? list.p : "");
-	add(&payload, "", 1);
+	struct buf export = { 0 }, named = { 0 };
+
 	if (copies > 0) {
-		adds(&payload, "{\"clockbench_export\": 1, \"runs\": [");
+		adds(&export, "{\"clockbench_export\": 1, \"runs\": [");
 		for (long i = 0; i < copies; i++) {
 			snprintf(item, sizeof(item), "%012ld", i);
 			if (i)
-				adds(&payload, ",");
-			replace(&payload, template.p, "@N@", item);
+				adds(&export, ",");
+			replace(&export, template.p, "@N@", item);
 		}
-		adds(&payload, "]}");
+		adds(&export, "]}");
+	}
+	replace(&named, manifest.p ? manifest.p : "", "@NAMES@", list.p ? list.p : "");
+	if (strstr(named.p, "@EXPORT@")) {
+		/* The first format: the export inside the manifest, no NUL. */
+		replace(&payload, named.p, "@EXPORT@", export.p ? export.p : "null");
+	} else {
+		add(&payload, named.p, named.len);
+		add(&payload, "", 1);
+		if (export.len)
+			add(&payload, export.p, export.len);
 	}
 	frame(&payload, out);
 }

@@ -109,6 +109,9 @@ static int bench_measure(struct measure *m)
 	warm_up(run, &b->cc);
 	catalog_overhead_cell(&overhead);
 	timing_measure(&overhead, &b->cc, &run->cfg, &run->cal, &run->overhead);
+	catalog_ruler_cell(&overhead);
+	timing_measure_like(&overhead, &b->cc, &run->cfg, &run->cal, &run->overhead,
+			    &run->ruler);
 	measure_cells(run, &b->cc);
 
 	env_collect(&m->env, b->cat.have_vdso ? &b->cat.vdso : NULL,
@@ -148,6 +151,7 @@ static void free_bench(struct bench *b)
 	for (size_t i = 0; i < b->run.ncells; i++)
 		cell_result_free(&b->run.cells[i].res);
 	cell_result_free(&b->run.overhead);
+	cell_result_free(&b->run.ruler);
 	disturb_tracker_free(&b->run.disturb);
 	free(b->run.cells);
 	cycles_close(&b->cc);

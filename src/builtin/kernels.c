@@ -108,6 +108,7 @@ struct kernels_cli {
 	const char *logs;
 	bool no_unpack;
 	bool judge_emulated;
+	bool exact;		/* --exact: icount, instructions per call */
 	int style;
 	int fail_on;
 	struct store_options store;
@@ -182,6 +183,33 @@ static int kernel_append_option(const struct option_def *opt, const char *arg,
 	return -1;
 }
 
+/*
+ * --exact: what it can count. icount runs the guest's vCPUs one after the
+ * other in one host thread, and Debian's 6.1 hangs bringing up a second
+ * one under it ("smp: Bringing up secondary CPUs"): exact boots one vCPU,
+ * and the commands that need two, or whose figures are not per call,
+ * are refused here, before any boot.
+ */
+static int check_exact(struct kernels_cli *o, const char *command)
+{
+	if (o->accel == VM_ACCEL_KVM)
+		return options_fail("--exact counts instructions under TCG: not with "
+				    "--accel kvm");
+	if (o->cpus > 1)
+		return options_fail("--exact boots one vCPU (a second hangs some "
+				    "kernels under icount): not with --cpus %ld", o->cpus);
+	if (streq(command, "hotplug") || streq(command, "scale") || streq(command, "exec"))
+		return options_fail("--exact counts instructions per call: '%s' %s",
+				    command, streq(command, "hotplug") ?
+				    "takes a CPU offline, and exact boots one vCPU" :
+				    streq(command, "scale") ? "times threads sharing CPUs, "
+				    "and exact boots one vCPU" : "times whole processes, "
+				    "not calls");
+	o->accel = VM_ACCEL_TCG;
+	o->cpus = 1;
+	return 0;
+}
+
 static int parse_kernels_options(int argc, char **argv, struct kernels_cli *o)
 {
 	struct option_def options[] = {
@@ -201,7 +229,7 @@ static int parse_kernels_options(int argc, char **argv, struct kernels_cli *o)
 		OPT_DURATION(0, "timeout", "TIME", &o->timeout_s,
 			     "a boot's limit, from start to power-off (default 600s)"),
 		OPT_INT(0, "cpus", "N", &o->cpus, 1, 64,
-			"virtual CPUs (default 2)"),
+			"virtual CPUs (default 2; 1 with --exact)"),
 		OPT_INT(0, "memory", "MB", &o->memory_mb, 256, 65536,
 			"the guest's memory (default 1024)"),
 		OPT_STRING(0, "guest", "PATH", &o->guest,
@@ -222,6 +250,11 @@ static int parse_kernels_options(int argc, char **argv, struct kernels_cli *o)
 			   "emulated timings (TCG) only with --judge-emulated"),
 		OPT_BOOL(0, "judge-emulated", &o->judge_emulated,
 			 "let --fail-on judge timings measured under TCG"),
+		OPT_BOOL(0, "exact", &o->exact,
+			 "count instead of timing: qemu's icount mode (TCG, one\n"
+			 "guest instruction a guest nanosecond), one vCPU; every\n"
+			 "figure is guest instructions per call, the same at every\n"
+			 "boot, on any host"),
 		STORE_DB_OPTION(&o->store),
 		OPT_END(),
 	};
@@ -229,12 +262,13 @@ static int parse_kernels_options(int argc, char **argv, struct kernels_cli *o)
 
 	o->boots = 3;
 	o->timeout_s = 600;
-	o->cpus = 2;
 	o->memory_mb = 1024;
 	o->style = STYLE_TABLE;
 	n = parse_options(argc, argv, &kernels_usage, options, OPTIONS_STOP_AT_ARG);
 	if (n < 0)
 		return n;
+	if (!o->cpus)
+		o->cpus = o->exact ? 1 : 2;
 	if (o->nkernels == 0)
 		return options_fail("no --kernel NAME=IMAGE given");
 	if (n == 0)
@@ -242,7 +276,7 @@ static int parse_kernels_options(int argc, char **argv, struct kernels_cli *o)
 				    "-- verify, ...)");
 	for (size_t i = 0; guest_commands[i]; i++)
 		if (streq(argv[0], guest_commands[i]))
-			return n;
+			return o->exact ? check_exact(o, argv[0]) ? OPTIONS_ERROR : n : n;
 	return options_fail("'%s' cannot run in the guest (bench, scale, timens, "
 			    "hotplug, exec, doctor, verify, vdso)", argv[0]);
 }
@@ -441,6 +475,10 @@ static json_t *vm_facts(const struct kernels_cli *o, const struct vm_machine *m,
 							    m->accel_reason : ""));
 	json_object_set_new(vm, "append", json_string(o->append ? o->append : ""));
 	json_object_set_new(vm, "kernel_append", json_string(k->append ? k->append : ""));
+	if (m->exact) {
+		json_object_set_new(vm, "exact", json_true());
+		json_object_set_new(vm, "icount", json_string("shift=0,sleep=off"));
+	}
 	json_object_set_new(vm, "guest", guest_facts_json(guest));
 	return vm;
 }
@@ -491,6 +529,7 @@ struct boot_runs {
 	struct kernel *k;
 	const struct store_options *store;
 	json_t *vm;			/* the machine's facts */
+	bool exact;			/* --exact: count instructions */
 	size_t runs_in_boot;
 	char *labels[GUEST_RUNS_MAX];	/* each run's label, as stored */
 	size_t nlabels;
@@ -530,6 +569,11 @@ static int next_boot_run(void *ctx, struct stored_run *r, struct strbuf *err)
 	json_object_set(vm, "guest_argv", json_object_get(r->env, "argv"));
 	record_add_command_line(r->env, b->store);
 	json_object_set_new(r->env, "vm", vm);
+	/* x86's TSC under icount counts guest nanoseconds: one a tick. */
+	if (b->exact && guest_run_count_instructions(r, 1.0, err)) {
+		stored_run_free(r);
+		return -1;
+	}
 	return 1;
 }
 
@@ -543,7 +587,8 @@ static int store_boot_runs(struct store *st, const struct store_options *store,
 			   const struct guest_result *res, struct kernel *k, json_t *vm,
 			   struct strbuf *err)
 {
-	struct boot_runs b = { .k = k, .store = store, .vm = vm };
+	struct boot_runs b = { .k = k, .store = store, .vm = vm,
+			       .exact = json_is_true(json_object_get(vm, "exact")) };
 	struct stored_run r;
 	int64_t ids[GUEST_RUNS_MAX];
 	size_t n = 0;
@@ -1186,7 +1231,7 @@ int cmd_kernels(int argc, char **argv)
 		.qemu = qemu, .version = vm_qemu_version(qemu, version, sizeof(version)),
 		.accel = choose_accel(o.accel, &why),
 		.cpus = (unsigned)o.cpus, .memory_mb = (unsigned)o.memory_mb,
-		.timeout_s = o.timeout_s,
+		.timeout_s = o.timeout_s, .exact = o.exact,
 	};
 	c = (struct boot_ctx){
 		.o = &o, .m = &m, .st = st, .payload = payload,

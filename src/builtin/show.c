@@ -227,7 +227,11 @@ static void print_header(const struct stored_run *r)
 	print_text_line("label", *r->label ? r->label : "-");
 	print_text_line("host", r->host);
 	print_text_line("kernel", r->kernel);
-	if (stored_run_emulated(r))
+	if (stored_run_exact(r))
+		puts("# EXACT counts: booted by clockbench kernels --exact under qemu's "
+		     "icount, every figure is guest instructions retired per call, not "
+		     "a time: the same at every boot where only the code decides it");
+	else if (stored_run_emulated(r))
 		puts("# EMULATED timings: booted by clockbench kernels under qemu's TCG, "
 		     "they compare code paths on one emulator, not hardware costs");
 	puts("# environment:");

@@ -235,6 +235,23 @@ static __attribute__((noinline)) int empty_clock_fn(clockid_t id,
 	return 0;
 }
 
+/* empty_clock_fn and CATALOG_RULER_NOPS nops more. */
+static __attribute__((noinline)) int ruler_clock_fn(clockid_t id, struct timespec *ts)
+{
+	(void)id;
+	(void)ts;
+	__asm__ __volatile__(".rept 64\n\tnop\n\t.endr" ::: "memory");
+	return 0;
+}
+_Static_assert(CATALOG_RULER_NOPS == 64, "the .rept count of ruler_clock_fn");
+
+void catalog_ruler_cell(struct cell *c)
+{
+	catalog_overhead_cell(c);
+	snprintf(c->name, sizeof(c->name), "harness-ruler");
+	c->fn = (void *)ruler_clock_fn;
+}
+
 void catalog_overhead_cell(struct cell *c)
 {
 	static const struct clock_info none = { CLOCK_MONOTONIC, "none", "none",

@@ -161,6 +161,17 @@ void catalog_free(struct catalog *cat);
  */
 void catalog_overhead_cell(struct cell *c);
 
+/*
+ * The same loop calling a function of exactly CATALOG_RULER_NOPS more
+ * instructions than the empty one (as many nops, one instruction each on
+ * every architecture): a ruler. Under an instruction-counting clock
+ * (kernels --exact) the two cells differ by exactly that many per call,
+ * which checks the instrument in every run; elsewhere the difference is
+ * what that many nops cost.
+ */
+#define CATALOG_RULER_NOPS 64
+void catalog_ruler_cell(struct cell *c);
+
 /* "EINVAL" for EINVAL: errno names are what kernel people grep for. */
 const char *errno_name(int err);
 

@@ -725,6 +725,19 @@ int timing_measure(const struct cell *c, const struct cycle_counter *cc,
 	return 0;
 }
 
+int timing_measure_like(const struct cell *c, const struct cycle_counter *cc,
+			const struct timing_config *cfg,
+			const struct timing_calibration *cal,
+			const struct cell_result *like, struct cell_result *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->batch_calls = like->batch_calls;
+	for (unsigned i = 0; i < (cfg->rounds ? cfg->rounds : 1); i++)
+		timing_round(c, cc, cfg, cal, r);
+	timing_summarize(r);
+	return 0;
+}
+
 /* ---- warm-up to a steady state -------------------------------------- */
 
 void steady_rule_init(struct steady_rule *s, double tol, unsigned need)

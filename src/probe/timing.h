@@ -279,6 +279,16 @@ void timing_summarize(struct cell_result *r);
 int timing_measure(const struct cell *c, const struct cycle_counter *cc,
 		   const struct timing_config *cfg,
 		   const struct timing_calibration *cal, struct cell_result *r);
+/*
+ * The same in batches of like's size: two cells so measured differ by
+ * exactly what their calls differ by under an instruction-counting clock,
+ * each batch's fixed cost (the counter's reads, the loop's entry) the
+ * same share of a call in both.
+ */
+int timing_measure_like(const struct cell *c, const struct cycle_counter *cc,
+			const struct timing_config *cfg,
+			const struct timing_calibration *cal,
+			const struct cell_result *like, struct cell_result *r);
 void cell_result_free(struct cell_result *r);
 
 /* Median ns per call of each round, in round order (malloc'd, nrounds). */

@@ -213,6 +213,13 @@ static void print_header(FILE *f, const struct compare_result *r)
 	if (r->metric == METRIC_CORE_CYCLES)
 		fprintf(f, "# core cycles per call do not move with the core's frequency "
 			"(clockbench-bench(1)); ns-change: the same change in ns\n");
+	if (r->exact)
+		fprintf(f, "# instructions: guest instructions retired per call, "
+			"counted under qemu's icount (kernels --exact), the harness's "
+			"loop included once (show gives its empty call's count); each "
+			"boot's count a value; same: every boot of both sides counted "
+			"the same, better/worse: each side's boots all counted alike, "
+			"differently from the other's\n");
 	for (size_t g = 1; g < r->ngroups; g++) {
 		if (!r->machine_shift[g])
 			continue;
@@ -390,7 +397,7 @@ static void print_value(FILE *f, const struct compare_side *s)
 static const char *test_short(const struct compare_diff *d)
 {
 	return d->test == TEST_LOG_T ? "t" : d->test == TEST_LOG_T_HISTORY ? "h" :
-	       d->test == TEST_SIGNED_RANK ? "W" : "U";
+	       d->test == TEST_SIGNED_RANK ? "W" : d->test == TEST_EXACT ? "=" : "U";
 }
 
 static void print_mde(FILE *f, const struct compare_diff *d)
@@ -414,7 +421,7 @@ static void print_table_block(FILE *f, const struct compare_result *r, size_t g)
 	put_padded(f, other, 21, TEXT_RIGHT);
 	fprintf(f, " %24s %8s %4s %6s %6s  %-7s%s\n", "change [95% CI]", "p", "test",
 		"delta", "mde", "verdict", r->metric == METRIC_CORE_CYCLES ?
-		" ns-change" : "");
+		" ns-change" : r->exact ? "     instr" : "");
 	for (size_t i = 0; i < r->nrows; i++) {
 		const struct compare_row *row = &r->rows[i];
 		const struct compare_diff *d = &row->diffs[g];
@@ -430,14 +437,20 @@ static void print_table_block(FILE *f, const struct compare_result *r, size_t g)
 		if (d->spread_unknown)
 			fprintf(f, " %+7.2f%% %16s %8s %4s %+6.2f", d->change_pct, "",
 				"-", "-", d->cliffs_delta);
-		else
+		else if (isfinite(d->p_adjusted))
 			fprintf(f, " %+7.2f%% [%+6.2f, %+6.2f] %8.2g %4s %+6.2f",
 				d->change_pct, d->change_lo_pct, d->change_hi_pct,
 				d->p_adjusted, test_short(d), d->cliffs_delta);
+		else
+			fprintf(f, " %+7.2f%% [%+6.2f, %+6.2f] %8s %4s %+6.2f",
+				d->change_pct, d->change_lo_pct, d->change_hi_pct, "-",
+				test_short(d), d->cliffs_delta);
 		print_mde(f, d);
-		/* Padded only when the ns change follows: no trailing blanks. */
+		/* Padded only when a figure follows: no trailing blanks. */
 		if (isfinite(d->ns_change_pct))
 			fprintf(f, "  %-7s %+8.2f%%\n", d->verdict, d->ns_change_pct);
+		else if (r->exact)
+			fprintf(f, "  %-7s %+9.2f\n", d->verdict, d->shift);
 		else
 			fprintf(f, "  %s\n", d->verdict);
 	}
@@ -1068,7 +1081,7 @@ static void print_emulation_note(FILE *f, const struct compare_result *r,
 
 	for (size_t g = 0; g < r->ngroups; g++)
 		n += r->emulated[g];
-	if (!n)
+	if (!n || r->exact)
 		return;
 	fprintf(f, "%sEMULATED timings (qemu TCG) in ", lead);
 	for (size_t g = 0, k = 0; g < r->ngroups; g++) {

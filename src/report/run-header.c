@@ -10,6 +10,7 @@
 #include "basic/util.h"
 #include "probe/env.h"
 #include "probe/system.h"
+#include "results/compare.h"
 #include "results/quality.h"
 
 /* ---- reading the stored JSON: a missing member is absent, never an error */
@@ -271,6 +272,7 @@ static void print_core_lines(FILE *f, const struct stored_run *r)
 void run_header_print(FILE *f, const struct stored_run *r)
 {
 	const json_t *system = member(r->quality, "system");
+	const json_t *overhead = member(r->config, "harness_overhead");
 	struct system_report sys;
 	struct env_info env;
 
@@ -281,9 +283,32 @@ void run_header_print(FILE *f, const struct stored_run *r)
 		system_of(system, &sys);
 		system_print(&sys, f, "# ");
 	}
-	print_counter_line(f, r);
-	print_core_lines(f, r);
+	/* A count has no counter or core speed: its clock counted instructions. */
+	if (stored_run_exact(r))
+		fputs("# counted: guest instructions retired per call under qemu's "
+		      "icount (kernels --exact), the guest's counter one tick an "
+		      "instruction; no cycles, no core speed\n", f);
+	else {
+		print_counter_line(f, r);
+		print_core_lines(f, r);
+	}
 	fputs("# harness overhead: ", f);
-	put_figure(f, 2, figure_of(member(r->config, "harness_overhead"), "ns_per_call"));
+	if (member(overhead, "instructions_per_call")) {
+		const json_t *ruler = member(overhead, "ruler");
+		double empty = figure_of(overhead, "instructions_per_call");
+
+		put_figure(f, 2, empty);
+		fputs(" instructions/call (an empty function through the same loop, "
+		      "counted; not subtracted)\n", f);
+		if (ruler) {
+			fprintf(f, "# the instrument's check: the same loop through a "
+				"function of %.0f nops more counted ",
+				figure_of(ruler, "nops"));
+			put_figure(f, 2, figure_of(ruler, "instructions_per_call") - empty);
+			fputs(" instructions more per call\n", f);
+		}
+		return;
+	}
+	put_figure(f, 2, figure_of(overhead, "ns_per_call"));
 	fputs(" ns/call (an empty function through the same loop; not subtracted)\n", f);
 }

@@ -20,13 +20,31 @@ static bool measured(const struct stored_cell *c)
 	return c->values && c->n > 0;
 }
 
-/* Whether every measured cell is in ns per call (bench's kind of run). */
-static bool per_call_ns(const struct stored_run *r)
+/*
+ * The figure of every measured cell per call: "ns" (bench's kind of run),
+ * "instructions" (one counted under kernels --exact), or NULL when the
+ * cells are in another unit (scale's, exec's seconds).
+ */
+static const char *per_call_unit(const struct stored_run *r)
 {
-	for (size_t i = 0; i < r->ncells; i++)
-		if (measured(&r->cells[i]) && !streq(r->cells[i].unit, "ns"))
-			return false;
-	return true;
+	const char *unit = NULL;
+
+	for (size_t i = 0; i < r->ncells; i++) {
+		const char *u = r->cells[i].unit;
+
+		if (!measured(&r->cells[i]))
+			continue;
+		if (!(streq(u, "ns") || streq(u, "instructions")) || (unit && !streq(u, unit)))
+			return NULL;
+		unit = u;
+	}
+	return unit ? unit : "ns";
+}
+
+/* The first column's title: "ns/call", "instr/call" or "median". */
+static const char *figure_title(const char *per_call)
+{
+	return !per_call ? "median" : streq(per_call, "ns") ? "ns/call" : "instr/call";
 }
 
 static size_t column_width(const struct stored_run *r, bool path, size_t least)
@@ -65,23 +83,30 @@ static double max_ns_resolution(const struct stored_run *r)
 	return most;
 }
 
-static void print_legend(FILE *f, const struct stored_run *r, bool per_call)
+static void print_legend(FILE *f, const struct stored_run *r, const char *per_call)
 {
 	const char *unit = cycles_unit(r);
-	double step = per_call ? max_ns_resolution(r) : 0;
+	bool counts = per_call && streq(per_call, "instructions");
+	double step = per_call && !counts ? max_ns_resolution(r) : 0;
 
+	if (counts)
+		fputs("# instr/call: guest instructions retired per call, counted under "
+		      "qemu's icount (kernels --exact), not a time; the harness's loop "
+		      "is in each figure (its empty call's count is above)\n", f);
 	fprintf(f, "# %s: median over n %s, 95%% CI of the median ('-' "
 		"when too few for 95%%); rCV%%: robust CV of the round medians, 100 "
 		"* 1.4826 MAD / median (of the %s with one round), the spread "
-		"compare judges by; %s", per_call ? "ns/call" : "median, in the cell's unit",
-		per_call ? "batches" : "samples", per_call ? "batches" : "samples",
-		per_call ? "p99 includes preempted batches; " : "");
+		"compare judges by; %s", per_call ? figure_title(per_call) :
+		"median, in the cell's unit", per_call ? "batches" : "samples",
+		per_call ? "batches" : "samples",
+		per_call && !counts ? "p99 includes preempted batches; " : "");
 	if (*unit) {
 		fputs("cycles: median ", f);
 		text_put(f, unit, TEXT_CELL_MAX);
 		fputs(" per call; ", f);
 	}
-	fputs("core: median core cycles per call\n", f);
+	fputs(counts ? "no cycles or core cycles: a count has no speed\n" :
+	      "core: median core cycles per call\n", f);
 	if (step > 0)
 		fprintf(f, "# the CI is widened by one counter step per batch (%.4f "
 			"ns/call at most here), the least the counter tells apart; "
@@ -136,7 +161,8 @@ static void print_status(FILE *f, const struct stored_cell *c)
 void run_table_print(FILE *f, const struct stored_run *r,
 		     const struct run_table_options *opts)
 {
-	bool per_call = per_call_ns(r), histogram = opts && opts->histogram;
+	const char *per_call = per_call_unit(r);
+	bool histogram = opts && opts->histogram;
 	size_t nw = column_width(r, false, NAME_WIDTH);
 	size_t pw = column_width(r, true, PATH_WIDTH);
 
@@ -145,7 +171,7 @@ void run_table_print(FILE *f, const struct stored_run *r,
 	if (!per_call)
 		fprintf(f, "%-4s ", "unit");
 	fprintf(f, "%9s  %9s %9s %9s %9s %6s %9s %9s %9s %7s\n",
-		per_call ? "ns/call" : "median", "ci95-lo", "ci95-hi", "min",
+		figure_title(per_call), "ci95-lo", "ci95-hi", "min",
 		"mean", "rCV%", "p99", "cycles", "core", "n");
 	for (size_t i = 0; i < r->ncells; i++) {
 		const struct stored_cell *c = &r->cells[i];

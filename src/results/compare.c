@@ -23,6 +23,7 @@ static const char *const metric_names[] = {
 	[METRIC_CYCLES] = "cycles",
 	[METRIC_SECONDS] = "seconds",
 	[METRIC_CORE_CYCLES] = "core-cycles",
+	[METRIC_INSTRUCTIONS] = "instructions",
 };
 
 const char *compare_metric_name(enum compare_metric m)
@@ -71,6 +72,8 @@ static const double *metric_samples(const struct stored_cell *c,
 		return c->cycles;
 	case METRIC_CORE_CYCLES:
 		return streq(c->unit, "ns") ? c->core_cycles : NULL;
+	case METRIC_INSTRUCTIONS:
+		return streq(c->unit, "instructions") ? c->values : NULL;
 	case METRIC_AUTO:
 		break;
 	}
@@ -133,6 +136,8 @@ static enum compare_metric resolve_metric(const struct compare_group *groups,
 
 			if (!cell_is_measured(c))
 				continue;
+			if (streq(c->unit, "instructions"))
+				return METRIC_INSTRUCTIONS;
 			return streq(c->unit, "s") ? METRIC_SECONDS : METRIC_NS;
 		}
 	return METRIC_NS;
@@ -147,6 +152,8 @@ static const char *metric_unit(const struct compare_group *base,
 		return "ns";
 	if (m == METRIC_CORE_CYCLES)
 		return "core cycles";
+	if (m == METRIC_INSTRUCTIONS)
+		return "instructions";
 	for (size_t r = 0; r < base->nruns; r++)
 		for (size_t i = 0; i < base->runs[r].ncells; i++)
 			if (base->runs[r].cells[i].cycles)
@@ -844,6 +851,87 @@ static void judge_groups(struct compare_result *r)
 	free(m);
 }
 
+/* ---- counts: kernels --exact ----------------------------------------- */
+
+/* Every boot of s counted the same: its values are one number. */
+static bool side_repeats(const struct compare_side *s)
+{
+	return s->present && s->n >= 1 && s->sum.min == s->sum.max;
+}
+
+/*
+ * Counts under icount repeat at every boot where only the code decides
+ * them (a vDSO read): two sides that each repeated are compared by the
+ * counts themselves, an exact difference with no test: equal, "same";
+ * else better or worse, each side seen twice at least (one boot cannot
+ * show that a count repeats). A cell that varies between boots (a
+ * syscall that an interrupt may meet) keeps the replicates' test.
+ */
+static void judge_exact(struct compare_diff *d, const struct compare_side *base,
+			const struct compare_side *other)
+{
+	if (!d->valid || !side_repeats(base) || !side_repeats(other))
+		return;
+	d->test = TEST_EXACT;
+	if (base->sum.min == other->sum.min) {
+		d->few = d->spread_unknown = false;
+		d->significant = false;
+		d->verdict = "same";
+	} else if (base->n >= 2 && other->n >= 2) {
+		d->few = d->spread_unknown = false;
+		d->significant = true;
+		d->verdict = other->sum.min > base->sum.min ? "worse" : "better";
+	} else {
+		d->few = d->spread_unknown = true;
+		d->significant = false;
+		d->verdict = "few";
+	}
+	d->ratio = other->sum.min / base->sum.min;
+	d->change_pct = d->change_lo_pct = d->change_hi_pct = 100.0 * (d->ratio - 1.0);
+	d->shift = d->shift_lo = d->shift_hi = other->sum.min - base->sum.min;
+	d->p = d->p_adjusted = NAN;
+	d->floor_pct = 0;
+	d->mde_pct = NAN;
+	d->rounds_span = false;
+}
+
+static void judge_counts(struct compare_result *r)
+{
+	for (size_t i = 0; i < r->nrows; i++)
+		for (size_t g = 1; g < r->ngroups; g++)
+			judge_exact(&r->rows[i].diffs[g], &r->rows[i].sides[0],
+				    &r->rows[i].sides[g]);
+}
+
+/* Whether run counts instructions (kernels --exact) or times. */
+static bool run_counts(const struct stored_run *run)
+{
+	for (size_t i = 0; i < run->ncells; i++)
+		if (cell_is_measured(&run->cells[i]))
+			return streq(run->cells[i].unit, "instructions");
+	return false;
+}
+
+/* An instruction count is never compared with a time. */
+static int counts_not_mixed(const struct compare_group *groups, size_t n,
+			    struct strbuf *err)
+{
+	for (size_t g = 1; g < n; g++)
+		for (size_t k = 0; k < groups[g].nruns; k++)
+			if (groups[0].nruns &&
+			    run_counts(&groups[g].runs[k]) != run_counts(&groups[0].runs[0])) {
+				strbuf_setf(err, "%s counts instructions (kernels --exact) and "
+					    "%s is timed: a count of guest instructions is "
+					    "never compared with a time",
+					    run_counts(&groups[0].runs[0]) ? groups[0].spec :
+					    groups[g].spec,
+					    run_counts(&groups[0].runs[0]) ? groups[g].spec :
+					    groups[0].spec);
+				return -1;
+			}
+	return 0;
+}
+
 /* ---- geometric means ------------------------------------------------- */
 
 /*
@@ -1151,6 +1239,11 @@ bool stored_run_emulated(const struct stored_run *run)
 	return json_is_true(json_object_get(json_object_get(run->env, "vm"), "emulated"));
 }
 
+bool stored_run_exact(const struct stored_run *run)
+{
+	return json_is_true(json_object_get(json_object_get(run->env, "vm"), "exact"));
+}
+
 /*
  * Emulated timings: marked on every diff they touch, and never judged
  * against timings from hardware, whatever a test would say: an emulator's
@@ -1167,7 +1260,8 @@ static void judge_emulation(struct compare_result *r)
 			struct compare_diff *d = &r->rows[i].diffs[g];
 
 			d->emulated = r->emulated[0] || r->emulated[g];
-			d->judge_emulated = r->opts.judge_emulated;
+			/* A count is no emulated timing: the gate judges it. */
+			d->judge_emulated = r->opts.judge_emulated || r->exact;
 			if (d->valid && r->emulated[0] != r->emulated[g]) {
 				d->significant = false;
 				d->verdict = "n/a";
@@ -1230,9 +1324,12 @@ int compare_build(struct compare_result *r, struct compare_group *groups,
 		strbuf_setf(err, "nothing to compare: need a base and another run");
 		return -1;
 	}
+	if (counts_not_mixed(groups, ngroups, err))
+		return -1;
 	r->metric = resolve_metric(groups, ngroups, o->metric);
 	r->unit = metric_unit(&groups[0], r->metric);
-	r->replicates = any_group_has_replicates(groups, ngroups);
+	r->exact = r->metric == METRIC_INSTRUCTIONS;
+	r->replicates = r->exact || any_group_has_replicates(groups, ngroups);
 	r->paired = !r->replicates && (o->paired || groups_interleaved(groups, ngroups));
 	collect_rows(r);
 	if (r->nrows == 0) {
@@ -1248,6 +1345,8 @@ int compare_build(struct compare_result *r, struct compare_group *groups,
 		}
 	r->history_used = count_history(r);
 	judge_groups(r);
+	if (r->exact)
+		judge_counts(r);
 	compute_geomeans(r);
 	find_pooled_invocations(r);
 	detect_machine_shift(r);
@@ -1386,6 +1485,7 @@ static const char *const test_ids[] = {
 	[TEST_LOG_T] = "student-t-log",
 	[TEST_SIGNED_RANK] = "signed-rank-paired",
 	[TEST_LOG_T_HISTORY] = "student-t-history",
+	[TEST_EXACT] = "exact-count",
 };
 
 const char *compare_test_id(enum compare_test t)
@@ -1426,6 +1526,8 @@ void compare_tests_phrase(const struct compare_result *r, struct strbuf *out)
 		{ TEST_LOG_T, "Student's t on the logs of the samples", "Student's t "
 		  "on the logs of the runs' values, the variance between the runs, at "
 		  "least what their rounds allow" },
+		{ TEST_EXACT, "no test where every boot of both sides counted the same: "
+		  "the counts' difference itself (same, better, worse)", NULL },
 	};
 	size_t n = 0;
 

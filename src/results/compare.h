@@ -58,6 +58,11 @@ enum compare_metric {
 	METRIC_CYCLES,
 	METRIC_SECONDS,
 	METRIC_CORE_CYCLES,	/* per call, frequency-invariant (timing.h) */
+	/*
+	 * Guest instructions per call, counted under qemu's icount (kernels
+	 * --exact): never a time, never compared with one.
+	 */
+	METRIC_INSTRUCTIONS,
 };
 
 enum compare_correction {
@@ -102,6 +107,12 @@ void compare_options_default(struct compare_options *o);
  * not hardware costs.
  */
 bool stored_run_emulated(const struct stored_run *run);
+
+/*
+ * Whether run's figures are counts: booted by `kernels --exact` under
+ * qemu's icount, its cells in guest instructions per call, never times.
+ */
+bool stored_run_exact(const struct stored_run *run);
 
 /* The fewest runs of history that judge a single run against another. */
 #define COMPARE_HISTORY_MIN 4
@@ -169,6 +180,11 @@ enum compare_test {
 	TEST_LOG_T,	/* Student's t on the logs, pooled variance */
 	TEST_SIGNED_RANK,	/* paired rounds: Wilcoxon signed-rank on log ratios */
 	TEST_LOG_T_HISTORY,	/* one run against one, t from the history's spread */
+	/*
+	 * Instruction counts that every boot of each side repeated exactly:
+	 * no test, the difference itself (kernels --exact).
+	 */
+	TEST_EXACT,
 };
 
 /* One group against the base, for one cell. */
@@ -214,7 +230,11 @@ struct compare_diff {
 	 */
 	bool emulated;
 	bool judge_emulated;
-	const char *verdict;	/* "better", "worse", "~", "noisy", "few", "n/a" */
+	/*
+	 * "better", "worse", "~", "noisy", "few", "n/a"; "same" for counts
+	 * (METRIC_INSTRUCTIONS) equal at every boot of both sides.
+	 */
+	const char *verdict;
 	double ns_change_pct;	/* metric core-cycles: the change in ns, else NAN */
 };
 
@@ -247,6 +267,12 @@ struct compare_result {
 	enum compare_metric metric;	/* resolved */
 	const char *unit;		/* "ns", "s", or the cycles unit */
 	bool replicates;		/* statistics over run medians */
+	/*
+	 * METRIC_INSTRUCTIONS: each boot's count is one value (replicates,
+	 * whatever the number of runs), and a cell that every boot of two
+	 * sides counted alike is judged by the counts themselves (TEST_EXACT).
+	 */
+	bool exact;
 	bool paired;			/* rounds paired across the groups */
 	struct compare_group *groups;	/* borrowed */
 	size_t ngroups;

@@ -585,6 +585,12 @@ static json_t *bench_config(const struct bench_run *b)
 			    figure(b->overhead.ns_sum.median) : json_null());
 	json_object_set_new(overhead, "cycles_per_call", b->overhead.cycles_sum.n ?
 			    figure(b->overhead.cycles_sum.median) : json_null());
+	if (b->ruler.n)
+		json_object_set_new(overhead, "ruler", json_pack("{s:i, s:o, s:o}",
+				    "nops", CATALOG_RULER_NOPS,
+				    "ns_per_call", figure(b->ruler.ns_sum.median),
+				    "cycles_per_call", b->ruler.cycles_sum.n ?
+				    figure(b->ruler.cycles_sum.median) : json_null()));
 	return json_pack("{s:o, s:o*, s:o, s:o}", "method", method,
 			 "cycle_counter", counter, "harness_overhead", overhead,
 			 "core_cycles", record_core_cycles_config(&b->cal, &b->cfg));

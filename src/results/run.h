@@ -30,6 +30,7 @@ struct bench_run {
 	const char *cycles_unit;	/* "TSC ticks", "cycles" or "none" */
 	char cycles_note[160];
 	struct cell_result overhead;	/* the empty function, same loop */
+	struct cell_result ruler;	/* CATALOG_RULER_NOPS nops more */
 	struct system_report system;	/* read before measuring */
 	struct warmup_report warmup;	/* before the first round */
 	struct disturb_tracker disturb;	/* what each round suffered */

@@ -63,6 +63,10 @@ char **vm_qemu_argv(const struct vm_machine *m, const struct vm_boot *b)
 	arg(&a, "clockbench-%ld", (long)getpid());
 	arg(&a, "-accel");
 	arg(&a, "%s", m->accel == VM_ACCEL_KVM ? "kvm" : "tcg");
+	if (m->exact) {
+		arg(&a, "-icount");
+		arg(&a, "shift=0,sleep=off");
+	}
 	arg(&a, "-cpu");
 	arg(&a, "%s", m->accel == VM_ACCEL_KVM ? "host" : "max");
 	arg(&a, "-smp");

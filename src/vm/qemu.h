@@ -28,6 +28,12 @@ struct vm_machine {
 	unsigned cpus;
 	unsigned memory_mb;
 	double timeout_s;	/* a boot's limit, from start to power-off */
+	/*
+	 * icount: the guest's clocks advance by the instructions it executes,
+	 * one a nanosecond (shift 0), and never by the host's time (sleep
+	 * off), so a guest timing is a count of guest instructions (TCG only).
+	 */
+	bool exact;
 };
 
 /*

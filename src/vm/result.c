@@ -297,3 +297,57 @@ json_t *guest_facts_json(const struct guest_facts *f)
 			 "clocksource_wait_s", json_number(f->clocksource_wait_s),
 			 "cpus", f->cpus, "vdso_functions", names);
 }
+
+/* A figure in counter ticks as instructions, or null. */
+static json_t *count_of(const json_t *ticks, double ns_per_tick)
+{
+	return json_is_number(ticks) ? json_number(json_number_value(ticks) * ns_per_tick) :
+				       json_null();
+}
+
+int guest_run_count_instructions(struct stored_run *run, double ns_per_tick,
+				 struct strbuf *err)
+{
+	json_t *overhead = json_object_get(run->config, "harness_overhead");
+	json_t *empty = json_object_get(overhead, "cycles_per_call");
+	json_t *ruler = json_object_get(overhead, "ruler");
+	json_t *ruled = json_object_get(ruler, "cycles_per_call");
+
+	for (size_t i = 0; i < run->ncells; i++) {
+		struct stored_cell *c = &run->cells[i];
+
+		if (!c->values || !c->n)
+			continue;
+		if (!c->cycles || !streq(c->unit, "ns")) {
+			strbuf_setf(err, "cells[%zu] (%s): no counter figures per call to "
+				    "count instructions from", i, c->name);
+			return -1;
+		}
+		for (size_t k = 0; k < c->n; k++)
+			c->cycles[k] *= ns_per_tick;
+		free(c->values);
+		c->values = c->cycles;
+		c->cycles = NULL;
+		free(c->unit);
+		c->unit = xstrdup("instructions");
+		free(c->cycles_unit);
+		c->cycles_unit = xstrdup("");
+		free(c->core_cycles);
+		c->core_cycles = NULL;
+		free(c->ref.readings);
+		memset(&c->ref, 0, sizeof(c->ref));
+	}
+	if (json_is_object(overhead)) {
+		json_t *counted = json_pack("{s:o}", "instructions_per_call",
+					    count_of(empty, ns_per_tick));
+
+		/* The ruler's nops: the instrument's own check, in every run. */
+		if (json_is_object(ruler))
+			json_object_set_new(counted, "ruler", json_pack("{s:O, s:o}",
+					    "nops", json_object_get(ruler, "nops"),
+					    "instructions_per_call",
+					    count_of(ruled, ns_per_tick)));
+		json_object_set_new(run->config, "harness_overhead", counted);
+	}
+	return 0;
+}

@@ -26,6 +26,7 @@
 #include <jansson.h>
 
 #include "basic/strbuf.h"
+#include "results/store.h"
 
 /* The result's format (the manifest's "clockbench_guest"). */
 #define GUEST_MANIFEST_VERSION 2
@@ -84,6 +85,20 @@ int guest_result_decode(const char *data, size_t len, struct guest_result *r,
 			struct strbuf *err);
 
 void guest_result_free(struct guest_result *r);
+
+/*
+ * A run measured under icount (kernels --exact), made what it counts: each
+ * cell's figures become guest instructions per call (unit
+ * "instructions"), from its counter's ticks, ns_per_tick guest
+ * nanoseconds each, and a nanosecond of an icount guest at shift 0 is one
+ * instruction. The ns of its clock go (they came from a calibration,
+ * 999.999 MHz: a part in a million off), and so do the core cycles (the
+ * reference loop is counted in instructions too). The harness's empty
+ * call becomes config.harness_overhead.instructions_per_call. 0, or -1
+ * with the cell named when a measured cell has no counter figures.
+ */
+int guest_run_count_instructions(struct stored_run *run, double ns_per_tick,
+				 struct strbuf *err);
 
 /* The facts as the runs' environment keeps them (vm.guest). */
 json_t *guest_facts_json(const struct guest_facts *f);

@@ -136,6 +136,122 @@ static const struct compare_diff *diff_of(const struct fixture *fx, size_t row)
 	return &fx->r.rows[row].diffs[1];
 }
 
+/* ---- counts (kernels --exact) ----------------------------------------- */
+
+/*
+ * Groups of boots of cell-a in instructions per call: boots[g] counts, the
+ * runs' samples all at that count (a count that repeats), or spread by
+ * sd_pct around it.
+ */
+static int build_counts(struct fixture *fx, const size_t nboots[2],
+			const double *const counts[2], double sd_pct, bool timed_other,
+			struct strbuf *err)
+{
+	struct compare_options o;
+
+	compare_options_default(&o);
+	rng_state = 88172645463325252ull;
+	memset(fx, 0, sizeof(*fx));
+	for (size_t g = 0; g < 2; g++) {
+		fx->groups[g].spec = g ? other_spec : base_spec;
+		fx->groups[g].runs = fx->runs[g];
+		fx->groups[g].nruns = nboots[g];
+		for (size_t k = 0; k < nboots[g]; k++) {
+			struct stored_cell *c;
+
+			make_run(&fx->runs[g][k], (int64_t)(g * 10 + k + 1), 1, &counts[g][k],
+				 sd_pct, 40);
+			c = &fx->runs[g][k].cells[0];
+			if (g && timed_other)
+				continue;
+			free(c->unit);
+			c->unit = xstrdup("instructions");
+			free(c->cycles);
+			c->cycles = NULL;
+		}
+	}
+	return compare_build(&fx->r, fx->groups, 2, &o, err);
+}
+
+static void test_counts_judged_by_themselves(void **state)
+{
+	static const struct {
+		size_t boots[2];
+		double base[3], other[3];
+		const char *verdict;
+		bool significant;
+		enum compare_test test;
+		double shift;
+	} cases[] = {
+		/* Every boot of both sides alike: same, or the exact difference. */
+		{ { 2, 2 }, { 63.39, 63.39 }, { 63.39, 63.39 }, "same", false, TEST_EXACT, 0 },
+		{ { 2, 2 }, { 61.39, 61.39 }, { 63.39, 63.39 }, "worse", true, TEST_EXACT, 2 },
+		{ { 3, 2 }, { 447.4, 447.4, 447.4 }, { 436.4, 436.4 }, "better", true,
+		  TEST_EXACT, -11 },
+		/* One boot cannot show that a count repeats: no verdict. */
+		{ { 1, 1 }, { 61.39 }, { 63.39 }, "few", false, TEST_EXACT, 2 },
+		{ { 1, 2 }, { 63.39 }, { 63.39, 63.39 }, "same", false, TEST_EXACT, 0 },
+	};
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
+	struct fixture fx;
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		const double *counts[2] = { cases[i].base, cases[i].other };
+		const struct compare_diff *d;
+
+		assert_int_equal(build_counts(&fx, cases[i].boots, counts, 0, false, &err), 0);
+		d = diff_of(&fx, 0);
+		assert_true(fx.r.exact);
+		assert_string_equal(fx.r.unit, "instructions");
+		assert_string_equal(d->verdict, cases[i].verdict);
+		assert_int_equal(d->significant, cases[i].significant);
+		assert_int_equal(d->test, cases[i].test);
+		assert_true(fabs(d->shift - cases[i].shift) < 1e-9);
+		assert_true(d->change_lo_pct == d->change_hi_pct);
+		/* A count is no emulated timing: the gate judges it. */
+		assert_true(d->judge_emulated);
+		assert_int_equal(compare_gate_hit(d, GATE_CHANGE), cases[i].significant);
+		teardown_fixture(&fx);
+	}
+}
+
+/* A count that varies between boots (a syscall an interrupt met) is tested. */
+static void test_counts_that_vary_keep_the_test(void **state)
+{
+	static const size_t boots[2] = { 3, 3 };
+	static const double same[3] = { 436.4, 436.4, 436.4 };
+	const double *counts[2] = { same, same };
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
+	struct fixture fx;
+
+	(void)state;
+	assert_int_equal(build_counts(&fx, boots, counts, 1.0, false, &err), 0);
+	assert_int_not_equal(diff_of(&fx, 0)->test, TEST_EXACT);
+	assert_false(diff_of(&fx, 0)->significant);
+	teardown_fixture(&fx);
+}
+
+/* A count is never compared with a time. */
+static void test_counts_never_against_times(void **state)
+{
+	static const size_t boots[2] = { 2, 2 };
+	static const double v[2] = { 63.39, 63.39 };
+	const double *counts[2] = { v, v };
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
+	struct fixture fx;
+
+	(void)state;
+	assert_int_equal(build_counts(&fx, boots, counts, 0, true, &err), -1);
+	assert_string_equal(err.buf, "base counts instructions (kernels --exact) and "
+			    "other is timed: a count of guest instructions is never "
+			    "compared with a time");
+	compare_free(&fx.r);
+	for (size_t g = 0; g < 2; g++)
+		for (size_t k = 0; k < 2; k++)
+			free_run(&fx.runs[g][k]);
+}
+
 static void test_same_distribution_is_not_significant(void **state)
 {
 	struct compare_options o;
@@ -1106,6 +1222,9 @@ int main(void)
 		cmocka_unit_test(test_mde_follows_the_spread),
 		cmocka_unit_test(test_machine_shift_is_flagged),
 		cmocka_unit_test(test_styles),
+		cmocka_unit_test(test_counts_judged_by_themselves),
+		cmocka_unit_test(test_counts_that_vary_keep_the_test),
+		cmocka_unit_test(test_counts_never_against_times),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
