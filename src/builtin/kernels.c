@@ -1103,11 +1103,12 @@ static struct compare_group *label_group(struct compare_group *groups, size_t *n
 }
 
 /*
- * The kernels' runs compared, a group per label (the kernel's name, or
- * its name and a side of timens), the first kernel's first the base:
- * -1 when they cannot be, and the gate's catch added to *caught.
+ * The runs of kernels [from, to) compared, a group per label (the
+ * kernel's name, or its name and a side of timens), the first one's the
+ * base: -1 when they cannot be, and the gate's catch added to *caught.
  */
-static int compare_kernels(struct kernels_cli *o, struct store *st, int *caught)
+static int compare_labels(struct kernels_cli *o, struct store *st, size_t from,
+			  size_t to, int *caught)
 {
 	struct compare_group groups[2 * KERNELS_MAX] = { 0 };
 	size_t caps[2 * KERNELS_MAX] = { 0 };
@@ -1118,7 +1119,7 @@ static int compare_kernels(struct kernels_cli *o, struct store *st, int *caught)
 	int rc = 0;
 
 	strbuf_adds(&err, "too many sides to compare");
-	for (size_t i = 0; i < o->nkernels && rc == 0; i++) {
+	for (size_t i = from; i < to && rc == 0; i++) {
 		struct kernel *k = &o->kernels[i];
 
 		for (size_t r = 0; r < k->nruns && rc == 0; r++) {
@@ -1158,6 +1159,24 @@ static int compare_kernels(struct kernels_cli *o, struct store *st, int *caught)
 		free(groups[g].runs);
 		free(groups[g].spec);
 	}
+	return rc;
+}
+
+/*
+ * The kernels compared with the boots as replicates; `-- timens` compares
+ * each kernel's host against its own namespace, a block per kernel (what
+ * a time namespace costs on that kernel), as clockbench-kernels(1) says.
+ */
+static int compare_kernels(struct kernels_cli *o, struct store *st,
+			   const char *command, int *caught)
+{
+	int rc = 0;
+
+	if (!streq(command, "timens"))
+		return compare_labels(o, st, 0, o->nkernels, caught);
+	for (size_t i = 0; i < o->nkernels; i++)
+		if (o->kernels[i].nruns && compare_labels(o, st, i, i + 1, caught))
+			rc = -1;
 	return rc;
 }
 
@@ -1270,7 +1289,7 @@ int cmd_kernels(int argc, char **argv)
 		kernels_vdso_matrix_print(stdout, cols, o.nkernels);
 	for (size_t i = 0; i < o.nkernels; i++)
 		caught += (int)o.kernels[i].problems;
-	rc = compare_kernels(&o, st, &caught) ? 1 : exit_status(&o, caught);
+	rc = compare_kernels(&o, st, argv[0], &caught) ? 1 : exit_status(&o, caught);
 out:
 	restore_stop(old, installed);
 	kernels_checks_free(&c.checks);

@@ -1282,6 +1282,12 @@ static size_t count_history(const struct compare_result *r)
 	return n;
 }
 
+/* Whether run was measured in a guest that `kernels` booted. */
+static bool booted(const struct stored_run *run)
+{
+	return json_is_object(json_object_get(run->env, "vm"));
+}
+
 static const char *interleave_id(const struct stored_run *run)
 {
 	const json_t *v = run->config ? json_object_get(run->config, "interleave") : NULL;
@@ -1299,7 +1305,9 @@ static void find_pooled_invocations(struct compare_result *r)
 	r->pooled_invocations = xcalloc(r->ngroups, sizeof(bool));
 	for (size_t g = 0; g < r->ngroups; g++) {
 		const struct compare_group *grp = &r->groups[g];
-		const char *first = grp->nruns > 1 ? interleave_id(&grp->runs[0]) : NULL;
+		/* The boots of `kernels` are replicates by design: one invocation each. */
+		const char *first = grp->nruns > 1 && !booted(&grp->runs[0]) ?
+				    interleave_id(&grp->runs[0]) : NULL;
 
 		for (size_t k = 1; first && k < grp->nruns; k++) {
 			const char *id = interleave_id(&grp->runs[k]);

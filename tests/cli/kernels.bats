@@ -434,3 +434,70 @@ run_template() {
 	ls "$T"/new/logs/h-boot1-*.log
 	[ "$(ls "$T/new" | wc -l)" -eq 1 ]
 }
+
+# ---- exact: instructions counted under qemu's icount ---------------------
+
+@test "--exact A/A: one image under two names counts the same at every boot; the ruler reads 64 nops as 64 instructions" {
+	need_boots
+	run_boots --separate-stderr cb kernels --exact --kernel a="$K612" --kernel b="$K612" \
+		--boots 2 --timeout 300 -- bench --quick --api clock_gettime,time --clock monotonic
+	echo "$stderr"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"# instructions: guest instructions retired per call, counted under qemu's icount"* ]]
+	run -0 cb compare --format json a b
+	# No verdict from a count that differs; what repeated is "same".
+	jq -e '.metric == "instructions" and ([.cells[].vs_base[0].verdict] | all(. != "better" and . != "worse"))
+		and ([.cells[] | select(.path == "vdso") | .vs_base[0].verdict] | all(. == "same"))' <<<"$output"
+	run -0 cb export --all
+	# Counted, never timed: each cell in instructions, no cycles, no core cycles;
+	# the harness's ruler exactly 64 instructions over its empty call.
+	jq -e '.runs | length == 4 and all(.environment.vm.exact == true
+		and .environment.vm.cpus == 1 and .environment.vm.icount == "shift=0,sleep=off"
+		and (.config.harness_overhead | .ruler.nops == 64
+			and ((.ruler.instructions_per_call - .instructions_per_call) - 64 | fabs < 1e-6))
+		and all(.cells[] | select(.status == "ok"); .unit == "instructions"
+			and .samples_cycles == null and .samples_core_cycles == null))' <<<"$output"
+	run -0 cb show a
+	[[ "$output" == *"# EXACT counts: booted by clockbench kernels --exact under qemu's icount"* ]]
+	[[ "$output" == *"# the instrument's check: the same loop through a function of 64 nops more counted 64.00 instructions more per call"* ]]
+	grep -qE '^name +path +instr/call ' <<<"$output"
+	# A count is never compared with a time.
+	run -0 cb bench --quick --api time --label timed
+	run cb compare a timed
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"a counts instructions (kernels --exact) and timed is timed"* ]]
+}
+
+@test "--exact: 6.1 against 6.12, each kernel's count repeated, judged by the counts; timens adds instructions to the vDSO only" {
+	need_boots
+	run_boots --separate-stderr cb kernels --exact --kernel v61="$K61" --kernel v612="$K612" \
+		--boots 2 --timeout 300 -- bench --quick --api clock_gettime,time --clock monotonic
+	echo "$stderr"
+	[ "$status" -eq 0 ]
+	run -0 cb compare --format json v61 v612
+	echo "$output" | jq -c '.cells[] | [.name, .path, .vs_base[0].verdict, .vs_base[0].shift]'
+	# The vDSO counts repeat at every boot: an exact verdict with its size.
+	jq -e '[.cells[] | select(.path == "vdso") | .vs_base[0]
+		| .test == "exact-count" and (.verdict | IN("same", "better", "worse"))]
+		| length == 2 and all' <<<"$output"
+	# The table gives the difference in instructions beside the verdict.
+	run -0 cb compare v61 v612
+	grep -qE '^clock-gettime-monotonic-vdso .* = .*(same|better|worse) +[+-][0-9]+\.[0-9]{2}$' <<<"$output"
+	# Seed 000 exactly: inside a time namespace each vDSO read counts more
+	# instructions; the syscalls do not change.
+	run_boots --separate-stderr cb kernels --exact --kernel v612="$K612" --boots 2 \
+		--timeout 300 -- timens --quick --clock monotonic,boottime
+	echo "$stderr"
+	[ "$status" -eq 0 ]
+	[[ "$output" != *"different interleaved invocations"* ]]
+	run -0 cb compare --format json v612-host v612-timens
+	jq -e '[.cells[] | select(.path == "vdso") | .vs_base[0] | .verdict == "worse" and .shift > 0]
+		| length == 2 and all' <<<"$output"
+	jq -e '[.cells[] | select(.path == "syscall") | .vs_base[0].verdict] | all(. != "better" and . != "worse")' <<<"$output"
+	# What exact cannot count is refused before any boot.
+	usage_error "--exact counts instructions per call: 'hotplug' takes a CPU offline" \
+		kernels --exact --kernel a="$K612" -- hotplug
+	usage_error "--exact boots one vCPU" kernels --exact --cpus 2 --kernel a="$K612" -- bench
+	usage_error "--exact counts instructions under TCG: not with --accel kvm" \
+		kernels --exact --accel kvm --kernel a="$K612" -- bench
+}
