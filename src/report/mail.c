@@ -860,6 +860,16 @@ static void cell_line(const struct compare_result *r, const struct compare_row *
 		    streq(d->verdict, "~") ? "no" MAIL_GLUE "change" : d->verdict);
 	centres(&line, centre_of(b), centre_of(o), r->unit);
 	strbuf_adds(&line, " (");
+	if (d->test == TEST_EXACT) {
+		/* A count's difference is exact: its size, not an interval. */
+		strbuf_addf(&line, "%+.2f" MAIL_GLUE "a" MAIL_GLUE "call, ", d->shift);
+		percent(&line, d->change_pct);
+		strbuf_addf(&line, "; every boot counted alike)");
+		strbuf_addf(&line, "; %zu" MAIL_GLUE "v" MAIL_GLUE "%zu" MAIL_GLUE "boots",
+			    b->n, o->n);
+		mail_wrap(out, line.buf, MAIL_WIDTH, "  ", "      ");
+		return;
+	}
 	percent(&line, d->change_pct);
 	strbuf_addf(&line, ", 95" MAIL_GLUE "%%" MAIL_GLUE "CI %+.1f..%+.1f)",
 		    d->change_lo_pct, d->change_hi_pct);
@@ -873,6 +883,20 @@ static void cell_line(const struct compare_result *r, const struct compare_row *
 	strbuf_addf(&line, "; %zu" MAIL_GLUE "v" MAIL_GLUE "%zu" MAIL_GLUE "%s", b->n, o->n,
 		    sample_kind(r, o));
 	mail_wrap(out, line.buf, MAIL_WIDTH, "  ", "      ");
+}
+
+/* Whether every cell of group g that did not change is "same". */
+static bool same_everywhere(const struct plot_input *in, const struct compare_result *r,
+			    size_t g)
+{
+	for (size_t i = 0; i < r->nrows; i++) {
+		const struct compare_diff *d = &r->rows[i].diffs[g];
+
+		if (d->valid && !d->significant && plot_row_selected(in, &r->rows[i]) &&
+		    !streq(d->verdict, "same"))
+			return false;
+	}
+	return true;
 }
 
 /* The cells that did not change, in one line. */
@@ -896,7 +920,9 @@ static void unchanged_line(const struct plot_input *in, const struct compare_res
 		return;
 	strbuf_addf(&line, "%s %zu cell%s: ", changed ? "the other" : "all", n,
 		    n == 1 ? "" : "s");
-	if (compare_spread_unknown(r)) {
+	if (r->exact && lo == 0 && hi == 0 && same_everywhere(in, r, g)) {
+		strbuf_adds(&line, "the same count at every boot of both");
+	} else if (compare_spread_unknown(r)) {
 		strbuf_adds(&line, "changes ");
 		percent(&line, lo);
 		strbuf_adds(&line, "..");
@@ -949,6 +975,16 @@ static void group_block(const struct plot_input *in, const struct mail_options *
 			  MAIL_WIDTH, "  ", "  ");
 }
 
+/* Whether a test judged some cell: not only counts judged by themselves. */
+static bool tested(const struct compare_result *r)
+{
+	for (size_t i = 0; i < r->nrows; i++)
+		for (size_t g = 1; g < r->ngroups; g++)
+			if (r->rows[i].diffs[g].valid && r->rows[i].diffs[g].test != TEST_EXACT)
+				return true;
+	return false;
+}
+
 static int comparison(const struct plot_input *in, const struct mail_options *mo,
 		      struct strbuf *out, struct strbuf *err)
 {
@@ -960,6 +996,24 @@ static int comparison(const struct plot_input *in, const struct mail_options *mo
 	for (size_t g = 1; g < r.ngroups; g++) {
 		group_block(in, mo, &r, g, out);
 		strbuf_addch(out, '\n');
+	}
+	if (r.exact)
+		mail_wrap(out, tested(&r) ?
+			  "Counted, not timed: guest instructions retired per call "
+			  "under qemu's icount (clockbench kernels --exact), the "
+			  "harness's loop included; each boot's count a value. A cell "
+			  "that every boot of each side counted alike is judged by the "
+			  "counts themselves (same, or the difference, exact); one that "
+			  "varies between boots by the rule below." :
+			  "Counted, not timed: guest instructions retired per call "
+			  "under qemu's icount (clockbench kernels --exact), the "
+			  "harness's loop included; each boot's count a value, and "
+			  "every boot of each side counted alike, so the counts are "
+			  "compared themselves (same, or the difference, exact).",
+			  MAIL_WIDTH, "", "");
+	if (r.exact && !tested(&r)) {
+		compare_free(&r);
+		return 0;
 	}
 	strbuf_addf(&rule, "A change counts when the %s-adjusted p (",
 		    r.opts.correction == CORRECT_HOLM ? "Holm" :

@@ -1520,6 +1520,7 @@ bool compare_spread_unknown(const struct compare_result *r)
 	return false;
 }
 
+/* The tests that judged some cell (counts judged by themselves are none). */
 void compare_tests_phrase(const struct compare_result *r, struct strbuf *out)
 {
 	static const struct {
@@ -1534,8 +1535,6 @@ void compare_tests_phrase(const struct compare_result *r, struct strbuf *out)
 		{ TEST_LOG_T, "Student's t on the logs of the samples", "Student's t "
 		  "on the logs of the runs' values, the variance between the runs, at "
 		  "least what their rounds allow" },
-		{ TEST_EXACT, "no test where every boot of both sides counted the same: "
-		  "the counts' difference itself (same, better, worse)", NULL },
 	};
 	size_t n = 0;
 
