@@ -38,7 +38,6 @@
 #include "vm/vmlinux.h"
 
 #define BOOTS_MAX 100
-#define QEMU_PROGRAM "qemu-system-x86_64"
 /* Console lines shown of a boot that failed. */
 #define CONSOLE_TAIL_LINES 12
 /* The most a data port may hold: a frame and what the guest printed before. */
@@ -304,13 +303,18 @@ static bool find_in_path(const char *prog, char *buf, size_t len)
  * only kernels built for PVM, and a CPU without vmx or svm exposes none
  * of the real kind. What is known goes to why.
  */
-static enum vm_accel choose_accel(int asked, struct strbuf *why)
+static enum vm_accel choose_accel(int asked, enum vm_arch arch, struct strbuf *why)
 {
 	_cleanup_free_ char *cpuinfo = NULL;
 
 	if (asked == VM_ACCEL_KVM || asked == VM_ACCEL_TCG) {
 		strbuf_setf(why, "asked for");
 		return (enum vm_accel)asked;
+	}
+	if (arch != vm_arch_host()) {
+		strbuf_setf(why, "%s kernels on an %s machine", vm_arch_info(arch)->name,
+			    vm_arch_info(vm_arch_host())->name);
+		return VM_ACCEL_TCG;
 	}
 	if (access("/dev/kvm", R_OK | W_OK) != 0) {
 		strbuf_setf(why, "no usable /dev/kvm");
@@ -471,6 +475,7 @@ static json_t *vm_facts(const struct kernels_cli *o, const struct vm_machine *m,
 			       "emulated", m->accel != VM_ACCEL_KVM);
 
 	json_object_set_new(vm, "booted_as", json_string(k->booted_as));
+	json_object_set_new(vm, "arch", json_string(vm_arch_info(m->arch)->name));
 	json_object_set_new(vm, "accel_reason", json_string(m->accel_reason ?
 							    m->accel_reason : ""));
 	json_object_set_new(vm, "append", json_string(o->append ? o->append : ""));
@@ -529,7 +534,7 @@ struct boot_runs {
 	struct kernel *k;
 	const struct store_options *store;
 	json_t *vm;			/* the machine's facts */
-	bool exact;			/* --exact: count instructions */
+	double ns_per_tick;		/* --exact: the counter's tick, else 0 */
 	size_t runs_in_boot;
 	char *labels[GUEST_RUNS_MAX];	/* each run's label, as stored */
 	size_t nlabels;
@@ -569,8 +574,7 @@ static int next_boot_run(void *ctx, struct stored_run *r, struct strbuf *err)
 	json_object_set(vm, "guest_argv", json_object_get(r->env, "argv"));
 	record_add_command_line(r->env, b->store);
 	json_object_set_new(r->env, "vm", vm);
-	/* x86's TSC under icount counts guest nanoseconds: one a tick. */
-	if (b->exact && guest_run_count_instructions(r, 1.0, err)) {
+	if (b->ns_per_tick > 0 && guest_run_count_instructions(r, b->ns_per_tick, err)) {
 		stored_run_free(r);
 		return -1;
 	}
@@ -585,10 +589,10 @@ static int next_boot_run(void *ctx, struct stored_run *r, struct strbuf *err)
  */
 static int store_boot_runs(struct store *st, const struct store_options *store,
 			   const struct guest_result *res, struct kernel *k, json_t *vm,
-			   struct strbuf *err)
+			   double ns_per_tick, struct strbuf *err)
 {
 	struct boot_runs b = { .k = k, .store = store, .vm = vm,
-			       .exact = json_is_true(json_object_get(vm, "exact")) };
+			       .ns_per_tick = ns_per_tick };
 	struct stored_run r;
 	int64_t ids[GUEST_RUNS_MAX];
 	size_t n = 0;
@@ -701,6 +705,12 @@ static int take_output(struct boot_ctx *c, struct kernel *k, const struct guest_
 	return 0;
 }
 
+/* Where the guest's result arrives: its data port, or its console (vm/arch.h). */
+static int result_port(const struct vm_machine *m, const struct boot_files *f)
+{
+	return vm_arch_info(m->arch)->data_on_console ? f->console : f->data;
+}
+
 /* The result the guest sent, stored: 0, or -1 with why in err. */
 static int take_result(struct boot_ctx *c, const struct boot_files *f, struct kernel *k,
 		       unsigned boot, unsigned position, const struct vm_outcome *out,
@@ -711,7 +721,7 @@ static int take_result(struct boot_ctx *c, const struct boot_files *f, struct ke
 	json_t *vm;
 	int rc = -1;
 
-	if (vm_file_read(f->data, DATA_MAX_BYTES, &data) != 0) {
+	if (vm_file_read(result_port(c->m, f), DATA_MAX_BYTES, &data) != 0) {
 		strbuf_setf(err, "cannot read the data port: %s", strerror(errno));
 		strbuf_release(&data);
 		return -1;
@@ -720,7 +730,8 @@ static int take_result(struct boot_ctx *c, const struct boot_files *f, struct ke
 	strbuf_release(&data);
 	if (rc)
 		return -1;
-	if (guest_status(&r, &c->usage_error, err) != 0) {
+	rc = guest_status(&r, &c->usage_error, err);
+	if (rc) {
 		say_output(&r);
 		goto out;
 	}
@@ -731,8 +742,16 @@ static int take_result(struct boot_ctx *c, const struct boot_files *f, struct ke
 	if (!r.has_export) {
 		rc = take_output(c, k, &r, err);
 	} else {
+		double tick = c->m->exact ? vm_arch_ns_per_tick(c->m->arch, r.facts.counter_hz) : 0;
+
+		if (c->m->exact && !(tick > 0)) {
+			strbuf_setf(err, "the guest did not say its counter's frequency: "
+				    "its instructions cannot be counted");
+			rc = -1;
+			goto out;
+		}
 		vm = vm_facts(c->o, c->m, k, boot, position, out, &r.facts);
-		rc = store_boot_runs(c->st, &c->o->store, &r, k, vm, err) < 0 ? -1 : 0;
+		rc = store_boot_runs(c->st, &c->o->store, &r, k, vm, tick, err) < 0 ? -1 : 0;
 		json_decref(vm);
 	}
 	if (rc == 0) {
@@ -802,11 +821,12 @@ static void report_failure(const struct kernels_cli *o, const struct boot_files 
 }
 
 /* The kernel command line of k's boots. */
-static void kernel_cmdline(const struct kernels_cli *o, const struct kernel *k,
-			   struct strbuf *append)
+static void kernel_cmdline(const struct kernels_cli *o, const struct vm_machine *m,
+			   const struct kernel *k, struct strbuf *append)
 {
 	/* panic=-1: a kernel that panics reboots, and -no-reboot ends qemu. */
-	strbuf_adds(append, "console=ttyS0 panic=-1 rdinit=/init");
+	strbuf_addf(append, "console=%s panic=-1 rdinit=/init",
+		    vm_arch_info(m->arch)->console);
 	if (o->append)
 		strbuf_addf(append, " %s", o->append);
 	if (k->append)
@@ -831,7 +851,7 @@ static int boot_once(struct boot_ctx *c, struct kernel *k, unsigned boot,
 		error_msg("cannot prepare the boot: %s", err.len ? err.buf : strerror(errno));
 		goto out;
 	}
-	kernel_cmdline(c->o, k, &append);
+	kernel_cmdline(c->o, c->m, k, &append);
 	struct vm_boot b = {
 		.kernel = k->path, .kernel_fd = k->vmlinux,
 		.append = append.buf, .initrd = files.initrd,
@@ -906,7 +926,7 @@ static bool probe_kvm(const struct boot_ctx *c, const struct kernel *k,
 	m.accel = VM_ACCEL_KVM;
 	if (m.timeout_s > KVM_PROBE_TIMEOUT_S)
 		m.timeout_s = KVM_PROBE_TIMEOUT_S;
-	kernel_cmdline(c->o, k, &append);
+	kernel_cmdline(c->o, c->m, k, &append);
 	struct vm_boot b = {
 		.kernel = k->path, .kernel_fd = k->vmlinux, .append = append.buf,
 	};
@@ -920,7 +940,7 @@ static bool probe_kvm(const struct boot_ctx *c, const struct kernel *k,
 		if (vm_run(&m, &b, &stop_signal, &out, &err))
 			reason = err.buf;
 		else if (!(reason = end_reason(&out, files.console, &end)) &&
-			 (vm_file_read(files.data, DATA_MAX_BYTES, &data) != 0 ||
+			 (vm_file_read(result_port(&m, &files), DATA_MAX_BYTES, &data) != 0 ||
 			  guest_result_decode(data.buf, data.len, &result, &err) != 0))
 			reason = err.len ? err.buf : "no result came back";
 		else if (!reason)
@@ -1046,6 +1066,35 @@ static void unpack_image(const struct kernels_cli *o, struct kernel *k)
 		  (double)x.bytes / 1e6);
 }
 
+/*
+ * The architecture of the campaign: its bootable kernels' one. Kernels of
+ * two architectures run on two machines, and are never compared as if
+ * they were one: boot them in two invocations.
+ */
+static int campaign_arch(const struct kernels_cli *o, enum vm_arch *arch)
+{
+	const struct kernel *first = NULL;
+
+	for (size_t i = 0; i < o->nkernels; i++) {
+		const struct kernel *k = &o->kernels[i];
+
+		if (!k->bootable)
+			continue;
+		if (!first) {
+			first = k;
+			*arch = k->image.arch;
+		} else if (k->image.arch != *arch) {
+			error_msg("%s is an %s kernel and %s an %s one: kernels of two "
+				  "architectures are never compared as one machine; boot "
+				  "them in two invocations", first->name,
+				  vm_arch_info(first->image.arch)->name, k->name,
+				  vm_arch_info(k->image.arch)->name);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 static int check_images(struct kernels_cli *o)
 {
 	size_t bootable = 0;
@@ -1061,9 +1110,10 @@ static int check_images(struct kernels_cli *o)
 			continue;
 		}
 		bootable++;
-		text_line(stderr, "%s: %s, %s %s", k->name, k->path,
+		text_line(stderr, "%s: %s, %s %s (%s)", k->name, k->path,
 			  kernel_image_kind_name(k->image.kind),
-			  k->image.release[0] ? k->image.release : "(release not found)");
+			  k->image.release[0] ? k->image.release : "(release not found)",
+			  vm_arch_info(k->image.arch)->name);
 		unpack_image(o, k);
 	}
 	return bootable ? 0 : -1;
@@ -1225,6 +1275,7 @@ int cmd_kernels(int argc, char **argv)
 	struct vm_machine m;
 	struct store *st = NULL;
 	struct boot_ctx c = { 0 };
+	enum vm_arch arch = VM_ARCH_X86_64;
 	int n, rc = 1, caught = 0;
 
 	n = parse_kernels_options(argc, argv, &o);
@@ -1232,23 +1283,24 @@ int cmd_kernels(int argc, char **argv)
 		free_kernels(&o);
 		return parse_options_status(n);
 	}
-	if (!find_in_path(QEMU_PROGRAM, qemu, sizeof(qemu))) {
-		error_msg(QEMU_PROGRAM " not found in PATH: install it (Debian: "
-			  "apt-get install qemu-system-x86)");
+	if (check_logs(&o) != 0 || check_images(&o) != 0 || campaign_arch(&o, &arch) != 0)
+		goto out;
+	if (!find_in_path(vm_arch_info(arch)->qemu, qemu, sizeof(qemu))) {
+		error_msg("%s not found in PATH: install it (Debian: apt-get install %s)",
+			  vm_arch_info(arch)->qemu, vm_arch_info(arch)->package);
 		goto out;
 	}
-	if (payload_find(o.guest, payload, sizeof(payload), &err)) {
+	if (payload_find(o.guest, arch, payload, sizeof(payload), &err)) {
 		error_msg("%s", err.buf);
 		goto out;
 	}
-	if (check_logs(&o) != 0 || check_images(&o) != 0)
-		goto out;
 	st = record_open(&o.store, STORE_WRITE, dbpath, sizeof(dbpath));
 	if (!st)
 		goto out;
 	m = (struct vm_machine){
+		.arch = arch,
 		.qemu = qemu, .version = vm_qemu_version(qemu, version, sizeof(version)),
-		.accel = choose_accel(o.accel, &why),
+		.accel = choose_accel(o.accel, arch, &why),
 		.cpus = (unsigned)o.cpus, .memory_mb = (unsigned)o.memory_mb,
 		.timeout_s = o.timeout_s, .exact = o.exact,
 	};

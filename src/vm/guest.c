@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
+#include <sys/klog.h>
 #include <sys/reboot.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
@@ -17,14 +20,16 @@
 #include "probe/vdso.h"
 #include "basic/json.h"
 #include "basic/text.h"
+#include "vm/arch.h"
 #include "vm/frame.h"
 #include "vm/guest.h"
 #include "vm/result.h"
 
-#define GUEST_DATA_PORT "/dev/ttyS1"
 #define GUEST_OUTPUT "/tmp/output"
 #define GUEST_EXPORT "/tmp/export.json"
 #define GUEST_ARGS_MAX (64u << 10)
+/* syslog(2)'s SYSLOG_ACTION_CONSOLE_LEVEL, which glibc does not name. */
+#define KLOG_CONSOLE_LEVEL 8
 
 static void say(const char *fmt, ...) _printf_(1, 2);
 static void say(const char *fmt, ...)
@@ -244,6 +249,31 @@ static double wait_clocksource_settled(void)
 	return waited;
 }
 
+/*
+ * The frequency of the counter bench reads, where the guest can know it
+ * exactly: arm64's CNTFRQ_EL0, powerpc's timebase; 0 on x86, whose TSC
+ * icount makes tick once an instruction whatever its calibration says.
+ */
+static double counter_hz(void)
+{
+#if defined(__aarch64__)
+	uint64_t hz;
+
+	__asm__ __volatile__("mrs %0, cntfrq_el0" : "=r"(hz));
+	return (double)hz;
+#elif defined(__powerpc64__)
+	_cleanup_free_ char *cpuinfo = read_text_file("/proc/cpuinfo", 1u << 16);
+	const char *tb = cpuinfo ? strstr(cpuinfo, "\ntimebase") : NULL;
+	double hz = 0;
+
+	if (tb && (tb = strchr(tb, ':')))
+		hz = strtod(tb + 1, NULL);
+	return hz > 0 && hz < 1e12 ? hz : 0;
+#else
+	return 0;
+#endif
+}
+
 /* A line of a file, as a fact: "" when it cannot be read. */
 static char *fact_line(const char *path, size_t max)
 {
@@ -258,7 +288,7 @@ static json_t *guest_facts(double booted_s, double settle_s)
 {
 	struct guest_facts f = {
 		.init_reached_s = booted_s, .clocksource_wait_s = settle_s,
-		.cpus = (int)sysconf(_SC_NPROCESSORS_ONLN),
+		.counter_hz = counter_hz(), .cpus = (int)sysconf(_SC_NPROCESSORS_ONLN),
 	};
 	struct utsname u;
 	json_t *j;
@@ -322,6 +352,7 @@ static void exported_runs(struct strbuf *out, json_t *manifest)
 /* MANIFEST '\0' EXPORT, as one frame on the data port. */
 static void send_frame(json_t *manifest, const struct strbuf *export)
 {
+	const struct vm_arch_info *arch = vm_arch_info(vm_arch_host());
 	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT, payload = STRBUF_INIT;
 	struct strbuf frame = STRBUF_INIT;
 	char *text = json_encode(manifest, JSON_COMPACT);
@@ -340,9 +371,12 @@ static void send_frame(json_t *manifest, const struct strbuf *export)
 		say("cannot encode the result: %s", err.buf);
 		return;
 	}
-	fd = open(GUEST_DATA_PORT, O_WRONLY | O_NOCTTY);
+	/* One UART: the kernel's messages must not cut into the frame. */
+	if (arch->data_on_console)
+		klogctl(KLOG_CONSOLE_LEVEL, NULL, 1);
+	fd = open(arch->data_port, O_WRONLY | O_NOCTTY);
 	if (fd < 0) {
-		say("cannot open %s: %s", GUEST_DATA_PORT, strerror(errno));
+		say("cannot open %s: %s", arch->data_port, strerror(errno));
 		strbuf_release(&frame);
 		return;
 	}
@@ -353,7 +387,7 @@ static void send_frame(json_t *manifest, const struct strbuf *export)
 	}
 	say("sending %zu bytes", frame.len);
 	if (fd_write_all(fd, frame.buf, frame.len) != 0)
-		say("cannot write %s: %s", GUEST_DATA_PORT, strerror(errno));
+		say("cannot write %s: %s", arch->data_port, strerror(errno));
 	tcdrain(fd);
 	close(fd);
 	strbuf_release(&frame);

@@ -22,9 +22,13 @@
 /* An ELF vmlinux keeps its banner in .rodata: looked for in its start. */
 #define BANNER_SCAN_BYTES (64u << 20)
 
+/* arm64's Image header (Documentation/arch/arm64/booting.rst). */
+#define ARM64_MAGIC_OFF 0x38
+
 const char *kernel_image_kind_name(enum image_kind kind)
 {
-	return kind == IMAGE_BZIMAGE ? "bzImage" : "vmlinux (ELF)";
+	return kind == IMAGE_BZIMAGE ? "bzImage" : kind == IMAGE_ARM64 ?
+	       "arm64 Image" : "vmlinux (ELF)";
 }
 
 /* "6.12.1-x #1 SMP ..." into release ("6.12.1-x") and version (the rest). */
@@ -74,33 +78,72 @@ static void bzimage_version(int fd, const unsigned char *hdr,
 }
 
 /*
- * An ELF vmlinux: its banner (in .rodata) and its PVH entry note, both in
- * the file's start. 0, or -1 with why qemu cannot boot it.
+ * An uncompressed kernel (an ELF vmlinux, an arm64 Image): its banner, in
+ * the file's start. The start into *buf (len bytes); 0, or -1 with why.
+ */
+static int banner_read(int fd, off_t size, struct kernel_image *img, char **buf,
+		       size_t *len, struct strbuf *err)
+{
+	static const char banner[] = "Linux version ";
+	const char *hit;
+
+	*len = size > (off_t)BANNER_SCAN_BYTES ? BANNER_SCAN_BYTES : (size_t)size;
+	*buf = xmalloc(*len + 1);
+	if (read_at(fd, 0, *buf, *len) != 0) {
+		strbuf_setf(err, "cannot read it: %s", strerror(errno));
+		return -1;
+	}
+	(*buf)[*len] = '\0';
+	hit = memmem(*buf, *len, banner, sizeof(banner) - 1);
+	if (hit) {
+		hit += sizeof(banner) - 1;
+		split_banner(hit, *len - (size_t)(hit - *buf), img);
+	}
+	if (!img->release[0]) {
+		strbuf_setf(err, "an %s %s without a \"Linux version\" banner: not a "
+			    "kernel", vm_arch_info(img->arch)->name,
+			    img->kind == IMAGE_ARM64 ? "Image" : "ELF file");
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * An ELF vmlinux: its banner (in .rodata) and, on x86, its PVH entry note,
+ * both in the file's start. 0, or -1 with why qemu cannot boot it.
  */
 static int vmlinux_read(int fd, off_t size, struct kernel_image *img,
 			struct strbuf *err)
 {
-	static const char banner[] = "Linux version ";
-	size_t len = size > (off_t)BANNER_SCAN_BYTES ? BANNER_SCAN_BYTES : (size_t)size;
-	_cleanup_free_ char *buf = xmalloc(len + 1);
-	const char *hit;
+	_cleanup_free_ char *buf = NULL;
+	size_t len;
 
-	if (read_at(fd, 0, buf, len) != 0) {
-		strbuf_setf(err, "cannot read it: %s", strerror(errno));
+	if (banner_read(fd, size, img, &buf, &len, err))
 		return -1;
-	}
-	buf[len] = '\0';
-	hit = memmem(buf, len, banner, sizeof(banner) - 1);
-	if (hit) {
-		hit += sizeof(banner) - 1;
-		split_banner(hit, len - (size_t)(hit - buf), img);
-	}
-	if (!img->release[0]) {
-		strbuf_setf(err, "an x86-64 ELF file without a "
-			    "\"Linux version\" banner: not a vmlinux");
-		return -1;
-	}
+	/* pseries boots an ELF vmlinux as it is; x86 needs its PVH note. */
+	if (img->arch != VM_ARCH_X86_64)
+		return 0;
 	return vmlinux_bootable((const unsigned char *)buf, len, err) ? 0 : -1;
+}
+
+/* The architecture of an ELF kernel: 0, or -1 with why none of ours. */
+static int elf_arch(const unsigned char *hdr, struct kernel_image *img,
+		    struct strbuf *err)
+{
+	/* e_machine, little-endian as every kernel booted here is. */
+	unsigned machine = hdr[18] | (unsigned)hdr[19] << 8;
+
+	for (int a = 0; a < VM_ARCH_COUNT; a++)
+		if (hdr[EI_CLASS] == ELFCLASS64 && hdr[EI_DATA] == ELFDATA2LSB &&
+		    machine == vm_arch_info((enum vm_arch)a)->elf_machine &&
+		    a != VM_ARCH_ARM64) {
+			img->arch = (enum vm_arch)a;
+			return 0;
+		}
+	strbuf_setf(err, "an ELF file, but not an x86-64 or ppc64el kernel (class "
+		    "%u, data %u, machine %u; arm64 boots its Image)", hdr[EI_CLASS],
+		    hdr[EI_DATA], machine);
+	return -1;
 }
 
 static int classify(int fd, off_t size, struct kernel_image *img,
@@ -120,16 +163,18 @@ static int classify(int fd, off_t size, struct kernel_image *img,
 		return 0;
 	}
 	if (memcmp(hdr, ELFMAG, SELFMAG) == 0) {
-		/* e_machine, little-endian as an x86-64 ELF is, whatever the host. */
-		unsigned machine = hdr[18] | (unsigned)hdr[19] << 8;
-
-		if (hdr[EI_CLASS] != ELFCLASS64 || machine != EM_X86_64) {
-			strbuf_setf(err, "an ELF file, but not an x86-64 "
-				    "kernel (class %u, machine %u)", hdr[EI_CLASS], machine);
+		if (elf_arch(hdr, img, err))
 			return -1;
-		}
 		img->kind = IMAGE_VMLINUX;
 		return vmlinux_read(fd, size, img, err);
+	}
+	if (memcmp(hdr + ARM64_MAGIC_OFF, "ARM\x64", 4) == 0) {
+		_cleanup_free_ char *buf = NULL;
+		size_t len;
+
+		img->kind = IMAGE_ARM64;
+		img->arch = VM_ARCH_ARM64;
+		return banner_read(fd, size, img, &buf, &len, err);
 	}
 	if (hdr[0] == 0x1f && hdr[1] == 0x8b) {
 		strbuf_setf(err, "a gzip file, not a kernel image: "
@@ -137,7 +182,8 @@ static int classify(int fd, off_t size, struct kernel_image *img,
 		return -1;
 	}
 	strbuf_setf(err, "not a kernel image: neither a bzImage (no "
-		    "\"HdrS\" boot header at 0x202) nor an ELF vmlinux");
+		    "\"HdrS\" boot header at 0x202), an arm64 Image (no \"ARM\\x64\" "
+		    "at 0x38) nor an ELF vmlinux");
 	return -1;
 }
 

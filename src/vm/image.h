@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * A kernel image as qemu's -kernel boots it on x86: a bzImage (what
+ * A kernel image as qemu's -kernel boots it: on x86 a bzImage (what
  * /boot/vmlinuz-* and arch/x86/boot/bzImage are) or an uncompressed ELF
- * vmlinux. Read before any boot, so that a file that is no kernel is named
- * at once, not after a boot's timeout.
+ * vmlinux, on arm64 an Image (Debian's /boot/vmlinuz-*), on ppc64el an ELF
+ * vmlinux; its architecture is read from it. Read before any boot, so that
+ * a file that is no kernel is named at once, not after a boot's timeout.
  */
 #ifndef CLOCKBENCH_VM_IMAGE_H
 #define CLOCKBENCH_VM_IMAGE_H
@@ -11,14 +12,17 @@
 #include <stddef.h>
 
 #include "basic/strbuf.h"
+#include "vm/arch.h"
 
 enum image_kind {
 	IMAGE_BZIMAGE,
 	IMAGE_VMLINUX,
+	IMAGE_ARM64,		/* arm64's Image: "ARM\x64" at 0x38 */
 };
 
 struct kernel_image {
 	enum image_kind kind;
+	enum vm_arch arch;
 	char release[65];	/* "6.12.117+deb12-cloud-amd64", or "" */
 	char version[256];	/* the rest of the banner, or "" */
 };

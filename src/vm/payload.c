@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "basic/util.h"
+#include "vm/arch.h"
 #include "vm/guest.h"
 #include "vm/initramfs.h"
 #include "vm/payload.h"
@@ -17,15 +18,21 @@
 /* The payload a static build weighs (4.5 MB) with room: a sanity bound. */
 #define PAYLOAD_MAX_BYTES (256u << 20)
 
-/* Whether the ELF file in buf asks for a program interpreter (ld.so). */
-static int elf_check(const unsigned char *buf, size_t len, struct strbuf *err)
+/*
+ * Whether buf is an ELF executable of arch that asks for no program
+ * interpreter (ld.so): a static program an initramfs can start.
+ */
+static int elf_check(const unsigned char *buf, size_t len, enum vm_arch arch,
+		     struct strbuf *err)
 {
 	const Elf64_Ehdr *eh = (const void *)buf;
 
 	if (len < sizeof(*eh) || memcmp(buf, ELFMAG, SELFMAG) != 0 ||
-	    eh->e_ident[EI_CLASS] != ELFCLASS64 || eh->e_machine != EM_X86_64 ||
+	    eh->e_ident[EI_CLASS] != ELFCLASS64 || eh->e_ident[EI_DATA] != ELFDATA2LSB ||
+	    eh->e_machine != vm_arch_info(arch)->elf_machine ||
 	    (eh->e_type != ET_EXEC && eh->e_type != ET_DYN)) {
-		strbuf_setf(err, "not an x86-64 ELF executable");
+		strbuf_setf(err, "not an %s ELF executable (the kernels are %s)",
+			    vm_arch_info(arch)->name, vm_arch_info(arch)->name);
 		return -1;
 	}
 	if (eh->e_phentsize != sizeof(Elf64_Phdr) || eh->e_phoff > len ||
@@ -73,7 +80,7 @@ static char *read_payload(const char *path, size_t *len, struct strbuf *err)
 	return buf;
 }
 
-static int check_payload(const char *path, struct strbuf *err)
+static int check_payload(const char *path, enum vm_arch arch, struct strbuf *err)
 {
 	_cleanup_strbuf_ struct strbuf why = STRBUF_INIT;
 	size_t len;
@@ -82,7 +89,7 @@ static int check_payload(const char *path, struct strbuf *err)
 
 	if (!buf)
 		return -1;
-	rc = elf_check((const unsigned char *)buf, len, &why);
+	rc = elf_check((const unsigned char *)buf, len, arch, &why);
 	if (rc)
 		strbuf_setf(err, "%s: %s", path, why.buf);
 	free(buf);
@@ -90,12 +97,11 @@ static int check_payload(const char *path, struct strbuf *err)
 }
 
 /* Candidates beside this program: installed, and in the source tree. */
-static bool beside_self(char *path, size_t len)
+static bool beside_self(enum vm_arch arch, char *path, size_t len)
 {
-	static const char *const rel[] = {
-		"clockbench-guest",
-		"../../build-guest/src/clockbench",
-	};
+	const char *const host = arch == vm_arch_host() ? "" : "-";
+	const struct vm_arch_info *a = vm_arch_info(arch);
+	char rel[2][PATH_MAX / 4];
 	char exe[PATH_MAX];
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 	char *slash;
@@ -107,6 +113,8 @@ static bool beside_self(char *path, size_t len)
 	if (!slash)
 		return false;
 	*slash = '\0';
+	snprintf(rel[0], sizeof(rel[0]), "clockbench-guest%s%s", host, *host ? a->name : "");
+	snprintf(rel[1], sizeof(rel[1]), "../../%s/src/clockbench", a->payload_dir);
 	for (size_t i = 0; i < ARRAY_SIZE(rel); i++) {
 		snprintf(path, len, "%s/%s", exe, rel[i]);
 		if (access(path, R_OK) == 0)
@@ -115,19 +123,42 @@ static bool beside_self(char *path, size_t len)
 	return false;
 }
 
-int payload_find(const char *given, char *path, size_t len, struct strbuf *err)
+/* CLOCKBENCH_GUEST for this machine's architecture, CLOCKBENCH_GUEST_ARM64... */
+static const char *guest_env(enum vm_arch arch)
 {
-	const char *env = getenv("CLOCKBENCH_GUEST");
+	char name[64] = "CLOCKBENCH_GUEST";
+
+	if (arch != vm_arch_host()) {
+		size_t n = strlen(name);
+
+		name[n++] = '_';
+		for (const char *p = vm_arch_info(arch)->name; *p && n + 1 < sizeof(name); p++)
+			name[n++] = (char)(*p >= 'a' && *p <= 'z' ? *p - 'a' + 'A' : *p);
+		name[n] = '\0';
+	}
+	return getenv(name);
+}
+
+int payload_find(const char *given, enum vm_arch arch, char *path, size_t len,
+		 struct strbuf *err)
+{
+	const char *env = guest_env(arch);
 
 	if (given)
 		snprintf(path, len, "%s", given);
 	else if (env && *env)
 		snprintf(path, len, "%s", env);
-	else if (!beside_self(path, len)) {
-		strbuf_setf(err, "%s", PAYLOAD_MISSING);
+	else if (!beside_self(arch, path, len)) {
+		if (arch == vm_arch_host())
+			strbuf_setf(err, "%s", PAYLOAD_MISSING);
+		else
+			strbuf_setf(err, "no static %s clockbench for the guest: build "
+				    "one with 'make guest-%s' (%s/src/clockbench), or name "
+				    "one with --guest", vm_arch_info(arch)->name,
+				    vm_arch_info(arch)->name, vm_arch_info(arch)->payload_dir);
 		return -1;
 	}
-	return check_payload(path, err);
+	return check_payload(path, arch, err);
 }
 
 int payload_initramfs(const char *path, char *const *argv, size_t argc,

@@ -10,6 +10,7 @@
 #include <stddef.h>
 
 #include "basic/strbuf.h"
+#include "vm/arch.h"
 
 /* What to say when no payload is found. */
 #define PAYLOAD_MISSING "no static clockbench for the guest: build one with " \
@@ -17,13 +18,16 @@
 	"or $CLOCKBENCH_GUEST"
 
 /*
- * The static clockbench to boot, into path: given (--guest), else
- * $CLOCKBENCH_GUEST, else clockbench-guest beside this program, else
- * build-guest/src/clockbench of the source tree this program was built
- * in. 0, or -1 with why in err (PAYLOAD_MISSING, or why a file found is
- * unusable: not an ELF executable, dynamically linked).
+ * The static clockbench of arch to boot, into path: given (--guest), else
+ * $CLOCKBENCH_GUEST (for another architecture than this machine's,
+ * $CLOCKBENCH_GUEST_ARM64, ..._PPC64EL), else clockbench-guest (-arm64,
+ * -ppc64el) beside this program, else build-guest/src/clockbench
+ * (build-guest-arm64/...) of the source tree this program was built in.
+ * 0, or -1 with why in err (PAYLOAD_MISSING, or why a file found is
+ * unusable: not an ELF executable of arch, dynamically linked).
  */
-int payload_find(const char *given, char *path, size_t len, struct strbuf *err);
+int payload_find(const char *given, enum vm_arch arch, char *path, size_t len,
+		 struct strbuf *err);
 
 /*
  * The initramfs of one boot into out: the payload at path as /init, the

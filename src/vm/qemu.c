@@ -67,8 +67,12 @@ char **vm_qemu_argv(const struct vm_machine *m, const struct vm_boot *b)
 		arg(&a, "-icount");
 		arg(&a, "shift=0,sleep=off");
 	}
-	arg(&a, "-cpu");
-	arg(&a, "%s", m->accel == VM_ACCEL_KVM ? "host" : "max");
+	for (const char *const *p = vm_arch_info(m->arch)->machine; *p; p++)
+		arg(&a, "%s", *p);
+	if (m->arch == VM_ARCH_X86_64) {
+		arg(&a, "-cpu");
+		arg(&a, "%s", m->accel == VM_ACCEL_KVM ? "host" : "max");
+	}
 	arg(&a, "-smp");
 	arg(&a, "%u", m->cpus);
 	arg(&a, "-m");
@@ -86,10 +90,13 @@ char **vm_qemu_argv(const struct vm_machine *m, const struct vm_boot *b)
 	arg(&a, "file,id=console,path=/dev/fd/%d", VM_FD_CONSOLE);
 	arg(&a, "-serial");
 	arg(&a, "chardev:console");
-	arg(&a, "-chardev");
-	arg(&a, "file,id=data,path=/dev/fd/%d", VM_FD_DATA);
-	arg(&a, "-serial");
-	arg(&a, "chardev:data");
+	/* One UART (arm64's virt): the result comes on the console (vm/arch.h). */
+	if (!vm_arch_info(m->arch)->data_on_console) {
+		arg(&a, "-chardev");
+		arg(&a, "file,id=data,path=/dev/fd/%d", VM_FD_DATA);
+		arg(&a, "-serial");
+		arg(&a, "chardev:data");
+	}
 	return a.v;
 }
 

@@ -13,6 +13,7 @@
 #include <stddef.h>
 
 #include "basic/strbuf.h"
+#include "vm/arch.h"
 
 enum vm_accel {
 	VM_ACCEL_AUTO,
@@ -21,6 +22,7 @@ enum vm_accel {
 };
 
 struct vm_machine {
+	enum vm_arch arch;	/* of the kernels booted (vm/arch.h) */
 	const char *qemu;	/* "qemu-system-x86_64", found in PATH */
 	const char *version;	/* its first line of -version */
 	enum vm_accel accel;	/* KVM or TCG: chosen before the boots */

@@ -69,7 +69,7 @@ static int get_number(const json_t *obj, const char *in, const char *key, double
 		      double hi, double *out, struct strbuf *err)
 {
 	const json_t *j = json_object_get(obj, key);
-	double v;
+	double v = 0;
 
 	if (!json_is_number(j))
 		return field_err(err, in, key, j ? "not a number" : "missing");
@@ -133,7 +133,7 @@ static int get_facts(const json_t *j, struct guest_facts *f, struct strbuf *err)
 		{ "clocksource", &f->clocksource, 127 },
 		{ "available_clocksources", &f->available_clocksources, 511 },
 	};
-	double cpus;
+	double cpus = 0;
 
 	if (!json_is_object(j))
 		return field_err(err, "", "guest", j ? "not an object" : "missing");
@@ -144,7 +144,9 @@ static int get_facts(const json_t *j, struct guest_facts *f, struct strbuf *err)
 	if (get_number(j, "guest", "init_reached_s", 0, 1e6, &f->init_reached_s, err) ||
 	    get_number(j, "guest", "clocksource_wait_s", 0, 1e6, &f->clocksource_wait_s,
 		       err) ||
-	    get_number(j, "guest", "cpus", 1, 4096, &cpus, err))
+	    get_number(j, "guest", "cpus", 1, 4096, &cpus, err) ||
+	    (json_object_get(j, "counter_hz") &&
+	     get_number(j, "guest", "counter_hz", 0, 1e12, &f->counter_hz, err)))
 		return -1;
 	f->cpus = (int)cpus;
 	return get_names(j, f, err);
@@ -154,7 +156,7 @@ static int get_facts(const json_t *j, struct guest_facts *f, struct strbuf *err)
 static int get_status(const json_t *man, struct guest_result *r, struct strbuf *err)
 {
 	const json_t *st = json_object_get(man, "status");
-	double v;
+	double v = 0;
 
 	if (!st)
 		return 0;
@@ -180,7 +182,7 @@ static int decode_manifest(const char *text, size_t len, struct guest_result *r,
 	_cleanup_strbuf_ struct strbuf why = STRBUF_INIT;
 	json_error_t je;
 	json_t *man;
-	double version;
+	double version = 0;
 	int rc = -1;
 
 	if (!json_text_within(text, len, GUEST_MANIFEST_VALUES, GUEST_MANIFEST_DEPTH,
@@ -286,7 +288,7 @@ json_t *guest_facts_json(const struct guest_facts *f)
 
 	for (size_t i = 0; i < f->nvdso; i++)
 		json_array_append_new(names, json_string(f->vdso_functions[i]));
-	return json_pack("{s:s, s:s, s:s, s:s, s:s, s:o, s:o, s:i, s:o}",
+	return json_pack("{s:s, s:s, s:s, s:s, s:s, s:o, s:o, s:o, s:i, s:o}",
 			 "release", f->release ? f->release : "",
 			 "version", f->version ? f->version : "",
 			 "cmdline", f->cmdline ? f->cmdline : "",
@@ -295,6 +297,7 @@ json_t *guest_facts_json(const struct guest_facts *f)
 			 f->available_clocksources ? f->available_clocksources : "",
 			 "init_reached_s", json_number(f->init_reached_s),
 			 "clocksource_wait_s", json_number(f->clocksource_wait_s),
+			 "counter_hz", json_number(f->counter_hz),
 			 "cpus", f->cpus, "vdso_functions", names);
 }
 

@@ -57,6 +57,9 @@ struct guest_facts {
 	char *release, *version, *cmdline;
 	char *clocksource, *available_clocksources;
 	double init_reached_s, clocksource_wait_s;
+	/* bench's counter's frequency where the guest can read it (arm64's
+	 * CNTFRQ, powerpc's timebase), else 0: what exact counts need. */
+	double counter_hz;
 	int cpus;
 	char **vdso_functions;	/* NULL-terminated, in the vDSO's order */
 	size_t nvdso;

@@ -106,13 +106,34 @@ no_qemu_left() {
 	usage_error "unknown accel 'xen' (auto, kvm, tcg)" kernels --kernel a=/x --accel xen -- bench
 }
 
-@test "a guest that is not a static clockbench is refused, naming why" {
-	run cb kernels --kernel a=/bin/true --guest /bin/true -- bench
+# An x86 boot header and nothing else: taken for a bzImage before any boot.
+fake_bzimage() {
+	python3 -c 'import sys
+b = bytearray(4096); b[0x1fe:0x200] = b"\x55\xaa"; b[0x202:0x206] = b"HdrS"
+sys.stdout.buffer.write(b)' >"$1"
+}
+
+@test "a guest that is not a static clockbench of the kernels' architecture is refused, naming why" {
+	fake_bzimage "$T/bz"
+	run cb kernels --kernel a="$T/bz" --guest /bin/true -- bench
 	[ "$status" -eq 1 ]
 	[[ "$output" == *"/bin/true: dynamically linked"* ]]
-	run cb kernels --kernel a=/bin/true --guest "$T/none" -- bench
+	run cb kernels --kernel a="$T/bz" --guest "$T/none" -- bench
 	[ "$status" -eq 1 ]
 	[[ "$output" == *"$T/none: No such file"* ]]
+	# An arm64 kernel's guest must be an arm64 program.
+	python3 -c 'import sys
+b = bytearray(4096); b[0x38:0x3c] = b"ARM\x64"; b[0x100:0x120] = b"Linux version 6.1.0-57-arm64 (x)"
+sys.stdout.buffer.write(b)' >"$T/Image"
+	run cb kernels --kernel a="$T/Image" --guest "${CLOCKBENCH_GUEST:-/bin/true}" -- bench
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"a: $T/Image, arm64 Image 6.1.0-57-arm64 (arm64)"* ]]
+	[[ "$output" == *"not an arm64 ELF executable (the kernels are arm64)"* ||
+		"$output" == *"qemu-system-aarch64 not found in PATH: install it (Debian: apt-get install qemu-system-arm)"* ]]
+	# Kernels of two architectures are two machines: never one campaign.
+	run cb kernels --kernel a="$T/Image" --kernel b="$T/bz" -- bench
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"a is an arm64 kernel and b an x86_64 one: kernels of two architectures are never compared as one machine; boot them in two invocations"* ]]
 }
 
 # Runs of export-small.json: label, emulated or not, samples scaled.
@@ -500,4 +521,21 @@ run_template() {
 	usage_error "--exact boots one vCPU" kernels --exact --cpus 2 --kernel a="$K612" -- bench
 	usage_error "--exact counts instructions under TCG: not with --accel kvm" \
 		kernels --exact --accel kvm --kernel a="$K612" -- bench
+}
+
+@test "a guest that reports a failure is a failed boot: its error, a signal, a usage error stops the campaign" {
+	need_hostile
+	hostile build "$(manifest '.error = "boom" | del(.status)' | hex)" 0 - 0
+	[[ "$stderr" == *"h: boot 1 failed after "*"s: in the guest: boom"* ]]
+	hostile build "$(manifest '.status = {signal: 11}' | hex)" 0 - 0
+	[[ "$stderr" == *"the command was killed by signal 11 in the guest"* ]]
+	run_boots --separate-stderr cb kernels --guest "$CLOCKBENCH_HOSTILE_GUEST" \
+		--kernel h="$K612" --boots 2 --timeout 120 -- vdso build \
+		"$(manifest '.status = {exit: 2} | .output = "clockbench vdso: error: bad\n"' | hex)" 0 - 0
+	echo "$stderr"
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"the command exited 2 in the guest (a usage error)"* ]]
+	[[ "$stderr" == *"  the command said: clockbench vdso: error: bad"* ]]
+	[[ "$stderr" == *"the guest refused the command line: no more boots"* ]]
+	[ "$(grep -c '^boot ' <<<"$stderr")" -eq 1 ]
 }
