@@ -534,7 +534,7 @@ struct boot_runs {
 	struct kernel *k;
 	const struct store_options *store;
 	json_t *vm;			/* the machine's facts */
-	double ns_per_tick;		/* --exact: the counter's tick, else 0 */
+	bool exact;			/* --exact: count instructions */
 	size_t runs_in_boot;
 	char *labels[GUEST_RUNS_MAX];	/* each run's label, as stored */
 	size_t nlabels;
@@ -574,7 +574,7 @@ static int next_boot_run(void *ctx, struct stored_run *r, struct strbuf *err)
 	json_object_set(vm, "guest_argv", json_object_get(r->env, "argv"));
 	record_add_command_line(r->env, b->store);
 	json_object_set_new(r->env, "vm", vm);
-	if (b->ns_per_tick > 0 && guest_run_count_instructions(r, b->ns_per_tick, err)) {
+	if (b->exact && guest_run_count_instructions(r, err)) {
 		stored_run_free(r);
 		return -1;
 	}
@@ -589,10 +589,9 @@ static int next_boot_run(void *ctx, struct stored_run *r, struct strbuf *err)
  */
 static int store_boot_runs(struct store *st, const struct store_options *store,
 			   const struct guest_result *res, struct kernel *k, json_t *vm,
-			   double ns_per_tick, struct strbuf *err)
+			   bool exact, struct strbuf *err)
 {
-	struct boot_runs b = { .k = k, .store = store, .vm = vm,
-			       .ns_per_tick = ns_per_tick };
+	struct boot_runs b = { .k = k, .store = store, .vm = vm, .exact = exact };
 	struct stored_run r;
 	int64_t ids[GUEST_RUNS_MAX];
 	size_t n = 0;
@@ -742,16 +741,9 @@ static int take_result(struct boot_ctx *c, const struct boot_files *f, struct ke
 	if (!r.has_export) {
 		rc = take_output(c, k, &r, err);
 	} else {
-		double tick = c->m->exact ? vm_arch_ns_per_tick(c->m->arch, r.facts.counter_hz) : 0;
-
-		if (c->m->exact && !(tick > 0)) {
-			strbuf_setf(err, "the guest did not say its counter's frequency: "
-				    "its instructions cannot be counted");
-			rc = -1;
-			goto out;
-		}
 		vm = vm_facts(c->o, c->m, k, boot, position, out, &r.facts);
-		rc = store_boot_runs(c->st, &c->o->store, &r, k, vm, tick, err) < 0 ? -1 : 0;
+		rc = store_boot_runs(c->st, &c->o->store, &r, k, vm, c->m->exact, err) < 0 ?
+		     -1 : 0;
 		json_decref(vm);
 	}
 	if (rc == 0) {

@@ -46,10 +46,3 @@ enum vm_arch vm_arch_host(void)
 	return VM_ARCH_X86_64;
 #endif
 }
-
-double vm_arch_ns_per_tick(enum vm_arch arch, double counter_hz)
-{
-	if (arch == VM_ARCH_X86_64)
-		return 1.0;
-	return counter_hz > 0 ? 1e9 / counter_hz : 0;
-}

@@ -41,14 +41,4 @@ const struct vm_arch_info *vm_arch_info(enum vm_arch arch);
 /* The architecture this clockbench runs on (and so the default guest's). */
 enum vm_arch vm_arch_host(void);
 
-/*
- * The counter that bench reads in the guest, in guest nanoseconds a tick,
- * given its frequency (counter_hz from the guest, 0 when unknown): under
- * icount at shift 0 a nanosecond is an instruction. x86's TSC under icount
- * ticks once a nanosecond whatever it was calibrated at; arm64's generic
- * timer and powerpc's timebase tick at their frequency (62.5 and 512 MHz
- * in qemu 7.2). 0 when it cannot be known.
- */
-double vm_arch_ns_per_tick(enum vm_arch arch, double counter_hz);
-
 #endif

@@ -249,31 +249,6 @@ static double wait_clocksource_settled(void)
 	return waited;
 }
 
-/*
- * The frequency of the counter bench reads, where the guest can know it
- * exactly: arm64's CNTFRQ_EL0, powerpc's timebase; 0 on x86, whose TSC
- * icount makes tick once an instruction whatever its calibration says.
- */
-static double counter_hz(void)
-{
-#if defined(__aarch64__)
-	uint64_t hz;
-
-	__asm__ __volatile__("mrs %0, cntfrq_el0" : "=r"(hz));
-	return (double)hz;
-#elif defined(__powerpc64__)
-	_cleanup_free_ char *cpuinfo = read_text_file("/proc/cpuinfo", 1u << 16);
-	const char *tb = cpuinfo ? strstr(cpuinfo, "\ntimebase") : NULL;
-	double hz = 0;
-
-	if (tb && (tb = strchr(tb, ':')))
-		hz = strtod(tb + 1, NULL);
-	return hz > 0 && hz < 1e12 ? hz : 0;
-#else
-	return 0;
-#endif
-}
-
 /* A line of a file, as a fact: "" when it cannot be read. */
 static char *fact_line(const char *path, size_t max)
 {
@@ -288,7 +263,7 @@ static json_t *guest_facts(double booted_s, double settle_s)
 {
 	struct guest_facts f = {
 		.init_reached_s = booted_s, .clocksource_wait_s = settle_s,
-		.counter_hz = counter_hz(), .cpus = (int)sysconf(_SC_NPROCESSORS_ONLN),
+		.cpus = (int)sysconf(_SC_NPROCESSORS_ONLN),
 	};
 	struct utsname u;
 	json_t *j;

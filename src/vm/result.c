@@ -144,9 +144,7 @@ static int get_facts(const json_t *j, struct guest_facts *f, struct strbuf *err)
 	if (get_number(j, "guest", "init_reached_s", 0, 1e6, &f->init_reached_s, err) ||
 	    get_number(j, "guest", "clocksource_wait_s", 0, 1e6, &f->clocksource_wait_s,
 		       err) ||
-	    get_number(j, "guest", "cpus", 1, 4096, &cpus, err) ||
-	    (json_object_get(j, "counter_hz") &&
-	     get_number(j, "guest", "counter_hz", 0, 1e12, &f->counter_hz, err)))
+	    get_number(j, "guest", "cpus", 1, 4096, &cpus, err))
 		return -1;
 	f->cpus = (int)cpus;
 	return get_names(j, f, err);
@@ -288,7 +286,7 @@ json_t *guest_facts_json(const struct guest_facts *f)
 
 	for (size_t i = 0; i < f->nvdso; i++)
 		json_array_append_new(names, json_string(f->vdso_functions[i]));
-	return json_pack("{s:s, s:s, s:s, s:s, s:s, s:o, s:o, s:o, s:i, s:o}",
+	return json_pack("{s:s, s:s, s:s, s:s, s:s, s:o, s:o, s:i, s:o}",
 			 "release", f->release ? f->release : "",
 			 "version", f->version ? f->version : "",
 			 "cmdline", f->cmdline ? f->cmdline : "",
@@ -297,19 +295,16 @@ json_t *guest_facts_json(const struct guest_facts *f)
 			 f->available_clocksources ? f->available_clocksources : "",
 			 "init_reached_s", json_number(f->init_reached_s),
 			 "clocksource_wait_s", json_number(f->clocksource_wait_s),
-			 "counter_hz", json_number(f->counter_hz),
 			 "cpus", f->cpus, "vdso_functions", names);
 }
 
 /* A figure in counter ticks as instructions, or null. */
-static json_t *count_of(const json_t *ticks, double ns_per_tick)
+static json_t *count_of(const json_t *ticks)
 {
-	return json_is_number(ticks) ? json_number(json_number_value(ticks) * ns_per_tick) :
-				       json_null();
+	return json_is_number(ticks) ? json_number(json_number_value(ticks)) : json_null();
 }
 
-int guest_run_count_instructions(struct stored_run *run, double ns_per_tick,
-				 struct strbuf *err)
+int guest_run_count_instructions(struct stored_run *run, struct strbuf *err)
 {
 	json_t *overhead = json_object_get(run->config, "harness_overhead");
 	json_t *empty = json_object_get(overhead, "cycles_per_call");
@@ -326,8 +321,6 @@ int guest_run_count_instructions(struct stored_run *run, double ns_per_tick,
 				    "count instructions from", i, c->name);
 			return -1;
 		}
-		for (size_t k = 0; k < c->n; k++)
-			c->cycles[k] *= ns_per_tick;
 		free(c->values);
 		c->values = c->cycles;
 		c->cycles = NULL;
@@ -342,14 +335,14 @@ int guest_run_count_instructions(struct stored_run *run, double ns_per_tick,
 	}
 	if (json_is_object(overhead)) {
 		json_t *counted = json_pack("{s:o}", "instructions_per_call",
-					    count_of(empty, ns_per_tick));
+					    count_of(empty));
 
 		/* The ruler's nops: the instrument's own check, in every run. */
 		if (json_is_object(ruler))
 			json_object_set_new(counted, "ruler", json_pack("{s:O, s:o}",
 					    "nops", json_object_get(ruler, "nops"),
 					    "instructions_per_call",
-					    count_of(ruled, ns_per_tick)));
+					    count_of(ruled)));
 		json_object_set_new(run->config, "harness_overhead", counted);
 	}
 	return 0;

@@ -57,9 +57,6 @@ struct guest_facts {
 	char *release, *version, *cmdline;
 	char *clocksource, *available_clocksources;
 	double init_reached_s, clocksource_wait_s;
-	/* bench's counter's frequency where the guest can read it (arm64's
-	 * CNTFRQ, powerpc's timebase), else 0: what exact counts need. */
-	double counter_hz;
 	int cpus;
 	char **vdso_functions;	/* NULL-terminated, in the vDSO's order */
 	size_t nvdso;
@@ -92,16 +89,18 @@ void guest_result_free(struct guest_result *r);
 /*
  * A run measured under icount (kernels --exact), made what it counts: each
  * cell's figures become guest instructions per call (unit
- * "instructions"), from its counter's ticks, ns_per_tick guest
- * nanoseconds each, and a nanosecond of an icount guest at shift 0 is one
- * instruction. The ns of its clock go (they came from a calibration,
- * 999.999 MHz: a part in a million off), and so do the core cycles (the
+ * "instructions") from its counter's ticks, since under icount the
+ * counter bench reads ticks once an instruction: x86's TSC, arm64's
+ * CNTVCT and powerpc's timebase alike, whatever frequency the guest was
+ * told (measured here by the ruler, below: 64 nops read 64 ticks on all
+ * three). The ns of its clock go (they come from that frequency, or from
+ * a calibration a part in a million off), and so do the core cycles (the
  * reference loop is counted in instructions too). The harness's empty
- * call becomes config.harness_overhead.instructions_per_call. 0, or -1
- * with the cell named when a measured cell has no counter figures.
+ * call and its ruler (CATALOG_RULER_NOPS nops more) become
+ * config.harness_overhead.instructions_per_call and .ruler. 0, or -1 with
+ * the cell named when a measured cell has no counter figures.
  */
-int guest_run_count_instructions(struct stored_run *run, double ns_per_tick,
-				 struct strbuf *err);
+int guest_run_count_instructions(struct stored_run *run, struct strbuf *err);
 
 /* The facts as the runs' environment keeps them (vm.guest). */
 json_t *guest_facts_json(const struct guest_facts *f);
