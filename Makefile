@@ -9,8 +9,12 @@ MESON_OPTS ?=
 # The static guests `make guest` builds, for the tests that boot them.
 GUEST_ENV = CLOCKBENCH_GUEST=$(CURDIR)/build-guest/src/clockbench \
 	CLOCKBENCH_HOSTILE_GUEST=$(CURDIR)/build-guest/tests/hostile-guest
+# And the other architectures' (make check boots them; check-sanitize does
+# not: the host's side it sanitizes is the same for every architecture).
+ARCH_GUEST_ENV = CLOCKBENCH_GUEST_ARM64=$(CURDIR)/build-guest-arm64/src/clockbench \
+	CLOCKBENCH_GUEST_PPC64EL=$(CURDIR)/build-guest-ppc64el/src/clockbench
 
-.PHONY: all deps build guest run check check-sanitize cross benchmarks install clean
+.PHONY: all deps build guest guest-arm64 guest-ppc64el run check check-sanitize cross benchmarks install clean
 
 all: build
 
@@ -26,9 +30,14 @@ build: $(BUILD)/build.ninja
 	ninja -C $(BUILD)
 
 # The static clockbench that `clockbench kernels` boots as the guest's init
-# (build-guest/src/clockbench).
+# (build-guest/src/clockbench); guest-arm64 and guest-ppc64el the same for
+# those architectures' kernels, cross-built (build-guest-ARCH).
 guest: deps
 	@scripts/guest-payload build-guest
+
+guest-arm64 guest-ppc64el: deps
+	@scripts/install-deps vm-arch
+	@scripts/guest-payload build-$@ $(@:guest-%=%)
 
 # The default measurement.
 run: build
@@ -37,13 +46,16 @@ run: build
 # Every unit and command-line test; the report's test opens it in a
 # headless browser (install-deps browser), the store's run again against
 # a throw-away PostgreSQL cluster (scripts/with-postgresql), and `kernels`
-# boots two of Debian's kernels in qemu (install-deps vm, scripts/test-kernels)
-# with the guest payload (make guest).
+# boots Debian's 6.1 and 6.12 for x86_64, arm64 and ppc64el in qemu
+# (install-deps vm vm-arch, scripts/test-kernels) with the guest payloads
+# (make guest, guest-arm64, guest-ppc64el).
 check: build
-	@scripts/install-deps browser vm
+	@scripts/install-deps browser vm vm-arch
 	@scripts/guest-payload build-guest
+	@scripts/guest-payload build-guest-arm64 arm64
+	@scripts/guest-payload build-guest-ppc64el ppc64el
 	@rc=0; kernels=$$(scripts/test-kernels) || kernels=unavailable; \
-	$(GUEST_ENV) CLOCKBENCH_TEST_KERNELS=$$kernels \
+	$(GUEST_ENV) $(ARCH_GUEST_ENV) CLOCKBENCH_TEST_KERNELS=$$kernels \
 	scripts/with-postgresql meson test -C $(BUILD) --print-errorlogs || rc=$$?; \
 	scripts/test-summary $(BUILD); exit $$rc
 
@@ -77,4 +89,5 @@ install: build
 	meson install -C $(BUILD)
 
 clean:
-	rm -rf $(BUILD) $(SANBUILD) build-guest
+	rm -rf $(BUILD) $(SANBUILD) build-guest build-guest-arm64 build-guest-ppc64el \
+		build-sysroot-arm64 build-sysroot-ppc64el

@@ -204,7 +204,6 @@ static int check_exact(struct kernels_cli *o, const char *command)
 				    streq(command, "scale") ? "times threads sharing CPUs, "
 				    "and exact boots one vCPU" : "times whole processes, "
 				    "not calls");
-	o->accel = VM_ACCEL_TCG;
 	o->cpus = 1;
 	return 0;
 }
@@ -303,10 +302,15 @@ static bool find_in_path(const char *prog, char *buf, size_t len)
  * only kernels built for PVM, and a CPU without vmx or svm exposes none
  * of the real kind. What is known goes to why.
  */
-static enum vm_accel choose_accel(int asked, enum vm_arch arch, struct strbuf *why)
+static enum vm_accel choose_accel(int asked, enum vm_arch arch, bool exact,
+				  struct strbuf *why)
 {
 	_cleanup_free_ char *cpuinfo = NULL;
 
+	if (exact) {
+		strbuf_setf(why, "--exact: icount counts under TCG");
+		return VM_ACCEL_TCG;
+	}
 	if (asked == VM_ACCEL_KVM || asked == VM_ACCEL_TCG) {
 		strbuf_setf(why, "asked for");
 		return (enum vm_accel)asked;
@@ -1292,7 +1296,7 @@ int cmd_kernels(int argc, char **argv)
 	m = (struct vm_machine){
 		.arch = arch,
 		.qemu = qemu, .version = vm_qemu_version(qemu, version, sizeof(version)),
-		.accel = choose_accel(o.accel, arch, &why),
+		.accel = choose_accel(o.accel, arch, o.exact, &why),
 		.cpus = (unsigned)o.cpus, .memory_mb = (unsigned)o.memory_mb,
 		.timeout_s = o.timeout_s, .exact = o.exact,
 	};

@@ -539,3 +539,60 @@ run_template() {
 	[[ "$stderr" == *"the guest refused the command line: no more boots"* ]]
 	[ "$(grep -c '^boot ' <<<"$stderr")" -eq 1 ]
 }
+
+# ---- other architectures -------------------------------------------------
+
+# ARCH's guest and its 6.1 and 6.12 (scripts/test-kernels: boot-ARCH).
+need_arch() {
+	local guest_var="CLOCKBENCH_GUEST_${1^^}" dir qemu
+	need_boots
+	[ -x "${!guest_var:-}" ] || skip "no $1 guest (make guest-$1)"
+	qemu=$([ "$1" = arm64 ] && echo qemu-system-aarch64 || echo qemu-system-ppc64)
+	command -v "$qemu" >/dev/null || skip "no $qemu"
+	dir=$CLOCKBENCH_TEST_KERNELS/../boot-$1
+	A61=$(ls "$dir"/vmlinu[xz]-6.1.0-* 2>/dev/null | sort -V | tail -n 1)
+	A612=$(ls "$dir"/vmlinu[xz]-6.12.* 2>/dev/null | sort -V | tail -n 1)
+	[ -n "$A61" ] && [ -n "$A612" ] || {
+		echo "scripts/test-kernels fetched no $1 kernels into $dir"
+		return 1
+	}
+}
+
+# Exact counts of 6.1 against 6.12, and verify's matrix, on ARCH.
+arch_campaign() {
+	need_arch "$1"
+	run_boots --separate-stderr cb kernels --exact --kernel v61="$A61" --kernel v612="$A612" \
+		--boots 1 --timeout 300 -- bench --quick --api gettimeofday,clock_getres,clock_gettime \
+		--clock realtime
+	echo "$stderr"
+	[ "$status" -eq 0 ]
+	[[ "$stderr" == *"accelerator: tcg (--exact: icount counts under TCG)"* ]]
+	run -0 cb export --all
+	jq -e --arg a "$1" '.runs | length == 2 and all(.environment.vm.arch == $a
+		and .environment.vm.exact == true
+		and (.config.harness_overhead | (.ruler.instructions_per_call
+			- .instructions_per_call) - 64 | fabs < 1e-6)
+		and all(.cells[] | select(.status == "ok"); .unit == "instructions"))' <<<"$output"
+	# One boot each: the difference in instructions, no verdict but "same".
+	run -0 cb compare --format json v61 v612
+	jq -e '[.cells[].vs_base[0].verdict] | length == 9 and all(. == "few" or . == "same")' <<<"$output"
+	run -0 cb compare --style ratio v61 v612
+	# A count is never compared with this machine's times.
+	run -0 cb bench --quick --api time --label here
+	run cb compare here v61
+	[ "$status" -eq 1 ]
+	run_boots --separate-stderr cb kernels --kernel v61="$A61" --kernel v612="$A612" --boots 1 \
+		--timeout 300 -- verify --check 'abi/clock-getres/*' --check 'timens/vfork-exec/monotonic/*'
+	echo "$stderr"
+	[ "$status" -eq 0 ]
+	grep -qE '^# checks by kernel: [0-9]+ checks, ' <<<"$output"
+	grep -qE '^v612, 1 boots: pass [0-9]+, fail 0, ' <<<"$output"
+}
+
+@test "arm64: 6.1 against 6.12 counted under icount (the ruler exact), and verify's matrix" {
+	arch_campaign arm64
+}
+
+@test "ppc64el: 6.1 against 6.12 counted under icount (the ruler exact), and verify's matrix" {
+	arch_campaign ppc64el
+}
