@@ -1100,6 +1100,24 @@ static void print_emulation_note(FILE *f, const struct compare_result *r,
 	fputs(".\n", f);
 }
 
+/* Which groups ran on another architecture than the base: two machines. */
+static void print_arch_note(FILE *f, const struct compare_result *r, const char *lead)
+{
+	for (size_t g = 1; g < r->ngroups; g++) {
+		if (!r->other_arch || !r->other_arch[g])
+			continue;
+		fprintf(f, "%sANOTHER ARCHITECTURE: ", lead);
+		put_text(f, r->groups[g].spec);
+		fputs(" ran on ", f);
+		put_text(f, json_string_value(json_object_get(r->groups[g].runs[0].env,
+							      "machine")));
+		fputs(", the base on ", f);
+		put_text(f, json_string_value(json_object_get(r->groups[0].runs[0].env,
+							      "machine")));
+		fputs(": two machines, never judged against each other (n/a).\n", f);
+	}
+}
+
 int compare_print(FILE *f, const struct compare_result *r,
 		  enum compare_style style, enum compare_format format)
 {
@@ -1115,6 +1133,7 @@ int compare_print(FILE *f, const struct compare_result *r,
 	switch (format) {
 	case CFORMAT_TEXT:
 		print_emulation_note(f, r, "# ");
+		print_arch_note(f, r, "# ");
 		styles[style](f, r);
 		break;
 	case CFORMAT_JSON:
@@ -1127,6 +1146,7 @@ int compare_print(FILE *f, const struct compare_result *r,
 		break;
 	case CFORMAT_MARKDOWN:
 		print_emulation_note(f, r, "> ");
+		print_arch_note(f, r, "> ");
 		print_markdown(f, r);
 		break;
 	}

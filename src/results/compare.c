@@ -1269,6 +1269,40 @@ static void judge_emulation(struct compare_result *r)
 		}
 }
 
+/* A run's machine architecture (uname -m), or "". */
+static const char *run_machine_arch(const struct stored_run *run)
+{
+	const char *m = json_string_value(json_object_get(run->env, "machine"));
+
+	return m ? m : "";
+}
+
+/*
+ * Runs of two architectures are two machines: their cells share names, not
+ * code, and a count or a time of one says nothing of the other. Never
+ * judged against each other: every cell n/a, as emulated against hardware.
+ */
+static void judge_architectures(struct compare_result *r)
+{
+	const char *base = r->groups[0].nruns ? run_machine_arch(&r->groups[0].runs[0]) : "";
+
+	r->other_arch = xcalloc(r->ngroups, sizeof(*r->other_arch));
+	for (size_t g = 1; g < r->ngroups; g++) {
+		for (size_t k = 0; k < r->groups[g].nruns; k++)
+			r->other_arch[g] |= *base &&
+					    *run_machine_arch(&r->groups[g].runs[k]) &&
+					    !streq(base, run_machine_arch(&r->groups[g].runs[k]));
+		for (size_t i = 0; r->other_arch[g] && i < r->nrows; i++) {
+			struct compare_diff *d = &r->rows[i].diffs[g];
+
+			if (d->valid) {
+				d->significant = false;
+				d->verdict = "n/a";
+			}
+		}
+	}
+}
+
 /* The runs of the history that stand in it: like the base, single runs. */
 static size_t count_history(const struct compare_result *r)
 {
@@ -1361,6 +1395,7 @@ int compare_build(struct compare_result *r, struct compare_group *groups,
 	detect_machine_difference(r);
 	add_ns_beside(r);
 	judge_emulation(r);
+	judge_architectures(r);
 	return 0;
 }
 
@@ -1380,6 +1415,7 @@ void compare_free(struct compare_result *r)
 	free(r->same_direction);
 	free(r->machine_shift);
 	free(r->emulated);
+	free(r->other_arch);
 	free(r->pooled_invocations);
 	if (r->own_history) {
 		compare_group_release(r->own_history);

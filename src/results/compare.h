@@ -291,6 +291,8 @@ struct compare_result {
 	double *same_direction;
 	bool *machine_shift;
 	bool *emulated;		/* per group: a run of it has emulated timings */
+	/* Per group: its runs are of another architecture than the base's (n/a). */
+	bool *other_arch;
 	/* Runs of history compare_runs() read: released by compare_free(). */
 	struct compare_group *own_history;
 	/* How many runs of the history were like the base and used. */

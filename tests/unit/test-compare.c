@@ -252,6 +252,34 @@ static void test_counts_never_against_times(void **state)
 			free_run(&fx.runs[g][k]);
 }
 
+/* Runs of two architectures are two machines: never judged against each other. */
+static void test_architectures_never_judged_together(void **state)
+{
+	static const size_t boots[2] = { 2, 2 };
+	static const double b[2] = { 61.39, 61.39 }, a[2] = { 43.38, 43.38 };
+	const double *counts[2] = { b, a };
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
+	struct compare_options o;
+	struct fixture fx;
+
+	(void)state;
+	assert_int_equal(build_counts(&fx, boots, counts, 0, false, &err), 0);
+	assert_string_equal(diff_of(&fx, 0)->verdict, "better");
+	compare_free(&fx.r);
+	for (size_t g = 0; g < 2; g++)
+		for (size_t k = 0; k < 2; k++)
+			fx.runs[g][k].env = json_pack("{s:s}", "machine", g ? "aarch64" : "x86_64");
+	compare_options_default(&o);
+	assert_int_equal(compare_build(&fx.r, fx.groups, 2, &o, &err), 0);
+	assert_string_equal(diff_of(&fx, 0)->verdict, "n/a");
+	assert_false(diff_of(&fx, 0)->significant);
+	assert_true(fx.r.other_arch[1]);
+	for (size_t g = 0; g < 2; g++)
+		for (size_t k = 0; k < 2; k++)
+			json_decref(fx.runs[g][k].env);
+	teardown_fixture(&fx);
+}
+
 static void test_same_distribution_is_not_significant(void **state)
 {
 	struct compare_options o;
@@ -1225,6 +1253,7 @@ int main(void)
 		cmocka_unit_test(test_counts_judged_by_themselves),
 		cmocka_unit_test(test_counts_that_vary_keep_the_test),
 		cmocka_unit_test(test_counts_never_against_times),
+		cmocka_unit_test(test_architectures_never_judged_together),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -417,13 +417,52 @@ static void test_image_not_a_kernel(void **state)
 	assert_non_null(strstr(err.buf, "too short"));
 	assert_int_equal(read_image(gz, sizeof(gz), &k, &err), -1);
 	assert_non_null(strstr(err.buf, "gzip"));
-	elf[18] = 183;	/* EM_AARCH64 */
+	elf[EI_DATA] = ELFDATA2LSB;
+	elf[18] = 183;	/* EM_AARCH64: arm64 boots its Image, not an ELF */
 	assert_int_equal(read_image(elf, sizeof(elf), &k, &err), -1);
-	assert_non_null(strstr(err.buf, "not an x86-64 kernel"));
+	assert_non_null(strstr(err.buf, "not an x86-64 or ppc64el kernel"));
+	elf[18] = EM_PPC64;
+	elf[EI_DATA] = ELFDATA2MSB;	/* big-endian powerpc: not ppc64el */
+	assert_int_equal(read_image(elf, sizeof(elf), &k, &err), -1);
+	assert_non_null(strstr(err.buf, "not an x86-64 or ppc64el kernel"));
 	assert_int_equal(kernel_image_read("/nonexistent/vmlinuz", &k, &err), -1);
 	assert_non_null(strstr(err.buf, "cannot open"));
 	assert_int_equal(kernel_image_read("/dev/null", &k, &err), -1);
 	assert_non_null(strstr(err.buf, "not a regular file"));
+}
+
+/* The architecture is the image's: arm64's Image, ppc64el's ELF vmlinux. */
+static void test_image_architectures(void **state)
+{
+	static const char banner[] = "Linux version 6.12.118+deb12-arm64 "
+				     "(debian-kernel@lists.debian.org) #1 SMP";
+	unsigned char img[0x2000] = { 0 };
+	struct kernel_image k;
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
+
+	(void)state;
+	memcpy(img + 0x38, "ARM\x64", 4);
+	memcpy(img + 0x1000, banner, sizeof(banner) - 1);
+	assert_int_equal(read_image(img, sizeof(img), &k, &err), 0);
+	assert_int_equal(k.kind, IMAGE_ARM64);
+	assert_int_equal(k.arch, VM_ARCH_ARM64);
+	assert_string_equal(k.release, "6.12.118+deb12-arm64");
+	/* An Image without a banner is no kernel. */
+	memset(img + 0x1000, 0, sizeof(banner));
+	assert_int_equal(read_image(img, sizeof(img), &k, &err), -1);
+	assert_non_null(strstr(err.buf, "an arm64 Image without a \"Linux version\" banner"));
+	/* A little-endian 64-bit powerpc ELF: pseries boots it as it is. */
+	memset(img, 0, sizeof(img));
+	memcpy(img, ELFMAG, SELFMAG);
+	img[EI_CLASS] = ELFCLASS64;
+	img[EI_DATA] = ELFDATA2LSB;
+	img[18] = EM_PPC64;
+	memcpy(img + 0x1000, "Linux version 6.1.0-57-powerpc64le (x) #1", 41);
+	assert_int_equal(read_image(img, sizeof(img), &k, &err), 0);
+	assert_int_equal(k.kind, IMAGE_VMLINUX);
+	assert_int_equal(k.arch, VM_ARCH_PPC64EL);
+	assert_string_equal(k.release, "6.1.0-57-powerpc64le");
+	assert_string_equal(vm_arch_info(k.arch)->qemu, "qemu-system-ppc64");
 }
 
 /* ---- the vmlinux inside a bzImage ---------------------------------------- */
@@ -640,6 +679,7 @@ int main(void)
 		cmocka_unit_test(test_initramfs_entries),
 		cmocka_unit_test(test_image_bzimage_release),
 		cmocka_unit_test(test_image_not_a_kernel),
+		cmocka_unit_test(test_image_architectures),
 		cmocka_unit_test(test_vmlinux_every_compressor),
 		cmocka_unit_test(test_vmlinux_refused),
 	};
