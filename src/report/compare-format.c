@@ -564,8 +564,9 @@ static void print_ratio(FILE *f, const struct compare_result *r)
 	group_title(&r->groups[0], base, sizeof(base));
 	for (size_t g = 1; g < r->ngroups; g++) {
 		group_title(&r->groups[g], other, sizeof(other));
-		fprintf(f, "\n# time on %s / time on %s, in %% (smaller is better)\n",
-			other, base);
+		fprintf(f, "\n# %s on %s / %s on %s, in %% (smaller is better)\n",
+			r->exact ? "instructions" : "time", other,
+			r->exact ? "instructions" : "time", base);
 		for (size_t i = 0; i < r->nrows; i++) {
 			const struct compare_diff *d = &r->rows[i].diffs[g];
 
