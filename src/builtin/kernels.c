@@ -208,6 +208,30 @@ static int check_exact(struct kernels_cli *o, const char *command)
 	return 0;
 }
 
+/*
+ * A kernel command line is one line of text: a control character in
+ * --append would reach every boot and make every run's environment fail
+ * the store's gate after the boot (each boot wasted, then dropped).
+ */
+static bool command_line_bad(const struct kernels_cli *o)
+{
+	const char *p;
+
+	if (o->append && (p = text_find_control(o->append))) {
+		options_fail("--append: a control character (byte %zu): the kernel "
+			     "command line is one line of text", (size_t)(p - o->append));
+		return true;
+	}
+	for (size_t i = 0; i < o->nkernels; i++)
+		if (o->kernels[i].append && (p = text_find_control(o->kernels[i].append))) {
+			options_fail("--kernel-append %s: a control character (byte %zu): "
+				     "the kernel command line is one line of text",
+				     o->kernels[i].name, (size_t)(p - o->kernels[i].append));
+			return true;
+		}
+	return false;
+}
+
 static int parse_kernels_options(int argc, char **argv, struct kernels_cli *o)
 {
 	struct option_def options[] = {
@@ -267,6 +291,8 @@ static int parse_kernels_options(int argc, char **argv, struct kernels_cli *o)
 		return n;
 	if (!o->cpus)
 		o->cpus = o->exact ? 1 : 2;
+	if (command_line_bad(o))
+		return OPTIONS_ERROR;
 	if (o->nkernels == 0)
 		return options_fail("no --kernel NAME=IMAGE given");
 	if (n == 0)

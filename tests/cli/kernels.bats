@@ -104,6 +104,11 @@ no_qemu_left() {
 	usage_error "--kernel-append 'b=x': expected NAME=ARGS after the --kernel" \
 		kernels --kernel a=/x --kernel-append b=x -- bench
 	usage_error "unknown accel 'xen' (auto, kvm, tcg)" kernels --kernel a=/x --accel xen -- bench
+	# A newline in a command line was found only after every boot.
+	usage_error "--append: a control character (byte 10): the kernel command line is one line of text" \
+		kernels --kernel a=/x --append $'tsc=stable\nx' -- bench
+	usage_error "--kernel-append a: a control character (byte 1): the kernel command line" \
+		kernels --kernel a=/x --kernel-append $'a=x\ty' -- bench
 }
 
 # An x86 boot header and nothing else: taken for a bzImage before any boot.
