@@ -827,15 +827,36 @@ static const char *end_reason(const struct vm_outcome *out, int console,
 	}
 }
 
+/* The last "Kernel panic - not syncing: ..." of a console, or NULL. */
+static const char *last_panic(const char *console)
+{
+	const char *hit = NULL;
+
+	for (const char *p = console; (p = strstr(p, "Kernel panic - not syncing")); p++)
+		hit = p;
+	return hit;
+}
+
 static void report_failure(const struct kernels_cli *o, const struct boot_files *f,
 			   const struct kernel *k, unsigned boot, double wall_s,
 			   const char *why)
 {
 	char kept[PATH_MAX + 64];
 
+	_cleanup_strbuf_ struct strbuf console = STRBUF_INIT;
+	const char *panic;
+
 	keep_console(o, f, k, boot, kept, sizeof(kept));
 	text_line(stderr, "  %s: boot %u failed after %.1f s: %s", k->name, boot,
 		  wall_s, why);
+	/*
+	 * A panic's own line says more than the call trace after it, which
+	 * is all the tail below may show: the last one, whatever the tail.
+	 */
+	if (vm_file_read(f->console, 64u << 20, &console) == 0 && console.len &&
+	    (panic = last_panic(console.buf)))
+		text_line(stderr, "  the kernel panicked: %.*s", (int)strcspn(panic, "\r\n"),
+			  panic);
 	text_line(stderr, "  the console's last lines%s%s%s:",
 		  kept[0] ? " (all of it in " : "", kept, kept[0] ? ")" : "");
 	print_tail(f->console, CONSOLE_TAIL_LINES);

@@ -319,6 +319,17 @@ import_as() {
 	no_qemu_left
 }
 
+@test "a kernel that panics is said to have panicked, with the panic's own line" {
+	need_boots
+	# No /init to run: the kernel's own panic, whatever the call trace after.
+	run --separate-stderr cb kernels --kernel v612="$K612" --boots 1 --timeout 120 \
+		--append rdinit=/nonexistent -- vdso
+	echo "$stderr"
+	[ "$status" -eq 1 ]
+	[[ "$stderr" == *"v612: boot 1 failed after "*"s: no result arrived"* ]]
+	[[ "$stderr" == *"  the kernel panicked: Kernel panic - not syncing: "* ]]
+}
+
 @test "SIGINT and SIGKILL mid-boot leave no qemu and no files" {
 	need_boots
 	ln -s "$K612" "$T/k612"
