@@ -68,6 +68,7 @@ static const struct verdict_style verdicts[] = {
 	{ "better", "#0072B2", 11 },	/* blue, filled triangle down */
 	{ "~", "#999999", 6 },		/* grey, open circle */
 	{ "noisy", "#E69F00", 2 },	/* orange, cross */
+	{ "same", "#009E73", 12 },	/* bluish green, open diamond: counts equal */
 	{ "few", "#CC79A7", 4 },	/* reddish purple, open square */
 };
 

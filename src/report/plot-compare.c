@@ -13,7 +13,7 @@
 #include "report/palette.h"
 #include "report/plot-internal.h"
 
-static const char *const verdict_order[] = { "worse", "better", "~", "noisy", "few" };
+static const char *const verdict_order[] = { "worse", "better", "same", "~", "noisy", "few" };
 
 bool plot_row_selected(const struct plot_input *in, const struct compare_row *row)
 {
@@ -178,7 +178,9 @@ void plot_forest_panel(struct gp *gp, const struct plot_input *in,
 	gp_cmd(gp, "unset logscale x\nunset arrow\nset xrange [*:*]\nset format x '%%g'");
 	gp_cmd(gp, "set arrow from 0, graph 0 to 0, graph 1 nohead front lw 1.5 "
 	       "lc rgb '#444444'");
-	gp_cmd(gp, "set xlabel 'change (%%), 95 %% CI; lower is faster'");
+	gp_cmd(gp, r->exact ? "set xlabel 'change of guest instructions per call (%%), "
+	       "counted under icount; lower is fewer'" :
+	       "set xlabel 'change (%%), 95 %% CI; lower is faster'");
 	if (key_x > 0)
 		plot_key_at(gp, key_x);
 	else
@@ -230,9 +232,10 @@ static void forest_title(const struct plot_input *in, const struct compare_resul
 
 	group_name(in, &r->groups[0], base, sizeof(base));
 	group_name(in, &r->groups[g], other, sizeof(other));
-	snprintf(buf, len, "%s, kernel %s against %s, kernel %s: geomean %+.2f %%",
+	snprintf(buf, len, "%s, kernel %s against %s, kernel %s: geomean %+.2f %%%s",
 		 other, r->groups[g].runs[0].kernel, base, r->groups[0].runs[0].kernel,
-		 r->geomean_change_pct[g]);
+		 r->geomean_change_pct[g], r->exact ? " (EXACT: instructions counted)" :
+		 r->emulated[0] || r->emulated[g] ? " (EMULATED timings)" : "");
 }
 
 static int compare_draw(struct gp *gp, const struct plot_input *in,
