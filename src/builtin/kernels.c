@@ -144,6 +144,13 @@ static int kernel_option(const struct option_def *opt, const char *arg,
 		free(name);
 		return -1;
 	}
+	/* Its boots' consoles are files named after it, in one directory. */
+	if (strchr(name, '/') || streq(name, ".") || streq(name, "..")) {
+		strbuf_addf(err, "--kernel '%s': a name cannot hold '/' or be '.' or "
+			    "'..': its consoles are files named after it", arg);
+		free(name);
+		return -1;
+	}
 	for (size_t i = 0; i < o->nkernels; i++)
 		if (streq(o->kernels[i].name, name)) {
 			strbuf_addf(err, "--kernel: the name '%s' is given twice", name);

@@ -456,12 +456,6 @@ bool store_label_valid(const char *label, struct strbuf *err)
 		strbuf_setf(err, "a label cannot hold control characters");
 		return false;
 	}
-	/* Files are named after labels (kernels' console logs): a name only. */
-	if (strchr(label, '/') || streq(label, ".") || streq(label, "..")) {
-		strbuf_setf(err, "a label cannot hold '/' or be '.' or '..': files are "
-			    "named after it");
-		return false;
-	}
 	/* Labels travel in JSON exports, which are UTF-8. */
 	j = json_string(label);
 	if (!j) {

@@ -320,8 +320,8 @@ int store_import_batch(struct store *st, store_run_source next, void *ctx,
 
 /*
  * Checks of what users type. A label is 1 to 64 printable bytes, not a
- * number (that reads as a run id), not starting with '-', without '/' and
- * not '.' or '..' (a file may be named after it); err says what is wrong. A date is a prefix of "2026-11-30T13:50:02Z" cut after
+ * number (that reads as a run id) and not starting with '-'; err says
+ * what is wrong. A date is a prefix of "2026-11-30T13:50:02Z" cut after
  * the year, month, day, minute or second (' ' may stand for 'T').
  */
 bool store_label_valid(const char *label, struct strbuf *err);

@@ -100,7 +100,7 @@ no_qemu_left() {
 		kernels --kernel 12=/x -- bench
 	# A name names files (the kept consoles): never a path.
 	for name in ../escaped a/b . ..; do
-		usage_error "--kernel '$name=/x': a label cannot hold '/' or be '.' or '..'" \
+		usage_error "--kernel '$name=/x': a name cannot hold '/' or be '.' or '..': its consoles are files named after it" \
 			kernels --kernel "$name=/x" -- bench
 	done
 	usage_error "given twice" kernels --kernel a=/x --kernel a=/y -- bench
