@@ -122,13 +122,17 @@ needs_clocksources() {
 	run cb export --all
 	[ "$status" -eq 0 ]
 	# A batch lasts 10 steps of the clock over the precision (0.2 %), at most
-	# 100 us: 5 us where the clock steps by 1 ns, 50 us by 10 ns. The step
-	# is measured again for the environment, a few tenths of a percent apart.
+	# 100 us: 5 us where the clock steps by 1 ns, 50 us by 10 ns, never the
+	# old 10 us whatever the step. The step is measured again for the
+	# environment, usually a few tenths of a percent apart, and further on a
+	# loaded machine (a CI run failed a 1 % bound): within 30 %, which still
+	# tells 5 us from 10.
 	jq -e '.runs | length == 2 and all(.environment.counter_step.clock_step_ns as $s
-		| .config.target_batch_ns >= 0.99 * ([1e5, 10 * $s / 0.002] | min))' <<<"$output"
+		| ([1e5, 10 * $s / 0.002] | min) as $t
+		| .config.target_batch_ns >= 0.7 * $t and .config.target_batch_ns <= 1.3 * $t)' <<<"$output"
 	# ... and the batches were sized to it: calls times the median per call.
 	jq -e '[.runs[] | ([1e5, 10 * .environment.counter_step.clock_step_ns / 0.002] | min) as $t
-		| .cells[] | .batch_calls * (.samples | sort | .[length / 2 | floor]) >= $t / 2] | all' <<<"$output"
+		| .cells[] | .batch_calls * (.samples | sort | .[length / 2 | floor]) >= 0.35 * $t] | all' <<<"$output"
 }
 
 @test "A/A through --env: nothing changes, --fail-on change passes" {
