@@ -402,8 +402,9 @@ interrupted_bench() {
 	"$CLOCKBENCH" bench --no-save --format "$1" >"$BATS_TEST_TMPDIR/out" 2>/dev/null &
 	pid=$!
 	# Wait until the run is under way, not a fixed sleep: the cells start
-	# after a short calibration, so poll the process state.
-	for _ in $(seq 100); do
+	# after a short calibration, so poll the process state (bounded at 300 s,
+	# the condition's bound, not a guess at how loaded the machine is).
+	for _ in $(seq 6000); do
 		[ -d /proc/$pid ] && [ "$(awk '{print $14+$15}' /proc/$pid/stat)" -gt 20 ] && break
 		sleep 0.05
 	done
