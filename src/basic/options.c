@@ -341,6 +341,18 @@ int parse_options_status(int result)
 	return result == OPTIONS_HELP ? 0 : EXIT_USAGE;
 }
 
+static bool check_only;
+
+void options_check_only(void)
+{
+	check_only = true;
+}
+
+bool options_checking(void)
+{
+	return check_only;
+}
+
 int options_fail(const char *fmt, ...)
 {
 	_cleanup_strbuf_ struct strbuf sb = STRBUF_INIT;

@@ -147,6 +147,17 @@ int parse_options(int argc, char **argv, const struct command_usage *usage,
 int parse_options_status(int result);
 
 /*
+ * Check a command line without running it: kernels checks the command it
+ * will run in every guest on the host first, so that a usage error costs
+ * no boot. After options_check_only(), a command that runs in guests
+ * returns 0 as soon as its command line has been parsed and validated,
+ * and options_checking() says so. Process-wide: kernels sets it only in a
+ * child it forks for the check.
+ */
+void options_check_only(void);
+bool options_checking(void);
+
+/*
  * A usage error found after parsing (two options that exclude each other,
  * a missing argument): prints it in one line and returns OPTIONS_ERROR.
  */

@@ -5,6 +5,7 @@
  */
 #include <string.h>
 
+#include "basic/options.h"
 #include "basic/progress.h"
 #include "basic/util.h"
 #include "builtin/builtin.h"
@@ -211,6 +212,8 @@ int cmd_bench(int argc, char **argv)
 		return parse_options_status(n);
 	if (n > 0)
 		return usage_fail("unexpected argument '%s'", argv[0]);
+	if (options_checking())
+		return 0;
 	timing_options_apply(&timing, &b.run.cfg);
 	if (b.cpu < 0)
 		b.cpu = timing_default_cpu();

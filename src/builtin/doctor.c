@@ -577,6 +577,8 @@ int cmd_doctor(int argc, char **argv)
 	rc = parse_doctor_options(argc, argv, &d.opt);
 	if (rc < 0)
 		return parse_options_status(rc);
+	if (options_checking())
+		return 0;
 	if (record_check(&d.opt.store))
 		return 1;
 	clock_gettime(CLOCK_REALTIME, &started);

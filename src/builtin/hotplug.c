@@ -502,6 +502,9 @@ int cmd_hotplug(int argc, char **argv)
 
 	if (rc < 0)
 		return parse_options_status(rc);
+	/* The guest's CPUs are not the host's: check_cpu() is the guest's. */
+	if (options_checking())
+		return 0;
 	rc = check_cpu(&run.o);
 	if (rc)
 		return rc;

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <jansson.h>
@@ -216,6 +217,24 @@ static int check_exact(struct kernels_cli *o, const char *command)
 }
 
 /*
+ * Each vCPU is a host thread: a guest with more CPUs than can run at once
+ * stalls in its boot (64 vCPUs on a 2-CPU host never reached their init
+ * in 600 s), so it is refused rather than timed out boot after boot.
+ */
+static bool cpus_bad(const struct kernels_cli *o)
+{
+	long online = sysconf(_SC_NPROCESSORS_ONLN);
+
+	if (online > 0 && o->cpus > online) {
+		options_fail("--cpus %ld: the host has %ld online CPUs, and a guest "
+			     "whose vCPUs cannot all run stalls in its boot", o->cpus,
+			     online);
+		return true;
+	}
+	return false;
+}
+
+/*
  * A kernel command line is one line of text: a control character in
  * --append would reach every boot and make every run's environment fail
  * the store's gate after the boot (each boot wasted, then dropped).
@@ -298,7 +317,7 @@ static int parse_kernels_options(int argc, char **argv, struct kernels_cli *o)
 		return n;
 	if (!o->cpus)
 		o->cpus = o->exact ? 1 : 2;
-	if (command_line_bad(o))
+	if (command_line_bad(o) || cpus_bad(o))
 		return OPTIONS_ERROR;
 	if (o->nkernels == 0)
 		return options_fail("no --kernel NAME=IMAGE given");
@@ -310,6 +329,43 @@ static int parse_kernels_options(int argc, char **argv, struct kernels_cli *o)
 			return o->exact ? check_exact(o, argv[0]) ? OPTIONS_ERROR : n : n;
 	return options_fail("'%s' cannot run in the guest (bench, scale, timens, "
 			    "hotplug, exec, doctor, verify, vdso)", argv[0]);
+}
+
+/*
+ * The guests run this very program, built static: its parser checks the
+ * command they will run here first (a usage error inside the first guest
+ * cost a whole boot, 91 s under load), in a child, so that the check's
+ * parsing leaves nothing behind in kernels' own process. Only a usage
+ * error stops the campaign; what the host cannot tell for the guest (its
+ * CPUs, its files) the guest still checks. A --guest of its own may be
+ * another version, with other options: its command is its own to check.
+ * -1 when the command was refused.
+ */
+static int check_guest_command(const struct kernels_cli *o, char **cmd, int ncmd)
+{
+	const struct command *c = find_command(cmd[0]);
+	int status;
+	pid_t pid;
+
+	if (o->guest)
+		return 0;
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0)
+		return 0;	/* the first guest checks it, as before */
+	if (pid == 0) {
+		options_check_only();
+		_exit(c->run(ncmd, cmd));
+	}
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return 0;
+	if (WIFEXITED(status) && WEXITSTATUS(status) == EXIT_USAGE) {
+		error_msg("the command for the guests is a usage error (above): "
+			  "nothing booted");
+		return -1;
+	}
+	return 0;
 }
 
 /* ---- the machine --------------------------------------------------------- */
@@ -708,6 +764,7 @@ struct boot_ctx {
 	const char *payload;
 	char *const *cmd;
 	size_t ncmd;
+	char campaign[37];	/* this invocation's id: its boots interleave */
 	bool usage_error;	/* the guest refused the command line */
 	struct kernels_checks checks;	/* `-- verify`: its boots' results */
 };
@@ -779,6 +836,7 @@ static int take_result(struct boot_ctx *c, const struct boot_files *f, struct ke
 		rc = take_output(c, k, &r, err);
 	} else {
 		vm = vm_facts(c->o, c->m, k, boot, position, out, &r.facts);
+		json_object_set_new(vm, "campaign", json_string(c->campaign));
 		rc = store_boot_runs(c->st, &c->o->store, &r, k, vm, c->m->exact, err) < 0 ?
 		     -1 : 0;
 		json_decref(vm);
@@ -823,6 +881,8 @@ static const char *end_reason(const struct vm_outcome *out, int console,
 		return why->buf;
 	case VM_INTERRUPTED:
 		return "interrupted";
+	case VM_PANICKED:
+		return "the kernel panicked";
 	case VM_QEMU_FAILED:
 		strbuf_setf(why, "qemu failed (%s %d)",
 			    WIFEXITED(out->status) ? "exit" : "signal",
@@ -834,14 +894,13 @@ static const char *end_reason(const struct vm_outcome *out, int console,
 	}
 }
 
-/* The last "Kernel panic - not syncing: ..." of a console, or NULL. */
-static const char *last_panic(const char *console)
+/*
+ * The "Kernel panic - not syncing: ..." line of a console, or NULL: the
+ * first, the panic's own (the last is "---[ end Kernel panic ... ]---").
+ */
+static const char *first_panic(const char *console)
 {
-	const char *hit = NULL;
-
-	for (const char *p = console; (p = strstr(p, "Kernel panic - not syncing")); p++)
-		hit = p;
-	return hit;
+	return strstr(console, "Kernel panic - not syncing");
 }
 
 static void report_failure(const struct kernels_cli *o, const struct boot_files *f,
@@ -854,16 +913,20 @@ static void report_failure(const struct kernels_cli *o, const struct boot_files 
 	const char *panic;
 
 	keep_console(o, f, k, boot, kept, sizeof(kept));
-	text_line(stderr, "  %s: boot %u failed after %.1f s: %s", k->name, boot,
-		  wall_s, why);
 	/*
-	 * A panic's own line says more than the call trace after it, which
-	 * is all the tail below may show: the last one, whatever the tail.
+	 * A panic is the cause, however the boot then ended (panic=-1 powers
+	 * off, with no result; panic=0 is stopped at the panic), and its own
+	 * line says more than the call trace after it, which is all the tail
+	 * below may show.
 	 */
 	if (vm_file_read(f->console, 64u << 20, &console) == 0 && console.len &&
-	    (panic = last_panic(console.buf)))
-		text_line(stderr, "  the kernel panicked: %.*s", (int)strcspn(panic, "\r\n"),
-			  panic);
+	    (panic = first_panic(console.buf)))
+		text_line(stderr, "  %s: boot %u failed after %.1f s: the kernel "
+			  "panicked: %.*s", k->name, boot, wall_s,
+			  (int)strcspn(panic, "\r\n"), panic);
+	else
+		text_line(stderr, "  %s: boot %u failed after %.1f s: %s", k->name,
+			  boot, wall_s, why);
 	text_line(stderr, "  the console's last lines%s%s%s:",
 		  kept[0] ? " (all of it in " : "", kept, kept[0] ? ")" : "");
 	print_tail(f->console, CONSOLE_TAIL_LINES);
@@ -1145,6 +1208,16 @@ static int campaign_arch(const struct kernels_cli *o, enum vm_arch *arch)
 	return 0;
 }
 
+/* --accel kvm where there is no KVM would fail every boot, then print nothing. */
+static int check_accel(const struct kernels_cli *o)
+{
+	if (o->accel != VM_ACCEL_KVM || access("/dev/kvm", R_OK | W_OK) == 0)
+		return 0;
+	error_msg("--accel kvm: /dev/kvm: %s; this machine boots guests under "
+		  "TCG only (--accel tcg, or auto)", strerror(errno));
+	return -1;
+}
+
 static int check_images(struct kernels_cli *o)
 {
 	size_t bootable = 0;
@@ -1280,6 +1353,20 @@ static int compare_kernels(struct kernels_cli *o, struct store *st,
 	return rc;
 }
 
+/*
+ * What the gate caught besides the comparison (a failed check, a problem
+ * doctor found), said as compare_print_gate() says a worse cell: an exit
+ * status of 1 is never left without its line. Returns n.
+ */
+static int print_gate_catch(const struct kernels_cli *o, const char *where,
+			    const char *one, const char *many, size_t n)
+{
+	if (o->fail_on != GATE_NONE && n > 0)
+		fprintf(stderr, "%s: --fail-on %s: %zu %s (%s)\n", program_context(),
+			compare_gate_names[o->fail_on], n, n == 1 ? one : many, where);
+	return (int)n;
+}
+
 static int exit_status(const struct kernels_cli *o, int caught)
 {
 	bool unmeasured = false, failed = false;
@@ -1329,11 +1416,12 @@ int cmd_kernels(int argc, char **argv)
 	int n, rc = 1, caught = 0;
 
 	n = parse_kernels_options(argc, argv, &o);
-	if (n < 0) {
+	if (n < 0 || check_guest_command(&o, argv, n) != 0) {
 		free_kernels(&o);
-		return parse_options_status(n);
+		return parse_options_status(n < 0 ? n : OPTIONS_ERROR);
 	}
-	if (check_logs(&o) != 0 || check_images(&o) != 0 || campaign_arch(&o, &arch) != 0)
+	if (check_accel(&o) != 0 || check_logs(&o) != 0 || check_images(&o) != 0 ||
+	    campaign_arch(&o, &arch) != 0)
 		goto out;
 	if (!find_in_path(vm_arch_info(arch)->qemu, qemu, sizeof(qemu))) {
 		error_msg("%s not found in PATH: install it (Debian: apt-get install %s)",
@@ -1358,6 +1446,7 @@ int cmd_kernels(int argc, char **argv)
 		.o = &o, .m = &m, .st = st, .payload = payload,
 		.cmd = argv, .ncmd = (size_t)n,
 	};
+	store_new_uuid(c.campaign);
 	install_stop(old, installed);
 	settle_accel(&o, &c, &m, &why);
 	/* A boot's files are memfds and /dev/fd: nothing to clean up on disk. */
@@ -1385,12 +1474,16 @@ int cmd_kernels(int argc, char **argv)
 	 * git bisect run, as a worse cell is.
 	 */
 	if (streq(argv[0], "verify"))
-		caught += (int)kernels_check_matrix_print(stdout, cols, o.nkernels,
-							  &c.checks);
+		caught += print_gate_catch(&o, "verify", "check failed", "checks failed",
+					   kernels_check_matrix_print(stdout, cols,
+								      o.nkernels, &c.checks));
 	if (streq(argv[0], "vdso"))
 		kernels_vdso_matrix_print(stdout, cols, o.nkernels);
 	for (size_t i = 0; i < o.nkernels; i++)
-		caught += (int)o.kernels[i].problems;
+		caught += print_gate_catch(&o, o.kernels[i].name,
+					   "boot where doctor found a problem",
+					   "boots where doctor found a problem",
+					   o.kernels[i].problems);
 	rc = compare_kernels(&o, st, argv[0], &caught) ? 1 : exit_status(&o, caught);
 out:
 	restore_stop(old, installed);

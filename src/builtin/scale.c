@@ -533,6 +533,10 @@ int cmd_scale(int argc, char **argv)
 		free(sc.o.counts);
 		return parse_options_status(rc);
 	}
+	if (options_checking()) {
+		free(sc.o.counts);
+		return 0;
+	}
 	catalog_build(&sc.cat, &sc.o.filter);
 	if (sc.o.list) {
 		print_cell_list(&sc.cat);

@@ -481,6 +481,8 @@ int cmd_timens(int argc, char **argv)
 
 	if (rc < 0)
 		return parse_options_status(rc);
+	if (options_checking())
+		return 0;
 	catalog_build(&cat, &t.o.filter);
 	if (t.o.list) {
 		measure_print_cell_list(&cat);

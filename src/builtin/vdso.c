@@ -129,6 +129,8 @@ int cmd_vdso(int argc, char **argv)
 	rc = parse_vdso_options(argc, argv, &o);
 	if (rc < 0)
 		return parse_options_status(rc);
+	if (options_checking())
+		return 0;
 	if (o.file) {
 		buf = read_image_file(o.file, &len);
 		if (!buf)

@@ -111,6 +111,10 @@ int cmd_verify(int argc, char **argv)
 		free_patterns(&o);
 		return parse_options_status(n);
 	}
+	if (options_checking()) {
+		free_patterns(&o);
+		return 0;
+	}
 	if (probe_fds[0] >= 0) {
 		free_patterns(&o);
 		return verify_timens_probe(probe_fds[0], probe_fds[1]);

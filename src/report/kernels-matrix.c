@@ -187,8 +187,9 @@ size_t kernels_check_matrix_print(FILE *f, const struct kernels_column *cols,
 		for (size_t i = 0; i < nrows; i++)
 			for (int t = 0; t <= TAP_XFAIL; t++)
 				sum[t] += rows[i].count[k][t];
-		text_line(f, "%s, %zu boots: pass %u, fail %u, skip %u, xfail %u",
-			  cols[k].name, cols[k].noutputs, sum[TAP_PASS],
+		text_line(f, "%s, %zu boot%s: pass %u, fail %u, skip %u, xfail %u",
+			  cols[k].name, cols[k].noutputs,
+			  cols[k].noutputs == 1 ? "" : "s", sum[TAP_PASS],
 			  sum[TAP_FAIL], sum[TAP_SKIP], sum[TAP_XFAIL]);
 	}
 	if (m->dropped)
@@ -270,8 +271,8 @@ void kernels_summary_print(FILE *f, const struct kernels_column *cols, size_t n,
 
 		for (size_t r = 0; r < k->nruns; r++)
 			strbuf_addf(&ids, "%s%lld", r ? ", " : "", (long long)k->runs[r]);
-		text_line(f, "%s (%s): %ld boots, %u failed; runs %s", k->name,
-			  k->release, boots, k->failed,
+		text_line(f, "%s (%s): %ld boot%s, %u failed; runs %s", k->name,
+			  k->release, boots, boots == 1 ? "" : "s", k->failed,
 			  ids.len ? ids.buf : "none");
 		strbuf_release(&ids);
 	}

@@ -982,6 +982,30 @@ static void compute_geomeans(struct compare_result *r)
 
 /* ---- a machine that changed between the runs -------------------------- */
 
+/* The campaign of `kernels` that booted a run, or NULL. */
+static const char *boot_campaign(const struct stored_run *run)
+{
+	const json_t *v = json_object_get(json_object_get(run->env, "vm"), "campaign");
+
+	return json_is_string(v) && *json_string_value(v) ? json_string_value(v) : NULL;
+}
+
+/* Every run of both groups booted by one `kernels`, whose boots interleave. */
+static bool one_campaign(const struct compare_group *a, const struct compare_group *b)
+{
+	const char *id = a->nruns ? boot_campaign(&a->runs[0]) : NULL;
+	const struct compare_group *both[] = { a, b };
+
+	for (size_t g = 0; id && g < 2; g++)
+		for (size_t k = 0; k < both[g]->nruns; k++) {
+			const char *c = boot_campaign(&both[g]->runs[k]);
+
+			if (!c || !streq(c, id))
+				return false;
+		}
+	return id != NULL;
+}
+
 static void detect_machine_shift(struct compare_result *r)
 {
 	r->same_direction = xcalloc(r->ngroups, sizeof(double));
@@ -992,6 +1016,9 @@ static void detect_machine_shift(struct compare_result *r)
 	for (size_t g = 1; g < r->ngroups; g++) {
 		size_t up = 0, down = 0;
 
+		/* Boots interleaved (A B, B A ...) saw the same host alike. */
+		if (one_campaign(&r->groups[0], &r->groups[g]))
+			continue;
 		for (size_t i = 0; i < r->nrows; i++) {
 			const struct compare_diff *d = &r->rows[i].diffs[g];
 

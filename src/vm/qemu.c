@@ -203,15 +203,58 @@ static int pidfd_open_pid(pid_t pid)
 	return (int)syscall(SYS_pidfd_open, pid, 0);
 }
 
-/* Wait for pid until the deadline or *stop: how it ended. */
-static enum vm_end wait_qemu(pid_t pid, double deadline_ns,
+/*
+ * The console, read as it grows for the line a panicking kernel prints:
+ * with panic=0 (or a delay) on its command line a kernel that panicked
+ * sits there until the timeout, 600 s, where the line came at 3 s. What
+ * is read is what qemu wrote to the file; each look reads at most
+ * PANIC_SCAN_MAX of it, so a console that floods costs bounded work.
+ */
+#define PANIC_SCAN_MAX (1u << 20)
+static const char panic_text[] = "Kernel panic - not syncing";
+
+struct panic_watch {
+	int fd;
+	off_t off;			/* read up to here */
+	char carry[sizeof(panic_text)];	/* the end of what was read */
+	size_t ncarry;
+};
+
+static bool console_panicked(struct panic_watch *w)
+{
+	char buf[sizeof(w->carry) + 4096];
+	size_t scanned = 0;
+
+	while (w->fd >= 0 && scanned < PANIC_SCAN_MAX) {
+		ssize_t n;
+		size_t len;
+
+		memcpy(buf, w->carry, w->ncarry);
+		n = pread(w->fd, buf + w->ncarry, sizeof(buf) - w->ncarry, w->off);
+		if (n <= 0)
+			return false;
+		len = w->ncarry + (size_t)n;
+		w->off += n;
+		scanned += (size_t)n;
+		if (memmem(buf, len, panic_text, sizeof(panic_text) - 1))
+			return true;
+		w->ncarry = len < sizeof(w->carry) ? len : sizeof(w->carry);
+		memcpy(w->carry, buf + len - w->ncarry, w->ncarry);
+	}
+	return false;
+}
+
+/* Wait for pid until the deadline, *stop or a panic: how it ended. */
+static enum vm_end wait_qemu(pid_t pid, double deadline_ns, int console,
 			     const volatile sig_atomic_t *stop, int *status)
 {
+	struct panic_watch panic = { .fd = console };
 	int pfd = pidfd_open_pid(pid);
 	enum vm_end end = VM_POWERED_OFF;
 
 	for (;;) {
 		pid_t r = waitpid(pid, status, WNOHANG);
+		bool panicked = false;
 
 		if (r == pid)
 			break;
@@ -220,8 +263,10 @@ static enum vm_end wait_qemu(pid_t pid, double deadline_ns,
 			end = VM_QEMU_FAILED;
 			break;
 		}
-		if ((stop && *stop) || (double)now_ns() >= deadline_ns) {
-			end = stop && *stop ? VM_INTERRUPTED : VM_TIMED_OUT;
+		if ((stop && *stop) || (double)now_ns() >= deadline_ns ||
+		    (panicked = console_panicked(&panic))) {
+			end = stop && *stop ? VM_INTERRUPTED :
+			      panicked ? VM_PANICKED : VM_TIMED_OUT;
 			kill(-pid, SIGKILL);
 			kill(pid, SIGKILL);
 			while (waitpid(pid, status, 0) < 0 && errno == EINTR)
@@ -265,7 +310,7 @@ int vm_run(const struct vm_machine *m, const struct vm_boot *b,
 	vm_argv_free(argv);
 	/* The parent sets the group too: no signal can race the child's own. */
 	setpgid(pid, pid);
-	out->end = wait_qemu(pid, (double)t0 + m->timeout_s * 1e9, stop,
+	out->end = wait_qemu(pid, (double)t0 + m->timeout_s * 1e9, b->console, stop,
 			     &out->status);
 	out->wall_s = (double)(now_ns() - t0) / 1e9;
 	return 0;

@@ -58,6 +58,7 @@ enum vm_end {
 	VM_QEMU_FAILED,		/* qemu exited non-zero or by a signal */
 	VM_TIMED_OUT,		/* killed at the limit */
 	VM_INTERRUPTED,		/* killed because the user stopped us */
+	VM_PANICKED,		/* killed: its console says the kernel panicked */
 };
 
 struct vm_outcome {

@@ -92,6 +92,7 @@ static void free_run(struct stored_run *run)
 	free(run->host);
 	free(run->kernel);
 	free(run->status);
+	json_decref(run->env);
 }
 
 static char base_spec[] = "base", other_spec[] = "other";
@@ -104,9 +105,14 @@ struct fixture {
 };
 
 /* Two groups of nruns runs each; base cells at base[i], other at other[i]. */
-static void build(struct fixture *fx, size_t nruns, size_t ncells,
-		  const double *base, const double *other, double sd_pct,
-		  size_t n, const struct compare_options *o)
+/*
+ * build(), each group's runs booted by `kernels` campaign[g] (its
+ * environment.vm.campaign), or by none where campaign is NULL.
+ */
+static void build_booted(struct fixture *fx, size_t nruns, size_t ncells,
+			 const double *base, const double *other, double sd_pct,
+			 size_t n, const struct compare_options *o,
+			 const char *const campaign[2])
 {
 	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
 
@@ -116,11 +122,22 @@ static void build(struct fixture *fx, size_t nruns, size_t ncells,
 		fx->groups[g].spec = g ? other_spec : base_spec;
 		fx->groups[g].runs = fx->runs[g];
 		fx->groups[g].nruns = nruns;
-		for (size_t k = 0; k < nruns; k++)
+		for (size_t k = 0; k < nruns; k++) {
 			make_run(&fx->runs[g][k], (int64_t)(g * 10 + k + 1), ncells,
 				 g ? other : base, sd_pct, n);
+			if (campaign)
+				fx->runs[g][k].env = json_pack("{s:{s:s}}", "vm",
+							       "campaign", campaign[g]);
+		}
 	}
 	assert_int_equal(compare_build(&fx->r, fx->groups, 2, o, &err), 0);
+}
+
+static void build(struct fixture *fx, size_t nruns, size_t ncells,
+		  const double *base, const double *other, double sd_pct,
+		  size_t n, const struct compare_options *o)
+{
+	build_booted(fx, nruns, ncells, base, other, sd_pct, n, o, NULL);
 }
 
 static void teardown_fixture(struct fixture *fx)
@@ -1090,6 +1107,16 @@ static void test_machine_shift_is_flagged(void **state)
 	build(&fx, 1, 12, b, a, 1.0, 200, &o);
 	assert_true(fx.r.paired);
 	assert_false(fx.r.machine_shift[1]);
+	teardown_fixture(&fx);
+
+	/* The boots of one `kernels` interleave too: the move is the kernels'. */
+	o.paired = false;
+	build_booted(&fx, 2, 12, b, a, 1.0, 200, &o, (const char *const[]){ "c1", "c1" });
+	assert_false(fx.r.machine_shift[1]);
+	teardown_fixture(&fx);
+	/* ... and boots of two campaigns are two machines' moments. */
+	build_booted(&fx, 2, 12, b, a, 1.0, 200, &o, (const char *const[]){ "c1", "c2" });
+	assert_true(fx.r.machine_shift[1]);
 	teardown_fixture(&fx);
 }
 
