@@ -491,7 +491,7 @@ static void side_cell(struct strbuf *out, const struct compare_side *s)
 }
 
 static void compare_row_html(struct strbuf *out, const struct compare_row *row,
-			     size_t g)
+			     size_t g, bool exact)
 {
 	const struct compare_diff *d = &row->diffs[g];
 
@@ -501,7 +501,7 @@ static void compare_row_html(struct strbuf *out, const struct compare_row *row,
 	side_cell(out, &row->sides[0]);
 	side_cell(out, &row->sides[g]);
 	if (!d->valid) {
-		strbuf_adds(out, "<td colspan=\"5\"></td></tr>\n");
+		strbuf_addf(out, "<td colspan=\"%d\"></td></tr>\n", exact ? 6 : 5);
 		return;
 	}
 	/* The test named is the test used, cell by cell, as compare names it. */
@@ -509,14 +509,24 @@ static void compare_row_html(struct strbuf *out, const struct compare_row *row,
 		strbuf_addf(out, "<td>%+.2f%%</td><td>-</td><td class=\"l\">none</td>"
 			    "<td>%+.2f</td><td class=\"l v-%s\">", d->change_pct,
 			    d->cliffs_delta, verdict_class(d->verdict));
-	else
+	else if (isfinite(d->p_adjusted))
 		strbuf_addf(out, "<td>%+.2f%% [%+.2f, %+.2f]</td><td>%.2g</td>"
 			    "<td class=\"l\">%s</td><td>%+.2f</td><td class=\"l v-%s\">",
 			    d->change_pct, d->change_lo_pct, d->change_hi_pct,
 			    d->p_adjusted, compare_test_id(d->test), d->cliffs_delta,
 			    verdict_class(d->verdict));
+	else	/* counts compared themselves: no p */
+		strbuf_addf(out, "<td>%+.2f%% [%+.2f, %+.2f]</td><td>-</td>"
+			    "<td class=\"l\">%s</td><td>%+.2f</td><td class=\"l v-%s\">",
+			    d->change_pct, d->change_lo_pct, d->change_hi_pct,
+			    compare_test_id(d->test), d->cliffs_delta,
+			    verdict_class(d->verdict));
 	html_escape(out, d->verdict);
-	strbuf_adds(out, "</td></tr>\n");
+	strbuf_adds(out, "</td>");
+	/* The difference in instructions a call, as compare's instr column. */
+	if (exact)
+		strbuf_addf(out, "<td>%+.2f</td>", d->shift);
+	strbuf_adds(out, "</tr>\n");
 }
 
 static void group_heading(struct strbuf *out, const struct plot_input *in,
@@ -538,7 +548,7 @@ static void compare_table(struct strbuf *out, const struct plot_input *in,
 {
 	static const char *const cols[] = {
 		"cell", "path", "base", "other", "change [95% CI]", "p", "test", "delta",
-		"verdict",
+		"verdict", "instr",
 	};
 
 	strbuf_adds(out, "<h3>");
@@ -553,13 +563,14 @@ static void compare_table(struct strbuf *out, const struct plot_input *in,
 			    "(several runs per label) or interleave (clockbench timens).</p>\n",
 			    100 * r->same_direction[g], r->geomean_change_pct[g]);
 	strbuf_adds(out, "<div class=\"scroll\"><table>\n");
-	header_row(out, cols, ARRAY_SIZE(cols));
+	header_row(out, cols, ARRAY_SIZE(cols) - !r->exact);
 	for (size_t i = 0; i < r->nrows; i++)
 		if (plot_row_selected(in, &r->rows[i]))
-			compare_row_html(out, &r->rows[i], g);
+			compare_row_html(out, &r->rows[i], g, r->exact);
 	strbuf_addf(out, "<tr><th class=\"l\" colspan=\"2\">geomean</th><td>%.4g</td>"
-		    "<td>%.4g</td><td>%+.2f%%</td><td colspan=\"4\"></td></tr>\n",
-		    r->geomean[0], r->geomean[g], r->geomean_change_pct[g]);
+		    "<td>%.4g</td><td>%+.2f%%</td><td colspan=\"%d\"></td></tr>\n",
+		    r->geomean[0], r->geomean[g], r->geomean_change_pct[g],
+		    r->exact ? 5 : 4);
 	strbuf_adds(out, "</tbody></table></div>\n");
 	if (r->geomean_left_out) {
 		_cleanup_strbuf_ struct strbuf note = STRBUF_INIT;
@@ -669,12 +680,22 @@ static void comparison(struct strbuf *out, const struct plot_input *in,
 		    r->replicates ? "the runs' medians (replicates)" :
 		    "each run's round medians, or its raw samples");
 	html_escape(out, centres.buf);
-	strbuf_addf(out, "; change: the ratio of the two values. A change is "
-		    "significant when the adjusted p (");
+	strbuf_addf(out, "; change: the ratio of the two values. ");
+	/* Counts are judged by themselves where they repeat, not by a test. */
+	if (r->exact)
+		strbuf_adds(out, "Guest instructions retired per call under qemu's icount "
+			    "(clockbench kernels --exact), the harness's loop included "
+			    "once; each boot's count a value. A cell that every boot of "
+			    "each side counted alike is compared by the counts themselves "
+			    "(test exact-count): same, or better/worse by the exact "
+			    "difference in instructions a call (instr); a cell whose count "
+			    "varies between boots by the adjusted p (");
+	else
+		strbuf_adds(out, "A change is significant when the adjusted p (");
 	html_escape(out, tests.buf);
-	strbuf_addf(out, ") is below %g and the 95%% CI of the change lies beyond "
-		    "±%g%% (or the rounds' CV, if larger).</p>\n", r->opts.alpha,
-		    r->opts.threshold_pct);
+	strbuf_addf(out, ") %s below %g and the 95%% CI of the change %s beyond "
+		    "±%g%% (or the rounds' CV, if larger).</p>\n", r->exact ? "being" : "is",
+		    r->opts.alpha, r->exact ? "lying" : "lies", r->opts.threshold_pct);
 	if (compare_spread_unknown(r)) {
 		strbuf_adds(out, "<p class=\"warn\">One run against one: how far whole "
 			    "runs move on this machine is unknown, so the change is shown "
@@ -805,7 +826,7 @@ static void add_largest(struct strbuf *out, const struct compare_row *row, size_
 static void finding(struct strbuf *out, const struct plot_input *in,
 		    const struct compare_result *r, size_t g)
 {
-	size_t n = 0, worse = 0, better = 0;
+	size_t n = 0, worse = 0, better = 0, same = 0;
 	double lo = 0, hi = 0;
 
 	for (size_t i = 0; i < r->nrows; i++) {
@@ -816,6 +837,7 @@ static void finding(struct strbuf *out, const struct plot_input *in,
 		n++;
 		worse += d->significant && streq(d->verdict, "worse");
 		better += d->significant && streq(d->verdict, "better");
+		same += streq(d->verdict, "same");
 		lo = fmin(lo, d->change_pct);
 		hi = fmax(hi, d->change_pct);
 	}
@@ -837,6 +859,9 @@ static void finding(struct strbuf *out, const struct plot_input *in,
 		html_escape(out, compare_verdict_hint);
 		strbuf_adds(out, ".</p>\n");
 		return;
+	} else if (!worse && !better && same == n) {
+		strbuf_addf(out, "<b>the same count</b> in %s %zu cell%s, every boot alike",
+			    n == 1 ? "its" : "all", n, n == 1 ? "" : "s");
 	} else if (!worse && !better) {
 		if (n == 1)
 			strbuf_adds(out, "<b>no significant change</b> in its one cell ");
@@ -857,7 +882,11 @@ static void finding(struct strbuf *out, const struct plot_input *in,
 				strbuf_addf(out, "<b>%zu of %zu cells better</b>", better, n);
 			add_largest(out, largest_change(in, r, g, "better"), g);
 		}
-		strbuf_addf(out, ", the other %zu within the noise", n - worse - better);
+		if (same)
+			strbuf_addf(out, ", %zu the same count", same);
+		if (n - worse - better - same)
+			strbuf_addf(out, ", the other %zu within the noise",
+				    n - worse - better - same);
 	}
 	if (isfinite(r->geomean_change_pct[g]))
 		strbuf_addf(out, "; geometric mean %+.2f&#160;%%", r->geomean_change_pct[g]);

@@ -578,6 +578,12 @@ run_template() {
 	# The table gives the difference in instructions beside the verdict.
 	run -0 cb compare v61 v612
 	grep -qE '^clock-gettime-monotonic-vdso .* = .*(same|better|worse) +[+-][0-9]+\.[0-9]{2}$' <<<"$output"
+	# ... and so does the HTML report, which says how counts are judged
+	# (no p where the counts were compared themselves).
+	run -0 cb report -o "$T/exact.html" v61 v612
+	grep -qF '<th>instr</th>' "$T/exact.html"
+	grep -qF 'is compared by the counts themselves (test exact-count)' "$T/exact.html"
+	! grep -qF '<td>nan</td>' "$T/exact.html"
 	# Seed 000 exactly: inside a time namespace each vDSO read counts more
 	# instructions; the syscalls do not change.
 	run_boots --separate-stderr cb kernels --exact --kernel v612="$K612" --boots 2 \
