@@ -374,7 +374,7 @@ static void format_center(char *buf, size_t len, const struct compare_side *s)
 	int w;
 
 	if (!s->present) {
-		snprintf(buf, len, "-");
+		snprintf(buf, len, "%s", s->status[0] ? s->status : "-");
 		return;
 	}
 	w = snprintf(buf, len, "%.4g", s->center);

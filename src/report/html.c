@@ -477,7 +477,7 @@ static void side_cell(struct strbuf *out, const struct compare_side *s)
 	double half;
 
 	if (!s->present) {
-		strbuf_adds(out, "<td>-</td>");
+		cell_text(out, "td", NULL, s->status[0] ? s->status : "-");
 		return;
 	}
 	/* The centre compare shows and computes the change from. */

@@ -307,8 +307,11 @@ static void gather_samples(struct compare_side *s, const struct compare_group *g
 		const double *x = c ? metric_samples(c, m) : NULL;
 		double rel_var;
 
-		if (!x)
+		if (!x) {
+			if (c && c->status && !s->status[0])
+				snprintf(s->status, sizeof(s->status), "%s", c->status);
 			continue;
+		}
 		if (!replicates) {
 			s->samples = run_samples(c, x, &s->n);
 			s->by_rounds = has_rounds(c);

@@ -150,6 +150,11 @@ struct compare_group {
 /* What one group shows for one cell. */
 struct compare_side {
 	bool present;
+	/*
+	 * Not present, but a run holds the cell unmeasured: its status ("n/a":
+	 * a vDSO without the function), shown instead of "-". "" otherwise.
+	 */
+	char status[16];
 	/* What the statistics use: run values, round medians or raw samples. */
 	double *samples;
 	size_t n;
