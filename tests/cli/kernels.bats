@@ -76,9 +76,18 @@ run_boots() {
 	done
 }
 
-# The qemu processes of a clockbench (of any, without a pid): qemu is
-# named after the clockbench that started it.
-our_qemu() { pgrep -f "qemu-system-x86_64 .*-name clockbench-${1:-[0-9]}" >/dev/null; }
+# The qemu processes of this test's clockbench (of any, without a pid):
+# qemu is named after the clockbench that started it. Another test or user
+# may boot kernels meanwhile: a qemu is this test's when it inherited the
+# test's own TMPDIR (setup).
+our_qemu() {
+	local p
+	for p in $(pgrep -f "qemu-system-x86_64 .*-name clockbench-${1:-[0-9]}"); do
+		tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null | grep -qxF "TMPDIR=$TMPDIR" &&
+			return 0
+	done
+	return 1
+}
 
 # Wait until no qemu of this test is left: a condition, bounded at 20 s
 # (a qemu of 1 GB killed by its parent-death signal takes a moment to go).
