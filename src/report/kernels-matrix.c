@@ -272,7 +272,8 @@ void kernels_summary_print(FILE *f, const struct kernels_column *cols, size_t n,
 		for (size_t r = 0; r < k->nruns; r++)
 			strbuf_addf(&ids, "%s%lld", r ? ", " : "", (long long)k->runs[r]);
 		text_line(f, "%s (%s): %ld boot%s, %u failed; runs %s", k->name,
-			  k->release, boots, boots == 1 ? "" : "s", k->failed,
+			  k->release[0] ? k->release : "?", boots, boots == 1 ? "" : "s",
+			  k->failed,
 			  ids.len ? ids.buf : "none");
 		strbuf_release(&ids);
 	}

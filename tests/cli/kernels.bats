@@ -171,6 +171,22 @@ b = bytearray(4096); b[0x1fe:0x200] = b"\x55\xaa"; b[0x202:0x206] = b"HdrS"
 sys.stdout.buffer.write(b)' >"$1"
 }
 
+@test "scale under TCG without --calls: told before the boots that its default is sized for hardware" {
+	[ -x "${CLOCKBENCH_GUEST:-}" ] || skip "no guest payload (make guest)"
+	command -v qemu-system-x86_64 >/dev/null || skip "no qemu-system-x86_64"
+	# A boot header and nothing else: qemu refuses it at once.
+	fake_bzimage "$T/bz"
+	run --separate-stderr cb kernels --kernel a="$T/bz" --accel tcg --boots 1 \
+		--timeout 10 -- scale --threads 2
+	[ "$status" -eq 1 ]
+	[[ "$stderr" == *"note: scale makes 5,000,000 calls a run by default, sized for hardware: under TCG"* ]]
+	[[ "$output" == *"a (?): 1 boot, 1 failed; runs none"* ]]
+	run --separate-stderr cb kernels --kernel a="$T/bz" --accel tcg --boots 1 \
+		--timeout 10 -- scale --calls 8000
+	[ "$status" -eq 1 ]
+	[[ "$stderr" != *"note: scale"* ]]
+}
+
 @test "a guest that is not a static clockbench of the kernels' architecture is refused, naming why" {
 	fake_bzimage "$T/bz"
 	run cb kernels --kernel a="$T/bz" --guest /bin/true -- bench
