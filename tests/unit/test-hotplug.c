@@ -174,6 +174,65 @@ static void test_read_other_cpu(void **state)
 	hotplug_tracing_stop(&t);
 }
 
+/* A copy of the capture with one file replaced by text (or removed: NULL). */
+static void damaged_capture(char *dir, size_t len, const char *file, const char *text)
+{
+	char src[PATH_MAX], cmd[3 * PATH_MAX], path[2 * PATH_MAX];
+	FILE *f;
+
+	data_path("cpuhp-tracefs", src, sizeof(src));
+	snprintf(dir, len, "/tmp/clockbench-test-hotplug-%ld", (long)getpid());
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s' && cp -r '%s' '%s'", dir, src, dir);
+	assert_int_equal(system(cmd), 0);
+	snprintf(path, sizeof(path), "%.4000s/%.200s", dir, file);
+	assert_int_equal(unlink(path), 0);
+	if (text) {
+		f = fopen(path, "w");
+		assert_non_null(f);
+		fputs(text, f);
+		assert_int_equal(fclose(f), 0);
+	}
+}
+
+static void remove_capture(const char *dir)
+{
+	char cmd[PATH_MAX + 16];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
+/* A tracefs whose files are missing or garbage: refused, the file named. */
+static void test_damaged_tracefs(void **state)
+{
+	struct hotplug_tracing t = { 0 };
+	char dir[PATH_MAX], kallsyms[4096 + 32];
+
+	(void)state;
+	SKIP_WITHOUT_LIBTRACEFS();
+	damaged_capture(dir, sizeof(dir), "events/header_page", NULL);
+	assert_int_equal(hotplug_tracing_open(&t, dir, "offline", NULL), -1);
+	assert_non_null(strstr(t.note, "cannot read "));
+	assert_non_null(strstr(t.note, "/events/header_page"));
+	hotplug_tracing_stop(&t);
+	remove_capture(dir);
+
+	/* An event's format missing: no cpuhp events. */
+	memset(&t, 0, sizeof(t));
+	damaged_capture(dir, sizeof(dir), "events/cpuhp/cpuhp_exit/format", NULL);
+	assert_int_equal(hotplug_tracing_open(&t, dir, "offline", NULL), -1);
+	assert_non_null(strstr(t.note, "the kernel has no cpuhp trace events"));
+	hotplug_tracing_stop(&t);
+
+	memset(&t, 0, sizeof(t));
+	snprintf(kallsyms, sizeof(kallsyms), "%.4000s/no-such-kallsyms", dir);
+	damaged_capture(dir, sizeof(dir), "kallsyms", NULL);
+	assert_int_equal(hotplug_tracing_open(&t, dir, "offline", kallsyms), -1);
+	assert_non_null(strstr(t.note, "cannot read "));
+	hotplug_tracing_stop(&t);
+	remove_capture(dir);
+}
+
 static struct cpuhp_step *find_step(struct cpuhp_step *s, size_t n, int step)
 {
 	for (size_t i = 0; i < n; i++)
@@ -556,6 +615,7 @@ int main(void)
 		cmocka_unit_test(test_read_offline),
 		cmocka_unit_test(test_read_online),
 		cmocka_unit_test(test_read_other_cpu),
+		cmocka_unit_test(test_damaged_tracefs),
 		cmocka_unit_test(test_offline_states),
 		cmocka_unit_test(test_online_states),
 		cmocka_unit_test(test_pairing),
