@@ -9,7 +9,7 @@
 #include "basic/options.h"
 #include "basic/strbuf.h"
 #include "builtin/builtin.h"
-#include "results/compare.h"
+#include "results/compare-session.h"
 #include "report/compare-format.h"
 #include "results/record.h"
 #include "results/store.h"
@@ -125,64 +125,29 @@ static int parse_compare_options(int argc, char **argv, struct compare_cli *o)
 	return n;
 }
 
-/*
- * Load every run a spec names, as digests: compare reads the round medians
- * of each cell, not its samples. -1 with the reason on error.
- */
-static int load_group(struct store *st, const char *spec, struct compare_group *g,
-		      struct strbuf *err)
-{
-	int64_t *ids = NULL;
-	size_t n = 0;
-
-	g->spec = xstrdup(spec);
-	if (store_resolve(st, spec, &ids, &n, err) != 0)
-		return -1;
-	g->runs = xcalloc(n, sizeof(*g->runs));
-	for (size_t i = 0; i < n; i++) {
-		if (store_load_run_digest(st, ids[i], &g->runs[i], err) != 0) {
-			free(ids);
-			return -1;
-		}
-		g->nruns++;
-	}
-	free(ids);
-	return 0;
-}
-
-static void free_groups(struct compare_group *groups, size_t n)
-{
-	for (size_t g = 0; g < n; g++)
-		compare_group_release(&groups[g]);
-	free(groups);
-}
-
 int cmd_compare(int argc, char **argv)
 {
 	struct compare_cli o = { 0 };
-	struct compare_group *groups;
+	struct compare_session session = { 0 };
 	struct compare_result result;
 	struct store *st;
 	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
-	size_t ngroups;
 	int rc = parse_compare_options(argc, argv, &o);
+	/* What compare reads of each run: the round medians, not the samples. */
+	struct run_selection sel = {
+		.specs = argv, .nspecs = rc > 0 ? (size_t)rc : 0,
+		.load = RUNS_DIGEST, .partners = PARTNERS_NEVER,
+	};
 
 	if (rc < 0)
 		return parse_options_status(rc);
-	ngroups = (size_t)rc;
-	rc = 1;
 	st = record_open(&o.store, STORE_READ, NULL, 0);
 	if (!st)
 		return 1;
-	groups = xcalloc(ngroups, sizeof(*groups));
-	for (size_t g = 0; g < ngroups; g++)
-		if (load_group(st, argv[g], &groups[g], &err) != 0) {
-			error_msg("%s", err.buf);
-			goto out;
-		}
-	if (compare_runs(&result, st, groups, ngroups, &o.opts, o.history,
-			 &err) != 0) {
+	if (compare_session_open(&session, st, &sel, &o.opts, o.history, &err) != 0 ||
+	    compare_session_build(&session, &result, &err) != 0) {
 		error_msg("%s", err.buf);
+		rc = 1;
 		goto out;
 	}
 	rc = compare_print(stdout, &result, (enum compare_style)o.style,
@@ -193,7 +158,7 @@ int cmd_compare(int argc, char **argv)
 		rc = EXIT_PROBLEM;
 	compare_free(&result);
 out:
-	free_groups(groups, ngroups);
+	compare_session_close(&session);
 	store_close(st);
 	return rc;
 }

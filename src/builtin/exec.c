@@ -31,7 +31,7 @@
 #include "cli/measure.h"
 #include "probe/cpu-accounting.h"
 #include "probe/env.h"
-#include "results/compare.h"
+#include "results/compare-session.h"
 #include "report/compare-format.h"
 #include "report/exec-report.h"
 #include "scenario/exec.h"
@@ -1020,7 +1020,9 @@ static int build_comparison(struct measure *m, struct compare_group *groups,
 {
 	struct exec_cmd *e = m->ctx;
 	struct compare_options copts;
+	struct compare_session session;
 	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
+	int rc;
 
 	if (e->done < 2) {
 		error_msg("stopped after %zu repetition%s: too few to compare",
@@ -1033,7 +1035,11 @@ static int build_comparison(struct measure *m, struct compare_group *groups,
 		};
 	compare_options_default(&copts);
 	copts.paired = true;
-	if (compare_build(cr, groups, e->ncmds, &copts, &err) != 0) {
+	/* Interleaved repetitions carry their own noise: no history to read. */
+	compare_session_adopt(&session, groups, e->ncmds, &copts, NULL, 0);
+	rc = compare_session_build(&session, cr, &err);
+	compare_session_close(&session);
+	if (rc != 0) {
 		error_msg("cannot compare the commands: %s", err.buf);
 		return -1;
 	}

@@ -23,7 +23,7 @@
 #include "basic/text.h"
 #include "basic/util.h"
 #include "builtin/builtin.h"
-#include "results/compare.h"
+#include "results/compare-session.h"
 #include "report/compare-format.h"
 #include "report/kernels-matrix.h"
 #include "results/export-file.h"
@@ -1308,6 +1308,7 @@ static int compare_labels(struct kernels_cli *o, struct store *st, size_t from,
 	struct compare_group groups[2 * KERNELS_MAX] = { 0 };
 	size_t caps[2 * KERNELS_MAX] = { 0 };
 	struct compare_options opts;
+	struct compare_session session;
 	struct compare_result result;
 	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
 	size_t n = 0;
@@ -1321,22 +1322,17 @@ static int compare_labels(struct kernels_cli *o, struct store *st, size_t from,
 			struct compare_group *g = label_group(groups, &n, ARRAY_SIZE(groups),
 							      k->labels[r]);
 
-			if (!g) {
-				rc = -1;
-				break;
-			}
-			grow_array((void **)&g->runs, &caps[g - groups], g->nruns + 1,
-				   sizeof(*g->runs));
-			rc = store_load_run_digest(st, k->runs[r], &g->runs[g->nruns],
-						   &err);
-			if (rc == 0)
-				g->nruns++;
+			rc = g ? run_group_add(st, k->runs[r], RUNS_DIGEST, false, g,
+					       &caps[g - groups], &err) : -1;
 		}
 	}
 	if (rc == 0 && n >= 2) {
 		compare_options_default(&opts);
 		opts.judge_emulated = o->judge_emulated;
-		rc = compare_build(&result, groups, n, &opts, &err);
+		/* As compare judges these runs: with a history of runs like the base. */
+		compare_session_adopt(&session, groups, n, &opts, st,
+				      COMPARE_HISTORY_DEFAULT);
+		rc = compare_session_build(&session, &result, &err);
 		if (rc == 0) {
 			putchar('\n');
 			rc = compare_print(stdout, &result, (enum compare_style)o->style,
@@ -1345,15 +1341,12 @@ static int compare_labels(struct kernels_cli *o, struct store *st, size_t from,
 							   (enum compare_gate)o->fail_on);
 			compare_free(&result);
 		}
+		compare_session_close(&session);
 	}
 	if (rc)
 		error_msg("cannot compare the kernels: %s", err.buf);
-	for (size_t g = 0; g < n; g++) {
-		for (size_t r = 0; r < groups[g].nruns; r++)
-			stored_run_free(&groups[g].runs[r]);
-		free(groups[g].runs);
-		free(groups[g].spec);
-	}
+	for (size_t g = 0; g < n; g++)
+		compare_group_release(&groups[g]);
 	return rc;
 }
 

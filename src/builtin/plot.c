@@ -12,7 +12,7 @@
 #include "basic/util.h"
 #include "basic/text.h"
 #include "builtin/builtin.h"
-#include "cli/run-groups.h"
+#include "cli/stored-runs.h"
 #include "report/gnuplot.h"
 #include "report/outfile.h"
 #include "report/plot.h"
@@ -175,15 +175,18 @@ static int plot_runs(const struct plot_options *o, struct plot_input *in,
 	return render(o, in, kind, o->output);
 }
 
-/* The runs of o read into in (anew), as load says: 0, or the exit status. */
+/* The runs of o read into s (anew), as load says: 0, or the exit status. */
 static int load_runs(struct store *st, const struct plot_options *o,
-		     enum run_load load, struct plot_input *in)
+		     enum run_load load, struct compare_session *s)
 {
-	return run_groups_reload(st, o->specs, o->nspecs,
-				 o->kind == PLOT_TIMENS ? PARTNERS_ALWAYS :
-				 o->kind < 0 ? PARTNERS_WHEN_TIMENS : PARTNERS_NEVER,
-				 load, "name fewer runs, or draw --kind compare, which "
-				 "reads any number", &in->groups, &in->ngroups);
+	struct run_selection sel = {
+		.specs = o->specs, .nspecs = o->nspecs, .load = load, .shown = true,
+		.partners = o->kind == PLOT_TIMENS ? PARTNERS_ALWAYS :
+			    o->kind < 0 ? PARTNERS_WHEN_TIMENS : PARTNERS_NEVER,
+	};
+
+	return session_open_status(s, st, &sel, "name fewer runs, or draw --kind "
+				   "compare, which reads any number");
 }
 
 /*
@@ -192,26 +195,27 @@ static int load_runs(struct store *st, const struct plot_options *o,
  * Without --kind, the runs read as digests say which kind they make.
  */
 static int load_for_kind(struct store *st, const struct plot_options *o,
-			 struct plot_input *in, enum plot_kind *kind)
+			 struct compare_session *s, enum plot_kind *kind)
 {
+	struct plot_input digests;
 	int rc;
 
 	if (o->kind >= 0 && o->kind != PLOT_COMPARE) {
 		*kind = (enum plot_kind)o->kind;
-		return load_runs(st, o, RUNS_WHOLE, in);
+		return load_runs(st, o, RUNS_WHOLE, s);
 	}
-	rc = load_runs(st, o, RUNS_DIGEST, in);
+	rc = load_runs(st, o, RUNS_DIGEST, s);
 	if (rc)
 		return rc;
-	*kind = o->kind >= 0 ? (enum plot_kind)o->kind : plot_default_kind(in);
-	return *kind == PLOT_COMPARE ? 0 : load_runs(st, o, RUNS_WHOLE, in);
+	digests = (struct plot_input){ .groups = s->groups, .ngroups = s->ngroups };
+	*kind = o->kind >= 0 ? (enum plot_kind)o->kind : plot_default_kind(&digests);
+	return *kind == PLOT_COMPARE ? 0 : load_runs(st, o, RUNS_WHOLE, s);
 }
 
 int cmd_plot(int argc, char **argv)
 {
 	struct plot_options o = { 0 };
-	struct plot_input in = { 0 };
-	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
+	struct compare_session session = { 0 };
 	enum plot_kind kind;
 	struct store *st;
 	int rc = parse_plot_options(argc, argv, &o);
@@ -221,21 +225,18 @@ int cmd_plot(int argc, char **argv)
 	st = record_open(&o.store, STORE_READ, NULL, 0);
 	if (!st)
 		return 1;
-	rc = load_for_kind(st, &o, &in, &kind);
-	if (rc)
-		goto out;
-	if (plot_input_load_history(&in, st, &err) != 0) {
-		error_msg("%s", err.buf);
-		rc = 1;
-		goto out;
+	rc = load_for_kind(st, &o, &session, &kind);
+	if (rc == 0) {
+		struct plot_input in = {
+			.groups = session.groups, .ngroups = session.ngroups,
+			.cells = o.cells, .session = &session,
+			.width = (int)o.size[0], .height = (int)o.size[1],
+		};
+
+		session.cells = o.cells;
+		rc = plot_runs(&o, &in, kind);
 	}
-	in.cells = o.cells;
-	in.width = (int)o.size[0];
-	in.height = (int)o.size[1];
-	rc = plot_runs(&o, &in, kind);
-out:
-	plot_input_release_history(&in);
-	run_groups_free(in.groups, in.ngroups);
+	compare_session_close(&session);
 	store_close(st);
 	return rc;
 }

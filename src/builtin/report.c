@@ -17,7 +17,7 @@
 #include "basic/util.h"
 #include "basic/text.h"
 #include "builtin/builtin.h"
-#include "cli/run-groups.h"
+#include "cli/stored-runs.h"
 #include "report/gnuplot.h"
 #include "report/html.h"
 #include "report/mail.h"
@@ -292,34 +292,27 @@ static int report_mail(const struct report_options *o, const struct plot_input *
 }
 
 /*
- * The runs of o read into in (anew), as load says: 0, or the exit status.
- */
-static int load_runs(struct store *st, const struct report_options *o,
-		     enum run_load load, struct plot_input *in)
-{
-	return run_groups_reload(st, o->specs, o->nspecs, PARTNERS_WHEN_TIMENS, load,
-				 "name fewer runs, or write --format mail or use "
-				 "clockbench compare, which read any number",
-				 &in->groups, &in->ngroups);
-}
-
-/*
  * The mail's comparison reads what compare reads, digests: any number of
  * runs. The HTML report and a single group's figures need the samples.
  */
-static int load_for_format(struct store *st, const struct report_options *o,
-			   struct plot_input *in)
+static int load_runs(struct store *st, const struct report_options *o,
+		     struct compare_session *s)
 {
-	if (o->format == 1 && o->nspecs > 1)
-		return load_runs(st, o, RUNS_DIGEST, in);
-	return load_runs(st, o, RUNS_WHOLE, in);
+	struct run_selection sel = {
+		.specs = o->specs, .nspecs = o->nspecs, .shown = true,
+		.partners = PARTNERS_WHEN_TIMENS,
+		.load = o->format == 1 && o->nspecs > 1 ? RUNS_DIGEST : RUNS_WHOLE,
+	};
+
+	return session_open_status(s, st, &sel, "name fewer runs, or write "
+				   "--format mail or use clockbench compare, "
+				   "which read any number");
 }
 
 int cmd_report(int argc, char **argv)
 {
 	struct report_options o = { 0 };
-	struct plot_input in = { 0 };
-	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
+	struct compare_session session = { 0 };
 	struct store *st;
 	int rc = parse_report_options(argc, argv, &o);
 
@@ -328,20 +321,18 @@ int cmd_report(int argc, char **argv)
 	st = record_open(&o.store, STORE_READ, NULL, 0);
 	if (!st)
 		return 1;
-	rc = load_for_format(st, &o, &in);
-	if (rc)
-		goto out;
-	if (plot_input_load_history(&in, st, &err) != 0) {
-		error_msg("%s", err.buf);
-		rc = 1;
-		goto out;
+	rc = load_runs(st, &o, &session);
+	if (rc == 0) {
+		struct plot_input in = {
+			.groups = session.groups, .ngroups = session.ngroups,
+			.cells = o.cells, .session = &session,
+			.width = REPORT_CHART_WIDTH,
+		};
+
+		session.cells = o.cells;
+		rc = o.format == 1 ? report_mail(&o, &in) : report_html(&o, &in);
 	}
-	in.cells = o.cells;
-	in.width = REPORT_CHART_WIDTH;
-	rc = o.format == 1 ? report_mail(&o, &in) : report_html(&o, &in);
-out:
-	plot_input_release_history(&in);
-	run_groups_free(in.groups, in.ngroups);
+	compare_session_close(&session);
 	store_close(st);
 	return rc;
 }

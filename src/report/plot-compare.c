@@ -5,71 +5,39 @@
  * whisker, coloured and shaped by verdict, over a grey band: the noise
  * floor the CI had to clear. One panel per OTHER group.
  */
-#include <fnmatch.h>
 #include <math.h>
 #include <string.h>
 
 #include "basic/util.h"
 #include "report/palette.h"
 #include "report/plot-internal.h"
+#include "results/compare-session.h"
 
 static const char *const verdict_order[] = { "worse", "better", "same", "~", "noisy", "few" };
 
 bool plot_row_selected(const struct plot_input *in, const struct compare_row *row)
 {
-	char both[256];
-
-	if (!in->cells)
-		return true;
-	snprintf(both, sizeof(both), "%s/%s", row->name, row->path);
-	return fnmatch(in->cells, row->name, 0) == 0 || fnmatch(in->cells, both, 0) == 0;
-}
-
-int plot_input_load_history(struct plot_input *in, struct store *st,
-			    struct strbuf *err)
-{
-	in->history = xcalloc(1, sizeof(*in->history));
-	if (in->ngroups < 2)
-		return 0;
-	if (compare_history_load(st, in->groups, in->ngroups, COMPARE_HISTORY_DEFAULT,
-				 in->history, err) != 0)
-		return -1;
-	return 0;
-}
-
-void plot_input_release_history(struct plot_input *in)
-{
-	if (!in->history)
-		return;
-	compare_group_release(in->history);
-	free(in->history);
-	in->history = NULL;
+	return compare_cell_matches(in->cells, row->name, row->path);
 }
 
 /*
- * compare's policy with its defaults: the history compare_runs() reads
- * (loaded once into in), which compare_build() takes only where it
- * applies to these groups (one run against one, runs like the base).
+ * Through the session the runs were read into, which judges as compare
+ * does (its options, its history); without one (a chart drawn from runs
+ * in memory), compare's options and no history.
  */
 int plot_compare_build(const struct plot_input *in, struct compare_group *groups,
 		       size_t ngroups, struct compare_result *r, struct strbuf *err)
 {
-	struct compare_options o;
+	struct compare_session own;
+	int rc;
 
-	compare_options_default(&o);
-	o.history = in->history;
-	if (compare_build(r, groups, ngroups, &o, err) != 0) {
-		compare_free(r);
-		return -1;
-	}
-	for (size_t i = 0; i < r->nrows; i++)
-		for (size_t g = 1; g < ngroups; g++)
-			if (r->rows[i].diffs[g].valid && plot_row_selected(in, &r->rows[i]))
-				return 0;
-	strbuf_adds(err, in->cells ? "no cell that matches --cell is in both runs" :
-		    "no cell is in both runs");
-	compare_free(r);
-	return -1;
+	if (in->session)
+		return compare_session_build_groups(in->session, groups, ngroups, r, err);
+	compare_session_adopt(&own, in->groups, in->ngroups, NULL, NULL, 0);
+	own.cells = in->cells;
+	rc = compare_session_build_groups(&own, groups, ngroups, r, err);
+	compare_session_close(&own);
+	return rc;
 }
 
 static bool compare_fits(const struct plot_input *in, struct strbuf *why)

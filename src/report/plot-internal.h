@@ -91,8 +91,9 @@ double plot_floor10(double x);
 /* A compare row chosen by --cell. */
 bool plot_row_selected(const struct plot_input *in, const struct compare_row *row);
 /*
- * compare_build() with compare's defaults; -1 with err when it fails or
- * no chosen cell is in two groups.
+ * The comparison of groups (some of in's) through in's session
+ * (compare's options without one); -1 with err when it fails or no chosen
+ * cell is in two groups.
  */
 int plot_compare_build(const struct plot_input *in, struct compare_group *groups,
 		       size_t ngroups, struct compare_result *r, struct strbuf *err);

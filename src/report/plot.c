@@ -5,12 +5,12 @@
  */
 #include "report/plot.h"
 
-#include <fnmatch.h>
 #include <math.h>
 #include <string.h>
 
 #include "basic/util.h"
 #include "report/plot-internal.h"
+#include "results/compare-session.h"
 
 static const struct plot_kind_ops *const kinds[PLOT_NKINDS] = {
 	[PLOT_CELLS] = &plot_cells_ops,
@@ -95,15 +95,9 @@ const struct stored_run *plot_run(const struct plot_input *in, size_t i)
 
 bool plot_selected(const struct plot_input *in, const struct stored_cell *c)
 {
-	char both[256];
-
 	if (!c->values || !c->n || !streq(c->status, "ok"))
 		return false;
-	if (!in->cells)
-		return true;
-	snprintf(both, sizeof(both), "%s/%s", c->name, c->path);
-	return fnmatch(in->cells, c->name, 0) == 0 ||
-	       fnmatch(in->cells, both, 0) == 0;
+	return compare_cell_matches(in->cells, c->name, c->path);
 }
 
 double *plot_sorted(const double *x, size_t n)

@@ -29,8 +29,8 @@
 #include "report/gnuplot.h"
 #include <jansson.h>
 
-/* results/compare.h: not included twice, its second half has no guard. */
 struct compare_group;
+struct compare_session;
 
 enum plot_kind {
 	PLOT_CELLS,
@@ -55,21 +55,13 @@ struct plot_input {
 	/* Picture size in pixels; 0: what the kind needs for its panels. */
 	int width, height;
 	/*
-	 * The history compare_runs() would read for these groups (NULL:
-	 * none), so that every chart, the report and its mail judge as
-	 * compare does: plot_input_load_history().
+	 * The door every comparison of a chart, the report and its mail goes
+	 * through, so that they judge as compare does: the session the
+	 * groups were read into (results/compare-session.h). NULL: compare's
+	 * options, no history.
 	 */
-	struct compare_group *history;
+	struct compare_session *session;
 };
-
-/*
- * The history of in's groups from st, as compare reads it (compare_runs()):
- * 0, or -1 with err. plot_input_release_history() frees it.
- */
-struct store;
-int plot_input_load_history(struct plot_input *in, struct store *st,
-			    struct strbuf *err);
-void plot_input_release_history(struct plot_input *in);
 
 /*
  * Whether kind can be drawn from in; when not, why says so in a phrase

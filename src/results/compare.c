@@ -1447,17 +1447,13 @@ void compare_free(struct compare_result *r)
 	free(r->emulated);
 	free(r->other_arch);
 	free(r->pooled_invocations);
-	if (r->own_history) {
-		compare_group_release(r->own_history);
-		free(r->own_history);
-	}
 	for (size_t g = 0; r->machine_difference && g < r->ngroups; g++)
 		free(r->machine_difference[g]);
 	free(r->machine_difference);
 	memset(r, 0, sizeof(*r));
 }
 
-/* ---- the policy: history from the store, then the build --------------- */
+/* ---- the history from the store (read through compare-session.h) ------ */
 
 void compare_group_release(struct compare_group *g)
 {
@@ -1487,8 +1483,12 @@ int compare_history_load(struct store *st, const struct compare_group *groups,
 
 	memset(h, 0, sizeof(*h));
 	h->spec = xstrdup("history");
-	/* Replicates carry their own between-run spread. */
-	if (max <= 0 || !all_single_runs(groups, ngroups))
+	/*
+	 * Replicates carry their own between-run spread, interleaved rounds
+	 * their own noise.
+	 */
+	if (max <= 0 || !all_single_runs(groups, ngroups) ||
+	    groups_interleaved(groups, ngroups))
 		return 0;
 	base = &groups[0].runs[0];
 	f = (struct run_filter){ .host = base->host, .command = base->command,
@@ -1512,36 +1512,6 @@ int compare_history_load(struct store *st, const struct compare_group *groups,
 		else
 			stored_run_free(run);
 	}
-	return 0;
-}
-
-int compare_runs(struct compare_result *r, struct store *st,
-		 struct compare_group *groups, size_t ngroups,
-		 const struct compare_options *o, long history_max,
-		 struct strbuf *err)
-{
-	struct compare_group *h = xcalloc(1, sizeof(*h));
-	struct compare_options opts = *o;
-
-	memset(r, 0, sizeof(*r));
-	if (ngroups < 1 || groups[0].nruns == 0) {
-		free(h);
-		strbuf_setf(err, "nothing to compare: need a base and another run");
-		return -1;
-	}
-	if (compare_history_load(st, groups, ngroups, history_max, h, err) != 0) {
-		compare_group_release(h);
-		free(h);
-		return -1;
-	}
-	opts.history = h;
-	if (compare_build(r, groups, ngroups, &opts, err) != 0) {
-		compare_free(r);
-		compare_group_release(h);
-		free(h);
-		return -1;
-	}
-	r->own_history = h;
 	return 0;
 }
 

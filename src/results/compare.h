@@ -9,9 +9,9 @@
  * medians when it was measured in rounds (bench, timens), else its raw
  * samples (per-repetition seconds). Interleaved rounds (ab, timens) are
  * paired: Wilcoxon signed-rank. One run in rounds against another is
- * judged by a history of runs like the base (compare_runs() reads it),
- * and without one gets no verdict: its rounds cannot say how far whole
- * runs move. Raw samples: Mann-Whitney with the Hodges-Lehmann CI of the
+ * judged by a history of runs like the base (the comparison session reads
+ * it: results/compare-session.h), and without one gets no verdict: its
+ * rounds cannot say how far whole runs move. Raw samples: Mann-Whitney with the Hodges-Lehmann CI of the
  * shift; when these sample sizes cannot reach alpha with ranks (3
  * repetitions against 3 cannot go below p = 0.1), Student's t on the
  * logarithms, which can, decides instead; `few` when no test can.
@@ -116,7 +116,7 @@ bool stored_run_exact(const struct stored_run *run);
 
 /* The fewest runs of history that judge a single run against another. */
 #define COMPARE_HISTORY_MIN 4
-/* The most runs of history compare_runs() reads by default (--history). */
+/* The most runs of history a comparison reads by default (--history). */
 #define COMPARE_HISTORY_DEFAULT 20
 
 /*
@@ -298,8 +298,6 @@ struct compare_result {
 	bool *emulated;		/* per group: a run of it has emulated timings */
 	/* Per group: its runs are of another architecture than the base's (n/a). */
 	bool *other_arch;
-	/* Runs of history compare_runs() read: released by compare_free(). */
-	struct compare_group *own_history;
 	/* How many runs of the history were like the base and used. */
 	size_t history_used;
 	/*
@@ -327,21 +325,10 @@ int compare_build(struct compare_result *r, struct compare_group *groups,
 void compare_free(struct compare_result *r);
 
 /*
- * The one comparison policy of every command that prints a verdict
- * (compare, report and its mail, plot, kernels): the history of runs like
- * the base read from st (up to max runs, newest first; 0: none), only
- * when every group is a single run, then compare_build(). The history is
- * the result's: compare_free() releases it. 0, or -1 with err.
- */
-int compare_runs(struct compare_result *r, struct store *st,
-		 struct compare_group *groups, size_t ngroups,
-		 const struct compare_options *o, long history_max,
-		 struct strbuf *err);
-
-/*
- * The runs of st that may be the history of groups (compare_runs() reads
- * it so): into h (spec "history"), newest first, at most max. A damaged
- * run is left out with a warning. 0, or -1 with err.
+ * The runs of st that may be the history of groups (a comparison session
+ * reads it so): into h (spec "history"), newest first, at most max; none
+ * for replicates or interleaved rounds. A damaged run is left out with a
+ * warning. 0, or -1 with err.
  */
 int compare_history_load(struct store *st, const struct compare_group *groups,
 			 size_t ngroups, long max, struct compare_group *h,

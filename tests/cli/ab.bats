@@ -40,6 +40,7 @@ needs_clocksources() {
 	[ "$(nproc)" -ge 2 ] || skip "needs two CPUs"
 	run --separate-stderr cb ab --cpus 0,1 --quick "${vdso_hres[@]}"
 	[ "$status" -eq 0 ]
+	local judged="$output"
 	[[ "$output" == *"# clockbench ab: cpu, 2 arms, 2 cells, 20 of 20 repetitions per arm"* ]]
 	[[ "$output" == *"paired round by round (interleaved)"* ]]
 	[[ "$output" == *"Wilcoxon signed-rank on the log ratios"* ]]
@@ -54,6 +55,11 @@ needs_clocksources() {
 	run cb show --format json "$cpu1"
 	jq -e --arg a "$cpu0" --arg b "$cpu1" '.runs[0].config | .condition == "cpu" and .value == "1"
 		and .arms == [$a, $b] and (.interleave | .[0:8] == $a[3:11] and length == 36)' <<<"$output"
+	# One door (issue 29): compare's rows of the stored arms are ab's own,
+	# figure for figure and verdict for verdict.
+	run cb compare "$cpu0" "$cpu1"
+	[ "$status" -eq 0 ]
+	diff <(grep '^clock-' <<<"$judged") <(grep '^clock-' <<<"$output")
 	# compare reads the two runs again as pairs.
 	run cb compare --format json "$cpu0" "$cpu1"
 	[ "$status" -eq 0 ]

@@ -130,7 +130,12 @@ setup() {
 	run "$CLOCKBENCH" compare --format json old 3
 	[ "$status" -eq 0 ]
 	jq -e '.metric == "ns"' <<<"$output"
+	# Asked for core cycles, which the base never recorded: nothing in
+	# common, an error (it was a table of '-' and exit 0).
 	run "$CLOCKBENCH" compare --metric core-cycles old 3
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"no cell is measured in the base and another group in the metric 'core-cycles': nothing to compare"* ]]
+	run "$CLOCKBENCH" compare --metric core-cycles 3 1
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"# metric: core cycles"* ]]
 }
@@ -651,4 +656,89 @@ check_printed() {	# dir
 	run "$CLOCKBENCH" compare 3 4
 	[[ "$output" != *"NOTE"* ]]
 	[[ "$output" == *"paired round by round"* ]]
+}
+
+# Issue 29: every command that judges goes through one door
+# (results/compare-session.h). Runs with set samples, so the verdicts are
+# the data's: a history of 4 runs like the base (run 1 against run 6), and
+# replicates (5 runs against 3); monotonic syscall 30 % slower, time vdso
+# 20 % faster, the rest unchanged.
+door_verdicts() {	# FORMAT FILE: "name path verdict" lines, sorted
+	python3 - "$1" "$2" <<'PY'
+import html, json, re, sys
+fmt, path = sys.argv[1], sys.argv[2]
+text = open(path).read()
+out = []
+if fmt == "json":
+    for c in json.loads(text)["cells"]:
+        out.append((c["name"], c["path"], c["vs_base"][0]["verdict"]))
+elif fmt == "mail":
+    for m in re.finditer(r"^  (\S+) (\S+) \[([^]]+)\]:", text, re.M):
+        out.append((m[1], m[2], "~" if m[3] == "no change" else m[3]))
+elif fmt == "html":
+    for m in re.finditer(r'<tr><td class="l">([^<]*)</td><td class="l">([^<]*)</td>'
+                         r'.*?<td class="l v-[^"]*">([^<]*)</td></tr>', text):
+        out.append((html.unescape(m[1]), m[2], html.unescape(m[3])))
+elif fmt == "plot":
+    gp = open(path[:-4] + ".gp").read()
+    ytics = re.search(r"set ytics \((.*?)\)\n", gp, re.S)[1]
+    names = {int(y): n for n, y in re.findall(r'"([^"]*)" (\d+)', ytics)}
+    for block in text.split("\n\n\n"):
+        head = re.search(r"group 1, verdict (\S+):", block)
+        for row in block.splitlines()[1:] if head else []:
+            if row and row[0].isdigit():
+                out.append(tuple(names[int(row.split()[0])].split(" ")) + (head[1],))
+for row in sorted(out):
+    print(" ".join(row))
+PY
+}
+
+@test "one door: compare's JSON, the mail, the HTML report and plot's data give the same verdicts" {
+	export CLOCKBENCH_DB="$BATS_TEST_TMPDIR/door.db"
+	local T="$BATS_TEST_TMPDIR"
+	CLOCKBENCH_DB="$BATS_FILE_TMPDIR/results.db" "$CLOCKBENCH" export 1 >"$T/one.json"
+	python3 - "$T/one.json" >"$T/door.json" <<'PY'
+import copy, json, sys
+d = json.load(open(sys.argv[1]))
+slower = {("clock-gettime-monotonic", "syscall"): 1.3, ("time", "vdso"): 0.8}
+def run(k, label, change):
+    r = copy.deepcopy(d["runs"][0])
+    r["uuid"] = "00000000-0000-4000-8000-%012d" % k
+    r["label"] = label
+    for c in r["cells"]:
+        f = change.get((c["name"], c["path"]), 1.0) * (1 + 0.004 * (k % 5 - 2))
+        for key in ("samples", "samples_cycles", "samples_core_cycles"):
+            if isinstance(c.get(key), list):
+                c[key] = [v * f for v in c[key]]
+    return r
+d["runs"] = [run(k, "base", {}) for k in range(1, 6)] + \
+            [run(k, "after", slower) for k in range(6, 9)]
+json.dump(d, sys.stdout)
+PY
+	cb import "$T/door.json" >/dev/null
+	for sides in "1 6" "base after"; do
+		# shellcheck disable=SC2086
+		cb compare --format json $sides >"$T/c.json"
+		# shellcheck disable=SC2086
+		cb report --format mail --all-cells $sides >"$T/m.txt"
+		# shellcheck disable=SC2086
+		cb report -o "$T/r.html" $sides >/dev/null
+		# shellcheck disable=SC2086
+		cb plot --kind compare -o "$T/f.svg" $sides >/dev/null
+		door_verdicts json "$T/c.json" >"$T/v.json"
+		cat "$T/v.json" >&2
+		[ "$(wc -l <"$T/v.json")" -eq 6 ]
+		grep -qx "clock-gettime-monotonic syscall worse" "$T/v.json"
+		grep -qx "time vdso better" "$T/v.json"
+		[ "$(grep -c ' ~$' "$T/v.json")" -eq 4 ]
+		for f in "mail m.txt" "html r.html" "plot f.dat"; do
+			set -- $f
+			door_verdicts "$1" "$T/$2" | diff -u "$T/v.json" - >&2
+		done
+		rm "$T/r.html" "$T/f.svg" "$T/f.gp" "$T/f.dat"
+	done
+	# One run against one is judged by the history in every door: the
+	# same test named in the JSON and the mail.
+	cb compare --format json 1 6 | jq -e '[.cells[].vs_base[0].test] | unique == ["student-t-history"]'
+	cb report --format mail 1 6 | grep -q "spread of earlier runs like the base (history)"
 }

@@ -179,8 +179,17 @@ quick() { "$CLOCKBENCH" timens --quick --clock monotonic,monotonic-coarse --path
 
 @test "labels can be changed, and compare reads the two runs" {
 	needs_timens
-	run quick --host-label outside --timens-label inside
+	run quick --host-label outside --timens-label inside --style table
 	[ "$status" -eq 0 ]
+	# One door (issue 29): compare's rows of the two stored sides are
+	# timens's own, figure for figure and verdict for verdict.
+	local judged="$output"
+	run "$CLOCKBENCH" compare outside inside
+	[ "$status" -eq 0 ]
+	# (the rows of the table; timens's glance below it names the path apart)
+	diff <(grep -E '^clock-[a-z0-9-]+ +[0-9]' <<<"$judged") \
+		<(grep -E '^clock-[a-z0-9-]+ +[0-9]' <<<"$output")
+	[ "$(grep -cE '^clock-[a-z0-9-]+ +[0-9]' <<<"$output")" -eq 2 ]
 	run "$CLOCKBENCH" compare --style ratio outside inside
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"time on inside / time on outside"* ]]

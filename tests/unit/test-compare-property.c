@@ -29,6 +29,7 @@
 #include "report/mail.h"
 #include "report/plot.h"
 #include "results/compare.h"
+#include "results/compare-session.h"
 #include "report/compare-format.h"
 
 /* ---- runs ------------------------------------------------------------ */
@@ -577,12 +578,14 @@ static void check_json(const struct compare_result *r, const char *out, const ch
  */
 static void check_mail(struct comparison *c, const char *kind)
 {
-	struct plot_input in = { .groups = c->groups, .ngroups = NGROUPS,
-				 .history = c->o.history ? &c->history : NULL };
+	struct compare_session s;
+	struct plot_input in = { .groups = c->groups, .ngroups = NGROUPS, .session = &s };
 	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
 	char where[160], tok[MAX_TOKENS][64];
 	size_t n;
 
+	/* The mail judges through the door compare's options and history open. */
+	compare_session_adopt(&s, c->groups, NGROUPS, &c->o, NULL, 0);
 	assert_int_equal(mail_summary(&in, &out, &err), 0);
 	for (const char *p = strstr(out.buf, " -> "); p; p = strstr(p + 4, " -> ")) {
 		const char *line = p;
@@ -606,6 +609,7 @@ static void check_mail(struct comparison *c, const char *kind)
 	}
 	strbuf_release(&out);
 	strbuf_release(&err);
+	compare_session_close(&s);
 }
 
 /* ---- the property ----------------------------------------------------- */

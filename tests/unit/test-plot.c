@@ -23,6 +23,7 @@
 #include "report/gnuplot.h"
 #include "report/palette.h"
 #include "report/plot.h"
+#include "results/compare-session.h"
 #include "report/textplot.h"
 #include "results/compare.h"
 
@@ -494,6 +495,8 @@ static void test_compare(void **state)
 	bench_run(&f.runs[2], 9, "after");
 	struct stored_run hist[4];
 	struct compare_group history = { .spec = (char *)"history", .runs = hist, .nruns = 4 };
+	struct compare_options opts;
+	struct compare_session session;
 
 	for (size_t i = 0; i < 200; i++)
 		f.runs[1].cells[1].values[i] *= 1.2;
@@ -509,7 +512,10 @@ static void test_compare(void **state)
 			for (size_t i = 0; i < hist[k].cells[c].n; i++)
 				hist[k].cells[c].values[i] *= 1 + 0.001 * ((double)k - 1.5);
 	}
-	f.in.history = &history;
+	compare_options_default(&opts);
+	opts.history = &history;
+	compare_session_adopt(&session, f.in.groups, f.in.ngroups, &opts, NULL, 0);
+	f.in.session = &session;
 	assert_int_equal(plot_default_kind(&f.in), PLOT_COMPARE);
 	assert_int_equal(chart(&f, PLOT_COMPARE, &gp, &err), 0);
 	assert_non_null(strstr(gp.script.buf, "set multiplot layout 2,1"));
@@ -525,6 +531,7 @@ static void test_compare(void **state)
 	free_runs(&f, 3);
 	for (size_t k = 0; k < 4; k++)
 		stored_run_free(&hist[k]);
+	compare_session_close(&session);
 }
 
 /*

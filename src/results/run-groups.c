@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-#include "cli/run-groups.h"
+#include "results/run-groups.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -10,28 +10,36 @@
 #include "results/compare.h"
 #include "results/run-text.h"
 
-static int load_run(struct store *st, int64_t id, enum run_load load,
+static int load_run(struct store *st, int64_t id, enum run_load load, bool shown,
 		    struct stored_run *run, struct strbuf *err)
 {
 	int rc = load == RUNS_DIGEST ? store_load_run_digest(st, id, run, err) :
 		 store_load_run(st, id, run, err);
 
-	/* What plot and report draw and write is text already escaped. */
-	if (rc == 0)
+	if (rc == 0 && shown)
 		stored_run_escape_text(run, TEXT_LINE_MAX);
 	return rc;
 }
 
+int run_group_add(struct store *st, int64_t id, enum run_load load, bool shown,
+		  struct compare_group *g, size_t *cap, struct strbuf *err)
+{
+	grow_array((void **)&g->runs, cap, g->nruns + 1, sizeof(*g->runs));
+	if (load_run(st, id, load, shown, &g->runs[g->nruns], err) != 0)
+		return -1;
+	g->nruns++;
+	return 0;
+}
+
 static int load_group(struct store *st, const int64_t *ids, size_t n,
-		      enum run_load load, struct compare_group *g,
+		      const struct run_selection *sel, struct compare_group *g,
 		      struct strbuf *err)
 {
-	g->runs = xcalloc(n ? n : 1, sizeof(*g->runs));
-	for (size_t i = 0; i < n; i++) {
-		if (load_run(st, ids[i], load, &g->runs[i], err) != 0)
+	size_t cap = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (run_group_add(st, ids[i], sel->load, sel->shown, g, &cap, err) != 0)
 			return -1;
-		g->nruns++;
-	}
 	return 0;
 }
 
@@ -51,25 +59,33 @@ static int resolve_all(struct store *st, char *const *specs, size_t nspecs,
 	return 0;
 }
 
-int run_groups_load(struct store *st, char *const *specs, size_t nspecs,
-		    enum run_load load, struct compare_group **groups,
-		    size_t *ngroups, struct strbuf *err)
+/* A group's name: the spec as given, escaped and capped when shown. */
+static char *group_spec(const char *spec, bool shown)
 {
+	struct strbuf sb = STRBUF_INIT;
+
+	if (!shown)
+		return xstrdup(spec);
+	strbuf_add_text(&sb, spec, TEXT_CELL_MAX);
+	return strbuf_detach(&sb);
+}
+
+static int read_specs(struct store *st, const struct run_selection *sel,
+		      struct compare_group **groups, size_t *ngroups,
+		      struct strbuf *err)
+{
+	size_t nspecs = sel->nspecs;
 	int64_t **ids = xcalloc(nspecs ? nspecs : 1, sizeof(*ids));
 	size_t *n = xcalloc(nspecs ? nspecs : 1, sizeof(*n)), total;
 	int rc = -1;
 
 	*groups = xcalloc(nspecs ? nspecs : 1, sizeof(**groups));
 	*ngroups = nspecs;
-	for (size_t g = 0; g < nspecs; g++) {
-		struct strbuf shown = STRBUF_INIT;
-
-		strbuf_add_text(&shown, specs[g], TEXT_CELL_MAX);
-		(*groups)[g].spec = strbuf_detach(&shown);
-	}
-	if (resolve_all(st, specs, nspecs, ids, n, &total, err) != 0)
+	for (size_t g = 0; g < nspecs; g++)
+		(*groups)[g].spec = group_spec(sel->specs[g], sel->shown);
+	if (resolve_all(st, sel->specs, nspecs, ids, n, &total, err) != 0)
 		goto out;
-	if (load == RUNS_WHOLE && total > RUN_GROUPS_WHOLE_MAX) {
+	if (sel->load == RUNS_WHOLE && total > RUN_GROUPS_WHOLE_MAX) {
 		strbuf_setf(err, "%zu runs given, at most %d are read with their "
 			    "samples", total, RUN_GROUPS_WHOLE_MAX);
 		rc = RUN_GROUPS_TOO_MANY;
@@ -77,7 +93,7 @@ int run_groups_load(struct store *st, char *const *specs, size_t nspecs,
 	}
 	rc = 0;
 	for (size_t g = 0; g < nspecs && !rc; g++)
-		rc = load_group(st, ids[g], n[g], load, &(*groups)[g], err) ? -1 : 0;
+		rc = load_group(st, ids[g], n[g], sel, &(*groups)[g], err) ? -1 : 0;
 out:
 	for (size_t g = 0; g < nspecs; g++)
 		free(ids[g]);
@@ -127,7 +143,7 @@ static bool partner_loaded(const struct compare_group *groups, size_t n,
 
 /* The partner of r among its neighbouring ids, loaded into out: 0, 1 none. */
 static int find_partner(struct store *st, const struct stored_run *r,
-			enum run_load load, struct stored_run *out,
+			const struct run_selection *sel, struct stored_run *out,
 			struct strbuf *err)
 {
 	for (int64_t d = -1; d <= 1; d += 2) {
@@ -139,15 +155,16 @@ static int find_partner(struct store *st, const struct stored_run *r,
 		match = partners(r, &h);
 		stored_run_free(&h);
 		if (match)
-			return load_run(st, r->id + d, load, out, err);
+			return load_run(st, r->id + d, sel->load, sel->shown, out, err);
 	}
 	strbuf_reset(err);
 	return 1;
 }
 
-int run_groups_add_timens_partners(struct store *st, enum run_load load,
-				   struct compare_group **groups, size_t *ngroups,
-				   struct strbuf *err)
+/* For each side given without the other: the other, as a group of its own. */
+static int add_timens_partners(struct store *st, const struct run_selection *sel,
+			       struct compare_group **groups, size_t *ngroups,
+			       struct strbuf *err)
 {
 	size_t given = *ngroups;
 
@@ -164,7 +181,7 @@ int run_groups_add_timens_partners(struct store *st, enum run_load load,
 			add = &(*groups)[(*ngroups)++];
 			memset(add, 0, sizeof(*add));
 			add->runs = xcalloc(1, sizeof(*add->runs));
-			rc = find_partner(st, r, load, add->runs, err);
+			rc = find_partner(st, r, sel, add->runs, err);
 			if (rc < 0)
 				return -1;
 			if (rc > 0) {
@@ -184,38 +201,17 @@ bool run_is_timens_side(const struct stored_run *r)
 	return r && timens_side(r) != NULL;
 }
 
-int run_groups_load_sides(struct store *st, char *const *specs, size_t nspecs,
-			  enum timens_partners partners, enum run_load load,
-			  struct compare_group **groups, size_t *ngroups,
-			  struct strbuf *err)
+int run_groups_read(struct store *st, const struct run_selection *sel,
+		    struct compare_group **groups, size_t *ngroups,
+		    struct strbuf *err)
 {
-	int rc = run_groups_load(st, specs, nspecs, load, groups, ngroups, err);
+	int rc = read_specs(st, sel, groups, ngroups, err);
 
 	if (rc)
 		return rc;
-	if (partners == PARTNERS_NEVER ||
-	    (partners == PARTNERS_WHEN_TIMENS &&
+	if (sel->partners == PARTNERS_NEVER ||
+	    (sel->partners == PARTNERS_WHEN_TIMENS &&
 	     !run_is_timens_side(&(*groups)[0].runs[0])))
 		return 0;
-	return run_groups_add_timens_partners(st, load, groups, ngroups, err);
-}
-
-int run_groups_reload(struct store *st, char *const *specs, size_t nspecs,
-		      enum timens_partners partners, enum run_load load,
-		      const char *instead, struct compare_group **groups,
-		      size_t *ngroups)
-{
-	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
-	int rc;
-
-	run_groups_free(*groups, *ngroups);
-	*groups = NULL;
-	*ngroups = 0;
-	rc = run_groups_load_sides(st, specs, nspecs, partners, load, groups,
-				   ngroups, &err);
-	if (rc == RUN_GROUPS_TOO_MANY)
-		return usage_fail("%s: %s", err.buf, instead);
-	if (rc)
-		error_msg("%s", err.buf);
-	return rc ? 1 : 0;
+	return add_timens_partners(st, sel, groups, ngroups, err);
 }
