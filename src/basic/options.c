@@ -116,12 +116,13 @@ static const struct { const char *alias, *name; } format_aliases[] = {
 	{ "text", "table" },	/* ab, compare and timens until 2026-12 */
 };
 
-static bool in_vocabulary(const char *name)
+/* name's enum output_format; a command that lists another word is a bug. */
+static int vocabulary_format(const char *name)
 {
-	for (const char *const *w = format_vocabulary; *w; w++)
-		if (streq(*w, name))
-			return true;
-	return false;
+	for (int i = 0; format_vocabulary[i]; i++)
+		if (streq(format_vocabulary[i], name))
+			return i;
+	fatal("--format '%s' is not in the format vocabulary", name);
 }
 
 /* --format: the vocabulary's word for arg, then the command's choice. */
@@ -134,11 +135,10 @@ static int apply_format(const struct option_def *o, const char *arg,
 		if (streq(arg, format_aliases[i].alias))
 			name = format_aliases[i].name;
 	for (int i = 0; o->choices[i]; i++) {
-		if (!in_vocabulary(o->choices[i]))
-			fatal("--format '%s' is not in the format vocabulary",
-			      o->choices[i]);
+		int format = vocabulary_format(o->choices[i]);
+
 		if (streq(o->choices[i], name)) {
-			*(int *)o->value = i;
+			*(int *)o->value = format;
 			return 0;
 		}
 	}
@@ -328,7 +328,13 @@ int parse_options(int argc, char **argv, const struct command_usage *usage,
 		.argc = argc, .argv = argv, .usage = usage, .opts = opts,
 		.err = STRBUF_INIT,
 	};
-	int rc = parse_all(&p, flags);
+	int rc;
+
+	/* A command's first format is its default. */
+	for (const struct option_def *o = opts; o->type != OPTION_END; o++)
+		if (o->type == OPTION_FORMAT)
+			*(int *)o->value = vocabulary_format(o->choices[0]);
+	rc = parse_all(&p, flags);
 
 	if (rc == OPTIONS_ERROR)
 		error_msg("%s", p.err.buf);

@@ -40,7 +40,7 @@ enum option_type {
 	OPTION_DOUBLE,		/* double *value, a number in [min, max] */
 	OPTION_DURATION,	/* double *value, seconds ("0.5", "200ms") > 0 */
 	OPTION_CHOICE,		/* int *value = index of the argument in choices */
-	OPTION_FORMAT,		/* --format: OPTION_CHOICE of format_vocabulary */
+	OPTION_FORMAT,		/* --format: int *value = enum output_format */
 	OPTION_CALLBACK,	/* callback(value, arg, err) */
 	OPTION_TEXT,		/* no option: a line of help text */
 };
@@ -99,8 +99,9 @@ struct option_def {
 	  .arg_name = (a), .value = (v), .callback = (fn), .help = (h) }
 /*
  * The --format of a command: names, NULL-terminated, are the formats it
- * prints, in the order of its own enum (int *v is the index), each a word
- * of format_vocabulary; "text" is read as "table" (its name in ab,
+ * prints, each a word of format_vocabulary, the first its default; int *v
+ * is set to the enum output_format of the one chosen (of the first before
+ * the arguments are read). "text" is read as "table" (its name in ab,
  * compare and timens before). s: a short option letter, or 0.
  */
 #define OPT_FORMAT(s, v, names, h) \
@@ -168,11 +169,21 @@ void print_usage(FILE *f, const struct command_usage *usage,
 		 const struct option_def *opts);
 
 /*
- * Every word --format takes, whatever the command: table (aligned text for
- * people), json, csv, tap (kselftest), markdown, html and mail (report's).
- * A command takes those that apply to it; the same name means the same
- * form everywhere.
+ * Every format a command prints, whatever the command: table (aligned text
+ * for people), json, csv, tap (kselftest), markdown, html and mail
+ * (report's). A command takes those that apply to it; the same name and
+ * the same value mean the same form everywhere.
  */
+enum output_format {
+	FORMAT_TABLE,
+	FORMAT_JSON,
+	FORMAT_CSV,
+	FORMAT_TAP,
+	FORMAT_MARKDOWN,
+	FORMAT_HTML,
+	FORMAT_MAIL,
+};
+/* Their names, in enum order, NULL-terminated. */
 extern const char *const format_vocabulary[];
 
 /*

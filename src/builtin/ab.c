@@ -579,11 +579,11 @@ static int ab_print(struct measure *m, FILE *f)
 		error_msg("cannot compare the arms: %s", err.buf);
 		return -1;
 	}
-	if (m->format == 0)
+	if (m->format == FORMAT_TABLE)
 		print_header(f, a, m);
 	rc = compare_print(f, &cr, (enum compare_style)a->o.style,
-			   m->format == 1 ? CFORMAT_JSON : CFORMAT_TEXT);
-	if (m->format == 0)
+			   (enum output_format)m->format);
+	if (m->format == FORMAT_TABLE)
 		measure_print_labels(f, m);
 	fflush(f);
 	if (compare_print_gate(stderr, &cr, (enum compare_gate)a->o.fail_on))

@@ -43,7 +43,7 @@ static const char *const correction_names[] = { "holm", "bh", "none", NULL };
 struct compare_cli {
 	struct compare_options opts;
 	int style;		/* enum compare_style */
-	int format;		/* enum compare_format */
+	int format;		/* enum output_format */
 	int fail_on;		/* enum compare_gate */
 	long history;		/* the most runs of history (--history) */
 	struct store_options store;
@@ -115,7 +115,6 @@ static int parse_compare_options(int argc, char **argv, struct compare_cli *o)
 	compare_options_default(&o->opts);
 	o->history = COMPARE_HISTORY_DEFAULT;
 	o->style = STYLE_TABLE;
-	o->format = CFORMAT_TEXT;
 	n = parse_options(argc, argv, &compare_usage, options, 0);
 	if (n < 0)
 		return n;
@@ -151,7 +150,7 @@ int cmd_compare(int argc, char **argv)
 		goto out;
 	}
 	rc = compare_print(stdout, &result, (enum compare_style)o.style,
-			   (enum compare_format)o.format) == 0 ? 0 : 1;
+			   (enum output_format)o.format) == 0 ? 0 : 1;
 	if (rc)
 		error_msg("cannot write the comparison: %m");
 	else if (compare_print_gate(stderr, &result, (enum compare_gate)o.fail_on))

@@ -42,7 +42,6 @@ static const struct command_usage doctor_usage = {
 
 static const char *const doctor_formats[] = { "table", "json", NULL };
 
-enum doctor_format { DOCTOR_TABLE, DOCTOR_JSON };
 
 struct doctor_options {
 	struct catalog_filter filter;
@@ -469,7 +468,7 @@ static void print_report(struct doctor_ctx *d)
 	rep->cells = out.cells;
 	rep->env = &d->env;
 	rep->elapsed_s = d->elapsed_s;
-	if (d->opt.format == DOCTOR_JSON) {
+	if (d->opt.format == FORMAT_JSON) {
 		if (doctor_json_print(stdout, rep) != 0)
 			fatal("cannot build the JSON report");
 	} else {

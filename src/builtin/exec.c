@@ -1064,14 +1064,14 @@ static int print_several(struct measure *m, FILE *f)
 		free(cmds);
 		return -1;
 	}
-	describe_exec(m, m->format == 1, &r, cmds);
-	if (m->format == 1) {
+	describe_exec(m, m->format == FORMAT_JSON, &r, cmds);
+	if (m->format == FORMAT_JSON) {
 		exec_report_json_print(f, &r, &cr);
 	} else {
 		exec_report_print_commands(f, &r, m->runs);
 		fputc('\n', f);
 		fflush(f);
-		rc = compare_print(f, &cr, STYLE_TABLE, CFORMAT_TEXT);
+		rc = compare_print(f, &cr, STYLE_TABLE, FORMAT_TABLE);
 	}
 	release_commands(cmds, e->ncmds);
 	fflush(f);
@@ -1132,8 +1132,8 @@ static int exec_print(struct measure *m, FILE *f)
 	if (e->ncmds > 1)
 		return print_several(m, f);
 	cmds = xcalloc(1, sizeof(*cmds));
-	describe_exec(m, m->format == 1, &r, cmds);
-	if (m->format == 1)
+	describe_exec(m, m->format == FORMAT_JSON, &r, cmds);
+	if (m->format == FORMAT_JSON)
 		exec_report_json_print(f, &r, NULL);
 	else
 		exec_report_print_command(f, &r, &m->runs[0]);

@@ -119,7 +119,7 @@ int cmd_export(int argc, char **argv)
 	if (rc < 0)
 		return parse_options_status(rc);
 	rc = 1;
-	csv = o.format == 1;
+	csv = o.format == FORMAT_CSV;
 	st = record_open(&o.store, STORE_READ, NULL, 0);
 	if (!st)
 		return 1;

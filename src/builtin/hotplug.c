@@ -390,7 +390,7 @@ static int hotplug_print(struct measure *m, FILE *f)
 	struct hotplug_report h;
 
 	describe_run(run, &h, lines);
-	if (m->format == 1) {
+	if (m->format == FORMAT_JSON) {
 		if (hotplug_report_json_print(f, &h) == 0)
 			return 0;
 		error_msg("cannot build the JSON document");

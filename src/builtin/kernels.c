@@ -1336,7 +1336,7 @@ static int compare_labels(struct kernels_cli *o, struct store *st, size_t from,
 		if (rc == 0) {
 			putchar('\n');
 			rc = compare_print(stdout, &result, (enum compare_style)o->style,
-					   CFORMAT_TEXT);
+					   FORMAT_TABLE);
 			*caught += (int)compare_print_gate(stderr, &result,
 							   (enum compare_gate)o->fail_on);
 			compare_free(&result);

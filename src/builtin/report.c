@@ -47,7 +47,7 @@ static const char *const report_formats[] = { "html", "mail", NULL };
 
 struct report_options {
 	struct store_options store;
-	int format;		/* index in report_formats */
+	int format;		/* enum output_format: html or mail */
 	const char *output;
 	const char *cells;
 	bool force;
@@ -83,7 +83,7 @@ static int parse_report_options(int argc, char **argv, struct report_options *o)
 		return n;
 	if (n == 0)
 		return options_fail("no run given (an id, a label or a uuid)");
-	if (o->all_cells && o->format != 1)
+	if (o->all_cells && o->format != FORMAT_MAIL)
 		return options_fail("--all-cells is for --format mail (the HTML report "
 				    "lists every cell)");
 	if (o->output && !*o->output)
@@ -301,7 +301,7 @@ static int load_runs(struct store *st, const struct report_options *o,
 	struct run_selection sel = {
 		.specs = o->specs, .nspecs = o->nspecs, .shown = true,
 		.partners = PARTNERS_WHEN_TIMENS,
-		.load = o->format == 1 && o->nspecs > 1 ? RUNS_DIGEST : RUNS_WHOLE,
+		.load = o->format == FORMAT_MAIL && o->nspecs > 1 ? RUNS_DIGEST : RUNS_WHOLE,
 	};
 
 	return session_open_status(s, st, &sel, "name fewer runs, or write "
@@ -330,7 +330,7 @@ int cmd_report(int argc, char **argv)
 		};
 
 		session.cells = o.cells;
-		rc = o.format == 1 ? report_mail(&o, &in) : report_html(&o, &in);
+		rc = o.format == FORMAT_MAIL ? report_mail(&o, &in) : report_html(&o, &in);
 	}
 	compare_session_close(&session);
 	store_close(st);

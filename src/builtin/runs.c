@@ -28,7 +28,7 @@ static const struct command_usage runs_usage = {
 	"2 on a usage error.",
 };
 
-static const char *const runs_formats[] = { "table", "json", NULL };
+static const char *const runs_formats[] = { "table", "json", "csv", "markdown", NULL };
 
 static int date_option(const struct option_def *opt, const char *arg,
 		    struct strbuf *err)
@@ -141,7 +141,7 @@ static void print_problems_json(const struct run_summary *runs, size_t n)
 /* One line per host: host, kernel, newest doctor run, clocksource, causes. */
 static void print_problems(const struct run_summary *runs, size_t n, int format)
 {
-	if (format == 1) {
+	if (format == FORMAT_JSON) {
 		print_problems_json(runs, n);
 		return;
 	}
@@ -155,7 +155,8 @@ static void print_problems(const struct run_summary *runs, size_t n, int format)
 		strbuf_addf(&line, "%s  %s  run %lld, %s  clocksource %s: %s",
 			    r->host, r->kernel, (long long)r->id, r->started,
 			    cs ? cs : "?", causes.buf);
-		printf("%s\n", line.buf);
+		/* Stored strings: escaped (a host name is any text). */
+		text_line(stdout, "%s", line.buf);
 	}
 }
 
@@ -188,7 +189,8 @@ static int parse_runs_options(int argc, char **argv, struct run_filter *filter,
 			 "the hosts whose newest doctor run found clocks served\n"
 			 "by the kernel, with the causes (implies --command doctor)"),
 		OPT_FORMAT(0, &o->format, runs_formats,
-			   "table (default) or json"),
+			   "table (default), json (each run as export writes\n"
+			   "it, without its cells), csv or markdown"),
 		STORE_DB_OPTION(store),
 		OPT_END(),
 	};
@@ -196,6 +198,9 @@ static int parse_runs_options(int argc, char **argv, struct run_filter *filter,
 
 	if (n > 0)
 		return options_fail("unexpected argument '%s'", argv[0]);
+	if (n == 0 && o->problems && o->format != FORMAT_TABLE && o->format != FORMAT_JSON)
+		return options_fail("--problems prints a table or json, not %s",
+				    format_vocabulary[o->format]);
 	if (n == 0 && o->problems && !filter->command)
 		filter->command = "doctor";
 	return n < 0 ? n : 0;
@@ -259,11 +264,11 @@ int cmd_runs(int argc, char **argv)
 		n = select_runs(runs, n, &o);
 	if (o.problems)
 		print_problems(runs, n, o.format);
-	else if (o.format == 1)
+	else if (o.format == FORMAT_JSON)
 		runs_list_print_json(stdout, runs, n);
-	else if (n)
-		runs_list_print_table(stdout, runs, n);
-	if (!n && o.format != 1)
+	else if (n || o.format != FORMAT_TABLE)
+		runs_list_print_table(stdout, runs, n, (enum output_format)o.format);
+	if (!n && o.format != FORMAT_JSON)
 		text_line(stderr, "%s in %s", o.problems ? "no host with problems" :
 			  filtered(&filter) || o.verdict ? "no run matches" : "no runs",
 			  store_name(st));

@@ -502,7 +502,7 @@ static int scale_print(struct measure *m, FILE *f)
 	struct scale *sc = m->ctx;
 
 	sync_report(&sc->r, m);
-	return scale_report_print(f, &sc->r, (enum scale_format)m->format, &m->runs[0]);
+	return scale_report_print(f, &sc->r, (enum output_format)m->format, &m->runs[0]);
 }
 
 static bool scale_record(struct measure *m, size_t k, struct stored_run *run)

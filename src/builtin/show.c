@@ -39,7 +39,7 @@ static const struct command_usage show_usage = {
 
 struct show_options {
 	struct store_options store;
-	int format;		/* enum output_format (output_format_names) */
+	int format;		/* enum output_format, of output_format_names */
 	bool samples;
 	bool histogram;
 	char **specs;
@@ -75,10 +75,10 @@ static int parse_show_options(int argc, char **argv, struct show_options *o)
 		return options_fail("--samples needs --format json");
 	if (o->histogram && o->format != FORMAT_TABLE)
 		return options_fail("--histogram goes with the table, not --format %s",
-				    output_format_names[o->format]);
+				    format_vocabulary[o->format]);
 	if (n > 1 && one_run_format(o->format))
 		return options_fail("--format %s shows one run, not %d",
-				    output_format_names[o->format], n);
+				    format_vocabulary[o->format], n);
 	o->specs = argv;
 	o->nspecs = (size_t)n;
 	return 0;
@@ -282,7 +282,7 @@ static int print_run_as(const struct stored_run *r, enum output_format fmt)
 {
 	if (!is_bench(r))
 		return usage_fail("--format %s shows a bench run; run %lld is from %s "
-				  "(its formats: table, json)", output_format_names[fmt],
+				  "(its formats: table, json)", format_vocabulary[fmt],
 				  (long long)r->id, r->command);
 	return output_bench(stdout, fmt, r, false) ? 1 : 0;
 }
@@ -298,7 +298,7 @@ static int show_run(const struct show_options *o, const struct stored_run *r,
 	case FORMAT_CSV:
 	case FORMAT_TAP:
 		return print_run_as(r, (enum output_format)o->format);
-	case FORMAT_TABLE:
+	default:	/* the table */
 		break;
 	}
 	if (!first)
@@ -329,7 +329,7 @@ int cmd_show(int argc, char **argv)
 	if (n > 1 && one_run_format(o.format)) {
 		/* One spec (parse_show_options()): a label of several runs. */
 		rc = usage_fail("--format %s shows one run; '%s' names %zu (give an id)",
-				output_format_names[o.format], o.specs[0], n);
+				format_vocabulary[o.format], o.specs[0], n);
 		goto out;
 	}
 	if (o.format == FORMAT_JSON)

@@ -394,7 +394,7 @@ static int report(const struct timens_options *o, const struct timens_bench *b,
 		print_header(stdout, o, b, done, runs[0].elapsed_s,
 			     streq(runs[0].status, "interrupted"));
 		rc = compare_print(stdout, &cr, (enum compare_style)o->style,
-				   CFORMAT_TEXT);
+				   FORMAT_TABLE);
 		compare_print_timens_glance(stdout, &cr);
 	}
 	compare_free(&cr);
@@ -461,9 +461,9 @@ static int timens_print(struct measure *m, FILE *f)
 			  t->done, t->done == 1 ? "" : "s");
 		return -1;
 	}
-	if (report(&t->o, &t->bench, m->runs, &m->env, t->done, m->format == 1))
+	if (report(&t->o, &t->bench, m->runs, &m->env, t->done, m->format == FORMAT_JSON))
 		return -1;
-	if (m->format == 0)
+	if (m->format == FORMAT_TABLE)
 		measure_print_labels(stdout, m);
 	return 0;
 }

@@ -20,12 +20,11 @@
 /* A dump is a few pages; refuse to slurp anything absurd by mistake. */
 #define MAX_IMAGE_FILE (64u << 20)
 
-enum format { FORMAT_TABLE, FORMAT_JSON };
 
 static const char *const vdso_formats[] = { "table", "json", NULL };
 
 struct vdso_opts {
-	int format;		/* enum format */
+	int format;		/* enum output_format */
 	const char *dump;	/* --dump FILE */
 	const char *file;	/* --file FILE */
 };

@@ -119,7 +119,7 @@ int cmd_verify(int argc, char **argv)
 		free_patterns(&o);
 		return verify_timens_probe(probe_fds[0], probe_fds[1]);
 	}
-	o.format = format == 1 ? VERIFY_JSON : VERIFY_TAP;
+	o.format = format == FORMAT_JSON ? VERIFY_JSON : VERIFY_TAP;
 	rc = verify_main(&o);
 	free_patterns(&o);
 	return rc;

@@ -54,7 +54,7 @@ struct measure {
 	const struct measure_ops *ops;
 	void *ctx;			/* the command's own state */
 	struct store_options store;	/* STORE_SAVE_OPTIONS */
-	int format;			/* the command's --format, as an index */
+	int format;			/* the command's --format: enum output_format */
 	struct env_info env;		/* filled by measure() (env_collect) */
 	bool have_env;
 	struct timespec started;	/* CLOCK_REALTIME at the start */

@@ -28,25 +28,13 @@ const char *const compare_style_names[] = {
 };
 
 const char *const compare_format_names[] = {
-	[CFORMAT_TEXT] = "table",
-	[CFORMAT_JSON] = "json",
-	[CFORMAT_CSV] = "csv",
-	[CFORMAT_MARKDOWN] = "markdown",
-	NULL,
+	"table", "json", "csv", "markdown", NULL,
 };
 
 int compare_style_by_name(const char *name)
 {
 	for (int i = 0; compare_style_names[i]; i++)
 		if (streq(name, compare_style_names[i]))
-			return i;
-	return -1;
-}
-
-int compare_format_by_name(const char *name)
-{
-	for (int i = 0; compare_format_names[i]; i++)
-		if (streq(name, compare_format_names[i]))
 			return i;
 	return -1;
 }
@@ -1120,7 +1108,7 @@ static void print_arch_note(FILE *f, const struct compare_result *r, const char 
 }
 
 int compare_print(FILE *f, const struct compare_result *r,
-		  enum compare_style style, enum compare_format format)
+		  enum compare_style style, enum output_format format)
 {
 	static void (*const styles[])(FILE *, const struct compare_result *) = {
 		[STYLE_TABLE] = print_table,
@@ -1132,24 +1120,26 @@ int compare_print(FILE *f, const struct compare_result *r,
 	json_t *j;
 
 	switch (format) {
-	case CFORMAT_TEXT:
+	case FORMAT_TABLE:
 		print_emulation_note(f, r, "# ");
 		print_arch_note(f, r, "# ");
 		styles[style](f, r);
 		break;
-	case CFORMAT_JSON:
+	case FORMAT_JSON:
 		j = compare_to_json(r);
 		json_print(f, j);
 		json_decref(j);
 		break;
-	case CFORMAT_CSV:
+	case FORMAT_CSV:
 		print_csv(f, r);
 		break;
-	case CFORMAT_MARKDOWN:
+	case FORMAT_MARKDOWN:
 		print_emulation_note(f, r, "> ");
 		print_arch_note(f, r, "> ");
 		print_markdown(f, r);
 		break;
+	default:
+		fatal("a comparison is not printed as %s", format_vocabulary[format]);
 	}
 	return fflush(f) == 0 && !ferror(f) ? 0 : -1;
 }

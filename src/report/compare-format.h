@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "basic/strbuf.h"
+#include "basic/options.h"
 #include "results/compare.h"
 
 enum compare_style {
@@ -21,18 +22,11 @@ enum compare_style {
 	STYLE_MINISTAT,	/* Student's t: "Difference at 95.0% confidence" */
 };
 
-enum compare_format {
-	CFORMAT_TEXT,
-	CFORMAT_JSON,
-	CFORMAT_CSV,
-	CFORMAT_MARKDOWN,
-};
-
-/* The names of the styles and formats, in enum order, NULL-terminated. */
+/* The names of the styles in enum order, NULL-terminated. */
 extern const char *const compare_style_names[];
-extern const char *const compare_format_names[];
 int compare_style_by_name(const char *name);	/* -1 if unknown */
-int compare_format_by_name(const char *name);	/* -1 if unknown */
+/* The formats a comparison prints in (table, json, csv, markdown). */
+extern const char *const compare_format_names[];
 
 /*
  * Name on f every cell the gate catches ("clock-gettime-monotonic vdso:
@@ -48,8 +42,8 @@ size_t compare_print_gate(FILE *f, const struct compare_result *r,
  */
 void compare_geomean_note(const struct compare_result *r, struct strbuf *out);
 
-/* Write the comparison; returns 0, or -1 when the stream fails. */
+/* Write the comparison in one of compare_format_names: 0, or -1 when the stream fails. */
 int compare_print(FILE *f, const struct compare_result *r,
-		  enum compare_style style, enum compare_format format);
+		  enum compare_style style, enum output_format format);
 
 #endif

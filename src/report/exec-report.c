@@ -183,7 +183,7 @@ static json_t *comparison_json(const struct compare_result *cr)
 
 	if (!mem)
 		return json_null();
-	if (compare_print(mem, cr, STYLE_TABLE, CFORMAT_JSON) == 0 && fflush(mem) == 0)
+	if (compare_print(mem, cr, STYLE_TABLE, FORMAT_JSON) == 0 && fflush(mem) == 0)
 		j = json_loadb(buf, len, 0, NULL);
 	fclose(mem);
 	free(buf);

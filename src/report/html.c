@@ -655,7 +655,7 @@ static void compare_styles(struct strbuf *out, const struct compare_result *r)
 
 		if (!f)
 			continue;
-		compare_print(f, r, styles[i].style, CFORMAT_TEXT);
+		compare_print(f, r, styles[i].style, FORMAT_TABLE);
 		fclose(f);
 		strbuf_adds(out, "<h3>");
 		html_escape(out, styles[i].title);

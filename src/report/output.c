@@ -135,6 +135,8 @@ int output_bench(FILE *f, enum output_format fmt, const struct stored_run *store
 		json_print(f, j);
 		json_decref(j);
 		break;
+	default:
+		fatal("a run is not printed as %s", format_vocabulary[fmt]);
 	}
 	/* Flushed and checked by the caller (main, measure_run()). */
 	return ferror(f) ? -1 : 0;

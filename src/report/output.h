@@ -14,16 +14,10 @@
 #include <jansson.h>
 
 #include "basic/json.h"
+#include "basic/options.h"
 
 #include "results/store.h"
 #include "basic/stats.h"
-
-enum output_format {
-	FORMAT_TABLE,
-	FORMAT_JSON,
-	FORMAT_CSV,
-	FORMAT_TAP,
-};
 
 /*
  * stdout flushed and its error flag read: 0, or -1 with "write error on
@@ -33,7 +27,7 @@ enum output_format {
  */
 int output_flush_stdout(void);
 
-/* bench's --format (OPT_FORMAT), in the order of enum output_format. */
+/* bench's and show's --format (OPT_FORMAT). */
 extern const char *const output_format_names[];
 
 /*

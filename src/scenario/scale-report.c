@@ -147,12 +147,12 @@ static void printout_free(struct scale_printout *out)
 }
 
 int scale_report_print(FILE *f, const struct scale_report *r,
-		       enum scale_format fmt, const struct stored_run *stored)
+		       enum output_format fmt, const struct stored_run *stored)
 {
 	struct scale_printout out;
 
 	switch (fmt) {
-	case SCALE_FORMAT_TABLE:
+	case FORMAT_TABLE:
 		/*
 		 * The header from what was measured, then the blocks of the
 		 * cells from the run as stored, as show prints them.
@@ -162,14 +162,16 @@ int scale_report_print(FILE *f, const struct scale_report *r,
 		scale_table_print(f, stored);
 		printout_free(&out);
 		break;
-	case SCALE_FORMAT_CSV:
+	case FORMAT_CSV:
 		scale_csv_print(f, stored);
 		break;
-	case SCALE_FORMAT_JSON:
+	case FORMAT_JSON:
 		describe(&out, r, true);
 		scale_doc_json_print(f, &out.doc);
 		printout_free(&out);
 		break;
+	default:
+		fatal("a scale run is not printed as %s", format_vocabulary[fmt]);
 	}
 	return fflush(f) == 0 && !ferror(f) ? 0 : -1;
 }

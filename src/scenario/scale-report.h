@@ -19,18 +19,13 @@
 #include "results/record.h"
 #include "scenario/exec.h"
 #include "scenario/scale.h"
+#include "basic/options.h"
 #include "basic/stats.h"
 #include "probe/timing.h"
 
 enum scale_mode {
 	SCALE_THREADS,	/* N threads share the calls */
 	SCALE_IDLE,	/* one thread calls while N threads sleep */
-};
-
-enum scale_format {
-	SCALE_FORMAT_TABLE,
-	SCALE_FORMAT_JSON,
-	SCALE_FORMAT_CSV,
 };
 
 /* One cell at one thread count: its repetitions and their statistics. */
@@ -87,7 +82,7 @@ void scale_report_summarize(struct scale_report *r);
  * or -1 when the stream fails.
  */
 int scale_report_print(FILE *f, const struct scale_report *r,
-		       enum scale_format fmt, const struct stored_run *stored);
+		       enum output_format fmt, const struct stored_run *stored);
 
 /*
  * The stored run: per cell and count, "times-threads-8" with the

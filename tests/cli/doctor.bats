@@ -303,4 +303,13 @@ hres_coarse='["realtime", "monotonic", "monotonic-raw", "boottime", "tai",
 	# And with --no-save nothing is saved.
 	run "$CLOCKBENCH" doctor --api clock_gettime --no-cost --no-save
 	[ "$(cb runs --command doctor --format json | jq length)" -eq 4 ]
+	# A host name from a store written behind clockbench's back (import
+	# refuses it): its line shows it escaped (it was printed raw).
+	python3 -c 'import sqlite3, sys; c = sqlite3.connect(sys.argv[1])
+c.execute("UPDATE runs SET host = ? WHERE host = ?", ("evil\x1b]0;owned\x07", "other"))
+c.commit()' "$CLOCKBENCH_DB"
+	run cb runs --problems
+	[[ "$output" == *'evil\e]0;owned\x07  '* ]]
+	[[ "$output" != *$'\e'* ]]
+	usage_error "--problems prints a table or json, not csv" runs --problems --format csv
 }

@@ -81,13 +81,20 @@ setup() {
 	[[ "$output" == *$'\e]0;owned\a'* ]]
 }
 
-@test "runs escapes every field" {
-	run cb runs
-	[ "$status" -eq 0 ]
-	no_raw_controls
-	[[ "$output" == *'h\e]0;owned\x07'* ]]
-	[[ "$output" == *'k\e[2J'* ]]
-	[[ "$output" == *'lab\rX\u202e'* ]]
+@test "runs escapes every field, in every format it prints as text" {
+	local fmt
+	for fmt in table csv markdown; do
+		run cb runs --format "$fmt"
+		[ "$status" -eq 0 ]
+		no_raw_controls
+		[[ "$output" == *'h\e]0;owned\x07'* ]]
+		[[ "$output" == *'k\e[2J'* ]]
+		[[ "$output" == *'lab\rX\u202e'* ]]
+	done
+	# JSON keeps the text whole, its controls escaped as JSON escapes them.
+	run cb runs --format json
+	[[ "$output" != *$'\e'* && "$output" != *$'\a'* && "$output" != *$'\r'* ]]
+	[ "$(jq -r '.[0].host' <<<"$output")" = $'h\e]0;owned\a' ]
 }
 
 @test "show escapes the header, the environment, the config, cell names and reasons" {

@@ -311,7 +311,7 @@ set_user_version() {
 @test "bad dates, formats and arguments are usage errors on one line" {
 	populate
 	for args in "runs --since 2026-13-01" "runs --until yesterday" \
-		    "runs --since 2026-11-30T25:00" "runs --format csv" "runs extra" \
+		    "runs --since 2026-11-30T25:00" "runs --format tap" "runs extra" \
 		    "show" "show 1 --format xml" "show 1 2 --format csv" "show 1 --samples" "rm" "export" \
 		    "export --all 1" "export 1 --format xml" "import" "runs --bogus" \
 		    "import --label 12 x.json"; do

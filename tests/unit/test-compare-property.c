@@ -162,7 +162,7 @@ static void release(struct comparison *c)
 }
 
 static char *render(const struct compare_result *r, enum compare_style s,
-		    enum compare_format fmt)
+		    enum output_format fmt)
 {
 	char *buf = NULL;
 	size_t len = 0;
@@ -618,17 +618,17 @@ static void test_printed_changes_agree_with_printed_values(void **state)
 {
 	static const struct {
 		enum compare_style style;
-		enum compare_format format;
+		enum output_format format;
 		void (*check)(const struct compare_result *, const char *, const char *);
 	} outputs[] = {
-		{ STYLE_TABLE, CFORMAT_TEXT, check_table },
-		{ STYLE_MMTESTS, CFORMAT_TEXT, check_mmtests },
-		{ STYLE_RATIO, CFORMAT_TEXT, check_ratio },
-		{ STYLE_SUMMARY, CFORMAT_TEXT, check_summary },
-		{ STYLE_MINISTAT, CFORMAT_TEXT, check_ministat },
-		{ STYLE_TABLE, CFORMAT_MARKDOWN, check_markdown },
-		{ STYLE_TABLE, CFORMAT_CSV, check_csv },
-		{ STYLE_TABLE, CFORMAT_JSON, check_json },
+		{ STYLE_TABLE, FORMAT_TABLE, check_table },
+		{ STYLE_MMTESTS, FORMAT_TABLE, check_mmtests },
+		{ STYLE_RATIO, FORMAT_TABLE, check_ratio },
+		{ STYLE_SUMMARY, FORMAT_TABLE, check_summary },
+		{ STYLE_MINISTAT, FORMAT_TABLE, check_ministat },
+		{ STYLE_TABLE, FORMAT_MARKDOWN, check_markdown },
+		{ STYLE_TABLE, FORMAT_CSV, check_csv },
+		{ STYLE_TABLE, FORMAT_JSON, check_json },
 	};
 
 	(void)state;

@@ -443,7 +443,7 @@ static void test_holm_across_cells_and_geomean(void **state)
 }
 
 static char *render(const struct compare_result *r, enum compare_style s,
-		    enum compare_format fmt);
+		    enum output_format fmt);
 
 /* Issue 15, 8: a cell at 0 (exec's sys) made every geomean 0. */
 static void test_geomean_leaves_out_non_positive_cells(void **state)
@@ -462,13 +462,13 @@ static void test_geomean_leaves_out_non_positive_cells(void **state)
 	assert_true(fabs(fx.r.geomean[1] / sqrt(110 * 55) - 1) < 0.01);
 	assert_true(fabs(fx.r.geomean_change_pct[1] - 10) < 1);
 	for (int style = STYLE_TABLE; style <= STYLE_RATIO; style++) {
-		text = render(&fx.r, (enum compare_style)style, CFORMAT_TEXT);
+		text = render(&fx.r, (enum compare_style)style, FORMAT_TABLE);
 		assert_non_null(strstr(text, "# geomean: over 2 of 3 cells; left out, a "
 				       "value not above 0 (no geometric mean holds "
 				       "one): cell-b-vdso\n"));
 		free(text);
 	}
-	text = render(&fx.r, STYLE_TABLE, CFORMAT_JSON);
+	text = render(&fx.r, STYLE_TABLE, FORMAT_JSON);
 	assert_non_null(strstr(text, "\"in_geomean\": false"));
 	free(text);
 	teardown_fixture(&fx);
@@ -496,7 +496,7 @@ static void test_geomean_names_cells_missing_from_a_group(void **state)
 	assert_int_equal(compare_build(&fx.r, fx.groups, 2, &o, &err), 0);
 	assert_int_equal(fx.r.rows[2].out_of_geomean, GEOMEAN_MISSING);
 	assert_int_equal(fx.r.geomean_left_out, 1);
-	text = render(&fx.r, STYLE_TABLE, CFORMAT_TEXT);
+	text = render(&fx.r, STYLE_TABLE, FORMAT_TABLE);
 	assert_non_null(strstr(text, "# geomean: over 2 of 3 cells; left out, not in "
 			       "every group: cell-c-vdso\n"));
 	free(text);
@@ -619,7 +619,7 @@ static void test_rounds_carry_the_drift(void **state)
 }
 
 static char *render(const struct compare_result *r, enum compare_style s,
-		    enum compare_format fmt);
+		    enum output_format fmt);
 
 /* ---- synthetic runs in rounds: slow phases, outlier rounds, drift --- */
 
@@ -1019,12 +1019,12 @@ static void test_few_samples_use_t_and_say_coverage(void **state)
 	assert_true(fabs(fx.r.rows[0].sides[0].sum.median_ci_coverage - 0.75) < 1e-12);
 	assert_true(fabs(diff_of(&fx, 0)->ratio - fx.r.rows[0].sides[1].center /
 			 fx.r.rows[0].sides[0].center) < 1e-12);
-	out = render(&fx.r, STYLE_TABLE, CFORMAT_TEXT);
+	out = render(&fx.r, STYLE_TABLE, FORMAT_TABLE);
 	assert_non_null(strstr(out, "geometric mean of the samples"));
 	assert_non_null(strstr(out, "Student's t on the logs of the samples"));
 	assert_null(strstr(out, "Mann-Whitney"));
 	free(out);
-	out = render(&fx.r, STYLE_TABLE, CFORMAT_JSON);
+	out = render(&fx.r, STYLE_TABLE, FORMAT_JSON);
 	assert_non_null(strstr(out, "\"median_ci95\": null"));
 	/* 0.95 in the fewest digits that read back, as every JSON of clockbench writes it. */
 	assert_non_null(strstr(out, "\"center_coverage\": 0.95,"));
@@ -1115,7 +1115,7 @@ static void test_machine_shift_is_flagged(void **state)
 }
 
 static char *render(const struct compare_result *r, enum compare_style s,
-		    enum compare_format fmt)
+		    enum output_format fmt)
 {
 	char *buf = NULL;
 	size_t len = 0;
@@ -1137,20 +1137,20 @@ static void test_styles(void **state)
 	compare_options_default(&o);
 	build(&fx, 1, 2, b, a, 1.0, 300, &o);
 
-	out = render(&fx.r, STYLE_MMTESTS, CFORMAT_TEXT);
+	out = render(&fx.r, STYLE_MMTESTS, FORMAT_TABLE);
 	assert_non_null(strstr(out, "negative = worse"));
 	assert_non_null(strstr(out, "(   0.00%)"));
 	/* 100 - 3.73 / 2.27 * 100 = -64.3 %, significant: starred. */
 	assert_non_null(strstr(out, " * -64."));
 	free(out);
 
-	out = render(&fx.r, STYLE_RATIO, CFORMAT_TEXT);
+	out = render(&fx.r, STYLE_RATIO, FORMAT_TABLE);
 	assert_non_null(strstr(out, "cell-a-vdso:"));
 	assert_non_null(strstr(out, "164 %"));
 	assert_non_null(strstr(out, "100 %  (~ within noise)"));
 	free(out);
 
-	out = render(&fx.r, STYLE_SUMMARY, CFORMAT_TEXT);
+	out = render(&fx.r, STYLE_SUMMARY, FORMAT_TABLE);
 	assert_non_null(strstr(out, "median  |"));
 	assert_non_null(strstr(out, "diff %  |       100.0 |"));
 	assert_non_null(strstr(out, "rCV %   |"));
@@ -1158,21 +1158,21 @@ static void test_styles(void **state)
 	assert_non_null(strstr(out, "| worse"));
 	free(out);
 
-	out = render(&fx.r, STYLE_MINISTAT, CFORMAT_TEXT);
+	out = render(&fx.r, STYLE_MINISTAT, FORMAT_TABLE);
 	assert_non_null(strstr(out, "+ Difference at 95.0% confidence"));
 	assert_non_null(strstr(out, "No difference proven at 95.0% confidence"));
 	free(out);
 
-	out = render(&fx.r, STYLE_TABLE, CFORMAT_JSON);
+	out = render(&fx.r, STYLE_TABLE, FORMAT_JSON);
 	assert_non_null(strstr(out, "\"verdict\": \"worse\""));
 	assert_non_null(strstr(out, "\"p_adjusted\""));
 	free(out);
 
-	out = render(&fx.r, STYLE_TABLE, CFORMAT_MARKDOWN);
+	out = render(&fx.r, STYLE_TABLE, FORMAT_MARKDOWN);
 	assert_non_null(strstr(out, "| cell | path |"));
 	free(out);
 
-	out = render(&fx.r, STYLE_TABLE, CFORMAT_CSV);
+	out = render(&fx.r, STYLE_TABLE, FORMAT_CSV);
 	assert_true(strncmp(out, "cell,path,group,", 16) == 0);
 	free(out);
 	teardown_fixture(&fx);

@@ -213,21 +213,32 @@ static void test_errors_name_the_option(void **state)
 		     "--fla", NULL);
 }
 
-/* One word, one form: table also as "text", its old name; the command's index. */
+/*
+ * One word, one form, one value in every command: table also as "text",
+ * its old name; the value is the vocabulary's enum, not the index in the
+ * command's list (json first here); without --format, the first listed.
+ */
 static void test_format_vocabulary(void **state)
 {
-	static const char *const words[][2] = {
-		{ "json", "0" }, { "table", "1" }, { "text", "1" },
+	static const struct { const char *word; int format; } words[] = {
+		{ "json", FORMAT_JSON }, { "table", FORMAT_TABLE }, { "text", FORMAT_TABLE },
 	};
+	struct settings unset = { .format = -1 };
+	char *unset_err;
+	int unset_argc;
+	char **unset_argv = make_argv(&unset_argc, "test", NULL);
 
+	assert_int_equal(parse(&unset, 0, &unset_err, unset_argc, unset_argv), 0);
+	assert_int_equal(unset.format, FORMAT_JSON);
+	free(unset_err);
 	for (size_t i = 0; i < ARRAY_SIZE(words); i++) {
 		struct settings s = { .format = -1 };
 		char *err;
 		int argc;
-		char **argv = make_argv(&argc, "test", "--format", words[i][0], NULL);
+		char **argv = make_argv(&argc, "test", "--format", words[i].word, NULL);
 
 		assert_int_equal(parse(&s, 0, &err, argc, argv), 0);
-		assert_int_equal(s.format, atoi(words[i][1]));
+		assert_int_equal(s.format, words[i].format);
 		assert_string_equal(err, "");
 		free(err);
 	}

@@ -304,7 +304,7 @@ static void make_scale(struct scale_report *r, struct scale_cell *c,
 
 struct scale_call {
 	const struct scale_report *r;
-	enum scale_format fmt;
+	enum output_format fmt;
 	const struct stored_run *stored;
 };
 
@@ -328,7 +328,7 @@ static void test_scale_report(void **state)
 	struct scale_report r;
 	struct stored_run sr;
 	unsigned counts[2];
-	struct scale_call call = { &r, SCALE_FORMAT_CSV, &sr };
+	struct scale_call call = { &r, FORMAT_CSV, &sr };
 	char *out;
 	json_t *j;
 
@@ -343,7 +343,7 @@ static void test_scale_report(void **state)
 	assert_non_null(strstr(out, "\ntimes,times,,libc,2,3,1.01"));
 	assert_non_null(strstr(out, "\ntimes,times,,libc,8,3,2.02"));
 	free(out);
-	call.fmt = SCALE_FORMAT_JSON;
+	call.fmt = FORMAT_JSON;
 	out = written(call_scale, &call);
 	j = json_loads(out, 0, NULL);
 	assert_non_null(j);

@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "basic/figure.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+void figure_fixed(char *buf, size_t len, double x, int decimals)
+{
+	if (!isfinite(x))
+		snprintf(buf, len, FIGURE_NONE);
+	else
+		snprintf(buf, len, "%.*f", decimals, x);
+}
+
+void figure_significant(char *buf, size_t len, double x, int sig)
+{
+	int magnitude;
+
+	if (!isfinite(x)) {
+		snprintf(buf, len, FIGURE_NONE);
+		return;
+	}
+	if (x == 0) {
+		snprintf(buf, len, "0");
+		return;
+	}
+	/* The digits left of the point; the rest of sig go right of it. */
+	magnitude = (int)floor(log10(fabs(x))) + 1;
+	snprintf(buf, len, "%.*f", magnitude >= sig ? 0 : sig - magnitude, x);
+}
+
+void figure_shortest(char *buf, size_t len, double x)
+{
+	if (!isfinite(x)) {
+		snprintf(buf, len, "%s", "");
+		return;
+	}
+	for (int prec = 15; prec <= 17; prec++) {
+		snprintf(buf, len, "%.*g", prec, x);
+		if (strtod(buf, NULL) == x)
+			return;
+	}
+}

@@ -1,0 +1,371 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "basic/table.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <string.h>
+
+#include "basic/figure.h"
+#include "basic/json.h"
+#include "basic/strbuf.h"
+#include "basic/text.h"
+#include "basic/util.h"
+
+const char *const table_formats[] = {
+	"table", "json", "csv", "markdown", "tap", NULL,
+};
+
+struct table_column {
+	char *key;
+	char *title;		/* with its unit: "median (ns)" */
+	enum table_kind kind;
+};
+
+struct table_cell {
+	char *shown;		/* what the table shows; NULL: missing */
+	double x;		/* TABLE_REAL */
+	int64_t i;		/* TABLE_INT */
+};
+
+struct table {
+	struct table_column *cols;
+	size_t ncols, cols_cap;
+	struct table_cell *cells;	/* row-major */
+	size_t ncells, cells_cap;
+	char **notes;
+	size_t nnotes, notes_cap;
+	bool json_object;
+};
+
+struct table *table_new(void)
+{
+	return xcalloc(1, sizeof(struct table));
+}
+
+void table_free(struct table *t)
+{
+	if (!t)
+		return;
+	for (size_t c = 0; c < t->ncols; c++) {
+		free(t->cols[c].key);
+		free(t->cols[c].title);
+	}
+	for (size_t k = 0; k < t->ncells; k++)
+		free(t->cells[k].shown);
+	for (size_t k = 0; k < t->nnotes; k++)
+		free(t->notes[k]);
+	free(t->cols);
+	free(t->cells);
+	free(t->notes);
+	free(t);
+}
+
+void table_add_column(struct table *t, const char *key, const char *title,
+		      enum table_kind kind, const char *unit)
+{
+	struct table_column *col;
+	struct strbuf sb = STRBUF_INIT;
+
+	if (t->ncells)
+		fatal("table: column '%s' added after the first row", key);
+	grow_array((void **)&t->cols, &t->cols_cap, t->ncols + 1, sizeof(*t->cols));
+	col = &t->cols[t->ncols++];
+	col->key = xstrdup(key);
+	strbuf_adds(&sb, title ? title : key);
+	if (unit && *unit)
+		strbuf_addf(&sb, " (%s)", unit);
+	col->title = strbuf_detach(&sb);
+	col->kind = kind;
+}
+
+/* The next cell, checked against its column's kind. */
+static struct table_cell *next_cell(struct table *t, enum table_kind kind)
+{
+	const struct table_column *col;
+	struct table_cell *cell;
+
+	if (!t->ncols)
+		fatal("table: a cell before any column");
+	col = &t->cols[t->ncells % t->ncols];
+	if (col->kind != kind)
+		fatal("table: column '%s' holds another kind of cell", col->key);
+	grow_array((void **)&t->cells, &t->cells_cap, t->ncells + 1, sizeof(*t->cells));
+	cell = &t->cells[t->ncells++];
+	memset(cell, 0, sizeof(*cell));
+	cell->x = NAN;
+	return cell;
+}
+
+void table_add_text(struct table *t, const char *s)
+{
+	struct table_cell *cell = next_cell(t, TABLE_TEXT);
+
+	cell->shown = s ? xstrdup(s) : NULL;
+}
+
+void table_add_int(struct table *t, int64_t v)
+{
+	struct table_cell *cell = next_cell(t, TABLE_INT);
+	char buf[24];
+
+	snprintf(buf, sizeof(buf), "%lld", (long long)v);
+	cell->i = v;
+	cell->shown = xstrdup(buf);
+}
+
+void table_add_real(struct table *t, double x, int decimals)
+{
+	char buf[64];
+
+	figure_fixed(buf, sizeof(buf), x, decimals);
+	table_add_real_shown(t, x, buf);
+}
+
+void table_add_real_shown(struct table *t, double x, const char *shown)
+{
+	struct table_cell *cell = next_cell(t, TABLE_REAL);
+
+	cell->x = x;
+	cell->shown = isfinite(x) ? xstrdup(shown) : NULL;
+}
+
+void table_add_note(struct table *t, const char *fmt, ...)
+{
+	struct strbuf sb = STRBUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	grow_array((void **)&t->notes, &t->notes_cap, t->nnotes + 1, sizeof(*t->notes));
+	t->notes[t->nnotes++] = strbuf_detach(&sb);
+}
+
+void table_set_json_object(struct table *t, bool object)
+{
+	t->json_object = object;
+}
+
+size_t table_rows(const struct table *t)
+{
+	return t->ncols ? t->ncells / t->ncols : 0;
+}
+
+static const struct table_cell *cell_at(const struct table *t, size_t row, size_t col)
+{
+	return &t->cells[row * t->ncols + col];
+}
+
+static const char *shown(const struct table_cell *cell)
+{
+	return cell->shown ? cell->shown : FIGURE_NONE;
+}
+
+/* ---- table ---------------------------------------------------------------- */
+
+static void put_aligned(FILE *f, const struct table *t, size_t col, const char *s,
+			const size_t *width)
+{
+	bool last = col + 1 == t->ncols;
+	bool right = t->cols[col].kind != TABLE_TEXT;
+
+	if (col)
+		fputs("  ", f);
+	if (last && !right)
+		text_put(f, s, TEXT_CELL_MAX);
+	else
+		text_put_cell(f, s, TEXT_CELL_MAX, width[col], right ? TEXT_RIGHT : TEXT_LEFT);
+	if (last)
+		fputc('\n', f);
+}
+
+static void print_aligned(FILE *f, const struct table *t)
+{
+	size_t *width = xcalloc(t->ncols ? t->ncols : 1, sizeof(*width));
+
+	for (size_t c = 0; c < t->ncols; c++) {
+		width[c] = text_width(t->cols[c].title, TEXT_CELL_MAX);
+		for (size_t r = 0; r < table_rows(t); r++) {
+			size_t w = text_width(shown(cell_at(t, r, c)), TEXT_CELL_MAX);
+
+			if (w > width[c])
+				width[c] = w;
+		}
+	}
+	for (size_t c = 0; c < t->ncols; c++)
+		put_aligned(f, t, c, t->cols[c].title, width);
+	for (size_t r = 0; r < table_rows(t); r++)
+		for (size_t c = 0; c < t->ncols; c++)
+			put_aligned(f, t, c, shown(cell_at(t, r, c)), width);
+	for (size_t k = 0; k < t->nnotes; k++) {
+		fputs("# ", f);
+		text_put(f, t->notes[k], TEXT_MESSAGE_MAX);
+		fputc('\n', f);
+	}
+	free(width);
+}
+
+/* ---- csv ------------------------------------------------------------------ */
+
+static void put_csv_cell(FILE *f, const struct table *t, size_t col,
+			 const struct table_cell *cell)
+{
+	char buf[32];
+
+	if (col)
+		fputc(',', f);
+	if (t->cols[col].kind == TABLE_REAL) {
+		figure_shortest(buf, sizeof(buf), cell->x);
+		fputs(buf, f);
+	} else if (cell->shown) {
+		text_put_csv(f, cell->shown);
+	}
+}
+
+static void print_csv(FILE *f, const struct table *t)
+{
+	for (size_t c = 0; c < t->ncols; c++) {
+		if (c)
+			fputc(',', f);
+		text_put_csv(f, t->cols[c].key);
+	}
+	fputc('\n', f);
+	for (size_t r = 0; r < table_rows(t); r++) {
+		for (size_t c = 0; c < t->ncols; c++)
+			put_csv_cell(f, t, c, cell_at(t, r, c));
+		fputc('\n', f);
+	}
+}
+
+/* ---- json ----------------------------------------------------------------- */
+
+static json_t *json_cell(const struct table *t, size_t col,
+			 const struct table_cell *cell)
+{
+	switch (t->cols[col].kind) {
+	case TABLE_INT:
+		return json_integer((json_int_t)cell->i);
+	case TABLE_REAL:
+		return json_number(cell->x);
+	case TABLE_TEXT:
+		break;
+	}
+	return cell->shown ? json_string(cell->shown) : json_null();
+}
+
+static int print_json(FILE *f, const struct table *t)
+{
+	json_t *rows = json_array(), *doc = rows;
+	int rc;
+
+	for (size_t r = 0; r < table_rows(t); r++) {
+		json_t *o = json_object();
+
+		for (size_t c = 0; c < t->ncols; c++)
+			json_object_set_new(o, t->cols[c].key, json_cell(t, c, cell_at(t, r, c)));
+		json_array_append_new(rows, o);
+	}
+	if (t->json_object) {
+		json_t *notes = json_array();
+
+		for (size_t k = 0; k < t->nnotes; k++)
+			json_array_append_new(notes, json_string(t->notes[k]));
+		doc = json_pack("{s:o, s:o}", "rows", rows, "notes", notes);
+	}
+	rc = json_print(f, doc);
+	json_decref(doc);
+	return rc;
+}
+
+/* ---- markdown and tap ------------------------------------------------------ */
+
+/* s escaped and capped, then each of the characters in special backslashed. */
+static void put_escaped(FILE *f, const char *s, size_t max, const char *special)
+{
+	_cleanup_strbuf_ struct strbuf sb = STRBUF_INIT;
+
+	strbuf_add_text(&sb, s, max);
+	for (const char *p = sb.buf; *p; p++) {
+		if (strchr(special, *p))
+			fputc('\\', f);
+		fputc(*p, f);
+	}
+}
+
+static void print_markdown(FILE *f, const struct table *t)
+{
+	for (size_t c = 0; c < t->ncols; c++) {
+		fputs("| ", f);
+		put_escaped(f, t->cols[c].title, TEXT_CELL_MAX, "|");
+		fputc(' ', f);
+	}
+	fputs("|\n", f);
+	for (size_t c = 0; c < t->ncols; c++)
+		fputs(t->cols[c].kind == TABLE_TEXT ? "| --- " : "| ---: ", f);
+	fputs("|\n", f);
+	for (size_t r = 0; r < table_rows(t); r++) {
+		for (size_t c = 0; c < t->ncols; c++) {
+			fputs("| ", f);
+			put_escaped(f, shown(cell_at(t, r, c)), TEXT_CELL_MAX, "|");
+			fputc(' ', f);
+		}
+		fputs("|\n", f);
+	}
+	for (size_t k = 0; k < t->nnotes; k++) {
+		fputc('\n', f);
+		put_escaped(f, t->notes[k], TEXT_MESSAGE_MAX, "|*_`<>[]");
+		fputc('\n', f);
+	}
+}
+
+/*
+ * "ok 3 - id 7, median (ns) 24.46": every column titled; '#' escaped,
+ * which would start a TAP directive.
+ */
+static void print_tap(FILE *f, const struct table *t)
+{
+	fprintf(f, "TAP version 13\n1..%zu\n", table_rows(t));
+	for (size_t r = 0; r < table_rows(t); r++) {
+		fprintf(f, "ok %zu -", r + 1);
+		for (size_t c = 0; c < t->ncols; c++) {
+			fputs(c ? ", " : " ", f);
+			put_escaped(f, t->cols[c].title, TEXT_CELL_MAX, "#");
+			fputc(' ', f);
+			put_escaped(f, shown(cell_at(t, r, c)), TEXT_CELL_MAX, "#");
+		}
+		fputc('\n', f);
+	}
+	for (size_t k = 0; k < t->nnotes; k++) {
+		fputs("# ", f);
+		text_put(f, t->notes[k], TEXT_MESSAGE_MAX);
+		fputc('\n', f);
+	}
+}
+
+int table_print(FILE *f, const struct table *t, enum output_format fmt)
+{
+	if (t->ncols && t->ncells % t->ncols)
+		fatal("table: the last row stops at column %zu of %zu",
+		      t->ncells % t->ncols, t->ncols);
+	switch (fmt) {
+	case FORMAT_TABLE:
+		print_aligned(f, t);
+		break;
+	case FORMAT_CSV:
+		print_csv(f, t);
+		break;
+	case FORMAT_JSON:
+		if (print_json(f, t) != 0)
+			return -1;
+		break;
+	case FORMAT_MARKDOWN:
+		print_markdown(f, t);
+		break;
+	case FORMAT_TAP:
+		print_tap(f, t);
+		break;
+	default:
+		fatal("a table is not printed as %s", format_vocabulary[fmt]);
+	}
+	return ferror(f) ? -1 : 0;
+}
