@@ -69,8 +69,8 @@ struct ab_arm {
 	char label[65];		/* its saved run's: ab-1a2b3c4d-tsc, or --labels */
 	char name[272];		/* in the tables: tsc, cpu0, base, or --labels */
 	char value[256];	/* the clocksource, CPU, VAR=VALUE or prefix */
-	char **argv;		/* TB_EXEC */
-	char *env[2];		/* TB_EXEC: the one VAR=VALUE, NULL-terminated */
+	char **argv;		/* INTERLEAVE_EXEC */
+	char *env[2];		/* INTERLEAVE_EXEC: the one VAR=VALUE, NULL-terminated */
 	int cpu;		/* --cpus: its CPU */
 };
 
@@ -91,9 +91,9 @@ struct ab_options {
 
 struct ab {
 	struct ab_options o;
-	struct ab_arm arms[TB_MAX_SIDES];
+	struct ab_arm arms[INTERLEAVE_MAX_SIDES];
 	size_t narms;
-	struct timens_bench bench;
+	struct interleave_bench bench;
 	struct cell *cells;
 	size_t ncells;
 	unsigned done;
@@ -381,8 +381,8 @@ static int make_arms(struct ab *a)
 	bool base = o->condition == AB_ENV || o->condition == AB_PREFIX;
 	size_t n = (o->condition == AB_TIMENS ? 2 : o->nvalues) + base;
 
-	if (n > TB_MAX_SIDES)
-		return options_fail("%zu arms: at most %d", n, TB_MAX_SIDES);
+	if (n > INTERLEAVE_MAX_SIDES)
+		return options_fail("%zu arms: at most %d", n, INTERLEAVE_MAX_SIDES);
 	a->narms = n;
 	for (size_t i = 0; i < n; i++) {
 		struct ab_arm *arm = &a->arms[i];
@@ -416,17 +416,17 @@ static void free_arms(struct ab *a)
 }
 
 /* The interleaving engine's (interleave.h) sides of the arms. */
-static void side_specs(const struct ab *a, struct tb_side_spec *specs)
+static void side_specs(const struct ab *a, struct interleave_side_spec *specs)
 {
 	for (size_t i = 0; i < a->narms; i++) {
-		struct tb_side_spec *sp = &specs[i];
+		struct interleave_side_spec *sp = &specs[i];
 
-		*sp = (struct tb_side_spec){ .name = a->arms[i].name, .how = TB_FORK,
+		*sp = (struct interleave_side_spec){ .name = a->arms[i].name, .how = INTERLEAVE_FORK,
 					     .cpu = -1 };
 		if (a->o.condition == AB_TIMENS && i == 1)
-			sp->how = TB_IN_TIMENS;
+			sp->how = INTERLEAVE_IN_TIMENS;
 		if (a->arms[i].argv) {
-			sp->how = TB_EXEC;
+			sp->how = INTERLEAVE_EXEC;
 			sp->argv = a->arms[i].argv;
 			sp->env = a->arms[i].env;
 		}
@@ -477,8 +477,8 @@ static int before_round(void *ctx, size_t s, unsigned k, struct strbuf *err)
 static int ab_measure(struct measure *m)
 {
 	struct ab *a = m->ctx;
-	struct tb_side_spec specs[TB_MAX_SIDES];
-	struct tbench_hooks hooks = {
+	struct interleave_side_spec specs[INTERLEAVE_MAX_SIDES];
+	struct interleave_hooks hooks = {
 		.before_round = before_round, .stopped = measure_stopped, .ctx = a,
 	};
 	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
@@ -489,20 +489,20 @@ static int ab_measure(struct measure *m)
 		error_msg("cannot pin to CPU %d: %m", a->o.cpu);
 		return -1;
 	}
-	tbench_init_sides(&a->bench, a->cells, a->ncells, &a->o.cfg, specs, a->narms,
+	interleave_init_sides(&a->bench, a->cells, a->ncells, &a->o.cfg, specs, a->narms,
 			  CYCLES_REQ_AUTO);
 	a->bench.off = (struct timens_offsets){ 10 * DAY_NS, 20 * DAY_NS };
 	for (size_t s = 0; s < a->narms && !rc; s++)
-		rc = tbench_start(&a->bench, s, &err);
+		rc = interleave_start(&a->bench, s, &err);
 	if (!rc)
-		rc = tbench_run(&a->bench, &hooks, &a->done, &err);
+		rc = interleave_run(&a->bench, &hooks, &a->done, &err);
 	if (rc) {
 		error_msg("%s", err.buf);
 		return -1;
 	}
-	if (tbench_stop(&a->bench, &err) != 0)
+	if (interleave_stop(&a->bench, &err) != 0)
 		warn_msg("%s", err.buf);
-	tbench_summarize(&a->bench);
+	interleave_summarize(&a->bench);
 	return 0;
 }
 
@@ -529,7 +529,7 @@ static bool ab_record(struct measure *m, size_t k, struct stored_run *run)
 		return false;
 	free(run->label);
 	run->label = xstrdup(a->arms[k].label);
-	tbench_record_side(&a->bench, k, run);
+	interleave_record_side(&a->bench, k, run);
 	run->config = arm_config(a, k);
 	return true;
 }
@@ -545,14 +545,14 @@ static void print_header(FILE *f, const struct ab *a, const struct measure *m)
 			*a->arms[i].value ? ": " : "", a->arms[i].value,
 			a->arms[i].label);
 	fprintf(f, "# order A B B A ...; CPU %d\n", a->o.cpu);
-	tbench_print_quality(f, &a->bench);
+	interleave_print_quality(f, &a->bench);
 }
 
 /* After the runs were saved, so that the comparison names their ids. */
 static int ab_print(struct measure *m, FILE *f)
 {
 	struct ab *a = m->ctx;
-	struct compare_group groups[TB_MAX_SIDES];
+	struct compare_group groups[INTERLEAVE_MAX_SIDES];
 	struct compare_options copts;
 	struct compare_session session;
 	struct compare_result cr;
@@ -686,7 +686,7 @@ int cmd_ab(int argc, char **argv)
 		return parse_options_status(rc);
 	}
 	if (a.o.worker[0] >= 0)
-		return tbench_worker(a.o.worker[0], a.o.worker[1]);
+		return interleave_worker(a.o.worker[0], a.o.worker[1]);
 	catalog_build(&cat, &a.o.filter);
 	if (a.o.list) {
 		measure_print_cell_list(&cat);
@@ -705,7 +705,7 @@ int cmd_ab(int argc, char **argv)
 	if (!rc)
 		rc = a.o.condition == AB_CLOCKSOURCE ?
 		     measure_run_guarded(&m, &clocksource_guard) : measure_run(&m);
-	tbench_free(&a.bench);
+	interleave_free(&a.bench);
 	free(a.cells);
 	free_arms(&a);
 	catalog_free(&cat);

@@ -8,7 +8,7 @@
  *
  * Several commands (-c, or one command over a parameter list, -L/-P) run
  * in one invocation, alternated run by run in ab's order (A B B A ..., or
- * a seeded shuffle of each repetition: tb_order_at()), so that a machine
+ * a seeded shuffle of each repetition: balanced_order_at()), so that a machine
  * that changes half-way touches every command alike; each is saved as a
  * run of its own and they are compared round by round, paired, by
  * compare's machinery, as `ab` does.
@@ -24,6 +24,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "basic/order.h"
 #include "basic/options.h"
 #include "basic/strbuf.h"
 #include "basic/text.h"
@@ -733,7 +734,7 @@ static int run_repetition(struct exec_cmd *e, long k, struct progress *prog)
 	char what[192];
 
 	for (size_t j = 0; j < e->ncmds && !measure_stopped(); j++) {
-		struct exec_command *c = &e->cmds[tb_order_at(e->ncmds, (unsigned)k, j,
+		struct exec_command *c = &e->cmds[balanced_order_at(e->ncmds, (unsigned)k, j,
 							      e->seed)];
 
 		snprintf(what, sizeof(what), "%s %ld%s%s", warm ? "warm-up" : "run",

@@ -18,6 +18,7 @@
 
 #include <jansson.h>
 
+#include "basic/order.h"
 #include "basic/options.h"
 #include "basic/json.h"
 #include "basic/text.h"
@@ -1143,16 +1144,6 @@ static void kernels_columns(const struct kernels_cli *o,
 
 /* ---- the campaign -------------------------------------------------------- */
 
-/*
- * Round r boots the kernels in order when r is even and in reverse when
- * it is odd (A B, B A, A B, ...): each kernel takes each position equally
- * often over every two rounds, and no kernel always follows another.
- */
-static size_t boot_order(size_t round, size_t i, size_t n)
-{
-	return round % 2 ? n - 1 - i : i;
-}
-
 static const int stop_signals[] = { SIGINT, SIGTERM, SIGHUP };
 #define NSTOP ARRAY_SIZE(stop_signals)
 
@@ -1272,7 +1263,9 @@ static int run_boots(struct kernels_cli *o, struct boot_ctx *c)
 		total += o->kernels[i].bootable ? (unsigned)o->boots : 0;
 	for (long r = 0; r < o->boots; r++) {
 		for (size_t i = 0; i < o->nkernels; i++) {
-			struct kernel *k = &o->kernels[boot_order((size_t)r, i, o->nkernels)];
+			/* A B, B A, ...: each kernel takes each position as often. */
+			struct kernel *k = &o->kernels[balanced_order_at(o->nkernels,
+									 (unsigned)r, i, 0)];
 
 			if (!k->bootable)
 				continue;

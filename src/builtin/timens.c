@@ -31,8 +31,8 @@
 #include "basic/util.h"
 
 /* report/timens-json.h names the sides as the engine orders them. */
-_Static_assert(TB_HOST == (int)TR_HOST && TB_TIMENS == (int)TR_TIMENS &&
-	       TB_SIDES == (int)TR_SIDES, "timens: the sides' order");
+_Static_assert(INTERLEAVE_HOST == (int)TR_HOST && INTERLEAVE_TIMENS == (int)TR_TIMENS &&
+	       INTERLEAVE_SIDES == (int)TR_SIDES, "timens: the sides' order");
 
 #define DAY_NS (86400LL * NSEC_PER_SEC_I64)
 /*
@@ -75,8 +75,8 @@ struct timens_options {
 	int style;		/* enum compare_style */
 	bool allow_nested;
 	bool list;
-	const char *label[TB_SIDES];
-	char default_label[TB_SIDES][65];	/* timens-ID-host, timens-ID-timens */
+	const char *label[INTERLEAVE_SIDES];
+	char default_label[INTERLEAVE_SIDES][65];	/* timens-ID-host, timens-ID-timens */
 	char interleave[37];	/* names this pair of runs: compare pairs rounds */
 };
 
@@ -138,11 +138,11 @@ static int no_label_option(const struct option_def *opt, const char *arg,
 static void default_labels(struct timens_options *o)
 {
 	store_new_uuid(o->interleave);
-	for (int s = 0; s < TB_SIDES; s++) {
+	for (int s = 0; s < INTERLEAVE_SIDES; s++) {
 		if (o->label[s])
 			continue;
 		store_invocation_label(o->default_label[s], sizeof(o->default_label[s]),
-				       "timens", o->interleave, tb_side_names[s]);
+				       "timens", o->interleave, interleave_side_names[s]);
 		o->label[s] = o->default_label[s];
 	}
 }
@@ -181,11 +181,11 @@ static int parse_timens_options(int argc, char **argv, struct timens_options *o,
 			   "mmtests, ratio, ministat"),
 		OPT_FORMAT(0, &m->format, timens_formats,
 			   "table (default), json"),
-		OPT_CALLBACK(0, "host-label", "LABEL", &o->label[TB_HOST],
+		OPT_CALLBACK(0, "host-label", "LABEL", &o->label[INTERLEAVE_HOST],
 			     side_label_option,
 			     "label of the saved host run (default\n"
 			     "timens-ID-host, ID: 8 hex digits of this invocation)"),
-		OPT_CALLBACK(0, "timens-label", "LABEL", &o->label[TB_TIMENS],
+		OPT_CALLBACK(0, "timens-label", "LABEL", &o->label[INTERLEAVE_TIMENS],
 			     side_label_option,
 			     "label of the saved namespace run (default\n"
 			     "timens-ID-timens)"),
@@ -213,9 +213,9 @@ static int parse_timens_options(int argc, char **argv, struct timens_options *o,
 	if (n > 0)
 		return options_fail("unexpected argument '%s'", argv[0]);
 	default_labels(o);
-	if (streq(o->label[TB_HOST], o->label[TB_TIMENS]))
+	if (streq(o->label[INTERLEAVE_HOST], o->label[INTERLEAVE_TIMENS]))
 		return options_fail("--host-label and --timens-label must differ ('%s')",
-				  o->label[TB_HOST]);
+				  o->label[INTERLEAVE_HOST]);
 	timing_options_apply(&o->timing, &o->cfg);
 	if (o->cpu < 0)
 		o->cpu = timing_default_cpu();
@@ -267,12 +267,12 @@ static int check_can_run(const struct env_info *env, bool allow_nested)
 
 /* ---- measuring ------------------------------------------------------ */
 
-static int start_sides(struct timens_bench *b)
+static int start_sides(struct interleave_bench *b)
 {
 	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
 
-	for (int s = 0; s < TB_SIDES; s++) {
-		if (tbench_start(b, (enum tb_side_id)s, &err) == 0)
+	for (int s = 0; s < INTERLEAVE_SIDES; s++) {
+		if (interleave_start(b, (enum interleave_side_id)s, &err) == 0)
 			continue;
 		if (errno == ERANGE)
 			error_msg("%s: an offset must not take the namespace's "
@@ -287,13 +287,13 @@ static int start_sides(struct timens_bench *b)
 /* ---- the runs ------------------------------------------------------- */
 
 static json_t *side_config(const struct timens_options *o,
-			   const struct timens_bench *b, enum tb_side_id s,
+			   const struct interleave_bench *b, enum interleave_side_id s,
 			   bool nested)
 {
 	return json_pack("{s:s, s:s, s:s, s:s, s:i, s:i, s:f, s:f, s:f, s:s, s:o, s:b}",
-			 "mode", "timens", "side", tb_side_names[s],
+			 "mode", "timens", "side", interleave_side_names[s],
 			 "interleave", o->interleave,
-			 "paired_with", o->label[s == TB_HOST ? TB_TIMENS : TB_HOST],
+			 "paired_with", o->label[s == INTERLEAVE_HOST ? INTERLEAVE_TIMENS : INTERLEAVE_HOST],
 			 "repetitions", (int)o->cfg.rounds, "cpu", o->cpu,
 			 "budget_s", o->cfg.budget_s,
 			 "target_batch_ns", b->cfg.target_batch_ns,
@@ -315,20 +315,20 @@ static void mark_namespace_env(json_t *env, const struct timens_offsets *off)
 
 /* Side s as a stored run, begun by the runner under the side's label. */
 static void build_run(struct stored_run *run, const struct timens_options *o,
-		      const struct timens_bench *b, enum tb_side_id s, bool nested)
+		      const struct interleave_bench *b, enum interleave_side_id s, bool nested)
 {
 	free(run->label);
 	run->label = xstrdup(o->label[s]);
-	tbench_record_side(b, s, run);
+	interleave_record_side(b, s, run);
 	run->config = side_config(o, b, s, nested);
-	if (s == TB_TIMENS)
+	if (s == INTERLEAVE_TIMENS)
 		mark_namespace_env(run->env, &b->off);
 }
 
 /* ---- reporting ------------------------------------------------------ */
 
 static void print_header(FILE *f, const struct timens_options *o,
-			 const struct timens_bench *b, unsigned done,
+			 const struct interleave_bench *b, unsigned done,
 			 double elapsed_s, bool interrupted)
 {
 	char mono[32], boot[32];
@@ -341,9 +341,9 @@ static void print_header(FILE *f, const struct timens_options *o,
 	fprintf(f, "# namespace offsets: monotonic %s, boottime %s; CPU %d; order "
 		"host, timens, timens, host, ...\n", mono, boot, o->cpu);
 	fprintf(f, "# clock-read overhead per batch: host %.1f ns, timens %.1f ns "
-		"(each side subtracts its own)\n", b->side[TB_HOST].boundary_ns,
-		b->side[TB_TIMENS].boundary_ns);
-	tbench_print_quality(f, b);
+		"(each side subtracts its own)\n", b->side[INTERLEAVE_HOST].boundary_ns,
+		b->side[INTERLEAVE_TIMENS].boundary_ns);
+	interleave_print_quality(f, b);
 }
 
 /*
@@ -351,28 +351,28 @@ static void print_header(FILE *f, const struct timens_options *o,
  * (the default labels share the invocation's prefix; the header and the
  * last line name them).
  */
-static const char *side_name(const struct timens_options *o, enum tb_side_id s)
+static const char *side_name(const struct timens_options *o, enum interleave_side_id s)
 {
-	return o->label[s] == o->default_label[s] ? tb_side_names[s] : o->label[s];
+	return o->label[s] == o->default_label[s] ? interleave_side_names[s] : o->label[s];
 }
 
-static int report(const struct timens_options *o, const struct timens_bench *b,
+static int report(const struct timens_options *o, const struct interleave_bench *b,
 		  struct stored_run *runs, const struct env_info *env,
 		  unsigned done, bool json)
 {
-	struct compare_group groups[TB_SIDES];
+	struct compare_group groups[INTERLEAVE_SIDES];
 	struct compare_session session;
 	struct compare_result cr;
 	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
 	int rc = 0;
 
-	for (int s = 0; s < TB_SIDES; s++)
+	for (int s = 0; s < INTERLEAVE_SIDES; s++)
 		groups[s] = (struct compare_group){
-			.spec = (char *)side_name(o, (enum tb_side_id)s),
+			.spec = (char *)side_name(o, (enum interleave_side_id)s),
 			.runs = &runs[s], .nruns = 1,
 		};
 	/* Interleaved rounds carry their own noise: no history to read. */
-	compare_session_adopt(&session, groups, TB_SIDES, NULL, NULL, 0);
+	compare_session_adopt(&session, groups, INTERLEAVE_SIDES, NULL, NULL, 0);
 	rc = compare_session_build(&session, &cr, &err);
 	compare_session_close(&session);
 	if (rc != 0) {
@@ -385,7 +385,7 @@ static int report(const struct timens_options *o, const struct timens_bench *b,
 			.done = done, .cpu = o->cpu,
 		};
 
-		for (int s = 0; s < TB_SIDES; s++) {
+		for (int s = 0; s < INTERLEAVE_SIDES; s++) {
 			t.side[s].res = b->side[s].res;
 			t.side[s].boundary_ns = b->side[s].boundary_ns;
 		}
@@ -405,7 +405,7 @@ static int report(const struct timens_options *o, const struct timens_bench *b,
 
 struct timens_cmd {
 	struct timens_options o;
-	struct timens_bench bench;
+	struct interleave_bench bench;
 	struct cell *cells;
 	size_t ncells;
 	unsigned done;
@@ -420,23 +420,23 @@ static int timens_measure(struct measure *m)
 		error_msg("cannot pin to CPU %d: %m", t->o.cpu);
 		return -1;
 	}
-	tbench_init(&t->bench, t->cells, t->ncells, &t->o.cfg, &t->o.off,
+	interleave_init(&t->bench, t->cells, t->ncells, &t->o.cfg, &t->o.off,
 		    CYCLES_REQ_AUTO);
 	rc = start_sides(&t->bench);
 	if (rc == 0) {
-		struct tbench_hooks hooks = { .stopped = measure_stopped };
+		struct interleave_hooks hooks = { .stopped = measure_stopped };
 		_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
 
-		rc = tbench_run(&t->bench, &hooks, &t->done, &err);
+		rc = interleave_run(&t->bench, &hooks, &t->done, &err);
 		if (rc)
 			error_msg("%s", err.buf);
 	}
 	if (rc == 0) {
 		_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
 
-		if (tbench_stop(&t->bench, &err) != 0)
+		if (interleave_stop(&t->bench, &err) != 0)
 			warn_msg("%s", err.buf);
-		tbench_summarize(&t->bench);
+		interleave_summarize(&t->bench);
 	}
 	return rc;
 }
@@ -445,9 +445,9 @@ static bool timens_record(struct measure *m, size_t k, struct stored_run *run)
 {
 	struct timens_cmd *t = m->ctx;
 
-	if (k >= TB_SIDES)
+	if (k >= INTERLEAVE_SIDES)
 		return false;
-	build_run(run, &t->o, &t->bench, (enum tb_side_id)k, m->env.in_time_namespace);
+	build_run(run, &t->o, &t->bench, (enum interleave_side_id)k, m->env.in_time_namespace);
 	return true;
 }
 
@@ -504,7 +504,7 @@ int cmd_timens(int argc, char **argv)
 		rc = measure_run(&m);
 	else
 		env_free(&m.env);
-	tbench_free(&t.bench);
+	interleave_free(&t.bench);
 	free(t.cells);
 	catalog_free(&cat);
 	return rc;

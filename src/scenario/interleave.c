@@ -15,13 +15,14 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "basic/order.h"
 #include "basic/progress.h"
 #include "basic/util.h"
 #include "results/quality.h"
 #include "report/quality-text.h"
 #include "results/record.h"
 
-const char *const tb_side_names[TB_SIDES] = { "host", "timens" };
+const char *const interleave_side_names[INTERLEAVE_SIDES] = { "host", "timens" };
 
 /* ---- offsets -------------------------------------------------------- */
 
@@ -112,12 +113,12 @@ static int read_full(int fd, void *buf, size_t len, int timeout_ms,
 
 /* ---- the parent's checks -------------------------------------------- */
 
-int tb_read_hello(int fd, size_t ncells, struct tb_hello *h, int timeout_ms,
+int interleave_read_hello(int fd, size_t ncells, struct interleave_hello *h, int timeout_ms,
 		  struct strbuf *err)
 {
 	if (read_full(fd, h, sizeof(*h), timeout_ms, err) != 0)
 		return -1;
-	if (h->magic != TB_MAGIC || h->version != TB_VERSION) {
+	if (h->magic != INTERLEAVE_MAGIC || h->version != INTERLEAVE_VERSION) {
 		strbuf_setf(err, "bad hello: magic %#x version %u",
 			    h->magic, h->version);
 		return -1;
@@ -154,14 +155,14 @@ static bool plausible(const struct round_quality *q)
 	       q->voluntary >= 0 && !(q->steal_ms < 0) && q->migrations >= -1;
 }
 
-int tb_read_tail(int fd, uint32_t round, struct round_quality *q, int timeout_ms,
+int interleave_read_tail(int fd, uint32_t round, struct round_quality *q, int timeout_ms,
 		 struct strbuf *err)
 {
-	struct tb_tail t;
+	struct interleave_tail t;
 
 	if (read_full(fd, &t, sizeof(t), timeout_ms, err) != 0)
 		return -1;
-	if (t.magic != TB_MAGIC || t.round != round) {
+	if (t.magic != INTERLEAVE_MAGIC || t.round != round) {
 		strbuf_setf(err, "bad round tail: magic %#x, round %u, expected %u",
 			    t.magic, t.round, round);
 		return -1;
@@ -175,10 +176,10 @@ int tb_read_tail(int fd, uint32_t round, struct round_quality *q, int timeout_ms
 	return 0;
 }
 
-static int check_frame(const struct tb_frame *f, uint32_t cell, uint32_t round,
+static int check_frame(const struct interleave_frame *f, uint32_t cell, uint32_t round,
 		       const struct cell_result *r, struct strbuf *err)
 {
-	if (f->magic != TB_MAGIC) {
+	if (f->magic != INTERLEAVE_MAGIC) {
 		strbuf_setf(err, "bad frame for cell %u: magic %#x", cell,
 			    f->magic);
 		return -1;
@@ -188,7 +189,7 @@ static int check_frame(const struct tb_frame *f, uint32_t cell, uint32_t round,
 			    "round %u", f->cell, f->round, cell, round);
 		return -1;
 	}
-	if (f->n == 0 || f->n > TB_MAX_SAMPLES || f->has_cycles > 1 ||
+	if (f->n == 0 || f->n > INTERLEAVE_MAX_SAMPLES || f->has_cycles > 1 ||
 	    f->has_core > 1 || f->has_readings > f->has_core) {
 		strbuf_setf(err, "bad frame for cell %u: %llu samples, "
 			    "cycles flag %u, core flag %u, readings flag %u", cell,
@@ -220,7 +221,7 @@ static int read_values(int fd, double *x, size_t n, int timeout_ms,
 }
 
 /* Make room for n more samples in r's arrays (kept the same length). */
-static void reserve(struct cell_result *r, size_t n, const struct tb_frame *f)
+static void reserve(struct cell_result *r, size_t n, const struct interleave_frame *f)
 {
 	size_t need = r->n + n;
 	bool cycles = f->has_cycles, core = f->has_core, readings = f->has_readings;
@@ -243,7 +244,7 @@ static void reserve(struct cell_result *r, size_t n, const struct tb_frame *f)
 static int read_frame(int fd, uint32_t cell, uint32_t round, struct cell_result *r,
 		      int timeout_ms, struct strbuf *err)
 {
-	struct tb_frame f;
+	struct interleave_frame f;
 	size_t n;
 
 	if (read_full(fd, &f, sizeof(f), timeout_ms, err) != 0 ||
@@ -270,7 +271,7 @@ static int read_frame(int fd, uint32_t cell, uint32_t round, struct cell_result 
 	return 0;
 }
 
-int tb_read_round(int fd, uint32_t round, struct cell_result *res,
+int interleave_read_round(int fd, uint32_t round, struct cell_result *res,
 		  size_t ncells, int timeout_ms, struct strbuf *err)
 {
 	for (size_t i = 0; i < ncells; i++)
@@ -283,7 +284,7 @@ int tb_read_round(int fd, uint32_t round, struct cell_result *res,
 
 enum { CMD_ROUND = 1, CMD_QUIT = 2 };
 
-struct tb_cmd {
+struct interleave_cmd {
 	uint32_t magic;
 	uint32_t op;
 	uint32_t round;
@@ -297,7 +298,7 @@ enum {
 };
 
 struct child_args {
-	const struct timens_bench *b;
+	const struct interleave_bench *b;
 	int cmd_fd, data_fd;
 	int cpu;		/* pin here first; -1: stay */
 };
@@ -330,11 +331,11 @@ static void close_fds_except(int a, int b)
 static int send_hello(int fd, size_t ncells, const struct timing_calibration *cal,
 		      const struct cycle_counter *cc, const struct warmup_report *w)
 {
-	struct tb_hello h;
+	struct interleave_hello h;
 
 	memset(&h, 0, sizeof(h));
-	h.magic = TB_MAGIC;
-	h.version = TB_VERSION;
+	h.magic = INTERLEAVE_MAGIC;
+	h.version = INTERLEAVE_VERSION;
 	h.ncells = (uint32_t)ncells;
 	h.pid = (int32_t)getpid();
 	h.boundary_ns = cal->boundary_ns;
@@ -352,8 +353,8 @@ static int send_round(int fd, uint32_t round, const struct cell_result *res,
 	for (size_t i = 0; i < ncells; i++) {
 		const struct cell_result *r = &res[i];
 		size_t n = r->n - first[i];
-		struct tb_frame f = {
-			.magic = TB_MAGIC, .cell = (uint32_t)i, .round = round,
+		struct interleave_frame f = {
+			.magic = INTERLEAVE_MAGIC, .cell = (uint32_t)i, .round = round,
 			.has_cycles = r->cycles != NULL, .has_core = r->core != NULL,
 			.has_readings = r->readings != NULL, .n = n,
 		};
@@ -373,7 +374,7 @@ static int send_round(int fd, uint32_t round, const struct cell_result *res,
 
 static int send_tail(int fd, uint32_t round, const struct round_quality *q)
 {
-	struct tb_tail t = { .magic = TB_MAGIC, .round = round, .quality = *q };
+	struct interleave_tail t = { .magic = INTERLEAVE_MAGIC, .round = round, .quality = *q };
 
 	return fd_write_all(fd, &t, sizeof(t));
 }
@@ -388,7 +389,7 @@ struct child_state {
 };
 
 /* The whole repetition is measured before anything is written. */
-static int child_round(const struct timens_bench *b, int fd, uint32_t round,
+static int child_round(const struct interleave_bench *b, int fd, uint32_t round,
 		       struct child_state *cs)
 {
 	disturb_round_begin(&cs->disturb);
@@ -403,7 +404,7 @@ static int child_round(const struct timens_bench *b, int fd, uint32_t round,
 	return send_tail(fd, round, &cs->disturb.rounds[cs->disturb.nrounds - 1]);
 }
 
-static void child_setup(const struct timens_bench *b, struct child_state *cs,
+static void child_setup(const struct interleave_bench *b, struct child_state *cs,
 			struct warmup_report *w)
 {
 	memset(cs, 0, sizeof(*cs));
@@ -422,10 +423,10 @@ static void child_setup(const struct timens_bench *b, struct child_state *cs,
 static int child_main(void *arg)
 {
 	const struct child_args *a = arg;
-	const struct timens_bench *b = a->b;
+	const struct interleave_bench *b = a->b;
 	struct warmup_report warmup;
 	struct child_state cs;
-	struct tb_cmd cmd;
+	struct interleave_cmd cmd;
 	int rc = 0;
 
 	close_fds_except(a->cmd_fd, a->data_fd);
@@ -443,7 +444,7 @@ static int child_main(void *arg)
 		/* EOF: the parent is gone or done. */
 		if (read_full(a->cmd_fd, &cmd, sizeof(cmd), 24 * 3600 * 1000, &why) != 0)
 			break;
-		if (cmd.magic != TB_MAGIC || (cmd.op != CMD_ROUND && cmd.op != CMD_QUIT)) {
+		if (cmd.magic != INTERLEAVE_MAGIC || (cmd.op != CMD_ROUND && cmd.op != CMD_QUIT)) {
 			rc = CHILD_BAD_COMMAND;
 			break;
 		}
@@ -463,10 +464,10 @@ static int child_main(void *arg)
 	return rc;
 }
 
-/* ---- exec'd workers (TB_EXEC) ---------------------------------------- */
+/* ---- exec'd workers (INTERLEAVE_EXEC) ---------------------------------------- */
 
 /* What a worker cannot inherit: its settings, then one record per cell. */
-struct tb_setup {
+struct interleave_setup {
 	uint32_t magic;
 	uint32_t version;
 	uint32_t ncells;
@@ -476,7 +477,7 @@ struct tb_setup {
 	struct timing_config cfg;
 };
 
-struct tb_setup_cell {
+struct interleave_setup_cell {
 	uint32_t path;
 	uint32_t reserved;
 	uint64_t batch_calls;
@@ -484,19 +485,19 @@ struct tb_setup_cell {
 };
 
 /* More cells than the catalog has: a bound on what a worker reads. */
-#define TB_MAX_CELLS 4096
+#define INTERLEAVE_MAX_CELLS 4096
 
-static int send_setup(const struct timens_bench *b, const struct tb_side *side)
+static int send_setup(const struct interleave_bench *b, const struct interleave_side *side)
 {
-	struct tb_setup h = {
-		.magic = TB_MAGIC, .version = TB_VERSION, .ncells = (uint32_t)b->ncells,
+	struct interleave_setup h = {
+		.magic = INTERLEAVE_MAGIC, .version = INTERLEAVE_VERSION, .ncells = (uint32_t)b->ncells,
 		.counter = (uint32_t)b->counter, .cpu = side->spec.cpu, .cfg = b->cfg,
 	};
 
 	if (fd_write_all(side->cmd_fd, &h, sizeof(h)) != 0)
 		return -1;
 	for (size_t i = 0; i < b->ncells; i++) {
-		struct tb_setup_cell c = {
+		struct interleave_setup_cell c = {
 			.path = (uint32_t)b->cells[i].path,
 			.batch_calls = b->batch_calls[i],
 		};
@@ -508,20 +509,20 @@ static int send_setup(const struct timens_bench *b, const struct tb_side *side)
 	return 0;
 }
 
-static bool setup_plausible(const struct tb_setup *h)
+static bool setup_plausible(const struct interleave_setup *h)
 {
 	const struct timing_config *c = &h->cfg;
 
-	return h->magic == TB_MAGIC && h->version == TB_VERSION &&
-	       h->ncells <= TB_MAX_CELLS && h->counter <= CYCLES_REQ_NONE &&
+	return h->magic == INTERLEAVE_MAGIC && h->version == INTERLEAVE_VERSION &&
+	       h->ncells <= INTERLEAVE_MAX_CELLS && h->counter <= CYCLES_REQ_NONE &&
 	       c->rounds >= 1 && c->rounds <= 100000 && c->budget_s > 0 &&
 	       c->budget_s < 3600 && c->target_batch_ns > 0 &&
-	       c->max_samples <= TB_MAX_SAMPLES;
+	       c->max_samples <= INTERLEAVE_MAX_SAMPLES;
 }
 
 /* The worker's own catalog cell for a setup record, or NULL. */
 static const struct cell *find_worker_cell(const struct catalog *cat,
-					   const struct tb_setup_cell *c)
+					   const struct interleave_setup_cell *c)
 {
 	for (size_t i = 0; i < cat->ncells; i++)
 		if (cat->cells[i].status == CELL_OK &&
@@ -532,10 +533,10 @@ static const struct cell *find_worker_cell(const struct catalog *cat,
 }
 
 /* Read the setup into b (cells copied into *cells): 0 or -1. */
-static int read_setup(int fd, struct timens_bench *b, const struct catalog *cat,
+static int read_setup(int fd, struct interleave_bench *b, const struct catalog *cat,
 		      struct cell **cells, int *cpu)
 {
-	struct tb_setup h;
+	struct interleave_setup h;
 	_cleanup_strbuf_ struct strbuf why = STRBUF_INIT;
 
 	if (read_full(fd, &h, sizeof(h), 30000, &why) != 0 ||
@@ -549,7 +550,7 @@ static int read_setup(int fd, struct timens_bench *b, const struct catalog *cat,
 	*cells = xcalloc(h.ncells ? h.ncells : 1, sizeof(**cells));
 	b->batch_calls = xcalloc(h.ncells ? h.ncells : 1, sizeof(*b->batch_calls));
 	for (size_t i = 0; i < h.ncells; i++) {
-		struct tb_setup_cell c;
+		struct interleave_setup_cell c;
 		const struct cell *found;
 
 		if (read_full(fd, &c, sizeof(c), 30000, &why) != 0)
@@ -565,11 +566,11 @@ static int read_setup(int fd, struct timens_bench *b, const struct catalog *cat,
 	return 0;
 }
 
-int tbench_worker(int cmd_fd, int data_fd)
+int interleave_worker(int cmd_fd, int data_fd)
 {
 	struct catalog_filter all;
 	struct catalog cat;
-	struct timens_bench b;
+	struct interleave_bench b;
 	struct cell *cells = NULL;
 	struct child_args args = { .b = &b, .cmd_fd = cmd_fd, .data_fd = data_fd };
 	int rc;
@@ -586,9 +587,9 @@ int tbench_worker(int cmd_fd, int data_fd)
 
 /* ---- the parent ----------------------------------------------------- */
 
-void tbench_init_sides(struct timens_bench *b, const struct cell *cells,
+void interleave_init_sides(struct interleave_bench *b, const struct cell *cells,
 		       size_t ncells, const struct timing_config *cfg,
-		       const struct tb_side_spec *sides, size_t nsides,
+		       const struct interleave_side_spec *sides, size_t nsides,
 		       enum cycle_request counter)
 {
 	struct cycle_counter cc;
@@ -599,7 +600,7 @@ void tbench_init_sides(struct timens_bench *b, const struct cell *cells,
 	b->ncells = ncells;
 	b->cfg = *cfg;
 	b->counter = counter;
-	b->nsides = nsides < TB_MAX_SIDES ? nsides : TB_MAX_SIDES;
+	b->nsides = nsides < INTERLEAVE_MAX_SIDES ? nsides : INTERLEAVE_MAX_SIDES;
 	b->batch_calls = xcalloc(ncells ? ncells : 1, sizeof(*b->batch_calls));
 	for (size_t s = 0; s < b->nsides; s++) {
 		b->side[s].spec = sides[s];
@@ -624,22 +625,22 @@ void tbench_init_sides(struct timens_bench *b, const struct cell *cells,
 	cycles_close(&cc);
 }
 
-void tbench_init(struct timens_bench *b, const struct cell *cells, size_t ncells,
+void interleave_init(struct interleave_bench *b, const struct cell *cells, size_t ncells,
 		 const struct timing_config *cfg, const struct timens_offsets *off,
 		 enum cycle_request counter)
 {
-	const struct tb_side_spec sides[TB_SIDES] = {
-		[TB_HOST] = { .name = tb_side_names[TB_HOST], .how = TB_FORK, .cpu = -1 },
-		[TB_TIMENS] = { .name = tb_side_names[TB_TIMENS], .how = TB_IN_TIMENS,
+	const struct interleave_side_spec sides[INTERLEAVE_SIDES] = {
+		[INTERLEAVE_HOST] = { .name = interleave_side_names[INTERLEAVE_HOST], .how = INTERLEAVE_FORK, .cpu = -1 },
+		[INTERLEAVE_TIMENS] = { .name = interleave_side_names[INTERLEAVE_TIMENS], .how = INTERLEAVE_IN_TIMENS,
 				.cpu = -1 },
 	};
 
-	tbench_init_sides(b, cells, ncells, cfg, sides, TB_SIDES, counter);
+	interleave_init_sides(b, cells, ncells, cfg, sides, INTERLEAVE_SIDES, counter);
 	b->off = *off;
 }
 
 /* Generous: a repetition takes about ncells * budget / repetitions. */
-static int round_timeout_ms(const struct timens_bench *b)
+static int round_timeout_ms(const struct interleave_bench *b)
 {
 	double round_s = (double)b->ncells * (b->cfg.budget_s + b->cfg.warmup_s) /
 			 (b->cfg.rounds ? b->cfg.rounds : 1);
@@ -693,7 +694,7 @@ static int reap(pid_t pid, pid_t also_kill)
 	return 128 + SIGKILL;
 }
 
-static void abandon(struct tb_side *side)
+static void abandon(struct interleave_side *side)
 {
 	close_fd(&side->cmd_fd);
 	close_fd(&side->data_fd);
@@ -712,7 +713,7 @@ static int keep_across_exec(int fd)
 }
 
 /* In the forked child: become the worker the side's argv names. */
-static _noreturn_ void exec_worker(const struct tb_side_spec *spec,
+static _noreturn_ void exec_worker(const struct interleave_side_spec *spec,
 				   const struct child_args *a)
 {
 	char **argv, worker[64];
@@ -731,7 +732,7 @@ static _noreturn_ void exec_worker(const struct tb_side_spec *spec,
 	_exit(CHILD_EXEC_FAILED);
 }
 
-static pid_t fork_exec_worker(const struct tb_side_spec *spec,
+static pid_t fork_exec_worker(const struct interleave_side_spec *spec,
 			      const struct child_args *a, struct strbuf *err)
 {
 	pid_t pid;
@@ -745,30 +746,30 @@ static pid_t fork_exec_worker(const struct tb_side_spec *spec,
 	return pid;
 }
 
-static int spawn_side(struct timens_bench *b, size_t s, struct child_args *args,
+static int spawn_side(struct interleave_bench *b, size_t s, struct child_args *args,
 		      struct strbuf *err)
 {
-	struct tb_side *side = &b->side[s];
+	struct interleave_side *side = &b->side[s];
 
 	switch (side->spec.how) {
-	case TB_FORK:
+	case INTERLEAVE_FORK:
 		side->pid = fork_child(args, err);
 		return side->pid > 0 ? 0 : -1;
-	case TB_EXEC:
+	case INTERLEAVE_EXEC:
 		side->pid = fork_exec_worker(&side->spec, args, err);
 		return side->pid > 0 ? 0 : -1;
-	case TB_IN_TIMENS:
+	case INTERLEAVE_IN_TIMENS:
 		break;
 	}
 	return timens_spawn(&b->off, child_main, args, &side->pid, err);
 }
 
-int tbench_start(struct timens_bench *b, size_t s, struct strbuf *err)
+int interleave_start(struct interleave_bench *b, size_t s, struct strbuf *err)
 {
-	struct tb_side *side = &b->side[s];
+	struct interleave_side *side = &b->side[s];
 	struct child_args args = { .b = b, .cpu = side->spec.cpu };
 	int cmd[2], data[2];
-	struct tb_hello h;
+	struct interleave_hello h;
 	_cleanup_strbuf_ struct strbuf why = STRBUF_INIT;
 
 	if (pipe2(cmd, O_CLOEXEC) != 0) {
@@ -798,14 +799,14 @@ int tbench_start(struct timens_bench *b, size_t s, struct strbuf *err)
 	side->cmd_fd = cmd[1];
 	side->data_fd = data[0];
 	side->started = true;
-	if (side->spec.how == TB_EXEC && send_setup(b, side) != 0) {
+	if (side->spec.how == INTERLEAVE_EXEC && send_setup(b, side) != 0) {
 		strbuf_setf(err, "the %s side did not start: cannot send its "
 			    "cells: %s", side->spec.name, strerror(errno));
 		abandon(side);
 		errno = EIO;
 		return -1;
 	}
-	if (tb_read_hello(side->data_fd, b->ncells, &h, 30000, &why) != 0) {
+	if (interleave_read_hello(side->data_fd, b->ncells, &h, 30000, &why) != 0) {
 		strbuf_setf(err, "the %s side did not start: %s",
 			    side->spec.name, why.buf);
 		abandon(side);
@@ -821,16 +822,16 @@ int tbench_start(struct timens_bench *b, size_t s, struct strbuf *err)
 	return 0;
 }
 
-static int send_cmd(struct tb_side *side, uint32_t op, uint32_t round)
+static int send_cmd(struct interleave_side *side, uint32_t op, uint32_t round)
 {
-	struct tb_cmd cmd = { .magic = TB_MAGIC, .op = op, .round = round };
+	struct interleave_cmd cmd = { .magic = INTERLEAVE_MAGIC, .op = op, .round = round };
 
 	return fd_write_all(side->cmd_fd, &cmd, sizeof(cmd));
 }
 
-int tbench_round(struct timens_bench *b, size_t s, unsigned k, struct strbuf *err)
+int interleave_round(struct interleave_bench *b, size_t s, unsigned k, struct strbuf *err)
 {
-	struct tb_side *side = &b->side[s];
+	struct interleave_side *side = &b->side[s];
 	_cleanup_strbuf_ struct strbuf why = STRBUF_INIT;
 
 	if (!side->started) {
@@ -844,9 +845,9 @@ int tbench_round(struct timens_bench *b, size_t s, unsigned k, struct strbuf *er
 		return -1;
 	}
 	side->rounds = xrealloc(side->rounds, (side->nrounds + 1) * sizeof(*side->rounds));
-	if (tb_read_round(side->data_fd, k, side->res, b->ncells,
+	if (interleave_read_round(side->data_fd, k, side->res, b->ncells,
 			  round_timeout_ms(b), &why) != 0 ||
-	    tb_read_tail(side->data_fd, k, &side->rounds[side->nrounds],
+	    interleave_read_tail(side->data_fd, k, &side->rounds[side->nrounds],
 			 round_timeout_ms(b), &why) != 0) {
 		strbuf_setf(err, "the %s side, repetition %u: %s",
 			    b->side[s].spec.name, k + 1, why.buf);
@@ -857,41 +858,7 @@ int tbench_round(struct timens_bench *b, size_t s, unsigned k, struct strbuf *er
 	return 0;
 }
 
-/* splitmix64: a seeded, portable stream for the shuffled order. */
-static uint64_t order_mix(uint64_t *state)
-{
-	uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
-
-size_t tb_order_at(size_t nsides, unsigned k, size_t j, uint64_t seed)
-{
-	size_t perm[TB_ORDER_MAX];
-	uint64_t state = seed ^ ((uint64_t)k * 0xd1b54a32d192ed03ull);
-
-	if (!seed || nsides > TB_ORDER_MAX)
-		return k % 2 == 0 ? j : nsides - 1 - j;
-	/* Fisher-Yates; the bias of the modulo is below 2^-58 here. */
-	for (size_t i = 0; i < nsides; i++)
-		perm[i] = i;
-	for (size_t i = nsides - 1; i > 0; i--) {
-		size_t r = (size_t)(order_mix(&state) % (i + 1)), t = perm[i];
-
-		perm[i] = perm[r];
-		perm[r] = t;
-	}
-	return perm[j];
-}
-
-size_t tbench_side_at(const struct timens_bench *b, unsigned k, size_t j)
-{
-	return tb_order_at(b->nsides, k, j, 0);
-}
-
-int tbench_run(struct timens_bench *b, const struct tbench_hooks *h,
+int interleave_run(struct interleave_bench *b, const struct interleave_hooks *h,
 	       unsigned *done, struct strbuf *err)
 {
 	unsigned reps = b->cfg.rounds;
@@ -903,7 +870,7 @@ int tbench_run(struct timens_bench *b, const struct tbench_hooks *h,
 	*done = 0;
 	for (unsigned k = 0; k < reps && !rc && !(h->stopped && h->stopped()); k++) {
 		for (size_t j = 0; j < b->nsides && !rc; j++) {
-			size_t s = tbench_side_at(b, k, j);
+			size_t s = balanced_order_at(b->nsides, k, j, 0);
 
 			snprintf(what, sizeof(what), "repetition %u/%u, %s", k + 1,
 				 reps, b->side[s].spec.name);
@@ -911,7 +878,7 @@ int tbench_run(struct timens_bench *b, const struct tbench_hooks *h,
 			if (h->before_round)
 				rc = h->before_round(h->ctx, s, k, err);
 			if (!rc)
-				rc = tbench_round(b, s, k, err);
+				rc = interleave_round(b, s, k, err);
 		}
 		if (!rc)
 			(*done)++;
@@ -935,7 +902,7 @@ static double *copy_doubles(const double *x, size_t n)
 }
 
 static void record_cell(struct stored_run *run, const struct cell *c,
-			const struct cell_result *r, const struct tb_side *side)
+			const struct cell_result *r, const struct interleave_side *side)
 {
 	const char *cycles_unit = side->cycles_unit;
 	struct stored_cell *sc = record_add_cell(run, c->name, "ns", r->ns, r->n);
@@ -962,23 +929,23 @@ static void record_cell(struct stored_run *run, const struct cell *c,
 		record_reference(sc, r, &side->ref);
 }
 
-void tbench_record_side(const struct timens_bench *b, size_t s,
+void interleave_record_side(const struct interleave_bench *b, size_t s,
 			struct stored_run *run)
 {
 	struct run_quality q;
 
 	for (size_t i = 0; i < b->ncells; i++)
 		record_cell(run, &b->cells[i], &b->side[s].res[i], &b->side[s]);
-	tbench_side_quality(b, s, &q);
+	interleave_side_quality(b, s, &q);
 	run->quality = record_quality(&q, NULL);
 }
 
-int tbench_stop(struct timens_bench *b, struct strbuf *err)
+int interleave_stop(struct interleave_bench *b, struct strbuf *err)
 {
 	int rc = 0;
 
 	for (size_t s = 0; s < b->nsides; s++) {
-		struct tb_side *side = &b->side[s];
+		struct interleave_side *side = &b->side[s];
 		int status;
 
 		if (!side->started)
@@ -997,10 +964,10 @@ int tbench_stop(struct timens_bench *b, struct strbuf *err)
 	return rc;
 }
 
-void tbench_side_quality(const struct timens_bench *b, size_t s,
+void interleave_side_quality(const struct interleave_bench *b, size_t s,
 			 struct run_quality *q)
 {
-	const struct tb_side *side = &b->side[s];
+	const struct interleave_side *side = &b->side[s];
 
 	memset(q, 0, sizeof(*q));
 	q->core_source = side->core_source;
@@ -1011,19 +978,19 @@ void tbench_side_quality(const struct timens_bench *b, size_t s,
 	quality_summarize(q);
 }
 
-void tbench_print_quality(FILE *f, const struct timens_bench *b)
+void interleave_print_quality(FILE *f, const struct interleave_bench *b)
 {
 	for (size_t s = 0; s < b->nsides; s++) {
 		struct run_quality q;
 
 		if (!b->side[s].nrounds)
 			continue;
-		tbench_side_quality(b, (enum tb_side_id)s, &q);
+		interleave_side_quality(b, (enum interleave_side_id)s, &q);
 		quality_text_print(f, b->side[s].spec.name, &q, b->cfg.steady_tol);
 	}
 }
 
-void tbench_summarize(struct timens_bench *b)
+void interleave_summarize(struct interleave_bench *b)
 {
 	for (size_t s = 0; s < b->nsides; s++)
 		for (size_t i = 0; i < b->ncells; i++)
@@ -1031,7 +998,7 @@ void tbench_summarize(struct timens_bench *b)
 				timing_summarize(&b->side[s].res[i]);
 }
 
-void tbench_free(struct timens_bench *b)
+void interleave_free(struct interleave_bench *b)
 {
 	for (size_t s = 0; s < b->nsides; s++) {
 		if (b->side[s].started)

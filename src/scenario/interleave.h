@@ -2,8 +2,8 @@
 /*
  * The interleaving engine, behind ab, timens and exec: the same cells
  * measured by several child processes (sides), one repetition at a time,
- * the sides' repetitions interleaved. Its first use, and the one its names
- * (timens_bench, tbench_, tb_) come from:
+ * the sides' repetitions interleaved (in the order of basic/order.h). Its
+ * first use was timens's:
  *
  * Benchmarking inside a time namespace (seed 000): the same cells measured
  * by two child processes that differ only in their time namespace, one
@@ -63,40 +63,40 @@ bool timens_parse_offset(const char *s, int64_t *ns);
 /* "+10d", "-1h 30m"-like short form of an offset, for headers. */
 void timens_format_offset(int64_t ns, char *buf, size_t len);
 
-/* timens's two sides; ab has up to TB_MAX_SIDES of its own. */
-enum tb_side_id {
-	TB_HOST,
-	TB_TIMENS,
-	TB_SIDES,
+/* timens's two sides; ab has up to INTERLEAVE_MAX_SIDES of its own. */
+enum interleave_side_id {
+	INTERLEAVE_HOST,
+	INTERLEAVE_TIMENS,
+	INTERLEAVE_SIDES,
 };
 
-extern const char *const tb_side_names[TB_SIDES];
+extern const char *const interleave_side_names[INTERLEAVE_SIDES];
 
-#define TB_MAX_SIDES 8
+#define INTERLEAVE_MAX_SIDES 8
 
 /* How a side's measuring process comes to be. */
-enum tb_spawn {
-	TB_FORK,	/* a fork of the parent */
-	TB_IN_TIMENS,	/* a fork inside a new time namespace (off) */
+enum interleave_spawn {
+	INTERLEAVE_FORK,	/* a fork of the parent */
+	INTERLEAVE_IN_TIMENS,	/* a fork inside a new time namespace (off) */
 	/*
 	 * A fork that executes argv (a command prefix, then clockbench
 	 * itself), with env added to the environment; it gets its cells and
-	 * batch sizes over the pipe (tbench_worker()). For what only a new
+	 * batch sizes over the pipe (interleave_worker()). For what only a new
 	 * process image can change: another LD_PRELOAD, another C library.
 	 */
-	TB_EXEC,
+	INTERLEAVE_EXEC,
 };
 
-struct tb_side_spec {
+struct interleave_side_spec {
 	const char *name;		/* "host", "tsc", "cpu0", ... */
-	enum tb_spawn how;
+	enum interleave_spawn how;
 	int cpu;			/* pin the child here; -1: the parent's CPU */
-	char *const *argv;		/* TB_EXEC: NULL-terminated */
-	char *const *env;		/* TB_EXEC: "VAR=value" added, or NULL */
+	char *const *argv;		/* INTERLEAVE_EXEC: NULL-terminated */
+	char *const *env;		/* INTERLEAVE_EXEC: "VAR=value" added, or NULL */
 };
 
-struct tb_side {
-	struct tb_side_spec spec;	/* borrowed strings */
+struct interleave_side {
+	struct interleave_side_spec spec;	/* borrowed strings */
 	struct cell_result *res;	/* one per cell: ns, cycles, rounds */
 	double boundary_ns;		/* the child's clock-read overhead */
 	char cycles_unit[32];		/* "" when the child has no counter */
@@ -111,14 +111,14 @@ struct tb_side {
 	bool started;
 };
 
-struct timens_bench {
+struct interleave_bench {
 	const struct cell *cells;
 	size_t ncells;
 	struct timing_config cfg;	/* cfg.rounds: the repetitions */
 	unsigned long *batch_calls;	/* per cell, chosen by the parent */
 	enum cycle_request counter;
 	struct timens_offsets off;
-	struct tb_side side[TB_MAX_SIDES];
+	struct interleave_side side[INTERLEAVE_MAX_SIDES];
 	size_t nsides;
 };
 
@@ -127,48 +127,36 @@ struct timens_bench {
  * calling process, which should already be pinned to the CPU the
  * children will use. The sides are timens's host and timens.
  */
-void tbench_init(struct timens_bench *b, const struct cell *cells, size_t ncells,
+void interleave_init(struct interleave_bench *b, const struct cell *cells, size_t ncells,
 		 const struct timing_config *cfg, const struct timens_offsets *off,
 		 enum cycle_request counter);
 
-/* The same with sides of the caller's own (1 to TB_MAX_SIDES, borrowed). */
-void tbench_init_sides(struct timens_bench *b, const struct cell *cells,
+/* The same with sides of the caller's own (1 to INTERLEAVE_MAX_SIDES, borrowed). */
+void interleave_init_sides(struct interleave_bench *b, const struct cell *cells,
 		       size_t ncells, const struct timing_config *cfg,
-		       const struct tb_side_spec *sides, size_t nsides,
+		       const struct interleave_side_spec *sides, size_t nsides,
 		       enum cycle_request counter);
 
 /*
- * The TB_EXEC side's process: read the cells and settings from cmd_fd,
+ * The INTERLEAVE_EXEC side's process: read the cells and settings from cmd_fd,
  * find the cells in this process's catalog, then answer rounds like a
  * forked side. Returns the exit status (0 when told to quit).
  */
-int tbench_worker(int cmd_fd, int data_fd);
+int interleave_worker(int cmd_fd, int data_fd);
 
 /*
- * Start one side's child (TB_TIMENS through timens_spawn()) and read its
+ * Start one side's child (INTERLEAVE_TIMENS through timens_spawn()) and read its
  * hello. 0, or -1 with the reason in err (errno EPERM from timens_spawn
  * when not privileged).
  */
-int tbench_start(struct timens_bench *b, size_t s, struct strbuf *err);
+int interleave_start(struct interleave_bench *b, size_t s, struct strbuf *err);
 
 /* One repetition of every cell on side s; its samples get round number k. */
-int tbench_round(struct timens_bench *b, size_t s, unsigned k, struct strbuf *err);
+int interleave_round(struct interleave_bench *b, size_t s, unsigned k, struct strbuf *err);
 
-/*
- * The order of the sides (or exec's commands) in repetition k: side j of
- * nsides. seed 0: forwards on even repetitions, backwards on odd (A B B A
- * ...: a linear drift touches every side alike over two repetitions).
- * Otherwise each repetition a shuffle of its own, the same for the same
- * seed (a drift with the period of the ABBA order cannot line up with it).
- * Every side once per repetition either way: the order is balanced.
- */
-#define TB_ORDER_MAX 64
-size_t tb_order_at(size_t nsides, unsigned k, size_t j, uint64_t seed);
+/* The order of the sides in each repetition: basic/order.h (A B B A ...). */
 
-/* Side j of repetition k: forwards on even ones, backwards on odd (ABBA). */
-size_t tbench_side_at(const struct timens_bench *b, unsigned k, size_t j);
-
-struct tbench_hooks {
+struct interleave_hooks {
 	/*
 	 * Before side s measures repetition k (ab switches the clocksource
 	 * there): 0, or -1 with the reason in err. May be NULL.
@@ -183,7 +171,7 @@ struct tbench_hooks {
  * progress line on a terminal; *done gets the complete repetitions.
  * 0, or -1 with the reason in err.
  */
-int tbench_run(struct timens_bench *b, const struct tbench_hooks *h,
+int interleave_run(struct interleave_bench *b, const struct interleave_hooks *h,
 	       unsigned *done, struct strbuf *err);
 
 /*
@@ -191,35 +179,35 @@ int tbench_run(struct timens_bench *b, const struct tbench_hooks *h,
  * quit within a few seconds is killed. 0 when every started child exited
  * cleanly, -1 with the first problem in err.
  */
-int tbench_stop(struct timens_bench *b, struct strbuf *err);
+int interleave_stop(struct interleave_bench *b, struct strbuf *err);
 
 struct stored_run;
 /*
  * Side s's cells (ns, cycles, core cycles and rounds of every batch) and
  * quality into a begun stored run.
  */
-void tbench_record_side(const struct timens_bench *b, size_t s,
+void interleave_record_side(const struct interleave_bench *b, size_t s,
 			struct stored_run *run);
 
 struct run_quality;
 /* Side s's quality (borrowing its rounds and warm-up), summarised. */
-void tbench_side_quality(const struct timens_bench *b, size_t s,
+void interleave_side_quality(const struct interleave_bench *b, size_t s,
 			 struct run_quality *q);
 /* "# host warm-up: ..." and "# host quality: ..." for each side that ran. */
-void tbench_print_quality(FILE *f, const struct timens_bench *b);
+void interleave_print_quality(FILE *f, const struct interleave_bench *b);
 
 /* Summaries of every side's cells; call after the last round. */
-void tbench_summarize(struct timens_bench *b);
-void tbench_free(struct timens_bench *b);
+void interleave_summarize(struct interleave_bench *b);
+void interleave_free(struct interleave_bench *b);
 
 /* ---- the wire format, exposed for tests ------------------------------ */
 
-#define TB_MAGIC 0x43424e53u	/* "SNBC" */
-#define TB_VERSION 3
+#define INTERLEAVE_MAGIC 0x43424e53u	/* "SNBC" */
+#define INTERLEAVE_VERSION 3
 /* More batches than a round can produce: a bound on what the parent reads. */
-#define TB_MAX_SAMPLES (1u << 22)
+#define INTERLEAVE_MAX_SAMPLES (1u << 22)
 
-struct tb_hello {
+struct interleave_hello {
 	uint32_t magic;
 	uint32_t version;
 	uint32_t ncells;
@@ -232,7 +220,7 @@ struct tb_hello {
 	struct stored_reference ref;	/* readings: not a pointer here */
 };
 
-struct tb_frame {
+struct interleave_frame {
 	uint32_t magic;
 	uint32_t cell;
 	uint32_t round;
@@ -242,7 +230,7 @@ struct tb_frame {
 	uint64_t n;
 };
 
-struct tb_tail {
+struct interleave_tail {
 	uint32_t magic;
 	uint32_t round;
 	struct round_quality quality;
@@ -254,18 +242,18 @@ struct tb_tail {
  * expected cell and round and every value (finite, >= 0). Returns 0, or
  * -1 with the reason in err.
  */
-int tb_read_round(int fd, uint32_t round, struct cell_result *res,
+int interleave_read_round(int fd, uint32_t round, struct cell_result *res,
 		  size_t ncells, int timeout_ms, struct strbuf *err);
 
 /*
  * Read a round's tail: checks magic and round and that the figures are
  * plausible (none negative but the unknowns). 0, or -1 with err.
  */
-int tb_read_tail(int fd, uint32_t round, struct round_quality *q, int timeout_ms,
+int interleave_read_tail(int fd, uint32_t round, struct round_quality *q, int timeout_ms,
 		 struct strbuf *err);
 
 /* Read the hello; checks magic, version and ncells. 0 or -1 with err. */
-int tb_read_hello(int fd, size_t ncells, struct tb_hello *h, int timeout_ms,
+int interleave_read_hello(int fd, size_t ncells, struct interleave_hello *h, int timeout_ms,
 		  struct strbuf *err);
 
 #endif

@@ -25,6 +25,7 @@
 
 #include "scenario/exec.h"
 #include "scenario/interleave.h"
+#include "basic/order.h"
 #include "basic/progress.h"
 #include "basic/util.h"
 
@@ -294,19 +295,19 @@ static void test_machine_parsers(void **state)
 static void test_order(void **state)
 {
 	(void)state;
-	assert_int_equal(tb_order_at(2, 0, 0, 0), 0);
-	assert_int_equal(tb_order_at(2, 0, 1, 0), 1);
-	assert_int_equal(tb_order_at(2, 1, 0, 0), 1);
-	assert_int_equal(tb_order_at(2, 1, 1, 0), 0);
+	assert_int_equal(balanced_order_at(2, 0, 0, 0), 0);
+	assert_int_equal(balanced_order_at(2, 0, 1, 0), 1);
+	assert_int_equal(balanced_order_at(2, 1, 0, 0), 1);
+	assert_int_equal(balanced_order_at(2, 1, 1, 0), 0);
 	for (unsigned k = 0; k < 50; k++) {
 		bool seen[5] = { false };
 
 		for (size_t j = 0; j < 5; j++) {
-			size_t s = tb_order_at(5, k, j, 42);
+			size_t s = balanced_order_at(5, k, j, 42);
 
 			assert_true(s < 5 && !seen[s]);
 			seen[s] = true;
-			assert_int_equal(s, tb_order_at(5, k, j, 42));
+			assert_int_equal(s, balanced_order_at(5, k, j, 42));
 		}
 	}
 }

@@ -88,7 +88,7 @@ static void put_frame_core(struct wire *w, uint32_t magic, uint32_t cell,
 			   uint32_t round, uint32_t has_cycles, uint32_t has_core,
 			   const double *ns, uint64_t n)
 {
-	struct tb_frame f = { .magic = magic, .cell = cell, .round = round,
+	struct interleave_frame f = { .magic = magic, .cell = cell, .round = round,
 			      .has_cycles = has_cycles, .has_core = has_core, .n = n };
 
 	wire_put(w, &f, sizeof(f));
@@ -114,7 +114,7 @@ static int read_back(struct wire *w, uint32_t round, struct cell_result *res,
 	int rc;
 
 	close(w->fd[1]);
-	rc = tb_read_round(w->fd[0], round, res, ncells, 2000, err);
+	rc = interleave_read_round(w->fd[0], round, res, ncells, 2000, err);
 	close(w->fd[0]);
 	return rc;
 }
@@ -134,8 +134,8 @@ static void test_round_accepted(void **state)
 
 	memset(res, 0, sizeof(res));
 	wire_open(&w);
-	put_frame(&w, TB_MAGIC, 0, 3, 1, a, 3);
-	put_frame(&w, TB_MAGIC, 1, 3, 0, b, 2);
+	put_frame(&w, INTERLEAVE_MAGIC, 0, 3, 1, a, 3);
+	put_frame(&w, INTERLEAVE_MAGIC, 1, 3, 0, b, 2);
 	assert_int_equal(read_back(&w, 3, res, 2, &err), 0);
 	assert_int_equal(res[0].n, 3);
 	assert_int_equal(res[1].n, 2);
@@ -147,8 +147,8 @@ static void test_round_accepted(void **state)
 
 	/* A second round appends. */
 	wire_open(&w);
-	put_frame(&w, TB_MAGIC, 0, 4, 1, a, 1);
-	put_frame(&w, TB_MAGIC, 1, 4, 0, b, 1);
+	put_frame(&w, INTERLEAVE_MAGIC, 0, 4, 1, a, 1);
+	put_frame(&w, INTERLEAVE_MAGIC, 1, 4, 0, b, 1);
 	assert_int_equal(read_back(&w, 4, res, 2, &err), 0);
 	assert_int_equal(res[0].n, 4);
 	assert_int_equal(res[0].rounds[3], 4);
@@ -181,37 +181,37 @@ static void bad_magic(struct wire *w)
 
 static void wrong_cell(struct wire *w)
 {
-	put_frame(w, TB_MAGIC, 1, 0, 0, good, 2);
+	put_frame(w, INTERLEAVE_MAGIC, 1, 0, 0, good, 2);
 }
 
 static void wrong_round(struct wire *w)
 {
-	put_frame(w, TB_MAGIC, 0, 7, 0, good, 2);
+	put_frame(w, INTERLEAVE_MAGIC, 0, 7, 0, good, 2);
 }
 
 static void too_many(struct wire *w)
 {
-	put_frame(w, TB_MAGIC, 0, 0, 0, NULL, (uint64_t)TB_MAX_SAMPLES + 1);
+	put_frame(w, INTERLEAVE_MAGIC, 0, 0, 0, NULL, (uint64_t)INTERLEAVE_MAX_SAMPLES + 1);
 }
 
 static void no_samples(struct wire *w)
 {
-	put_frame(w, TB_MAGIC, 0, 0, 0, NULL, 0);
+	put_frame(w, INTERLEAVE_MAGIC, 0, 0, 0, NULL, 0);
 }
 
 static void bad_cycles_flag(struct wire *w)
 {
-	put_frame(w, TB_MAGIC, 0, 0, 2, good, 2);
+	put_frame(w, INTERLEAVE_MAGIC, 0, 0, 2, good, 2);
 }
 
 static void bad_core_flag(struct wire *w)
 {
-	put_frame_core(w, TB_MAGIC, 0, 0, 0, 3, good, 2);
+	put_frame_core(w, INTERLEAVE_MAGIC, 0, 0, 0, 3, good, 2);
 }
 
 static void core_not_a_number(struct wire *w)
 {
-	struct tb_frame f = { .magic = TB_MAGIC, .has_core = 1, .n = 2 };
+	struct interleave_frame f = { .magic = INTERLEAVE_MAGIC, .has_core = 1, .n = 2 };
 	const double x[] = { 10, INFINITY };
 
 	wire_put(w, &f, sizeof(f));
@@ -222,7 +222,7 @@ static void core_not_a_number(struct wire *w)
 /* Readings without core cycles: nothing they could be the readings of. */
 static void readings_without_core(struct wire *w)
 {
-	struct tb_frame f = { .magic = TB_MAGIC, .has_readings = 1, .n = 2 };
+	struct interleave_frame f = { .magic = INTERLEAVE_MAGIC, .has_readings = 1, .n = 2 };
 
 	wire_put(w, &f, sizeof(f));
 	wire_put(w, good, sizeof(good));
@@ -231,7 +231,7 @@ static void readings_without_core(struct wire *w)
 
 static void readings_not_a_number(struct wire *w)
 {
-	struct tb_frame f = { .magic = TB_MAGIC, .has_core = 1, .has_readings = 1, .n = 2 };
+	struct interleave_frame f = { .magic = INTERLEAVE_MAGIC, .has_core = 1, .has_readings = 1, .n = 2 };
 	const double x[] = { 630, NAN };
 
 	wire_put(w, &f, sizeof(f));
@@ -244,32 +244,32 @@ static void not_a_number(struct wire *w)
 {
 	const double x[] = { 10, NAN };
 
-	put_frame(w, TB_MAGIC, 0, 0, 0, x, 2);
+	put_frame(w, INTERLEAVE_MAGIC, 0, 0, 0, x, 2);
 }
 
 static void negative(struct wire *w)
 {
 	const double x[] = { -1, 3 };
 
-	put_frame(w, TB_MAGIC, 0, 0, 0, x, 2);
+	put_frame(w, INTERLEAVE_MAGIC, 0, 0, 0, x, 2);
 }
 
 static void truncated_values(struct wire *w)
 {
-	put_frame(w, TB_MAGIC, 0, 0, 0, NULL, 2);
+	put_frame(w, INTERLEAVE_MAGIC, 0, 0, 0, NULL, 2);
 	wire_put(w, good, sizeof(double));
 }
 
 static void truncated_header(struct wire *w)
 {
-	struct tb_frame f = { .magic = TB_MAGIC, .n = 2 };
+	struct interleave_frame f = { .magic = INTERLEAVE_MAGIC, .n = 2 };
 
 	wire_put(w, &f, sizeof(f) / 2);
 }
 
 static void missing_cell(struct wire *w)
 {
-	put_frame(w, TB_MAGIC, 0, 0, 0, good, 2);
+	put_frame(w, INTERLEAVE_MAGIC, 0, 0, 0, good, 2);
 }
 
 static void test_round_refused(void **state)
@@ -294,7 +294,7 @@ static void test_round_refused(void **state)
 static void test_core_cycles_and_tail(void **state)
 {
 	static const double a[] = { 88.5, 88.0 };
-	struct tb_tail t = { .magic = TB_MAGIC, .round = 2,
+	struct interleave_tail t = { .magic = INTERLEAVE_MAGIC, .round = 2,
 			     .quality = { .ghz = 4.4, .elapsed_s = 0.7, .involuntary = 3,
 					  .steal_ms = NAN, .migrations = -1 } };
 	struct round_quality q;
@@ -304,13 +304,13 @@ static void test_core_cycles_and_tail(void **state)
 
 	memset(res, 0, sizeof(res));
 	wire_open(&w);
-	put_frame_core(&w, TB_MAGIC, 0, 2, 1, 1, a, 2);
+	put_frame_core(&w, INTERLEAVE_MAGIC, 0, 2, 1, 1, a, 2);
 	wire_put(&w, &t, sizeof(t));
 	close(w.fd[1]);
-	assert_int_equal(tb_read_round(w.fd[0], 2, res, 1, 2000, &err), 0);
+	assert_int_equal(interleave_read_round(w.fd[0], 2, res, 1, 2000, &err), 0);
 	assert_non_null(res[0].core);
 	assert_true(res[0].core[1] == 88.0);
-	assert_int_equal(tb_read_tail(w.fd[0], 2, &q, 2000, &err), 0);
+	assert_int_equal(interleave_read_tail(w.fd[0], 2, &q, 2000, &err), 0);
 	assert_true(q.ghz == 4.4 && q.involuntary == 3 && q.migrations == -1);
 	close(w.fd[0]);
 	free_results(res, 1);
@@ -320,9 +320,9 @@ static void test_core_cycles_and_tail(void **state)
 	wire_put(&w, &t, sizeof(t));
 	t.quality.involuntary = -5;
 	wire_put(&w, &t, sizeof(t));
-	assert_int_equal(tb_read_tail(w.fd[0], 3, &q, 2000, &err), -1);
+	assert_int_equal(interleave_read_tail(w.fd[0], 3, &q, 2000, &err), -1);
 	assert_non_null(strstr(err.buf, "round 2, expected 3"));
-	assert_int_equal(tb_read_tail(w.fd[0], 2, &q, 2000, &err), -1);
+	assert_int_equal(interleave_read_tail(w.fd[0], 2, &q, 2000, &err), -1);
 	assert_non_null(strstr(err.buf, "implausible"));
 	close(w.fd[0]);
 	close(w.fd[1]);
@@ -337,7 +337,7 @@ static void test_round_times_out(void **state)
 	memset(res, 0, sizeof(res));
 	wire_open(&w);
 	/* The writer stays open and silent. */
-	assert_int_equal(tb_read_round(w.fd[0], 0, res, 1, 100, &err), -1);
+	assert_int_equal(interleave_read_round(w.fd[0], 0, res, 1, 100, &err), -1);
 	assert_non_null(strstr(err.buf, "no answer"));
 	close(w.fd[0]);
 	close(w.fd[1]);
@@ -346,42 +346,42 @@ static void test_round_times_out(void **state)
 
 static void test_hello_checked(void **state)
 {
-	struct tb_hello h, got;
+	struct interleave_hello h, got;
 	struct wire w;
 	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
 
 	memset(&h, 0, sizeof(h));
-	h.magic = TB_MAGIC;
-	h.version = TB_VERSION;
+	h.magic = INTERLEAVE_MAGIC;
+	h.version = INTERLEAVE_VERSION;
 	h.ncells = 3;
 	h.pid = 1234;
 	h.boundary_ns = 30.5;
 	memset(h.cycles_unit, 'x', sizeof(h.cycles_unit));	/* unterminated */
 	wire_open(&w);
 	wire_put(&w, &h, sizeof(h));
-	assert_int_equal(tb_read_hello(w.fd[0], 3, &got, 1000, &err), 0);
+	assert_int_equal(interleave_read_hello(w.fd[0], 3, &got, 1000, &err), 0);
 	assert_int_equal(strlen(got.cycles_unit), sizeof(got.cycles_unit) - 1);
 	wire_put(&w, &h, sizeof(h));
-	assert_int_equal(tb_read_hello(w.fd[0], 4, &got, 1000, &err), -1);
+	assert_int_equal(interleave_read_hello(w.fd[0], 4, &got, 1000, &err), -1);
 	assert_non_null(strstr(err.buf, "3 cells, expected 4"));
 	h.core_source = 7;
 	wire_put(&w, &h, sizeof(h));
-	assert_int_equal(tb_read_hello(w.fd[0], 3, &got, 1000, &err), -1);
+	assert_int_equal(interleave_read_hello(w.fd[0], 3, &got, 1000, &err), -1);
 	assert_non_null(strstr(err.buf, "core cycles from 7"));
 	/* The figures that make the core cycles again: checked, never a pointer. */
 	h.core_source = CORE_REFERENCE;
 	h.ref = (struct stored_reference){ .readings = (double *)&h, .reading_core = NAN };
 	wire_put(&w, &h, sizeof(h));
-	assert_int_equal(tb_read_hello(w.fd[0], 3, &got, 1000, &err), -1);
+	assert_int_equal(interleave_read_hello(w.fd[0], 3, &got, 1000, &err), -1);
 	assert_non_null(strstr(err.buf, "a reading of nan core cycles"));
 	h.ref.reading_core = 300.5;
 	wire_put(&w, &h, sizeof(h));
-	assert_int_equal(tb_read_hello(w.fd[0], 3, &got, 1000, &err), 0);
+	assert_int_equal(interleave_read_hello(w.fd[0], 3, &got, 1000, &err), 0);
 	assert_null(got.ref.readings);
 	assert_true(got.ref.reading_core == 300.5);
 	h.version = 99;
 	wire_put(&w, &h, sizeof(h));
-	assert_int_equal(tb_read_hello(w.fd[0], 3, &got, 1000, &err), -1);
+	assert_int_equal(interleave_read_hello(w.fd[0], 3, &got, 1000, &err), -1);
 	assert_non_null(strstr(err.buf, "version 99"));
 	close(w.fd[0]);
 	close(w.fd[1]);
@@ -410,26 +410,26 @@ static void quick_cfg(struct timing_config *cfg, unsigned rounds)
 	cfg->rounds = rounds;
 }
 
-static void run_side(enum tb_side_id s)
+static void run_side(enum interleave_side_id s)
 {
 	struct timens_offsets off = { 10 * 86400 * S_NS, 20 * 86400 * S_NS };
 	struct timing_config cfg;
-	struct timens_bench b;
+	struct interleave_bench b;
 	struct catalog cat;
 	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
 
 	build_cells(&cat);
 	quick_cfg(&cfg, 3);
-	tbench_init(&b, cat.cells, cat.ncells, &cfg, &off, CYCLES_REQ_AUTO);
+	interleave_init(&b, cat.cells, cat.ncells, &cfg, &off, CYCLES_REQ_AUTO);
 	assert_true(b.batch_calls[0] % CELL_UNROLL == 0 && b.batch_calls[0] > 0);
-	if (tbench_start(&b, s, &err) != 0)
+	if (interleave_start(&b, s, &err) != 0)
 		fail_msg("start: %s", err.buf);
 	assert_true(b.side[s].boundary_ns > 0);
 	for (unsigned k = 0; k < 3; k++)
-		if (tbench_round(&b, s, k, &err) != 0)
+		if (interleave_round(&b, s, k, &err) != 0)
 			fail_msg("round %u: %s", k, err.buf);
-	assert_int_equal(tbench_stop(&b, &err), 0);
-	tbench_summarize(&b);
+	assert_int_equal(interleave_stop(&b, &err), 0);
+	interleave_summarize(&b);
 	for (size_t i = 0; i < cat.ncells; i++) {
 		const struct cell_result *r = &b.side[s].res[i];
 
@@ -448,13 +448,13 @@ static void run_side(enum tb_side_id s)
 	assert_int_not_equal(b.side[s].core_source, CORE_NONE);
 	/* The other side never ran. */
 	assert_int_equal(b.side[!s].res[0].n, 0);
-	tbench_free(&b);
+	interleave_free(&b);
 	catalog_free(&cat);
 }
 
 static void test_host_side_measures(void **state)
 {
-	run_side(TB_HOST);
+	run_side(INTERLEAVE_HOST);
 }
 
 static void test_timens_side_measures(void **state)
@@ -463,7 +463,7 @@ static void test_timens_side_measures(void **state)
 
 	if (!timens_supported(&why))
 		skip();
-	run_side(TB_TIMENS);
+	run_side(INTERLEAVE_TIMENS);
 }
 
 int main(void)
