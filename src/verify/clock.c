@@ -165,12 +165,6 @@ static void fmt_ts(const struct timespec *ts, char *buf, size_t len)
 	ts_format(ts, buf, len);
 }
 
-/* How long the open point has run: how long a clock was watched. */
-static double elapsed_s(const struct verify *v)
-{
-	return (double)(verify_now_ns() - v->point_start_ns) / 1e9;
-}
-
 /* ---- interposers ------------------------------------------------------------ */
 
 /* Whether the same check passes on a context's subject: the re-run below. */
@@ -349,12 +343,12 @@ static void monotonic_point(struct verify *v, const struct subject *s, enum path
 	_cleanup_strbuf_ struct strbuf why = STRBUF_INIT;
 	_cleanup_strbuf_ struct strbuf blame = STRBUF_INIT;
 	char a[32], b[32];
-	double watched;
 
 	if (rt)
 		step_watch_begin(&w);
 	mono_run(read_subject, &r, vbudget(v), MIN_READS, &st);
-	watched = elapsed_s(v);
+	if (st.reads)
+		vwatched(v, st.seconds);
 	if (rt)
 		stepped = step_watch_end(&w, &why);
 	if (st.read_error) {
@@ -369,7 +363,7 @@ static void monotonic_point(struct verify *v, const struct subject *s, enum path
 	}
 	if (!st.backward) {
 		vpass(v, "%lu reads over %.3f s, largest backward step 0 ns", st.reads,
-		      watched);
+		      st.seconds);
 		return;
 	}
 	fmt_ts(&st.back_prev, a, sizeof(a));
@@ -384,7 +378,7 @@ static void monotonic_point(struct verify *v, const struct subject *s, enum path
 	}
 	blame_interposer(v, s, p, monotonic_recheck, &blame);
 	vfail(v, "went backwards %lu times in %lu reads over %.3f s, by up to %lld ns "
-	      "at read %lu%s", st.backward, st.reads, watched, (long long)st.max_back_ns,
+	      "at read %lu%s", st.backward, st.reads, st.seconds, (long long)st.max_back_ns,
 	      st.back_at, blame.buf);
 }
 
@@ -454,6 +448,8 @@ static void cross_cpu_point(struct verify *v, const struct subject *s, enum path
 	}
 	if (rt)
 		stepped = step_watch_end(&w, &why);
+	if (res.exchanges)
+		vwatched(v, res.seconds);
 	if (res.pin_error && verify_cpu_went_offline(res.pin_cpu, res.pin_error)) {
 		vskip(v, "CPU %d was offline when the check pinned to it (CPU hotplug "
 		      "since the run started)", res.pin_cpu);
@@ -470,7 +466,7 @@ static void cross_cpu_point(struct verify *v, const struct subject *s, enum path
 	}
 	if (!res.backward) {
 		vpass(v, "%lu reads handed round CPUs %s over %.3f s, largest backward "
-		      "step 0 ns", res.exchanges, cpulist, elapsed_s(v));
+		      "step 0 ns", res.exchanges, cpulist, res.seconds);
 		return;
 	}
 	fmt_ts(&res.back_prev, a, sizeof(a));
@@ -485,9 +481,9 @@ static void cross_cpu_point(struct verify *v, const struct subject *s, enum path
 	}
 	blame_interposer(v, s, p, cross_cpu_recheck, &blame);
 	vfail(v, "largest backward step %lld ns, from CPU %d's read to CPU %d's at "
-	      "exchange %lu (%lu of %lu reads went backwards)%s",
+	      "exchange %lu (%lu of %lu reads over %.3f s went backwards)%s",
 	      (long long)res.max_back_ns, res.back_from_cpu, res.back_to_cpu,
-	      res.back_at, res.backward, res.exchanges, blame.buf);
+	      res.back_at, res.backward, res.exchanges, res.seconds, blame.buf);
 }
 
 void verify_cross_cpu(struct verify *v)

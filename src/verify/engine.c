@@ -110,10 +110,16 @@ void mono_note(struct mono_stats *st, const struct timespec *prev,
 	}
 }
 
+static double seconds_since(uint64_t start_ns, uint64_t now_ns)
+{
+	return (double)(now_ns - start_ns) / 1e9;
+}
+
 void mono_run(vread_fn rd, void *arg, double seconds, unsigned long min_reads,
 	      struct mono_stats *st)
 {
-	uint64_t deadline = deadline_after(seconds);
+	uint64_t start = verify_now_ns(), now;
+	uint64_t deadline = start + (uint64_t)(seconds * 1e9);
 	struct timespec prev, cur;
 	int e;
 
@@ -126,14 +132,18 @@ void mono_run(vread_fn rd, void *arg, double seconds, unsigned long min_reads,
 	for (;;) {
 		if ((e = rd(arg, &cur))) {
 			st->read_error = e;
+			st->seconds = seconds_since(start, verify_now_ns());
 			return;
 		}
 		st->reads++;
 		mono_note(st, &prev, &cur);
 		prev = cur;
-		if (st->reads % DEADLINE_EVERY == 0 && st->reads >= min_reads &&
-		    verify_now_ns() >= deadline)
+		if (st->reads % DEADLINE_EVERY || st->reads < min_reads)
+			continue;
+		if ((now = verify_now_ns()) >= deadline) {
+			st->seconds = seconds_since(start, now);
 			return;
+		}
 	}
 }
 
@@ -418,8 +428,9 @@ struct xcpu_shared {
 	_Atomic unsigned long turn;	/* whose read is next: turn % ncpus */
 	atomic_bool stop;
 	atomic_uint ready;		/* threads pinned and waiting */
-	uint64_t deadline;
 	/* Written only by the token holder: */
+	uint64_t start_ns;		/* before the first read */
+	uint64_t deadline;		/* counted from start_ns */
 	struct timespec last;
 	int last_cpu;
 	bool have_last;
@@ -468,10 +479,18 @@ static bool xcpu_take_turn(struct xcpu_shared *sh, int cpu)
 	const struct xcpu_config *cfg = sh->cfg;
 	struct xcpu_result *res = sh->res;
 	struct timespec now;
+	uint64_t now_ns;
 	int e;
 
+	/* The watch starts with the first read, once every thread is pinned
+	 * and waiting: thread creation is no part of it. */
+	if (!res->exchanges) {
+		sh->start_ns = verify_now_ns();
+		sh->deadline = sh->start_ns + (uint64_t)(cfg->seconds * 1e9);
+	}
 	if ((e = cfg->read(cfg->arg, &now))) {
 		res->read_error = e;
+		res->seconds = seconds_since(sh->start_ns, verify_now_ns());
 		return false;
 	}
 	if (sh->have_last && ts_cmp(&now, &sh->last) < 0) {
@@ -491,9 +510,14 @@ static bool xcpu_take_turn(struct xcpu_shared *sh, int cpu)
 	sh->last_cpu = cpu;
 	sh->have_last = true;
 	res->exchanges++;
-	if (cfg->max_exchanges && res->exchanges >= cfg->max_exchanges)
+	if (cfg->max_exchanges && res->exchanges >= cfg->max_exchanges) {
+		res->seconds = seconds_since(sh->start_ns, verify_now_ns());
 		return false;
-	return !(res->exchanges % DEADLINE_EVERY == 0 && verify_now_ns() >= sh->deadline);
+	}
+	if (res->exchanges % DEADLINE_EVERY || (now_ns = verify_now_ns()) < sh->deadline)
+		return true;
+	res->seconds = seconds_since(sh->start_ns, now_ns);
+	return false;
 }
 
 static void *xcpu_thread_main(void *p)
@@ -543,7 +567,6 @@ int xcpu_run(const struct xcpu_config *cfg, struct xcpu_result *res)
 	atomic_init(&sh.stop, false);
 	threads = xcalloc(cfg->ncpus, sizeof(*threads));
 	atomic_init(&sh.ready, 0);
-	sh.deadline = deadline_after(cfg->seconds);
 	for (; started < cfg->ncpus; started++) {
 		threads[started].sh = &sh;
 		threads[started].idx = started;

@@ -147,8 +147,10 @@ struct verify {
 	enum vtimed cur_timed;
 	bool group_destructive;			/* the group being walked */
 	unsigned held_back;	/* destructive points skipped: no --destructive */
-	/* How long the clock watchers' points that ran actually took. */
+	/* The watches the clock watchers' points reported (vwatched): how
+	 * long the reads that test the group's property ran, per group. */
 	double watched_min_s[VT_COUNT], watched_max_s[VT_COUNT];
+	double watched_total_s[VT_COUNT];
 	unsigned watched_n[VT_COUNT];
 
 	/* output */
@@ -161,6 +163,8 @@ struct verify {
 	char *diag;				/* lines of the open point */
 	size_t diag_len, diag_cap;
 	uint64_t point_start_ns;
+	double point_watch_s;			/* the open point's vwatched() */
+	bool point_watched;
 };
 
 /*
@@ -173,12 +177,20 @@ void vpass(struct verify *v, const char *fmt, ...) _printf_(2, 3);
 void vfail(struct verify *v, const char *fmt, ...) _printf_(2, 3);
 void vskip(struct verify *v, const char *fmt, ...) _printf_(2, 3);
 void verror(struct verify *v, const char *fmt, ...) _printf_(2, 3);
-/* A known kernel bug, named in the message: reported, not a failure. */
+/* An expected failure: the message says what was seen and why it is
+ * expected (what verify read, not a cause it did not test). */
 void vxfail(struct verify *v, const char *fmt, ...) _printf_(2, 3);
 /* A diagnostic line of the open point, printed before its result. */
 void vdiag(struct verify *v, const char *fmt, ...) _printf_(2, 3);
 /* Seconds the open time-based point may take. */
 double vbudget(const struct verify *v);
+/*
+ * How long the open point's reads that test its group's property ran (a
+ * monotonic point's reads, not the re-check of libc's own function after
+ * a failure): what the watch lines and JSON's watched report. Calls add
+ * up, for a point that watches in several loops.
+ */
+void vwatched(struct verify *v, double seconds);
 
 /*
  * Set up the calls of a context (catalog, vDSO entry points, the fault
@@ -313,6 +325,8 @@ struct mono_stats {
 	struct timespec back_prev, back_cur;	/* the largest step */
 	unsigned long back_at;		/* its later read, counted from 1 */
 	int read_error;
+	double seconds;			/* from before the first read to after
+					 * the last: how long the clock was watched */
 };
 
 /* Note one consecutive pair (prev then cur) in st; cur is read st->reads. */
@@ -401,6 +415,8 @@ struct xcpu_result {
 	int read_error;
 	int pin_error;			/* errno of sched_setaffinity */
 	int pin_cpu;
+	double seconds;			/* from before the first read to after the
+					 * last (0 when none was made) */
 };
 
 int xcpu_run(const struct xcpu_config *cfg, struct xcpu_result *res);

@@ -50,7 +50,7 @@ results() { grep -E '^(not )?ok [0-9]+ ' <<<"$1"; }
 	[ "$status" -eq 0 ]
 	# How long it took is printed above, not bounded: a timing goal is a
 	# benchmark's (25 s here, 30 under ASan beside other suites).
-	grep -qE '^# each clock is watched [0-9]+ ms by monotonic/\*, [0-9]+ ms by cross-cpu/\*' <<<"$output"
+	grep -qE '^# each clock is watched for a step back [0-9]+ ms by monotonic/\*, [0-9]+ ms by cross-cpu/\*$' <<<"$output"
 	[ "${lines[0]}" = "TAP version 13" ]
 	[[ "${lines[1]}" =~ ^1\.\.([0-9]+)$ ]]
 	planned=${BASH_REMATCH[1]}
@@ -640,7 +640,7 @@ EOF
 	run v --check bracket --check cross-cpu --duration 1
 	[ "$status" -eq 0 ]
 	[[ "$output" =~ \#\ ([0-9]+)\ time-based\ checks\ share\ --duration\ 1\ s ]]
-	[[ "$output" =~ \#\ each\ clock\ is\ watched\ ([0-9]+)\ ms\ by\ cross-cpu/\* ]]
+	[[ "$output" =~ \#\ each\ clock\ is\ watched\ for\ a\ step\ back\ ([0-9]+)\ ms\ by\ cross-cpu/\* ]]
 	share_ms=${BASH_REMATCH[1]}
 	# 1 s over 62 checks: a cross-cpu check watches a share of it, and at
 	# least that (its deadline). How far past it a check ends is no bound
@@ -667,28 +667,71 @@ EOF
 	[ "${#lines[@]}" -eq 3 ]
 }
 
-@test "the header and the summary say how long each clock was watched, against inconsistency-check's 10 s" {
-	run v --check 'monotonic/clock-gettime-monotonic/vdso' --check 'cross-cpu/clock-gettime-monotonic/vdso' --duration 1
+@test "the header and the summary say how long each clock was watched, against inconsistency-check's 10 s for the groups that watch as it does" {
+	run v --check 'monotonic/clock-gettime-monotonic/vdso' --check 'cross-cpu/clock-gettime-monotonic/vdso' --check 'raw-skew/*/vdso' --duration 1
 	echo "$output"
 	[ "$status" -eq 0 ]
-	grep -qxE '# each clock is watched [0-9]+ ms by monotonic/\*, [0-9]+ ms by cross-cpu/\*' <<<"$output"
-	grep -qxE "# the longest of these watches is [0-9.]+ % of the 10 s inconsistency-check watches each clock by default \(--long watches as long\)" <<<"$output"
+	grep -qxE '# each clock is watched for a step back [0-9]+ ms by monotonic/\*, [0-9]+ ms by cross-cpu/\*' <<<"$output"
+	grep -qxE "# against the 10 s inconsistency-check watches each clock by default: monotonic/\* [0-9.]+ %, cross-cpu/\* [0-9.]+ % \(--long watches as long\)" <<<"$output"
+	# raw-skew fits a rate: no step-back watch, no share of the selftest's.
+	grep -qxE "# raw-skew/\* fits MONOTONIC's rate against MONOTONIC_RAW from [0-9]+ ms of samples a check" <<<"$output"
+	! grep -E 'watched.*raw-skew|against.*raw-skew' <<<"$output"
 	# The summary, just before the totals: what the watches took.
-	[[ "${lines[-2]}" =~ ^\#\ each\ clock\ was\ watched\ ([0-9]+)(-[0-9]+)?\ ms\ by\ monotonic/\*,\ [0-9]+(-[0-9]+)?\ ms\ by\ cross-cpu/\*\;\ the\ longest\ is\ [0-9.]+\ %\ of\ inconsistency-check\'s\ 10\ s$ ]]
-	[ "${BASH_REMATCH[1]}" -ge 300 ]
+	[[ "${lines[-4]}" =~ ^\#\ counting\ only\ the\ reads\ that\ test\ it,\ each\ clock\ was\ watched\ for\ a\ step\ back\ ([0-9]+)\ ms\ by\ monotonic/\*,\ ([0-9]+)\ ms\ by\ cross-cpu/\*$ ]]
+	mono_ms=${BASH_REMATCH[1]} xcpu_ms=${BASH_REMATCH[2]}
+	[[ "${lines[-3]}" =~ ^\#\ against\ inconsistency-check\'s\ 10\ s:\ monotonic/\*\ [0-9.]+\ %,\ cross-cpu/\*\ [0-9.]+\ %$ ]]
+	[[ "${lines[-2]}" =~ ^\#\ raw-skew/\*\ fitted\ MONOTONIC\'s\ rate\ against\ MONOTONIC_RAW\ from\ samples\ spanning\ ([0-9]+)\ ms\ a\ check$ ]]
+	skew_ms=${BASH_REMATCH[1]}
 	[[ "${lines[-1]}" == "# Totals: "* ]]
+	# The figures are the ones the points' own lines give.
+	[[ "$output" =~ ok\ [0-9]+\ monotonic/clock-gettime-monotonic/vdso:\ [0-9]+\ reads\ over\ ([0-9.]+)\ s, ]]
+	[ "$(awk -v s="${BASH_REMATCH[1]}" 'BEGIN { printf "%.0f", s * 1000 }')" -eq "$mono_ms" ]
+	[[ "$output" =~ ok\ [0-9]+\ cross-cpu/clock-gettime-monotonic/vdso:\ [0-9]+\ reads\ handed\ round\ CPUs\ [0-9,]+\ over\ ([0-9.]+)\ s, ]]
+	[ "$(awk -v s="${BASH_REMATCH[1]}" 'BEGIN { printf "%.0f", s * 1000 }')" -eq "$xcpu_ms" ]
+	[[ "$output" =~ ok\ [0-9]+\ raw-skew/clock-gettime-monotonic/vdso:\ MONOTONIC\ ran\ [-+0-9.]+\ ppm\ against\ MONOTONIC_RAW\ over\ ([0-9.]+)\ s, ]]
+	[ "$(awk -v s="${BASH_REMATCH[1]}" 'BEGIN { printf "%.0f", s * 1000 }')" -eq "$skew_ms" ]
 	# Skipped checks watched nothing: no summary.
 	run v --check 'clocksource-switch/*/vdso'
 	! grep -q 'was watched' <<<"$output"
-	# JSON: the same figures.
-	run v --format json --check 'monotonic/clock-gettime-monotonic/vdso' --duration 0.5
-	jq -e '.inconsistency_check_watch_s == 10 and .watched.monotonic.checks == 1 and .watched.monotonic.min_s >= 0.4 and ((.watched.monotonic.max_s - .checks[0].elapsed_s) | fabs) < 0.01' <<<"$output"
+	# JSON: a group's figures are its points' watched_s (the minimum, the
+	# maximum and their sum), each at least the point's share of --duration.
+	run v --format json --check 'monotonic/clock-gettime-monotonic/*' --check 'cross-cpu/clock-gettime-monotonic/*' --duration 0.5
+	[ "$status" -eq 0 ]
+	jq -e '.inconsistency_check_watch_s == 10 and ([.watched[] | .vs_inconsistency_check and .watches_for == "step back"] | all)' <<<"$output"
+	for g in monotonic cross-cpu; do
+		jq -e --arg g "$g" '[.checks[] | select(.name | startswith($g + "/")) | .watched_s] as $w
+			| .watched[$g] as $s | ($w | length) == 3 and $s.checks == 3
+			and $s.min_s == ($w | min) and $s.max_s == ($w | max)
+			and (($s.total_s - ($w | add)) | fabs) < 1e-9
+			and ($w | min) >= 0.25 / 3' <<<"$output"
+	done
+	# A point's watch is the time its own line states, and not more than it took.
+	jq -e '[.checks[] | (.message | capture("over (?<s>[0-9.]+) s").s | tonumber) as $m
+		| (($m - .watched_s) | fabs) <= 0.0005 and .watched_s <= .elapsed_s] | all' <<<"$output"
 	# --long: as long as the selftest.
 	run v --long --check 'monotonic/clock-gettime-monotonic/syscall'
 	echo "$output"
 	[ "$status" -eq 0 ]
-	grep -qx "# the longest of these watches is as long as the 10 s inconsistency-check watches each clock by default" <<<"$output"
-	[[ "${lines[-2]}" =~ ^\#\ each\ clock\ was\ watched\ 1[0-9]{4}\ ms\ by\ monotonic/\*\;\ the\ longest\ is\ as\ long\ as\ inconsistency-check\'s\ 10\ s$ ]]
+	grep -qx "# against the 10 s inconsistency-check watches each clock by default: monotonic/\* 100.0 %" <<<"$output"
+	[[ "${lines[-3]}" =~ ^\#\ counting\ only\ the\ reads\ that\ test\ it,\ each\ clock\ was\ watched\ for\ a\ step\ back\ 1[0-9]{4}\ ms\ by\ monotonic/\*$ ]]
+	[[ "${lines[-2]}" =~ ^\#\ against\ inconsistency-check\'s\ 10\ s:\ monotonic/\*\ 1[0-9]{2}\.[0-9]\ %$ ]]
+}
+
+@test "a failing libc point's watch is its own reads, not the re-check of libc's own function" {
+	lib=$CLOCKBENCH_PRELOAD_CLOCK_BACK
+	[ -f "$lib" ]
+	! ldd "$CLOCKBENCH" | grep -q libasan ||
+		skip "a sanitizer build: its runtime must come first in LD_PRELOAD"
+	LD_PRELOAD=$lib run v --format json --check 'monotonic/clock-gettime-monotonic/libc' --check 'cross-cpu/clock-gettime-monotonic/libc' --duration 0.2
+	[ "$status" -eq 1 ]
+	# Each point watched 0.1 s (its share), then re-checked libc's own
+	# clock_gettime for as long again: the point took both, its watch is one.
+	jq -e '[.checks[] | select(.result == "fail") | .message | test("libc.s own clock_gettime\\(\\) passes the same check")] | length == 2 and all' <<<"$output"
+	jq -e '[.checks[] | (.message | capture("over (?<s>[0-9.]+) s").s | tonumber) as $m
+		| (($m - .watched_s) | fabs) <= 0.0005 and .watched_s >= 0.1
+		and .elapsed_s >= .watched_s + 0.1] | all' <<<"$output"
+	jq -e '.watched.monotonic.max_s == .checks[0].watched_s
+		and .watched["cross-cpu"].max_s == .checks[1].watched_s' <<<"$output"
 }
 
 @test "help and man name the options and exit statuses" {
