@@ -228,11 +228,37 @@ static bool coarse_step_agrees(int64_t res_ns, int64_t step_ns, struct strbuf *w
 /* Steps of a high-resolution clock are read costs, far below a tick. */
 #define FINE_STEP_LIMIT_NS 100000
 
+/*
+ * A step of a clock that moves between ticks: at least floor_ns (what
+ * floor names: the reported resolution, or the API's unit), far below a
+ * tick. below says why a finer step is wrong.
+ */
+static bool fine_step_agrees(int64_t floor_ns, int64_t step_ns, const char *floor,
+			     const char *below, struct strbuf *why)
+{
+	int64_t limit = floor_ns > FINE_STEP_LIMIT_NS ? floor_ns : FINE_STEP_LIMIT_NS;
+
+	if (step_ns >= floor_ns && step_ns <= limit) {
+		strbuf_setf(why, "the finest step seen between two reads is %lld ns: "
+			    "not below %s (%lld ns), not above %lld ns (a clock that moves "
+			    "between ticks)", (long long)step_ns, floor, (long long)floor_ns,
+			    (long long)limit);
+		return true;
+	}
+	if (step_ns < floor_ns)
+		strbuf_setf(why, "the finest step seen between two reads, %lld ns, is "
+			    "below %lld ns (%s: %s)", (long long)step_ns,
+			    (long long)floor_ns, floor, below);
+	else
+		strbuf_setf(why, "the finest step seen between two reads, %lld ns, is "
+			    "above %lld ns (a clock with a fine resolution moves between "
+			    "ticks)", (long long)step_ns, (long long)limit);
+	return false;
+}
+
 bool granularity_agrees(int64_t res_ns, int64_t step_ns, enum clock_kind kind,
 			struct strbuf *why)
 {
-	int64_t limit;
-
 	if (res_ns <= 0) {
 		strbuf_setf(why, "the reported resolution %lld ns is not positive",
 			    (long long)res_ns);
@@ -240,21 +266,15 @@ bool granularity_agrees(int64_t res_ns, int64_t step_ns, enum clock_kind kind,
 	}
 	if (kind == CLOCK_KIND_COARSE)
 		return coarse_step_agrees(res_ns, step_ns, why);
-	limit = res_ns > FINE_STEP_LIMIT_NS ? res_ns : FINE_STEP_LIMIT_NS;
-	if (step_ns >= res_ns && step_ns <= limit) {
-		strbuf_setf(why, "the finest step seen between two reads is %lld ns: "
-			    "not below the reported resolution (%lld ns), not above %lld ns "
-			    "(a clock that moves between ticks)", (long long)step_ns,
-			    (long long)res_ns, (long long)limit);
-		return true;
-	}
-	strbuf_setf(why, "the finest step seen between two reads, %lld ns, is %s "
-		    "%lld ns (%s)", (long long)step_ns, step_ns < res_ns ? "below" : "above",
-		    (long long)(step_ns < res_ns ? res_ns : limit),
-		    step_ns < res_ns ? "the reported resolution: the clock moved by less "
-		    "than it says it can" : "a clock with a fine resolution moves between "
-		    "ticks");
-	return false;
+	return fine_step_agrees(res_ns, step_ns, "the reported resolution",
+				"the clock moved by less than it says it can", why);
+}
+
+bool unit_step_agrees(int64_t unit_ns, int64_t step_ns, const char *unit,
+		      struct strbuf *why)
+{
+	return fine_step_agrees(unit_ns, step_ns, unit, "no two times it gives differ "
+				"by less", why);
 }
 
 /* ---- rates ------------------------------------------------------------------- */

@@ -364,6 +364,14 @@ bool gran_step_is_read_cost(const struct gran_stats *st);
  */
 bool granularity_agrees(int64_t res_ns, int64_t step_ns, enum clock_kind kind,
 			struct strbuf *why);
+/*
+ * The same for an API that gives the time in a unit coarser than the
+ * clock's (gettimeofday's microsecond): the step must be at least the
+ * unit, named unit ("gettimeofday's unit"), and far less than a tick.
+ * Such a step is the unit's, which says nothing of the clock's own.
+ */
+bool unit_step_agrees(int64_t unit_ns, int64_t step_ns, const char *unit,
+		      struct strbuf *why);
 
 /*
  * REALTIME minus MONOTONIC, read as MONOTONIC, REALTIME, MONOTONIC: only a

@@ -385,6 +385,25 @@ static void test_granularity_agrees(void **state)
 			    "clock steps");
 }
 
+/* gettimeofday's microsecond is its unit, named so, not a resolution. */
+static void test_unit_step_agrees(void **state)
+{
+	_cleanup_strbuf_ struct strbuf why = STRBUF_INIT;
+
+	assert_true(unit_step_agrees(1000, 1000, "gettimeofday's unit", &why));
+	assert_string_equal(why.buf, "the finest step seen between two reads is 1000 ns: "
+			    "not below gettimeofday's unit (1000 ns), not above 100000 ns "
+			    "(a clock that moves between ticks)");
+	assert_null(strstr(why.buf, "resolution"));
+	assert_true(unit_step_agrees(1000, 3000, "gettimeofday's unit", &why));
+	assert_false(unit_step_agrees(1000, 500, "gettimeofday's unit", &why));
+	assert_string_equal(why.buf, "the finest step seen between two reads, 500 ns, is "
+			    "below 1000 ns (gettimeofday's unit: no two times it gives "
+			    "differ by less)");
+	assert_false(unit_step_agrees(1000, 4000000, "gettimeofday's unit", &why));
+	assert_non_null(strstr(why.buf, "is above 100000 ns"));
+}
+
 /* Counts, not times: which of the step and a read's cost the step is. */
 static void test_gran_step_is_read_cost(void **state)
 {
@@ -1015,6 +1034,7 @@ int main(void)
 		cmocka_unit_test(test_mono_run_reports_its_watch),
 		cmocka_unit_test(test_gran_run),
 		cmocka_unit_test(test_granularity_agrees),
+		cmocka_unit_test(test_unit_step_agrees),
 		cmocka_unit_test(test_gran_step_is_read_cost),
 		cmocka_unit_test(test_rt_offset),
 		cmocka_unit_test(test_step_watch),
