@@ -361,6 +361,34 @@ int rate_measure(vread_fn ref, void *ref_arg, vread_fn clk, void *clk_arg,
 	return 0;
 }
 
+/* ---- threads side by side ------------------------------------------------------ */
+
+/* Spans that only touch (one ends as the other starts) do not overlap. */
+static bool spans_overlap(const struct thread_span *a, const struct thread_span *b)
+{
+	return a->start_ns < b->end_ns && b->start_ns < a->end_ns;
+}
+
+void span_overlap(const struct thread_span *s, size_t n, struct span_overlap *o)
+{
+	memset(o, 0, sizeof(*o));
+	for (size_t i = 0; i < n; i++) {
+		bool any = false;
+		unsigned open = 0;
+
+		/* The most spans open at once are open at one of their starts. */
+		for (size_t j = 0; j < n; j++) {
+			if (j != i && spans_overlap(&s[i], &s[j]))
+				any = true;
+			if (s[j].start_ns <= s[i].start_ns && s[i].start_ns < s[j].end_ns)
+				open++;
+		}
+		o->overlapping += any;
+		if (open > o->most_at_once)
+			o->most_at_once = open;
+	}
+}
+
 /* ---- REALTIME steps ----------------------------------------------------------- */
 
 void rt_offset_from(int64_t mono1_ns, int64_t real_ns, int64_t mono2_ns,

@@ -457,6 +457,23 @@ void rate_fit_samples(const struct rate_sample *s, size_t n, struct rate_fit *fi
 int rate_measure(vread_fn ref, void *ref_arg, vread_fn clk, void *clk_arg,
 		 double seconds, struct rate_fit *fit);
 
+/*
+ * Threads that ran side by side: each one's span, from before its first
+ * call to after its last (verify's own clock), and how they overlapped:
+ * how many spans overlap another's, and the most spans open at one
+ * instant. Open is not running: a thread preempted mid-span still counts.
+ */
+struct thread_span {
+	uint64_t start_ns, end_ns;
+};
+
+struct span_overlap {
+	unsigned overlapping;		/* spans that overlap at least one other */
+	unsigned most_at_once;		/* the most open at one instant */
+};
+
+void span_overlap(const struct thread_span *s, size_t n, struct span_overlap *o);
+
 /* ABI cases: what a path must do with a bad argument. */
 enum abi_expect {
 	ABI_EXPECT_OK,		/* the call succeeds */

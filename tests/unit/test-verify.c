@@ -632,6 +632,37 @@ static void test_rate_measure(void **state)
 	assert_true(fabs(fit.ppm) < 1.0);
 }
 
+/* ---- threads side by side ------------------------------------------------------------ */
+
+static void test_span_overlap(void **state)
+{
+	/* One after another: none overlaps; touching is not overlapping. */
+	struct thread_span serial[3] = { { 0, 10 }, { 10, 20 }, { 25, 30 } };
+	/* Two pairs, apart: every span overlaps one other, two at once. */
+	struct thread_span pairs[4] = { { 0, 10 }, { 5, 15 }, { 100, 110 }, { 105, 120 } };
+	/* All contain the instant 50 (the last start): all four at once. */
+	struct thread_span all[4] = { { 0, 60 }, { 20, 51 }, { 50, 90 }, { 10, 200 } };
+	/* A long span under three short ones that do not meet. */
+	struct thread_span nested[4] = { { 0, 100 }, { 10, 20 }, { 30, 40 }, { 50, 60 } };
+	struct span_overlap o;
+
+	span_overlap(serial, 3, &o);
+	assert_int_equal(o.overlapping, 0);
+	assert_int_equal(o.most_at_once, 1);
+	span_overlap(pairs, 4, &o);
+	assert_int_equal(o.overlapping, 4);
+	assert_int_equal(o.most_at_once, 2);
+	span_overlap(all, 4, &o);
+	assert_int_equal(o.overlapping, 4);
+	assert_int_equal(o.most_at_once, 4);
+	span_overlap(nested, 4, &o);
+	assert_int_equal(o.overlapping, 4);
+	assert_int_equal(o.most_at_once, 2);
+	span_overlap(serial, 1, &o);
+	assert_int_equal(o.overlapping, 0);
+	assert_int_equal(o.most_at_once, 1);
+}
+
 /* ---- the watch lines ---------------------------------------------------------------- */
 
 /* Four watchers as verify has them: two that watch for a step back as
@@ -1044,6 +1075,7 @@ int main(void)
 		cmocka_unit_test(test_xcpu_pinned_monotonic),
 		cmocka_unit_test(test_rate_fit),
 		cmocka_unit_test(test_rate_measure),
+		cmocka_unit_test(test_span_overlap),
 		cmocka_unit_test(test_watched_lines),
 		cmocka_unit_test(test_watch_plan_lines),
 		cmocka_unit_test(test_watched_json),
