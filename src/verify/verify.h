@@ -492,6 +492,10 @@ struct abi_outcome {
 	struct vres res;
 	int sig;
 	int status;
+	/* What clock_gettime or clock_getres wrote through a valid pointer
+	 * when it succeeded (the resolution it claimed). */
+	bool wrote_ts;
+	struct timespec ts;
 };
 
 /* The kinds of pointer argument the ABI checks pass. */
@@ -543,6 +547,26 @@ void abi_expect_format(enum path p, enum abi_expect expect, int expect_err,
 		       char *buf, size_t len);
 void abi_outcome_format(enum path p, const struct abi_outcome *o, char *buf,
 			size_t len);
+
+/* ---- background ----------------------------------------------------------- */
+
+/*
+ * A kernel change behind behaviour verify observes, from the table the
+ * project keeps (verify/background.c): read, never tested by verify.
+ */
+struct verify_background {
+	const char *topic;	/* the key a check looks it up by */
+	const char *commit;	/* the kernel commit, abbreviated */
+	const char *subject;	/* its subject line */
+	const char *release;	/* the first release with it */
+	const char *what;	/* what it does, as the project read it */
+};
+
+/* The entry of topic, or NULL. */
+const struct verify_background *verify_background(const char *topic);
+/* Append "background, not tested by verify: since kernel commit ..." to
+ * out (nothing when topic has no entry). */
+void verify_background_text(const char *topic, struct strbuf *out);
 
 /* ---- the check groups --------------------------------------------------- */
 

@@ -771,18 +771,39 @@ static void test_watched_json(void **state)
 	json_decref(p);
 }
 
+/* ---- background ------------------------------------------------------------------------ */
+
+/* A kernel change is cited from the project's table, marked as background. */
+static void test_background(void **state)
+{
+	const struct verify_background *b = verify_background("vdso-getres-aux");
+	_cleanup_strbuf_ struct strbuf text = STRBUF_INIT;
+
+	assert_non_null(b);
+	assert_string_equal(b->commit, "cd3557a7618b");
+	verify_background_text("vdso-getres-aux", &text);
+	assert_ptr_equal(strstr(text.buf, "background, not tested by verify: since kernel "
+				"commit cd3557a7618b (\"vdso/gettimeofday: Add support for "
+				"auxiliary clocks\", v6.17), the vDSO's clock_getres "),
+			 text.buf);
+	assert_null(verify_background("no-such-topic"));
+	strbuf_reset(&text);
+	verify_background_text("no-such-topic", &text);
+	assert_string_equal(text.buf, "");
+}
+
 /* ---- ABI judgement -------------------------------------------------------------------- */
 
 static struct abi_outcome returned(long ret, int err)
 {
-	struct abi_outcome o = { ABI_RETURNED, { ret, ret < 0, err }, 0, 0 };
+	struct abi_outcome o = { .kind = ABI_RETURNED, .res = { ret, ret < 0, err } };
 
 	return o;
 }
 
 static struct abi_outcome signaled(int sig)
 {
-	struct abi_outcome o = { ABI_SIGNALED, { 0, false, 0 }, sig, 0 };
+	struct abi_outcome o = { .kind = ABI_SIGNALED, .sig = sig };
 
 	return o;
 }
@@ -793,7 +814,7 @@ static void test_abi_outcome(void **state)
 	struct abi_outcome sys_efault = returned(-1, EFAULT);
 	struct abi_outcome segv = signaled(SIGSEGV);
 	struct abi_outcome ok = returned(0, 0);
-	struct abi_outcome lost = { ABI_LOST, { 0, false, 0 }, 0, 1 };
+	struct abi_outcome lost = { .kind = ABI_LOST, .status = 1 };
 
 	/* The vDSO: -EFAULT or a crash; never -1. */
 	assert_true(abi_outcome_ok(PATH_VDSO, ABI_EXPECT_EFAULT, 0, &vdso_efault));
@@ -1079,6 +1100,7 @@ int main(void)
 		cmocka_unit_test(test_watched_lines),
 		cmocka_unit_test(test_watch_plan_lines),
 		cmocka_unit_test(test_watched_json),
+		cmocka_unit_test(test_background),
 		cmocka_unit_test(test_abi_outcome),
 		cmocka_unit_test(test_abi_format),
 		cmocka_unit_test(test_abi_pointer_combinations),
