@@ -627,6 +627,47 @@ static void step_point(struct verify *v, const struct subject *s, enum path p,
 /* gettimeofday gives CLOCK_REALTIME in whole microseconds. */
 #define GETTIMEOFDAY_UNIT_NS 1000
 
+/* Pairs of reads lattice_run makes: a few ms through the vDSO. */
+#define LATTICE_PAIRS 20000
+
+/*
+ * The finest step seen (step_ns) was a read's cost: look for the clock's
+ * own step in pairs of reads spaced by spins of varying length (see
+ * lattice_run); the text goes on out.
+ */
+static void read_cost_step(struct reader *r, int64_t step_ns, struct strbuf *out)
+{
+	struct lattice l;
+	int e = lattice_run(read_subject, r, LATTICE_PAIRS, &l);
+
+	strbuf_addf(out, "the cost of a read; ");
+	if (e) {
+		strbuf_addf(out, "its pairs of reads failed with %s, so the clock steps "
+			    "by at most %lld ns (a finer step is not measured)",
+			    errno_name(e), (long long)step_ns);
+		return;
+	}
+	strbuf_addf(out, "read in %d pairs with spins of varying length between "
+		    "them, ", LATTICE_PAIRS);
+	if (l.found)
+		strbuf_addf(out, "%.2f %% of the %lu steps under %d ns were within %.1f "
+			    "ns of a multiple of %.1f ns (%u multiples seen), so the clock "
+			    "steps by about %.1f ns", l.share * 100, l.deltas,
+			    LATTICE_HIST_NS, LATTICE_TOLERANCE_NS, l.step_ns, l.multiples,
+			    l.step_ns);
+	else if (l.step_ns > 0)
+		strbuf_addf(out, "its %lu steps under %d ns lay near multiples of %.1f ns, "
+			    "but only %u multiples held enough of them to tell, so the clock "
+			    "steps by at most %lld ns (a finer step is not measured)",
+			    l.deltas, LATTICE_HIST_NS, l.step_ns, l.multiples,
+			    (long long)step_ns);
+	else
+		strbuf_addf(out, "its %lu steps under %d ns lay on no lattice of %.0f ns "
+			    "or more, so the clock steps by at most %lld ns (a finer step "
+			    "is not measured)", l.deltas, LATTICE_HIST_NS, LATTICE_MIN_NS,
+			    (long long)step_ns);
+}
+
 /*
  * The step of the clock gettimeofday gives, which its microseconds hide:
  * CLOCK_REALTIME read back to back through clock_gettime on path p. The
@@ -659,8 +700,7 @@ static void realtime_own_step(struct verify *v, enum path p, struct strbuf *out)
 		    "at the least, ", pn, gran_step_is_read_cost(&st) ? "" : "only ",
 		    st.steps, st.reads - 1, (long long)st.min_step_ns);
 	if (gran_step_is_read_cost(&st))
-		strbuf_addf(out, "the cost of a read, so the clock steps by at most %lld "
-			    "ns (a finer step is not measured)", (long long)st.min_step_ns);
+		read_cost_step(&r, st.min_step_ns, out);
 	else
 		strbuf_addf(out, "so %lld ns is the clock's own step",
 			    (long long)st.min_step_ns);

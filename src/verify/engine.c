@@ -193,6 +193,110 @@ bool gran_step_is_read_cost(const struct gran_stats *st)
 	return st->reads > 1 && st->steps * 2 > st->reads - 1;
 }
 
+/* ---- the step of a clock that moves on every read --------------------------------- */
+
+#define LATTICE_MAX_NS 100.0
+#define LATTICE_SCAN_NS 0.002	/* finer than 1 ns over the 100 multiples of 4096 ns */
+#define LATTICE_SHARE 0.99
+#define LATTICE_MULTIPLE_SHARE 0.005
+#define LATTICE_MIN_MULTIPLES 4
+
+/* The differences within LATTICE_TOLERANCE_NS of a multiple of q. Whole
+ * ns truncate both times, so k steps of exactly q ns differ by kq within
+ * 1 ns; a clock's steps that vary by a fraction of a ns (kvm-clock's,
+ * from the TSC scaled) need the half ns more. */
+static unsigned long lattice_within(const unsigned long *hist, const size_t *bins,
+				    size_t nbins, double q)
+{
+	unsigned long within = 0;
+
+	for (size_t i = 0; i < nbins; i++) {
+		double d = (double)bins[i], k = floor(d / q + 0.5);
+
+		if (k >= 1 && fabs(d - k * q) <= LATTICE_TOLERANCE_NS)
+			within += hist[bins[i]];
+	}
+	return within;
+}
+
+/* The multiples of q that hold at least LATTICE_MULTIPLE_SHARE of total. */
+static unsigned lattice_multiples(const unsigned long *hist, size_t len, double q,
+				  unsigned long total)
+{
+	unsigned n = 0;
+
+	for (double k = 1; k * q + LATTICE_TOLERANCE_NS < (double)len; k++) {
+		unsigned long held = 0;
+
+		for (long d = (long)ceil(k * q - LATTICE_TOLERANCE_NS);
+		     d <= (long)floor(k * q + LATTICE_TOLERANCE_NS); d++)
+			held += d > 0 ? hist[d] : 0;
+		n += (double)held >= LATTICE_MULTIPLE_SHARE * (double)total;
+	}
+	return n;
+}
+
+void lattice_fit(const unsigned long *hist, size_t len, struct lattice *out)
+{
+	size_t *bins = xcalloc(len, sizeof(*bins)), nbins = 0;
+	double hi = 0, lo = 0;
+
+	memset(out, 0, sizeof(*out));
+	for (size_t d = 1; d < len; d++)
+		if (hist[d]) {
+			bins[nbins++] = d;
+			out->deltas += hist[d];
+		}
+	/* The widest passing spacing, and the run of spacings that pass with
+	 * it: its middle is the estimate. */
+	for (double q = LATTICE_MAX_NS; q >= LATTICE_MIN_NS && out->deltas; q -= LATTICE_SCAN_NS) {
+		bool pass = (double)lattice_within(hist, bins, nbins, q) >=
+			    LATTICE_SHARE * (double)out->deltas;
+
+		if (pass && !hi)
+			hi = q;
+		if (pass)
+			lo = q;
+		else if (hi)
+			break;
+	}
+	if (hi) {
+		out->step_ns = (hi + lo) / 2;
+		out->share = (double)lattice_within(hist, bins, nbins, out->step_ns) /
+			     (double)out->deltas;
+		out->multiples = lattice_multiples(hist, len, out->step_ns, out->deltas);
+		out->found = out->multiples >= LATTICE_MIN_MULTIPLES;
+	}
+	free(bins);
+}
+
+int lattice_run(vread_fn rd, void *arg, unsigned long pairs, struct lattice *out)
+{
+	unsigned long *hist = xcalloc(LATTICE_HIST_NS, sizeof(*hist));
+	static volatile unsigned spin;
+	int e = 0;
+
+	for (unsigned long i = 0; i < pairs && !e; i++) {
+		struct timespec a, b;
+		int64_t d;
+
+		if ((e = rd(arg, &a)))
+			break;
+		/* 0 to 255 stores: the pair's spacing spreads over a few hundred ns. */
+		for (unsigned long j = 0; j < i % 256; j++)
+			spin++;
+		if ((e = rd(arg, &b)))
+			break;
+		d = ts_ns(&b) - ts_ns(&a);
+		if (d > 0 && d < LATTICE_HIST_NS)
+			hist[d]++;
+	}
+	if (!e)
+		lattice_fit(hist, LATTICE_HIST_NS, out);
+	free(hist);
+	return e;
+}
+
 /*
  * A coarse clock moves when the timekeeper accumulates whole ticks: its
  * steps are whole multiples of the resolution (NTP changes a tick by 500

@@ -356,6 +356,34 @@ void gran_run(vread_fn rd, void *arg, double min_s, double max_s,
 bool gran_step_is_read_cost(const struct gran_stats *st);
 
 /*
+ * The step of a clock that moves on every read (its finest step seen is a
+ * read's cost): pairs of reads spaced by spins of varying length, so that
+ * the time between them spreads over tens of ns. A clock that steps by q
+ * ns gives differences within LATTICE_TOLERANCE_NS of multiples of q
+ * whatever the spacing; a finer clock's spread over every ns.
+ */
+#define LATTICE_HIST_NS 4096
+#define LATTICE_TOLERANCE_NS 1.5
+/* Within 1.5 ns of a multiple of 5 ns are 3 ns in 5: a clock that moves
+ * by the ns spreads 60 % of its differences there, far from 99 %. */
+#define LATTICE_MIN_NS 5.0
+
+struct lattice {
+	unsigned long deltas;	/* differences counted (0 < d < LATTICE_HIST_NS) */
+	bool found;
+	double step_ns;		/* the spacing, when found */
+	double share;		/* of the differences near a multiple of it */
+	unsigned multiples;	/* multiples holding at least 0.5 % of them */
+};
+
+/* The widest lattice, of LATTICE_MIN_NS to 100 ns, that 99 % of the
+ * differences (hist[d]: how many were d ns) lie near, with at least four
+ * multiples populated. */
+void lattice_fit(const unsigned long *hist, size_t len, struct lattice *out);
+/* pairs pairs of reads; returns 0 or the errno of a failed read. */
+int lattice_run(vread_fn rd, void *arg, unsigned long pairs, struct lattice *out);
+
+/*
  * Whether an observed smallest step agrees with the reported resolution:
  * a coarse clock steps by whole ticks (multiples of the resolution within
  * 10 %, at most 4 ticks); any other clock steps by at least its resolution

@@ -370,7 +370,16 @@ EOF
 	moved=${BASH_REMATCH[4]} reads=${BASH_REMATCH[5]} step=${BASH_REMATCH[6]}
 	# Which of a read's cost and the clock's step that is, by the counts.
 	if [ $((moved * 2)) -gt "$reads" ]; then
-		[[ "$output" == *"by $step ns at the least, the cost of a read, so the clock steps by at most $step ns (a finer step is not measured)"$'\n'* ]]
+		# Every read moved: the step is a read's cost, and the clock's own
+		# is looked for in pairs of reads spaced by spins of varying length.
+		pairs="by $step ns at the least, the cost of a read; read in 20000 pairs with spins of varying length between them, "
+		if [[ "$output" =~ ${pairs}[0-9.]+\ %\ of\ the\ [0-9]+\ steps\ under\ 4096\ ns\ were\ within\ 1.5\ ns\ of\ a\ multiple\ of\ ([0-9.]+)\ ns\ \(([0-9]+)\ multiples\ seen\),\ so\ the\ clock\ steps\ by\ about\ ([0-9.]+)\ ns$'\n' ]]; then
+			# A read's cost is whole steps of the clock: no finer than one.
+			[ "${BASH_REMATCH[1]}" = "${BASH_REMATCH[3]}" ] && [ "${BASH_REMATCH[2]}" -ge 4 ]
+			awk -v q="${BASH_REMATCH[1]}" -v s="$step" 'BEGIN { exit !(q >= 5 && q <= s + 1.5) }'
+		else
+			[[ "$output" =~ ${pairs}(its\ [0-9]+\ steps\ under\ 4096\ ns\ lay\ near\ multiples\ of\ [0-9.]+\ ns,\ but\ only\ [0-3]\ multiples\ held\ enough\ of\ them\ to\ tell|its\ [0-9]+\ steps\ under\ 4096\ ns\ lay\ on\ no\ lattice\ of\ 5\ ns\ or\ more),\ so\ the\ clock\ steps\ by\ at\ most\ $step\ ns\ \(a\ finer\ step\ is\ not\ measured\)$'\n' ]]
+		fi
 	else
 		[[ "$output" == *"by $step ns at the least, so $step ns is the clock's own step"$'\n'* ]]
 	fi

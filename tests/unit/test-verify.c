@@ -404,6 +404,60 @@ static void test_unit_step_agrees(void **state)
 	assert_non_null(strstr(why.buf, "is above 100000 ns"));
 }
 
+/* A clock that steps by step_ns, read in pairs step_ns * 2 to 30 apart:
+ * the differences as whole ns truncate them. */
+static void fill_quantized(unsigned long *hist, double step_ns, double phase)
+{
+	for (int i = 0; i < 4000; i++) {
+		double a = phase + i * 0.37, gap = 20 + (i % 280);
+		long ta = (long)(floor(a / step_ns) * step_ns);
+		long tb = (long)(floor((a + gap) / step_ns) * step_ns);
+
+		hist[tb - ta]++;
+	}
+}
+
+static void test_lattice_fit(void **state)
+{
+	unsigned long *hist = calloc(LATTICE_HIST_NS, sizeof(*hist));
+	struct lattice l;
+
+	/* kvm-clock here: about 10.02 ns a step. */
+	fill_quantized(hist, 10.02, 0.3);
+	lattice_fit(hist, LATTICE_HIST_NS, &l);
+	assert_true(l.found);
+	assert_true(fabs(l.step_ns - 10.02) < 0.1);
+	assert_true(l.share >= 0.99);
+	assert_true(l.multiples >= 20);
+	assert_int_equal(l.deltas, 4000);
+	/* A clock that moves by the ns: every difference from 20 to 299. */
+	memset(hist, 0, LATTICE_HIST_NS * sizeof(*hist));
+	for (int d = 20; d < 300; d++)
+		hist[d] = 10;
+	lattice_fit(hist, LATTICE_HIST_NS, &l);
+	assert_false(l.found);
+	assert_true(l.step_ns == 0);
+	/* A step finer than the lattices it looks for: not found either. */
+	memset(hist, 0, LATTICE_HIST_NS * sizeof(*hist));
+	fill_quantized(hist, 2.5, 0.1);
+	lattice_fit(hist, LATTICE_HIST_NS, &l);
+	assert_false(l.found);
+	/* Two tight read costs, 20 and 30 ns, on a fine clock: they fit a 10 ns
+	 * lattice, but two multiples cannot tell it from a quantized clock. */
+	memset(hist, 0, LATTICE_HIST_NS * sizeof(*hist));
+	hist[20] = hist[21] = hist[30] = hist[31] = 1000;
+	lattice_fit(hist, LATTICE_HIST_NS, &l);
+	assert_false(l.found);
+	assert_true(l.step_ns > 0);
+	assert_int_equal(l.multiples, 2);
+	/* Nothing counted. */
+	memset(hist, 0, LATTICE_HIST_NS * sizeof(*hist));
+	lattice_fit(hist, LATTICE_HIST_NS, &l);
+	assert_false(l.found);
+	assert_int_equal(l.deltas, 0);
+	free(hist);
+}
+
 /* Counts, not times: which of the step and a read's cost the step is. */
 static void test_gran_step_is_read_cost(void **state)
 {
@@ -1087,6 +1141,7 @@ int main(void)
 		cmocka_unit_test(test_gran_run),
 		cmocka_unit_test(test_granularity_agrees),
 		cmocka_unit_test(test_unit_step_agrees),
+		cmocka_unit_test(test_lattice_fit),
 		cmocka_unit_test(test_gran_step_is_read_cost),
 		cmocka_unit_test(test_rt_offset),
 		cmocka_unit_test(test_step_watch),
