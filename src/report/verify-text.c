@@ -10,43 +10,122 @@
 
 /* ---- TAP ------------------------------------------------------------------- */
 
-/* "1.2 % of": how a watch compares with inconsistency-check's default. */
-static void watch_vs_selftest(double seconds, double long_watch, char *buf,
-			      size_t len)
+/* "140" or "167-168": a watch, or the shortest and longest, in ms. */
+static void range_ms(double min_s, double max_s, char *buf, size_t len)
+{
+	long lo = (long)(min_s * 1e3 + 0.5), hi = (long)(max_s * 1e3 + 0.5);
+
+	if (lo == hi)
+		snprintf(buf, len, "%ld", lo);
+	else
+		snprintf(buf, len, "%ld-%ld", lo, hi);
+}
+
+/* "1.4 %": a watch as a share of inconsistency-check's. */
+static void share_text(double seconds, double long_watch, char *buf, size_t len)
 {
 	double pct = seconds / long_watch * 100;
 
-	if (seconds >= long_watch * 0.999)
-		snprintf(buf, len, "as long as");
-	else
-		snprintf(buf, len, "%.*f %% of", pct < 1 ? 2 : 1, pct);
+	snprintf(buf, len, "%.*f %%", pct < 1 ? 2 : 1, pct);
 }
 
-/* "# each clock is watched 116 ms by monotonic/..., 139 ms by cross-cpu/..." */
-static void print_watch_times(FILE *f, const struct verify_report *r)
+/* Whether a watch of this kind is in the plan (planned) or reported. */
+static bool watch_counts(const struct verify_watch *w, bool planned,
+			 enum verify_watch_kind kind)
 {
-	double longest = 0, total = r->timed_total_s;
-	char vs[32];
+	return w->kind == kind && (planned ? w->planned : w->ran) > 0;
+}
+
+/* "140 ms by monotonic/..., 167-168 ms by cross-cpu/...": the watches for a
+ * step back, planned (each group's budget) or reported; false: none. */
+static bool print_step_back_watches(FILE *f, const struct verify_report *r,
+				    bool planned, const char *lead)
+{
+	char ms[48];
 	bool any = false;
 
 	for (size_t i = 0; i < r->nwatch; i++) {
 		const struct verify_watch *w = &r->watch[i];
 
-		if (!w->planned)
+		if (!watch_counts(w, planned, VERIFY_WATCH_STEP_BACK))
 			continue;
-		fprintf(f, "%s %.0f ms by %s/*", any ? "," : "# each clock is watched",
-			w->budget_s * 1e3, w->group);
-		if (w->budget_s > longest)
-			longest = w->budget_s;
+		if (planned)
+			range_ms(w->budget_s, w->budget_s, ms, sizeof(ms));
+		else
+			range_ms(w->min_s, w->max_s, ms, sizeof(ms));
+		fprintf(f, "%s %s ms by %s/*", any ? "," : lead, ms, w->group);
 		any = true;
 	}
-	if (any) {
-		watch_vs_selftest(longest, r->long_watch_s, vs, sizeof(vs));
-		fprintf(f, "\n# the longest of these watches is %s the %.0f s "
-			"inconsistency-check watches each clock by default%s\n", vs,
-			r->long_watch_s, r->long_run ? "" :
-			" (--long watches as long)");
+	if (any)
+		fputc('\n', f);
+	return any;
+}
+
+/* "monotonic/... 1.4 %, cross-cpu/... at most 1.7 %": only the groups whose
+ * watch is the kind inconsistency-check makes; false: none. */
+static bool print_selftest_shares(FILE *f, const struct verify_report *r,
+				  bool planned, const char *lead)
+{
+	char pct[32], ms_lo[16], ms_hi[16];
+	bool any = false;
+
+	for (size_t i = 0; i < r->nwatch; i++) {
+		const struct verify_watch *w = &r->watch[i];
+		double s = planned ? w->budget_s : w->max_s;
+		bool range;
+
+		if (!w->vs_inconsistency_check ||
+		    !watch_counts(w, planned, VERIFY_WATCH_STEP_BACK))
+			continue;
+		range_ms(w->min_s, w->min_s, ms_lo, sizeof(ms_lo));
+		range_ms(w->max_s, w->max_s, ms_hi, sizeof(ms_hi));
+		range = !planned && !streq(ms_lo, ms_hi);
+		share_text(s, r->long_watch_s, pct, sizeof(pct));
+		fprintf(f, "%s %s/* %s%s", any ? "," : lead, w->group,
+			range ? "at most " : "", pct);
+		any = true;
 	}
+	return any;
+}
+
+/* "raw-skew/... fits MONOTONIC's rate ... from 333 ms of samples a check". */
+static void print_rate_watches(FILE *f, const struct verify_report *r, bool planned)
+{
+	char ms[48];
+
+	for (size_t i = 0; i < r->nwatch; i++) {
+		const struct verify_watch *w = &r->watch[i];
+
+		if (!watch_counts(w, planned, VERIFY_WATCH_RATE))
+			continue;
+		if (planned) {
+			range_ms(w->budget_s, w->budget_s, ms, sizeof(ms));
+			fprintf(f, "# %s/* fits MONOTONIC's rate against MONOTONIC_RAW "
+				"from %s ms of samples a check\n", w->group, ms);
+		} else {
+			range_ms(w->min_s, w->max_s, ms, sizeof(ms));
+			fprintf(f, "# %s/* fitted MONOTONIC's rate against MONOTONIC_RAW "
+				"from samples spanning %s ms a check\n", w->group, ms);
+		}
+	}
+}
+
+/*
+ * "# each clock is watched for a step back 140 ms by monotonic/..., ...",
+ * then what share that is of inconsistency-check's watch, for the groups
+ * that watch as it does, then the rate fits: the plan.
+ */
+static void print_watch_times(FILE *f, const struct verify_report *r)
+{
+	double total = r->timed_total_s;
+	char lead[128];
+
+	print_step_back_watches(f, r, true, "# each clock is watched for a step back");
+	snprintf(lead, sizeof(lead), "# against the %.0f s inconsistency-check watches "
+		 "each clock by default:", r->long_watch_s);
+	if (print_selftest_shares(f, r, true, lead))
+		fprintf(f, "%s\n", r->long_run ? "" : " (--long watches as long)");
+	print_rate_watches(f, r, true);
 	if (r->long_run && total < 120)
 		fprintf(f, "# --long: the time-based checks take about %.0f s\n", total);
 	else if (r->long_run)
@@ -124,39 +203,26 @@ void verify_text_point(FILE *f, size_t n, const char *name, enum verify_result r
 	fflush(f);
 }
 
-/* "# each clock was watched 115-117 ms by monotonic/..., ...": what the
- * watchers' points that ran took, against inconsistency-check's watch. */
+/* After the run: the watches the points reported, against
+ * inconsistency-check's where comparable, and the rate fits' spans. */
 void verify_text_watched(FILE *f, const struct verify_report *r)
 {
-	double longest = 0;
-	char vs[32];
-	bool any = false;
+	char lead[128];
 
-	for (size_t i = 0; i < r->nwatch; i++) {
-		const struct verify_watch *w = &r->watch[i];
-
-		if (!w->ran)
-			continue;
-		fprintf(f, "%s %.0f", any ? "," : "# each clock was watched",
-			w->min_s * 1e3);
-		if ((long)(w->max_s * 1e3 + 0.5) != (long)(w->min_s * 1e3 + 0.5))
-			fprintf(f, "-%.0f", w->max_s * 1e3);
-		fprintf(f, " ms by %s/*", w->group);
-		if (w->max_s > longest)
-			longest = w->max_s;
-		any = true;
-	}
-	if (!any)
-		return;
-	watch_vs_selftest(longest, r->long_watch_s, vs, sizeof(vs));
-	fprintf(f, "; the longest is %s inconsistency-check's %.0f s\n", vs,
-		r->long_watch_s);
+	print_step_back_watches(f, r, false, "# counting only the reads that test "
+				"it, each clock was watched for a step back");
+	snprintf(lead, sizeof(lead), "# against inconsistency-check's %.0f s:",
+		 r->long_watch_s);
+	if (print_selftest_shares(f, r, false, lead))
+		fputc('\n', f);
+	print_rate_watches(f, r, false);
 }
 
 /* ---- JSON ------------------------------------------------------------------ */
 
 json_t *verify_json_point(size_t n, const char *name, enum verify_result res,
-			  const char *msg, const char *diag, double elapsed_s)
+			  const char *msg, const char *diag, double elapsed_s,
+			  double watched_s)
 {
 	static const char *const names[] = { "pass", "fail", "skip", "error", "xfail" };
 	json_t *details = json_array();
@@ -168,25 +234,34 @@ json_t *verify_json_point(size_t n, const char *name, enum verify_result res,
 		json_array_append_new(details, json_stringn(p, (size_t)(nl - p)));
 		p = nl + 1;
 	}
-	return json_pack("{s:I, s:s, s:s, s:s, s:o, s:f}", "n", (json_int_t)n,
-			 "name", name, "result", names[res], "message", msg,
-			 "details", details, "elapsed_s", elapsed_s);
+	json_t *o = json_pack("{s:I, s:s, s:s, s:s, s:o, s:f}", "n", (json_int_t)n,
+			      "name", name, "result", names[res], "message", msg,
+			      "details", details, "elapsed_s", elapsed_s);
+
+	/* The reads that test the group's property: elapsed_s may hold more. */
+	if (watched_s >= 0)
+		json_object_set_new(o, "watched_s", json_real(watched_s));
+	return o;
 }
 
-/* {"monotonic": {"min_s": .., "max_s": ..}, ...}: the same, for JSON. */
+/* {"monotonic": {"min_s": .., "max_s": .., "total_s": .., ...}, ...}: the
+ * points' watched_s per group, what the watch lines print. */
 static json_t *watched_to_json(const struct verify_report *r)
 {
+	static const char *const kinds[] = {
+		[VERIFY_WATCH_STEP_BACK] = "step back", [VERIFY_WATCH_RATE] = "rate",
+	};
 	json_t *o = json_object();
 
 	for (size_t i = 0; i < r->nwatch; i++) {
 		const struct verify_watch *w = &r->watch[i];
 
 		if (w->ran)
-			json_object_set_new(o, w->group,
-					    json_pack("{s:f, s:f, s:i}", "min_s",
-						      w->min_s, "max_s",
-						      w->max_s, "checks",
-						      (int)w->ran));
+			json_object_set_new(o, w->group, json_pack(
+				"{s:f, s:f, s:f, s:i, s:s, s:b}", "min_s", w->min_s,
+				"max_s", w->max_s, "total_s", w->total_s,
+				"checks", (int)w->ran, "watches_for", kinds[w->kind],
+				"vs_inconsistency_check", w->vs_inconsistency_check));
 	}
 	return o;
 }

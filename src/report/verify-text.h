@@ -24,13 +24,28 @@
 enum verify_result { VRESULT_PASS, VRESULT_FAIL, VRESULT_SKIP, VRESULT_ERROR,
 		     VRESULT_XFAIL };
 
-/* A group of checks that watches a clock for a while. */
+/* What a watching group's reads test. */
+enum verify_watch_kind {
+	VERIFY_WATCH_STEP_BACK,		/* that the clock never goes back */
+	VERIFY_WATCH_RATE,		/* MONOTONIC's rate against MONOTONIC_RAW */
+};
+
+/*
+ * A group of checks that watches a clock for a while. Its watches are
+ * the time its reads that test the property ran, as each point reported
+ * it: not the whole point (which may re-check libc's own function).
+ */
 struct verify_watch {
 	const char *group;		/* "monotonic" */
+	enum verify_watch_kind kind;
+	/* A watch inconsistency-check's default 10 s compares with: one
+	 * clock watched for a step back, nothing else changed. */
+	bool vs_inconsistency_check;
 	unsigned planned;		/* its points in the plan */
-	double budget_s;		/* each one's watch */
-	unsigned ran;			/* its points that ran */
-	double min_s, max_s;		/* what they took */
+	double budget_s;		/* each one's planned watch */
+	unsigned ran;			/* its points that reported a watch */
+	double min_s, max_s;		/* the shortest and longest watch */
+	double total_s;			/* their sum */
 };
 
 /* A group of checks, as the JSON document lists them. */
@@ -62,12 +77,15 @@ void verify_text_header(FILE *f, const struct verify_report *r);
 void verify_text_point(FILE *f, size_t n, const char *name, enum verify_result res,
 		       const char *msg, const char *diag);
 
-/* "# each clock was watched 115-117 ms by monotonic/..., ...", after the run. */
+/* "# each clock was watched for a step back 115-117 ms by monotonic/..., ...",
+ * after the run: the watches the points reported. */
 void verify_text_watched(FILE *f, const struct verify_report *r);
 
-/* A point as the JSON document lists it. */
+/* A point as the JSON document lists it; watched_s < 0: it reported no
+ * watch (see struct verify_watch). */
 json_t *verify_json_point(size_t n, const char *name, enum verify_result res,
-			  const char *msg, const char *diag, double elapsed_s);
+			  const char *msg, const char *diag, double elapsed_s,
+			  double watched_s);
 
 /*
  * The document: the points (as verify_json_point made them), the totals,

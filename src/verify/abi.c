@@ -249,7 +249,31 @@ static void *make_ptr(enum abi_ptr kind, size_t size, void *valid)
 	}
 }
 
-static struct vres call_case(const struct verify *v, const struct abi_case *c)
+/* What the child sends back: the call's outcome, and what a clock call
+ * wrote through a valid pointer. */
+struct case_report {
+	struct vres res;
+	bool wrote_ts;
+	struct timespec ts;
+};
+
+/* A clock call through a valid pointer, which the report carries back. */
+static struct vres clock_case(const struct verify *v, const struct abi_case *c,
+			      void *arg, struct case_report *rep)
+{
+	struct timespec *ts = arg;
+	struct vres r = c->api == API_CLOCK_GETTIME ? vcall_gettime(v, c->path, c->id, ts) :
+			vcall_getres(v, c->path, c->id, ts);
+
+	if (!r.failed && c->ptr[0] == ABI_PTR_VALID) {
+		rep->wrote_ts = true;
+		rep->ts = *ts;
+	}
+	return r;
+}
+
+static struct vres call_case(const struct verify *v, const struct abi_case *c,
+			     struct case_report *rep)
 {
 	static _Alignas(16) char valid[ABI_MAX_ARGS][64];
 	void *a[ABI_MAX_ARGS];
@@ -259,9 +283,8 @@ static struct vres call_case(const struct verify *v, const struct abi_case *c)
 		a[i] = make_ptr(c->ptr[i], arg_size(c->api, i), valid[i]);
 	switch (c->api) {
 	case API_CLOCK_GETTIME:
-		return vcall_gettime(v, c->path, c->id, a[0]);
 	case API_CLOCK_GETRES:
-		return vcall_getres(v, c->path, c->id, a[0]);
+		return clock_case(v, c, a[0], rep);
 	case API_GETTIMEOFDAY:
 		return vcall_gettimeofday(v, c->path, a[0], a[1]);
 	case API_TIME:
@@ -284,7 +307,7 @@ static _noreturn_ void child_main(const struct verify *v, const struct abi_case 
 				  int fd)
 {
 	struct rlimit no_core = { 0, 0 };
-	struct vres r;
+	struct case_report rep;
 
 	/* A crash is the expected outcome of some cases: no core file, and
 	 * the default action rather than a sanitizer's handler. */
@@ -292,14 +315,16 @@ static _noreturn_ void child_main(const struct verify *v, const struct abi_case 
 	setrlimit(RLIMIT_CORE, &no_core);
 	signal(SIGSEGV, SIG_DFL);
 	signal(SIGBUS, SIG_DFL);
-	r = call_case(v, c);
-	(void)!write(fd, &r, sizeof(r));
+	memset(&rep, 0, sizeof(rep));
+	rep.res = call_case(v, c, &rep);
+	(void)!write(fd, &rep, sizeof(rep));
 	_exit(0);
 }
 
 static int run_case(const struct verify *v, const struct abi_case *c,
 		    struct abi_outcome *o, struct strbuf *err)
 {
+	struct case_report rep;
 	struct pollfd pfd;
 	int fds[2], status;
 	ssize_t n = 0;
@@ -325,16 +350,19 @@ static int run_case(const struct verify *v, const struct abi_case *c,
 	close(fds[1]);
 	pfd = (struct pollfd){ fds[0], POLLIN, 0 };
 	if (poll(&pfd, 1, CHILD_TIMEOUT_MS) > 0)
-		n = read(fds[0], &o->res, sizeof(o->res));
+		n = read(fds[0], &rep, sizeof(rep));
 	else
 		kill(pid, SIGKILL);
 	close(fds[0]);
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
 	o->status = status;
-	if (n == (ssize_t)sizeof(o->res))
+	if (n == (ssize_t)sizeof(rep)) {
 		o->kind = ABI_RETURNED;
-	else if (WIFSIGNALED(status)) {
+		o->res = rep.res;
+		o->wrote_ts = rep.wrote_ts;
+		o->ts = rep.ts;
+	} else if (WIFSIGNALED(status)) {
 		o->kind = ABI_SIGNALED;
 		o->sig = WTERMSIG(status);
 	} else {
@@ -538,18 +566,21 @@ static void other_pointer_cases(struct verify *v)
 struct bad_id {
 	clockid_t id;
 	const char *name;
+	const char *note;	/* said after the expectation */
 };
 
 static void invalid_id_cases(struct verify *v)
 {
 	static const struct bad_id ids[] = {
-		{ -1, "minus-1" },
-		{ INT_MIN, "int-min" },
-		{ INT_MAX, "int-max" },
-		{ 10, "10" },		/* CLOCK_SGI_CYCLE, removed */
-		{ 12, "12" },		/* one past CLOCK_TAI */
-		{ 24, "24" },		/* one past the auxiliary clocks */
-		{ 1000000, "1000000" },
+		{ -1, "minus-1", "" },
+		{ INT_MIN, "int-min", "" },
+		{ INT_MAX, "int-max", "" },
+		{ 10, "10", "" },		/* CLOCK_SGI_CYCLE, removed */
+		{ 12, "12", "" },		/* one past CLOCK_TAI */
+		/* Whatever a kernel does with the auxiliary ids (abi/.../aux-*),
+		 * every path must reject the first past them. */
+		{ 24, "24", " (the first id past the auxiliary clocks, 16 to 23)" },
+		{ 1000000, "1000000", "" },
 	};
 	static const enum api apis[] = { API_CLOCK_GETTIME, API_CLOCK_GETRES };
 
@@ -567,7 +598,7 @@ static void invalid_id_cases(struct verify *v)
 						    with_null ? "-null" : "", catalog_paths[p]) ||
 					    !path_ready(v, apis[a], p))
 						continue;
-					judge_case(v, &c, "");
+					judge_case(v, &c, ids[i].note);
 				}
 			}
 		}
@@ -591,20 +622,17 @@ static void invalid_flags_cases(struct verify *v)
 }
 
 /*
- * Auxiliary clocks (CLOCK_AUX, ids 16 to 23, Linux 6.17 on) exist only
- * when the kernel has them and one is enabled; older kernels reject the
- * ids. Either way the vDSO and libc must answer as the raw syscall does.
+ * Auxiliary clocks (CLOCK_AUX): ids 16 to 23. Whether the syscall takes
+ * them depends on the kernel (CONFIG_POSIX_AUX_CLOCKS, and the clock being
+ * enabled); whatever it does, the vDSO and libc must answer as it does.
+ * Id 24, the first past them, is one every path must reject: the invalid
+ * ids' walk has it.
  */
 #define CLOCK_AUX_FIRST 16
-#define CLOCK_AUX_LAST_ID 23
+#define CLOCK_AUX_LAST 23
 
-/*
- * The vDSO's clock_getres has answered 1 ns for every auxiliary id since
- * Linux 6.17 (commit cd3557a7618b), even when the syscall rejects the id:
- * lib/vdso/gettimeofday.c returns aux_clock_resolution_ns() without the
- * CONFIG_POSIX_AUX_CLOCKS and "clock enabled" checks that do_aux() makes
- * for clock_gettime.
- */
+/* A path succeeded for an id the syscall rejects with EINVAL: what the
+ * expected failure (see aux_mismatch) is made of. */
 static bool aux_getres_quirk(const struct abi_case *c, const struct vres *ref,
 			     const struct abi_outcome *o)
 {
@@ -638,32 +666,51 @@ static const struct aux_config *aux_config(void)
 	return &c;
 }
 
-/* The vDSO answers an id the syscall rejects: an expected failure when the
- * kernel's config has no auxiliary clocks (or cannot be read to tell). */
-static void aux_getres_mismatch(struct verify *v, const char *got)
+/* "vdso's clock_getres() gave 0 (1 ns)": what the path did, as observed. */
+static void aux_observed(const struct abi_case *c, const struct abi_outcome *o,
+			 struct strbuf *out)
 {
-	static const char bug[] = "the vDSO's clock_getres succeeds (returns %s) for "
-		"an auxiliary clock id the syscall rejects with EINVAL: since v6.17, "
-		"lib/vdso/gettimeofday.c answers auxiliary ids with "
-		"aux_clock_resolution_ns() without the CONFIG_POSIX_AUX_CLOCKS check "
-		"do_aux() makes";
-	const struct aux_config *c = aux_config();
-	char what[400];
+	char got[96];
 
-	snprintf(what, sizeof(what), bug, got);
-	switch (c->state) {
+	abi_outcome_format(c->path, o, got, sizeof(got));
+	strbuf_addf(out, "%s's %s() gave %s", catalog_paths[c->path],
+		    catalog_apis[c->api].name, got);
+	if (o->kind == ABI_RETURNED && o->wrote_ts)
+		strbuf_addf(out, " and %s %lld ns", c->api == API_CLOCK_GETRES ?
+			    "a resolution of" : "a time of", (long long)ts_ns(&o->ts));
+}
+
+/*
+ * The path answers an id the syscall rejects. Expected while the kernel's
+ * config has CONFIG_POSIX_AUX_CLOCKS off (or cannot be read to tell); a
+ * failure with it on. The kernel change behind it is background, cited.
+ */
+static void aux_mismatch(struct verify *v, const struct abi_case *c,
+			 const struct abi_outcome *o, const char *ref)
+{
+	const struct aux_config *cfg = aux_config();
+	_cleanup_strbuf_ struct strbuf what = STRBUF_INIT;
+	_cleanup_strbuf_ struct strbuf bg = STRBUF_INIT;
+
+	aux_observed(c, o, &what);
+	strbuf_addf(&what, " for id %d, which the syscall rejects: %s", (int)c->id, ref);
+	verify_background_text("vdso-getres-aux", &bg);
+	if (c->path == PATH_LIBC)
+		strbuf_addf(&bg, " (whether libc's goes through the vDSO's is not tested)");
+	switch (cfg->state) {
 	case AUX_CONFIG_OFF:
-		vxfail(v, "known kernel bug with CONFIG_POSIX_AUX_CLOCKS off (not set in "
-		       "%s): %s", c->source, what);
+		vxfail(v, "%s; expected while CONFIG_POSIX_AUX_CLOCKS is off, as %s says "
+		       "(with it on, this fails); %s", what.buf, cfg->source, bg.buf);
 		break;
 	case AUX_CONFIG_UNREAD:
-		vxfail(v, "known kernel bug when CONFIG_POSIX_AUX_CLOCKS is off, which "
-		       "could not be confirmed (the kernel config could not be read: "
-		       "tried %s): %s", c->source, what);
+		vxfail(v, "%s; expected while CONFIG_POSIX_AUX_CLOCKS is off, which could "
+		       "not be confirmed (the kernel config could not be read: tried %s); "
+		       "%s", what.buf, cfg->source, bg.buf);
 		break;
 	case AUX_CONFIG_ON:
-		vfail(v, "CONFIG_POSIX_AUX_CLOCKS=y in %s, so the known bug (which needs "
-		      "the option off) does not explain this: %s", c->source, what);
+		vfail(v, "%s; CONFIG_POSIX_AUX_CLOCKS=y in %s, so this is not the "
+		      "expected failure, which needs the option off; %s", what.buf,
+		      cfg->source, bg.buf);
 		break;
 	}
 }
@@ -675,10 +722,12 @@ static void aux_case(struct verify *v, const struct abi_case *base)
 	struct abi_outcome o;
 	struct vres ref;
 	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
-	char want[96], got[96];
+	_cleanup_strbuf_ struct strbuf seen = STRBUF_INIT;
+	char want[96], ref_got[96];
 
 	ref = c.api == API_CLOCK_GETTIME ? vcall_gettime(v, PATH_SYSCALL, c.id, &ts) :
 	      vcall_getres(v, PATH_SYSCALL, c.id, &ts);
+	vres_format(PATH_SYSCALL, &ref, ref_got, sizeof(ref_got));
 	c.expect = ref.failed ? ABI_EXPECT_EINVAL : ABI_EXPECT_OK;
 	c.expect_err = ref.failed ? ref.err : 0;
 	abi_expect_format(c.path, c.expect, c.expect_err, want, sizeof(want));
@@ -686,30 +735,31 @@ static void aux_case(struct verify *v, const struct abi_case *base)
 		verror(v, "%s", err.buf);
 		return;
 	}
-	abi_outcome_format(c.path, &o, got, sizeof(got));
+	aux_observed(&c, &o, &seen);
 	if (abi_outcome_ok(c.path, c.expect, c.expect_err, &o))
-		vpass(v, "expected %s as the syscall, got %s", want, got);
+		vpass(v, "expected %s, as the syscall gave %s for id %d; %s", want, ref_got,
+		      (int)c.id, seen.buf);
 	else if (aux_getres_quirk(&c, &ref, &o))
-		aux_getres_mismatch(v, got);
+		aux_mismatch(v, &c, &o, ref_got);
 	else
-		vfail(v, "expected %s as the syscall, got %s", want, got);
+		vfail(v, "expected %s, as the syscall gave %s for id %d; %s", want, ref_got,
+		      (int)c.id, seen.buf);
 }
 
 static void aux_clock_cases(struct verify *v)
 {
-	static const clockid_t ids[] = { CLOCK_AUX_FIRST, CLOCK_AUX_LAST_ID };
 	static const enum api apis[] = { API_CLOCK_GETTIME, API_CLOCK_GETRES };
 
 	for (size_t a = 0; a < ARRAY_SIZE(apis); a++) {
-		for (size_t i = 0; i < ARRAY_SIZE(ids); i++) {
+		for (clockid_t id = CLOCK_AUX_FIRST; id <= CLOCK_AUX_LAST; id++) {
 			for (int p = 0; p < PATH_COUNT; p++) {
-				struct abi_case c = { apis[a], p, ids[i], { ABI_PTR_VALID },
+				struct abi_case c = { apis[a], p, id, { ABI_PTR_VALID },
 						      0, ABI_EXPECT_OK, 0 };
 
 				/* The syscall is the reference it is compared with. */
 				if (p == PATH_SYSCALL || !verify_path_by_design(apis[a], p) ||
 				    !vpoint(v, VT_NONE, "abi/%s/aux-%d/%s",
-					    catalog_apis[apis[a]].label, (int)ids[i],
+					    catalog_apis[apis[a]].label, (int)id,
 					    catalog_paths[p]) ||
 				    !path_ready(v, apis[a], p))
 					continue;

@@ -165,12 +165,6 @@ static void fmt_ts(const struct timespec *ts, char *buf, size_t len)
 	ts_format(ts, buf, len);
 }
 
-/* How long the open point has run: how long a clock was watched. */
-static double elapsed_s(const struct verify *v)
-{
-	return (double)(verify_now_ns() - v->point_start_ns) / 1e9;
-}
-
 /* ---- interposers ------------------------------------------------------------ */
 
 /* Whether the same check passes on a context's subject: the re-run below. */
@@ -349,12 +343,12 @@ static void monotonic_point(struct verify *v, const struct subject *s, enum path
 	_cleanup_strbuf_ struct strbuf why = STRBUF_INIT;
 	_cleanup_strbuf_ struct strbuf blame = STRBUF_INIT;
 	char a[32], b[32];
-	double watched;
 
 	if (rt)
 		step_watch_begin(&w);
 	mono_run(read_subject, &r, vbudget(v), MIN_READS, &st);
-	watched = elapsed_s(v);
+	if (st.reads)
+		vwatched(v, st.seconds);
 	if (rt)
 		stepped = step_watch_end(&w, &why);
 	if (st.read_error) {
@@ -369,7 +363,7 @@ static void monotonic_point(struct verify *v, const struct subject *s, enum path
 	}
 	if (!st.backward) {
 		vpass(v, "%lu reads over %.3f s, largest backward step 0 ns", st.reads,
-		      watched);
+		      st.seconds);
 		return;
 	}
 	fmt_ts(&st.back_prev, a, sizeof(a));
@@ -384,7 +378,7 @@ static void monotonic_point(struct verify *v, const struct subject *s, enum path
 	}
 	blame_interposer(v, s, p, monotonic_recheck, &blame);
 	vfail(v, "went backwards %lu times in %lu reads over %.3f s, by up to %lld ns "
-	      "at read %lu%s", st.backward, st.reads, watched, (long long)st.max_back_ns,
+	      "at read %lu%s", st.backward, st.reads, st.seconds, (long long)st.max_back_ns,
 	      st.back_at, blame.buf);
 }
 
@@ -454,6 +448,8 @@ static void cross_cpu_point(struct verify *v, const struct subject *s, enum path
 	}
 	if (rt)
 		stepped = step_watch_end(&w, &why);
+	if (res.exchanges)
+		vwatched(v, res.seconds);
 	if (res.pin_error && verify_cpu_went_offline(res.pin_cpu, res.pin_error)) {
 		vskip(v, "CPU %d was offline when the check pinned to it (CPU hotplug "
 		      "since the run started)", res.pin_cpu);
@@ -470,7 +466,7 @@ static void cross_cpu_point(struct verify *v, const struct subject *s, enum path
 	}
 	if (!res.backward) {
 		vpass(v, "%lu reads handed round CPUs %s over %.3f s, largest backward "
-		      "step 0 ns", res.exchanges, cpulist, elapsed_s(v));
+		      "step 0 ns", res.exchanges, cpulist, res.seconds);
 		return;
 	}
 	fmt_ts(&res.back_prev, a, sizeof(a));
@@ -485,9 +481,9 @@ static void cross_cpu_point(struct verify *v, const struct subject *s, enum path
 	}
 	blame_interposer(v, s, p, cross_cpu_recheck, &blame);
 	vfail(v, "largest backward step %lld ns, from CPU %d's read to CPU %d's at "
-	      "exchange %lu (%lu of %lu reads went backwards)%s",
+	      "exchange %lu (%lu of %lu reads over %.3f s went backwards)%s",
 	      (long long)res.max_back_ns, res.back_from_cpu, res.back_to_cpu,
-	      res.back_at, res.backward, res.exchanges, blame.buf);
+	      res.back_at, res.backward, res.exchanges, res.seconds, blame.buf);
 }
 
 void verify_cross_cpu(struct verify *v)
@@ -566,37 +562,49 @@ static void getres_point(struct verify *v, const struct clock_info *ci, enum pat
 	      (long long)ts_ns(&first), GETRES_ROUNDS);
 }
 
+/* How long a step check reads: long enough to see sixteen ticks of a
+ * coarse clock (res_ns), at most the budget unless a tick needs more. */
+static void step_times(const struct verify *v, int64_t res_ns, double *min_s,
+		       double *max_s)
+{
+	*min_s = vbudget(v) < 0.01 ? vbudget(v) : 0.01;
+	*max_s = vbudget(v);
+	if (*max_s < 40e-9 * (double)res_ns)
+		*max_s = 40e-9 * (double)res_ns;
+}
+
+/* A failed read or a clock that never moved fails the point. */
+static bool step_measured(struct verify *v, const struct gran_stats *st, double max_s)
+{
+	if (st->read_error) {
+		vfail(v, "a read failed with %s", errno_name(st->read_error));
+		return false;
+	}
+	if (!st->steps) {
+		vfail(v, "the clock never moved in %lu reads (%.3f s)", st->reads, max_s);
+		return false;
+	}
+	return true;
+}
+
 static void step_point(struct verify *v, const struct subject *s, enum path p,
 		       enum clock_kind kind)
 {
 	struct reader r = make_reader(v, s, p);
 	struct gran_stats st;
-	struct timespec res = { 0, 1000 };	/* gettimeofday counts microseconds */
+	struct timespec res;
 	_cleanup_strbuf_ struct strbuf why = STRBUF_INIT;
+	struct vres gr = vcall_getres(v, PATH_SYSCALL, s->clock->id, &res);
 	double min_s, max_s;
 
-	if (s->clock) {
-		struct vres gr = vcall_getres(v, PATH_SYSCALL, s->clock->id, &res);
-
-		if (gr.failed) {
-			verror(v, "the syscall clock_getres failed: %s", errno_name(gr.err));
-			return;
-		}
+	if (gr.failed) {
+		verror(v, "the syscall clock_getres failed: %s", errno_name(gr.err));
+		return;
 	}
-	/* Long enough to see sixteen ticks of a coarse clock. */
-	min_s = vbudget(v) < 0.01 ? vbudget(v) : 0.01;
-	max_s = vbudget(v);
-	if (max_s < 40e-9 * (double)ts_ns(&res))
-		max_s = 40e-9 * (double)ts_ns(&res);
+	step_times(v, ts_ns(&res), &min_s, &max_s);
 	gran_run(read_subject, &r, min_s, max_s, 16, &st);
-	if (st.read_error) {
-		vfail(v, "a read failed with %s", errno_name(st.read_error));
+	if (!step_measured(v, &st, max_s))
 		return;
-	}
-	if (!st.steps) {
-		vfail(v, "the clock never moved in %lu reads (%.3f s)", st.reads, max_s);
-		return;
-	}
 	if (!granularity_agrees(ts_ns(&res), st.min_step_ns, kind, &why)) {
 		vdiag(v, "reported resolution %lld ns, smallest observed step %lld ns "
 		      "over %lu steps", (long long)ts_ns(&res),
@@ -614,6 +622,125 @@ static void step_point(struct verify *v, const struct subject *s, enum path p,
 		vpass(v, "%s; only %lu of %lu reads saw the clock move, so %lld ns is the "
 		      "clock's own step", why.buf, st.steps, st.reads - 1,
 		      (long long)st.min_step_ns);
+}
+
+/* gettimeofday gives CLOCK_REALTIME in whole microseconds. */
+#define GETTIMEOFDAY_UNIT_NS 1000
+
+/* Pairs of reads lattice_run makes: a few ms through the vDSO. */
+#define LATTICE_PAIRS 20000
+
+/*
+ * The finest step seen (step_ns) was a read's cost: look for the clock's
+ * own step in pairs of reads spaced by spins of varying length (see
+ * lattice_run); the text goes on out.
+ */
+static void read_cost_step(struct reader *r, int64_t step_ns, struct strbuf *out)
+{
+	struct lattice l;
+	int e = lattice_run(read_subject, r, LATTICE_PAIRS, &l);
+
+	strbuf_addf(out, "the cost of a read; ");
+	if (e) {
+		strbuf_addf(out, "its pairs of reads failed with %s, so the clock steps "
+			    "by at most %lld ns (a finer step is not measured)",
+			    errno_name(e), (long long)step_ns);
+		return;
+	}
+	strbuf_addf(out, "read in %d pairs with spins of varying length between "
+		    "them, ", LATTICE_PAIRS);
+	if (l.found)
+		strbuf_addf(out, "%.2f %% of the %lu steps under %d ns were within %.1f "
+			    "ns of a multiple of %.1f ns (%u multiples seen), so the clock "
+			    "steps by about %.1f ns", l.share * 100, l.deltas,
+			    LATTICE_HIST_NS, LATTICE_TOLERANCE_NS, l.step_ns, l.multiples,
+			    l.step_ns);
+	else if (l.step_ns > 0)
+		strbuf_addf(out, "its %lu steps under %d ns lay near multiples of %.1f ns, "
+			    "but only %u multiples held enough of them to tell, so the clock "
+			    "steps by at most %lld ns (a finer step is not measured)",
+			    l.deltas, LATTICE_HIST_NS, l.step_ns, l.multiples,
+			    (long long)step_ns);
+	else
+		strbuf_addf(out, "its %lu steps under %d ns lay on no lattice of %.0f ns "
+			    "or more, so the clock steps by at most %lld ns (a finer step "
+			    "is not measured)", l.deltas, LATTICE_HIST_NS, LATTICE_MIN_NS,
+			    (long long)step_ns);
+}
+
+/*
+ * The step of the clock gettimeofday gives, which its microseconds hide:
+ * CLOCK_REALTIME read back to back through clock_gettime on path p. The
+ * text (what was measured, or why nothing was) goes to out.
+ */
+static void realtime_own_step(struct verify *v, enum path p, struct strbuf *out)
+{
+	struct subject rt = clock_subject(catalog_clock_by_name("realtime"));
+	struct reader r = make_reader(v, &rt, p);
+	const char *why = unavailable(v, &rt, p), *pn = catalog_paths[p];
+	struct gran_stats st;
+	double min_s, max_s;
+
+	if (why) {
+		strbuf_setf(out, "the clock's own step is not measured: clock_gettime"
+			    "(CLOCK_REALTIME) cannot be read through %s here (%s)", pn, why);
+		return;
+	}
+	step_times(v, 1, &min_s, &max_s);
+	gran_run(read_subject, &r, min_s, max_s, 16, &st);
+	if (st.read_error || !st.steps) {
+		strbuf_setf(out, "the clock's own step is not measured: clock_gettime"
+			    "(CLOCK_REALTIME) through %s %s%s", pn, st.read_error ?
+			    "failed with " : "never moved", st.read_error ?
+			    errno_name(st.read_error) : "");
+		return;
+	}
+	strbuf_setf(out, "the clock's own step: CLOCK_REALTIME read back to back "
+		    "through %s's clock_gettime moved on %s%lu of %lu reads, by %lld ns "
+		    "at the least, ", pn, gran_step_is_read_cost(&st) ? "" : "only ",
+		    st.steps, st.reads - 1, (long long)st.min_step_ns);
+	if (gran_step_is_read_cost(&st))
+		read_cost_step(&r, st.min_step_ns, out);
+	else
+		strbuf_addf(out, "so %lld ns is the clock's own step",
+			    (long long)st.min_step_ns);
+}
+
+/*
+ * gettimeofday's step is its unit (or whole units, when a read costs
+ * more): it says nothing of the clock's own step, which is measured
+ * through clock_gettime instead.
+ */
+static void gettimeofday_step_point(struct verify *v, const struct subject *s,
+				    enum path p)
+{
+	struct reader r = make_reader(v, s, p);
+	struct gran_stats st;
+	_cleanup_strbuf_ struct strbuf why = STRBUF_INIT;
+	_cleanup_strbuf_ struct strbuf own = STRBUF_INIT;
+	double min_s, max_s;
+
+	step_times(v, GETTIMEOFDAY_UNIT_NS, &min_s, &max_s);
+	gran_run(read_subject, &r, min_s, max_s, 16, &st);
+	if (!step_measured(v, &st, max_s))
+		return;
+	if (!unit_step_agrees(GETTIMEOFDAY_UNIT_NS, st.min_step_ns, "gettimeofday's unit",
+			      &why)) {
+		vdiag(v, "smallest observed step %lld ns over %lu steps",
+		      (long long)st.min_step_ns, st.steps);
+		vfail(v, "%s", why.buf);
+		return;
+	}
+	realtime_own_step(v, p, &own);
+	if (st.min_step_ns == GETTIMEOFDAY_UNIT_NS)
+		vpass(v, "%s; %s%lu of %lu reads saw it move, so the step is the unit's, "
+		      "not the clock's; %s", why.buf, gran_step_is_read_cost(&st) ? "" :
+		      "only ", st.steps, st.reads - 1, own.buf);
+	else
+		vpass(v, "%s; %lu of %lu reads saw it move, by %lld units at the least: "
+		      "the cost of a read, in whole units; %s", why.buf, st.steps,
+		      st.reads - 1, (long long)(st.min_step_ns / GETTIMEOFDAY_UNIT_NS),
+		      own.buf);
 }
 
 void verify_resolution(struct verify *v)
@@ -662,7 +789,7 @@ void verify_resolution(struct verify *v)
 		if ((why = unavailable(v, &g, p)))
 			vskip(v, "%s", why);
 		else
-			step_point(v, &g, p, CLOCK_KIND_HRES);
+			gettimeofday_step_point(v, &g, p);
 	}
 }
 

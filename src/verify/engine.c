@@ -110,10 +110,16 @@ void mono_note(struct mono_stats *st, const struct timespec *prev,
 	}
 }
 
+static double seconds_since(uint64_t start_ns, uint64_t now_ns)
+{
+	return (double)(now_ns - start_ns) / 1e9;
+}
+
 void mono_run(vread_fn rd, void *arg, double seconds, unsigned long min_reads,
 	      struct mono_stats *st)
 {
-	uint64_t deadline = deadline_after(seconds);
+	uint64_t start = verify_now_ns(), now;
+	uint64_t deadline = start + (uint64_t)(seconds * 1e9);
 	struct timespec prev, cur;
 	int e;
 
@@ -126,14 +132,18 @@ void mono_run(vread_fn rd, void *arg, double seconds, unsigned long min_reads,
 	for (;;) {
 		if ((e = rd(arg, &cur))) {
 			st->read_error = e;
+			st->seconds = seconds_since(start, verify_now_ns());
 			return;
 		}
 		st->reads++;
 		mono_note(st, &prev, &cur);
 		prev = cur;
-		if (st->reads % DEADLINE_EVERY == 0 && st->reads >= min_reads &&
-		    verify_now_ns() >= deadline)
+		if (st->reads % DEADLINE_EVERY || st->reads < min_reads)
+			continue;
+		if ((now = verify_now_ns()) >= deadline) {
+			st->seconds = seconds_since(start, now);
 			return;
+		}
 	}
 }
 
@@ -183,6 +193,110 @@ bool gran_step_is_read_cost(const struct gran_stats *st)
 	return st->reads > 1 && st->steps * 2 > st->reads - 1;
 }
 
+/* ---- the step of a clock that moves on every read --------------------------------- */
+
+#define LATTICE_MAX_NS 100.0
+#define LATTICE_SCAN_NS 0.002	/* finer than 1 ns over the 100 multiples of 4096 ns */
+#define LATTICE_SHARE 0.99
+#define LATTICE_MULTIPLE_SHARE 0.005
+#define LATTICE_MIN_MULTIPLES 4
+
+/* The differences within LATTICE_TOLERANCE_NS of a multiple of q. Whole
+ * ns truncate both times, so k steps of exactly q ns differ by kq within
+ * 1 ns; a clock's steps that vary by a fraction of a ns (kvm-clock's,
+ * from the TSC scaled) need the half ns more. */
+static unsigned long lattice_within(const unsigned long *hist, const size_t *bins,
+				    size_t nbins, double q)
+{
+	unsigned long within = 0;
+
+	for (size_t i = 0; i < nbins; i++) {
+		double d = (double)bins[i], k = floor(d / q + 0.5);
+
+		if (k >= 1 && fabs(d - k * q) <= LATTICE_TOLERANCE_NS)
+			within += hist[bins[i]];
+	}
+	return within;
+}
+
+/* The multiples of q that hold at least LATTICE_MULTIPLE_SHARE of total. */
+static unsigned lattice_multiples(const unsigned long *hist, size_t len, double q,
+				  unsigned long total)
+{
+	unsigned n = 0;
+
+	for (double k = 1; k * q + LATTICE_TOLERANCE_NS < (double)len; k++) {
+		unsigned long held = 0;
+
+		for (long d = (long)ceil(k * q - LATTICE_TOLERANCE_NS);
+		     d <= (long)floor(k * q + LATTICE_TOLERANCE_NS); d++)
+			held += d > 0 ? hist[d] : 0;
+		n += (double)held >= LATTICE_MULTIPLE_SHARE * (double)total;
+	}
+	return n;
+}
+
+void lattice_fit(const unsigned long *hist, size_t len, struct lattice *out)
+{
+	size_t *bins = xcalloc(len, sizeof(*bins)), nbins = 0;
+	double hi = 0, lo = 0;
+
+	memset(out, 0, sizeof(*out));
+	for (size_t d = 1; d < len; d++)
+		if (hist[d]) {
+			bins[nbins++] = d;
+			out->deltas += hist[d];
+		}
+	/* The widest passing spacing, and the run of spacings that pass with
+	 * it: its middle is the estimate. */
+	for (double q = LATTICE_MAX_NS; q >= LATTICE_MIN_NS && out->deltas; q -= LATTICE_SCAN_NS) {
+		bool pass = (double)lattice_within(hist, bins, nbins, q) >=
+			    LATTICE_SHARE * (double)out->deltas;
+
+		if (pass && !hi)
+			hi = q;
+		if (pass)
+			lo = q;
+		else if (hi)
+			break;
+	}
+	if (hi) {
+		out->step_ns = (hi + lo) / 2;
+		out->share = (double)lattice_within(hist, bins, nbins, out->step_ns) /
+			     (double)out->deltas;
+		out->multiples = lattice_multiples(hist, len, out->step_ns, out->deltas);
+		out->found = out->multiples >= LATTICE_MIN_MULTIPLES;
+	}
+	free(bins);
+}
+
+int lattice_run(vread_fn rd, void *arg, unsigned long pairs, struct lattice *out)
+{
+	unsigned long *hist = xcalloc(LATTICE_HIST_NS, sizeof(*hist));
+	static volatile unsigned spin;
+	int e = 0;
+
+	for (unsigned long i = 0; i < pairs && !e; i++) {
+		struct timespec a, b;
+		int64_t d;
+
+		if ((e = rd(arg, &a)))
+			break;
+		/* 0 to 255 stores: the pair's spacing spreads over a few hundred ns. */
+		for (unsigned long j = 0; j < i % 256; j++)
+			spin++;
+		if ((e = rd(arg, &b)))
+			break;
+		d = ts_ns(&b) - ts_ns(&a);
+		if (d > 0 && d < LATTICE_HIST_NS)
+			hist[d]++;
+	}
+	if (!e)
+		lattice_fit(hist, LATTICE_HIST_NS, out);
+	free(hist);
+	return e;
+}
+
 /*
  * A coarse clock moves when the timekeeper accumulates whole ticks: its
  * steps are whole multiples of the resolution (NTP changes a tick by 500
@@ -218,11 +332,37 @@ static bool coarse_step_agrees(int64_t res_ns, int64_t step_ns, struct strbuf *w
 /* Steps of a high-resolution clock are read costs, far below a tick. */
 #define FINE_STEP_LIMIT_NS 100000
 
+/*
+ * A step of a clock that moves between ticks: at least floor_ns (what
+ * floor names: the reported resolution, or the API's unit), far below a
+ * tick. below says why a finer step is wrong.
+ */
+static bool fine_step_agrees(int64_t floor_ns, int64_t step_ns, const char *floor,
+			     const char *below, struct strbuf *why)
+{
+	int64_t limit = floor_ns > FINE_STEP_LIMIT_NS ? floor_ns : FINE_STEP_LIMIT_NS;
+
+	if (step_ns >= floor_ns && step_ns <= limit) {
+		strbuf_setf(why, "the finest step seen between two reads is %lld ns: "
+			    "not below %s (%lld ns), not above %lld ns (a clock that moves "
+			    "between ticks)", (long long)step_ns, floor, (long long)floor_ns,
+			    (long long)limit);
+		return true;
+	}
+	if (step_ns < floor_ns)
+		strbuf_setf(why, "the finest step seen between two reads, %lld ns, is "
+			    "below %lld ns (%s: %s)", (long long)step_ns,
+			    (long long)floor_ns, floor, below);
+	else
+		strbuf_setf(why, "the finest step seen between two reads, %lld ns, is "
+			    "above %lld ns (a clock with a fine resolution moves between "
+			    "ticks)", (long long)step_ns, (long long)limit);
+	return false;
+}
+
 bool granularity_agrees(int64_t res_ns, int64_t step_ns, enum clock_kind kind,
 			struct strbuf *why)
 {
-	int64_t limit;
-
 	if (res_ns <= 0) {
 		strbuf_setf(why, "the reported resolution %lld ns is not positive",
 			    (long long)res_ns);
@@ -230,21 +370,15 @@ bool granularity_agrees(int64_t res_ns, int64_t step_ns, enum clock_kind kind,
 	}
 	if (kind == CLOCK_KIND_COARSE)
 		return coarse_step_agrees(res_ns, step_ns, why);
-	limit = res_ns > FINE_STEP_LIMIT_NS ? res_ns : FINE_STEP_LIMIT_NS;
-	if (step_ns >= res_ns && step_ns <= limit) {
-		strbuf_setf(why, "the finest step seen between two reads is %lld ns: "
-			    "not below the reported resolution (%lld ns), not above %lld ns "
-			    "(a clock that moves between ticks)", (long long)step_ns,
-			    (long long)res_ns, (long long)limit);
-		return true;
-	}
-	strbuf_setf(why, "the finest step seen between two reads, %lld ns, is %s "
-		    "%lld ns (%s)", (long long)step_ns, step_ns < res_ns ? "below" : "above",
-		    (long long)(step_ns < res_ns ? res_ns : limit),
-		    step_ns < res_ns ? "the reported resolution: the clock moved by less "
-		    "than it says it can" : "a clock with a fine resolution moves between "
-		    "ticks");
-	return false;
+	return fine_step_agrees(res_ns, step_ns, "the reported resolution",
+				"the clock moved by less than it says it can", why);
+}
+
+bool unit_step_agrees(int64_t unit_ns, int64_t step_ns, const char *unit,
+		      struct strbuf *why)
+{
+	return fine_step_agrees(unit_ns, step_ns, unit, "no two times it gives differ "
+				"by less", why);
 }
 
 /* ---- rates ------------------------------------------------------------------- */
@@ -329,6 +463,34 @@ int rate_measure(vread_fn ref, void *ref_arg, vread_fn clk, void *clk_arg,
 	}
 	rate_fit_samples(s, RATE_SAMPLES, fit);
 	return 0;
+}
+
+/* ---- threads side by side ------------------------------------------------------ */
+
+/* Spans that only touch (one ends as the other starts) do not overlap. */
+static bool spans_overlap(const struct thread_span *a, const struct thread_span *b)
+{
+	return a->start_ns < b->end_ns && b->start_ns < a->end_ns;
+}
+
+void span_overlap(const struct thread_span *s, size_t n, struct span_overlap *o)
+{
+	memset(o, 0, sizeof(*o));
+	for (size_t i = 0; i < n; i++) {
+		bool any = false;
+		unsigned open = 0;
+
+		/* The most spans open at once are open at one of their starts. */
+		for (size_t j = 0; j < n; j++) {
+			if (j != i && spans_overlap(&s[i], &s[j]))
+				any = true;
+			if (s[j].start_ns <= s[i].start_ns && s[i].start_ns < s[j].end_ns)
+				open++;
+		}
+		o->overlapping += any;
+		if (open > o->most_at_once)
+			o->most_at_once = open;
+	}
 }
 
 /* ---- REALTIME steps ----------------------------------------------------------- */
@@ -418,8 +580,9 @@ struct xcpu_shared {
 	_Atomic unsigned long turn;	/* whose read is next: turn % ncpus */
 	atomic_bool stop;
 	atomic_uint ready;		/* threads pinned and waiting */
-	uint64_t deadline;
 	/* Written only by the token holder: */
+	uint64_t start_ns;		/* before the first read */
+	uint64_t deadline;		/* counted from start_ns */
 	struct timespec last;
 	int last_cpu;
 	bool have_last;
@@ -468,10 +631,18 @@ static bool xcpu_take_turn(struct xcpu_shared *sh, int cpu)
 	const struct xcpu_config *cfg = sh->cfg;
 	struct xcpu_result *res = sh->res;
 	struct timespec now;
+	uint64_t now_ns;
 	int e;
 
+	/* The watch starts with the first read, once every thread is pinned
+	 * and waiting: thread creation is no part of it. */
+	if (!res->exchanges) {
+		sh->start_ns = verify_now_ns();
+		sh->deadline = sh->start_ns + (uint64_t)(cfg->seconds * 1e9);
+	}
 	if ((e = cfg->read(cfg->arg, &now))) {
 		res->read_error = e;
+		res->seconds = seconds_since(sh->start_ns, verify_now_ns());
 		return false;
 	}
 	if (sh->have_last && ts_cmp(&now, &sh->last) < 0) {
@@ -491,9 +662,14 @@ static bool xcpu_take_turn(struct xcpu_shared *sh, int cpu)
 	sh->last_cpu = cpu;
 	sh->have_last = true;
 	res->exchanges++;
-	if (cfg->max_exchanges && res->exchanges >= cfg->max_exchanges)
+	if (cfg->max_exchanges && res->exchanges >= cfg->max_exchanges) {
+		res->seconds = seconds_since(sh->start_ns, verify_now_ns());
 		return false;
-	return !(res->exchanges % DEADLINE_EVERY == 0 && verify_now_ns() >= sh->deadline);
+	}
+	if (res->exchanges % DEADLINE_EVERY || (now_ns = verify_now_ns()) < sh->deadline)
+		return true;
+	res->seconds = seconds_since(sh->start_ns, now_ns);
+	return false;
 }
 
 static void *xcpu_thread_main(void *p)
@@ -543,7 +719,6 @@ int xcpu_run(const struct xcpu_config *cfg, struct xcpu_result *res)
 	atomic_init(&sh.stop, false);
 	threads = xcalloc(cfg->ncpus, sizeof(*threads));
 	atomic_init(&sh.ready, 0);
-	sh.deadline = deadline_after(cfg->seconds);
 	for (; started < cfg->ncpus; started++) {
 		threads[started].sh = &sh;
 		threads[started].idx = started;

@@ -3,10 +3,11 @@
  * The getrandom checks: each path returns the 1, 16, 256, 1263 or 4096
  * bytes asked for and writes nothing past them; two draws differ (of 1
  * byte, 32 draws are not all the same); the non-blocking and insecure
- * flags work; and several threads, each with its own vDSO state, draw at
- * once, no draw equal to its thread's previous one, no two threads' first
- * draws equal. These catch a draw that is stuck or not written; they are
- * not a test of randomness.
+ * flags work; and several threads, each with its own vDSO state, draw
+ * side by side (each goes on until all have drawn, and the overlap of
+ * their draws is measured and reported), no draw equal to its thread's
+ * previous one, no two threads' first draws equal. These catch a draw
+ * that is stuck or not written; they are not a test of randomness.
  */
 #include "verify/verify.h"
 
@@ -26,6 +27,9 @@
 #define GUARD 64
 #define THREADS 8
 #define THREAD_DRAWS 2000
+/* How long a thread that has drawn THREAD_DRAWS times keeps drawing while
+ * another has not drawn yet (one the scheduler has not run). */
+#define THREAD_WAIT_NS 1000000000ull
 
 /* What the vDSO's getrandom asks of the memory that holds its state. */
 struct vgetrandom_params {
@@ -156,43 +160,115 @@ out:
 struct rthread {
 	const struct verify *v;
 	atomic_int *go;
+	atomic_uint *drawing;	/* threads past their first draw (or its error) */
 	struct vstate state;
 	unsigned char first[16];
 	unsigned long draws;
+	bool gave_up;		/* stopped waiting for another's first draw */
 	int error;		/* errno, or -1: a repeat, -2: short */
+	struct thread_span span;	/* of its draws */
 	pthread_t tid;
 };
+
+/*
+ * Whether to draw again: THREAD_DRAWS times, then on until every thread
+ * has made its first draw (for at most THREAD_WAIT_NS), so that the
+ * threads' draws overlap even when the scheduler runs them one by one.
+ */
+static bool rthread_draw_again(struct rthread *t, uint64_t *wait_end)
+{
+	if (t->draws < THREAD_DRAWS)
+		return true;
+	if (atomic_load(t->drawing) >= THREADS)
+		return false;
+	if (!*wait_end)
+		*wait_end = verify_now_ns() + THREAD_WAIT_NS;
+	if (t->draws % 64 || verify_now_ns() < *wait_end)
+		return true;
+	t->gave_up = true;
+	return false;
+}
+
+/* The draws; 0, or an errno, -1 (a repeat) or -2 (a short draw). */
+static int rthread_draws(struct rthread *t)
+{
+	unsigned char prev[16], cur[16];
+	uint64_t wait_end = 0;
+
+	while (rthread_draw_again(t, &wait_end)) {
+		struct vres r = draw(t->v, PATH_VDSO, &t->state, cur, sizeof(cur), 0);
+
+		if (!t->draws)
+			atomic_fetch_add(t->drawing, 1);
+		if (r.failed || r.ret != (long)sizeof(cur))
+			return r.failed ? r.err : -2;
+		if (!t->draws)
+			memcpy(t->first, cur, sizeof(cur));
+		else if (!memcmp(prev, cur, sizeof(cur)))
+			return -1;
+		memcpy(prev, cur, sizeof(cur));
+		t->draws++;
+	}
+	return 0;
+}
 
 static void *rthread_main(void *p)
 {
 	struct rthread *t = p;
-	unsigned char prev[16], cur[16];
 
 	while (!atomic_load(t->go))
 		sched_yield();
-	for (unsigned i = 0; i < THREAD_DRAWS; i++) {
-		struct vres r = draw(t->v, PATH_VDSO, &t->state, cur, sizeof(cur), 0);
-
-		if (r.failed || r.ret != (long)sizeof(cur)) {
-			t->error = r.failed ? r.err : -2;
-			return NULL;
-		}
-		if (i == 0)
-			memcpy(t->first, cur, sizeof(cur));
-		else if (!memcmp(prev, cur, sizeof(cur))) {
-			t->error = -1;
-			return NULL;
-		}
-		memcpy(prev, cur, sizeof(cur));
-		t->draws++;
-	}
+	t->span.start_ns = verify_now_ns();
+	t->error = rthread_draws(t);
+	t->span.end_ns = verify_now_ns();
 	return NULL;
+}
+
+/* "their draws overlapped in 8 of the 8 threads, up to 8 at one instant":
+ * whether they drew side by side, as measured, not as released. */
+static void overlap_text(struct verify *v, const struct rthread *t, struct strbuf *out)
+{
+	struct thread_span spans[THREADS];
+	struct span_overlap o;
+	int cpus[CPU_SETSIZE];
+	char cpulist[256];
+	size_t ncpus = verify_cpu_list(v, cpus, ARRAY_SIZE(cpus), cpulist, sizeof(cpulist));
+
+	for (unsigned i = 0; i < THREADS; i++)
+		spans[i] = t[i].span;
+	span_overlap(spans, THREADS, &o);
+	strbuf_setf(out, "each thread's draws, from before its first to after its "
+		    "last on MONOTONIC_RAW, overlapped another thread's in %u of the %d "
+		    "threads, %u of them between first and last draw at one instant "
+		    "(on %zu CPU%s: not all running)", o.overlapping, THREADS,
+		    o.most_at_once, ncpus, ncpus == 1 ? "" : "s");
+}
+
+/* "16 bytes 2000 to 46021 times (...)": how many draws, and why so many. */
+static void draws_text(const struct rthread *t, struct strbuf *out)
+{
+	unsigned long least = t[0].draws, most = t[0].draws;
+	bool gave_up = false;
+
+	for (unsigned i = 0; i < THREADS; i++) {
+		if (t[i].draws < least)
+			least = t[i].draws;
+		if (t[i].draws > most)
+			most = t[i].draws;
+		gave_up |= t[i].gave_up;
+	}
+	strbuf_setf(out, "16 bytes %lu to %lu times (%d each, then on %s)", least, most,
+		    THREAD_DRAWS, gave_up ? "for 1 s, when a thread had still not drawn" :
+		    "until all had drawn");
 }
 
 static void threads_point(struct verify *v)
 {
 	struct rthread t[THREADS];
+	_cleanup_strbuf_ struct strbuf overlap = STRBUF_INIT;
+	_cleanup_strbuf_ struct strbuf draws = STRBUF_INIT;
 	atomic_int go = 0;
+	atomic_uint drawing = 0;
 	unsigned started = 0;
 	bool ok = true;
 
@@ -200,6 +276,7 @@ static void threads_point(struct verify *v)
 	for (; started < THREADS; started++) {
 		t[started].v = v;
 		t[started].go = &go;
+		t[started].drawing = &drawing;
 		if (vstate_alloc(v, &t[started].state) != 0) {
 			verror(v, "cannot map a vDSO getrandom state: %s", strerror(errno));
 			goto out;
@@ -233,13 +310,16 @@ out:
 				ok = false;
 			}
 	}
+	overlap_text(v, t, &overlap);
 	if (!ok) {
-		vfail(v, "threads with their own states did not all draw fresh bytes");
+		vfail(v, "threads with their own states did not all draw fresh bytes; %s",
+		      overlap.buf);
 		return;
 	}
-	vpass(v, "%d threads, each with its own state, drew %d x 16 bytes at once: "
-	      "no draw equal to the same thread's previous one, and the %d threads' "
-	      "first draws all differ", THREADS, THREAD_DRAWS, THREADS);
+	draws_text(t, &draws);
+	vpass(v, "%d threads, each with its own state, drew %s: no draw equal to the "
+	      "same thread's previous one, and the %d threads' first draws all differ; "
+	      "%s", THREADS, draws.buf, THREADS, overlap.buf);
 }
 
 /* ---- the walk -------------------------------------------------------------------- */

@@ -131,7 +131,6 @@ struct switch_result {
 	int write_error;		/* errno of a write that failed */
 	char refused[CS_NAME_MAX];	/* a clocksource the kernel did not take */
 	char kept[CS_NAME_MAX];		/* what it kept instead */
-	double seconds;
 };
 
 struct switch_job {
@@ -204,7 +203,6 @@ static int switch_child(void *arg)
 		.cpus = j->cpus, .ncpus = j->ncpus, .pin = true, .read = tk_read,
 		.arg = &j->reader, .seconds = j->seconds,
 	};
-	uint64_t start = verify_now_ns();
 	pthread_t tid;
 
 	atomic_init(&j->stop, false);
@@ -213,7 +211,6 @@ static int switch_child(void *arg)
 	j->res->xcpu_rc = xcpu_run(&cfg, &j->res->x);
 	atomic_store(&j->stop, true);
 	pthread_join(tid, NULL);
-	j->res->seconds = (double)(verify_now_ns() - start) / 1e9;
 	return 0;
 }
 
@@ -254,10 +251,12 @@ static void judge_switch(struct verify *v, const struct switch_job *j,
 		       restored);
 		return;
 	}
+	if (res->x.exchanges)
+		vwatched(v, res->x.seconds);
 	if (!res->x.backward) {
 		vpass(v, "%lu reads handed round %zu CPUs over %.3f s, largest backward step "
 		      "0 ns, while current_clocksource went %s %lu times (%lu switches); "
-		      "restored %s", res->x.exchanges, j->ncpus, res->seconds, cycle,
+		      "restored %s", res->x.exchanges, j->ncpus, res->x.seconds, cycle,
 		      res->cycles, res->switches, restored);
 		return;
 	}
@@ -415,6 +414,9 @@ static void raw_skew_point(struct verify *v, enum path p)
 		vfail(v, "a read failed with %s", errno_name(e));
 		return;
 	}
+	/* The samples the rate is fitted to: the sleeps after the last one
+	 * and the adjtimex reads are no part of it. */
+	vwatched(v, fit.span_s);
 	want = adjtimex_ppm(&tx1);
 	if (fabs(fit.ppm - want) <= RAW_SKEW_MAX_PPM) {
 		vpass(v, "MONOTONIC ran %+.3f ppm against MONOTONIC_RAW over %.3f s, as "

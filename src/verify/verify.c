@@ -742,6 +742,8 @@ bool vpoint(struct verify *v, enum vtimed timed, const char *fmt, ...)
 	if (v->diag)
 		v->diag[0] = '\0';
 	v->point_start_ns = verify_now_ns();
+	v->point_watch_s = 0;
+	v->point_watched = false;
 	if (held_back) {
 		vskip(v, VERIFY_DESTRUCTIVE_SKIP);
 		return false;
@@ -765,12 +767,18 @@ double vbudget(const struct verify *v)
 	return v->budget_s[v->cur_timed];
 }
 
+void vwatched(struct verify *v, double seconds)
+{
+	v->point_watch_s += seconds;
+	v->point_watched = true;
+}
+
 enum vresult {
 	R_PASS = VRESULT_PASS, R_FAIL = VRESULT_FAIL, R_SKIP = VRESULT_SKIP,
 	R_ERROR = VRESULT_ERROR, R_XFAIL = VRESULT_XFAIL,
 };
 
-static void note_watched(struct verify *v, double seconds);
+static void note_watched(struct verify *v);
 static void vresult(struct verify *v, enum vresult r, const char *fmt, va_list ap)
 	__attribute__((format(printf, 3, 0)));
 static void vresult(struct verify *v, enum vresult r, const char *fmt, va_list ap)
@@ -785,8 +793,7 @@ static void vresult(struct verify *v, enum vresult r, const char *fmt, va_list a
 		if (*c == '\n')
 			*c = ' ';
 	v->n++;
-	if (r != R_SKIP)
-		note_watched(v, (double)(verify_now_ns() - v->point_start_ns) / 1e9);
+	note_watched(v);
 	switch (r) {
 	case R_PASS: v->tot.pass++; break;
 	case R_FAIL: v->tot.fail++; break;
@@ -797,7 +804,8 @@ static void vresult(struct verify *v, enum vresult r, const char *fmt, va_list a
 	if (v->opt->format == VERIFY_JSON)
 		json_array_append_new(v->results, verify_json_point(
 			v->n, v->name, (enum verify_result)r, msg, v->diag,
-			(double)(verify_now_ns() - v->point_start_ns) / 1e9));
+			(double)(verify_now_ns() - v->point_start_ns) / 1e9,
+			v->point_watched ? v->point_watch_s : -1));
 	else
 		verify_text_point(v->out, v->n, v->name, (enum verify_result)r, msg,
 				  v->diag);
@@ -870,10 +878,23 @@ static void plan_budgets(struct verify *v)
 	}
 }
 
-/* The groups that watch a clock for a while, as inconsistency-check does. */
-static const struct { enum vtimed t; const char *group; } watchers[] = {
-	{ VT_MONOTONIC, "monotonic" }, { VT_CROSS_CPU, "cross-cpu" },
-	{ VT_CLOCKSOURCE, "clocksource-switch" }, { VT_RATE, "raw-skew" },
+/*
+ * The groups that watch a clock for a while, and what for. Only a watch
+ * for a step back of one clock at a time, with no machine state changed,
+ * is what inconsistency-check does for its 10 s: monotonic and cross-cpu.
+ * clocksource-switch watches while switching (clocksource-switch.c's job),
+ * raw-skew fits a rate (raw_skew.c's).
+ */
+static const struct {
+	enum vtimed t;
+	const char *group;
+	enum verify_watch_kind kind;
+	bool vs_inconsistency_check;
+} watchers[] = {
+	{ VT_MONOTONIC, "monotonic", VERIFY_WATCH_STEP_BACK, true },
+	{ VT_CROSS_CPU, "cross-cpu", VERIFY_WATCH_STEP_BACK, true },
+	{ VT_CLOCKSOURCE, "clocksource-switch", VERIFY_WATCH_STEP_BACK, false },
+	{ VT_RATE, "raw-skew", VERIFY_WATCH_RATE, false },
 };
 
 static bool is_watcher(enum vtimed t)
@@ -884,17 +905,20 @@ static bool is_watcher(enum vtimed t)
 	return false;
 }
 
-/* Note how long a watcher's point that ran took. */
-static void note_watched(struct verify *v, double seconds)
+/* Note the watch a watcher's point reported; a point that reported none
+ * (skipped, or stopped before its reads) watched nothing. */
+static void note_watched(struct verify *v)
 {
 	enum vtimed t = v->cur_timed;
+	double seconds = v->point_watch_s;
 
-	if (!is_watcher(t))
+	if (!is_watcher(t) || !v->point_watched)
 		return;
 	if (!v->watched_n[t]++ || seconds < v->watched_min_s[t])
 		v->watched_min_s[t] = seconds;
 	if (seconds > v->watched_max_s[t])
 		v->watched_max_s[t] = seconds;
+	v->watched_total_s[t] += seconds;
 }
 
 /* ---- what is printed (report/verify-text.h) ------------------------------- */
@@ -921,9 +945,11 @@ static void describe(const struct verify *v, struct verify_report *r,
 		enum vtimed t = watchers[i].t;
 
 		watch[i] = (struct verify_watch){
-			.group = watchers[i].group, .planned = v->counted[t],
-			.budget_s = v->budget_s[t], .ran = v->watched_n[t],
-			.min_s = v->watched_min_s[t], .max_s = v->watched_max_s[t],
+			.group = watchers[i].group, .kind = watchers[i].kind,
+			.vs_inconsistency_check = watchers[i].vs_inconsistency_check,
+			.planned = v->counted[t], .budget_s = v->budget_s[t],
+			.ran = v->watched_n[t], .min_s = v->watched_min_s[t],
+			.max_s = v->watched_max_s[t], .total_s = v->watched_total_s[t],
 		};
 	}
 }

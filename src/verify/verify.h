@@ -147,8 +147,10 @@ struct verify {
 	enum vtimed cur_timed;
 	bool group_destructive;			/* the group being walked */
 	unsigned held_back;	/* destructive points skipped: no --destructive */
-	/* How long the clock watchers' points that ran actually took. */
+	/* The watches the clock watchers' points reported (vwatched): how
+	 * long the reads that test the group's property ran, per group. */
 	double watched_min_s[VT_COUNT], watched_max_s[VT_COUNT];
+	double watched_total_s[VT_COUNT];
 	unsigned watched_n[VT_COUNT];
 
 	/* output */
@@ -161,6 +163,8 @@ struct verify {
 	char *diag;				/* lines of the open point */
 	size_t diag_len, diag_cap;
 	uint64_t point_start_ns;
+	double point_watch_s;			/* the open point's vwatched() */
+	bool point_watched;
 };
 
 /*
@@ -173,12 +177,20 @@ void vpass(struct verify *v, const char *fmt, ...) _printf_(2, 3);
 void vfail(struct verify *v, const char *fmt, ...) _printf_(2, 3);
 void vskip(struct verify *v, const char *fmt, ...) _printf_(2, 3);
 void verror(struct verify *v, const char *fmt, ...) _printf_(2, 3);
-/* A known kernel bug, named in the message: reported, not a failure. */
+/* An expected failure: the message says what was seen and why it is
+ * expected (what verify read, not a cause it did not test). */
 void vxfail(struct verify *v, const char *fmt, ...) _printf_(2, 3);
 /* A diagnostic line of the open point, printed before its result. */
 void vdiag(struct verify *v, const char *fmt, ...) _printf_(2, 3);
 /* Seconds the open time-based point may take. */
 double vbudget(const struct verify *v);
+/*
+ * How long the open point's reads that test its group's property ran (a
+ * monotonic point's reads, not the re-check of libc's own function after
+ * a failure): what the watch lines and JSON's watched report. Calls add
+ * up, for a point that watches in several loops.
+ */
+void vwatched(struct verify *v, double seconds);
 
 /*
  * Set up the calls of a context (catalog, vDSO entry points, the fault
@@ -313,6 +325,8 @@ struct mono_stats {
 	struct timespec back_prev, back_cur;	/* the largest step */
 	unsigned long back_at;		/* its later read, counted from 1 */
 	int read_error;
+	double seconds;			/* from before the first read to after
+					 * the last: how long the clock was watched */
 };
 
 /* Note one consecutive pair (prev then cur) in st; cur is read st->reads. */
@@ -342,6 +356,34 @@ void gran_run(vread_fn rd, void *arg, double min_s, double max_s,
 bool gran_step_is_read_cost(const struct gran_stats *st);
 
 /*
+ * The step of a clock that moves on every read (its finest step seen is a
+ * read's cost): pairs of reads spaced by spins of varying length, so that
+ * the time between them spreads over tens of ns. A clock that steps by q
+ * ns gives differences within LATTICE_TOLERANCE_NS of multiples of q
+ * whatever the spacing; a finer clock's spread over every ns.
+ */
+#define LATTICE_HIST_NS 4096
+#define LATTICE_TOLERANCE_NS 1.5
+/* Within 1.5 ns of a multiple of 5 ns are 3 ns in 5: a clock that moves
+ * by the ns spreads 60 % of its differences there, far from 99 %. */
+#define LATTICE_MIN_NS 5.0
+
+struct lattice {
+	unsigned long deltas;	/* differences counted (0 < d < LATTICE_HIST_NS) */
+	bool found;
+	double step_ns;		/* the spacing, when found */
+	double share;		/* of the differences near a multiple of it */
+	unsigned multiples;	/* multiples holding at least 0.5 % of them */
+};
+
+/* The widest lattice, of LATTICE_MIN_NS to 100 ns, that 99 % of the
+ * differences (hist[d]: how many were d ns) lie near, with at least four
+ * multiples populated. */
+void lattice_fit(const unsigned long *hist, size_t len, struct lattice *out);
+/* pairs pairs of reads; returns 0 or the errno of a failed read. */
+int lattice_run(vread_fn rd, void *arg, unsigned long pairs, struct lattice *out);
+
+/*
  * Whether an observed smallest step agrees with the reported resolution:
  * a coarse clock steps by whole ticks (multiples of the resolution within
  * 10 %, at most 4 ticks); any other clock steps by at least its resolution
@@ -350,6 +392,14 @@ bool gran_step_is_read_cost(const struct gran_stats *st);
  */
 bool granularity_agrees(int64_t res_ns, int64_t step_ns, enum clock_kind kind,
 			struct strbuf *why);
+/*
+ * The same for an API that gives the time in a unit coarser than the
+ * clock's (gettimeofday's microsecond): the step must be at least the
+ * unit, named unit ("gettimeofday's unit"), and far less than a tick.
+ * Such a step is the unit's, which says nothing of the clock's own.
+ */
+bool unit_step_agrees(int64_t unit_ns, int64_t step_ns, const char *unit,
+		      struct strbuf *why);
 
 /*
  * REALTIME minus MONOTONIC, read as MONOTONIC, REALTIME, MONOTONIC: only a
@@ -401,6 +451,8 @@ struct xcpu_result {
 	int read_error;
 	int pin_error;			/* errno of sched_setaffinity */
 	int pin_cpu;
+	double seconds;			/* from before the first read to after the
+					 * last (0 when none was made) */
 };
 
 int xcpu_run(const struct xcpu_config *cfg, struct xcpu_result *res);
@@ -433,6 +485,23 @@ void rate_fit_samples(const struct rate_sample *s, size_t n, struct rate_fit *fi
 int rate_measure(vread_fn ref, void *ref_arg, vread_fn clk, void *clk_arg,
 		 double seconds, struct rate_fit *fit);
 
+/*
+ * Threads that ran side by side: each one's span, from before its first
+ * call to after its last (verify's own clock), and how they overlapped:
+ * how many spans overlap another's, and the most spans open at one
+ * instant. Open is not running: a thread preempted mid-span still counts.
+ */
+struct thread_span {
+	uint64_t start_ns, end_ns;
+};
+
+struct span_overlap {
+	unsigned overlapping;		/* spans that overlap at least one other */
+	unsigned most_at_once;		/* the most open at one instant */
+};
+
+void span_overlap(const struct thread_span *s, size_t n, struct span_overlap *o);
+
 /* ABI cases: what a path must do with a bad argument. */
 enum abi_expect {
 	ABI_EXPECT_OK,		/* the call succeeds */
@@ -451,6 +520,10 @@ struct abi_outcome {
 	struct vres res;
 	int sig;
 	int status;
+	/* What clock_gettime or clock_getres wrote through a valid pointer
+	 * when it succeeded (the resolution it claimed). */
+	bool wrote_ts;
+	struct timespec ts;
 };
 
 /* The kinds of pointer argument the ABI checks pass. */
@@ -502,6 +575,26 @@ void abi_expect_format(enum path p, enum abi_expect expect, int expect_err,
 		       char *buf, size_t len);
 void abi_outcome_format(enum path p, const struct abi_outcome *o, char *buf,
 			size_t len);
+
+/* ---- background ----------------------------------------------------------- */
+
+/*
+ * A kernel change behind behaviour verify observes, from the table the
+ * project keeps (verify/background.c): read, never tested by verify.
+ */
+struct verify_background {
+	const char *topic;	/* the key a check looks it up by */
+	const char *commit;	/* the kernel commit, abbreviated */
+	const char *subject;	/* its subject line */
+	const char *release;	/* the first release with it */
+	const char *what;	/* what it does, as the project read it */
+};
+
+/* The entry of topic, or NULL. */
+const struct verify_background *verify_background(const char *topic);
+/* Append "background, not tested by verify: since kernel commit ..." to
+ * out (nothing when topic has no entry). */
+void verify_background_text(const char *topic, struct strbuf *out);
 
 /* ---- the check groups --------------------------------------------------- */
 

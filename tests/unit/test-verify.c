@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "probe/timens.h"
+#include "report/verify-text.h"
 #include "verify/verify.h"
 
 static struct timespec ts(time_t s, long ns)
@@ -312,6 +313,23 @@ static void test_mono_run_catches_a_step_back(void **state)
 	assert_int_equal(st.backward, 0);
 }
 
+/* The watch mono_run reports is from before its first read to after its
+ * last: at least the time it was given, which its deadline guarantees. */
+static void test_mono_run_reports_its_watch(void **state)
+{
+	struct fake_clock f = { .now = 5000 };
+	struct mono_stats st;
+
+	mono_run(fake_test, &f, 0.02, 1000, &st);
+	assert_true(st.seconds >= 0.02);
+	/* A read that fails ends the watch there, and it is still reported. */
+	f = (struct fake_clock){ .now = 5000, .fail_at = 2000 };
+	mono_run(fake_test, &f, 60, 1000, &st);
+	assert_int_equal(st.read_error, EINVAL);
+	assert_int_equal(st.reads, 1999);
+	assert_true(st.seconds > 0 && st.seconds < 60);
+}
+
 /* ---- granularity ---------------------------------------------------------------- */
 
 /* A coarse fake: moves by 4 ms every third read. */
@@ -365,6 +383,79 @@ static void test_granularity_agrees(void **state)
 	assert_string_equal(why.buf, "the finest step seen between two reads is 8000000 ns, 2 "
 			    "whole ticks of its resolution (4000000 ns, 250 Hz), as a coarse "
 			    "clock steps");
+}
+
+/* gettimeofday's microsecond is its unit, named so, not a resolution. */
+static void test_unit_step_agrees(void **state)
+{
+	_cleanup_strbuf_ struct strbuf why = STRBUF_INIT;
+
+	assert_true(unit_step_agrees(1000, 1000, "gettimeofday's unit", &why));
+	assert_string_equal(why.buf, "the finest step seen between two reads is 1000 ns: "
+			    "not below gettimeofday's unit (1000 ns), not above 100000 ns "
+			    "(a clock that moves between ticks)");
+	assert_null(strstr(why.buf, "resolution"));
+	assert_true(unit_step_agrees(1000, 3000, "gettimeofday's unit", &why));
+	assert_false(unit_step_agrees(1000, 500, "gettimeofday's unit", &why));
+	assert_string_equal(why.buf, "the finest step seen between two reads, 500 ns, is "
+			    "below 1000 ns (gettimeofday's unit: no two times it gives "
+			    "differ by less)");
+	assert_false(unit_step_agrees(1000, 4000000, "gettimeofday's unit", &why));
+	assert_non_null(strstr(why.buf, "is above 100000 ns"));
+}
+
+/* A clock that steps by step_ns, read in pairs step_ns * 2 to 30 apart:
+ * the differences as whole ns truncate them. */
+static void fill_quantized(unsigned long *hist, double step_ns, double phase)
+{
+	for (int i = 0; i < 4000; i++) {
+		double a = phase + i * 0.37, gap = 20 + (i % 280);
+		long ta = (long)(floor(a / step_ns) * step_ns);
+		long tb = (long)(floor((a + gap) / step_ns) * step_ns);
+
+		hist[tb - ta]++;
+	}
+}
+
+static void test_lattice_fit(void **state)
+{
+	unsigned long *hist = calloc(LATTICE_HIST_NS, sizeof(*hist));
+	struct lattice l;
+
+	/* kvm-clock here: about 10.02 ns a step. */
+	fill_quantized(hist, 10.02, 0.3);
+	lattice_fit(hist, LATTICE_HIST_NS, &l);
+	assert_true(l.found);
+	assert_true(fabs(l.step_ns - 10.02) < 0.1);
+	assert_true(l.share >= 0.99);
+	assert_true(l.multiples >= 20);
+	assert_int_equal(l.deltas, 4000);
+	/* A clock that moves by the ns: every difference from 20 to 299. */
+	memset(hist, 0, LATTICE_HIST_NS * sizeof(*hist));
+	for (int d = 20; d < 300; d++)
+		hist[d] = 10;
+	lattice_fit(hist, LATTICE_HIST_NS, &l);
+	assert_false(l.found);
+	assert_true(l.step_ns == 0);
+	/* A step finer than the lattices it looks for: not found either. */
+	memset(hist, 0, LATTICE_HIST_NS * sizeof(*hist));
+	fill_quantized(hist, 2.5, 0.1);
+	lattice_fit(hist, LATTICE_HIST_NS, &l);
+	assert_false(l.found);
+	/* Two tight read costs, 20 and 30 ns, on a fine clock: they fit a 10 ns
+	 * lattice, but two multiples cannot tell it from a quantized clock. */
+	memset(hist, 0, LATTICE_HIST_NS * sizeof(*hist));
+	hist[20] = hist[21] = hist[30] = hist[31] = 1000;
+	lattice_fit(hist, LATTICE_HIST_NS, &l);
+	assert_false(l.found);
+	assert_true(l.step_ns > 0);
+	assert_int_equal(l.multiples, 2);
+	/* Nothing counted. */
+	memset(hist, 0, LATTICE_HIST_NS * sizeof(*hist));
+	lattice_fit(hist, LATTICE_HIST_NS, &l);
+	assert_false(l.found);
+	assert_int_equal(l.deltas, 0);
+	free(hist);
 }
 
 /* Counts, not times: which of the step and a read's cost the step is. */
@@ -487,6 +578,28 @@ static void test_xcpu_clean_run(void **state)
 	assert_int_equal(res.backward, 0);
 }
 
+/* The watch starts at the first read, once the threads are up: a run
+ * stopped by its deadline watched at least its seconds. */
+static void test_xcpu_reports_its_watch(void **state)
+{
+	struct shared_fake f = { .back_at = 0 };
+	struct xcpu_config cfg = {
+		.ncpus = 2, .pin = false, .read = fake_shared, .arg = &f,
+		.seconds = 0.02,
+	};
+	struct xcpu_result res;
+
+	atomic_init(&f.now, 0);
+	atomic_init(&f.reads, 0);
+	assert_int_equal(xcpu_run(&cfg, &res), 0);
+	assert_true(res.seconds >= 0.02);
+	cfg.seconds = 60;
+	cfg.max_exchanges = 100;
+	assert_int_equal(xcpu_run(&cfg, &res), 0);
+	assert_int_equal(res.exchanges, 100);
+	assert_true(res.seconds > 0 && res.seconds < 60);
+}
+
 static int real_monotonic(void *arg, struct timespec *t)
 {
 	(void)arg;
@@ -573,18 +686,178 @@ static void test_rate_measure(void **state)
 	assert_true(fabs(fit.ppm) < 1.0);
 }
 
+/* ---- threads side by side ------------------------------------------------------------ */
+
+static void test_span_overlap(void **state)
+{
+	/* One after another: none overlaps; touching is not overlapping. */
+	struct thread_span serial[3] = { { 0, 10 }, { 10, 20 }, { 25, 30 } };
+	/* Two pairs, apart: every span overlaps one other, two at once. */
+	struct thread_span pairs[4] = { { 0, 10 }, { 5, 15 }, { 100, 110 }, { 105, 120 } };
+	/* All contain the instant 50 (the last start): all four at once. */
+	struct thread_span all[4] = { { 0, 60 }, { 20, 51 }, { 50, 90 }, { 10, 200 } };
+	/* A long span under three short ones that do not meet. */
+	struct thread_span nested[4] = { { 0, 100 }, { 10, 20 }, { 30, 40 }, { 50, 60 } };
+	struct span_overlap o;
+
+	span_overlap(serial, 3, &o);
+	assert_int_equal(o.overlapping, 0);
+	assert_int_equal(o.most_at_once, 1);
+	span_overlap(pairs, 4, &o);
+	assert_int_equal(o.overlapping, 4);
+	assert_int_equal(o.most_at_once, 2);
+	span_overlap(all, 4, &o);
+	assert_int_equal(o.overlapping, 4);
+	assert_int_equal(o.most_at_once, 4);
+	span_overlap(nested, 4, &o);
+	assert_int_equal(o.overlapping, 4);
+	assert_int_equal(o.most_at_once, 2);
+	span_overlap(serial, 1, &o);
+	assert_int_equal(o.overlapping, 0);
+	assert_int_equal(o.most_at_once, 1);
+}
+
+/* ---- the watch lines ---------------------------------------------------------------- */
+
+/* Four watchers as verify has them: two that watch for a step back as
+ * inconsistency-check does, one that does while switching, one rate fit. */
+static void sample_watches(struct verify_watch w[4])
+{
+	w[0] = (struct verify_watch){ .group = "monotonic", .vs_inconsistency_check = true,
+		.planned = 3, .budget_s = 0.140, .ran = 3, .min_s = 0.1401,
+		.max_s = 0.1404, .total_s = 0.4206 };
+	w[1] = (struct verify_watch){ .group = "cross-cpu", .vs_inconsistency_check = true,
+		.planned = 2, .budget_s = 0.1667, .ran = 2, .min_s = 0.167,
+		.max_s = 0.1682, .total_s = 0.3352 };
+	w[2] = (struct verify_watch){ .group = "clocksource-switch", .planned = 1,
+		.budget_s = 1.0, .ran = 1, .min_s = 1.002, .max_s = 1.002,
+		.total_s = 1.002 };
+	w[3] = (struct verify_watch){ .group = "raw-skew", .kind = VERIFY_WATCH_RATE,
+		.planned = 3, .budget_s = 0.3333, .ran = 3, .min_s = 0.350,
+		.max_s = 0.359, .total_s = 1.06 };
+}
+
+static char *print_to_string(void (*print)(FILE *, const struct verify_report *),
+			     const struct verify_report *r)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(f);
+	print(f, r);
+	fclose(f);
+	return buf;
+}
+
+/* After the run: each group's reported watches; the share of the
+ * selftest's 10 s only for the groups that watch as it does. */
+static void test_watched_lines(void **state)
+{
+	struct verify_watch w[4];
+	struct verify_report r = { .long_watch_s = 10, .watch = w, .nwatch = 4 };
+	char *text;
+
+	sample_watches(w);
+	text = print_to_string(verify_text_watched, &r);
+	assert_string_equal(text,
+		"# counting only the reads that test it, each clock was watched for a "
+		"step back 140 ms by monotonic/*, 167-168 ms by cross-cpu/*, 1002 ms by "
+		"clocksource-switch/*\n"
+		"# against inconsistency-check's 10 s: monotonic/* 1.4 %, cross-cpu/* at "
+		"most 1.7 %\n"
+		"# raw-skew/* fitted MONOTONIC's rate against MONOTONIC_RAW from samples "
+		"spanning 350-359 ms a check\n");
+	free(text);
+	/* A group whose points reported no watch is not named. */
+	w[0].ran = 0;
+	w[3].ran = 0;
+	text = print_to_string(verify_text_watched, &r);
+	assert_null(strstr(text, "monotonic/"));
+	assert_null(strstr(text, "raw-skew/"));
+	assert_non_null(strstr(text, "# against inconsistency-check's 10 s: cross-cpu/* "
+			       "at most 1.7 %\n"));
+	free(text);
+}
+
+static void print_header(FILE *f, const struct verify_report *r)
+{
+	verify_text_header(f, r);
+}
+
+/* The plan: each group's budget, and the same split by kind. */
+static void test_watch_plan_lines(void **state)
+{
+	struct verify_watch w[4];
+	struct env_info env;
+	struct verify_report r = { .planned = 9, .timed = 9, .duration_s = 1,
+				   .long_watch_s = 10, .watch = w, .nwatch = 4,
+				   .env = &env };
+	char *text;
+
+	memset(&env, 0, sizeof(env));
+	for (int api = 0; api < API_COUNT; api++)
+		r.interposer[api] = "";
+	sample_watches(w);
+	text = print_to_string(print_header, &r);
+	assert_non_null(strstr(text, "\n# each clock is watched for a step back 140 ms by "
+			       "monotonic/*, 167 ms by cross-cpu/*, 1000 ms by "
+			       "clocksource-switch/*\n# against the 10 s inconsistency-check "
+			       "watches each clock by default: monotonic/* 1.4 %, cross-cpu/* "
+			       "1.7 % (--long watches as long)\n# raw-skew/* fits MONOTONIC's "
+			       "rate against MONOTONIC_RAW from 333 ms of samples a check\n"));
+	/* No rate fit is compared with inconsistency-check. */
+	assert_null(strstr(text, "raw-skew/* 3"));
+	free(text);
+}
+
+/* JSON: a point's watch when it reported one; the groups' figures. */
+static void test_watched_json(void **state)
+{
+	json_t *p = verify_json_point(1, "monotonic/x/vdso", VRESULT_PASS, "m", NULL,
+				      0.2, 0.15);
+
+	assert_true(json_real_value(json_object_get(p, "elapsed_s")) == 0.2);
+	assert_true(json_real_value(json_object_get(p, "watched_s")) == 0.15);
+	json_decref(p);
+	p = verify_json_point(2, "bracket/x/vdso", VRESULT_PASS, "m", NULL, 0.2, -1);
+	assert_null(json_object_get(p, "watched_s"));
+	json_decref(p);
+}
+
+/* ---- background ------------------------------------------------------------------------ */
+
+/* A kernel change is cited from the project's table, marked as background. */
+static void test_background(void **state)
+{
+	const struct verify_background *b = verify_background("vdso-getres-aux");
+	_cleanup_strbuf_ struct strbuf text = STRBUF_INIT;
+
+	assert_non_null(b);
+	assert_string_equal(b->commit, "cd3557a7618b");
+	verify_background_text("vdso-getres-aux", &text);
+	assert_ptr_equal(strstr(text.buf, "background, not tested by verify: since kernel "
+				"commit cd3557a7618b (\"vdso/gettimeofday: Add support for "
+				"auxiliary clocks\", v6.17), the vDSO's clock_getres "),
+			 text.buf);
+	assert_null(verify_background("no-such-topic"));
+	strbuf_reset(&text);
+	verify_background_text("no-such-topic", &text);
+	assert_string_equal(text.buf, "");
+}
+
 /* ---- ABI judgement -------------------------------------------------------------------- */
 
 static struct abi_outcome returned(long ret, int err)
 {
-	struct abi_outcome o = { ABI_RETURNED, { ret, ret < 0, err }, 0, 0 };
+	struct abi_outcome o = { .kind = ABI_RETURNED, .res = { ret, ret < 0, err } };
 
 	return o;
 }
 
 static struct abi_outcome signaled(int sig)
 {
-	struct abi_outcome o = { ABI_SIGNALED, { 0, false, 0 }, sig, 0 };
+	struct abi_outcome o = { .kind = ABI_SIGNALED, .sig = sig };
 
 	return o;
 }
@@ -595,7 +868,7 @@ static void test_abi_outcome(void **state)
 	struct abi_outcome sys_efault = returned(-1, EFAULT);
 	struct abi_outcome segv = signaled(SIGSEGV);
 	struct abi_outcome ok = returned(0, 0);
-	struct abi_outcome lost = { ABI_LOST, { 0, false, 0 }, 0, 1 };
+	struct abi_outcome lost = { .kind = ABI_LOST, .status = 1 };
 
 	/* The vDSO: -EFAULT or a crash; never -1. */
 	assert_true(abi_outcome_ok(PATH_VDSO, ABI_EXPECT_EFAULT, 0, &vdso_efault));
@@ -864,16 +1137,25 @@ int main(void)
 		cmocka_unit_test(test_bracket_run_stops_on_error),
 		cmocka_unit_test(test_mono_note),
 		cmocka_unit_test(test_mono_run_catches_a_step_back),
+		cmocka_unit_test(test_mono_run_reports_its_watch),
 		cmocka_unit_test(test_gran_run),
 		cmocka_unit_test(test_granularity_agrees),
+		cmocka_unit_test(test_unit_step_agrees),
+		cmocka_unit_test(test_lattice_fit),
 		cmocka_unit_test(test_gran_step_is_read_cost),
 		cmocka_unit_test(test_rt_offset),
 		cmocka_unit_test(test_step_watch),
 		cmocka_unit_test(test_xcpu_catches_a_step_back),
 		cmocka_unit_test(test_xcpu_clean_run),
+		cmocka_unit_test(test_xcpu_reports_its_watch),
 		cmocka_unit_test(test_xcpu_pinned_monotonic),
 		cmocka_unit_test(test_rate_fit),
 		cmocka_unit_test(test_rate_measure),
+		cmocka_unit_test(test_span_overlap),
+		cmocka_unit_test(test_watched_lines),
+		cmocka_unit_test(test_watch_plan_lines),
+		cmocka_unit_test(test_watched_json),
+		cmocka_unit_test(test_background),
 		cmocka_unit_test(test_abi_outcome),
 		cmocka_unit_test(test_abi_format),
 		cmocka_unit_test(test_abi_pointer_combinations),
