@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "basic/strbuf.h"
+#include "basic/suggest.h"
 #include "basic/util.h"
 
 /* Widest option column before the help moves to a line of its own. */
@@ -51,10 +52,15 @@ static const struct option_def *find_short(const struct option_def *opts, int c)
 void options_unknown_choice(struct strbuf *err, const char *what,
 			    const char *arg, const char *const *choices)
 {
+	struct suggestion s = SUGGESTION_INIT(arg);
+
 	strbuf_addf(err, "unknown %s '%s' (", what, arg);
-	for (const char *const *c = choices; *c; c++)
+	for (const char *const *c = choices; *c; c++) {
 		strbuf_addf(err, "%s%s", c == choices ? "" : ", ", *c);
+		suggestion_consider(&s, *c);
+	}
 	strbuf_addch(err, ')');
+	suggestion_add(&s, "", err);
 }
 
 int options_descriptor_pair(const struct option_def *opt, const char *arg,
@@ -227,6 +233,22 @@ static const char *take_value(struct parser *p, const char *attached,
 
 static void unknown_option(struct parser *p, const char *shown)
 {
+	struct suggestion s = SUGGESTION_INIT(shown + strspn(shown, "-"));
+
+	/* "--rouns=5" is near "rounds" by its name alone. */
+	if (!strncmp(shown, "--", 2)) {
+		char name[SUGGEST_NAME_MAX];
+
+		snprintf(name, sizeof(name), "%.*s", (int)strcspn(shown + 2, "="), shown + 2);
+		s.word = name;
+		for (const struct option_def *o = p->opts; o->type != OPTION_END; o++)
+			if (is_option(o) && o->long_name && !(o->flags & OPTION_HIDDEN))
+				suggestion_consider(&s, o->long_name);
+		strbuf_addf(&p->err, "unknown option '%s'", shown);
+		suggestion_add(&s, "--", &p->err);
+		strbuf_addf(&p->err, " (see 'clockbench %s --help')", p->usage->name);
+		return;
+	}
 	strbuf_addf(&p->err, "unknown option '%s' (see 'clockbench %s --help')",
 		    shown, p->usage->name);
 }

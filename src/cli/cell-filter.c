@@ -3,6 +3,7 @@
 
 #include <string.h>
 
+#include "basic/suggest.h"
 #include "basic/strbuf.h"
 #include "basic/util.h"
 #include "probe/timing.h"
@@ -18,7 +19,8 @@ void cell_filter_none(struct catalog_filter *f)
  * message when the list is empty or an item is unknown.
  */
 static int parse_list(const char *arg, const char *what, bool *set, size_t n,
-		      int (*lookup)(const char *name), const char *known,
+		      int (*lookup)(const char *name),
+		      void (*suggest)(struct suggestion *s), const char *known,
 		      struct strbuf *err)
 {
 	_cleanup_free_ char **items = split_list(arg, NULL);
@@ -32,13 +34,37 @@ static int parse_list(const char *arg, const char *what, bool *set, size_t n,
 		int i = lookup(*it);
 
 		if (i < 0 || (size_t)i >= n) {
+			struct suggestion s = SUGGESTION_INIT(*it);
+
+			suggest(&s);
 			strbuf_addf(err, "unknown %s '%s' in --%s%s", what, *it, what,
 				    known);
+			suggestion_add(&s, "", err);
 			return -1;
 		}
 		set[i] = true;
 	}
 	return 0;
+}
+
+/* The names of each dimension, for "did you mean". */
+static void suggest_api(struct suggestion *s)
+{
+	for (size_t i = 0; i < API_COUNT; i++)
+		if (catalog_api_here((enum api)i))
+			suggestion_consider(s, catalog_apis[i].name);
+}
+
+static void suggest_clock(struct suggestion *s)
+{
+	for (size_t i = 0; i < catalog_nclocks; i++)
+		suggestion_consider(s, catalog_clocks[i].name);
+}
+
+static void suggest_path(struct suggestion *s)
+{
+	for (size_t i = 0; i < PATH_COUNT; i++)
+		suggestion_consider(s, catalog_paths[i]);
 }
 
 static int clock_index(const char *name)
@@ -54,7 +80,7 @@ int cell_filter_option_api(const struct option_def *opt, const char *arg,
 	struct catalog_filter *f = opt->value;
 
 	return parse_list(arg, "api", f->api, ARRAY_SIZE(f->api),
-			  catalog_api_by_name, "", err);
+			  catalog_api_by_name, suggest_api, "", err);
 }
 
 int cell_filter_option_clock(const struct option_def *opt, const char *arg,
@@ -63,7 +89,7 @@ int cell_filter_option_clock(const struct option_def *opt, const char *arg,
 	struct catalog_filter *f = opt->value;
 
 	return parse_list(arg, "clock", f->clock, ARRAY_SIZE(f->clock),
-			  clock_index, "", err);
+			  clock_index, suggest_clock, "", err);
 }
 
 int cell_filter_option_path(const struct option_def *opt, const char *arg,
@@ -72,7 +98,7 @@ int cell_filter_option_path(const struct option_def *opt, const char *arg,
 	struct catalog_filter *f = opt->value;
 
 	return parse_list(arg, "path", f->path, ARRAY_SIZE(f->path),
-			  catalog_path_by_name, " (vdso, libc, syscall)", err);
+			  catalog_path_by_name, suggest_path, " (vdso, libc, syscall)", err);
 }
 
 int cell_filter_option_cpu(const struct option_def *opt, const char *arg,

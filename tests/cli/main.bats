@@ -113,3 +113,18 @@ load helpers
 	usage_error "option '--list' takes no value" bench --list=yes
 	usage_error "unknown option '-Z'" rm -Z 1
 }
+
+# Issue 30: a mistyped name gets the nearest valid one, as git suggests.
+@test "a mistyped option, choice, api, clock or path is answered with the nearest name" {
+	usage_error "unknown option '--rouns'; did you mean '--rounds'?" bench --rouns 5
+	usage_error "unknown style 'mmtest' (table, mmtests, ratio, summary, ministat); did you mean 'mmtests'?" \
+		compare --style mmtest 1 2
+	usage_error "unknown api 'clock_gettim' in --api; did you mean 'clock_gettime'?" bench --api clock_gettim
+	usage_error "unknown clock 'monotnic' in --clock; did you mean 'monotonic'?" bench --clock monotnic
+	usage_error "unknown path 'vsdo' in --path (vdso, libc, syscall); did you mean 'vdso'?" bench --path vsdo
+	usage_error "unknown format 'jsn' (table, json, csv, tap); did you mean 'json'?" bench --format jsn
+	# Nothing near: no guess.
+	run cb bench --frobnicate
+	[ "$status" -eq 2 ]
+	[[ "$output" != *"did you mean"* ]]
+}

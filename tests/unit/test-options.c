@@ -208,9 +208,11 @@ static void test_errors_name_the_option(void **state)
 		     "as 0.5, 500ms or 2s", "--budget", "-1s", NULL);
 	expect_error("unknown colour 'pink' (red, green, blue)", "--colour", "pink",
 		     NULL);
-	/* No abbreviations: a prefix is not an option. */
-	expect_error("unknown option '--fla' (see 'clockbench test --help')",
-		     "--fla", NULL);
+	/* No abbreviations: a prefix is not an option, only a suggestion. */
+	expect_error("unknown option '--fla'; did you mean '--flag'? (see 'clockbench "
+		     "test --help')", "--fla", NULL);
+	expect_error("unknown option '--zzz' (see 'clockbench test --help')",
+		     "--zzz", NULL);
 }
 
 /*
@@ -243,7 +245,8 @@ static void test_format_vocabulary(void **state)
 		free(err);
 	}
 	expect_error("unknown format 'csv' (json, table)", "--format", "csv", NULL);
-	expect_error("unknown format 'TABLE' (json, table)", "--format", "TABLE", NULL);
+	expect_error("unknown format 'TABLE' (json, table); did you mean 'table'?",
+		     "--format", "TABLE", NULL);
 }
 
 static void test_hidden_option_parses(void **state)
