@@ -34,8 +34,9 @@ static const struct command_usage compare_usage = {
 	"is the ratio of the two values shown.\n"
 	"\n"
 	"Exit status: 0 on success, 1 when a run cannot be read, 2 on a usage\n"
-	"error, 3 when --fail-on caught a change (for CI and 'git bisect run',\n"
-	"whose exit 125 clockbench never uses).",
+	"error, 3 when --fail-on caught a change (for CI and 'git bisect run';\n"
+	"compare never exits 125, bisect's \"skip\", which kernels uses for a\n"
+	"kernel it could not measure).",
 };
 
 static const char *const correction_names[] = { "holm", "bh", "none", NULL };
