@@ -472,6 +472,46 @@ static void diff_paired(struct compare_diff *d, const struct compare_side *base,
 	t->df = INFINITY;
 }
 
+static bool all_positive(const double *x, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!(x[i] > 0))
+			return false;
+	return true;
+}
+
+/* The natural logarithms of x (malloc'd). */
+static double *logs_of(const double *x, size_t n)
+{
+	double *l = xmalloc((n ? n : 1) * sizeof(*l));
+
+	for (size_t i = 0; i < n; i++)
+		l[i] = log(x[i]);
+	return l;
+}
+
+/*
+ * The CI of the change as a ratio: the Hodges-Lehmann interval of the
+ * log differences (the ranks, and so the test, are the same on the logs).
+ * A time can fall by at most 100 %: on the raw scale the interval of a
+ * shift over the base's median crossed -100 % (hotplug's -87.62 % [-120.25,
+ * -38.34]); on the logs it cannot.
+ */
+static void change_ci_on_logs(struct compare_diff *d, const struct compare_side *base,
+			      const struct compare_side *other)
+{
+	_cleanup_free_ double *lb = logs_of(base->samples, base->n);
+	_cleanup_free_ double *lo = logs_of(other->samples, other->n);
+	double est, lo_log, hi_log;
+
+	stats_hodges_lehmann(lb, base->n, lo, other->n, CHANGE_LEVEL, &est,
+			     &lo_log, &hi_log);
+	d->change_lo_pct = 100.0 * expm1(lo_log);
+	d->change_hi_pct = 100.0 * expm1(hi_log);
+	d->shift_lo = base->center * expm1(lo_log);
+	d->shift_hi = base->center * expm1(hi_log);
+}
+
 static void diff_rank(struct compare_diff *d, const struct compare_side *base,
 		      const struct compare_side *other)
 {
@@ -483,6 +523,11 @@ static void diff_rank(struct compare_diff *d, const struct compare_side *base,
 	d->p = mwu.p;
 	stats_hodges_lehmann(base->samples, base->n, other->samples, other->n,
 			     CHANGE_LEVEL, &d->shift, &d->shift_lo, &d->shift_hi);
+	if (all_positive(base->samples, base->n) && all_positive(other->samples, other->n)) {
+		change_ci_on_logs(d, base, other);
+		return;
+	}
+	/* A zero (a tick-sampled time) has no log: the shift's interval. */
 	d->change_lo_pct = 100.0 * d->shift_lo / base->center;
 	d->change_hi_pct = 100.0 * d->shift_hi / base->center;
 }

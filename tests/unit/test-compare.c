@@ -326,6 +326,40 @@ static void test_real_slowdown_is_worse(void **state)
 	teardown_fixture(&fx);
 }
 
+/*
+ * Issue 30: a time that fell, with a wide spread (hotplug's offline: 3 ms
+ * and 90 ms cycles in one run): the change's interval is a ratio, computed
+ * on the logs, and never passes -100 % (it was -120.25 %).
+ */
+static void test_decrease_interval_stays_above_minus_100(void **state)
+{
+	static const double slow[] = { 3, 90, 4, 85, 3.5, 95, 5, 80, 3.2, 88 };
+	static const double fast[] = { 2, 3, 2.5, 2.8, 2.2, 3.1, 2.4, 2.9, 2.6, 2.3 };
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
+	struct compare_options o;
+	struct fixture fx;
+	double b[] = { 1.0 };
+	const struct compare_diff *d;
+
+	compare_options_default(&o);
+	memset(&fx, 0, sizeof(fx));
+	for (size_t g = 0; g < 2; g++) {
+		fx.groups[g].spec = g ? other_spec : base_spec;
+		fx.groups[g].runs = fx.runs[g];
+		fx.groups[g].nruns = 1;
+		make_run(&fx.runs[g][0], (int64_t)g + 1, 1, b, 1.0, 10);
+		memcpy(fx.runs[g][0].cells[0].values, g ? fast : slow, sizeof(slow));
+	}
+	assert_int_equal(compare_build(&fx.r, fx.groups, 2, &o, &err), 0);
+	d = diff_of(&fx, 0);
+	assert_int_equal(d->test, TEST_RANK);
+	assert_true(d->change_pct < -50);
+	assert_true(d->change_lo_pct > -100);
+	assert_true(d->change_lo_pct < d->change_pct && d->change_pct < d->change_hi_pct);
+	assert_true(d->change_hi_pct < 0);
+	teardown_fixture(&fx);
+}
+
 static void test_speedup_is_better(void **state)
 {
 	struct compare_options o;
@@ -1251,6 +1285,7 @@ int main(void)
 		cmocka_unit_test(test_same_distribution_is_not_significant),
 		cmocka_unit_test(test_real_slowdown_is_worse),
 		cmocka_unit_test(test_speedup_is_better),
+		cmocka_unit_test(test_decrease_interval_stays_above_minus_100),
 		cmocka_unit_test(test_tiny_shift_below_threshold),
 		cmocka_unit_test(test_replicates_use_run_values),
 		cmocka_unit_test(test_noisy_cells),
