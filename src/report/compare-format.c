@@ -186,6 +186,39 @@ static void print_group_runs(FILE *f, const struct compare_group *grp)
 	fputc('\n', f);
 }
 
+/*
+ * "DIFFERENT between the base and B: clocksource hpet against tsc; ...",
+ * then what one difference alone can explain: above the verdicts, since
+ * a verdict of such sides is the machines' as much as the kernels'.
+ */
+static void print_side_differences(FILE *f, const struct compare_result *r,
+				   const char *lead)
+{
+	char base[TITLE_BYTES], title[TITLE_BYTES];
+
+	group_title(&r->groups[0], base, sizeof(base));
+	for (size_t g = 1; g < r->ngroups; g++) {
+		const struct side_differences *d = &r->side_differences[g];
+
+		if (!d->n)
+			continue;
+		group_title(&r->groups[g], title, sizeof(title));
+		fprintf(f, "%sDIFFERENT between %s and %s: ", lead, base, title);
+		for (size_t i = 0; i < d->n; i++) {
+			fprintf(f, "%s%s ", i ? "; " : "", d->items[i].fact);
+			text_put(f, d->items[i].base, TEXT_LINE_MAX);
+			fputs(" against ", f);
+			text_put(f, d->items[i].other, TEXT_LINE_MAX);
+		}
+		fputc('\n', f);
+		if (d->explains) {
+			fprintf(f, "%s  ", lead);
+			text_put(f, d->explains, TEXT_LINE_MAX);
+			fputc('\n', f);
+		}
+	}
+}
+
 static void print_header(FILE *f, const struct compare_result *r)
 {
 	char title[TITLE_BYTES];
@@ -843,6 +876,20 @@ static json_t *diff_to_json(const struct compare_diff *d)
 	return o;
 }
 
+/* "differences": [{"fact", "base", "other"}], and what one can explain. */
+static void side_differences_to_json(json_t *group, const struct side_differences *d)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; i < d->n; i++)
+		json_array_append_new(a, json_pack("{s:s, s:s, s:s}", "fact", d->items[i].fact,
+						   "base", d->items[i].base,
+						   "other", d->items[i].other));
+	json_object_set_new(group, "differences", a);
+	json_object_set_new(group, "difference_explains",
+			    d->explains ? json_string(d->explains) : json_null());
+}
+
 static json_t *groups_to_json(const struct compare_result *r)
 {
 	json_t *a = json_array();
@@ -861,6 +908,7 @@ static json_t *groups_to_json(const struct compare_result *r)
 			"geomean", real_or_null(r->geomean[g]),
 			"geomean_change_pct", g ? real_or_null(r->geomean_change_pct[g])
 						: json_real(0)));
+		side_differences_to_json(json_array_get(a, g), &r->side_differences[g]);
 	}
 	return a;
 }
@@ -1123,6 +1171,7 @@ int compare_print(FILE *f, const struct compare_result *r,
 	case FORMAT_TABLE:
 		print_emulation_note(f, r, "# ");
 		print_arch_note(f, r, "# ");
+		print_side_differences(f, r, "# ");
 		styles[style](f, r);
 		break;
 	case FORMAT_JSON:
@@ -1136,6 +1185,7 @@ int compare_print(FILE *f, const struct compare_result *r,
 	case FORMAT_MARKDOWN:
 		print_emulation_note(f, r, "> ");
 		print_arch_note(f, r, "> ");
+		print_side_differences(f, r, "> ");
 		print_markdown(f, r);
 		break;
 	default:

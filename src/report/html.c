@@ -241,6 +241,7 @@ static const char style[] =
 	".v-few{background:#f3e3ee}"
 	".warn{border-left:4px solid #D55E00;padding:.3rem .6rem;background:#fdf3ec}"
 	".finding{font-size:1.05rem;max-width:60rem}"
+	".warning{max-width:60rem;border-left:4px solid #b45309;padding-left:.6rem}"
 	"pre{font-size:.8rem;overflow-x:auto;background:#f7f7f7;padding:.5rem;"
 	"border:1px solid #e3e3e3}"
 	"pre .note{white-space:pre-wrap}"
@@ -823,6 +824,36 @@ static void add_largest(struct strbuf *out, const struct compare_row *row, size_
  * (most: getpid vdso +4.6 %), the other 68 within the noise; geometric
  * mean -0.2 %." The mail below says the same at length.
  */
+/* Emulated timings and the machines' differences, before the finding. */
+static void sides_warning(struct strbuf *out, const struct plot_input *in,
+			  const struct compare_result *r, size_t g)
+{
+	const struct side_differences *d = &r->side_differences[g];
+
+	if ((r->emulated[g] || r->emulated[0]) && !r->exact) {
+		strbuf_adds(out, "<p class=\"warning\"><b>EMULATED:</b> ");
+		group_heading(out, in, &r->groups[r->emulated[g] ? g : 0]);
+		strbuf_adds(out, " ran under qemu's TCG emulator: its timings compare code "
+			    "paths on one emulator, not the costs on hardware.</p>\n");
+	}
+	if (!d->n)
+		return;
+	strbuf_adds(out, "<p class=\"warning\"><b>Different between the sides:</b> ");
+	for (size_t i = 0; i < d->n; i++) {
+		strbuf_addf(out, "%s%s ", i ? "; " : "", d->items[i].fact);
+		html_escape(out, d->items[i].base);
+		strbuf_adds(out, " against ");
+		html_escape(out, d->items[i].other);
+	}
+	strbuf_adds(out, ".");
+	if (d->explains) {
+		strbuf_addch(out, ' ');
+		html_escape(out, d->explains);
+		strbuf_addch(out, '.');
+	}
+	strbuf_adds(out, "</p>\n");
+}
+
 static void finding(struct strbuf *out, const struct plot_input *in,
 		    const struct compare_result *r, size_t g)
 {
@@ -841,6 +872,7 @@ static void finding(struct strbuf *out, const struct plot_input *in,
 		lo = fmin(lo, d->change_pct);
 		hi = fmax(hi, d->change_pct);
 	}
+	sides_warning(out, in, r, g);
 	strbuf_adds(out, "<p class=\"finding\"><b>");
 	group_heading(out, in, &r->groups[g]);
 	strbuf_adds(out, " against ");

@@ -940,6 +940,37 @@ static void unchanged_line(const struct plot_input *in, const struct compare_res
 	mail_wrap(out, line.buf, MAIL_WIDTH, "  ", "      ");
 }
 
+/*
+ * Above the verdicts, what a reader of the thread must not miss: timings
+ * from an emulator, and every fact of the machines that differs between
+ * the sides (clocksource, CPU, libc...), with what one can explain alone.
+ */
+static void sides_block(const struct plot_input *in, const struct compare_result *r,
+			size_t g, struct strbuf *out)
+{
+	const struct side_differences *d = &r->side_differences[g];
+	_cleanup_strbuf_ struct strbuf line = STRBUF_INIT;
+
+	if ((r->emulated[g] || r->emulated[0]) && !r->exact) {
+		strbuf_adds(&line, "EMULATED: ");
+		group_desc(in, r->emulated[g] ? g : 0, &line);
+		strbuf_adds(&line, " ran under qemu's TCG emulator: its timings compare "
+			    "code paths on one emulator, not the costs on hardware.");
+		mail_wrap(out, line.buf, MAIL_WIDTH, "", "  ");
+		strbuf_reset(&line);
+	}
+	if (!d->n)
+		return;
+	strbuf_adds(&line, "Different between the sides: ");
+	for (size_t i = 0; i < d->n; i++)
+		strbuf_addf(&line, "%s%s %s against %s", i ? "; " : "", d->items[i].fact,
+			    d->items[i].base, d->items[i].other);
+	strbuf_addch(&line, '.');
+	if (d->explains)
+		strbuf_addf(&line, " %s.", d->explains);
+	mail_wrap(out, line.buf, MAIL_WIDTH, "", "  ");
+}
+
 static void group_block(const struct plot_input *in, const struct mail_options *mo,
 			const struct compare_result *r, size_t g, struct strbuf *out)
 {
@@ -949,6 +980,7 @@ static void group_block(const struct plot_input *in, const struct mail_options *
 
 	for (size_t i = 0; i < r->nrows && !ns; i++)
 		ns = isfinite(r->rows[i].sides[g].ns_median);
+	sides_block(in, r, g, out);
 	group_desc(in, g, &head);
 	strbuf_adds(&head, " against ");
 	group_desc(in, 0, &head);

@@ -1211,6 +1211,14 @@ static void detect_machine_difference(struct compare_result *r)
 	}
 }
 
+/* Every group's facts against the base's: named above the verdicts. */
+static void detect_side_differences(struct compare_result *r)
+{
+	r->side_differences = xcalloc(r->ngroups, sizeof(*r->side_differences));
+	for (size_t g = 1; g < r->ngroups; g++)
+		sides_differ(&r->groups[0], &r->groups[g], &r->side_differences[g]);
+}
+
 /* ---- ns beside core cycles ------------------------------------------- */
 
 /* The median over a group's runs of each run's median ns for the row. */
@@ -1468,6 +1476,7 @@ int compare_build(struct compare_result *r, struct compare_group *groups,
 	find_pooled_invocations(r);
 	detect_machine_shift(r);
 	detect_machine_difference(r);
+	detect_side_differences(r);
 	add_ns_beside(r);
 	judge_emulation(r);
 	judge_architectures(r);
@@ -1495,6 +1504,9 @@ void compare_free(struct compare_result *r)
 	for (size_t g = 0; r->machine_difference && g < r->ngroups; g++)
 		free(r->machine_difference[g]);
 	free(r->machine_difference);
+	for (size_t g = 0; r->side_differences && g < r->ngroups; g++)
+		side_differences_free(&r->side_differences[g]);
+	free(r->side_differences);
 	memset(r, 0, sizeof(*r));
 }
 

@@ -49,6 +49,7 @@
 
 #include "basic/stats.h"
 #include "basic/strbuf.h"
+#include "results/sides.h"
 #include "results/store.h"
 
 enum compare_metric {
@@ -313,6 +314,12 @@ struct compare_result {
 	 * interleaved rounds, which saw one machine.
 	 */
 	char **machine_difference;
+	/*
+	 * Per group (empty for the base): the facts of its machine that
+	 * differ from the base's, as its runs record them
+	 * (results/sides.h): clocksource, emulation, CPU model...
+	 */
+	struct side_differences *side_differences;
 };
 
 /*

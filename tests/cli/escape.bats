@@ -40,6 +40,10 @@ c.execute("UPDATE runs SET host = ?, kernel = ?, label = ?",
 c.execute("UPDATE cells SET name = name || ?", ("\x1b[31m`touch pwned-cell`",))
 c.execute("UPDATE cells SET reason = ? WHERE status != 'ok'",
           ("r\x1b[8mhidden\x9b",))
+# Run 2's clocksource: named where compare says what differs between sides.
+env = json.loads(c.execute("SELECT env FROM runs WHERE id = 2").fetchone()[0])
+env["clocksource"] = "cs\x1b[2J<b>&"
+c.execute("UPDATE runs SET env = ? WHERE id = 2", (json.dumps(env),))
 for rid, cfg in c.execute("SELECT id, config FROM runs").fetchall():
     cfg = json.loads(cfg)
     cfg["command_line"] = "true\x1b]2;title\x07"
@@ -116,6 +120,9 @@ setup() {
 		[ "$status" -eq 0 ] || { echo "$style: $status $output"; return 1; }
 		no_raw_controls || { echo "style $style"; return 1; }
 		[[ "$output" == *'\e[31m'* ]] || { echo "$style: $output"; return 1; }
+		# The sides' difference names the stored clocksource, escaped.
+		[[ "$output" == *"DIFFERENT between"*'clocksource '*' against cs\e[2J<b>&'* ]] ||
+			{ echo "$style: $output"; return 1; }
 	done
 	for format in csv markdown json; do
 		run cb compare --format "$format" 1 2
@@ -156,6 +163,7 @@ c.execute("UPDATE cells SET name = ? WHERE name = ?", ("wa,l\"l|x", "wall")); c.
 	[ "$status" -eq 0 ]
 	no_raw_controls
 	[[ "$output" == *'h\e]0;owned\x07'* ]]
+	[[ "$output" == *'against cs\e[2J<b>&'* ]]
 	python3 -c 'import sqlite3, sys; c = sqlite3.connect(sys.argv[1])
 c.execute("UPDATE runs SET host = ?", ("<b>h&\"x\x1b[2J</b>",)); c.commit()' "$CLOCKBENCH_DB"
 	run cb report -o r.html 1 2
@@ -164,6 +172,7 @@ c.execute("UPDATE runs SET host = ?", ("<b>h&\"x\x1b[2J</b>",)); c.commit()' "$C
 	no_raw_controls
 	[[ "$output" != *'<b>h'* ]]
 	[[ "$output" == *'&lt;b&gt;h&amp;&quot;x\e[2J&lt;/b&gt;'* ]]
+	[[ "$output" == *'<p class="warning"><b>Different between the sides:</b> clocksource '*' against cs\e[2J&lt;b&gt;&amp;'* ]]
 	[ ! -e pwned-kernel ] && [ ! -e pwned-cell ]
 }
 
