@@ -46,10 +46,9 @@ struct command_usage;
 int transfer_command(int argc, char **argv, const struct command_usage *usage,
 		     bool push);
 
-/* The command table, terminated by an entry with a NULL name. */
-extern const struct command commands[];
+/* The command named name, or NULL (commands.c). */
 const struct command *find_command(const char *name);
-/* The top-level usage: synopsis and the list of commands. */
+/* The top-level usage: synopsis and the list of commands (commands.c). */
 void usage_main(FILE *f);
 
 #endif
