@@ -39,17 +39,9 @@ int cmd_plot(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_kernels(int argc, char **argv);
 
-/* push's and pull's copy (push.c): from --db to --to when push, from
- * --from to --db otherwise; the other store defaults to $FLEET_ENV. */
-#define FLEET_ENV "CLOCKBENCH_FLEET_DB"
-struct command_usage;
-int transfer_command(int argc, char **argv, const struct command_usage *usage,
-		     bool push);
-
-/* The command table, terminated by an entry with a NULL name. */
-extern const struct command commands[];
+/* The command named name, or NULL (commands.c). */
 const struct command *find_command(const char *name);
-/* The top-level usage: synopsis and the list of commands. */
+/* The top-level usage: synopsis and the list of commands (commands.c). */
 void usage_main(FILE *f);
 
 #endif

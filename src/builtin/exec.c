@@ -24,6 +24,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "basic/json.h"
 #include "basic/order.h"
 #include "basic/options.h"
 #include "basic/strbuf.h"

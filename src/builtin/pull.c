@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * clockbench pull [--from URL] [RUN...]: copy runs of the fleet's store (a
- * PostgreSQL server, or any store) into this host's, each run once; the
- * copy is push's (push.c) the other way.
+ * PostgreSQL server, or any store) into this host's, each run once:
+ * push's copy (push.c) the other way, both through cli/transfer-command.h.
  */
 #include <stdbool.h>
 
 #include "basic/options.h"
 #include "builtin/builtin.h"
+#include "cli/transfer-command.h"
 
 static const struct command_usage pull_usage = {
 	.name = "pull",

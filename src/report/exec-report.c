@@ -10,7 +10,7 @@
 #include "basic/util.h"
 #include "report/compare-format.h"
 #include "report/exec-table.h"
-#include "report/output.h"
+#include "report/summary-figures.h"
 #include "report/quality-text.h"
 
 static void summarize(const double *x, size_t n, struct summary *s)

@@ -8,6 +8,7 @@
 #include "basic/text.h"
 #include "basic/util.h"
 #include "report/output.h"
+#include "report/summary-figures.h"
 #include "results/resolution.h"
 
 /* The least width of the label column: "time (ms)". */

@@ -10,6 +10,7 @@
 #include "basic/util.h"
 #include "probe/cpu-accounting.h"
 #include "report/output.h"
+#include "report/summary-figures.h"
 #include "results/resolution.h"
 
 static const char *const directions[] = { "offline", "online" };

@@ -4,10 +4,11 @@
 #include <math.h>
 #include <string.h>
 
+#include "basic/json.h"
 #include "basic/stats.h"
 #include "basic/util.h"
 #include "config.h"
-#include "report/output.h"
+#include "report/summary-figures.h"
 #include "results/compare.h"
 #include "results/resolution.h"
 

@@ -6,7 +6,7 @@
 #include "basic/stats.h"
 #include "basic/text.h"
 #include "basic/util.h"
-#include "report/output.h"
+#include "report/summary-figures.h"
 #include "report/textplot.h"
 #include "results/compare.h"
 #include "results/resolution.h"

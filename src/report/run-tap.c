@@ -4,7 +4,7 @@
 #include "basic/stats.h"
 #include "basic/strbuf.h"
 #include "basic/text.h"
-#include "report/output.h"
+#include "report/summary-figures.h"
 #include "report/tap-write.h"
 #include "results/resolution.h"
 

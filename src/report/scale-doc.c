@@ -7,7 +7,7 @@
 #include "basic/json.h"
 #include "basic/util.h"
 #include "config.h"
-#include "report/output.h"
+#include "report/summary-figures.h"
 #include "report/quality-text.h"
 #include "results/quality.h"
 #include "results/record.h"

@@ -8,7 +8,7 @@
 #include "basic/stats.h"
 #include "basic/text.h"
 #include "basic/util.h"
-#include "report/output.h"
+#include "report/summary-figures.h"
 #include "results/compare.h"
 #include "results/resolution.h"
 

@@ -2,7 +2,9 @@
 /*
  * Inside the results store: what store.c (the interface, and everything
  * both engines share, every DML statement among it) asks of a backend,
- * store-sqlite.c (a file) or store-pg.c (a PostgreSQL server).
+ * store-sqlite.c (a file) or store-pg.c (a PostgreSQL server), and what
+ * the backends share below it (the schema's version and views:
+ * store-backend.c), so that a backend takes nothing from store.c.
  *
  * Statements are written once, in the SQL both engines read: parameters
  * $1, $2, ... numbered in the order they first appear (SQLite takes "$1"
@@ -19,7 +21,10 @@
 #include <stdint.h>
 
 #include "basic/util.h"
-#include "results/store.h"
+#include "results/store-access.h"
+
+struct store;
+struct strbuf;
 
 enum sql_type { SQL_NULL, SQL_INT, SQL_DOUBLE, SQL_TEXT, SQL_BLOB };
 
@@ -101,9 +106,13 @@ struct store {
 	char *secrets[8];
 };
 
+/* The schema this build writes (PRAGMA user_version of its databases). */
+#define STORE_SCHEMA_VERSION 5
+
 /*
  * The CREATE VIEW statements of schema 3's views of the metrics, malloc'd;
- * started: how the backend reads runs.started ("r.started").
+ * started: how the backend reads runs.started ("r.started")
+ * (store-backend.c).
  */
 char *store_views_sql(const char *started);
 

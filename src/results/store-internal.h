@@ -35,9 +35,17 @@ double *decode_doubles(const unsigned char *p, size_t n);
 void *encode_rounds(const uint32_t *r, size_t n, size_t *bytes);
 uint32_t *decode_rounds(const unsigned char *p, size_t bytes, size_t n);
 
-/* "" for NULL (store-save.c); a JSON column, NULL for SQL NULL, -1 when
- * the text is not JSON (store-load.c). */
-const char *str(const char *s);
+/* "" for NULL: a run's text as saved (store-save.c) and exported
+ * (store-json.c). */
+static inline const char *str(const char *s)
+{
+	return s ? s : "";
+}
+
+/*
+ * A JSON column, NULL for SQL NULL, -1 when the text is not JSON
+ * (store-load.c).
+ */
 int column_json(const struct sql_row *r, int col, json_t **out);
 
 /* Whether s has a uuid's form (store-select.c). */

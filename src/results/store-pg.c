@@ -27,6 +27,7 @@
 
 #include "basic/strbuf.h"
 #include "basic/util.h"
+#include "results/store.h"
 #include "results/store-backend.h"
 
 /* ---- naming a server without its password ---------------------------- */

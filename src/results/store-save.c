@@ -21,11 +21,6 @@
 
 /* ---- saving --------------------------------------------------------- */
 
-const char *str(const char *s)
-{
-	return s ? s : "";
-}
-
 void store_new_uuid(char out[37])
 {
 	static const char hex[] = "0123456789abcdef";

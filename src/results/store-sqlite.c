@@ -19,6 +19,7 @@
 
 #include "basic/strbuf.h"
 #include "basic/util.h"
+#include "results/store.h"
 #include "results/store-backend.h"
 
 /* "Clkb": marks the file as ours in the SQLite header (PRAGMA application_id). */
@@ -173,7 +174,7 @@ static sqlite3_stmt *prepare(struct store *st, const char *sql, struct strbuf *e
 	return stmt;
 }
 
-static void rollback(struct store *st)
+static void sqlite_rollback(struct store *st)
 {
 	if (!sqlite3_get_autocommit(sq(st)->db))
 		sqlite3_exec(sq(st)->db, "ROLLBACK", NULL, NULL, NULL);
@@ -422,7 +423,7 @@ static int migrate(struct store *st, struct strbuf *err)
 		goto fail;
 	return 0;
 fail:
-	rollback(st);
+	sqlite_rollback(st);
 	return -1;
 }
 
@@ -698,7 +699,7 @@ static int sqlite_probe_write(struct store *st, struct strbuf *err)
 	sqlite3_busy_timeout(sq(st)->db, 0);
 	sq(st)->busy = false;
 	rc = exec(st, "BEGIN IMMEDIATE", "taking the write lock", err);
-	rollback(st);
+	sqlite_rollback(st);
 	sqlite3_busy_timeout(sq(st)->db, sq(st)->timeout_ms);
 	if (rc && sq(st)->busy)
 		strbuf_setf(err, "%s: another process holds it locked",
@@ -757,7 +758,7 @@ static const struct store_ops sqlite_ops = {
 	.run = sqlite_run,
 	.begin = sqlite_begin,
 	.commit = sqlite_commit,
-	.rollback = rollback,
+	.rollback = sqlite_rollback,
 	.probe_write = sqlite_probe_write,
 	.close = sqlite_close,
 	.is_null = sqlite_is_null,

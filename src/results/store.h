@@ -28,6 +28,7 @@
 #include <jansson.h>
 
 #include "basic/strbuf.h"
+#include "results/store-access.h"
 
 struct store;
 
@@ -122,9 +123,6 @@ enum {
 };
 #define STORE_BATCH_CALLS_MAX (1ull << 40)	/* calls a sample: scale --calls */
 
-/* The schema this build writes (PRAGMA user_version of its databases). */
-#define STORE_SCHEMA_VERSION 5
-
 /* Where runs go: --db, else $CLOCKBENCH_DB, else XDG data home. */
 void store_default_path(char *buf, size_t len);
 /*
@@ -144,18 +142,10 @@ int store_check_url(const char *url, struct strbuf *err);
 /* A --db that is a symbolic link leads to a store: 0, or -1 with why. */
 int store_check_link(const char *path, struct strbuf *err);
 
-enum store_access {
-	STORE_READ,	/* read-only: the file must exist and hold a store ("no
-			 * results database at .."); never created, migrated
-			 * or written, and readable on read-only storage */
-	STORE_UPDATE,	/* the file must exist; checked whole before writing */
-	STORE_WRITE,	/* as UPDATE, but created when absent (its directory
-			 * must exist) */
-};
-
 /*
  * store_open() is store_open_access(path, STORE_WRITE, ...). Both check the
- * file; UPDATE and WRITE migrate an older schema.
+ * file; UPDATE and WRITE migrate an older schema (enum store_access:
+ * results/store-access.h).
  */
 struct store *store_open_access(const char *path, enum store_access access,
 				struct strbuf *err);

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The interleaving engine, behind ab, timens and exec: the same cells
- * measured by several child processes (sides), one repetition at a time,
- * the sides' repetitions interleaved (in the order of basic/order.h). Its
- * first use was timens's:
+ * The interleaving engine, behind ab and timens: the same cells measured
+ * by several child processes (sides), one repetition at a time, the
+ * sides' repetitions interleaved (in the order of basic/order.h, which
+ * exec runs its commands in without the engine). Its first use was
+ * timens's:
  *
  * Benchmarking inside a time namespace (seed 000): the same cells measured
  * by two child processes that differ only in their time namespace, one

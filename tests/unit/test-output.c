@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "basic/json.h"
 #include "basic/progress.h"
 #include "basic/util.h"
 #include "report/output.h"

@@ -17,7 +17,7 @@
 
 #include "basic/stats.h"
 #include "basic/util.h"
-#include "report/output.h"
+#include "report/summary-figures.h"
 
 /* Uniform in (0, 1), deterministic. */
 static double uniform(uint64_t *seed)

@@ -43,6 +43,7 @@
 #include "results/record.h"
 #include "results/spool.h"
 #include "results/store.h"
+#include "results/store-backend.h"
 #include "basic/util.h"
 
 static char tmpdir[256];
