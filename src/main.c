@@ -72,8 +72,7 @@ int main(int argc, char **argv)
 	}
 	cmd = find_command(argv[1]);
 	if (!cmd)
-		return usage_fail("unknown command '%s' (see 'clockbench --help')",
-				  argv[1]);
+		return unknown_command(argv[1], "see 'clockbench --help'");
 
 	snprintf(context, sizeof(context), "clockbench %s", cmd->name);
 	set_program_context(context);

@@ -41,6 +41,11 @@ int cmd_kernels(int argc, char **argv);
 
 /* The command named name, or NULL (commands.c). */
 const struct command *find_command(const char *name);
+/*
+ * "unknown command 'bnech'; did you mean 'bench'? (see)": the usage
+ * error's exit status (see: a hint in parentheses, or NULL).
+ */
+int unknown_command(const char *name, const char *see);
 /* The top-level usage: synopsis and the list of commands (commands.c). */
 void usage_main(FILE *f);
 

@@ -6,6 +6,8 @@
  */
 #include <stdio.h>
 
+#include "basic/strbuf.h"
+#include "basic/suggest.h"
 #include "basic/options.h"
 #include "basic/util.h"
 #include "builtin/builtin.h"
@@ -45,6 +47,20 @@ const struct command *find_command(const char *name)
 	return NULL;
 }
 
+int unknown_command(const char *name, const char *see)
+{
+	struct suggestion s = SUGGESTION_INIT(name);
+	_cleanup_strbuf_ struct strbuf msg = STRBUF_INIT;
+
+	for (const struct command *c = commands; c->name; c++)
+		suggestion_consider(&s, c->name);
+	strbuf_addf(&msg, "unknown command '%s'", name);
+	suggestion_add(&s, "", &msg);
+	if (see)
+		strbuf_addf(&msg, " (%s)", see);
+	return usage_fail("%s", msg.buf);
+}
+
 void usage_main(FILE *f)
 {
 	fputs("usage: clockbench [--version] [--help] <command> [<options>]\n\n"
@@ -79,7 +95,7 @@ int cmd_help(int argc, char **argv)
 		return usage_fail("too many arguments: '%s'", argv[1]);
 	cmd = find_command(argv[0]);
 	if (!cmd)
-		return usage_fail("unknown command '%s'", argv[0]);
+		return unknown_command(argv[0], NULL);
 	help_argv[0] = (char *)cmd->name;
 	return cmd->run(2, help_argv);
 }

@@ -236,7 +236,7 @@ static unsigned lattice_multiples(const unsigned long *hist, size_t len, double 
 	return n;
 }
 
-void lattice_fit(const unsigned long *hist, size_t len, struct lattice *out)
+void lattice_fit_histogram(const unsigned long *hist, size_t len, struct lattice *out)
 {
 	size_t *bins = xcalloc(len, sizeof(*bins)), nbins = 0;
 	double hi = 0, lo = 0;
@@ -292,7 +292,7 @@ int lattice_run(vread_fn rd, void *arg, unsigned long pairs, struct lattice *out
 			hist[d]++;
 	}
 	if (!e)
-		lattice_fit(hist, LATTICE_HIST_NS, out);
+		lattice_fit_histogram(hist, LATTICE_HIST_NS, out);
 	free(hist);
 	return e;
 }

@@ -379,7 +379,7 @@ struct lattice {
 /* The widest lattice, of LATTICE_MIN_NS to 100 ns, that 99 % of the
  * differences (hist[d]: how many were d ns) lie near, with at least four
  * multiples populated. */
-void lattice_fit(const unsigned long *hist, size_t len, struct lattice *out);
+void lattice_fit_histogram(const unsigned long *hist, size_t len, struct lattice *out);
 /* pairs pairs of reads; returns 0 or the errno of a failed read. */
 int lattice_run(vread_fn rd, void *arg, unsigned long pairs, struct lattice *out);
 

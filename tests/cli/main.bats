@@ -128,3 +128,11 @@ load helpers
 	[ "$status" -eq 2 ]
 	[[ "$output" != *"did you mean"* ]]
 }
+
+@test "a mistyped command is answered with the nearest one, in help too" {
+	usage_error "unknown command 'bnech'; did you mean 'bench'? (see 'clockbench --help')" bnech
+	usage_error "unknown command 'compar'; did you mean 'compare'?" help compar
+	run cb xyz
+	[ "$status" -eq 2 ]
+	[[ "$output" != *"did you mean"* ]]
+}

@@ -424,7 +424,7 @@ static void test_lattice_fit(void **state)
 
 	/* kvm-clock here: about 10.02 ns a step. */
 	fill_quantized(hist, 10.02, 0.3);
-	lattice_fit(hist, LATTICE_HIST_NS, &l);
+	lattice_fit_histogram(hist, LATTICE_HIST_NS, &l);
 	assert_true(l.found);
 	assert_true(fabs(l.step_ns - 10.02) < 0.1);
 	assert_true(l.share >= 0.99);
@@ -434,25 +434,25 @@ static void test_lattice_fit(void **state)
 	memset(hist, 0, LATTICE_HIST_NS * sizeof(*hist));
 	for (int d = 20; d < 300; d++)
 		hist[d] = 10;
-	lattice_fit(hist, LATTICE_HIST_NS, &l);
+	lattice_fit_histogram(hist, LATTICE_HIST_NS, &l);
 	assert_false(l.found);
 	assert_true(l.step_ns == 0);
 	/* A step finer than the lattices it looks for: not found either. */
 	memset(hist, 0, LATTICE_HIST_NS * sizeof(*hist));
 	fill_quantized(hist, 2.5, 0.1);
-	lattice_fit(hist, LATTICE_HIST_NS, &l);
+	lattice_fit_histogram(hist, LATTICE_HIST_NS, &l);
 	assert_false(l.found);
 	/* Two tight read costs, 20 and 30 ns, on a fine clock: they fit a 10 ns
 	 * lattice, but two multiples cannot tell it from a quantized clock. */
 	memset(hist, 0, LATTICE_HIST_NS * sizeof(*hist));
 	hist[20] = hist[21] = hist[30] = hist[31] = 1000;
-	lattice_fit(hist, LATTICE_HIST_NS, &l);
+	lattice_fit_histogram(hist, LATTICE_HIST_NS, &l);
 	assert_false(l.found);
 	assert_true(l.step_ns > 0);
 	assert_int_equal(l.multiples, 2);
 	/* Nothing counted. */
 	memset(hist, 0, LATTICE_HIST_NS * sizeof(*hist));
-	lattice_fit(hist, LATTICE_HIST_NS, &l);
+	lattice_fit_histogram(hist, LATTICE_HIST_NS, &l);
 	assert_false(l.found);
 	assert_int_equal(l.deltas, 0);
 	free(hist);
