@@ -88,6 +88,25 @@ static bool any_chosen_diff(const struct compare_session *s,
 	return false;
 }
 
+/*
+ * A run in the base and in another group is compared with itself
+ * (`compare 6.1 6.1`): its verdicts say nothing. Said, not refused.
+ */
+static void warn_shared_runs(const struct compare_group *groups, size_t ngroups)
+{
+	for (size_t g = 1; g < ngroups; g++)
+		for (size_t k = 0; k < groups[g].nruns; k++)
+			for (size_t b = 0; b < groups[0].nruns; b++)
+				if (groups[g].runs[k].id == groups[0].runs[b].id &&
+				    groups[0].runs[b].id > 0) {
+					warn_msg("run %lld is on both sides (%s and %s): "
+						 "it is compared with itself",
+						 (long long)groups[0].runs[b].id,
+						 groups[0].spec, groups[g].spec);
+					return;
+				}
+}
+
 int compare_session_build_groups(struct compare_session *s,
 				 struct compare_group *groups, size_t ngroups,
 				 struct compare_result *r, struct strbuf *err)
@@ -99,6 +118,7 @@ int compare_session_build_groups(struct compare_session *s,
 		compare_free(r);
 		return -1;
 	}
+	warn_shared_runs(groups, ngroups);
 	if (any_chosen_diff(s, r))
 		return 0;
 	strbuf_addf(err, "no cell %sis measured in the base and another group in "

@@ -11,6 +11,7 @@
 #include <limits.h>
 #include <string.h>
 
+#include "basic/suggest.h"
 #include "basic/strbuf.h"
 #include "basic/text.h"
 #include "basic/util.h"
@@ -386,6 +387,54 @@ static bool parse_selector(const char *spec, char *buf, size_t len,
 	return true;
 }
 
+/* The labels of a store, for a hint: the nearest, and the first few. */
+struct labels_seen {
+	struct suggestion near;
+	struct strbuf some;
+	char *best;	/* near.best, copied: a row's text lives until the next */
+	size_t n;
+};
+
+#define LABELS_SHOWN 8
+
+static int take_label(const struct sql_row *row, void *ctx)
+{
+	struct labels_seen *l = ctx;
+	const char *label = row->ops->get_text(row, 0);
+
+	if (!*label)
+		return 0;
+	if (l->n++ < LABELS_SHOWN)
+		strbuf_addf(&l->some, "%s%s", l->some.len ? ", " : "", label);
+	suggestion_consider(&l->near, label);
+	if (l->near.best == label) {
+		free(l->best);
+		l->best = xstrdup(label);
+		l->near.best = l->best;
+	}
+	return 0;
+}
+
+/*
+ * "; did you mean 'before'? (labels here: after, before, ...)": what a
+ * mistyped label was near, and which labels the store has.
+ */
+static void labels_hint(struct store *st, const char *spec, struct strbuf *err)
+{
+	struct labels_seen l = { .near = SUGGESTION_INIT(spec), .some = STRBUF_INIT };
+	_cleanup_strbuf_ struct strbuf ignored = STRBUF_INIT;
+
+	if (run_sql(st, "SELECT DISTINCT label FROM runs ORDER BY label", NULL, 0,
+		    take_label, &l, "listing labels", &ignored) == 0) {
+		suggestion_add(&l.near, "", err);
+		if (l.n)
+			strbuf_addf(err, " (labels here: %s%s)", l.some.buf,
+				    l.n > LABELS_SHOWN ? ", ..." : "");
+	}
+	strbuf_release(&l.some);
+	free(l.best);
+}
+
 int store_resolve(struct store *st, const char *spec, int64_t **ids, size_t *n,
 		  struct strbuf *err)
 {
@@ -420,6 +469,8 @@ int store_resolve(struct store *st, const char *spec, int64_t **ids, size_t *n,
 		return -1;
 	if (*n == 0) {
 		strbuf_setf(err, "no run or label '%s' in %s", spec, st->name);
+		if (!parse_u64(spec, &id) && !uuid_like(spec))
+			labels_hint(st, spec, err);
 		free(*ids);
 		*ids = NULL;
 		return -1;

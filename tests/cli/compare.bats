@@ -153,6 +153,14 @@ setup() {
 	run "$CLOCKBENCH" compare 1 nosuchlabel
 	[ "$status" -eq 1 ]
 	[[ "$output" == *"'nosuchlabel'"* ]]
+	# A label near one of the store's is suggested, and the labels listed.
+	run "$CLOCKBENCH" compare A Bb
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"no run or label 'Bb' in "*"; did you mean 'B'? (labels here: A, B"* ]]
+	# The same runs on both sides: compared, and said.
+	run --separate-stderr "$CLOCKBENCH" compare A 1
+	[ "$status" -eq 0 ]
+	[[ "$stderr" == *"warning: run 1 is on both sides (A and 1): it is compared with itself"* ]]
 }
 
 @test "bad options exit 2 with one line" {
