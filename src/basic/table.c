@@ -105,12 +105,18 @@ void table_add_text(struct table *t, const char *s)
 
 void table_add_int(struct table *t, int64_t v)
 {
-	struct table_cell *cell = next_cell(t, TABLE_INT);
 	char buf[24];
 
 	snprintf(buf, sizeof(buf), "%lld", (long long)v);
+	table_add_int_shown(t, v, buf);
+}
+
+void table_add_int_shown(struct table *t, int64_t v, const char *shown)
+{
+	struct table_cell *cell = next_cell(t, TABLE_INT);
+
 	cell->i = v;
-	cell->shown = xstrdup(buf);
+	cell->shown = xstrdup(shown);
 }
 
 void table_add_real(struct table *t, double x, int decimals)

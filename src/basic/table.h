@@ -67,6 +67,8 @@ void table_add_real(struct table *t, double x, int decimals);
 
 /* A figure shown as the text shown (e.g. "6/6"), written as x. */
 void table_add_real_shown(struct table *t, double x, const char *shown);
+/* An integer shown as the text shown (e.g. "0xb10"), written as v. */
+void table_add_int_shown(struct table *t, int64_t v, const char *shown);
 
 /* A line said under the table ("# ..."), in JSON under "notes". */
 void table_add_note(struct table *t, const char *fmt, ...)

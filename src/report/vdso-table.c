@@ -7,6 +7,8 @@
 #include <string.h>
 
 #include "basic/json.h"
+#include "basic/strbuf.h"
+#include "basic/table.h"
 #include "basic/text.h"
 #include "basic/util.h"
 
@@ -89,43 +91,35 @@ static bool names_apply(const struct vdso_image *img)
 
 /* ---- table output ---------------------------------------------------- */
 
-static int max_int(int a, int b)
+static int add_symbol(const struct vdso_symbol *s, void *ctx)
 {
-	return a > b ? a : b;
-}
-
-struct widths {
-	FILE *f;
-	int name, version, offset, size;
-};
-
-static int measure_symbol(const struct vdso_symbol *s, void *ctx)
-{
-	struct widths *w = ctx;
-	int len;
-
-	/* Names from a file: escaped and capped as they are printed. */
-	w->name = max_int(w->name, (int)text_width(s->name, TEXT_CELL_MAX));
-	w->version = max_int(w->version, (int)text_width(s->version, TEXT_CELL_MAX));
-	len = snprintf(NULL, 0, "%#" PRIx64, s->offset);
-	w->offset = max_int(w->offset, len);
-	len = snprintf(NULL, 0, "%" PRIu64, s->size);
-	w->size = max_int(w->size, len);
-	return 0;
-}
-
-static int print_symbol(const struct vdso_symbol *s, void *ctx)
-{
-	const struct widths *w = ctx;
+	struct table *t = ctx;
 	char offset[32];
+	struct strbuf type = STRBUF_INIT;
 
 	snprintf(offset, sizeof(offset), "%#" PRIx64, s->offset);
-	text_put_cell(w->f, s->name, TEXT_CELL_MAX, (size_t)w->name, TEXT_LEFT);
-	fputs("  ", w->f);
-	text_put_cell(w->f, s->version, TEXT_CELL_MAX, (size_t)w->version, TEXT_LEFT);
-	fprintf(w->f, "  %*s  %*" PRIu64 "  %s%s\n", w->offset, offset, w->size, s->size,
-	       type_name(s->type), s->bind == STB_WEAK ? " (weak)" : "");
+	table_add_text(t, s->name);
+	table_add_text(t, s->version);
+	table_add_int_shown(t, (int64_t)s->offset, offset);
+	table_add_int(t, (int64_t)s->size);
+	strbuf_addf(&type, "%s%s", type_name(s->type), s->bind == STB_WEAK ? " (weak)" : "");
+	table_add_text(t, type.buf);
+	strbuf_release(&type);
 	return 0;
+}
+
+/* The image's symbols (names from a file: escaped as they are printed). */
+static struct table *symbol_table(const struct vdso_image *img)
+{
+	struct table *t = table_new();
+
+	table_add_column(t, "symbol", "SYMBOL", TABLE_TEXT, NULL);
+	table_add_column(t, "version", "VERSION", TABLE_TEXT, NULL);
+	table_add_column(t, "offset", "OFFSET", TABLE_INT, NULL);
+	table_add_column(t, "size", "SIZE", TABLE_INT, NULL);
+	table_add_column(t, "type", "TYPE", TABLE_TEXT, NULL);
+	vdso_foreach_symbol(img, add_symbol, t);
+	return t;
 }
 
 static void print_expected_table(FILE *f, const struct vdso_image *img)
@@ -142,7 +136,7 @@ static void print_expected_table(FILE *f, const struct vdso_image *img)
 	}
 	fprintf(f, "\nExpected names for %s (version %s):\n", n->arch, n->version);
 	for (size_t i = 0; i < count; i++)
-		width = max_int(width, (int)strlen(e[i].name));
+		width = width > (int)strlen(e[i].name) ? width : (int)strlen(e[i].name);
 	for (size_t i = 0; i < count; i++)
 		fprintf(f, "  %-*s  %s\n", width, e[i].name,
 		       vdso_lookup(img, e[i].name, n->version) ? "resolves" : "not exported");
@@ -150,11 +144,7 @@ static void print_expected_table(FILE *f, const struct vdso_image *img)
 
 void vdso_table_print(FILE *f, const struct vdso_image *img, const char *file)
 {
-	struct widths w = {
-		.f = f,
-		.name = (int)strlen("SYMBOL"), .version = (int)strlen("VERSION"),
-		.offset = (int)strlen("OFFSET"), .size = (int)strlen("SIZE"),
-	};
+	struct table *t = symbol_table(img);
 
 	if (file) {
 		text_line(f, "%s: %zu bytes, %s", file, img->len,
@@ -164,10 +154,8 @@ void vdso_table_print(FILE *f, const struct vdso_image *img, const char *file)
 		fprintf(f, "vDSO at %p: %zu bytes, %s\n\n", (const void *)img->base,
 		       img->len, machine_name(img->machine));
 	}
-	vdso_foreach_symbol(img, measure_symbol, &w);
-	fprintf(f, "%-*s  %-*s  %*s  %*s  %s\n", w.name, "SYMBOL", w.version, "VERSION",
-	       w.offset, "OFFSET", w.size, "SIZE", "TYPE");
-	vdso_foreach_symbol(img, print_symbol, &w);
+	table_print(f, t, FORMAT_TABLE);
+	table_free(t);
 	print_expected_table(f, img);
 }
 
