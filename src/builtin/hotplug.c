@@ -20,6 +20,7 @@
 #include "basic/strbuf.h"
 #include "builtin/builtin.h"
 #include "cli/measure.h"
+#include "probe/cpu-accounting.h"
 #include "probe/env.h"
 #include "probe/guard.h"
 #include "scenario/hotplug.h"
@@ -324,6 +325,7 @@ static void add_state_cells(struct stored_run *sr, const struct hotplug_run *run
 static bool hotplug_record(struct measure *m, size_t k, struct stored_run *sr)
 {
 	const struct hotplug_run *run = m->ctx;
+	struct cpu_accounting acct;
 	char name[64];
 
 	if (k > 0)
@@ -343,6 +345,9 @@ static bool hotplug_record(struct measure *m, size_t k, struct stored_run *sr)
 			       "cycles", (json_int_t)run->o.cycles, "pause_s",
 			       run->o.pause_s, "trace", !run->o.no_trace, "tracing",
 			       !run->o.no_trace ? run->tracing.note : "off");
+	/* Below a tick its user/sys are estimates: compare says so. */
+	cpu_accounting_probe(&acct);
+	json_object_set_new(sr->config, "cpu_accounting", cpu_accounting_to_json(&acct));
 	return true;
 }
 

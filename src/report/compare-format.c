@@ -219,6 +219,15 @@ static void print_side_differences(FILE *f, const struct compare_result *r,
 	}
 }
 
+static bool any_estimate(const struct compare_result *r)
+{
+	for (size_t i = 0; i < r->nrows; i++)
+		for (size_t g = 1; g < r->ngroups; g++)
+			if (r->rows[i].diffs[g].estimate)
+				return true;
+	return false;
+}
+
 static void print_header(FILE *f, const struct compare_result *r)
 {
 	char title[TITLE_BYTES];
@@ -319,6 +328,10 @@ static void print_rule(FILE *f, const struct compare_result *r)
 			"%zu earlier runs like the base (same host, command, kernel, "
 			"clocksource) as the noise between runs; the floor is then "
 			"+-%g%%\n", r->history_used, r->opts.threshold_pct);
+	if (any_estimate(r))
+		fputs("# user and sys below a tick's worth of CPU time on both sides "
+		      "are the kernel's tick-sampled estimates (as the runs recorded): "
+		      "shown, with no verdict (few)\n", f);
 	if (compare_spread_unknown(r))
 		fprintf(f, "# one run against one, with no history of runs like the "
 			"base (%zu of the %d needed): how far whole runs move on this "
@@ -867,6 +880,7 @@ static json_t *diff_to_json(const struct compare_diff *d)
 	json_object_set_new(o, "spread_floored", json_boolean(d->spread_floored));
 	json_object_set_new(o, "rounds_span", json_boolean(d->rounds_span));
 	json_object_set_new(o, "spread_unknown", json_boolean(d->spread_unknown));
+	json_object_set_new(o, "estimate", json_boolean(d->estimate));
 	if (d->test == TEST_LOG_T_HISTORY)
 		json_object_set_new(o, "history_runs", json_integer((json_int_t)d->history_runs));
 	json_object_set_new(o, "mde_pct", real_or_null(d->mde_pct));

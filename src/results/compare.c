@@ -872,6 +872,48 @@ static void centres_agree(struct compare_result *r, struct compare_row *row)
 }
 
 /* Every cell of every group against the base: tests, changes, verdicts. */
+/* "user", "sys", "offline-user", "online-sys": the split of a CPU time. */
+static bool cpu_split_cell(const struct compare_row *row)
+{
+	size_t n = strlen(row->name);
+
+	return streq(row->name, "user") || streq(row->name, "sys") ||
+	       (n > 5 && streq(row->name + n - 5, "-user")) ||
+	       (n > 4 && streq(row->name + n - 4, "-sys"));
+}
+
+/*
+ * Below what CPU time a group's user/sys split is an estimate, as its runs
+ * recorded it (config.cpu_accounting, exec and scale and hotplug): the
+ * largest of them; 0 when no run was tick-sampled.
+ */
+static double estimate_below_s(const struct compare_group *g)
+{
+	double most = 0;
+
+	for (size_t k = 0; k < g->nruns; k++) {
+		const json_t *a = json_is_object(g->runs[k].config) ?
+				  json_object_get(g->runs[k].config, "cpu_accounting") : NULL;
+		const json_t *below = json_object_get(a, "estimate_below_s");
+
+		if (json_is_true(json_object_get(a, "sampled")) && json_is_number(below) &&
+		    json_number_value(below) > most)
+			most = json_number_value(below);
+	}
+	return most;
+}
+
+static void mark_estimate(struct compare_result *r, struct compare_row *row, size_t g)
+{
+	struct compare_diff *d = &row->diffs[g];
+	double below = fmax(estimate_below_s(&r->groups[0]), estimate_below_s(&r->groups[g]));
+
+	if (!d->valid || r->exact || !cpu_split_cell(row) || !(below > 0))
+		return;
+	if (row->sides[0].center < below && row->sides[g].center < below)
+		d->estimate = d->few = true;
+}
+
 static void judge_groups(struct compare_result *r)
 {
 	size_t *m = xcalloc(r->ngroups, sizeof(size_t));
@@ -892,9 +934,11 @@ static void judge_groups(struct compare_result *r)
 	}
 	for (size_t g = 1; g < r->ngroups; g++) {
 		adjust_p_values(r, g);
-		for (size_t i = 0; i < r->nrows; i++)
+		for (size_t i = 0; i < r->nrows; i++) {
+			mark_estimate(r, &r->rows[i], g);
 			judge(&r->rows[i].diffs[g], &r->rows[i].sides[0],
 			      &r->rows[i].sides[g], &r->opts);
+		}
 	}
 	free(m);
 }

@@ -228,6 +228,12 @@ struct compare_diff {
 	 * is shown without a verdict ("few").
 	 */
 	bool spread_unknown;
+	/*
+	 * user or sys CPU time that the kernel sampled by ticks, below a
+	 * tick's worth on both sides: the runs' own records call it an
+	 * estimate (config.cpu_accounting), so no verdict (few).
+	 */
+	bool estimate;
 	bool significant;
 	/*
 	 * A side's timings are emulated: --fail-on passes over the change

@@ -360,6 +360,53 @@ static void test_decrease_interval_stays_above_minus_100(void **state)
 	teardown_fixture(&fx);
 }
 
+/*
+ * Issue 30: hotplug's online-user 0.0002 -> 0 s was "-100 % better". The
+ * runs record that user and sys below a tick (4 ms) are the kernel's
+ * estimates: such a cell gets no verdict; above a tick, and wall, do.
+ */
+static void test_tick_sampled_cpu_time_gets_no_verdict(void **state)
+{
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
+	struct compare_options o;
+	struct fixture fx;
+	double b[] = { 0.0002, 0.05, 0.3 }, a[] = { 0.0001, 0.08, 0.5 };
+	static const char *const names[] = { "online-user", "user", "wall" };
+
+	compare_options_default(&o);
+	memset(&fx, 0, sizeof(fx));
+	rng_state = 88172645463325252ull;
+	for (size_t g = 0; g < 2; g++) {
+		fx.groups[g].spec = g ? other_spec : base_spec;
+		fx.groups[g].runs = fx.runs[g];
+		fx.groups[g].nruns = 1;
+		make_run(&fx.runs[g][0], (int64_t)g + 1, 3, g ? a : b, 2.0, 20);
+		for (size_t c = 0; c < 3; c++) {
+			free(fx.runs[g][0].cells[c].name);
+			fx.runs[g][0].cells[c].name = xstrdup(names[c]);
+			free(fx.runs[g][0].cells[c].unit);
+			fx.runs[g][0].cells[c].unit = xstrdup("s");
+		}
+		fx.runs[g][0].config = json_pack("{s:{s:b, s:f}}", "cpu_accounting",
+						 "sampled", 1, "estimate_below_s", 0.004);
+	}
+	assert_int_equal(compare_build(&fx.r, fx.groups, 2, &o, &err), 0);
+	for (size_t i = 0; i < fx.r.nrows; i++) {
+		const struct compare_diff *d = &fx.r.rows[i].diffs[1];
+		bool tiny = streq(fx.r.rows[i].name, "online-user");
+
+		assert_true(d->valid);
+		assert_int_equal(d->estimate, tiny);
+		if (tiny)
+			assert_string_equal(d->verdict, "few");
+		else
+			assert_string_equal(d->verdict, "worse");
+	}
+	for (size_t g = 0; g < 2; g++)
+		json_decref(fx.runs[g][0].config);
+	teardown_fixture(&fx);
+}
+
 static void test_speedup_is_better(void **state)
 {
 	struct compare_options o;
@@ -1286,6 +1333,7 @@ int main(void)
 		cmocka_unit_test(test_real_slowdown_is_worse),
 		cmocka_unit_test(test_speedup_is_better),
 		cmocka_unit_test(test_decrease_interval_stays_above_minus_100),
+		cmocka_unit_test(test_tick_sampled_cpu_time_gets_no_verdict),
 		cmocka_unit_test(test_tiny_shift_below_threshold),
 		cmocka_unit_test(test_replicates_use_run_values),
 		cmocka_unit_test(test_noisy_cells),
