@@ -402,7 +402,13 @@ static double ci_halfwidth_pct(const struct compare_side *s)
 	return s->center > 0 ? 100.0 * half / s->center : 0;
 }
 
-/* "26.01 ±0.3%", "26.01 ±4.2% (75%)" when short of 95 %, "26.01" with none. */
+/* The fewest values whose centre's interval is shown. */
+#define CENTER_CI_MIN_N 3
+
+/*
+ * "26.01 ±0.3%", "26.01 ±4.2% (75%)" when short of 95 %, "26.01" with
+ * none, "7.2e-05 (n=2, too few for a CI)".
+ */
 static void format_center(char *buf, size_t len, const struct compare_side *s)
 {
 	int w;
@@ -414,6 +420,14 @@ static void format_center(char *buf, size_t len, const struct compare_side *s)
 	w = snprintf(buf, len, "%.4g", s->center);
 	if (!(s->center_coverage > 0) || w < 0 || (size_t)w >= len)
 		return;
+	/*
+	 * Two values give a t with one degree of freedom: an interval of
+	 * +-10^8 % (hotplug's states) says nothing but that they are too few.
+	 */
+	if (s->n < CENTER_CI_MIN_N) {
+		snprintf(buf + w, len - (size_t)w, " (n=%zu, too few for a CI)", s->n);
+		return;
+	}
 	w += snprintf(buf + w, len - (size_t)w, " ±%.1f%%", ci_halfwidth_pct(s));
 	if (!stats_ci_honours(s->center_coverage, 0.95) && (size_t)w < len)
 		snprintf(buf + w, len - (size_t)w, " (%.0f%%)",

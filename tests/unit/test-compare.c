@@ -526,6 +526,33 @@ static void test_holm_across_cells_and_geomean(void **state)
 static char *render(const struct compare_result *r, enum compare_style s,
 		    enum output_format fmt);
 
+/*
+ * Issue 30: two runs a side give a t with one degree of freedom, and
+ * hotplug's states showed "±135603665876.9%": too few is said instead.
+ */
+static void test_two_values_too_few_for_a_ci(void **state)
+{
+	struct compare_options o;
+	struct fixture fx;
+	double b[] = { 100 }, a[] = { 104 };
+	char *text;
+
+	(void)state;
+	compare_options_default(&o);
+	build(&fx, 2, 1, b, a, 3.0, 100, &o);
+	text = render(&fx.r, STYLE_TABLE, FORMAT_TABLE);
+	assert_non_null(strstr(text, "(n=2, too few for a CI)"));
+	assert_null(strstr(text, " ±"));
+	free(text);
+	teardown_fixture(&fx);
+	build(&fx, 3, 1, b, a, 3.0, 100, &o);
+	text = render(&fx.r, STYLE_TABLE, FORMAT_TABLE);
+	assert_null(strstr(text, "too few for a CI"));
+	assert_non_null(strstr(text, " ±"));
+	free(text);
+	teardown_fixture(&fx);
+}
+
 /* Issue 15, 8: a cell at 0 (exec's sys) made every geomean 0. */
 static void test_geomean_leaves_out_non_positive_cells(void **state)
 {
@@ -1334,6 +1361,7 @@ int main(void)
 		cmocka_unit_test(test_speedup_is_better),
 		cmocka_unit_test(test_decrease_interval_stays_above_minus_100),
 		cmocka_unit_test(test_tick_sampled_cpu_time_gets_no_verdict),
+		cmocka_unit_test(test_two_values_too_few_for_a_ci),
 		cmocka_unit_test(test_tiny_shift_below_threshold),
 		cmocka_unit_test(test_replicates_use_run_values),
 		cmocka_unit_test(test_noisy_cells),
