@@ -95,9 +95,9 @@ static const struct command_usage exec_usage = {
 };
 
 static const char *const exec_formats[] = { "table", "json", NULL };
-static const char *const exec_orders[] = { "abba", "random", NULL };
+static const char *const exec_orders[] = { "abba", "random", "sequence", NULL };
 
-enum exec_order { ORDER_ABBA, ORDER_RANDOM };
+enum exec_order { ORDER_ABBA, ORDER_RANDOM, ORDER_SEQUENCE };
 
 /* Most commands one invocation alternates (the order engine's bound). */
 #define EXEC_MAX_COMMANDS 32
@@ -143,7 +143,11 @@ struct exec_command {
 	char label[129];
 	struct exec_samples s;
 	struct exec_disturb *reps;	/* one per timed run */
+	size_t *after;		/* per timed run: the command run just before, or NONE */
 };
+
+/* No command ran before (the first run of all). */
+#define AFTER_NONE SIZE_MAX
 
 /* The empty program, timed as the command is: the harness's own cost. */
 struct exec_harness {
@@ -160,6 +164,7 @@ struct exec_cmd {
 	size_t ncmds;
 	size_t done;		/* complete repetitions of every command */
 	uint64_t seed;		/* --order random */
+	size_t last;		/* the command that ran last, or AFTER_NONE */
 	char interleave[37];	/* this invocation's id, in every run's config */
 	struct exec_harness harness;
 	struct cpu_accounting acct;
@@ -324,8 +329,10 @@ static int parse_exec_options(int argc, char **argv, struct exec_options *o,
 		OPT_STRING(0, "labels", "LIST", &o->labels,
 			   "labels of the commands' saved runs (default exec-ID-K)"),
 		OPT_CHOICE(0, "order", "ORDER", &o->order, exec_orders,
-			   "abba (default: A B B A ...) or random (a seeded\n"
-			   "shuffle of each repetition)"),
+			   "abba (default: A B B A ...), random (a seeded\n"
+			   "shuffle of each repetition) or sequence (A B, A B:\n"
+			   "for commands that must run in order, as offline\n"
+			   "then online)"),
 		OPT_INT(0, "seed", "N", &o->seed, 1, EXEC_SEED_MAX,
 			"the seed of --order random (default: chosen, printed)"),
 		OPT_CHOICE(0, "fail-on", "WHAT", &o->fail_on, compare_gate_names,
@@ -603,6 +610,7 @@ static void free_commands(struct exec_cmd *e)
 		free(c->s.user);
 		free(c->s.sys);
 		free(c->reps);
+		free(c->after);
 	}
 	free(e->cmds);
 	free(e->o.prepares);
@@ -623,6 +631,7 @@ static void alloc_samples(struct exec_cmd *e)
 		c->s.user = xcalloc(n, sizeof(double));
 		c->s.sys = xcalloc(n, sizeof(double));
 		c->reps = xcalloc(n, sizeof(*c->reps));
+		c->after = xcalloc(n, sizeof(*c->after));
 	}
 }
 
@@ -730,13 +739,15 @@ static int run_repetition(struct exec_cmd *e, long k, struct progress *prog)
 	const struct exec_options *o = &e->o;
 	bool warm = k < o->warmup;
 	long run = warm ? -(k + 1) : k - o->warmup + 1;
-	struct exec_machine before, after;
+	struct exec_machine before, end;
 	struct exec_result r;
 	char what[192];
 
 	for (size_t j = 0; j < e->ncmds && !measure_stopped(); j++) {
-		struct exec_command *c = &e->cmds[balanced_order_at(e->ncmds, (unsigned)k, j,
-							      e->seed)];
+		size_t i = o->order == ORDER_SEQUENCE ? j :
+			   balanced_order_at(e->ncmds, (unsigned)k, j, e->seed);
+		struct exec_command *c = &e->cmds[i];
+		size_t after = e->last;
 
 		snprintf(what, sizeof(what), "%s %ld%s%s", warm ? "warm-up" : "run",
 			 warm ? -run : run, e->ncmds > 1 ? ", " : "",
@@ -746,10 +757,12 @@ static int run_repetition(struct exec_cmd *e, long k, struct progress *prog)
 			exec_machine_take(&before);
 		if (run_command(e, c, run, &r) != 0)
 			return -1;
+		e->last = i;
 		if (warm)
 			continue;
-		exec_machine_take(&after);
-		keep_run(c, &r, &before, &after);
+		c->after[c->s.n] = after;
+		exec_machine_take(&end);
+		keep_run(c, &r, &before, &end);
 	}
 	return 0;
 }
@@ -862,7 +875,8 @@ static json_t *config_json(const struct exec_cmd *e, const struct exec_command *
 		json_object_set_new(cfg, "interleave", json_string(e->interleave));
 		json_object_set_new(cfg, "commands", labels);
 		json_object_set_new(cfg, "order", json_string(o->order == ORDER_RANDOM ?
-					"random" : "A B B A ..."));
+					"random" : o->order == ORDER_SEQUENCE ?
+					"sequence" : "A B B A ..."));
 		if (o->order == ORDER_RANDOM)
 			json_object_set_new(cfg, "seed", json_integer((json_int_t)e->seed));
 	}
@@ -925,6 +939,7 @@ static void describe_exec(const struct measure *m, bool json, struct exec_report
 		.cmds = cmds, .ncmds = e->ncmds, .done = e->done,
 		.runs = o->runs, .warmup = o->warmup, .shell = o->shell,
 		.show_output = o->show_output, .random = o->order == ORDER_RANDOM,
+		.sequence = o->order == ORDER_SEQUENCE,
 		.seed = (unsigned long long)e->seed, .param = o->param,
 		.interrupted = m->stop_signal != 0,
 		.harness_program = e->harness.program, .harness_what = e->harness.what,
@@ -974,6 +989,92 @@ static void warn_noise(const struct exec_cmd *e, const struct exec_command *c)
 		warn_msg("%sthe first run took %.3g s, far more than the others "
 			 "(median %.3g s): caches were probably cold; consider "
 			 "--warmup", which, s->wall[0], rest.median);
+}
+
+/*
+ * A command's wall times in two groups far apart (seed 003's offline,
+ * alternated with online: 36, 3.5, 27, 4.3 ms): the low and high group,
+ * each a fifth of the runs or 2 at least, the gap between them at least
+ * twice either group's own span. The split's index into sorted, or 0.
+ */
+static size_t two_groups_split(const double *sorted, size_t n)
+{
+	size_t least = n / 5 > 2 ? n / 5 : 2, best = 0;
+	double widest = 0;
+
+	for (size_t i = least; i + least <= n; i++) {
+		double gap = sorted[i] / sorted[i - 1];
+
+		if (sorted[i - 1] > 0 && gap > widest) {
+			widest = gap;
+			best = i;
+		}
+	}
+	if (!best || widest < 2 || sorted[0] <= 0 ||
+	    widest * widest < (sorted[best - 1] / sorted[0]) * (sorted[n - 1] / sorted[best]))
+		return 0;
+	return best;
+}
+
+static void warn_two_groups(const struct exec_cmd *e, const struct exec_command *c)
+{
+	const struct exec_samples *s = &c->s;
+	_cleanup_free_ double *sorted = NULL;
+	size_t k;
+
+	if (s->n < 6)
+		return;
+	sorted = xmalloc(s->n * sizeof(*sorted));
+	memcpy(sorted, s->wall, s->n * sizeof(*sorted));
+	stats_sort(sorted, s->n);
+	k = two_groups_split(sorted, s->n);
+	if (!k)
+		return;
+	warn_msg("%s%sthe wall times fall into two groups, %zu from %.3g to %.3g s "
+		 "and %zu from %.3g to %.3g s: one summary of them describes neither. "
+		 "A run that undoes or repeats a state change (CPU offline, then "
+		 "offline again) is a different operation: run such commands in "
+		 "order (--order sequence) or restore the state before each "
+		 "(--prepare)", e->ncmds > 1 ? c->label : "", e->ncmds > 1 ? ": " : "",
+		 k, sorted[0], sorted[k - 1], s->n - k, sorted[k], sorted[s->n - 1]);
+}
+
+/* Which command ran just before each of c's runs, when that decides its time. */
+static void warn_order(const struct exec_cmd *e, const struct exec_command *c)
+{
+	const struct exec_samples *s = &c->s;
+	_cleanup_free_ double *x = xmalloc((s->n ? s->n : 1) * sizeof(double));
+	_cleanup_free_ double *y = xmalloc((s->n ? s->n : 1) * sizeof(double));
+	size_t self = (size_t)(c - e->cmds), nx = 0, ny = 0;
+	struct mwu_result mwu;
+	struct summary sx, sy;
+
+	/* After itself against after another: A B B A alternates the two. */
+	for (size_t i = 0; i < s->n; i++) {
+		if (c->after[i] == AFTER_NONE)
+			continue;
+		if (c->after[i] == self)
+			x[nx++] = s->wall[i];
+		else
+			y[ny++] = s->wall[i];
+	}
+	if (c->prepare || nx < 3 || ny < 3) {
+		warn_two_groups(e, c);
+		return;
+	}
+	stats_mann_whitney(x, nx, y, ny, &mwu);
+	summarize(x, nx, &sx);
+	summarize(y, ny, &sy);
+	if (mwu.p < 0.01 && fmax(sx.median, sy.median) >= 2 * fmin(sx.median, sy.median)) {
+		warn_msg("%s: its runs depend on the order: %zu after itself take %.3g s "
+			 "(median), %zu after another command %.3g s: one command may "
+			 "undo or repeat what the other did (a CPU offlined twice is "
+			 "offline already); run them in order (--order sequence) or "
+			 "restore the state before each (--prepare)", c->label, nx,
+			 sx.median, ny, sy.median);
+		return;
+	}
+	warn_two_groups(e, c);
 }
 
 /* Each run's round: its repetition, so that compare pairs them again. */
@@ -1077,8 +1178,10 @@ static int print_several(struct measure *m, FILE *f)
 	}
 	release_commands(cmds, e->ncmds);
 	fflush(f);
-	for (size_t i = 0; i < e->ncmds; i++)
+	for (size_t i = 0; i < e->ncmds; i++) {
 		warn_noise(e, &e->cmds[i]);
+		warn_order(e, &e->cmds[i]);
+	}
 	if (compare_print_gate(stderr, &cr, (enum compare_gate)e->o.fail_on))
 		m->status = EXIT_PROBLEM;
 	compare_free(&cr);
@@ -1142,6 +1245,7 @@ static int exec_print(struct measure *m, FILE *f)
 	release_commands(cmds, 1);
 	fflush(f);
 	warn_noise(e, &e->cmds[0]);
+	warn_two_groups(e, &e->cmds[0]);
 	return 0;
 }
 
@@ -1154,7 +1258,7 @@ static const struct measure_ops exec_ops = {
 
 int cmd_exec(int argc, char **argv)
 {
-	struct exec_cmd e = { 0 };
+	struct exec_cmd e = { .last = AFTER_NONE };
 	struct measure m = { .ops = &exec_ops, .ctx = &e };
 	int rc = parse_exec_options(argc, argv, &e.o, &m);
 

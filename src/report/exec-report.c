@@ -106,7 +106,8 @@ void exec_report_print_commands(FILE *f, const struct exec_report *e,
 
 	fprintf(f, "# clockbench exec: %zu commands, %zu of %ld runs each (%ld warm-up), "
 		"alternated %s", e->ncmds, e->done, e->runs, e->warmup,
-		e->random ? "in a shuffled order, seed " : "A B B A ...");
+		e->random ? "in a shuffled order, seed " :
+		e->sequence ? "in the order given (A B, A B, ...)" : "A B B A ...");
 	if (e->random)
 		fprintf(f, "%llu", e->seed);
 	fprintf(f, "%s, output %s\n", e->shell ? ", through /bin/sh -c" : ", no shell",

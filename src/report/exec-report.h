@@ -61,6 +61,7 @@ struct exec_report {
 	long runs, warmup;
 	bool shell, show_output;
 	bool random;			/* --order random, with seed */
+	bool sequence;			/* --order sequence: the order given */
 	unsigned long long seed;
 	const char *param;		/* -L/-P's NAME, or NULL */
 	bool interrupted;

@@ -499,3 +499,32 @@ kernel_config() {
 	run --separate-stderr cb compare --format json quiet busy
 	jq -e '.groups[1].machine_difference | test("^load ")' <<<"$output"
 }
+
+# Issue 30: seed 003's shape, offline then online, timed by exec. Alternated
+# A B B A, half the runs found the state already changed (no-ops): said.
+# In order (--order sequence) every run changes the state. A file stands in
+# for the CPU: no CPU is taken offline here.
+@test "commands that change a state: the order dependence is named, --order sequence runs them in order" {
+	local state="$BATS_TEST_TMPDIR/offline"
+	local off="if [ ! -e '$state' ]; then sleep 0.05; touch '$state'; fi"
+	local on="if [ -e '$state' ]; then sleep 0.05; rm '$state'; fi"
+	run --separate-stderr cb exec --no-save -n 10 --shell -c "$off" -c "$on" --labels off,on
+	[ "$status" -eq 0 ]
+	echo "$stderr"
+	[[ "$stderr" == *"its runs depend on the order"*"--order sequence"* ||
+	   "$stderr" == *"the wall times fall into two groups"*"--order sequence"* ]]
+	rm -f "$state"
+	run --separate-stderr cb exec --no-save -n 10 --shell -c "$off" -c "$on" --labels off,on \
+		--order sequence
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"alternated in the order given (A B, A B, ...)"* ]]
+	[[ "$stderr" != *"depend on the order"* ]]
+	usage_error "unknown order 'sequnce' (abba, random, sequence); did you mean 'sequence'?" \
+		exec --order sequnce -- true
+	# One command that undoes itself every other run: two groups, named.
+	rm -f "$state"
+	run --separate-stderr cb exec --no-save -n 10 --shell -- \
+		"if [ -e '$state' ]; then rm '$state'; else sleep 0.05; touch '$state'; fi"
+	[ "$status" -eq 0 ]
+	[[ "$stderr" == *"the wall times fall into two groups, 5 from "*" and 5 from "* ]]
+}
