@@ -25,6 +25,7 @@
 #include "basic/util.h"
 #include "builtin/builtin.h"
 #include "results/compare-session.h"
+#include "results/run-facts.h"
 #include "report/compare-format.h"
 #include "report/kernels-matrix.h"
 #include "results/export-file.h"
@@ -668,6 +669,7 @@ static int next_boot_run(void *ctx, struct stored_run *r, struct strbuf *err)
 	json_object_set(vm, "guest_argv", json_object_get(r->env, "argv"));
 	record_add_command_line(r->env, b->store);
 	json_object_set_new(r->env, "vm", vm);
+	run_facts_forget(r);	/* the environment is the boot's now */
 	if (b->exact && guest_run_count_instructions(r, err)) {
 		stored_run_free(r);
 		return -1;

@@ -8,6 +8,7 @@
 #include "basic/util.h"
 #include "probe/catalog.h"
 #include "report/plot-internal.h"
+#include "results/run-facts.h"
 
 /* The bytes of s's first n characters (UTF-8 sequences), at most len. */
 static size_t columns_to_bytes(const char *s, size_t len, size_t n)
@@ -160,13 +161,6 @@ static void group_desc(const struct plot_input *in, size_t g, struct strbuf *out
 		strbuf_addf(out, " (%zu runs)", in->groups[g].nruns);
 }
 
-static const char *env_string(const struct stored_run *r, const char *key)
-{
-	const char *v = json_string_value(json_object_get(r->env, key));
-
-	return v && *v ? v : NULL;
-}
-
 static bool one_kernel(const struct plot_input *in)
 {
 	for (size_t g = 1; g < in->ngroups; g++)
@@ -200,29 +194,107 @@ static void kernels_line(const struct plot_input *in, struct strbuf *l)
 	}
 }
 
+/* One fact of a run, as the Machine line writes it; NULL when unknown. */
+typedef const char *fact_fn(const struct stored_run *r, char *buf, size_t len);
+
+static const char *fact_host(const struct stored_run *r, char *buf, size_t len)
+{
+	(void)buf, (void)len;
+	return r->host;
+}
+
+static const char *fact_machine(const struct stored_run *r, char *buf, size_t len)
+{
+	(void)buf, (void)len;
+	return run_facts(r)->machine;
+}
+
+static const char *fact_cpu(const struct stored_run *r, char *buf, size_t len)
+{
+	(void)buf, (void)len;
+	return run_facts(r)->cpu_model;
+}
+
+static const char *fact_ncpus(const struct stored_run *r, char *buf, size_t len)
+{
+	if (!run_facts(r)->ncpus)
+		return NULL;
+	snprintf(buf, len, "%ld CPUs", run_facts(r)->ncpus);
+	return buf;
+}
+
+static const char *fact_hypervisor(const struct stored_run *r, char *buf, size_t len)
+{
+	const char *h = run_facts(r)->hypervisor;
+
+	if (!h || streq(h, "none"))
+		return NULL;
+	snprintf(buf, len, "%s guest", h);
+	return buf;
+}
+
+static const char *fact_clocksource(const struct stored_run *r, char *buf, size_t len)
+{
+	if (!run_facts(r)->clocksource)
+		return NULL;
+	snprintf(buf, len, "clocksource %s", run_facts(r)->clocksource);
+	return buf;
+}
+
+static const char *fact_libc(const struct stored_run *r, char *buf, size_t len)
+{
+	const struct run_facts *f = run_facts(r);
+
+	if (!f->libc_name)
+		return NULL;
+	snprintf(buf, len, "%s %s", f->libc_name, f->libc_version ? f->libc_version : "");
+	return buf;
+}
+
+/*
+ * ", FACT" when every group's first run says the same; ", FACT (name),
+ * OTHER (name)" when they differ: the line describes every side, not the
+ * base alone (a 6.1 on hpet against a 6.12 on tsc said "hpet").
+ */
+static void add_fact(const struct plot_input *in, fact_fn *fact, const char *sep,
+		     struct strbuf *l)
+{
+	char first[256], buf[256];
+	const char *v0 = fact(&in->groups[0].runs[0], first, sizeof(first));
+	bool same = true;
+
+	for (size_t g = 1; g < in->ngroups && same; g++) {
+		const char *v = fact(&in->groups[g].runs[0], buf, sizeof(buf));
+
+		same = (!v && !v0) || (v && v0 && streq(v, v0));
+	}
+	if (same) {
+		if (v0)
+			strbuf_addf(l, "%s%s", sep, v0);
+		return;
+	}
+	for (size_t g = 0; g < in->ngroups; g++) {
+		const char *v = fact(&in->groups[g].runs[0], buf, sizeof(buf));
+
+		strbuf_addf(l, "%s%s (", g ? ", " : sep, v ? v : "?");
+		group_name(in, g, l);
+		strbuf_addch(l, ')');
+	}
+}
+
 void mail_machine(const struct plot_input *in, struct strbuf *out)
 {
-	const struct stored_run *r = plot_run(in, 0);
-	const json_t *libc = json_object_get(r->env, "libc");
-	const json_t *ncpus = json_object_get(r->env, "ncpus_online");
+	static fact_fn *const machine_facts[] = {
+		fact_machine, fact_cpu, fact_ncpus, fact_hypervisor, fact_clocksource,
+	};
 	_cleanup_strbuf_ struct strbuf l1 = STRBUF_INIT, l2 = STRBUF_INIT;
 
-	strbuf_addf(&l1, "Machine: %s", r->host);
-	if (env_string(r, "machine"))
-		strbuf_addf(&l1, ", %s", env_string(r, "machine"));
-	if (env_string(r, "cpu_model"))
-		strbuf_addf(&l1, ", %s", env_string(r, "cpu_model"));
-	if (json_is_integer(ncpus))
-		strbuf_addf(&l1, ", %lld CPUs", (long long)json_integer_value(ncpus));
-	if (env_string(r, "hypervisor"))
-		strbuf_addf(&l1, ", %s guest", env_string(r, "hypervisor"));
-	if (env_string(r, "clocksource"))
-		strbuf_addf(&l1, ", clocksource %s", env_string(r, "clocksource"));
+	add_fact(in, fact_host, "Machine: ", &l1);
+	for (size_t i = 0; i < ARRAY_SIZE(machine_facts); i++)
+		add_fact(in, machine_facts[i], ", ", &l1);
 	mail_wrap(out, l1.buf, MAIL_WIDTH, "", "  ");
 	kernels_line(in, &l2);
-	if (json_is_string(json_object_get(libc, "name")))
-		strbuf_addf(&l2, "; %s %s", json_string_value(json_object_get(libc, "name")),
-			    json_string_value(json_object_get(libc, "version")) ?: "");
+	add_fact(in, fact_libc, "; ", &l2);
 	mail_wrap(out, l2.buf, MAIL_WIDTH, "", "  ");
 	out->buf[--out->len] = '\0';	/* the caller ends the line */
 }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "results/compare.h"
+#include "results/run-facts.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -892,13 +893,10 @@ static double estimate_below_s(const struct compare_group *g)
 	double most = 0;
 
 	for (size_t k = 0; k < g->nruns; k++) {
-		const json_t *a = json_is_object(g->runs[k].config) ?
-				  json_object_get(g->runs[k].config, "cpu_accounting") : NULL;
-		const json_t *below = json_object_get(a, "estimate_below_s");
+		const struct run_facts *f = run_facts(&g->runs[k]);
 
-		if (json_is_true(json_object_get(a, "sampled")) && json_is_number(below) &&
-		    json_number_value(below) > most)
-			most = json_number_value(below);
+		if (f->cpu_time_sampled && f->cpu_time_estimate_below_s > most)
+			most = f->cpu_time_estimate_below_s;
 	}
 	return most;
 }
@@ -1077,9 +1075,7 @@ static void compute_geomeans(struct compare_result *r)
 /* The campaign of `kernels` that booted a run, or NULL. */
 static const char *boot_campaign(const struct stored_run *run)
 {
-	const json_t *v = json_object_get(json_object_get(run->env, "vm"), "campaign");
-
-	return json_is_string(v) && *json_string_value(v) ? json_string_value(v) : NULL;
+	return run_facts(run)->campaign;
 }
 
 /* Every run of both groups booted by one `kernels`, whose boots interleave. */
@@ -1347,28 +1343,26 @@ static bool groups_interleaved(const struct compare_group *groups, size_t n)
 	const char *id = NULL;
 
 	for (size_t g = 0; g < n; g++) {
-		const json_t *v;
+		const char *v;
 
-		if (groups[g].nruns != 1 || !groups[g].runs[0].config)
+		if (groups[g].nruns != 1)
 			return false;
-		v = json_object_get(groups[g].runs[0].config, "interleave");
-		if (!json_is_string(v) || !*json_string_value(v))
+		v = run_facts(&groups[g].runs[0])->interleave;
+		if (!v || (id && !streq(id, v)))
 			return false;
-		if (id && !streq(id, json_string_value(v)))
-			return false;
-		id = json_string_value(v);
+		id = v;
 	}
 	return true;
 }
 
 bool stored_run_emulated(const struct stored_run *run)
 {
-	return json_is_true(json_object_get(json_object_get(run->env, "vm"), "emulated"));
+	return run_facts(run)->emulated;
 }
 
 bool stored_run_exact(const struct stored_run *run)
 {
-	return json_is_true(json_object_get(json_object_get(run->env, "vm"), "exact"));
+	return run_facts(run)->exact;
 }
 
 /*
@@ -1399,7 +1393,7 @@ static void judge_emulation(struct compare_result *r)
 /* A run's machine architecture (uname -m), or "". */
 static const char *run_machine_arch(const struct stored_run *run)
 {
-	const char *m = json_string_value(json_object_get(run->env, "machine"));
+	const char *m = run_facts(run)->machine;
 
 	return m ? m : "";
 }
@@ -1446,14 +1440,12 @@ static size_t count_history(const struct compare_result *r)
 /* Whether run was measured in a guest that `kernels` booted. */
 static bool booted(const struct stored_run *run)
 {
-	return json_is_object(json_object_get(run->env, "vm"));
+	return run_facts(run)->booted;
 }
 
 static const char *interleave_id(const struct stored_run *run)
 {
-	const json_t *v = run->config ? json_object_get(run->config, "interleave") : NULL;
-
-	return json_is_string(v) && *json_string_value(v) ? json_string_value(v) : NULL;
+	return run_facts(run)->interleave;
 }
 
 /*

@@ -8,6 +8,7 @@
 #include "basic/text.h"
 #include "basic/util.h"
 #include "results/compare.h"
+#include "results/run-facts.h"
 #include "results/run-text.h"
 
 static int load_run(struct store *st, int64_t id, enum run_load load, bool shown,
@@ -116,11 +117,9 @@ void run_groups_free(struct compare_group *groups, size_t ngroups)
 /* "host" or "timens" for a side of clockbench timens, else NULL. */
 static const char *timens_side(const struct stored_run *r)
 {
-	const json_t *mode = r->config ? json_object_get(r->config, "mode") : NULL;
+	const struct run_facts *f = run_facts(r);
 
-	if (!streq(json_string_value(mode), "timens"))
-		return NULL;
-	return json_string_value(json_object_get(r->config, "side"));
+	return f->mode && streq(f->mode, "timens") ? f->side : NULL;
 }
 
 static bool partners(const struct stored_run *a, const struct stored_run *b)

@@ -6,6 +6,7 @@
 #include "basic/strbuf.h"
 #include "basic/text.h"
 #include "basic/util.h"
+#include "results/run-facts.h"
 
 /* *s replaced by its escaped, capped form. */
 static void escape_string(char **s, size_t max)
@@ -96,6 +97,8 @@ void stored_run_escape_text(struct stored_run *run, size_t max)
 		escape_string(texts[i], max);
 	escape_array(run->uuid, sizeof(run->uuid));
 	escape_array(run->started, sizeof(run->started));
+	/* Its facts pointed into the JSON replaced below. */
+	run_facts_forget(run);
 	escape_json(&run->env, max);
 	escape_json(&run->config, max);
 	escape_json(&run->quality, max);

@@ -6,6 +6,7 @@
 #include "basic/strbuf.h"
 #include "basic/util.h"
 #include "results/compare.h"
+#include "results/run-facts.h"
 
 /* A fact of one run, in words, into out; nothing when the run does not say. */
 struct fact_def {
@@ -13,75 +14,60 @@ struct fact_def {
 	void (*read)(const struct stored_run *r, struct strbuf *out);
 };
 
-static const json_t *env_get(const struct stored_run *r, const char *key)
+static void add(struct strbuf *out, const char *s)
 {
-	return json_is_object(r->env) ? json_object_get(r->env, key) : NULL;
-}
-
-static void add_string(struct strbuf *out, const json_t *v)
-{
-	if (json_is_string(v) && *json_string_value(v))
-		strbuf_adds(out, json_string_value(v));
+	if (s)
+		strbuf_adds(out, s);
 }
 
 /* Hardware, or which emulator: a TCG timing is an emulator's, not a machine's. */
 static void read_emulation(const struct stored_run *r, struct strbuf *out)
 {
-	const json_t *vm = env_get(r, "vm");
+	const struct run_facts *f = run_facts(r);
 
-	const char *accel;
-
-	if (!json_is_object(vm)) {
+	if (!f->booted) {
 		if (json_is_object(r->env))
 			strbuf_adds(out, "not emulated");
-		return;
+	} else if (f->emulated) {
+		strbuf_addf(out, "EMULATED (qemu %s)", f->accel ? f->accel : "tcg");
+	} else {
+		strbuf_addf(out, "qemu %s", f->accel ? f->accel : "?");
 	}
-	accel = json_string_value(json_object_get(vm, "accel"));
-	if (json_is_true(json_object_get(vm, "emulated")))
-		strbuf_addf(out, "EMULATED (qemu %s)", accel ? accel : "tcg");
-	else
-		strbuf_addf(out, "qemu %s", accel ? accel : "?");
 }
 
 static void read_clocksource(const struct stored_run *r, struct strbuf *out)
 {
-	add_string(out, env_get(r, "clocksource"));
+	add(out, run_facts(r)->clocksource);
 }
 
 static void read_hypervisor(const struct stored_run *r, struct strbuf *out)
 {
-	const json_t *h = env_get(r, "hypervisor");
-
-	if (json_is_string(h))
-		strbuf_adds(out, *json_string_value(h) ? json_string_value(h) : "none");
+	add(out, run_facts(r)->hypervisor);
 }
 
 static void read_cpu_model(const struct stored_run *r, struct strbuf *out)
 {
-	add_string(out, env_get(r, "cpu_model"));
+	add(out, run_facts(r)->cpu_model);
 }
 
 /* timens's namespace side, or a run started inside a namespace. */
 static void read_time_namespace(const struct stored_run *r, struct strbuf *out)
 {
-	const json_t *side = json_is_object(r->config) ?
-			     json_object_get(r->config, "side") : NULL;
-	const json_t *ns = env_get(r, "time_namespace");
+	const struct run_facts *f = run_facts(r);
 
-	if (json_is_string(side) && streq(json_string_value(side), "timens"))
+	if (f->side && streq(f->side, "timens"))
 		strbuf_adds(out, "inside one");
-	else if (json_is_true(json_object_get(ns, "known")))
-		strbuf_adds(out, json_is_true(json_object_get(ns, "non_root")) ?
-			    "inside one" : "none");
+	else if (f->time_namespace_known)
+		strbuf_adds(out, f->in_time_namespace ? "inside one" : "none");
 }
 
 /* hotplug's: its per-state figures come from tracepoints that cost time. */
 static void read_tracing(const struct stored_run *r, struct strbuf *out)
 {
-	const json_t *t = json_is_object(r->config) ? json_object_get(r->config, "trace") : NULL;
+	int trace = run_facts(r)->trace;
 
-	if (json_is_boolean(t))
-		strbuf_adds(out, json_is_true(t) ? "on" : "off");
+	if (trace >= 0)
+		strbuf_adds(out, trace ? "on" : "off");
 }
 
 static bool time_option(const char *word, size_t len)
@@ -101,12 +87,11 @@ static bool time_option(const char *word, size_t len)
 /* The words of the kernel's command line that touch time, in order. */
 static void read_time_options(const struct stored_run *r, struct strbuf *out)
 {
-	const json_t *c = env_get(r, "cmdline");
-	const char *s;
+	const char *s = run_facts(r)->cmdline;
 
-	if (!json_is_string(c))
+	if (!s)
 		return;
-	for (s = json_string_value(c); *s;) {
+	while (*s) {
 		size_t len = strcspn(s, " \t\n");
 
 		/* Past "--": init's arguments, not the kernel's. */
@@ -123,11 +108,11 @@ static void read_time_options(const struct stored_run *r, struct strbuf *out)
 
 static void read_libc(const struct stored_run *r, struct strbuf *out)
 {
-	const json_t *l = env_get(r, "libc");
+	const struct run_facts *f = run_facts(r);
 
-	add_string(out, json_object_get(l, "name"));
-	if (out->len && json_is_string(json_object_get(l, "version")))
-		strbuf_addf(out, " %s", json_string_value(json_object_get(l, "version")));
+	add(out, f->libc_name);
+	if (out->len && f->libc_version)
+		strbuf_addf(out, " %s", f->libc_version);
 }
 
 static const struct fact_def facts[] = {

@@ -12,6 +12,7 @@
 #include "results/codec.h"
 #include "results/core-replay.h"
 #include "results/digest.h"
+#include "results/run-facts.h"
 
 /* ---- loading -------------------------------------------------------- */
 
@@ -339,6 +340,7 @@ void stored_run_free(struct stored_run *run)
 	free(run->host);
 	free(run->kernel);
 	free(run->status);
+	run_facts_forget(run);
 	json_decref(run->env);
 	json_decref(run->config);
 	json_decref(run->quality);

@@ -84,6 +84,8 @@ struct stored_cell {
 	double median_values, median_cycles, median_core;
 };
 
+struct run_facts;
+
 struct stored_run {
 	int64_t id;		/* rowid; 0 before it is saved */
 	char uuid[37];		/* stable across export/import */
@@ -104,6 +106,11 @@ struct stored_run {
 	json_t *quality;
 	struct stored_cell *cells;
 	size_t ncells;
+	/*
+	 * env and config decoded into fields on the first run_facts() call
+	 * (results/run-facts.h), or NULL; freed with the run.
+	 */
+	struct run_facts *facts;
 };
 
 /*

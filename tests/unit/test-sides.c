@@ -14,6 +14,7 @@
 #include <jansson.h>
 
 #include "results/compare.h"
+#include "results/run-facts.h"
 #include "results/sides.h"
 
 /* A run whose environment is env (taken). */
@@ -45,6 +46,7 @@ static const struct side_difference *find(const struct side_differences *d,
 static void release(struct stored_run *runs, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
+		run_facts_forget(&runs[i]);
 		json_decref(runs[i].env);
 		json_decref(runs[i].config);
 	}
