@@ -633,9 +633,64 @@ static void print_ratio(FILE *f, const struct compare_result *r)
 
 /* ---- summary (seed 000) ---------------------------------------------- */
 
-static void summary_rule(FILE *f, size_t ngroups)
+/*
+ * The groups' columns: as wide as the longest title (11 at least, as seed
+ * 000 prints them); a title past SUMMARY_TITLE_MAX columns is never cut
+ * (two cut labels could not be told apart): every column is then a
+ * letter, A, B, ..., named in a legend above the blocks.
+ */
+#define SUMMARY_TITLE_MIN 11
+#define SUMMARY_TITLE_MAX 32
+
+struct summary_cols {
+	int width;
+	bool legend;
+};
+
+static struct summary_cols summary_cols(const struct compare_result *r)
 {
-	for (size_t i = 0; i < 8 + 14 * ngroups; i++)
+	struct summary_cols c = { .width = SUMMARY_TITLE_MIN };
+	char title[TITLE_BYTES];
+
+	for (size_t g = 0; g < r->ngroups; g++) {
+		int w;
+
+		group_title(&r->groups[g], title, sizeof(title));
+		w = (int)text_columns(title);
+		if (w > SUMMARY_TITLE_MAX)
+			c.legend = true;
+		else if (w > c.width)
+			c.width = w;
+	}
+	if (c.legend)
+		c.width = SUMMARY_TITLE_MIN;
+	return c;
+}
+
+/* Group g's column title: its own, or its letter with a legend. */
+static void summary_title(const struct compare_result *r, size_t g,
+			  const struct summary_cols *c, char *buf, size_t len)
+{
+	if (c->legend)
+		snprintf(buf, len, "%c", (char)('A' + g % 26));
+	else
+		group_title(&r->groups[g], buf, len);
+}
+
+static void summary_legend(FILE *f, const struct compare_result *r,
+			   const struct summary_cols *c)
+{
+	char title[TITLE_BYTES];
+
+	for (size_t g = 0; c->legend && g < r->ngroups; g++) {
+		group_title(&r->groups[g], title, sizeof(title));
+		fprintf(f, "# %c: %s\n", (char)('A' + g % 26), title);
+	}
+}
+
+static void summary_rule(FILE *f, size_t ngroups, const struct summary_cols *c)
+{
+	for (size_t i = 0; i < 8 + (size_t)(c->width + 3) * ngroups; i++)
 		fputc('-', f);
 	fputc('\n', f);
 }
@@ -667,25 +722,27 @@ static double summary_figure(const struct compare_row *row, size_t g,
 /* A row of figures: %.4g for the centres, %.<decimals>f for percentages. */
 static void summary_line(FILE *f, const struct compare_result *r,
 			 const struct compare_row *row, const char *label,
-			 enum summary_figure what, int decimals)
+			 enum summary_figure what, int decimals,
+			 const struct summary_cols *c)
 {
 	fprintf(f, "%-8s", label);
 	for (size_t g = 0; g < r->ngroups; g++) {
 		double v = summary_figure(row, g, what);
 
 		if (isfinite(v) && what == SUM_CENTER)
-			fprintf(f, "| %11.4g ", v);
+			fprintf(f, "| %*.4g ", c->width, v);
 		else if (isfinite(v))
-			fprintf(f, "| %11.*f ", decimals, v);
+			fprintf(f, "| %*.*f ", c->width, decimals, v);
 		else
-			fprintf(f, "| %11s ", "-");
+			fprintf(f, "| %*s ", c->width, "-");
 	}
 	fputc('\n', f);
-	summary_rule(f, r->ngroups);
+	summary_rule(f, r->ngroups, c);
 }
 
 static void print_summary_block(FILE *f, const struct compare_result *r,
-				const struct compare_row *row)
+				const struct compare_row *row,
+				const struct summary_cols *c)
 {
 	char title[TITLE_BYTES];
 
@@ -695,26 +752,28 @@ static void print_summary_block(FILE *f, const struct compare_result *r,
 	put_text(f, row->path);
 	fprintf(f, "\n%-8s", "");
 	for (size_t g = 0; g < r->ngroups; g++) {
-		group_title(&r->groups[g], title, sizeof(title));
+		summary_title(r, g, c, title, sizeof(title));
 		fputs("| ", f);
-		put_padded(f, title, 11, TEXT_LEFT);
+		put_padded(f, title, c->width, TEXT_LEFT);
 		fputc(' ', f);
 	}
 	fputc('\n', f);
-	summary_rule(f, r->ngroups);
-	summary_line(f, r, row, center_label(r), SUM_CENTER, 0);
-	summary_line(f, r, row, "diff %", SUM_DIFF, 1);
-	summary_line(f, r, row, "rCV %", SUM_RCV, 2);
-	summary_line(f, r, row, "mde %", SUM_MDE, 1);
-	fprintf(f, "%-8s| %-11s ", "verdict", "base");
+	summary_rule(f, r->ngroups, c);
+	summary_line(f, r, row, center_label(r), SUM_CENTER, 0, c);
+	summary_line(f, r, row, "diff %", SUM_DIFF, 1, c);
+	summary_line(f, r, row, "rCV %", SUM_RCV, 2, c);
+	summary_line(f, r, row, "mde %", SUM_MDE, 1, c);
+	fprintf(f, "%-8s| %-*s ", "verdict", c->width, "base");
 	for (size_t g = 1; g < r->ngroups; g++)
-		fprintf(f, "| %-11s ", row->diffs[g].valid ? row->diffs[g].verdict : "-");
+		fprintf(f, "| %-*s ", c->width,
+			row->diffs[g].valid ? row->diffs[g].verdict : "-");
 	fputc('\n', f);
 }
 
 static void print_summary(FILE *f, const struct compare_result *r)
 {
 	_cleanup_strbuf_ struct strbuf centres = STRBUF_INIT;
+	struct summary_cols c = summary_cols(r);
 
 	compare_centres_phrase(r, &centres);
 	print_header(f, r);
@@ -722,8 +781,9 @@ static void print_summary(FILE *f, const struct compare_result *r)
 		"robust CV of %s; mde %%: see above\n", center_label(r),
 		centres.buf, r->replicates ? "the runs' values" :
 		any_side_by_rounds(r) ? "the round medians" : "the samples");
+	summary_legend(f, r, &c);
 	for (size_t i = 0; i < r->nrows; i++)
-		print_summary_block(f, r, &r->rows[i]);
+		print_summary_block(f, r, &r->rows[i], &c);
 }
 
 /* ---- ministat -------------------------------------------------------- */

@@ -559,6 +559,43 @@ static void test_two_values_too_few_for_a_ci(void **state)
 	teardown_fixture(&fx);
 }
 
+/*
+ * Issue 30: the summary style cut "timens-a673ac6d-host" and "-timens" to
+ * "timens-a67…" twice. Titles up to 32 columns are whole; longer ones
+ * are letters, named in a legend.
+ */
+static void test_summary_titles_never_cut(void **state)
+{
+	static char host[] = "timens-a673ac6d-host", ns[] = "timens-a673ac6d-timens";
+	static char before[] = "kernel-6.12.118-with-the-long-config-before";
+	static char after[] = "kernel-6.12.118-with-the-long-config-after";
+	struct compare_options o;
+	struct fixture fx;
+	double b[] = { 100 }, a[] = { 104 };
+	char *text;
+
+	(void)state;
+	compare_options_default(&o);
+	build(&fx, 1, 1, b, a, 3.0, 100, &o);
+	fx.groups[0].spec = host;
+	fx.groups[1].spec = ns;
+	text = render(&fx.r, STYLE_SUMMARY, FORMAT_TABLE);
+	assert_non_null(strstr(text, "| timens-a673ac6d-host   | timens-a673ac6d-timens \n"));
+	assert_null(strstr(text, "…"));
+	free(text);
+	fx.groups[0].spec = before;
+	fx.groups[1].spec = after;
+	text = render(&fx.r, STYLE_SUMMARY, FORMAT_TABLE);
+	assert_non_null(strstr(text, "# A: kernel-6.12.118-with-the-long-config-before\n"
+			       "# B: kernel-6.12.118-with-the-long-config-after\n"));
+	assert_non_null(strstr(text, "| A           | B           \n"));
+	assert_null(strstr(text, "…"));
+	free(text);
+	fx.groups[0].spec = base_spec;
+	fx.groups[1].spec = other_spec;
+	teardown_fixture(&fx);
+}
+
 /* Issue 15, 8: a cell at 0 (exec's sys) made every geomean 0. */
 static void test_geomean_leaves_out_non_positive_cells(void **state)
 {
@@ -1368,6 +1405,7 @@ int main(void)
 		cmocka_unit_test(test_decrease_interval_stays_above_minus_100),
 		cmocka_unit_test(test_tick_sampled_cpu_time_gets_no_verdict),
 		cmocka_unit_test(test_two_values_too_few_for_a_ci),
+		cmocka_unit_test(test_summary_titles_never_cut),
 		cmocka_unit_test(test_tiny_shift_below_threshold),
 		cmocka_unit_test(test_replicates_use_run_values),
 		cmocka_unit_test(test_noisy_cells),
