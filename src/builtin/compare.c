@@ -47,6 +47,7 @@ struct compare_cli {
 	int format;		/* enum output_format */
 	int fail_on;		/* enum compare_gate */
 	long history;		/* the most runs of history (--history) */
+	const char *cells;	/* --cell */
 	struct store_options store;
 };
 
@@ -102,6 +103,10 @@ static int parse_compare_options(int argc, char **argv, struct compare_cli *o)
 			"for one run against one: the spread of up to N earlier\n"
 			"runs like the base is the noise between runs (default\n"
 			"20; 0: none)"),
+		OPT_STRING(0, "cell", "GLOB", &o->cells,
+			   "only the cells whose name or name/path matches, e.g.\n"
+			   "'clock-gettime-*' or '*/vdso' (the correction counts\n"
+			   "only them)"),
 		OPT_CHOICE(0, "fail-on", "WHAT", &o->fail_on, compare_gate_names,
 			   "exit 3 when a cell is significantly worse, better,\n"
 			   "or either (change); none (default) never fails"),
@@ -144,8 +149,13 @@ int cmd_compare(int argc, char **argv)
 	st = record_open(&o.store, STORE_READ, NULL, 0);
 	if (!st)
 		return 1;
-	if (compare_session_open(&session, st, &sel, &o.opts, o.history, &err) != 0 ||
-	    compare_session_build(&session, &result, &err) != 0) {
+	if (compare_session_open(&session, st, &sel, &o.opts, o.history, &err) != 0) {
+		error_msg("%s", err.buf);
+		rc = 1;
+		goto out;
+	}
+	session.cells = o.cells;
+	if (compare_session_build(&session, &result, &err) != 0) {
 		error_msg("%s", err.buf);
 		rc = 1;
 		goto out;

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "results/compare-session.h"
 
-#include <fnmatch.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -60,16 +59,6 @@ static int read_history(struct compare_session *s, struct strbuf *err)
 	return 0;
 }
 
-bool compare_cell_matches(const char *cells, const char *name, const char *path)
-{
-	char both[256];
-
-	if (!cells)
-		return true;
-	snprintf(both, sizeof(both), "%s/%s", name, path);
-	return fnmatch(cells, name, 0) == 0 || fnmatch(cells, both, 0) == 0;
-}
-
 bool compare_session_selects(const struct compare_session *s,
 			     const struct compare_row *row)
 {
@@ -114,6 +103,7 @@ int compare_session_build_groups(struct compare_session *s,
 	memset(r, 0, sizeof(*r));
 	if (read_history(s, err) != 0)
 		return -1;
+	s->opts.cells = s->cells;
 	if (compare_build(r, groups, ngroups, &s->opts, err) != 0) {
 		compare_free(r);
 		return -1;

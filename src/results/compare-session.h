@@ -90,9 +90,6 @@ int compare_session_build_groups(struct compare_session *s,
 bool compare_session_selects(const struct compare_session *s,
 			     const struct compare_row *row);
 
-/* Whether the cell name (on path, "" for none) matches the glob cells. */
-bool compare_cell_matches(const char *cells, const char *name, const char *path);
-
 /* What s holds (its own groups, the history); s can be opened again. */
 void compare_session_close(struct compare_session *s);
 

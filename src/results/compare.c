@@ -2,6 +2,7 @@
 #include "results/compare.h"
 #include "results/run-facts.h"
 
+#include <fnmatch.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -179,6 +180,16 @@ static bool has_row(const struct compare_result *r, const char *name,
 	return false;
 }
 
+bool compare_cell_matches(const char *cells, const char *name, const char *path)
+{
+	char both[256];
+
+	if (!cells)
+		return true;
+	snprintf(both, sizeof(both), "%s/%s", name, path);
+	return fnmatch(cells, name, 0) == 0 || fnmatch(cells, both, 0) == 0;
+}
+
 static void collect_rows(struct compare_result *r)
 {
 	size_t cap = 0, at = 0;
@@ -192,6 +203,7 @@ static void collect_rows(struct compare_result *r)
 				struct compare_row *row;
 
 				if (!metric_samples(c, r->metric) ||
+				    !compare_cell_matches(r->opts.cells, c->name, c->path) ||
 				    has_row(r, c->name, c->path, &at))
 					continue;
 				grow_array((void **)&r->rows, &cap, r->nrows + 1,
@@ -1494,8 +1506,12 @@ int compare_build(struct compare_result *r, struct compare_group *groups,
 	r->paired = !r->replicates && (o->paired || groups_interleaved(groups, ngroups));
 	collect_rows(r);
 	if (r->nrows == 0) {
-		strbuf_setf(err, "no measured cell has the metric '%s'",
-			    compare_metric_name(r->metric));
+		if (o->cells)
+			strbuf_setf(err, "no measured cell matches --cell '%s' (in the "
+				    "metric '%s')", o->cells, compare_metric_name(r->metric));
+		else
+			strbuf_setf(err, "no measured cell has the metric '%s'",
+				    compare_metric_name(r->metric));
 		return -1;
 	}
 	for (size_t i = 0; i < r->nrows; i++)

@@ -99,8 +99,17 @@ struct compare_options {
 	 * timing is never judged against one from hardware, asked or not.
 	 */
 	bool judge_emulated;
+	/*
+	 * Only the cells whose name or "name/path" matches this glob are
+	 * compared (and counted by the correction), or NULL for every cell:
+	 * compare, report and plot --cell.
+	 */
+	const char *cells;
 };
 void compare_options_default(struct compare_options *o);
+
+/* Whether the cell name (on path, "" for none) matches the glob cells (NULL: all). */
+bool compare_cell_matches(const char *cells, const char *name, const char *path);
 
 /*
  * Whether run's timings came from an emulator: a boot of `kernels`

@@ -727,7 +727,8 @@ d["runs"] = [run(k, "base", {}) for k in range(1, 6)] + \
 json.dump(d, sys.stdout)
 PY
 	cb import "$T/door.json" >/dev/null
-	for sides in "1 6" "base after"; do
+	set -f	# "--cell */vdso" is the glob of --cell, not of the shell
+	for sides in "1 6" "base after" "1 6 --cell */vdso"; do
 		# shellcheck disable=SC2086
 		cb compare --format json $sides >"$T/c.json"
 		# shellcheck disable=SC2086
@@ -738,10 +739,16 @@ PY
 		cb plot --kind compare -o "$T/f.svg" $sides >/dev/null
 		door_verdicts json "$T/c.json" >"$T/v.json"
 		cat "$T/v.json" >&2
-		[ "$(wc -l <"$T/v.json")" -eq 6 ]
-		grep -qx "clock-gettime-monotonic syscall worse" "$T/v.json"
 		grep -qx "time vdso better" "$T/v.json"
-		[ "$(grep -c ' ~$' "$T/v.json")" -eq 4 ]
+		if [[ "$sides" == *--cell* ]]; then
+			# Only the vDSO's cells, in every door.
+			[ "$(wc -l <"$T/v.json")" -eq 3 ]
+			[ "$(grep -c ' vdso ~$' "$T/v.json")" -eq 2 ]
+		else
+			[ "$(wc -l <"$T/v.json")" -eq 6 ]
+			grep -qx "clock-gettime-monotonic syscall worse" "$T/v.json"
+			[ "$(grep -c ' ~$' "$T/v.json")" -eq 4 ]
+		fi
 		for f in "mail m.txt" "html r.html" "plot f.dat"; do
 			set -- $f
 			door_verdicts "$1" "$T/$2" | diff -u "$T/v.json" - >&2
@@ -752,4 +759,7 @@ PY
 	# same test named in the JSON and the mail.
 	cb compare --format json 1 6 | jq -e '[.cells[].vs_base[0].test] | unique == ["student-t-history"]'
 	cb report --format mail 1 6 | grep -q "spread of earlier runs like the base (history)"
+	run cb compare --cell 'nope*' 1 6
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"no measured cell matches --cell 'nope*'"* ]]
 }
