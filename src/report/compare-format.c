@@ -543,6 +543,105 @@ static int mmtests_decimals(const struct compare_result *r)
 	return d < 2 ? 2 : d > 6 ? 6 : d;
 }
 
+/* A row's figures, mmtests' way: "0.0243 (   0.00%)", "0.0215 * 11.41%*". */
+static void mmtests_figures(FILE *f, const struct compare_result *r,
+			    const struct compare_row *row, int dec)
+{
+	for (size_t g = 0; g < r->ngroups; g++) {
+		const struct compare_side *s = &row->sides[g];
+		const struct compare_diff *d = &row->diffs[g];
+
+		if (!s->present)
+			fprintf(f, " %21s", "-");
+		else if (g == 0)
+			fprintf(f, " %10.*f (%7.2f%%)", dec, s->center, 0.0);
+		else if (!d->valid)
+			fprintf(f, " %10.*f %10s", dec, s->center, "");
+		else if (d->significant)
+			fprintf(f, " %10.*f * %6.2f%%*", dec, s->center, mmtests_pct(d));
+		else
+			fprintf(f, " %10.*f (%7.2f%%)", dec, s->center, mmtests_pct(d));
+	}
+	fputc('\n', f);
+}
+
+/* The groups' titles over the figures, after a label column of w. */
+static void mmtests_titles(FILE *f, const struct compare_result *r, int w)
+{
+	char title[TITLE_BYTES];
+
+	fprintf(f, "%-*s", w, "");
+	for (size_t g = 0; g < r->ngroups; g++) {
+		group_title(&r->groups[g], title, sizeof(title));
+		fputc(' ', f);
+		put_padded(f, title, 21, TEXT_RIGHT);
+	}
+	fputc('\n', f);
+}
+
+/*
+ * A scale run's cell "times-threads-8" on path libc: its API and thread
+ * count; false for any other cell.
+ */
+static bool scale_cell(const struct compare_row *row, char *api, size_t len,
+		       unsigned long *threads)
+{
+	const char *t = strstr(row->name, "-threads-");
+	char *end;
+
+	if (!t || t == row->name)
+		return false;
+	*threads = strtoul(t + 9, &end, 10);
+	if (*end || end == t + 9)
+		return false;
+	snprintf(api, len, "%.*s", (int)(t - row->name), row->name);
+	return true;
+}
+
+static bool all_scale_cells(const struct compare_result *r)
+{
+	char api[TITLE_BYTES];
+	unsigned long n;
+
+	for (size_t i = 0; i < r->nrows; i++)
+		if (!scale_cell(&r->rows[i], api, sizeof(api), &n))
+			return false;
+	return r->nrows > 0;
+}
+
+/*
+ * A scale run as mmtests prints poundtime (the threads thread of times()):
+ * a block per API and path, a row per thread count, the kernels or labels
+ * as columns.
+ */
+static void print_mmtests_scale(FILE *f, const struct compare_result *r, int dec)
+{
+	bool *done = xcalloc(r->nrows, sizeof(*done));
+	char api[TITLE_BYTES], other[TITLE_BYTES];
+	unsigned long n;
+
+	for (size_t i = 0; i < r->nrows; i++) {
+		if (done[i])
+			continue;
+		scale_cell(&r->rows[i], api, sizeof(api), &n);
+		fputc('\n', f);
+		put_text(f, api);
+		fputc(' ', f);
+		put_text(f, r->rows[i].path);
+		fputc('\n', f);
+		mmtests_titles(f, r, 16);
+		for (size_t j = i; j < r->nrows; j++) {
+			scale_cell(&r->rows[j], other, sizeof(other), &n);
+			if (done[j] || !streq(api, other) || !streq(r->rows[i].path, r->rows[j].path))
+				continue;
+			done[j] = true;
+			fprintf(f, "%-8s %7lu", center_label(r), n);
+			mmtests_figures(f, r, &r->rows[j], dec);
+		}
+	}
+	free(done);
+}
+
 static void print_mmtests(FILE *f, const struct compare_result *r)
 {
 	char title[TITLE_BYTES], label[TITLE_BYTES];
@@ -553,35 +652,18 @@ static void print_mmtests(FILE *f, const struct compare_result *r)
 	fputs("# Figures in ", f);
 	put_text(f, r->unit);
 	fprintf(f, ". Percentages refer to %s, negative = worse; "
-		"* marks a significant difference.\n\n", title);
-	fprintf(f, "%-*s", w, "");
-	for (size_t g = 0; g < r->ngroups; g++) {
-		group_title(&r->groups[g], title, sizeof(title));
-		fputc(' ', f);
-		put_padded(f, title, 21, TEXT_RIGHT);
-	}
-	fputc('\n', f);
-	for (size_t i = 0; i < r->nrows; i++) {
-		const struct compare_row *row = &r->rows[i];
-
-		row_label(row, label, sizeof(label));
-		put_padded(f, label, w, TEXT_LEFT);
-		for (size_t g = 0; g < r->ngroups; g++) {
-			const struct compare_side *s = &row->sides[g];
-			const struct compare_diff *d = &row->diffs[g];
-
-			if (!s->present)
-				fprintf(f, " %21s", "-");
-			else if (g == 0)
-				fprintf(f, " %10.*f (%7.2f%%)", dec, s->center, 0.0);
-			else if (!d->valid)
-				fprintf(f, " %10.*f %10s", dec, s->center, "");
-			else if (d->significant)
-				fprintf(f, " %10.*f * %6.2f%%*", dec, s->center, mmtests_pct(d));
-			else
-				fprintf(f, " %10.*f (%7.2f%%)", dec, s->center, mmtests_pct(d));
-		}
+		"* marks a significant difference.\n", title);
+	if (all_scale_cells(r)) {
+		print_mmtests_scale(f, r, dec);
+		w = 16;
+	} else {
 		fputc('\n', f);
+		mmtests_titles(f, r, w);
+		for (size_t i = 0; i < r->nrows; i++) {
+			row_label(&r->rows[i], label, sizeof(label));
+			put_padded(f, label, w, TEXT_LEFT);
+			mmtests_figures(f, r, &r->rows[i], dec);
+		}
 	}
 	fprintf(f, "%-*s %10.*f (%7.2f%%)", w, "Gmean", dec, r->geomean[0], 0.0);
 	for (size_t g = 1; g < r->ngroups; g++)

@@ -596,6 +596,38 @@ static void test_summary_titles_never_cut(void **state)
 	teardown_fixture(&fx);
 }
 
+/*
+ * Issue 30: a scale run in the mmtests style reads as mmtests prints
+ * poundtime: a block per API, a row per thread count.
+ */
+static void test_mmtests_scale_blocks(void **state)
+{
+	static const char *const names[] = { "times-threads-1", "times-threads-2",
+					     "times-threads-16" };
+	struct compare_options o;
+	struct fixture fx;
+	double b[] = { 1.0, 1.5, 4.0 }, a[] = { 1.0, 1.5, 4.0 };
+	char *text;
+
+	(void)state;
+	compare_options_default(&o);
+	build(&fx, 1, 3, b, a, 1.0, 100, &o);
+	for (size_t i = 0; i < 3; i++) {
+		free(fx.r.rows[i].name);
+		free(fx.r.rows[i].path);
+		fx.r.rows[i].name = xstrdup(names[i]);
+		fx.r.rows[i].path = xstrdup("libc");
+	}
+	text = render(&fx.r, STYLE_MMTESTS, FORMAT_TABLE);
+	assert_non_null(strstr(text, "\ntimes libc\n"));
+	assert_non_null(strstr(text, "\nmedian         1 "));
+	assert_non_null(strstr(text, "\nmedian         2 "));
+	assert_non_null(strstr(text, "\nmedian        16 "));
+	assert_null(strstr(text, "times-threads-"));
+	free(text);
+	teardown_fixture(&fx);
+}
+
 /* Issue 15, 8: a cell at 0 (exec's sys) made every geomean 0. */
 static void test_geomean_leaves_out_non_positive_cells(void **state)
 {
@@ -1406,6 +1438,7 @@ int main(void)
 		cmocka_unit_test(test_tick_sampled_cpu_time_gets_no_verdict),
 		cmocka_unit_test(test_two_values_too_few_for_a_ci),
 		cmocka_unit_test(test_summary_titles_never_cut),
+		cmocka_unit_test(test_mmtests_scale_blocks),
 		cmocka_unit_test(test_tiny_shift_below_threshold),
 		cmocka_unit_test(test_replicates_use_run_values),
 		cmocka_unit_test(test_noisy_cells),
