@@ -151,9 +151,13 @@ idle_point() { # json name idle-threads path
 	run "$CLOCKBENCH" compare --style mmtests before after
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"Percentages refer to before, negative = worse"* ]]
-	# "times-threads-2-libc  2.27 ( 0.00%)  3.73 * -64.71%*" or "( -1.20%)".
-	grep -qE '^times-threads-2-libc +[0-9]+\.[0-9]{2,6} \( +0\.00%\) +[0-9]+\.[0-9]{2,6} (\( *-?[0-9]+\.[0-9]{2}%\)|\* +-?[0-9]+\.[0-9]{2}%\*)$' <<<"$output"
-	grep -qE '^clock-gettime-process-cputime-threads-5-libc ' <<<"$output"
+	# As mmtests prints poundtime: a block per API, a row per thread
+	# count, "median  2  2.27 ( 0.00%)  3.73 * -64.71%*" or "( -1.20%)".
+	grep -qx 'times libc' <<<"$output"
+	grep -qx 'clock-gettime-process-cputime libc' <<<"$output"
+	grep -qE '^median +2 +[0-9]+\.[0-9]{2,6} \( +0\.00%\) +[0-9]+\.[0-9]{2,6} (\( *-?[0-9]+\.[0-9]{2}%\)|\* +-?[0-9]+\.[0-9]{2}%\*)$' <<<"$output"
+	[ "$(grep -cE '^median +5 ' <<<"$output")" -eq 2 ]
+	[[ "$output" != *"-threads-"* ]]
 }
 
 # Issue 20: --idle-threads timed 10 us batches whatever the counter's step;
