@@ -238,7 +238,7 @@ static void print_header(FILE *f, const struct compare_result *r)
 		print_group_runs(f, &r->groups[g]);
 	}
 	fputs("# metric: ", f);
-	put_text(f, r->unit);
+	put_text(f, r->unit_shown);
 	fprintf(f, ", lower is better; statistics over %s\n", statistics_over(r));
 	if (r->metric == METRIC_CORE_CYCLES)
 		fprintf(f, "# core cycles per call do not move with the core's frequency "
@@ -409,7 +409,8 @@ static double ci_halfwidth_pct(const struct compare_side *s)
  * "26.01 ±0.3%", "26.01 ±4.2% (75%)" when short of 95 %, "26.01" with
  * none, "7.2e-05 (n=2, too few for a CI)".
  */
-static void format_center(char *buf, size_t len, const struct compare_side *s)
+static void format_center(char *buf, size_t len, const struct compare_side *s,
+			  double scale)
 {
 	int w;
 
@@ -417,7 +418,7 @@ static void format_center(char *buf, size_t len, const struct compare_side *s)
 		snprintf(buf, len, "%s", s->status[0] ? s->status : "-");
 		return;
 	}
-	w = snprintf(buf, len, "%.4g", s->center);
+	w = snprintf(buf, len, "%.4g", s->center * scale);
 	if (!(s->center_coverage > 0) || w < 0 || (size_t)w >= len)
 		return;
 	/*
@@ -434,11 +435,11 @@ static void format_center(char *buf, size_t len, const struct compare_side *s)
 			 100.0 * s->center_coverage);
 }
 
-static void print_value(FILE *f, const struct compare_side *s)
+static void print_value(FILE *f, const struct compare_side *s, double scale)
 {
 	char buf[48];
 
-	format_center(buf, sizeof(buf), s);
+	format_center(buf, sizeof(buf), s, scale);
 	fprintf(f, " %21s", buf);
 }
 
@@ -476,8 +477,8 @@ static void print_table_block(FILE *f, const struct compare_result *r, size_t g)
 
 		row_label(row, label, sizeof(label));
 		put_padded(f, label, w, TEXT_LEFT);
-		print_value(f, &row->sides[0]);
-		print_value(f, &row->sides[g]);
+		print_value(f, &row->sides[0], r->unit_scale);
+		print_value(f, &row->sides[g], r->unit_scale);
 		if (!d->valid) {
 			fputs("\n", f);
 			continue;
@@ -502,8 +503,9 @@ static void print_table_block(FILE *f, const struct compare_result *r, size_t g)
 		else
 			fprintf(f, "  %s\n", d->verdict);
 	}
-	fprintf(f, "%-*s %21.4g %21.4g %+7.2f%%\n", w, "geomean", r->geomean[0],
-		r->geomean[g], r->geomean_change_pct[g]);
+	fprintf(f, "%-*s %21.4g %21.4g %+7.2f%%\n", w, "geomean",
+		r->geomean[0] * r->unit_scale, r->geomean[g] * r->unit_scale,
+		r->geomean_change_pct[g]);
 	print_geomean_note(f, r, "# ", "\n");
 }
 
@@ -536,7 +538,7 @@ static int mmtests_decimals(const struct compare_result *r)
 	for (size_t i = 0; i < r->nrows; i++)
 		for (size_t g = 0; g < r->ngroups; g++)
 			if (r->rows[i].sides[g].present && r->rows[i].sides[g].center > 0)
-				least = fmin(least, r->rows[i].sides[g].center);
+				least = fmin(least, r->rows[i].sides[g].center * r->unit_scale);
 	if (!isfinite(least))
 		return 2;
 	d = 2 - (int)floor(log10(least));
@@ -551,16 +553,18 @@ static void mmtests_figures(FILE *f, const struct compare_result *r,
 		const struct compare_side *s = &row->sides[g];
 		const struct compare_diff *d = &row->diffs[g];
 
+		double v = s->center * r->unit_scale;
+
 		if (!s->present)
 			fprintf(f, " %21s", "-");
 		else if (g == 0)
-			fprintf(f, " %10.*f (%7.2f%%)", dec, s->center, 0.0);
+			fprintf(f, " %10.*f (%7.2f%%)", dec, v, 0.0);
 		else if (!d->valid)
-			fprintf(f, " %10.*f %10s", dec, s->center, "");
+			fprintf(f, " %10.*f %10s", dec, v, "");
 		else if (d->significant)
-			fprintf(f, " %10.*f * %6.2f%%*", dec, s->center, mmtests_pct(d));
+			fprintf(f, " %10.*f * %6.2f%%*", dec, v, mmtests_pct(d));
 		else
-			fprintf(f, " %10.*f (%7.2f%%)", dec, s->center, mmtests_pct(d));
+			fprintf(f, " %10.*f (%7.2f%%)", dec, v, mmtests_pct(d));
 	}
 	fputc('\n', f);
 }
@@ -650,7 +654,7 @@ static void print_mmtests(FILE *f, const struct compare_result *r)
 	print_header(f, r);
 	group_title(&r->groups[0], title, sizeof(title));
 	fputs("# Figures in ", f);
-	put_text(f, r->unit);
+	put_text(f, r->unit_shown);
 	fprintf(f, ". Percentages refer to %s, negative = worse; "
 		"* marks a significant difference.\n", title);
 	if (all_scale_cells(r)) {
@@ -665,9 +669,11 @@ static void print_mmtests(FILE *f, const struct compare_result *r)
 			mmtests_figures(f, r, &r->rows[i], dec);
 		}
 	}
-	fprintf(f, "%-*s %10.*f (%7.2f%%)", w, "Gmean", dec, r->geomean[0], 0.0);
+	fprintf(f, "%-*s %10.*f (%7.2f%%)", w, "Gmean", dec, r->geomean[0] * r->unit_scale,
+		0.0);
 	for (size_t g = 1; g < r->ngroups; g++)
-		fprintf(f, " %10.*f (%7.2f%%)", dec, r->geomean[g], -r->geomean_change_pct[g]);
+		fprintf(f, " %10.*f (%7.2f%%)", dec, r->geomean[g] * r->unit_scale,
+			-r->geomean_change_pct[g]);
 	fputc('\n', f);
 	print_geomean_note(f, r, "# ", "\n");
 }
@@ -812,7 +818,7 @@ static void summary_line(FILE *f, const struct compare_result *r,
 		double v = summary_figure(row, g, what);
 
 		if (isfinite(v) && what == SUM_CENTER)
-			fprintf(f, "| %*.4g ", c->width, v);
+			fprintf(f, "| %*.4g ", c->width, v * r->unit_scale);
 		else if (isfinite(v))
 			fprintf(f, "| %*.*f ", c->width, decimals, v);
 		else
@@ -1243,7 +1249,7 @@ static void print_markdown(FILE *f, const struct compare_result *r)
 			const struct compare_diff *d = &r->rows[i].diffs[g];
 
 			if (s->present)
-				fprintf(f, " %.4g |", s->center);
+				fprintf(f, " %.4g |", s->center * r->unit_scale);
 			else
 				fputs(" - |", f);
 			if (g && d->valid && isfinite(d->mde_pct))
@@ -1258,13 +1264,13 @@ static void print_markdown(FILE *f, const struct compare_result *r)
 	}
 	fprintf(f, "| geomean | |");
 	for (size_t g = 0; g < r->ngroups; g++)
-		fprintf(f, g ? " %.4g | %+.2f%% | | |" : " %.4g |", r->geomean[g],
-			r->geomean_change_pct[g]);
+		fprintf(f, g ? " %.4g | %+.2f%% | | |" : " %.4g |",
+			r->geomean[g] * r->unit_scale, r->geomean_change_pct[g]);
 	fputs("\n\n", f);
 	print_geomean_note(f, r, "", ".\n\n");
 	compare_centres_phrase(r, &centres);
 	compare_tests_phrase(r, &tests);
-	put_text(f, r->unit);
+	put_text(f, r->unit_shown);
 	fprintf(f, ", lower is better; value: %s; change: the ratio of the two "
 		"values. Significant: %s-adjusted p < %g (%s) and the 95%% CI of the "
 		"change beyond ±%g%%. mde: the change found 80%% of the time.\n",

@@ -473,7 +473,7 @@ static const char *verdict_class(const char *verdict)
 	return "same";
 }
 
-static void side_cell(struct strbuf *out, const struct compare_side *s)
+static void side_cell(struct strbuf *out, const struct compare_side *s, double scale)
 {
 	double half;
 
@@ -483,24 +483,24 @@ static void side_cell(struct strbuf *out, const struct compare_side *s)
 	}
 	/* The centre compare shows and computes the change from. */
 	if (!isfinite(s->center_lo) || !isfinite(s->center_hi)) {
-		strbuf_addf(out, "<td>%.4g</td>", s->center);
+		strbuf_addf(out, "<td>%.4g</td>", s->center * scale);
 		return;
 	}
 	half = fmax(s->center - s->center_lo, s->center_hi - s->center);
-	strbuf_addf(out, "<td>%.4g ±%.1f%%</td>", s->center,
+	strbuf_addf(out, "<td>%.4g ±%.1f%%</td>", s->center * scale,
 		    s->center > 0 ? 100 * half / s->center : 0);
 }
 
 static void compare_row_html(struct strbuf *out, const struct compare_row *row,
-			     size_t g, bool exact)
+			     size_t g, bool exact, double scale)
 {
 	const struct compare_diff *d = &row->diffs[g];
 
 	strbuf_adds(out, "<tr>");
 	cell_text(out, "td", "l", row->name);
 	cell_text(out, "td", "l", row->path);
-	side_cell(out, &row->sides[0]);
-	side_cell(out, &row->sides[g]);
+	side_cell(out, &row->sides[0], scale);
+	side_cell(out, &row->sides[g], scale);
 	if (!d->valid) {
 		strbuf_addf(out, "<td colspan=\"%d\"></td></tr>\n", exact ? 6 : 5);
 		return;
@@ -567,10 +567,11 @@ static void compare_table(struct strbuf *out, const struct plot_input *in,
 	header_row(out, cols, ARRAY_SIZE(cols) - !r->exact);
 	for (size_t i = 0; i < r->nrows; i++)
 		if (plot_row_selected(in, &r->rows[i]))
-			compare_row_html(out, &r->rows[i], g, r->exact);
+			compare_row_html(out, &r->rows[i], g, r->exact, r->unit_scale);
 	strbuf_addf(out, "<tr><th class=\"l\" colspan=\"2\">geomean</th><td>%.4g</td>"
 		    "<td>%.4g</td><td>%+.2f%%</td><td colspan=\"%d\"></td></tr>\n",
-		    r->geomean[0], r->geomean[g], r->geomean_change_pct[g],
+		    r->geomean[0] * r->unit_scale, r->geomean[g] * r->unit_scale,
+		    r->geomean_change_pct[g],
 		    r->exact ? 5 : 4);
 	strbuf_adds(out, "</tbody></table></div>\n");
 	if (r->geomean_left_out) {
@@ -676,7 +677,7 @@ static void comparison(struct strbuf *out, const struct plot_input *in,
 	compare_centres_phrase(r, &centres);
 	section(out, "comparison", "Comparison");
 	strbuf_adds(out, "<p>");
-	html_escape(out, r->unit);
+	html_escape(out, r->unit_shown);
 	strbuf_addf(out, ", lower is better; statistics over %s; value: ",
 		    r->replicates ? "the runs' medians (replicates)" :
 		    "each run's round medians, or its raw samples");
@@ -821,7 +822,7 @@ static void add_largest(struct strbuf *out, const struct compare_row *row, size_
 /*
  * What the comparison found, first on the page, in one sentence per other
  * group: "b (3 runs) against a (3 runs), core cycles: 2 of 70 cells worse
- * (most: getpid vdso +4.6 %), the other 68 within the noise; geometric
+ * (most: getpid vdso +4.6 %), the other 68 without a significant change; geometric
  * mean -0.2 %." The mail below says the same at length.
  */
 /* Emulated timings and the machines' differences, before the finding. */
@@ -878,7 +879,7 @@ static void finding(struct strbuf *out, const struct plot_input *in,
 	strbuf_adds(out, " against ");
 	group_heading(out, in, &r->groups[0]);
 	strbuf_adds(out, "</b>, ");
-	html_escape(out, r->unit);
+	html_escape(out, r->unit_shown);
 	strbuf_adds(out, ": ");
 	if (compare_spread_unknown(r)) {
 		strbuf_addf(out, "changes from %+.1f&#160;%% to %+.1f&#160;%% over %zu cell%s",
@@ -900,8 +901,9 @@ static void finding(struct strbuf *out, const struct plot_input *in,
 		else
 			strbuf_addf(out, "<b>no significant change</b> in any of the %zu "
 				    "cells ", n);
-		strbuf_addf(out, "(changes from %+.1f&#160;%% to %+.1f&#160;%%, within the "
-			    "noise)", lo, hi);
+		strbuf_addf(out, "(changes from %+.1f&#160;%% to %+.1f&#160;%%; not "
+			    "significant, which is not the same as no change: see each "
+			    "cell's mde)", lo, hi);
 	} else {
 		if (worse) {
 			strbuf_addf(out, "<b>%zu of %zu cells worse</b>", worse, n);
@@ -917,7 +919,7 @@ static void finding(struct strbuf *out, const struct plot_input *in,
 		if (same)
 			strbuf_addf(out, ", %zu the same count", same);
 		if (n - worse - better - same)
-			strbuf_addf(out, ", the other %zu within the noise",
+			strbuf_addf(out, ", the other %zu without a significant change",
 				    n - worse - better - same);
 	}
 	if (isfinite(r->geomean_change_pct[g]))

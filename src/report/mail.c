@@ -930,7 +930,8 @@ static void cell_line(const struct compare_result *r, const struct compare_row *
 
 	strbuf_addf(&line, "%s%s%s [%s]: ", row->name, *row->path ? " " : "", row->path,
 		    streq(d->verdict, "~") ? "no" MAIL_GLUE "change" : d->verdict);
-	centres(&line, centre_of(b), centre_of(o), r->unit);
+	centres(&line, centre_of(b) * r->unit_scale, centre_of(o) * r->unit_scale,
+		r->unit_shown);
 	strbuf_adds(&line, " (");
 	if (d->test == TEST_EXACT) {
 		/* A count's difference is exact: its size, not an interval. */
@@ -976,7 +977,7 @@ static void unchanged_line(const struct plot_input *in, const struct compare_res
 			   size_t g, size_t changed, struct strbuf *out)
 {
 	_cleanup_strbuf_ struct strbuf line = STRBUF_INIT;
-	double lo = 0, hi = 0;
+	double lo = 0, hi = 0, mde_lo = INFINITY, mde_hi = -INFINITY;
 	size_t n = 0;
 
 	for (size_t i = 0; i < r->nrows; i++) {
@@ -987,6 +988,10 @@ static void unchanged_line(const struct plot_input *in, const struct compare_res
 		n++;
 		lo = fmin(lo, d->change_pct);
 		hi = fmax(hi, d->change_pct);
+		if (isfinite(d->mde_pct)) {
+			mde_lo = fmin(mde_lo, d->mde_pct);
+			mde_hi = fmax(mde_hi, d->mde_pct);
+		}
 	}
 	if (!n)
 		return;
@@ -1003,11 +1008,20 @@ static void unchanged_line(const struct plot_input *in, const struct compare_res
 	} else if (fmax(-lo, hi) <= r->opts.threshold_pct) {
 		strbuf_addf(&line, "no change beyond %g" MAIL_GLUE "%%", r->opts.threshold_pct);
 	} else {
-		strbuf_adds(&line, "no significant change (medians ");
+		/*
+		 * Not significant is not "within the noise": the changes, and
+		 * the smallest these spreads would have caught (mde).
+		 */
+		strbuf_adds(&line, "no significant change (changes ");
 		percent(&line, lo);
 		strbuf_adds(&line, "..");
 		percent(&line, hi);
-		strbuf_adds(&line, ", within the noise)");
+		if (mde_lo <= mde_hi) {
+			strbuf_addf(&line, "; the smallest changes these spreads catch "
+				    "80" MAIL_GLUE "%%" MAIL_GLUE "of the time, the mde: "
+				    "%.1f..%.1f" MAIL_GLUE "%%", mde_lo, mde_hi);
+		}
+		strbuf_adds(&line, ")");
 	}
 	mail_wrap(out, line.buf, MAIL_WIDTH, "  ", "      ");
 }
@@ -1056,7 +1070,7 @@ static void group_block(const struct plot_input *in, const struct mail_options *
 	group_desc(in, g, &head);
 	strbuf_adds(&head, " against ");
 	group_desc(in, 0, &head);
-	strbuf_addf(&head, ", %s%s%s, lower is better:", r->unit,
+	strbuf_addf(&head, ", %s%s%s, lower is better:", r->unit_shown,
 		    streq(r->unit, "ns") ? " per call" : "",
 		    ns ? " (ns per call beside)" : "");
 	mail_wrap(out, head.buf, MAIL_WIDTH, "", "  ");

@@ -540,9 +540,12 @@ static void diff_rank(struct compare_diff *d, const struct compare_side *base,
 		change_ci_on_logs(d, base, other);
 		return;
 	}
-	/* A zero (a tick-sampled time) has no log: the shift's interval. */
-	d->change_lo_pct = 100.0 * d->shift_lo / base->center;
-	d->change_hi_pct = 100.0 * d->shift_hi / base->center;
+	/*
+	 * A zero (a tick-sampled time) has no log: the shift's interval, no
+	 * lower than -100 %, which a time cannot fall past.
+	 */
+	d->change_lo_pct = fmax(-100.0, 100.0 * d->shift_lo / base->center);
+	d->change_hi_pct = fmax(-100.0, 100.0 * d->shift_hi / base->center);
 }
 
 /* The variance floor of the pair: the runs' mean squared relative se. */
@@ -1485,6 +1488,33 @@ static void find_pooled_invocations(struct compare_result *r)
 	}
 }
 
+/* Seconds read as s, ms or us by the median of the centres; others as they are. */
+static void choose_unit_shown(struct compare_result *r)
+{
+	_cleanup_free_ double *c = xmalloc((r->nrows * r->ngroups + 1) * sizeof(*c));
+	size_t n = 0;
+	double typical;
+
+	r->unit_shown = r->unit;
+	r->unit_scale = 1;
+	if (!streq(r->unit, "s"))
+		return;
+	for (size_t i = 0; i < r->nrows; i++)
+		for (size_t g = 0; g < r->ngroups; g++)
+			if (r->rows[i].sides[g].present && r->rows[i].sides[g].center > 0)
+				c[n++] = r->rows[i].sides[g].center;
+	if (!n)
+		return;
+	typical = median_of_copy(c, n);
+	if (typical < 1e-3) {
+		r->unit_shown = "us";
+		r->unit_scale = 1e6;
+	} else if (typical < 1) {
+		r->unit_shown = "ms";
+		r->unit_scale = 1e3;
+	}
+}
+
 int compare_build(struct compare_result *r, struct compare_group *groups,
 		  size_t ngroups, const struct compare_options *o,
 		  struct strbuf *err)
@@ -1525,6 +1555,7 @@ int compare_build(struct compare_result *r, struct compare_group *groups,
 	if (r->exact)
 		judge_counts(r);
 	compute_geomeans(r);
+	choose_unit_shown(r);
 	find_pooled_invocations(r);
 	detect_machine_shift(r);
 	detect_machine_difference(r);

@@ -287,6 +287,13 @@ struct compare_result {
 	struct compare_options opts;
 	enum compare_metric metric;	/* resolved */
 	const char *unit;		/* "ns", "s", or the cycles unit */
+	/*
+	 * What the text styles show the figures in: seconds below one as
+	 * ms or us (hotplug's 7.177e-05 s reads 71.77 us), times
+	 * unit_scale; the machine formats keep unit.
+	 */
+	const char *unit_shown;
+	double unit_scale;
 	bool replicates;		/* statistics over run medians */
 	/*
 	 * METRIC_INSTRUCTIONS: each boot's count is one value (replicates,

@@ -213,7 +213,7 @@ html_facts() {
 	finding = re.sub(r'[ \n]+', ' ', page.finding).strip()
 	print(finding)
 	assert finding.startswith('y (3 runs) against x (3 runs), ns: 1 of 2 cells worse '
-	                          '(most: cell-a vdso +5.0\u00a0%), the other 1 within the noise'), finding
+	                          '(most: cell-a vdso +5.0\u00a0%), the other 1 without a significant change'), finding
 	EOF
 }
 

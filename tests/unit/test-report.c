@@ -247,7 +247,8 @@ static void test_report_two_groups(void **state)
 	assert_non_null(strstr(out.buf, "<section id=\"summary\">\n<h2>Summary</h2>\n"
 			       "<p class=\"finding\"><b>after against before</b>, ns: "
 			       "<b>no significant change</b> in its one cell (changes from "
-			       "+0.0&#160;% to +0.0&#160;%, within the noise); geometric "
+			       "+0.0&#160;% to +0.0&#160;%; not significant, which is not "
+			       "the same as no change: see each cell's mde); geometric "
 			       "mean +0.00&#160;%.</p>\n"));
 	/* compare's text styles come after the comparison's table. */
 	assert_true(strstr(out.buf, "As mmtests prints it<") >
