@@ -11,6 +11,7 @@
 #include "basic/util.h"
 #include "report/plot-internal.h"
 #include "results/compare-session.h"
+#include "results/run-facts.h"
 
 static const struct plot_kind_ops *const kinds[PLOT_NKINDS] = {
 	[PLOT_CELLS] = &plot_cells_ops,
@@ -202,6 +203,21 @@ static void distinct(const struct plot_input *in, size_t field,
 	}
 }
 
+/*
+ * " · EMULATED timings (qemu TCG)" in every picture of such runs: a
+ * reader of the thread sees the chart, not the command that drew it.
+ */
+static void add_emulated(const struct plot_input *in, struct strbuf *sb)
+{
+	size_t n = plot_nruns(in), emulated = 0;
+
+	for (size_t i = 0; i < n; i++)
+		emulated += run_facts(plot_run(in, i))->emulated;
+	if (!emulated)
+		return;
+	strbuf_addf(sb, " · EMULATED timings (qemu TCG%s)", emulated < n ? ", some runs" : "");
+}
+
 void plot_title_text(const struct plot_input *in, const char *what,
 		     struct strbuf *sb)
 {
@@ -232,6 +248,7 @@ void plot_title_text(const struct plot_input *in, const char *what,
 			strbuf_addf(sb, " · %s%s %s", fields[f],
 				    strchr(v.buf, ',') ? "s" : "", v.buf);
 	}
+	add_emulated(in, sb);
 }
 
 /* ---- the picture ------------------------------------------------------ */

@@ -367,6 +367,32 @@ static void test_cells(void **state)
 	free_runs(&f, 1);
 }
 
+/* Issue 30: every picture of emulated runs says so in its title. */
+static void test_emulated_in_the_title(void **state)
+{
+	struct fixture f;
+	struct strbuf err = STRBUF_INIT;
+	struct gp gp;
+
+	(void)state;
+	bench_run(&f.runs[0], 7, "before");
+	bench_run(&f.runs[1], 8, "after");
+	json_object_set_new(f.runs[1].env, "vm", json_pack("{s:b, s:s}", "emulated", 1,
+							   "accel", "tcg"));
+	one_group_each(&f, 2);
+	assert_int_equal(chart(&f, PLOT_CELLS, &gp, &err), 0);
+	assert_non_null(strstr(gp.script.buf, " · EMULATED timings (qemu TCG, some runs)"));
+	gp_release(&gp);
+	free_runs(&f, 2);
+	bench_run(&f.runs[0], 7, "before");
+	one_group_each(&f, 1);
+	assert_int_equal(chart(&f, PLOT_CELLS, &gp, &err), 0);
+	assert_null(strstr(gp.script.buf, "EMULATED"));
+	gp_release(&gp);
+	strbuf_release(&err);
+	free_runs(&f, 1);
+}
+
 /* The core's speed per round joins the drift when the run kept it. */
 static void test_rounds_speed(void **state)
 {
@@ -917,6 +943,7 @@ int main(void)
 		cmocka_unit_test(test_distribution),
 		cmocka_unit_test(test_scale),
 		cmocka_unit_test(test_compare),
+		cmocka_unit_test(test_emulated_in_the_title),
 		cmocka_unit_test(test_run_names_not_ids),
 		cmocka_unit_test(test_timens),
 		cmocka_unit_test(test_hotplug),
