@@ -791,7 +791,11 @@ static void print_invocation(const struct plot_input *in, const struct invocatio
 		strbuf_adds(&note, !k ? "" : k + 1 < it->ngroups ? ", " : " and ");
 		group_name(in, it->groups[k], &note);
 	}
-	strbuf_addf(&note, ", on kernel %s", it->run->kernel);
+	/* A boot's runs came from a command run on the host, not on the guest's kernel. */
+	if (run_facts(it->run)->booted)
+		strbuf_adds(&note, ", booted by this command on the host");
+	else
+		strbuf_addf(&note, ", on kernel %s", it->run->kernel);
 	if (it->times > 1)
 		strbuf_addf(&note, ", %zu times", it->times);
 	if (it->line.unsafe) {

@@ -239,6 +239,13 @@ import_as() {
 	[[ "$output" == *"# EMULATED timings: booted by clockbench kernels under qemu's TCG"* ]]
 	run -0 cb show hw
 	[[ "$output" != *"EMULATED"* ]]
+	# Issue 30: the mail says so above the verdicts and names what differs;
+	# a boot's command ran on the host, not on the guest's kernel.
+	run -0 cb report --format mail emu emu2
+	[[ "$output" == *"EMULATED: "*" ran under qemu's TCG emulator"* ]]
+	[[ "$output" == *"booted by this command on the host"* ]]
+	run -0 cb report --format mail hw emu
+	[[ "$output" == *"Different between the sides: timings not emulated against EMULATED"* ]]
 }
 
 @test "6.1 and 6.12, 2 boots each, interleaved: a run per boot, the kernels' own releases, getrandom's vDSO on 6.12 only" {
