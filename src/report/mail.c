@@ -1031,6 +1031,36 @@ static void unchanged_line(const struct plot_input *in, const struct compare_res
 }
 
 /*
+ * The cells measured on one side only: not compared, and said, so that
+ * "the other 19" is not read as all there was (hotplug's states that one
+ * run never reached). At most ONE_SIDE_NAMED named.
+ */
+#define ONE_SIDE_NAMED 6
+
+static void one_side_line(const struct plot_input *in, const struct compare_result *r,
+			  size_t g, struct strbuf *out)
+{
+	_cleanup_strbuf_ struct strbuf line = STRBUF_INIT, names = STRBUF_INIT;
+	size_t n = 0;
+
+	for (size_t i = 0; i < r->nrows; i++) {
+		const struct compare_row *row = &r->rows[i];
+
+		if (row->sides[0].present == row->sides[g].present ||
+		    !plot_row_selected(in, row))
+			continue;
+		if (n++ < ONE_SIDE_NAMED)
+			strbuf_addf(&names, "%s%s%s%s", names.len ? ", " : "", row->name,
+				    *row->path ? " " : "", row->path);
+	}
+	if (!n)
+		return;
+	strbuf_addf(&line, "%zu cell%s measured on one side only, not compared: %s%s",
+		    n, n == 1 ? "" : "s", names.buf, n > ONE_SIDE_NAMED ? ", ..." : "");
+	mail_wrap(out, line.buf, MAIL_WIDTH, "  ", "      ");
+}
+
+/*
  * Above the verdicts, what a reader of the thread must not miss: timings
  * from an emulator, and every fact of the machines that differs between
  * the sides (clocksource, CPU, libc...), with what one can explain alone.
@@ -1090,6 +1120,7 @@ static void group_block(const struct plot_input *in, const struct mail_options *
 	}
 	if (!mo || !mo->all_cells)
 		unchanged_line(in, r, g, changed, out);
+	one_side_line(in, r, g, out);
 	if (r->machine_shift[g])
 		mail_wrap(out, "Note: nearly every cell moved the same way, syscall and "
 			  "vDSO paths alike: the machine itself may have changed between "

@@ -764,4 +764,14 @@ PY
 	run cb compare --cell 'nope*' 1 6
 	[ "$status" -eq 1 ]
 	[[ "$output" == *"no measured cell matches --cell 'nope*'"* ]]
+	# Cells one side never measured are named, not silently dropped.
+	cb export 6 | python3 -c 'import json, sys
+d = json.load(sys.stdin); r = d["runs"][0]
+r["uuid"] = "00000000-0000-4000-8000-0000000000f6"; r["label"] = "partial"
+r["cells"] = [c for c in r["cells"] if c["name"] != "time"]
+json.dump(d, sys.stdout)' >"$T/partial.json"
+	cb import "$T/partial.json" >/dev/null
+	run cb report --format mail base partial
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"2 cells measured on one side only, not compared: time vdso, time"*"syscall"* ]]
 }
