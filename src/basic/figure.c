@@ -30,6 +30,20 @@ void figure_significant(char *buf, size_t len, double x, int sig)
 	snprintf(buf, len, "%.*f", magnitude >= sig ? 0 : sig - magnitude, x);
 }
 
+const char *figure_seconds_unit(double seconds, double *scale)
+{
+	if (seconds >= 1) {
+		*scale = 1;
+		return "s";
+	}
+	if (seconds >= 1e-3) {
+		*scale = 1e3;
+		return "ms";
+	}
+	*scale = 1e6;
+	return "us";
+}
+
 void figure_shortest(char *buf, size_t len, double x)
 {
 	if (!isfinite(x)) {

@@ -25,6 +25,12 @@ void figure_fixed(char *buf, size_t len, double x, int decimals);
 void figure_significant(char *buf, size_t len, double x, int sig);
 
 /*
+ * The unit a time of seconds reads best in: s from 1 s, ms from 1 ms,
+ * else us; *scale turns seconds into it.
+ */
+const char *figure_seconds_unit(double seconds, double *scale);
+
+/*
  * The shortest of x's 15-, 16- and 17-digit texts that reads back bit for
  * bit ("0.95", not "0.94999999999999996"); "" when x is not finite.
  */

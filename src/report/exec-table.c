@@ -4,6 +4,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "basic/figure.h"
 #include "basic/stats.h"
 #include "basic/text.h"
 #include "basic/util.h"
@@ -18,16 +19,7 @@
 
 const char *exec_table_unit(double median_s, double *scale)
 {
-	if (median_s >= 1) {
-		*scale = 1;
-		return "s";
-	}
-	if (median_s >= 1e-3) {
-		*scale = 1e3;
-		return "ms";
-	}
-	*scale = 1e6;
-	return "us";
+	return figure_seconds_unit(median_s, scale);
 }
 
 double exec_table_wall_median(const struct stored_run *r)

@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "basic/figure.h"
 #include "basic/stats.h"
 #include "basic/text.h"
 #include "report/summary-figures.h"
@@ -88,18 +89,12 @@ static void csv_field(FILE *f, const char *s)
 	text_put_csv(f, s);
 }
 
-/* The shortest text that reads back as exactly x. */
+/* The shortest text that reads back as exactly x; empty when not finite. */
 static void csv_number(FILE *f, double x)
 {
 	char buf[32];
 
-	if (!isfinite(x))
-		return;		/* an empty field */
-	for (int prec = 15; prec <= 17; prec++) {
-		snprintf(buf, sizeof(buf), "%.*g", prec, x);
-		if (strtod(buf, NULL) == x)
-			break;
-	}
+	figure_shortest(buf, sizeof(buf), x);
 	fputs(buf, f);
 }
 

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "basic/figure.h"
 #include "basic/util.h"
 
 /* Fewer samples than this per side cannot support a verdict. */
@@ -1506,13 +1507,7 @@ static void choose_unit_shown(struct compare_result *r)
 	if (!n)
 		return;
 	typical = median_of_copy(c, n);
-	if (typical < 1e-3) {
-		r->unit_shown = "us";
-		r->unit_scale = 1e6;
-	} else if (typical < 1) {
-		r->unit_shown = "ms";
-		r->unit_scale = 1e3;
-	}
+	r->unit_shown = figure_seconds_unit(typical, &r->unit_scale);
 }
 
 int compare_build(struct compare_result *r, struct compare_group *groups,
