@@ -129,8 +129,10 @@ static const char *statistics_over(const struct compare_result *r)
 	if (r->replicates)
 		return "one value per run, the median of its round medians "
 		       "(replicates)";
-	if (r->paired)
+	if (r->paired && any_side_by_rounds(r))
 		return "each run's round medians, paired round by round (interleaved)";
+	if (r->paired)
+		return "each run's raw samples, measured interleaved";
 	return any_side_by_rounds(r) ? "each run's round medians" :
 	       "each run's raw samples";
 }
@@ -685,7 +687,7 @@ static const char *ratio_mark(const struct compare_diff *d)
 	if (d->significant)
 		return "";
 	if (streq(d->verdict, "~"))
-		return "  (~ within noise)";
+		return "  (~ no significant change)";
 	if (streq(d->verdict, "noisy"))
 		return "  (noisy)";
 	return "  (too few samples)";

@@ -443,17 +443,20 @@ static enum compare_test choose_test(const struct compare_result *r,
 	*spread_unknown = false;
 	if (pairs_apply(r, base, other) && base->sum.min > 0 && other->sum.min > 0)
 		return TEST_SIGNED_RANK;
-	if (!r->replicates && base->by_rounds && other->by_rounds &&
-	    nhistory >= COMPARE_HISTORY_MIN && base->center > 0 && other->center > 0)
+	if (!r->replicates && !r->paired && nhistory >= COMPARE_HISTORY_MIN &&
+	    base->center > 0 && other->center > 0)
 		return TEST_LOG_T_HISTORY;
 	/*
-	 * One run against one, measured in rounds, not interleaved, without
-	 * the history: the rounds say how far each run drifted within
-	 * itself, not how far whole runs move (measured: A/A pairs of
-	 * default runs with cells at -20 to -28 %). The change is shown, the
-	 * verdict is left to replicates, a history, pairing or interleaving.
+	 * One run against one, not interleaved, without the history: a
+	 * run's rounds or raw samples say how far it drifted within itself,
+	 * not how far whole runs move. Measured: A/A pairs of default bench
+	 * runs with cells at -20 to -28 %; two separate `exec -n 30 true`
+	 * runs judged by Mann-Whitney on their samples came out "worse" in
+	 * 1 trial of 5 idle and "better" (-31 %) in 1 of 5 under a CPU hog.
+	 * The change is shown, the verdict is left to replicates, a history,
+	 * pairing or interleaving.
 	 */
-	if (!r->replicates && !r->paired && base->by_rounds && other->by_rounds) {
+	if (!r->replicates && !r->paired) {
 		*few = *spread_unknown = true;
 		return TEST_RANK;
 	}
@@ -482,6 +485,7 @@ static void diff_paired(struct compare_diff *d, const struct compare_side *base,
 	d->shift_lo = base->center * (pr.lo - 1.0);
 	d->shift_hi = base->center * (pr.hi - 1.0);
 	d->p = pr.p;
+	d->ratio_hl = true;
 	t->se = pr.se;
 	t->df = INFINITY;
 }
@@ -520,6 +524,18 @@ static void change_ci_on_logs(struct compare_diff *d, const struct compare_side 
 
 	stats_hodges_lehmann(lb, base->n, lo, other->n, CHANGE_LEVEL, &est,
 			     &lo_log, &hi_log);
+	/*
+	 * The change is the interval's own estimate, which lies inside it by
+	 * construction: the ratio of the medians need not (the median of a
+	 * sample in two modes jumps from one to the other). Without a verdict
+	 * (no interval shown) the medians' ratio stays.
+	 */
+	if (!d->spread_unknown) {
+		d->ratio = exp(est);
+		d->ratio_hl = true;
+		d->change_pct = 100.0 * expm1(est);
+		d->shift = base->center * expm1(est);
+	}
 	d->change_lo_pct = 100.0 * expm1(lo_log);
 	d->change_hi_pct = 100.0 * expm1(hi_log);
 	d->shift_lo = base->center * expm1(lo_log);
@@ -690,7 +706,7 @@ static double *history_values(const struct compare_result *r,
 		c = find_cell(&h->runs[k], row->name, row->path, &at);
 		x = c ? metric_samples(c, r->metric) : NULL;
 
-		if (x && has_rounds(c))
+		if (x)
 			v[(*n)++] = run_value(c, x, &rel_var);
 	}
 	return v;
@@ -858,12 +874,12 @@ static void geomean_centres(struct compare_result *r, struct compare_row *row)
 }
 
 /*
- * Every change is the ratio of the two centres shown. The signed-rank
- * test's estimate is the Hodges-Lehmann ratio of the paired rounds, no
- * ratio of two medians: the other side then shows the base's median
- * times that ratio (its own median stays in the JSON), with no interval
- * of its own. Every other test's ratio is that of the centres (t on the
- * logs: of the geometric means, to the last bit here).
+ * Every change is the ratio of the two centres shown. The rank tests'
+ * estimate is a Hodges-Lehmann ratio (of the paired rounds, or of every
+ * pair of samples), no ratio of two medians: the other side then shows
+ * the base's median times that ratio (its own median stays in the JSON),
+ * with no interval of its own. Every other test's ratio is that of the
+ * centres (t on the logs: of the geometric means, to the last bit here).
  */
 static void centres_agree(struct compare_result *r, struct compare_row *row)
 {
@@ -875,8 +891,9 @@ static void centres_agree(struct compare_result *r, struct compare_row *row)
 
 		if (!d->valid)
 			continue;
-		if (d->test == TEST_SIGNED_RANK && isfinite(d->ratio)) {
-			s->center_kind = CENTER_PAIRED;
+		if (d->ratio_hl && isfinite(d->ratio)) {
+			s->center_kind = d->test == TEST_SIGNED_RANK ?
+					 CENTER_PAIRED : CENTER_SHIFTED;
 			s->center = base->center * d->ratio;
 			s->center_lo = s->center_hi = s->center_coverage = NAN;
 			continue;
@@ -1314,20 +1331,19 @@ static void add_ns_beside(struct compare_result *r)
 
 /* ---- history ---------------------------------------------------------- */
 
-/* Whether two runs' environments agree on key (both without it too). */
-static bool env_same(const struct stored_run *a, const struct stored_run *b,
-		     const char *key)
+/* Whether two objects agree on key (both without it too). */
+static bool key_same(const json_t *a, const json_t *b, const char *key)
 {
-	const json_t *x = a->env ? json_object_get(a->env, key) : NULL;
-	const json_t *y = b->env ? json_object_get(b->env, key) : NULL;
+	const json_t *x = a ? json_object_get(a, key) : NULL;
+	const json_t *y = b ? json_object_get(b, key) : NULL;
 
 	return x == y || (x && y && json_equal(x, y));
 }
 
-static bool measured_in_rounds(const struct stored_run *run)
+static bool measured_anything(const struct stored_run *run)
 {
 	for (size_t i = 0; i < run->ncells; i++)
-		if (cell_is_measured(&run->cells[i]) && has_rounds(&run->cells[i]))
+		if (cell_is_measured(&run->cells[i]))
 			return true;
 	return false;
 }
@@ -1337,9 +1353,18 @@ bool compare_history_matches(const struct stored_run *base,
 {
 	return streq(run->host, base->host) && streq(run->command, base->command) &&
 	       streq(run->kernel, base->kernel) &&
-	       env_same(run, base, "clocksource") &&
-	       env_same(run, base, "time_namespace") &&
-	       measured_in_rounds(run);
+	       key_same(run->env, base->env, "clocksource") &&
+	       key_same(run->env, base->env, "time_namespace") &&
+	       /*
+		* Cells named for what they time, not for what was run: exec's
+		* wall, user and sys whatever the command; hotplug's states
+		* whichever CPU, traced or not.
+		*/
+	       key_same(run->config, base->config, "command_line") &&
+	       key_same(run->config, base->config, "prepare") &&
+	       key_same(run->config, base->config, "cpu") &&
+	       key_same(run->config, base->config, "trace") &&
+	       measured_anything(run);
 }
 
 /* ---- building -------------------------------------------------------- */
@@ -1655,8 +1680,9 @@ int compare_history_load(struct store *st, const struct compare_group *groups,
 const char compare_verdict_hint[] =
 	"for a verdict, run each side again under its label (replicates, e.g. "
 	"`clockbench bench --label L` twice more), measure both conditions in "
-	"one run (`clockbench ab`; kernels: `clockbench kernels --boots 3`), "
-	"or keep at least 4 earlier runs like the base (a history)";
+	"one run (`clockbench ab`; commands: `clockbench exec -c A -c B`; "
+	"kernels: `clockbench kernels --boots 3`), or keep at least 4 earlier "
+	"runs like the base (a history)";
 
 /* Each test's name in JSON, CSV and the HTML, in enum order. */
 static const char *const test_ids[] = {
@@ -1738,6 +1764,8 @@ void compare_centres_phrase(const struct compare_result *r, struct strbuf *out)
 		[CENTER_PAIRED] = "other sides: the base's median times the paired "
 			"Hodges-Lehmann ratio of the rounds (the signed-rank test's "
 			"estimate)",
+		[CENTER_SHIFTED] = "other sides: the base's median times the "
+			"Hodges-Lehmann ratio of the samples (Mann-Whitney's estimate)",
 	};
 	size_t n = 0;
 

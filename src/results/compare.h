@@ -8,13 +8,15 @@
  * with one label. With one run per group, the samples are the run's round
  * medians when it was measured in rounds (bench, timens), else its raw
  * samples (per-repetition seconds). Interleaved rounds (ab, timens) are
- * paired: Wilcoxon signed-rank. One run in rounds against another is
- * judged by a history of runs like the base (the comparison session reads
- * it: results/compare-session.h), and without one gets no verdict: its
- * rounds cannot say how far whole runs move. Raw samples: Mann-Whitney with the Hodges-Lehmann CI of the
- * shift; when these sample sizes cannot reach alpha with ranks (3
- * repetitions against 3 cannot go below p = 0.1), Student's t on the
- * logarithms, which can, decides instead; `few` when no test can.
+ * paired: Wilcoxon signed-rank. One separate run against another, in
+ * rounds or not, is judged by a history of runs like the base (the
+ * comparison session reads it: results/compare-session.h), and without
+ * one gets no verdict: its rounds or samples cannot say how far whole
+ * runs move. Raw samples of runs measured together: Mann-Whitney with the
+ * Hodges-Lehmann CI of the shift; when these sample sizes cannot reach
+ * alpha with ranks (3 repetitions against 3 cannot go below p = 0.1),
+ * Student's t on the logarithms, which can, decides instead; `few` when
+ * no test can.
  *
  * Every change is the ratio of the two centres shown (compare_side):
  * each centre is the estimator of the test that judged the cell.
@@ -131,9 +133,10 @@ bool stored_run_exact(const struct stored_run *run);
 
 /*
  * Whether run may stand in the history of a comparison whose base is
- * base: the same host, command, kernel and clocksource, and measured in
- * rounds. compare_build() also leaves out the compared runs themselves
- * and runs labelled like an other side.
+ * base: the same host, command, kernel, clocksource and time namespace,
+ * the same command line (exec) or CPU and tracing (hotplug), and some
+ * cell measured. compare_build() also leaves out the compared runs
+ * themselves and runs labelled like an other side.
  */
 bool compare_history_matches(const struct stored_run *base,
 			     const struct stored_run *run);
@@ -148,6 +151,12 @@ enum compare_center {
 	 * of the round-by-round ratio (the signed-rank test's estimate).
 	 */
 	CENTER_PAIRED,
+	/*
+	 * Two samples judged by ranks: the base's median times the
+	 * Hodges-Lehmann ratio, the median of every other/base ratio
+	 * (Mann-Whitney's estimate, the centre of its interval).
+	 */
+	CENTER_SHIFTED,
 };
 
 /* One spec of the command line and the runs it names. */
@@ -209,7 +218,13 @@ struct compare_diff {
 	double df;		/* TEST_LOG_T(_HISTORY): degrees of freedom; NaN otherwise */
 	size_t history_runs;	/* TEST_LOG_T_HISTORY: the runs whose spread was used */
 	bool spread_floored;	/* TEST_LOG_T: the rounds set the spread, not the runs */
-	double ratio;		/* other / base: of the centres (rank), the estimate (t) */
+	/*
+	 * other / base: the test's estimate (Hodges-Lehmann for ranks on
+	 * positive samples, the signed-rank's, t's ratio of geometric means),
+	 * else the ratio of the medians.
+	 */
+	double ratio;
+	bool ratio_hl;		/* ratio is a Hodges-Lehmann estimate: see centres */
 	double change_pct;	/* 100 * (ratio - 1): positive = slower */
 	double shift;		/* other - base, in the unit (rank: Hodges-Lehmann) */
 	double shift_lo, shift_hi;
@@ -232,9 +247,10 @@ struct compare_diff {
 	 */
 	bool rounds_span;
 	/*
-	 * One run against one, in rounds, no pairing and too little history:
-	 * how far whole runs move on this machine is unknown, so the change
-	 * is shown without a verdict ("few").
+	 * One run against one, not interleaved, too little history: how far
+	 * whole runs move on this machine is unknown (a run's rounds or
+	 * samples only say how it moved within itself), so the change is
+	 * shown without a verdict ("few").
 	 */
 	bool spread_unknown;
 	/*

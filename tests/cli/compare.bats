@@ -475,7 +475,8 @@ kinds_store() {
 	    add('H-hist', 'history', 1 + rng.gauss(0, 0.01))
 	add('H-base', 'history', 1.0); add('H-other', 'history', 1.06)
 	add('N-base', 'single', 1.0); add('N-other', 'single', 1.06)
-	add('X-base', 'raw', 1.0, rounds=0, per_round=3); add('X-other', 'raw', 1.06, rounds=0, per_round=3)
+	add('X-base', 'raw', 1.0, rounds=0, per_round=3, interleave='x-1')
+	add('X-other', 'raw', 1.06, rounds=0, per_round=3, interleave='x-1')
 	for k in range(3):
 	    add('R-base', 'replicates', 1.0); add('R-other', 'replicates', 1.06)
 	add('P-base', 'paired', 1.0, interleave='p-1'); add('P-other', 'paired', 1.06, interleave='p-1')

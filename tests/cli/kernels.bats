@@ -210,11 +210,14 @@ sys.stdout.buffer.write(b)' >"$T/Image"
 	[[ "$output" == *"a is an arm64 kernel and b an x86_64 one: kernels of two architectures are never compared as one machine; boot them in two invocations"* ]]
 }
 
-# Runs of export-small.json: label, emulated or not, samples scaled.
+# Runs of export-small.json: label, emulated or not, samples scaled. The
+# emulated ones stand as measured together (one interleaved invocation):
+# two separate single runs would get no verdict at all without a history.
 import_as() {
 	jq --arg l "$1" --arg u "$(cat /proc/sys/kernel/random/uuid)" --argjson emu "$2" \
 		--argjson k "$3" '.runs |= [.[0] | .label = $l | .uuid = $u
-		| (if $emu then .environment.vm = {accel: "tcg", emulated: true} else . end)
+		| (if $emu then .environment.vm = {accel: "tcg", emulated: true}
+			| .config.interleave = "emulated-pair" else . end)
 		| .cells |= map(.samples |= map(. * $k))]' \
 		"$CLOCKBENCH_TEST_DATA/export-small.json" >"$T/$1.json"
 	cb import "$T/$1.json" >/dev/null

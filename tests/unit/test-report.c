@@ -24,6 +24,7 @@
 #include "report/mail.h"
 #include "report/outfile.h"
 #include "results/compare.h"
+#include "results/run-facts.h"
 
 static void test_wrap(void **state)
 {
@@ -237,6 +238,17 @@ static void test_report_two_groups(void **state)
 	(void)state;
 	make_run(&runs[0], 7, "before", 20);
 	make_run(&runs[1], 8, "after", 20);
+	/* Separate runs: the change, and no verdict without a history. */
+	assert_int_equal(html_report(&out, &in, NULL, 0, &err), 0);
+	assert_non_null(strstr(out.buf, "over 1 cell (geometric mean +0.00&#160;%); "
+			       "<b>no verdict</b>: one run against one cannot show "
+			       "how far whole runs move on this machine; for a verdict"));
+	strbuf_reset(&out);
+	/* Measured together (interleaved by one command): judged. */
+	for (size_t i = 0; i < 2; i++) {
+		runs[i].config = json_pack("{s:s}", "interleave", "i1");
+		run_facts_forget(&runs[i]);
+	}
 	assert_int_equal(html_report(&out, &in, NULL, 0, &err), 0);
 	summary = strstr(out.buf, "<section id=\"summary\">");
 	comparison = strstr(out.buf, "<section id=\"comparison\">");
