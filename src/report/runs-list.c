@@ -18,9 +18,30 @@ static void add_started(struct table *t, const char *started)
 	table_add_text(t, buf);
 }
 
+static bool any_emulated(const struct run_summary *runs, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (runs[i].emulated)
+			return true;
+	return false;
+}
+
+/*
+ * A run whose timings are emulated says so on its row, in capitals, and
+ * the note under the table says what that means: the column is there only
+ * when such a run is listed.
+ */
+static void add_timings_note(struct table *t)
+{
+	table_add_note(t, "EMULATED: timings of a kernel booted by clockbench "
+		       "kernels under qemu's TCG; they compare code paths on one "
+		       "emulator, not hardware costs");
+}
+
 static struct table *runs_table(const struct run_summary *runs, size_t n)
 {
 	struct table *t = table_new();
+	bool emulated = any_emulated(runs, n);
 
 	table_add_column(t, "id", NULL, TABLE_INT, NULL);
 	table_add_column(t, "started", "started (UTC)", TABLE_TEXT, NULL);
@@ -30,6 +51,8 @@ static struct table *runs_table(const struct run_summary *runs, size_t n)
 	table_add_column(t, "kernel", NULL, TABLE_TEXT, NULL);
 	table_add_column(t, "status", NULL, TABLE_TEXT, NULL);
 	table_add_column(t, "cells", NULL, TABLE_TEXT, NULL);
+	if (emulated)
+		table_add_column(t, "timings", NULL, TABLE_TEXT, NULL);
 	for (size_t i = 0; i < n; i++) {
 		const struct stored_run *run = &runs[i].run;
 		char cells[48];
@@ -43,7 +66,11 @@ static struct table *runs_table(const struct run_summary *runs, size_t n)
 		table_add_text(t, run->status);
 		snprintf(cells, sizeof(cells), "%zu/%zu", runs[i].cells_ok, runs[i].cells);
 		table_add_text(t, cells);
+		if (emulated)
+			table_add_text(t, runs[i].emulated ? "EMULATED" : "native");
 	}
+	if (emulated)
+		add_timings_note(t);
 	return t;
 }
 
@@ -74,6 +101,7 @@ void runs_list_print_json(FILE *f, const struct run_summary *runs, size_t n)
 		json_object_del(o, "cells");
 		json_object_set_new(o, "cells_total", json_integer((json_int_t)runs[i].cells));
 		json_object_set_new(o, "cells_ok", json_integer((json_int_t)runs[i].cells_ok));
+		json_object_set_new(o, "emulated", json_boolean(runs[i].emulated));
 		json_array_append_new(arr, o);
 	}
 	json_print(f, arr);

@@ -230,7 +230,8 @@ struct summaries {
 
 /*
  * Columns: id, label, kernel, host, command, uuid, started, elapsed_s,
- * status, whether the JSON columns are valid, config, cells, cells ok.
+ * status, whether the JSON columns are valid, config, cells, cells ok,
+ * whether its timings are emulated.
  */
 static int take_summary(const struct sql_row *r, void *ctx)
 {
@@ -272,6 +273,7 @@ static int take_summary(const struct sql_row *r, void *ctx)
 	s->run.status = xstrdup(row_text(r, 8));
 	s->cells = (size_t)row_int(r, 11);
 	s->cells_ok = (size_t)row_int(r, 12);
+	s->emulated = row_int(r, 13) != 0;
 	x->n++;
 	return 0;
 }
@@ -301,6 +303,24 @@ static void json_state_sql(const struct store *st, struct strbuf *sql)
 		    LIST_JSON_OK, LIST_JSON_BAD);
 }
 
+/*
+ * Whether a run's environment says its timings are emulated
+ * (environment.vm.emulated true, as run_facts() reads it), judged by the
+ * engine so that a listing still parses no JSON: 1 or 0, and 0 for a
+ * column json_state_sql() refuses.
+ */
+static void emulated_sql(const struct store *st, struct strbuf *sql)
+{
+	if (!streq(st->ops->engine, "SQLite")) {
+		strbuf_adds(sql, "CASE WHEN env->'vm'->'emulated' = 'true'::jsonb"
+			    " THEN 1 ELSE 0 END");
+		return;
+	}
+	strbuf_addf(sql, "CASE WHEN length(CAST(env AS BLOB)) <= %d AND json_valid(env)"
+		    " AND json_type(env, '$.vm.emulated') = 'true' THEN 1 ELSE 0 END",
+		    STORE_JSON_MAX);
+}
+
 int store_list_runs(struct store *st, const struct run_filter *f, bool config,
 		    struct run_summary **runs, size_t *n,
 		    void (*damaged)(const char *reason), struct strbuf *err)
@@ -324,7 +344,9 @@ int store_list_runs(struct store *st, const struct run_filter *f, bool config,
 	strbuf_addf(&sql, ", %s,"
 		    " (SELECT count(*) FROM cells c WHERE c.run_id = runs.id),"
 		    " (SELECT count(*) FROM cells c WHERE c.run_id = runs.id"
-		    " AND c.status = 'ok')" RUN_FILTER_SQL, config ? "config" : "NULL");
+		    " AND c.status = 'ok'), ", config ? "config" : "NULL");
+	emulated_sql(st, &sql);
+	strbuf_adds(&sql, RUN_FILTER_SQL);
 	if (run_sql(st, sql.buf, fp.p, ARRAY_SIZE(fp.p), take_summary, &x,
 		    "listing runs", err)) {
 		run_summaries_free(x.runs, x.n);

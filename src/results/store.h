@@ -225,11 +225,14 @@ int store_find_runs(struct store *st, const struct run_filter *f,
 
 /*
  * A run as listings show it: its row without its environment, quality or
- * cells (run.env, run.quality and run.cells are NULL), and how many cells it has and how many of them are "ok".
+ * cells (run.env, run.quality and run.cells are NULL), how many cells it
+ * has and how many of them are "ok", and whether its timings are emulated
+ * (booted under qemu's TCG: environment.vm.emulated).
  */
 struct run_summary {
 	struct stored_run run;
 	size_t cells, cells_ok;
+	bool emulated;
 };
 
 /*

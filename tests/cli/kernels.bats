@@ -240,6 +240,15 @@ import_as() {
 	[[ "$stderr" == *"wall : +"*"against emu in emu2 (worse)"* ]]
 	run -0 cb show emu
 	[[ "$output" == *"# EMULATED timings: booted by clockbench kernels under qemu's TCG"* ]]
+	# runs says it on each row, without parsing any run's JSON for it.
+	run -0 cb runs
+	grep -qE '^ *[0-9]+ .* hw .* native$' <<<"$output" || { echo "$output"; false; }
+	[ "$(grep -cE ' emu2? .* EMULATED$' <<<"$output")" -eq 2 ]
+	[[ "$output" == *"# EMULATED: timings of a kernel booted by clockbench kernels under qemu's TCG"* ]]
+	run -0 cb runs --format json
+	jq -e 'map({(.label): .emulated}) | add == {hw: false, emu: true, emu2: true}' <<<"$output"
+	run -0 cb runs --label hw
+	[[ "$output" != *"EMULATED"* && "$output" != *"timings"* ]]
 	run -0 cb show hw
 	[[ "$output" != *"EMULATED"* ]]
 	# Issue 30: the mail says so above the verdicts and names what differs;
