@@ -30,6 +30,16 @@ void figure_significant(char *buf, size_t len, double x, int sig)
 	snprintf(buf, len, "%.*f", magnitude >= sig ? 0 : sig - magnitude, x);
 }
 
+void figure_signed(char *buf, size_t len, double x, int sig)
+{
+	if (x > 0 && len > 1) {
+		buf[0] = '+';
+		figure_significant(buf + 1, len - 1, x, sig);
+		return;
+	}
+	figure_significant(buf, len, x, sig);
+}
+
 const char *figure_seconds_unit(double seconds, double *scale)
 {
 	if (seconds >= 1) {

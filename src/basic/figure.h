@@ -24,6 +24,9 @@ void figure_fixed(char *buf, size_t len, double x, int decimals);
  */
 void figure_significant(char *buf, size_t len, double x, int sig);
 
+/* figure_significant() with its sign: "+1.23", "-0.5", "0". */
+void figure_signed(char *buf, size_t len, double x, int sig);
+
 /*
  * The unit a time of seconds reads best in: s from 1 s, ms from 1 ms,
  * else us; *scale turns seconds into it.

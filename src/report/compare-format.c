@@ -13,6 +13,7 @@
 #include "results/compare.h"
 #include "report/compare-format.h"
 #include "report/textplot.h"
+#include "basic/figure.h"
 #include "basic/json.h"
 #include "basic/strbuf.h"
 #include "basic/text.h"
@@ -341,9 +342,12 @@ static void print_rule(FILE *f, const struct compare_result *r)
 			"a verdict (few); %s\n", r->history_used, COMPARE_HISTORY_MIN,
 			compare_verdict_hint);
 	fprintf(f, "# value: %s; +-: half its 95%% CI (its real coverage when the "
-		"samples are too few for 95%%); change: the ratio of the two values; "
-		"rCV: robust CV, 100 * 1.4826 MAD / median; mde: the change found 80%% "
-		"of the time with these spreads (before the correction)\n", centres.buf);
+		"samples are too few for 95%%; (n=2: no CI): too few values for one); "
+		"change: the ratio of the two values; "
+		"diff: the other's value minus the base's, in ", centres.buf);
+	put_text(f, r->unit_shown);
+	fprintf(f, "; rCV: robust CV, 100 * 1.4826 MAD / median; mde: the change "
+		"found 80%% of the time with these spreads (before the correction)\n");
 }
 
 /* ---- the geomean row ----------------------------------------------- */
@@ -409,7 +413,8 @@ static double ci_halfwidth_pct(const struct compare_side *s)
 
 /*
  * "26.01 ±0.3%", "26.01 ±4.2% (75%)" when short of 95 %, "26.01" with
- * none, "7.2e-05 (n=2, too few for a CI)".
+ * none, "7.2e-05 (n=2: no CI)" with too few values for one (the
+ * legend says so; the column keeps its width).
  */
 static void format_center(char *buf, size_t len, const struct compare_side *s,
 			  double scale)
@@ -428,7 +433,7 @@ static void format_center(char *buf, size_t len, const struct compare_side *s,
 	 * +-10^8 % (hotplug's states) says nothing but that they are too few.
 	 */
 	if (s->n < CENTER_CI_MIN_N) {
-		snprintf(buf + w, len - (size_t)w, " (n=%zu, too few for a CI)", s->n);
+		snprintf(buf + w, len - (size_t)w, " (n=%zu: no CI)", s->n);
 		return;
 	}
 	w += snprintf(buf + w, len - (size_t)w, " ±%.1f%%", ci_halfwidth_pct(s));
@@ -459,6 +464,19 @@ static void print_mde(FILE *f, const struct compare_diff *d)
 		fprintf(f, " %6s", "-");
 }
 
+/*
+ * The change in the metric's own unit, as seed 004 writes "(9 cycles)"
+ * beside a percentage: the other's value minus the base's, as shown.
+ */
+static void print_diff(FILE *f, const struct compare_result *r,
+		       const struct compare_diff *d)
+{
+	char buf[32];
+
+	figure_signed(buf, sizeof(buf), d->shift * r->unit_scale, 3);
+	fprintf(f, " %9s", buf);
+}
+
 static void print_table_block(FILE *f, const struct compare_result *r, size_t g)
 {
 	char base[TITLE_BYTES], other[TITLE_BYTES], label[TITLE_BYTES];
@@ -470,9 +488,9 @@ static void print_table_block(FILE *f, const struct compare_result *r, size_t g)
 	put_padded(f, base, 21, TEXT_RIGHT);
 	fputc(' ', f);
 	put_padded(f, other, 21, TEXT_RIGHT);
-	fprintf(f, " %24s %8s %4s %6s %6s  %-7s%s\n", "change [95% CI]", "p", "test",
-		"delta", "mde", "verdict", r->metric == METRIC_CORE_CYCLES ?
-		" ns-change" : r->exact ? "     instr" : "");
+	fprintf(f, " %24s %9s %8s %4s %6s %6s  %-7s%s\n", "change [95% CI]", "diff",
+		"p", "test", "delta", "mde", "verdict",
+		r->metric == METRIC_CORE_CYCLES ? " ns-change" : "");
 	for (size_t i = 0; i < r->nrows; i++) {
 		const struct compare_row *row = &r->rows[i];
 		const struct compare_diff *d = &row->diffs[g];
@@ -486,22 +504,22 @@ static void print_table_block(FILE *f, const struct compare_result *r, size_t g)
 			continue;
 		}
 		if (d->spread_unknown)
-			fprintf(f, " %+7.2f%% %16s %8s %4s %+6.2f", d->change_pct, "",
-				"-", "-", d->cliffs_delta);
-		else if (isfinite(d->p_adjusted))
-			fprintf(f, " %+7.2f%% [%+6.2f, %+6.2f] %8.2g %4s %+6.2f",
-				d->change_pct, d->change_lo_pct, d->change_hi_pct,
-				d->p_adjusted, test_short(d), d->cliffs_delta);
+			fprintf(f, " %+7.2f%% %16s", d->change_pct, "");
 		else
-			fprintf(f, " %+7.2f%% [%+6.2f, %+6.2f] %8s %4s %+6.2f",
-				d->change_pct, d->change_lo_pct, d->change_hi_pct, "-",
-				test_short(d), d->cliffs_delta);
+			fprintf(f, " %+7.2f%% [%+6.2f, %+6.2f]", d->change_pct,
+				d->change_lo_pct, d->change_hi_pct);
+		print_diff(f, r, d);
+		if (d->spread_unknown)
+			fprintf(f, " %8s %4s", "-", "-");
+		else if (isfinite(d->p_adjusted))
+			fprintf(f, " %8.2g %4s", d->p_adjusted, test_short(d));
+		else
+			fprintf(f, " %8s %4s", "-", test_short(d));
+		fprintf(f, " %+6.2f", d->cliffs_delta);
 		print_mde(f, d);
 		/* Padded only when a figure follows: no trailing blanks. */
 		if (isfinite(d->ns_change_pct))
 			fprintf(f, "  %-7s %+8.2f%%\n", d->verdict, d->ns_change_pct);
-		else if (r->exact)
-			fprintf(f, "  %-7s %+9.2f\n", d->verdict, d->shift);
 		else
 			fprintf(f, "  %s\n", d->verdict);
 	}
@@ -1169,7 +1187,7 @@ static void print_csv(FILE *f, const struct compare_result *r)
 	fputs("cell,path,group,n,center,center_lo,center_hi,center_coverage,"
 	      "median,stddev_pct,robust_cv_pct,change_pct,change_ci95_lo_pct,"
 	      "change_ci95_hi_pct,p,p_adjusted,test,cliffs_delta,mde_pct,verdict,"
-	      "ns_median,ns_change_pct\n",
+	      "ns_median,ns_change_pct,diff\n",
 	      f);
 	for (size_t i = 0; i < r->nrows; i++)
 		for (size_t g = 0; g < r->ngroups; g++) {
@@ -1207,6 +1225,7 @@ static void print_csv(FILE *f, const struct compare_result *r)
 			}
 			csv_optional(f, s->ns_median);
 			csv_optional(f, g && d->valid ? d->ns_change_pct : NAN);
+			csv_optional(f, g && d->valid ? d->shift : NAN);
 			fputc('\n', f);
 		}
 }
@@ -1234,11 +1253,11 @@ static void print_markdown(FILE *f, const struct compare_result *r)
 		group_title(&r->groups[g], title, sizeof(title));
 		fputc(' ', f);
 		put_markdown(f, title);
-		fputs(g ? " | change | mde | verdict |" : " |", f);
+		fputs(g ? " | change | diff | mde | verdict |" : " |", f);
 	}
 	fputs("\n|---|---|", f);
 	for (size_t g = 0; g < r->ngroups; g++)
-		fputs(g ? "---:|---:|---:|---|" : "---:|", f);
+		fputs(g ? "---:|---:|---:|---:|---|" : "---:|", f);
 	fputc('\n', f);
 	for (size_t i = 0; i < r->nrows; i++) {
 		fputs("| ", f);
@@ -1254,19 +1273,22 @@ static void print_markdown(FILE *f, const struct compare_result *r)
 				fprintf(f, " %.4g |", s->center * r->unit_scale);
 			else
 				fputs(" - |", f);
-			if (g && d->valid && isfinite(d->mde_pct))
-				fprintf(f, " %+.2f%% | %.1f%% | %s |", d->change_pct,
-					d->mde_pct, d->verdict);
-			else if (g && d->valid)
-				fprintf(f, " %+.2f%% | - | %s |", d->change_pct, d->verdict);
-			else if (g)
-				fputs(" | | |", f);
+			if (g && d->valid) {
+				char diff[32], mde[32];
+
+				figure_signed(diff, sizeof(diff), d->shift * r->unit_scale, 3);
+				figure_fixed(mde, sizeof(mde), d->mde_pct, 1);
+				fprintf(f, " %+.2f%% | %s | %s%s | %s |", d->change_pct, diff,
+					mde, isfinite(d->mde_pct) ? "%" : "", d->verdict);
+			} else if (g) {
+				fputs(" | | | |", f);
+			}
 		}
 		fputc('\n', f);
 	}
 	fprintf(f, "| geomean | |");
 	for (size_t g = 0; g < r->ngroups; g++)
-		fprintf(f, g ? " %.4g | %+.2f%% | | |" : " %.4g |",
+		fprintf(f, g ? " %.4g | %+.2f%% | | | |" : " %.4g |",
 			r->geomean[g] * r->unit_scale, r->geomean_change_pct[g]);
 	fputs("\n\n", f);
 	print_geomean_note(f, r, "", ".\n\n");
@@ -1274,7 +1296,7 @@ static void print_markdown(FILE *f, const struct compare_result *r)
 	compare_tests_phrase(r, &tests);
 	put_text(f, r->unit_shown);
 	fprintf(f, ", lower is better; value: %s; change: the ratio of the two "
-		"values. Significant: %s-adjusted p < %g (%s) and the 95%% CI of the "
+		"values; diff: their difference, in that unit. Significant: %s-adjusted p < %g (%s) and the 95%% CI of the "
 		"change beyond ±%g%%. mde: the change found 80%% of the time.\n",
 		centres.buf, correction_name(r->opts.correction), r->opts.alpha,
 		tests.buf, r->opts.threshold_pct);

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "basic/figure.h"
 #include "basic/json.h"
 #include "basic/stats.h"
 #include "basic/strbuf.h"
@@ -491,8 +492,22 @@ static void side_cell(struct strbuf *out, const struct compare_side *s, double s
 		    s->center > 0 ? 100 * half / s->center : 0);
 }
 
+/* The change as a percentage with its CI, then in the unit (as compare). */
+static void change_cells(struct strbuf *out, const struct compare_diff *d, double scale)
+{
+	char diff[32];
+
+	if (d->spread_unknown)
+		strbuf_addf(out, "<td>%+.2f%%</td>", d->change_pct);
+	else
+		strbuf_addf(out, "<td>%+.2f%% [%+.2f, %+.2f]</td>", d->change_pct,
+			    d->change_lo_pct, d->change_hi_pct);
+	figure_signed(diff, sizeof(diff), d->shift * scale, 3);
+	strbuf_addf(out, "<td>%s</td>", diff);
+}
+
 static void compare_row_html(struct strbuf *out, const struct compare_row *row,
-			     size_t g, bool exact, double scale)
+			     size_t g, double scale)
 {
 	const struct compare_diff *d = &row->diffs[g];
 
@@ -502,32 +517,23 @@ static void compare_row_html(struct strbuf *out, const struct compare_row *row,
 	side_cell(out, &row->sides[0], scale);
 	side_cell(out, &row->sides[g], scale);
 	if (!d->valid) {
-		strbuf_addf(out, "<td colspan=\"%d\"></td></tr>\n", exact ? 6 : 5);
+		strbuf_adds(out, "<td colspan=\"6\"></td></tr>\n");
 		return;
 	}
+	change_cells(out, d, scale);
 	/* The test named is the test used, cell by cell, as compare names it. */
 	if (d->spread_unknown)
-		strbuf_addf(out, "<td>%+.2f%%</td><td>-</td><td class=\"l\">none</td>"
-			    "<td>%+.2f</td><td class=\"l v-%s\">", d->change_pct,
-			    d->cliffs_delta, verdict_class(d->verdict));
+		strbuf_adds(out, "<td>-</td><td class=\"l\">none</td>");
 	else if (isfinite(d->p_adjusted))
-		strbuf_addf(out, "<td>%+.2f%% [%+.2f, %+.2f]</td><td>%.2g</td>"
-			    "<td class=\"l\">%s</td><td>%+.2f</td><td class=\"l v-%s\">",
-			    d->change_pct, d->change_lo_pct, d->change_hi_pct,
-			    d->p_adjusted, compare_test_id(d->test), d->cliffs_delta,
-			    verdict_class(d->verdict));
+		strbuf_addf(out, "<td>%.2g</td><td class=\"l\">%s</td>", d->p_adjusted,
+			    compare_test_id(d->test));
 	else	/* counts compared themselves: no p */
-		strbuf_addf(out, "<td>%+.2f%% [%+.2f, %+.2f]</td><td>-</td>"
-			    "<td class=\"l\">%s</td><td>%+.2f</td><td class=\"l v-%s\">",
-			    d->change_pct, d->change_lo_pct, d->change_hi_pct,
-			    compare_test_id(d->test), d->cliffs_delta,
-			    verdict_class(d->verdict));
+		strbuf_addf(out, "<td>-</td><td class=\"l\">%s</td>",
+			    compare_test_id(d->test));
+	strbuf_addf(out, "<td>%+.2f</td><td class=\"l v-%s\">", d->cliffs_delta,
+		    verdict_class(d->verdict));
 	html_escape(out, d->verdict);
-	strbuf_adds(out, "</td>");
-	/* The difference in instructions a call, as compare's instr column. */
-	if (exact)
-		strbuf_addf(out, "<td>%+.2f</td>", d->shift);
-	strbuf_adds(out, "</tr>\n");
+	strbuf_adds(out, "</td></tr>\n");
 }
 
 static void group_heading(struct strbuf *out, const struct plot_input *in,
@@ -548,8 +554,8 @@ static void compare_table(struct strbuf *out, const struct plot_input *in,
 			  const struct compare_result *r, size_t g)
 {
 	static const char *const cols[] = {
-		"cell", "path", "base", "other", "change [95% CI]", "p", "test", "delta",
-		"verdict", "instr",
+		"cell", "path", "base", "other", "change [95% CI]", "diff", "p", "test",
+		"delta", "verdict",
 	};
 
 	strbuf_adds(out, "<h3>");
@@ -564,15 +570,14 @@ static void compare_table(struct strbuf *out, const struct plot_input *in,
 			    "(several runs per label) or interleave (clockbench timens).</p>\n",
 			    100 * r->same_direction[g], r->geomean_change_pct[g]);
 	strbuf_adds(out, "<div class=\"scroll\"><table>\n");
-	header_row(out, cols, ARRAY_SIZE(cols) - !r->exact);
+	header_row(out, cols, ARRAY_SIZE(cols));
 	for (size_t i = 0; i < r->nrows; i++)
 		if (plot_row_selected(in, &r->rows[i]))
-			compare_row_html(out, &r->rows[i], g, r->exact, r->unit_scale);
+			compare_row_html(out, &r->rows[i], g, r->unit_scale);
 	strbuf_addf(out, "<tr><th class=\"l\" colspan=\"2\">geomean</th><td>%.4g</td>"
-		    "<td>%.4g</td><td>%+.2f%%</td><td colspan=\"%d\"></td></tr>\n",
+		    "<td>%.4g</td><td>%+.2f%%</td><td colspan=\"5\"></td></tr>\n",
 		    r->geomean[0] * r->unit_scale, r->geomean[g] * r->unit_scale,
-		    r->geomean_change_pct[g],
-		    r->exact ? 5 : 4);
+		    r->geomean_change_pct[g]);
 	strbuf_adds(out, "</tbody></table></div>\n");
 	if (r->geomean_left_out) {
 		_cleanup_strbuf_ struct strbuf note = STRBUF_INIT;
@@ -682,7 +687,8 @@ static void comparison(struct strbuf *out, const struct plot_input *in,
 		    r->replicates ? "the runs' medians (replicates)" :
 		    "each run's round medians, or its raw samples");
 	html_escape(out, centres.buf);
-	strbuf_addf(out, "; change: the ratio of the two values. ");
+	strbuf_addf(out, "; change: the ratio of the two values; diff: their "
+		    "difference, in the unit. ");
 	/* Counts are judged by themselves where they repeat, not by a test. */
 	if (r->exact)
 		strbuf_adds(out, "Guest instructions retired per call under qemu's icount "
@@ -690,7 +696,7 @@ static void comparison(struct strbuf *out, const struct plot_input *in,
 			    "once; each boot's count a value. A cell that every boot of "
 			    "each side counted alike is compared by the counts themselves "
 			    "(test exact-count): same, or better/worse by the exact "
-			    "difference in instructions a call (instr); a cell whose count "
+			    "difference in instructions a call (diff); a cell whose count "
 			    "varies between boots by the adjusted p (");
 	else
 		strbuf_adds(out, "A change is significant when the adjusted p (");
@@ -859,7 +865,7 @@ static void finding(struct strbuf *out, const struct plot_input *in,
 		    const struct compare_result *r, size_t g)
 {
 	size_t n = 0, worse = 0, better = 0, same = 0;
-	double lo = 0, hi = 0;
+	double lo = INFINITY, hi = -INFINITY;	/* of the cells' changes */
 
 	for (size_t i = 0; i < r->nrows; i++) {
 		const struct compare_diff *d = &r->rows[i].diffs[g];
@@ -873,6 +879,8 @@ static void finding(struct strbuf *out, const struct plot_input *in,
 		lo = fmin(lo, d->change_pct);
 		hi = fmax(hi, d->change_pct);
 	}
+	if (!n)
+		lo = hi = 0;
 	sides_warning(out, in, r, g);
 	strbuf_adds(out, "<p class=\"finding\"><b>");
 	group_heading(out, in, &r->groups[g]);

@@ -922,8 +922,9 @@ static double centre_of(const struct compare_side *s)
 
 /*
  * "clock-gettime-monotonic vdso [worse]: 85.7 -> 89.5 core cycles (+4.4 %,
- * 95 % CI +4.0..+4.8), 28.18 -> 29.36 ns (+4.2 %); 10 v 10 rounds": the
- * change in what was judged, and in ns per call, which the list reads.
+ * 95 % CI +4.0..+4.8; +3.80 core cycles), 28.18 -> 29.36 ns (+4.2 %); 10 v
+ * 10 rounds": the change in what was judged, and in ns per call, which the
+ * list reads.
  */
 static void cell_line(const struct compare_result *r, const struct compare_row *row,
 		      size_t g, struct strbuf *out)
@@ -948,8 +949,14 @@ static void cell_line(const struct compare_result *r, const struct compare_row *
 		return;
 	}
 	percent(&line, d->change_pct);
-	strbuf_addf(&line, ", 95" MAIL_GLUE "%%" MAIL_GLUE "CI %+.1f..%+.1f)",
+	strbuf_addf(&line, ", 95" MAIL_GLUE "%%" MAIL_GLUE "CI %+.1f..%+.1f; ",
 		    d->change_lo_pct, d->change_hi_pct);
+	/* The change in the unit too, as seed 004 writes "(9 cycles)". */
+	if (d->shift > 0)
+		strbuf_adds(&line, "+");
+	mail_figure(&line, d->shift * r->unit_scale);
+	glued_unit(&line, r->unit_shown);
+	strbuf_adds(&line, ")");
 	if (isfinite(b->ns_median) && isfinite(o->ns_median)) {
 		strbuf_adds(&line, ", ");
 		centres(&line, b->ns_median, o->ns_median, "ns");
@@ -981,7 +988,7 @@ static void unchanged_line(const struct plot_input *in, const struct compare_res
 			   size_t g, size_t changed, struct strbuf *out)
 {
 	_cleanup_strbuf_ struct strbuf line = STRBUF_INIT;
-	double lo = 0, hi = 0, mde_lo = INFINITY, mde_hi = -INFINITY;
+	double lo = INFINITY, hi = -INFINITY, mde_lo = INFINITY, mde_hi = -INFINITY;
 	size_t n = 0;
 
 	for (size_t i = 0; i < r->nrows; i++) {

@@ -902,6 +902,8 @@ static void centres_agree(struct compare_result *r, struct compare_row *row)
 			continue;
 		d->ratio = s->center / base->center;
 		d->change_pct = 100.0 * (d->ratio - 1.0);
+		/* The difference shown beside the change is the values' too. */
+		d->shift = s->center - base->center;
 	}
 }
 
@@ -1767,11 +1769,20 @@ void compare_centres_phrase(const struct compare_result *r, struct strbuf *out)
 		[CENTER_SHIFTED] = "other sides: the base's median times the "
 			"Hodges-Lehmann ratio of the samples (Mann-Whitney's estimate)",
 	};
+	/* Both kinds of ratio in one comparison: one phrase for the two. */
+	static const char both[] = "other sides: the base's median times the "
+		"Hodges-Lehmann ratio of the paired rounds (the signed-rank test's "
+		"estimate) or of the samples (Mann-Whitney's)";
+	bool merge = centre_used(r, CENTER_PAIRED) && centre_used(r, CENTER_SHIFTED);
 	size_t n = 0;
 
-	for (size_t k = 0; k < ARRAY_SIZE(names); k++)
-		if (centre_used(r, (enum compare_center)k))
-			strbuf_addf(out, "%s%s", n++ ? "; " : "", names[k]);
+	for (size_t k = 0; k < ARRAY_SIZE(names); k++) {
+		if (!centre_used(r, (enum compare_center)k) ||
+		    (merge && k == CENTER_SHIFTED))
+			continue;
+		strbuf_addf(out, "%s%s", n++ ? "; " : "",
+			    merge && k == CENTER_PAIRED ? both : names[k]);
+	}
 	if (!n)
 		strbuf_adds(out, "median");
 }

@@ -226,7 +226,7 @@ struct compare_diff {
 	double ratio;
 	bool ratio_hl;		/* ratio is a Hodges-Lehmann estimate: see centres */
 	double change_pct;	/* 100 * (ratio - 1): positive = slower */
-	double shift;		/* other - base, in the unit (rank: Hodges-Lehmann) */
+	double shift;		/* other - base centre, in the unit (as shown) */
 	double shift_lo, shift_hi;
 	double change_lo_pct, change_hi_pct;	/* its 95 % CI */
 	double p, p_adjusted;

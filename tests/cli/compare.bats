@@ -26,7 +26,8 @@ setup() {
 	[[ "$output" == *"statistics over each run's round medians"* ]]
 	[[ "$output" == *"rCV: robust CV, 100 * 1.4826 MAD / median"* ]]
 	[[ "$output" == *"# value: median; +-: half its 95% CI"*"change: the ratio of the two values"* ]]
-	[[ "$output" =~ cell\ +A#1\ +B#3\ +change\ \[95%\ CI\]\ +p\ +test\ +delta\ +mde\ +verdict ]]
+	[[ "$output" =~ cell\ +A#1\ +B#3\ +change\ \[95%\ CI\]\ +diff\ +p\ +test\ +delta\ +mde\ +verdict ]]
+	[[ "$output" == *"diff: the other's value minus the base's, in core cycles"* ]]
 	# Rounds: the median of 5 round medians is short of 95 %.
 	grep -qE '^clock-gettime-monotonic-vdso +[0-9.]+ ±[0-9.]+% \(94%\) ' <<<"$output"
 	[[ "$output" =~ clock-gettime-monotonic-vdso\ +[0-9.]+ ]]
@@ -36,7 +37,7 @@ setup() {
 	# (run 2 alone; runs 3 and 4 are labelled as the other side): the
 	# change is shown, no p, no CI, no verdict, and the commands that
 	# would give one are named.
-	grep -qE '^time-syscall .* [-+][0-9.]+% +- +- +[-+][0-9.]+ +-  few +[-+][0-9.]+%$' <<<"$output"
+	grep -qE '^time-syscall .* [-+][0-9.]+% +(0|[-+][0-9.]+) +- +- +[-+][0-9.]+ +-  few +[-+][0-9.]+%$' <<<"$output"
 	[[ "$output" == *"# one run against one, with no history of runs like the base (1 of the 4 needed): how far whole runs move on this machine is unknown"* ]]
 	[[ "$output" == *"clockbench bench --label L"*"clockbench ab"*"clockbench kernels"* ]]
 	[[ "$output" != *"Mann-Whitney"* ]]
@@ -106,7 +107,7 @@ setup() {
 		and .cells[0].groups[0].ns_median > 0' <<<"$output"
 	run "$CLOCKBENCH" compare --format csv 1 3
 	[ "${lines[0]%%,*}" = "cell" ]
-	[[ "${lines[0]}" == *",verdict,ns_median,ns_change_pct" ]]
+	[[ "${lines[0]}" == *",verdict,ns_median,ns_change_pct,diff" ]]
 	[ "${#lines[@]}" -eq 13 ]
 	run "$CLOCKBENCH" compare --format markdown 1 3
 	[[ "${lines[0]}" == "| cell | path |"* ]]
@@ -305,10 +306,10 @@ PY
 	[[ "$output" == *"statistics over one value per run, the median of its round medians (replicates)"* ]]
 	grep -qE '^clock-gettime-monotonic-vdso .* t +[-+][0-9.]+ +[0-9.]+%  worse$' <<<"$output"
 	run "$CLOCKBENCH" compare S-base S-slow --format csv
-	[ "${lines[0]}" = "cell,path,group,n,center,center_lo,center_hi,center_coverage,median,stddev_pct,robust_cv_pct,change_pct,change_ci95_lo_pct,change_ci95_hi_pct,p,p_adjusted,test,cliffs_delta,mde_pct,verdict,ns_median,ns_change_pct" ]
+	[ "${lines[0]}" = "cell,path,group,n,center,center_lo,center_hi,center_coverage,median,stddev_pct,robust_cv_pct,change_pct,change_ci95_lo_pct,change_ci95_hi_pct,p,p_adjusted,test,cliffs_delta,mde_pct,verdict,ns_median,ns_change_pct,diff" ]
 	[[ "${lines[2]}" == *",student-t-log,"*",worse,"* ]]
 	run "$CLOCKBENCH" compare S-base S-slow --format markdown
-	[[ "${lines[0]}" == "| cell | path | S-base | S-slow | change | mde | verdict |" ]]
+	[[ "${lines[0]}" == "| cell | path | S-base | S-slow | change | diff | mde | verdict |" ]]
 }
 
 @test "replicates: A/A with between-run drift is ~, not few" {
@@ -611,11 +612,16 @@ check_printed() {	# dir
 		p = P(); p.feed(page)
 		seen = 0
 		for r in p.rows:
-		    if len(r) == 9 and (r[0], r[1]) in want:
+		    # cell, path, base, other, change [CI], diff, p, test, delta, verdict
+		    if len(r) == 10 and (r[0], r[1]) in want:
 		        w = want[(r[0], r[1])]
-		        assert r[8] == w['verdict'], (r, w['verdict'])
-		        assert r[6] == w['test'], (r, w['test'])
+		        assert r[9] == w['verdict'], (r, w['verdict'])
+		        assert r[7] == w['test'], (r, w['test'])
 		        assert r[4].split('%')[0] == '%+.2f' % w['change_pct'], (r, w['change_pct'])
+		        # diff: other - base, each within half its last printed place
+		        fig = [x.split()[0] for x in (r[2], r[3], r[5])]
+		        ulp = sum(0.5 * 10 ** -len(x.split('.')[1]) if '.' in x else 0.5 for x in fig)
+		        assert abs(float(fig[2]) - float(fig[1]) + float(fig[0])) <= ulp + 1e-9, r
 		        seen += 1
 		assert seen == len(want), (seen, len(want))
 		# The mail: the changed cells, as compare judged them, and its tests named.

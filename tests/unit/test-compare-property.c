@@ -486,12 +486,31 @@ static void check_ministat(const struct compare_result *r, const char *out, cons
 }
 
 /* markdown: "| cell-a | vdso | 22.24 | 23.58 | +6.03% | 3.1% | worse | ...". */
+/*
+ * Whether the difference printed as diff can be what the values printed as
+ * b and o give (other - base), each within half its last place.
+ */
+static void check_diff(const char *where, const char *b, const char *o, const char *diff)
+{
+	double vb, hb, vo, ho, vd, hd;
+
+	if (!printed(b, &vb, &hb) || !printed(o, &vo, &ho) || !printed(diff, &vd, &hd)) {
+		print_error("%s: not numbers: '%s' '%s' '%s'\n", where, b, o, diff);
+		fail();
+	}
+	if (fabs(vd - (vo - vb)) > hb + ho + hd + 1e-9) {
+		print_error("%s: %s - %s printed as %s\n", where, o, b, diff);
+		fail();
+	}
+	checks++;
+}
+
 static void check_markdown(const struct compare_result *r, const char *out, const char *kind)
 {
 	char where[160], lead[96];
 
 	for (size_t i = 0; i <= r->nrows; i++) {
-		char field[4 + 4 * NGROUPS][64];
+		char field[4 + 5 * NGROUPS][64];
 		const char *line;
 		size_t n = 0;
 
@@ -513,15 +532,17 @@ static void check_markdown(const struct compare_result *r, const char *out, cons
 			snprintf(field[n++], sizeof(field[0]), "%.*s", (int)len, p);
 			p = bar + 1;
 		}
-		/* name, path, base, then per other: value, change, mde, verdict. */
+		/* name, path, base, then per other: value, change, diff, mde, verdict. */
 		for (size_t g = 1; g < r->ngroups; g++) {
-			size_t at = 3 + 4 * (g - 1);
+			size_t at = 3 + 5 * (g - 1);
 
 			if (i < r->nrows && !r->rows[i].diffs[g].valid)
 				continue;
 			snprintf(where, sizeof(where), "markdown, %s, group %zu, %s", kind, g,
 				 field[0]);
 			check(where, field[2], field[at], field[at + 1], REL_CHANGE_PCT);
+			if (i < r->nrows)
+				check_diff(where, field[2], field[at], field[at + 2]);
 		}
 	}
 }

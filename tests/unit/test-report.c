@@ -223,6 +223,35 @@ static void test_report_one_run(void **state)
 	stored_run_free(&run);
 }
 
+/*
+ * The range of the changes is theirs: every cell +3 % reads "+3.0 % to
+ * +3.0 %", not from +0.0 % (the range started at 0, in the HTML's finding
+ * and the mail's line of the unchanged cells).
+ */
+static void test_range_of_changes_is_the_cells(void **state)
+{
+	struct stored_run runs[2];
+	struct compare_group g[2] = {
+		{ .spec = (char *)"before", .runs = &runs[0], .nruns = 1 },
+		{ .spec = (char *)"after", .runs = &runs[1], .nruns = 1 },
+	};
+	struct plot_input in = { .groups = g, .ngroups = 2 };
+	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
+
+	(void)state;
+	make_run(&runs[0], 7, "before", 20);
+	make_run(&runs[1], 8, "after", 20.6);
+	assert_int_equal(html_report(&out, &in, NULL, 0, &err), 0);
+	assert_non_null(strstr(out.buf, "changes from +3.0&#160;% to +3.0&#160;% over 1 cell"));
+	strbuf_reset(&out);
+	assert_int_equal(mail_summary(&in, &out, &err), 0);
+	assert_non_null(strstr(out.buf, "all 1 cell: changes +3.0 %..+3.0 %, no verdict"));
+	strbuf_release(&out);
+	strbuf_release(&err);
+	stored_run_free(&runs[0]);
+	stored_run_free(&runs[1]);
+}
+
 /* Two groups: the summary and the comparison lead, then the charts. */
 static void test_report_two_groups(void **state)
 {
@@ -441,6 +470,7 @@ int main(void)
 		cmocka_unit_test(test_svg_inert),
 		cmocka_unit_test(test_report_one_run),
 		cmocka_unit_test(test_report_two_groups),
+		cmocka_unit_test(test_range_of_changes_is_the_cells),
 		cmocka_unit_test(test_outfile),
 		cmocka_unit_test(test_outfile_policy),
 		cmocka_unit_test(test_outfile_staging),
