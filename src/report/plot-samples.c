@@ -151,6 +151,10 @@ static void mark_median(struct gp *gp, const struct stored_cell *c, size_t k,
 	free(sorted);
 }
 
+/*
+ * slots[k]: shown run k's series (plot_series()); names[k]: its key
+ * entry, "" for a series already in the key.
+ */
 static void plot_panel_series(struct gp *gp, const unsigned *blocks,
 			      const size_t *slots, size_t nshown,
 			      const char *const *names, const char *path)
@@ -192,6 +196,7 @@ static double nice_step(double x)
 }
 
 static void draw_distribution_panel(struct gp *gp, const struct plot_input *in,
+				    const struct plot_grid *grid,
 				    const struct dist_panel *p, bool first)
 {
 	size_t nruns = plot_nruns(in), nshown = 0, *slots = xcalloc(nruns, sizeof(size_t));
@@ -209,14 +214,14 @@ static void draw_distribution_panel(struct gp *gp, const struct plot_input *in,
 		if (!c)
 			continue;
 		tail = write_histogram(gp, c, lo, hi, &blocks[nshown]);
-		plot_run_name(in, plot_run(in, i), buf, sizeof(buf));
-		names[nshown] = xstrdup(buf);
-		slots[nshown++] = i;
-		mark_median(gp, c, nshown - 1, nruns > 1 ? palette_series(i) : "#000000",
-			    tail, hi);
+		plot_series_name(in, plot_run(in, i), buf, sizeof(buf));
+		names[nshown] = xstrdup(plot_series_first(in, plot_run(in, i)) ? buf : "");
+		slots[nshown++] = plot_series(in, plot_run(in, i));
+		mark_median(gp, c, nshown - 1,
+			    nruns > 1 ? palette_series(slots[nshown - 1]) : "#000000", tail, hi);
 	}
 	plot_cell_label(p->name, p->path, title, sizeof(title));
-	plot_panel_title(gp, title);
+	plot_panel_title(gp, grid, title);
 	gp_cmd(gp, "set boxwidth %.8g absolute", w);
 	gp_cmd(gp, "set xrange [%.8g:%.8g]", lo - w, hi + 3.5 * w);
 	step = nice_step((hi - lo) / 4);
@@ -240,14 +245,17 @@ static int distribution_draw(struct gp *gp, const struct plot_input *in,
 {
 	struct dist_panel *panels = xcalloc(MAX_PANELS, sizeof(*panels));
 	size_t np = collect_panels(in, panels);
-	int cols = np >= 3 ? 3 : (int)np;
+	struct plot_grid grid = {
+		.cols = np >= 3 ? 3 : (int)np, .panel_height = 220, .left_px = 80,
+		.right_px = 40,
+	};
 
+	grid.rows = (int)((np + (size_t)grid.cols - 1) / (size_t)grid.cols);
 	plot_begin(gp, in, output, format,
 		   "Distribution of the samples: median (dashed) with its 95 % CI (shaded); "
-		   "open bar: the samples above p99",
-		   (int)((np + (size_t)cols - 1) / (size_t)cols), cols, 220, 80, 40);
+		   "open bar: the samples above p99", &grid);
 	for (size_t i = 0; i < np; i++) {
-		draw_distribution_panel(gp, in, &panels[i], i == 0);
+		draw_distribution_panel(gp, in, &grid, &panels[i], i == 0);
 		free(panels[i].cells);
 	}
 	plot_end(gp);
@@ -424,7 +432,8 @@ static void add_speed(struct gp *gp, const struct stored_run *r, uint32_t nround
 }
 
 static void draw_rounds_panel(struct gp *gp, const struct plot_input *in,
-			      const struct stored_run *r, bool first)
+			      const struct plot_grid *grid, const struct stored_run *r,
+			      bool first)
 {
 	uint32_t nrounds = max_rounds(in, r);
 	double *changes = xmalloc(r->ncells * nrounds * sizeof(double));
@@ -436,10 +445,10 @@ static void draw_rounds_panel(struct gp *gp, const struct plot_input *in,
 	gp_addf(&cmd, ", \\\n  cb_data index %u using 1:2 with linespoints lw 3 pt 7 "
 		"lc rgb '#D55E00' title 'median of the cells'", drift);
 	add_speed(gp, r, nrounds, &cmd);
-	plot_run_name(in, r, name, sizeof(name));
+	plot_chart_name(in, r, name, sizeof(name));
 	snprintf(title, sizeof(title), "%s, kernel %s: %zu cells, %u rounds", name,
 		 r->kernel, nc, nrounds);
-	plot_panel_title(gp, title);
+	plot_panel_title(gp, grid, title);
 	gp_cmd(gp, "set xrange [0.5:%u.5]", nrounds);
 	gp_cmd(gp, nrounds <= 30 ? "set xtics 1" : "set xtics autofreq");
 	gp_cmd(gp, "set xlabel 'round, in time order (round 1 of every cell, then round 2, ...)'");
@@ -453,9 +462,13 @@ static int rounds_draw(struct gp *gp, const struct plot_input *in,
 		       const char *output, enum gp_format format, struct strbuf *err)
 {
 	size_t n = plot_nruns(in), rows = 0;
+	struct plot_grid grid = {
+		.cols = 1, .panel_height = 300, .left_px = 120, .right_px = 92,
+	};
 
 	for (size_t i = 0; i < n; i++)
 		rows += run_has_rounds(in, plot_run(in, i));
+	grid.rows = (int)rows;
 	/*
 	 * 120 px on the left: the y label beside tics of up to six characters
 	 * (a first round 140 times its cell's median reads "14000"); at 80 a
@@ -463,11 +476,10 @@ static int rounds_draw(struct gp *gp, const struct plot_input *in,
 	 * right: the core's speed, "2.838", and its label.
 	 */
 	plot_begin(gp, in, output, format,
-		   "Drift during the run: each cell's round medians, in time order",
-		   (int)rows, 1, 300, 120, 92);
+		   "Drift during the run: each cell's round medians, in time order", &grid);
 	for (size_t i = 0, drawn = 0; i < n; i++)
 		if (run_has_rounds(in, plot_run(in, i)))
-			draw_rounds_panel(gp, in, plot_run(in, i), drawn++ == 0);
+			draw_rounds_panel(gp, in, &grid, plot_run(in, i), drawn++ == 0);
 	plot_end(gp);
 	(void)err;
 	return 0;
