@@ -103,9 +103,12 @@ static void panel_range(const struct dist_panel *p, size_t nruns, double *lo,
 		*hi = *lo + fmax(fabs(*lo) * 0.01, 1e-9);
 }
 
-/* Histogram block and tail block of one run's cell; the tail count. */
+/*
+ * Histogram block and tail block of one run's cell; the tail count. most:
+ * raised to the tallest bar's count.
+ */
 static size_t write_histogram(struct gp *gp, const struct stored_cell *c,
-			      double lo, double hi, unsigned *block)
+			      double lo, double hi, unsigned *block, size_t *most)
 {
 	size_t counts[BINS] = { 0 }, tail = 0;
 	double w = (hi - lo) / BINS;
@@ -120,21 +123,56 @@ static size_t write_histogram(struct gp *gp, const struct stored_cell *c,
 		counts[(size_t)fmin(BINS - 1, fmax(0, (x - lo) / w))]++;
 	}
 	*block = gp_block(gp, "%s %s: bin centre, samples", c->name, c->path);
-	for (size_t b = 0; b < BINS; b++)
+	for (size_t b = 0; b < BINS; b++) {
 		if (counts[b])
 			gp_row(gp, "%.8g %zu", lo + w * ((double)b + 0.5), counts[b]);
+		*most = counts[b] > *most ? counts[b] : *most;
+	}
+	*most = tail > *most ? tail : *most;
 	gp_block(gp, "%s %s: above p99 (the tail), samples", c->name, c->path);
 	gp_row(gp, "%.8g %zu", hi + 2 * w, tail ? tail : 0);
 	return tail;
 }
 
-/* Median and CI marks, and their text, for run slot k of a panel. */
-static void mark_median(struct gp *gp, const struct stored_cell *c, size_t k,
-			const char *colour, size_t tail, double hi)
+#define MARK_PT 8		/* the median's text */
+#define MARK_LINE_PX 11
+
+/*
+ * The median's text at line (0: the top) of the panel, prefixed by whose
+ * it is (or ""): on one line when the panel has the room, else two, so
+ * that it never runs left over the y axis. The lines it took.
+ */
+static size_t median_text(struct gp *gp, const struct plot_grid *grid,
+			  const char *prefix, const struct summary *s,
+			  const char *more, size_t line, const char *colour)
+{
+	_cleanup_strbuf_ struct strbuf text = STRBUF_INIT;
+	/* Small text is drawn wider than 0.7 em: a tenth to spare. */
+	size_t fits = plot_text_fits(grid->panel_px * 0.9 - 8, MARK_PT), lines;
+
+	strbuf_addf(&text, "%s%smedian %.4g [%.4g, %.4g]", prefix, *prefix ? ": " : "",
+		    s->median, s->median_lo, s->median_hi);
+	lines = text.len + strlen(more) + 3 > fits ? 2 : 1;
+	strbuf_addf(&text, "%s%s", lines == 2 ? "\n" : " · ", more);
+	gp_cmd(gp, "set label %s at graph 0.99, graph %.3f right front font ',%d' "
+	       "tc rgb %s", text.buf,
+	       1 - (6 + MARK_LINE_PX * ((double)line + 0.5)) / grid->panel_height,
+	       MARK_PT, colour);
+	return lines;
+}
+
+/*
+ * Median and CI marks for a run's cell; the median's text when prefix is
+ * not NULL, from line on. The lines of text it took.
+ */
+static size_t mark_median(struct gp *gp, const struct plot_grid *grid,
+			  const struct stored_cell *c, const char *prefix, size_t line,
+			  const char *colour, size_t tail, double hi)
 {
 	struct summary s;
 	double *sorted = plot_sorted(c->values, c->n);
-	char band[8];
+	char band[8], more[96];
+	size_t lines = 0;
 
 	plot_summarize(c->values, c->n, &s);
 	palette_tint(colour, 0.25, band);
@@ -142,13 +180,27 @@ static void mark_median(struct gp *gp, const struct stored_cell *c, size_t k,
 	       "fc rgb %s fs solid 1 noborder", s.median_lo, s.median_hi, band);
 	gp_cmd(gp, "set arrow from %.8g, graph 0 to %.8g, graph 1 nohead front "
 	       "lw 1.5 dt 2 lc rgb %s", s.median, s.median, colour);
-	if (k < 3)
-		gp_cmd(gp, "set label \"median %.4g [%.4g, %.4g] · %.1f %% > %.4g, "
-		       "max %.4g\" at graph 0.99, graph %.2f right front font ',8' "
-		       "tc rgb %s", s.median, s.median_lo, s.median_hi,
-		       100.0 * (double)tail / (double)c->n, hi, sorted[c->n - 1],
-		       0.95 - 0.08 * (double)k, colour);
+	snprintf(more, sizeof(more), "%.1f %% > %.4g, max %.4g",
+		 100.0 * (double)tail / (double)c->n, hi, sorted[c->n - 1]);
+	if (prefix)
+		lines = median_text(gp, grid, prefix, &s, more, line, colour);
 	free(sorted);
+	return lines;
+}
+
+/*
+ * A log axis from 0.8 to above the tallest bar by as much as the medians'
+ * text needs, so that the text sits over the bars, not on them.
+ */
+static void count_range(struct gp *gp, const struct plot_grid *grid, size_t most,
+			size_t lines)
+{
+	double share = (12.0 + MARK_LINE_PX * (double)lines) / grid->panel_height;
+	double top = log10(most > 1 ? (double)most : 1) - log10(0.8);
+
+	share = share < 0.6 ? share : 0.6;
+	gp_cmd(gp, "set logscale y\nset yrange [0.8:%.4g]",
+	       0.8 * pow(10, top / (1 - share)) * 1.05);
 }
 
 /*
@@ -200,6 +252,7 @@ static void draw_distribution_panel(struct gp *gp, const struct plot_input *in,
 				    const struct dist_panel *p, bool first)
 {
 	size_t nruns = plot_nruns(in), nshown = 0, *slots = xcalloc(nruns, sizeof(size_t));
+	size_t most = 1, lines = 0, texts = 0;
 	unsigned *blocks = xcalloc(nruns, sizeof(unsigned));
 	char **names = xcalloc(nruns, sizeof(char *)), title[160], buf[96];
 	double lo, hi, w, step;
@@ -211,14 +264,25 @@ static void draw_distribution_panel(struct gp *gp, const struct plot_input *in,
 		const struct stored_cell *c = p->cells[i];
 		size_t tail;
 
+		const struct stored_run *r = plot_run(in, i);
+		bool text;
+
 		if (!c)
 			continue;
-		tail = write_histogram(gp, c, lo, hi, &blocks[nshown]);
-		plot_series_name(in, plot_run(in, i), buf, sizeof(buf));
-		names[nshown] = xstrdup(plot_series_first(in, plot_run(in, i)) ? buf : "");
-		slots[nshown++] = plot_series(in, plot_run(in, i));
-		mark_median(gp, c, nshown - 1,
-			    nruns > 1 ? palette_series(slots[nshown - 1]) : "#000000", tail, hi);
+		tail = write_histogram(gp, c, lo, hi, &blocks[nshown], &most);
+		plot_series_name(in, r, buf, sizeof(buf));
+		names[nshown] = xstrdup(plot_series_first(in, r) ? buf : "");
+		slots[nshown] = plot_series(in, r);
+		/* The text of three series at most: one line each names whose. */
+		text = plot_series_first(in, r) && texts++ < 3;
+		if (text && r->label && *r->label)
+			plot_label_alias(in, r->label, buf, sizeof(buf));
+		else
+			snprintf(buf, sizeof(buf), "%s", names[nshown]);
+		lines += mark_median(gp, grid, c, !text ? NULL : nruns == 1 ? "" : buf, lines,
+				     nruns > 1 ? palette_series(slots[nshown]) : "#000000",
+				     tail, hi);
+		nshown++;
 	}
 	plot_cell_label(p->name, p->path, title, sizeof(title));
 	plot_panel_title(gp, grid, title);
@@ -227,7 +291,7 @@ static void draw_distribution_panel(struct gp *gp, const struct plot_input *in,
 	step = nice_step((hi - lo) / 4);
 	gp_cmd(gp, "set xtics %.8g, %.8g, %.8g", ceil(lo / step) * step, step, hi);
 	gp_cmd(gp, "set xtics add ('>p99' %.8g)", hi + 2 * w);
-	gp_cmd(gp, "set logscale y\nset yrange [0.8:*]");
+	count_range(gp, grid, most, lines);
 	gp_cmd(gp, "set xlabel %s", streq(p->unit, "ns") ? "ns per call" : p->unit);
 	gp_cmd(gp, "set ylabel 'samples (log)'");
 	plot_key(gp, first);

@@ -110,7 +110,10 @@ has_texts() {
 	has_texts "$T/dist.svg" "clock-gettime-monotonic vdso" "clock-gettime-monotonic libc" \
 		"clock-gettime-monotonic syscall" ">p99" "samples (log)"
 	[ "$(grep -c "realtime-coarse" "$T/dist.svg.texts")" -eq 0 ]
-	grep -q "^median .* % > " "$T/dist.svg.texts"
+	# The median with its CI, then the share above p99: one line, or two
+	# where the panel is narrow.
+	grep -qE "^median [0-9.e+-]+ \[[0-9.e+-]+, [0-9.e+-]+\]" "$T/dist.svg.texts"
+	grep -qE "(^| · )[0-9.]+ % > [0-9.e+-]+, max " "$T/dist.svg.texts"
 	# Histogram and tail of each of the three cells.
 	[ "$(svg_series "$T/dist.svg")" -eq 6 ]
 }
