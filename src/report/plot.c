@@ -540,7 +540,7 @@ static void plot_style(struct gp *gp)
  * Room for a panel's title of two lines (plot_panel_title() wraps it to
  * the panel): the first row's above the panels, the others' in the gap.
  */
-#define PANEL_TITLE_PX (21 + PANEL_LINE_PX)
+#define PANEL_TITLE_PX (40 + PANEL_LINE_PX)
 
 void plot_begin(struct gp *gp, const struct plot_input *in, const char *output,
 		enum gp_format format, const char *what, struct plot_grid *grid)
