@@ -247,6 +247,19 @@ static double nice_step(double x)
 	return x <= p ? p : x <= 2 * p ? 2 * p : x <= 5 * p ? 5 * p : 10 * p;
 }
 
+/*
+ * How far below the tail's tic (">p99") the last number may stand, in
+ * the axis' units (span across the panel), so that the two do not touch
+ * ("50>p99"): half of each, a number of up to six characters, and a gap.
+ */
+static double tail_room(const struct plot_grid *grid, double span)
+{
+	double px = (plot_text_px(strlen(">p99"), grid->tic_pt) +
+		     plot_text_px(6, grid->tic_pt)) / 2 + 6;
+
+	return px / grid->panel_px * span;
+}
+
 static void draw_distribution_panel(struct gp *gp, const struct plot_input *in,
 				    const struct plot_grid *grid,
 				    const struct dist_panel *p, bool first)
@@ -289,7 +302,8 @@ static void draw_distribution_panel(struct gp *gp, const struct plot_input *in,
 	gp_cmd(gp, "set boxwidth %.8g absolute", w);
 	gp_cmd(gp, "set xrange [%.8g:%.8g]", lo - w, hi + 3.5 * w);
 	step = nice_step((hi - lo) / 4);
-	gp_cmd(gp, "set xtics %.8g, %.8g, %.8g", ceil(lo / step) * step, step, hi);
+	gp_cmd(gp, "set xtics %.8g, %.8g, %.8g", ceil(lo / step) * step, step,
+	       fmin(hi, hi + 2 * w - tail_room(grid, hi - lo + 4.5 * w)));
 	gp_cmd(gp, "set xtics add ('>p99' %.8g)", hi + 2 * w);
 	count_range(gp, grid, most, lines);
 	gp_cmd(gp, "set xlabel %s", streq(p->unit, "ns") ? "ns per call" : p->unit);

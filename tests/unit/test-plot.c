@@ -691,6 +691,40 @@ static void test_hotplug(void **state)
 
 /* ---- pictures that read (issue 30) ------------------------------------- */
 
+/*
+ * Three panels of about 300 px: the number 60 would stand just left of
+ * the tail's ">p99" and read "60>p99"; the numbers stop short of it.
+ */
+static void test_distribution_tail_tic(void **state)
+{
+	static const char *const names[] = { "a", "b", "c" };
+	struct fixture f;
+	struct strbuf err = STRBUF_INIT;
+	double start, step, end, tail;
+	struct gp gp;
+
+	(void)state;
+	make_run(&f.runs[0], 3, "exec", "");
+	for (size_t k = 0; k < 3; k++) {
+		add_cell(&f.runs[0], names[k], "", "s", 101, 1, 0);
+		for (size_t i = 0; i < 101; i++)
+			f.runs[0].cells[k].values[i] = 0.61 * (double)i;
+	}
+	one_group_each(&f, 1);
+	assert_int_equal(chart(&f, PLOT_DISTRIBUTION, &gp, &err), 0);
+	assert_int_equal(sscanf(strstr(gp.script.buf, "\nset xtics ") + 1,
+				"set xtics %lg, %lg, %lg", &start, &step, &end), 3);
+	assert_int_equal(sscanf(strstr(gp.script.buf, "set xtics add ('>p99' ") + 22,
+				"%lg", &tail), 1);
+	assert_true(start == 0 && step == 20);
+	/* 60 is within the data (p99 60.4) but too near the tail's tic at 63.4. */
+	assert_true(end > 40 && end < 60);
+	assert_true(tail > 63 && tail < 64);
+	gp_release(&gp);
+	strbuf_release(&err);
+	free_runs(&f, 1);
+}
+
 #define LONG_A "some-very-long-label-for-kernel-6.12.118-before-the-fix"
 #define LONG_B "some-very-long-label-for-kernel-6.12.118-after-the-tk-fix"
 
@@ -1192,6 +1226,7 @@ int main(void)
 		cmocka_unit_test(test_run_names_not_ids),
 		cmocka_unit_test(test_timens),
 		cmocka_unit_test(test_hotplug),
+		cmocka_unit_test(test_distribution_tail_tic),
 		cmocka_unit_test(test_long_labels_lettered),
 		cmocka_unit_test(test_short_labels_kept),
 		cmocka_unit_test(test_panel_titles_wrapped),
