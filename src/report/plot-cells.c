@@ -166,8 +166,9 @@ static void plot_bars(struct gp *gp, const struct cells_layout *l,
 }
 
 static void draw_panel(struct gp *gp, const struct plot_input *in,
-		       const struct stored_run *r, const struct cells_layout *l,
-		       bool cycles, const char *unit, bool first)
+		       const struct plot_grid *grid, const struct stored_run *r,
+		       const struct cells_layout *l, bool cycles, const char *unit,
+		       bool first)
 {
 	const char **labels = xcalloc(l->nnames + 1, sizeof(char *));
 	unsigned blocks[ARRAY_SIZE(path_order)];
@@ -178,10 +179,10 @@ static void draw_panel(struct gp *gp, const struct plot_input *in,
 
 	for (size_t i = 0; i < l->nnames; i++)
 		labels[i] = cycles ? "" : l->names[i];
-	plot_run_name(in, r, name, sizeof(name));
+	plot_chart_name(in, r, name, sizeof(name));
 	snprintf(title, sizeof(title), "%s, kernel %s: %s per call", name, r->kernel,
 		 cycles ? unit : "ns");
-	plot_panel_title(gp, title);
+	plot_panel_title(gp, grid, title);
 	plot_ytics(gp, labels, l->nnames);
 	gp_cmd(gp, "set logscale x");
 	gp_cmd(gp, "set xrange [%g:*]", base);
@@ -198,6 +199,7 @@ static int cells_draw(struct gp *gp, const struct plot_input *in,
 		      const char *output, enum gp_format format, struct strbuf *err)
 {
 	size_t n = plot_nruns(in), rows = 0, most = 1;
+	struct plot_grid grid = { .left_px = 250, .right_px = 40 };
 	bool cycles = false;
 	struct cells_layout l;
 
@@ -210,16 +212,18 @@ static int cells_draw(struct gp *gp, const struct plot_input *in,
 		cycles |= cycles_unit(plot_run(in, i)) != NULL;
 		free(l.names);
 	}
-	plot_begin(gp, in, output, format, "Cost per call of each API, by path",
-		   (int)rows, cycles ? 2 : 1, 60 + 13 * (int)most, 250, 40);
+	grid.rows = (int)rows;
+	grid.cols = cycles ? 2 : 1;
+	grid.panel_height = 60 + 13 * (int)most;
+	plot_begin(gp, in, output, format, "Cost per call of each API, by path", &grid);
 	for (size_t i = 0, drawn = 0; i < n; i++) {
 		const struct stored_run *r = plot_run(in, i);
 
 		cells_layout_of(in, r, &l);
 		if (l.nnames) {
-			draw_panel(gp, in, r, &l, false, NULL, drawn++ == 0);
+			draw_panel(gp, in, &grid, r, &l, false, NULL, drawn++ == 0);
 			if (cycles && cycles_unit(r))
-				draw_panel(gp, in, r, &l, true, cycles_unit(r), false);
+				draw_panel(gp, in, &grid, r, &l, true, cycles_unit(r), false);
 			else if (cycles)
 				gp_cmd(gp, "set multiplot next");
 		}

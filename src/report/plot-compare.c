@@ -129,8 +129,8 @@ static void forest_data(struct gp *gp, const struct compare_result *r, size_t g,
 }
 
 void plot_forest_panel(struct gp *gp, const struct plot_input *in,
-		       const struct compare_result *r, size_t g, const char *title,
-		       double key_x, bool names)
+		       const struct plot_grid *grid, const struct compare_result *r,
+		       size_t g, const char *title, double key_x, bool names)
 {
 	const char **labels = xcalloc(r->nrows + 1, sizeof(char *));
 	char (*buf)[128] = xcalloc(r->nrows + 1, sizeof(*buf));
@@ -141,7 +141,7 @@ void plot_forest_panel(struct gp *gp, const struct plot_input *in,
 	if (!names)
 		for (size_t k = 0; k < n; k++)
 			labels[k] = "";
-	plot_panel_title(gp, title);
+	plot_panel_title(gp, grid, title);
 	plot_ytics(gp, labels, n);
 	gp_cmd(gp, "unset logscale x\nunset arrow\nset xrange [*:*]\nset format x '%%g'");
 	gp_cmd(gp, "set arrow from 0, graph 0 to 0, graph 1 nohead front lw 1.5 "
@@ -176,20 +176,25 @@ size_t plot_forest_rows(const struct plot_input *in, const struct compare_result
 	return most;
 }
 
-/* A group for people: "before (5 runs)", or a single run's name. */
+/*
+ * A group for people: "before (5 runs)" (or "A (5 runs)" when its label
+ * is lettered), or a single run's name.
+ */
 static void group_name(const struct plot_input *in, const struct compare_group *g,
 		       char *buf, size_t len)
 {
 	size_t len_spec = strlen(g->spec);
 	bool by_id = strspn(g->spec, "0123456789") == len_spec ||
 		     (len_spec == 36 && strspn(g->spec, "0123456789abcdefABCDEF-") == 36);
+	char spec[96];
 
 	/* A run given by its id or uuid is named as the charts name it. */
-	if (g->nruns == 1 && by_id)
-		plot_run_name(in, &g->runs[0], buf, len);
-	else
-		snprintf(buf, len, "%s (%zu run%s)", g->spec, g->nruns,
-			 g->nruns == 1 ? "" : "s");
+	if (g->nruns == 1 && by_id) {
+		plot_chart_name(in, &g->runs[0], buf, len);
+		return;
+	}
+	plot_label_alias(in, g->spec, spec, sizeof(spec));
+	snprintf(buf, len, "%s (%zu run%s)", spec, g->nruns, g->nruns == 1 ? "" : "s");
 }
 
 /* "after (5 runs), kernel 6.19 against before (5 runs), kernel 6.18: ..." */
@@ -209,18 +214,20 @@ static void forest_title(const struct plot_input *in, const struct compare_resul
 static int compare_draw(struct gp *gp, const struct plot_input *in,
 			const char *output, enum gp_format format, struct strbuf *err)
 {
+	struct plot_grid grid = { .cols = 1, .left_px = 300, .right_px = 40 };
 	struct compare_result r;
 	char title[512];
 
 	if (plot_compare_build(in, in->groups, in->ngroups, &r, err) != 0)
 		return -1;
+	grid.rows = (int)in->ngroups - 1;
+	grid.panel_height = 40 + 17 * (int)plot_forest_rows(in, &r);
 	plot_begin(gp, in, output, format,
 		   "Change per cell against the base, by verdict (compare's statistics)",
-		   (int)in->ngroups - 1, 1, 40 + 17 * (int)plot_forest_rows(in, &r), 300,
-		   40);
+		   &grid);
 	for (size_t g = 1; g < r.ngroups; g++) {
 		forest_title(in, &r, g, title, sizeof(title));
-		plot_forest_panel(gp, in, &r, g, title, g == 1 ? 0.5 : 0, true);
+		plot_forest_panel(gp, in, &grid, &r, g, title, g == 1 ? 0.5 : 0, true);
 	}
 	plot_end(gp);
 	compare_free(&r);

@@ -89,10 +89,16 @@ static size_t state_names(const struct plot_input *in, char (*names)[96])
 	return count;
 }
 
-static void latency_panel(struct gp *gp, const struct plot_input *in)
+/*
+ * A line per run and direction: the direction's colour and shape, the
+ * run's series' dash (the runs of one label alike, named once in the key).
+ */
+static void latency_panel(struct gp *gp, const struct plot_input *in,
+			  const struct plot_grid *grid)
 {
 	size_t n = plot_nruns(in), drawn = 0;
 	struct gp_clause cmd = GP_CLAUSE_INIT;
+	unsigned most = 1;
 	char name[96], title[128];
 
 	gp_addf(&cmd, "plot ");
@@ -107,14 +113,20 @@ static void latency_panel(struct gp *gp, const struct plot_input *in)
 			b = gp_block(gp, "%s, %s: cycle, ms", name, directions[d]);
 			for (size_t k = 0; k < c->n; k++)
 				gp_row(gp, "%zu %.6g", k + 1, 1e3 * c->values[k]);
+			most = c->n > most ? (unsigned)c->n : most;
 			if (drawn++)
 				gp_addf(&cmd, ", \\\n  ");
+			plot_series_name(in, plot_run(in, i), name, sizeof(name));
 			snprintf(title, sizeof(title), "%s %s", directions[d], name);
 			gp_addf(&cmd, "cb_data index %u using 1:2 with linespoints lw 2 "
-				"dt %d pt %d lc rgb %s title %s", b, (int)i % 5 + 1, d ? 6 : 9,
-				d ? "#0072B2" : "#D55E00", title);
+				"dt %d pt %d lc rgb %s title %s", b,
+				palette_dash(plot_series(in, plot_run(in, i))), d ? 6 : 9,
+				d ? "#0072B2" : "#D55E00",
+				plot_series_first(in, plot_run(in, i)) ? title : "");
 		}
-	plot_panel_title(gp, "latency of each transition, in cycle order");
+	plot_panel_title(gp, grid, "latency of each transition, in cycle order");
+	/* Cycles are whole: no tic at 1.5 when there are few. */
+	gp_cmd(gp, most <= 20 ? "set xtics 1" : "set xtics autofreq");
 	gp_cmd(gp, "set xlabel 'cycle'\nset ylabel 'ms (wall)'\nset yrange [0:*]");
 	gp_cmd(gp, "set key outside right top vertical");
 	gp_cmd_clause(gp, &cmd);
@@ -170,7 +182,7 @@ static size_t bar_rows(const struct plot_input *in, char (*labels)[128],
 		for (size_t d = 0; d < ARRAY_SIZE(directions) && is_hotplug(r); d++) {
 			if (!find_cell(r, directions[d]))
 				continue;
-			plot_run_name(in, r, name, sizeof(name));
+			plot_chart_name(in, r, name, sizeof(name));
 			snprintf(labels[rows], sizeof(*labels), "%s, %s", directions[d], name);
 			stack_bar(r, d, (double)rows++, names, nnames, data);
 		}
@@ -224,7 +236,8 @@ static void states_plot(struct gp *gp, char (*names)[96], size_t nnames,
 	gp_cmd_clause(gp, &cmd);
 }
 
-static void states_panel(struct gp *gp, const struct plot_input *in)
+static void states_panel(struct gp *gp, const struct plot_input *in,
+			 const struct plot_grid *grid)
 {
 	size_t n = 2 * plot_nruns(in) + 1;
 	char (*names)[96] = xcalloc(MAX_STATES, sizeof(*names));
@@ -238,8 +251,8 @@ static void states_panel(struct gp *gp, const struct plot_input *in)
 	rows = bar_rows(in, labels, names, nnames, data);
 	for (size_t i = 0; i < rows; i++)
 		tics[i] = labels[i];
-	plot_panel_title(gp, "where the time goes: mean per hotplug state (numbered "
-			 "as in the key)");
+	plot_panel_title(gp, grid, "where the time goes: mean per hotplug state "
+			 "(numbered as in the key)");
 	plot_ytics(gp, tics, rows);
 	gp_cmd(gp, "set xlabel 'ms (mean of the cycles)'\nunset ylabel\nset xrange [0:*]");
 	gp_cmd(gp, "set key outside right top vertical");
@@ -255,11 +268,14 @@ static void states_panel(struct gp *gp, const struct plot_input *in)
 static int hotplug_draw(struct gp *gp, const struct plot_input *in,
 			const char *output, enum gp_format format, struct strbuf *err)
 {
+	struct plot_grid grid = {
+		.rows = 2, .cols = 1, .panel_height = 320, .left_px = 170, .right_px = 270,
+	};
+
 	plot_begin(gp, in, output, format,
-		   "CPU hotplug: offline and online latency, and the hotplug states",
-		   2, 1, 320, 170, 270);
-	latency_panel(gp, in);
-	states_panel(gp, in);
+		   "CPU hotplug: offline and online latency, and the hotplug states", &grid);
+	latency_panel(gp, in, &grid);
+	states_panel(gp, in, &grid);
 	plot_end(gp);
 	(void)err;
 	return 0;

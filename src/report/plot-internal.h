@@ -48,6 +48,30 @@ double *plot_sorted(const double *x, size_t n);
  */
 void plot_run_name(const struct plot_input *in, const struct stored_run *r,
 		   char *buf, size_t len);
+/*
+ * The same as a chart draws it: a label's letter ("A, run 2 of 3") when
+ * in has a label too long to draw (plot_lettered()), the title naming
+ * each letter's label in full.
+ */
+void plot_chart_name(const struct plot_input *in, const struct stored_run *r,
+		     char *buf, size_t len);
+/* Whether in's labels are drawn as letters: one is too long to draw. */
+bool plot_lettered(const struct plot_input *in);
+/* A label as charts of in draw it: itself, or its letter. */
+void plot_label_alias(const struct plot_input *in, const char *label, char *buf,
+		      size_t len);
+
+/*
+ * A run's series (its colour, dash and point shape): a label's runs, the
+ * boots of one kernel, are one series; an unlabelled run is its own.
+ * Numbered 0, 1, ... in the order of in's runs.
+ */
+size_t plot_series(const struct plot_input *in, const struct stored_run *r);
+/* Whether r is its series' first run in in (the one that goes in the key). */
+bool plot_series_first(const struct plot_input *in, const struct stored_run *r);
+/* The series for the key: "A (3 runs)", or the run's chart name. */
+void plot_series_name(const struct plot_input *in, const struct stored_run *r,
+		      char *buf, size_t len);
 /* "clock-gettime-monotonic vdso", or the name alone without a path. */
 void plot_cell_label(const char *name, const char *path, char *buf, size_t len);
 
@@ -60,14 +84,36 @@ void plot_title_text(const struct plot_input *in, const char *what,
 		     struct strbuf *sb);
 
 /*
- * Start the chart: gp_chart(), a grid of rows x cols panels with the
- * title above them, and the shared style. In pixels: a panel's height,
+ * A chart's grid of panels, rows x cols; in pixels, a panel's height and
  * the room left of the panels (tic labels) and right of them (a key).
+ * plot_begin() sets the picture's width, a panel's and the tics' font.
+ */
+struct plot_grid {
+	int rows, cols;
+	int panel_height, left_px, right_px;
+	int width;
+	double panel_px;
+	int tic_pt;	/* the tics' font size: the terminal's */
+};
+
+/*
+ * Start the chart: gp_chart(), the grid of panels with the title above
+ * them, wrapped to the picture's width (and with the letters' labels when
+ * plot_lettered()), and the shared style.
  */
 void plot_begin(struct gp *gp, const struct plot_input *in, const char *output,
-		enum gp_format format, const char *what, int rows, int cols,
-		int panel_height, int left_px, int right_px);
+		enum gp_format format, const char *what, struct plot_grid *grid);
 void plot_end(struct gp *gp);
+
+/* How wide chars characters of a font of points are, in pixels (an estimate). */
+double plot_text_px(size_t chars, int points);
+/* How many characters of a font of points fit in px pixels (8 at least). */
+size_t plot_text_fits(double px, int points);
+/*
+ * text into out with its spaces turned into line breaks where a line
+ * would pass width characters (its own newlines kept); the lines.
+ */
+size_t plot_wrap(const char *text, size_t width, struct strbuf *out);
 
 /*
  * The key: one line under the chart's title, drawn with the first panel;
@@ -80,8 +126,8 @@ void plot_key_at(struct gp *gp, double x);
 /* ytics with text labels at 0, 1, ..., n - 1, first at the top. */
 void plot_ytics(struct gp *gp, const char *const *labels, size_t n);
 
-/* A panel's title (the next plot command's). */
-void plot_panel_title(struct gp *gp, const char *title);
+/* A panel's title (the next plot command's), wrapped to the panel. */
+void plot_panel_title(struct gp *gp, const struct plot_grid *grid, const char *title);
 
 /* Smallest power of ten at or below x (x > 0). */
 double plot_floor10(double x);
@@ -104,8 +150,8 @@ size_t plot_forest_rows(const struct plot_input *in, const struct compare_result
  * verdicts' key centred at key_x (0: no key), the rows named or not.
  */
 void plot_forest_panel(struct gp *gp, const struct plot_input *in,
-		       const struct compare_result *r, size_t g, const char *title,
-		       double key_x, bool names);
+		       const struct plot_grid *grid, const struct compare_result *r,
+		       size_t g, const char *title, double key_x, bool names);
 
 /*
  * The sources that other parts of clockbench are about to add to the

@@ -103,9 +103,12 @@ static void panel_range(const struct dist_panel *p, size_t nruns, double *lo,
 		*hi = *lo + fmax(fabs(*lo) * 0.01, 1e-9);
 }
 
-/* Histogram block and tail block of one run's cell; the tail count. */
+/*
+ * Histogram block and tail block of one run's cell; the tail count. most:
+ * raised to the tallest bar's count.
+ */
 static size_t write_histogram(struct gp *gp, const struct stored_cell *c,
-			      double lo, double hi, unsigned *block)
+			      double lo, double hi, unsigned *block, size_t *most)
 {
 	size_t counts[BINS] = { 0 }, tail = 0;
 	double w = (hi - lo) / BINS;
@@ -120,21 +123,56 @@ static size_t write_histogram(struct gp *gp, const struct stored_cell *c,
 		counts[(size_t)fmin(BINS - 1, fmax(0, (x - lo) / w))]++;
 	}
 	*block = gp_block(gp, "%s %s: bin centre, samples", c->name, c->path);
-	for (size_t b = 0; b < BINS; b++)
+	for (size_t b = 0; b < BINS; b++) {
 		if (counts[b])
 			gp_row(gp, "%.8g %zu", lo + w * ((double)b + 0.5), counts[b]);
+		*most = counts[b] > *most ? counts[b] : *most;
+	}
+	*most = tail > *most ? tail : *most;
 	gp_block(gp, "%s %s: above p99 (the tail), samples", c->name, c->path);
 	gp_row(gp, "%.8g %zu", hi + 2 * w, tail ? tail : 0);
 	return tail;
 }
 
-/* Median and CI marks, and their text, for run slot k of a panel. */
-static void mark_median(struct gp *gp, const struct stored_cell *c, size_t k,
-			const char *colour, size_t tail, double hi)
+#define MARK_PT 8		/* the median's text */
+#define MARK_LINE_PX 11
+
+/*
+ * The median's text at line (0: the top) of the panel, prefixed by whose
+ * it is (or ""): on one line when the panel has the room, else two, so
+ * that it never runs left over the y axis. The lines it took.
+ */
+static size_t median_text(struct gp *gp, const struct plot_grid *grid,
+			  const char *prefix, const struct summary *s,
+			  const char *more, size_t line, const char *colour)
+{
+	_cleanup_strbuf_ struct strbuf text = STRBUF_INIT;
+	/* Small text is drawn wider than 0.7 em: a tenth to spare. */
+	size_t fits = plot_text_fits(grid->panel_px * 0.9 - 8, MARK_PT), lines;
+
+	strbuf_addf(&text, "%s%smedian %.4g [%.4g, %.4g]", prefix, *prefix ? ": " : "",
+		    s->median, s->median_lo, s->median_hi);
+	lines = text.len + strlen(more) + 3 > fits ? 2 : 1;
+	strbuf_addf(&text, "%s%s", lines == 2 ? "\n" : " · ", more);
+	gp_cmd(gp, "set label %s at graph 0.99, graph %.3f right front font ',%d' "
+	       "tc rgb %s", text.buf,
+	       1 - (6 + MARK_LINE_PX * ((double)line + 0.5)) / grid->panel_height,
+	       MARK_PT, colour);
+	return lines;
+}
+
+/*
+ * Median and CI marks for a run's cell; the median's text when prefix is
+ * not NULL, from line on. The lines of text it took.
+ */
+static size_t mark_median(struct gp *gp, const struct plot_grid *grid,
+			  const struct stored_cell *c, const char *prefix, size_t line,
+			  const char *colour, size_t tail, double hi)
 {
 	struct summary s;
 	double *sorted = plot_sorted(c->values, c->n);
-	char band[8];
+	char band[8], more[96];
+	size_t lines = 0;
 
 	plot_summarize(c->values, c->n, &s);
 	palette_tint(colour, 0.25, band);
@@ -142,15 +180,33 @@ static void mark_median(struct gp *gp, const struct stored_cell *c, size_t k,
 	       "fc rgb %s fs solid 1 noborder", s.median_lo, s.median_hi, band);
 	gp_cmd(gp, "set arrow from %.8g, graph 0 to %.8g, graph 1 nohead front "
 	       "lw 1.5 dt 2 lc rgb %s", s.median, s.median, colour);
-	if (k < 3)
-		gp_cmd(gp, "set label \"median %.4g [%.4g, %.4g] · %.1f %% > %.4g, "
-		       "max %.4g\" at graph 0.99, graph %.2f right front font ',8' "
-		       "tc rgb %s", s.median, s.median_lo, s.median_hi,
-		       100.0 * (double)tail / (double)c->n, hi, sorted[c->n - 1],
-		       0.95 - 0.08 * (double)k, colour);
+	snprintf(more, sizeof(more), "%.1f %% > %.4g, max %.4g",
+		 100.0 * (double)tail / (double)c->n, hi, sorted[c->n - 1]);
+	if (prefix)
+		lines = median_text(gp, grid, prefix, &s, more, line, colour);
 	free(sorted);
+	return lines;
 }
 
+/*
+ * A log axis from 0.8 to above the tallest bar by as much as the medians'
+ * text needs, so that the text sits over the bars, not on them.
+ */
+static void count_range(struct gp *gp, const struct plot_grid *grid, size_t most,
+			size_t lines)
+{
+	double share = (12.0 + MARK_LINE_PX * (double)lines) / grid->panel_height;
+	double top = log10(most > 1 ? (double)most : 1) - log10(0.8);
+
+	share = share < 0.6 ? share : 0.6;
+	gp_cmd(gp, "set logscale y\nset yrange [0.8:%.4g]",
+	       0.8 * pow(10, top / (1 - share)) * 1.05);
+}
+
+/*
+ * slots[k]: shown run k's series (plot_series()); names[k]: its key
+ * entry, "" for a series already in the key.
+ */
 static void plot_panel_series(struct gp *gp, const unsigned *blocks,
 			      const size_t *slots, size_t nshown,
 			      const char *const *names, const char *path)
@@ -191,10 +247,25 @@ static double nice_step(double x)
 	return x <= p ? p : x <= 2 * p ? 2 * p : x <= 5 * p ? 5 * p : 10 * p;
 }
 
+/*
+ * How far below the tail's tic (">p99") the last number may stand, in
+ * the axis' units (span across the panel), so that the two do not touch
+ * ("50>p99"): half of each, a number of up to six characters, and a gap.
+ */
+static double tail_room(const struct plot_grid *grid, double span)
+{
+	double px = (plot_text_px(strlen(">p99"), grid->tic_pt) +
+		     plot_text_px(6, grid->tic_pt)) / 2 + 6;
+
+	return px / grid->panel_px * span;
+}
+
 static void draw_distribution_panel(struct gp *gp, const struct plot_input *in,
+				    const struct plot_grid *grid,
 				    const struct dist_panel *p, bool first)
 {
 	size_t nruns = plot_nruns(in), nshown = 0, *slots = xcalloc(nruns, sizeof(size_t));
+	size_t most = 1, lines = 0, texts = 0;
 	unsigned *blocks = xcalloc(nruns, sizeof(unsigned));
 	char **names = xcalloc(nruns, sizeof(char *)), title[160], buf[96];
 	double lo, hi, w, step;
@@ -206,23 +277,35 @@ static void draw_distribution_panel(struct gp *gp, const struct plot_input *in,
 		const struct stored_cell *c = p->cells[i];
 		size_t tail;
 
+		const struct stored_run *r = plot_run(in, i);
+		bool text;
+
 		if (!c)
 			continue;
-		tail = write_histogram(gp, c, lo, hi, &blocks[nshown]);
-		plot_run_name(in, plot_run(in, i), buf, sizeof(buf));
-		names[nshown] = xstrdup(buf);
-		slots[nshown++] = i;
-		mark_median(gp, c, nshown - 1, nruns > 1 ? palette_series(i) : "#000000",
-			    tail, hi);
+		tail = write_histogram(gp, c, lo, hi, &blocks[nshown], &most);
+		plot_series_name(in, r, buf, sizeof(buf));
+		names[nshown] = xstrdup(plot_series_first(in, r) ? buf : "");
+		slots[nshown] = plot_series(in, r);
+		/* The text of three series at most: one line each names whose. */
+		text = plot_series_first(in, r) && texts++ < 3;
+		if (text && r->label && *r->label)
+			plot_label_alias(in, r->label, buf, sizeof(buf));
+		else
+			snprintf(buf, sizeof(buf), "%s", names[nshown]);
+		lines += mark_median(gp, grid, c, !text ? NULL : nruns == 1 ? "" : buf, lines,
+				     nruns > 1 ? palette_series(slots[nshown]) : "#000000",
+				     tail, hi);
+		nshown++;
 	}
 	plot_cell_label(p->name, p->path, title, sizeof(title));
-	plot_panel_title(gp, title);
+	plot_panel_title(gp, grid, title);
 	gp_cmd(gp, "set boxwidth %.8g absolute", w);
 	gp_cmd(gp, "set xrange [%.8g:%.8g]", lo - w, hi + 3.5 * w);
 	step = nice_step((hi - lo) / 4);
-	gp_cmd(gp, "set xtics %.8g, %.8g, %.8g", ceil(lo / step) * step, step, hi);
+	gp_cmd(gp, "set xtics %.8g, %.8g, %.8g", ceil(lo / step) * step, step,
+	       fmin(hi, hi + 2 * w - tail_room(grid, hi - lo + 4.5 * w)));
 	gp_cmd(gp, "set xtics add ('>p99' %.8g)", hi + 2 * w);
-	gp_cmd(gp, "set logscale y\nset yrange [0.8:*]");
+	count_range(gp, grid, most, lines);
 	gp_cmd(gp, "set xlabel %s", streq(p->unit, "ns") ? "ns per call" : p->unit);
 	gp_cmd(gp, "set ylabel 'samples (log)'");
 	plot_key(gp, first);
@@ -240,14 +323,17 @@ static int distribution_draw(struct gp *gp, const struct plot_input *in,
 {
 	struct dist_panel *panels = xcalloc(MAX_PANELS, sizeof(*panels));
 	size_t np = collect_panels(in, panels);
-	int cols = np >= 3 ? 3 : (int)np;
+	struct plot_grid grid = {
+		.cols = np >= 3 ? 3 : (int)np, .panel_height = 220, .left_px = 80,
+		.right_px = 40,
+	};
 
+	grid.rows = (int)((np + (size_t)grid.cols - 1) / (size_t)grid.cols);
 	plot_begin(gp, in, output, format,
 		   "Distribution of the samples: median (dashed) with its 95 % CI (shaded); "
-		   "open bar: the samples above p99",
-		   (int)((np + (size_t)cols - 1) / (size_t)cols), cols, 220, 80, 40);
+		   "open bar: the samples above p99", &grid);
 	for (size_t i = 0; i < np; i++) {
-		draw_distribution_panel(gp, in, &panels[i], i == 0);
+		draw_distribution_panel(gp, in, &grid, &panels[i], i == 0);
 		free(panels[i].cells);
 	}
 	plot_end(gp);
@@ -424,7 +510,8 @@ static void add_speed(struct gp *gp, const struct stored_run *r, uint32_t nround
 }
 
 static void draw_rounds_panel(struct gp *gp, const struct plot_input *in,
-			      const struct stored_run *r, bool first)
+			      const struct plot_grid *grid, const struct stored_run *r,
+			      bool first)
 {
 	uint32_t nrounds = max_rounds(in, r);
 	double *changes = xmalloc(r->ncells * nrounds * sizeof(double));
@@ -436,10 +523,10 @@ static void draw_rounds_panel(struct gp *gp, const struct plot_input *in,
 	gp_addf(&cmd, ", \\\n  cb_data index %u using 1:2 with linespoints lw 3 pt 7 "
 		"lc rgb '#D55E00' title 'median of the cells'", drift);
 	add_speed(gp, r, nrounds, &cmd);
-	plot_run_name(in, r, name, sizeof(name));
+	plot_chart_name(in, r, name, sizeof(name));
 	snprintf(title, sizeof(title), "%s, kernel %s: %zu cells, %u rounds", name,
 		 r->kernel, nc, nrounds);
-	plot_panel_title(gp, title);
+	plot_panel_title(gp, grid, title);
 	gp_cmd(gp, "set xrange [0.5:%u.5]", nrounds);
 	gp_cmd(gp, nrounds <= 30 ? "set xtics 1" : "set xtics autofreq");
 	gp_cmd(gp, "set xlabel 'round, in time order (round 1 of every cell, then round 2, ...)'");
@@ -453,9 +540,13 @@ static int rounds_draw(struct gp *gp, const struct plot_input *in,
 		       const char *output, enum gp_format format, struct strbuf *err)
 {
 	size_t n = plot_nruns(in), rows = 0;
+	struct plot_grid grid = {
+		.cols = 1, .panel_height = 300, .left_px = 120, .right_px = 92,
+	};
 
 	for (size_t i = 0; i < n; i++)
 		rows += run_has_rounds(in, plot_run(in, i));
+	grid.rows = (int)rows;
 	/*
 	 * 120 px on the left: the y label beside tics of up to six characters
 	 * (a first round 140 times its cell's median reads "14000"); at 80 a
@@ -463,11 +554,10 @@ static int rounds_draw(struct gp *gp, const struct plot_input *in,
 	 * right: the core's speed, "2.838", and its label.
 	 */
 	plot_begin(gp, in, output, format,
-		   "Drift during the run: each cell's round medians, in time order",
-		   (int)rows, 1, 300, 120, 92);
+		   "Drift during the run: each cell's round medians, in time order", &grid);
 	for (size_t i = 0, drawn = 0; i < n; i++)
 		if (run_has_rounds(in, plot_run(in, i)))
-			draw_rounds_panel(gp, in, plot_run(in, i), drawn++ == 0);
+			draw_rounds_panel(gp, in, &grid, plot_run(in, i), drawn++ == 0);
 	plot_end(gp);
 	(void)err;
 	return 0;

@@ -5,6 +5,7 @@
  * of threads, one line per run with its 95 % CI as a band; or, for
  * --idle-threads runs, ns per call against the idle threads beside it.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -139,22 +140,108 @@ static long long scale_calls(const struct stored_run *r)
 	return json_is_integer(calls) ? (long long)json_integer_value(calls) : 0;
 }
 
-static void panel_axes(struct gp *gp, const struct scale_panel *p, long lo, long hi,
+/* The x axis: what is drawn where, and whether it is a log axis. */
+struct scale_axis {
+	double lo, hi;		/* the range */
+	bool log;
+};
+
+/*
+ * A log axis when the counts span 8 times or more (1 2 4 ... 128 evenly
+ * spread, not crowded at the left), unless a count is 0 (--idle-threads
+ * 0,64,128), which a log axis cannot place.
+ */
+static struct scale_axis scale_axis_of(long lo, long hi)
+{
+	struct scale_axis a = { .log = lo > 0 && hi >= 8 * lo };
+
+	a.lo = lo > 0 ? lo * 0.9 : -0.5;
+	a.hi = hi * 1.1 + 0.5;
+	return a;
+}
+
+/* Where x falls along the axis, 0 (left) to 1 (right). */
+static double axis_at(const struct scale_axis *a, double x)
+{
+	if (a->log)
+		return log(x / a->lo) / log(a->hi / a->lo);
+	return (x - a->lo) / (a->hi - a->lo);
+}
+
+/* The pixels a count's number needs, and a gap to the next. */
+static double tic_px(long count, int points)
+{
+	char digits[24];
+
+	return plot_text_px((size_t)snprintf(digits, sizeof(digits), "%ld", count),
+			    points) + 6;
+}
+
+/*
+ * Which counts[0..n) (ascending) get their number under the axis: the
+ * first and the last, and from the left each that clears the previous
+ * one shown and the last. Numbers that touch read as one ("110128" for
+ * 110 and 128 at 32 CPUs' series 2 5 8 ... 79 110 128); the others keep
+ * an unlabelled tic, and every point is drawn.
+ */
+static void tics_shown(const long *counts, size_t n, const struct scale_axis *a,
+		       const struct plot_grid *grid, bool *shown)
+{
+	size_t last = 0;
+	int pt = grid->tic_pt;
+
+	for (size_t i = 0; i < n; i++) {
+		double at = axis_at(a, (double)counts[i]) * grid->panel_px;
+		double before = axis_at(a, (double)counts[last]) * grid->panel_px;
+		double end = axis_at(a, (double)counts[n - 1]) * grid->panel_px;
+
+		shown[i] = i == 0 || i == n - 1 ||
+			   (at - before >= (tic_px(counts[i], pt) + tic_px(counts[last], pt)) / 2 &&
+			    end - at >= (tic_px(counts[i], pt) + tic_px(counts[n - 1], pt)) / 2);
+		if (shown[i])
+			last = i;
+	}
+}
+
+static void scale_tics(struct gp *gp, const struct plot_grid *grid, const long *counts,
+		       size_t n, const struct scale_axis *a)
+{
+	bool *shown = xcalloc(n + 1, sizeof(bool));
+	struct gp_clause tics = GP_CLAUSE_INIT;
+
+	tics_shown(counts, n, a, grid, shown);
+	gp_cmd(gp, "set xtics ()");
+	gp_addf(&tics, "set xtics add (");
+	for (size_t i = 0; i < n; i++) {
+		if (i)
+			gp_addf(&tics, ", ");
+		if (shown[i])
+			gp_addf(&tics, "%ld", counts[i]);
+		else
+			gp_addf(&tics, "%s %ld 1", "", counts[i]);
+	}
+	gp_addf(&tics, ")");
+	gp_cmd_clause(gp, &tics);
+	free(shown);
+}
+
+static void panel_axes(struct gp *gp, const struct plot_grid *grid,
+		       const struct scale_panel *p, const long *counts, size_t n,
 		       long long calls)
 {
 	_cleanup_strbuf_ struct strbuf title = STRBUF_INIT;
 	const struct stored_cell *c = p->example;
+	struct scale_axis a = scale_axis_of(n ? counts[0] : 0, n ? counts[n - 1] : 0);
 
 	strbuf_addf(&title, "%s(%s)%s%s", *c->api ? c->api : p->base, c->clock,
 		    *c->path ? ", " : "", c->path);
-	plot_panel_title(gp, title.buf);
-	if (hi >= 8 * (lo > 0 ? lo : 1))
+	plot_panel_title(gp, grid, title.buf);
+	if (a.log)
 		gp_cmd(gp, "set logscale x 2");
 	else
 		gp_cmd(gp, "unset logscale x");
-	gp_cmd(gp, "set format x '%%g'\nset xrange [%g:%g]", lo > 0 ? lo * 0.9 : -0.5,
-	       hi * 1.1 + 0.5);
-	gp_cmd(gp, "set xtics ()");
+	gp_cmd(gp, "set format x '%%g'\nset xrange [%g:%g]", a.lo, a.hi);
+	scale_tics(gp, grid, counts, n, &a);
 	gp_cmd(gp, "set yrange [0:*]");
 	if (streq(p->mode, "threads")) {
 		gp_cmd(gp, "set xlabel 'threads sharing the calls'");
@@ -168,30 +255,52 @@ static void panel_axes(struct gp *gp, const struct scale_panel *p, long lo, long
 	}
 }
 
-/* A thread count as an x tic, once (seen: " 2 8 ", the counts so far). */
-static void add_tic(struct gp_clause *tics, struct strbuf *seen, long count)
+/* count into the ascending counts[0..*n), once. */
+static void add_count(long *counts, size_t *n, long count)
 {
-	char tic[32];
+	size_t i = 0;
 
-	snprintf(tic, sizeof(tic), " %ld ", count);
-	if (strstr(seen->buf, tic))
+	while (i < *n && counts[i] < count)
+		i++;
+	if (i < *n && counts[i] == count)
 		return;
-	gp_addf(tics, seen->len ? ", %ld" : "set xtics add (%ld", count);
-	strbuf_addf(seen, "%s", seen->len ? tic + 1 : tic);
+	memmove(counts + i + 1, counts + i, (*n - i) * sizeof(*counts));
+	counts[i] = count;
+	(*n)++;
+}
+
+/*
+ * One line with its band per run, coloured by series: the runs of one
+ * label (boots of one kernel) share colour, dash and shape, and the key
+ * names the label once.
+ */
+static void scale_series(struct gp_clause *cmd, const struct plot_input *in,
+			 const struct stored_run *r, unsigned b, bool first)
+{
+	size_t s = plot_series(in, r);
+	char name[128];
+
+	plot_series_name(in, r, name, sizeof(name));
+	gp_addf(cmd, "cb_data index %u using 1:3:4 with filledcurves "
+		"fs transparent solid 0.18 noborder lc rgb %s notitle, \\\n  "
+		"cb_data index %u using 1:2 with linespoints lw 2 dt %d pt %d "
+		"ps 1.2 lc rgb %s title %s", b, palette_series(s), b, palette_dash(s),
+		palette_point(s), palette_series(s),
+		first && plot_series_first(in, r) ? name : "");
 }
 
 static void draw_scale_panel(struct gp *gp, const struct plot_input *in,
-			     const struct scale_panel *p, bool first)
+			     const struct plot_grid *grid, const struct scale_panel *p,
+			     bool first)
 {
-	size_t n = plot_nruns(in), most = 1;
-	struct gp_clause cmd = GP_CLAUSE_INIT, tics = GP_CLAUSE_INIT;
-	_cleanup_strbuf_ struct strbuf seen = STRBUF_INIT;
-	long lo = -1, hi = 0;
+	size_t n = plot_nruns(in), most = 1, ncounts = 0, drawn = 0;
+	struct gp_clause cmd = GP_CLAUSE_INIT;
 	long long calls = 0;
-	size_t drawn = 0;
+	long *counts;
 
 	for (size_t i = 0; i < n; i++)
 		most = plot_run(in, i)->ncells > most ? plot_run(in, i)->ncells : most;
+	counts = xcalloc(most * n + 1, sizeof(*counts));
 	gp_addf(&cmd, "plot ");
 	for (size_t i = 0; i < n; i++) {
 		const struct stored_run *r = plot_run(in, i);
@@ -211,24 +320,17 @@ static void draw_scale_panel(struct gp *gp, const struct plot_input *in,
 		for (size_t k = 0; k < np; k++) {
 			gp_row(gp, "%ld %.6g %.6g %.6g", pts[k].count, pts[k].s.median,
 			       pts[k].s.median_lo, pts[k].s.median_hi);
-			add_tic(&tics, &seen, pts[k].count);
-			lo = lo < 0 || pts[k].count < lo ? pts[k].count : lo;
-			hi = pts[k].count > hi ? pts[k].count : hi;
+			add_count(counts, &ncounts, pts[k].count);
 		}
 		if (drawn++)
 			gp_addf(&cmd, ", \\\n  ");
-		gp_addf(&cmd, "cb_data index %u using 1:3:4 with filledcurves "
-			"fs transparent solid 0.18 noborder lc rgb %s notitle, \\\n  "
-			"cb_data index %u using 1:2 with linespoints lw 2 dt %d pt %d "
-			"ps 1.2 lc rgb %s title %s", b, palette_series(i), b, palette_dash(i),
-			palette_point(i), palette_series(i), first ? name : "");
+		scale_series(&cmd, in, r, b, first);
 		free(pts);
 	}
-	panel_axes(gp, p, lo, hi, calls);
-	gp_addf(&tics, ")");
-	gp_cmd_clause(gp, &tics);
+	panel_axes(gp, grid, p, counts, ncounts, calls);
 	plot_key(gp, first);
 	gp_cmd_clause(gp, &cmd);
+	free(counts);
 }
 
 static int scale_draw(struct gp *gp, const struct plot_input *in,
@@ -236,13 +338,15 @@ static int scale_draw(struct gp *gp, const struct plot_input *in,
 {
 	struct scale_panel panels[MAX_PANELS];
 	size_t np = scale_panels(in, panels);
-	int cols = np >= 2 ? 2 : 1;
+	struct plot_grid grid = {
+		.cols = np >= 2 ? 2 : 1, .panel_height = 380, .left_px = 90, .right_px = 40,
+	};
 
+	grid.rows = (int)((np + (size_t)grid.cols - 1) / (size_t)grid.cols);
 	plot_begin(gp, in, output, format,
-		   "Cost against threads (mmtests poundtime): one line per run",
-		   (int)((np + (size_t)cols - 1) / (size_t)cols), cols, 380, 90, 40);
+		   "Cost against threads (mmtests poundtime): one line per run", &grid);
 	for (size_t i = 0; i < np; i++)
-		draw_scale_panel(gp, in, &panels[i], i == 0);
+		draw_scale_panel(gp, in, &grid, &panels[i], i == 0);
 	plot_end(gp);
 	(void)err;
 	return 0;

@@ -109,8 +109,8 @@ static double side_block(struct gp *gp, const struct plot_input *in,
 }
 
 static void bars_panel(struct gp *gp, const struct plot_input *in,
-		       const struct compare_result *cr, const struct stored_run *const *side,
-		       bool first)
+		       const struct plot_grid *grid, const struct compare_result *cr,
+		       const struct stored_run *const *side, bool first)
 {
 	const char *colours[] = { HOST_COLOUR, TIMENS_COLOUR };
 	const char *titles[] = { "host", "time namespace" };
@@ -133,11 +133,11 @@ static void bars_panel(struct gp *gp, const struct plot_input *in,
 			blocks[s], base, colours[s], first ? titles[s] : "", blocks[s],
 			blocks[s]);
 	}
-	plot_run_name(in, side[0], name, sizeof(name));
-	plot_run_name(in, side[1], other, sizeof(other));
+	plot_chart_name(in, side[0], name, sizeof(name));
+	plot_chart_name(in, side[1], other, sizeof(other));
 	snprintf(title, sizeof(title), "%s and %s, kernel %s: ns per call", name,
 		 other, side[0]->kernel);
-	plot_panel_title(gp, title);
+	plot_panel_title(gp, grid, title);
 	gp_cmd(gp, "set logscale x\nset xrange [%g:*]\nset format x '%%g'", base);
 	gp_cmd(gp, "set xlabel 'ns per call (log scale); bar: median, whisker: 95 %% CI'");
 	if (first)
@@ -166,7 +166,8 @@ static const char **row_labels(const struct plot_input *in,
 }
 
 static int draw_pair(struct gp *gp, const struct plot_input *in,
-		     const struct stored_run *host, bool first, struct strbuf *err)
+		     const struct plot_grid *grid, const struct stored_run *host,
+		     bool first, struct strbuf *err)
 {
 	const struct stored_run *side[2] = { host, partner_of(in, host) };
 	struct compare_group groups[2] = {
@@ -183,8 +184,9 @@ static int draw_pair(struct gp *gp, const struct plot_input *in,
 	buf = xcalloc(cr.nrows + 1, sizeof(*buf));
 	labels = row_labels(in, &cr, buf, &n);
 	plot_ytics(gp, labels, n);
-	bars_panel(gp, in, &cr, side, first);
-	plot_forest_panel(gp, in, &cr, 1, "in the namespace: change per call", first ? 0.72 : 0, false);
+	bars_panel(gp, in, grid, &cr, side, first);
+	plot_forest_panel(gp, in, grid, &cr, 1, "in the namespace: change per call",
+			  first ? 0.72 : 0, false);
 	free(labels);
 	free(buf);
 	compare_free(&cr);
@@ -195,7 +197,8 @@ static int timens_draw(struct gp *gp, const struct plot_input *in,
 		       const char *output, enum gp_format format, struct strbuf *err)
 {
 	const struct stored_run **hosts = xcalloc(plot_nruns(in), sizeof(*hosts));
-	size_t np = timens_pairs(in, hosts), rows;
+	size_t np = timens_pairs(in, hosts);
+	struct plot_grid grid = { .rows = (int)np, .cols = 2, .left_px = 300, .right_px = 40 };
 	struct compare_result cr;
 	struct compare_group groups[2] = {
 		{ .spec = (char *)"host", .runs = (struct stored_run *)hosts[0], .nruns = 1 },
@@ -208,13 +211,12 @@ static int timens_draw(struct gp *gp, const struct plot_input *in,
 		free(hosts);
 		return -1;
 	}
-	rows = plot_forest_rows(in, &cr);
+	grid.panel_height = 40 + 24 * (int)plot_forest_rows(in, &cr);
 	compare_free(&cr);
 	plot_begin(gp, in, output, format,
-		   "Host against a time namespace: cost per call and its change",
-		   (int)np, 2, 40 + 24 * (int)rows, 300, 40);
+		   "Host against a time namespace: cost per call and its change", &grid);
 	for (size_t i = 0; i < np && rc == 0; i++)
-		rc = draw_pair(gp, in, hosts[i], i == 0, err);
+		rc = draw_pair(gp, in, &grid, hosts[i], i == 0, err);
 	plot_end(gp);
 	free(hosts);
 	return rc;

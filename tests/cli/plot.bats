@@ -110,7 +110,10 @@ has_texts() {
 	has_texts "$T/dist.svg" "clock-gettime-monotonic vdso" "clock-gettime-monotonic libc" \
 		"clock-gettime-monotonic syscall" ">p99" "samples (log)"
 	[ "$(grep -c "realtime-coarse" "$T/dist.svg.texts")" -eq 0 ]
-	grep -q "^median .* % > " "$T/dist.svg.texts"
+	# The median with its CI, then the share above p99: one line, or two
+	# where the panel is narrow.
+	grep -qE "^median [0-9.e+-]+ \[[0-9.e+-]+, [0-9.e+-]+\]" "$T/dist.svg.texts"
+	grep -qE "(^| · )[0-9.]+ % > [0-9.e+-]+, max " "$T/dist.svg.texts"
 	# Histogram and tail of each of the three cells.
 	[ "$(svg_series "$T/dist.svg")" -eq 6 ]
 }
@@ -184,6 +187,38 @@ has_texts() {
 		"latency of each transition, in cycle order" "ms (wall)" "cycle"
 	svg_texts "$T/hotplug.svg" | grep -qx "offline, hp"
 	svg_texts "$T/hotplug.svg" | grep -qx "online, hp"
+}
+
+# Run 'before' again under label $1, its samples times $2, as a run of its own.
+relabelled_copy() {
+	cb export before | jq --arg l "$1" --argjson f "$2" --arg u "$(python3 -c 'import uuid; print(uuid.uuid4())')" \
+		'.runs[0] |= (.uuid = $u | .label = $l
+		| .cells |= map(if .samples then .samples |= map(. * $f) else . end))' \
+		>"$T/copy.json"
+	cb import "$T/copy.json" >/dev/null
+}
+
+@test "long labels: letters in the panels, each label named once in full, every line inside the picture" {
+	export CLOCKBENCH_DB="$T/long.db"
+	cb bench --quick --api clock_gettime,time --clock monotonic --label before >/dev/null 2>&1
+	a=debian-6.1.0-57-cloud-amd64-hpet-clocksource-boot
+	b=debian-6.12.38-cloud-amd64-tsc-clocksource-boot-of-the-fix
+	relabelled_copy "$a" 1.0
+	relabelled_copy "$a" 1.01
+	relabelled_copy "$b" 0.9
+	for kind in compare cells distribution rounds; do
+		draw "$kind" "$T/$kind.svg" "$a" "$b"
+		svg_texts "$T/$kind.svg" >"$T/$kind.texts"
+		grep -qx "A: $a (2 runs)" "$T/$kind.texts"
+		grep -qx "B: $b" "$T/$kind.texts"
+		# Once each: the legend; no panel title, key or tic repeats them.
+		[ "$(grep -c -- "$a" "$T/$kind.texts")" -eq 1 ]
+		[ "$(grep -c -- "$b" "$T/$kind.texts")" -eq 1 ]
+		# At 1200 px, no line of text past 131 characters (13 points).
+		[ "$(awk '{ if (length($0) > m) m = length($0) } END { print m }' "$T/$kind.texts")" -le 131 ]
+	done
+	grep -q "^B (1 run), kernel .* against A (2 runs), kernel .*: geomean [-+]" "$T/compare.texts"
+	grep -qx "A (2 runs)" "$T/distribution.texts"
 }
 
 @test "PNG output is a valid PNG of the size asked for" {

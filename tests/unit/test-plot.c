@@ -689,6 +689,285 @@ static void test_hotplug(void **state)
 	free_runs(&f, 1);
 }
 
+/* ---- pictures that read (issue 30) ------------------------------------- */
+
+/*
+ * Three panels of about 300 px: the number 60 would stand just left of
+ * the tail's ">p99" and read "60>p99"; the numbers stop short of it.
+ */
+static void test_distribution_tail_tic(void **state)
+{
+	static const char *const names[] = { "a", "b", "c" };
+	struct fixture f;
+	struct strbuf err = STRBUF_INIT;
+	double start, step, end, tail;
+	struct gp gp;
+
+	(void)state;
+	make_run(&f.runs[0], 3, "exec", "");
+	for (size_t k = 0; k < 3; k++) {
+		add_cell(&f.runs[0], names[k], "", "s", 101, 1, 0);
+		for (size_t i = 0; i < 101; i++)
+			f.runs[0].cells[k].values[i] = 0.61 * (double)i;
+	}
+	one_group_each(&f, 1);
+	assert_int_equal(chart(&f, PLOT_DISTRIBUTION, &gp, &err), 0);
+	assert_int_equal(sscanf(strstr(gp.script.buf, "\nset xtics ") + 1,
+				"set xtics %lg, %lg, %lg", &start, &step, &end), 3);
+	assert_int_equal(sscanf(strstr(gp.script.buf, "set xtics add ('>p99' ") + 22,
+				"%lg", &tail), 1);
+	assert_true(start == 0 && step == 20);
+	/* 60 is within the data (p99 60.4) but too near the tail's tic at 63.4. */
+	assert_true(end > 40 && end < 60);
+	assert_true(tail > 63 && tail < 64);
+	gp_release(&gp);
+	strbuf_release(&err);
+	free_runs(&f, 1);
+}
+
+#define LONG_A "some-very-long-label-for-kernel-6.12.118-before-the-fix"
+#define LONG_B "some-very-long-label-for-kernel-6.12.118-after-the-tk-fix"
+
+/*
+ * The text of every title of a script (the chart's and each panel's), a
+ * line of the picture per line of out: gnuplot's "\n" escapes turned
+ * into newlines, each title ended by an empty line.
+ */
+static void script_titles(const char *script, struct strbuf *out)
+{
+	static const char *const starts[] = { "set title \"", "set multiplot layout" };
+
+	for (size_t k = 0; k < ARRAY_SIZE(starts); k++)
+		for (const char *s = strstr(script, starts[k]); s;
+		     s = strstr(s + 1, starts[k])) {
+			const char *t = k ? strstr(s, " title \"") + strlen(" title \"") :
+				       s + strlen(starts[k]);
+
+			for (; *t && *t != '"'; t++) {
+				if (*t == '\\' && t[1] == 'n') {
+					strbuf_addch(out, '\n');
+					t++;
+				} else {
+					strbuf_addch(out, *t == '\\' ? *++t : *t);
+				}
+			}
+			strbuf_adds(out, "\n\n");
+		}
+}
+
+/* The longest line of text, in characters (UTF-8 sequences). */
+static size_t longest_line(const char *text)
+{
+	size_t most = 0, n = 0;
+
+	for (const char *t = text; *t; t++) {
+		if (*t == '\n') {
+			most = n > most ? n : most;
+			n = 0;
+		} else {
+			n += ((unsigned char)*t & 0xC0) != 0x80;
+		}
+	}
+	return n > most ? n : most;
+}
+
+/*
+ * Labels of 57 characters: drawn as letters, A and B, each named in full
+ * once, in the chart's title; every title wrapped to the picture (at
+ * 1200 px and 13 points, 131 characters; a panel of the forest, 108).
+ */
+static void test_long_labels_lettered(void **state)
+{
+	struct fixture f;
+	struct strbuf err = STRBUF_INIT, titles = STRBUF_INIT;
+	struct gp gp;
+
+	(void)state;
+	bench_run(&f.runs[0], 7, LONG_A);
+	bench_run(&f.runs[1], 8, LONG_B);
+	one_group_each(&f, 2);
+	f.groups[0].spec = (char *)LONG_A;
+	f.groups[1].spec = (char *)LONG_B;
+	for (int kind = 0; kind < PLOT_NKINDS; kind++) {
+		if (!plot_kind_fits(kind, &f.in, &err))
+			continue;
+		assert_int_equal(chart(&f, kind, &gp, &err), 0);
+		strbuf_reset(&titles);
+		script_titles(gp.script.buf, &titles);
+		assert_non_null(strstr(titles.buf, "\nA: " LONG_A "\n"));
+		assert_non_null(strstr(titles.buf, "\nB: " LONG_B "\n"));
+		/* Named once: no key, tic or panel title repeats them. */
+		assert_ptr_equal(strstr(gp.script.buf, LONG_A), strrchr(strstr(gp.script.buf,
+				 "set multiplot"), 'A') ? strstr(gp.script.buf, LONG_A) : NULL);
+		assert_null(strstr(strstr(gp.script.buf, LONG_A) + 1, LONG_A "\""));
+		assert_in_range(longest_line(titles.buf), 1, 131);
+		gp_release(&gp);
+	}
+	assert_int_equal(chart(&f, PLOT_COMPARE, &gp, &err), 0);
+	assert_non_null(strstr(gp.script.buf, "B (1 run), kernel 6.18.44 against "
+			       "A (1 run), kernel 6.18.44: geomean"));
+	gp_release(&gp);
+	strbuf_release(&titles);
+	strbuf_release(&err);
+	free_runs(&f, 2);
+}
+
+/* Labels of 24 characters or fewer are drawn as they are. */
+static void test_short_labels_kept(void **state)
+{
+	struct fixture f;
+	struct strbuf err = STRBUF_INIT;
+	struct gp gp;
+
+	(void)state;
+	bench_run(&f.runs[0], 7, "timens-a673ac6d-host");
+	bench_run(&f.runs[1], 8, "timens-a673ac6d-timens");
+	one_group_each(&f, 2);
+	f.groups[0].spec = (char *)"timens-a673ac6d-host";
+	f.groups[1].spec = (char *)"timens-a673ac6d-timens";
+	assert_int_equal(chart(&f, PLOT_COMPARE, &gp, &err), 0);
+	assert_non_null(strstr(gp.script.buf, "timens-a673ac6d-timens (1 run), kernel 6.18.44"));
+	assert_null(strstr(gp.script.buf, "A: "));
+	gp_release(&gp);
+	strbuf_release(&err);
+	free_runs(&f, 2);
+}
+
+/*
+ * A panel title too long for its panel is wrapped, never left to run
+ * under its neighbour's: two timens panels side by side, each about 385
+ * px (and most of the 90 between them), hold lines of 52 characters at
+ * 12 points.
+ */
+static void test_panel_titles_wrapped(void **state)
+{
+	struct fixture f;
+	struct strbuf err = STRBUF_INIT, titles = STRBUF_INIT;
+	struct gp gp;
+	const char *t;
+
+	(void)state;
+	timens_side(&f.runs[0], 1, "host");
+	timens_side(&f.runs[1], 2, "timens");
+	free(f.runs[0].kernel);
+	f.runs[0].kernel = xstrdup("6.12.38-cloud-amd64");
+	for (size_t i = 0; i < 2; i++) {
+		free(f.runs[i].label);
+		f.runs[i].label = xstrdup(i ? "timens-a673ac6d-timens" : "timens-a673ac6d-host");
+	}
+	one_group_each(&f, 2);
+	assert_int_equal(chart(&f, PLOT_TIMENS, &gp, &err), 0);
+	t = strstr(gp.script.buf, "set title \"timens-a673ac6d-host and");
+	assert_non_null(t);
+	strbuf_adds(&titles, "x\n");
+	script_titles(t - 1, &titles);
+	assert_non_null(strchr(titles.buf + 2, '\n'));
+	assert_in_range(longest_line(strchr(titles.buf, '\n')), 10, 52);
+	gp_release(&gp);
+	strbuf_release(&titles);
+	strbuf_release(&err);
+	free_runs(&f, 2);
+}
+
+/* The colour of each "with linespoints" series of a script, in order. */
+static size_t line_colours(const char *script, char colours[][8], size_t max)
+{
+	size_t n = 0;
+
+	for (const char *s = strstr(script, "with linespoints"); s && n < max;
+	     s = strstr(s + 1, "with linespoints")) {
+		const char *c = strstr(s, "lc rgb \"#");
+
+		assert_non_null(c);
+		snprintf(colours[n++], 8, "%.7s", c + strlen("lc rgb \""));
+	}
+	return n;
+}
+
+/*
+ * Two boots of one kernel (one label) are one series: one colour, one
+ * entry in the key ("a (2 runs)"); the other label another colour.
+ */
+static void test_one_colour_per_label(void **state)
+{
+	struct fixture f;
+	struct strbuf err = STRBUF_INIT;
+	char colours[8][8];
+	struct gp gp;
+
+	(void)state;
+	scale_run(&f.runs[0], 5, "a");
+	scale_run(&f.runs[1], 6, "b");
+	scale_run(&f.runs[2], 7, "a");
+	memset(&f.in, 0, sizeof(f.in));
+	f.groups[0] = (struct compare_group){ .spec = (char *)"a", .runs = f.runs, .nruns = 1 };
+	f.groups[1] = (struct compare_group){ .spec = (char *)"b", .runs = &f.runs[1],
+					      .nruns = 2 };
+	f.in.groups = f.groups;
+	f.in.ngroups = 2;
+	assert_int_equal(chart(&f, PLOT_SCALE, &gp, &err), 0);
+	/* Two panels of three lines: runs 5 (a), 6 (b), 7 (a). */
+	assert_int_equal(line_colours(gp.script.buf, colours, 8), 6);
+	assert_string_equal(colours[0], colours[2]);
+	assert_string_not_equal(colours[0], colours[1]);
+	assert_string_equal(colours[3], colours[5]);
+	assert_non_null(strstr(gp.script.buf, "title \"a (2 runs)\""));
+	assert_non_null(strstr(gp.script.buf, "title \"b\""));
+	assert_null(strstr(gp.script.buf, "run 2 of 2\""));
+	gp_release(&gp);
+	strbuf_release(&err);
+	free_runs(&f, 3);
+}
+
+static void counts_run(struct stored_run *r, const char *mode, const long *counts,
+		       size_t n)
+{
+	char name[64];
+
+	make_run(r, 5, "scale", "s");
+	for (size_t i = 0; i < n; i++) {
+		snprintf(name, sizeof(name), "times-%s-%ld", mode, counts[i]);
+		add_cell(r, name, "libc", "s", 3, 1 + 0.01 * (double)i, 3);
+		snprintf(name, sizeof(name), "clock-gettime-process-cputime-%s-%ld", mode,
+			 counts[i]);
+		add_cell(r, name, "libc", "s", 3, 1 + 0.01 * (double)i, 3);
+	}
+}
+
+/*
+ * 32 CPUs' series on a log axis, two panels side by side (times and
+ * clock_gettime, as scale measures): 110 and 128 would touch ("110128"), so
+ * 110 keeps a tic without its number and 128, the last, is named; the
+ * idle threads from 0 on a linear axis (a log axis has no 0).
+ */
+static void test_scale_tics(void **state)
+{
+	static const long stride[] = { 2, 5, 8, 12, 21, 30, 48, 79, 110, 128 };
+	static const long idle[] = { 0, 1, 10, 128 };
+	struct fixture f;
+	struct strbuf err = STRBUF_INIT;
+	struct gp gp;
+
+	(void)state;
+	counts_run(&f.runs[0], "threads", stride, ARRAY_SIZE(stride));
+	one_group_each(&f, 1);
+	assert_int_equal(chart(&f, PLOT_SCALE, &gp, &err), 0);
+	assert_non_null(strstr(gp.script.buf, "set logscale x 2"));
+	assert_non_null(strstr(gp.script.buf, "set xtics add (2, 5, 8, 12, 21, 30, 48, 79, "
+			       "\"\" 110 1, 128)"));
+	gp_release(&gp);
+	free_runs(&f, 1);
+	counts_run(&f.runs[0], "idle", idle, ARRAY_SIZE(idle));
+	assert_int_equal(chart(&f, PLOT_SCALE, &gp, &err), 0);
+	assert_null(strstr(gp.script.buf, "\nset logscale x"));
+	assert_non_null(strstr(gp.script.buf, "\nunset logscale x"));
+	assert_non_null(strstr(gp.script.buf, "set xrange [-0.5:"));
+	assert_non_null(strstr(gp.script.buf, "set xtics add (0, \"\" 1 1, 10, 128)"));
+	gp_release(&gp);
+	strbuf_release(&err);
+	free_runs(&f, 1);
+}
+
 /* ---- data is never code (issue 18, 1) --------------------------------- */
 
 /* gp_cmd's format: printf's numbers, every %s a literal, no text pasted. */
@@ -947,6 +1226,12 @@ int main(void)
 		cmocka_unit_test(test_run_names_not_ids),
 		cmocka_unit_test(test_timens),
 		cmocka_unit_test(test_hotplug),
+		cmocka_unit_test(test_distribution_tail_tic),
+		cmocka_unit_test(test_long_labels_lettered),
+		cmocka_unit_test(test_short_labels_kept),
+		cmocka_unit_test(test_panel_titles_wrapped),
+		cmocka_unit_test(test_one_colour_per_label),
+		cmocka_unit_test(test_scale_tics),
 		cmocka_unit_test(test_script_format),
 		cmocka_unit_test(test_script_format_refused),
 		cmocka_unit_test(test_quote_through_gnuplot),
