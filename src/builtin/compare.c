@@ -85,7 +85,7 @@ static int parse_compare_options(int argc, char **argv, struct compare_cli *o)
 		OPT_CHOICE(0, "style", "STYLE", &o->style, compare_style_names,
 			   "table (default), mmtests, ratio, summary, ministat"),
 		OPT_FORMAT(0, &o->format, compare_format_names,
-			   "table (default), json, csv, markdown"),
+			   "table (default), json, csv, markdown, tap"),
 		OPT_CALLBACK(0, "metric", "M", &o->opts.metric, metric_option,
 			     "core-cycles, ns, cycles, seconds (default: core-cycles\n"
 			     "when every run has them, else the runs' unit)"),

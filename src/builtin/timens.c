@@ -64,7 +64,7 @@ static const struct command_usage timens_usage = {
 	"signal N.",
 };
 
-static const char *const timens_formats[] = { "table", "json", NULL };
+static const char *const timens_formats[] = { "table", "json", "tap", NULL };
 
 struct timens_options {
 	struct catalog_filter filter;
@@ -180,7 +180,9 @@ static int parse_timens_options(int argc, char **argv, struct timens_options *o,
 			   "series posted avg, diff %, stdev %), table,\n"
 			   "mmtests, ratio, ministat"),
 		OPT_FORMAT(0, &m->format, timens_formats,
-			   "table (default), json"),
+			   "table (default), json, tap (a point per cell:\n"
+			   "ok with the change and verdict, SKIP where a\n"
+			   "side was not measured)"),
 		OPT_CALLBACK(0, "host-label", "LABEL", &o->label[INTERLEAVE_HOST],
 			     side_label_option,
 			     "label of the saved host run (default\n"
@@ -358,7 +360,7 @@ static const char *side_name(const struct timens_options *o, enum interleave_sid
 
 static int report(const struct timens_options *o, const struct interleave_bench *b,
 		  struct stored_run *runs, const struct env_info *env,
-		  unsigned done, bool json)
+		  unsigned done, enum output_format format)
 {
 	struct compare_group groups[INTERLEAVE_SIDES];
 	struct compare_session session;
@@ -379,7 +381,7 @@ static int report(const struct timens_options *o, const struct interleave_bench 
 		error_msg("cannot compare the sides: %s", err.buf);
 		return -1;
 	}
-	if (json) {
+	if (format == FORMAT_JSON) {
 		struct timens_report t = {
 			.cells = b->cells, .ncells = b->ncells, .off = &b->off,
 			.done = done, .cpu = o->cpu,
@@ -390,6 +392,11 @@ static int report(const struct timens_options *o, const struct interleave_bench 
 			t.side[s].boundary_ns = b->side[s].boundary_ns;
 		}
 		rc = timens_json_print(stdout, &t, &cr, runs, env);
+	} else if (format == FORMAT_TAP) {
+		/* The stream first; how it was measured as diagnostics after. */
+		rc = compare_print(stdout, &cr, STYLE_TABLE, FORMAT_TAP);
+		print_header(stdout, o, b, done, runs[0].elapsed_s,
+			     streq(runs[0].status, "interrupted"));
 	} else {
 		print_header(stdout, o, b, done, runs[0].elapsed_s,
 			     streq(runs[0].status, "interrupted"));
@@ -461,7 +468,8 @@ static int timens_print(struct measure *m, FILE *f)
 			  t->done, t->done == 1 ? "" : "s");
 		return -1;
 	}
-	if (report(&t->o, &t->bench, m->runs, &m->env, t->done, m->format == FORMAT_JSON))
+	if (report(&t->o, &t->bench, m->runs, &m->env, t->done,
+		   (enum output_format)m->format))
 		return -1;
 	if (m->format == FORMAT_TABLE)
 		measure_print_labels(stdout, m);

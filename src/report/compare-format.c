@@ -12,6 +12,7 @@
 
 #include "results/compare.h"
 #include "report/compare-format.h"
+#include "report/tap-write.h"
 #include "report/textplot.h"
 #include "basic/figure.h"
 #include "basic/json.h"
@@ -29,7 +30,7 @@ const char *const compare_style_names[] = {
 };
 
 const char *const compare_format_names[] = {
-	"table", "json", "csv", "markdown", NULL,
+	"table", "json", "csv", "markdown", "tap", NULL,
 };
 
 int compare_style_by_name(const char *name)
@@ -1355,6 +1356,85 @@ static void print_arch_note(FILE *f, const struct compare_result *r, const char 
 	}
 }
 
+/* ---- tap ------------------------------------------------------------ */
+
+/*
+ * "clock-gettime-monotonic vdso, B against A": a point's name, one token
+ * per word as kselftest's, escaped.
+ */
+static void tap_point_name(struct strbuf *name, const struct compare_result *r,
+			   const struct compare_row *row, size_t g)
+{
+	char base[TITLE_BYTES], other[TITLE_BYTES], label[TITLE_BYTES];
+
+	row_label(row, label, sizeof(label));
+	strbuf_adds(name, label);
+	if (r->ngroups > 2) {
+		group_title(&r->groups[0], base, sizeof(base));
+		group_title(&r->groups[g], other, sizeof(other));
+		strbuf_addf(name, " %s-vs-%s", other, base);
+	}
+}
+
+/* "26.10 -> 27.41 ns, +5.02 % [95 % CI +4.41, +5.63], +1.31 ns: worse" */
+static void tap_point_message(struct strbuf *msg, const struct compare_result *r,
+			      const struct compare_row *row, size_t g)
+{
+	const struct compare_diff *d = &row->diffs[g];
+	char diff[32], unit[TITLE_BYTES];
+
+	text_copy(unit, sizeof(unit), r->unit_shown, TEXT_CELL_MAX);
+	figure_signed(diff, sizeof(diff), d->shift * r->unit_scale, 3);
+	strbuf_addf(msg, "%.4g -> %.4g %s, %+.2f %%", row->sides[0].center * r->unit_scale,
+		    row->sides[g].center * r->unit_scale, unit, d->change_pct);
+	if (isfinite(d->change_lo_pct))
+		strbuf_addf(msg, " [95 %% CI %+.2f, %+.2f]", d->change_lo_pct,
+			    d->change_hi_pct);
+	strbuf_addf(msg, ", %s %s: %s", diff, unit,
+		    streq(d->verdict, "~") ? "no significant change" : d->verdict);
+}
+
+/*
+ * A comparison as TAP 13, as kselftest writes it: a point per cell and
+ * other group. ok: compared (the verdict, worse included, is in the
+ * message: a cost measured is no failed test; --fail-on is the gate);
+ * SKIP: not measured on both sides, with the side's status. The notes
+ * the table prints above the cells come as diagnostics.
+ */
+static void print_tap(FILE *f, const struct compare_result *r)
+{
+	struct tap_totals t = { 0 };
+	size_t n = 0;
+
+	tap_write_plan(f, r->nrows * (r->ngroups > 1 ? r->ngroups - 1 : 0));
+	print_emulation_note(f, r, "# ");
+	print_arch_note(f, r, "# ");
+	print_side_differences(f, r, "# ");
+	for (size_t g = 1; g < r->ngroups; g++)
+		for (size_t i = 0; i < r->nrows; i++) {
+			const struct compare_row *row = &r->rows[i];
+			const struct compare_diff *d = &row->diffs[g];
+			_cleanup_strbuf_ struct strbuf name = STRBUF_INIT;
+			_cleanup_strbuf_ struct strbuf msg = STRBUF_INIT;
+
+			tap_point_name(&name, r, row, g);
+			if (d->valid) {
+				tap_point_message(&msg, r, row, g);
+				t.pass++;
+			} else {
+				const struct compare_side *s = !row->sides[0].present ?
+					&row->sides[0] : &row->sides[g];
+
+				strbuf_add_text(&msg, s->status[0] ? s->status :
+						"not measured on both sides", TEXT_LINE_MAX);
+				t.skip++;
+			}
+			tap_write_point(f, ++n, name.buf, d->valid ? TAP_PASS : TAP_SKIP,
+					msg.buf);
+		}
+	tap_write_totals(f, &t);
+}
+
 int compare_print(FILE *f, const struct compare_result *r,
 		  enum compare_style style, enum output_format format)
 {
@@ -1387,6 +1467,9 @@ int compare_print(FILE *f, const struct compare_result *r,
 		print_arch_note(f, r, "> ");
 		print_side_differences(f, r, "> ");
 		print_markdown(f, r);
+		break;
+	case FORMAT_TAP:
+		print_tap(f, r);
 		break;
 	default:
 		fatal("a comparison is not printed as %s", format_vocabulary[format]);

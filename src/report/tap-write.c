@@ -7,23 +7,33 @@ void tap_write_plan(FILE *f, size_t planned)
 	fprintf(f, "1..%zu\n", planned);
 }
 
+/*
+ * TAP's one character of syntax inside a line: '#' starts a directive,
+ * so a '#' of a name or a message (a label "x # SKIP" would turn a point
+ * into a skip) is written "\#", and a backslash "\\", as TAP 13 says.
+ */
+static void put_tap_text(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '#' || *s == '\\')
+			fputc('\\', f);
+		fputc(*s, f);
+	}
+}
+
 void tap_write_point(FILE *f, size_t n, const char *name, enum tap_result r,
 		     const char *message)
 {
-	switch (r) {
-	case TAP_PASS:
-		fprintf(f, "ok %zu %s: %s\n", n, name, message);
-		break;
-	case TAP_FAIL:
-		fprintf(f, "not ok %zu %s: %s\n", n, name, message);
-		break;
-	case TAP_SKIP:
-		fprintf(f, "ok %zu %s # SKIP %s\n", n, name, message);
-		break;
-	case TAP_XFAIL:
-		fprintf(f, "ok %zu %s # XFAIL %s\n", n, name, message);
-		break;
-	}
+	static const char *const directive[] = {
+		[TAP_PASS] = ": ", [TAP_FAIL] = ": ",
+		[TAP_SKIP] = " # SKIP ", [TAP_XFAIL] = " # XFAIL ",
+	};
+
+	fprintf(f, "%s %zu ", r == TAP_FAIL ? "not ok" : "ok", n);
+	put_tap_text(f, name);
+	fputs(directive[r], f);
+	put_tap_text(f, message);
+	fputc('\n', f);
 }
 
 void tap_write_totals(FILE *f, const struct tap_totals *t)

@@ -4,8 +4,9 @@
  * a test point ("ok N NAME: message", "not ok N NAME: message", "ok N
  * NAME # SKIP why", "ok N NAME # XFAIL why", which results/tap.h reads
  * back), a diagnostic and the totals line. bench's --format tap and verify
- * print through it. Names and messages are written as given: a caller with
- * text from outside escapes it first (basic/text.h).
+ * print through it. A name or message's '#' and '\' are escaped here (TAP
+ * 13); a caller with text from outside escapes the rest first
+ * (basic/text.h: control characters, length).
  */
 #ifndef CLOCKBENCH_TAP_WRITE_H
 #define CLOCKBENCH_TAP_WRITE_H

@@ -11,6 +11,22 @@ const char *tap_result_name(enum tap_result r)
 	return names[r];
 }
 
+/* A message as written: "\#" and "\\" back to '#' and '\' (TAP 13). */
+static char *unescape(const char *p, size_t len)
+{
+	char *out = malloc(len + 1), *o = out;
+
+	if (!out)
+		return NULL;
+	for (size_t i = 0; i < len; i++) {
+		if (p[i] == '\\' && i + 1 < len && (p[i + 1] == '#' || p[i + 1] == '\\'))
+			i++;
+		*o++ = p[i];
+	}
+	*o = '\0';
+	return out;
+}
+
 /* "N NAME..." after "ok " or "not ok ": the point, or false if none. */
 static bool parse_point(const char *p, size_t len, bool ok, struct tap_point *t)
 {
@@ -40,7 +56,7 @@ static bool parse_point(const char *p, size_t len, bool ok, struct tap_point *t)
 	}
 	while (p < end && *p == ' ')
 		p++;
-	t->message = strndup(p, (size_t)(end - p));
+	t->message = unescape(p, (size_t)(end - p));
 	if (!t->name || !t->message)
 		fatal("out of memory");
 	return true;

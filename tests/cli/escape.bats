@@ -124,7 +124,7 @@ setup() {
 		[[ "$output" == *"DIFFERENT between"*'clocksource '*' against cs\e[2J<b>&'* ]] ||
 			{ echo "$style: $output"; return 1; }
 	done
-	for format in csv markdown json; do
+	for format in csv markdown json tap; do
 		run cb compare --format "$format" 1 2
 		[ "$status" -eq 0 ] || { echo "$format: $status $output"; return 1; }
 		no_raw_controls || { echo "format $format"; return 1; }

@@ -35,8 +35,8 @@ commands_with_format() {
 
 @test "ab and timens take --format table (a bad value names the vocabulary's words)" {
 	usage_error "unknown format 'pdf' (table, json)" ab --cpus 0,1 --format pdf
-	usage_error "unknown format 'pdf' (table, json)" timens --format pdf
-	usage_error "unknown format 'pdf' (table, json, csv, markdown)" compare --format pdf 2 2
+	usage_error "unknown format 'pdf' (table, json, tap)" timens --format pdf
+	usage_error "unknown format 'pdf' (table, json, csv, markdown, tap)" compare --format pdf 2 2
 }
 
 @test "every --format help names only words of the vocabulary, table not text" {

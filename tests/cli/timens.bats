@@ -118,6 +118,24 @@ quick() { "$CLOCKBENCH" timens --quick --clock monotonic,monotonic-coarse --path
 
 # Issue 20: median_core_cycles was printed beside diff_pct, which is the
 # ratio of other figures (the paired Hodges-Lehmann estimate).
+@test "--format tap: a point per cell with its change and verdict, the measurement as diagnostics" {
+	needs_timens
+	run --separate-stderr quick --no-save --format tap --repetitions 6
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = "TAP version 13" ]
+	[ "${lines[1]}" = "1..2" ]
+	# Each point: the two sides' values, the change, its CI, the
+	# difference in the unit and the verdict in words.
+	for n in 1 2; do
+		grep -qE "^ok $n clock-gettime-monotonic(-coarse)?-vdso: [0-9.]+ -> [0-9.]+ [a-z ]+, [-+][0-9.]+ % \[95 % CI [-+][0-9.]+, [-+][0-9.]+\], (0|[-+][0-9.]+) [a-z ]+: (worse|better|no significant change|noisy|few)$" <<<"$output" ||
+			{ echo "$output"; false; }
+	done
+	grep -qE '^# Totals: pass:2 fail:0 xfail:0 xpass:0 skip:0 error:0$' <<<"$output"
+	[[ "$output" == *"# namespace offsets: monotonic +10d, boottime +20d"* ]]
+	# Every line is TAP: a plan, a point, or a diagnostic.
+	! grep -vqE '^(TAP version 13|1\.\.[0-9]+|(not )?ok [0-9]+ .*|#.*)$' <<<"$output"
+}
+
 @test "the number shown is the number used: diff is the ratio of the printed centres, json and table" {
 	needs_timens
 	run --separate-stderr quick --no-save --format json --repetitions 6 --path vdso,syscall
@@ -237,7 +255,7 @@ bad() { # expected-message args...
 	bad "invalid --host-label '7'" --host-label 7
 	bad "name them with --host-label and --timens-label, not --label" --label x
 	bad "unknown style 'fancy'" --style fancy
-	bad "unknown format 'csv' (table, json)" --format csv
+	bad "unknown format 'csv' (table, json, tap)" --format csv
 	bad "unknown clock 'nope' in --clock" --clock nope
 	bad "CPU 9999 is not in this process's affinity mask" --cpu 9999
 	bad "unexpected argument 'now'" now

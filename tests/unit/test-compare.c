@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "results/compare.h"
+#include "results/tap.h"
 #include "results/run-facts.h"
 #include "report/compare-format.h"
 #include "basic/util.h"
@@ -1439,6 +1440,45 @@ static char *render(const struct compare_result *r, enum compare_style s,
 	return buf;
 }
 
+/*
+ * compare --format tap: a point per cell, ok with the verdict in words; a
+ * '#' of a cell's name is no directive (a name "x # SKIP" cannot turn a
+ * compared cell into a skip).
+ */
+static void test_tap_points(void **state)
+{
+	struct compare_options o;
+	struct fixture fx;
+	double b[] = { 25.0, 30.0 }, a[] = { 26.0, 30.0 };
+	struct tap_point *p;
+	char *out;
+	size_t n;
+
+	(void)state;
+	compare_options_default(&o);
+	fill(&fx, 1, 2, b, a, 1.0, 300, NULL);
+	for (size_t g = 0; g < 2; g++) {
+		free(fx.runs[g][0].cells[1].name);
+		fx.runs[g][0].cells[1].name = xstrdup("spoof # SKIP x");
+	}
+	one_invocation(&fx);
+	build_filled(&fx, &o);
+	out = render(&fx.r, STYLE_TABLE, FORMAT_TAP);
+	assert_true(strncmp(out, "TAP version 13\n1..2\n", 20) == 0);
+	assert_non_null(strstr(out, "ok 1 cell-a-vdso: "));
+	assert_non_null(strstr(out, ": worse\n"));
+	assert_non_null(strstr(out, "ok 2 spoof \\# SKIP x-vdso: "));
+	assert_non_null(strstr(out, ": no significant change\n"));
+	assert_non_null(strstr(out, "# Totals: pass:2 fail:0"));
+	n = tap_parse(out, &p);
+	assert_int_equal(n, 2);
+	assert_int_equal(p[0].result, TAP_PASS);
+	assert_int_equal(p[1].result, TAP_PASS);
+	tap_points_free(p, n);
+	free(out);
+	teardown_fixture(&fx);
+}
+
 static void test_styles(void **state)
 {
 	struct compare_options o;
@@ -1589,6 +1629,7 @@ int main(void)
 		cmocka_unit_test(test_mde_follows_the_spread),
 		cmocka_unit_test(test_machine_shift_is_flagged),
 		cmocka_unit_test(test_styles),
+		cmocka_unit_test(test_tap_points),
 		cmocka_unit_test(test_counts_judged_by_themselves),
 		cmocka_unit_test(test_counts_that_vary_keep_the_test),
 		cmocka_unit_test(test_counts_never_against_times),

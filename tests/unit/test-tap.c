@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "report/tap-write.h"
 #include "results/tap.h"
 
 static void test_points_and_directives(void **state)
@@ -48,6 +49,37 @@ static void test_points_and_directives(void **state)
 	tap_points_free(p, n);
 }
 
+/*
+ * A '#' of a name or message (a label from a run, a message from a guest)
+ * is no directive: written escaped, read back as given.
+ */
+static void test_hash_is_no_directive(void **state)
+{
+	static const char message[] = "label x # SKIP y, path C:\\tmp";
+	char *buf = NULL;
+	size_t len = 0, n;
+	FILE *f = open_memstream(&buf, &len);
+	struct tap_point *p;
+
+	(void)state;
+	assert_non_null(f);
+	tap_write_point(f, 1, "cell#1", TAP_PASS, message);
+	tap_write_point(f, 2, "cell", TAP_FAIL, "# XFAIL spoofed");
+	tap_write_point(f, 3, "cell", TAP_SKIP, "why # it was skipped");
+	assert_int_equal(fclose(f), 0);
+	assert_non_null(strstr(buf, "ok 1 cell\\#1: label x \\# SKIP y, path C:\\\\tmp\n"));
+	n = tap_parse(buf, &p);
+	assert_int_equal(n, 3);
+	assert_int_equal(p[0].result, TAP_PASS);
+	assert_string_equal(p[0].message, message);
+	assert_int_equal(p[1].result, TAP_FAIL);
+	assert_string_equal(p[1].message, "# XFAIL spoofed");
+	assert_int_equal(p[2].result, TAP_SKIP);
+	assert_string_equal(p[2].message, "why # it was skipped");
+	tap_points_free(p, n);
+	free(buf);
+}
+
 static void test_nothing(void **state)
 {
 	struct tap_point *p;
@@ -63,6 +95,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_points_and_directives),
+		cmocka_unit_test(test_hash_is_no_directive),
 		cmocka_unit_test(test_nothing),
 	};
 
