@@ -1059,6 +1059,7 @@ static json_t *diff_to_json(const struct compare_diff *d)
 		      "significant", d->significant,
 		      "verdict", d->verdict);
 	json_object_set_new(o, "test", json_string(test_name(d)));
+	json_object_set_new(o, "reason", json_string(d->reason));
 	json_object_set_new(o, "df", real_or_null(d->df));
 	json_object_set_new(o, "spread_floored", json_boolean(d->spread_floored));
 	json_object_set_new(o, "rounds_span", json_boolean(d->rounds_span));
@@ -1390,8 +1391,9 @@ static void tap_point_message(struct strbuf *msg, const struct compare_result *r
 	if (isfinite(d->change_lo_pct))
 		strbuf_addf(msg, " [95 %% CI %+.2f, %+.2f]", d->change_lo_pct,
 			    d->change_hi_pct);
-	strbuf_addf(msg, ", %s %s: %s", diff, unit,
-		    streq(d->verdict, "~") ? "no significant change" : d->verdict);
+	strbuf_addf(msg, ", %s %s: %s (%s)", diff, unit,
+		    streq(d->verdict, "~") ? "no significant change" : d->verdict,
+		    d->reason);
 }
 
 /*

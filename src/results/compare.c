@@ -804,6 +804,60 @@ static bool rounds_reach(const struct compare_side *s, double center, double tol
 	return reached >= need;
 }
 
+/* "the 1 % floor", or "the 4.2 % floor the rounds' rCV sets". */
+static void floor_words(char *buf, size_t len, const struct compare_diff *d,
+			const struct compare_options *o)
+{
+	if (d->floor_pct > o->threshold_pct)
+		snprintf(buf, len, "the %.2g %% floor the rounds' rCV sets", d->floor_pct);
+	else
+		snprintf(buf, len, "the %g %% floor", d->floor_pct);
+}
+
+/* The interval's end nearer to no change, which is what fell short. */
+static double ci_inner_end(const struct compare_diff *d)
+{
+	return d->change_pct >= 0 ? d->change_lo_pct : d->change_hi_pct;
+}
+
+/*
+ * Why judge() gave its verdict: the first condition of a significant
+ * change that the cell failed, or that it met them all.
+ */
+static void judge_reason(struct compare_diff *d, const struct compare_side *base,
+			 const struct compare_side *other, const struct compare_options *o)
+{
+	char floor[64];
+	const struct compare_side *noisy = base->noisy ? base : other;
+
+	floor_words(floor, sizeof(floor), d, o);
+	if (d->estimate)
+		snprintf(d->reason, sizeof(d->reason), "tick-sampled CPU times below the "
+			 "threshold the runs recorded: estimates, not judged");
+	else if (d->spread_unknown)
+		snprintf(d->reason, sizeof(d->reason), "one run against one: how far "
+			 "whole runs move is unknown without a history");
+	else if (d->few)
+		snprintf(d->reason, sizeof(d->reason), "%zu against %zu values: too few "
+			 "for a test", base->n, other->n);
+	else if (d->significant)
+		snprintf(d->reason, sizeof(d->reason), "adjusted p %.2g, below %g, and "
+			 "its 95 %% CI clears %s", d->p_adjusted, o->alpha, floor);
+	else if (d->rounds_span)
+		snprintf(d->reason, sizeof(d->reason), "a fifth of one side's rounds "
+			 "lie within %s of the other side's value", floor);
+	else if (!(d->p_adjusted < o->alpha))
+		snprintf(d->reason, sizeof(d->reason), "adjusted p %.2g, not below %g",
+			 d->p_adjusted, o->alpha);
+	else
+		snprintf(d->reason, sizeof(d->reason), "its 95 %% CI reaches %+.2f %%, "
+			 "inside %s", ci_inner_end(d), floor);
+	if (streq(d->verdict, "noisy") && (base->noisy || other->noisy))
+		snprintf(d->reason + strlen(d->reason), sizeof(d->reason) - strlen(d->reason),
+			 "; %s's rCV %.2g %%", noisy == base ? "the base" : "the other",
+			 noisy->sum.robust_cv_pct);
+}
+
 static void judge(struct compare_diff *d, const struct compare_side *base,
 		  const struct compare_side *other, const struct compare_options *o)
 {
@@ -828,6 +882,7 @@ static void judge(struct compare_diff *d, const struct compare_side *base,
 		d->verdict = "noisy";
 	else
 		d->verdict = "~";
+	judge_reason(d, base, other, o);
 }
 
 /* The cells group g shares with the base: what a correction counts. */
@@ -1002,14 +1057,20 @@ static void judge_exact(struct compare_diff *d, const struct compare_side *base,
 		d->few = d->spread_unknown = false;
 		d->significant = false;
 		d->verdict = "same";
+		snprintf(d->reason, sizeof(d->reason), "every boot of both sides "
+			 "counted the same");
 	} else if (base->n >= 2 && other->n >= 2) {
 		d->few = d->spread_unknown = false;
 		d->significant = true;
 		d->verdict = other->sum.min > base->sum.min ? "worse" : "better";
+		snprintf(d->reason, sizeof(d->reason), "each side's boots counted "
+			 "alike, differently from the other's");
 	} else {
 		d->few = d->spread_unknown = true;
 		d->significant = false;
 		d->verdict = "few";
+		snprintf(d->reason, sizeof(d->reason), "one boot a side: a count that "
+			 "repeats is not shown to");
 	}
 	d->ratio = other->sum.min / base->sum.min;
 	d->change_pct = d->change_lo_pct = d->change_hi_pct = 100.0 * (d->ratio - 1.0);
@@ -1429,6 +1490,8 @@ static void judge_emulation(struct compare_result *r)
 			if (d->valid && r->emulated[0] != r->emulated[g]) {
 				d->significant = false;
 				d->verdict = "n/a";
+				snprintf(d->reason, sizeof(d->reason), "emulated timings "
+					 "against timings from hardware");
 			}
 		}
 }
@@ -1462,6 +1525,8 @@ static void judge_architectures(struct compare_result *r)
 			if (d->valid) {
 				d->significant = false;
 				d->verdict = "n/a";
+				snprintf(d->reason, sizeof(d->reason), "runs of two "
+					 "architectures");
 			}
 		}
 	}

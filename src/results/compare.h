@@ -272,6 +272,13 @@ struct compare_diff {
 	 * (METRIC_INSTRUCTIONS) equal at every boot of both sides.
 	 */
 	const char *verdict;
+	/*
+	 * Why the verdict is what it is, in words ("adjusted p 0.12, not
+	 * below 0.05"; "its 95 % CI reaches +0.11 %, inside the 1 % floor"):
+	 * two cells of one change can get two verdicts, and the reader asks
+	 * why. "" where the cell is not compared.
+	 */
+	char reason[192];
 	double ns_change_pct;	/* metric core-cycles: the change in ns, else NAN */
 };
 

@@ -118,7 +118,8 @@ setup() {
 	jq -e '.metric == "seconds" and (.cells | map(.name) | index("wall") != null)' <<<"$output"
 	jq -e '.cells[] | select(.name == "wall") | .vs_base[0]
 		| (.significant | not) and .verdict == "few" and .change_pct > 100
-		  and .spread_unknown and .change_ci95_pct[0] == null' <<<"$output"
+		  and .spread_unknown and .change_ci95_pct[0] == null
+		  and (.reason | startswith("one run against one"))' <<<"$output"
 	# Runs of another command are no history for `true`: still none.
 	for i in 1 2 3 4; do cb exec -n 5 -- sleep 0 2>/dev/null >/dev/null; done
 	run --separate-stderr cb compare --format json fast slow
@@ -129,7 +130,7 @@ setup() {
 	[ "$status" -eq 0 ]
 	jq -e '.cells[] | select(.name == "wall") | .vs_base[0]
 		| .test == "student-t-history" and .significant and .verdict == "worse"
-		  and .change_pct > 100' <<<"$output"
+		  and .change_pct > 100 and (.reason | test("^adjusted p .*, below 0.05, and its 95 % CI clears the 1 % floor$"))' <<<"$output"
 }
 
 @test "a command that does not exist: exit 2, nothing saved" {

@@ -127,7 +127,7 @@ quick() { "$CLOCKBENCH" timens --quick --clock monotonic,monotonic-coarse --path
 	# Each point: the two sides' values, the change, its CI, the
 	# difference in the unit and the verdict in words.
 	for n in 1 2; do
-		grep -qE "^ok $n clock-gettime-monotonic(-coarse)?-vdso: [0-9.]+ -> [0-9.]+ [a-z ]+, [-+][0-9.]+ % \[95 % CI [-+][0-9.]+, [-+][0-9.]+\], (0|[-+][0-9.]+) [a-z ]+: (worse|better|no significant change|noisy|few)$" <<<"$output" ||
+		grep -qE "^ok $n clock-gettime-monotonic(-coarse)?-vdso: [0-9.]+ -> [0-9.]+ [a-z ]+, [-+][0-9.]+ % \[95 % CI [-+][0-9.]+, [-+][0-9.]+\], (0|[-+][0-9.]+) [a-z ]+: (worse|better|no significant change|noisy|few) \\(.+\\)$" <<<"$output" ||
 			{ echo "$output"; false; }
 	done
 	grep -qE '^# Totals: pass:2 fail:0 xfail:0 xpass:0 skip:0 error:0$' <<<"$output"
