@@ -504,13 +504,14 @@ static void print_table_block(FILE *f, const struct compare_result *r, size_t g)
 			fputs("\n", f);
 			continue;
 		}
-		if (d->spread_unknown)
+		/* No interval without a test (one run against one, an estimate). */
+		if (!isfinite(d->change_lo_pct))
 			fprintf(f, " %+7.2f%% %16s", d->change_pct, "");
 		else
 			fprintf(f, " %+7.2f%% [%+6.2f, %+6.2f]", d->change_pct,
 				d->change_lo_pct, d->change_hi_pct);
 		print_diff(f, r, d);
-		if (d->spread_unknown)
+		if (d->spread_unknown || d->estimate)
 			fprintf(f, " %8s %4s", "-", "-");
 		else if (isfinite(d->p_adjusted))
 			fprintf(f, " %8.2g %4s", d->p_adjusted, test_short(d));
@@ -1037,7 +1038,7 @@ static json_t *side_to_json(const struct compare_side *s)
 
 static const char *test_name(const struct compare_diff *d)
 {
-	return d->spread_unknown ? "none" : compare_test_id(d->test);
+	return d->spread_unknown || d->estimate ? "none" : compare_test_id(d->test);
 }
 
 static json_t *diff_to_json(const struct compare_diff *d)

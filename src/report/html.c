@@ -497,7 +497,7 @@ static void change_cells(struct strbuf *out, const struct compare_diff *d, doubl
 {
 	char diff[32];
 
-	if (d->spread_unknown)
+	if (!isfinite(d->change_lo_pct))
 		strbuf_addf(out, "<td>%+.2f%%</td>", d->change_pct);
 	else
 		strbuf_addf(out, "<td>%+.2f%% [%+.2f, %+.2f]</td>", d->change_pct,
@@ -522,7 +522,7 @@ static void compare_row_html(struct strbuf *out, const struct compare_row *row,
 	}
 	change_cells(out, d, scale);
 	/* The test named is the test used, cell by cell, as compare names it. */
-	if (d->spread_unknown)
+	if (d->spread_unknown || d->estimate)
 		strbuf_adds(out, "<td>-</td><td class=\"l\">none</td>");
 	else if (isfinite(d->p_adjusted))
 		strbuf_addf(out, "<td>%.2g</td><td class=\"l\">%s</td>", d->p_adjusted,

@@ -766,8 +766,10 @@ static void adjust_p_values(struct compare_result *r, size_t g)
 {
 	double *p = xmalloc((r->nrows ? r->nrows : 1) * sizeof(double));
 
+	/* Only the cells a test judges: a few or an estimate has no p. */
 	for (size_t i = 0; i < r->nrows; i++)
-		p[i] = r->rows[i].diffs[g].valid ? r->rows[i].diffs[g].p : NAN;
+		p[i] = r->rows[i].diffs[g].valid && !r->rows[i].diffs[g].few ?
+		       r->rows[i].diffs[g].p : NAN;
 	if (r->opts.correction == CORRECT_HOLM)
 		stats_holm(p, r->nrows);
 	else if (r->opts.correction == CORRECT_BH)
@@ -998,8 +1000,16 @@ static void mark_estimate(struct compare_result *r, struct compare_row *row, siz
 
 	if (!d->valid || r->exact || !cpu_split_cell(row) || !(below > 0))
 		return;
-	if (row->sides[0].center < below && row->sides[g].center < below)
-		d->estimate = d->few = true;
+	if (!(row->sides[0].center < below && row->sides[g].center < below))
+		return;
+	/*
+	 * No test of an estimate: no p (nor a place in the correction,
+	 * where it would weaken the cells that are judged) and no interval
+	 * (a tick-sampled 0 pinned its end at -100 %).
+	 */
+	d->estimate = d->few = true;
+	d->p = d->change_lo_pct = d->change_hi_pct = d->shift_lo = d->shift_hi = NAN;
+	d->mde_pct = NAN;
 }
 
 static void judge_groups(struct compare_result *r)
@@ -1021,12 +1031,12 @@ static void judge_groups(struct compare_result *r)
 		centres_agree(r, row);
 	}
 	for (size_t g = 1; g < r->ngroups; g++) {
-		adjust_p_values(r, g);
-		for (size_t i = 0; i < r->nrows; i++) {
+		for (size_t i = 0; i < r->nrows; i++)
 			mark_estimate(r, &r->rows[i], g);
+		adjust_p_values(r, g);
+		for (size_t i = 0; i < r->nrows; i++)
 			judge(&r->rows[i].diffs[g], &r->rows[i].sides[0],
 			      &r->rows[i].sides[g], &r->opts);
-		}
 	}
 	free(m);
 }

@@ -449,10 +449,19 @@ static void test_tick_sampled_cpu_time_gets_no_verdict(void **state)
 
 		assert_true(d->valid);
 		assert_int_equal(d->estimate, tiny);
-		if (tiny)
+		if (tiny) {
 			assert_string_equal(d->verdict, "few");
-		else
+			/*
+			 * No p, so no place in the correction (an exec pair's
+			 * wall went from p 0.037 to 0.074, "noisy", by it), and
+			 * no interval.
+			 */
+			assert_true(isnan(d->p) && isnan(d->p_adjusted));
+			assert_true(isnan(d->change_lo_pct) && isnan(d->change_hi_pct));
+			assert_true(strstr(d->reason, "tick-sampled") == d->reason);
+		} else {
 			assert_string_equal(d->verdict, "worse");
+		}
 	}
 	teardown_fixture(&fx);
 }
