@@ -838,10 +838,18 @@ static void sides_warning(struct strbuf *out, const struct plot_input *in,
 	const struct side_differences *d = &r->side_differences[g];
 
 	if ((r->emulated[g] || r->emulated[0]) && !r->exact) {
+		bool both = r->emulated[g] && r->emulated[0];
+
 		strbuf_adds(out, "<p class=\"warning\"><b>EMULATED:</b> ");
+		if (both) {
+			strbuf_adds(out, "both sides, ");
+			group_heading(out, in, &r->groups[0]);
+			strbuf_adds(out, " and ");
+		}
 		group_heading(out, in, &r->groups[r->emulated[g] ? g : 0]);
-		strbuf_adds(out, " ran under qemu's TCG emulator: its timings compare code "
-			    "paths on one emulator, not the costs on hardware.</p>\n");
+		strbuf_addf(out, "%s ran under qemu's TCG emulator: %s timings compare code "
+			    "paths on one emulator, not the costs on hardware.</p>\n",
+			    both ? "," : "", both ? "their" : "its");
 	}
 	if (!d->n)
 		return;

@@ -1109,10 +1109,18 @@ static void sides_block(const struct plot_input *in, const struct compare_result
 	_cleanup_strbuf_ struct strbuf line = STRBUF_INIT;
 
 	if ((r->emulated[g] || r->emulated[0]) && !r->exact) {
+		bool both = r->emulated[g] && r->emulated[0];
+
 		strbuf_adds(&line, "EMULATED: ");
+		if (both) {
+			strbuf_adds(&line, "both sides, ");
+			group_desc(in, 0, &line);
+			strbuf_adds(&line, " and ");
+		}
 		group_desc(in, r->emulated[g] ? g : 0, &line);
-		strbuf_adds(&line, " ran under qemu's TCG emulator: its timings compare "
-			    "code paths on one emulator, not the costs on hardware.");
+		strbuf_addf(&line, "%s ran under qemu's TCG emulator: %s timings compare "
+			    "code paths on one emulator, not the costs on hardware.",
+			    both ? "," : "", both ? "their" : "its");
 		mail_wrap(out, line.buf, MAIL_WIDTH, "", "  ");
 		strbuf_reset(&line);
 	}

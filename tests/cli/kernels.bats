@@ -254,8 +254,11 @@ import_as() {
 	# Issue 30: the mail says so above the verdicts and names what differs;
 	# a boot's command ran on the host, not on the guest's kernel.
 	run -0 cb report --format mail emu emu2
-	[[ "$output" == *"EMULATED: "*" ran under qemu's TCG emulator"* ]]
+	# Both sides emulated: both named, not the other side alone.
+	[[ "$(tr -s ' \n' ' ' <<<"$output")" == *"EMULATED: both sides, emu"*" and emu2"*", ran under qemu's TCG emulator: their timings"* ]]
 	[[ "$output" == *"booted by this command on the host"* ]]
+	run -0 cb report -o "$T/emu.html" emu emu2
+	grep -q "<b>EMULATED:</b> both sides, emu.* and emu2.*, ran under" "$T/emu.html"
 	run -0 cb report --format mail hw emu
 	[[ "$output" == *"Different between the sides: timings not emulated against EMULATED"* ]]
 }
