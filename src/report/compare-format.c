@@ -443,6 +443,61 @@ static void format_center(char *buf, size_t len, const struct compare_side *s,
 			 100.0 * s->center_coverage);
 }
 
+/*
+ * The groups' column titles: as wide as the longest (min at least); a
+ * title past max columns is never cut (two cut labels could not be told
+ * apart: "kernel-6.12.118-with…" twice): every column is then a letter,
+ * A, B, ..., named in a legend above the table.
+ */
+struct title_cols {
+	int width;
+	bool legend;
+};
+
+static struct title_cols title_cols(const struct compare_result *r, int min, int max)
+{
+	struct title_cols c = { .width = min };
+	char title[TITLE_BYTES];
+
+	for (size_t g = 0; g < r->ngroups; g++) {
+		int w;
+
+		group_title(&r->groups[g], title, sizeof(title));
+		w = (int)text_columns(title);
+		if (w > max)
+			c.legend = true;
+		else if (w > c.width)
+			c.width = w;
+	}
+	if (c.legend)
+		c.width = min;
+	return c;
+}
+
+/* Group g's column title: its own, or its letter with a legend. */
+static void group_column_title(const struct compare_result *r, size_t g,
+			       const struct title_cols *c, char *buf, size_t len)
+{
+	if (c->legend)
+		snprintf(buf, len, "%c", (char)('A' + g % 26));
+	else
+		group_title(&r->groups[g], buf, len);
+}
+
+static void print_title_legend(FILE *f, const struct compare_result *r,
+			       const struct title_cols *c)
+{
+	char title[TITLE_BYTES];
+
+	for (size_t g = 0; c->legend && g < r->ngroups; g++) {
+		group_title(&r->groups[g], title, sizeof(title));
+		fprintf(f, "# %c: %s\n", (char)('A' + g % 26), title);
+	}
+}
+
+/* The table's and mmtests' figure columns: 21 wide, a title never cut. */
+#define FIGURE_COLUMN 21
+
 static void print_value(FILE *f, const struct compare_side *s, double scale)
 {
 	char buf[48];
@@ -482,13 +537,16 @@ static void print_table_block(FILE *f, const struct compare_result *r, size_t g)
 {
 	char base[TITLE_BYTES], other[TITLE_BYTES], label[TITLE_BYTES];
 	int w = label_width(r);
+	struct title_cols c = title_cols(r, FIGURE_COLUMN, FIGURE_COLUMN);
 
-	group_title(&r->groups[0], base, sizeof(base));
-	group_title(&r->groups[g], other, sizeof(other));
-	fprintf(f, "\n%-*s ", w, "cell");
-	put_padded(f, base, 21, TEXT_RIGHT);
+	group_column_title(r, 0, &c, base, sizeof(base));
+	group_column_title(r, g, &c, other, sizeof(other));
+	fputc('\n', f);
+	print_title_legend(f, r, &c);
+	fprintf(f, "%-*s ", w, "cell");
+	put_padded(f, base, FIGURE_COLUMN, TEXT_RIGHT);
 	fputc(' ', f);
-	put_padded(f, other, 21, TEXT_RIGHT);
+	put_padded(f, other, FIGURE_COLUMN, TEXT_RIGHT);
 	fprintf(f, " %24s %9s %8s %4s %6s %6s  %-7s%s\n", "change [95% CI]", "diff",
 		"p", "test", "delta", "mde", "verdict",
 		r->metric == METRIC_CORE_CYCLES ? " ns-change" : "");
@@ -594,13 +652,15 @@ static void mmtests_figures(FILE *f, const struct compare_result *r,
 /* The groups' titles over the figures, after a label column of w. */
 static void mmtests_titles(FILE *f, const struct compare_result *r, int w)
 {
+	struct title_cols c = title_cols(r, FIGURE_COLUMN, FIGURE_COLUMN);
 	char title[TITLE_BYTES];
 
+	print_title_legend(f, r, &c);
 	fprintf(f, "%-*s", w, "");
 	for (size_t g = 0; g < r->ngroups; g++) {
-		group_title(&r->groups[g], title, sizeof(title));
+		group_column_title(r, g, &c, title, sizeof(title));
 		fputc(' ', f);
-		put_padded(f, title, 21, TEXT_RIGHT);
+		put_padded(f, title, FIGURE_COLUMN, TEXT_RIGHT);
 	}
 	fputc('\n', f);
 }
@@ -681,6 +741,8 @@ static void print_mmtests(FILE *f, const struct compare_result *r)
 		"* marks a significant difference.\n", title);
 	if (all_scale_cells(r)) {
 		print_mmtests_scale(f, r, dec);
+		/* Of every block, so apart from the last one. */
+		fputs("\n# over all the blocks' cells:\n", f);
 		w = 16;
 	} else {
 		fputc('\n', f);
@@ -743,62 +805,11 @@ static void print_ratio(FILE *f, const struct compare_result *r)
 
 /* ---- summary (seed 000) ---------------------------------------------- */
 
-/*
- * The groups' columns: as wide as the longest title (11 at least, as seed
- * 000 prints them); a title past SUMMARY_TITLE_MAX columns is never cut
- * (two cut labels could not be told apart): every column is then a
- * letter, A, B, ..., named in a legend above the blocks.
- */
+/* The summary's columns: 11 wide at least, as seed 000 prints them. */
 #define SUMMARY_TITLE_MIN 11
 #define SUMMARY_TITLE_MAX 32
 
-struct summary_cols {
-	int width;
-	bool legend;
-};
-
-static struct summary_cols summary_cols(const struct compare_result *r)
-{
-	struct summary_cols c = { .width = SUMMARY_TITLE_MIN };
-	char title[TITLE_BYTES];
-
-	for (size_t g = 0; g < r->ngroups; g++) {
-		int w;
-
-		group_title(&r->groups[g], title, sizeof(title));
-		w = (int)text_columns(title);
-		if (w > SUMMARY_TITLE_MAX)
-			c.legend = true;
-		else if (w > c.width)
-			c.width = w;
-	}
-	if (c.legend)
-		c.width = SUMMARY_TITLE_MIN;
-	return c;
-}
-
-/* Group g's column title: its own, or its letter with a legend. */
-static void summary_title(const struct compare_result *r, size_t g,
-			  const struct summary_cols *c, char *buf, size_t len)
-{
-	if (c->legend)
-		snprintf(buf, len, "%c", (char)('A' + g % 26));
-	else
-		group_title(&r->groups[g], buf, len);
-}
-
-static void summary_legend(FILE *f, const struct compare_result *r,
-			   const struct summary_cols *c)
-{
-	char title[TITLE_BYTES];
-
-	for (size_t g = 0; c->legend && g < r->ngroups; g++) {
-		group_title(&r->groups[g], title, sizeof(title));
-		fprintf(f, "# %c: %s\n", (char)('A' + g % 26), title);
-	}
-}
-
-static void summary_rule(FILE *f, size_t ngroups, const struct summary_cols *c)
+static void summary_rule(FILE *f, size_t ngroups, const struct title_cols *c)
 {
 	for (size_t i = 0; i < 8 + (size_t)(c->width + 3) * ngroups; i++)
 		fputc('-', f);
@@ -833,7 +844,7 @@ static double summary_figure(const struct compare_row *row, size_t g,
 static void summary_line(FILE *f, const struct compare_result *r,
 			 const struct compare_row *row, const char *label,
 			 enum summary_figure what, int decimals,
-			 const struct summary_cols *c)
+			 const struct title_cols *c)
 {
 	fprintf(f, "%-8s", label);
 	for (size_t g = 0; g < r->ngroups; g++) {
@@ -852,7 +863,7 @@ static void summary_line(FILE *f, const struct compare_result *r,
 
 static void print_summary_block(FILE *f, const struct compare_result *r,
 				const struct compare_row *row,
-				const struct summary_cols *c)
+				const struct title_cols *c)
 {
 	char title[TITLE_BYTES];
 
@@ -862,7 +873,7 @@ static void print_summary_block(FILE *f, const struct compare_result *r,
 	put_text(f, row->path);
 	fprintf(f, "\n%-8s", "");
 	for (size_t g = 0; g < r->ngroups; g++) {
-		summary_title(r, g, c, title, sizeof(title));
+		group_column_title(r, g, c, title, sizeof(title));
 		fputs("| ", f);
 		put_padded(f, title, c->width, TEXT_LEFT);
 		fputc(' ', f);
@@ -883,7 +894,7 @@ static void print_summary_block(FILE *f, const struct compare_result *r,
 static void print_summary(FILE *f, const struct compare_result *r)
 {
 	_cleanup_strbuf_ struct strbuf centres = STRBUF_INIT;
-	struct summary_cols c = summary_cols(r);
+	struct title_cols c = title_cols(r, SUMMARY_TITLE_MIN, SUMMARY_TITLE_MAX);
 
 	compare_centres_phrase(r, &centres);
 	print_header(f, r);
@@ -891,7 +902,7 @@ static void print_summary(FILE *f, const struct compare_result *r)
 		"robust CV of %s; mde %%: see above\n", center_label(r),
 		centres.buf, r->replicates ? "the runs' values" :
 		any_side_by_rounds(r) ? "the round medians" : "the samples");
-	summary_legend(f, r, &c);
+	print_title_legend(f, r, &c);
 	for (size_t i = 0; i < r->nrows; i++)
 		print_summary_block(f, r, &r->rows[i], &c);
 }

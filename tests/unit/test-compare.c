@@ -645,6 +645,22 @@ static void test_summary_titles_never_cut(void **state)
 	assert_non_null(strstr(text, "| A           | B           \n"));
 	assert_null(strstr(text, "…"));
 	free(text);
+	/* The table and mmtests styles cut them to one text before. */
+	for (int style = STYLE_TABLE; style <= STYLE_MMTESTS; style++) {
+		text = render(&fx.r, (enum compare_style)style, FORMAT_TABLE);
+		assert_non_null(strstr(text, "# A: kernel-6.12.118-with-the-long-config-before\n"
+				       "# B: kernel-6.12.118-with-the-long-config-after\n"));
+		assert_non_null(strstr(text, "                    A                     B"));
+		assert_null(strstr(text, "…"));
+		free(text);
+	}
+	/* timens's 22 columns: one past the table's 21, not cut either. */
+	fx.groups[0].spec = host;
+	fx.groups[1].spec = ns;
+	text = render(&fx.r, STYLE_TABLE, FORMAT_TABLE);
+	assert_non_null(strstr(text, "# B: timens-a673ac6d-timens\n"));
+	assert_null(strstr(text, "…"));
+	free(text);
 	fx.groups[0].spec = base_spec;
 	fx.groups[1].spec = other_spec;
 	teardown_fixture(&fx);
