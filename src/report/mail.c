@@ -1188,7 +1188,7 @@ static bool tested(const struct compare_result *r)
 static int comparison(const struct plot_input *in, const struct mail_options *mo,
 		      struct strbuf *out, struct strbuf *err)
 {
-	_cleanup_strbuf_ struct strbuf rule = STRBUF_INIT;
+	_cleanup_strbuf_ struct strbuf rule = STRBUF_INIT, tests = STRBUF_INIT;
 	struct compare_result r;
 
 	if (plot_compare_build(in, in->groups, in->ngroups, &r, err) != 0)
@@ -1215,13 +1215,15 @@ static int comparison(const struct plot_input *in, const struct mail_options *mo
 		compare_free(&r);
 		return 0;
 	}
-	strbuf_addf(&rule, "A change counts when the %s-adjusted p (",
-		    r.opts.correction == CORRECT_HOLM ? "Holm" :
-		    r.opts.correction == CORRECT_BH ? "Benjamini-Hochberg" : "un");
-	compare_tests_phrase(&r, &rule);
-	strbuf_addf(&rule, ") is below %g and its 95 %% CI clears +-%g %% (or the "
-		    "rounds' own spread, if larger). Values: ", r.opts.alpha,
-		    r.opts.threshold_pct);
+	if (compare_tests_phrase(&r, &tests)) {
+		strbuf_addf(&rule, "A change counts when the %s-adjusted p (%s) is "
+			    "below %g and its 95 %% CI clears +-%g %% (or the rounds' "
+			    "own spread, if larger). ", r.opts.correction == CORRECT_HOLM ?
+			    "Holm" : r.opts.correction == CORRECT_BH ?
+			    "Benjamini-Hochberg" : "un", tests.buf, r.opts.alpha,
+			    r.opts.threshold_pct);
+	}
+	strbuf_adds(&rule, "Values: ");
 	compare_centres_phrase(&r, &rule);
 	strbuf_addch(&rule, '.');
 	if (compare_spread_unknown(&r))

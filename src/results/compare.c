@@ -1795,7 +1795,7 @@ bool compare_spread_unknown(const struct compare_result *r)
 }
 
 /* The tests that judged some cell (counts judged by themselves are none). */
-void compare_tests_phrase(const struct compare_result *r, struct strbuf *out)
+size_t compare_tests_phrase(const struct compare_result *r, struct strbuf *out)
 {
 	static const struct {
 		enum compare_test test;
@@ -1820,6 +1820,7 @@ void compare_tests_phrase(const struct compare_result *r, struct strbuf *out)
 	}
 	if (!n)
 		strbuf_adds(out, "no test: no cell has a spread to judge by");
+	return n;
 }
 
 static bool centre_used(const struct compare_result *r, enum compare_center k)

@@ -394,9 +394,10 @@ const char *compare_test_id(enum compare_test t);
 bool compare_test_used(const struct compare_result *r, enum compare_test t);
 /*
  * The tests r used, named, in one phrase ("Wilcoxon signed-rank on the log
- * ratios of the paired rounds"; several joined by "; ").
+ * ratios of the paired rounds"; several joined by "; "): how many, 0 when
+ * no cell was tested (the phrase then says so).
  */
-void compare_tests_phrase(const struct compare_result *r, struct strbuf *out);
+size_t compare_tests_phrase(const struct compare_result *r, struct strbuf *out);
 /*
  * What the centre shown for each side is, in a phrase: "median", "geometric
  * mean of the samples" (Student's t on the logs), "the base's median

@@ -246,6 +246,9 @@ static void test_range_of_changes_is_the_cells(void **state)
 	strbuf_reset(&out);
 	assert_int_equal(mail_summary(&in, &out, &err), 0);
 	assert_non_null(strstr(out.buf, "all 1 cell: changes +3.0 %..+3.0 %, no verdict"));
+	/* No cell tested: no rule of a test to state ("the p (no test: ...)"). */
+	assert_null(strstr(out.buf, "no test"));
+	assert_non_null(strstr(out.buf, "\nValues: median. One run against one"));
 	strbuf_release(&out);
 	strbuf_release(&err);
 	stored_run_free(&runs[0]);
