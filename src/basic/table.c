@@ -78,8 +78,8 @@ void table_add_column(struct table *t, const char *key, const char *title,
 	col->kind = kind;
 }
 
-/* The next cell, checked against its column's kind. */
-static struct table_cell *next_cell(struct table *t, enum table_kind kind)
+/* The next cell, checked against its column's kind unless any is true. */
+static struct table_cell *add_cell(struct table *t, enum table_kind kind, bool any)
 {
 	const struct table_column *col;
 	struct table_cell *cell;
@@ -87,13 +87,23 @@ static struct table_cell *next_cell(struct table *t, enum table_kind kind)
 	if (!t->ncols)
 		fatal("table: a cell before any column");
 	col = &t->cols[t->ncells % t->ncols];
-	if (col->kind != kind)
+	if (!any && col->kind != kind)
 		fatal("table: column '%s' holds another kind of cell", col->key);
 	grow_array((void **)&t->cells, &t->cells_cap, t->ncells + 1, sizeof(*t->cells));
 	cell = &t->cells[t->ncells++];
 	memset(cell, 0, sizeof(*cell));
 	cell->x = NAN;
 	return cell;
+}
+
+static struct table_cell *next_cell(struct table *t, enum table_kind kind)
+{
+	return add_cell(t, kind, false);
+}
+
+void table_add_missing(struct table *t)
+{
+	add_cell(t, TABLE_TEXT, true);
 }
 
 void table_add_text(struct table *t, const char *s)
@@ -250,7 +260,7 @@ static json_t *json_cell(const struct table *t, size_t col,
 {
 	switch (t->cols[col].kind) {
 	case TABLE_INT:
-		return json_integer((json_int_t)cell->i);
+		return cell->shown ? json_integer((json_int_t)cell->i) : json_null();
 	case TABLE_REAL:
 		return json_number(cell->x);
 	case TABLE_TEXT:

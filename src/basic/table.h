@@ -65,6 +65,12 @@ void table_add_text(struct table *t, const char *s);
 void table_add_int(struct table *t, int64_t v);
 void table_add_real(struct table *t, double x, int decimals);
 
+/*
+ * A missing cell of any kind (a figure not measured, a row that has none):
+ * shown as "-", written as null (JSON) or nothing (CSV).
+ */
+void table_add_missing(struct table *t);
+
 /* A figure shown as the text shown (e.g. "6/6"), written as x. */
 void table_add_real_shown(struct table *t, double x, const char *shown);
 /* An integer shown as the text shown (e.g. "0xb10"), written as v. */

@@ -111,6 +111,42 @@ static void test_machine_formats_full_precision(void **state)
 	table_free(t);
 }
 
+/*
+ * A row with nothing measured: every kind of cell missing, shown "-"
+ * where its column aligns, written null and empty, never 0.
+ */
+static void test_missing_cells(void **state)
+{
+	struct table *t = table_new();
+	char *json;
+	json_t *j, *row;
+
+	(void)state;
+	table_add_column(t, "label", NULL, TABLE_TEXT, NULL);
+	table_add_column(t, "n", NULL, TABLE_INT, NULL);
+	table_add_column(t, "median", NULL, TABLE_REAL, NULL);
+	table_add_text(t, "wall");
+	table_add_int(t, 20);
+	table_add_real(t, 1.5, 1);
+	table_add_text(t, "sys");
+	table_add_missing(t);
+	table_add_missing(t);
+	assert_printed(t, FORMAT_TABLE,
+		       "label   n  median\n"
+		       "wall   20     1.5\n"
+		       "sys     -       -\n");
+	assert_printed(t, FORMAT_CSV, "label,n,median\nwall,20,1.5\nsys,,\n");
+	json = printed(t, FORMAT_JSON);
+	j = json_loads(json, 0, NULL);
+	row = json_array_get(j, 1);
+	assert_true(json_is_null(json_object_get(row, "n")));
+	assert_true(json_is_null(json_object_get(row, "median")));
+	assert_int_equal(json_integer_value(json_object_get(json_array_get(j, 0), "n")), 20);
+	json_decref(j);
+	free(json);
+	table_free(t);
+}
+
 static void test_markdown_and_tap(void **state)
 {
 	struct table *t = sample();
@@ -199,6 +235,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_aligned),
 		cmocka_unit_test(test_machine_formats_full_precision),
+		cmocka_unit_test(test_missing_cells),
 		cmocka_unit_test(test_markdown_and_tap),
 		cmocka_unit_test(test_hostile_text),
 		cmocka_unit_test(test_figures),
