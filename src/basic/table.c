@@ -179,20 +179,39 @@ static const char *shown(const struct table_cell *cell)
 
 /* ---- table ---------------------------------------------------------------- */
 
-static void put_aligned(FILE *f, const struct table *t, size_t col, const char *s,
-			const size_t *width)
+/* s escaped and capped, padded with blanks to width columns. */
+static void add_padded(struct strbuf *sb, const char *s, size_t width, bool right)
 {
-	bool last = col + 1 == t->ncols;
-	bool right = t->cols[col].kind != TABLE_TEXT;
+	size_t w = text_width(s, TEXT_CELL_MAX);
 
-	if (col)
-		fputs("  ", f);
-	if (last && !right)
-		text_put(f, s, TEXT_CELL_MAX);
-	else
-		text_put_cell(f, s, TEXT_CELL_MAX, width[col], right ? TEXT_RIGHT : TEXT_LEFT);
-	if (last)
-		fputc('\n', f);
+	for (size_t k = w; right && k < width; k++)
+		strbuf_addch(sb, ' ');
+	strbuf_add_text(sb, s, TEXT_CELL_MAX);
+	for (size_t k = w; !right && k < width; k++)
+		strbuf_addch(sb, ' ');
+}
+
+/*
+ * A line of the table: the cells of row (NULL: the titles), two blanks
+ * between, none after the last, even when the last cells are empty
+ * (a column of remarks most rows leave blank).
+ */
+static void put_line(FILE *f, const struct table *t, const size_t *width, size_t row,
+		     bool titles)
+{
+	_cleanup_strbuf_ struct strbuf sb = STRBUF_INIT;
+
+	for (size_t c = 0; c < t->ncols; c++) {
+		const char *s = titles ? t->cols[c].title : shown(cell_at(t, row, c));
+
+		if (c)
+			strbuf_adds(&sb, "  ");
+		add_padded(&sb, s, width[c], t->cols[c].kind != TABLE_TEXT);
+	}
+	while (sb.len && sb.buf[sb.len - 1] == ' ')
+		sb.buf[--sb.len] = '\0';
+	fputs(sb.buf, f);
+	fputc('\n', f);
 }
 
 static void print_aligned(FILE *f, const struct table *t)
@@ -208,11 +227,9 @@ static void print_aligned(FILE *f, const struct table *t)
 				width[c] = w;
 		}
 	}
-	for (size_t c = 0; c < t->ncols; c++)
-		put_aligned(f, t, c, t->cols[c].title, width);
+	put_line(f, t, width, 0, true);
 	for (size_t r = 0; r < table_rows(t); r++)
-		for (size_t c = 0; c < t->ncols; c++)
-			put_aligned(f, t, c, shown(cell_at(t, r, c)), width);
+		put_line(f, t, width, r, false);
 	for (size_t k = 0; k < t->nnotes; k++) {
 		fputs("# ", f);
 		text_put(f, t->notes[k], TEXT_MESSAGE_MAX);

@@ -147,6 +147,25 @@ static void test_missing_cells(void **state)
 	table_free(t);
 }
 
+/* A last column of remarks most rows leave empty: no blanks after a line. */
+static void test_no_trailing_blanks(void **state)
+{
+	struct table *t = table_new();
+
+	(void)state;
+	table_add_column(t, "name", NULL, TABLE_TEXT, NULL);
+	table_add_column(t, "remark", "", TABLE_TEXT, NULL);
+	table_add_text(t, "a");
+	table_add_text(t, "");
+	table_add_text(t, "longer");
+	table_add_text(t, "(failed)");
+	assert_printed(t, FORMAT_TABLE,
+		       "name\n"
+		       "a\n"
+		       "longer  (failed)\n");
+	table_free(t);
+}
+
 static void test_markdown_and_tap(void **state)
 {
 	struct table *t = sample();
@@ -236,6 +255,7 @@ int main(void)
 		cmocka_unit_test(test_aligned),
 		cmocka_unit_test(test_machine_formats_full_precision),
 		cmocka_unit_test(test_missing_cells),
+		cmocka_unit_test(test_no_trailing_blanks),
 		cmocka_unit_test(test_markdown_and_tap),
 		cmocka_unit_test(test_hostile_text),
 		cmocka_unit_test(test_figures),
