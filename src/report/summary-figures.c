@@ -49,7 +49,8 @@ json_t *summary_to_json(const struct summary *s)
 	return o;
 }
 
-void format_median_ci(char *buf, size_t len, const struct summary *s,
+/* The median's CI, times scale, with its coverage when short of 95 %. */
+static void format_median_ci(char *buf, size_t len, const struct summary *s,
 		      double scale, int decimals)
 {
 	char lo[32], hi[32], coverage[32];

@@ -24,15 +24,9 @@
 json_t *summary_to_json(const struct summary *s);
 
 /*
- * A median's CI for a table, values times scale: "[1.234, 1.567]", or
- * "[1.234, 1.567] 75%" with its real coverage when that is short of 95 %.
- */
-void format_median_ci(char *buf, size_t len, const struct summary *s,
-		      double scale, int decimals);
-
-/*
  * A summary as a row of a table (exec's, hotplug's): the columns n, min,
- * median, [95% CI] (format_median_ci's text), mean, rCV (shown "12.3%"),
+ * median, [95% CI] ("[1.234, 1.567]", or "[1.234, 1.567] 75%" with its
+ * real coverage when that is short of 95 %), mean, rCV (shown "12.3%"),
  * max and outl, added after the row's own first columns.
  */
 void summary_table_columns(struct table *t);
