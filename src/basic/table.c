@@ -35,6 +35,8 @@ struct table {
 	char **notes;
 	size_t nnotes, notes_cap;
 	bool json_object;
+	bool no_titles;		/* table: rows only */
+	size_t indent;		/* table: blanks before each line */
 };
 
 struct table *table_new(void)
@@ -162,6 +164,16 @@ void table_set_json_object(struct table *t, bool object)
 	t->json_object = object;
 }
 
+void table_set_titles(struct table *t, bool shown)
+{
+	t->no_titles = !shown;
+}
+
+void table_set_indent(struct table *t, size_t indent)
+{
+	t->indent = indent;
+}
+
 size_t table_rows(const struct table *t)
 {
 	return t->ncols ? t->ncells / t->ncols : 0;
@@ -179,20 +191,32 @@ static const char *shown(const struct table_cell *cell)
 
 /* ---- table ---------------------------------------------------------------- */
 
-/* s escaped and capped, padded with blanks to width columns. */
-static void add_padded(struct strbuf *sb, const char *s, size_t width, bool right)
+/*
+ * The columns a cell of column col may take: a column's, or a line's for
+ * a last column of text, which no other column has to line up after (a
+ * reason, a cause: cut at 64 columns, it would lose its end).
+ */
+static size_t cell_max(const struct table *t, size_t col)
 {
-	size_t w = text_width(s, TEXT_CELL_MAX);
+	return col + 1 == t->ncols && t->cols[col].kind == TABLE_TEXT ?
+	       TEXT_LINE_MAX : TEXT_CELL_MAX;
+}
+
+/* s escaped and capped at max, padded with blanks to width columns. */
+static void add_padded(struct strbuf *sb, const char *s, size_t max, size_t width,
+		       bool right)
+{
+	size_t w = text_width(s, max);
 
 	for (size_t k = w; right && k < width; k++)
 		strbuf_addch(sb, ' ');
-	strbuf_add_text(sb, s, TEXT_CELL_MAX);
+	strbuf_add_text(sb, s, max);
 	for (size_t k = w; !right && k < width; k++)
 		strbuf_addch(sb, ' ');
 }
 
 /*
- * A line of the table: the cells of row (NULL: the titles), two blanks
+ * A line of the table: the cells of row, or the titles, two blanks
  * between, none after the last, even when the last cells are empty
  * (a column of remarks most rows leave blank).
  */
@@ -201,12 +225,14 @@ static void put_line(FILE *f, const struct table *t, const size_t *width, size_t
 {
 	_cleanup_strbuf_ struct strbuf sb = STRBUF_INIT;
 
+	for (size_t k = 0; k < t->indent; k++)
+		strbuf_addch(&sb, ' ');
 	for (size_t c = 0; c < t->ncols; c++) {
 		const char *s = titles ? t->cols[c].title : shown(cell_at(t, row, c));
 
 		if (c)
 			strbuf_adds(&sb, "  ");
-		add_padded(&sb, s, width[c], t->cols[c].kind != TABLE_TEXT);
+		add_padded(&sb, s, cell_max(t, c), width[c], t->cols[c].kind != TABLE_TEXT);
 	}
 	while (sb.len && sb.buf[sb.len - 1] == ' ')
 		sb.buf[--sb.len] = '\0';
@@ -214,20 +240,28 @@ static void put_line(FILE *f, const struct table *t, const size_t *width, size_t
 	fputc('\n', f);
 }
 
+/* The widest of column col's cells, and of its title when shown. */
+static size_t column_width(const struct table *t, size_t col)
+{
+	size_t width = t->no_titles ? 0 : text_width(t->cols[col].title, cell_max(t, col));
+
+	for (size_t r = 0; r < table_rows(t); r++) {
+		size_t w = text_width(shown(cell_at(t, r, col)), cell_max(t, col));
+
+		if (w > width)
+			width = w;
+	}
+	return width;
+}
+
 static void print_aligned(FILE *f, const struct table *t)
 {
 	size_t *width = xcalloc(t->ncols ? t->ncols : 1, sizeof(*width));
 
-	for (size_t c = 0; c < t->ncols; c++) {
-		width[c] = text_width(t->cols[c].title, TEXT_CELL_MAX);
-		for (size_t r = 0; r < table_rows(t); r++) {
-			size_t w = text_width(shown(cell_at(t, r, c)), TEXT_CELL_MAX);
-
-			if (w > width[c])
-				width[c] = w;
-		}
-	}
-	put_line(f, t, width, 0, true);
+	for (size_t c = 0; c < t->ncols; c++)
+		width[c] = column_width(t, c);
+	if (!t->no_titles)
+		put_line(f, t, width, 0, true);
 	for (size_t r = 0; r < table_rows(t); r++)
 		put_line(f, t, width, r, false);
 	for (size_t k = 0; k < t->nnotes; k++) {

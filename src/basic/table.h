@@ -6,8 +6,8 @@
  * that every format of it holds the same figures:
  *
  *   table     aligned columns for people (numbers right, text left, two
- *             blanks between, none after the last), the notes as "# ..."
- *             lines under it
+ *             blanks between, none after the last; a last column of text
+ *             as long as a line), the notes as "# ..." lines under it
  *   csv       RFC 4180, a header of the keys, figures in full precision
  *   json      an array of objects keyed by column, figures in full
  *             precision (basic/json.h), missing figures null
@@ -85,6 +85,15 @@ void table_add_note(struct table *t, const char *fmt, ...)
  * of a bare array of rows (for a table that has notes to keep).
  */
 void table_set_json_object(struct table *t, bool object);
+
+/*
+ * With table: no line of titles (shown: the default), for lines a script
+ * reads one a row, or a list under a heading of its own.
+ */
+void table_set_titles(struct table *t, bool shown);
+
+/* With table: indent blanks before each line (a table under a heading). */
+void table_set_indent(struct table *t, size_t indent);
 
 size_t table_rows(const struct table *t);
 

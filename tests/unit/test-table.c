@@ -166,6 +166,45 @@ static void test_no_trailing_blanks(void **state)
 	table_free(t);
 }
 
+/*
+ * doctor's lists: rows only, indented under a heading; a last column of
+ * text kept whole past a cell's 64 columns (it lines nothing up), a text
+ * column before it still capped.
+ */
+static void test_rows_only_indented(void **state)
+{
+	struct table *t = table_new();
+	char reason[101], name[101], *got;
+
+	(void)state;
+	memset(reason, 'r', 100);
+	reason[100] = '\0';
+	memset(name, 'n', 100);
+	name[100] = '\0';
+	table_add_column(t, "name", "a much longer title", TABLE_TEXT, NULL);
+	table_add_column(t, "ns", NULL, TABLE_REAL, NULL);
+	table_add_column(t, "reason", NULL, TABLE_TEXT, NULL);
+	table_set_titles(t, false);
+	table_set_indent(t, 2);
+	table_add_text(t, "time");
+	table_add_real(t, 2.9, 1);
+	table_add_text(t, "-");
+	table_add_text(t, "getcpu");
+	table_add_real(t, 24.31, 1);
+	table_add_text(t, "ok");
+	assert_printed(t, FORMAT_TABLE,
+		       "  time     2.9  -\n"
+		       "  getcpu  24.3  ok\n");
+	table_add_text(t, name);
+	table_add_real(t, 1, 1);
+	table_add_text(t, reason);
+	got = printed(t, FORMAT_TABLE);
+	assert_non_null(strstr(got, reason));
+	assert_null(strstr(got, name));
+	free(got);
+	table_free(t);
+}
+
 static void test_markdown_and_tap(void **state)
 {
 	struct table *t = sample();
@@ -256,6 +295,7 @@ int main(void)
 		cmocka_unit_test(test_machine_formats_full_precision),
 		cmocka_unit_test(test_missing_cells),
 		cmocka_unit_test(test_no_trailing_blanks),
+		cmocka_unit_test(test_rows_only_indented),
 		cmocka_unit_test(test_markdown_and_tap),
 		cmocka_unit_test(test_hostile_text),
 		cmocka_unit_test(test_figures),
