@@ -108,6 +108,14 @@ void table_add_missing(struct table *t)
 	add_cell(t, TABLE_TEXT, true);
 }
 
+void table_fill_missing(struct table *t)
+{
+	if (!t->ncols)
+		fatal("table: a cell before any column");
+	while (t->ncells % t->ncols)
+		table_add_missing(t);
+}
+
 void table_add_text(struct table *t, const char *s)
 {
 	struct table_cell *cell = next_cell(t, TABLE_TEXT);

@@ -71,6 +71,9 @@ void table_add_real(struct table *t, double x, int decimals);
  */
 void table_add_missing(struct table *t);
 
+/* The current row's remaining cells missing (a row that stops short). */
+void table_fill_missing(struct table *t);
+
 /* A figure shown as the text shown (e.g. "6/6"), written as x. */
 void table_add_real_shown(struct table *t, double x, const char *shown);
 /* An integer shown as the text shown (e.g. "0xb10"), written as v. */

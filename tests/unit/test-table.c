@@ -130,7 +130,10 @@ static void test_missing_cells(void **state)
 	table_add_real(t, 1.5, 1);
 	table_add_text(t, "sys");
 	table_add_missing(t);
-	table_add_missing(t);
+	table_fill_missing(t);
+	/* At the start of a row: nothing to fill, not a whole row. */
+	table_fill_missing(t);
+	assert_int_equal(table_rows(t), 2);
 	assert_printed(t, FORMAT_TABLE,
 		       "label   n  median\n"
 		       "wall   20     1.5\n"
@@ -270,6 +273,12 @@ static void test_figures(void **state)
 	figure_fixed(buf, sizeof(buf), 24.456, 2);
 	assert_string_equal(buf, "24.46");
 	figure_fixed(buf, sizeof(buf), INFINITY, 2);
+	assert_string_equal(buf, FIGURE_NONE);
+	figure_signed(buf, sizeof(buf), 0, 1);
+	assert_string_equal(buf, "+0.0");
+	figure_signed(buf, sizeof(buf), -3.5, 2);
+	assert_string_equal(buf, "-3.50");
+	figure_signed(buf, sizeof(buf), NAN, 2);
 	assert_string_equal(buf, FIGURE_NONE);
 	figure_significant(buf, sizeof(buf), 1234.6, 3);
 	assert_string_equal(buf, "1235");
