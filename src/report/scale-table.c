@@ -5,7 +5,9 @@
 #include <math.h>
 #include <string.h>
 
+#include "basic/figure.h"
 #include "basic/stats.h"
+#include "basic/table.h"
 #include "basic/text.h"
 #include "basic/util.h"
 #include "report/summary-figures.h"
@@ -88,14 +90,24 @@ static void cell_title(FILE *f, const struct scale_layout *l,
 	fputs(")\n", f);
 }
 
-/* Two columns of a median's CI, or two '-' when it would not be 95 %. */
-static void print_ci_columns(FILE *f, const struct summary *s, int decimals)
+/* Two cells of a median's CI, or two missing when it would not be 95 %. */
+static void add_ci(struct table *t, const struct summary *s, int decimals)
 {
-	if (median_ci_is_95(s))
-		fprintf(f, "%10.*f %10.*f", decimals, s->median_lo, decimals,
-			s->median_hi);
-	else
-		fprintf(f, "%10s %10s", "-", "-");
+	bool ok = median_ci_is_95(s);
+
+	table_add_real(t, ok ? s->median_lo : NAN, decimals);
+	table_add_real(t, ok ? s->median_hi : NAN, decimals);
+}
+
+/* x with its sign always, then suffix: "+12.5%". */
+static void add_signed(struct table *t, double x, int decimals, const char *suffix)
+{
+	char buf[48];
+
+	figure_signed(buf, sizeof(buf) - strlen(suffix), x, decimals);
+	if (isfinite(x))
+		strcat(buf, suffix);
+	table_add_real_shown(t, x, buf);
 }
 
 /* The summary of the n numbers of a JSON array (NaN for null). */
@@ -134,84 +146,114 @@ static void summarize_per_call(const json_t *t, const struct stored_cell *c,
 	stats_summarize(x, c->n, s);
 }
 
-static void print_threads_row(FILE *f, const struct scale_layout *l,
-			      const struct stored_run *r, size_t i,
-			      const struct summary *base)
+static void add_threads_row(struct table *t, const struct scale_layout *l,
+			    const struct stored_run *r, size_t i,
+			    const struct summary *base)
 {
 	const struct stored_cell *c = &r->cells[i];
-	const json_t *t = cpu_time_of(l, c, i);
+	const json_t *cpu = cpu_time_of(l, c, i);
 	struct summary elapsed, per_call, user, sys;
 
 	stored_cell_summarize(r, c, c->values, &elapsed);
-	fprintf(f, "%7u %10.3f ", count_at(l, i % l->ncounts), elapsed.median);
-	print_ci_columns(f, &elapsed, 3);
-	fprintf(f, " %6.2f %+7.1f%%", elapsed.robust_cv_pct,
-		base->n ? 100.0 * (elapsed.median / base->median - 1) : 0.0);
-	if (t) {
-		summarize_per_call(t, c, &per_call);
-		summarize_array(json_object_get(t, "user_s"), c->n, &user);
-		summarize_array(json_object_get(t, "sys_s"), c->n, &sys);
-		fprintf(f, " %9.1f %9.3f %9.3f", per_call.median, user.median,
-			sys.median);
+	table_add_real(t, elapsed.median, 3);
+	add_ci(t, &elapsed, 3);
+	table_add_real(t, elapsed.robust_cv_pct, 2);
+	add_signed(t, base->n ? 100.0 * (elapsed.median / base->median - 1) : 0.0, 1, "%");
+	if (cpu) {
+		summarize_per_call(cpu, c, &per_call);
+		summarize_array(json_object_get(cpu, "user_s"), c->n, &user);
+		summarize_array(json_object_get(cpu, "sys_s"), c->n, &sys);
+		table_add_real(t, per_call.median, 1);
+		table_add_real(t, user.median, 3);
+		table_add_real(t, sys.median, 3);
 	} else {
-		fprintf(f, " %9s %9s %9s", "-", "-", "-");
+		table_add_missing(t);
+		table_add_missing(t);
+		table_add_missing(t);
 	}
-	fprintf(f, " %3zu\n", c->n);
 }
 
-static void print_idle_row(FILE *f, const struct scale_layout *l,
-			   const struct stored_run *r, size_t i,
-			   const struct summary *base)
+static void add_idle_row(struct table *t, const struct scale_layout *l,
+			 const struct stored_run *r, size_t i,
+			 const struct summary *base)
 {
 	const struct stored_cell *c = &r->cells[i];
 	unsigned count = count_at(l, i % l->ncounts), first = count_at(l, 0);
 	struct summary s, core;
+	/* The extra cost over the first count, in all and per extra thread. */
+	bool extra = i % l->ncounts && base->n && count != first;
 
 	stored_cell_summarize(r, c, c->values, &s);
-	fprintf(f, "%12u %10.2f ", count, s.median);
-	print_ci_columns(f, &s, 2);
-	fprintf(f, " %6.2f", compare_cell_robust_cv_pct(c));
-	/* The extra cost over the first count, in all and per extra thread. */
-	if (i % l->ncounts && base->n && count != first)
-		fprintf(f, " %+10.2f %10.3f", s.median - base->median,
-			(s.median - base->median) / ((double)count - (double)first));
-	else
-		fprintf(f, " %10s %10s", "-", "-");
-	if (c->core_cycles) {
+	table_add_real(t, s.median, 2);
+	add_ci(t, &s, 2);
+	table_add_real(t, compare_cell_robust_cv_pct(c), 2);
+	add_signed(t, extra ? s.median - base->median : NAN, 2, "");
+	table_add_real(t, extra ? (s.median - base->median) /
+		       ((double)count - (double)first) : NAN, 3);
+	if (c->core_cycles)
 		stored_cell_summarize(r, c, c->core_cycles, &core);
-		fprintf(f, " %9.1f", core.median);
+	table_add_real(t, c->core_cycles ? core.median : NAN, 1);
+}
+
+/* A block's columns, titled as scale has always titled them. */
+static struct table *block_table(const struct scale_layout *l)
+{
+	struct table *t = table_new();
+
+	if (l->idle) {
+		table_add_column(t, "idle_threads", "idle-threads", TABLE_INT, NULL);
+		table_add_column(t, "ns_median", "ns/call", TABLE_REAL, NULL);
+		table_add_column(t, "ns_ci95_lo", "ci95-lo", TABLE_REAL, NULL);
+		table_add_column(t, "ns_ci95_hi", "ci95-hi", TABLE_REAL, NULL);
+		table_add_column(t, "robust_cv_pct", "rCV%", TABLE_REAL, NULL);
+		table_add_column(t, "delta_ns", "+ns", TABLE_REAL, NULL);
+		table_add_column(t, "ns_per_idle_thread", "ns/thread", TABLE_REAL, NULL);
+		table_add_column(t, "core", NULL, TABLE_REAL, NULL);
 	} else {
-		fprintf(f, " %9s", "-");
+		table_add_column(t, "threads", NULL, TABLE_INT, NULL);
+		table_add_column(t, "elapsed_s_median", "elapsed-s", TABLE_REAL, NULL);
+		table_add_column(t, "elapsed_s_ci95_lo", "ci95-lo", TABLE_REAL, NULL);
+		table_add_column(t, "elapsed_s_ci95_hi", "ci95-hi", TABLE_REAL, NULL);
+		table_add_column(t, "elapsed_robust_cv_pct", "rCV%", TABLE_REAL, NULL);
+		table_add_column(t, "change_pct", "change", TABLE_REAL, NULL);
+		table_add_column(t, "ns_per_call_median", "ns/call", TABLE_REAL, NULL);
+		table_add_column(t, "user_s_median", "user-s", TABLE_REAL, NULL);
+		table_add_column(t, "sys_s_median", "sys-s", TABLE_REAL, NULL);
 	}
-	fprintf(f, " %7zu\n", c->n);
+	table_add_column(t, "n", NULL, TABLE_INT, NULL);
+	return t;
 }
 
 /* The block of the cell whose counts start at stored cell first. */
 static void print_block(FILE *f, const struct scale_layout *l,
 			const struct stored_run *r, size_t first)
 {
+	struct table *t = block_table(l);
 	struct summary base = { 0 };
 
 	cell_title(f, l, &r->cells[first]);
-	if (l->idle)
-		fprintf(f, "%12s %10s %10s %10s %6s %10s %10s %9s %7s\n", "idle-threads",
-			"ns/call", "ci95-lo", "ci95-hi", "rCV%", "+ns", "ns/thread",
-			"core", "n");
-	else
-		fprintf(f, "%7s %10s %10s %10s %6s %8s %9s %9s %9s %3s\n", "threads",
-			"elapsed-s", "ci95-lo", "ci95-hi", "rCV%", "change", "ns/call",
-			"user-s", "sys-s", "n");
 	if (measured(&r->cells[first]))
 		stored_cell_summarize(r, &r->cells[first], r->cells[first].values, &base);
 	for (size_t i = first; i < first + l->ncounts; i++) {
-		if (!measured(&r->cells[i]))
-			fprintf(f, "%*u not reached: the run was interrupted\n",
-				l->idle ? 12 : 7, count_at(l, i % l->ncounts));
-		else if (l->idle)
-			print_idle_row(f, l, r, i, &base);
+		const struct stored_cell *c = &r->cells[i];
+
+		unsigned count = count_at(l, i % l->ncounts);
+
+		table_add_int(t, count);
+		if (!measured(c)) {
+			table_fill_missing(t);
+			table_add_note(t, "%u %s: not reached, the run was interrupted",
+				       count, l->idle ? "idle threads" : "threads");
+			continue;
+		}
+		if (l->idle)
+			add_idle_row(t, l, r, i, &base);
 		else
-			print_threads_row(f, l, r, i, &base);
+			add_threads_row(t, l, r, i, &base);
+		table_add_int(t, (int64_t)c->n);
 	}
+	table_print(f, t, FORMAT_TABLE);
+	table_free(t);
 }
 
 void scale_table_print(FILE *f, const struct stored_run *r)

@@ -199,9 +199,9 @@ idle_point() { # json name idle-threads path
 @test "the idle table shows the cost per idle thread" {
 	run "$CLOCKBENCH" scale --idle-threads 0,16 --api times --budget 0.05 --no-save
 	[ "$status" -eq 0 ]
-	[[ "$output" == *"idle-threads    ns/call"* ]]
+	[[ "$output" =~ idle-threads\ +ns/call ]]
 	grep -qE '^ +16 +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+ +[-+][0-9.]+ +-?[0-9.]+ +[0-9.]+ +[0-9]+$' <<<"$output"
-	[[ "$output" == *"+ns  ns/thread      core       n"* ]]
+	[[ "$output" =~ \+ns\ +ns/thread\ +core\ +n$'\n' ]]
 	grep -qE '^# warm-up: (steady|not steady) after ' <<<"$output"
 	grep -qE '^# quality: .*rounds? ran' <<<"$output"
 }

@@ -361,10 +361,17 @@ static void test_scale_report(void **state)
 	out = written(call_scale_table, &sr);
 	assert_non_null(strstr(out, "\ntimes (libc)\nthreads  elapsed-s"));
 	assert_non_null(strstr(out, "\n      2      1.010 "));
-	assert_non_null(strstr(out, "    +0.0%     750.0     0.500     0.250   3\n"));
+	assert_non_null(strstr(out, "  +0.0%    750.0   0.500  0.250  3\n"));
 	assert_non_null(strstr(out, "\n      8      2.020 "));
-	assert_non_null(strstr(out, "  +100.0%    1500.0     1.000     0.500   3\n"));
+	assert_non_null(strstr(out, "  +100.0%   1500.0   1.000  0.500  3\n"));
 	free(out);
+	/* A count an interrupted run did not reach: a row of '-', a note why. */
+	sr.cells[1].n = 0;
+	out = written(call_scale_table, &sr);
+	assert_non_null(strstr(out, "\n      8          -        -        -     -       -"));
+	assert_non_null(strstr(out, "\n# 8 threads: not reached, the run was interrupted\n"));
+	free(out);
+	sr.cells[1].n = 3;
 	/* A cell whose name does not carry its count: not a scale table. */
 	free(sr.cells[1].name);
 	sr.cells[1].name = xstrdup("times-threads-9");
