@@ -268,100 +268,123 @@ void scale_table_print(FILE *f, const struct stored_run *r)
 
 /* ---- CSV ------------------------------------------------------------ */
 
-/* "name,api,clock,path,count,": the cell's name without its count. */
-static void csv_prefix(FILE *f, const struct scale_layout *l,
-		       const struct stored_cell *c, size_t k)
+/*
+ * The CSV's columns: the cell (name without its count, api, clock,
+ * path), the count and n, then figures as the blocks show them. Its
+ * keys are scale's CSV schema; the figures are written in full.
+ */
+static struct table *csv_table(const struct scale_layout *l)
+{
+	static const char *const threads[] = {
+		"elapsed_s_median", "elapsed_s_ci95_lo", "elapsed_s_ci95_hi",
+		"elapsed_robust_cv_pct", "ns_per_call_median", "user_s_median",
+		"sys_s_median", NULL,
+	};
+	static const char *const idle[] = {
+		"ns_median", "ns_ci95_lo", "ns_ci95_hi", "ns_round_robust_cv_pct",
+		"delta_ns", "ns_per_idle_thread", NULL,
+	};
+	struct table *t = table_new();
+
+	table_add_column(t, "name", NULL, TABLE_TEXT, NULL);
+	table_add_column(t, "api", NULL, TABLE_TEXT, NULL);
+	table_add_column(t, "clock", NULL, TABLE_TEXT, NULL);
+	table_add_column(t, "path", NULL, TABLE_TEXT, NULL);
+	table_add_column(t, l->idle ? "idle_threads" : "threads", NULL, TABLE_INT, NULL);
+	table_add_column(t, "n", NULL, TABLE_INT, NULL);
+	for (const char *const *k = l->idle ? idle : threads; *k; k++)
+		table_add_column(t, *k, NULL, TABLE_REAL, NULL);
+	return t;
+}
+
+/* The cell's name without its count, its api, clock and path, the count. */
+static void add_csv_prefix(struct table *t, const struct scale_layout *l,
+			   const struct stored_cell *c, size_t k)
 {
 	_cleanup_free_ char *name = xstrdup(c->name);
 
 	name[base_length(l, c, count_at(l, k))] = '\0';
-	text_put_csv(f, name);
-	fputc(',', f);
-	text_put_csv(f, c->api);
-	fputc(',', f);
-	text_put_csv(f, c->clock);
-	fputc(',', f);
-	text_put_csv(f, c->path);
-	fprintf(f, ",%u,", count_at(l, k));
+	table_add_text(t, name);
+	table_add_text(t, c->api);
+	table_add_text(t, c->clock);
+	table_add_text(t, c->path);
+	table_add_int(t, count_at(l, k));
 }
 
-/* "lo,hi," or ",," when the CI would not be 95 %. */
-static void print_ci_csv(FILE *f, const struct summary *s, int decimals)
-{
-	if (median_ci_is_95(s))
-		fprintf(f, "%.*f,%.*f,", decimals, s->median_lo, decimals,
-			s->median_hi);
-	else
-		fputs(",,", f);
-}
-
-static void csv_threads_row(FILE *f, const struct scale_layout *l,
+static void add_csv_threads(struct table *t, const struct scale_layout *l,
 			    const struct stored_run *r, size_t i)
 {
 	const struct stored_cell *c = &r->cells[i];
-	const json_t *t = cpu_time_of(l, c, i);
+	const json_t *cpu = cpu_time_of(l, c, i);
 	struct summary elapsed, per_call, user, sys;
 
 	stored_cell_summarize(r, c, c->values, &elapsed);
-	fprintf(f, "%zu,%.6f,", c->n, elapsed.median);
-	print_ci_csv(f, &elapsed, 6);
-	fprintf(f, "%.3f,", elapsed.robust_cv_pct);
-	if (!t) {
-		fputs(",,\n", f);
+	table_add_real(t, elapsed.median, 6);
+	add_ci(t, &elapsed, 6);
+	table_add_real(t, elapsed.robust_cv_pct, 3);
+	if (!cpu) {
+		table_fill_missing(t);
 		return;
 	}
-	summarize_per_call(t, c, &per_call);
-	summarize_array(json_object_get(t, "user_s"), c->n, &user);
-	summarize_array(json_object_get(t, "sys_s"), c->n, &sys);
-	fprintf(f, "%.2f,%.6f,%.6f\n", per_call.median, user.median, sys.median);
+	summarize_per_call(cpu, c, &per_call);
+	summarize_array(json_object_get(cpu, "user_s"), c->n, &user);
+	summarize_array(json_object_get(cpu, "sys_s"), c->n, &sys);
+	table_add_real(t, per_call.median, 2);
+	table_add_real(t, user.median, 6);
+	table_add_real(t, sys.median, 6);
 }
 
-static void csv_idle_row(FILE *f, const struct scale_layout *l,
+static void add_csv_idle(struct table *t, const struct scale_layout *l,
 			 const struct stored_run *r, size_t i,
 			 const struct summary *base)
 {
 	const struct stored_cell *c = &r->cells[i];
 	unsigned count = count_at(l, i % l->ncounts), first = count_at(l, 0);
+	bool extra = i % l->ncounts && base->n && count != first;
 	struct summary s;
 
 	stored_cell_summarize(r, c, c->values, &s);
-	fprintf(f, "%zu,%.3f,", c->n, s.median);
-	print_ci_csv(f, &s, 3);
-	fprintf(f, "%.2f,", compare_cell_robust_cv_pct(c));
-	if (i % l->ncounts && base->n && count != first)
-		fprintf(f, "%.3f,%.4f\n", s.median - base->median,
-			(s.median - base->median) / ((double)count - (double)first));
-	else
-		fputs(",\n", f);
+	table_add_real(t, s.median, 3);
+	add_ci(t, &s, 3);
+	table_add_real(t, compare_cell_robust_cv_pct(c), 2);
+	table_add_real(t, extra ? s.median - base->median : NAN, 3);
+	table_add_real(t, extra ? (s.median - base->median) /
+		       ((double)count - (double)first) : NAN, 4);
+}
+
+/* The rows of the cell whose counts start at stored cell first. */
+static void add_csv_block(struct table *t, const struct scale_layout *l,
+			  const struct stored_run *r, size_t first)
+{
+	struct summary base = { 0 };
+
+	if (measured(&r->cells[first]))
+		stored_cell_summarize(r, &r->cells[first], r->cells[first].values, &base);
+	for (size_t i = first; i < first + l->ncounts; i++) {
+		const struct stored_cell *c = &r->cells[i];
+
+		add_csv_prefix(t, l, c, i % l->ncounts);
+		/* A count not reached: n 0 and no figures. */
+		table_add_int(t, measured(c) ? (int64_t)c->n : 0);
+		if (!measured(c))
+			table_fill_missing(t);
+		else if (l->idle)
+			add_csv_idle(t, l, r, i, &base);
+		else
+			add_csv_threads(t, l, r, i);
+	}
 }
 
 void scale_csv_print(FILE *f, const struct stored_run *r)
 {
 	struct scale_layout l;
+	struct table *t;
 
 	if (!layout_of(r, &l))
 		return;
-	if (l.idle)
-		fputs("name,api,clock,path,idle_threads,n,ns_median,ns_ci95_lo,"
-		      "ns_ci95_hi,ns_round_robust_cv_pct,delta_ns,ns_per_idle_thread\n", f);
-	else
-		fputs("name,api,clock,path,threads,n,elapsed_s_median,"
-		      "elapsed_s_ci95_lo,elapsed_s_ci95_hi,elapsed_robust_cv_pct,"
-		      "ns_per_call_median,user_s_median,sys_s_median\n", f);
-	for (size_t first = 0; first < r->ncells; first += l.ncounts) {
-		struct summary base = { 0 };
-
-		if (measured(&r->cells[first]))
-			stored_cell_summarize(r, &r->cells[first],
-					      r->cells[first].values, &base);
-		for (size_t i = first; i < first + l.ncounts; i++) {
-			csv_prefix(f, &l, &r->cells[i], i % l.ncounts);
-			if (!measured(&r->cells[i]))
-				fputs(l.idle ? "0,,,,,,\n" : "0,,,,,,,\n", f);
-			else if (l.idle)
-				csv_idle_row(f, &l, r, i, &base);
-			else
-				csv_threads_row(f, &l, r, i);
-		}
-	}
+	t = csv_table(&l);
+	for (size_t first = 0; first < r->ncells; first += l.ncounts)
+		add_csv_block(t, &l, r, first);
+	table_print(f, t, FORMAT_CSV);
+	table_free(t);
 }

@@ -371,6 +371,11 @@ static void test_scale_report(void **state)
 	assert_non_null(strstr(out, "\n      8          -        -        -     -       -"));
 	assert_non_null(strstr(out, "\n# 8 threads: not reached, the run was interrupted\n"));
 	free(out);
+	/* In the CSV: n 0 and every figure empty, as before the table model. */
+	call.fmt = FORMAT_CSV;
+	out = written(call_scale, &call);
+	assert_non_null(strstr(out, "\ntimes,times,,libc,8,0,,,,,,,\n"));
+	free(out);
 	sr.cells[1].n = 3;
 	/* A cell whose name does not carry its count: not a scale table. */
 	free(sr.cells[1].name);
