@@ -25,6 +25,12 @@ struct table_cell {
 	char *shown;		/* what the table shows; NULL: missing */
 	double x;		/* TABLE_REAL */
 	int64_t i;		/* TABLE_INT */
+	bool span;		/* shown across the rest of its row (table_add_span) */
+};
+
+struct table_detail {
+	size_t row;		/* printed under this row */
+	char *text;
 };
 
 struct table {
@@ -34,6 +40,8 @@ struct table {
 	size_t ncells, cells_cap;
 	char **notes;
 	size_t nnotes, notes_cap;
+	struct table_detail *details;
+	size_t ndetails, details_cap;
 	bool json_object;
 	bool no_titles;		/* table: rows only */
 	size_t indent;		/* table: blanks before each line */
@@ -56,6 +64,9 @@ void table_free(struct table *t)
 		free(t->cells[k].shown);
 	for (size_t k = 0; k < t->nnotes; k++)
 		free(t->notes[k]);
+	for (size_t k = 0; k < t->ndetails; k++)
+		free(t->details[k].text);
+	free(t->details);
 	free(t->cols);
 	free(t->cells);
 	free(t->notes);
@@ -155,6 +166,34 @@ void table_add_real_shown(struct table *t, double x, const char *shown)
 	cell->shown = isfinite(x) ? xstrdup(shown) : NULL;
 }
 
+void table_add_span(struct table *t, const char *s)
+{
+	struct table_cell *cell;
+
+	if (!t->ncols || !(t->ncells % t->ncols))
+		fatal("table: a span with no row to end");
+	cell = add_cell(t, TABLE_TEXT, true);
+	cell->shown = xstrdup(s);
+	cell->span = true;
+	table_fill_missing(t);
+}
+
+void table_add_detail(struct table *t, const char *fmt, ...)
+{
+	struct strbuf sb = STRBUF_INIT;
+	va_list ap;
+
+	if (!table_rows(t))
+		fatal("table: a detail with no row above it");
+	va_start(ap, fmt);
+	strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	grow_array((void **)&t->details, &t->details_cap, t->ndetails + 1,
+		   sizeof(*t->details));
+	t->details[t->ndetails].row = table_rows(t) - 1;
+	t->details[t->ndetails++].text = strbuf_detach(&sb);
+}
+
 void table_add_note(struct table *t, const char *fmt, ...)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -236,10 +275,15 @@ static void put_line(FILE *f, const struct table *t, const size_t *width, size_t
 	for (size_t k = 0; k < t->indent; k++)
 		strbuf_addch(&sb, ' ');
 	for (size_t c = 0; c < t->ncols; c++) {
-		const char *s = titles ? t->cols[c].title : shown(cell_at(t, row, c));
+		const struct table_cell *cell = titles ? NULL : cell_at(t, row, c);
+		const char *s = cell ? shown(cell) : t->cols[c].title;
 
 		if (c)
 			strbuf_adds(&sb, "  ");
+		if (cell && cell->span) {
+			strbuf_add_text(&sb, s, TEXT_LINE_MAX);
+			break;
+		}
 		add_padded(&sb, s, cell_max(t, c), width[c], t->cols[c].kind != TABLE_TEXT);
 	}
 	while (sb.len && sb.buf[sb.len - 1] == ' ')
@@ -248,15 +292,29 @@ static void put_line(FILE *f, const struct table *t, const size_t *width, size_t
 	fputc('\n', f);
 }
 
+/* The details of row, each a line after prefix. */
+static void put_details(FILE *f, const struct table *t, size_t row, const char *prefix)
+{
+	for (size_t k = 0; k < t->ndetails; k++) {
+		if (t->details[k].row != row)
+			continue;
+		fputs(prefix, f);
+		text_put(f, t->details[k].text, TEXT_MESSAGE_MAX);
+		fputc('\n', f);
+	}
+}
+
 /* The widest of column col's cells, and of its title when shown. */
 static size_t column_width(const struct table *t, size_t col)
 {
 	size_t width = t->no_titles ? 0 : text_width(t->cols[col].title, cell_max(t, col));
 
 	for (size_t r = 0; r < table_rows(t); r++) {
-		size_t w = text_width(shown(cell_at(t, r, col)), cell_max(t, col));
+		const struct table_cell *cell = cell_at(t, r, col);
+		size_t w = text_width(shown(cell), cell_max(t, col));
 
-		if (w > width)
+		/* A span lines nothing up: it widens no column. */
+		if (w > width && !cell->span)
 			width = w;
 	}
 	return width;
@@ -270,8 +328,10 @@ static void print_aligned(FILE *f, const struct table *t)
 		width[c] = column_width(t, c);
 	if (!t->no_titles)
 		put_line(f, t, width, 0, true);
-	for (size_t r = 0; r < table_rows(t); r++)
+	for (size_t r = 0; r < table_rows(t); r++) {
 		put_line(f, t, width, r, false);
+		put_details(f, t, r, "");
+	}
 	for (size_t k = 0; k < t->nnotes; k++) {
 		fputs("# ", f);
 		text_put(f, t->notes[k], TEXT_MESSAGE_MAX);
@@ -289,6 +349,8 @@ static void put_csv_cell(FILE *f, const struct table *t, size_t col,
 
 	if (col)
 		fputc(',', f);
+	if (cell->span)
+		return;
 	if (t->cols[col].kind == TABLE_REAL) {
 		figure_shortest(buf, sizeof(buf), cell->x);
 		fputs(buf, f);
@@ -317,6 +379,8 @@ static void print_csv(FILE *f, const struct table *t)
 static json_t *json_cell(const struct table *t, size_t col,
 			 const struct table_cell *cell)
 {
+	if (cell->span)
+		return json_null();
 	switch (t->cols[col].kind) {
 	case TABLE_INT:
 		return cell->shown ? json_integer((json_int_t)cell->i) : json_null();
@@ -409,6 +473,7 @@ static void print_tap(FILE *f, const struct table *t)
 			put_escaped(f, shown(cell_at(t, r, c)), TEXT_CELL_MAX, "#");
 		}
 		fputc('\n', f);
+		put_details(f, t, r, "# ");
 	}
 	for (size_t k = 0; k < t->nnotes; k++) {
 		fputs("# ", f);

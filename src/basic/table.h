@@ -79,6 +79,22 @@ void table_add_real_shown(struct table *t, double x, const char *shown);
 /* An integer shown as the text shown (e.g. "0xb10"), written as v. */
 void table_add_int_shown(struct table *t, int64_t v, const char *shown);
 
+/*
+ * The current row's remaining cells missing, and s said across them (why
+ * the row has no figures): in a table from the first of them on, as long
+ * as a line, widening no column; in Markdown and TAP in the first of
+ * them; not in JSON or CSV, whose cells are missing.
+ */
+void table_add_span(struct table *t, const char *s);
+
+/*
+ * A line under the last row (a histogram, what a kernel said of a
+ * check): in a table below the row, escaped; in TAP a diagnostic after
+ * its line; not in JSON, CSV or Markdown.
+ */
+void table_add_detail(struct table *t, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
 /* A line said under the table ("# ..."), in JSON under "notes". */
 void table_add_note(struct table *t, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

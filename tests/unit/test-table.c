@@ -208,6 +208,46 @@ static void test_rows_only_indented(void **state)
 	table_free(t);
 }
 
+/*
+ * bench's cell that was not measured says why across its figures, right
+ * after its name; a line under a row (a histogram, a kernel's message)
+ * is escaped like any text from outside.
+ */
+static void test_span_and_detail(void **state)
+{
+	struct table *t = table_new();
+	char *json;
+	json_t *j;
+
+	(void)state;
+	table_add_column(t, "name", NULL, TABLE_TEXT, NULL);
+	table_add_column(t, "median", NULL, TABLE_REAL, NULL);
+	table_add_column(t, "n", NULL, TABLE_INT, NULL);
+	table_add_text(t, "times");
+	table_add_span(t, "n/a: the vDSO has no times()");
+	table_add_text(t, "time");
+	table_add_real(t, 2.5, 1);
+	table_add_int(t, 20);
+	table_add_detail(t, "    said: %s", "x\033[2J");
+	assert_printed(t, FORMAT_TABLE,
+		       "name   median   n\n"
+		       "times  n/a: the vDSO has no times()\n"
+		       "time      2.5  20\n"
+		       "    said: x\\e[2J\n");
+	assert_printed(t, FORMAT_CSV, "name,median,n\ntimes,,\ntime,2.5,20\n");
+	assert_printed(t, FORMAT_TAP,
+		       "TAP version 13\n1..2\n"
+		       "ok 1 - name times, median n/a: the vDSO has no times(), n -\n"
+		       "ok 2 - name time, median 2.5, n 20\n"
+		       "#     said: x\\e[2J\n");
+	json = printed(t, FORMAT_JSON);
+	j = json_loads(json, 0, NULL);
+	assert_true(json_is_null(json_object_get(json_array_get(j, 0), "median")));
+	json_decref(j);
+	free(json);
+	table_free(t);
+}
+
 static void test_markdown_and_tap(void **state)
 {
 	struct table *t = sample();
@@ -305,6 +345,7 @@ int main(void)
 		cmocka_unit_test(test_missing_cells),
 		cmocka_unit_test(test_no_trailing_blanks),
 		cmocka_unit_test(test_rows_only_indented),
+		cmocka_unit_test(test_span_and_detail),
 		cmocka_unit_test(test_markdown_and_tap),
 		cmocka_unit_test(test_hostile_text),
 		cmocka_unit_test(test_figures),
