@@ -292,14 +292,17 @@ static void put_line(FILE *f, const struct table *t, const size_t *width, size_t
 	fputc('\n', f);
 }
 
-/* The details of row, each a line after prefix. */
-static void put_details(FILE *f, const struct table *t, size_t row, const char *prefix)
+/*
+ * The details of row, each a line after prefix, from details[*next] on:
+ * they were added in the order of their rows, so one pass through them
+ * serves the whole table.
+ */
+static void put_details(FILE *f, const struct table *t, size_t row, const char *prefix,
+			size_t *next)
 {
-	for (size_t k = 0; k < t->ndetails; k++) {
-		if (t->details[k].row != row)
-			continue;
+	for (; *next < t->ndetails && t->details[*next].row == row; ++*next) {
 		fputs(prefix, f);
-		text_put(f, t->details[k].text, TEXT_MESSAGE_MAX);
+		text_put(f, t->details[*next].text, TEXT_MESSAGE_MAX);
 		fputc('\n', f);
 	}
 }
@@ -322,7 +325,7 @@ static size_t column_width(const struct table *t, size_t col)
 
 static void print_aligned(FILE *f, const struct table *t)
 {
-	size_t *width = xcalloc(t->ncols ? t->ncols : 1, sizeof(*width));
+	size_t *width = xcalloc(t->ncols ? t->ncols : 1, sizeof(*width)), next = 0;
 
 	for (size_t c = 0; c < t->ncols; c++)
 		width[c] = column_width(t, c);
@@ -330,7 +333,7 @@ static void print_aligned(FILE *f, const struct table *t)
 		put_line(f, t, width, 0, true);
 	for (size_t r = 0; r < table_rows(t); r++) {
 		put_line(f, t, width, r, false);
-		put_details(f, t, r, "");
+		put_details(f, t, r, "", &next);
 	}
 	for (size_t k = 0; k < t->nnotes; k++) {
 		fputs("# ", f);
@@ -463,6 +466,8 @@ static void print_markdown(FILE *f, const struct table *t)
  */
 static void print_tap(FILE *f, const struct table *t)
 {
+	size_t next = 0;
+
 	fprintf(f, "TAP version 13\n1..%zu\n", table_rows(t));
 	for (size_t r = 0; r < table_rows(t); r++) {
 		fprintf(f, "ok %zu -", r + 1);
@@ -473,7 +478,7 @@ static void print_tap(FILE *f, const struct table *t)
 			put_escaped(f, shown(cell_at(t, r, c)), TEXT_CELL_MAX, "#");
 		}
 		fputc('\n', f);
-		put_details(f, t, r, "# ");
+		put_details(f, t, r, "# ", &next);
 	}
 	for (size_t k = 0; k < t->nnotes; k++) {
 		fputs("# ", f);
