@@ -42,6 +42,15 @@ idle_point() { # json name idle-threads path
 	[[ "${lines[1]}" =~ ^times\ +libc\ +runs$ ]]
 }
 
+@test "--list: a cell bench runs but threads cannot share says why, as bench's list says" {
+	vdso_exports getrandom || skip "this vDSO has no getrandom"
+	run "$CLOCKBENCH" scale --list --api getrandom --path vdso,libc
+	[ "$status" -eq 0 ]
+	[ "${#lines[@]}" -eq 2 ]
+	[[ "${lines[0]}" =~ ^getrandom\ +vdso\ +n/a:\ the\ vDSO\ getrandom\ state\ is\ per\ thread$ ]]
+	[[ "${lines[1]}" =~ ^getrandom\ +libc\ +runs$ ]]
+}
+
 @test "a small run: a table per api with a row per thread count" {
 	run "$CLOCKBENCH" scale --threads 1,2,4 --calls 200000 --repetitions 2 --no-save
 	[ "$status" -eq 0 ]
