@@ -90,15 +90,6 @@ static void cell_title(FILE *f, const struct scale_layout *l,
 	fputs(")\n", f);
 }
 
-/* Two cells of a median's CI, or two missing when it would not be 95 %. */
-static void add_ci(struct table *t, const struct summary *s, int decimals)
-{
-	bool ok = median_ci_is_95(s);
-
-	table_add_real(t, ok ? s->median_lo : NAN, decimals);
-	table_add_real(t, ok ? s->median_hi : NAN, decimals);
-}
-
 /* x with its sign always, then suffix: "+12.5%". */
 static void add_signed(struct table *t, double x, int decimals, const char *suffix)
 {
@@ -146,36 +137,50 @@ static void summarize_per_call(const json_t *t, const struct stored_cell *c,
 	stats_summarize(x, c->n, s);
 }
 
-static void add_threads_row(struct table *t, const struct scale_layout *l,
-			    const struct stored_run *r, size_t i,
-			    const struct summary *base)
+/*
+ * The figures of a count's row, which the blocks show and the CSV writes:
+ * NaN where there is none (a CI short of 95 %, the CPU times of an old
+ * run, the extra cost of the first count).
+ */
+struct row_figures {
+	double median, lo, hi, cv;
+	double change_pct, per_call, user, sys;	/* threads */
+	double delta, per_thread, core;		/* idle threads */
+};
+
+static void summary_figures(const struct summary *s, double cv, struct row_figures *f)
+{
+	bool ci = median_ci_is_95(s);
+
+	f->median = s->median;
+	f->lo = ci ? s->median_lo : NAN;
+	f->hi = ci ? s->median_hi : NAN;
+	f->cv = cv;
+}
+
+static void threads_figures(const struct scale_layout *l, const struct stored_run *r,
+			    size_t i, const struct summary *base, struct row_figures *f)
 {
 	const struct stored_cell *c = &r->cells[i];
 	const json_t *cpu = cpu_time_of(l, c, i);
 	struct summary elapsed, per_call, user, sys;
 
 	stored_cell_summarize(r, c, c->values, &elapsed);
-	table_add_real(t, elapsed.median, 3);
-	add_ci(t, &elapsed, 3);
-	table_add_real(t, elapsed.robust_cv_pct, 2);
-	add_signed(t, base->n ? 100.0 * (elapsed.median / base->median - 1) : 0.0, 1, "%");
-	if (cpu) {
-		summarize_per_call(cpu, c, &per_call);
-		summarize_array(json_object_get(cpu, "user_s"), c->n, &user);
-		summarize_array(json_object_get(cpu, "sys_s"), c->n, &sys);
-		table_add_real(t, per_call.median, 1);
-		table_add_real(t, user.median, 3);
-		table_add_real(t, sys.median, 3);
-	} else {
-		table_add_missing(t);
-		table_add_missing(t);
-		table_add_missing(t);
-	}
+	summary_figures(&elapsed, elapsed.robust_cv_pct, f);
+	f->change_pct = base->n ? 100.0 * (elapsed.median / base->median - 1) : 0.0;
+	f->per_call = f->user = f->sys = NAN;
+	if (!cpu)
+		return;
+	summarize_per_call(cpu, c, &per_call);
+	summarize_array(json_object_get(cpu, "user_s"), c->n, &user);
+	summarize_array(json_object_get(cpu, "sys_s"), c->n, &sys);
+	f->per_call = per_call.median;
+	f->user = user.median;
+	f->sys = sys.median;
 }
 
-static void add_idle_row(struct table *t, const struct scale_layout *l,
-			 const struct stored_run *r, size_t i,
-			 const struct summary *base)
+static void idle_figures(const struct scale_layout *l, const struct stored_run *r,
+			 size_t i, const struct summary *base, struct row_figures *f)
 {
 	const struct stored_cell *c = &r->cells[i];
 	unsigned count = count_at(l, i % l->ncounts), first = count_at(l, 0);
@@ -184,42 +189,62 @@ static void add_idle_row(struct table *t, const struct scale_layout *l,
 	bool extra = i % l->ncounts && base->n && count != first;
 
 	stored_cell_summarize(r, c, c->values, &s);
-	table_add_real(t, s.median, 2);
-	add_ci(t, &s, 2);
-	table_add_real(t, compare_cell_robust_cv_pct(c), 2);
-	add_signed(t, extra ? s.median - base->median : NAN, 2, "");
-	table_add_real(t, extra ? (s.median - base->median) /
-		       ((double)count - (double)first) : NAN, 3);
-	if (c->core_cycles)
+	summary_figures(&s, compare_cell_robust_cv_pct(c), f);
+	f->delta = extra ? s.median - base->median : NAN;
+	f->per_thread = extra ? f->delta / ((double)count - (double)first) : NAN;
+	f->core = NAN;
+	if (c->core_cycles) {
 		stored_cell_summarize(r, c, c->core_cycles, &core);
-	table_add_real(t, c->core_cycles ? core.median : NAN, 1);
+		f->core = core.median;
+	}
+}
+
+static void add_threads_row(struct table *t, const struct row_figures *f)
+{
+	table_add_real(t, f->median, 3);
+	table_add_real(t, f->lo, 3);
+	table_add_real(t, f->hi, 3);
+	table_add_real(t, f->cv, 2);
+	add_signed(t, f->change_pct, 1, "%");
+	table_add_real(t, f->per_call, 1);
+	table_add_real(t, f->user, 3);
+	table_add_real(t, f->sys, 3);
+}
+
+static void add_idle_row(struct table *t, const struct row_figures *f)
+{
+	table_add_real(t, f->median, 2);
+	table_add_real(t, f->lo, 2);
+	table_add_real(t, f->hi, 2);
+	table_add_real(t, f->cv, 2);
+	add_signed(t, f->delta, 2, "");
+	table_add_real(t, f->per_thread, 3);
+	table_add_real(t, f->core, 1);
 }
 
 /* A block's columns, titled as scale has always titled them. */
 static struct table *block_table(const struct scale_layout *l)
 {
+	static const char *const threads[][2] = {
+		{ "elapsed_s_median", "elapsed-s" }, { "elapsed_s_ci95_lo", "ci95-lo" },
+		{ "elapsed_s_ci95_hi", "ci95-hi" }, { "elapsed_robust_cv_pct", "rCV%" },
+		{ "change_pct", "change" }, { "ns_per_call_median", "ns/call" },
+		{ "user_s_median", "user-s" }, { "sys_s_median", "sys-s" }, { NULL, NULL },
+	};
+	static const char *const idle[][2] = {
+		{ "ns_median", "ns/call" }, { "ns_ci95_lo", "ci95-lo" },
+		{ "ns_ci95_hi", "ci95-hi" }, { "robust_cv_pct", "rCV%" },
+		{ "delta_ns", "+ns" }, { "ns_per_idle_thread", "ns/thread" },
+		{ "core", "core" }, { NULL, NULL },
+	};
 	struct table *t = table_new();
 
-	if (l->idle) {
+	if (l->idle)
 		table_add_column(t, "idle_threads", "idle-threads", TABLE_INT, NULL);
-		table_add_column(t, "ns_median", "ns/call", TABLE_REAL, NULL);
-		table_add_column(t, "ns_ci95_lo", "ci95-lo", TABLE_REAL, NULL);
-		table_add_column(t, "ns_ci95_hi", "ci95-hi", TABLE_REAL, NULL);
-		table_add_column(t, "robust_cv_pct", "rCV%", TABLE_REAL, NULL);
-		table_add_column(t, "delta_ns", "+ns", TABLE_REAL, NULL);
-		table_add_column(t, "ns_per_idle_thread", "ns/thread", TABLE_REAL, NULL);
-		table_add_column(t, "core", NULL, TABLE_REAL, NULL);
-	} else {
+	else
 		table_add_column(t, "threads", NULL, TABLE_INT, NULL);
-		table_add_column(t, "elapsed_s_median", "elapsed-s", TABLE_REAL, NULL);
-		table_add_column(t, "elapsed_s_ci95_lo", "ci95-lo", TABLE_REAL, NULL);
-		table_add_column(t, "elapsed_s_ci95_hi", "ci95-hi", TABLE_REAL, NULL);
-		table_add_column(t, "elapsed_robust_cv_pct", "rCV%", TABLE_REAL, NULL);
-		table_add_column(t, "change_pct", "change", TABLE_REAL, NULL);
-		table_add_column(t, "ns_per_call_median", "ns/call", TABLE_REAL, NULL);
-		table_add_column(t, "user_s_median", "user-s", TABLE_REAL, NULL);
-		table_add_column(t, "sys_s_median", "sys-s", TABLE_REAL, NULL);
-	}
+	for (const char *const (*k)[2] = l->idle ? idle : threads; (*k)[0]; k++)
+		table_add_column(t, (*k)[0], (*k)[1], TABLE_REAL, NULL);
 	table_add_column(t, "n", NULL, TABLE_INT, NULL);
 	return t;
 }
@@ -230,6 +255,7 @@ static void print_block(FILE *f, const struct scale_layout *l,
 {
 	struct table *t = block_table(l);
 	struct summary base = { 0 };
+	struct row_figures fig;
 
 	cell_title(f, l, &r->cells[first]);
 	if (measured(&r->cells[first]))
@@ -246,10 +272,13 @@ static void print_block(FILE *f, const struct scale_layout *l,
 				       count, l->idle ? "idle threads" : "threads");
 			continue;
 		}
-		if (l->idle)
-			add_idle_row(t, l, r, i, &base);
-		else
-			add_threads_row(t, l, r, i, &base);
+		if (l->idle) {
+			idle_figures(l, r, i, &base, &fig);
+			add_idle_row(t, &fig);
+		} else {
+			threads_figures(l, r, i, &base, &fig);
+			add_threads_row(t, &fig);
+		}
 		table_add_int(t, (int64_t)c->n);
 	}
 	table_print(f, t, FORMAT_TABLE);
@@ -311,45 +340,29 @@ static void add_csv_prefix(struct table *t, const struct scale_layout *l,
 	table_add_int(t, count_at(l, k));
 }
 
-static void add_csv_threads(struct table *t, const struct scale_layout *l,
-			    const struct stored_run *r, size_t i)
+/* The figures of a row, n of them; CSV writes each in full, whatever its decimals. */
+static void add_csv_figures(struct table *t, const double *x, size_t n)
 {
-	const struct stored_cell *c = &r->cells[i];
-	const json_t *cpu = cpu_time_of(l, c, i);
-	struct summary elapsed, per_call, user, sys;
-
-	stored_cell_summarize(r, c, c->values, &elapsed);
-	table_add_real(t, elapsed.median, 6);
-	add_ci(t, &elapsed, 6);
-	table_add_real(t, elapsed.robust_cv_pct, 3);
-	if (!cpu) {
-		table_fill_missing(t);
-		return;
-	}
-	summarize_per_call(cpu, c, &per_call);
-	summarize_array(json_object_get(cpu, "user_s"), c->n, &user);
-	summarize_array(json_object_get(cpu, "sys_s"), c->n, &sys);
-	table_add_real(t, per_call.median, 2);
-	table_add_real(t, user.median, 6);
-	table_add_real(t, sys.median, 6);
+	for (size_t k = 0; k < n; k++)
+		table_add_real(t, x[k], 6);
 }
 
-static void add_csv_idle(struct table *t, const struct scale_layout *l,
-			 const struct stored_run *r, size_t i,
-			 const struct summary *base)
+static void add_csv_row(struct table *t, const struct scale_layout *l,
+			const struct stored_run *r, size_t i, const struct summary *base)
 {
-	const struct stored_cell *c = &r->cells[i];
-	unsigned count = count_at(l, i % l->ncounts), first = count_at(l, 0);
-	bool extra = i % l->ncounts && base->n && count != first;
-	struct summary s;
+	struct row_figures f;
 
-	stored_cell_summarize(r, c, c->values, &s);
-	table_add_real(t, s.median, 3);
-	add_ci(t, &s, 3);
-	table_add_real(t, compare_cell_robust_cv_pct(c), 2);
-	table_add_real(t, extra ? s.median - base->median : NAN, 3);
-	table_add_real(t, extra ? (s.median - base->median) /
-		       ((double)count - (double)first) : NAN, 4);
+	if (l->idle) {
+		idle_figures(l, r, i, base, &f);
+		const double x[] = { f.median, f.lo, f.hi, f.cv, f.delta, f.per_thread };
+
+		add_csv_figures(t, x, ARRAY_SIZE(x));
+	} else {
+		threads_figures(l, r, i, base, &f);
+		const double x[] = { f.median, f.lo, f.hi, f.cv, f.per_call, f.user, f.sys };
+
+		add_csv_figures(t, x, ARRAY_SIZE(x));
+	}
 }
 
 /* The rows of the cell whose counts start at stored cell first. */
@@ -368,10 +381,8 @@ static void add_csv_block(struct table *t, const struct scale_layout *l,
 		table_add_int(t, measured(c) ? (int64_t)c->n : 0);
 		if (!measured(c))
 			table_fill_missing(t);
-		else if (l->idle)
-			add_csv_idle(t, l, r, i, &base);
 		else
-			add_csv_threads(t, l, r, i);
+			add_csv_row(t, l, r, i, &base);
 	}
 }
 
