@@ -6,7 +6,6 @@
 #include "basic/figure.h"
 #include "basic/stats.h"
 #include "basic/table.h"
-#include "basic/text.h"
 #include "basic/util.h"
 #include "report/output.h"
 #include "report/summary-figures.h"
