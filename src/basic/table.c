@@ -183,8 +183,9 @@ void table_add_detail(struct table *t, const char *fmt, ...)
 	struct strbuf sb = STRBUF_INIT;
 	va_list ap;
 
-	if (!table_rows(t))
-		fatal("table: a detail with no row above it");
+	/* Under a whole row: mid-row, it would land under the row before. */
+	if (!table_rows(t) || t->ncells % t->ncols)
+		fatal("table: a detail with no whole row above it");
 	va_start(ap, fmt);
 	strbuf_vaddf(&sb, fmt, ap);
 	va_end(ap);
