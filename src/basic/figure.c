@@ -13,7 +13,7 @@ void figure_fixed(char *buf, size_t len, double x, int decimals)
 		snprintf(buf, len, "%.*f", decimals, x);
 }
 
-void figure_signed(char *buf, size_t len, double x, int decimals)
+void figure_fixed_signed(char *buf, size_t len, double x, int decimals)
 {
 	if (!isfinite(x))
 		snprintf(buf, len, FIGURE_NONE);

@@ -18,7 +18,7 @@
 void figure_fixed(char *buf, size_t len, double x, int decimals);
 
 /* x with decimals decimals and its sign always ("+0.0", "-3.50"), or FIGURE_NONE. */
-void figure_signed(char *buf, size_t len, double x, int decimals);
+void figure_fixed_signed(char *buf, size_t len, double x, int decimals);
 
 /*
  * x with sig significant digits, never in exponent form for a figure a

@@ -95,7 +95,7 @@ static void add_signed(struct table *t, double x, int decimals, const char *suff
 {
 	char buf[48];
 
-	figure_signed(buf, sizeof(buf) - strlen(suffix), x, decimals);
+	figure_fixed_signed(buf, sizeof(buf) - strlen(suffix), x, decimals);
 	if (isfinite(x))
 		strcat(buf, suffix);
 	table_add_real_shown(t, x, buf);

@@ -314,11 +314,11 @@ static void test_figures(void **state)
 	assert_string_equal(buf, "24.46");
 	figure_fixed(buf, sizeof(buf), INFINITY, 2);
 	assert_string_equal(buf, FIGURE_NONE);
-	figure_signed(buf, sizeof(buf), 0, 1);
+	figure_fixed_signed(buf, sizeof(buf), 0, 1);
 	assert_string_equal(buf, "+0.0");
-	figure_signed(buf, sizeof(buf), -3.5, 2);
+	figure_fixed_signed(buf, sizeof(buf), -3.5, 2);
 	assert_string_equal(buf, "-3.50");
-	figure_signed(buf, sizeof(buf), NAN, 2);
+	figure_fixed_signed(buf, sizeof(buf), NAN, 2);
 	assert_string_equal(buf, FIGURE_NONE);
 	figure_significant(buf, sizeof(buf), 1234.6, 3);
 	assert_string_equal(buf, "1235");
