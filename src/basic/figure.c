@@ -13,6 +13,14 @@ void figure_fixed(char *buf, size_t len, double x, int decimals)
 		snprintf(buf, len, "%.*f", decimals, x);
 }
 
+void figure_fixed_signed(char *buf, size_t len, double x, int decimals)
+{
+	if (!isfinite(x))
+		snprintf(buf, len, FIGURE_NONE);
+	else
+		snprintf(buf, len, "%+.*f", decimals, x);
+}
+
 void figure_significant(char *buf, size_t len, double x, int sig)
 {
 	int magnitude;

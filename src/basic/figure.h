@@ -17,6 +17,9 @@
 /* x with decimals decimals ("12.35"), or FIGURE_NONE. */
 void figure_fixed(char *buf, size_t len, double x, int decimals);
 
+/* x with decimals decimals and its sign always ("+0.0", "-3.50"), or FIGURE_NONE. */
+void figure_fixed_signed(char *buf, size_t len, double x, int decimals);
+
 /*
  * x with sig significant digits, never in exponent form for a figure a
  * table shows (1234.6 at 3 digits is "1235", 0.0012345 is "0.00123"), or

@@ -25,6 +25,12 @@ struct table_cell {
 	char *shown;		/* what the table shows; NULL: missing */
 	double x;		/* TABLE_REAL */
 	int64_t i;		/* TABLE_INT */
+	bool span;		/* shown across the rest of its row (table_add_span) */
+};
+
+struct table_detail {
+	size_t row;		/* printed under this row */
+	char *text;
 };
 
 struct table {
@@ -34,7 +40,11 @@ struct table {
 	size_t ncells, cells_cap;
 	char **notes;
 	size_t nnotes, notes_cap;
+	struct table_detail *details;
+	size_t ndetails, details_cap;
 	bool json_object;
+	bool no_titles;		/* table: rows only */
+	size_t indent;		/* table: blanks before each line */
 };
 
 struct table *table_new(void)
@@ -54,6 +64,9 @@ void table_free(struct table *t)
 		free(t->cells[k].shown);
 	for (size_t k = 0; k < t->nnotes; k++)
 		free(t->notes[k]);
+	for (size_t k = 0; k < t->ndetails; k++)
+		free(t->details[k].text);
+	free(t->details);
 	free(t->cols);
 	free(t->cells);
 	free(t->notes);
@@ -78,8 +91,8 @@ void table_add_column(struct table *t, const char *key, const char *title,
 	col->kind = kind;
 }
 
-/* The next cell, checked against its column's kind. */
-static struct table_cell *next_cell(struct table *t, enum table_kind kind)
+/* The next cell, checked against its column's kind unless any is true. */
+static struct table_cell *add_cell(struct table *t, enum table_kind kind, bool any)
 {
 	const struct table_column *col;
 	struct table_cell *cell;
@@ -87,13 +100,31 @@ static struct table_cell *next_cell(struct table *t, enum table_kind kind)
 	if (!t->ncols)
 		fatal("table: a cell before any column");
 	col = &t->cols[t->ncells % t->ncols];
-	if (col->kind != kind)
+	if (!any && col->kind != kind)
 		fatal("table: column '%s' holds another kind of cell", col->key);
 	grow_array((void **)&t->cells, &t->cells_cap, t->ncells + 1, sizeof(*t->cells));
 	cell = &t->cells[t->ncells++];
 	memset(cell, 0, sizeof(*cell));
 	cell->x = NAN;
 	return cell;
+}
+
+static struct table_cell *next_cell(struct table *t, enum table_kind kind)
+{
+	return add_cell(t, kind, false);
+}
+
+void table_add_missing(struct table *t)
+{
+	add_cell(t, TABLE_TEXT, true);
+}
+
+void table_fill_missing(struct table *t)
+{
+	if (!t->ncols)
+		fatal("table: a cell before any column");
+	while (t->ncells % t->ncols)
+		table_add_missing(t);
 }
 
 void table_add_text(struct table *t, const char *s)
@@ -135,6 +166,35 @@ void table_add_real_shown(struct table *t, double x, const char *shown)
 	cell->shown = isfinite(x) ? xstrdup(shown) : NULL;
 }
 
+void table_add_span(struct table *t, const char *s)
+{
+	struct table_cell *cell;
+
+	if (!t->ncols || !(t->ncells % t->ncols))
+		fatal("table: a span with no row to end");
+	cell = add_cell(t, TABLE_TEXT, true);
+	cell->shown = xstrdup(s);
+	cell->span = true;
+	table_fill_missing(t);
+}
+
+void table_add_detail(struct table *t, const char *fmt, ...)
+{
+	struct strbuf sb = STRBUF_INIT;
+	va_list ap;
+
+	/* Under a whole row: mid-row, it would land under the row before. */
+	if (!table_rows(t) || t->ncells % t->ncols)
+		fatal("table: a detail with no whole row above it");
+	va_start(ap, fmt);
+	strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	grow_array((void **)&t->details, &t->details_cap, t->ndetails + 1,
+		   sizeof(*t->details));
+	t->details[t->ndetails].row = table_rows(t) - 1;
+	t->details[t->ndetails++].text = strbuf_detach(&sb);
+}
+
 void table_add_note(struct table *t, const char *fmt, ...)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -150,6 +210,16 @@ void table_add_note(struct table *t, const char *fmt, ...)
 void table_set_json_object(struct table *t, bool object)
 {
 	t->json_object = object;
+}
+
+void table_set_titles(struct table *t, bool shown)
+{
+	t->no_titles = !shown;
+}
+
+void table_set_indent(struct table *t, size_t indent)
+{
+	t->indent = indent;
 }
 
 size_t table_rows(const struct table *t)
@@ -169,40 +239,103 @@ static const char *shown(const struct table_cell *cell)
 
 /* ---- table ---------------------------------------------------------------- */
 
-static void put_aligned(FILE *f, const struct table *t, size_t col, const char *s,
-			const size_t *width)
+/*
+ * The columns a cell of column col may take: a column's, or a line's for
+ * a last column of text, which no other column has to line up after (a
+ * reason, a cause: cut at 64 columns, it would lose its end).
+ */
+static size_t cell_max(const struct table *t, size_t col)
 {
-	bool last = col + 1 == t->ncols;
-	bool right = t->cols[col].kind != TABLE_TEXT;
+	return col + 1 == t->ncols && t->cols[col].kind == TABLE_TEXT ?
+	       TEXT_LINE_MAX : TEXT_CELL_MAX;
+}
 
-	if (col)
-		fputs("  ", f);
-	if (last && !right)
-		text_put(f, s, TEXT_CELL_MAX);
-	else
-		text_put_cell(f, s, TEXT_CELL_MAX, width[col], right ? TEXT_RIGHT : TEXT_LEFT);
-	if (last)
+/* s escaped and capped at max, padded with blanks to width columns. */
+static void add_padded(struct strbuf *sb, const char *s, size_t max, size_t width,
+		       bool right)
+{
+	size_t w = text_width(s, max);
+
+	for (size_t k = w; right && k < width; k++)
+		strbuf_addch(sb, ' ');
+	strbuf_add_text(sb, s, max);
+	for (size_t k = w; !right && k < width; k++)
+		strbuf_addch(sb, ' ');
+}
+
+/*
+ * A line of the table: the cells of row, or the titles, two blanks
+ * between, none after the last, even when the last cells are empty
+ * (a column of remarks most rows leave blank).
+ */
+static void put_line(FILE *f, const struct table *t, const size_t *width, size_t row,
+		     bool titles)
+{
+	_cleanup_strbuf_ struct strbuf sb = STRBUF_INIT;
+
+	for (size_t k = 0; k < t->indent; k++)
+		strbuf_addch(&sb, ' ');
+	for (size_t c = 0; c < t->ncols; c++) {
+		const struct table_cell *cell = titles ? NULL : cell_at(t, row, c);
+		const char *s = cell ? shown(cell) : t->cols[c].title;
+
+		if (c)
+			strbuf_adds(&sb, "  ");
+		if (cell && cell->span) {
+			strbuf_add_text(&sb, s, TEXT_LINE_MAX);
+			break;
+		}
+		add_padded(&sb, s, cell_max(t, c), width[c], t->cols[c].kind != TABLE_TEXT);
+	}
+	while (sb.len && sb.buf[sb.len - 1] == ' ')
+		sb.buf[--sb.len] = '\0';
+	fputs(sb.buf, f);
+	fputc('\n', f);
+}
+
+/*
+ * The details of row, each a line after prefix, from details[*next] on:
+ * they were added in the order of their rows, so one pass through them
+ * serves the whole table.
+ */
+static void put_details(FILE *f, const struct table *t, size_t row, const char *prefix,
+			size_t *next)
+{
+	for (; *next < t->ndetails && t->details[*next].row == row; ++*next) {
+		fputs(prefix, f);
+		text_put(f, t->details[*next].text, TEXT_MESSAGE_MAX);
 		fputc('\n', f);
+	}
+}
+
+/* The widest of column col's cells, and of its title when shown. */
+static size_t column_width(const struct table *t, size_t col)
+{
+	size_t width = t->no_titles ? 0 : text_width(t->cols[col].title, cell_max(t, col));
+
+	for (size_t r = 0; r < table_rows(t); r++) {
+		const struct table_cell *cell = cell_at(t, r, col);
+		size_t w = text_width(shown(cell), cell_max(t, col));
+
+		/* A span lines nothing up: it widens no column. */
+		if (w > width && !cell->span)
+			width = w;
+	}
+	return width;
 }
 
 static void print_aligned(FILE *f, const struct table *t)
 {
-	size_t *width = xcalloc(t->ncols ? t->ncols : 1, sizeof(*width));
+	size_t *width = xcalloc(t->ncols ? t->ncols : 1, sizeof(*width)), next = 0;
 
-	for (size_t c = 0; c < t->ncols; c++) {
-		width[c] = text_width(t->cols[c].title, TEXT_CELL_MAX);
-		for (size_t r = 0; r < table_rows(t); r++) {
-			size_t w = text_width(shown(cell_at(t, r, c)), TEXT_CELL_MAX);
-
-			if (w > width[c])
-				width[c] = w;
-		}
-	}
 	for (size_t c = 0; c < t->ncols; c++)
-		put_aligned(f, t, c, t->cols[c].title, width);
-	for (size_t r = 0; r < table_rows(t); r++)
-		for (size_t c = 0; c < t->ncols; c++)
-			put_aligned(f, t, c, shown(cell_at(t, r, c)), width);
+		width[c] = column_width(t, c);
+	if (!t->no_titles)
+		put_line(f, t, width, 0, true);
+	for (size_t r = 0; r < table_rows(t); r++) {
+		put_line(f, t, width, r, false);
+		put_details(f, t, r, "", &next);
+	}
 	for (size_t k = 0; k < t->nnotes; k++) {
 		fputs("# ", f);
 		text_put(f, t->notes[k], TEXT_MESSAGE_MAX);
@@ -220,6 +353,8 @@ static void put_csv_cell(FILE *f, const struct table *t, size_t col,
 
 	if (col)
 		fputc(',', f);
+	if (cell->span)
+		return;
 	if (t->cols[col].kind == TABLE_REAL) {
 		figure_shortest(buf, sizeof(buf), cell->x);
 		fputs(buf, f);
@@ -248,9 +383,11 @@ static void print_csv(FILE *f, const struct table *t)
 static json_t *json_cell(const struct table *t, size_t col,
 			 const struct table_cell *cell)
 {
+	if (cell->span)
+		return json_null();
 	switch (t->cols[col].kind) {
 	case TABLE_INT:
-		return json_integer((json_int_t)cell->i);
+		return cell->shown ? json_integer((json_int_t)cell->i) : json_null();
 	case TABLE_REAL:
 		return json_number(cell->x);
 	case TABLE_TEXT:
@@ -330,6 +467,8 @@ static void print_markdown(FILE *f, const struct table *t)
  */
 static void print_tap(FILE *f, const struct table *t)
 {
+	size_t next = 0;
+
 	fprintf(f, "TAP version 13\n1..%zu\n", table_rows(t));
 	for (size_t r = 0; r < table_rows(t); r++) {
 		fprintf(f, "ok %zu -", r + 1);
@@ -340,6 +479,7 @@ static void print_tap(FILE *f, const struct table *t)
 			put_escaped(f, shown(cell_at(t, r, c)), TEXT_CELL_MAX, "#");
 		}
 		fputc('\n', f);
+		put_details(f, t, r, "# ", &next);
 	}
 	for (size_t k = 0; k < t->nnotes; k++) {
 		fputs("# ", f);

@@ -6,8 +6,8 @@
  * that every format of it holds the same figures:
  *
  *   table     aligned columns for people (numbers right, text left, two
- *             blanks between, none after the last), the notes as "# ..."
- *             lines under it
+ *             blanks between, none after the last; a last column of text
+ *             as long as a line), the notes as "# ..." lines under it
  *   csv       RFC 4180, a header of the keys, figures in full precision
  *   json      an array of objects keyed by column, figures in full
  *             precision (basic/json.h), missing figures null
@@ -65,10 +65,35 @@ void table_add_text(struct table *t, const char *s);
 void table_add_int(struct table *t, int64_t v);
 void table_add_real(struct table *t, double x, int decimals);
 
+/*
+ * A missing cell of any kind (a figure not measured, a row that has none):
+ * shown as "-", written as null (JSON) or nothing (CSV).
+ */
+void table_add_missing(struct table *t);
+
+/* The current row's remaining cells missing (a row that stops short). */
+void table_fill_missing(struct table *t);
+
 /* A figure shown as the text shown (e.g. "6/6"), written as x. */
 void table_add_real_shown(struct table *t, double x, const char *shown);
 /* An integer shown as the text shown (e.g. "0xb10"), written as v. */
 void table_add_int_shown(struct table *t, int64_t v, const char *shown);
+
+/*
+ * The current row's remaining cells missing, and s said across them (why
+ * the row has no figures): in a table from the first of them on, as long
+ * as a line, widening no column; in Markdown and TAP in the first of
+ * them; not in JSON or CSV, whose cells are missing.
+ */
+void table_add_span(struct table *t, const char *s);
+
+/*
+ * A line under the last row (a histogram, what a kernel said of a
+ * check): in a table below the row, escaped; in TAP a diagnostic after
+ * its line; not in JSON, CSV or Markdown.
+ */
+void table_add_detail(struct table *t, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 
 /* A line said under the table ("# ..."), in JSON under "notes". */
 void table_add_note(struct table *t, const char *fmt, ...)
@@ -79,6 +104,15 @@ void table_add_note(struct table *t, const char *fmt, ...)
  * of a bare array of rows (for a table that has notes to keep).
  */
 void table_set_json_object(struct table *t, bool object);
+
+/*
+ * With table: no line of titles (shown: the default), for lines a script
+ * reads one a row, or a list under a heading of its own.
+ */
+void table_set_titles(struct table *t, bool shown);
+
+/* With table: indent blanks before each line (a table under a heading). */
+void table_set_indent(struct table *t, size_t indent);
 
 size_t table_rows(const struct table *t);
 

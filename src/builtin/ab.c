@@ -689,7 +689,7 @@ int cmd_ab(int argc, char **argv)
 		return interleave_worker(a.o.worker[0], a.o.worker[1]);
 	catalog_build(&cat, &a.o.filter);
 	if (a.o.list) {
-		measure_print_cell_list(&cat);
+		measure_print_cell_list(&cat, NULL);
 		catalog_free(&cat);
 		free_arms(&a);
 		return 0;

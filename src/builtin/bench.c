@@ -220,7 +220,7 @@ int cmd_bench(int argc, char **argv)
 
 	catalog_build(&b.cat, &filter);
 	if (list) {
-		measure_print_cell_list(&b.cat);
+		measure_print_cell_list(&b.cat, NULL);
 		catalog_free(&b.cat);
 		return 0;
 	}

@@ -210,17 +210,6 @@ static const char *cell_unusable(const struct cell *c)
 	return NULL;
 }
 
-static void print_cell_list(const struct catalog *cat)
-{
-	for (size_t i = 0; i < cat->ncells; i++) {
-		const struct cell *c = &cat->cells[i];
-		const char *why = cell_unusable(c);
-
-		printf("%-32s %-7s %s%s%s\n", c->name, catalog_paths[c->path],
-		       why ? "n/a" : "runs", why ? ": " : "", why ? why : "");
-	}
-}
-
 /* The runnable cells into r; prints why the others are left out. */
 static int pick_cells(const struct catalog *cat, struct scale_report *r)
 {
@@ -539,7 +528,7 @@ int cmd_scale(int argc, char **argv)
 	}
 	catalog_build(&sc.cat, &sc.o.filter);
 	if (sc.o.list) {
-		print_cell_list(&sc.cat);
+		measure_print_cell_list(&sc.cat, cell_unusable);
 	} else {
 		setup_report(&sc.o, &sc.r);
 		rc = pick_cells(&sc.cat, &sc.r) ? 1 : measure_run(&m);

@@ -496,7 +496,7 @@ int cmd_timens(int argc, char **argv)
 		return 0;
 	catalog_build(&cat, &t.o.filter);
 	if (t.o.list) {
-		measure_print_cell_list(&cat);
+		measure_print_cell_list(&cat, NULL);
 		catalog_free(&cat);
 		return 0;
 	}

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "basic/strbuf.h"
+#include "basic/table.h"
 #include "basic/text.h"
 #include "basic/util.h"
 #include "probe/guard.h"
@@ -239,16 +240,40 @@ void timing_options_apply(const struct timing_options *t,
 		cfg->rounds = (unsigned)t->rounds;
 }
 
-void measure_print_cell_list(const struct catalog *cat)
+/* "runs", "n/a: why", "unsupported: why". */
+static void add_cell_state(struct table *t, const struct cell *c,
+			   const char *(*why_not)(const struct cell *))
 {
-	for (size_t i = 0; i < cat->ncells; i++) {
-		const struct cell *c = &cat->cells[i];
-		bool ok = c->status == CELL_OK;
+	_cleanup_strbuf_ struct strbuf state = STRBUF_INIT;
+	const char *why = c->status == CELL_OK && why_not ? why_not(c) : NULL;
 
-		printf("%-32s %-7s %s%s%s\n", c->name, catalog_paths[c->path],
-		       ok ? "runs" : c->status == CELL_NA ? "n/a" : "unsupported",
-		       ok ? "" : ": ", ok ? "" : c->why);
+	if (c->status != CELL_OK)
+		strbuf_addf(&state, "%s: %s", c->status == CELL_NA ? "n/a" : "unsupported",
+			    c->why);
+	else if (why)
+		strbuf_addf(&state, "n/a: %s", why);
+	else
+		strbuf_adds(&state, "runs");
+	table_add_text(t, state.buf);
+}
+
+void measure_print_cell_list(const struct catalog *cat,
+			     const char *(*why_not)(const struct cell *))
+{
+	struct table *t = table_new();
+
+	table_add_column(t, "name", NULL, TABLE_TEXT, NULL);
+	table_add_column(t, "path", NULL, TABLE_TEXT, NULL);
+	table_add_column(t, "state", NULL, TABLE_TEXT, NULL);
+	/* One line a cell, for a script as much as for a reader. */
+	table_set_titles(t, false);
+	for (size_t i = 0; i < cat->ncells; i++) {
+		table_add_text(t, cat->cells[i].name);
+		table_add_text(t, catalog_paths[cat->cells[i].path]);
+		add_cell_state(t, &cat->cells[i], why_not);
 	}
+	table_print(stdout, t, FORMAT_TABLE);
+	table_free(t);
 }
 
 void measure_print_labels(FILE *f, const struct measure *m)

@@ -128,8 +128,13 @@ void timing_options_apply(const struct timing_options *t,
 
 /* ---- small things several commands print ---------------------------------- */
 
-/* "name path runs" or "... n/a: why": the lines of --list. */
-void measure_print_cell_list(const struct catalog *cat);
+/*
+ * The lines of --list: "name  path  runs", or "n/a: why" or
+ * "unsupported: why" for a cell the catalogue cannot run, or "n/a: why"
+ * for one that why_not (may be NULL) rules out for this command.
+ */
+void measure_print_cell_list(const struct catalog *cat,
+			     const char *(*why_not)(const struct cell *));
 
 /*
  * "# saved as A, B: clockbench compare A B" (the labels of m's runs, the

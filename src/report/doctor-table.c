@@ -5,32 +5,72 @@
 #include <math.h>
 #include <string.h>
 
+#include "basic/figure.h"
 #include "basic/json.h"
+#include "basic/strbuf.h"
+#include "basic/table.h"
 #include "basic/util.h"
 
 /* ---- the table --------------------------------------------------------- */
 
-static void format_ns(char *buf, size_t len, double ns)
+/* A cost per call: "24.2 ns", written as the figure; NaN: missing. */
+static void add_ns(struct table *t, double ns)
 {
-	if (isnan(ns))
-		snprintf(buf, len, "-");
-	else
-		snprintf(buf, len, "%.1f ns", ns);
+	char buf[48];
+
+	figure_fixed(buf, sizeof(buf) - 3, ns, 1);
+	table_add_real_shown(t, ns, strcat(buf, " ns"));
 }
 
-static void print_finding_line(FILE *out, const struct doctor_report_finding *f)
+/*
+ * The findings, one line a finding (scripts read --quiet's): no titles,
+ * the cause last, with the userspace call that would do the same.
+ */
+static struct table *findings_table(void)
 {
-	char ns[32], eq[32];
+	struct table *t = table_new();
 
-	format_ns(ns, sizeof(ns), f->ns);
-	fprintf(out, "%10s  %-7s  %-30s %-11s %-9s %s", ns,
-		f->severity, f->cell->name, f->path, f->verdict, f->cause_label);
+	table_add_column(t, "ns_per_call", "cost", TABLE_REAL, NULL);
+	table_add_column(t, "severity", NULL, TABLE_TEXT, NULL);
+	table_add_column(t, "name", NULL, TABLE_TEXT, NULL);
+	table_add_column(t, "path", NULL, TABLE_TEXT, NULL);
+	table_add_column(t, "verdict", NULL, TABLE_TEXT, NULL);
+	table_add_column(t, "cause", NULL, TABLE_TEXT, NULL);
+	table_set_titles(t, false);
+	return t;
+}
+
+static void add_finding(struct table *t, const struct doctor_report_finding *f)
+{
+	_cleanup_strbuf_ struct strbuf cause = STRBUF_INIT;
+	char eq[48];
+
+	add_ns(t, f->ns);
+	table_add_text(t, f->severity);
+	table_add_text(t, f->cell->name);
+	table_add_text(t, f->path);
+	table_add_text(t, f->verdict);
+	strbuf_adds(&cause, f->cause_label);
 	if (f->equiv) {
-		format_ns(eq, sizeof(eq), f->equiv_ns);
-		fprintf(out, "; in userspace: %s %s %s", f->equiv->name,
-			catalog_paths[f->equiv->path], eq);
+		figure_fixed(eq, sizeof(eq), f->equiv_ns, 1);
+		strbuf_addf(&cause, "; in userspace: %s %s %s%s", f->equiv->name,
+			    catalog_paths[f->equiv->path], eq,
+			    isfinite(f->equiv_ns) ? " ns" : "");
 	}
-	fprintf(out, "\n");
+	table_add_text(t, cause.buf);
+}
+
+/* The findings (only the problems when only is true). */
+static void print_findings(FILE *out, const struct doctor_report *d, bool only)
+{
+	struct table *t = findings_table();
+
+	for (size_t i = 0; i < d->nfindings; i++)
+		if (!only || d->findings[i].problem)
+			add_finding(t, &d->findings[i]);
+	if (table_rows(t))
+		table_print(out, t, FORMAT_TABLE);
+	table_free(t);
 }
 
 static void print_headline(FILE *out, const struct doctor_report *d)
@@ -65,23 +105,44 @@ static void print_details(FILE *out, const struct doctor_report *d)
 	}
 }
 
+/* A list under a heading of its own: no titles, indented. */
+static struct table *listed(struct table *t)
+{
+	table_set_titles(t, false);
+	table_set_indent(t, 2);
+	return t;
+}
+
 static void print_verdicts(FILE *out, const struct doctor_report *d)
 {
-	fprintf(out, "\nverdicts:\n");
+	struct table *t = listed(table_new());
+
+	table_add_column(t, "name", NULL, TABLE_TEXT, NULL);
+	table_add_column(t, "path", NULL, TABLE_TEXT, NULL);
+	table_add_column(t, "verdict", NULL, TABLE_TEXT, NULL);
+	table_add_column(t, "cause", NULL, TABLE_TEXT, NULL);
 	for (size_t i = 0; i < d->ncells; i++) {
 		const struct doctor_report_cell *r = &d->cells[i];
+		_cleanup_strbuf_ struct strbuf why = STRBUF_INIT;
 
-		fprintf(out, "  %-32s %-7s %-11s ", r->cell->name,
-			catalog_paths[r->cell->path], r->verdict);
 		if (r->kernel)
-			fprintf(out, "%s: %s\n", r->syscalls, r->cause_label);
+			strbuf_addf(&why, "%s: %s", r->syscalls, r->cause_label);
 		else
-			fprintf(out, "%s\n", r->error[0] ? r->error : "-");
+			strbuf_adds(&why, r->error[0] ? r->error : "-");
+		table_add_text(t, r->cell->name);
+		table_add_text(t, catalog_paths[r->cell->path]);
+		table_add_text(t, r->verdict);
+		table_add_text(t, why.buf);
 	}
+	fprintf(out, "\nverdicts:\n");
+	table_print(out, t, FORMAT_TABLE);
+	table_free(t);
 }
 
 static void print_static(FILE *out, const struct doctor_report_static *s)
 {
+	struct table *t;
+
 	fprintf(out, "\nstatic binaries: ");
 	if (!s->ran) {
 		fprintf(out, "not checked: %s\n", s->skip_reason);
@@ -89,10 +150,20 @@ static void print_static(FILE *out, const struct doctor_report_static *s)
 	}
 	fprintf(out, "%s (%s, vDSO %s)\n", s->path, s->libc,
 		s->vdso ? "present" : "absent");
-	for (size_t i = 0; i < s->n; i++)
-		fprintf(out, "  %-32s %-11s %8.1f ns  %s\n", s->results[i].name,
-			s->results[i].verdict, s->results[i].ns,
-			s->results[i].syscalls);
+	t = listed(table_new());
+	table_add_column(t, "name", NULL, TABLE_TEXT, NULL);
+	table_add_column(t, "verdict", NULL, TABLE_TEXT, NULL);
+	table_add_column(t, "ns_per_call", "cost", TABLE_REAL, NULL);
+	table_add_column(t, "syscalls", NULL, TABLE_TEXT, NULL);
+	for (size_t i = 0; i < s->n; i++) {
+		table_add_text(t, s->results[i].name);
+		table_add_text(t, s->results[i].verdict);
+		add_ns(t, s->results[i].ns);
+		table_add_text(t, s->results[i].syscalls);
+	}
+	if (table_rows(t))
+		table_print(out, t, FORMAT_TABLE);
+	table_free(t);
 }
 
 static void print_facts(FILE *out, const struct doctor_report *d)
@@ -117,17 +188,13 @@ static void print_facts(FILE *out, const struct doctor_report *d)
 void doctor_table_print(FILE *out, const struct doctor_report *d)
 {
 	if (d->quiet) {
-		for (size_t i = 0; i < d->nfindings; i++) {
-			if (d->findings[i].problem)
-				print_finding_line(out, &d->findings[i]);
-		}
+		print_findings(out, d, true);
 		return;
 	}
 	print_headline(out, d);
 	if (d->nfindings) {
 		fprintf(out, "\nfindings, costliest first:\n");
-		for (size_t i = 0; i < d->nfindings; i++)
-			print_finding_line(out, &d->findings[i]);
+		print_findings(out, d, false);
 		print_details(out, d);
 	}
 	print_verdicts(out, d);

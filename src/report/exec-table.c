@@ -2,20 +2,14 @@
 #include "report/exec-table.h"
 
 #include <math.h>
-#include <string.h>
 
 #include "basic/figure.h"
 #include "basic/stats.h"
-#include "basic/text.h"
+#include "basic/table.h"
 #include "basic/util.h"
 #include "report/output.h"
 #include "report/summary-figures.h"
 #include "results/resolution.h"
-
-/* The least width of the label column: "time (ms)". */
-#define LABEL_WIDTH 9
-/* The parameter's value column. */
-#define VALUE_WIDTH 12
 
 const char *exec_table_unit(double median_s, double *scale)
 {
@@ -33,48 +27,54 @@ double exec_table_wall_median(const struct stored_run *r)
 	return s.median;
 }
 
-static void print_heading(FILE *f, const char *head, size_t width,
-			  const char *param)
+/*
+ * A table whose rows are labelled under head (with the time's unit), then
+ * the parameter's value under its name when a parameter list made the
+ * commands (param NULL: none), then a summary's figures.
+ */
+static struct table *new_table(const char *head, const char *unit, const char *param)
 {
-	fprintf(f, "%-*s", (int)width, head);
-	if (param) {
-		fputc(' ', f);
-		text_put_cell(f, param, TEXT_CELL_MAX, VALUE_WIDTH, TEXT_LEFT);
-	}
-	fprintf(f, " %6s %10s %10s  %-26s %10s %8s %10s %5s\n", "n", "min",
-		"median", "[95% CI]", "mean", "rCV", "max", "outl");
+	struct table *t = table_new();
+
+	table_add_column(t, "label", head, TABLE_TEXT, unit);
+	if (param)
+		table_add_column(t, "value", param, TABLE_TEXT, NULL);
+	summary_table_columns(t);
+	return t;
 }
 
-/* label, then the statistics of cell name of r, times scale. */
-static void print_row(FILE *f, const char *label, size_t width,
-		      const struct stored_run *r, const char *name, double scale)
+/* The figures of cell name of r, times scale; none when r has no such cell. */
+static void add_figures(struct table *t, const struct stored_run *r,
+			const char *name, double scale)
 {
 	const struct stored_cell *c = stored_run_cell(r, name);
 	struct summary s;
-	char ci[64];
 
-	text_put_cell(f, label, TEXT_CELL_MAX, width, TEXT_LEFT);
 	if (!c) {
-		fputs(" -\n", f);
+		summary_table_add(t, NULL, scale, 3);
 		return;
 	}
 	stored_cell_summarize(r, c, c->values, &s);
-	format_median_ci(ci, sizeof(ci), &s, scale, 3);
-	fprintf(f, " %6zu %10.3f %10.3f  %-26s %10.3f %7.1f%% %10.3f %5zu\n",
-		s.n, s.min * scale, s.median * scale, ci, s.mean * scale,
-		s.robust_cv_pct, s.max * scale, s.outliers);
+	summary_table_add(t, &s, scale, 3);
+}
+
+static void print_table(FILE *f, struct table *t)
+{
+	table_print(f, t, FORMAT_TABLE);
+	table_free(t);
 }
 
 void exec_table_print_command(FILE *f, const struct stored_run *r,
 			      const char *unit, double scale)
 {
 	static const char *const rows[] = { "wall", "user", "sys" };
-	char head[32];
+	struct table *t = new_table("time", unit, NULL);
 
-	snprintf(head, sizeof(head), "time (%s)", unit);
-	print_heading(f, head, LABEL_WIDTH, NULL);
-	for (size_t i = 0; i < ARRAY_SIZE(rows); i++)
-		print_row(f, rows[i], LABEL_WIDTH, r, rows[i], scale);
+	for (size_t i = 0; i < ARRAY_SIZE(rows); i++) {
+		table_add_text(t, rows[i]);
+		add_figures(t, r, rows[i], scale);
+	}
+	print_table(f, t);
 }
 
 void exec_table_print_commands(FILE *f, const struct stored_run *runs, size_t n,
@@ -82,23 +82,13 @@ void exec_table_print_commands(FILE *f, const struct stored_run *runs, size_t n,
 			       const char *const *values, const char *unit,
 			       double scale)
 {
-	size_t width = LABEL_WIDTH;
-	char head[96];
+	struct table *t = new_table("wall", unit, param);
 
 	for (size_t i = 0; i < n; i++) {
-		size_t w = text_width(labels[i], TEXT_CELL_MAX);
-
-		width = w > width ? w : width;
+		table_add_text(t, labels[i]);
+		if (param)
+			table_add_text(t, values[i]);
+		add_figures(t, &runs[i], "wall", scale);
 	}
-	snprintf(head, sizeof(head), "wall (%s)", unit);
-	print_heading(f, head, width, param);
-	for (size_t i = 0; i < n; i++) {
-		if (param) {
-			text_put_cell(f, labels[i], TEXT_CELL_MAX, width, TEXT_LEFT);
-			fputc(' ', f);
-			print_row(f, values[i], VALUE_WIDTH, &runs[i], "wall", scale);
-		} else {
-			print_row(f, labels[i], width, &runs[i], "wall", scale);
-		}
-	}
+	print_table(f, t);
 }

@@ -5,8 +5,10 @@
 #include <jansson.h>
 #include <string.h>
 
+#include "basic/figure.h"
 #include "basic/json.h"
 #include "basic/stats.h"
+#include "basic/table.h"
 #include "basic/util.h"
 #include "probe/cpu-accounting.h"
 #include "report/output.h"
@@ -29,43 +31,43 @@ bool hotplug_table_applies(const struct stored_run *r)
 	return true;
 }
 
-/* label, then the statistics of cell name of r, in ms. */
-static void print_row(FILE *f, const char *label, const struct stored_run *r,
-		      const char *name)
+/* A row: label, then the figures of cell name of r in ms (none: '-'). */
+static void add_row(struct table *t, const char *label, const struct stored_run *r,
+		    const char *name)
 {
 	const struct stored_cell *c = stored_run_cell(r, name);
 	struct summary s;
-	char ci[64];
 
-	fprintf(f, "%-15s", label);
+	table_add_text(t, label);
 	if (!c) {
-		fputs(" -\n", f);
+		summary_table_add(t, NULL, 1e3, 3);
 		return;
 	}
 	stored_cell_summarize(r, c, c->values, &s);
-	format_median_ci(ci, sizeof(ci), &s, 1e3, 3);
-	fprintf(f, " %4zu %9.3f %9.3f  %-24s %9.3f %7.1f%% %9.3f %5zu\n",
-		s.n, s.min * 1e3, s.median * 1e3, ci, s.mean * 1e3,
-		s.robust_cv_pct, s.max * 1e3, s.outliers);
+	summary_table_add(t, &s, 1e3, 3);
 }
 
 void hotplug_table_print(FILE *f, const struct stored_run *r)
 {
+	struct table *t = table_new();
 	char label[32], name[32];
 
-	fprintf(f, "%-15s %4s %9s %9s  %-24s %9s %8s %9s %5s\n", "transition (ms)",
-		"n", "min", "median", "[95% CI]", "mean", "rCV", "max", "outl");
+	table_add_column(t, "transition", NULL, TABLE_TEXT, "ms");
+	summary_table_columns(t);
 	for (size_t i = 0; i < ARRAY_SIZE(directions); i++) {
 		const char *d = directions[i];
 
-		print_row(f, d, r, d);
+		add_row(t, d, r, d);
+		/* Indented: a share of the transition above, not one of its own. */
 		snprintf(label, sizeof(label), "  %s user", d);
 		snprintf(name, sizeof(name), "%s-user", d);
-		print_row(f, label, r, name);
+		add_row(t, label, r, name);
 		snprintf(label, sizeof(label), "  %s sys", d);
 		snprintf(name, sizeof(name), "%s-sys", d);
-		print_row(f, label, r, name);
+		add_row(t, label, r, name);
 	}
+	table_print(f, t, FORMAT_TABLE);
+	table_free(t);
 }
 
 /* ---- what hotplug prints after a run ---------------------------------- */
@@ -105,29 +107,61 @@ static double mean_of(const double *x, size_t n)
 	return n ? sum / (double)n : 0;
 }
 
+/* x as "12.3%". */
+static void add_percent(struct table *t, double x)
+{
+	char buf[40];
+
+	figure_fixed(buf, sizeof(buf) - 1, x, 1);
+	table_add_real_shown(t, x, strcat(buf, "%"));
+}
+
+/* The top states of direction d, in ms, largest mean first. */
+static struct table *states_table(const struct hotplug_report *h,
+				  const struct hotplug_report_direction *d, double wall)
+{
+	struct table *t = table_new();
+
+	table_add_column(t, "state", NULL, TABLE_INT, NULL);
+	table_add_column(t, "name", NULL, TABLE_TEXT, NULL);
+	table_add_column(t, "function", NULL, TABLE_TEXT, NULL);
+	table_add_column(t, "median", NULL, TABLE_REAL, NULL);
+	table_add_column(t, "mean", NULL, TABLE_REAL, NULL);
+	table_add_column(t, "share", NULL, TABLE_REAL, NULL);
+	table_add_column(t, "failed", "", TABLE_TEXT, NULL);
+	for (size_t i = 0; i < d->nstates && i < h->top; i++) {
+		const struct hotplug_state_line *r = &d->states[i];
+
+		table_add_int(t, r->step);
+		table_add_text(t, r->name);
+		table_add_text(t, r->fn);
+		table_add_real(t, median_of(r->values, d->ncycles) * 1e3, 3);
+		table_add_real(t, r->mean_s * 1e3, 3);
+		add_percent(t, wall > 0 ? 100 * r->mean_s / wall : 0);
+		table_add_text(t, r->failed ? "(failed)" : "");
+	}
+	return t;
+}
+
 static void print_states(FILE *f, const struct hotplug_report *h,
 			 const struct hotplug_report_direction *d)
 {
 	double wall = mean_of(d->wall, d->n), traced = 0;
 	size_t shown = d->nstates < h->top ? d->nstates : h->top;
+	struct table *t = states_table(h, d, wall);
+	char traced_ms[32], wall_ms[32], share[32];
 
 	for (size_t i = 0; i < d->nstates; i++)
 		traced += d->states[i].mean_s;
 	fprintf(f, "\n%s: time per hotplug state (self time per cycle, ms; top %zu of %zu)\n",
 		d->name, shown, d->nstates);
-	fprintf(f, "%6s  %-24s %-30s %9s %9s %7s\n", "state", "name", "function",
-		"median", "mean", "share");
-	for (size_t i = 0; i < shown; i++) {
-		const struct hotplug_state_line *r = &d->states[i];
-
-		fprintf(f, "%6d  %-24s %-30s %9.3f %9.3f %6.1f%%%s\n", r->step,
-			r->name, r->fn, median_of(r->values, d->ncycles) * 1e3,
-			r->mean_s * 1e3, wall > 0 ? 100 * r->mean_s / wall : 0,
-			r->failed ? "  (failed)" : "");
-	}
-	fprintf(f, "traced: %.3f ms of %.3f ms mean wall time (%.0f%%); the rest is "
-		"the sysfs write around the hotplug steps\n", traced * 1e3,
-		wall * 1e3, wall > 0 ? 100 * traced / wall : 0);
+	table_print(f, t, FORMAT_TABLE);
+	table_free(t);
+	figure_fixed(traced_ms, sizeof(traced_ms), traced * 1e3, 3);
+	figure_fixed(wall_ms, sizeof(wall_ms), wall * 1e3, 3);
+	figure_fixed(share, sizeof(share), wall > 0 ? 100 * traced / wall : 0, 0);
+	fprintf(f, "traced: %s ms of %s ms mean wall time (%s%%); the rest is "
+		"the sysfs write around the hotplug steps\n", traced_ms, wall_ms, share);
 }
 
 void hotplug_report_print(FILE *f, const struct hotplug_report *h,

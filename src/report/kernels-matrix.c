@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "basic/strbuf.h"
+#include "basic/table.h"
 #include "basic/text.h"
 #include "basic/util.h"
 #include "results/tap.h"
@@ -117,28 +118,53 @@ static bool row_differs(const struct check_row *r,
  * A check's row; below it, what each kernel that did not pass said, unless
  * the row above said the same (*said: the last message shown per kernel).
  */
-static void print_row(FILE *f, const struct check_row *r,
-		      const struct kernels_column *cols, size_t n,
-		      size_t width, const char *said[KERNELS_MAX])
+static void add_check_row(struct table *t, const struct check_row *r,
+			  const struct kernels_column *cols, size_t n,
+			  const char *said[KERNELS_MAX])
 {
 	char cell[32];
 
-	text_put_cell(f, r->name, TEXT_UNCAPPED, width, TEXT_LEFT);
+	table_add_text(t, r->name);
 	for (size_t k = 0; k < n; k++) {
 		if (!cols[k].noutputs)
 			continue;
 		row_cell(r, k, cell, sizeof(cell));
-		fputs("  ", f);
-		text_put_cell(f, cell, TEXT_UNCAPPED, 14, TEXT_LEFT);
+		table_add_text(t, cell);
 	}
-	fputc('\n', f);
 	/* What each kernel that did not pass said: the difference explained. */
 	for (size_t k = 0; k < n; k++) {
 		if (r->message[k] && *r->message[k] &&
 		    !(said[k] && streq(said[k], r->message[k])))
-			text_line(f, "    %s: %s", cols[k].name, r->message[k]);
+			table_add_detail(t, "    %s: %s", cols[k].name, r->message[k]);
 		said[k] = r->message[k];
 	}
+}
+
+/* A table whose first column is titled first, then a column per kernel that booted. */
+static struct table *by_kernel(const char *first, const struct kernels_column *cols,
+			       size_t n, bool vdso)
+{
+	struct table *t = table_new();
+
+	table_add_column(t, first, NULL, TABLE_TEXT, NULL);
+	for (size_t k = 0; k < n; k++)
+		if (vdso ? cols[k].vdso != NULL : cols[k].noutputs != 0)
+			table_add_column(t, cols[k].name, NULL, TABLE_TEXT, NULL);
+	return t;
+}
+
+/* The checks whose results differ, each explained. */
+static void print_differing(FILE *f, const struct kernels_column *cols, size_t n,
+			    const struct kernels_checks *m)
+{
+	struct table *t = by_kernel("check", cols, n, false);
+	const char *said[KERNELS_MAX] = { NULL };
+
+	for (size_t i = 0; i < m->nrows; i++)
+		if (row_differs(&m->rows[i], cols, n))
+			add_check_row(t, &m->rows[i], cols, n, said);
+	table_print(f, t, FORMAT_TABLE);
+	table_free(t);
 }
 
 /*
@@ -151,34 +177,15 @@ size_t kernels_check_matrix_print(FILE *f, const struct kernels_column *cols,
 				  size_t n, const struct kernels_checks *m)
 {
 	const struct check_row *rows = m->rows;
-	size_t nrows = m->nrows, width = 5, differ = 0;
+	size_t nrows = m->nrows, differ = 0;
 
 	for (size_t i = 0; i < nrows; i++)
-		if (row_differs(&rows[i], cols, n)) {
-			size_t w = text_width(rows[i].name, TEXT_UNCAPPED);
-
-			differ++;
-			if (w > width)
-				width = w;
-		}
+		differ += row_differs(&rows[i], cols, n);
 	fputc('\n', f);
 	text_line(f, "# checks by kernel: %zu checks, %zu alike on every kernel and "
 		  "boot, %zu differ", nrows, nrows - differ, differ);
-	if (differ) {
-		text_put_cell(f, "check", TEXT_UNCAPPED, width, TEXT_LEFT);
-		for (size_t k = 0; k < n; k++)
-			if (cols[k].noutputs) {
-				fputs("  ", f);
-				text_put_cell(f, cols[k].name, TEXT_UNCAPPED, 14,
-					      TEXT_LEFT);
-			}
-		fputc('\n', f);
-		const char *said[KERNELS_MAX] = { NULL };
-
-		for (size_t i = 0; i < nrows; i++)
-			if (row_differs(&rows[i], cols, n))
-				print_row(f, &rows[i], cols, n, width, said);
-	}
+	if (differ)
+		print_differing(f, cols, n, m);
 	for (size_t k = 0; k < n; k++) {
 		unsigned sum[TAP_XFAIL + 1] = { 0 };
 
@@ -209,7 +216,8 @@ void kernels_vdso_matrix_print(FILE *f, const struct kernels_column *cols,
 			       size_t n)
 {
 	json_t *all = json_object(), *v;
-	size_t width = 8, differ = 0;
+	struct table *t;
+	size_t differ = 0;
 	json_int_t booted = 0;
 	const char *name;
 
@@ -229,31 +237,19 @@ void kernels_vdso_matrix_print(FILE *f, const struct kernels_column *cols,
 		json_decref(all);
 		return;
 	}
+	t = by_kernel("function", cols, n, true);
 	json_object_foreach(all, name, v) {
 		differ += json_integer_value(v) != booted;
-		if (text_width(name, TEXT_UNCAPPED) > width)
-			width = text_width(name, TEXT_UNCAPPED);
+		table_add_text(t, name);
+		for (size_t k = 0; k < n; k++)
+			if (cols[k].vdso)
+				table_add_text(t, json_integer_value(v) >> k & 1 ? "yes" : "-");
 	}
 	fputc('\n', f);
 	text_line(f, "# vDSO functions by kernel: %zu, %zu exported by every kernel, "
 		  "%zu not", json_object_size(all), json_object_size(all) - differ, differ);
-	text_put_cell(f, "function", TEXT_UNCAPPED, width, TEXT_LEFT);
-	for (size_t k = 0; k < n; k++)
-		if (cols[k].vdso) {
-			fputs("  ", f);
-			text_put_cell(f, cols[k].name, TEXT_UNCAPPED, 10, TEXT_LEFT);
-		}
-	fputc('\n', f);
-	json_object_foreach(all, name, v) {
-		text_put_cell(f, name, TEXT_UNCAPPED, width, TEXT_LEFT);
-		for (size_t k = 0; k < n; k++)
-			if (cols[k].vdso) {
-				fputs("  ", f);
-				text_put_cell(f, json_integer_value(v) >> k & 1 ? "yes" : "-",
-					      TEXT_UNCAPPED, 10, TEXT_LEFT);
-			}
-		fputc('\n', f);
-	}
+	table_print(f, t, FORMAT_TABLE);
+	table_free(t);
 	json_decref(all);
 }
 

@@ -2,18 +2,17 @@
 #include "report/run-table.h"
 
 #include <math.h>
+#include <string.h>
 
 #include "basic/stats.h"
+#include "basic/strbuf.h"
+#include "basic/table.h"
 #include "basic/text.h"
 #include "basic/util.h"
 #include "report/summary-figures.h"
 #include "report/textplot.h"
 #include "results/compare.h"
 #include "results/resolution.h"
-
-/* The widths of bench's columns, which a longer name or path widens. */
-#define NAME_WIDTH 32
-#define PATH_WIDTH 7
 
 static bool measured(const struct stored_cell *c)
 {
@@ -45,20 +44,6 @@ static const char *per_call_unit(const struct stored_run *r)
 static const char *figure_title(const char *per_call)
 {
 	return !per_call ? "median" : streq(per_call, "ns") ? "ns/call" : "instr/call";
-}
-
-static size_t column_width(const struct stored_run *r, bool path, size_t least)
-{
-	size_t w = least;
-
-	for (size_t i = 0; i < r->ncells; i++) {
-		size_t len = text_width(path ? r->cells[i].path : r->cells[i].name,
-					TEXT_CELL_MAX);
-
-		if (len > w)
-			w = len;
-	}
-	return w;
 }
 
 /* The unit of the first cell with cycles ("TSC ticks", "cycles"), or "". */
@@ -114,48 +99,93 @@ static void print_legend(FILE *f, const struct stored_run *r, const char *per_ca
 			"one of whichever holds more\n", step);
 }
 
-/* The median of one of c's metrics (cycles, core cycles), or "-". */
-static void print_metric_median(FILE *f, const struct stored_run *r,
-				const struct stored_cell *c, const double *x)
+/* The median of one of c's metrics (cycles, core cycles); missing without it. */
+static void add_metric_median(struct table *t, const struct stored_run *r,
+			      const struct stored_cell *c, const double *x)
 {
 	struct summary s;
 
 	if (!x) {
-		fprintf(f, " %9s", "-");
+		table_add_missing(t);
 		return;
 	}
 	stored_cell_summarize(r, c, x, &s);
-	fprintf(f, " %9.1f", s.median);
+	table_add_real(t, s.median, 1);
 }
 
-static void print_figures(FILE *f, const struct stored_run *r,
-			  const struct stored_cell *c)
+static void add_figures(struct table *t, const struct stored_run *r,
+			const struct stored_cell *c)
 {
 	struct summary s;
+	bool ci;
 
 	stored_cell_summarize(r, c, c->values, &s);
-	fprintf(f, "%9.2f  ", s.median);
-	if (median_ci_is_95(&s))
-		fprintf(f, "%9.2f %9.2f", ci_bound_outward(s.median_lo, 2, false),
-			ci_bound_outward(s.median_hi, 2, true));
-	else
-		fprintf(f, "%9s %9s", "-", "-");
-	fprintf(f, " %9.2f %9.2f %6.2f %9.2f", s.min, s.mean,
-		compare_cell_robust_cv_pct(c), s.p99);
-	print_metric_median(f, r, c, c->cycles);
-	print_metric_median(f, r, c, c->core_cycles);
-	fprintf(f, " %7zu%s\n", s.n, s.bimodal ? "  bimodal" : "");
+	ci = median_ci_is_95(&s);
+	table_add_real(t, s.median, 2);
+	table_add_real(t, ci ? ci_bound_outward(s.median_lo, 2, false) : NAN, 2);
+	table_add_real(t, ci ? ci_bound_outward(s.median_hi, 2, true) : NAN, 2);
+	table_add_real(t, s.min, 2);
+	table_add_real(t, s.mean, 2);
+	table_add_real(t, compare_cell_robust_cv_pct(c), 2);
+	table_add_real(t, s.p99, 2);
+	add_metric_median(t, r, c, c->cycles);
+	add_metric_median(t, r, c, c->core_cycles);
+	table_add_int(t, (int64_t)s.n);
+	table_add_text(t, s.bimodal ? "bimodal" : "");
 }
 
-/* Why a cell has no figures: "n/a: the kernel vDSO has no times()". */
-static void print_status(FILE *f, const struct stored_cell *c)
+/* Why a cell has no figures, across them: "n/a: the kernel vDSO has no times()". */
+static void add_status(struct table *t, const struct stored_cell *c)
 {
-	text_put(f, *c->status ? c->status : "not measured", TEXT_CELL_MAX);
-	if (c->reason && *c->reason) {
-		fputs(": ", f);
-		text_put(f, c->reason, TEXT_LINE_MAX);
+	_cleanup_strbuf_ struct strbuf why = STRBUF_INIT;
+
+	strbuf_adds(&why, *c->status ? c->status : "not measured");
+	if (c->reason && *c->reason)
+		strbuf_addf(&why, ": %s", c->reason);
+	table_add_span(t, why.buf);
+}
+
+/* c's histogram, a line under its row each. */
+static void add_histogram(struct table *t, const struct stored_cell *c)
+{
+	char *buf = NULL, *line, *next;
+	size_t len = 0;
+	FILE *mem = open_memstream(&buf, &len);
+
+	if (!mem)
+		fatal("out of memory");
+	textplot_histogram(mem, c->values, c->n, "    ");
+	if (fclose(mem) != 0)
+		fatal("out of memory");
+	for (line = buf; line && *line; line = next) {
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		table_add_detail(t, "%s", line);
 	}
-	fputc('\n', f);
+	free(buf);
+}
+
+static struct table *new_table(const char *per_call)
+{
+	static const char *const figures[][2] = {
+		{ "ci95_lo", "ci95-lo" }, { "ci95_hi", "ci95-hi" }, { "min", NULL },
+		{ "mean", NULL }, { "robust_cv_pct", "rCV%" }, { "p99", NULL },
+		{ "cycles", NULL }, { "core", NULL },
+	};
+	struct table *t = table_new();
+
+	table_add_column(t, "name", NULL, TABLE_TEXT, NULL);
+	table_add_column(t, "path", NULL, TABLE_TEXT, NULL);
+	if (!per_call)
+		table_add_column(t, "unit", NULL, TABLE_TEXT, NULL);
+	table_add_column(t, "median", figure_title(per_call), TABLE_REAL, NULL);
+	for (size_t k = 0; k < ARRAY_SIZE(figures); k++)
+		table_add_column(t, figures[k][0], figures[k][1], TABLE_REAL, NULL);
+	table_add_column(t, "n", NULL, TABLE_INT, NULL);
+	/* "bimodal" where it is, else nothing. */
+	table_add_column(t, "bimodal", "", TABLE_TEXT, NULL);
+	return t;
 }
 
 void run_table_print(FILE *f, const struct stored_run *r,
@@ -163,33 +193,24 @@ void run_table_print(FILE *f, const struct stored_run *r,
 {
 	const char *per_call = per_call_unit(r);
 	bool histogram = opts && opts->histogram;
-	size_t nw = column_width(r, false, NAME_WIDTH);
-	size_t pw = column_width(r, true, PATH_WIDTH);
+	struct table *t = new_table(per_call);
 
 	print_legend(f, r, per_call);
-	fprintf(f, "%-*s %-*s ", (int)nw, "name", (int)pw, "path");
-	if (!per_call)
-		fprintf(f, "%-4s ", "unit");
-	fprintf(f, "%9s  %9s %9s %9s %9s %6s %9s %9s %9s %7s\n",
-		figure_title(per_call), "ci95-lo", "ci95-hi", "min",
-		"mean", "rCV%", "p99", "cycles", "core", "n");
 	for (size_t i = 0; i < r->ncells; i++) {
 		const struct stored_cell *c = &r->cells[i];
 
-		text_put_cell(f, c->name, TEXT_CELL_MAX, nw, TEXT_LEFT);
-		fputc(' ', f);
-		text_put_cell(f, c->path, TEXT_CELL_MAX, pw, TEXT_LEFT);
-		fputc(' ', f);
+		table_add_text(t, c->name);
+		table_add_text(t, c->path);
 		if (!measured(c)) {
-			print_status(f, c);
+			add_status(t, c);
 			continue;
 		}
-		if (!per_call) {
-			text_put_cell(f, c->unit, TEXT_CELL_MAX, 4, TEXT_LEFT);
-			fputc(' ', f);
-		}
-		print_figures(f, r, c);
+		if (!per_call)
+			table_add_text(t, c->unit);
+		add_figures(t, r, c);
 		if (histogram)
-			textplot_histogram(f, c->values, c->n, "    ");
+			add_histogram(t, c);
 	}
+	table_print(f, t, FORMAT_TABLE);
+	table_free(t);
 }

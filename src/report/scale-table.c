@@ -5,7 +5,9 @@
 #include <math.h>
 #include <string.h>
 
+#include "basic/figure.h"
 #include "basic/stats.h"
+#include "basic/table.h"
 #include "basic/text.h"
 #include "basic/util.h"
 #include "report/summary-figures.h"
@@ -88,14 +90,15 @@ static void cell_title(FILE *f, const struct scale_layout *l,
 	fputs(")\n", f);
 }
 
-/* Two columns of a median's CI, or two '-' when it would not be 95 %. */
-static void print_ci_columns(FILE *f, const struct summary *s, int decimals)
+/* x with its sign always, then suffix: "+12.5%". */
+static void add_signed(struct table *t, double x, int decimals, const char *suffix)
 {
-	if (median_ci_is_95(s))
-		fprintf(f, "%10.*f %10.*f", decimals, s->median_lo, decimals,
-			s->median_hi);
-	else
-		fprintf(f, "%10s %10s", "-", "-");
+	char buf[48];
+
+	figure_fixed_signed(buf, sizeof(buf) - strlen(suffix), x, decimals);
+	if (isfinite(x))
+		strcat(buf, suffix);
+	table_add_real_shown(t, x, buf);
 }
 
 /* The summary of the n numbers of a JSON array (NaN for null). */
@@ -134,84 +137,152 @@ static void summarize_per_call(const json_t *t, const struct stored_cell *c,
 	stats_summarize(x, c->n, s);
 }
 
-static void print_threads_row(FILE *f, const struct scale_layout *l,
-			      const struct stored_run *r, size_t i,
-			      const struct summary *base)
+/*
+ * The figures of a count's row, which the blocks show and the CSV writes:
+ * NaN where there is none (a CI short of 95 %, the CPU times of an old
+ * run, the extra cost of the first count).
+ */
+struct row_figures {
+	double median, lo, hi, cv;
+	double change_pct, per_call, user, sys;	/* threads */
+	double delta, per_thread, core;		/* idle threads */
+};
+
+static void summary_figures(const struct summary *s, double cv, struct row_figures *f)
+{
+	bool ci = median_ci_is_95(s);
+
+	f->median = s->median;
+	f->lo = ci ? s->median_lo : NAN;
+	f->hi = ci ? s->median_hi : NAN;
+	f->cv = cv;
+}
+
+static void threads_figures(const struct scale_layout *l, const struct stored_run *r,
+			    size_t i, const struct summary *base, struct row_figures *f)
 {
 	const struct stored_cell *c = &r->cells[i];
-	const json_t *t = cpu_time_of(l, c, i);
+	const json_t *cpu = cpu_time_of(l, c, i);
 	struct summary elapsed, per_call, user, sys;
 
 	stored_cell_summarize(r, c, c->values, &elapsed);
-	fprintf(f, "%7u %10.3f ", count_at(l, i % l->ncounts), elapsed.median);
-	print_ci_columns(f, &elapsed, 3);
-	fprintf(f, " %6.2f %+7.1f%%", elapsed.robust_cv_pct,
-		base->n ? 100.0 * (elapsed.median / base->median - 1) : 0.0);
-	if (t) {
-		summarize_per_call(t, c, &per_call);
-		summarize_array(json_object_get(t, "user_s"), c->n, &user);
-		summarize_array(json_object_get(t, "sys_s"), c->n, &sys);
-		fprintf(f, " %9.1f %9.3f %9.3f", per_call.median, user.median,
-			sys.median);
-	} else {
-		fprintf(f, " %9s %9s %9s", "-", "-", "-");
-	}
-	fprintf(f, " %3zu\n", c->n);
+	summary_figures(&elapsed, elapsed.robust_cv_pct, f);
+	f->change_pct = base->n ? 100.0 * (elapsed.median / base->median - 1) : 0.0;
+	f->per_call = f->user = f->sys = NAN;
+	if (!cpu)
+		return;
+	summarize_per_call(cpu, c, &per_call);
+	summarize_array(json_object_get(cpu, "user_s"), c->n, &user);
+	summarize_array(json_object_get(cpu, "sys_s"), c->n, &sys);
+	f->per_call = per_call.median;
+	f->user = user.median;
+	f->sys = sys.median;
 }
 
-static void print_idle_row(FILE *f, const struct scale_layout *l,
-			   const struct stored_run *r, size_t i,
-			   const struct summary *base)
+static void idle_figures(const struct scale_layout *l, const struct stored_run *r,
+			 size_t i, const struct summary *base, struct row_figures *f)
 {
 	const struct stored_cell *c = &r->cells[i];
 	unsigned count = count_at(l, i % l->ncounts), first = count_at(l, 0);
 	struct summary s, core;
+	/* The extra cost over the first count, in all and per extra thread. */
+	bool extra = i % l->ncounts && base->n && count != first;
 
 	stored_cell_summarize(r, c, c->values, &s);
-	fprintf(f, "%12u %10.2f ", count, s.median);
-	print_ci_columns(f, &s, 2);
-	fprintf(f, " %6.2f", compare_cell_robust_cv_pct(c));
-	/* The extra cost over the first count, in all and per extra thread. */
-	if (i % l->ncounts && base->n && count != first)
-		fprintf(f, " %+10.2f %10.3f", s.median - base->median,
-			(s.median - base->median) / ((double)count - (double)first));
-	else
-		fprintf(f, " %10s %10s", "-", "-");
+	summary_figures(&s, compare_cell_robust_cv_pct(c), f);
+	f->delta = extra ? s.median - base->median : NAN;
+	f->per_thread = extra ? f->delta / ((double)count - (double)first) : NAN;
+	f->core = NAN;
 	if (c->core_cycles) {
 		stored_cell_summarize(r, c, c->core_cycles, &core);
-		fprintf(f, " %9.1f", core.median);
-	} else {
-		fprintf(f, " %9s", "-");
+		f->core = core.median;
 	}
-	fprintf(f, " %7zu\n", c->n);
+}
+
+static void add_threads_row(struct table *t, const struct row_figures *f)
+{
+	table_add_real(t, f->median, 3);
+	table_add_real(t, f->lo, 3);
+	table_add_real(t, f->hi, 3);
+	table_add_real(t, f->cv, 2);
+	add_signed(t, f->change_pct, 1, "%");
+	table_add_real(t, f->per_call, 1);
+	table_add_real(t, f->user, 3);
+	table_add_real(t, f->sys, 3);
+}
+
+static void add_idle_row(struct table *t, const struct row_figures *f)
+{
+	table_add_real(t, f->median, 2);
+	table_add_real(t, f->lo, 2);
+	table_add_real(t, f->hi, 2);
+	table_add_real(t, f->cv, 2);
+	add_signed(t, f->delta, 2, "");
+	table_add_real(t, f->per_thread, 3);
+	table_add_real(t, f->core, 1);
+}
+
+/* A block's columns, titled as scale has always titled them. */
+static struct table *block_table(const struct scale_layout *l)
+{
+	static const char *const threads[][2] = {
+		{ "elapsed_s_median", "elapsed-s" }, { "elapsed_s_ci95_lo", "ci95-lo" },
+		{ "elapsed_s_ci95_hi", "ci95-hi" }, { "elapsed_robust_cv_pct", "rCV%" },
+		{ "change_pct", "change" }, { "ns_per_call_median", "ns/call" },
+		{ "user_s_median", "user-s" }, { "sys_s_median", "sys-s" }, { NULL, NULL },
+	};
+	static const char *const idle[][2] = {
+		{ "ns_median", "ns/call" }, { "ns_ci95_lo", "ci95-lo" },
+		{ "ns_ci95_hi", "ci95-hi" }, { "robust_cv_pct", "rCV%" },
+		{ "delta_ns", "+ns" }, { "ns_per_idle_thread", "ns/thread" },
+		{ "core", "core" }, { NULL, NULL },
+	};
+	struct table *t = table_new();
+
+	if (l->idle)
+		table_add_column(t, "idle_threads", "idle-threads", TABLE_INT, NULL);
+	else
+		table_add_column(t, "threads", NULL, TABLE_INT, NULL);
+	for (const char *const (*k)[2] = l->idle ? idle : threads; (*k)[0]; k++)
+		table_add_column(t, (*k)[0], (*k)[1], TABLE_REAL, NULL);
+	table_add_column(t, "n", NULL, TABLE_INT, NULL);
+	return t;
 }
 
 /* The block of the cell whose counts start at stored cell first. */
 static void print_block(FILE *f, const struct scale_layout *l,
 			const struct stored_run *r, size_t first)
 {
+	struct table *t = block_table(l);
 	struct summary base = { 0 };
+	struct row_figures fig;
 
 	cell_title(f, l, &r->cells[first]);
-	if (l->idle)
-		fprintf(f, "%12s %10s %10s %10s %6s %10s %10s %9s %7s\n", "idle-threads",
-			"ns/call", "ci95-lo", "ci95-hi", "rCV%", "+ns", "ns/thread",
-			"core", "n");
-	else
-		fprintf(f, "%7s %10s %10s %10s %6s %8s %9s %9s %9s %3s\n", "threads",
-			"elapsed-s", "ci95-lo", "ci95-hi", "rCV%", "change", "ns/call",
-			"user-s", "sys-s", "n");
 	if (measured(&r->cells[first]))
 		stored_cell_summarize(r, &r->cells[first], r->cells[first].values, &base);
 	for (size_t i = first; i < first + l->ncounts; i++) {
-		if (!measured(&r->cells[i]))
-			fprintf(f, "%*u not reached: the run was interrupted\n",
-				l->idle ? 12 : 7, count_at(l, i % l->ncounts));
-		else if (l->idle)
-			print_idle_row(f, l, r, i, &base);
-		else
-			print_threads_row(f, l, r, i, &base);
+		const struct stored_cell *c = &r->cells[i];
+
+		unsigned count = count_at(l, i % l->ncounts);
+
+		table_add_int(t, count);
+		if (!measured(c)) {
+			table_fill_missing(t);
+			table_add_note(t, "%u %s: not reached, the run was interrupted",
+				       count, l->idle ? "idle threads" : "threads");
+			continue;
+		}
+		if (l->idle) {
+			idle_figures(l, r, i, &base, &fig);
+			add_idle_row(t, &fig);
+		} else {
+			threads_figures(l, r, i, &base, &fig);
+			add_threads_row(t, &fig);
+		}
+		table_add_int(t, (int64_t)c->n);
 	}
+	table_print(f, t, FORMAT_TABLE);
+	table_free(t);
 }
 
 void scale_table_print(FILE *f, const struct stored_run *r)
@@ -226,100 +297,105 @@ void scale_table_print(FILE *f, const struct stored_run *r)
 
 /* ---- CSV ------------------------------------------------------------ */
 
-/* "name,api,clock,path,count,": the cell's name without its count. */
-static void csv_prefix(FILE *f, const struct scale_layout *l,
-		       const struct stored_cell *c, size_t k)
+/*
+ * The CSV's columns: the cell (name without its count, api, clock,
+ * path), the count and n, then figures as the blocks show them. Its
+ * keys are scale's CSV schema; the figures are written in full.
+ */
+static struct table *csv_table(const struct scale_layout *l)
+{
+	static const char *const threads[] = {
+		"elapsed_s_median", "elapsed_s_ci95_lo", "elapsed_s_ci95_hi",
+		"elapsed_robust_cv_pct", "ns_per_call_median", "user_s_median",
+		"sys_s_median", NULL,
+	};
+	static const char *const idle[] = {
+		"ns_median", "ns_ci95_lo", "ns_ci95_hi", "ns_round_robust_cv_pct",
+		"delta_ns", "ns_per_idle_thread", NULL,
+	};
+	struct table *t = table_new();
+
+	table_add_column(t, "name", NULL, TABLE_TEXT, NULL);
+	table_add_column(t, "api", NULL, TABLE_TEXT, NULL);
+	table_add_column(t, "clock", NULL, TABLE_TEXT, NULL);
+	table_add_column(t, "path", NULL, TABLE_TEXT, NULL);
+	table_add_column(t, l->idle ? "idle_threads" : "threads", NULL, TABLE_INT, NULL);
+	table_add_column(t, "n", NULL, TABLE_INT, NULL);
+	for (const char *const *k = l->idle ? idle : threads; *k; k++)
+		table_add_column(t, *k, NULL, TABLE_REAL, NULL);
+	return t;
+}
+
+/* The cell's name without its count, its api, clock and path, the count. */
+static void add_csv_prefix(struct table *t, const struct scale_layout *l,
+			   const struct stored_cell *c, size_t k)
 {
 	_cleanup_free_ char *name = xstrdup(c->name);
 
 	name[base_length(l, c, count_at(l, k))] = '\0';
-	text_put_csv(f, name);
-	fputc(',', f);
-	text_put_csv(f, c->api);
-	fputc(',', f);
-	text_put_csv(f, c->clock);
-	fputc(',', f);
-	text_put_csv(f, c->path);
-	fprintf(f, ",%u,", count_at(l, k));
+	table_add_text(t, name);
+	table_add_text(t, c->api);
+	table_add_text(t, c->clock);
+	table_add_text(t, c->path);
+	table_add_int(t, count_at(l, k));
 }
 
-/* "lo,hi," or ",," when the CI would not be 95 %. */
-static void print_ci_csv(FILE *f, const struct summary *s, int decimals)
+/* The figures of a row, n of them; CSV writes each in full, whatever its decimals. */
+static void add_csv_figures(struct table *t, const double *x, size_t n)
 {
-	if (median_ci_is_95(s))
-		fprintf(f, "%.*f,%.*f,", decimals, s->median_lo, decimals,
-			s->median_hi);
-	else
-		fputs(",,", f);
+	for (size_t k = 0; k < n; k++)
+		table_add_real(t, x[k], 6);
 }
 
-static void csv_threads_row(FILE *f, const struct scale_layout *l,
-			    const struct stored_run *r, size_t i)
+static void add_csv_row(struct table *t, const struct scale_layout *l,
+			const struct stored_run *r, size_t i, const struct summary *base)
 {
-	const struct stored_cell *c = &r->cells[i];
-	const json_t *t = cpu_time_of(l, c, i);
-	struct summary elapsed, per_call, user, sys;
+	struct row_figures f;
 
-	stored_cell_summarize(r, c, c->values, &elapsed);
-	fprintf(f, "%zu,%.6f,", c->n, elapsed.median);
-	print_ci_csv(f, &elapsed, 6);
-	fprintf(f, "%.3f,", elapsed.robust_cv_pct);
-	if (!t) {
-		fputs(",,\n", f);
-		return;
+	if (l->idle) {
+		idle_figures(l, r, i, base, &f);
+		const double x[] = { f.median, f.lo, f.hi, f.cv, f.delta, f.per_thread };
+
+		add_csv_figures(t, x, ARRAY_SIZE(x));
+	} else {
+		threads_figures(l, r, i, base, &f);
+		const double x[] = { f.median, f.lo, f.hi, f.cv, f.per_call, f.user, f.sys };
+
+		add_csv_figures(t, x, ARRAY_SIZE(x));
 	}
-	summarize_per_call(t, c, &per_call);
-	summarize_array(json_object_get(t, "user_s"), c->n, &user);
-	summarize_array(json_object_get(t, "sys_s"), c->n, &sys);
-	fprintf(f, "%.2f,%.6f,%.6f\n", per_call.median, user.median, sys.median);
 }
 
-static void csv_idle_row(FILE *f, const struct scale_layout *l,
-			 const struct stored_run *r, size_t i,
-			 const struct summary *base)
+/* The rows of the cell whose counts start at stored cell first. */
+static void add_csv_block(struct table *t, const struct scale_layout *l,
+			  const struct stored_run *r, size_t first)
 {
-	const struct stored_cell *c = &r->cells[i];
-	unsigned count = count_at(l, i % l->ncounts), first = count_at(l, 0);
-	struct summary s;
+	struct summary base = { 0 };
 
-	stored_cell_summarize(r, c, c->values, &s);
-	fprintf(f, "%zu,%.3f,", c->n, s.median);
-	print_ci_csv(f, &s, 3);
-	fprintf(f, "%.2f,", compare_cell_robust_cv_pct(c));
-	if (i % l->ncounts && base->n && count != first)
-		fprintf(f, "%.3f,%.4f\n", s.median - base->median,
-			(s.median - base->median) / ((double)count - (double)first));
-	else
-		fputs(",\n", f);
+	if (measured(&r->cells[first]))
+		stored_cell_summarize(r, &r->cells[first], r->cells[first].values, &base);
+	for (size_t i = first; i < first + l->ncounts; i++) {
+		const struct stored_cell *c = &r->cells[i];
+
+		add_csv_prefix(t, l, c, i % l->ncounts);
+		/* A count not reached: n 0 and no figures. */
+		table_add_int(t, measured(c) ? (int64_t)c->n : 0);
+		if (!measured(c))
+			table_fill_missing(t);
+		else
+			add_csv_row(t, l, r, i, &base);
+	}
 }
 
 void scale_csv_print(FILE *f, const struct stored_run *r)
 {
 	struct scale_layout l;
+	struct table *t;
 
 	if (!layout_of(r, &l))
 		return;
-	if (l.idle)
-		fputs("name,api,clock,path,idle_threads,n,ns_median,ns_ci95_lo,"
-		      "ns_ci95_hi,ns_round_robust_cv_pct,delta_ns,ns_per_idle_thread\n", f);
-	else
-		fputs("name,api,clock,path,threads,n,elapsed_s_median,"
-		      "elapsed_s_ci95_lo,elapsed_s_ci95_hi,elapsed_robust_cv_pct,"
-		      "ns_per_call_median,user_s_median,sys_s_median\n", f);
-	for (size_t first = 0; first < r->ncells; first += l.ncounts) {
-		struct summary base = { 0 };
-
-		if (measured(&r->cells[first]))
-			stored_cell_summarize(r, &r->cells[first],
-					      r->cells[first].values, &base);
-		for (size_t i = first; i < first + l.ncounts; i++) {
-			csv_prefix(f, &l, &r->cells[i], i % l.ncounts);
-			if (!measured(&r->cells[i]))
-				fputs(l.idle ? "0,,,,,,\n" : "0,,,,,,,\n", f);
-			else if (l.idle)
-				csv_idle_row(f, &l, r, i, &base);
-			else
-				csv_threads_row(f, &l, r, i);
-		}
-	}
+	t = csv_table(&l);
+	for (size_t first = 0; first < r->ncells; first += l.ncounts)
+		add_csv_block(t, &l, r, first);
+	table_print(f, t, FORMAT_CSV);
+	table_free(t);
 }

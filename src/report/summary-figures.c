@@ -3,8 +3,11 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
+#include "basic/figure.h"
 #include "basic/json.h"
+#include "basic/util.h"
 
 double ci_bound_outward(double x, int decimals, bool up)
 {
@@ -46,13 +49,64 @@ json_t *summary_to_json(const struct summary *s)
 	return o;
 }
 
-void format_median_ci(char *buf, size_t len, const struct summary *s,
+/* The median's CI, times scale, with its coverage when short of 95 %. */
+static void format_median_ci(char *buf, size_t len, const struct summary *s,
 		      double scale, int decimals)
 {
-	int w = snprintf(buf, len, "[%.*f, %.*f]", decimals, s->median_lo * scale,
-			 decimals, s->median_hi * scale);
+	char lo[32], hi[32], coverage[32];
+	int w;
 
-	if (!median_ci_is_95(s) && w >= 0 && (size_t)w < len)
-		snprintf(buf + w, len - (size_t)w, " %.0f%%",
-			 100.0 * s->median_ci_coverage);
+	figure_fixed(lo, sizeof(lo), s->median_lo * scale, decimals);
+	figure_fixed(hi, sizeof(hi), s->median_hi * scale, decimals);
+	w = snprintf(buf, len, "[%s, %s]", lo, hi);
+	if (median_ci_is_95(s) || w < 0 || (size_t)w >= len)
+		return;
+	figure_fixed(coverage, sizeof(coverage), 100.0 * s->median_ci_coverage, 0);
+	snprintf(buf + w, len - (size_t)w, " %s%%", coverage);
+}
+
+static const struct {
+	const char *key, *title;
+	enum table_kind kind;
+} summary_columns[] = {
+	{ "n", NULL, TABLE_INT },
+	{ "min", NULL, TABLE_REAL },
+	{ "median", NULL, TABLE_REAL },
+	/* Text: a CI that is not 95 % says its coverage beside it. */
+	{ "ci95", "[95% CI]", TABLE_TEXT },
+	{ "mean", NULL, TABLE_REAL },
+	{ "robust_cv_pct", "rCV", TABLE_REAL },
+	{ "max", NULL, TABLE_REAL },
+	{ "outliers", "outl", TABLE_INT },
+};
+
+void summary_table_columns(struct table *t)
+{
+	for (size_t k = 0; k < ARRAY_SIZE(summary_columns); k++)
+		table_add_column(t, summary_columns[k].key, summary_columns[k].title,
+				 summary_columns[k].kind, NULL);
+}
+
+void summary_table_add(struct table *t, const struct summary *s, double scale,
+		       int decimals)
+{
+	char ci[64], cv[40];
+
+	if (!s) {
+		for (size_t k = 0; k < ARRAY_SIZE(summary_columns); k++)
+			table_add_missing(t);
+		return;
+	}
+	format_median_ci(ci, sizeof(ci), s, scale, decimals);
+	figure_fixed(cv, sizeof(cv) - 1, s->robust_cv_pct, 1);
+	if (isfinite(s->robust_cv_pct))
+		strcat(cv, "%");
+	table_add_int(t, (int64_t)s->n);
+	table_add_real(t, s->min * scale, decimals);
+	table_add_real(t, s->median * scale, decimals);
+	table_add_text(t, ci);
+	table_add_real(t, s->mean * scale, decimals);
+	table_add_real_shown(t, s->robust_cv_pct, cv);
+	table_add_real(t, s->max * scale, decimals);
+	table_add_int(t, (int64_t)s->outliers);
 }

@@ -13,6 +13,7 @@
 #include <jansson.h>
 
 #include "basic/stats.h"
+#include "basic/table.h"
 
 /*
  * {"n":..,"min":..,"median":..,"median_ci95":[lo,hi],...}: the figures of
@@ -23,11 +24,19 @@
 json_t *summary_to_json(const struct summary *s);
 
 /*
- * A median's CI for a table, values times scale: "[1.234, 1.567]", or
- * "[1.234, 1.567] 75%" with its real coverage when that is short of 95 %.
+ * A summary as a row of a table (exec's, hotplug's): the columns n, min,
+ * median, [95% CI] ("[1.234, 1.567]", or "[1.234, 1.567] 75%" with its
+ * real coverage when that is short of 95 %), mean, rCV (shown "12.3%"),
+ * max and outl, added after the row's own first columns.
  */
-void format_median_ci(char *buf, size_t len, const struct summary *s,
-		      double scale, int decimals);
+void summary_table_columns(struct table *t);
+
+/*
+ * s's figures in those columns, times scale, with decimals decimals; s
+ * NULL: a row with none (the run did not record that cell).
+ */
+void summary_table_add(struct table *t, const struct summary *s, double scale,
+		       int decimals);
 
 /*
  * A bound of an interval rounded outward to the decimals printed (lo

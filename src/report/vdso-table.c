@@ -127,7 +127,7 @@ static void print_expected_table(FILE *f, const struct vdso_image *img)
 	const struct vdso_names *n = vdso_arch_names();
 	struct expected e[6];
 	size_t count = expected_names(n, e);
-	int width = 0;
+	struct table *t;
 
 	if (!names_apply(img)) {
 		fprintf(f, "\nExpected names: not checked, the image is for %s and this build for %s\n",
@@ -135,11 +135,19 @@ static void print_expected_table(FILE *f, const struct vdso_image *img)
 		return;
 	}
 	fprintf(f, "\nExpected names for %s (version %s):\n", n->arch, n->version);
-	for (size_t i = 0; i < count; i++)
-		width = width > (int)strlen(e[i].name) ? width : (int)strlen(e[i].name);
-	for (size_t i = 0; i < count; i++)
-		fprintf(f, "  %-*s  %s\n", width, e[i].name,
-		       vdso_lookup(img, e[i].name, n->version) ? "resolves" : "not exported");
+	/* A list under its heading, as before: no titles, indented. */
+	t = table_new();
+	table_add_column(t, "name", NULL, TABLE_TEXT, NULL);
+	table_add_column(t, "resolves", NULL, TABLE_TEXT, NULL);
+	table_set_titles(t, false);
+	table_set_indent(t, 2);
+	for (size_t i = 0; i < count; i++) {
+		table_add_text(t, e[i].name);
+		table_add_text(t, vdso_lookup(img, e[i].name, n->version) ?
+			       "resolves" : "not exported");
+	}
+	table_print(f, t, FORMAT_TABLE);
+	table_free(t);
 }
 
 void vdso_table_print(FILE *f, const struct vdso_image *img, const char *file)

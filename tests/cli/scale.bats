@@ -42,6 +42,15 @@ idle_point() { # json name idle-threads path
 	[[ "${lines[1]}" =~ ^times\ +libc\ +runs$ ]]
 }
 
+@test "--list: a cell bench runs but threads cannot share says why, as bench's list says" {
+	vdso_exports getrandom || skip "this vDSO has no getrandom"
+	run "$CLOCKBENCH" scale --list --api getrandom --path vdso,libc
+	[ "$status" -eq 0 ]
+	[ "${#lines[@]}" -eq 2 ]
+	[[ "${lines[0]}" =~ ^getrandom\ +vdso\ +n/a:\ the\ vDSO\ getrandom\ state\ is\ per\ thread$ ]]
+	[[ "${lines[1]}" =~ ^getrandom\ +libc\ +runs$ ]]
+}
+
 @test "a small run: a table per api with a row per thread count" {
 	run "$CLOCKBENCH" scale --threads 1,2,4 --calls 200000 --repetitions 2 --no-save
 	[ "$status" -eq 0 ]
@@ -199,9 +208,9 @@ idle_point() { # json name idle-threads path
 @test "the idle table shows the cost per idle thread" {
 	run "$CLOCKBENCH" scale --idle-threads 0,16 --api times --budget 0.05 --no-save
 	[ "$status" -eq 0 ]
-	[[ "$output" == *"idle-threads    ns/call"* ]]
+	[[ "$output" =~ idle-threads\ +ns/call ]]
 	grep -qE '^ +16 +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+ +[-+][0-9.]+ +-?[0-9.]+ +[0-9.]+ +[0-9]+$' <<<"$output"
-	[[ "$output" == *"+ns  ns/thread      core       n"* ]]
+	[[ "$output" =~ \+ns\ +ns/thread\ +core\ +n$'\n' ]]
 	grep -qE '^# warm-up: (steady|not steady) after ' <<<"$output"
 	grep -qE '^# quality: .*rounds? ran' <<<"$output"
 }

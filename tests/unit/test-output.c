@@ -156,10 +156,11 @@ static void test_table(void **state)
 				    "# kernel: 6.18.44 () \n"));
 	/* Neither core cycles, nor a warm-up, nor a quality: none measured. */
 	assert_non_null(strstr(out, "# cycles: none (-)\n# harness overhead: - ns/call"));
-	assert_non_null(strstr(out, "name                             path      ns/call"));
+	assert_non_null(strstr(out, "\nname                     path  ns/call  ci95-lo"));
 	/* The median of the eight batches is 20.00; two rounds. */
-	assert_non_null(strstr(out, "clock-gettime-monotonic          vdso        20.00"));
-	assert_non_null(strstr(out, "times                            vdso    n/a: "
+	assert_non_null(strstr(out, "\nclock-gettime-monotonic  vdso    20.00"));
+	/* Why it has no figures, right after its name and path. */
+	assert_non_null(strstr(out, "\ntimes                    vdso  n/a: "
 				    "the kernel's vDSO has no times()\n"));
 	free(out);
 	free_run(&fx);
@@ -361,10 +362,22 @@ static void test_scale_report(void **state)
 	out = written(call_scale_table, &sr);
 	assert_non_null(strstr(out, "\ntimes (libc)\nthreads  elapsed-s"));
 	assert_non_null(strstr(out, "\n      2      1.010 "));
-	assert_non_null(strstr(out, "    +0.0%     750.0     0.500     0.250   3\n"));
+	assert_non_null(strstr(out, "  +0.0%    750.0   0.500  0.250  3\n"));
 	assert_non_null(strstr(out, "\n      8      2.020 "));
-	assert_non_null(strstr(out, "  +100.0%    1500.0     1.000     0.500   3\n"));
+	assert_non_null(strstr(out, "  +100.0%   1500.0   1.000  0.500  3\n"));
 	free(out);
+	/* A count an interrupted run did not reach: a row of '-', a note why. */
+	sr.cells[1].n = 0;
+	out = written(call_scale_table, &sr);
+	assert_non_null(strstr(out, "\n      8          -        -        -     -       -"));
+	assert_non_null(strstr(out, "\n# 8 threads: not reached, the run was interrupted\n"));
+	free(out);
+	/* In the CSV: n 0 and every figure empty, as before the table model. */
+	call.fmt = FORMAT_CSV;
+	out = written(call_scale, &call);
+	assert_non_null(strstr(out, "\ntimes,times,,libc,8,0,,,,,,,\n"));
+	free(out);
+	sr.cells[1].n = 3;
 	/* A cell whose name does not carry its count: not a scale table. */
 	free(sr.cells[1].name);
 	sr.cells[1].name = xstrdup("times-threads-9");

@@ -111,6 +111,143 @@ static void test_machine_formats_full_precision(void **state)
 	table_free(t);
 }
 
+/*
+ * A row with nothing measured: every kind of cell missing, shown "-"
+ * where its column aligns, written null and empty, never 0.
+ */
+static void test_missing_cells(void **state)
+{
+	struct table *t = table_new();
+	char *json;
+	json_t *j, *row;
+
+	(void)state;
+	table_add_column(t, "label", NULL, TABLE_TEXT, NULL);
+	table_add_column(t, "n", NULL, TABLE_INT, NULL);
+	table_add_column(t, "median", NULL, TABLE_REAL, NULL);
+	table_add_text(t, "wall");
+	table_add_int(t, 20);
+	table_add_real(t, 1.5, 1);
+	table_add_text(t, "sys");
+	table_add_missing(t);
+	table_fill_missing(t);
+	/* At the start of a row: nothing to fill, not a whole row. */
+	table_fill_missing(t);
+	assert_int_equal(table_rows(t), 2);
+	assert_printed(t, FORMAT_TABLE,
+		       "label   n  median\n"
+		       "wall   20     1.5\n"
+		       "sys     -       -\n");
+	assert_printed(t, FORMAT_CSV, "label,n,median\nwall,20,1.5\nsys,,\n");
+	json = printed(t, FORMAT_JSON);
+	j = json_loads(json, 0, NULL);
+	row = json_array_get(j, 1);
+	assert_true(json_is_null(json_object_get(row, "n")));
+	assert_true(json_is_null(json_object_get(row, "median")));
+	assert_int_equal(json_integer_value(json_object_get(json_array_get(j, 0), "n")), 20);
+	json_decref(j);
+	free(json);
+	table_free(t);
+}
+
+/* A last column of remarks most rows leave empty: no blanks after a line. */
+static void test_no_trailing_blanks(void **state)
+{
+	struct table *t = table_new();
+
+	(void)state;
+	table_add_column(t, "name", NULL, TABLE_TEXT, NULL);
+	table_add_column(t, "remark", "", TABLE_TEXT, NULL);
+	table_add_text(t, "a");
+	table_add_text(t, "");
+	table_add_text(t, "longer");
+	table_add_text(t, "(failed)");
+	assert_printed(t, FORMAT_TABLE,
+		       "name\n"
+		       "a\n"
+		       "longer  (failed)\n");
+	table_free(t);
+}
+
+/*
+ * doctor's lists: rows only, indented under a heading; a last column of
+ * text kept whole past a cell's 64 columns (it lines nothing up), a text
+ * column before it still capped.
+ */
+static void test_rows_only_indented(void **state)
+{
+	struct table *t = table_new();
+	char reason[101], name[101], *got;
+
+	(void)state;
+	memset(reason, 'r', 100);
+	reason[100] = '\0';
+	memset(name, 'n', 100);
+	name[100] = '\0';
+	table_add_column(t, "name", "a much longer title", TABLE_TEXT, NULL);
+	table_add_column(t, "ns", NULL, TABLE_REAL, NULL);
+	table_add_column(t, "reason", NULL, TABLE_TEXT, NULL);
+	table_set_titles(t, false);
+	table_set_indent(t, 2);
+	table_add_text(t, "time");
+	table_add_real(t, 2.9, 1);
+	table_add_text(t, "-");
+	table_add_text(t, "getcpu");
+	table_add_real(t, 24.31, 1);
+	table_add_text(t, "ok");
+	assert_printed(t, FORMAT_TABLE,
+		       "  time     2.9  -\n"
+		       "  getcpu  24.3  ok\n");
+	table_add_text(t, name);
+	table_add_real(t, 1, 1);
+	table_add_text(t, reason);
+	got = printed(t, FORMAT_TABLE);
+	assert_non_null(strstr(got, reason));
+	assert_null(strstr(got, name));
+	free(got);
+	table_free(t);
+}
+
+/*
+ * bench's cell that was not measured says why across its figures, right
+ * after its name; a line under a row (a histogram, a kernel's message)
+ * is escaped like any text from outside.
+ */
+static void test_span_and_detail(void **state)
+{
+	struct table *t = table_new();
+	char *json;
+	json_t *j;
+
+	(void)state;
+	table_add_column(t, "name", NULL, TABLE_TEXT, NULL);
+	table_add_column(t, "median", NULL, TABLE_REAL, NULL);
+	table_add_column(t, "n", NULL, TABLE_INT, NULL);
+	table_add_text(t, "times");
+	table_add_span(t, "n/a: the vDSO has no times()");
+	table_add_text(t, "time");
+	table_add_real(t, 2.5, 1);
+	table_add_int(t, 20);
+	table_add_detail(t, "    said: %s", "x\033[2J");
+	assert_printed(t, FORMAT_TABLE,
+		       "name   median   n\n"
+		       "times  n/a: the vDSO has no times()\n"
+		       "time      2.5  20\n"
+		       "    said: x\\e[2J\n");
+	assert_printed(t, FORMAT_CSV, "name,median,n\ntimes,,\ntime,2.5,20\n");
+	assert_printed(t, FORMAT_TAP,
+		       "TAP version 13\n1..2\n"
+		       "ok 1 - name times, median n/a: the vDSO has no times(), n -\n"
+		       "ok 2 - name time, median 2.5, n 20\n"
+		       "#     said: x\\e[2J\n");
+	json = printed(t, FORMAT_JSON);
+	j = json_loads(json, 0, NULL);
+	assert_true(json_is_null(json_object_get(json_array_get(j, 0), "median")));
+	json_decref(j);
+	free(json);
+	table_free(t);
+}
+
 static void test_markdown_and_tap(void **state)
 {
 	struct table *t = sample();
@@ -177,6 +314,12 @@ static void test_figures(void **state)
 	assert_string_equal(buf, "24.46");
 	figure_fixed(buf, sizeof(buf), INFINITY, 2);
 	assert_string_equal(buf, FIGURE_NONE);
+	figure_fixed_signed(buf, sizeof(buf), 0, 1);
+	assert_string_equal(buf, "+0.0");
+	figure_fixed_signed(buf, sizeof(buf), -3.5, 2);
+	assert_string_equal(buf, "-3.50");
+	figure_fixed_signed(buf, sizeof(buf), NAN, 2);
+	assert_string_equal(buf, FIGURE_NONE);
 	figure_significant(buf, sizeof(buf), 1234.6, 3);
 	assert_string_equal(buf, "1235");
 	figure_significant(buf, sizeof(buf), 0.0012345, 3);
@@ -199,6 +342,10 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_aligned),
 		cmocka_unit_test(test_machine_formats_full_precision),
+		cmocka_unit_test(test_missing_cells),
+		cmocka_unit_test(test_no_trailing_blanks),
+		cmocka_unit_test(test_rows_only_indented),
+		cmocka_unit_test(test_span_and_detail),
 		cmocka_unit_test(test_markdown_and_tap),
 		cmocka_unit_test(test_hostile_text),
 		cmocka_unit_test(test_figures),
