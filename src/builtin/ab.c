@@ -241,7 +241,8 @@ static int parse_ab_options(int argc, char **argv, struct ab_options *o,
 		CPU_OPTION(&o->cpu, "pin to CPU N (default: the last CPU of the\n"
 			   "affinity mask; not with --cpus)"),
 		OPT_CHOICE(0, "style", "STYLE", &o->style, compare_style_names,
-			   "table (default), mmtests, ratio, summary, ministat"),
+			   "table (default), mmtests, ratio, summary, ministat,\n"
+			   "changes"),
 		OPT_FORMAT(0, &m->format, ab_formats,
 			   "table (default), json (compare's)"),
 		OPT_CHOICE(0, "fail-on", "WHAT", &o->fail_on, compare_gate_names,

@@ -83,7 +83,8 @@ static int parse_compare_options(int argc, char **argv, struct compare_cli *o)
 {
 	struct option_def options[] = {
 		OPT_CHOICE(0, "style", "STYLE", &o->style, compare_style_names,
-			   "table (default), mmtests, ratio, summary, ministat"),
+			   "table (default), mmtests, ratio, summary, ministat,\n"
+			   "changes"),
 		OPT_FORMAT(0, &o->format, compare_format_names,
 			   "table (default), json, csv, markdown, tap"),
 		OPT_CALLBACK(0, "metric", "M", &o->opts.metric, metric_option,

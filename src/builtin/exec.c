@@ -1174,7 +1174,12 @@ static int print_several(struct measure *m, FILE *f)
 		exec_report_print_commands(f, &r, m->runs);
 		fputc('\n', f);
 		fflush(f);
-		rc = compare_print(f, &cr, STYLE_TABLE, FORMAT_TABLE);
+		/*
+		 * The table above shows each command's own figures: under it,
+		 * the changes alone, so that a command has one figure (the
+		 * paired estimate would be a second one for it).
+		 */
+		rc = compare_print(f, &cr, STYLE_CHANGES, FORMAT_TABLE);
 	}
 	release_commands(cmds, e->ncmds);
 	fflush(f);

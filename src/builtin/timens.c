@@ -178,7 +178,7 @@ static int parse_timens_options(int argc, char **argv, struct timens_options *o,
 			   "summary (default: per cell rows centre, diff %,\n"
 			   "rCV %, mde %, as the time-namespace patch\n"
 			   "series posted avg, diff %, stdev %), table,\n"
-			   "mmtests, ratio, ministat"),
+			   "mmtests, ratio, ministat, changes"),
 		OPT_FORMAT(0, &m->format, timens_formats,
 			   "table (default), json, tap (a point per cell:\n"
 			   "ok with the change and verdict, SKIP where a\n"

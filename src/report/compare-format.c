@@ -17,6 +17,7 @@
 #include "basic/figure.h"
 #include "basic/json.h"
 #include "basic/strbuf.h"
+#include "basic/table.h"
 #include "basic/text.h"
 #include "basic/util.h"
 
@@ -26,6 +27,7 @@ const char *const compare_style_names[] = {
 	[STYLE_RATIO] = "ratio",
 	[STYLE_SUMMARY] = "summary",
 	[STYLE_MINISTAT] = "ministat",
+	[STYLE_CHANGES] = "changes",
 	NULL,
 };
 
@@ -357,6 +359,7 @@ static void print_rule(FILE *f, const struct compare_result *r)
 static const char *const geomean_exclusion_text[GEOMEAN_EXCLUSIONS] = {
 	[GEOMEAN_MISSING] = "not in every group",
 	[GEOMEAN_NOT_POSITIVE] = "a value not above 0 (no geometric mean holds one)",
+	[GEOMEAN_ESTIMATE] = "a tick-sampled estimate, not judged",
 };
 
 void compare_geomean_note(const struct compare_result *r, struct strbuf *out)
@@ -594,6 +597,100 @@ static void print_table(FILE *f, const struct compare_result *r)
 	print_header(f, r);
 	for (size_t g = 1; g < r->ngroups; g++)
 		print_table_block(f, r, g);
+}
+
+/* ---- changes ------------------------------------------------------------ */
+
+/* "+3.13", a change with its sign; none when not finite. */
+static void add_signed(struct table *t, double pct)
+{
+	char buf[32];
+
+	snprintf(buf, sizeof(buf), "%+.2f", pct);
+	table_add_real_shown(t, pct, buf);
+}
+
+/* "[-15.02, +5.29]", or none without a test. */
+static void add_ci_text(struct table *t, const struct compare_diff *d)
+{
+	char ci[48];
+
+	if (!isfinite(d->change_lo_pct)) {
+		table_add_missing(t);
+		return;
+	}
+	snprintf(ci, sizeof(ci), "[%+.2f, %+.2f]", d->change_lo_pct, d->change_hi_pct);
+	table_add_real_shown(t, d->change_lo_pct, ci);
+}
+
+static const char *test_name(const struct compare_diff *d);
+
+static void add_change_row(struct table *t, const struct compare_result *r,
+			   const struct compare_row *row, const struct compare_diff *d)
+{
+	_cleanup_strbuf_ struct strbuf label = STRBUF_INIT;
+	char diff[32];
+
+	/* As given: the model escapes what it prints. */
+	strbuf_adds(&label, row->name);
+	if (*row->path)
+		strbuf_addf(&label, "-%s", row->path);
+	table_add_text(t, label.buf);
+	if (!d->valid) {
+		table_add_span(t, "not measured on both sides");
+		return;
+	}
+	add_signed(t, d->change_pct);
+	add_ci_text(t, d);
+	figure_signed(diff, sizeof(diff), d->shift * r->unit_scale, 3);
+	table_add_real_shown(t, d->shift * r->unit_scale, diff);
+	if (isfinite(d->p_adjusted) && !d->spread_unknown && !d->estimate)
+		table_add_real(t, d->p_adjusted, 3);
+	else
+		table_add_missing(t);
+	table_add_text(t, test_name(d));
+	table_add_text(t, d->verdict);
+	table_add_text(t, d->reason);
+	if (r->metric == METRIC_CORE_CYCLES)
+		add_signed(t, d->ns_change_pct);
+}
+
+/* Group g's changes against the base, one row a cell. */
+static struct table *changes_table(const struct compare_result *r, size_t g)
+{
+	struct table *t = table_new();
+
+	table_add_column(t, "cell", NULL, TABLE_TEXT, NULL);
+	table_add_column(t, "change_pct", "change", TABLE_REAL, "%");
+	table_add_column(t, "change_ci95_lo_pct", "95% CI", TABLE_REAL, NULL);
+	table_add_column(t, "diff", "diff", TABLE_REAL, r->unit_shown);
+	table_add_column(t, "p_adjusted", "p", TABLE_REAL, NULL);
+	table_add_column(t, "test", NULL, TABLE_TEXT, NULL);
+	table_add_column(t, "verdict", NULL, TABLE_TEXT, NULL);
+	table_add_column(t, "why", NULL, TABLE_TEXT, NULL);
+	if (r->metric == METRIC_CORE_CYCLES)
+		table_add_column(t, "ns_change_pct", "ns-change", TABLE_REAL, "%");
+	for (size_t i = 0; i < r->nrows; i++)
+		add_change_row(t, r, &r->rows[i], &r->rows[i].diffs[g]);
+	return t;
+}
+
+static void print_changes(FILE *f, const struct compare_result *r)
+{
+	char base[TITLE_BYTES], other[TITLE_BYTES];
+
+	print_header(f, r);
+	group_title(&r->groups[0], base, sizeof(base));
+	for (size_t g = 1; g < r->ngroups; g++) {
+		struct table *t = changes_table(r, g);
+
+		group_title(&r->groups[g], other, sizeof(other));
+		fprintf(f, "\n%s against %s:\n", other, base);
+		table_print(f, t, FORMAT_TABLE);
+		table_free(t);
+		fprintf(f, "geomean %+.2f%%\n", r->geomean_change_pct[g]);
+		print_geomean_note(f, r, "# ", "\n");
+	}
 }
 
 /* ---- mmtests (seed 001) ---------------------------------------------- */
@@ -1458,6 +1555,7 @@ int compare_print(FILE *f, const struct compare_result *r,
 		[STYLE_RATIO] = print_ratio,
 		[STYLE_SUMMARY] = print_summary,
 		[STYLE_MINISTAT] = print_ministat,
+		[STYLE_CHANGES] = print_changes,
 	};
 	json_t *j;
 

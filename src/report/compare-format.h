@@ -20,6 +20,12 @@ enum compare_style {
 	STYLE_RATIO,	/* seed 002: other / base in % */
 	STYLE_SUMMARY,	/* seed 000: rows avg / diff % / stdev %, a column per group */
 	STYLE_MINISTAT,	/* Student's t: "Difference at 95.0% confidence" */
+	/*
+	 * The changes alone, with why each verdict: under a table that shows
+	 * each side's own figures already (exec), where a second value of a
+	 * side (the paired estimate) would be a second figure for one run.
+	 */
+	STYLE_CHANGES,
 };
 
 /* The names of the styles in enum order, NULL-terminated. */

@@ -1131,8 +1131,9 @@ static int counts_not_mixed(const struct compare_group *groups, size_t n,
 /* ---- geometric means ------------------------------------------------- */
 
 /*
- * Whether a row is out of the geometric means: some group lacks it, or
- * its centre is 0 or below (or not a number) in some group. Every geomean
+ * Whether a row is out of the geometric means: some group lacks it, its
+ * centre is 0 or below (or not a number) in some group, or it is a
+ * tick-sampled estimate against some group. Every geomean
  * is over the same rows, so that the geomeans' ratio is the geomean of
  * the changes.
  */
@@ -1145,6 +1146,9 @@ static enum geomean_exclusion geomean_exclusion_of(const struct compare_result *
 	for (size_t g = 0; g < r->ngroups; g++)
 		if (!(row->sides[g].center > 0))
 			return GEOMEAN_NOT_POSITIVE;
+	for (size_t g = 1; g < r->ngroups; g++)
+		if (row->diffs[g].estimate)
+			return GEOMEAN_ESTIMATE;
 	return GEOMEAN_IN;
 }
 
@@ -1780,7 +1784,7 @@ bool compare_test_used(const struct compare_result *r, enum compare_test t)
 	for (size_t i = 0; i < r->nrows; i++)
 		for (size_t g = 1; g < r->ngroups; g++)
 			if (r->rows[i].diffs[g].valid && !r->rows[i].diffs[g].spread_unknown &&
-			    r->rows[i].diffs[g].test == t)
+			    !r->rows[i].diffs[g].estimate && r->rows[i].diffs[g].test == t)
 				return true;
 	return false;
 }

@@ -290,6 +290,12 @@ enum geomean_exclusion {
 	 * accounting gives it): no geometric mean can hold it.
 	 */
 	GEOMEAN_NOT_POSITIVE,
+	/*
+	 * A tick-sampled CPU time below its threshold in some group: an
+	 * estimate (exec's user time of a short command) moved an exec
+	 * pair's geomean to +65 % beside a wall time at -5 %.
+	 */
+	GEOMEAN_ESTIMATE,
 	GEOMEAN_EXCLUSIONS,
 };
 

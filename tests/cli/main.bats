@@ -117,7 +117,7 @@ load helpers
 # Issue 30: a mistyped name gets the nearest valid one, as git suggests.
 @test "a mistyped option, choice, api, clock or path is answered with the nearest name" {
 	usage_error "unknown option '--rouns'; did you mean '--rounds'?" bench --rouns 5
-	usage_error "unknown style 'mmtest' (table, mmtests, ratio, summary, ministat); did you mean 'mmtests'?" \
+	usage_error "unknown style 'mmtest' (table, mmtests, ratio, summary, ministat, changes); did you mean 'mmtests'?" \
 		compare --style mmtest 1 2
 	usage_error "unknown api 'clock_gettim' in --api; did you mean 'clock_gettime'?" bench --api clock_gettim
 	usage_error "unknown clock 'monotnic' in --clock; did you mean 'monotonic'?" bench --clock monotnic

@@ -75,7 +75,7 @@ runs_file() {
 	run cb runs --db "$DB" --format json
 	[ "$status" -eq 0 ]
 	jq -e 'map(keys) == [range(2)
-		| ["cells_ok", "cells_total", "command", "elapsed_s", "host", "id",
+		| ["cells_ok", "cells_total", "command", "elapsed_s", "emulated", "host", "id",
 		   "kernel", "label", "started", "status", "uuid"]]' <<<"$output"
 }
 

@@ -459,6 +459,8 @@ static void test_tick_sampled_cpu_time_gets_no_verdict(void **state)
 			assert_true(isnan(d->p) && isnan(d->p_adjusted));
 			assert_true(isnan(d->change_lo_pct) && isnan(d->change_hi_pct));
 			assert_true(strstr(d->reason, "tick-sampled") == d->reason);
+			/* Nor a place in the geomean, which it moved (+65 %). */
+			assert_int_equal(fx.r.rows[i].out_of_geomean, GEOMEAN_ESTIMATE);
 		} else {
 			assert_string_equal(d->verdict, "worse");
 		}
@@ -1533,6 +1535,15 @@ static void test_styles(void **state)
 	assert_non_null(strstr(out, "rCV %   |"));
 	assert_non_null(strstr(out, "mde %   |           - |"));
 	assert_non_null(strstr(out, "| worse"));
+	free(out);
+
+	/* The changes alone (under exec's own table): no side's value. */
+	out = render(&fx.r, STYLE_CHANGES, FORMAT_TABLE);
+	assert_non_null(strstr(out, "cell         change (%)  "));
+	assert_non_null(strstr(out, "cell-a-vdso      +64."));
+	assert_non_null(strstr(out, "worse    adjusted p "));
+	assert_null(strstr(out, " 3.73"));
+	assert_null(strstr(out, "2.27"));
 	free(out);
 
 	out = render(&fx.r, STYLE_MINISTAT, FORMAT_TABLE);
