@@ -90,6 +90,9 @@ struct api_info {
 	bool per_clock;		/* one cell per clock id */
 };
 
+/* The system call an architecture does not have (time(2) on arm64). */
+#define CATALOG_NO_SYSCALL (-1L)
+
 extern const struct clock_info catalog_clocks[];
 extern const size_t catalog_nclocks;
 extern const struct api_info catalog_apis[API_COUNT];
