@@ -12,7 +12,6 @@
 #include <unistd.h>
 
 #include "basic/util.h"
-#include "doctor/doctor.h"
 #include "probe/catalog.h"
 #include "probe/timesys.h"
 #include "probe/vdso.h"
@@ -375,7 +374,7 @@ static const struct cell *first_cell(const struct catalog *cat, enum api api,
 /* The vDSO symbol every user of the catalogue sees for an API. */
 static void check_symbol(enum api api, const char *want)
 {
-	const char *got = doctor_vdso_symbol(api);
+	const char *got = catalog_vdso_symbol(api);
 
 	if (want)
 		assert_string_equal(got, want);
