@@ -449,6 +449,90 @@ static void test_every_api_answers(void **state)
 	catalog_free(&cat);
 }
 
+/* ---- the table itself ------------------------------------------------- */
+
+static bool contains_nr(const long *nrs, size_t n, long nr)
+{
+	for (size_t i = 0; i < n; i++)
+		if (nrs[i] == nr)
+			return true;
+	return false;
+}
+
+/* A row's names: present, unique, and the label the name with dashes. */
+static void check_row_names(enum api api)
+{
+	const struct api_info *row = &catalog_apis[api];
+	char label[64];
+
+	assert_non_null(row->name);
+	assert_non_null(row->label);
+	assert_true(row->name[0] && strlen(row->name) < sizeof(label));
+	snprintf(label, sizeof(label), "%s", row->name);
+	for (char *p = label; *p; p++)
+		if (*p == '_')
+			*p = '-';
+	assert_string_equal(row->label, label);
+	for (int other = 0; other < (int)api; other++) {
+		assert_string_not_equal(catalog_apis[other].name, row->name);
+		assert_string_not_equal(catalog_apis[other].label, row->label);
+	}
+	assert_int_equal(catalog_api_by_name(row->name),
+			 catalog_api_here(api) ? (int)api : -1);
+}
+
+/* Each path a row claims can be built, and only those. */
+static void check_row_paths(enum api api)
+{
+	const struct api_info *row = &catalog_apis[api];
+	const char *sym = catalog_vdso_symbol(api);
+	long nrs[16];
+	size_t n;
+
+	if (!catalog_api_here(api)) {
+		assert_true(row->time64);
+		assert_int_equal(catalog_syscall(api), CATALOG_NO_SYSCALL);
+		assert_int_equal(timesys_for_api(api, nrs, ARRAY_SIZE(nrs)), 0);
+		return;
+	}
+	/* The C library's function is always there: at least one path. */
+	assert_non_null(row->loop[PATH_LIBC]);
+	if (sym)
+		assert_non_null(row->loop[PATH_VDSO]);
+	if (!catalog_api_in_vdso(api))
+		assert_null(sym);
+	assert_int_equal(row->loop[PATH_SYSCALL] != NULL,
+			 catalog_syscall(api) != CATALOG_NO_SYSCALL);
+	/* doctor's probe traps the API's own system call, whatever else. */
+	n = timesys_for_api(api, nrs, ARRAY_SIZE(nrs));
+	assert_true(n >= 1);
+	if (catalog_syscall(api) != CATALOG_NO_SYSCALL)
+		assert_true(contains_nr(nrs, n, catalog_syscall(api)));
+}
+
+static void test_table_walk(void **state)
+{
+	const char *const *want = expected_symbols();
+
+	(void)state;
+	for (int api = 0; api < API_COUNT; api++) {
+		check_row_names(api);
+		check_row_paths(api);
+		assert_int_equal(catalog_api_here(api),
+				 !catalog_apis[api].time64 || CATALOG_TIME64);
+		/* No vDSO anywhere: times and getrusage, the kernel only. */
+		assert_int_equal(catalog_api_in_vdso(api),
+				 api != API_TIMES && api != API_GETRUSAGE);
+		/* A symbol wherever the kernel's vDSO has one (written out). */
+		if (want && want[api])
+			assert_string_equal(catalog_vdso_symbol(api), want[api]);
+		else if (want)
+			assert_null(catalog_vdso_symbol(api));
+	}
+	assert_false(catalog_api_here(API_COUNT));
+	assert_false(catalog_api_here(-1));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -460,6 +544,7 @@ int main(void)
 		cmocka_unit_test(test_filter),
 		cmocka_unit_test(test_without_vdso),
 		cmocka_unit_test(test_every_api_answers),
+		cmocka_unit_test(test_table_walk),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
