@@ -141,16 +141,10 @@ static bool is_clock_kind(const struct cell *c, enum clock_kind kind)
 	return c->clock && c->clock->kind == kind;
 }
 
-/* The APIs the kernel's vDSO implements at all. */
-static bool api_has_vdso_entry(enum api api)
-{
-	return api != API_TIMES && api != API_GETRUSAGE;
-}
-
 /* CPU-time and ALARM clocks, times and getrusage: the kernel only. */
 static bool has_no_vdso_path(const struct cell *c)
 {
-	return !api_has_vdso_entry(c->api) || is_clock_kind(c, CLOCK_KIND_CPUTIME) ||
+	return !catalog_api_in_vdso(c->api) || is_clock_kind(c, CLOCK_KIND_CPUTIME) ||
 	       is_clock_kind(c, CLOCK_KIND_ALARM);
 }
 
@@ -234,29 +228,10 @@ enum doctor_cause doctor_attribute(const struct cell *c, enum doctor_verdict v,
 
 /* ---- evidence and advice -------------------------------------------- */
 
-const char *doctor_vdso_symbol(enum api api)
-{
-	const struct vdso_names *n = vdso_arch_names();
-	const char *sym = NULL;
-
-	switch (api) {
-	case API_CLOCK_GETTIME: sym = n->clock_gettime; break;
-	case API_CLOCK_GETRES: sym = n->clock_getres; break;
-	case API_GETTIMEOFDAY: sym = n->gettimeofday; break;
-	case API_TIME: sym = n->time; break;
-	case API_GETCPU: sym = n->getcpu; break;
-	case API_GETRANDOM: sym = n->getrandom; break;
-	case API_CLOCK_GETTIME64: sym = n->clock_gettime64; break;
-	case API_CLOCK_GETRES64: sym = n->clock_getres64; break;
-	default: break;
-	}
-	return sym;
-}
-
 /* The vDSO symbol of an API, or its C name where the vDSO has none. */
 static const char *vdso_symbol(enum api api)
 {
-	const char *sym = doctor_vdso_symbol(api);
+	const char *sym = catalog_vdso_symbol(api);
 
 	return sym ? sym : catalog_apis[api].name;
 }
@@ -277,7 +252,7 @@ static void call_subject(char *buf, size_t len, const struct cell *c)
 
 static void no_vdso_path_evidence(char *buf, size_t len, const struct cell *c)
 {
-	if (!api_has_vdso_entry(c->api))
+	if (!catalog_api_in_vdso(c->api))
 		snprintf(buf, len, "no vDSO implements %s(): it is always the %s "
 			 "system call", api_name(c), api_name(c));
 	else if (is_clock_kind(c, CLOCK_KIND_CPUTIME))

@@ -92,9 +92,6 @@ struct doctor_facts {
 						 * to, when not the C library */
 };
 
-/* The vDSO symbol of an API on this architecture ("__vdso_time"), or NULL. */
-const char *doctor_vdso_symbol(enum api api);
-
 /* Fill facts from the environment, the catalog's vDSO and the process. */
 void doctor_collect_facts(struct doctor_facts *f, const struct catalog *cat,
 			  const struct env_info *env);

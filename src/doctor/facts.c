@@ -69,7 +69,7 @@ static void collect_vdso_exports(struct doctor_facts *f, const struct catalog *c
 	copy(f->vdso_error, sizeof(f->vdso_error), cat->vdso_error);
 	copy(f->vdso_version, sizeof(f->vdso_version), version);
 	for (int api = 0; api < API_COUNT; api++) {
-		const char *sym = doctor_vdso_symbol(api);
+		const char *sym = catalog_vdso_symbol(api);
 
 		f->vdso_exports[api] = cat->have_vdso && sym &&
 				       vdso_lookup(&cat->vdso, sym, version);

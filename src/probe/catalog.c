@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "basic/util.h"
+#include "probe/timesys.h"
 
 const struct clock_info catalog_clocks[] = {
 	{ CLOCK_REALTIME, "realtime", "CLOCK_REALTIME", CLOCK_KIND_HRES },
@@ -41,26 +42,6 @@ const struct clock_info catalog_clocks[] = {
 	{ CLOCK_TAI, "tai", "CLOCK_TAI", CLOCK_KIND_HRES },
 };
 const size_t catalog_nclocks = ARRAY_SIZE(catalog_clocks);
-
-const struct api_info catalog_apis[API_COUNT] = {
-	[API_CLOCK_GETTIME] = { "clock_gettime", "clock-gettime", true },
-	[API_CLOCK_GETRES] = { "clock_getres", "clock-getres", true },
-	[API_GETTIMEOFDAY] = { "gettimeofday", "gettimeofday", false },
-	[API_TIME] = { "time", "time", false },
-	[API_GETCPU] = { "getcpu", "getcpu", false },
-	[API_GETRANDOM] = { "getrandom", "getrandom", false },
-	[API_TIMES] = { "times", "times", false },
-	[API_GETRUSAGE] = { "getrusage", "getrusage", false },
-	[API_CLOCK_GETTIME64] = { "clock_gettime64", "clock-gettime64", true },
-	[API_CLOCK_GETRES64] = { "clock_getres64", "clock-getres64", true },
-};
-
-bool catalog_api_here(enum api api)
-{
-	if (api == API_CLOCK_GETTIME64 || api == API_CLOCK_GETRES64)
-		return CATALOG_TIME64;
-	return api >= 0 && api < API_COUNT;
-}
 
 const char *const catalog_paths[PATH_COUNT] = {
 	[PATH_VDSO] = "vdso",
@@ -197,6 +178,9 @@ DEFINE_LOOP(sys_clock_gettime64, clockid_t id = c->clock->id; struct timespec64 
 	    syscall(SYS_clock_gettime64, id, &ts))
 DEFINE_LOOP(sys_clock_getres64, clockid_t id = c->clock->id; struct timespec64 ts,
 	    syscall(SYS_clock_getres_time64, id, &ts))
+#define IF_TIME64(loop) loop
+#else
+#define IF_TIME64(loop) NULL	/* the rows of APIs this build does not have */
 #endif
 
 /* 32-bit builds with a 64-bit time_t need the *64 system calls. */
@@ -212,11 +196,18 @@ DEFINE_LOOP(sys_clock_gettime, clockid_t id = c->clock->id; struct timespec ts,
 	    syscall(SYS_CLOCK_GETTIME, id, &ts))
 DEFINE_LOOP(sys_clock_getres, clockid_t id = c->clock->id; struct timespec ts,
 	    syscall(SYS_CLOCK_GETRES, id, &ts))
+/* Where the architecture lacks the call (probe/timesys.h), no such path. */
 #ifdef SYS_gettimeofday
 DEFINE_LOOP(sys_gettimeofday, struct timeval tv, syscall(SYS_gettimeofday, &tv, NULL))
+#define LOOP_SYS_GETTIMEOFDAY loop_sys_gettimeofday
+#else
+#define LOOP_SYS_GETTIMEOFDAY NULL
 #endif
 #ifdef SYS_time
 DEFINE_LOOP(sys_time, , syscall(SYS_time, NULL))
+#define LOOP_SYS_TIME loop_sys_time
+#else
+#define LOOP_SYS_TIME NULL
 #endif
 DEFINE_LOOP(sys_getcpu, unsigned cpu; unsigned node,
 	    syscall(SYS_getcpu, &cpu, &node, NULL))
@@ -224,6 +215,115 @@ DEFINE_LOOP(sys_getrandom, unsigned char buf[GETRANDOM_BYTES],
 	    syscall(SYS_getrandom, buf, sizeof(buf), 0))
 DEFINE_LOOP(sys_times, struct tms t, syscall(SYS_times, &t))
 DEFINE_LOOP(sys_getrusage, struct rusage ru, syscall(SYS_getrusage, RUSAGE_SELF, &ru))
+
+/* ---- the APIs ------------------------------------------------------- */
+
+#define LOOPS(vdso, libc, sys) \
+	{ [PATH_VDSO] = (vdso), [PATH_LIBC] = (libc), [PATH_SYSCALL] = (sys) }
+
+/* One row per API; its fields: catalog.h. */
+const struct api_info catalog_apis[API_COUNT] = {
+	[API_CLOCK_GETTIME] = {
+		.name = "clock_gettime", .label = "clock-gettime", .per_clock = true,
+		.vdso_entry = VDSO_ENTRY(clock_gettime),
+		.syscall = SYS_CLOCK_GETTIME,
+		.loop = LOOPS(loop_clock_fn, loop_libc_clock_gettime,
+			      loop_sys_clock_gettime),
+	},
+	[API_CLOCK_GETRES] = {
+		.name = "clock_getres", .label = "clock-getres", .per_clock = true,
+		.vdso_entry = VDSO_ENTRY(clock_getres),
+		.syscall = SYS_CLOCK_GETRES,
+		.loop = LOOPS(loop_clock_fn, loop_libc_clock_getres,
+			      loop_sys_clock_getres),
+	},
+	[API_GETTIMEOFDAY] = {
+		.name = "gettimeofday", .label = "gettimeofday",
+		.vdso_entry = VDSO_ENTRY(gettimeofday),
+		.syscall = TIMESYS_GETTIMEOFDAY,
+		.loop = LOOPS(loop_gettimeofday_fn, loop_libc_gettimeofday,
+			      LOOP_SYS_GETTIMEOFDAY),
+	},
+	[API_TIME] = {
+		.name = "time", .label = "time",
+		.vdso_entry = VDSO_ENTRY(time),
+		.syscall = TIMESYS_TIME,
+		.loop = LOOPS(loop_time_fn, loop_libc_time, LOOP_SYS_TIME),
+	},
+	[API_GETCPU] = {
+		.name = "getcpu", .label = "getcpu",
+		.vdso_entry = VDSO_ENTRY(getcpu),
+		.syscall = SYS_getcpu,
+		.loop = LOOPS(loop_getcpu3_fn, loop_libc_getcpu, loop_sys_getcpu),
+	},
+	[API_GETRANDOM] = {
+		.name = "getrandom", .label = "getrandom",
+		.vdso_entry = VDSO_ENTRY(getrandom),
+		.syscall = SYS_getrandom,
+		.loop = LOOPS(loop_vgetrandom_fn, loop_libc_getrandom,
+			      loop_sys_getrandom),
+	},
+	[API_TIMES] = {
+		.name = "times", .label = "times",
+		.vdso_entry = VDSO_NO_ENTRY,
+		.syscall = SYS_times,
+		.loop = LOOPS(NULL, loop_libc_times, loop_sys_times),
+	},
+	[API_GETRUSAGE] = {
+		.name = "getrusage", .label = "getrusage",
+		.vdso_entry = VDSO_NO_ENTRY,
+		.syscall = SYS_getrusage,
+		.loop = LOOPS(NULL, loop_libc_getrusage, loop_sys_getrusage),
+	},
+	[API_CLOCK_GETTIME64] = {
+		.name = "clock_gettime64", .label = "clock-gettime64", .per_clock = true,
+		.time64 = true,
+		.vdso_entry = VDSO_ENTRY(clock_gettime64),
+		.syscall = TIMESYS_CLOCK_GETTIME64,
+		.loop = LOOPS(IF_TIME64(loop_clock64_fn),
+			      IF_TIME64(loop_libc_clock_gettime64),
+			      IF_TIME64(loop_sys_clock_gettime64)),
+	},
+	/* i386 and arm have no vDSO clock_getres64: the name stays NULL. */
+	[API_CLOCK_GETRES64] = {
+		.name = "clock_getres64", .label = "clock-getres64", .per_clock = true,
+		.time64 = true,
+		.vdso_entry = VDSO_ENTRY(clock_getres64),
+		.syscall = TIMESYS_CLOCK_GETRES_TIME64,
+		.loop = LOOPS(IF_TIME64(loop_clock64_fn),
+			      IF_TIME64(loop_libc_clock_getres64),
+			      IF_TIME64(loop_sys_clock_getres64)),
+	},
+};
+_Static_assert(VDSO_NO_ENTRY == offsetof(struct vdso_names, version),
+	       "VDSO_NO_ENTRY is the offset of a name no API has");
+
+bool catalog_api_here(enum api api)
+{
+	if (api < 0 || api >= API_COUNT)
+		return false;
+	return !catalog_apis[api].time64 || CATALOG_TIME64;
+}
+
+const char *catalog_vdso_symbol(enum api api)
+{
+	const char *names = (const char *)vdso_arch_names();
+	size_t entry = catalog_apis[api].vdso_entry;
+
+	if (entry == VDSO_NO_ENTRY)
+		return NULL;
+	return *(const char *const *)(names + entry);
+}
+
+bool catalog_api_in_vdso(enum api api)
+{
+	return catalog_apis[api].vdso_entry != VDSO_NO_ENTRY;
+}
+
+long catalog_syscall(enum api api)
+{
+	return catalog_api_here(api) ? catalog_apis[api].syscall : CATALOG_NO_SYSCALL;
+}
 
 /* The harness's own cost: the clock_gettime loop calling nothing. */
 static __attribute__((noinline)) int empty_clock_fn(clockid_t id,
@@ -280,24 +380,6 @@ static void cell_na(struct cell *c, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* The vDSO symbol name an API has on this architecture, or NULL. */
-static const char *vdso_symbol_for(enum api api)
-{
-	const struct vdso_names *n = vdso_arch_names();
-
-	switch (api) {
-	case API_CLOCK_GETTIME: return n->clock_gettime;
-	case API_CLOCK_GETRES: return n->clock_getres;
-	case API_GETTIMEOFDAY: return n->gettimeofday;
-	case API_TIME: return n->time;
-	case API_GETCPU: return n->getcpu;
-	case API_GETRANDOM: return n->getrandom;
-	case API_CLOCK_GETTIME64: return n->clock_gettime64;
-	case API_CLOCK_GETRES64: return n->clock_getres64;
-	default: return NULL;
-	}
-}
-
 struct vgetrandom_params {
 	uint32_t size_of_opaque_state;
 	uint32_t mmap_prot;
@@ -337,19 +419,7 @@ static void setup_vgetrandom_state(struct cell *c)
 
 static void setup_vdso_path(struct cell *c, const struct catalog *cat)
 {
-	static const cell_loop_fn loops[API_COUNT] = {
-		[API_CLOCK_GETTIME] = loop_clock_fn,
-		[API_CLOCK_GETRES] = loop_clock_fn,
-		[API_GETTIMEOFDAY] = loop_gettimeofday_fn,
-		[API_TIME] = loop_time_fn,
-		[API_GETCPU] = loop_getcpu3_fn,
-		[API_GETRANDOM] = loop_vgetrandom_fn,
-#if CATALOG_TIME64
-		[API_CLOCK_GETTIME64] = loop_clock64_fn,
-		[API_CLOCK_GETRES64] = loop_clock64_fn,
-#endif
-	};
-	const char *sym = vdso_symbol_for(c->api);
+	const char *sym = catalog_vdso_symbol(c->api);
 
 	if (!sym) {
 		cell_na(c, "the kernel's vDSO has no %s() on this architecture",
@@ -366,53 +436,19 @@ static void setup_vdso_path(struct cell *c, const struct catalog *cat)
 			vdso_arch_names()->version);
 		return;
 	}
-	c->loop = loops[c->api];
+	c->loop = catalog_apis[c->api].loop[PATH_VDSO];
 	if (c->api == API_GETRANDOM)
 		setup_vgetrandom_state(c);
 }
 
 static void setup_libc_path(struct cell *c)
 {
-	static const cell_loop_fn loops[API_COUNT] = {
-		[API_CLOCK_GETTIME] = loop_libc_clock_gettime,
-		[API_CLOCK_GETRES] = loop_libc_clock_getres,
-		[API_GETTIMEOFDAY] = loop_libc_gettimeofday,
-		[API_TIME] = loop_libc_time,
-		[API_GETCPU] = loop_libc_getcpu,
-		[API_GETRANDOM] = loop_libc_getrandom,
-		[API_TIMES] = loop_libc_times,
-		[API_GETRUSAGE] = loop_libc_getrusage,
-#if CATALOG_TIME64
-		[API_CLOCK_GETTIME64] = loop_libc_clock_gettime64,
-		[API_CLOCK_GETRES64] = loop_libc_clock_getres64,
-#endif
-	};
-
-	c->loop = loops[c->api];
+	c->loop = catalog_apis[c->api].loop[PATH_LIBC];
 }
 
 static void setup_syscall_path(struct cell *c)
 {
-	static const cell_loop_fn loops[API_COUNT] = {
-		[API_CLOCK_GETTIME] = loop_sys_clock_gettime,
-		[API_CLOCK_GETRES] = loop_sys_clock_getres,
-#ifdef SYS_gettimeofday
-		[API_GETTIMEOFDAY] = loop_sys_gettimeofday,
-#endif
-#ifdef SYS_time
-		[API_TIME] = loop_sys_time,
-#endif
-		[API_GETCPU] = loop_sys_getcpu,
-		[API_GETRANDOM] = loop_sys_getrandom,
-		[API_TIMES] = loop_sys_times,
-		[API_GETRUSAGE] = loop_sys_getrusage,
-#if CATALOG_TIME64
-		[API_CLOCK_GETTIME64] = loop_sys_clock_gettime64,
-		[API_CLOCK_GETRES64] = loop_sys_clock_getres64,
-#endif
-	};
-
-	c->loop = loops[c->api];
+	c->loop = catalog_apis[c->api].loop[PATH_SYSCALL];
 	if (!c->loop)
 		cell_na(c, "this architecture has no %s system call",
 			catalog_apis[c->api].name);
@@ -434,25 +470,12 @@ static bool rtc_present(void)
 	return found;
 }
 
-/* The raw system call behind a per-clock API. */
-static long clock_syscall_nr(enum api api)
-{
-	switch (api) {
-#if CATALOG_TIME64
-	case API_CLOCK_GETTIME64: return SYS_clock_gettime64;
-	case API_CLOCK_GETRES64: return SYS_clock_getres_time64;
-#endif
-	case API_CLOCK_GETRES: return SYS_CLOCK_GETRES;
-	default: return SYS_CLOCK_GETTIME;
-	}
-}
-
 /* Ask the kernel itself, through the raw syscall, whether it knows the id. */
 static void check_clock_supported(struct cell *c)
 {
 	struct timespec64 ts;	/* room for either layout */
 
-	if (syscall(clock_syscall_nr(c->api), c->clock->id, &ts) == 0)
+	if (syscall(catalog_syscall(c->api), c->clock->id, &ts) == 0)
 		return;
 	c->status = CELL_UNSUPPORTED;
 	c->err = errno;

@@ -84,10 +84,36 @@ struct clock_info {
 	enum clock_kind kind;
 };
 
+struct cell;
+typedef void (*cell_loop_fn)(const struct cell *c, unsigned long n);
+
+/* The system call an architecture does not have (time(2) on arm64). */
+#define CATALOG_NO_SYSCALL (-1L)
+
+/*
+ * Which name of struct vdso_names is an API's vDSO entry point: its
+ * offset there, so that the per-architecture names stay the kernel's
+ * facts in probe/vdso.c and a row only says which one is its own. Offset
+ * 0 is the version, never an entry point: it marks an API no vDSO has.
+ */
+#define VDSO_ENTRY(field) offsetof(struct vdso_names, field)
+#define VDSO_NO_ENTRY 0
+
+/*
+ * One row per API: all that tells the APIs apart as data, read by bench,
+ * verify, doctor and vdso, so that a new API is a row, its loops and its
+ * checks. Read through the accessors below where a row has conventions.
+ */
 struct api_info {
 	const char *name;	/* "clock_gettime": the C name, used by --api */
 	const char *label;	/* "clock-gettime": the vdsotest-style prefix */
 	bool per_clock;		/* one cell per clock id */
+	bool time64;		/* a y2038 variant: an API of its own only where
+				 * CATALOG_TIME64 (a 32-bit time_t build) */
+	size_t vdso_entry;	/* VDSO_ENTRY(name), or VDSO_NO_ENTRY */
+	long syscall;		/* its own system call: what the syscall path
+				 * calls (CATALOG_NO_SYSCALL where none) */
+	cell_loop_fn loop[PATH_COUNT];	/* NULL: no such path here */
 };
 
 extern const struct clock_info catalog_clocks[];
@@ -97,6 +123,18 @@ extern const char *const catalog_paths[PATH_COUNT];
 
 /* Whether the API exists on this architecture and build (time64: 32-bit). */
 bool catalog_api_here(enum api api);
+
+/* The API's vDSO entry point on this architecture ("__vdso_time"), or NULL. */
+const char *catalog_vdso_symbol(enum api api);
+
+/*
+ * Whether any architecture's vDSO implements the API: where none does
+ * (times, getrusage), every call enters the kernel by design.
+ */
+bool catalog_api_in_vdso(enum api api);
+
+/* The API's own system call here, or CATALOG_NO_SYSCALL. */
+long catalog_syscall(enum api api);
 
 /* Look-ups by name for the command line (case-insensitive, '-' == '_'). */
 int catalog_api_by_name(const char *name);		/* -1 if unknown or not here */
@@ -109,9 +147,6 @@ enum cell_status {
 	CELL_NA,		/* the path does not exist for this API here */
 	CELL_UNSUPPORTED,	/* the kernel rejects the call (errno kept) */
 };
-
-struct cell;
-typedef void (*cell_loop_fn)(const struct cell *c, unsigned long n);
 
 struct cell {
 	enum api api;

@@ -39,74 +39,45 @@ const char *timesys_name(long nr)
 	return NULL;
 }
 
-static void add(long *nrs, size_t max, size_t *n, long nr)
-{
-	if (*n < max)
-		nrs[(*n)++] = nr;
-}
+#define CALLS(...)							\
+	{ .nr = (const long[]){ __VA_ARGS__ },				\
+	  .n = sizeof((const long[]){ __VA_ARGS__ }) / sizeof(long) }
 
-/* clock_gettime and, where the ABI has it, its 64-bit time variant. */
-static void add_clock_gettime(long *nrs, size_t max, size_t *n)
-{
-	add(nrs, max, n, SYS_clock_gettime);
-#ifdef SYS_clock_gettime64
-	add(nrs, max, n, SYS_clock_gettime64);
+/*
+ * Each API's own system call, then those a C library may build it on
+ * instead: musl's gettimeofday calls clock_gettime; glibc's time()
+ * without a vDSO time() reads CLOCK_REALTIME_COARSE; a 64-bit time_t on a
+ * 32-bit architecture tries clock_gettime64 first. CATALOG_NO_SYSCALL
+ * (a call this architecture lacks) is skipped.
+ */
+static const struct {
+	const long *nr;
+	size_t n;
+} api_calls[API_COUNT] = {
+	[API_CLOCK_GETTIME] = CALLS(SYS_clock_gettime, TIMESYS_CLOCK_GETTIME64),
+	[API_CLOCK_GETRES] = CALLS(SYS_clock_getres, TIMESYS_CLOCK_GETRES_TIME64),
+	[API_GETTIMEOFDAY] = CALLS(TIMESYS_GETTIMEOFDAY, SYS_clock_gettime,
+				   TIMESYS_CLOCK_GETTIME64),
+	[API_TIME] = CALLS(TIMESYS_TIME, TIMESYS_GETTIMEOFDAY, SYS_clock_gettime,
+			   TIMESYS_CLOCK_GETTIME64),
+	[API_GETCPU] = CALLS(SYS_getcpu),
+	[API_GETRANDOM] = CALLS(SYS_getrandom),
+	[API_TIMES] = CALLS(SYS_times),
+	[API_GETRUSAGE] = CALLS(SYS_getrusage),
+#if CATALOG_TIME64
+	[API_CLOCK_GETTIME64] = CALLS(SYS_clock_gettime64),
+	[API_CLOCK_GETRES64] = CALLS(SYS_clock_getres_time64),
 #endif
-}
-
-static void add_gettimeofday(long *nrs, size_t max, size_t *n)
-{
-#ifdef SYS_gettimeofday
-	add(nrs, max, n, SYS_gettimeofday);
-#endif
-	add_clock_gettime(nrs, max, n);
-}
+};
 
 size_t timesys_for_api(enum api api, long *nrs, size_t max)
 {
 	size_t n = 0;
 
-	switch (api) {
-	case API_CLOCK_GETTIME:
-		add_clock_gettime(nrs, max, &n);
-		break;
-	case API_CLOCK_GETRES:
-		add(nrs, max, &n, SYS_clock_getres);
-#ifdef SYS_clock_getres_time64
-		add(nrs, max, &n, SYS_clock_getres_time64);
-#endif
-		break;
-	case API_GETTIMEOFDAY:
-		add_gettimeofday(nrs, max, &n);
-		break;
-	case API_TIME:
-#ifdef SYS_time
-		add(nrs, max, &n, SYS_time);
-#endif
-		add_gettimeofday(nrs, max, &n);
-		break;
-	case API_GETCPU:
-		add(nrs, max, &n, SYS_getcpu);
-		break;
-	case API_GETRANDOM:
-		add(nrs, max, &n, SYS_getrandom);
-		break;
-	case API_TIMES:
-		add(nrs, max, &n, SYS_times);
-		break;
-	case API_GETRUSAGE:
-		add(nrs, max, &n, SYS_getrusage);
-		break;
-#if CATALOG_TIME64
-	case API_CLOCK_GETTIME64:
-		add(nrs, max, &n, SYS_clock_gettime64);
-		break;
-	case API_CLOCK_GETRES64:
-		add(nrs, max, &n, SYS_clock_getres_time64);
-		break;
-#endif
-	default:
-		break;
-	}
+	if (api < 0 || api >= API_COUNT)
+		return 0;
+	for (size_t i = 0; i < api_calls[api].n && n < max; i++)
+		if (api_calls[api].nr[i] != CATALOG_NO_SYSCALL)
+			nrs[n++] = api_calls[api].nr[i];
 	return n;
 }

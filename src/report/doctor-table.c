@@ -256,8 +256,7 @@ static json_t *facts_json(const struct doctor_report_facts *f)
 
 	for (int api = 0; api < API_COUNT; api++) {
 		/* The time64 calls are APIs of their own on 32-bit builds only. */
-		if (!CATALOG_TIME64 && (api == API_CLOCK_GETTIME64 ||
-					api == API_CLOCK_GETRES64))
+		if (!catalog_api_here(api))
 			continue;
 		json_object_set_new(exports, catalog_apis[api].name,
 				    json_boolean(f->vdso_exports[api]));

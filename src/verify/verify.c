@@ -258,14 +258,6 @@ static void fault_errno(const struct verify *v, enum path p, struct vres *r)
 
 /* ---- calls through each path ------------------------------------------- */
 
-#if defined(SYS_clock_gettime64) && defined(__USE_TIME_BITS64)
-#define SYS_CLOCK_GETTIME SYS_clock_gettime64
-#define SYS_CLOCK_GETRES SYS_clock_getres_time64
-#else
-#define SYS_CLOCK_GETTIME SYS_clock_gettime
-#define SYS_CLOCK_GETRES SYS_clock_getres
-#endif
-
 typedef int (*clock_fn)(clockid_t, struct timespec *);
 typedef int (*gettimeofday_fn)(struct timeval *, void *);
 typedef time_t (*time_fn)(time_t *);
@@ -340,12 +332,12 @@ static struct vres no_path(void)
 static struct vres clock_call(const struct verify *v, enum path p, bool getres,
 			      clockid_t id, struct timespec *ts)
 {
+	enum api api = getres ? API_CLOCK_GETRES : API_CLOCK_GETTIME;
 	struct vres r;
 
 	switch (p) {
 	case PATH_VDSO: {
-		clock_fn fn = (clock_fn)v->vdso_fn[getres ? API_CLOCK_GETRES :
-						   API_CLOCK_GETTIME];
+		clock_fn fn = (clock_fn)v->vdso_fn[api];
 
 		if (!fn)
 			return no_path();
@@ -358,8 +350,8 @@ static struct vres clock_call(const struct verify *v, enum path p, bool getres,
 				 libc_of(v)->clock_gettime(id, ts));
 		break;
 	default:
-		r = errno_result(syscall(getres ? SYS_CLOCK_GETRES : SYS_CLOCK_GETTIME,
-					 id, ts));
+		/* The catalogue's: the *64 call of a 64-bit time_t build. */
+		r = errno_result(syscall(catalog_syscall(api), id, ts));
 		break;
 	}
 	fault_errno(v, p, &r);
@@ -538,7 +530,7 @@ int verify_own_gettime(clockid_t id, struct timespec *ts)
 	if (own_vdso_clock_gettime &&
 	    vdso_clock_call(own_vdso_clock_gettime, id, ts) == 0)
 		return 0;
-	return syscall(SYS_CLOCK_GETTIME, id, ts) == 0 ? 0 : errno;
+	return syscall(catalog_syscall(API_CLOCK_GETTIME), id, ts) == 0 ? 0 : errno;
 }
 
 uint64_t verify_now_ns(void)
@@ -561,47 +553,21 @@ static void take_own_clock(const struct verify *v)
 
 /* ---- paths -------------------------------------------------------------- */
 
-/* arm64, riscv64 and the other asm-generic ABIs have no time(2), and
- * their 32-bit ones no gettimeofday(2): the C library builds those on
- * clock_gettime. */
-static bool syscall_by_design(enum api api)
-{
-	switch (api) {
-	case API_TIME:
-#ifdef SYS_time
-		return true;
-#else
-		return false;
-#endif
-	case API_GETTIMEOFDAY:
-#ifdef SYS_gettimeofday
-		return true;
-#else
-		return false;
-#endif
-	default:
-		return true;
-	}
-}
-
+/*
+ * A path exists by design where the catalogue has it on this architecture:
+ * the vDSO entry point, the API's own system call (none for time(2) on
+ * arm64: the C library builds it on clock_gettime), and always the C
+ * library's function.
+ */
 bool verify_path_by_design(enum api api, enum path path)
 {
-	const struct vdso_names *n = vdso_arch_names();
-
-	if (path == PATH_SYSCALL)
-		return syscall_by_design(api);
-	if (path != PATH_VDSO)
+	switch (path) {
+	case PATH_VDSO:
+		return catalog_vdso_symbol(api) != NULL;
+	case PATH_SYSCALL:
+		return catalog_syscall(api) != CATALOG_NO_SYSCALL;
+	default:
 		return true;
-	switch (api) {
-	case API_CLOCK_GETTIME: return n->clock_gettime;
-	case API_CLOCK_GETRES: return n->clock_getres;
-	case API_GETTIMEOFDAY: return n->gettimeofday;
-	case API_TIME: return n->time;
-	case API_GETCPU: return n->getcpu;
-	case API_GETRANDOM: return n->getrandom;
-	case API_CLOCK_GETTIME64: return n->clock_gettime64;
-	case API_CLOCK_GETRES64: return n->clock_getres64;
-	default: return false;
 	}
 }
 
