@@ -24,6 +24,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "basic/figure.h"
 #include "basic/json.h"
 #include "basic/order.h"
 #include "basic/options.h"
@@ -958,6 +959,18 @@ static void release_commands(struct exec_report_command *cmds, size_t n)
 	free(cmds);
 }
 
+/*
+ * The unit a warning's times read in, as the table above it: chosen by
+ * the smallest of them (a median of 7.8 ms, not "0.00782 s").
+ */
+static double warning_unit(double smallest, const char **unit)
+{
+	double scale;
+
+	*unit = figure_seconds_unit(smallest, &scale);
+	return scale;
+}
+
 /* The warnings hyperfine users know: outliers and a slow first run. */
 static void warn_noise(const struct exec_cmd *e, const struct exec_command *c)
 {
@@ -965,6 +978,8 @@ static void warn_noise(const struct exec_cmd *e, const struct exec_command *c)
 	size_t outliers = exec_outliers(s->wall, s->n);
 	char which[160] = "";
 	struct summary rest;
+	const char *unit;
+	double scale;
 
 	if (e->ncmds > 1)
 		snprintf(which, sizeof(which), "%s: ", c->label);
@@ -978,17 +993,19 @@ static void warn_noise(const struct exec_cmd *e, const struct exec_command *c)
 	summarize(s->wall + 1, s->n - 1, &rest);
 	if (!(s->wall[0] > 2 * rest.median && s->wall[0] > rest.max))
 		return;
+	scale = warning_unit(rest.median, &unit);
 	/* Cold caches, unless the run's own record shows another cause. */
 	if (c->reps[0].disturbed)
-		warn_msg("%sthe first run took %.3g s, far more than the others "
-			 "(median %.3g s), disturbed: %ld involuntary switches, "
-			 "%.0f ms waiting for a CPU", which, s->wall[0], rest.median,
-			 c->reps[0].involuntary,
+		warn_msg("%sthe first run took %.3g %s, far more than the others "
+			 "(median %.3g %s), disturbed: %ld involuntary switches, "
+			 "%.0f ms waiting for a CPU", which, s->wall[0] * scale, unit,
+			 rest.median * scale, unit, c->reps[0].involuntary,
 			 isfinite(c->reps[0].wait_ms) ? c->reps[0].wait_ms : 0);
 	else
-		warn_msg("%sthe first run took %.3g s, far more than the others "
-			 "(median %.3g s): caches were probably cold; consider "
-			 "--warmup", which, s->wall[0], rest.median);
+		warn_msg("%sthe first run took %.3g %s, far more than the others "
+			 "(median %.3g %s): caches were probably cold; consider "
+			 "--warmup", which, s->wall[0] * scale, unit, rest.median * scale,
+			 unit);
 }
 
 /*
@@ -1020,6 +1037,8 @@ static void warn_two_groups(const struct exec_cmd *e, const struct exec_command 
 {
 	const struct exec_samples *s = &c->s;
 	_cleanup_free_ double *sorted = NULL;
+	const char *unit;
+	double scale;
 	size_t k;
 
 	if (s->n < 6)
@@ -1030,13 +1049,15 @@ static void warn_two_groups(const struct exec_cmd *e, const struct exec_command 
 	k = two_groups_split(sorted, s->n);
 	if (!k)
 		return;
-	warn_msg("%s%sthe wall times fall into two groups, %zu from %.3g to %.3g s "
-		 "and %zu from %.3g to %.3g s: one summary of them describes neither. "
+	scale = warning_unit(sorted[0], &unit);
+	warn_msg("%s%sthe wall times fall into two groups, %zu from %.3g to %.3g %s "
+		 "and %zu from %.3g to %.3g %s: one summary of them describes neither. "
 		 "A run that undoes or repeats a state change (CPU offline, then "
 		 "offline again) is a different operation: run such commands in "
 		 "order (--order sequence) or restore the state before each "
 		 "(--prepare)", e->ncmds > 1 ? c->label : "", e->ncmds > 1 ? ": " : "",
-		 k, sorted[0], sorted[k - 1], s->n - k, sorted[k], sorted[s->n - 1]);
+		 k, sorted[0] * scale, sorted[k - 1] * scale, unit, s->n - k,
+		 sorted[k] * scale, sorted[s->n - 1] * scale, unit);
 }
 
 /* Which command ran just before each of c's runs, when that decides its time. */
@@ -1066,12 +1087,15 @@ static void warn_order(const struct exec_cmd *e, const struct exec_command *c)
 	summarize(x, nx, &sx);
 	summarize(y, ny, &sy);
 	if (mwu.p < 0.01 && fmax(sx.median, sy.median) >= 2 * fmin(sx.median, sy.median)) {
-		warn_msg("%s: its runs depend on the order: %zu after itself take %.3g s "
-			 "(median), %zu after another command %.3g s: one command may "
+		const char *unit;
+		double scale = warning_unit(fmin(sx.median, sy.median), &unit);
+
+		warn_msg("%s: its runs depend on the order: %zu after itself take %.3g %s "
+			 "(median), %zu after another command %.3g %s: one command may "
 			 "undo or repeat what the other did (a CPU offlined twice is "
 			 "offline already); run them in order (--order sequence) or "
 			 "restore the state before each (--prepare)", c->label, nx,
-			 sx.median, ny, sy.median);
+			 sx.median * scale, unit, ny, sy.median * scale, unit);
 		return;
 	}
 	warn_two_groups(e, c);

@@ -550,4 +550,6 @@ kernel_config() {
 		"if [ -e '$state' ]; then rm '$state'; else sleep 0.3; touch '$state'; fi"
 	[ "$status" -eq 0 ]
 	[[ "$stderr" == *"the wall times fall into two groups, 5 from "*" and 5 from "* ]]
+	# In the unit of the table above it, not "0.00782 s".
+	[[ "$stderr" == *" ms and 5 from "*" ms: one summary"* ]]
 }
