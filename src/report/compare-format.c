@@ -349,8 +349,9 @@ static void print_rule(FILE *f, const struct compare_result *r)
 		"change: the ratio of the two values; "
 		"diff: the other's value minus the base's, in ", centres.buf);
 	put_text(f, r->unit_shown);
-	fprintf(f, "; rCV: robust CV, 100 * 1.4826 MAD / median; mde: the change "
-		"found 80%% of the time with these spreads (before the correction)\n");
+	fprintf(f, "; noisy: a side's rCV (robust CV, 100 * 1.4826 MAD / median) "
+		"above %g%%; mde: the change found 80%% of the time with these "
+		"spreads (before the correction)\n", r->opts.noise_pct);
 }
 
 /* ---- the geomean row ----------------------------------------------- */

@@ -24,7 +24,7 @@ setup() {
 	[[ "$output" == *"ns-change: the same change in ns"* ]]
 	[[ "$output" =~ verdict\ +ns-change ]]
 	[[ "$output" == *"statistics over each run's round medians"* ]]
-	[[ "$output" == *"rCV: robust CV, 100 * 1.4826 MAD / median"* ]]
+	[[ "$output" == *"noisy: a side's rCV (robust CV, 100 * 1.4826 MAD / median) above 5%"* ]]
 	[[ "$output" == *"# value: median; +-: half its 95% CI"*"change: the ratio of the two values"* ]]
 	[[ "$output" =~ cell\ +A#1\ +B#3\ +change\ \[95%\ CI\]\ +diff\ +p\ +test\ +delta\ +mde\ +verdict ]]
 	[[ "$output" == *"diff: the other's value minus the base's, in core cycles"* ]]
