@@ -744,8 +744,12 @@ static void diff_sides(struct compare_diff *d, const struct compare_result *r,
 		diff_paired(d, base, other, &t);
 	else
 		diff_rank(d, base, other);
-	/* The rounds' interval and p say nothing of runs: none is claimed. */
-	if (d->spread_unknown)
+	/*
+	 * The rounds' interval and p say nothing of runs: none is claimed.
+	 * Nor where no test can judge the sizes (a hotplug state reached in
+	 * one run a side gave "[-96.36, -96.36]").
+	 */
+	if (d->spread_unknown || *few)
 		d->p = d->change_lo_pct = d->change_hi_pct = d->shift_lo =
 			d->shift_hi = NAN;
 	d->cliffs_delta = stats_cliffs_delta(base->samples, base->n,

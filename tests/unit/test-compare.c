@@ -1384,6 +1384,9 @@ static void test_few_samples_use_t_and_say_coverage(void **state)
 	assert_string_equal(diff_of(&fx, 0)->verdict, "few");
 	assert_false(diff_of(&fx, 0)->significant);
 	assert_true(isnan(diff_of(&fx, 0)->mde_pct));
+	/* No test, no interval: one value a side made "[-96.36, -96.36]". */
+	assert_true(isnan(diff_of(&fx, 0)->change_lo_pct) && isnan(diff_of(&fx, 0)->p));
+	assert_true(strstr(diff_of(&fx, 0)->reason, "1 against 1 values: too few") != NULL);
 	teardown_fixture(&fx);
 }
 
