@@ -197,18 +197,38 @@ static void group_name(const struct plot_input *in, const struct compare_group *
 	snprintf(buf, len, "%s (%zu run%s)", spec, g->nruns, g->nruns == 1 ? "" : "s");
 }
 
+/*
+ * What differs between the sides' machines (compare_result's
+ * side_differences, as compare, the mail and the HTML name them), on a
+ * line of its own: "DIFFERENT: clocksource hpet against tsc; ...", then
+ * what one difference alone can explain. A reader of the picture alone
+ * sees that 6.1 ran on hpet and 6.12 on tsc.
+ */
+static void forest_differences(const struct side_differences *d, struct strbuf *sb)
+{
+	if (!d->n)
+		return;
+	strbuf_adds(sb, "\nDIFFERENT: ");
+	for (size_t i = 0; i < d->n; i++)
+		strbuf_addf(sb, "%s%s %s against %s", i ? "; " : "", d->items[i].fact,
+			    d->items[i].base, d->items[i].other);
+	if (d->explains)
+		strbuf_addf(sb, "\n%s.", d->explains);
+}
+
 /* "after (5 runs), kernel 6.19 against before (5 runs), kernel 6.18: ..." */
 static void forest_title(const struct plot_input *in, const struct compare_result *r,
-			 size_t g, char *buf, size_t len)
+			 size_t g, struct strbuf *sb)
 {
 	char base[128], other[128];
 
 	group_name(in, &r->groups[0], base, sizeof(base));
 	group_name(in, &r->groups[g], other, sizeof(other));
-	snprintf(buf, len, "%s, kernel %s against %s, kernel %s: geomean %+.2f %%%s",
-		 other, r->groups[g].runs[0].kernel, base, r->groups[0].runs[0].kernel,
-		 r->geomean_change_pct[g], r->exact ? " (EXACT: instructions counted)" :
-		 r->emulated[0] || r->emulated[g] ? " (EMULATED timings)" : "");
+	strbuf_addf(sb, "%s, kernel %s against %s, kernel %s: geomean %+.2f %%%s",
+		    other, r->groups[g].runs[0].kernel, base, r->groups[0].runs[0].kernel,
+		    r->geomean_change_pct[g], r->exact ? " (EXACT: instructions counted)" :
+		    r->emulated[0] || r->emulated[g] ? " (EMULATED timings)" : "");
+	forest_differences(&r->side_differences[g], sb);
 }
 
 static int compare_draw(struct gp *gp, const struct plot_input *in,
@@ -216,19 +236,32 @@ static int compare_draw(struct gp *gp, const struct plot_input *in,
 {
 	struct plot_grid grid = { .cols = 1, .left_px = 300, .right_px = 40 };
 	struct compare_result r;
-	char title[512];
+	struct strbuf *titles;
 
 	if (plot_compare_build(in, in->groups, in->ngroups, &r, err) != 0)
 		return -1;
 	grid.rows = (int)in->ngroups - 1;
 	grid.panel_height = 40 + 17 * (int)plot_forest_rows(in, &r);
+	/* Each panel's title, measured: the room above the panels fits the longest. */
+	titles = xcalloc(r.ngroups, sizeof(*titles));
+	plot_grid_measure(in, &grid);
+	for (size_t g = 1; g < r.ngroups; g++) {
+		_cleanup_strbuf_ struct strbuf wrapped = STRBUF_INIT;
+		int lines;
+
+		strbuf_init(&titles[g]);
+		forest_title(in, &r, g, &titles[g]);
+		lines = (int)plot_panel_title_wrap(&grid, titles[g].buf, &wrapped);
+		grid.title_lines = lines > grid.title_lines ? lines : grid.title_lines;
+	}
 	plot_begin(gp, in, output, format,
 		   "Change per cell against the base, by verdict (compare's statistics)",
 		   &grid);
 	for (size_t g = 1; g < r.ngroups; g++) {
-		forest_title(in, &r, g, title, sizeof(title));
-		plot_forest_panel(gp, in, &grid, &r, g, title, g == 1 ? 0.5 : 0, true);
+		plot_forest_panel(gp, in, &grid, &r, g, titles[g].buf, g == 1 ? 0.5 : 0, true);
+		strbuf_release(&titles[g]);
 	}
+	free(titles);
 	plot_end(gp);
 	compare_free(&r);
 	return 0;

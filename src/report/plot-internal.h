@@ -91,10 +91,22 @@ void plot_title_text(const struct plot_input *in, const char *what,
 struct plot_grid {
 	int rows, cols;
 	int panel_height, left_px, right_px;
+	/*
+	 * The most lines a panel's title takes (plot_panel_title_wrap()): the
+	 * room above each panel. 0 or fewer than 2: two lines.
+	 */
+	int title_lines;
 	int width;
 	double panel_px;
 	int tic_pt;	/* the tics' font size: the terminal's */
 };
+
+/*
+ * The picture's width and a panel's (grid->width, grid->panel_px), as
+ * plot_begin() sets them: for a chart that measures its panels' titles
+ * (plot_panel_title_wrap()) before it begins.
+ */
+void plot_grid_measure(const struct plot_input *in, struct plot_grid *grid);
 
 /*
  * Start the chart: gp_chart(), the grid of panels with the title above
@@ -128,6 +140,9 @@ void plot_ytics(struct gp *gp, const char *const *labels, size_t n);
 
 /* A panel's title (the next plot command's), wrapped to the panel. */
 void plot_panel_title(struct gp *gp, const struct plot_grid *grid, const char *title);
+/* title wrapped as plot_panel_title() draws it (grid measured), into out: its lines. */
+size_t plot_panel_title_wrap(const struct plot_grid *grid, const char *title,
+			     struct strbuf *out);
 
 /* Smallest power of ten at or below x (x > 0). */
 double plot_floor10(double x);

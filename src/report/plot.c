@@ -537,28 +537,40 @@ static void plot_style(struct gp *gp)
 }
 
 /*
- * Room for a panel's title of two lines (plot_panel_title() wraps it to
- * the panel): the first row's above the panels, the others' in the gap.
+ * Room for a panel's title of two lines, or of grid->title_lines
+ * (plot_panel_title() wraps it to the panel): the first row's above the
+ * panels, the others' in the gap.
  */
-#define PANEL_TITLE_PX (40 + PANEL_LINE_PX)
+static int panel_title_lines(const struct plot_grid *grid)
+{
+	return grid->title_lines > 2 ? grid->title_lines : 2;
+}
+
+void plot_grid_measure(const struct plot_input *in, struct plot_grid *grid)
+{
+	grid->width = in->width ? in->width : 1200;
+	grid->panel_px = (grid->width - grid->left_px - grid->right_px -
+			  (grid->cols - 1) * SPACING_PX) / (double)grid->cols;
+}
 
 void plot_begin(struct gp *gp, const struct plot_input *in, const char *output,
 		enum gp_format format, const char *what, struct plot_grid *grid)
 {
 	_cleanup_strbuf_ struct strbuf title = STRBUF_INIT;
-	int w = in->width ? in->width : 1200, h, title_px, top_px;
-	int gap_px = GAP_PX + PANEL_LINE_PX;
-	double hh, ww = w;
+	int more = PANEL_LINE_PX * (panel_title_lines(grid) - 1);
+	int w, h, title_px, top_px;
+	int gap_px = GAP_PX + more;
+	double hh, ww;
 
+	plot_grid_measure(in, grid);
+	w = grid->width;
+	ww = w;
 	title_px = 24 + TITLE_LINE_PX * (int)chart_title(in, what, w, &title);
-	top_px = title_px + KEY_PX + PANEL_TITLE_PX;
+	top_px = title_px + KEY_PX + 40 + more;
 	h = in->height ? in->height : top_px + grid->rows * grid->panel_height +
 		(grid->rows - 1) * gap_px + BOTTOM_PX;
 	hh = h;
-	grid->width = w;
 	grid->tic_pt = format == GP_SVG ? 12 : 10;	/* gp_chart()'s fonts */
-	grid->panel_px = (w - grid->left_px - grid->right_px -
-			  (grid->cols - 1) * SPACING_PX) / (double)grid->cols;
 	gp_chart(gp, output, format, w, h);
 	plot_style(gp);
 	gp_cmd(gp, "cb_key_y = %.4f", 1 - (title_px + 2) / hh);
@@ -604,12 +616,18 @@ void plot_ytics(struct gp *gp, const char *const *labels, size_t n)
  * Wrapped to the panel and most of the space beside it: a title centred
  * on its panel never reaches its neighbour's.
  */
+size_t plot_panel_title_wrap(const struct plot_grid *grid, const char *title,
+			     struct strbuf *out)
+{
+	return plot_wrap(title, plot_text_fits(grid->panel_px + SPACING_PX * 0.6, PANEL_PT),
+			 out);
+}
+
 void plot_panel_title(struct gp *gp, const struct plot_grid *grid, const char *title)
 {
 	_cleanup_strbuf_ struct strbuf wrapped = STRBUF_INIT;
 
-	plot_wrap(title, plot_text_fits(grid->panel_px + SPACING_PX * 0.6, PANEL_PT),
-		  &wrapped);
+	plot_panel_title_wrap(grid, title, &wrapped);
 	gp_cmd(gp, "set title %s", wrapped.buf);
 }
 

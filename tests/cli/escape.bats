@@ -185,6 +185,16 @@ c.execute("UPDATE runs SET host = ?", ("<b>h&\"x\x1b[2J</b>",)); c.commit()' "$C
 	output=$(cat p.gp)
 	no_raw_controls
 	[[ "$output" == *'\140touch pwned-kernel\140'* ]]
+	# The forest names run 2's clocksource as what differs: escaped as the
+	# run was loaded (ESC as \e), then quoted for gnuplot (the \ doubled).
+	run cb plot --kind compare -o f.svg 1 2
+	[ "$status" -eq 0 ] || { echo "$output"; return 1; }
+	no_raw_controls
+	[ ! -e pwned-kernel ] || { echo "gnuplot ran the kernel's backquotes"; return 1; }
+	output=$(cat f.gp)
+	no_raw_controls
+	[[ "$output" == *'set title "'*'\nDIFFERENT: clocksource '*' against cs\\e[2J<b>&"'* ]] ||
+		{ grep -n DIFFERENT f.gp; return 1; }
 }
 
 @test "plot and report of an imported file: its backquotes stay text" {

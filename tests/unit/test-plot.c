@@ -26,6 +26,7 @@
 #include "results/compare-session.h"
 #include "report/textplot.h"
 #include "results/compare.h"
+#include "results/run-facts.h"
 
 /* ---- palette ---------------------------------------------------------- */
 
@@ -833,6 +834,57 @@ static void test_short_labels_kept(void **state)
 	free_runs(&f, 2);
 }
 
+/* The picture's height in a script: "set terminal svg size W,H". */
+static int script_height(const char *script)
+{
+	const char *s = strstr(script, "set terminal svg size ");
+	int w = 0, h = 0;
+
+	assert_non_null(s);
+	assert_int_equal(sscanf(s, "set terminal svg size %d,%d", &w, &h), 2);
+	return h;
+}
+
+/*
+ * Issue 30: the forest names what differs between the sides' machines
+ * above the verdicts, as compare does: a clocksource the vDSO cannot read
+ * on one side, with what it alone can explain, in the panel's title, the
+ * room above the panel grown to hold it; no line when the sides agree.
+ */
+static void test_compare_sides_differ(void **state)
+{
+	struct fixture f;
+	struct strbuf err = STRBUF_INIT, titles = STRBUF_INIT;
+	struct gp gp;
+	int taller;
+
+	(void)state;
+	bench_run(&f.runs[0], 7, "6.1");
+	bench_run(&f.runs[1], 8, "6.12");
+	json_object_set_new(f.runs[0].env, "clocksource", json_string("hpet"));
+	json_object_set_new(f.runs[1].env, "clocksource", json_string("tsc"));
+	one_group_each(&f, 2);
+	assert_int_equal(chart(&f, PLOT_COMPARE, &gp, &err), 0);
+	assert_non_null(strstr(gp.script.buf, ": geomean +0.00 %\\nDIFFERENT: clocksource hpet "
+			       "against tsc\\nThe clocksource hpet is read by the kernel, not the "
+			       "vDSO"));
+	script_titles(gp.script.buf, &titles);
+	assert_in_range(longest_line(titles.buf), 1, 108);
+	taller = script_height(gp.script.buf);
+	gp_release(&gp);
+	/* The same machine on both sides: nothing named, the usual room. */
+	json_object_set_new(f.runs[0].env, "clocksource", json_string("tsc"));
+	run_facts_forget(&f.runs[0]);
+	assert_int_equal(chart(&f, PLOT_COMPARE, &gp, &err), 0);
+	assert_null(strstr(gp.script.buf, "DIFFERENT"));
+	assert_null(strstr(gp.script.buf, "read by the kernel"));
+	assert_true(script_height(gp.script.buf) < taller);
+	gp_release(&gp);
+	strbuf_release(&titles);
+	strbuf_release(&err);
+	free_runs(&f, 2);
+}
+
 /*
  * A panel title too long for its panel is wrapped, never left to run
  * under its neighbour's: two timens panels side by side, each about 385
@@ -1223,6 +1275,7 @@ int main(void)
 		cmocka_unit_test(test_scale),
 		cmocka_unit_test(test_compare),
 		cmocka_unit_test(test_emulated_in_the_title),
+		cmocka_unit_test(test_compare_sides_differ),
 		cmocka_unit_test(test_run_names_not_ids),
 		cmocka_unit_test(test_timens),
 		cmocka_unit_test(test_hotplug),
