@@ -12,6 +12,7 @@
 #include "basic/strbuf.h"
 #include "builtin/builtin.h"
 #include "report/exec-table.h"
+#include "report/hotplug-table.h"
 #include "report/output.h"
 #include "report/run-header.h"
 #include "report/run-json.h"
@@ -248,7 +249,8 @@ static void print_header(const struct stored_run *r)
 /*
  * The run's metadata and environment, then its table as the command that
  * made it printed it: scale's blocks for a scale run, exec's wall, user
- * and sys for an exec run, bench's header and table for a bench run (line
+ * and sys for an exec run, hotplug's transitions and stored states for a
+ * hotplug run, bench's header and table for a bench run (line
  * for line what bench printed), else bench's table (and that one, with a
  * histogram under each cell, for --histogram).
  */
@@ -265,6 +267,8 @@ static void print_run_table(const struct stored_run *r, bool histogram)
 
 		putchar('\n');
 		exec_table_print_command(stdout, r, unit, scale);
+	} else if (!histogram && hotplug_table_applies(r)) {
+		hotplug_table_print_run(stdout, r);
 	} else {
 		if (is_bench(r)) {
 			putchar('\n');
