@@ -29,9 +29,11 @@ static const struct command_usage show_usage = {
 	.synopsis = "[<options>] <run>...",
 	.description =
 	"Show stored runs: when and where each ran, its environment and\n"
-	"settings, then the table bench prints (for a bench run, under bench's\n"
-	"header): per cell the median with its 95% CI, min, mean, rCV%, p99,\n"
-	"cycles, core cycles and n, recomputed from the raw samples.\n"
+	"settings, then the tables the command that made it printed,\n"
+	"recomputed from the raw samples: for a bench run under bench's header\n"
+	"per cell the median with its 95% CI, min, mean, rCV%, p99, cycles,\n"
+	"core cycles and n; for a scale, exec or hotplug run that command's\n"
+	"tables, its times in s, ms or us.\n"
 	"A run is an id (12), a label (every run with it) or a uuid.",
 	.footer =
 	"Exit status: 0 on success, 1 on an error (such as an unknown run),\n"
