@@ -12,6 +12,7 @@
 #include "basic/strbuf.h"
 #include "builtin/builtin.h"
 #include "report/exec-table.h"
+#include "report/hotplug-table.h"
 #include "report/output.h"
 #include "report/run-header.h"
 #include "report/run-json.h"
@@ -28,9 +29,11 @@ static const struct command_usage show_usage = {
 	.synopsis = "[<options>] <run>...",
 	.description =
 	"Show stored runs: when and where each ran, its environment and\n"
-	"settings, then the table bench prints (for a bench run, under bench's\n"
-	"header): per cell the median with its 95% CI, min, mean, rCV%, p99,\n"
-	"cycles, core cycles and n, recomputed from the raw samples.\n"
+	"settings, then the tables the command that made it printed,\n"
+	"recomputed from the raw samples: for a bench run under bench's header\n"
+	"per cell the median with its 95% CI, min, mean, rCV%, p99, cycles,\n"
+	"core cycles and n; for a scale, exec or hotplug run that command's\n"
+	"tables, its times in s, ms or us.\n"
 	"A run is an id (12), a label (every run with it) or a uuid.",
 	.footer =
 	"Exit status: 0 on success, 1 on an error (such as an unknown run),\n"
@@ -248,7 +251,8 @@ static void print_header(const struct stored_run *r)
 /*
  * The run's metadata and environment, then its table as the command that
  * made it printed it: scale's blocks for a scale run, exec's wall, user
- * and sys for an exec run, bench's header and table for a bench run (line
+ * and sys for an exec run, hotplug's transitions and stored states for a
+ * hotplug run, bench's header and table for a bench run (line
  * for line what bench printed), else bench's table (and that one, with a
  * histogram under each cell, for --histogram).
  */
@@ -265,6 +269,8 @@ static void print_run_table(const struct stored_run *r, bool histogram)
 
 		putchar('\n');
 		exec_table_print_command(stdout, r, unit, scale);
+	} else if (!histogram && hotplug_table_applies(r)) {
+		hotplug_table_print_run(stdout, r);
 	} else {
 		if (is_bench(r)) {
 			putchar('\n');

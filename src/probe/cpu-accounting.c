@@ -274,6 +274,33 @@ json_t *cpu_accounting_to_json(const struct cpu_accounting *a)
 			 json_number(tick) : json_null());
 }
 
+/* The text of key in j into buf, "" when it is not a string. */
+static void copy_text(const json_t *j, const char *key, char *buf, size_t len)
+{
+	const json_t *v = json_object_get(j, key);
+
+	snprintf(buf, len, "%s", json_is_string(v) ? json_string_value(v) : "");
+}
+
+bool cpu_accounting_from_json(const json_t *j, struct cpu_accounting *a)
+{
+	const json_t *mode = json_object_get(j, "mode"), *hz = json_object_get(j, "hz");
+
+	memset(a, 0, sizeof(*a));
+	for (size_t i = 1; i < ARRAY_SIZE(mode_names) && json_is_string(mode); i++)
+		if (streq(json_string_value(mode), mode_names[i]))
+			a->mode = (enum cpu_accounting_mode)i;
+	if (a->mode == ACCT_UNKNOWN)
+		return false;
+	a->mode_inferred = json_is_true(json_object_get(j, "mode_inferred"));
+	copy_text(j, "mode_source", a->mode_source, sizeof(a->mode_source));
+	a->hz = json_is_integer(hz) && json_integer_value(hz) > 0 ?
+		(long)json_integer_value(hz) : 0;
+	a->hz_inferred = json_is_true(json_object_get(j, "hz_inferred"));
+	copy_text(j, "hz_source", a->hz_source, sizeof(a->hz_source));
+	return true;
+}
+
 void cpu_accounting_print_note(FILE *f, const char *prefix)
 {
 	struct cpu_accounting a;

@@ -68,6 +68,13 @@ void cpu_accounting_note(const struct cpu_accounting *a, char *buf, size_t len);
 
 json_t *cpu_accounting_to_json(const struct cpu_accounting *a);
 
+/*
+ * a as cpu_accounting_to_json() wrote it (a run's config), for the note of
+ * the machine that ran it, not of the one reading it; false, a zeroed,
+ * when j says no mode it knows. nohz_full is not kept: "".
+ */
+bool cpu_accounting_from_json(const json_t *j, struct cpu_accounting *a);
+
 /* Probe, then "<prefix><the note>\n" to f: for a report's header. */
 void cpu_accounting_print_note(FILE *f, const char *prefix);
 

@@ -19,8 +19,19 @@
 /* Whether r is a hotplug run with its offline and online cells. */
 bool hotplug_table_applies(const struct stored_run *r);
 
-/* The heading and three rows per direction. */
+/*
+ * The heading and three rows per direction, in the unit
+ * figure_seconds_unit() chooses for the quicker direction's median.
+ */
 void hotplug_table_print(FILE *f, const struct stored_run *r);
+
+/*
+ * What show prints for a hotplug run, from its cells alone: the legend
+ * and what its user and sys are worth (from its config), the transitions,
+ * then per direction the states it stored (state:NAME:offline, ...),
+ * largest mean first, without the step and function it did not keep.
+ */
+void hotplug_table_print_run(FILE *f, const struct stored_run *r);
 
 /*
  * What hotplug prints after a run: the header, the transitions of the run

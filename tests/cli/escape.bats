@@ -264,3 +264,25 @@ PY
 	no_raw_controls
 	[[ "$output" == *'__vd\e[2Jxyz'* ]]
 }
+
+@test "show of a hotplug run escapes its state names and its user/sys note" {
+	local db="$BATS_TEST_TMPDIR/hp.db"
+	hotplug_file "$BATS_TEST_TMPDIR/hp.json" 00000000-0000-4000-8000-000000000030 hp 1
+	cb import --db "$db" "$BATS_TEST_TMPDIR/hp.json" >/dev/null 2>&1
+	python3 - "$db" <<'PY'
+import json, sqlite3, sys
+c = sqlite3.connect(sys.argv[1])
+c.execute("UPDATE cells SET name = ? WHERE name = 'state:cpu:teardown:offline'",
+          ("state:cpu\x1b[2J:teardown`touch pwned-state`:offline",))
+cfg = json.loads(c.execute("SELECT config FROM runs").fetchone()[0])
+cfg["cpu_accounting"]["hz_source"] = "CONFIG_HZ\x1b]0;owned\x07"
+c.execute("UPDATE runs SET config = ?", (json.dumps(cfg),))
+c.commit()
+PY
+	run cb show --db "$db" hp
+	[ "$status" -eq 0 ]
+	no_raw_controls
+	[[ "$output" =~ $'\n'cpu\\e\[2J:teardown\`touch\ pwned-state\`\ +1\.230\  ]]
+	[[ "$output" == *'HZ 250, CONFIG_HZ\e]0;owned\x07): below 4 ms'* ]]
+	[ ! -e pwned-state ]
+}

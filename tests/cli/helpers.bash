@@ -95,3 +95,38 @@ in_range() {
 	awk -v x="$1" -v lo="$2" -v hi="$3" 'BEGIN { exit !(x != "" && x >= lo && x <= hi) }' ||
 		{ echo "$1 is not within [$2, $3]"; return 1; }
 }
+
+# An export file with one hotplug run as hotplug stores it (store.bats,
+# escape.bats): hotplug_file FILE UUID LABEL SCALE, its times those of a
+# run on a VM times SCALE (1: ms, 0.1: us).
+hotplug_file() {
+	jq -n --arg uuid "$2" --arg lab "$3" --argjson k "$4" '
+	def cell($name; $x): { name: $name, status: "ok", unit: "s",
+			       samples: ($x | map(. * $k)) };
+	{
+		clockbench_export: 1,
+		runs: [{
+			uuid: $uuid, command: "hotplug", label: $lab, host: "vm1",
+			kernel: "6.18.44", started: "2026-12-01T10:00:00Z",
+			elapsed_s: 0.2, status: "complete",
+			environment: { kernel_release: "6.18.44", clocksource: "tsc" },
+			config: { cpu: 1, cycles: 6, trace: true,
+				  cpu_accounting: { mode: "tick", mode_inferred: false,
+					mode_source: "/proc/config.gz", hz: 250,
+					hz_inferred: false, hz_source: "CONFIG_HZ",
+					sampled: true, estimate_below_s: 0.004 } },
+			cells: [
+				cell("offline"; [0.00243, 0.00167, 0.00464, 0.00210, 0.00290, 0.00280]),
+				cell("offline-user"; [0, 0, 0.00007, 0, 0, 0]),
+				cell("offline-sys"; [0.000092, 0.000043, 0.000106, 0.00009, 0.0001, 0.00008]),
+				cell("online"; [0.0051, 0.00133, 0.00979, 0.0045, 0.0052, 0.0049]),
+				cell("online-user"; [0, 0, 0, 0, 0, 0]),
+				cell("online-sys"; [0.00056, 0.00038, 0.00137, 0.0006, 0.0005, 0.0007]),
+				cell("state:sched:active:offline"; [0.0001, 0.0019, 0.0001, 0.0001, 0.0001, 0.0001]),
+				cell("state:cpu:teardown:offline"; [0.00122, 0.00123, 0.00125, 0.00123, 0.00124, 0.00123]),
+				cell("state:x86/cpuid:online:online"; [0.00014, 0.0035, 0.00013, 0.00014, 0.00014, 0.00013]),
+				cell("state:cpu:bringup:online"; [0.0024, 0.0012, 0.0079, 0.0023, 0.0025, 0.0024])
+			]
+		}]
+	}' >"$1"
+}

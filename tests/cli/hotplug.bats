@@ -113,6 +113,31 @@ start_and_freeze_offline() {
 	no_instance_left
 }
 
+# Issue 30: show printed every cell as 0.00 s with cycles and core columns.
+@test "show of a stored run prints hotplug's own tables, in ms or us" {
+	need_cpu1
+	run --separate-stderr cb hotplug --cpu 1 --cycles 6 --top 3 --label hp
+	[ "$status" -eq 0 ]
+	local live="$output"
+	run cb show hp
+	[ "$status" -eq 0 ]
+	[[ "$output" =~ $'\n'transition\ \((ms|us)\)\ +n\ +min\ +median ]]
+	# Non-zero figures, in a unit that reads (not 0.000 s).
+	[[ "$output" =~ $'\n'offline\ +6\ +[0-9.]+\ +([0-9]+\.[0-9]{3})\  ]]
+	greater "${BASH_REMATCH[1]}" 0
+	[[ "$output" =~ $'\n'online\ +6\ +[0-9.]+\ +([0-9]+\.[0-9]{3})\  ]]
+	greater "${BASH_REMATCH[1]}" 0
+	[[ "$output" =~ $'\n'\ \ offline\ sys\ +6\  ]]
+	[[ "$output" == *"# user and sys "* ]]
+	[[ "$output" == *"offline: time per hotplug state (self time per cycle, "*"; the top 3, as the run stored them)"* ]]
+	[[ "$output" =~ $'\n'cpu:teardown\ +[0-9]+\.[0-9]{3}\  ]]
+	[[ "$output" != *cycles\ \ core* && "$output" != *" 0.00 "* ]]
+	# The transitions are the very lines hotplug printed.
+	diff <(sed -n '/^transition (/,/^  online sys/p' <<<"$live") \
+	     <(sed -n '/^transition (/,/^  online sys/p' <<<"$output")
+	[ "$(cat "$SYS/cpu1/online")" = 1 ]
+}
+
 @test "json: latency statistics and the top states, in seconds" {
 	need_cpu1
 	run --separate-stderr cb hotplug --cpu 1 --cycles 5 --top 3 --format json --no-save

@@ -204,6 +204,45 @@ set_user_version() {
 	[[ "$output" =~ times\ +vdso\ +n/a:\ the\ kernel\ vDSO\ has\ no\ times\(\) ]]
 }
 
+# Issue 30: show printed every hotplug cell as 0.00 s through bench's table,
+# with cycles and core columns that mean nothing there.
+@test "show of a hotplug run: hotplug's tables in ms or us, no cycles columns" {
+	hotplug_file "$T/hp.json" $U1 hp-ms 1
+	hotplug_file "$T/hp-us.json" $U2 hp-us 0.1
+	cb import --db "$DB" "$T/hp.json" "$T/hp-us.json" 2>/dev/null
+	run cb show --db "$DB" hp-ms
+	[ "$status" -eq 0 ]
+	[[ "$output" =~ $'\n'transition\ \(ms\)\ +n\ +min\ +median\ +\[95%\ CI\]\ +mean\ +rCV\ +max\ +outl$'\n' ]]
+	[[ "$output" =~ $'\n'offline\ +6\ +1\.670\ +2\.615\ +\[1\.670,\ 4\.640\]\ +2\.757\  ]]
+	[[ "$output" =~ $'\n'online\ +6\ +1\.330\ +5\.000\ +\[1\.330,\ 9\.790\]\ +5\.137\  ]]
+	[[ "$output" =~ $'\n'\ \ offline\ sys\ +6\ +0\.043\ +0\.091\  ]]
+	[[ "$output" =~ $'\n'\ \ online\ user\ +6\ +0\.000\  ]]
+	# The user/sys note of the run's machine, as hotplug marks its estimates.
+	[[ "$output" == *"# user and sys come from tick sampling (CONFIG_TICK_CPU_ACCOUNTING, /proc/config.gz; HZ 250, CONFIG_HZ): below 4 ms of CPU time the split between them is an estimate"* ]]
+	# The stored states, largest mean first, named as stored.
+	[[ "$output" == *$'\n'"offline: time per hotplug state (self time per cycle, ms; the top 2, as the run stored them)"$'\n'* ]]
+	[[ "$output" =~ $'\n'name\ +median\ +mean\ +share$'\n'cpu:teardown\ +1\.230\ +1\.233\ +44\.7%$'\n'sched:active\ +0\.100\ +0\.400\ +14\.5%$'\n' ]]
+	[[ "$output" =~ $'\n'cpu:bringup\ +2\.400\ +3\.117\ +60\.7%$'\n'x86/cpuid:online\ +0\.140\ +0\.697\ +13\.6%$'\n' ]]
+	[[ "$output" == *"these 2: 1.633 ms of 2.757 ms mean wall time (59%)"* ]]
+	# Nothing of bench's table: no 0.00 s, no cycles or core columns.
+	[[ "$output" != *cycles\ \ core* && "$output" != *" 0.00 "* && "$output" != *ns/call* ]]
+	! grep -Eq '^(name|offline|online) .* s ' <<<"$output"
+
+	run cb show --db "$DB" hp-us
+	[ "$status" -eq 0 ]
+	[[ "$output" =~ $'\n'transition\ \(us\)\ +n\  ]]
+	[[ "$output" =~ $'\n'offline\ +6\ +167\.000\ +261\.500\  ]]
+	[[ "$output" == *"(self time per cycle, us; the top 2, as the run stored them)"* ]]
+
+	# The JSON is export's, in seconds; csv and tap stay bench's alone.
+	run cb show --db "$DB" hp-ms --format json
+	[ "$status" -eq 0 ]
+	jq -e '.runs[0].cells[0] | .name == "offline" and .unit == "s" and .summary.median == 0.002615' <<<"$output"
+	run cb show --db "$DB" hp-ms --format csv
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"run 1 is from hotplug (its formats: table, json)"* ]]
+}
+
 @test "show by label or uuid shows every run it names" {
 	populate
 	run cb show --db "$DB" after --format json

@@ -97,6 +97,34 @@ static void test_probe(void **state)
 	json_decref(j);
 }
 
+/*
+ * A run's config read back: the same note as the machine that ran it
+ * wrote, whatever the reader's kernel; a mode it does not know, none.
+ */
+static void test_from_json(void **state)
+{
+	struct cpu_accounting a = { 0 }, b;
+	char note_a[512], note_b[512];
+	json_t *j;
+
+	assert_true(cpu_accounting_from_config(tick_config, "/proc/config.gz", &a));
+	j = cpu_accounting_to_json(&a);
+	assert_true(cpu_accounting_from_json(j, &b));
+	assert_int_equal(b.mode, ACCT_TICK);
+	assert_int_equal(b.hz, 250);
+	assert_true(cpu_accounting_sampled(&b));
+	cpu_accounting_note(&a, note_a, sizeof(note_a));
+	cpu_accounting_note(&b, note_b, sizeof(note_b));
+	assert_string_equal(note_a, note_b);
+	json_decref(j);
+
+	j = json_pack("{s:s, s:i}", "mode", "sundial", "hz", 100);
+	assert_false(cpu_accounting_from_json(j, &b));
+	assert_int_equal(b.hz, 0);
+	json_decref(j);
+	assert_false(cpu_accounting_from_json(NULL, &b));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -104,6 +132,7 @@ int main(void)
 		cmocka_unit_test(test_gen_and_native),
 		cmocka_unit_test(test_no_config),
 		cmocka_unit_test(test_probe),
+		cmocka_unit_test(test_from_json),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
