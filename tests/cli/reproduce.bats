@@ -233,7 +233,7 @@ no_cut_figures() {
 	[ "$status" -eq 0 ]
 	echo "$output"
 	[ "$(grep -c '^  cx* vdso' <<<"$output")" -eq 3 ]
-	[[ "$output" == *"  cx vdso [no change]: "* ]]
+	[[ "$output" == *"  cx vdso [not significant]: "* ]]
 	[[ "$output" != *"the other"* ]]
 	printf '%s\n' "$output" >"$T/m.txt"
 	within_72 "$T/m.txt"
