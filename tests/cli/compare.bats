@@ -629,10 +629,13 @@ check_printed() {	# dir
 		mail = open(d + '/mail.txt').read()
 		flat = ' '.join(mail.split())
 		for (name, path), w in want.items():
-		    line = re.search(re.escape('%s %s [' % (name, path)) + r'[^]]*\]: \S+ -> \S+ \S+ \(([-+][0-9.]+) %', flat)
-		    assert bool(line) == w['significant'], (name, w['verdict'], line)
+		    line = re.search(re.escape('%s %s [' % (name, path)) + r'([^]]*)\]: \S+ -> \S+ \S+ \(([-+][0-9.]+) %', flat)
+		    # Every changed cell, and those that moved as far without a verdict.
+		    assert bool(line) or not w['significant'], (name, w['verdict'], line)
 		    if line:
-		        assert line.group(1) == '%+.1f' % w['change_pct'], (line.group(1), w['change_pct'])
+		        said = 'not significant' if w['verdict'] == '~' else w['verdict']
+		        assert line.group(1) == said, (name, line.group(1), w['verdict'])
+		        assert line.group(2) == '%+.1f' % w['change_pct'], (line.group(2), w['change_pct'])
 		text = ' '.join(open(d + '/compare.txt').read().split())
 		rule = re.search(r'# significant: \S+ p < \S+ \((.*?)\) and the 95% CI', text)
 		if rule:
@@ -692,7 +695,7 @@ if fmt == "json":
         out.append((c["name"], c["path"], c["vs_base"][0]["verdict"]))
 elif fmt == "mail":
     for m in re.finditer(r"^  (\S+) (\S+) \[([^]]+)\]:", text, re.M):
-        out.append((m[1], m[2], "~" if m[3] == "no change" else m[3]))
+        out.append((m[1], m[2], "~" if m[3] == "not significant" else m[3]))
 elif fmt == "html":
     for m in re.finditer(r'<tr><td class="l">([^<]*)</td><td class="l">([^<]*)</td>'
                          r'.*?<td class="l v-[^"]*">([^<]*)</td></tr>', text):
