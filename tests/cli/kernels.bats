@@ -249,6 +249,13 @@ import_as() {
 	jq -e 'map({(.label): .emulated}) | add == {hw: false, emu: true, emu2: true}' <<<"$output"
 	run -0 cb runs --label hw
 	[[ "$output" != *"EMULATED"* && "$output" != *"timings"* ]]
+	# Only a JSON true marks a run: a string "true" is no mark, as run_facts reads it.
+	jq --arg u "$(cat /proc/sys/kernel/random/uuid)" '.runs |= [.[0] | .label = "fake"
+		| .uuid = $u | .environment.vm = {emulated: "true"}]' \
+		"$CLOCKBENCH_TEST_DATA/export-small.json" >"$T/fake.json"
+	cb import "$T/fake.json" >/dev/null
+	run -0 cb runs --format json
+	jq -e 'map(select(.label == "fake")) | .[0].emulated == false' <<<"$output"
 	run -0 cb show hw
 	[[ "$output" != *"EMULATED"* ]]
 	# Issue 30: the mail says so above the verdicts and names what differs;
