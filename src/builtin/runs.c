@@ -17,6 +17,7 @@
 #include "basic/strbuf.h"
 #include "basic/text.h"
 #include "basic/util.h"
+#include "results/run-facts.h"
 
 static const struct command_usage runs_usage = {
 	.name = "runs",
@@ -52,9 +53,9 @@ struct runs_options {
 /* A run's verdict: doctor's "healthy" or "problems", in its config. */
 static const char *run_verdict(const struct stored_run *run)
 {
-	const json_t *v = run->config ? json_object_get(run->config, "verdict") : NULL;
+	const char *v = run_facts(run)->verdict;
 
-	return json_is_string(v) ? json_string_value(v) : "";
+	return v ? v : "";
 }
 
 /* ---- --problems -------------------------------------------------------- */
@@ -110,15 +111,27 @@ static void newest_of_each_host(const struct run_summary *runs, size_t n,
 /* "clock-gettime-monotonic vdso: clocksource; time libc: interposed" */
 static void problem_causes(const struct stored_run *run, struct strbuf *sb)
 {
-	const json_t *problems = json_object_get(run->config, "problems"), *p;
-	size_t i;
+	const struct run_facts *f = run_facts(run);
 
-	json_array_foreach(problems, i, p) {
-		strbuf_addf(sb, "%s%s %s: %s", i ? "; " : "",
-			    json_string_value(json_object_get(p, "cell")),
-			    json_string_value(json_object_get(p, "path")),
-			    json_string_value(json_object_get(p, "cause")));
+	for (size_t i = 0; i < f->nproblems; i++)
+		strbuf_addf(sb, "%s%s %s: %s", i ? "; " : "", f->problems[i].cell ?: "?",
+			    f->problems[i].path ?: "?", f->problems[i].cause ?: "?");
+}
+
+/* The run's problems as doctor recorded them, or null. */
+static json_t *problems_json(const struct run_facts *f)
+{
+	json_t *list = json_array();
+
+	if (!f->problems_known) {
+		json_decref(list);
+		return json_null();
 	}
+	for (size_t i = 0; i < f->nproblems; i++)
+		json_array_append_new(list, json_pack("{s:s?, s:s?, s:s?}",
+			"cell", f->problems[i].cell, "path", f->problems[i].path,
+			"cause", f->problems[i].cause));
+	return list;
 }
 
 static void print_problems_json(const struct run_summary *runs, size_t n)
@@ -128,11 +141,11 @@ static void print_problems_json(const struct run_summary *runs, size_t n)
 	for (size_t i = 0; i < n; i++) {
 		const struct stored_run *r = &runs[i].run;
 
-		json_array_append_new(arr, json_pack("{s:s, s:s, s:s, s:I, s:O?, s:O?}",
+		json_array_append_new(arr, json_pack("{s:s, s:s, s:s, s:I, s:s?, s:o}",
 			"host", r->host, "kernel", r->kernel,
 			"started", r->started, "id", (json_int_t)r->id,
-			"clocksource", json_object_get(r->config, "clocksource"),
-			"problems", json_object_get(r->config, "problems")));
+			"clocksource", run_facts(r)->doctor_clocksource,
+			"problems", problems_json(run_facts(r))));
 	}
 	json_print(stdout, arr);
 	json_decref(arr);

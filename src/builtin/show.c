@@ -23,6 +23,7 @@
 #include "basic/text.h"
 #include "results/store.h"
 #include "basic/util.h"
+#include "results/run-facts.h"
 
 static const struct command_usage show_usage = {
 	.name = "show",
@@ -243,9 +244,8 @@ static void print_header(const struct stored_run *r)
 		puts("# config:");
 		print_object("", r->config, 0);
 	}
-	if (!is_bench(r) && json_is_string(json_object_get(r->quality, "summary")))
-		print_text_line("quality", json_string_value(json_object_get(r->quality,
-									     "summary")));
+	if (!is_bench(r) && run_facts(r)->quality_summary)
+		print_text_line("quality", run_facts(r)->quality_summary);
 }
 
 /*

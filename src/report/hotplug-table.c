@@ -17,6 +17,7 @@
 #include "report/output.h"
 #include "report/summary-figures.h"
 #include "results/resolution.h"
+#include "results/run-facts.h"
 
 static const char *const directions[] = { "offline", "online" };
 
@@ -118,15 +119,14 @@ static void summarize(const double *x, size_t n, struct summary *s)
  */
 static void print_legend(FILE *f, const struct stored_run *r)
 {
-	struct cpu_accounting a;
+	const struct run_facts *facts = run_facts(r);
 	char note[1024];
 
 	fprintf(f, "# [95%% CI] of the median, with its real coverage when the cycles "
 		"are too few for 95%%; rCV: robust CV, 100 * 1.4826 MAD / median\n");
-	if (!json_is_object(r->config) ||
-	    !cpu_accounting_from_json(json_object_get(r->config, "cpu_accounting"), &a))
+	if (!facts->cpu_accounting_known)
 		return;
-	cpu_accounting_note(&a, note, sizeof(note));
+	cpu_accounting_note(&facts->cpu_accounting, note, sizeof(note));
 	fputs("# ", f);
 	text_put(f, note, TEXT_LINE_MAX);
 	fputc('\n', f);

@@ -413,33 +413,19 @@ static void value_word(struct shell_line *l, const char *s)
 /* The words the run recorded at run time (env "argv"): false if none. */
 static bool recorded_words(const struct stored_run *r, struct shell_line *l)
 {
-	const json_t *argv = json_object_get(r->env, "argv"), *w;
-	size_t i;
+	const struct run_facts *f = run_facts(r);
 
-	if (!json_array_size(argv))
+	if (!f->argv.n && f->argv.whole)
 		return false;
 	plain_words(l, "clockbench");
-	if (json_is_false(json_object_get(r->env, "argv_exact")))
-		l->unsafe = true;	/* a control character was masked */
-	json_array_foreach(argv, i, w) {
-		if (json_is_string(w))
-			value_word(l, json_string_value(w));
-		else
-			l->unsafe = true;
-	}
+	if (f->argv_masked || !f->argv.whole)
+		l->unsafe = true;	/* a control character was masked; a word lost */
+	for (size_t i = 0; i < f->argv.n; i++)
+		value_word(l, f->argv.word[i]);
 	return true;
 }
 
 /* ---- rebuilt, for runs from before the command line was recorded ---- */
-
-static double config_number(const json_t *config, const char *a, const char *b)
-{
-	const json_t *v = json_object_get(config, a);
-
-	if (b)
-		v = json_object_get(v, b);
-	return json_is_number(v) ? json_number_value(v) : NAN;
-}
 
 /* One of the catalog's lists a cell filter takes: apis, clocks, paths. */
 struct cell_list {
@@ -496,8 +482,7 @@ static void filter_flags(const struct stored_run *r, bool always, struct strbuf 
 
 static void bench_flags(const struct stored_run *r, struct strbuf *out)
 {
-	double budget = config_number(r->config, "method", "budget_s");
-	double rounds = config_number(r->config, "method", "rounds");
+	double budget = run_facts(r)->budget_s, rounds = run_facts(r)->rounds;
 
 	if (fabs(budget - 0.04) < 1e-9 && rounds == 5)
 		strbuf_adds(out, " --quick");
@@ -512,15 +497,13 @@ static void bench_flags(const struct stored_run *r, struct strbuf *out)
 
 static void scale_flags(const struct stored_run *r, struct strbuf *out)
 {
-	const json_t *threads = json_object_get(r->config, "threads"), *t;
-	double calls = config_number(r->config, "calls", NULL);
-	double reps = config_number(r->config, "repetitions", NULL);
-	size_t i;
+	const struct run_facts *f = run_facts(r);
+	double calls = f->calls, reps = f->repetitions;
 
-	if (json_array_size(threads)) {
+	if (f->threads.n) {
 		strbuf_adds(out, " --threads ");
-		json_array_foreach(threads, i, t)
-			strbuf_addf(out, "%s%lld", i ? "," : "", (long long)json_integer_value(t));
+		for (size_t i = 0; i < f->threads.n; i++)
+			strbuf_addf(out, "%s%u", i ? "," : "", f->threads.count[i]);
 	}
 	if (isfinite(calls) && calls != 5000000)
 		strbuf_addf(out, " --calls %.0f", calls);
@@ -531,11 +514,9 @@ static void scale_flags(const struct stored_run *r, struct strbuf *out)
 /* ab's condition, from the arm's config: its option and value(s). */
 static void ab_words(const struct stored_run *r, struct shell_line *l)
 {
-	const char *cond = json_string_value(json_object_get(r->config, "condition"));
-	const char *value = json_string_value(json_object_get(r->config, "value"));
-	const json_t *arms = json_object_get(r->config, "arms"), *a;
+	const struct run_facts *f = run_facts(r);
+	const char *cond = f->condition, *value = f->value;
 	_cleanup_strbuf_ struct strbuf list = STRBUF_INIT;
-	size_t i;
 
 	if (!cond) {
 		l->unsafe = true;
@@ -546,8 +527,10 @@ static void ab_words(const struct stored_run *r, struct shell_line *l)
 	} else if (streq(cond, "clocksource") || streq(cond, "cpu")) {
 		/* The arms' labels are their values unless --labels said otherwise. */
 		plain_words(l, streq(cond, "cpu") ? "--cpus" : "--clocksource");
-		json_array_foreach(arms, i, a)
-			strbuf_addf(&list, "%s%s", i ? "," : "", json_string_value(a) ?: "");
+		for (size_t i = 0; i < f->arms.n; i++)
+			strbuf_addf(&list, "%s%s", i ? "," : "", f->arms.word[i]);
+		if (!f->arms.whole)
+			l->unsafe = true;
 		value_word(l, list.buf);
 	} else if ((streq(cond, "env") || streq(cond, "prefix")) && value && *value) {
 		plain_words(l, streq(cond, "env") ? "--env" : "--prefix");
@@ -560,25 +543,19 @@ static void ab_words(const struct stored_run *r, struct shell_line *l)
 /* exec's command, word for word as it was given (config "command"). */
 static void exec_words(const struct stored_run *r, struct shell_line *l)
 {
-	const json_t *argv = json_object_get(r->config, "command"), *a;
-	const json_t *prepare = json_object_get(r->config, "prepare");
-	size_t i;
+	const struct run_facts *f = run_facts(r);
 
-	if (json_is_true(json_object_get(r->config, "shell")))
+	if (f->shell)
 		plain_words(l, "--shell");
-	if (json_is_string(prepare)) {
+	if (f->prepare) {
 		plain_words(l, "--prepare");
-		value_word(l, json_string_value(prepare));
+		value_word(l, f->prepare);
 	}
 	plain_words(l, "--");
-	if (!json_array_size(argv))
+	if (!f->command.n || !f->command.whole)
 		l->unsafe = true;
-	json_array_foreach(argv, i, a) {
-		if (!json_is_string(a))
-			l->unsafe = true;
-		else
-			value_word(l, json_string_value(a));
-	}
+	for (size_t i = 0; i < f->command.n; i++)
+		value_word(l, f->command.word[i]);
 }
 
 /* The measuring command of run r rebuilt from its config and cells. */
@@ -597,10 +574,9 @@ static void rebuilt_words(const struct stored_run *r, struct shell_line *l)
 		filter_flags(r, true, &flags);
 	else if (streq(r->command, "hotplug"))
 		strbuf_addf(&flags, " --cpu %.0f --cycles %.0f",
-			    config_number(r->config, "cpu", NULL),
-			    config_number(r->config, "cycles", NULL));
+			    run_facts(r)->cpu, run_facts(r)->cycles);
 	else if (streq(r->command, "exec"))
-		strbuf_addf(&flags, " -n %.0f", config_number(r->config, "runs", NULL));
+		strbuf_addf(&flags, " -n %.0f", run_facts(r)->runs);
 	plain_words(l, flags.buf);
 	if (streq(r->command, "ab"))
 		ab_words(r, l);
@@ -726,9 +702,9 @@ static bool same_words(const struct shell_line *a, const struct shell_line *b)
  */
 static const char *invocation_of(const struct stored_run *r)
 {
-	const char *id = json_string_value(json_object_get(r->env, "invocation"));
+	const struct run_facts *f = run_facts(r);
 
-	return id ? id : json_string_value(json_object_get(r->config, "interleave"));
+	return f->invocation ? f->invocation : f->interleave;
 }
 
 /* The line run r goes to: one of another side of its invocation, or -1. */

@@ -168,12 +168,7 @@ void plot_forest_panel(struct gp *gp, const struct plot_input *in,
 		       const struct plot_grid *grid, const struct compare_result *r,
 		       size_t g, const char *title, double key_x, bool names);
 
-/*
- * The sources that other parts of clockbench are about to add to the
- * store: per-sample core cycles and the per-round quality record. NULL
- * while a run has none.
- */
+/* The core cycles of each of c's samples, or NULL when it has none. */
 const double *plot_core_cycles(const struct stored_cell *c);
-const json_t *plot_run_quality(const struct stored_run *r);
 
 #endif

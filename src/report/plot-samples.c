@@ -497,7 +497,7 @@ static void add_speed(struct gp *gp, const struct stored_run *r, uint32_t nround
 	unsigned b;
 
 	gp_cmd(gp, "unset y2tics\nunset y2label");
-	if (plot_round_speeds(plot_run_quality(r), ghz, nrounds)) {
+	if (plot_round_speeds(r, ghz, nrounds)) {
 		b = gp_block(gp, "run %lld: round, core GHz", (long long)r->id);
 		for (uint32_t k = 0; k < nrounds; k++)
 			if (isfinite(ghz[k]))

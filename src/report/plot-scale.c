@@ -12,6 +12,7 @@
 #include "basic/util.h"
 #include "report/palette.h"
 #include "report/plot-internal.h"
+#include "results/run-facts.h"
 
 #define MAX_PANELS 8
 
@@ -135,9 +136,9 @@ static size_t panel_points(const struct plot_input *in, const struct stored_run 
 /* The calls the threads shared, from the run's config (0 when unknown). */
 static long long scale_calls(const struct stored_run *r)
 {
-	const json_t *calls = r->config ? json_object_get(r->config, "calls") : NULL;
+	double calls = run_facts(r)->calls;
 
-	return json_is_integer(calls) ? (long long)json_integer_value(calls) : 0;
+	return calls >= 1 && calls < 0x1p63 ? (long long)calls : 0;
 }
 
 /* The x axis: what is drawn where, and whether it is a log axis. */

@@ -12,17 +12,16 @@
 #include "basic/util.h"
 #include "report/palette.h"
 #include "report/plot-internal.h"
+#include "results/run-facts.h"
 
 #define HOST_COLOUR "#0072B2"
 #define TIMENS_COLOUR "#E69F00"
 
 static const char *side_of(const struct stored_run *r)
 {
-	const json_t *mode = r->config ? json_object_get(r->config, "mode") : NULL;
+	const struct run_facts *f = run_facts(r);
 
-	if (!streq(json_string_value(mode), "timens"))
-		return NULL;
-	return json_string_value(json_object_get(r->config, "side"));
+	return streq(f->mode, "timens") ? f->side : NULL;
 }
 
 /* The namespace run saved with host run h, or NULL. */

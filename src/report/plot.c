@@ -56,7 +56,6 @@ int plot_add_chart(struct gp *gp, enum plot_kind kind,
 enum plot_kind plot_default_kind(const struct plot_input *in)
 {
 	const struct stored_run *r = plot_run(in, 0);
-	const json_t *mode = r && r->config ? json_object_get(r->config, "mode") : NULL;
 	_cleanup_strbuf_ struct strbuf why = STRBUF_INIT;
 
 	if (!r)
@@ -65,7 +64,7 @@ enum plot_kind plot_default_kind(const struct plot_input *in)
 		return PLOT_SCALE;
 	if (streq(r->command, "hotplug"))
 		return PLOT_HOTPLUG;
-	if (streq(json_string_value(mode), "timens") &&
+	if (streq(run_facts(r)->mode, "timens") &&
 	    plot_kind_fits(PLOT_TIMENS, in, &why))
 		return PLOT_TIMENS;
 	if (in->ngroups > 1)
@@ -639,30 +638,19 @@ const double *plot_core_cycles(const struct stored_cell *c)
 	return c->core_cycles;
 }
 
-/* The per-round quality record ({"rounds": [{"core_ghz": ..}, ..]}). */
-const json_t *plot_run_quality(const struct stored_run *r)
+bool plot_round_speeds(const struct stored_run *r, double *ghz, unsigned n)
 {
-	return r->quality;
-}
-
-bool plot_round_speeds(const json_t *quality, double *ghz, unsigned n)
-{
-	const json_t *rounds = json_object_get(quality, "rounds"), *e;
+	const struct run_facts *f = run_facts(r);
 	bool any = false;
-	size_t i;
 
 	for (unsigned k = 0; k < n; k++)
 		ghz[k] = NAN;
-	json_array_foreach(rounds, i, e) {
-		const json_t *k = json_object_get(e, "round");
-		const json_t *v = json_object_get(e, "core_ghz");
-		json_int_t round = json_is_integer(k) ? json_integer_value(k) :
-				   (json_int_t)i;
+	for (size_t i = 0; i < f->nround_speeds; i++) {
+		const struct run_round_speed *s = &f->round_speeds[i];
 
-		if (round < 0 || round >= (json_int_t)n || !json_is_number(v) ||
-		    !(json_number_value(v) > 0))
+		if (s->round >= (long)n)
 			continue;
-		ghz[round] = json_number_value(v);
+		ghz[s->round] = s->core_ghz;
 		any = true;
 	}
 	return any;

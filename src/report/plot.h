@@ -27,9 +27,9 @@
 
 #include "basic/strbuf.h"
 #include "report/gnuplot.h"
-#include <jansson.h>
 
 struct compare_group;
+struct stored_run;
 struct compare_session;
 
 enum plot_kind {
@@ -86,10 +86,9 @@ int plot_add_chart(struct gp *gp, enum plot_kind kind,
 const char *plot_kind_caption(enum plot_kind kind);
 
 /*
- * The core's speed in each round, from a run's quality record
- * ({"rounds": [{"round": k, "core_ghz": x}, ...]}) into ghz[0..n) (NAN
- * where unknown). false when no round has a speed.
+ * The core's speed in each round of run r, as its quality record kept it,
+ * into ghz[0..n) (NAN where unknown). false when no round has a speed.
  */
-bool plot_round_speeds(const json_t *quality, double *ghz, unsigned n);
+bool plot_round_speeds(const struct stored_run *r, double *ghz, unsigned n);
 
 #endif

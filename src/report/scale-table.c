@@ -13,32 +13,34 @@
 #include "report/summary-figures.h"
 #include "results/compare.h"
 #include "results/resolution.h"
+#include "results/run-facts.h"
 
 /* What the run's config says of its counts. */
 struct scale_layout {
 	bool idle;
-	const json_t *counts;	/* the thread (or idle thread) counts */
+	const unsigned *counts;	/* the thread (or idle thread) counts */
 	size_t ncounts;
-	const json_t *cpu_time;	/* threads: per stored cell, user_s and sys_s */
+	const struct run_facts *facts;	/* threads: the CPU time of each stored cell */
 };
 
 static bool layout_of(const struct stored_run *r, struct scale_layout *l)
 {
-	const json_t *mode = json_object_get(r->config, "mode");
+	const struct run_facts *f = run_facts(r);
+	const struct run_counts *counts;
 
-	if (!r->command || !streq(r->command, "scale") || !json_is_string(mode))
+	if (!r->command || !streq(r->command, "scale") || !f->mode)
 		return false;
-	l->idle = streq(json_string_value(mode), "idle");
-	l->counts = json_object_get(r->config, l->idle ? "idle_threads" : "threads");
-	l->ncounts = json_array_size(l->counts);
-	l->cpu_time = json_object_get(r->config, "cpu_time");
-	return json_is_array(l->counts) && l->ncounts > 0 &&
-	       r->ncells % l->ncounts == 0;
+	l->idle = streq(f->mode, "idle");
+	counts = l->idle ? &f->idle_threads : &f->threads;
+	l->counts = counts->count;
+	l->ncounts = counts->n;
+	l->facts = f;
+	return l->ncounts > 0 && r->ncells % l->ncounts == 0;
 }
 
 static unsigned count_at(const struct scale_layout *l, size_t k)
 {
-	return (unsigned)json_integer_value(json_array_get(l->counts, k));
+	return l->counts[k];
 }
 
 /* The cell's name without its "-threads-8" ("-idle-8"): its length. */
@@ -101,39 +103,33 @@ static void add_signed(struct table *t, double x, int decimals, const char *suff
 	table_add_real_shown(t, x, buf);
 }
 
-/* The summary of the n numbers of a JSON array (NaN for null). */
-static void summarize_array(const json_t *a, size_t n, struct summary *s)
+/* The summary of n seconds (a copy: the run's own stay in their order). */
+static void summarize_seconds(const double *seconds, size_t n, struct summary *s)
 {
 	_cleanup_free_ double *x = xmalloc((n ? n : 1) * sizeof(double));
 
-	for (size_t i = 0; i < n; i++)
-		x[i] = json_number_value(json_array_get(a, i));
+	memcpy(x, seconds, n * sizeof(double));
 	stats_summarize(x, n, s);
 }
 
 /* The user and system seconds of stored cell i, from the run's config. */
-static const json_t *cpu_time_of(const struct scale_layout *l,
-				 const struct stored_cell *c, size_t i)
+static const struct run_cpu_time *cpu_time_of(const struct scale_layout *l,
+					      const struct stored_cell *c, size_t i)
 {
-	const json_t *e = json_array_get(l->cpu_time, i);
-	const json_t *name = json_object_get(e, "name");
+	const struct run_cpu_time *t = i < l->facts->ncpu_time ? &l->facts->cpu_time[i] : NULL;
 
-	return json_is_string(name) && streq(json_string_value(name), c->name) &&
-	       json_array_size(json_object_get(e, "user_s")) == c->n &&
-	       json_array_size(json_object_get(e, "sys_s")) == c->n ? e : NULL;
+	return t && t->cell && streq(t->cell, c->name) && t->user_s && t->n == c->n ?
+	       t : NULL;
 }
 
 /* The threads' CPU time per call, in ns: (user + sys) / calls. */
-static void summarize_per_call(const json_t *t, const struct stored_cell *c,
+static void summarize_per_call(const struct run_cpu_time *t, const struct stored_cell *c,
 			       struct summary *s)
 {
-	const json_t *user = json_object_get(t, "user_s"), *sys = json_object_get(t, "sys_s");
 	_cleanup_free_ double *x = xmalloc((c->n ? c->n : 1) * sizeof(double));
 
 	for (size_t i = 0; i < c->n; i++)
-		x[i] = (json_number_value(json_array_get(user, i)) +
-			json_number_value(json_array_get(sys, i))) * 1e9 /
-		       (double)c->batch_calls;
+		x[i] = (t->user_s[i] + t->sys_s[i]) * 1e9 / (double)c->batch_calls;
 	stats_summarize(x, c->n, s);
 }
 
@@ -162,7 +158,7 @@ static void threads_figures(const struct scale_layout *l, const struct stored_ru
 			    size_t i, const struct summary *base, struct row_figures *f)
 {
 	const struct stored_cell *c = &r->cells[i];
-	const json_t *cpu = cpu_time_of(l, c, i);
+	const struct run_cpu_time *cpu = cpu_time_of(l, c, i);
 	struct summary elapsed, per_call, user, sys;
 
 	stored_cell_summarize(r, c, c->values, &elapsed);
@@ -172,8 +168,8 @@ static void threads_figures(const struct scale_layout *l, const struct stored_ru
 	if (!cpu)
 		return;
 	summarize_per_call(cpu, c, &per_call);
-	summarize_array(json_object_get(cpu, "user_s"), c->n, &user);
-	summarize_array(json_object_get(cpu, "sys_s"), c->n, &sys);
+	summarize_seconds(cpu->user_s, c->n, &user);
+	summarize_seconds(cpu->sys_s, c->n, &sys);
 	f->per_call = per_call.median;
 	f->user = user.median;
 	f->sys = sys.median;

@@ -5,21 +5,7 @@
 #include <string.h>
 
 #include "basic/util.h"
-
-/* A number of an object of the run's JSON, or NAN. */
-static double number_at(const json_t *obj, const char *key)
-{
-	const json_t *v = obj ? json_object_get(obj, key) : NULL;
-
-	return json_is_number(v) ? json_number_value(v) : NAN;
-}
-
-static const char *string_at(const json_t *obj, const char *key)
-{
-	const json_t *v = obj ? json_object_get(obj, key) : NULL;
-
-	return json_is_string(v) ? json_string_value(v) : NULL;
-}
+#include "results/run-facts.h"
 
 static double median_of_copy(const double *x, size_t n)
 {
@@ -34,11 +20,9 @@ static double median_of_copy(const double *x, size_t n)
 static double core_resolution(const struct stored_run *r,
 			      const struct stored_cell *c, double step_ns)
 {
-	const json_t *core = r->config ? json_object_get(r->config, "core_cycles") : NULL;
-	const char *source = string_at(core, "source");
-	double ghz = number_at(core, "calibration_ghz");
-	double reading = number_at(core ? json_object_get(core, "reference") : NULL,
-				   "reading_core_cycles");
+	const struct run_facts *f = run_facts(r);
+	const char *source = f->core_cycles_source;
+	double ghz = f->core_calibration_ghz, reading = f->reading_core_cycles;
 	double calls = (double)c->batch_calls;
 
 	if (source && streq(source, "perf"))
@@ -52,8 +36,8 @@ static double core_resolution(const struct stored_run *r,
 double stored_cell_resolution(const struct stored_run *r,
 			      const struct stored_cell *c, const double *x)
 {
-	const json_t *step = r->env ? json_object_get(r->env, "counter_step") : NULL;
-	double step_ns = number_at(step, "clock_step_ns");
+	const struct run_facts *f = run_facts(r);
+	double step_ns = f->clock_step_ns;
 	double calls = (double)c->batch_calls;
 
 	if (!x || !c->n || !(calls > 0) || !(step_ns > 0))
@@ -61,12 +45,12 @@ double stored_cell_resolution(const struct stored_run *r,
 	if (x == c->values)
 		return streq(c->unit, "ns") ? step_ns / calls : 0;
 	if (x == c->cycles) {
-		const char *unit = string_at(step, "unit");
+		const char *unit = f->counter_unit;
 
 		if (c->cycles_unit && streq(c->cycles_unit, "cycles"))
 			return 1 / calls;
 		return unit && c->cycles_unit && streq(unit, c->cycles_unit) ?
-		       number_at(step, "step") / calls : 0;
+		       f->counter_step / calls : 0;
 	}
 	if (x == c->core_cycles)
 		return core_resolution(r, c, step_ns);
