@@ -4,6 +4,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "basic/figure.h"
 #include "basic/json.h"
 #include "basic/stats.h"
 #include "basic/text.h"
@@ -124,6 +125,92 @@ void exec_report_print_commands(FILE *f, const struct exec_report *e,
 	unit = common_header(f, e, &runs[0], &k);
 	exec_table_print_commands(f, runs, e->ncmds, labels, e->param, values,
 				  unit, k);
+}
+
+/* ---- warnings ---------------------------------------------------------- */
+
+/*
+ * The unit a warning's times read in, as the table above it: chosen by
+ * the smallest of them (a median of 7.8 ms, not "0.00782 s").
+ */
+static double warning_unit(double smallest, const char **unit)
+{
+	double scale;
+
+	*unit = figure_seconds_unit(smallest, &scale);
+	return scale;
+}
+
+/* The warnings hyperfine users know: outliers and a slow first run. */
+static void warn_noise(const struct exec_report_warnings *w, const char *which)
+{
+	const char *unit;
+	double scale;
+
+	if (w->outliers)
+		warn_msg("%s%zu of %zu wall times are statistical outliers (more than "
+			 "%.1f MAD from the median): the machine was not quiet. "
+			 "Consider more runs, --warmup or --prepare.", which, w->outliers,
+			 w->n, w->outlier_mads);
+	if (!w->slow_first)
+		return;
+	scale = warning_unit(w->rest_median_s, &unit);
+	/* Cold caches, unless the run's own record shows another cause. */
+	if (w->first_disturbed)
+		warn_msg("%sthe first run took %.3g %s, far more than the others "
+			 "(median %.3g %s), disturbed: %ld involuntary switches, "
+			 "%.0f ms waiting for a CPU", which, w->first_s * scale, unit,
+			 w->rest_median_s * scale, unit, w->first_involuntary,
+			 isfinite(w->first_wait_ms) ? w->first_wait_ms : 0);
+	else
+		warn_msg("%sthe first run took %.3g %s, far more than the others "
+			 "(median %.3g %s): caches were probably cold; consider "
+			 "--warmup", which, w->first_s * scale, unit,
+			 w->rest_median_s * scale, unit);
+}
+
+/* Which command ran just before each run decides its time. */
+static void warn_order(const struct exec_report_warnings *w)
+{
+	const char *unit;
+	double scale = warning_unit(fmin(w->after_self_median_s,
+					 w->after_other_median_s), &unit);
+
+	warn_msg("%s: its runs depend on the order: %zu after itself take %.3g %s "
+		 "(median), %zu after another command %.3g %s: one command may "
+		 "undo or repeat what the other did (a CPU offlined twice is "
+		 "offline already); run them in order (--order sequence) or "
+		 "restore the state before each (--prepare)", w->label, w->after_self,
+		 w->after_self_median_s * scale, unit, w->after_other,
+		 w->after_other_median_s * scale, unit);
+}
+
+static void warn_two_groups(const struct exec_report_warnings *w)
+{
+	const char *unit;
+	double scale = warning_unit(w->low_min_s, &unit);
+
+	warn_msg("%s%sthe wall times fall into two groups, %zu from %.3g to %.3g %s "
+		 "and %zu from %.3g to %.3g %s: one summary of them describes neither. "
+		 "A run that undoes or repeats a state change (CPU offline, then "
+		 "offline again) is a different operation: run such commands in "
+		 "order (--order sequence) or restore the state before each "
+		 "(--prepare)", w->label ? w->label : "", w->label ? ": " : "",
+		 w->low_n, w->low_min_s * scale, w->low_max_s * scale, unit, w->high_n,
+		 w->high_min_s * scale, w->high_max_s * scale, unit);
+}
+
+void exec_report_warn(const struct exec_report_warnings *w)
+{
+	char which[160] = "";
+
+	if (w->label)
+		snprintf(which, sizeof(which), "%s: ", w->label);
+	warn_noise(w, which);
+	if (w->order_effect)
+		warn_order(w);
+	else if (w->low_n)
+		warn_two_groups(w);
 }
 
 /* ---- JSON -------------------------------------------------------------- */

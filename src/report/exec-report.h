@@ -4,8 +4,9 @@
  * stored (report/exec-table.h): the header (the commands, what the harness
  * costs, what user and sys are worth, the disturbance the runs suffered),
  * or every command's figures as one JSON document with, for several
- * commands, their comparison. The scenario's figures reach it as these
- * plain structs: report/ does not include scenario/.
+ * commands, their comparison; then, on stderr, the warnings the runs
+ * warrant. The scenario's figures reach it as these plain structs:
+ * report/ does not include scenario/.
  */
 #ifndef CLOCKBENCH_EXEC_REPORT_H
 #define CLOCKBENCH_EXEC_REPORT_H
@@ -72,6 +73,34 @@ struct exec_report {
 	const struct cpu_accounting *acct;
 	struct exec_report_disturbance disturbance;
 };
+
+/*
+ * What one command's runs warrant a warning of, found by the engine; the
+ * times in seconds, said in the unit the smallest of them reads best in,
+ * as the table above the warnings does.
+ */
+struct exec_report_warnings {
+	const char *label;		/* with several commands, else NULL */
+	size_t n;			/* its timed runs */
+	size_t outliers;		/* hyperfine's: wall times beyond outlier_mads */
+	double outlier_mads;
+	/* The first run far slower than the others, with no warm-up: */
+	bool slow_first;
+	double first_s, rest_median_s;
+	bool first_disturbed;		/* its own record shows why, not cold caches */
+	long first_involuntary;
+	double first_wait_ms;		/* NAN unknown */
+	/* Its runs after itself and after another command differ: */
+	bool order_effect;
+	size_t after_self, after_other;
+	double after_self_median_s, after_other_median_s;
+	/* Otherwise, its wall times in two groups far apart (low_n 0: not): */
+	size_t low_n, high_n;
+	double low_min_s, low_max_s, high_min_s, high_max_s;
+};
+
+/* The warnings of w on stderr, one line each, as hyperfine's users know them. */
+void exec_report_warn(const struct exec_report_warnings *w);
 
 /* One command: the header from e, the table from its run as stored. */
 void exec_report_print_command(FILE *f, const struct exec_report *e,
