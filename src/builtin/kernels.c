@@ -32,6 +32,7 @@
 #include "results/record.h"
 #include "results/store.h"
 #include "results/tap.h"
+#include "vm/boot-files.h"
 #include "vm/frame.h"
 #include "vm/guest.h"
 #include "vm/image.h"
@@ -429,118 +430,6 @@ static enum vm_accel choose_accel(int asked, enum vm_arch arch, bool exact,
 
 /* ---- a boot ------------------------------------------------------------ */
 
-/* A boot's files: unnamed, so that no end of clockbench leaves them behind. */
-struct boot_files {
-	int initrd, console, data, log;
-};
-
-static void boot_files_close(struct boot_files *f)
-{
-	int *fds[] = { &f->initrd, &f->console, &f->data, &f->log };
-
-	for (size_t i = 0; i < ARRAY_SIZE(fds); i++) {
-		if (*fds[i] >= 0)
-			close(*fds[i]);
-		*fds[i] = -1;
-	}
-}
-
-static int boot_files_open(struct boot_files *f)
-{
-	f->initrd = vm_file_new("initrd");
-	f->console = vm_file_new("console");
-	f->data = vm_file_new("data");
-	f->log = vm_file_new("qemu-log");
-	if (f->initrd < 0 || f->console < 0 || f->data < 0 || f->log < 0) {
-		boot_files_close(f);
-		return -1;
-	}
-	return 0;
-}
-
-/* The last n lines of a boot's file, each prefixed, on stderr. */
-static void print_tail(int fd, unsigned n)
-{
-	struct strbuf sb = STRBUF_INIT;
-	char *p;
-	unsigned lines = 0;
-
-	if (vm_file_read(fd, 64u << 20, &sb) != 0 || !sb.len) {
-		strbuf_release(&sb);
-		return;
-	}
-	p = sb.buf + sb.len;
-	while (p > sb.buf && (p[-1] == '\n' || p[-1] == '\r'))
-		p--;
-	*p = '\0';
-	while (p > sb.buf && lines < n)
-		if (*--p == '\n')
-			lines++;
-	if (*p == '\n')
-		p++;
-	for (char *line = p, *next; line && *line; line = next) {
-		next = strchr(line, '\n');
-		if (next)
-			*next++ = '\0';
-		line[strcspn(line, "\r")] = '\0';
-		text_line(stderr, "    | %s", line);
-	}
-	strbuf_release(&sb);
-}
-
-/*
- * Where boots' consoles are kept: --logs, else (a failed boot's)
- * $XDG_STATE_HOME/clockbench/boots; "" when no directory can be named.
- */
-static void logs_dir(const struct kernels_cli *o, char *dir, size_t len)
-{
-	const char *state = getenv("XDG_STATE_HOME"), *home = getenv("HOME");
-
-	dir[0] = '\0';
-	if (o->logs)
-		snprintf(dir, len, "%s", o->logs);
-	else if (state && *state)
-		snprintf(dir, len, "%s/clockbench/boots", state);
-	else if (home && *home)
-		snprintf(dir, len, "%s/.local/state/clockbench/boots", home);
-}
-
-/*
- * A copy of a boot's console in the logs' directory; its path in out, ""
- * when not kept (and a warning says why). The file is created in that
- * directory only: named after the kernel (a name holds no '/'), opened
- * relative to the directory, never through a link, never over a file.
- */
-static void keep_console(const struct kernels_cli *o, const struct boot_files *f,
-			 const struct kernel *k, unsigned boot, char *out, size_t len)
-{
-	_cleanup_strbuf_ struct strbuf text = STRBUF_INIT;
-	char dir[PATH_MAX], name[NAME_MAX + 1];
-	int dfd = -1, fd = -1;
-
-	out[0] = '\0';
-	logs_dir(o, dir, sizeof(dir));
-	if (!dir[0] || vm_file_read(f->console, 64u << 20, &text) != 0)
-		return;
-	snprintf(name, sizeof(name), "%s-boot%u-%ld.log", k->name, boot, (long)getpid());
-	if (mkdir_p_private(dir) != 0 ||
-	    (dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0 ||
-	    (fd = openat(dfd, name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW,
-			 0600)) < 0 ||
-	    fd_write_all(fd, text.buf, text.len) != 0) {
-		warn_msg("cannot keep the console of %s's boot %u in %s: %s", k->name,
-			 boot, dir, strerror(errno));
-	} else {
-		snprintf(out, len, "%s/%s", dir, name);
-	}
-	if (fd >= 0 && close(fd) != 0 && out[0]) {
-		warn_msg("cannot keep the console in %s: %s", out, strerror(errno));
-		out[0] = '\0';
-	}
-	if (dfd >= 0)
-		close(dfd);
-}
-
 /* --logs: a directory that exists or can be made, before the first boot. */
 static int check_logs(const struct kernels_cli *o)
 {
@@ -801,12 +690,6 @@ static int take_output(struct boot_ctx *c, struct kernel *k, const struct guest_
 	return 0;
 }
 
-/* Where the guest's result arrives: its data port, or its console (vm/arch.h). */
-static int result_port(const struct vm_machine *m, const struct boot_files *f)
-{
-	return vm_arch_info(m->arch)->data_on_console ? f->console : f->data;
-}
-
 /* The result the guest sent, stored: 0, or -1 with why in err. */
 static int take_result(struct boot_ctx *c, const struct boot_files *f, struct kernel *k,
 		       unsigned boot, unsigned position, const struct vm_outcome *out,
@@ -817,7 +700,7 @@ static int take_result(struct boot_ctx *c, const struct boot_files *f, struct ke
 	json_t *vm;
 	int rc = -1;
 
-	if (vm_file_read(result_port(c->m, f), DATA_MAX_BYTES, &data) != 0) {
+	if (vm_file_read(boot_result_port(c->m, f), DATA_MAX_BYTES, &data) != 0) {
 		strbuf_setf(err, "cannot read the data port: %s", strerror(errno));
 		strbuf_release(&data);
 		return -1;
@@ -859,81 +742,39 @@ out:
 	return rc;
 }
 
-/* Whether the guest said on the console that it runs the command. */
-static bool guest_reached(int console)
+/* The lines of a tail (boot_text_tail()), each prefixed, on stderr. */
+static void print_tail(const struct strbuf *lines)
 {
-	_cleanup_strbuf_ struct strbuf text = STRBUF_INIT;
-
-	return vm_file_read(console, 64u << 20, &text) == 0 && text.len &&
-	       strstr(text.buf, GUEST_RUNNING);
-}
-
-/* Why qemu's end is no power-off of a guest, or NULL when it is one. */
-static const char *end_reason(const struct vm_outcome *out, int console,
-			      struct strbuf *why)
-{
-	switch (out->end) {
-	case VM_TIMED_OUT:
-		if (guest_reached(console))
-			strbuf_setf(why, "no power-off within %.0f s: stopped "
-				    "(the command was running)", out->wall_s);
-		else
-			strbuf_setf(why, "no power-off within %.0f s: stopped "
-				    "(the kernel never started clockbench as its init)",
-				    out->wall_s);
-		return why->buf;
-	case VM_INTERRUPTED:
-		return "interrupted";
-	case VM_PANICKED:
-		return "the kernel panicked";
-	case VM_QEMU_FAILED:
-		strbuf_setf(why, "qemu failed (%s %d)",
-			    WIFEXITED(out->status) ? "exit" : "signal",
-			    WIFEXITED(out->status) ? WEXITSTATUS(out->status) :
-						     WTERMSIG(out->status));
-		return why->buf;
-	default:
-		return NULL;
-	}
-}
-
-/*
- * The "Kernel panic - not syncing: ..." line of a console, or NULL: the
- * first, the panic's own (the last is "---[ end Kernel panic ... ]---").
- */
-static const char *first_panic(const char *console)
-{
-	return strstr(console, "Kernel panic - not syncing");
+	for (const char *l = lines->buf, *nl; (nl = strchr(l, '\n')); l = nl + 1)
+		text_line(stderr, "    | %.*s", (int)(nl - l), l);
 }
 
 static void report_failure(const struct kernels_cli *o, const struct boot_files *f,
 			   const struct kernel *k, unsigned boot, double wall_s,
 			   const char *why)
 {
-	char kept[PATH_MAX + 64];
+	struct boot_failure bf;
 
-	_cleanup_strbuf_ struct strbuf console = STRBUF_INIT;
-	const char *panic;
-
-	keep_console(o, f, k, boot, kept, sizeof(kept));
+	boot_failure_read(&bf, f, o->logs, k->name, boot, CONSOLE_TAIL_LINES, 4);
+	if (bf.keep_err.len)
+		warn_msg("%s", bf.keep_err.buf);
 	/*
 	 * A panic is the cause, however the boot then ended (panic=-1 powers
 	 * off, with no result; panic=0 is stopped at the panic), and its own
 	 * line says more than the call trace after it, which is all the tail
 	 * below may show.
 	 */
-	if (vm_file_read(f->console, 64u << 20, &console) == 0 && console.len &&
-	    (panic = first_panic(console.buf)))
+	if (bf.panic.len)
 		text_line(stderr, "  %s: boot %u failed after %.1f s: the kernel "
-			  "panicked: %.*s", k->name, boot, wall_s,
-			  (int)strcspn(panic, "\r\n"), panic);
+			  "panicked: %s", k->name, boot, wall_s, bf.panic.buf);
 	else
 		text_line(stderr, "  %s: boot %u failed after %.1f s: %s", k->name,
 			  boot, wall_s, why);
 	text_line(stderr, "  the console's last lines%s%s%s:",
-		  kept[0] ? " (all of it in " : "", kept, kept[0] ? ")" : "");
-	print_tail(f->console, CONSOLE_TAIL_LINES);
-	print_tail(f->log, 4);
+		  bf.kept[0] ? " (all of it in " : "", bf.kept, bf.kept[0] ? ")" : "");
+	print_tail(&bf.console_tail);
+	print_tail(&bf.log_tail);
+	boot_failure_release(&bf);
 }
 
 /* The kernel command line of k's boots. */
@@ -954,7 +795,7 @@ static int boot_once(struct boot_ctx *c, struct kernel *k, unsigned boot,
 		     unsigned position, unsigned index, unsigned total)
 {
 	struct strbuf initrd = STRBUF_INIT, append = STRBUF_INIT;
-	struct boot_files files = { -1, -1, -1, -1 };
+	struct boot_files files = BOOT_FILES_INIT;
 	struct vm_outcome out;
 	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT, why = STRBUF_INIT;
 	char kept[PATH_MAX + 64];
@@ -979,11 +820,12 @@ static int boot_once(struct boot_ctx *c, struct kernel *k, unsigned boot,
 		error_msg("%s", err.buf);
 		goto out;
 	}
-	reason = end_reason(&out, files.console, &why);
+	reason = boot_end_reason(&out, files.console, &why);
 	if (!reason && take_result(c, &files, k, boot, position, &out, &err) == 0) {
 		text_line(stderr, "  %s: done in %.1f s", k->name, out.wall_s);
-		if (c->o->logs)
-			keep_console(c->o, &files, k, boot, kept, sizeof(kept));
+		if (c->o->logs && boot_console_keep(files.console, c->o->logs, k->name, boot,
+						    kept, sizeof(kept), &err))
+			warn_msg("%s", err.buf);
 		rc = 0;
 	} else if (out.end != VM_INTERRUPTED) {
 		report_failure(c->o, &files, k, boot, out.wall_s, reason ? reason : err.buf);
@@ -1002,24 +844,6 @@ out:
 /* A probe boot's limit: KVM boots a kernel in seconds. */
 #define KVM_PROBE_TIMEOUT_S 120.0
 
-/* The first line of qemu's log that names an error, else its first line. */
-static void qemu_complaint(int log, char *buf, size_t len)
-{
-	struct strbuf sb = STRBUF_INIT;
-	const char *line;
-
-	buf[0] = '\0';
-	if (vm_file_read(log, 1u << 20, &sb) == 0 && sb.len) {
-		line = strcasestr(sb.buf, "error");
-		while (line && line > sb.buf && line[-1] != '\n')
-			line--;
-		if (!line)
-			line = sb.buf;
-		snprintf(buf, len, "%.*s", (int)strcspn(line, "\n"), line);
-	}
-	strbuf_release(&sb);
-}
-
 /*
  * Whether KVM runs ordinary guests here: one boot of k under KVM with the
  * cheapest command (vdso) that must reach the guest's init and bring its
@@ -1030,7 +854,7 @@ static bool probe_kvm(const struct boot_ctx *c, const struct kernel *k,
 {
 	static char *const probe_cmd[] = { (char *)"vdso", NULL };
 	struct vm_machine m = *c->m;
-	struct boot_files files = { -1, -1, -1, -1 };
+	struct boot_files files = BOOT_FILES_INIT;
 	struct strbuf initrd = STRBUF_INIT, append = STRBUF_INIT;
 	struct strbuf data = STRBUF_INIT;
 	struct guest_result result;
@@ -1055,15 +879,15 @@ static bool probe_kvm(const struct boot_ctx *c, const struct kernel *k,
 		b.data = files.data, b.log = files.log;
 		if (vm_run(&m, &b, &stop_signal, &out, &err))
 			reason = err.buf;
-		else if (!(reason = end_reason(&out, files.console, &end)) &&
-			 (vm_file_read(result_port(&m, &files), DATA_MAX_BYTES, &data) != 0 ||
+		else if (!(reason = boot_end_reason(&out, files.console, &end)) &&
+			 (vm_file_read(boot_result_port(&m, &files), DATA_MAX_BYTES, &data) != 0 ||
 			  guest_result_decode(data.buf, data.len, &result, &err) != 0))
 			reason = err.len ? err.buf : "no result came back";
 		else if (!reason)
 			guest_result_free(&result);
 	}
 	if (reason) {
-		qemu_complaint(files.log, said, sizeof(said));
+		boot_qemu_complaint(files.log, said, sizeof(said));
 		strbuf_setf(why, "a probe boot of %s under KVM failed after %.1f s: "
 			    "%s%s%s", k->name, out.wall_s, reason, said[0] ? ": " : "",
 			    said);
