@@ -80,8 +80,7 @@ const char *boot_console_panic(const char *console);
 /*
  * The last n lines of text[0..len), each appended to lines ended by '\n'
  * (a line holds no '\n' and is cut at its first '\r'; a NUL ends the
- * text): the line ends ('\n', '\r') at its end are passed over, and the
- * lines stop at the first empty one.
+ * text), the line ends ('\n', '\r') at its very end passed over.
  */
 void boot_text_tail(const char *text, size_t len, unsigned n, struct strbuf *lines);
 
