@@ -9,7 +9,7 @@
  * A guest is untrusted (the image is someone else's build, the payload
  * may be anyone's program): what it sends is bounded before it is read
  * (vm/result.h), counted before it is stored (at most GUEST_RUNS_MAX runs,
- * GUEST_CHECKS_MAX check results a boot), and its runs pass the store's
+ * KERNELS_CHECKS_MAX check results a boot), and its runs pass the store's
  * import gate in one transaction.
  *
  * The command fills the settings and the kernels from its options, then
@@ -76,7 +76,7 @@ struct campaign_kernel {
 };
 
 struct campaign {
-	/* The settings, the command's options: zero is no default. */
+	/* The settings, from the command's options (the defaults are its). */
 	struct campaign_kernel kernels[KERNELS_MAX];	/* campaign_add_kernel() */
 	size_t nkernels;
 	long boots;		/* of each kernel, at most CAMPAIGN_BOOTS_MAX */
