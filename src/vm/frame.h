@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * vm/: the virtual machines behind `clockbench kernels`: the kernel image
- * read, the guest's initramfs written, qemu run and stopped, and the
- * result of a boot carried from the guest to the host (an engine; its
- * layer: src/meson.build).
+ * read, the guest's initramfs written, qemu run and stopped, the result
+ * of a boot carried from the guest to the host, and the campaign that
+ * boots the kernels in turn (vm/campaign.h) (an engine; its layer:
+ * src/meson.build).
  *
  * The frame a guest's result crosses its serial port in:
  *

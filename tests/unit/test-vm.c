@@ -3,8 +3,10 @@
  * Unit tests of vm/: the frame a guest's result crosses the serial port
  * in (whole, cut short, changed, absent, a bomb), the result's gate (each
  * field, each limit), the initramfs's cpio entries,
- * what a kernel image file is taken for, and the vmlinux unpacked from a
- * bzImage in every compression the kernel's build uses.
+ * what a kernel image file is taken for, the vmlinux unpacked from a
+ * bzImage in every compression the kernel's build uses, and what a
+ * boot's files say: how it ended, its console's last lines and panic, the
+ * console kept.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -33,7 +35,9 @@
 
 #include "basic/strbuf.h"
 #include "basic/util.h"
+#include "vm/boot-files.h"
 #include "vm/frame.h"
+#include "vm/guest.h"
 #include "vm/image.h"
 #include "vm/initramfs.h"
 #include "vm/qemu.h"
@@ -664,6 +668,112 @@ static void test_vmlinux_refused(void **state)
 	free(out);
 }
 
+/* boot_text_tail() of n lines of a string literal (NULs included). */
+#define check_tail(text, n, want) check_tail_of(text, sizeof(text) - 1, n, want)
+static void check_tail_of(const char *text, size_t len, unsigned n, const char *want)
+{
+	_cleanup_strbuf_ struct strbuf lines = STRBUF_INIT;
+
+	boot_text_tail(text, len, n, &lines);
+	assert_string_equal(lines.buf, want);
+}
+
+/*
+ * The last lines of a console as kernels shows them: the line ends at
+ * the end passed over, each line cut at its '\r' (a serial console's
+ * CRLF), empty lines kept, a NUL the end of the text.
+ */
+static void test_boot_text_tail(void **state)
+{
+	(void)state;
+	check_tail("a\nb\nc\n\r\n", 2, "b\nc\n");
+	check_tail("one\r\ntwo\r\n", 5, "one\ntwo\n");
+	check_tail("a\n\n\nb", 3, "\n\nb\n");
+	check_tail("x\ry\nz", 2, "x\nz\n");
+	check_tail("\rx\ny", 2, "\ny\n");
+	check_tail("a\nb", 0, "");
+	check_tail("\n\r\n", 4, "");
+	check_tail("", 4, "");
+	check_tail("a\nb\0c\nd", 3, "a\nb\n");
+	check_tail("a\nb\0c\nd", 1, "d\n");
+}
+
+/* A timed-out boot says whether the guest got to the command. */
+static void test_boot_end_reason(void **state)
+{
+	static const char booting[] = "[    1.0] Run /init as init process\r\n";
+	static const char running[] = GUEST_RUNNING "bench\r\n";
+	struct vm_outcome out = { .end = VM_TIMED_OUT, .wall_s = 600 };
+	_cleanup_strbuf_ struct strbuf why = STRBUF_INIT;
+	int console = vm_file_new("console");
+
+	(void)state;
+	assert_true(console >= 0);
+	assert_int_equal(fd_write_all(console, booting, sizeof(booting) - 1), 0);
+	assert_string_equal(boot_end_reason(&out, console, &why), "no power-off within "
+			    "600 s: stopped (the kernel never started clockbench as its init)");
+	assert_int_equal(fd_write_all(console, running, sizeof(running) - 1), 0);
+	assert_string_equal(boot_end_reason(&out, console, &why), "no power-off within "
+			    "600 s: stopped (the command was running)");
+	out = (struct vm_outcome){ .end = VM_QEMU_FAILED, .status = 1 << 8 };
+	assert_string_equal(boot_end_reason(&out, console, &why), "qemu failed (exit 1)");
+	out.end = VM_PANICKED;
+	assert_string_equal(boot_end_reason(&out, console, &why), "the kernel panicked");
+	out.end = VM_POWERED_OFF;
+	assert_null(boot_end_reason(&out, console, &why));
+	close(console);
+}
+
+/*
+ * A failed boot's console kept in the logs' directory, under its kernel's
+ * name, and read for its panic's own line and its last lines; a
+ * directory that cannot be made is a warning, the rest still read.
+ */
+static void test_boot_failure_read(void **state)
+{
+	static const char console_text[] =
+		"[    2.0] Kernel panic - not syncing: VFS: Unable to mount root\r\n"
+		"[    2.1] Call Trace:\r\n"
+		"[    2.2] ---[ end Kernel panic - not syncing: VFS ]---\r\n";
+	static const char log_text[] = "qemu: terminating on signal 15\n";
+	char dir[] = "/tmp/clockbench-test-vm.XXXXXX", file[PATH_MAX + 64];
+	struct boot_files f = BOOT_FILES_INIT;
+	struct boot_failure bf;
+	char *kept;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	assert_int_equal(boot_files_open(&f), 0);
+	assert_int_equal(fd_write_all(f.console, console_text, sizeof(console_text) - 1), 0);
+	assert_int_equal(fd_write_all(f.log, log_text, sizeof(log_text) - 1), 0);
+	boot_failure_read(&bf, &f, dir, "k6.1", 2, 2, 4);
+	assert_string_equal(bf.keep_err.buf, "");
+	snprintf(file, sizeof(file), "%s/k6.1-boot2-%ld.log", dir, (long)getpid());
+	assert_string_equal(bf.kept, file);
+	kept = read_text_file(file, 1u << 20);
+	assert_non_null(kept);
+	assert_string_equal(kept, console_text);
+	free(kept);
+	assert_string_equal(bf.panic.buf, "Kernel panic - not syncing: VFS: Unable to "
+			    "mount root");
+	assert_string_equal(bf.console_tail.buf, "[    2.1] Call Trace:\n[    2.2] ---[ "
+			    "end Kernel panic - not syncing: VFS ]---\n");
+	assert_string_equal(bf.log_tail.buf, "qemu: terminating on signal 15\n");
+	boot_failure_release(&bf);
+	/* Kept once: a second copy of the same boot is never written over it. */
+	boot_failure_read(&bf, &f, dir, "k6.1", 2, 2, 4);
+	assert_string_equal(bf.kept, "");
+	assert_non_null(strstr(bf.keep_err.buf, "cannot keep the console of k6.1's "
+			       "boot 2 in /tmp/clockbench-test-vm."));
+	assert_string_equal(bf.panic.buf, "Kernel panic - not syncing: VFS: Unable to "
+			    "mount root");
+	boot_failure_release(&bf);
+	assert_int_equal(unlink(file), 0);
+	assert_int_equal(rmdir(dir), 0);
+	boot_files_close(&f);
+	assert_int_equal(f.console, -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -682,6 +792,9 @@ int main(void)
 		cmocka_unit_test(test_image_architectures),
 		cmocka_unit_test(test_vmlinux_every_compressor),
 		cmocka_unit_test(test_vmlinux_refused),
+		cmocka_unit_test(test_boot_text_tail),
+		cmocka_unit_test(test_boot_end_reason),
+		cmocka_unit_test(test_boot_failure_read),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
