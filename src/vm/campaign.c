@@ -183,8 +183,7 @@ static json_t *vm_facts(const struct campaign *c, const struct campaign_kernel *
  */
 static const char *label_past_invocation(const struct stored_run *r)
 {
-	const char *id = r->config ?
-			 json_string_value(json_object_get(r->config, "interleave")) : NULL;
+	const char *id = run_facts(r)->interleave;
 	const char *dash = strchr(r->label, '-');
 
 	if (!id || strlen(id) < 8 || !dash || strncmp(dash + 1, id, 8) != 0 ||
