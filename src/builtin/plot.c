@@ -13,9 +13,9 @@
 #include "basic/text.h"
 #include "builtin/builtin.h"
 #include "cli/stored-runs.h"
-#include "report/gnuplot.h"
-#include "report/outfile.h"
-#include "report/plot.h"
+#include "chart/gnuplot.h"
+#include "basic/outfile.h"
+#include "chart/plot.h"
 #include "results/compare.h"
 #include "results/record.h"
 

@@ -14,7 +14,7 @@
 #include "builtin/builtin.h"
 #include "basic/util.h"
 #include "probe/vdso.h"
-#include "report/outfile.h"
+#include "basic/outfile.h"
 #include "report/vdso-table.h"
 
 /* A dump is a few pages; refuse to slurp anything absurd by mistake. */
@@ -102,7 +102,7 @@ static unsigned char *read_image_file(const char *path, size_t *len)
 	return buf;
 }
 
-/* The image through the output-file policy (report/outfile.h). */
+/* The image through the output-file policy (basic/outfile.h). */
 static int write_image(const struct vdso_image *img, const char *path)
 {
 	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;

@@ -26,8 +26,8 @@
 
 #include "basic/strbuf.h"
 #include "basic/util.h"
-#include "report/mail.h"
-#include "report/plot.h"
+#include "document/mail.h"
+#include "chart/plot.h"
 #include "results/compare.h"
 #include "results/compare-session.h"
 #include "report/compare-format.h"

@@ -20,9 +20,9 @@
 
 #include "basic/strbuf.h"
 #include "basic/util.h"
-#include "report/gnuplot.h"
-#include "report/palette.h"
-#include "report/plot.h"
+#include "chart/gnuplot.h"
+#include "chart/palette.h"
+#include "chart/plot.h"
 #include "results/compare-session.h"
 #include "report/textplot.h"
 #include "results/compare.h"

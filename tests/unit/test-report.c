@@ -20,10 +20,10 @@
 
 #include "basic/strbuf.h"
 #include "basic/util.h"
-#include "report/gnuplot.h"
-#include "report/html.h"
-#include "report/mail.h"
-#include "report/outfile.h"
+#include "chart/gnuplot.h"
+#include "document/html.h"
+#include "document/mail.h"
+#include "basic/outfile.h"
 #include "results/compare.h"
 #include "results/run-facts.h"
 

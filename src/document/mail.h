@@ -21,7 +21,7 @@
 #define CLOCKBENCH_MAIL_H
 
 #include "basic/strbuf.h"
-#include "report/plot.h"
+#include "chart/plot.h"
 #include "results/store.h"
 
 #define MAIL_WIDTH 72

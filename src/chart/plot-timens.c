@@ -10,8 +10,8 @@
 #include <string.h>
 
 #include "basic/util.h"
-#include "report/palette.h"
-#include "report/plot-internal.h"
+#include "chart/palette.h"
+#include "chart/plot-internal.h"
 #include "results/run-facts.h"
 
 #define HOST_COLOUR "#0072B2"

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-#include "report/gnuplot.h"
+#include "chart/gnuplot.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "basic/util.h"
-#include "report/outfile.h"
+#include "basic/outfile.h"
 
 int gp_format_of(const char *path)
 {

@@ -13,7 +13,7 @@
 #include <stddef.h>
 
 #include "basic/strbuf.h"
-#include "report/plot.h"
+#include "chart/plot.h"
 
 struct html_chart {
 	enum plot_kind kind;

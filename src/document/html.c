@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-#include "report/html.h"
+#include "document/html.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -14,8 +14,8 @@
 #include "basic/util.h"
 #include "config.h"
 #include "report/compare-format.h"
-#include "report/mail.h"
-#include "report/plot-internal.h"
+#include "document/mail.h"
+#include "chart/plot-internal.h"
 
 void html_escape(struct strbuf *sb, const char *s)
 {

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-#include "report/mail.h"
+#include "document/mail.h"
 
 #include <math.h>
 #include <string.h>
@@ -7,7 +7,7 @@
 #include "basic/text.h"
 #include "basic/util.h"
 #include "probe/catalog.h"
-#include "report/plot-internal.h"
+#include "chart/plot-internal.h"
 #include "results/run-facts.h"
 
 /* The bytes of s's first n characters (UTF-8 sequences), at most len. */

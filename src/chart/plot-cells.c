@@ -9,8 +9,8 @@
 #include <string.h>
 
 #include "basic/util.h"
-#include "report/palette.h"
-#include "report/plot-internal.h"
+#include "chart/palette.h"
+#include "chart/plot-internal.h"
 
 static const char *const path_order[] = { "vdso", "libc", "syscall", "" };
 

@@ -140,7 +140,7 @@ enum {
 
 /*
  * gp_draw(), then every picture and (GP_KEEP_SOURCES) the script and data
- * written into dir as report/outfile.h writes files: an existing BASE.gp
+ * written into dir as basic/outfile.h writes files: an existing BASE.gp
  * or BASE.dat that clockbench did not write is refused unless
  * GP_REPLACE_SOURCES. 0, or -1 with one line in err; a refusal comes
  * before anything is written.

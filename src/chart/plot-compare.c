@@ -9,8 +9,8 @@
 #include <string.h>
 
 #include "basic/util.h"
-#include "report/palette.h"
-#include "report/plot-internal.h"
+#include "chart/palette.h"
+#include "chart/plot-internal.h"
 #include "results/compare-session.h"
 
 static const char *const verdict_order[] = { "worse", "better", "same", "~", "noisy", "few" };

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The charts of stored runs, as gnuplot scripts (report/gnuplot.h). Each
+ * The charts of stored runs, as gnuplot scripts (chart/gnuplot.h). Each
  * kind picks what it needs from the runs it is given and says why when
  * they cannot give it:
  *
@@ -26,7 +26,7 @@
 #include <stddef.h>
 
 #include "basic/strbuf.h"
-#include "report/gnuplot.h"
+#include "chart/gnuplot.h"
 
 struct compare_group;
 struct stored_run;

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * What the chart kinds (plot-*.c) share: the runs flattened, the cells
- * chosen, titles and layout. Not for use outside report/plot*.c.
+ * chosen, titles and layout; the documents (document/) read the same
+ * flattened runs. Not for use elsewhere.
  */
 #ifndef CLOCKBENCH_PLOT_INTERNAL_H
 #define CLOCKBENCH_PLOT_INTERNAL_H
@@ -11,8 +12,8 @@
 
 #include "basic/stats.h"
 #include "basic/strbuf.h"
-#include "report/gnuplot.h"
-#include "report/plot.h"
+#include "chart/gnuplot.h"
+#include "chart/plot.h"
 #include "results/compare.h"
 #include "results/store.h"
 

@@ -17,8 +17,8 @@
 #include <string.h>
 
 #include "basic/util.h"
-#include "report/palette.h"
-#include "report/plot-internal.h"
+#include "chart/palette.h"
+#include "chart/plot-internal.h"
 
 #define BINS 40
 #define MAX_PANELS 60

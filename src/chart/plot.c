@@ -3,13 +3,13 @@
  * The chart kinds' table and what they share: which runs and cells they
  * draw, titles with kernel, host and labels, the grid of panels.
  */
-#include "report/plot.h"
+#include "chart/plot.h"
 
 #include <math.h>
 #include <string.h>
 
 #include "basic/util.h"
-#include "report/plot-internal.h"
+#include "chart/plot-internal.h"
 #include "results/compare-session.h"
 #include "results/run-facts.h"
 

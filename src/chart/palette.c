@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-#include "report/palette.h"
+#include "chart/palette.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -10,8 +10,8 @@
 #include <string.h>
 
 #include "basic/util.h"
-#include "report/palette.h"
-#include "report/plot-internal.h"
+#include "chart/palette.h"
+#include "chart/plot-internal.h"
 
 #define MAX_STATES 12	/* distinct states with a colour; the others join the rest */
 

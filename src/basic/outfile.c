@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-#include "report/outfile.h"
+#include "basic/outfile.h"
 
 #include <errno.h>
 #include <fcntl.h>
