@@ -13,6 +13,7 @@
 #include "results/record.h"
 #include "vm/guest.h"
 #include "config.h"
+#include "basic/error.h"
 #include "basic/util.h"
 #include "report/output.h"
 

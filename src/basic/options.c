@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <string.h>
 
+#include "basic/error.h"
 #include "basic/strbuf.h"
 #include "basic/suggest.h"
 #include "basic/util.h"

@@ -4,7 +4,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "basic/text.h"
 
 char strbuf_empty[1];
 
@@ -105,7 +104,3 @@ void strbuf_setf(struct strbuf *sb, const char *fmt, ...)
 	va_end(ap);
 }
 
-void strbuf_add_escaped(struct strbuf *sb, const char *s)
-{
-	strbuf_add_text(sb, s, TEXT_UNCAPPED);
-}

@@ -39,13 +39,6 @@ void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap)
 /* Replace the content: strbuf_reset() then strbuf_addf(). */
 void strbuf_setf(struct strbuf *sb, const char *fmt, ...) _printf_(2, 3);
 
-/*
- * s with control characters shown as \n, \t, \r, \e, \xHH or \u0085 (and
- * what else basic/text.h escapes), so that a string from a file or the
- * command line cannot drive the terminal. Uncapped: for a length-limited
- * string, strbuf_add_text().
- */
-void strbuf_add_escaped(struct strbuf *sb, const char *s);
 
 static inline void strbuf_releasep(struct strbuf *sb)
 {

@@ -174,7 +174,12 @@ void text_put_cell(FILE *f, const char *s, size_t max, size_t width,
 		fprintf(f, "%*s", (int)pad, "");
 }
 
-/* A fixed buffer, not a strbuf: fatal() reports running out of memory. */
+void strbuf_add_escaped(struct strbuf *sb, const char *s)
+{
+	strbuf_add_text(sb, s, TEXT_UNCAPPED);
+}
+
+/* A fixed buffer, not a strbuf: a message may report running out of memory. */
 void text_vline(FILE *f, const char *fmt, va_list ap)
 {
 	char line[4 * TEXT_MESSAGE_MAX];

@@ -39,6 +39,13 @@ enum {
 
 /* s escaped, at most max columns, appended to sb. */
 void strbuf_add_text(struct strbuf *sb, const char *s, size_t max);
+/*
+ * s with control characters shown as \n, \t, \r, \e, \xHH or \u0085 (and
+ * what else text_put() escapes), so that a string from a file or the
+ * command line cannot drive the terminal. Uncapped: for a length-limited
+ * string, strbuf_add_text().
+ */
+void strbuf_add_escaped(struct strbuf *sb, const char *s);
 
 /* s escaped, at most max columns, written to f. */
 void text_put(FILE *f, const char *s, size_t max);

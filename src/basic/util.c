@@ -12,8 +12,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "basic/strbuf.h"
-#include "basic/text.h"
 
 static const char *context = "clockbench";
 
@@ -27,53 +25,18 @@ const char *program_context(void)
 	return context;
 }
 
-/*
- * One line, whatever the message holds: it may echo an argument or a
- * stored string, so it is escaped and capped (basic/text.h).
- */
-static void vreport(const char *kind, const char *fmt, va_list ap)
-	__attribute__((format(printf, 2, 0)));
-static void vreport(const char *kind, const char *fmt, va_list ap)
-{
-	fprintf(stderr, "%s: %s", context, kind);
-	text_vline(stderr, fmt, ap);
-}
-
-void error_msg(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vreport("error: ", fmt, ap);
-	va_end(ap);
-}
-
-void warn_msg(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vreport("warning: ", fmt, ap);
-	va_end(ap);
-}
-
-int usage_fail(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vreport("error: ", fmt, ap);
-	va_end(ap);
-	return EXIT_USAGE;
-}
-
 void fatal(const char *fmt, ...)
 {
+	char line[1024];
 	va_list ap;
 
 	va_start(ap, fmt);
-	vreport("fatal: ", fmt, ap);
+	vsnprintf(line, sizeof(line), fmt, ap);
 	va_end(ap);
+	for (char *c = line; *c; c++)
+		if ((unsigned char)*c < 0x20 || *c == 0x7f)
+			*c = '?';
+	fprintf(stderr, "%s: fatal: %s\n", context, line);
 	abort();
 }
 
@@ -358,29 +321,4 @@ int fd_read_all(int fd, void *buf, size_t len, int timeout_ms)
 		len -= (size_t)n;
 	}
 	return 0;
-}
-
-bool program_trusted(const char *path, struct strbuf *why)
-{
-	struct stat st;
-
-	if (stat(path, &st) != 0) {
-		strbuf_setf(why, "%s", strerror(errno));
-		return false;
-	}
-	if (!S_ISREG(st.st_mode)) {
-		strbuf_setf(why, "not a regular file");
-		return false;
-	}
-	if (st.st_uid != 0 && st.st_uid != geteuid()) {
-		strbuf_setf(why, "owned by uid %u, neither root nor this user",
-			    (unsigned)st.st_uid);
-		return false;
-	}
-	if (st.st_mode & (S_IWGRP | S_IWOTH)) {
-		strbuf_setf(why, "writable by %s", st.st_mode & S_IWOTH ? "others" :
-			    "its group");
-		return false;
-	}
-	return true;
 }

@@ -3,8 +3,9 @@
  * basic/: helpers that know nothing of time APIs or runs (errors, parsing,
  * strings, options, progress, statistics; its layer: src/meson.build).
  *
- * Small helpers shared by every module: error reporting, strict number
- * parsing, comma lists, and systemd-style cleanup attributes.
+ * Small helpers shared by every module, below every other file of basic/:
+ * memory, strict number parsing, comma lists, files, and systemd-style
+ * cleanup attributes.
  */
 #ifndef CLOCKBENCH_UTIL_H
 #define CLOCKBENCH_UTIL_H
@@ -47,15 +48,12 @@ static inline void fclosep(FILE **f)
 void set_program_context(const char *cmd);
 const char *program_context(void);
 
-/* "clockbench bench: error: ..." on stderr. */
-void error_msg(const char *fmt, ...) _printf_(1, 2);
-void warn_msg(const char *fmt, ...) _printf_(1, 2);
 /*
- * One line naming the bad option or value; returns EXIT_USAGE, for a
- * command to return: "return usage_fail(\"unexpected argument '%s'\", a);"
+ * Out of memory or a broken invariant (a bug): the message, then abort.
+ * Its messages are the program's own, not data from outside: it masks
+ * control characters and needs nothing above this file (the errors a
+ * user is shown go through basic/error.h).
  */
-int usage_fail(const char *fmt, ...) _printf_(1, 2);
-/* Out of memory or a broken invariant: message, then abort. */
 _noreturn_ void fatal(const char *fmt, ...) _printf_(1, 2);
 
 void *xmalloc(size_t size);
@@ -91,14 +89,6 @@ char *read_text_file(const char *path, size_t max);
  */
 int mkdir_p_private(const char *dir);
 
-/*
- * Whether a program named from outside (an environment variable) may be
- * run: a regular file owned by root or by this user, that neither group
- * nor others may write (else anyone who can write it runs code as the
- * user, root included). false with why ("writable by others").
- */
-struct strbuf;
-bool program_trusted(const char *path, struct strbuf *why);
 
 /* All of buf to fd, through short writes and EINTR: 0, or -1 with errno. */
 int fd_write_all(int fd, const void *buf, size_t len);

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "basic/error.h"
 #include "basic/options.h"
 #include "basic/strbuf.h"
 #include "basic/util.h"

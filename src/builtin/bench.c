@@ -5,6 +5,7 @@
  */
 #include <string.h>
 
+#include "basic/error.h"
 #include "basic/options.h"
 #include "basic/progress.h"
 #include "basic/util.h"

@@ -6,6 +6,7 @@
  */
 #include <stdio.h>
 
+#include "basic/error.h"
 #include "basic/strbuf.h"
 #include "basic/suggest.h"
 #include "basic/options.h"

@@ -6,6 +6,7 @@
  */
 #include <string.h>
 
+#include "basic/error.h"
 #include "basic/options.h"
 #include "basic/strbuf.h"
 #include "builtin/builtin.h"

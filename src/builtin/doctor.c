@@ -12,6 +12,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "basic/error.h"
 #include "basic/options.h"
 #include "builtin/builtin.h"
 #include "cli/cell-filter.h"

@@ -17,6 +17,7 @@
  * runs warrant a warning of) is scenario/exec-campaign.c's; this file is
  * the options, the runner's glue (cli/measure.h) and the printing.
  */
+#include "basic/error.h"
 #include "basic/options.h"
 #include "basic/strbuf.h"
 #include "basic/util.h"

@@ -9,6 +9,7 @@
 #include <limits.h>
 #include <string.h>
 
+#include "basic/error.h"
 #include "basic/options.h"
 #include "builtin/builtin.h"
 #include "results/export-file.h"

@@ -14,6 +14,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "basic/error.h"
 #include "basic/options.h"
 #include "basic/text.h"
 #include "basic/util.h"

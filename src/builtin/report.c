@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "basic/error.h"
 #include "basic/options.h"
 #include "basic/strbuf.h"
 #include "basic/util.h"

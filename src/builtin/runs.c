@@ -12,6 +12,7 @@
 #include "report/runs-list.h"
 #include "results/record.h"
 #include "results/store.h"
+#include "basic/error.h"
 #include "basic/json.h"
 #include "basic/options.h"
 #include "basic/strbuf.h"

@@ -7,6 +7,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "basic/error.h"
 #include "basic/json.h"
 #include "basic/options.h"
 #include "basic/strbuf.h"

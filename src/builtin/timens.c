@@ -11,6 +11,7 @@
 
 #include <jansson.h>
 
+#include "basic/error.h"
 #include "basic/options.h"
 #include "basic/strbuf.h"
 #include "builtin/builtin.h"

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "basic/error.h"
 #include "basic/options.h"
 #include "builtin/builtin.h"
 #include "basic/util.h"

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "basic/error.h"
 #include "basic/strbuf.h"
 #include "basic/table.h"
 #include "basic/text.h"

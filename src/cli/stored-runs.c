@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "cli/stored-runs.h"
 
+#include "basic/error.h"
 #include "basic/strbuf.h"
 #include "basic/util.h"
 

@@ -3,6 +3,7 @@
 
 #include <stdlib.h>
 
+#include "basic/error.h"
 #include "basic/options.h"
 #include "basic/strbuf.h"
 #include "basic/util.h"

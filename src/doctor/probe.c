@@ -8,11 +8,13 @@
 #include <errno.h>
 #include <limits.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "probe/seccomp.h"
 #include "probe/timesys.h"
+#include "basic/strbuf.h"
 #include "basic/util.h"
 
 #define STATIC_OUTPUT_MAX 16384
@@ -104,6 +106,37 @@ bool doctor_parse_static_line(const char *line, struct doctor_static_result *r)
 		return false;
 	r->verdict = verdict_by_name(verdict);
 	return r->verdict != VERDICT_UNKNOWN || streq(verdict, "unknown");
+}
+
+/*
+ * Whether a program named from outside (an environment variable) may be
+ * run: a regular file owned by root or by this user, that neither group
+ * nor others may write (else anyone who can write it runs code as the
+ * user, root included). false with why ("writable by others").
+ */
+static bool program_trusted(const char *path, struct strbuf *why)
+{
+	struct stat st;
+
+	if (stat(path, &st) != 0) {
+		strbuf_setf(why, "%s", strerror(errno));
+		return false;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		strbuf_setf(why, "not a regular file");
+		return false;
+	}
+	if (st.st_uid != 0 && st.st_uid != geteuid()) {
+		strbuf_setf(why, "owned by uid %u, neither root nor this user",
+			    (unsigned)st.st_uid);
+		return false;
+	}
+	if (st.st_mode & (S_IWGRP | S_IWOTH)) {
+		strbuf_setf(why, "writable by %s", st.st_mode & S_IWOTH ? "others" :
+			    "its group");
+		return false;
+	}
+	return true;
 }
 
 /* Next to the running binary, unless CLOCKBENCH_STATIC_PROBE says otherwise. */

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "basic/error.h"
 #include "basic/figure.h"
 #include "basic/json.h"
 #include "basic/stats.h"

@@ -4,6 +4,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "basic/error.h"
 #include "basic/figure.h"
 #include "basic/json.h"
 #include "basic/stats.h"

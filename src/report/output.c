@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "basic/error.h"
 #include "basic/json.h"
 #include "basic/util.h"
 

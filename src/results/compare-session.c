@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "basic/error.h"
 #include "basic/util.h"
 
 static void session_init(struct compare_session *s,

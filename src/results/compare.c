@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "basic/error.h"
 #include "basic/figure.h"
 #include "basic/util.h"
 

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "basic/strbuf.h"
+#include "basic/text.h"
 #include "basic/util.h"
 
 /*

@@ -10,6 +10,7 @@
 
 #include "probe/catalog.h"
 #include "probe/reference.h"
+#include "basic/error.h"
 #include "basic/json.h"
 #include "basic/strbuf.h"
 #include "basic/util.h"

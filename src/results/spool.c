@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "basic/error.h"
 #include "basic/json.h"
 #include "basic/util.h"
 #include "basic/text.h"

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "basic/strbuf.h"
+#include "basic/text.h"
 #include "basic/util.h"
 #include "results/codec.h"
 #include "results/core-replay.h"

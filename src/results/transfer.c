@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "basic/error.h"
 #include "basic/util.h"
 
 /*

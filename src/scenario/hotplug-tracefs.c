@@ -20,6 +20,7 @@
 #include <event-parse.h>
 #include <tracefs.h>
 
+#include "basic/error.h"
 #include "basic/strbuf.h"
 #include "basic/util.h"
 

@@ -31,6 +31,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "basic/error.h"
 #include "probe/timens.h"
 
 #ifndef CLONE_NEWTIME

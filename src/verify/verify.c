@@ -17,6 +17,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "basic/error.h"
 #include "basic/progress.h"
 #include "basic/strbuf.h"
 #include "basic/json.h"

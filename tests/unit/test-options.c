@@ -17,6 +17,7 @@
 
 #include "basic/options.h"
 #include "basic/strbuf.h"
+#include "basic/text.h"
 #include "basic/util.h"
 #include "cli/cell-filter.h"
 #include "cli/measure.h"

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "basic/error.h"
 #include "basic/strbuf.h"
 #include "basic/text.h"
 #include "basic/util.h"
