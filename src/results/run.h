@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * A bench run: the cells measured, their raw samples and summaries, and the
- * environment they were measured in. Output formats and the results store
- * read it; only the bench command writes it.
+ * A bench run while it is measured: the cells, their raw samples and
+ * summaries, the calibration and the environment, as the bench command
+ * fills them. It is no second model of a run: record_from_bench()
+ * (results/record.h) turns it into the one every reader uses, struct
+ * stored_run, and the tables, JSON, store and comparison read only that.
  */
 #ifndef CLOCKBENCH_RUN_H
 #define CLOCKBENCH_RUN_H
