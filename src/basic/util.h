@@ -101,6 +101,12 @@ int fd_read_all(int fd, void *buf, size_t len, int timeout_ms);
 
 /* Monotonic raw nanoseconds from the libc clock (not the measured path). */
 uint64_t now_ns(void);
+/* CLOCK_MONOTONIC in seconds: the clock wait4() and timeouts are measured
+ * against, for the wall time of a child (not the measured path). */
+double monotonic_s(void);
+struct timeval;
+/* A struct timeval (getrusage's, wait4's) in seconds. */
+double timeval_s(const struct timeval *tv);
 
 static inline bool streq(const char *a, const char *b)
 {

@@ -135,19 +135,6 @@ static int parse_hotplug_options(int argc, char **argv, struct hotplug_options *
 
 /* ---- measuring (in the supervised child) ---------------------------- */
 
-static double mono_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static double timeval_s(const struct timeval *tv)
-{
-	return (double)tv->tv_sec + (double)tv->tv_usec / 1e6;
-}
-
 /* Run the writes from another CPU than the one going away. */
 static void pin_away_from(int cpu)
 {
@@ -212,9 +199,9 @@ static int transition(struct hotplug_run *run, int fd, bool online)
 	if (run->tracing.active && hotplug_trace_clear(&run->tracing) != 0)
 		run->tracing.active = false;
 	getrusage(RUSAGE_THREAD, &ru0);
-	t0 = mono_s();
+	t0 = monotonic_s();
 	rc = hotplug_write_online(fd, online);
-	t1 = mono_s();
+	t1 = monotonic_s();
 	getrusage(RUSAGE_THREAD, &ru1);
 	if (rc)
 		return rc;

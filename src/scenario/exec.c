@@ -498,19 +498,6 @@ size_t exec_outliers(const double *x, size_t n)
 
 /* ---- running it ----------------------------------------------------- */
 
-static double mono_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static double timeval_s(const struct timeval *tv)
-{
-	return (double)tv->tv_sec + (double)tv->tv_usec / 1e6;
-}
-
 /*
  * The child's stdin from /dev/null, its stdout and stderr too unless they
  * are shown: the only work done between the spawn and the exec.
@@ -574,7 +561,7 @@ static int reap(pid_t pid, const volatile sig_atomic_t *forward, double *t1,
 			forwarded = true;
 		}
 	}
-	*t1 = mono_s();
+	*t1 = monotonic_s();
 	child_sched(pid, r);
 	while (wait4(pid, &r->status, 0, ru) < 0)
 		if (errno != EINTR)
@@ -599,7 +586,7 @@ int exec_run(const char *program, char *const *argv, const struct exec_io *io,
 		errno = rc;
 		return -1;
 	}
-	t0 = mono_s();
+	t0 = monotonic_s();
 	/*
 	 * glibc's posix_spawn is clone(CLONE_VM | CLONE_VFORK): no copy of our
 	 * address space, and an exec that fails comes back as its errno (the
