@@ -767,7 +767,7 @@ static void mmtests_titles(FILE *f, const struct compare_result *r, int w)
  * A scale run's cell "times-threads-8" on path libc: its API and thread
  * count; false for any other cell.
  */
-static bool scale_cell(const struct compare_row *row, char *api, size_t len,
+static bool split_threads_cell(const struct compare_row *row, char *api, size_t len,
 		       unsigned long *threads)
 {
 	const char *t = strstr(row->name, "-threads-");
@@ -782,13 +782,13 @@ static bool scale_cell(const struct compare_row *row, char *api, size_t len,
 	return true;
 }
 
-static bool all_scale_cells(const struct compare_result *r)
+static bool all_threads_cells(const struct compare_result *r)
 {
 	char api[TITLE_BYTES];
 	unsigned long n;
 
 	for (size_t i = 0; i < r->nrows; i++)
-		if (!scale_cell(&r->rows[i], api, sizeof(api), &n))
+		if (!split_threads_cell(&r->rows[i], api, sizeof(api), &n))
 			return false;
 	return r->nrows > 0;
 }
@@ -807,7 +807,7 @@ static void print_mmtests_scale(FILE *f, const struct compare_result *r, int dec
 	for (size_t i = 0; i < r->nrows; i++) {
 		if (done[i])
 			continue;
-		scale_cell(&r->rows[i], api, sizeof(api), &n);
+		split_threads_cell(&r->rows[i], api, sizeof(api), &n);
 		fputc('\n', f);
 		put_text(f, api);
 		fputc(' ', f);
@@ -815,7 +815,7 @@ static void print_mmtests_scale(FILE *f, const struct compare_result *r, int dec
 		fputc('\n', f);
 		mmtests_titles(f, r, 16);
 		for (size_t j = i; j < r->nrows; j++) {
-			scale_cell(&r->rows[j], other, sizeof(other), &n);
+			split_threads_cell(&r->rows[j], other, sizeof(other), &n);
 			if (done[j] || !streq(api, other) || !streq(r->rows[i].path, r->rows[j].path))
 				continue;
 			done[j] = true;
@@ -837,7 +837,7 @@ static void print_mmtests(FILE *f, const struct compare_result *r)
 	put_text(f, r->unit_shown);
 	fprintf(f, ". Percentages refer to %s, negative = worse; "
 		"* marks a significant difference.\n", title);
-	if (all_scale_cells(r)) {
+	if (all_threads_cells(r)) {
 		print_mmtests_scale(f, r, dec);
 		/* Of every block, so apart from the last one. */
 		fputs("\n# over all the blocks' cells:\n", f);
