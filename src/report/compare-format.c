@@ -767,8 +767,8 @@ static void mmtests_titles(FILE *f, const struct compare_result *r, int w)
  * A scale run's cell "times-threads-8" on path libc: its API and thread
  * count; false for any other cell.
  */
-static bool split_threads_cell(const struct compare_row *row, char *api, size_t len,
-		       unsigned long *threads)
+static bool split_threads_cell(const struct compare_row *row, char *api,
+			       size_t len, unsigned long *threads)
 {
 	const char *t = strstr(row->name, "-threads-");
 	char *end;
