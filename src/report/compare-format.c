@@ -1087,17 +1087,12 @@ static void print_ministat(FILE *f, const struct compare_result *r)
 
 /* ---- JSON ------------------------------------------------------------ */
 
-static json_t *real_or_null(double v)
-{
-	return json_number(v);
-}
-
 /* [lo, hi] when it covers the level, else null: a CI that says 95 % is one. */
 static json_t *ci_or_null(double lo, double hi, double coverage)
 {
 	if (!stats_ci_honours(coverage, 0.95))
 		return json_null();
-	return json_pack("[o, o]", real_or_null(lo), real_or_null(hi));
+	return json_pack("[o, o]", json_number(lo), json_number(hi));
 }
 
 static json_t *doubles_json(const double *x, size_t n)
@@ -1105,7 +1100,7 @@ static json_t *doubles_json(const double *x, size_t n)
 	json_t *a = json_array();
 
 	for (size_t i = 0; i < n; i++)
-		json_array_append_new(a, real_or_null(x[i]));
+		json_array_append_new(a, json_number(x[i]));
 	return a;
 }
 
@@ -1122,18 +1117,18 @@ static json_t *side_to_json(const struct compare_side *s)
 		return json_null();
 	o = json_pack("{s:I, s:o, s:o, s:[o, o], s:o, s:o, s:o, s:o, s:o}",
 		      "n", (json_int_t)s->n,
-		      "center", real_or_null(s->center),
+		      "center", json_number(s->center),
 		      "center_ci95", ci_or_null(s->center_lo, s->center_hi,
 						s->center_coverage),
-		      "center_range", real_or_null(s->center_lo),
-		      real_or_null(s->center_hi),
-		      "center_coverage", real_or_null(s->center_coverage),
-		      "median", real_or_null(s->sum.median),
+		      "center_range", json_number(s->center_lo),
+		      json_number(s->center_hi),
+		      "center_coverage", json_number(s->center_coverage),
+		      "median", json_number(s->sum.median),
 		      "median_ci95", ci_or_null(s->sum.median_lo, s->sum.median_hi,
 						s->sum.median_ci_coverage),
-		      "mean", real_or_null(s->sum.mean),
-		      "stddev_pct", real_or_null(s->sum.cv_pct));
-	json_object_set_new(o, "robust_cv_pct", real_or_null(s->sum.robust_cv_pct));
+		      "mean", json_number(s->sum.mean),
+		      "stddev_pct", json_number(s->sum.cv_pct));
+	json_object_set_new(o, "robust_cv_pct", json_number(s->sum.robust_cv_pct));
 	json_object_set_new(o, "within_run_rse_pct", s->within_var > 0 ?
 			    json_real(100.0 * sqrt(s->within_var)) : json_null());
 	json_object_set_new(o, "outliers", json_integer((json_int_t)s->sum.outliers));
@@ -1157,27 +1152,27 @@ static json_t *diff_to_json(const struct compare_diff *d)
 	if (!d->valid)
 		return json_null();
 	o = json_pack("{s:o, s:o, s:o, s:[o, o], s:o, s:o, s:o, s:o, s:b, s:s}",
-		      "ratio", real_or_null(d->ratio),
-		      "floor_pct", real_or_null(d->floor_pct),
-		      "change_pct", real_or_null(d->change_pct),
-		      "change_ci95_pct", real_or_null(d->change_lo_pct),
-		      real_or_null(d->change_hi_pct),
-		      "shift", real_or_null(d->shift),
-		      "p", real_or_null(d->p),
-		      "p_adjusted", real_or_null(d->p_adjusted),
-		      "cliffs_delta", real_or_null(d->cliffs_delta),
+		      "ratio", json_number(d->ratio),
+		      "floor_pct", json_number(d->floor_pct),
+		      "change_pct", json_number(d->change_pct),
+		      "change_ci95_pct", json_number(d->change_lo_pct),
+		      json_number(d->change_hi_pct),
+		      "shift", json_number(d->shift),
+		      "p", json_number(d->p),
+		      "p_adjusted", json_number(d->p_adjusted),
+		      "cliffs_delta", json_number(d->cliffs_delta),
 		      "significant", d->significant,
 		      "verdict", d->verdict);
 	json_object_set_new(o, "test", json_string(test_name(d)));
 	json_object_set_new(o, "reason", json_string(d->reason));
-	json_object_set_new(o, "df", real_or_null(d->df));
+	json_object_set_new(o, "df", json_number(d->df));
 	json_object_set_new(o, "spread_floored", json_boolean(d->spread_floored));
 	json_object_set_new(o, "rounds_span", json_boolean(d->rounds_span));
 	json_object_set_new(o, "spread_unknown", json_boolean(d->spread_unknown));
 	json_object_set_new(o, "estimate", json_boolean(d->estimate));
 	if (d->test == TEST_LOG_T_HISTORY)
 		json_object_set_new(o, "history_runs", json_integer((json_int_t)d->history_runs));
-	json_object_set_new(o, "mde_pct", real_or_null(d->mde_pct));
+	json_object_set_new(o, "mde_pct", json_number(d->mde_pct));
 	json_object_set_new(o, "emulated", json_boolean(d->emulated));
 	if (isfinite(d->ns_change_pct))
 		json_object_set_new(o, "ns_change_pct", json_real(d->ns_change_pct));
@@ -1213,8 +1208,8 @@ static json_t *groups_to_json(const struct compare_result *r)
 			"pooled_invocations", r->pooled_invocations[g],
 			"machine_difference", r->machine_difference ?
 					      r->machine_difference[g] : NULL,
-			"geomean", real_or_null(r->geomean[g]),
-			"geomean_change_pct", g ? real_or_null(r->geomean_change_pct[g])
+			"geomean", json_number(r->geomean[g]),
+			"geomean_change_pct", g ? json_number(r->geomean_change_pct[g])
 						: json_real(0)));
 		side_differences_to_json(json_array_get(a, g), &r->side_differences[g]);
 	}
