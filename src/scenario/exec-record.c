@@ -14,15 +14,6 @@
 
 /* ---- describing ------------------------------------------------------ */
 
-static void summarize(const double *x, size_t n, struct summary *s)
-{
-	_cleanup_free_ double *copy = xmalloc((n ? n : 1) * sizeof(double));
-
-	if (n)
-		memcpy(copy, x, n * sizeof(double));
-	stats_summarize(copy, n, s);
-}
-
 /* The harness's median wall time, NAN when it was not measured. */
 static double harness_median(const struct exec_harness *h)
 {
@@ -30,7 +21,7 @@ static double harness_median(const struct exec_harness *h)
 
 	if (!h->n)
 		return NAN;
-	summarize(h->wall, h->n, &s);
+	stats_summarize_copy(h->wall, h->n, &s);
 	return s.median;
 }
 
@@ -203,7 +194,7 @@ static void find_slow_first(const struct exec_campaign *e, const struct exec_com
 
 	if (e->o.warmup || s->n < 3)
 		return;
-	summarize(s->wall + 1, s->n - 1, &rest);
+	stats_summarize_copy(s->wall + 1, s->n - 1, &rest);
 	if (!(s->wall[0] > 2 * rest.median && s->wall[0] > rest.max))
 		return;
 	w->slow_first = true;
@@ -282,8 +273,8 @@ static bool find_order_effect(const struct exec_campaign *e, const struct exec_c
 	if (c->prepare || nx < 3 || ny < 3)
 		return false;
 	stats_mann_whitney(x, nx, y, ny, &mwu);
-	summarize(x, nx, &sx);
-	summarize(y, ny, &sy);
+	stats_summarize_copy(x, nx, &sx);
+	stats_summarize_copy(y, ny, &sy);
 	if (!(mwu.p < 0.01 && fmax(sx.median, sy.median) >= 2 * fmin(sx.median, sy.median)))
 		return false;
 	w->order_effect = true;
