@@ -249,7 +249,7 @@ void stats_summarize(double *x, size_t n, struct summary *s)
 	s->robust_cv_pct = robust_cv_of(s->mad, s->median);
 }
 
-static void summarize_copy(const double *x, size_t n, struct summary *s)
+void stats_summarize_copy(const double *x, size_t n, struct summary *s)
 {
 	_cleanup_free_ double *copy = sorted_copy(x, n);
 
@@ -444,7 +444,7 @@ double stats_robust_cv_pct(const double *x, size_t n)
 {
 	struct summary s;
 
-	summarize_copy(x, n, &s);
+	stats_summarize_copy(x, n, &s);
 	return s.robust_cv_pct;
 }
 
@@ -454,7 +454,7 @@ double stats_median_se(const double *x, size_t n)
 
 	if (n == 0)
 		return NAN;
-	summarize_copy(x, n, &s);
+	stats_summarize_copy(x, n, &s);
 	return MEANAD_TO_SIGMA * MAD_TO_SIGMA * s.mad / sqrt((double)n);
 }
 

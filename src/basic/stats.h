@@ -102,6 +102,14 @@ bool stats_ci_honours(double coverage, double level);
 void stats_summarize(double *x, size_t n, struct summary *s);
 
 /*
+ * stats_summarize() of a copy of x[0..n): the caller's samples keep their
+ * order, which means something to them (a run's rounds are paired with
+ * another run's by index, exec's runs with the command run before each).
+ * x may be NULL when n is 0.
+ */
+void stats_summarize_copy(const double *x, size_t n, struct summary *s);
+
+/*
  * stats_summarize() of values that are quantised: each value is a
  * difference of two reads of a counter that advances in steps, divided
  * by a count, so it is off its true value by less than resolution (one

@@ -13,9 +13,11 @@
  * run of its own and they are compared round by round, paired, by
  * compare's machinery, as `ab` does.
  *
- * The campaign itself (building the commands, running them, what their
- * runs warrant a warning of) is scenario/exec-campaign.c's; this file is
- * the options, the runner's glue (cli/measure.h) and the printing.
+ * The campaign itself (building the commands, running them) is
+ * scenario/exec-campaign.c's, what it was as data (the stored runs, the
+ * report's figures, what the runs warrant a warning of)
+ * scenario/exec-record.c's; this file is the options, the runner's glue
+ * (cli/measure.h) and the printing.
  */
 #include "basic/error.h"
 #include "basic/options.h"
@@ -30,6 +32,7 @@
 #include "report/output.h"
 #include "results/compare-session.h"
 #include "scenario/exec-campaign.h"
+#include "scenario/exec-record.h"
 
 static const struct command_usage exec_usage = {
 	.name = "exec",

@@ -130,7 +130,7 @@ static double write_bars(struct gp *gp, const struct plot_input *in,
 
 			if (!is_ns_cell(in, c) || !v || path_slot(l, c->path) != p)
 				continue;
-			plot_summarize(v, c->n, &s);
+			stats_summarize_copy(v, c->n, &s);
 			y = (double)find_name(l, c->name) - 0.4 + half * ((double)p + 0.5);
 			gp_row(gp, "%.4f %.6g %.6g %.6g", y, s.median, s.median_lo, s.median_hi);
 			if (s.median_lo > 0 && s.median_lo < lowest)

@@ -36,8 +36,6 @@ const struct stored_run *plot_run(const struct plot_input *in, size_t i);
 
 /* A cell with samples, chosen by --cell. */
 bool plot_selected(const struct plot_input *in, const struct stored_cell *c);
-/* Statistics of a copy (stats_summarize() sorts its input). */
-void plot_summarize(const double *x, size_t n, struct summary *s);
 /* A sorted copy of x (malloc'd). */
 double *plot_sorted(const double *x, size_t n);
 

@@ -174,7 +174,7 @@ static size_t mark_median(struct gp *gp, const struct plot_grid *grid,
 	char band[8], more[96];
 	size_t lines = 0;
 
-	plot_summarize(c->values, c->n, &s);
+	stats_summarize_copy(c->values, c->n, &s);
 	palette_tint(colour, 0.25, band);
 	gp_cmd(gp, "set object rect from %.8g, graph 0 to %.8g, graph 1 behind "
 	       "fc rgb %s fs solid 1 noborder", s.median_lo, s.median_hi, band);

@@ -127,7 +127,7 @@ static size_t panel_points(const struct plot_input *in, const struct stored_run 
 		    !streq(base, p->base) || !streq(mode, p->mode))
 			continue;
 		pts[n].count = count;
-		plot_summarize(c->values, c->n, &pts[n++].s);
+		stats_summarize_copy(c->values, c->n, &pts[n++].s);
 	}
 	qsort(pts, n, sizeof(*pts), by_count);
 	return n;

@@ -97,7 +97,7 @@ static double side_block(struct gp *gp, const struct plot_input *in,
 		if (!cr->rows[i].diffs[1].valid || !plot_row_selected(in, &cr->rows[i]))
 			continue;
 		if ((c = cell_of(r, &cr->rows[i]))) {
-			plot_summarize(c->values, c->n, &s);
+			stats_summarize_copy(c->values, c->n, &s);
 			gp_row(gp, "%.3f %.6g %.6g %.6g", (double)y + offset, s.median,
 			       s.median_lo, s.median_hi);
 			lowest = fmin(lowest, s.median_lo > 0 ? s.median_lo : lowest);

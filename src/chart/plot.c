@@ -109,14 +109,6 @@ double *plot_sorted(const double *x, size_t n)
 	return copy;
 }
 
-void plot_summarize(const double *x, size_t n, struct summary *s)
-{
-	double *copy = plot_sorted(x, n);
-
-	stats_summarize(copy, n, s);
-	free(copy);
-}
-
 /*
  * Labels past PLOT_LABEL_MAX characters are drawn as letters, A, B, ...,
  * each named in full in the chart's title (plot_title_text()), as compare's

@@ -317,7 +317,7 @@ static void run_stats_row(struct strbuf *out, const struct stored_cell *c)
 		strbuf_adds(out, "</td></tr>\n");
 		return;
 	}
-	plot_summarize(c->values, c->n, &s);
+	stats_summarize_copy(c->values, c->n, &s);
 	cell_text(out, "td", "l", c->unit);
 	cell_figure(out, 2, s.median);
 	cell_figure(out, 2, s.median_lo);
@@ -327,7 +327,7 @@ static void run_stats_row(struct strbuf *out, const struct stored_cell *c)
 	cell_figure(out, 1, s.cv_pct);
 	cell_figure(out, 2, s.p99);
 	if (c->cycles) {
-		plot_summarize(c->cycles, c->n, &cy);
+		stats_summarize_copy(c->cycles, c->n, &cy);
 		cell_figure(out, 1, cy.median);
 	} else {
 		strbuf_adds(out, "<td>-</td>");

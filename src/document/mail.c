@@ -1232,7 +1232,7 @@ static double core_median(const struct stored_cell *c)
 
 	if (!c->core_cycles || !c->n)
 		return NAN;
-	plot_summarize(c->core_cycles, c->n, &s);
+	stats_summarize_copy(c->core_cycles, c->n, &s);
 	return s.median;
 }
 
@@ -1256,7 +1256,7 @@ static void run_block(const struct plot_input *in, size_t g, const struct stored
 
 		if (!plot_selected(in, c))
 			continue;
-		plot_summarize(c->values, c->n, &s);
+		stats_summarize_copy(c->values, c->n, &s);
 		strbuf_addf(&line, "%s%s%s: ", c->name, *c->path ? " " : "", c->path);
 		mail_figure(&line, s.median);
 		glued_unit(&line, c->unit);

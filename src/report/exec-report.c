@@ -15,15 +15,6 @@
 #include "report/summary-figures.h"
 #include "report/quality-text.h"
 
-static void summarize(const double *x, size_t n, struct summary *s)
-{
-	_cleanup_free_ double *copy = xmalloc((n ? n : 1) * sizeof(double));
-
-	if (n)
-		memcpy(copy, x, n * sizeof(double));
-	stats_summarize(copy, n, s);
-}
-
 /* ---- the header -------------------------------------------------------- */
 
 /* What the harness costs, in the table's unit; and what user/sys are worth. */
@@ -34,7 +25,7 @@ static void print_harness(FILE *f, const struct exec_report *e, const char *unit
 	struct summary h;
 
 	if (e->harness_n) {
-		summarize(e->harness_wall, e->harness_n, &h);
+		stats_summarize_copy(e->harness_wall, e->harness_n, &h);
 		fprintf(f, "# harness: %.3f %s a run, rCV %.1f%% (median of %zu runs of %s, "
 			"started and reaped as the command is; not subtracted)\n",
 			h.median * k, unit, h.robust_cv_pct, h.n, e->harness_what);
@@ -229,7 +220,7 @@ static json_t *harness_json(const struct exec_report *e)
 {
 	struct summary s;
 
-	summarize(e->harness_wall, e->harness_n, &s);
+	stats_summarize_copy(e->harness_wall, e->harness_n, &s);
 	return json_pack("{s:s, s:s, s:o, s:o}", "program", e->harness_program,
 			 "what", e->harness_what, "wall", summary_to_json(&s),
 			 "times", doubles_json(e->harness_wall, e->harness_n));
@@ -242,9 +233,9 @@ static json_t *command_json(const struct exec_report *e,
 	struct summary w, u, y;
 	json_t *j;
 
-	summarize(c->wall, c->n, &w);
-	summarize(c->user, c->n, &u);
-	summarize(c->sys, c->n, &y);
+	stats_summarize_copy(c->wall, c->n, &w);
+	stats_summarize_copy(c->user, c->n, &u);
+	stats_summarize_copy(c->sys, c->n, &y);
 	j = json_pack("{s:O, s:I, s:b, s:s, s:o, s:o, s:o, s:I, s:{s:o, s:o, s:o}}",
 		      "config", c->config, "completed", (json_int_t)c->n,
 		      "interrupted", e->interrupted, "unit", "s",

@@ -102,15 +102,6 @@ void hotplug_table_print(FILE *f, const struct stored_run *r)
 
 /* ---- what hotplug prints after a run ---------------------------------- */
 
-static void summarize(const double *x, size_t n, struct summary *s)
-{
-	_cleanup_free_ double *copy = xmalloc((n ? n : 1) * sizeof(double));
-
-	if (n)
-		memcpy(copy, x, n * sizeof(double));
-	stats_summarize(copy, n, s);
-}
-
 /*
  * The legend, and what user and sys are worth on the machine that ran r
  * (from its config: a run made before it was recorded says nothing), as
@@ -136,7 +127,7 @@ static double median_of(const double *x, size_t n)
 {
 	struct summary s;
 
-	summarize(x, n, &s);
+	stats_summarize_copy(x, n, &s);
 	return s.median;
 }
 
@@ -375,9 +366,9 @@ static json_t *direction_to_json(const struct hotplug_report *h,
 {
 	struct summary w, u, s;
 
-	summarize(d->wall, d->n, &w);
-	summarize(d->user, d->n, &u);
-	summarize(d->sys, d->n, &s);
+	stats_summarize_copy(d->wall, d->n, &w);
+	stats_summarize_copy(d->user, d->n, &u);
+	stats_summarize_copy(d->sys, d->n, &s);
 	return json_pack("{s:s, s:o, s:o, s:o, s:o}", "unit", "s",
 			 "wall", summary_to_json(&w), "user", summary_to_json(&u),
 			 "sys", summary_to_json(&s), "states", states_to_json(h, d));

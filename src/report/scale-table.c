@@ -103,15 +103,6 @@ static void add_signed(struct table *t, double x, int decimals, const char *suff
 	table_add_real_shown(t, x, buf);
 }
 
-/* The summary of n seconds (a copy: the run's own stay in their order). */
-static void summarize_seconds(const double *seconds, size_t n, struct summary *s)
-{
-	_cleanup_free_ double *x = xmalloc((n ? n : 1) * sizeof(double));
-
-	memcpy(x, seconds, n * sizeof(double));
-	stats_summarize(x, n, s);
-}
-
 /* The user and system seconds of stored cell i, from the run's config. */
 static const struct run_cpu_time *cpu_time_of(const struct scale_layout *l,
 					      const struct stored_cell *c, size_t i)
@@ -168,8 +159,8 @@ static void threads_figures(const struct scale_layout *l, const struct stored_ru
 	if (!cpu)
 		return;
 	summarize_per_call(cpu, c, &per_call);
-	summarize_seconds(cpu->user_s, c->n, &user);
-	summarize_seconds(cpu->sys_s, c->n, &sys);
+	stats_summarize_copy(cpu->user_s, c->n, &user);
+	stats_summarize_copy(cpu->sys_s, c->n, &sys);
 	f->per_call = per_call.median;
 	f->user = user.median;
 	f->sys = sys.median;

@@ -128,11 +128,10 @@ static void spread_row(FILE *f, const struct textplot_set *set,
 		       const struct ministat_axis *a)
 {
 	char *line = xmalloc((size_t)a->cols + 1);
-	double *s = sorted_copy(set->x, set->n);
 	struct summary sum;
 	int from, to;
 
-	stats_summarize(s, set->n, &sum);
+	stats_summarize_copy(set->x, set->n, &sum);
 	memset(line, ' ', (size_t)a->cols);
 	line[a->cols] = '\0';
 	from = column(a, sum.mean - sum.stddev);
@@ -146,7 +145,6 @@ static void spread_row(FILE *f, const struct textplot_set *set,
 	line[column(a, sum.mean)] = 'A';
 	line[column(a, sum.median)] = 'M';
 	fprintf(f, "|%s|\n", line);
-	free(s);
 	free(line);
 }
 

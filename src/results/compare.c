@@ -361,15 +361,10 @@ static void side_center(struct compare_side *s, bool replicates)
 static void summarize_side(struct compare_side *s, const struct compare_options *o,
 			   bool replicates)
 {
-	double *tmp;
-
 	s->present = s->n > 0;
 	if (!s->present)
 		return;
-	tmp = xmalloc(s->n * sizeof(double));
-	memcpy(tmp, s->samples, s->n * sizeof(double));
-	stats_summarize(tmp, s->n, &s->sum);
-	free(tmp);
+	stats_summarize_copy(s->samples, s->n, &s->sum);
 	side_center(s, replicates);
 	s->few = s->n < 2;
 	s->noisy = s->n >= 2 && s->sum.robust_cv_pct > o->noise_pct;

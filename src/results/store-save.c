@@ -79,14 +79,9 @@ struct cell_blobs {
 static void summarize_metric(struct cell_blobs *b, int m, const double *x,
 			     size_t n)
 {
-	double *copy;
-
 	if (!x || !n)
 		return;
-	copy = xmalloc(n * sizeof(double));
-	memcpy(copy, x, n * sizeof(double));
-	stats_summarize(copy, n, &b->sum[m]);
-	free(copy);
+	stats_summarize_copy(x, n, &b->sum[m]);
 	b->have[m] = true;
 }
 

@@ -13,13 +13,14 @@
  *     basic/order.h's order (A B B A ..., a seeded shuffle, or as given),
  *     so that a machine that changes half-way touches every command alike;
  *     the empty program timed among them, for what the harness costs;
- *   - what the runs show: those disturbed far beyond the others marked,
- *     and what a warning should say (outliers, a cold first run, two
- *     groups of times, runs that depend on the command before them).
+ *   - the runs disturbed far beyond the others, marked once the last
+ *     has run (the medians they are judged by are the whole invocation's).
  *
- * The engine prints nothing but the progress line (basic/progress.h): its
- * errors come back in err, its figures as data (a stored run, or
- * report/exec-report.h's plain structs), and the command says them.
+ * What a finished campaign was, as data (its stored runs, report's plain
+ * structs, the warnings), is scenario/exec-record.h's: running it needs
+ * none of that. The engine prints nothing but the progress line
+ * (basic/progress.h): its errors come back in err, and the command says
+ * them.
  */
 #ifndef CLOCKBENCH_EXEC_CAMPAIGN_H
 #define CLOCKBENCH_EXEC_CAMPAIGN_H
@@ -32,7 +33,6 @@
 
 #include "basic/strbuf.h"
 #include "probe/cpu-accounting.h"
-#include "report/exec-report.h"
 #include "results/store.h"
 #include "scenario/exec.h"
 
@@ -167,42 +167,12 @@ int exec_campaign_run(struct exec_campaign *e, const volatile sig_atomic_t *stop
 		      struct strbuf *err);
 
 /*
- * The campaign as report/exec-report.h prints it, into r: its commands
- * (returned, e->ncmds of them, for exec_campaign_describe_free()), with
- * json their run's config and disturbance built; interrupted: the
- * measurement was stopped.
+ * The medians of the disturbance over every timed run of the invocation,
+ * whatever the command: what marks a run disturbed (exec_campaign_run())
+ * and what the report says the runs suffered (scenario/exec-record.h).
  */
-struct exec_report_command *exec_campaign_describe(const struct exec_campaign *e,
-						   bool json, bool interrupted,
-						   struct exec_report *r);
-void exec_campaign_describe_free(struct exec_report_command *cmds, size_t n);
-
-/*
- * Command k's run into a begun stored run: its label, cells wall, user
- * and sys (seconds), config and disturbance. With several commands, only
- * complete repetitions, each with its round, so that compare pairs them
- * again. false when there is no command k.
- */
-bool exec_campaign_record(const struct exec_campaign *e, size_t k,
-			  struct stored_run *run);
-
-/*
- * What command k's runs warrant a warning of (report/exec-report.h says
- * it): hyperfine's outliers, a first run far slower than the others (no
- * warm-up), and, when its runs after itself and after another command
- * differ (several commands), that; otherwise wall times in two groups.
- */
-void exec_campaign_warnings(const struct exec_campaign *e, size_t k,
-			    struct exec_report_warnings *w);
-
-/*
- * Wall times in two groups far apart (seed 003's offline, alternated with
- * online: 36, 3.5, 27, 4.3 ms): the low and high group, each a fifth of
- * the runs or 2 at least, the gap between them at least twice either
- * group's own span. The split's index into sorted[0..n), or 0 when there
- * is none.
- */
-size_t exec_two_groups_split(const double *sorted, size_t n);
+void exec_campaign_disturbance_medians(const struct exec_campaign *e,
+				       struct exec_disturb_medians *d);
 
 /*
  * Everything e holds (begun as EXEC_CAMPAIGN_INIT), its options' lists

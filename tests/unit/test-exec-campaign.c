@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Unit tests of src/scenario/exec-campaign.c: the -L/-P parameter, the
- * commands built from the options (substitution, labels, --prepare, the
- * usage errors), and what a campaign's runs warrant a warning of, on
- * figures made here so that every verdict is known beforehand.
+ * Unit tests of src/scenario/exec-campaign.c (the -L/-P parameter, the
+ * commands built from the options: substitution, labels, --prepare, the
+ * usage errors) and src/scenario/exec-record.c (what a campaign's runs
+ * warrant a warning of, on figures made here so that every verdict is
+ * known beforehand).
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -20,6 +21,7 @@
 #include "basic/util.h"
 #include "results/compare.h"
 #include "scenario/exec-campaign.h"
+#include "scenario/exec-record.h"
 
 static void test_parameter_list(void **state)
 {

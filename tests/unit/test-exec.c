@@ -1,8 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Unit tests of src/exec.c: the PATH look-up (against execvp's rules, on a
- * directory made here), quoting, hyperfine's outlier rule (values worked
- * out by hand below) and running a command.
+ * Unit tests of the pieces exec is built from. src/scenario/exec.c: the
+ * PATH look-up (against execvp's rules, on a directory made here),
+ * splitting, quoting and {NAME} substitution, hyperfine's outlier rule
+ * (values worked out by hand below), running a command and describing how
+ * it ended, the machine's counters read from /proc text, and the runs
+ * marked disturbed. src/basic/order.c: the order the commands alternate
+ * in. src/basic/progress.c: the time left that the progress line shows.
+ * The campaign built from them is tests/unit/test-exec-campaign.c's.
  */
 #include <stdarg.h>
 #include <stddef.h>

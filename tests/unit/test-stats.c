@@ -720,6 +720,67 @@ static void test_summarize_edges(void **state)
 	assert_int_equal(s.outliers, 0);
 }
 
+/* a and b hold the same figure: equal, or both NaN (no value exists). */
+static void assert_same_figure(double a, double b)
+{
+	assert_true(a == b || (isnan(a) && isnan(b)));
+}
+
+static void assert_same_summary(const struct summary *a, const struct summary *b)
+{
+	assert_int_equal(a->n, b->n);
+	assert_same_figure(a->min, b->min);
+	assert_same_figure(a->max, b->max);
+	assert_same_figure(a->median, b->median);
+	assert_same_figure(a->median_lo, b->median_lo);
+	assert_same_figure(a->median_hi, b->median_hi);
+	assert_same_figure(a->median_ci_coverage, b->median_ci_coverage);
+	assert_same_figure(a->mean, b->mean);
+	assert_same_figure(a->stddev, b->stddev);
+	assert_same_figure(a->cv_pct, b->cv_pct);
+	assert_same_figure(a->robust_cv_pct, b->robust_cv_pct);
+	assert_same_figure(a->p99, b->p99);
+	assert_same_figure(a->mad, b->mad);
+	assert_int_equal(a->outliers, b->outliers);
+	assert_same_figure(a->resolution, b->resolution);
+	assert_int_equal(a->bimodal, b->bimodal);
+}
+
+/*
+ * The copy's summary is stats_summarize()'s, and the samples keep their
+ * order: callers pair them by index afterwards (rounds, exec's runs). The
+ * values are out of order, with a tie and one far out, so that a sort in
+ * place would show.
+ */
+static void test_summarize_copy(void **state)
+{
+	const double given[] = { 36, 3.5, 27, 4.3, 3.5, 12, 0.25, 5, 480 };
+	double x[ARRAY_SIZE(given)], sorted[ARRAY_SIZE(given)];
+	struct summary s, expect;
+
+	(void)state;
+	memcpy(x, given, sizeof(x));
+	stats_summarize_copy(x, ARRAY_SIZE(x), &s);
+	assert_memory_equal(x, given, sizeof(x));
+	memcpy(sorted, given, sizeof(sorted));
+	stats_summarize(sorted, ARRAY_SIZE(sorted), &expect);
+	assert_same_summary(&s, &expect);
+	assert_true(s.median == 5 && s.min == 0.25 && s.max == 480);
+
+	/* A part of an array, as exec's runs but the first are summarised. */
+	stats_summarize_copy(x + 1, ARRAY_SIZE(x) - 1, &s);
+	assert_memory_equal(x, given, sizeof(x));
+	memcpy(sorted, given + 1, sizeof(sorted) - sizeof(sorted[0]));
+	stats_summarize(sorted, ARRAY_SIZE(sorted) - 1, &expect);
+	assert_same_summary(&s, &expect);
+
+	/* Nothing measured: NaN figures, and no array to copy. */
+	stats_summarize_copy(NULL, 0, &s);
+	stats_summarize(NULL, 0, &expect);
+	assert_same_summary(&s, &expect);
+	assert_true(isnan(s.median));
+}
+
 /* ---------------------------------------------------------------------- */
 /* The robust dispersion                                                  */
 
@@ -1003,6 +1064,7 @@ int main(void)
 		cmocka_unit_test(test_summarize),
 		cmocka_unit_test(test_summarize_mad_zero),
 		cmocka_unit_test(test_summarize_edges),
+		cmocka_unit_test(test_summarize_copy),
 		cmocka_unit_test(test_robust_cv),
 		cmocka_unit_test(test_median_ci_coverage),
 		cmocka_unit_test(test_log_t_test),
