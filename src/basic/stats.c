@@ -51,9 +51,9 @@ void stats_sort(double *x, size_t n)
 		qsort(x, n, sizeof(*x), cmp_double_qsort);
 }
 
-static double *sorted_copy(const double *x, size_t n)
+double *stats_sorted_copy(const double *x, size_t n)
 {
-	double *copy = xcalloc(n, sizeof(*copy));
+	double *copy = xcalloc(n ? n : 1, sizeof(*copy));
 
 	if (n)
 		memcpy(copy, x, n * sizeof(*copy));
@@ -251,7 +251,7 @@ void stats_summarize(double *x, size_t n, struct summary *s)
 
 void stats_summarize_copy(const double *x, size_t n, struct summary *s)
 {
-	_cleanup_free_ double *copy = sorted_copy(x, n);
+	_cleanup_free_ double *copy = stats_sorted_copy(x, n);
 
 	stats_summarize(copy, n, s);
 }
@@ -739,8 +739,8 @@ bool stats_hodges_lehmann(const double *x, size_t nx, const double *y,
 		*est = *lo = *hi = NAN;
 		return false;
 	}
-	xs = sorted_copy(x, nx);
-	ys = sorted_copy(y, ny);
+	xs = stats_sorted_copy(x, nx);
+	ys = stats_sorted_copy(y, ny);
 	pd = (struct pair_diffs){ .x = xs, .y = ys, .nx = nx, .ny = ny };
 	n = (uint64_t)nx * ny;
 	k = hl_ci_rank(level, &pd);
@@ -764,8 +764,8 @@ double stats_cliffs_delta(const double *x, size_t nx, const double *y,
 
 	if (nx == 0 || ny == 0)
 		return NAN;
-	xs = sorted_copy(x, nx);
-	ys = sorted_copy(y, ny);
+	xs = stats_sorted_copy(x, nx);
+	ys = stats_sorted_copy(y, ny);
 	/* Sweep y upwards; x[0..below) < y[j] and x[not_above..nx) > y[j]. */
 	for (size_t j = 0; j < ny; j++) {
 		while (below < nx && xs[below] < ys[j])

@@ -69,6 +69,9 @@ struct summary {
 
 /* Sort an array of doubles in place, ascending, NaN last. */
 void stats_sort(double *x, size_t n);
+/* x[0..n) sorted into a new array (malloc'd; one element when n is 0), x
+ * left in its order: the samples of a stored run keep theirs. */
+double *stats_sorted_copy(const double *x, size_t n);
 
 /*
  * Quantile q in [0,1] of sorted data (linear interpolation, R type 7).

@@ -36,8 +36,6 @@ const struct stored_run *plot_run(const struct plot_input *in, size_t i);
 
 /* A cell with samples, chosen by --cell. */
 bool plot_selected(const struct plot_input *in, const struct stored_cell *c);
-/* A sorted copy of x (malloc'd). */
-double *plot_sorted(const double *x, size_t n);
 
 /*
  * A run for people, never its id in this store (which means nothing to a

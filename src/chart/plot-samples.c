@@ -16,6 +16,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "basic/stats.h"
 #include "basic/util.h"
 #include "chart/palette.h"
 #include "chart/plot-internal.h"
@@ -94,7 +95,7 @@ static void panel_range(const struct dist_panel *p, size_t nruns, double *lo,
 
 		if (!c)
 			continue;
-		s = plot_sorted(c->values, c->n);
+		s = stats_sorted_copy(c->values, c->n);
 		*lo = fmin(*lo, s[0]);
 		*hi = fmax(*hi, stats_quantile_sorted(s, c->n, 0.99));
 		free(s);
@@ -170,7 +171,7 @@ static size_t mark_median(struct gp *gp, const struct plot_grid *grid,
 			  const char *colour, size_t tail, double hi)
 {
 	struct summary s;
-	double *sorted = plot_sorted(c->values, c->n);
+	double *sorted = stats_sorted_copy(c->values, c->n);
 	char band[8], more[96];
 	size_t lines = 0;
 

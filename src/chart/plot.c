@@ -100,15 +100,6 @@ bool plot_selected(const struct plot_input *in, const struct stored_cell *c)
 	return compare_cell_matches(in->cells, c->name, c->path);
 }
 
-double *plot_sorted(const double *x, size_t n)
-{
-	double *copy = xmalloc((n ? n : 1) * sizeof(double));
-
-	memcpy(copy, x, n * sizeof(double));
-	stats_sort(copy, n);
-	return copy;
-}
-
 /*
  * Labels past PLOT_LABEL_MAX characters are drawn as letters, A, B, ...,
  * each named in full in the chart's title (plot_title_text()), as compare's

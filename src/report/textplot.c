@@ -11,15 +11,6 @@
 #define HIST_BAR 40
 #define MINISTAT_ROWS 10
 
-static double *sorted_copy(const double *x, size_t n)
-{
-	double *s = xmalloc((n ? n : 1) * sizeof(double));
-
-	memcpy(s, x, n * sizeof(double));
-	stats_sort(s, n);
-	return s;
-}
-
 static void hist_row(FILE *f, const char *indent, const char *range, size_t count,
 		     size_t most, const char *note)
 {
@@ -35,7 +26,7 @@ static void hist_row(FILE *f, const char *indent, const char *range, size_t coun
 void textplot_histogram(FILE *f, const double *x, size_t n, const char *indent)
 {
 	size_t counts[HIST_ROWS] = { 0 }, tail = 0, most = 1;
-	double *s = sorted_copy(x, n), lo, hi, w;
+	double *s = stats_sorted_copy(x, n), lo, hi, w;
 	char range[64];
 
 	if (!n) {

@@ -232,9 +232,7 @@ static void find_two_groups(const struct exec_command *c, struct exec_report_war
 
 	if (s->n < 6)
 		return;
-	sorted = xmalloc(s->n * sizeof(*sorted));
-	memcpy(sorted, s->wall, s->n * sizeof(*sorted));
-	stats_sort(sorted, s->n);
+	sorted = stats_sorted_copy(s->wall, s->n);
 	k = exec_two_groups_split(sorted, s->n);
 	if (!k)
 		return;

@@ -752,6 +752,21 @@ static void assert_same_summary(const struct summary *a, const struct summary *b
  * values are out of order, with a tie and one far out, so that a sort in
  * place would show.
  */
+/* A sorted copy: ascending, NaN last, the caller's order untouched; n = 0
+ * still gives an array to free. */
+static void test_sorted_copy(void **state)
+{
+	const double x[] = { 3, NAN, -1, 2 };
+	double *s = stats_sorted_copy(x, 4), *none = stats_sorted_copy(NULL, 0);
+
+	(void)state;
+	assert_true(s[0] == -1 && s[1] == 2 && s[2] == 3 && isnan(s[3]));
+	assert_true(x[0] == 3 && isnan(x[1]) && x[2] == -1 && x[3] == 2);
+	assert_non_null(none);
+	free(s);
+	free(none);
+}
+
 static void test_summarize_copy(void **state)
 {
 	const double given[] = { 36, 3.5, 27, 4.3, 3.5, 12, 0.25, 5, 480 };
@@ -1064,6 +1079,7 @@ int main(void)
 		cmocka_unit_test(test_summarize),
 		cmocka_unit_test(test_summarize_mad_zero),
 		cmocka_unit_test(test_summarize_edges),
+		cmocka_unit_test(test_sorted_copy),
 		cmocka_unit_test(test_summarize_copy),
 		cmocka_unit_test(test_robust_cv),
 		cmocka_unit_test(test_median_ci_coverage),
