@@ -115,27 +115,39 @@ static double seconds_since(uint64_t start_ns, uint64_t now_ns)
 	return (double)(now_ns - start_ns) / 1e9;
 }
 
+/*
+ * One read of a run of reads (mono_run's, gran_run's): counted in *reads
+ * when it succeeds; when it fails, its errno goes to *read_error and
+ * false ends the run.
+ */
+static inline bool counted_read(vread_fn rd, void *arg, struct timespec *ts,
+				unsigned long *reads, int *read_error)
+{
+	int e = rd(arg, ts);
+
+	if (e) {
+		*read_error = e;
+		return false;
+	}
+	(*reads)++;
+	return true;
+}
+
 void mono_run(vread_fn rd, void *arg, double seconds, unsigned long min_reads,
 	      struct mono_stats *st)
 {
 	uint64_t start = verify_now_ns(), now;
 	uint64_t deadline = start + (uint64_t)(seconds * 1e9);
 	struct timespec prev, cur;
-	int e;
 
 	memset(st, 0, sizeof(*st));
-	if ((e = rd(arg, &prev))) {
-		st->read_error = e;
+	if (!counted_read(rd, arg, &prev, &st->reads, &st->read_error))
 		return;
-	}
-	st->reads = 1;
 	for (;;) {
-		if ((e = rd(arg, &cur))) {
-			st->read_error = e;
+		if (!counted_read(rd, arg, &cur, &st->reads, &st->read_error)) {
 			st->seconds = seconds_since(start, verify_now_ns());
 			return;
 		}
-		st->reads++;
 		mono_note(st, &prev, &cur);
 		prev = cur;
 		if (st->reads % DEADLINE_EVERY || st->reads < min_reads)
@@ -156,23 +168,16 @@ void gran_run(vread_fn rd, void *arg, double min_s, double max_s,
 	uint64_t min_end = start + (uint64_t)(min_s * 1e9);
 	uint64_t max_end = start + (uint64_t)(max_s * 1e9);
 	struct timespec prev, cur;
-	int e;
 
 	memset(st, 0, sizeof(*st));
-	if ((e = rd(arg, &prev))) {
-		st->read_error = e;
+	if (!counted_read(rd, arg, &prev, &st->reads, &st->read_error))
 		return;
-	}
-	st->reads = 1;
 	for (;;) {
 		int64_t step;
 		uint64_t now;
 
-		if ((e = rd(arg, &cur))) {
-			st->read_error = e;
+		if (!counted_read(rd, arg, &cur, &st->reads, &st->read_error))
 			return;
-		}
-		st->reads++;
 		step = ts_ns(&cur) - ts_ns(&prev);
 		if (step > 0) {
 			if (!st->steps++ || step < st->min_step_ns)
