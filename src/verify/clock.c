@@ -28,12 +28,12 @@ struct subject {
 	char name[64];			/* "clock-gettime-monotonic" */
 };
 
-static struct subject clock_subject(const struct clock_info *ci)
+/* A clock read through api (clock_gettime, clock_getres). */
+static struct subject clock_subject(enum api api, const struct clock_info *ci)
 {
-	struct subject s = { API_CLOCK_GETTIME, ci, "" };
+	struct subject s = { api, ci, "" };
 
-	snprintf(s.name, sizeof(s.name), "%s-%s",
-		 catalog_apis[API_CLOCK_GETTIME].label, ci->name);
+	snprintf(s.name, sizeof(s.name), "%s-%s", catalog_apis[api].label, ci->name);
 	return s;
 }
 
@@ -63,15 +63,12 @@ static bool realtime_family(const struct subject *s)
 	}
 }
 
-/* Why s cannot be read through p here (the catalog knows), or NULL. */
-static const char *unavailable(const struct verify *v, const struct subject *s,
-			       enum path p)
+/* The point "<group>/<subject>/<path>" (see vpoint_path): true when it
+ * is to run now. */
+static bool subject_point(struct verify *v, enum vtimed timed, const char *group,
+			  const struct subject *s, enum path p)
 {
-	const struct cell *c = verify_cell(v, s->api, s->clock, p);
-
-	if (!c)
-		return "not in the catalog";
-	return c->status == CELL_OK ? NULL : c->why;
+	return vpoint_path(v, timed, s->api, s->clock, p, "%s/%s", group, s->name);
 }
 
 /* ---- readers --------------------------------------------------------------- */
@@ -283,7 +280,7 @@ static size_t list_subjects(struct subject *out, size_t cap, bool with_cpu_total
 		if (skip_thread_clock && ci->id == CLOCK_THREAD_CPUTIME_ID)
 			continue;
 		if (n < cap)
-			out[n++] = clock_subject(ci);
+			out[n++] = clock_subject(API_CLOCK_GETTIME, ci);
 	}
 	if (n + 2 <= cap) {
 		out[n++] = api_subject(API_GETTIMEOFDAY);
@@ -305,19 +302,13 @@ void verify_bracket(struct verify *v)
 
 	for (size_t i = 0; i < n; i++) {
 		for (size_t k = 0; k < ARRAY_SIZE(paths); k++) {
-			enum path p = paths[k];
-
-			if (!verify_path_by_design(subj[i].api, p))
+			if (!subject_point(v, VT_BRACKET, "bracket", &subj[i], paths[k]))
 				continue;
-			if (!vpoint(v, VT_BRACKET, "bracket/%s/%s", subj[i].name,
-				    catalog_paths[p]))
-				continue;
-			if ((why = unavailable(v, &subj[i], p)))
-				vskip(v, "%s", why);
-			else if ((why = unavailable(v, &subj[i], PATH_SYSCALL)))
+			if ((why = verify_unreadable(v, subj[i].api, subj[i].clock,
+						     PATH_SYSCALL)))
 				vskip(v, "no raw system call to bracket with: %s", why);
 			else
-				bracket_point(v, &subj[i], p);
+				bracket_point(v, &subj[i], paths[k]);
 		}
 	}
 }
@@ -386,22 +377,11 @@ void verify_monotonic(struct verify *v)
 {
 	struct subject subj[24];
 	size_t n = list_subjects(subj, ARRAY_SIZE(subj), true, false);
-	const char *why;
 
-	for (size_t i = 0; i < n; i++) {
-		for (int p = 0; p < PATH_COUNT; p++) {
-			if (!verify_path_by_design(subj[i].api, p) ||
-			    !verify_cell(v, subj[i].api, subj[i].clock, p))
-				continue;
-			if (!vpoint(v, VT_MONOTONIC, "monotonic/%s/%s", subj[i].name,
-				    catalog_paths[p]))
-				continue;
-			if ((why = unavailable(v, &subj[i], p)))
-				vskip(v, "%s", why);
-			else
+	for (size_t i = 0; i < n; i++)
+		for (int p = 0; p < PATH_COUNT; p++)
+			if (subject_point(v, VT_MONOTONIC, "monotonic", &subj[i], p))
 				monotonic_point(v, &subj[i], p);
-		}
-	}
 }
 
 /* ---- across CPUs ---------------------------------------------------------------- */
@@ -494,18 +474,12 @@ void verify_cross_cpu(struct verify *v)
 	int cpus[CPU_SETSIZE];
 	char cpulist[256];
 	size_t ncpus = verify_cpu_list(v, cpus, ARRAY_SIZE(cpus), cpulist, sizeof(cpulist));
-	const char *why;
 
 	for (size_t i = 0; i < n; i++) {
 		for (int p = 0; p < PATH_COUNT; p++) {
-			if (!verify_path_by_design(subj[i].api, p))
+			if (!subject_point(v, VT_CROSS_CPU, "cross-cpu", &subj[i], p))
 				continue;
-			if (!vpoint(v, VT_CROSS_CPU, "cross-cpu/%s/%s", subj[i].name,
-				    catalog_paths[p]))
-				continue;
-			if ((why = unavailable(v, &subj[i], p)))
-				vskip(v, "%s", why);
-			else if (ncpus < 2)
+			if (ncpus < 2)
 				vskip(v, "needs two CPUs in the affinity mask (allowed: %s)",
 				      cpulist);
 			else
@@ -675,9 +649,10 @@ static void read_cost_step(struct reader *r, int64_t step_ns, struct strbuf *out
  */
 static void realtime_own_step(struct verify *v, enum path p, struct strbuf *out)
 {
-	struct subject rt = clock_subject(catalog_clock_by_name("realtime"));
+	struct subject rt = clock_subject(API_CLOCK_GETTIME,
+					  catalog_clock_by_name("realtime"));
 	struct reader r = make_reader(v, &rt, p);
-	const char *why = unavailable(v, &rt, p), *pn = catalog_paths[p];
+	const char *why = verify_unreadable(v, rt.api, rt.clock, p), *pn = catalog_paths[p];
 	struct gran_stats st;
 	double min_s, max_s;
 
@@ -745,52 +720,25 @@ static void gettimeofday_step_point(struct verify *v, const struct subject *s,
 
 void verify_resolution(struct verify *v)
 {
-	const char *why;
-
-	for_each_clock(ci) {
-		struct subject s = { API_CLOCK_GETRES, ci, "" };
-
-		snprintf(s.name, sizeof(s.name), "%s-%s",
-			 catalog_apis[API_CLOCK_GETRES].label, ci->name);
-		for (int p = 0; p < PATH_COUNT; p++) {
-			if (!verify_path_by_design(API_CLOCK_GETRES, p))
-				continue;
-			if (!vpoint(v, VT_NONE, "resolution/%s/%s", s.name, catalog_paths[p]))
-				continue;
-			if ((why = unavailable(v, &s, p)))
-				vskip(v, "%s", why);
-			else
-				getres_point(v, ci, p);
-		}
-	}
-	for_each_clock(ci) {
-		struct subject s = clock_subject(ci);
-
-		for (int p = 0; p < PATH_COUNT; p++) {
-			if (!verify_path_by_design(API_CLOCK_GETTIME, p))
-				continue;
-			if (!vpoint(v, VT_GRANULARITY, "resolution/step/%s/%s", s.name,
-				    catalog_paths[p]))
-				continue;
-			if ((why = unavailable(v, &s, p)))
-				vskip(v, "%s", why);
-			else
-				step_point(v, &s, p, ci->kind);
-		}
-	}
 	struct subject g = api_subject(API_GETTIMEOFDAY);
 
-	for (int p = 0; p < PATH_COUNT; p++) {
-		if (!verify_path_by_design(API_GETTIMEOFDAY, p))
-			continue;
-		if (!vpoint(v, VT_GRANULARITY, "resolution/step/%s/%s", g.name,
-			    catalog_paths[p]))
-			continue;
-		if ((why = unavailable(v, &g, p)))
-			vskip(v, "%s", why);
-		else
-			gettimeofday_step_point(v, &g, p);
+	for_each_clock(ci) {
+		struct subject s = clock_subject(API_CLOCK_GETRES, ci);
+
+		for (int p = 0; p < PATH_COUNT; p++)
+			if (subject_point(v, VT_NONE, "resolution", &s, p))
+				getres_point(v, ci, p);
 	}
+	for_each_clock(ci) {
+		struct subject s = clock_subject(API_CLOCK_GETTIME, ci);
+
+		for (int p = 0; p < PATH_COUNT; p++)
+			if (subject_point(v, VT_GRANULARITY, "resolution/step", &s, p))
+				step_point(v, &s, p, ci->kind);
+	}
+	for (int p = 0; p < PATH_COUNT; p++)
+		if (subject_point(v, VT_GRANULARITY, "resolution/step", &g, p))
+			gettimeofday_step_point(v, &g, p);
 }
 
 /* ---- consistency ------------------------------------------------------------------ */
@@ -1011,12 +959,12 @@ static void timezone_point(struct verify *v)
 	      sys_tz.tz_minuteswest, sys_tz.tz_dsttime);
 }
 
-/* Skip reasons shared by the consistency points. */
+/* A cell a consistency point reads besides the one vpoint_path checked:
+ * skips the point with its reason when it is not OK. */
 static bool consistency_ready(struct verify *v, enum api api,
 			      const struct clock_info *ci, enum path p)
 {
-	struct subject s = { api, ci, "" };
-	const char *why = unavailable(v, &s, p);
+	const char *why = verify_unreadable(v, api, ci, p);
 
 	if (why) {
 		vskip(v, "%s", why);
@@ -1034,37 +982,26 @@ void verify_consistency(struct verify *v)
 	const struct clock_info *mc = catalog_clock_by_name("monotonic-coarse");
 
 	for (int p = 0; p < PATH_COUNT; p++) {
-		const char *pn = catalog_paths[p];
-
-		if (verify_path_by_design(API_GETTIMEOFDAY, p) &&
-		    vpoint(v, VT_NONE, "consistency/gettimeofday-vs-realtime/%s", pn) &&
-		    consistency_ready(v, API_GETTIMEOFDAY, NULL, p))
+		if (vpoint_path(v, VT_NONE, API_GETTIMEOFDAY, NULL, p,
+				"consistency/gettimeofday-vs-realtime"))
 			gettimeofday_vs_realtime(v, p);
-		if (verify_path_by_design(API_TIME, p) &&
-		    vpoint(v, VT_NONE, "consistency/time-vs-realtime/%s", pn) &&
-		    consistency_ready(v, API_TIME, NULL, p))
+		if (vpoint_path(v, VT_NONE, API_TIME, NULL, p, "consistency/time-vs-realtime"))
 			time_vs_realtime(v, p);
-		if (verify_path_by_design(API_CLOCK_GETTIME, p) &&
-		    vpoint(v, VT_NONE, "consistency/tai-offset/%s", pn) &&
-		    consistency_ready(v, API_CLOCK_GETTIME, tai, p))
+		if (vpoint_path(v, VT_NONE, API_CLOCK_GETTIME, tai, p, "consistency/tai-offset"))
 			tai_offset(v, p);
-		if (verify_path_by_design(API_CLOCK_GETTIME, p) &&
-		    vpoint(v, VT_NONE, "consistency/boottime-ge-monotonic/%s", pn) &&
-		    consistency_ready(v, API_CLOCK_GETTIME, mono, p) &&
+		if (vpoint_path(v, VT_NONE, API_CLOCK_GETTIME, mono, p,
+				"consistency/boottime-ge-monotonic") &&
 		    consistency_ready(v, API_CLOCK_GETTIME, boot, p))
 			boottime_ge_monotonic(v, p);
-		if (verify_path_by_design(API_CLOCK_GETTIME, p) &&
-		    vpoint(v, VT_NONE, "consistency/realtime-coarse-le-realtime/%s", pn) &&
-		    consistency_ready(v, API_CLOCK_GETTIME, rtc, p))
+		if (vpoint_path(v, VT_NONE, API_CLOCK_GETTIME, rtc, p,
+				"consistency/realtime-coarse-le-realtime"))
 			coarse_le_fine(v, p, CLOCK_REALTIME_COARSE, CLOCK_REALTIME, true);
-		if (verify_path_by_design(API_CLOCK_GETTIME, p) &&
-		    vpoint(v, VT_NONE, "consistency/monotonic-coarse-le-monotonic/%s", pn) &&
-		    consistency_ready(v, API_CLOCK_GETTIME, mc, p))
+		if (vpoint_path(v, VT_NONE, API_CLOCK_GETTIME, mc, p,
+				"consistency/monotonic-coarse-le-monotonic"))
 			coarse_le_fine(v, p, CLOCK_MONOTONIC_COARSE, CLOCK_MONOTONIC, false);
 	}
-	if (verify_path_by_design(API_GETTIMEOFDAY, PATH_VDSO) &&
-	    vpoint(v, VT_NONE, "consistency/gettimeofday-timezone/vdso") &&
-	    consistency_ready(v, API_GETTIMEOFDAY, NULL, PATH_VDSO) &&
+	if (vpoint_path(v, VT_NONE, API_GETTIMEOFDAY, NULL, PATH_VDSO,
+			"consistency/gettimeofday-timezone") &&
 	    consistency_ready(v, API_GETTIMEOFDAY, NULL, PATH_SYSCALL))
 		timezone_point(v);
 }

@@ -628,6 +628,19 @@ const struct cell *verify_cell(const struct verify *v, enum api api,
 	return NULL;
 }
 
+const char *verify_unreadable(const struct verify *v, enum api api,
+			      const struct clock_info *clock, enum path path)
+{
+	const struct cell *c = verify_cell(v, api, clock, path);
+
+	/* The catalog has a cell for every path of every API built here:
+	 * none is a walk asking for an API this build lacks (a time64 one
+	 * where time_t is 64-bit). */
+	if (!c)
+		return "not in the catalog";
+	return c->status == CELL_OK ? NULL : c->why;
+}
+
 /* The vDSO entry points come from the catalog, which resolved them once. */
 static void take_vdso_functions(struct verify *v)
 {
@@ -713,6 +726,27 @@ bool vpoint(struct verify *v, enum vtimed timed, const char *fmt, ...)
 	v->point_watched = false;
 	if (held_back) {
 		vskip(v, VERIFY_DESTRUCTIVE_SKIP);
+		return false;
+	}
+	return true;
+}
+
+bool vpoint_path(struct verify *v, enum vtimed timed, enum api api,
+		 const struct clock_info *clock, enum path p, const char *fmt, ...)
+{
+	char subject[sizeof(v->name)];
+	const char *why;
+	va_list ap;
+
+	if (!verify_path_by_design(api, p))
+		return false;
+	va_start(ap, fmt);
+	vsnprintf(subject, sizeof(subject), fmt, ap);
+	va_end(ap);
+	if (!vpoint(v, timed, "%s/%s", subject, catalog_paths[p]))
+		return false;
+	if ((why = verify_unreadable(v, api, clock, p))) {
+		vskip(v, "%s", why);
 		return false;
 	}
 	return true;

@@ -172,6 +172,15 @@ struct verify {
  * when it is not selected, or the run is only counting or listing.
  */
 bool vpoint(struct verify *v, enum vtimed timed, const char *fmt, ...) _printf_(3, 4);
+/*
+ * The same for a point that reads api's clock (NULL for an API without
+ * clocks) through path p: named by fmt, then "/" and the path. Only a
+ * path that exists by design for api has the point. One whose catalog
+ * cell is not OK here is skipped with the cell's reason, so false.
+ */
+bool vpoint_path(struct verify *v, enum vtimed timed, enum api api,
+		 const struct clock_info *clock, enum path p, const char *fmt, ...)
+	_printf_(6, 7);
 /* Results: the message says what was expected and what was seen. */
 void vpass(struct verify *v, const char *fmt, ...) _printf_(2, 3);
 void vfail(struct verify *v, const char *fmt, ...) _printf_(2, 3);
@@ -224,6 +233,9 @@ const char *verify_libc_interposer(const struct verify *v, enum api api);
 /* The catalog cell of api/clock/path (clock NULL for clockless APIs). */
 const struct cell *verify_cell(const struct verify *v, enum api api,
 			       const struct clock_info *clock, enum path path);
+/* Why that cell cannot be read here (the catalog's reason), or NULL. */
+const char *verify_unreadable(const struct verify *v, enum api api,
+			      const struct clock_info *clock, enum path path);
 
 /*
  * verify's own clock (deadlines, how long a point took): the vDSO or the
