@@ -337,19 +337,11 @@ void verify_clocksource_switch(struct verify *v)
 	for (size_t i = 0; i < ARRAY_SIZE(switch_clocks); i++) {
 		const struct clock_info *ci = catalog_clock_by_name(switch_clocks[i]);
 
-		for (int p = 0; p < PATH_COUNT; p++) {
-			const struct cell *c = verify_cell(v, API_CLOCK_GETTIME, ci, p);
-
-			if (!verify_path_by_design(API_CLOCK_GETTIME, p) ||
-			    !vpoint(v, VT_CLOCKSOURCE, "clocksource-switch/%s-%s/%s",
-				    catalog_apis[API_CLOCK_GETTIME].label, ci->name,
-				    catalog_paths[p]))
-				continue;
-			if (c && c->status != CELL_OK)
-				vskip(v, "%s", c->why);
-			else
+		for (int p = 0; p < PATH_COUNT; p++)
+			if (vpoint_path(v, VT_CLOCKSOURCE, API_CLOCK_GETTIME, ci, p,
+					"clocksource-switch/%s-%s",
+					catalog_apis[API_CLOCK_GETTIME].label, ci->name))
 				switch_point(v, ci, (enum path)p);
-		}
 	}
 }
 
@@ -443,18 +435,12 @@ void verify_raw_skew(struct verify *v)
 {
 	const struct clock_info *raw = catalog_clock_by_name("monotonic-raw");
 
-	for (int p = 0; p < PATH_COUNT; p++) {
-		const struct cell *c = verify_cell(v, API_CLOCK_GETTIME, raw, p);
-
-		if (!verify_path_by_design(API_CLOCK_GETTIME, p) ||
-		    !vpoint(v, VT_RATE, "raw-skew/clock-gettime-monotonic/%s",
-			    catalog_paths[p]))
-			continue;
-		if (c && c->status != CELL_OK)
-			vskip(v, "%s", c->why);
-		else
+	/* Named for MONOTONIC, the clock it judges; skipped when its reference,
+	 * MONOTONIC_RAW, cannot be read. */
+	for (int p = 0; p < PATH_COUNT; p++)
+		if (vpoint_path(v, VT_RATE, API_CLOCK_GETTIME, raw, p,
+				"raw-skew/clock-gettime-monotonic"))
 			raw_skew_point(v, (enum path)p);
-	}
 }
 
 /* ---- freq-step ---------------------------------------------------------------- */
@@ -662,16 +648,8 @@ void verify_freq_step(struct verify *v)
 {
 	const struct clock_info *raw = catalog_clock_by_name("monotonic-raw");
 
-	for (int p = 0; p < PATH_COUNT; p++) {
-		const struct cell *c = verify_cell(v, API_CLOCK_GETTIME, raw, p);
-
-		if (!verify_path_by_design(API_CLOCK_GETTIME, p) ||
-		    !vpoint(v, VT_FREQ, "freq-step/clock-gettime-monotonic/%s",
-			    catalog_paths[p]))
-			continue;
-		if (c && c->status != CELL_OK)
-			vskip(v, "%s", c->why);
-		else
+	for (int p = 0; p < PATH_COUNT; p++)
+		if (vpoint_path(v, VT_FREQ, API_CLOCK_GETTIME, raw, p,
+				"freq-step/clock-gettime-monotonic"))
 			freq_point(v, (enum path)p);
-	}
 }
