@@ -232,18 +232,16 @@ static void bracket_point(struct verify *v, const struct subject *s, enum path p
 	struct reader ref = make_reader(v, s, PATH_SYSCALL);
 	struct reader test = make_reader(v, s, p);
 	const char *pname = catalog_paths[p];
-	bool rt = realtime_family(s), stepped = false;
 	struct bracket_stats st;
 	struct step_watch w;
 	_cleanup_strbuf_ struct strbuf why = STRBUF_INIT;
 	_cleanup_strbuf_ struct strbuf blame = STRBUF_INIT;
 	char a[32], b[32], c[32];
+	bool stepped;
 
-	if (rt)
-		step_watch_begin(&w);
+	step_watch_begin_if(&w, realtime_family(s));
 	bracket_run(read_subject, &ref, read_subject, &test, vbudget(v), MIN_READS, &st);
-	if (rt)
-		stepped = step_watch_end(&w, &why);
+	stepped = step_watch_end(&w, &why);
 	if (st.read_error) {
 		vfail(v, "a read failed with %s after %lu good reads",
 		      errno_name(st.read_error), st.reads);
@@ -328,20 +326,18 @@ static bool monotonic_recheck(const struct verify *own, const struct subject *s,
 static void monotonic_point(struct verify *v, const struct subject *s, enum path p)
 {
 	struct reader r = make_reader(v, s, p);
-	bool rt = realtime_family(s), stepped = false;
 	struct mono_stats st;
 	struct step_watch w;
 	_cleanup_strbuf_ struct strbuf why = STRBUF_INIT;
 	_cleanup_strbuf_ struct strbuf blame = STRBUF_INIT;
 	char a[32], b[32];
+	bool stepped;
 
-	if (rt)
-		step_watch_begin(&w);
+	step_watch_begin_if(&w, realtime_family(s));
 	mono_run(read_subject, &r, vbudget(v), MIN_READS, &st);
 	if (st.reads)
 		vwatched(v, st.seconds);
-	if (rt)
-		stepped = step_watch_end(&w, &why);
+	stepped = step_watch_end(&w, &why);
 	if (st.read_error) {
 		vfail(v, "a read failed with %s after %lu good reads",
 		      errno_name(st.read_error), st.reads);
@@ -411,23 +407,20 @@ static void cross_cpu_point(struct verify *v, const struct subject *s, enum path
 		.cpus = cpus, .ncpus = ncpus, .pin = true,
 		.read = read_subject, .arg = &r, .seconds = vbudget(v),
 	};
-	bool rt = realtime_family(s), stepped = false;
 	struct xcpu_result res;
 	struct step_watch w;
 	_cleanup_strbuf_ struct strbuf why = STRBUF_INIT;
 	_cleanup_strbuf_ struct strbuf blame = STRBUF_INIT;
 	char a[32], b[32];
+	bool stepped;
 
-	if (rt)
-		step_watch_begin(&w);
+	step_watch_begin_if(&w, realtime_family(s));
 	if (xcpu_run(&cfg, &res) != 0) {
 		verror(v, "cannot start one thread per CPU: %s", strerror(errno));
-		if (rt)
-			step_watch_end(&w, &why);
+		step_watch_end(&w, &why);
 		return;
 	}
-	if (rt)
-		stepped = step_watch_end(&w, &why);
+	stepped = step_watch_end(&w, &why);
 	if (res.exchanges)
 		vwatched(v, res.seconds);
 	if (res.pin_error && verify_cpu_went_offline(res.pin_cpu, res.pin_error)) {
@@ -773,11 +766,12 @@ static void agree_note(struct agree *a, int64_t lo, int64_t x, int64_t hi)
 	}
 }
 
-static void agree_report(struct verify *v, const struct agree *a, bool rt,
+/* w: the REALTIME step watch begun before the rounds, NULL when none. */
+static void agree_report(struct verify *v, const struct agree *a,
 			 struct step_watch *w, const char *what, const char *unit)
 {
 	_cleanup_strbuf_ struct strbuf why = STRBUF_INIT;
-	bool stepped = rt && w && step_watch_end(w, &why);
+	bool stepped = w && step_watch_end(w, &why);
 
 	if (a->error) {
 		vfail(v, "a read failed with %s", errno_name(a->error));
@@ -824,8 +818,8 @@ static void gettimeofday_vs_realtime(struct verify *v, enum path p)
 		agree_note(&a, ts_ns(&r1) / 1000,
 			   (int64_t)tv.tv_sec * 1000000 + tv.tv_usec, ts_ns(&r2) / 1000);
 	}
-	agree_report(v, &a, true, &w, "REALTIME before <= gettimeofday <= REALTIME "
-		     "after", "us");
+	agree_report(v, &a, &w, "REALTIME before <= gettimeofday <= REALTIME after",
+		     "us");
 }
 
 static void time_vs_realtime(struct verify *v, enum path p)
@@ -846,7 +840,7 @@ static void time_vs_realtime(struct verify *v, enum path p)
 			break;
 		agree_note(&a, c1.tv_sec, r.ret, r2.tv_sec);
 	}
-	agree_report(v, &a, true, &w, "REALTIME_COARSE seconds before <= time() <= "
+	agree_report(v, &a, &w, "REALTIME_COARSE seconds before <= time() <= "
 		     "REALTIME seconds after", "s");
 }
 
@@ -885,7 +879,7 @@ static void tai_offset(struct verify *v, enum path p)
 	}
 	snprintf(what, sizeof(what), "TAI - %d s (adjtimex's TAI offset) lies between "
 		 "two REALTIME reads", tx1.tai);
-	agree_report(v, &a, true, &w, what, "ns");
+	agree_report(v, &a, &w, what, "ns");
 }
 
 static void boottime_ge_monotonic(struct verify *v, enum path p)
@@ -904,7 +898,7 @@ static void boottime_ge_monotonic(struct verify *v, enum path p)
 		/* Read after MONOTONIC, BOOTTIME can only be further on. */
 		agree_note(&a, ts_ns(&mono), ts_ns(&boot), INT64_MAX);
 	}
-	agree_report(v, &a, false, NULL, "MONOTONIC <= BOOTTIME read after it", "ns");
+	agree_report(v, &a, NULL, "MONOTONIC <= BOOTTIME read after it", "ns");
 }
 
 static void coarse_le_fine(struct verify *v, enum path p, clockid_t coarse,
@@ -913,8 +907,7 @@ static void coarse_le_fine(struct verify *v, enum path p, clockid_t coarse,
 	struct agree a = { 0 };
 	struct step_watch w;
 
-	if (rt)
-		step_watch_begin(&w);
+	step_watch_begin_if(&w, rt);
 	for (unsigned i = 0; i < CONSISTENCY_ROUNDS && !a.error; i++) {
 		struct timespec c, f;
 		struct vres r = vcall_gettime(v, p, coarse, &c);
@@ -927,8 +920,7 @@ static void coarse_le_fine(struct verify *v, enum path p, clockid_t coarse,
 		/* The coarse clock is the fine one at the last tick. */
 		agree_note(&a, INT64_MIN, ts_ns(&c), ts_ns(&f));
 	}
-	agree_report(v, &a, rt, &w, "a coarse read <= the fine clock read after it",
-		     "ns");
+	agree_report(v, &a, &w, "a coarse read <= the fine clock read after it", "ns");
 }
 
 static void timezone_point(struct verify *v)

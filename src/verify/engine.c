@@ -536,6 +536,7 @@ void step_watch_begin(struct step_watch *w)
 	struct itimerspec far = { .it_value = {
 		.tv_sec = sizeof(time_t) > 4 ? (time_t)(INT64_C(1) << 40) : (time_t)INT32_MAX } };
 
+	w->watching = true;
 	read_rt_offset(&w->start);
 	w->tfd = timerfd_create(CLOCK_REALTIME, TFD_NONBLOCK | TFD_CLOEXEC);
 	if (w->tfd >= 0 &&
@@ -544,6 +545,14 @@ void step_watch_begin(struct step_watch *w)
 		close(w->tfd);
 		w->tfd = -1;
 	}
+}
+
+void step_watch_begin_if(struct step_watch *w, bool on)
+{
+	if (on)
+		step_watch_begin(w);
+	else
+		w->watching = false;
 }
 
 /* The uncertainty of the offset is a few syscalls; 1 ms of slack covers
@@ -557,6 +566,8 @@ bool step_watch_end(struct step_watch *w, struct strbuf *why)
 	uint64_t expirations;
 	bool cancelled = false;
 
+	if (!w->watching)
+		return false;
 	if (w->tfd >= 0) {
 		cancelled = read(w->tfd, &expirations, sizeof(expirations)) < 0 &&
 			    errno == ECANCELED;

@@ -339,14 +339,13 @@ static void sleep_point(struct verify *v, const struct sleeper *s, bool rt)
 	int64_t med;
 
 	memset(&st, 0, sizeof(st));
-	if (rt)
-		step_watch_begin(&w);
+	step_watch_begin_if(&w, rt);
 	sleep_series(s, sleep_lengths_ns, ARRAY_SIZE(sleep_lengths_ns), &st);
 	if (v->opt->long_run)
 		sleep_series(s, long_lengths_ns, ARRAY_SIZE(long_lengths_ns), &st);
 	if (sleep_series_failure(&st, &why) && !st.error) {
 		/* A REALTIME step moves a deadline: no finding about the sleep. */
-		if (rt && step_watch_end(&w, &step)) {
+		if (step_watch_end(&w, &step)) {
 			vskip(v, "%s, but %s", why.buf, step.buf);
 			return;
 		}

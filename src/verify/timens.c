@@ -946,7 +946,7 @@ static void report_outside(struct verify *v, const struct timespec t[3], bool th
 	ts_format(&t[2], d, sizeof(d));
 	vdiag(v, "parent %s, child (%s) %s, parent %s; expected offset %lld ns", a,
 	      thread ? "new thread" : "main thread", b, d, (long long)off);
-	if (w && step_watch_end(w, &why)) {
+	if (step_watch_end(w, &why)) {
 		vdiag(v, "%s", why.buf);
 		vpass(v, "the child's %s read was outside the parent's window, explained "
 		      "by a REALTIME step", catalog_paths[p]);
@@ -970,8 +970,7 @@ static void clock_point(struct verify *v, struct timens_ctx *tc, enum ns_mode mo
 	if (!session_ready(v, tc, mode))
 		return;
 	off = expected_offset(tc, mode, nc);	/* needs our own offsets, read by now */
-	if (rt)
-		step_watch_begin(&w);
+	step_watch_begin_if(&w, rt);
 	/* A first, unjudged round faults the pages in, so that the window
 	 * reported is the pipe's round trip, not a page fault's. */
 	for (int round = -1; round < 2 * ROUNDS; round++) {
@@ -980,8 +979,7 @@ static void clock_point(struct verify *v, struct timens_ctx *tc, enum ns_mode mo
 		int64_t lo, mid, hi;
 
 		if (clock_round(v, session_of(tc, mode), ci->id, p, thread, t, &err)) {
-			if (rt)
-				step_watch_end(&w, &why);
+			step_watch_end(&w, &why);
 			vfail(v, "%s", err.buf);
 			return;
 		}
@@ -991,12 +989,11 @@ static void clock_point(struct verify *v, struct timens_ctx *tc, enum ns_mode mo
 		if (round >= 0 && hi - lo > widest)
 			widest = hi - lo;
 		if (mid < lo || mid > hi) {
-			report_outside(v, t, thread, off, p, rt ? &w : NULL);
+			report_outside(v, t, thread, off, p, &w);
 			return;
 		}
 	}
-	if (rt)
-		step_watch_end(&w, &why);
+	step_watch_end(&w, &why);
 	if (off)
 		vpass(v, "child = parent %+g days, inside the parent's window of at most "
 		      "%lld us (%d rounds, main thread and a new thread)",

@@ -434,11 +434,16 @@ bool rt_offset_stepped(const struct rt_offset *a, const struct rt_offset *b,
  * kernel cancels it whenever the clock is set) plus the offset above.
  */
 struct step_watch {
+	bool watching;		/* false: begun for a clock a step cannot move */
 	int tfd;
 	struct rt_offset start;
 };
 void step_watch_begin(struct step_watch *w);
-/* True when REALTIME was stepped since begin; says how in why. Closes. */
+/* step_watch_begin() only when on (the clock read follows REALTIME), so
+ * that a point ends its watch the same way whatever clock it read. */
+void step_watch_begin_if(struct step_watch *w, bool on);
+/* True when REALTIME was stepped since begin; says how in why. Closes.
+ * False, touching nothing, for a watch begun with on false. */
 bool step_watch_end(struct step_watch *w, struct strbuf *why);
 
 /* Cross-CPU monotonicity: threads pass a token, each read ordered after

@@ -494,7 +494,7 @@ static void test_rt_offset(void **state)
 
 static void test_step_watch(void **state)
 {
-	struct step_watch w;
+	struct step_watch w, off;
 	struct timespec r, m0, m1;
 	_cleanup_strbuf_ struct strbuf why = STRBUF_INIT;
 
@@ -507,9 +507,11 @@ static void test_step_watch(void **state)
 	/*
 	 * Set REALTIME to what it already is (plus the time the read took):
 	 * a step of well under a microsecond, which the kernel still
-	 * reports to TFD_TIMER_CANCEL_ON_SET timers.
+	 * reports to TFD_TIMER_CANCEL_ON_SET timers. A watch begun for a
+	 * clock that does not follow REALTIME reports nothing of it.
 	 */
 	step_watch_begin(&w);
+	step_watch_begin_if(&off, false);
 	clock_gettime(CLOCK_MONOTONIC, &m0);
 	clock_gettime(CLOCK_REALTIME, &r);
 	clock_gettime(CLOCK_MONOTONIC, &m1);
@@ -521,6 +523,9 @@ static void test_step_watch(void **state)
 	assert_int_equal(clock_settime(CLOCK_REALTIME, &r), 0);
 	assert_true(step_watch_end(&w, &why));
 	assert_non_null(strstr(why.buf, "CLOCK_REALTIME was set"));
+	strbuf_reset(&why);
+	assert_false(step_watch_end(&off, &why));
+	assert_int_equal(why.len, 0);
 }
 
 /* ---- across CPUs ------------------------------------------------------------------- */
