@@ -431,16 +431,25 @@ static void raw_skew_point(struct verify *v, enum path p)
 	      want, fit.ppm - want, RAW_SKEW_MAX_PPM);
 }
 
-void verify_raw_skew(struct verify *v)
+/*
+ * The points of a check of MONOTONIC's rate against MONOTONIC_RAW (raw-skew,
+ * freq-step), one per path: named for MONOTONIC, the clock judged; skipped
+ * when the reference, MONOTONIC_RAW, cannot be read.
+ */
+static void rate_points(struct verify *v, enum vtimed timed, const char *check,
+			void (*point)(struct verify *v, enum path p))
 {
 	const struct clock_info *raw = catalog_clock_by_name("monotonic-raw");
 
-	/* Named for MONOTONIC, the clock it judges; skipped when its reference,
-	 * MONOTONIC_RAW, cannot be read. */
 	for (int p = 0; p < PATH_COUNT; p++)
-		if (vpoint_path(v, VT_RATE, API_CLOCK_GETTIME, raw, p,
-				"raw-skew/clock-gettime-monotonic"))
-			raw_skew_point(v, (enum path)p);
+		if (vpoint_path(v, timed, API_CLOCK_GETTIME, raw, p,
+				"%s/clock-gettime-monotonic", check))
+			point(v, (enum path)p);
+}
+
+void verify_raw_skew(struct verify *v)
+{
+	rate_points(v, VT_RATE, "raw-skew", raw_skew_point);
 }
 
 /* ---- freq-step ---------------------------------------------------------------- */
@@ -646,10 +655,5 @@ static void freq_point(struct verify *v, enum path p)
 
 void verify_freq_step(struct verify *v)
 {
-	const struct clock_info *raw = catalog_clock_by_name("monotonic-raw");
-
-	for (int p = 0; p < PATH_COUNT; p++)
-		if (vpoint_path(v, VT_FREQ, API_CLOCK_GETTIME, raw, p,
-				"freq-step/clock-gettime-monotonic"))
-			freq_point(v, (enum path)p);
+	rate_points(v, VT_FREQ, "freq-step", freq_point);
 }
