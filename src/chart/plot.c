@@ -631,7 +631,7 @@ bool plot_round_speeds(const struct stored_run *r, double *ghz, unsigned n)
 	for (size_t i = 0; i < f->nround_speeds; i++) {
 		const struct run_round_speed *s = &f->round_speeds[i];
 
-		if (s->round >= (long)n)
+		if (s->round >= (int64_t)n)
 			continue;
 		ghz[s->round] = s->core_ghz;
 		any = true;

@@ -131,10 +131,10 @@ static void round_speeds_of(const json_t *quality, struct run_facts *f)
 		double ghz = number_of(e, "core_ghz");
 		json_int_t round = json_is_integer(k) ? json_integer_value(k) : (json_int_t)i;
 
-		if (round < 0 || round > LONG_MAX || !(ghz > 0))
+		if (round < 0 || !(ghz > 0))
 			continue;
 		f->round_speeds[f->nround_speeds++] = (struct run_round_speed){
-			.round = (long)round, .core_ghz = ghz };
+			.round = round, .core_ghz = ghz };
 	}
 }
 

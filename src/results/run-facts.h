@@ -12,6 +12,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "probe/cpu-accounting.h"
 #include "results/store.h"
@@ -39,7 +40,7 @@ struct run_cpu_time {
 
 /* The core's speed in one round (quality "rounds"). */
 struct run_round_speed {
-	long round;		/* from 0 */
+	int64_t round;		/* from 0 */
 	double core_ghz;	/* > 0 */
 };
 

@@ -162,7 +162,7 @@ static void test_round_speeds(void **state)
 
 	(void)state;
 	assert_int_equal(r->nround_speeds, 2);
-	assert_true(r->round_speeds[0].round == 1L << 40);
+	assert_true(r->round_speeds[0].round == (int64_t)1 << 40);
 	assert_true(r->round_speeds[1].round == 2 && r->round_speeds[1].core_ghz == 2.5);
 	release(&f);
 }
