@@ -6,6 +6,10 @@
 
 #include "basic/text.h"
 
+/*
+ * One line, whatever the message holds: it may echo an argument or a
+ * stored string, so it is escaped and capped (basic/text.h).
+ */
 static void vreport(const char *kind, const char *fmt, va_list ap)
 	__attribute__((format(printf, 2, 0)));
 static void vreport(const char *kind, const char *fmt, va_list ap)

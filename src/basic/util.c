@@ -13,7 +13,6 @@
 #include <time.h>
 #include <unistd.h>
 
-
 static const char *context = "clockbench";
 
 void set_program_context(const char *cmd)
