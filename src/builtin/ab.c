@@ -25,6 +25,7 @@
 #include "probe/guard.h"
 #include "probe/timens.h"
 #include "results/compare-session.h"
+#include "results/run-settings.h"
 #include "report/compare-format.h"
 #include "scenario/exec.h"
 #include "scenario/interleave.h"
@@ -510,17 +511,18 @@ static int ab_measure(struct measure *m)
 
 static json_t *arm_config(const struct ab *a, size_t k)
 {
-	json_t *labels = json_array();
+	const char *labels[INTERLEAVE_MAX_SIDES];
 
 	for (size_t i = 0; i < a->narms; i++)
-		json_array_append_new(labels, json_string(a->arms[i].label));
-	return json_pack("{s:s, s:s, s:s, s:s, s:o, s:s, s:s, s:i, s:f, s:f, s:i}",
-			 "mode", "ab", "condition", condition_names[a->o.condition],
-			 "arm", a->arms[k].label, "value", a->arms[k].value,
-			 "arms", labels, "interleave", a->interleave,
-			 "order", "A B B A ...", "repetitions", (int)a->o.cfg.rounds,
-			 "budget_s", a->o.cfg.budget_s,
-			 "target_batch_ns", a->bench.cfg.target_batch_ns, "cpu", a->o.cpu);
+		labels[i] = a->arms[i].label;
+	return ab_settings_json(&(struct ab_settings){
+		.condition = condition_names[a->o.condition],
+		.arm = a->arms[k].label, .value = a->arms[k].value,
+		.arms = { .word = labels, .n = a->narms },
+		.interleave = a->interleave, .repetitions = a->o.cfg.rounds,
+		.budget_s = a->o.cfg.budget_s,
+		.target_batch_ns = a->bench.cfg.target_batch_ns, .cpu = a->o.cpu,
+	});
 }
 
 static bool ab_record(struct measure *m, size_t k, struct stored_run *run)

@@ -9,6 +9,7 @@
  * hosts whose clocks fall back to the kernel.
  */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -21,6 +22,7 @@
 #include "doctor/doctor.h"
 #include "probe/env.h"
 #include "results/record.h"
+#include "results/run-settings.h"
 #include "report/doctor-table.h"
 #include "report/output.h"
 #include "probe/timing.h"
@@ -515,20 +517,25 @@ static void record_row(struct stored_run *sr, const struct doctor_row *r)
  */
 static json_t *doctor_config(const struct doctor_ctx *d)
 {
-	json_t *problems = json_array();
+	struct run_problem *problems = xcalloc(d->nfindings + 1, sizeof(*problems));
+	struct doctor_settings s = {
+		.verdict = is_healthy(d) ? "healthy" : "problems",
+		.clocksource = d->facts.clocksource, .problems = problems,
+	};
+	json_t *config;
 
 	for (size_t i = 0; i < d->nfindings; i++) {
 		const struct finding *f = &d->findings[i];
 
 		if (f->severity == SEVERITY_PROBLEM)
-			json_array_append_new(problems, json_pack("{s:s, s:s, s:s, s:s}",
-				"cell", f->row->cell->name, "path", f->path,
-				"cause", doctor_cause_id(f->cause),
-				"why", doctor_cause_label(f->cause)));
+			problems[s.nproblems++] = (struct run_problem){
+				.cell = f->row->cell->name, .path = f->path,
+				.cause = doctor_cause_id(f->cause),
+				.why = doctor_cause_label(f->cause) };
 	}
-	return json_pack("{s:s, s:s, s:o}", "verdict",
-			 is_healthy(d) ? "healthy" : "problems",
-			 "clocksource", d->facts.clocksource, "problems", problems);
+	config = doctor_settings_json(&s);
+	free(problems);
+	return config;
 }
 
 static int save_run(const struct doctor_ctx *d, const struct timespec *started)

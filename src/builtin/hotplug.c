@@ -28,6 +28,7 @@
 #include "report/hotplug-table.h"
 #include "basic/progress.h"
 #include "results/record.h"
+#include "results/run-settings.h"
 #include "basic/util.h"
 #include "probe/vdso.h"
 
@@ -329,13 +330,14 @@ static bool hotplug_record(struct measure *m, size_t k, struct stored_run *sr)
 	}
 	for (int i = 0; i < 2; i++)
 		add_state_cells(sr, run, &run->dir[i]);
-	sr->config = json_pack("{s:i, s:I, s:f, s:b, s:s}", "cpu", (int)run->o.cpu,
-			       "cycles", (json_int_t)run->o.cycles, "pause_s",
-			       run->o.pause_s, "trace", !run->o.no_trace, "tracing",
-			       !run->o.no_trace ? run->tracing.note : "off");
 	/* Below a tick its user/sys are estimates: compare says so. */
 	cpu_accounting_probe(&acct);
-	json_object_set_new(sr->config, "cpu_accounting", cpu_accounting_to_json(&acct));
+	sr->config = hotplug_settings_json(&(struct hotplug_settings){
+		.cpu = run->o.cpu, .cycles = (double)run->o.cycles,
+		.pause_s = run->o.pause_s, .trace = !run->o.no_trace,
+		.tracing = !run->o.no_trace ? run->tracing.note : "off",
+		.accounting = &acct,
+	});
 	return true;
 }
 

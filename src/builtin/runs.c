@@ -54,7 +54,7 @@ struct runs_options {
 /* A run's verdict: doctor's "healthy" or "problems", in its config. */
 static const char *run_verdict(const struct stored_run *run)
 {
-	const char *v = run_facts(run)->verdict;
+	const char *v = run_facts(run)->settings.doctor.verdict;
 
 	return v ? v : "";
 }
@@ -112,26 +112,26 @@ static void newest_of_each_host(const struct run_summary *runs, size_t n,
 /* "clock-gettime-monotonic vdso: clocksource; time libc: interposed" */
 static void problem_causes(const struct stored_run *run, struct strbuf *sb)
 {
-	const struct run_facts *f = run_facts(run);
+	const struct doctor_settings *d = &run_facts(run)->settings.doctor;
 
-	for (size_t i = 0; i < f->nproblems; i++)
-		strbuf_addf(sb, "%s%s %s: %s", i ? "; " : "", f->problems[i].cell ?: "?",
-			    f->problems[i].path ?: "?", f->problems[i].cause ?: "?");
+	for (size_t i = 0; i < d->nproblems; i++)
+		strbuf_addf(sb, "%s%s %s: %s", i ? "; " : "", d->problems[i].cell ?: "?",
+			    d->problems[i].path ?: "?", d->problems[i].cause ?: "?");
 }
 
 /* The run's problems as doctor recorded them, or null. */
-static json_t *problems_json(const struct run_facts *f)
+static json_t *problems_json(const struct doctor_settings *d)
 {
 	json_t *list = json_array();
 
-	if (!f->problems_known) {
+	if (!d->problems_known) {
 		json_decref(list);
 		return json_null();
 	}
-	for (size_t i = 0; i < f->nproblems; i++)
+	for (size_t i = 0; i < d->nproblems; i++)
 		json_array_append_new(list, json_pack("{s:s?, s:s?, s:s?}",
-			"cell", f->problems[i].cell, "path", f->problems[i].path,
-			"cause", f->problems[i].cause));
+			"cell", d->problems[i].cell, "path", d->problems[i].path,
+			"cause", d->problems[i].cause));
 	return list;
 }
 
@@ -145,8 +145,8 @@ static void print_problems_json(const struct run_summary *runs, size_t n)
 		json_array_append_new(arr, json_pack("{s:s, s:s, s:s, s:I, s:s?, s:o}",
 			"host", r->host, "kernel", r->kernel,
 			"started", r->started, "id", (json_int_t)r->id,
-			"clocksource", run_facts(r)->doctor_clocksource,
-			"problems", problems_json(run_facts(r))));
+			"clocksource", run_facts(r)->settings.doctor.clocksource,
+			"problems", problems_json(&run_facts(r)->settings.doctor)));
 	}
 	json_print(stdout, arr);
 	json_decref(arr);

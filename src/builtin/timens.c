@@ -25,6 +25,7 @@
 #include "config.h"
 #include "probe/env.h"
 #include "results/record.h"
+#include "results/run-settings.h"
 #include "results/store.h"
 #include "scenario/interleave.h"
 #include "probe/timens.h"
@@ -293,16 +294,14 @@ static json_t *side_config(const struct timens_options *o,
 			   const struct interleave_bench *b, enum interleave_side_id s,
 			   bool nested)
 {
-	return json_pack("{s:s, s:s, s:s, s:s, s:i, s:i, s:f, s:f, s:f, s:s, s:o, s:b}",
-			 "mode", "timens", "side", interleave_side_names[s],
-			 "interleave", o->interleave,
-			 "paired_with", o->label[s == INTERLEAVE_HOST ? INTERLEAVE_TIMENS : INTERLEAVE_HOST],
-			 "repetitions", (int)o->cfg.rounds, "cpu", o->cpu,
-			 "budget_s", o->cfg.budget_s,
-			 "target_batch_ns", b->cfg.target_batch_ns,
-			 "boundary_ns", b->side[s].boundary_ns,
-			 "order", "host, timens, timens, host, ...",
-			 "offsets", timens_offsets_to_json(&b->off), "nested", nested);
+	return timens_settings_json(&(struct timens_settings){
+		.side = interleave_side_names[s], .interleave = o->interleave,
+		.paired_with = o->label[s == INTERLEAVE_HOST ? INTERLEAVE_TIMENS : INTERLEAVE_HOST],
+		.repetitions = o->cfg.rounds, .cpu = o->cpu,
+		.budget_s = o->cfg.budget_s, .target_batch_ns = b->cfg.target_batch_ns,
+		.boundary_ns = b->side[s].boundary_ns, .offsets = b->off,
+		.nested = nested,
+	});
 }
 
 /* The namespace side's environment says where it ran. */

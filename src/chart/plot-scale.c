@@ -136,7 +136,7 @@ static size_t panel_points(const struct plot_input *in, const struct stored_run 
 /* The calls the threads shared, from the run's config (0 when unknown). */
 static long long scale_calls(const struct stored_run *r)
 {
-	double calls = run_facts(r)->calls;
+	double calls = run_facts(r)->settings.scale.calls;
 
 	return calls >= 1 && calls < 0x1p63 ? (long long)calls : 0;
 }

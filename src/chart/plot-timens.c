@@ -21,7 +21,7 @@ static const char *side_of(const struct stored_run *r)
 {
 	const struct run_facts *f = run_facts(r);
 
-	return streq(f->mode, "timens") ? f->side : NULL;
+	return streq(f->mode, "timens") ? f->settings.timens.side : NULL;
 }
 
 /* The namespace run saved with host run h, or NULL. */

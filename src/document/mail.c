@@ -498,12 +498,14 @@ static void bench_flags(const struct stored_run *r, struct strbuf *out)
 static void scale_flags(const struct stored_run *r, struct strbuf *out)
 {
 	const struct run_facts *f = run_facts(r);
-	double calls = f->calls, reps = f->repetitions;
+	double calls = f->settings.scale.calls, reps = f->settings.scale.repetitions;
 
-	if (f->threads.n) {
+	const struct run_counts *threads = &f->settings.scale.threads;
+
+	if (threads->n && !f->settings.scale.idle) {
 		strbuf_adds(out, " --threads ");
-		for (size_t i = 0; i < f->threads.n; i++)
-			strbuf_addf(out, "%s%u", i ? "," : "", f->threads.count[i]);
+		for (size_t i = 0; i < threads->n; i++)
+			strbuf_addf(out, "%s%u", i ? "," : "", threads->count[i]);
 	}
 	if (isfinite(calls) && calls != 5000000)
 		strbuf_addf(out, " --calls %.0f", calls);
@@ -515,7 +517,8 @@ static void scale_flags(const struct stored_run *r, struct strbuf *out)
 static void ab_words(const struct stored_run *r, struct shell_line *l)
 {
 	const struct run_facts *f = run_facts(r);
-	const char *cond = f->condition, *value = f->value;
+	const struct ab_settings *ab = &f->settings.ab;
+	const char *cond = ab->condition, *value = ab->value;
 	_cleanup_strbuf_ struct strbuf list = STRBUF_INIT;
 
 	if (!cond) {
@@ -527,9 +530,9 @@ static void ab_words(const struct stored_run *r, struct shell_line *l)
 	} else if (streq(cond, "clocksource") || streq(cond, "cpu")) {
 		/* The arms' labels are their values unless --labels said otherwise. */
 		plain_words(l, streq(cond, "cpu") ? "--cpus" : "--clocksource");
-		for (size_t i = 0; i < f->arms.n; i++)
-			strbuf_addf(&list, "%s%s", i ? "," : "", f->arms.word[i]);
-		if (!f->arms.whole)
+		for (size_t i = 0; i < ab->arms.n; i++)
+			strbuf_addf(&list, "%s%s", i ? "," : "", ab->arms.word[i]);
+		if (!ab->arms.whole)
 			l->unsafe = true;
 		value_word(l, list.buf);
 	} else if ((streq(cond, "env") || streq(cond, "prefix")) && value && *value) {
@@ -543,19 +546,19 @@ static void ab_words(const struct stored_run *r, struct shell_line *l)
 /* exec's command, word for word as it was given (config "command"). */
 static void exec_words(const struct stored_run *r, struct shell_line *l)
 {
-	const struct run_facts *f = run_facts(r);
+	const struct exec_settings *x = &run_facts(r)->settings.exec;
 
-	if (f->shell)
+	if (x->shell)
 		plain_words(l, "--shell");
-	if (f->prepare) {
+	if (x->prepare) {
 		plain_words(l, "--prepare");
-		value_word(l, f->prepare);
+		value_word(l, x->prepare);
 	}
 	plain_words(l, "--");
-	if (!f->command.n || !f->command.whole)
+	if (!x->command.n || !x->command.whole)
 		l->unsafe = true;
-	for (size_t i = 0; i < f->command.n; i++)
-		value_word(l, f->command.word[i]);
+	for (size_t i = 0; i < x->command.n; i++)
+		value_word(l, x->command.word[i]);
 }
 
 /* The measuring command of run r rebuilt from its config and cells. */
@@ -574,9 +577,10 @@ static void rebuilt_words(const struct stored_run *r, struct shell_line *l)
 		filter_flags(r, true, &flags);
 	else if (streq(r->command, "hotplug"))
 		strbuf_addf(&flags, " --cpu %.0f --cycles %.0f",
-			    run_facts(r)->cpu, run_facts(r)->cycles);
+			    run_facts(r)->settings.hotplug.cpu,
+			    run_facts(r)->settings.hotplug.cycles);
 	else if (streq(r->command, "exec"))
-		strbuf_addf(&flags, " -n %.0f", run_facts(r)->runs);
+		strbuf_addf(&flags, " -n %.0f", run_facts(r)->settings.exec.runs);
 	plain_words(l, flags.buf);
 	if (streq(r->command, "ab"))
 		ab_words(r, l);

@@ -115,9 +115,9 @@ static void print_legend(FILE *f, const struct stored_run *r)
 
 	fprintf(f, "# [95%% CI] of the median, with its real coverage when the cycles "
 		"are too few for 95%%; rCV: robust CV, 100 * 1.4826 MAD / median\n");
-	if (!facts->cpu_accounting_known)
+	if (!facts->settings.accounting_known)
 		return;
-	cpu_accounting_note(&facts->cpu_accounting, note, sizeof(note));
+	cpu_accounting_note(&facts->settings.accounting, note, sizeof(note));
 	fputs("# ", f);
 	text_put(f, note, TEXT_LINE_MAX);
 	fputc('\n', f);

@@ -69,9 +69,6 @@ struct scale_doc {
 /* The header lines the table starts with. */
 void scale_doc_header(FILE *f, const struct scale_doc *d);
 
-/* The counts as a JSON array: in the document and the run's config. */
-json_t *scale_doc_counts_json(const unsigned *counts, size_t n);
-
 /* An idle-mode run's quality (results/record.h): in both as well. */
 json_t *scale_doc_idle_quality_json(const struct timing_calibration *cal,
 				    const struct warmup_report *warmup,

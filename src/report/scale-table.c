@@ -31,7 +31,7 @@ static bool layout_of(const struct stored_run *r, struct scale_layout *l)
 	if (!r->command || !streq(r->command, "scale") || !f->mode)
 		return false;
 	l->idle = streq(f->mode, "idle");
-	counts = l->idle ? &f->idle_threads : &f->threads;
+	counts = &f->settings.scale.threads;
 	l->counts = counts->count;
 	l->ncounts = counts->n;
 	l->facts = f;
@@ -107,7 +107,7 @@ static void add_signed(struct table *t, double x, int decimals, const char *suff
 static const struct run_cpu_time *cpu_time_of(const struct scale_layout *l,
 					      const struct stored_cell *c, size_t i)
 {
-	const struct run_cpu_time *t = i < l->facts->ncpu_time ? &l->facts->cpu_time[i] : NULL;
+	const struct run_cpu_time *t = i < l->facts->settings.scale.ncpu_time ? &l->facts->settings.scale.cpu_time[i] : NULL;
 
 	return t && t->cell && streq(t->cell, c->name) && t->user_s && t->n == c->n ?
 	       t : NULL;

@@ -987,8 +987,8 @@ static double estimate_below_s(const struct compare_group *g)
 	for (size_t k = 0; k < g->nruns; k++) {
 		const struct run_facts *f = run_facts(&g->runs[k]);
 
-		if (f->cpu_time_sampled && f->cpu_time_estimate_below_s > most)
-			most = f->cpu_time_estimate_below_s;
+		if (f->settings.accounting_sampled && f->settings.estimate_below_s > most)
+			most = f->settings.estimate_below_s;
 	}
 	return most;
 }

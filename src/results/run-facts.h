@@ -14,39 +14,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "probe/cpu-accounting.h"
+#include "results/run-settings.h"
 #include "results/store.h"
-
-/* A list of texts the run recorded (a command line's words). */
-struct run_words {
-	const char **word;	/* n of them, the run's own; NULL when none */
-	size_t n;
-	bool whole;		/* every element was a text: none left out */
-};
-
-/* A list of counts (scale's thread counts). */
-struct run_counts {
-	unsigned *count;	/* NULL when none */
-	size_t n;
-	bool whole;		/* every element was a count that fits */
-};
-
-/* The CPU time the threads of one stored cell of scale used, per repetition. */
-struct run_cpu_time {
-	const char *cell;	/* the stored cell's name */
-	double *user_s, *sys_s;	/* n each; NAN where one was not a number */
-	size_t n;
-};
 
 /* The core's speed in one round (quality "rounds"). */
 struct run_round_speed {
 	int64_t round;		/* from 0 */
 	double core_ghz;	/* > 0 */
-};
-
-/* A problem doctor found (config "problems"). */
-struct run_problem {
-	const char *cell, *path, *cause;	/* NULL when not recorded */
 };
 
 /* A text the run does not record is NULL, never "". A number, NAN. */
@@ -80,47 +54,17 @@ struct run_facts {
 	double counter_step;		/* the cycle counter's, in counter_unit */
 	const char *counter_unit;
 
-	/* Settings (config) */
-	const char *mode;		/* "timens" for a side of timens */
+	/* Settings (config): what every command may record */
+	const char *mode;		/* "timens" for a side of timens, "ab", "idle", ... */
 	const char *interleave;		/* the invocation whose rounds it shares */
-	const char *side;		/* timens: "host" or "timens" */
-	int trace;			/* hotplug: 1 traced, 0 not, -1 unknown */
-	bool cpu_time_sampled;		/* user/sys tick-sampled */
-	double cpu_time_estimate_below_s;	/* below it, an estimate; 0 unknown */
-	bool cpu_accounting_known;	/* the kernel's, as the run recorded it */
-	struct cpu_accounting cpu_accounting;
 
-	/* bench */
-	double budget_s, rounds;	/* method.budget_s, method.rounds */
+	/* bench (config "method" and "core_cycles": results/record.c) */
+	double budget_s, rounds;
 	const char *core_cycles_source;	/* "perf", "reference" */
 	double core_calibration_ghz, reading_core_cycles;
 
-	/* scale */
-	struct run_counts threads, idle_threads;
-	double calls, repetitions;
-	struct run_cpu_time *cpu_time;	/* per stored cell of a threads run */
-	size_t ncpu_time;
-
-	/* hotplug */
-	double cpu, cycles;
-
-	/* exec */
-	struct run_words command;	/* the command's words as given */
-	const char *prepare;		/* --prepare */
-	bool shell;			/* --shell */
-	double runs;			/* -n */
-
-	/* ab */
-	const char *condition;		/* "timens", "clocksource", "cpu", "env", ... */
-	const char *value;		/* --env's or --prefix's */
-	struct run_words arms;		/* the arms' values */
-
-	/* doctor */
-	const char *verdict;		/* "healthy" or "problems" */
-	const char *doctor_clocksource;
-	bool problems_known;		/* the config has a list of problems */
-	struct run_problem *problems;
-	size_t nproblems;
+	/* Each command's own (results/run-settings.h, both ways) */
+	struct run_settings settings;
 
 	/* How steady the machine was (quality) */
 	const char *quality_summary;	/* exec's and hotplug's one line */

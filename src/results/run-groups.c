@@ -119,7 +119,7 @@ static const char *timens_side(const struct stored_run *r)
 {
 	const struct run_facts *f = run_facts(r);
 
-	return f->mode && streq(f->mode, "timens") ? f->side : NULL;
+	return f->mode && streq(f->mode, "timens") ? f->settings.timens.side : NULL;
 }
 
 static bool partners(const struct stored_run *a, const struct stored_run *b)

@@ -55,7 +55,7 @@ static void read_time_namespace(const struct stored_run *r, struct strbuf *out)
 {
 	const struct run_facts *f = run_facts(r);
 
-	if (f->side && streq(f->side, "timens"))
+	if (f->settings.timens.side && streq(f->settings.timens.side, "timens"))
 		strbuf_adds(out, "inside one");
 	else if (f->time_namespace_known)
 		strbuf_adds(out, f->in_time_namespace ? "inside one" : "none");
@@ -64,7 +64,7 @@ static void read_time_namespace(const struct stored_run *r, struct strbuf *out)
 /* hotplug's: its per-state figures come from tracepoints that cost time. */
 static void read_tracing(const struct stored_run *r, struct strbuf *out)
 {
-	int trace = run_facts(r)->trace;
+	int trace = run_facts(r)->settings.hotplug.trace;
 
 	if (trace >= 0)
 		strbuf_adds(out, trace ? "on" : "off");

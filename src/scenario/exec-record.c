@@ -11,6 +11,7 @@
 #include "basic/stats.h"
 #include "basic/util.h"
 #include "results/record.h"
+#include "results/run-settings.h"
 
 /* ---- describing ------------------------------------------------------ */
 
@@ -25,50 +26,58 @@ static double harness_median(const struct exec_harness *h)
 	return s.median;
 }
 
-/* With several commands: the alternation, and the order they ran in. */
-static void add_interleave_json(json_t *cfg, const struct exec_campaign *e)
+/* The words as given: after --, or split from -c (--shell: the line).
+ * The array is malloc'd, the words c's or the options'. */
+static struct run_words command_words(const struct exec_campaign *e,
+				      const struct exec_command *c)
 {
-	const struct exec_options *o = &e->o;
-	json_t *labels = json_array();
+	char *const *given = c->words ? c->words : e->o.command;
+	struct run_words w = { .word = xcalloc(1, sizeof(*w.word)) };
 
-	for (size_t i = 0; i < e->ncmds; i++)
-		json_array_append_new(labels, json_string(e->cmds[i].label));
-	json_object_set_new(cfg, "interleave", json_string(e->interleave));
-	json_object_set_new(cfg, "commands", labels);
-	json_object_set_new(cfg, "order", json_string(o->order == EXEC_ORDER_RANDOM ?
-				"random" : o->order == EXEC_ORDER_SEQUENCE ?
-				"sequence" : "A B B A ..."));
-	if (o->order == EXEC_ORDER_RANDOM)
-		json_object_set_new(cfg, "seed", json_integer((json_int_t)e->seed));
+	if (!given) {
+		w.word[w.n++] = c->text;
+		return w;
+	}
+	while (given[w.n])
+		w.n++;
+	w.word = xrealloc(w.word, (w.n + 1) * sizeof(*w.word));
+	for (size_t i = 0; i < w.n; i++)
+		w.word[i] = given[i];
+	return w;
 }
 
 static json_t *config_json(const struct exec_campaign *e, const struct exec_command *c)
 {
 	const struct exec_options *o = &e->o;
-	json_t *argv = json_array(), *cfg;
+	const char *labels[EXEC_MAX_COMMANDS];
+	struct exec_settings s = {
+		.command = command_words(e, c), .command_line = c->text,
+		.program = c->program, .shell = o->shell, .prepare = c->prepare,
+		.runs = (double)o->runs, .warmup = (double)o->warmup,
+		.ignore_failure = o->ignore_failure, .show_output = o->show_output,
+		.harness_wall_median_s = harness_median(&e->harness),
+		.accounting = &e->acct, .seed = NAN,
+	};
+	json_t *config;
 
-	/* The words as given: after --, or split from -c (--shell: the line). */
-	for (char **a = c->words ? c->words : o->command; a && *a; a++)
-		json_array_append_new(argv, json_string(*a));
-	if (!c->words && !o->command)
-		json_array_append_new(argv, json_string(c->text));
-	cfg = json_pack("{s:o, s:s, s:b, s:s?, s:I, s:I, s:b, s:b}",
-			"command", argv, "command_line", c->text,
-			"shell", o->shell, "prepare", c->prepare,
-			"runs", (json_int_t)o->runs, "warmup", (json_int_t)o->warmup,
-			"ignore_failure", o->ignore_failure,
-			"show_output", o->show_output);
-	json_object_set_new(cfg, "program", json_string(c->program));
-	json_object_set_new(cfg, "harness_wall_median_s",
-			    json_number(harness_median(&e->harness)));
-	json_object_set_new(cfg, "cpu_accounting", cpu_accounting_to_json(&e->acct));
-	if (e->ncmds > 1)
-		add_interleave_json(cfg, e);
-	if (c->value) {
-		json_object_set_new(cfg, "parameter", json_string(o->param));
-		json_object_set_new(cfg, "value", json_string(c->value));
+	/* With several commands: the alternation, and the order they ran in. */
+	if (e->ncmds > 1) {
+		for (size_t i = 0; i < e->ncmds; i++)
+			labels[i] = e->cmds[i].label;
+		s.interleave = e->interleave;
+		s.commands = (struct run_words){ .word = labels, .n = e->ncmds };
+		s.order = o->order == EXEC_ORDER_RANDOM ? "random" :
+			  o->order == EXEC_ORDER_SEQUENCE ? "sequence" : "A B B A ...";
+		if (o->order == EXEC_ORDER_RANDOM)
+			s.seed = (double)e->seed;	/* at most 2^53: exact */
 	}
-	return cfg;
+	if (c->value) {
+		s.parameter = o->param;
+		s.value = c->value;
+	}
+	config = exec_settings_json(&s);
+	free(s.command.word);
+	return config;
 }
 
 /* The invocation's disturbance as report/exec-report.c prints it. */

@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "scenario/scale-report.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include <jansson.h>
 
 #include "basic/json.h"
+#include "results/record.h"
+#include "results/run-settings.h"
 #include "report/scale-doc.h"
 #include "report/scale-table.h"
 #include "basic/util.h"
@@ -213,20 +216,21 @@ static uint32_t *round_indexes(size_t n)
 	return r;
 }
 
-static json_t *doubles_json(const struct scale_point *p, bool user)
+/* The repetitions' user (or sys) seconds, malloc'd. */
+static double *seconds_of(const struct scale_point *p, bool user)
 {
-	json_t *a = json_array();
+	double *x = xmalloc((p->n ? p->n : 1) * sizeof(*x));
 
 	for (size_t i = 0; i < p->n; i++)
-		json_array_append_new(a, json_number(user ? p->samples[i].user_s :
-						p->samples[i].sys_s));
-	return a;
+		x[i] = user ? p->samples[i].user_s : p->samples[i].sys_s;
+	return x;
 }
 
-/* One stored cell per count: the repetitions' elapsed seconds. */
+/* One stored cell per count: the repetitions' elapsed seconds; their CPU
+ * time goes to the config, one entry per stored cell, appended to times. */
 static void store_threads_cell(const struct scale_report *r,
 			       const struct scale_cell *c, struct stored_run *out,
-			       json_t *cpu_time)
+			       struct run_cpu_time *times, size_t *ntimes)
 {
 	for (size_t k = 0; k < r->ncounts; k++) {
 		const struct scale_point *p = &c->points[k];
@@ -243,10 +247,11 @@ static void store_threads_cell(const struct scale_report *r,
 			sc->rounds = round_indexes(p->n);
 			sc->nrounds = (uint32_t)p->n;
 		}
-		json_array_append_new(cpu_time, json_pack("{s:s, s:s, s:o, s:o}",
-			"name", sc->name, "path", sc->path,
-			"user_s", doubles_json(p, true),
-			"sys_s", doubles_json(p, false)));
+		/* The cell's texts are its own allocations: they stay put. */
+		times[(*ntimes)++] = (struct run_cpu_time){
+			.cell = sc->name, .path = sc->path, .n = p->n,
+			.user_s = seconds_of(p, true), .sys_s = seconds_of(p, false),
+		};
 	}
 }
 
@@ -280,38 +285,43 @@ static void store_idle_cell(const struct scale_report *r,
 
 void scale_report_add_cells(const struct scale_report *r, struct stored_run *out)
 {
-	json_t *config, *cpu_time = json_array();
+	bool threads = r->mode == SCALE_THREADS;
+	struct run_cpu_time *times = xcalloc(threads ? r->ncells * r->ncounts + 1 : 1,
+					     sizeof(*times));
+	struct scale_settings s = {
+		.idle = !threads, .threads = { .count = r->counts, .n = r->ncounts },
+		.ncpus = r->ncpus, .cpu_time = times,
+	};
+	json_t *core_cycles = NULL;
 
 	for (size_t i = 0; i < r->ncells; i++) {
-		if (r->mode == SCALE_THREADS)
-			store_threads_cell(r, &r->cells[i], out, cpu_time);
+		if (threads)
+			store_threads_cell(r, &r->cells[i], out, times, &s.ncpu_time);
 		else
 			store_idle_cell(r, &r->cells[i], out);
 	}
-	config = json_pack("{s:s, s:o, s:i}",
-			   "mode", r->mode == SCALE_THREADS ? "threads" : "idle",
-			   r->mode == SCALE_THREADS ? "threads" : "idle_threads",
-			   scale_doc_counts_json(r->counts, r->ncounts), "ncpus", r->ncpus);
-	if (r->mode == SCALE_THREADS) {
-		json_object_set_new(config, "calls", json_integer((json_int_t)r->calls));
-		json_object_set_new(config, "repetitions", json_integer(r->repetitions));
-		json_object_set_new(config, "series", json_string(r->series));
-		json_object_set_new(config, "cpu_time", cpu_time);
-		json_object_set_new(config, "cpu_accounting",
-				    cpu_accounting_to_json(&r->acct));
+	if (threads) {
+		s.calls = (double)r->calls;
+		s.repetitions = r->repetitions;
+		s.series = r->series;
+		s.accounting = &r->acct;
 		out->quality = exec_disturb_json(r->reps, r->nreps);
 	} else {
-		json_decref(cpu_time);
-		json_object_set_new(config, "cpu", json_integer(r->cpu));
-		json_object_set_new(config, "budget_s", json_number(r->cfg.budget_s));
-		json_object_set_new(config, "target_batch_ns",
-				    json_number(r->cfg.target_batch_ns));
-		json_object_set_new(config, "rounds", json_integer(r->cfg.rounds));
-		json_object_set_new(config, "boundary_ns", json_number(r->cal.boundary_ns));
-		json_object_set_new(config, "core_cycles", record_core_cycles_config(&r->cal, &r->cfg));
+		s.cpu = r->cpu;
+		s.budget_s = r->cfg.budget_s;
+		s.target_batch_ns = r->cfg.target_batch_ns;
+		s.rounds = r->cfg.rounds;
+		s.boundary_ns = r->cal.boundary_ns;
+		s.core_cycles = core_cycles = record_core_cycles_config(&r->cal, &r->cfg);
 		out->quality = scale_doc_idle_quality_json(&r->cal, &r->warmup, &r->disturb);
 	}
-	out->config = config;
+	out->config = scale_settings_json(&s);
+	json_decref(core_cycles);
+	for (size_t i = 0; i < s.ncpu_time; i++) {
+		free(times[i].user_s);
+		free(times[i].sys_s);
+	}
+	free(times);
 }
 
 void scale_report_free(struct scale_report *r)

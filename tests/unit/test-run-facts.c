@@ -64,12 +64,14 @@ static void test_nothing_recorded(void **state)
 	assert_null(r->invocation);
 	assert_null(r->argv.word);
 	assert_true(r->argv.whole);
-	assert_true(isnan(r->budget_s) && isnan(r->calls) && isnan(r->cpu) && isnan(r->runs));
+	assert_true(isnan(r->budget_s) && isnan(r->settings.scale.calls) &&
+		    isnan(r->settings.hotplug.cpu) && isnan(r->settings.exec.runs));
 	assert_true(isnan(r->clock_step_ns));
-	assert_int_equal(r->threads.n, 0);
-	assert_int_equal(r->ncpu_time, 0);
-	assert_false(r->problems_known);
-	assert_false(r->cpu_accounting_known);
+	assert_int_equal(r->settings.scale.threads.n, 0);
+	assert_int_equal(r->settings.scale.ncpu_time, 0);
+	assert_false(r->settings.doctor.problems_known);
+	assert_false(r->settings.accounting_known);
+	assert_int_equal(r->settings.hotplug.trace, -1);
 	assert_null(r->quality_summary);
 	assert_int_equal(r->nround_speeds, 0);
 	release(&f);
@@ -93,34 +95,42 @@ static void test_words(void **state)
 	assert_null(r->argv.word[2]);
 	assert_false(r->argv.whole);
 	assert_true(r->argv_masked);
-	assert_int_equal(r->command.n, 2);
-	assert_true(r->command.whole);
-	assert_string_equal(r->prepare, "sync");
-	assert_true(r->shell);
-	assert_true(r->runs == 30);
+	assert_int_equal(r->settings.exec.command.n, 2);
+	assert_true(r->settings.exec.command.whole);
+	assert_string_equal(r->settings.exec.prepare, "sync");
+	assert_true(r->settings.exec.shell);
+	assert_true(r->settings.exec.runs == 30);
 	release(&f);
 }
 
 /* scale's counts stay in step with its cells: one for each element, a
- * negative or fractional one 0 and the list not whole. */
+ * negative or fractional one 0 and the list not whole; an idle run's are
+ * its idle threads'. */
 static void test_counts(void **state)
 {
 	struct fixture f;
 	const struct run_facts *r = facts_of(&f, NULL,
-		json_pack("{s:[i, i, i], s:[i, f, i], s:i}", "threads", 1, 2, 4,
-			  "idle_threads", -1, 2.5, 8, "calls", 5000000),
+		json_pack("{s:s, s:[i, i, i], s:[i], s:i}", "mode", "threads",
+			  "threads", 1, 2, 4, "idle_threads", 9, "calls", 5000000),
 		NULL);
+	const struct run_counts *c = &r->settings.scale.threads;
 
 	(void)state;
-	assert_int_equal(r->threads.n, 3);
-	assert_true(r->threads.whole);
-	assert_int_equal(r->threads.count[2], 4);
-	assert_int_equal(r->idle_threads.n, 3);
-	assert_false(r->idle_threads.whole);
-	assert_int_equal(r->idle_threads.count[0], 0);
-	assert_int_equal(r->idle_threads.count[1], 0);
-	assert_int_equal(r->idle_threads.count[2], 8);
-	assert_true(r->calls == 5000000);
+	assert_false(r->settings.scale.idle);
+	assert_int_equal(c->n, 3);
+	assert_true(c->whole);
+	assert_int_equal(c->count[2], 4);
+	assert_true(r->settings.scale.calls == 5000000);
+	release(&f);
+	r = facts_of(&f, NULL, json_pack("{s:s, s:[i], s:[i, f, i]}", "mode", "idle",
+					 "threads", 1, "idle_threads", -1, 2.5, 8), NULL);
+	c = &r->settings.scale.threads;
+	assert_true(r->settings.scale.idle);
+	assert_int_equal(c->n, 3);
+	assert_false(c->whole);
+	assert_int_equal(c->count[0], 0);
+	assert_int_equal(c->count[1], 0);
+	assert_int_equal(c->count[2], 8);
 	release(&f);
 }
 
@@ -135,15 +145,15 @@ static void test_cpu_time(void **state)
 		NULL);
 
 	(void)state;
-	assert_int_equal(r->ncpu_time, 3);
-	assert_string_equal(r->cpu_time[0].cell, "times-threads-1");
-	assert_int_equal(r->cpu_time[0].n, 2);
-	assert_true(r->cpu_time[0].user_s[1] == 1.5 && r->cpu_time[0].sys_s[0] == 0.25);
-	assert_string_equal(r->cpu_time[1].cell, "times-threads-2");
-	assert_null(r->cpu_time[1].user_s);
-	assert_int_equal(r->cpu_time[1].n, 0);
-	assert_null(r->cpu_time[2].cell);
-	assert_null(r->cpu_time[2].user_s);
+	assert_int_equal(r->settings.scale.ncpu_time, 3);
+	assert_string_equal(r->settings.scale.cpu_time[0].cell, "times-threads-1");
+	assert_int_equal(r->settings.scale.cpu_time[0].n, 2);
+	assert_true(r->settings.scale.cpu_time[0].user_s[1] == 1.5 && r->settings.scale.cpu_time[0].sys_s[0] == 0.25);
+	assert_string_equal(r->settings.scale.cpu_time[1].cell, "times-threads-2");
+	assert_null(r->settings.scale.cpu_time[1].user_s);
+	assert_int_equal(r->settings.scale.cpu_time[1].n, 0);
+	assert_null(r->settings.scale.cpu_time[2].cell);
+	assert_null(r->settings.scale.cpu_time[2].user_s);
 	release(&f);
 }
 
@@ -178,15 +188,15 @@ static void test_problems(void **state)
 		NULL);
 
 	(void)state;
-	assert_string_equal(r->verdict, "problems");
-	assert_string_equal(r->doctor_clocksource, "hpet");
-	assert_true(r->problems_known);
-	assert_int_equal(r->nproblems, 2);
-	assert_string_equal(r->problems[0].cause, "interposed");
-	assert_null(r->problems[1].cell);
+	assert_string_equal(r->settings.doctor.verdict, "problems");
+	assert_string_equal(r->settings.doctor.clocksource, "hpet");
+	assert_true(r->settings.doctor.problems_known);
+	assert_int_equal(r->settings.doctor.nproblems, 2);
+	assert_string_equal(r->settings.doctor.problems[0].cause, "interposed");
+	assert_null(r->settings.doctor.problems[1].cell);
 	release(&f);
 	r = facts_of(&f, NULL, json_pack("{s:s}", "verdict", "healthy"), NULL);
-	assert_false(r->problems_known);
+	assert_false(r->settings.doctor.problems_known);
 	release(&f);
 }
 

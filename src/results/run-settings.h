@@ -1,0 +1,160 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * What each command records of its own settings (a run's "config"), one
+ * struct per command. The command fills its struct and encodes it here
+ * when it records a run; the loader decodes the same keys back into the
+ * same struct (run_facts()), so both directions of every key are written
+ * side by side in run-settings.c and tests/unit/test-run-settings.c holds
+ * them to each other. The keys and their JSON types are the ones these
+ * runs always had: the store's format does not change.
+ *
+ * Unknown, as decoded: a text NULL, a number NAN, a list empty. A text is
+ * the writer's while it encodes, and the run's own (valid while its config
+ * is) once decoded.
+ */
+#ifndef CLOCKBENCH_RUN_SETTINGS_H
+#define CLOCKBENCH_RUN_SETTINGS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <jansson.h>
+
+#include "probe/cpu-accounting.h"
+#include "probe/timens.h"
+
+/* A list of texts (a command line's words, arms' labels). */
+struct run_words {
+	const char **word;	/* n of them; NULL when none */
+	size_t n;
+	bool whole;		/* decoded: every element was a text, none left out */
+};
+
+/* A list of counts (scale's thread counts). */
+struct run_counts {
+	unsigned *count;	/* NULL when none */
+	size_t n;
+	bool whole;		/* decoded: every element was a count that fits */
+};
+
+/* The CPU time the threads of one stored cell of scale used, per repetition. */
+struct run_cpu_time {
+	const char *cell, *path;	/* the stored cell's name and path */
+	double *user_s, *sys_s;	/* n each; NAN where one was not a number */
+	size_t n;
+};
+
+/* A problem doctor found. */
+struct run_problem {
+	const char *cell, *path;
+	const char *cause;	/* its id, as doctor --format json names it */
+	const char *why;	/* its words */
+};
+
+/* hotplug */
+struct hotplug_settings {
+	double cpu, cycles;	/* the CPU taken off and on, how many times */
+	double pause_s;		/* between the transitions */
+	int trace;		/* 1 the states traced, 0 not, -1 unknown */
+	const char *tracing;	/* how they were, or "off" */
+	const struct cpu_accounting *accounting;	/* NULL: not recorded */
+};
+
+/* doctor */
+struct doctor_settings {
+	const char *verdict;	/* "healthy" or "problems" */
+	const char *clocksource;
+	bool problems_known;	/* decoded: the config has a list of them */
+	const struct run_problem *problems;
+	size_t nproblems;
+};
+
+/* One arm of ab. */
+struct ab_settings {
+	const char *condition;	/* "timens", "clocksource", "cpu", "env", ... */
+	const char *arm;	/* this arm's label */
+	const char *value;	/* its value (--env's, --prefix's, a clocksource) */
+	struct run_words arms;	/* every arm's label, in order */
+	const char *interleave;	/* the invocation whose rounds the arms share */
+	double repetitions, budget_s, target_batch_ns, cpu;
+};
+
+/* One side of timens. */
+struct timens_settings {
+	const char *side;	/* "host" or "timens" */
+	const char *interleave, *paired_with;	/* the other side's label */
+	double repetitions, cpu, budget_s, target_batch_ns, boundary_ns;
+	struct timens_offsets offsets;	/* decoded: known when offsets_known */
+	bool offsets_known;
+	bool nested;		/* the host side was itself in a namespace */
+};
+
+/* One command of exec. */
+struct exec_settings {
+	struct run_words command;	/* its words as given */
+	const char *command_line;	/* as one line */
+	const char *program;		/* what ran */
+	bool shell;			/* --shell */
+	const char *prepare;		/* --prepare, NULL when none */
+	double runs, warmup;		/* -n, --warmup */
+	bool ignore_failure, show_output;
+	double harness_wall_median_s;	/* the harness's own, NAN unmeasured */
+	const struct cpu_accounting *accounting;	/* NULL: not recorded */
+	/* With several commands (interleave non-NULL): */
+	const char *interleave;
+	struct run_words commands;	/* their labels */
+	const char *order;		/* "A B B A ...", "sequence", "random" */
+	double seed;			/* random's, NAN otherwise */
+	/* With --parameter: */
+	const char *parameter, *value;
+};
+
+/* scale, one run: threads sharing calls, or one thread beside idle ones. */
+struct scale_settings {
+	bool idle;			/* "idle" mode, else "threads" */
+	struct run_counts threads;	/* the counts of threads, or of idle threads */
+	double ncpus;
+	/* threads */
+	double calls, repetitions;
+	const char *series;
+	const struct run_cpu_time *cpu_time;	/* per stored cell */
+	size_t ncpu_time;
+	const struct cpu_accounting *accounting;	/* NULL: not recorded */
+	/* idle */
+	double cpu, budget_s, target_batch_ns, rounds, boundary_ns;
+	const json_t *core_cycles;	/* bench's block (record_core_cycles_config()) */
+};
+
+/* Each as a config object (NULL only when out of memory: jansson's). */
+json_t *hotplug_settings_json(const struct hotplug_settings *s);
+json_t *doctor_settings_json(const struct doctor_settings *s);
+json_t *ab_settings_json(const struct ab_settings *s);
+json_t *timens_settings_json(const struct timens_settings *s);
+json_t *exec_settings_json(const struct exec_settings *s);
+json_t *scale_settings_json(const struct scale_settings *s);
+
+/*
+ * Each from a config (an object, or NULL: all unknown). What is allocated
+ * (lists) is the caller's to release with run_settings_release().
+ */
+struct run_settings {
+	struct hotplug_settings hotplug;
+	struct doctor_settings doctor;
+	struct ab_settings ab;
+	struct timens_settings timens;
+	struct exec_settings exec;
+	struct scale_settings scale;
+	/* Decoded once, shared by the commands that record them. */
+	bool accounting_known;
+	struct cpu_accounting accounting;
+	bool accounting_sampled;	/* user/sys tick-sampled */
+	double estimate_below_s;	/* below it, an estimate; 0 unknown */
+};
+void run_settings_decode(const json_t *config, struct run_settings *s);
+void run_settings_release(struct run_settings *s);
+
+/* The texts of the array under key of o (none when it is not an array). */
+void run_words_decode(const json_t *o, const char *key, struct run_words *w);
+
+#endif

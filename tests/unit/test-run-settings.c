@@ -1,0 +1,347 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Unit tests of results/run-settings.c: each command's settings encoded as
+ * the store has always held them (the same keys, the same JSON types:
+ * json_equal() tells an integer from a real), and decoded back into the
+ * same fields, so that a key the writer renames fails here and not in a
+ * reader months later.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "results/run-settings.h"
+
+/* A text that would break a careless writer: quotes, a newline, a
+ * backslash, a control character and UTF-8. */
+#define AWKWARD "a \"b\"\n\\c\x01 \xc3\xa9"
+
+/* got (taken) is the JSON of text, keys and types alike. */
+static void assert_json(json_t *got, const char *text)
+{
+	json_error_t e;
+	json_t *want = json_loads(text, 0, &e);
+
+	assert_non_null(want);
+	assert_non_null(got);
+	if (!json_equal(got, want)) {
+		char *g = json_dumps(got, JSON_SORT_KEYS);
+
+		print_error("got %s\n", g);
+		free(g);
+		fail();
+	}
+	json_decref(want);
+	json_decref(got);
+}
+
+/* s decoded from config (taken): only what holds no text may be read
+ * after, the texts being the config's. */
+static void decode(json_t *config, struct run_settings *s)
+{
+	run_settings_decode(config, s);
+	json_decref(config);
+}
+
+static void test_hotplug(void **state)
+{
+	struct cpu_accounting acct = { .mode = ACCT_TICK, .hz = 250 };
+	struct hotplug_settings h = { .cpu = 1, .cycles = 20, .pause_s = 0.5,
+				      .trace = 1, .tracing = AWKWARD };
+	struct run_settings s;
+	json_t *config;
+
+	(void)state;
+	assert_json(hotplug_settings_json(&h),
+		    "{\"cpu\": 1, \"cycles\": 20, \"pause_s\": 0.5, \"trace\": true,"
+		    " \"tracing\": \"a \\\"b\\\"\\n\\\\c\\u0001 \\u00e9\"}");
+	h.accounting = &acct;
+	config = hotplug_settings_json(&h);
+	run_settings_decode(config, &s);
+	assert_true(s.hotplug.cpu == 1 && s.hotplug.cycles == 20 && s.hotplug.pause_s == 0.5);
+	assert_int_equal(s.hotplug.trace, 1);
+	assert_string_equal(s.hotplug.tracing, AWKWARD);
+	assert_true(s.accounting_known);
+	assert_ptr_equal(s.hotplug.accounting, &s.accounting);
+	assert_int_equal(s.accounting.hz, 250);
+	assert_int_equal(s.accounting.mode, ACCT_TICK);
+	assert_true(s.accounting_sampled);
+	run_settings_release(&s);
+	json_decref(config);
+}
+
+static void test_doctor(void **state)
+{
+	const struct run_problem problems[] = {
+		{ "clock-gettime-monotonic", "vdso", "clocksource", "the clocksource ..." },
+		{ "time", "libc", "interposed", AWKWARD },
+	};
+	struct doctor_settings d = { .verdict = "problems", .clocksource = "hpet",
+				     .problems = problems, .nproblems = 2 };
+	struct run_settings s;
+	json_t *config = doctor_settings_json(&d);
+
+	(void)state;
+	assert_json(json_incref(config),
+		    "{\"verdict\": \"problems\", \"clocksource\": \"hpet\", \"problems\": ["
+		    "{\"cell\": \"clock-gettime-monotonic\", \"path\": \"vdso\","
+		    " \"cause\": \"clocksource\", \"why\": \"the clocksource ...\"},"
+		    "{\"cell\": \"time\", \"path\": \"libc\", \"cause\": \"interposed\","
+		    " \"why\": \"a \\\"b\\\"\\n\\\\c\\u0001 \\u00e9\"}]}");
+	run_settings_decode(config, &s);
+	assert_string_equal(s.doctor.verdict, "problems");
+	assert_string_equal(s.doctor.clocksource, "hpet");
+	assert_true(s.doctor.problems_known);
+	assert_int_equal(s.doctor.nproblems, 2);
+	for (size_t i = 0; i < 2; i++) {
+		assert_string_equal(s.doctor.problems[i].cell, problems[i].cell);
+		assert_string_equal(s.doctor.problems[i].path, problems[i].path);
+		assert_string_equal(s.doctor.problems[i].cause, problems[i].cause);
+		assert_string_equal(s.doctor.problems[i].why, problems[i].why);
+	}
+	run_settings_release(&s);
+	json_decref(config);
+	/* Healthy is an empty list, not an absent one. */
+	decode(doctor_settings_json(&(struct doctor_settings){ .verdict = "healthy" }), &s);
+	assert_true(s.doctor.problems_known);
+	assert_int_equal(s.doctor.nproblems, 0);
+	run_settings_release(&s);
+}
+
+static void test_ab(void **state)
+{
+	const char *labels[] = { "tsc", "hpet" };
+	struct ab_settings a = {
+		.condition = "clocksource", .arm = "hpet", .value = "hpet",
+		.arms = { labels, 2, true }, .interleave = "0c5d", .repetitions = 10,
+		.budget_s = 0.25, .target_batch_ns = 1e6, .cpu = 1,
+	};
+	struct run_settings s;
+	json_t *config = ab_settings_json(&a);
+
+	(void)state;
+	assert_json(json_incref(config),
+		    "{\"mode\": \"ab\", \"condition\": \"clocksource\", \"arm\": \"hpet\","
+		    " \"value\": \"hpet\", \"arms\": [\"tsc\", \"hpet\"], \"interleave\": \"0c5d\","
+		    " \"order\": \"A B B A ...\", \"repetitions\": 10, \"budget_s\": 0.25,"
+		    " \"target_batch_ns\": 1000000.0, \"cpu\": 1}");
+	run_settings_decode(config, &s);
+	assert_string_equal(s.ab.condition, "clocksource");
+	assert_string_equal(s.ab.arm, "hpet");
+	assert_string_equal(s.ab.value, "hpet");
+	assert_int_equal(s.ab.arms.n, 2);
+	assert_true(s.ab.arms.whole);
+	assert_string_equal(s.ab.arms.word[1], "hpet");
+	assert_string_equal(s.ab.interleave, "0c5d");
+	assert_true(s.ab.repetitions == 10 && s.ab.budget_s == 0.25 &&
+		    s.ab.target_batch_ns == 1e6 && s.ab.cpu == 1);
+	run_settings_release(&s);
+	json_decref(config);
+}
+
+static void test_timens(void **state)
+{
+	struct timens_settings t = {
+		.side = "timens", .interleave = "77aa", .paired_with = "host",
+		.repetitions = 10, .cpu = 0, .budget_s = 0.25, .target_batch_ns = 2e6,
+		.boundary_ns = 1234.5,
+		.offsets = { .monotonic_ns = 864000LL * 1000000000, .boottime_ns = -2000000000 },
+		.nested = true,
+	};
+	struct run_settings s;
+	json_t *config = timens_settings_json(&t);
+
+	(void)state;
+	assert_json(json_incref(config),
+		    "{\"mode\": \"timens\", \"side\": \"timens\", \"interleave\": \"77aa\","
+		    " \"paired_with\": \"host\", \"repetitions\": 10, \"cpu\": 0,"
+		    " \"budget_s\": 0.25, \"target_batch_ns\": 2000000.0, \"boundary_ns\": 1234.5,"
+		    " \"order\": \"host, timens, timens, host, ...\","
+		    " \"offsets\": {\"monotonic_s\": 864000.0, \"boottime_s\": -2.0},"
+		    " \"nested\": true}");
+	run_settings_decode(config, &s);
+	assert_string_equal(s.timens.side, "timens");
+	assert_string_equal(s.timens.paired_with, "host");
+	assert_true(s.timens.repetitions == 10 && s.timens.cpu == 0 &&
+		    s.timens.boundary_ns == 1234.5);
+	assert_true(s.timens.offsets_known);
+	assert_true(s.timens.offsets.monotonic_ns == t.offsets.monotonic_ns);
+	assert_true(s.timens.offsets.boottime_ns == t.offsets.boottime_ns);
+	assert_true(s.timens.nested);
+	run_settings_release(&s);
+	json_decref(config);
+}
+
+/* One command: no interleave keys, prepare null. Several: the order and
+ * the seed, a parameter's value. */
+static void test_exec(void **state)
+{
+	const char *words[] = { "sh", "-c", AWKWARD };
+	const char *labels[] = { "A", "B" };
+	struct exec_settings x = {
+		.command = { words, 3, true }, .command_line = "sh -c ...",
+		.program = "/bin/sh", .runs = 30, .warmup = 2,
+		.harness_wall_median_s = NAN, .seed = NAN,
+	};
+	struct run_settings s;
+	json_t *config;
+
+	(void)state;
+	assert_json(exec_settings_json(&x),
+		    "{\"command\": [\"sh\", \"-c\", \"a \\\"b\\\"\\n\\\\c\\u0001 \\u00e9\"],"
+		    " \"command_line\": \"sh -c ...\", \"shell\": false, \"prepare\": null,"
+		    " \"runs\": 30, \"warmup\": 2, \"ignore_failure\": false,"
+		    " \"show_output\": false, \"program\": \"/bin/sh\","
+		    " \"harness_wall_median_s\": null}");
+	x.shell = x.ignore_failure = true;
+	x.prepare = "sync";
+	x.harness_wall_median_s = 0.001;
+	x.interleave = "ee01";
+	x.commands = (struct run_words){ labels, 2, true };
+	x.order = "random";
+	x.seed = 9007199254740992.0;	/* 2^53, the largest --seed */
+	x.parameter = "n";
+	x.value = "4";
+	config = exec_settings_json(&x);
+	assert_int_equal(json_integer_value(json_object_get(config, "seed")), 1LL << 53);
+	run_settings_decode(config, &s);
+	assert_int_equal(s.exec.command.n, 3);
+	assert_string_equal(s.exec.command.word[2], AWKWARD);
+	assert_string_equal(s.exec.command_line, "sh -c ...");
+	assert_string_equal(s.exec.program, "/bin/sh");
+	assert_true(s.exec.shell && s.exec.ignore_failure && !s.exec.show_output);
+	assert_string_equal(s.exec.prepare, "sync");
+	assert_true(s.exec.runs == 30 && s.exec.warmup == 2);
+	assert_true(s.exec.harness_wall_median_s == 0.001);
+	assert_string_equal(s.exec.interleave, "ee01");
+	assert_int_equal(s.exec.commands.n, 2);
+	assert_string_equal(s.exec.order, "random");
+	assert_true(s.exec.seed == x.seed);
+	assert_string_equal(s.exec.parameter, "n");
+	assert_string_equal(s.exec.value, "4");
+	run_settings_release(&s);
+	json_decref(config);
+}
+
+static void test_scale_threads(void **state)
+{
+	unsigned counts[] = { 1, 2 };
+	double user[] = { 0.5, 1.5 }, sys[] = { 0.25, NAN };
+	const struct run_cpu_time times[] = {
+		{ "times-threads-1", "syscall", user, sys, 2 },
+		{ "times-threads-2", "syscall", user, sys, 1 },
+	};
+	struct scale_settings c = {
+		.threads = { counts, 2, true }, .ncpus = 2, .calls = 5e6,
+		.repetitions = 5, .series = "powers of 2", .cpu_time = times,
+		.ncpu_time = 2,
+	};
+	struct run_settings s;
+	json_t *config = scale_settings_json(&c);
+
+	(void)state;
+	assert_json(json_incref(config),
+		    "{\"mode\": \"threads\", \"threads\": [1, 2], \"ncpus\": 2,"
+		    " \"calls\": 5000000, \"repetitions\": 5, \"series\": \"powers of 2\","
+		    " \"cpu_time\": ["
+		    "{\"name\": \"times-threads-1\", \"path\": \"syscall\","
+		    " \"user_s\": [0.5, 1.5], \"sys_s\": [0.25, null]},"
+		    "{\"name\": \"times-threads-2\", \"path\": \"syscall\","
+		    " \"user_s\": [0.5], \"sys_s\": [0.25]}]}");
+	run_settings_decode(config, &s);
+	assert_false(s.scale.idle);
+	assert_int_equal(s.scale.threads.n, 2);
+	assert_int_equal(s.scale.threads.count[1], 2);
+	assert_true(s.scale.calls == 5e6 && s.scale.repetitions == 5 && s.scale.ncpus == 2);
+	assert_string_equal(s.scale.series, "powers of 2");
+	assert_int_equal(s.scale.ncpu_time, 2);
+	assert_string_equal(s.scale.cpu_time[1].cell, "times-threads-2");
+	assert_string_equal(s.scale.cpu_time[1].path, "syscall");
+	assert_int_equal(s.scale.cpu_time[0].n, 2);
+	assert_true(s.scale.cpu_time[0].user_s[1] == 1.5);
+	/* A figure that was not a number is still one, unknown: NAN. */
+	assert_true(isnan(s.scale.cpu_time[0].sys_s[1]));
+	run_settings_release(&s);
+	json_decref(config);
+}
+
+static void test_scale_idle(void **state)
+{
+	unsigned counts[] = { 0, 8 };
+	json_t *core = json_pack("{s:s}", "source", "none");
+	struct scale_settings c = {
+		.idle = true, .threads = { counts, 2, true }, .ncpus = 2, .cpu = 1,
+		.budget_s = 0.25, .target_batch_ns = 1e6, .rounds = 10,
+		.boundary_ns = 40.5, .core_cycles = core,
+	};
+	struct run_settings s;
+	json_t *config = scale_settings_json(&c);
+
+	(void)state;
+	json_decref(core);	/* the config holds its own reference */
+	assert_json(json_incref(config),
+		    "{\"mode\": \"idle\", \"idle_threads\": [0, 8], \"ncpus\": 2, \"cpu\": 1,"
+		    " \"budget_s\": 0.25, \"target_batch_ns\": 1000000.0, \"rounds\": 10,"
+		    " \"boundary_ns\": 40.5, \"core_cycles\": {\"source\": \"none\"}}");
+	run_settings_decode(config, &s);
+	assert_true(s.scale.idle);
+	assert_int_equal(s.scale.threads.n, 2);
+	assert_int_equal(s.scale.threads.count[1], 8);
+	assert_true(s.scale.cpu == 1 && s.scale.rounds == 10 && s.scale.boundary_ns == 40.5);
+	assert_string_equal(json_string_value(json_object_get(s.scale.core_cycles, "source")),
+			    "none");
+	run_settings_release(&s);
+	json_decref(config);
+}
+
+/* A config of the wrong shapes (an imported file's): every field unknown,
+ * never a crash. */
+static void test_hostile_config(void **state)
+{
+	struct run_settings s;
+
+	(void)state;
+	decode(json_pack("{s:s, s:i, s:[s], s:{}, s:[i], s:s, s:s, s:[i], s:[i, s]}",
+			 "cpu", "one", "problems", 3, "arms", "x", "offsets",
+			 "cpu_time", 7, "trace", "yes", "mode", "idle",
+			 "idle_threads", -4, "command", 1, "sh"), &s);
+	assert_true(isnan(s.hotplug.cpu));
+	assert_int_equal(s.hotplug.trace, -1);
+	assert_false(s.doctor.problems_known);
+	assert_false(s.timens.offsets_known);
+	assert_int_equal(s.scale.ncpu_time, 1);
+	assert_null(s.scale.cpu_time[0].user_s);
+	assert_true(s.scale.idle);
+	assert_false(s.scale.threads.whole);
+	assert_false(s.exec.command.whole);
+	assert_int_equal(s.exec.command.n, 1);
+	assert_false(s.accounting_known);
+	run_settings_release(&s);
+	run_settings_decode(NULL, &s);
+	assert_true(isnan(s.ab.cpu) && !s.ab.condition && !s.ab.arms.n);
+	run_settings_release(&s);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_hotplug),
+		cmocka_unit_test(test_doctor),
+		cmocka_unit_test(test_ab),
+		cmocka_unit_test(test_timens),
+		cmocka_unit_test(test_exec),
+		cmocka_unit_test(test_scale_threads),
+		cmocka_unit_test(test_scale_idle),
+		cmocka_unit_test(test_hostile_config),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
