@@ -15,6 +15,30 @@ json_t *json_number(double x)
 	return isfinite(x) ? json_real(x) : json_null();
 }
 
+const json_t *json_member(const json_t *o, const char *key)
+{
+	return json_is_object(o) ? json_object_get(o, key) : NULL;
+}
+
+double json_number_at(const json_t *o, const char *key)
+{
+	const json_t *v = json_member(o, key);
+
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+const char *json_text_at(const json_t *o, const char *key)
+{
+	const char *s = json_string_value(json_member(o, key));
+
+	return s && *s ? s : NULL;
+}
+
+bool json_true_at(const json_t *o, const char *key)
+{
+	return json_is_true(json_member(o, key));
+}
+
 static bool same_bits(double a, double b)
 {
 	/* Not ==: -0 and 0 are equal, and must not be taken for each other. */

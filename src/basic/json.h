@@ -38,6 +38,17 @@ int json_write(FILE *f, const json_t *j, size_t flags);
 char *json_encode(const json_t *j, size_t flags);
 
 /*
+ * Reading what a run or a file recorded, where a member that is absent or
+ * of another type is unknown, never an error (o may be NULL, or not an
+ * object): the member, NULL; its number, NAN; its text, NULL when it is
+ * not a string or is empty; whether it is true.
+ */
+const json_t *json_member(const json_t *o, const char *key);
+double json_number_at(const json_t *o, const char *key);
+const char *json_text_at(const json_t *o, const char *key);
+bool json_true_at(const json_t *o, const char *key);
+
+/*
  * Before text from elsewhere is parsed whole: whether it holds at most
  * max_values values (every member name, scalar, array and object counts
  * one) nested at most max_depth deep. jansson's tree costs about a hundred

@@ -162,8 +162,7 @@ static void print_problems(const struct run_summary *runs, size_t n, int format)
 	for (size_t i = 0; i < n; i++) {
 		_cleanup_strbuf_ struct strbuf causes = STRBUF_INIT, line = STRBUF_INIT;
 		const struct stored_run *r = &runs[i].run;
-		const char *cs = json_string_value(json_object_get(r->config,
-								   "clocksource"));
+		const char *cs = run_facts(r)->settings.doctor.clocksource;
 
 		problem_causes(r, &causes);
 		strbuf_addf(&line, "%s  %s  run %lld, %s  clocksource %s: %s",

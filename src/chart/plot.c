@@ -342,7 +342,7 @@ static void add_emulated(const struct plot_input *in, struct strbuf *sb)
 	size_t n = plot_nruns(in), emulated = 0;
 
 	for (size_t i = 0; i < n; i++)
-		emulated += run_facts(plot_run(in, i))->emulated;
+		emulated += run_facts(plot_run(in, i))->boot.emulated;
 	if (!emulated)
 		return;
 	strbuf_addf(sb, " · EMULATED timings (qemu TCG%s)", emulated < n ? ", some runs" : "");

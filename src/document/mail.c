@@ -772,7 +772,7 @@ static void print_invocation(const struct plot_input *in, const struct invocatio
 		group_name(in, it->groups[k], &note);
 	}
 	/* A boot's runs came from a command run on the host, not on the guest's kernel. */
-	if (run_facts(it->run)->booted)
+	if (run_facts(it->run)->boot.booted)
 		strbuf_adds(&note, ", booted by this command on the host");
 	else
 		strbuf_addf(&note, ", on kernel %s", it->run->kernel);

@@ -5,6 +5,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "basic/json.h"
 #include "basic/strbuf.h"
 #include "basic/text.h"
 #include "basic/util.h"
@@ -15,33 +16,16 @@
 
 /* ---- reading the stored JSON: a missing member is absent, never an error */
 
-static const json_t *member(const json_t *o, const char *key)
-{
-	return json_is_object(o) ? json_object_get(o, key) : NULL;
-}
-
-static double figure_of(const json_t *o, const char *key)
-{
-	const json_t *v = member(o, key);
-
-	return json_is_number(v) ? json_number_value(v) : NAN;
-}
-
 static const char *text_of(const json_t *o, const char *key)
 {
-	const json_t *v = member(o, key);
+	const json_t *v = json_member(o, key);
 
 	return json_is_string(v) ? json_string_value(v) : "";
 }
 
-static bool flag_of(const json_t *o, const char *key)
-{
-	return json_is_true(member(o, key));
-}
-
 static int int_of(const json_t *o, const char *key, int absent)
 {
-	const json_t *v = member(o, key);
+	const json_t *v = json_member(o, key);
 	json_int_t x;
 
 	if (!json_is_integer(v))
@@ -99,8 +83,8 @@ static void set_flags(struct env_info *env, const json_t *flags)
  */
 static void env_of(const json_t *j, struct env_info *env)
 {
-	const json_t *libc = member(j, "libc"), *ns = member(j, "time_namespace");
-	const json_t *vdso = member(j, "vdso"), *step = member(j, "counter_step");
+	const json_t *libc = json_member(j, "libc"), *ns = json_member(j, "time_namespace");
+	const json_t *vdso = json_member(j, "vdso"), *step = json_member(j, "counter_step");
 
 	memset(env, 0, sizeof(*env));
 	copy_text(env->kernel_release, sizeof(env->kernel_release), j, "kernel_release");
@@ -108,22 +92,22 @@ static void env_of(const json_t *j, struct env_info *env)
 	copy_text(env->machine, sizeof(env->machine), j, "machine");
 	copy_text(env->clocksource, sizeof(env->clocksource), j, "clocksource");
 	copy_words(env->clocksources, sizeof(env->clocksources),
-		   member(j, "available_clocksources"));
+		   json_member(j, "available_clocksources"));
 	copy_text(env->cpu_model, sizeof(env->cpu_model), j, "cpu_model");
-	set_flags(env, member(j, "cpu_flags"));
+	set_flags(env, json_member(j, "cpu_flags"));
 	copy_text(env->hypervisor, sizeof(env->hypervisor), j, "hypervisor");
 	copy_text(env->libc_name, sizeof(env->libc_name), libc, "name");
 	copy_text(env->libc_version, sizeof(env->libc_version), libc, "version");
 	env->ncpus_online = int_of(j, "ncpus_online", 0);
-	env->time_ns_known = flag_of(ns, "known");
-	env->in_time_namespace = flag_of(ns, "non_root");
+	env->time_ns_known = json_true_at(ns, "known");
+	env->in_time_namespace = json_true_at(ns, "non_root");
 	env->cpu = int_of(j, "cpu", -1);
-	env->have_vdso = flag_of(vdso, "available");
+	env->have_vdso = json_true_at(vdso, "available");
 	copy_text(env->vdso_error, sizeof(env->vdso_error), vdso, "error");
-	env->nvdso_symbols = json_array_size(member(vdso, "symbols"));
-	env->counter_step = figure_of(step, "step");
+	env->nvdso_symbols = json_array_size(json_member(vdso, "symbols"));
+	env->counter_step = json_number_at(step, "step");
 	copy_text(env->counter_unit, sizeof(env->counter_unit), step, "unit");
-	env->clock_step_ns = figure_of(step, "clock_step_ns");
+	env->clock_step_ns = json_number_at(step, "clock_step_ns");
 }
 
 /* Unknown (null) is negative in a system_report. */
@@ -135,7 +119,7 @@ static double known_of(const json_t *v)
 /* The stored pre-flight report (system_to_json()'s) as system_print() reads it. */
 static void system_of(const json_t *j, struct system_report *s)
 {
-	const json_t *turbo = member(j, "turbo"), *load = member(j, "load");
+	const json_t *turbo = json_member(j, "turbo"), *load = json_member(j, "load");
 
 	memset(s, 0, sizeof(*s));
 	s->cpu = int_of(j, "cpu", -1);
@@ -148,12 +132,12 @@ static void system_of(const json_t *j, struct system_report *s)
 	s->smt_siblings = int_of(j, "smt_siblings", 0);
 	copy_text(s->isolated, sizeof(s->isolated), j, "isolcpus");
 	copy_text(s->nohz_full, sizeof(s->nohz_full), j, "nohz_full");
-	s->cpu_isolated = flag_of(j, "cpu_isolated");
-	s->cpu_nohz_full = flag_of(j, "cpu_nohz_full");
+	s->cpu_isolated = json_true_at(j, "cpu_isolated");
+	s->cpu_nohz_full = json_true_at(j, "cpu_nohz_full");
 	for (size_t i = 0; i < ARRAY_SIZE(s->load); i++)
 		s->load[i] = known_of(json_array_get(load, i));
-	s->steal_pct = known_of(member(j, "steal_pct_since_boot"));
-	s->pmu = flag_of(j, "pmu");
+	s->steal_pct = known_of(json_member(j, "steal_pct_since_boot"));
+	s->pmu = json_true_at(j, "pmu");
 }
 
 /* The stored warm-up (warmup_to_json()'s) as quality_warmup_line() reads it. */
@@ -162,13 +146,13 @@ static void warmup_of(const json_t *j, struct warmup_report *w)
 	memset(w, 0, sizeof(*w));
 	copy_text(w->cell, sizeof(w->cell), j, "cell");
 	w->windows = (unsigned)int_of(j, "windows", 0);
-	w->window_s = figure_of(j, "window_s");
-	w->elapsed_s = figure_of(j, "elapsed_s");
-	w->steady = flag_of(j, "steady");
-	w->first_ghz = figure_of(j, "first_ghz");
-	w->last_ghz = figure_of(j, "last_ghz");
-	w->first_cell = figure_of(j, "first_core_cycles");
-	w->last_cell = figure_of(j, "last_core_cycles");
+	w->window_s = json_number_at(j, "window_s");
+	w->elapsed_s = json_number_at(j, "elapsed_s");
+	w->steady = json_true_at(j, "steady");
+	w->first_ghz = json_number_at(j, "first_ghz");
+	w->last_ghz = json_number_at(j, "last_ghz");
+	w->first_cell = json_number_at(j, "first_core_cycles");
+	w->last_cell = json_number_at(j, "last_core_cycles");
 }
 
 /* ---- the lines --------------------------------------------------------- */
@@ -208,7 +192,7 @@ static void print_first_line(FILE *f, const struct stored_run *r)
 
 static void print_counter_line(FILE *f, const struct stored_run *r)
 {
-	const json_t *counter = member(r->config, "cycle_counter");
+	const json_t *counter = json_member(r->config, "cycle_counter");
 
 	fputs("# cycles: ", f);
 	put_text(f, text_of(counter, "unit"));
@@ -220,9 +204,9 @@ static void print_counter_line(FILE *f, const struct stored_run *r)
 /* How core cycles were measured: the reference, its length and its share. */
 static void print_core_line(FILE *f, const json_t *core)
 {
-	const json_t *ref = member(core, "reference"), *ops = member(ref, "ops");
-	double reading_us = figure_of(ref, "reading_core_cycles") /
-			    figure_of(core, "calibration_ghz") / 1000;
+	const json_t *ref = json_member(core, "reference"), *ops = json_member(ref, "ops");
+	double reading_us = json_number_at(ref, "reading_core_cycles") /
+			    json_number_at(core, "calibration_ghz") / 1000;
 
 	fprintf(f, "# core cycles: %s; the reference, ",
 		streq(text_of(core, "source"), "perf") ?
@@ -235,19 +219,19 @@ static void print_core_line(FILE *f, const json_t *core)
 	fputs(" dependent ", f);
 	put_text(f, text_of(ref, "instruction"));
 	fputs(" of ", f);
-	put_figure(f, -1, figure_of(ref, "cycles_per_op"));
+	put_figure(f, -1, json_number_at(ref, "cycles_per_op"));
 	fputs(" cycles, read for ", f);
 	put_figure(f, 2, reading_us);
 	fputs(" us before every batch (", f);
-	put_figure(f, 1, figure_of(ref, "share_pct"));
+	put_figure(f, 1, json_number_at(ref, "share_pct"));
 	fputs(" % of the time)\n", f);
 }
 
 /* Core cycles, the warm-up and the quality: none of them without core cycles. */
 static void print_core_lines(FILE *f, const struct stored_run *r)
 {
-	const json_t *core = member(r->config, "core_cycles");
-	const json_t *warmup = member(r->quality, "warmup");
+	const json_t *core = json_member(r->config, "core_cycles");
+	const json_t *warmup = json_member(r->quality, "warmup");
 	const char *summary = text_of(r->quality, "summary");
 	struct warmup_report w;
 	char line[512];
@@ -258,7 +242,7 @@ static void print_core_lines(FILE *f, const struct stored_run *r)
 		print_core_line(f, core);
 	if (json_is_object(warmup)) {
 		warmup_of(warmup, &w);
-		quality_warmup_line(&w, figure_of(member(r->config, "method"), "steady_tol"),
+		quality_warmup_line(&w, json_number_at(json_member(r->config, "method"), "steady_tol"),
 				    line, sizeof(line));
 		fprintf(f, "# warm-up: %s\n", line);
 	}
@@ -271,8 +255,8 @@ static void print_core_lines(FILE *f, const struct stored_run *r)
 
 void run_header_print(FILE *f, const struct stored_run *r)
 {
-	const json_t *system = member(r->quality, "system");
-	const json_t *overhead = member(r->config, "harness_overhead");
+	const json_t *system = json_member(r->quality, "system");
+	const json_t *overhead = json_member(r->config, "harness_overhead");
 	struct system_report sys;
 	struct env_info env;
 
@@ -293,9 +277,9 @@ void run_header_print(FILE *f, const struct stored_run *r)
 		print_core_lines(f, r);
 	}
 	fputs("# harness overhead: ", f);
-	if (member(overhead, "instructions_per_call")) {
-		const json_t *ruler = member(overhead, "ruler");
-		double empty = figure_of(overhead, "instructions_per_call");
+	if (json_member(overhead, "instructions_per_call")) {
+		const json_t *ruler = json_member(overhead, "ruler");
+		double empty = json_number_at(overhead, "instructions_per_call");
 
 		put_figure(f, 2, empty);
 		fputs(" instructions/call (an empty function through the same loop, "
@@ -303,12 +287,12 @@ void run_header_print(FILE *f, const struct stored_run *r)
 		if (ruler) {
 			fprintf(f, "# the instrument's check: the same loop through a "
 				"function of %.0f nops more counted ",
-				figure_of(ruler, "nops"));
-			put_figure(f, 2, figure_of(ruler, "instructions_per_call") - empty);
+				json_number_at(ruler, "nops"));
+			put_figure(f, 2, json_number_at(ruler, "instructions_per_call") - empty);
 			fputs(" instructions more per call\n", f);
 		}
 		return;
 	}
-	put_figure(f, 2, figure_of(overhead, "ns_per_call"));
+	put_figure(f, 2, json_number_at(overhead, "ns_per_call"));
 	fputs(" ns/call (an empty function through the same loop; not subtracted)\n", f);
 }

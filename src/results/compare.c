@@ -1185,7 +1185,7 @@ static void compute_geomeans(struct compare_result *r)
 /* The campaign of `kernels` that booted a run, or NULL. */
 static const char *boot_campaign(const struct stored_run *run)
 {
-	return run_facts(run)->campaign;
+	return run_facts(run)->boot.campaign;
 }
 
 /* Every run of both groups booted by one `kernels`, whose boots interleave. */
@@ -1475,12 +1475,12 @@ static bool groups_interleaved(const struct compare_group *groups, size_t n)
 
 bool stored_run_emulated(const struct stored_run *run)
 {
-	return run_facts(run)->emulated;
+	return run_facts(run)->boot.emulated;
 }
 
 bool stored_run_exact(const struct stored_run *run)
 {
-	return run_facts(run)->exact;
+	return run_facts(run)->boot.exact;
 }
 
 /*
@@ -1562,7 +1562,7 @@ static size_t count_history(const struct compare_result *r)
 /* Whether run was measured in a guest that `kernels` booted. */
 static bool booted(const struct stored_run *run)
 {
-	return run_facts(run)->booted;
+	return run_facts(run)->boot.booted;
 }
 
 static const char *interleave_id(const struct stored_run *run)

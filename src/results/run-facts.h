@@ -36,13 +36,8 @@ struct run_facts {
 	bool time_namespace_known;
 	bool in_time_namespace;		/* started inside a non-root one */
 
-	/* A boot of `kernels` (environment.vm) */
-	bool booted;			/* the run came from a guest */
-	bool emulated;			/* under TCG: its timings an emulator's */
-	bool exact;			/* counted under icount (--exact) */
-	const char *accel;		/* "tcg", "kvm" */
-	const char *arch;		/* the guest's architecture */
-	const char *campaign;		/* the `kernels` invocation */
+	/* A boot of `kernels` (environment.vm; results/run-settings.h) */
+	struct run_boot boot;
 
 	/* The command line that made it (environment) */
 	const char *invocation;		/* its uuid, shared by the runs it made */

@@ -66,30 +66,9 @@ static json_t *doubles_json(const double *x, size_t n)
 	return a;
 }
 
-/* The text under key of o, NULL when absent, not a string, or empty. */
-static const char *text_of(const json_t *o, const char *key)
-{
-	const char *s = json_string_value(json_is_object(o) ? json_object_get(o, key) : NULL);
-
-	return s && *s ? s : NULL;
-}
-
-/* The number under key of o, NAN when absent or not a number. */
-static double number_of(const json_t *o, const char *key)
-{
-	const json_t *v = json_is_object(o) ? json_object_get(o, key) : NULL;
-
-	return json_is_number(v) ? json_number_value(v) : NAN;
-}
-
-static bool true_at(const json_t *o, const char *key)
-{
-	return json_is_true(json_is_object(o) ? json_object_get(o, key) : NULL);
-}
-
 void run_words_decode(const json_t *o, const char *key, struct run_words *w)
 {
-	const json_t *a = json_is_object(o) ? json_object_get(o, key) : NULL, *e;
+	const json_t *a = json_member(o, key), *e;
 	size_t i;
 
 	*w = (struct run_words){ .whole = true };
@@ -108,7 +87,7 @@ void run_words_decode(const json_t *o, const char *key, struct run_words *w)
  * that is not a count), so that they stay in step with the run's cells. */
 static void counts_decode(const json_t *o, const char *key, struct run_counts *c)
 {
-	const json_t *a = json_is_object(o) ? json_object_get(o, key) : NULL, *e;
+	const json_t *a = json_member(o, key), *e;
 	size_t i;
 
 	*c = (struct run_counts){ .whole = true };
@@ -160,11 +139,11 @@ static void hotplug_decode(const json_t *c, struct hotplug_settings *s)
 {
 	const json_t *trace = json_object_get(c, "trace");
 
-	s->cpu = number_of(c, "cpu");
-	s->cycles = number_of(c, "cycles");
-	s->pause_s = number_of(c, "pause_s");
+	s->cpu = json_number_at(c, "cpu");
+	s->cycles = json_number_at(c, "cycles");
+	s->pause_s = json_number_at(c, "pause_s");
 	s->trace = json_is_boolean(trace) ? json_is_true(trace) : -1;
-	s->tracing = text_of(c, "tracing");
+	s->tracing = json_text_at(c, "tracing");
 }
 
 /* ---- doctor ---------------------------------------------------------- */
@@ -195,17 +174,17 @@ static void doctor_decode(const json_t *c, struct doctor_settings *s)
 	struct run_problem *p;
 	size_t i;
 
-	s->verdict = text_of(c, "verdict");
-	s->clocksource = text_of(c, "clocksource");
+	s->verdict = json_text_at(c, "verdict");
+	s->clocksource = json_text_at(c, "clocksource");
 	s->problems_known = json_is_array(a);
 	if (!json_array_size(a))
 		return;
 	s->problems = p = xcalloc(json_array_size(a), sizeof(*p));
 	s->nproblems = json_array_size(a);
 	json_array_foreach(a, i, e)
-		p[i] = (struct run_problem){ .cell = text_of(e, "cell"),
-			.path = text_of(e, "path"), .cause = text_of(e, "cause"),
-			.why = text_of(e, "why") };
+		p[i] = (struct run_problem){ .cell = json_text_at(e, "cell"),
+			.path = json_text_at(e, "path"), .cause = json_text_at(e, "cause"),
+			.why = json_text_at(e, "why") };
 }
 
 /* ---- ab -------------------------------------------------------------- */
@@ -231,15 +210,15 @@ json_t *ab_settings_json(const struct ab_settings *s)
 
 static void ab_decode(const json_t *c, struct ab_settings *s)
 {
-	s->condition = text_of(c, "condition");
-	s->arm = text_of(c, "arm");
-	s->value = text_of(c, "value");
+	s->condition = json_text_at(c, "condition");
+	s->arm = json_text_at(c, "arm");
+	s->value = json_text_at(c, "value");
 	run_words_decode(c, "arms", &s->arms);
-	s->interleave = text_of(c, "interleave");
-	s->repetitions = number_of(c, "repetitions");
-	s->budget_s = number_of(c, "budget_s");
-	s->target_batch_ns = number_of(c, "target_batch_ns");
-	s->cpu = number_of(c, "cpu");
+	s->interleave = json_text_at(c, "interleave");
+	s->repetitions = json_number_at(c, "repetitions");
+	s->budget_s = json_number_at(c, "budget_s");
+	s->target_batch_ns = json_number_at(c, "target_batch_ns");
+	s->cpu = json_number_at(c, "cpu");
 }
 
 /* ---- timens ---------------------------------------------------------- */
@@ -266,22 +245,22 @@ json_t *timens_settings_json(const struct timens_settings *s)
 static void timens_decode(const json_t *c, struct timens_settings *s)
 {
 	const json_t *off = json_object_get(c, "offsets");
-	double mono = number_of(off, "monotonic_s"), boot = number_of(off, "boottime_s");
+	double mono = json_number_at(off, "monotonic_s"), boot = json_number_at(off, "boottime_s");
 
-	s->side = text_of(c, "side");
-	s->interleave = text_of(c, "interleave");
-	s->paired_with = text_of(c, "paired_with");
-	s->repetitions = number_of(c, "repetitions");
-	s->cpu = number_of(c, "cpu");
-	s->budget_s = number_of(c, "budget_s");
-	s->target_batch_ns = number_of(c, "target_batch_ns");
-	s->boundary_ns = number_of(c, "boundary_ns");
+	s->side = json_text_at(c, "side");
+	s->interleave = json_text_at(c, "interleave");
+	s->paired_with = json_text_at(c, "paired_with");
+	s->repetitions = json_number_at(c, "repetitions");
+	s->cpu = json_number_at(c, "cpu");
+	s->budget_s = json_number_at(c, "budget_s");
+	s->target_batch_ns = json_number_at(c, "target_batch_ns");
+	s->boundary_ns = json_number_at(c, "boundary_ns");
 	/* Whole seconds of at most years: exact in a double and an int64_t. */
 	s->offsets_known = fabs(mono) < 1e12 && fabs(boot) < 1e12;
 	if (s->offsets_known)
 		s->offsets = (struct timens_offsets){ .monotonic_ns = llround(mono * 1e9),
 						      .boottime_ns = llround(boot * 1e9) };
-	s->nested = true_at(c, "nested");
+	s->nested = json_true_at(c, "nested");
 }
 
 /* ---- exec ------------------------------------------------------------ */
@@ -319,21 +298,21 @@ json_t *exec_settings_json(const struct exec_settings *s)
 static void exec_decode(const json_t *c, struct exec_settings *s)
 {
 	run_words_decode(c, "command", &s->command);
-	s->command_line = text_of(c, "command_line");
-	s->program = text_of(c, "program");
-	s->shell = true_at(c, "shell");
+	s->command_line = json_text_at(c, "command_line");
+	s->program = json_text_at(c, "program");
+	s->shell = json_true_at(c, "shell");
 	s->prepare = json_string_value(json_object_get(c, "prepare"));
-	s->runs = number_of(c, "runs");
-	s->warmup = number_of(c, "warmup");
-	s->ignore_failure = true_at(c, "ignore_failure");
-	s->show_output = true_at(c, "show_output");
-	s->harness_wall_median_s = number_of(c, "harness_wall_median_s");
-	s->interleave = text_of(c, "interleave");
+	s->runs = json_number_at(c, "runs");
+	s->warmup = json_number_at(c, "warmup");
+	s->ignore_failure = json_true_at(c, "ignore_failure");
+	s->show_output = json_true_at(c, "show_output");
+	s->harness_wall_median_s = json_number_at(c, "harness_wall_median_s");
+	s->interleave = json_text_at(c, "interleave");
 	run_words_decode(c, "commands", &s->commands);
-	s->order = text_of(c, "order");
-	s->seed = number_of(c, "seed");
-	s->parameter = text_of(c, "parameter");
-	s->value = text_of(c, "value");
+	s->order = json_text_at(c, "order");
+	s->seed = json_number_at(c, "seed");
+	s->parameter = json_text_at(c, "parameter");
+	s->value = json_text_at(c, "value");
 }
 
 /* ---- scale ----------------------------------------------------------- */
@@ -397,8 +376,8 @@ static void cpu_time_decode(const json_t *c, struct scale_settings *s)
 		const json_t *user = json_object_get(e, "user_s");
 		const json_t *sys = json_object_get(e, "sys_s");
 
-		t[i].cell = text_of(e, "name");
-		t[i].path = text_of(e, "path");
+		t[i].cell = json_text_at(e, "name");
+		t[i].path = json_text_at(e, "path");
 		if (!json_is_array(user) || !json_is_array(sys) ||
 		    json_array_size(user) != json_array_size(sys))
 			continue;
@@ -410,21 +389,89 @@ static void cpu_time_decode(const json_t *c, struct scale_settings *s)
 
 static void scale_decode(const json_t *c, struct scale_settings *s)
 {
-	const char *mode = text_of(c, "mode");
+	const char *mode = json_text_at(c, "mode");
 
 	s->idle = mode && streq(mode, "idle");
 	counts_decode(c, s->idle ? "idle_threads" : "threads", &s->threads);
-	s->ncpus = number_of(c, "ncpus");
-	s->calls = number_of(c, "calls");
-	s->repetitions = number_of(c, "repetitions");
-	s->series = text_of(c, "series");
+	s->ncpus = json_number_at(c, "ncpus");
+	s->calls = json_number_at(c, "calls");
+	s->repetitions = json_number_at(c, "repetitions");
+	s->series = json_text_at(c, "series");
 	cpu_time_decode(c, s);
-	s->cpu = number_of(c, "cpu");
-	s->budget_s = number_of(c, "budget_s");
-	s->target_batch_ns = number_of(c, "target_batch_ns");
-	s->rounds = number_of(c, "rounds");
-	s->boundary_ns = number_of(c, "boundary_ns");
+	s->cpu = json_number_at(c, "cpu");
+	s->budget_s = json_number_at(c, "budget_s");
+	s->target_batch_ns = json_number_at(c, "target_batch_ns");
+	s->rounds = json_number_at(c, "rounds");
+	s->boundary_ns = json_number_at(c, "boundary_ns");
 	s->core_cycles = json_object_get(c, "core_cycles");
+}
+
+/* ---- a boot of kernels (environment.vm) ------------------------------- */
+
+json_t *run_boot_json(const struct run_boot *b)
+{
+	json_t *o = json_object();
+
+	set(o, "kernel_name", text_json(b->kernel_name));
+	set(o, "image", text_json(b->image));
+	set(o, "accel", text_json(b->accel));
+	set(o, "qemu", text_json(b->qemu));
+	set(o, "cpus", count_json(b->cpus));
+	set(o, "memory_mb", count_json(b->memory_mb));
+	set(o, "boot_wall_s", real_json(b->boot_wall_s));
+	set(o, "boot", count_json(b->boot));
+	set(o, "position", count_json(b->position));
+	set(o, "emulated", json_boolean(b->emulated));
+	if (b->booted_as)
+		set(o, "booted_as", json_string(b->booted_as));
+	set(o, "arch", text_json(b->arch));
+	set(o, "accel_reason", json_string(b->accel_reason ? b->accel_reason : ""));
+	set(o, "append", json_string(b->append ? b->append : ""));
+	set(o, "kernel_append", json_string(b->kernel_append ? b->kernel_append : ""));
+	if (b->exact) {
+		set(o, "exact", json_true());
+		set(o, "icount", text_json(b->icount));
+	}
+	if (b->guest)
+		json_object_set(o, "guest", (json_t *)b->guest);
+	set(o, "campaign", text_json(b->campaign));
+	if (b->guest_argv.n)
+		set(o, "guest_argv", words_json(&b->guest_argv));
+	return o;
+}
+
+void run_boot_decode(const json_t *env, struct run_boot *b)
+{
+	const json_t *vm = json_member(env, "vm");
+
+	memset(b, 0, sizeof(*b));
+	b->booted = json_is_object(vm);
+	b->campaign = json_text_at(vm, "campaign");
+	b->kernel_name = json_text_at(vm, "kernel_name");
+	b->image = json_text_at(vm, "image");
+	b->booted_as = json_text_at(vm, "booted_as");
+	b->arch = json_text_at(vm, "arch");
+	b->accel = json_text_at(vm, "accel");
+	b->accel_reason = json_text_at(vm, "accel_reason");
+	b->qemu = json_text_at(vm, "qemu");
+	b->cpus = json_number_at(vm, "cpus");
+	b->memory_mb = json_number_at(vm, "memory_mb");
+	b->boot_wall_s = json_number_at(vm, "boot_wall_s");
+	b->boot = json_number_at(vm, "boot");
+	b->position = json_number_at(vm, "position");
+	b->emulated = json_true_at(vm, "emulated");
+	b->exact = json_true_at(vm, "exact");
+	b->icount = json_text_at(vm, "icount");
+	b->append = json_text_at(vm, "append");
+	b->kernel_append = json_text_at(vm, "kernel_append");
+	b->guest = json_member(vm, "guest");
+	run_words_decode(vm, "guest_argv", &b->guest_argv);
+}
+
+void run_boot_release(struct run_boot *b)
+{
+	free(b->guest_argv.word);
+	memset(b, 0, sizeof(*b));
 }
 
 /* ---- a run's ---------------------------------------------------------- */
@@ -438,7 +485,7 @@ void run_settings_decode(const json_t *config, struct run_settings *s)
 
 	memset(s, 0, sizeof(*s));
 	s->accounting_known = cpu_accounting_from_json(acct, &s->accounting);
-	s->accounting_sampled = true_at(acct, "sampled");
+	s->accounting_sampled = json_true_at(acct, "sampled");
 	s->estimate_below_s = json_is_number(below) ? json_number_value(below) : 0;
 	hotplug_decode(c, &s->hotplug);
 	doctor_decode(c, &s->doctor);

@@ -126,6 +126,27 @@ struct scale_settings {
 	const json_t *core_cycles;	/* bench's block (record_core_cycles_config()) */
 };
 
+/*
+ * What a boot of `kernels` adds to the environment of each run it stores
+ * (environment.vm): the machine qemu made, and the guest's own command.
+ */
+struct run_boot {
+	bool booted;			/* decoded: the run came from a guest */
+	const char *campaign;		/* the `kernels` invocation */
+	const char *kernel_name, *image, *booted_as;
+	const char *arch, *accel, *accel_reason, *qemu;
+	double cpus, memory_mb, boot_wall_s, boot, position;
+	bool emulated;			/* under TCG: its timings an emulator's */
+	bool exact;			/* counted under icount (--exact) */
+	const char *icount;		/* qemu's -icount then */
+	const char *append, *kernel_append;	/* the command line's, the kernel's */
+	const json_t *guest;		/* the guest's facts (vm/guest.c) */
+	struct run_words guest_argv;	/* the guest's own command line */
+};
+json_t *run_boot_json(const struct run_boot *b);
+void run_boot_decode(const json_t *env, struct run_boot *b);
+void run_boot_release(struct run_boot *b);
+
 /* Each as a config object (NULL only when out of memory: jansson's). */
 json_t *hotplug_settings_json(const struct hotplug_settings *s);
 json_t *doctor_settings_json(const struct doctor_settings *s);

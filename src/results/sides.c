@@ -25,13 +25,15 @@ static void read_emulation(const struct stored_run *r, struct strbuf *out)
 {
 	const struct run_facts *f = run_facts(r);
 
-	if (!f->booted) {
+	const struct run_boot *b = &f->boot;
+
+	if (!b->booted) {
 		if (json_is_object(r->env))
 			strbuf_adds(out, "not emulated");
-	} else if (f->emulated) {
-		strbuf_addf(out, "EMULATED (qemu %s)", f->accel ? f->accel : "tcg");
+	} else if (b->emulated) {
+		strbuf_addf(out, "EMULATED (qemu %s)", b->accel ? b->accel : "tcg");
 	} else {
-		strbuf_addf(out, "qemu %s", f->accel ? f->accel : "?");
+		strbuf_addf(out, "qemu %s", b->accel ? b->accel : "?");
 	}
 }
 

@@ -148,32 +148,23 @@ int campaign_check(const struct campaign *c, struct strbuf *err)
 
 /* ---- what a boot brought back -------------------------------------------- */
 
-static json_t *vm_facts(const struct campaign *c, const struct campaign_kernel *k,
-			unsigned boot, unsigned position, const struct vm_outcome *out,
-			const struct guest_facts *guest)
+/* The boot as its runs record it (the guest's facts: guest's, borrowed). */
+static struct run_boot boot_record(const struct campaign *c, const struct campaign_kernel *k,
+				   unsigned boot, unsigned position,
+				   const struct vm_outcome *out, const json_t *guest)
 {
 	const struct vm_machine *m = &c->machine;
-	json_t *vm = json_pack("{s:s, s:s, s:s, s:s, s:i, s:i, s:f, s:i, s:i, s:b}",
-			       "kernel_name", k->name, "image", k->path,
-			       "accel", vm_accel_name(m->accel), "qemu", m->version,
-			       "cpus", (int)m->cpus, "memory_mb", (int)m->memory_mb,
-			       "boot_wall_s", out->wall_s, "boot", (int)boot,
-			       "position", (int)position,
-			       "emulated", m->accel != VM_ACCEL_KVM);
 
-	json_object_set_new(vm, "booted_as", json_string(k->booted_as));
-	json_object_set_new(vm, "arch", json_string(vm_arch_info(m->arch)->name));
-	json_object_set_new(vm, "accel_reason", json_string(m->accel_reason ?
-							    m->accel_reason : ""));
-	json_object_set_new(vm, "append", json_string(c->append ? c->append : ""));
-	json_object_set_new(vm, "kernel_append", json_string(k->append ? k->append : ""));
-	if (m->exact) {
-		json_object_set_new(vm, "exact", json_true());
-		json_object_set_new(vm, "icount", json_string("shift=0,sleep=off"));
-	}
-	json_object_set_new(vm, "guest", guest_facts_json(guest));
-	json_object_set_new(vm, "campaign", json_string(c->id));
-	return vm;
+	return (struct run_boot){
+		.campaign = c->id, .kernel_name = k->name, .image = k->path,
+		.booted_as = k->booted_as, .arch = vm_arch_info(m->arch)->name,
+		.accel = vm_accel_name(m->accel), .accel_reason = m->accel_reason,
+		.qemu = m->version, .cpus = m->cpus, .memory_mb = m->memory_mb,
+		.boot_wall_s = out->wall_s, .boot = boot, .position = position,
+		.emulated = m->accel != VM_ACCEL_KVM, .exact = m->exact,
+		.icount = m->exact ? VM_ICOUNT : NULL,
+		.append = c->append, .kernel_append = k->append, .guest = guest,
+	};
 }
 
 /*
@@ -220,7 +211,7 @@ struct boot_runs {
 	struct export_file *f;
 	struct campaign_kernel *k;
 	const struct store_options *store;
-	json_t *vm;			/* the machine's facts */
+	struct run_boot boot;		/* the machine's facts */
 	bool exact;			/* --exact: count instructions */
 	size_t runs_in_boot;
 	char *labels[GUEST_RUNS_MAX];	/* each run's label, as stored */
@@ -256,11 +247,11 @@ static int next_boot_run(void *ctx, struct stored_run *r, struct strbuf *err)
 	}
 	/* Made by this command line: the guest's own ("bench --quick") is kept
 	 * with the machine's facts. */
-	json_t *vm = json_deep_copy(b->vm);
+	struct run_boot boot = b->boot;
 
-	json_object_set(vm, "guest_argv", json_object_get(r->env, "argv"));
+	boot.guest_argv = run_facts(r)->argv;
+	json_object_set_new(r->env, "vm", run_boot_json(&boot));
 	record_add_command_line(r->env, b->store);
-	json_object_set_new(r->env, "vm", vm);
 	run_facts_forget(r);	/* the environment is the boot's now */
 	if (b->exact && guest_run_count_instructions(r, err)) {
 		stored_run_free(r);
@@ -276,10 +267,11 @@ static int next_boot_run(void *ctx, struct stored_run *r, struct strbuf *err)
  * transaction. How many, or -1 with err.
  */
 static int store_boot_runs(const struct campaign *c, const struct guest_result *res,
-			   struct campaign_kernel *k, json_t *vm, struct strbuf *err)
+			   struct campaign_kernel *k, const struct run_boot *boot,
+			   struct strbuf *err)
 {
 	struct boot_runs b = {
-		.k = k, .store = c->store, .vm = vm, .exact = c->machine.exact,
+		.k = k, .store = c->store, .boot = *boot, .exact = c->machine.exact,
 	};
 	struct stored_run r;
 	int64_t ids[GUEST_RUNS_MAX];
@@ -392,7 +384,6 @@ static int take_result(struct campaign *c, const struct boot_files *f,
 {
 	struct strbuf data = STRBUF_INIT;
 	struct guest_result r;
-	json_t *vm;
 	int rc = -1;
 
 	if (vm_file_read(boot_result_port(&c->machine, f), DATA_MAX_BYTES, &data) != 0) {
@@ -416,9 +407,11 @@ static int take_result(struct campaign *c, const struct boot_files *f,
 	if (!r.has_export) {
 		rc = take_output(c, k, &r, err);
 	} else {
-		vm = vm_facts(c, k, boot, position, out, &r.facts);
-		rc = store_boot_runs(c, &r, k, vm, err) < 0 ? -1 : 0;
-		json_decref(vm);
+		json_t *guest = guest_facts_json(&r.facts);
+		struct run_boot rb = boot_record(c, k, boot, position, out, guest);
+
+		rc = store_boot_runs(c, &r, k, &rb, err) < 0 ? -1 : 0;
+		json_decref(guest);
 	}
 	if (rc == 0) {
 		/* Counted once the boot's result is taken whole. */

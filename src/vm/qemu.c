@@ -65,7 +65,7 @@ char **vm_qemu_argv(const struct vm_machine *m, const struct vm_boot *b)
 	arg(&a, "%s", m->accel == VM_ACCEL_KVM ? "kvm" : "tcg");
 	if (m->exact) {
 		arg(&a, "-icount");
-		arg(&a, "shift=0,sleep=off");
+		arg(&a, "%s", VM_ICOUNT);
 	}
 	for (const char *const *p = vm_arch_info(m->arch)->machine; *p; p++)
 		arg(&a, "%s", *p);

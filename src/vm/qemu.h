@@ -15,6 +15,10 @@
 #include "basic/strbuf.h"
 #include "vm/arch.h"
 
+/* --exact: the guest's clock counts instructions, 2^0 ns each, and never
+ * skips ahead while idle (what a run records as its environment's icount). */
+#define VM_ICOUNT "shift=0,sleep=off"
+
 enum vm_accel {
 	VM_ACCEL_AUTO,
 	VM_ACCEL_KVM,

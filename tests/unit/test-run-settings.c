@@ -302,6 +302,56 @@ static void test_scale_idle(void **state)
 	json_decref(config);
 }
 
+/* A boot's facts in each run's environment.vm: exact adds the icount. */
+static void test_boot(void **state)
+{
+	const char *argv[] = { "bench", "--quick" };
+	json_t *guest = json_pack("{s:s}", "release", "6.12.0");
+	struct run_boot b = {
+		.campaign = "c0ffee", .kernel_name = "6.12", .image = "/boot/vmlinuz",
+		.arch = "arm64", .accel = "tcg", .accel_reason = AWKWARD,
+		.qemu = "QEMU emulator version 7.2.15", .cpus = 2, .memory_mb = 512,
+		.boot_wall_s = 12.5, .boot = 1, .position = 0, .emulated = true,
+		.guest = guest, .guest_argv = { argv, 2, true },
+	};
+	json_t *env = json_object();
+	struct run_boot d;
+
+	(void)state;
+	assert_json(run_boot_json(&b),
+		    "{\"kernel_name\": \"6.12\", \"image\": \"/boot/vmlinuz\", \"accel\": \"tcg\","
+		    " \"qemu\": \"QEMU emulator version 7.2.15\", \"cpus\": 2, \"memory_mb\": 512,"
+		    " \"boot_wall_s\": 12.5, \"boot\": 1, \"position\": 0, \"emulated\": true,"
+		    " \"arch\": \"arm64\", \"accel_reason\": \"a \\\"b\\\"\\n\\\\c\\u0001 \\u00e9\","
+		    " \"append\": \"\", \"kernel_append\": \"\","
+		    " \"guest\": {\"release\": \"6.12.0\"}, \"campaign\": \"c0ffee\","
+		    " \"guest_argv\": [\"bench\", \"--quick\"]}");
+	b.exact = true;
+	b.icount = "shift=0,sleep=off";
+	b.booted_as = "6.12.0-amd64";
+	json_object_set_new(env, "vm", run_boot_json(&b));
+	json_decref(guest);
+	run_boot_decode(env, &d);
+	assert_true(d.booted && d.emulated && d.exact);
+	assert_string_equal(d.icount, "shift=0,sleep=off");
+	assert_string_equal(d.campaign, "c0ffee");
+	assert_string_equal(d.kernel_name, "6.12");
+	assert_string_equal(d.booted_as, "6.12.0-amd64");
+	assert_string_equal(d.arch, "arm64");
+	assert_string_equal(d.accel_reason, AWKWARD);
+	assert_true(d.cpus == 2 && d.memory_mb == 512 && d.boot_wall_s == 12.5 &&
+		    d.boot == 1 && d.position == 0);
+	assert_string_equal(json_string_value(json_object_get(d.guest, "release")), "6.12.0");
+	assert_int_equal(d.guest_argv.n, 2);
+	assert_string_equal(d.guest_argv.word[1], "--quick");
+	run_boot_release(&d);
+	json_decref(env);
+	/* Not booted: no "vm". */
+	run_boot_decode(NULL, &d);
+	assert_false(d.booted || d.emulated);
+	run_boot_release(&d);
+}
+
 /* A config of the wrong shapes (an imported file's): every field unknown,
  * never a crash. */
 static void test_hostile_config(void **state)
@@ -340,6 +390,7 @@ int main(void)
 		cmocka_unit_test(test_exec),
 		cmocka_unit_test(test_scale_threads),
 		cmocka_unit_test(test_scale_idle),
+		cmocka_unit_test(test_boot),
 		cmocka_unit_test(test_hostile_config),
 	};
 
