@@ -1,42 +1,59 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Each command's settings both ways: its encoder and, right below it, its
- * decoder, so that a key written is a key read (test-run-settings.c
- * encodes, decodes and compares every field).
+ * Each command's settings both ways, from one table per struct: a field's
+ * name is its key (KEY() takes the one for the other), and the same row
+ * encodes and decodes it, so that no key is written under one name and
+ * read under another. What a row cannot say (a constant "mode", lists of
+ * objects, the CPU accounting) is written out beside the table.
+ * test-run-settings.c holds every encoder to the store's format and
+ * decodes each field back.
  */
 #include "results/run-settings.h"
 
 #include <limits.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "basic/json.h"
 #include "basic/util.h"
 
-/* ---- the pieces ------------------------------------------------------ */
+/* ---- a table of keys ------------------------------------------------- */
 
-/* A text, or null for none (as jansson's "s?" always wrote it). */
-static json_t *text_json(const char *s)
+enum key_kind {
+	KEY_TEXT,		/* const char *: null when NULL */
+	KEY_TEXT_IF,		/* const char *: absent when NULL */
+	KEY_TEXT_EMPTY,		/* const char *: "" when NULL (and "" decodes as NULL) */
+	KEY_COUNT,		/* double: an integer, null when not finite */
+	KEY_COUNT_IF,		/* double: an integer, absent when not finite */
+	KEY_REAL,		/* double: a real, null when not finite */
+	KEY_FLAG,		/* bool */
+	KEY_FLAG_IF,		/* bool: absent when false */
+	KEY_TRISTATE,		/* int: 1 true, 0 false, -1 absent (unknown) */
+	KEY_WORDS,		/* struct run_words: an array of texts */
+	KEY_WORDS_IF,		/* struct run_words: absent when empty */
+	KEY_VALUE,		/* const json_t *: as it is, absent when NULL */
+};
+
+struct key {
+	const char *name;
+	enum key_kind kind;
+	size_t at;		/* the field's offset */
+};
+
+/* The field of type's named field is stored under the field's name. */
+#define KEY(type, field, kind) { #field, kind, offsetof(type, field) }
+
+/* Through void *: the offset is the field's, so is its alignment. */
+static const void *field_of(const void *s, size_t at)
 {
-	return s ? json_string(s) : json_null();
+	return (const char *)s + at;
 }
 
-/* A count the settings hold as a number: an integer, null when unknown. */
-static json_t *count_json(double x)
+static void *field_in(void *s, size_t at)
 {
-	return isfinite(x) ? json_integer((json_int_t)x) : json_null();
-}
-
-/* A real the settings hold: json_real, as "s:f" wrote it (null when not finite). */
-static json_t *real_json(double x)
-{
-	return json_number(x);
-}
-
-static void set(json_t *o, const char *key, json_t *v)
-{
-	json_object_set_new(o, key, v);
+	return (char *)s + at;
 }
 
 static json_t *words_json(const struct run_words *w)
@@ -48,22 +65,91 @@ static json_t *words_json(const struct run_words *w)
 	return a;
 }
 
-static json_t *counts_json(const struct run_counts *c)
+/* The value k gives field p, or NULL when the key is left out. Each case
+ * reads the field as its own type: no more bytes than it has. */
+static json_t *key_json(const struct key *k, const void *p)
 {
-	json_t *a = json_array();
+	const char *const *text = p;
+	const double *x = p;
+	const bool *flag = p;
+	const int *tristate = p;
+	json_t *const *value = p;
 
-	for (size_t i = 0; i < c->n; i++)
-		json_array_append_new(a, json_integer(c->count[i]));
-	return a;
+	switch (k->kind) {
+	case KEY_TEXT:
+		return *text ? json_string(*text) : json_null();
+	case KEY_TEXT_IF:
+		return *text ? json_string(*text) : NULL;
+	case KEY_TEXT_EMPTY:
+		return json_string(*text ? *text : "");
+	case KEY_COUNT:
+		return isfinite(*x) ? json_integer((json_int_t)*x) : json_null();
+	case KEY_COUNT_IF:
+		return isfinite(*x) ? json_integer((json_int_t)*x) : NULL;
+	case KEY_REAL:
+		return json_number(*x);
+	case KEY_FLAG:
+		return json_boolean(*flag);
+	case KEY_FLAG_IF:
+		return *flag ? json_true() : NULL;
+	case KEY_TRISTATE:
+		return *tristate >= 0 ? json_boolean(*tristate) : NULL;
+	case KEY_WORDS:
+		return words_json(p);
+	case KEY_WORDS_IF:
+		return ((const struct run_words *)p)->n ? words_json(p) : NULL;
+	case KEY_VALUE:
+		return *value ? json_incref(*value) : NULL;
+	}
+	return NULL;
 }
 
-static json_t *doubles_json(const double *x, size_t n)
+static void encode_keys(json_t *o, const void *s, const struct key *keys, size_t n)
 {
-	json_t *a = json_array();
+	for (size_t i = 0; i < n; i++) {
+		json_t *v = key_json(&keys[i], field_of(s, keys[i].at));
 
+		if (v)
+			json_object_set_new(o, keys[i].name, v);
+	}
+}
+
+static void key_decode(const struct key *k, const json_t *o, void *p)
+{
+	const json_t *v = json_member(o, k->name);
+
+	switch (k->kind) {
+	case KEY_TEXT:
+	case KEY_TEXT_IF:
+	case KEY_TEXT_EMPTY:
+		*(const char **)p = json_text_at(o, k->name);
+		break;
+	case KEY_COUNT:
+	case KEY_COUNT_IF:
+	case KEY_REAL:
+		*(double *)p = json_number_at(o, k->name);
+		break;
+	case KEY_FLAG:
+	case KEY_FLAG_IF:
+		*(bool *)p = json_is_true(v);
+		break;
+	case KEY_TRISTATE:
+		*(int *)p = json_is_boolean(v) ? json_is_true(v) : -1;
+		break;
+	case KEY_WORDS:
+	case KEY_WORDS_IF:
+		run_words_decode(o, k->name, p);
+		break;
+	case KEY_VALUE:
+		*(const json_t **)p = v;
+		break;
+	}
+}
+
+static void decode_keys(const json_t *o, void *s, const struct key *keys, size_t n)
+{
 	for (size_t i = 0; i < n; i++)
-		json_array_append_new(a, json_number(x[i]));
-	return a;
+		key_decode(&keys[i], o, field_in(s, keys[i].at));
 }
 
 void run_words_decode(const json_t *o, const char *key, struct run_words *w)
@@ -120,202 +206,215 @@ static double *numbers_decode(const json_t *a, size_t n)
 
 /* ---- hotplug --------------------------------------------------------- */
 
+static const struct key hotplug_keys[] = {
+	KEY(struct hotplug_settings, cpu, KEY_COUNT),
+	KEY(struct hotplug_settings, cycles, KEY_COUNT),
+	KEY(struct hotplug_settings, pause_s, KEY_REAL),
+	KEY(struct hotplug_settings, trace, KEY_TRISTATE),
+	KEY(struct hotplug_settings, tracing, KEY_TEXT),
+};
+
+/* The CPU accounting, which hotplug, exec and scale record alike. */
+static void add_accounting(json_t *o, const struct cpu_accounting *a)
+{
+	if (a)
+		json_object_set_new(o, "cpu_accounting", cpu_accounting_to_json(a));
+}
+
 json_t *hotplug_settings_json(const struct hotplug_settings *s)
 {
 	json_t *o = json_object();
 
-	set(o, "cpu", count_json(s->cpu));
-	set(o, "cycles", count_json(s->cycles));
-	set(o, "pause_s", real_json(s->pause_s));
-	if (s->trace >= 0)
-		set(o, "trace", json_boolean(s->trace));
-	set(o, "tracing", text_json(s->tracing));
-	if (s->accounting)
-		set(o, "cpu_accounting", cpu_accounting_to_json(s->accounting));
+	encode_keys(o, s, hotplug_keys, ARRAY_SIZE(hotplug_keys));
+	add_accounting(o, s->accounting);
 	return o;
 }
 
-static void hotplug_decode(const json_t *c, struct hotplug_settings *s)
-{
-	const json_t *trace = json_object_get(c, "trace");
-
-	s->cpu = json_number_at(c, "cpu");
-	s->cycles = json_number_at(c, "cycles");
-	s->pause_s = json_number_at(c, "pause_s");
-	s->trace = json_is_boolean(trace) ? json_is_true(trace) : -1;
-	s->tracing = json_text_at(c, "tracing");
-}
-
 /* ---- doctor ---------------------------------------------------------- */
+
+static const struct key doctor_keys[] = {
+	KEY(struct doctor_settings, verdict, KEY_TEXT),
+	KEY(struct doctor_settings, clocksource, KEY_TEXT),
+};
+
+static const struct key problem_keys[] = {
+	KEY(struct run_problem, cell, KEY_TEXT),
+	KEY(struct run_problem, path, KEY_TEXT),
+	KEY(struct run_problem, cause, KEY_TEXT),
+	KEY(struct run_problem, why, KEY_TEXT),
+};
 
 json_t *doctor_settings_json(const struct doctor_settings *s)
 {
 	json_t *o = json_object(), *problems = json_array();
 
 	for (size_t i = 0; i < s->nproblems; i++) {
-		const struct run_problem *p = &s->problems[i];
 		json_t *e = json_object();
 
-		set(e, "cell", text_json(p->cell));
-		set(e, "path", text_json(p->path));
-		set(e, "cause", text_json(p->cause));
-		set(e, "why", text_json(p->why));
+		encode_keys(e, &s->problems[i], problem_keys, ARRAY_SIZE(problem_keys));
 		json_array_append_new(problems, e);
 	}
-	set(o, "verdict", text_json(s->verdict));
-	set(o, "clocksource", text_json(s->clocksource));
-	set(o, "problems", problems);
+	encode_keys(o, s, doctor_keys, ARRAY_SIZE(doctor_keys));
+	json_object_set_new(o, "problems", problems);
 	return o;
 }
 
 static void doctor_decode(const json_t *c, struct doctor_settings *s)
 {
-	const json_t *a = json_object_get(c, "problems"), *e;
+	const json_t *a = json_member(c, "problems");
 	struct run_problem *p;
-	size_t i;
 
-	s->verdict = json_text_at(c, "verdict");
-	s->clocksource = json_text_at(c, "clocksource");
+	decode_keys(c, s, doctor_keys, ARRAY_SIZE(doctor_keys));
 	s->problems_known = json_is_array(a);
 	if (!json_array_size(a))
 		return;
 	s->problems = p = xcalloc(json_array_size(a), sizeof(*p));
 	s->nproblems = json_array_size(a);
-	json_array_foreach(a, i, e)
-		p[i] = (struct run_problem){ .cell = json_text_at(e, "cell"),
-			.path = json_text_at(e, "path"), .cause = json_text_at(e, "cause"),
-			.why = json_text_at(e, "why") };
+	for (size_t i = 0; i < s->nproblems; i++)
+		decode_keys(json_array_get(a, i), &p[i], problem_keys, ARRAY_SIZE(problem_keys));
 }
 
 /* ---- ab -------------------------------------------------------------- */
+
+static const struct key ab_keys[] = {
+	KEY(struct ab_settings, condition, KEY_TEXT),
+	KEY(struct ab_settings, arm, KEY_TEXT),
+	KEY(struct ab_settings, value, KEY_TEXT),
+	KEY(struct ab_settings, arms, KEY_WORDS),
+	KEY(struct ab_settings, interleave, KEY_TEXT),
+	KEY(struct ab_settings, repetitions, KEY_COUNT),
+	KEY(struct ab_settings, budget_s, KEY_REAL),
+	KEY(struct ab_settings, target_batch_ns, KEY_REAL),
+	KEY(struct ab_settings, cpu, KEY_COUNT),
+};
 
 json_t *ab_settings_json(const struct ab_settings *s)
 {
 	json_t *o = json_object();
 
-	set(o, "mode", json_string("ab"));
-	set(o, "condition", text_json(s->condition));
-	set(o, "arm", text_json(s->arm));
-	set(o, "value", text_json(s->value));
-	set(o, "arms", words_json(&s->arms));
-	set(o, "interleave", text_json(s->interleave));
+	json_object_set_new(o, "mode", json_string("ab"));
+	encode_keys(o, s, ab_keys, ARRAY_SIZE(ab_keys));
 	/* What compare's readers are told of the rounds: the arms alternate. */
-	set(o, "order", json_string("A B B A ..."));
-	set(o, "repetitions", count_json(s->repetitions));
-	set(o, "budget_s", real_json(s->budget_s));
-	set(o, "target_batch_ns", real_json(s->target_batch_ns));
-	set(o, "cpu", count_json(s->cpu));
+	json_object_set_new(o, "order", json_string("A B B A ..."));
 	return o;
 }
 
-static void ab_decode(const json_t *c, struct ab_settings *s)
-{
-	s->condition = json_text_at(c, "condition");
-	s->arm = json_text_at(c, "arm");
-	s->value = json_text_at(c, "value");
-	run_words_decode(c, "arms", &s->arms);
-	s->interleave = json_text_at(c, "interleave");
-	s->repetitions = json_number_at(c, "repetitions");
-	s->budget_s = json_number_at(c, "budget_s");
-	s->target_batch_ns = json_number_at(c, "target_batch_ns");
-	s->cpu = json_number_at(c, "cpu");
-}
-
 /* ---- timens ---------------------------------------------------------- */
+
+static const struct key timens_keys[] = {
+	KEY(struct timens_settings, side, KEY_TEXT),
+	KEY(struct timens_settings, interleave, KEY_TEXT),
+	KEY(struct timens_settings, paired_with, KEY_TEXT),
+	KEY(struct timens_settings, repetitions, KEY_COUNT),
+	KEY(struct timens_settings, cpu, KEY_COUNT),
+	KEY(struct timens_settings, budget_s, KEY_REAL),
+	KEY(struct timens_settings, target_batch_ns, KEY_REAL),
+	KEY(struct timens_settings, boundary_ns, KEY_REAL),
+	KEY(struct timens_settings, nested, KEY_FLAG),
+};
 
 json_t *timens_settings_json(const struct timens_settings *s)
 {
 	json_t *o = json_object();
 
-	set(o, "mode", json_string("timens"));
-	set(o, "side", text_json(s->side));
-	set(o, "interleave", text_json(s->interleave));
-	set(o, "paired_with", text_json(s->paired_with));
-	set(o, "repetitions", count_json(s->repetitions));
-	set(o, "cpu", count_json(s->cpu));
-	set(o, "budget_s", real_json(s->budget_s));
-	set(o, "target_batch_ns", real_json(s->target_batch_ns));
-	set(o, "boundary_ns", real_json(s->boundary_ns));
-	set(o, "order", json_string("host, timens, timens, host, ..."));
-	set(o, "offsets", timens_offsets_to_json(&s->offsets));
-	set(o, "nested", json_boolean(s->nested));
+	json_object_set_new(o, "mode", json_string("timens"));
+	encode_keys(o, s, timens_keys, ARRAY_SIZE(timens_keys));
+	json_object_set_new(o, "order", json_string("host, timens, timens, host, ..."));
+	json_object_set_new(o, "offsets", timens_offsets_to_json(&s->offsets));
 	return o;
 }
 
 static void timens_decode(const json_t *c, struct timens_settings *s)
 {
-	const json_t *off = json_object_get(c, "offsets");
+	const json_t *off = json_member(c, "offsets");
 	double mono = json_number_at(off, "monotonic_s"), boot = json_number_at(off, "boottime_s");
 
-	s->side = json_text_at(c, "side");
-	s->interleave = json_text_at(c, "interleave");
-	s->paired_with = json_text_at(c, "paired_with");
-	s->repetitions = json_number_at(c, "repetitions");
-	s->cpu = json_number_at(c, "cpu");
-	s->budget_s = json_number_at(c, "budget_s");
-	s->target_batch_ns = json_number_at(c, "target_batch_ns");
-	s->boundary_ns = json_number_at(c, "boundary_ns");
+	decode_keys(c, s, timens_keys, ARRAY_SIZE(timens_keys));
 	/* Whole seconds of at most years: exact in a double and an int64_t. */
 	s->offsets_known = fabs(mono) < 1e12 && fabs(boot) < 1e12;
 	if (s->offsets_known)
 		s->offsets = (struct timens_offsets){ .monotonic_ns = llround(mono * 1e9),
 						      .boottime_ns = llround(boot * 1e9) };
-	s->nested = json_true_at(c, "nested");
 }
 
 /* ---- exec ------------------------------------------------------------ */
+
+static const struct key exec_keys[] = {
+	KEY(struct exec_settings, command, KEY_WORDS),
+	KEY(struct exec_settings, command_line, KEY_TEXT),
+	KEY(struct exec_settings, shell, KEY_FLAG),
+	KEY(struct exec_settings, prepare, KEY_TEXT),
+	KEY(struct exec_settings, runs, KEY_COUNT),
+	KEY(struct exec_settings, warmup, KEY_COUNT),
+	KEY(struct exec_settings, ignore_failure, KEY_FLAG),
+	KEY(struct exec_settings, show_output, KEY_FLAG),
+	KEY(struct exec_settings, program, KEY_TEXT),
+	KEY(struct exec_settings, harness_wall_median_s, KEY_REAL),
+};
+
+/* With several commands: written when interleave is. */
+static const struct key exec_interleave_keys[] = {
+	KEY(struct exec_settings, interleave, KEY_TEXT),
+	KEY(struct exec_settings, commands, KEY_WORDS),
+	KEY(struct exec_settings, order, KEY_TEXT),
+	KEY(struct exec_settings, seed, KEY_COUNT_IF),
+};
+
+/* With --parameter: written when value is. */
+static const struct key exec_parameter_keys[] = {
+	KEY(struct exec_settings, parameter, KEY_TEXT),
+	KEY(struct exec_settings, value, KEY_TEXT),
+};
 
 json_t *exec_settings_json(const struct exec_settings *s)
 {
 	json_t *o = json_object();
 
-	set(o, "command", words_json(&s->command));
-	set(o, "command_line", text_json(s->command_line));
-	set(o, "shell", json_boolean(s->shell));
-	set(o, "prepare", text_json(s->prepare));
-	set(o, "runs", count_json(s->runs));
-	set(o, "warmup", count_json(s->warmup));
-	set(o, "ignore_failure", json_boolean(s->ignore_failure));
-	set(o, "show_output", json_boolean(s->show_output));
-	set(o, "program", text_json(s->program));
-	set(o, "harness_wall_median_s", json_number(s->harness_wall_median_s));
-	if (s->accounting)
-		set(o, "cpu_accounting", cpu_accounting_to_json(s->accounting));
-	if (s->interleave) {
-		set(o, "interleave", json_string(s->interleave));
-		set(o, "commands", words_json(&s->commands));
-		set(o, "order", text_json(s->order));
-		if (isfinite(s->seed))
-			set(o, "seed", count_json(s->seed));
-	}
-	if (s->value) {
-		set(o, "parameter", text_json(s->parameter));
-		set(o, "value", json_string(s->value));
-	}
+	encode_keys(o, s, exec_keys, ARRAY_SIZE(exec_keys));
+	add_accounting(o, s->accounting);
+	if (s->interleave)
+		encode_keys(o, s, exec_interleave_keys, ARRAY_SIZE(exec_interleave_keys));
+	if (s->value)
+		encode_keys(o, s, exec_parameter_keys, ARRAY_SIZE(exec_parameter_keys));
 	return o;
 }
 
 static void exec_decode(const json_t *c, struct exec_settings *s)
 {
-	run_words_decode(c, "command", &s->command);
-	s->command_line = json_text_at(c, "command_line");
-	s->program = json_text_at(c, "program");
-	s->shell = json_true_at(c, "shell");
-	s->prepare = json_string_value(json_object_get(c, "prepare"));
-	s->runs = json_number_at(c, "runs");
-	s->warmup = json_number_at(c, "warmup");
-	s->ignore_failure = json_true_at(c, "ignore_failure");
-	s->show_output = json_true_at(c, "show_output");
-	s->harness_wall_median_s = json_number_at(c, "harness_wall_median_s");
-	s->interleave = json_text_at(c, "interleave");
-	run_words_decode(c, "commands", &s->commands);
-	s->order = json_text_at(c, "order");
-	s->seed = json_number_at(c, "seed");
-	s->parameter = json_text_at(c, "parameter");
-	s->value = json_text_at(c, "value");
+	decode_keys(c, s, exec_keys, ARRAY_SIZE(exec_keys));
+	decode_keys(c, s, exec_interleave_keys, ARRAY_SIZE(exec_interleave_keys));
+	decode_keys(c, s, exec_parameter_keys, ARRAY_SIZE(exec_parameter_keys));
 }
 
 /* ---- scale ----------------------------------------------------------- */
+
+static const struct key scale_keys[] = {
+	KEY(struct scale_settings, ncpus, KEY_COUNT),
+};
+
+static const struct key scale_threads_keys[] = {
+	KEY(struct scale_settings, calls, KEY_COUNT),
+	KEY(struct scale_settings, repetitions, KEY_COUNT),
+	KEY(struct scale_settings, series, KEY_TEXT),
+};
+
+static const struct key scale_idle_keys[] = {
+	KEY(struct scale_settings, cpu, KEY_COUNT),
+	KEY(struct scale_settings, budget_s, KEY_REAL),
+	KEY(struct scale_settings, target_batch_ns, KEY_REAL),
+	KEY(struct scale_settings, rounds, KEY_COUNT),
+	KEY(struct scale_settings, boundary_ns, KEY_REAL),
+	KEY(struct scale_settings, core_cycles, KEY_VALUE),
+};
+
+static json_t *doubles_json(const double *x, size_t n)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; i < n; i++)
+		json_array_append_new(a, json_number(x[i]));
+	return a;
+}
 
 static json_t *cpu_time_json(const struct scale_settings *s)
 {
@@ -323,14 +422,21 @@ static json_t *cpu_time_json(const struct scale_settings *s)
 
 	for (size_t i = 0; i < s->ncpu_time; i++) {
 		const struct run_cpu_time *t = &s->cpu_time[i];
-		json_t *e = json_object();
 
-		set(e, "name", text_json(t->cell));
-		set(e, "path", text_json(t->path));
-		set(e, "user_s", doubles_json(t->user_s, t->n));
-		set(e, "sys_s", doubles_json(t->sys_s, t->n));
-		json_array_append_new(a, e);
+		json_array_append_new(a, json_pack("{s:s?, s:s?, s:o, s:o}",
+			"name", t->cell, "path", t->path,
+			"user_s", doubles_json(t->user_s, t->n),
+			"sys_s", doubles_json(t->sys_s, t->n)));
 	}
+	return a;
+}
+
+static json_t *counts_json(const struct run_counts *c)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; i < c->n; i++)
+		json_array_append_new(a, json_integer(c->count[i]));
 	return a;
 }
 
@@ -338,25 +444,16 @@ json_t *scale_settings_json(const struct scale_settings *s)
 {
 	json_t *o = json_object();
 
-	set(o, "mode", json_string(s->idle ? "idle" : "threads"));
-	set(o, s->idle ? "idle_threads" : "threads", counts_json(&s->threads));
-	set(o, "ncpus", count_json(s->ncpus));
-	if (!s->idle) {
-		set(o, "calls", count_json(s->calls));
-		set(o, "repetitions", count_json(s->repetitions));
-		set(o, "series", text_json(s->series));
-		set(o, "cpu_time", cpu_time_json(s));
-		if (s->accounting)
-			set(o, "cpu_accounting", cpu_accounting_to_json(s->accounting));
+	json_object_set_new(o, "mode", json_string(s->idle ? "idle" : "threads"));
+	json_object_set_new(o, s->idle ? "idle_threads" : "threads", counts_json(&s->threads));
+	encode_keys(o, s, scale_keys, ARRAY_SIZE(scale_keys));
+	if (s->idle) {
+		encode_keys(o, s, scale_idle_keys, ARRAY_SIZE(scale_idle_keys));
 		return o;
 	}
-	set(o, "cpu", count_json(s->cpu));
-	set(o, "budget_s", json_number(s->budget_s));
-	set(o, "target_batch_ns", json_number(s->target_batch_ns));
-	set(o, "rounds", count_json(s->rounds));
-	set(o, "boundary_ns", json_number(s->boundary_ns));
-	if (s->core_cycles)
-		json_object_set(o, "core_cycles", (json_t *)s->core_cycles);
+	encode_keys(o, s, scale_threads_keys, ARRAY_SIZE(scale_threads_keys));
+	json_object_set_new(o, "cpu_time", cpu_time_json(s));
+	add_accounting(o, s->accounting);
 	return o;
 }
 
@@ -364,7 +461,7 @@ json_t *scale_settings_json(const struct scale_settings *s)
  * whose two lists differ in length has none (user_s and sys_s NULL). */
 static void cpu_time_decode(const json_t *c, struct scale_settings *s)
 {
-	const json_t *a = json_object_get(c, "cpu_time"), *e;
+	const json_t *a = json_member(c, "cpu_time"), *e;
 	struct run_cpu_time *t;
 	size_t i;
 
@@ -373,8 +470,8 @@ static void cpu_time_decode(const json_t *c, struct scale_settings *s)
 	s->cpu_time = t = xcalloc(json_array_size(a), sizeof(*t));
 	s->ncpu_time = json_array_size(a);
 	json_array_foreach(a, i, e) {
-		const json_t *user = json_object_get(e, "user_s");
-		const json_t *sys = json_object_get(e, "sys_s");
+		const json_t *user = json_member(e, "user_s");
+		const json_t *sys = json_member(e, "sys_s");
 
 		t[i].cell = json_text_at(e, "name");
 		t[i].path = json_text_at(e, "path");
@@ -393,50 +490,42 @@ static void scale_decode(const json_t *c, struct scale_settings *s)
 
 	s->idle = mode && streq(mode, "idle");
 	counts_decode(c, s->idle ? "idle_threads" : "threads", &s->threads);
-	s->ncpus = json_number_at(c, "ncpus");
-	s->calls = json_number_at(c, "calls");
-	s->repetitions = json_number_at(c, "repetitions");
-	s->series = json_text_at(c, "series");
+	decode_keys(c, s, scale_keys, ARRAY_SIZE(scale_keys));
+	decode_keys(c, s, scale_threads_keys, ARRAY_SIZE(scale_threads_keys));
+	decode_keys(c, s, scale_idle_keys, ARRAY_SIZE(scale_idle_keys));
 	cpu_time_decode(c, s);
-	s->cpu = json_number_at(c, "cpu");
-	s->budget_s = json_number_at(c, "budget_s");
-	s->target_batch_ns = json_number_at(c, "target_batch_ns");
-	s->rounds = json_number_at(c, "rounds");
-	s->boundary_ns = json_number_at(c, "boundary_ns");
-	s->core_cycles = json_object_get(c, "core_cycles");
 }
 
 /* ---- a boot of kernels (environment.vm) ------------------------------- */
+
+static const struct key boot_keys[] = {
+	KEY(struct run_boot, kernel_name, KEY_TEXT),
+	KEY(struct run_boot, image, KEY_TEXT),
+	KEY(struct run_boot, accel, KEY_TEXT),
+	KEY(struct run_boot, qemu, KEY_TEXT),
+	KEY(struct run_boot, cpus, KEY_COUNT),
+	KEY(struct run_boot, memory_mb, KEY_COUNT),
+	KEY(struct run_boot, boot_wall_s, KEY_REAL),
+	KEY(struct run_boot, boot, KEY_COUNT),
+	KEY(struct run_boot, position, KEY_COUNT),
+	KEY(struct run_boot, emulated, KEY_FLAG),
+	KEY(struct run_boot, booted_as, KEY_TEXT_IF),
+	KEY(struct run_boot, arch, KEY_TEXT),
+	KEY(struct run_boot, accel_reason, KEY_TEXT_EMPTY),
+	KEY(struct run_boot, append, KEY_TEXT_EMPTY),
+	KEY(struct run_boot, kernel_append, KEY_TEXT_EMPTY),
+	KEY(struct run_boot, exact, KEY_FLAG_IF),
+	KEY(struct run_boot, icount, KEY_TEXT_IF),
+	KEY(struct run_boot, guest, KEY_VALUE),
+	KEY(struct run_boot, campaign, KEY_TEXT),
+	KEY(struct run_boot, guest_argv, KEY_WORDS_IF),
+};
 
 json_t *run_boot_json(const struct run_boot *b)
 {
 	json_t *o = json_object();
 
-	set(o, "kernel_name", text_json(b->kernel_name));
-	set(o, "image", text_json(b->image));
-	set(o, "accel", text_json(b->accel));
-	set(o, "qemu", text_json(b->qemu));
-	set(o, "cpus", count_json(b->cpus));
-	set(o, "memory_mb", count_json(b->memory_mb));
-	set(o, "boot_wall_s", real_json(b->boot_wall_s));
-	set(o, "boot", count_json(b->boot));
-	set(o, "position", count_json(b->position));
-	set(o, "emulated", json_boolean(b->emulated));
-	if (b->booted_as)
-		set(o, "booted_as", json_string(b->booted_as));
-	set(o, "arch", text_json(b->arch));
-	set(o, "accel_reason", json_string(b->accel_reason ? b->accel_reason : ""));
-	set(o, "append", json_string(b->append ? b->append : ""));
-	set(o, "kernel_append", json_string(b->kernel_append ? b->kernel_append : ""));
-	if (b->exact) {
-		set(o, "exact", json_true());
-		set(o, "icount", text_json(b->icount));
-	}
-	if (b->guest)
-		json_object_set(o, "guest", (json_t *)b->guest);
-	set(o, "campaign", text_json(b->campaign));
-	if (b->guest_argv.n)
-		set(o, "guest_argv", words_json(&b->guest_argv));
+	encode_keys(o, b, boot_keys, ARRAY_SIZE(boot_keys));
 	return o;
 }
 
@@ -446,26 +535,7 @@ void run_boot_decode(const json_t *env, struct run_boot *b)
 
 	memset(b, 0, sizeof(*b));
 	b->booted = json_is_object(vm);
-	b->campaign = json_text_at(vm, "campaign");
-	b->kernel_name = json_text_at(vm, "kernel_name");
-	b->image = json_text_at(vm, "image");
-	b->booted_as = json_text_at(vm, "booted_as");
-	b->arch = json_text_at(vm, "arch");
-	b->accel = json_text_at(vm, "accel");
-	b->accel_reason = json_text_at(vm, "accel_reason");
-	b->qemu = json_text_at(vm, "qemu");
-	b->cpus = json_number_at(vm, "cpus");
-	b->memory_mb = json_number_at(vm, "memory_mb");
-	b->boot_wall_s = json_number_at(vm, "boot_wall_s");
-	b->boot = json_number_at(vm, "boot");
-	b->position = json_number_at(vm, "position");
-	b->emulated = json_true_at(vm, "emulated");
-	b->exact = json_true_at(vm, "exact");
-	b->icount = json_text_at(vm, "icount");
-	b->append = json_text_at(vm, "append");
-	b->kernel_append = json_text_at(vm, "kernel_append");
-	b->guest = json_member(vm, "guest");
-	run_words_decode(vm, "guest_argv", &b->guest_argv);
+	decode_keys(vm, b, boot_keys, ARRAY_SIZE(boot_keys));
 }
 
 void run_boot_release(struct run_boot *b)
@@ -487,9 +557,9 @@ void run_settings_decode(const json_t *config, struct run_settings *s)
 	s->accounting_known = cpu_accounting_from_json(acct, &s->accounting);
 	s->accounting_sampled = json_true_at(acct, "sampled");
 	s->estimate_below_s = json_is_number(below) ? json_number_value(below) : 0;
-	hotplug_decode(c, &s->hotplug);
+	decode_keys(c, &s->hotplug, hotplug_keys, ARRAY_SIZE(hotplug_keys));
 	doctor_decode(c, &s->doctor);
-	ab_decode(c, &s->ab);
+	decode_keys(c, &s->ab, ab_keys, ARRAY_SIZE(ab_keys));
 	timens_decode(c, &s->timens);
 	exec_decode(c, &s->exec);
 	scale_decode(c, &s->scale);
