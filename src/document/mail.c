@@ -482,7 +482,8 @@ static void filter_flags(const struct stored_run *r, bool always, struct strbuf 
 
 static void bench_flags(const struct stored_run *r, struct strbuf *out)
 {
-	double budget = run_facts(r)->budget_s, rounds = run_facts(r)->rounds;
+	const struct bench_method *m = &run_facts(r)->settings.bench.method;
+	double budget = m->budget_s, rounds = m->rounds;
 
 	if (fabs(budget - 0.04) < 1e-9 && rounds == 5)
 		strbuf_adds(out, " --quick");

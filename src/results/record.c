@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "results/record.h"
+#include "results/run-settings.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -561,40 +562,40 @@ static json_t *figure(double x)
 	return json_number(x);
 }
 
+/* The median of what was measured, NAN when nothing was. */
+static double median_or_nan(const struct summary *s)
+{
+	return s->n ? s->median : NAN;
+}
+
 /* The settings of the run, named as in bench's JSON output. */
 static json_t *bench_config(const struct bench_run *b)
 {
 	const struct timing_config *cfg = &b->cfg;
-	json_t *method = json_object(), *counter, *overhead;
+	json_t *core = record_core_cycles_config(&b->cal, &b->cfg), *config;
 
-	json_object_set_new(method, "budget_s", figure(cfg->budget_s));
-	json_object_set_new(method, "min_time_s", figure(cfg->min_time_s));
-	json_object_set_new(method, "warmup_s", figure(cfg->warmup_s));
-	json_object_set_new(method, "target_batch_ns", figure(cfg->target_batch_ns));
-	json_object_set_new(method, "rel_ci", figure(cfg->rel_ci));
-	json_object_set_new(method, "min_samples", json_integer((json_int_t)cfg->min_samples));
-	json_object_set_new(method, "max_samples", json_integer((json_int_t)cfg->max_samples));
-	json_object_set_new(method, "rounds", json_integer((json_int_t)cfg->rounds));
-	/* The warm-up's bound, which its line in the table's header cites. */
-	json_object_set_new(method, "steady_tol", figure(cfg->steady_tol));
-	json_object_set_new(method, "boundary_ns", figure(b->cal.boundary_ns));
-	json_object_set_new(method, "boundary_cycles", figure(b->cal.boundary_cycles));
-	counter = json_pack("{s:s, s:s}", "unit", b->cycles_unit ? b->cycles_unit : "none",
-			    "source", b->cycles_note);
-	overhead = json_object();
-	json_object_set_new(overhead, "ns_per_call", b->overhead.n ?
-			    figure(b->overhead.ns_sum.median) : json_null());
-	json_object_set_new(overhead, "cycles_per_call", b->overhead.cycles_sum.n ?
-			    figure(b->overhead.cycles_sum.median) : json_null());
-	if (b->ruler.n)
-		json_object_set_new(overhead, "ruler", json_pack("{s:i, s:o, s:o}",
-				    "nops", CATALOG_RULER_NOPS,
-				    "ns_per_call", figure(b->ruler.ns_sum.median),
-				    "cycles_per_call", b->ruler.cycles_sum.n ?
-				    figure(b->ruler.cycles_sum.median) : json_null()));
-	return json_pack("{s:o, s:o*, s:o, s:o}", "method", method,
-			 "cycle_counter", counter, "harness_overhead", overhead,
-			 "core_cycles", record_core_cycles_config(&b->cal, &b->cfg));
+	config = bench_settings_json(&(struct bench_settings){
+		.method = {
+			.budget_s = cfg->budget_s, .min_time_s = cfg->min_time_s,
+			.warmup_s = cfg->warmup_s, .target_batch_ns = cfg->target_batch_ns,
+			.rel_ci = cfg->rel_ci, .min_samples = (double)cfg->min_samples,
+			.max_samples = (double)cfg->max_samples, .rounds = cfg->rounds,
+			.steady_tol = cfg->steady_tol, .boundary_ns = b->cal.boundary_ns,
+			.boundary_cycles = b->cal.boundary_cycles,
+		},
+		.cycle_counter = { .unit = b->cycles_unit ? b->cycles_unit : "none",
+				   .source = b->cycles_note },
+		.overhead = {
+			.ns_per_call = b->overhead.n ? b->overhead.ns_sum.median : NAN,
+			.cycles_per_call = median_or_nan(&b->overhead.cycles_sum),
+			.ruler = { .measured = b->ruler.n > 0, .nops = CATALOG_RULER_NOPS,
+				   .ns_per_call = b->ruler.ns_sum.median,
+				   .cycles_per_call = median_or_nan(&b->ruler.cycles_sum) },
+		},
+		.core_cycles = core,
+	});
+	json_decref(core);
+	return config;
 }
 
 json_t *record_core_cycles_config(const struct timing_calibration *cal,

@@ -62,20 +62,11 @@ static void decode_invocation(const json_t *env, struct run_facts *f)
 	f->counter_unit = json_text_at(step, "unit");
 }
 
-/* What every command may record, bench's own, and each command's settings. */
+/* What every command may record, and each command's own settings. */
 static void decode_settings(const json_t *config, struct run_facts *f)
 {
-	const json_t *method = json_object_get(config, "method");
-	const json_t *core = json_object_get(config, "core_cycles");
-
 	f->mode = json_text_at(config, "mode");
 	f->interleave = json_text_at(config, "interleave");
-	f->budget_s = json_number_at(method, "budget_s");
-	f->rounds = json_number_at(method, "rounds");
-	f->core_cycles_source = json_text_at(core, "source");
-	f->core_calibration_ghz = json_number_at(core, "calibration_ghz");
-	f->reading_core_cycles = json_number_at(json_object_get(core, "reference"),
-					   "reading_core_cycles");
 	run_settings_decode(config, &f->settings);
 }
 

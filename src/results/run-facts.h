@@ -53,11 +53,6 @@ struct run_facts {
 	const char *mode;		/* "timens" for a side of timens, "ab", "idle", ... */
 	const char *interleave;		/* the invocation whose rounds it shares */
 
-	/* bench (config "method" and "core_cycles": results/record.c) */
-	double budget_s, rounds;
-	const char *core_cycles_source;	/* "perf", "reference" */
-	double core_calibration_ghz, reading_core_cycles;
-
 	/* Each command's own (results/run-settings.h, both ways) */
 	struct run_settings settings;
 

@@ -204,6 +204,106 @@ static double *numbers_decode(const json_t *a, size_t n)
 	return x;
 }
 
+/* ---- bench ----------------------------------------------------------- */
+
+static const struct key method_keys[] = {
+	KEY(struct bench_method, budget_s, KEY_REAL),
+	KEY(struct bench_method, min_time_s, KEY_REAL),
+	KEY(struct bench_method, warmup_s, KEY_REAL),
+	KEY(struct bench_method, target_batch_ns, KEY_REAL),
+	KEY(struct bench_method, rel_ci, KEY_REAL),
+	KEY(struct bench_method, min_samples, KEY_COUNT),
+	KEY(struct bench_method, max_samples, KEY_COUNT),
+	KEY(struct bench_method, rounds, KEY_COUNT),
+	KEY(struct bench_method, steady_tol, KEY_REAL),
+	KEY(struct bench_method, boundary_ns, KEY_REAL),
+	KEY(struct bench_method, boundary_cycles, KEY_REAL),
+};
+
+static const struct key counter_keys[] = {
+	KEY(struct bench_counter, unit, KEY_TEXT),
+	KEY(struct bench_counter, source, KEY_TEXT),
+};
+
+static const struct key overhead_keys[] = {
+	KEY(struct bench_overhead, ns_per_call, KEY_REAL),
+	KEY(struct bench_overhead, cycles_per_call, KEY_REAL),
+};
+
+static const struct key ruler_keys[] = {
+	KEY(struct bench_ruler, nops, KEY_COUNT),
+	KEY(struct bench_ruler, ns_per_call, KEY_REAL),
+	KEY(struct bench_ruler, cycles_per_call, KEY_REAL),
+};
+
+/* Counted in instructions, the timings are gone: only the counts stay. */
+static const struct key counted_keys[] = {
+	KEY(struct bench_overhead, instructions_per_call, KEY_REAL),
+};
+
+static const struct key counted_ruler_keys[] = {
+	KEY(struct bench_ruler, nops, KEY_COUNT),
+	KEY(struct bench_ruler, instructions_per_call, KEY_REAL),
+};
+
+/* An object of s's keys. */
+static json_t *object_of(const void *s, const struct key *keys, size_t n)
+{
+	json_t *o = json_object();
+
+	encode_keys(o, s, keys, n);
+	return o;
+}
+
+static json_t *overhead_json(const struct bench_overhead *h)
+{
+	json_t *o = h->counted ? object_of(h, counted_keys, ARRAY_SIZE(counted_keys)) :
+		    object_of(h, overhead_keys, ARRAY_SIZE(overhead_keys));
+
+	if (h->ruler.measured)
+		json_object_set_new(o, "ruler", h->counted ?
+			object_of(&h->ruler, counted_ruler_keys, ARRAY_SIZE(counted_ruler_keys)) :
+			object_of(&h->ruler, ruler_keys, ARRAY_SIZE(ruler_keys)));
+	return o;
+}
+
+json_t *bench_settings_json(const struct bench_settings *s)
+{
+	json_t *o = json_object();
+
+	json_object_set_new(o, "method", object_of(&s->method, method_keys,
+						   ARRAY_SIZE(method_keys)));
+	json_object_set_new(o, "cycle_counter", object_of(&s->cycle_counter, counter_keys,
+							  ARRAY_SIZE(counter_keys)));
+	json_object_set_new(o, "harness_overhead", overhead_json(&s->overhead));
+	if (s->core_cycles)
+		json_object_set(o, "core_cycles", (json_t *)s->core_cycles);
+	return o;
+}
+
+static void bench_decode(const json_t *c, struct bench_settings *s)
+{
+	const json_t *h = json_member(c, "harness_overhead");
+	const json_t *ruler = json_member(h, "ruler");
+	struct bench_overhead *o = &s->overhead;
+
+	decode_keys(json_member(c, "method"), &s->method, method_keys, ARRAY_SIZE(method_keys));
+	decode_keys(json_member(c, "cycle_counter"), &s->cycle_counter, counter_keys,
+		    ARRAY_SIZE(counter_keys));
+	decode_keys(h, o, overhead_keys, ARRAY_SIZE(overhead_keys));
+	decode_keys(h, o, counted_keys, ARRAY_SIZE(counted_keys));
+	o->recorded = json_is_object(h);
+	o->counted = json_member(h, "instructions_per_call") != NULL;
+	o->ruler.measured = json_is_object(ruler);
+	decode_keys(ruler, &o->ruler, ruler_keys, ARRAY_SIZE(ruler_keys));
+	decode_keys(ruler, &o->ruler, counted_ruler_keys, ARRAY_SIZE(counted_ruler_keys));
+	s->core_cycles = json_member(c, "core_cycles");
+	s->core_source = json_text_at(s->core_cycles, "source");
+	s->calibration_ghz = json_number_at(s->core_cycles, "calibration_ghz");
+	s->reading_core_cycles = json_number_at(json_member(s->core_cycles, "reference"),
+						"reading_core_cycles");
+}
+
 /* ---- hotplug --------------------------------------------------------- */
 
 static const struct key hotplug_keys[] = {
@@ -557,6 +657,7 @@ void run_settings_decode(const json_t *config, struct run_settings *s)
 	s->accounting_known = cpu_accounting_from_json(acct, &s->accounting);
 	s->accounting_sampled = json_true_at(acct, "sampled");
 	s->estimate_below_s = json_is_number(below) ? json_number_value(below) : 0;
+	bench_decode(c, &s->bench);
 	decode_keys(c, &s->hotplug, hotplug_keys, ARRAY_SIZE(hotplug_keys));
 	doctor_decode(c, &s->doctor);
 	decode_keys(c, &s->ab, ab_keys, ARRAY_SIZE(ab_keys));

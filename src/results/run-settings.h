@@ -52,6 +52,44 @@ struct run_problem {
 	const char *why;	/* its words */
 };
 
+/* bench: how it measured (config "method"). */
+struct bench_method {
+	double budget_s, min_time_s, warmup_s, target_batch_ns, rel_ci;
+	double min_samples, max_samples, rounds;
+	double steady_tol;		/* the warm-up's bound */
+	double boundary_ns, boundary_cycles;
+};
+
+/* The cycle counter the cells' cycles came from (config "cycle_counter"). */
+struct bench_counter {
+	const char *unit;		/* "TSC ticks", "cycles" or "none" */
+	const char *source;		/* how it was read, in words */
+};
+
+/* The harness's own cost per call (config "harness_overhead"): the empty
+ * function, and the ruler (nops more) when it was measured. Under
+ * `kernels --exact` both are counted in instructions instead. */
+struct bench_ruler {
+	bool measured;
+	double nops, ns_per_call, cycles_per_call, instructions_per_call;
+};
+struct bench_overhead {
+	bool recorded;			/* decoded: the config has one */
+	bool counted;			/* in instructions (--exact) */
+	double ns_per_call, cycles_per_call, instructions_per_call;
+	struct bench_ruler ruler;
+};
+
+struct bench_settings {
+	struct bench_method method;
+	struct bench_counter cycle_counter;
+	struct bench_overhead overhead;
+	const json_t *core_cycles;	/* record_core_cycles_config()'s */
+	/* Decoded from core_cycles: */
+	const char *core_source;	/* "perf", "reference", "none" */
+	double calibration_ghz, reading_core_cycles;
+};
+
 /* hotplug */
 struct hotplug_settings {
 	double cpu, cycles;	/* the CPU taken off and on, how many times */
@@ -148,6 +186,7 @@ void run_boot_decode(const json_t *env, struct run_boot *b);
 void run_boot_release(struct run_boot *b);
 
 /* Each as a config object (NULL only when out of memory: jansson's). */
+json_t *bench_settings_json(const struct bench_settings *s);
 json_t *hotplug_settings_json(const struct hotplug_settings *s);
 json_t *doctor_settings_json(const struct doctor_settings *s);
 json_t *ab_settings_json(const struct ab_settings *s);
@@ -160,6 +199,7 @@ json_t *scale_settings_json(const struct scale_settings *s);
  * (lists) is the caller's to release with run_settings_release().
  */
 struct run_settings {
+	struct bench_settings bench;
 	struct hotplug_settings hotplug;
 	struct doctor_settings doctor;
 	struct ab_settings ab;

@@ -14,6 +14,8 @@
 #include "basic/json.h"
 #include "basic/text.h"
 #include "basic/util.h"
+#include "results/run-facts.h"
+#include "results/run-settings.h"
 #include "vm/frame.h"
 #include "vm/qemu.h"
 
@@ -298,19 +300,32 @@ json_t *guest_facts_json(const struct guest_facts *f)
 			 "cpus", f->cpus, "vdso_functions", names);
 }
 
-/* A figure in counter ticks as instructions, or null. */
-static json_t *count_of(const json_t *ticks)
+/*
+ * bench's harness overhead in instructions: under icount its counter's
+ * ticks are. The config is bench's whole (its settings decoded, changed,
+ * encoded): what else a guest put there goes.
+ */
+static void count_overhead(struct stored_run *run)
 {
-	return json_is_number(ticks) ? json_number(json_number_value(ticks)) : json_null();
+	struct run_settings s;
+	struct bench_overhead *h = &s.bench.overhead;
+	json_t *counted;
+
+	run_settings_decode(run->config, &s);
+	if (h->recorded && !h->counted) {
+		h->counted = true;
+		h->instructions_per_call = h->cycles_per_call;
+		h->ruler.instructions_per_call = h->ruler.cycles_per_call;
+		counted = bench_settings_json(&s.bench);
+		json_decref(run->config);
+		run->config = counted;
+	}
+	run_settings_release(&s);
+	run_facts_forget(run);
 }
 
 int guest_run_count_instructions(struct stored_run *run, struct strbuf *err)
 {
-	json_t *overhead = json_object_get(run->config, "harness_overhead");
-	json_t *empty = json_object_get(overhead, "cycles_per_call");
-	json_t *ruler = json_object_get(overhead, "ruler");
-	json_t *ruled = json_object_get(ruler, "cycles_per_call");
-
 	for (size_t i = 0; i < run->ncells; i++) {
 		struct stored_cell *c = &run->cells[i];
 
@@ -333,17 +348,6 @@ int guest_run_count_instructions(struct stored_run *run, struct strbuf *err)
 		free(c->ref.readings);
 		memset(&c->ref, 0, sizeof(c->ref));
 	}
-	if (json_is_object(overhead)) {
-		json_t *counted = json_pack("{s:o}", "instructions_per_call",
-					    count_of(empty));
-
-		/* The ruler's nops: the instrument's own check, in every run. */
-		if (json_is_object(ruler))
-			json_object_set_new(counted, "ruler", json_pack("{s:O, s:o}",
-					    "nops", json_object_get(ruler, "nops"),
-					    "instructions_per_call",
-					    count_of(ruled)));
-		json_object_set_new(run->config, "harness_overhead", counted);
-	}
+	count_overhead(run);
 	return 0;
 }

@@ -64,7 +64,7 @@ static void test_nothing_recorded(void **state)
 	assert_null(r->invocation);
 	assert_null(r->argv.word);
 	assert_true(r->argv.whole);
-	assert_true(isnan(r->budget_s) && isnan(r->settings.scale.calls) &&
+	assert_true(isnan(r->settings.bench.method.budget_s) && isnan(r->settings.scale.calls) &&
 		    isnan(r->settings.hotplug.cpu) && isnan(r->settings.exec.runs));
 	assert_true(isnan(r->clock_step_ns));
 	assert_int_equal(r->settings.scale.threads.n, 0);

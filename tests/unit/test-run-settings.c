@@ -51,6 +51,64 @@ static void decode(json_t *config, struct run_settings *s)
 	json_decref(config);
 }
 
+/* bench's settings; then counted in instructions, as kernels --exact
+ * stores a guest's run: decoded, changed, encoded. */
+static void test_bench(void **state)
+{
+	json_t *core = json_pack("{s:s, s:f, s:{s:f}}", "source", "reference",
+				 "calibration_ghz", 2.5, "reference", "reading_core_cycles", 40.0);
+	struct bench_settings b = {
+		.method = { .budget_s = 0.25, .min_time_s = 0.01, .warmup_s = 0.1,
+			    .target_batch_ns = 1e6, .rel_ci = 0.02, .min_samples = 5,
+			    .max_samples = 200, .rounds = 10, .steady_tol = 0.05,
+			    .boundary_ns = 30.5, .boundary_cycles = NAN },
+		.cycle_counter = { "TSC ticks", "rdtsc" },
+		.overhead = { .ns_per_call = 1.5, .cycles_per_call = NAN,
+			      .ruler = { .measured = true, .nops = 64, .ns_per_call = 17.25,
+					 .cycles_per_call = 44 } },
+		.core_cycles = core,
+	};
+	struct run_settings s;
+	json_t *config = bench_settings_json(&b), *counted;
+
+	(void)state;
+	json_decref(core);
+	assert_json(json_incref(config),
+		    "{\"method\": {\"budget_s\": 0.25, \"min_time_s\": 0.01, \"warmup_s\": 0.1,"
+		    " \"target_batch_ns\": 1000000.0, \"rel_ci\": 0.02, \"min_samples\": 5,"
+		    " \"max_samples\": 200, \"rounds\": 10, \"steady_tol\": 0.05,"
+		    " \"boundary_ns\": 30.5, \"boundary_cycles\": null},"
+		    " \"cycle_counter\": {\"unit\": \"TSC ticks\", \"source\": \"rdtsc\"},"
+		    " \"harness_overhead\": {\"ns_per_call\": 1.5, \"cycles_per_call\": null,"
+		    " \"ruler\": {\"nops\": 64, \"ns_per_call\": 17.25, \"cycles_per_call\": 44.0}},"
+		    " \"core_cycles\": {\"source\": \"reference\", \"calibration_ghz\": 2.5,"
+		    " \"reference\": {\"reading_core_cycles\": 40.0}}}");
+	run_settings_decode(config, &s);
+	assert_true(s.bench.method.budget_s == 0.25 && s.bench.method.rounds == 10 &&
+		    s.bench.method.max_samples == 200 && isnan(s.bench.method.boundary_cycles));
+	assert_string_equal(s.bench.cycle_counter.unit, "TSC ticks");
+	assert_true(s.bench.overhead.recorded && !s.bench.overhead.counted);
+	assert_true(s.bench.overhead.ns_per_call == 1.5);
+	assert_true(s.bench.overhead.ruler.measured && s.bench.overhead.ruler.cycles_per_call == 44);
+	assert_string_equal(s.bench.core_source, "reference");
+	assert_true(s.bench.calibration_ghz == 2.5 && s.bench.reading_core_cycles == 40);
+	s.bench.overhead.counted = true;
+	s.bench.overhead.instructions_per_call = 7;
+	s.bench.overhead.ruler.instructions_per_call = 71;
+	counted = bench_settings_json(&s.bench);
+	run_settings_release(&s);
+	json_decref(config);
+	assert_json(json_incref(json_object_get(counted, "harness_overhead")),
+		    "{\"instructions_per_call\": 7.0, \"ruler\": {\"nops\": 64,"
+		    " \"instructions_per_call\": 71.0}}");
+	run_settings_decode(counted, &s);
+	assert_true(s.bench.overhead.counted && s.bench.overhead.instructions_per_call == 7);
+	assert_true(s.bench.method.rel_ci == 0.02);
+	assert_string_equal(s.bench.core_source, "reference");
+	run_settings_release(&s);
+	json_decref(counted);
+}
+
 static void test_hotplug(void **state)
 {
 	struct cpu_accounting acct = { .mode = ACCT_TICK, .hz = 250 };
@@ -383,6 +441,7 @@ static void test_hostile_config(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_bench),
 		cmocka_unit_test(test_hotplug),
 		cmocka_unit_test(test_doctor),
 		cmocka_unit_test(test_ab),

@@ -332,6 +332,43 @@ static unsigned long field(const char *p, int k)
 	return strtoul(hex, NULL, 16);
 }
 
+/* --exact: a cell's counter ticks become its values in instructions, and
+ * bench's harness overhead is counted too; the other settings stay. */
+static void test_result_counted_in_instructions(void **state)
+{
+	struct stored_run run = { 0 };
+	struct stored_cell *c;
+	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
+	json_t *h;
+
+	(void)state;
+	run.cells = c = xcalloc(1, sizeof(*c));
+	run.ncells = 1;
+	c->name = xstrdup("clock-gettime-monotonic");
+	c->unit = xstrdup("ns");
+	c->values = xcalloc(2, sizeof(double));
+	c->cycles = xcalloc(2, sizeof(double));
+	c->cycles[0] = 61;
+	c->cycles[1] = 62;
+	c->n = 2;
+	run.config = json_pack("{s:{s:f, s:i}, s:{s:s, s:s}, s:{s:f, s:f, s:{s:i, s:f, s:f}}}",
+			       "method", "budget_s", 0.25, "rounds", 10,
+			       "cycle_counter", "unit", "TSC ticks", "source", "rdtsc",
+			       "harness_overhead", "ns_per_call", 1.5, "cycles_per_call", 9.0,
+			       "ruler", "nops", 64, "ns_per_call", 20.0, "cycles_per_call", 73.0);
+	assert_int_equal(guest_run_count_instructions(&run, &err), 0);
+	assert_string_equal(c->unit, "instructions");
+	assert_true(c->values[1] == 62 && !c->cycles);
+	h = json_object_get(run.config, "harness_overhead");
+	assert_true(json_number_value(json_object_get(h, "instructions_per_call")) == 9);
+	assert_null(json_object_get(h, "ns_per_call"));
+	assert_true(json_number_value(json_object_get(json_object_get(h, "ruler"),
+						      "instructions_per_call")) == 73);
+	assert_true(json_number_value(json_object_get(json_object_get(run.config, "method"),
+						      "budget_s")) == 0.25);
+	stored_run_free(&run);
+}
+
 static void test_initramfs_entries(void **state)
 {
 	struct initramfs a;
@@ -786,6 +823,7 @@ int main(void)
 		cmocka_unit_test(test_result_refused_field_by_field),
 		cmocka_unit_test(test_result_names_bounded),
 		cmocka_unit_test(test_result_manifest_bounded),
+		cmocka_unit_test(test_result_counted_in_instructions),
 		cmocka_unit_test(test_initramfs_entries),
 		cmocka_unit_test(test_image_bzimage_release),
 		cmocka_unit_test(test_image_not_a_kernel),
