@@ -15,6 +15,24 @@ json_t *json_number(double x)
 	return isfinite(x) ? json_real(x) : json_null();
 }
 
+json_t *json_numbers(const double *x, size_t n)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; i < n; i++)
+		json_array_append_new(a, json_number(x[i]));
+	return a;
+}
+
+json_t *json_counts(const unsigned *counts, size_t n)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; i < n; i++)
+		json_array_append_new(a, json_integer(counts[i]));
+	return a;
+}
+
 const json_t *json_member(const json_t *o, const char *key)
 {
 	return json_is_object(o) ? json_object_get(o, key) : NULL;

@@ -24,6 +24,10 @@
 /* x as a JSON number, or null when it is NaN or infinite. */
 json_t *json_number(double x);
 
+/* x[0..n) as an array of json_number()s; counts[0..n) as one of integers. */
+json_t *json_numbers(const double *x, size_t n);
+json_t *json_counts(const unsigned *counts, size_t n);
+
 /*
  * j (an object or an array) to f, indented by 2, full precision, and a
  * newline: 0, or -1 when it could not be encoded (f's errors are the

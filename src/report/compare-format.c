@@ -1095,15 +1095,6 @@ static json_t *ci_or_null(double lo, double hi, double coverage)
 	return json_pack("[o, o]", json_number(lo), json_number(hi));
 }
 
-static json_t *doubles_json(const double *x, size_t n)
-{
-	json_t *a = json_array();
-
-	for (size_t i = 0; i < n; i++)
-		json_array_append_new(a, json_number(x[i]));
-	return a;
-}
-
 /*
  * center is what the change is about (median, or the replicates'
  * geometric mean); its coverage is that of center_range, which is the
@@ -1134,7 +1125,7 @@ static json_t *side_to_json(const struct compare_side *s)
 	json_object_set_new(o, "outliers", json_integer((json_int_t)s->sum.outliers));
 	json_object_set_new(o, "noisy", json_boolean(s->noisy));
 	json_object_set_new(o, "few", json_boolean(s->few));
-	json_object_set_new(o, "samples", doubles_json(s->samples, s->n));
+	json_object_set_new(o, "samples", json_numbers(s->samples, s->n));
 	if (isfinite(s->ns_median))
 		json_object_set_new(o, "ns_median", json_real(s->ns_median));
 	return o;

@@ -207,15 +207,6 @@ void exec_report_warn(const struct exec_report_warnings *w)
 
 /* ---- JSON -------------------------------------------------------------- */
 
-static json_t *doubles_json(const double *x, size_t n)
-{
-	json_t *a = json_array();
-
-	for (size_t i = 0; i < n; i++)
-		json_array_append_new(a, json_real(x[i]));
-	return a;
-}
-
 static json_t *harness_json(const struct exec_report *e)
 {
 	struct summary s;
@@ -223,7 +214,7 @@ static json_t *harness_json(const struct exec_report *e)
 	stats_summarize_copy(e->harness_wall, e->harness_n, &s);
 	return json_pack("{s:s, s:s, s:o, s:o}", "program", e->harness_program,
 			 "what", e->harness_what, "wall", summary_to_json(&s),
-			 "times", doubles_json(e->harness_wall, e->harness_n));
+			 "times", json_numbers(e->harness_wall, e->harness_n));
 }
 
 /* One command's figures, as exec --format json has always given them. */
@@ -242,9 +233,9 @@ static json_t *command_json(const struct exec_report *e,
 		      "wall", summary_to_json(&w), "user", summary_to_json(&u),
 		      "sys", summary_to_json(&y), "hyperfine_outliers",
 		      (json_int_t)c->outliers, "times",
-		      "wall", doubles_json(c->wall, c->n),
-		      "user", doubles_json(c->user, c->n),
-		      "sys", doubles_json(c->sys, c->n));
+		      "wall", json_numbers(c->wall, c->n),
+		      "user", json_numbers(c->user, c->n),
+		      "sys", json_numbers(c->sys, c->n));
 	if (e->ncmds > 1)
 		json_object_set_new(j, "label", json_string(c->label));
 	json_object_set_new(j, "harness", e->harness_n ? harness_json(e) : json_null());

@@ -26,11 +26,8 @@ static json_t *round_medians_json(const struct stored_cell *c, const double *x)
 {
 	_cleanup_free_ double *m = xmalloc((c->nrounds ? c->nrounds : 1) * sizeof(double));
 	size_t n = compare_round_medians(c, x, m);
-	json_t *a = json_array();
 
-	for (size_t k = 0; k < n; k++)
-		json_array_append_new(a, json_number(m[k]));
-	return a;
+	return json_numbers(m, n);
 }
 
 /* Each round's core speed: its median core cycles over its median ns. */

@@ -120,15 +120,6 @@ void scale_doc_header(FILE *f, const struct scale_doc *r)
 
 /* ---- JSON ----------------------------------------------------------- */
 
-static json_t *counts_json(const unsigned *counts, size_t n)
-{
-	json_t *a = json_array();
-
-	for (size_t k = 0; k < n; k++)
-		json_array_append_new(a, json_integer(counts[k]));
-	return a;
-}
-
 static json_t *summary_or_null(const struct summary *s)
 {
 	return s->n ? summary_to_json(s) : json_null();
@@ -225,12 +216,12 @@ static json_t *report_json(const struct scale_doc *r)
 	if (!r->idle) {
 		json_object_set_new(o, "calls", json_integer((json_int_t)r->calls));
 		json_object_set_new(o, "repetitions", json_integer(r->repetitions));
-		json_object_set_new(o, "threads", counts_json(r->counts, r->ncounts));
+		json_object_set_new(o, "threads", json_counts(r->counts, r->ncounts));
 		json_object_set_new(o, "series", json_string(r->series));
 		json_object_set_new(o, "cpu_accounting", cpu_accounting_to_json(r->acct));
 		json_object_set(o, "disturbance", r->disturbance);
 	} else {
-		json_object_set_new(o, "idle_threads", counts_json(r->counts, r->ncounts));
+		json_object_set_new(o, "idle_threads", json_counts(r->counts, r->ncounts));
 		json_object_set_new(o, "cpu", json_integer(r->cpu));
 		json_object_set_new(o, "budget_s", json_number(r->cfg->budget_s));
 		json_object_set_new(o, "boundary_ns", json_number(r->cal->boundary_ns));

@@ -24,11 +24,9 @@ static const struct compare_row *find_row(const struct compare_result *cr,
 
 static json_t *round_medians_json(const struct cell_result *r)
 {
-	json_t *a = json_array();
 	double *m = timing_round_medians(r);
+	json_t *a = json_numbers(m, r->nrounds);
 
-	for (uint32_t k = 0; k < r->nrounds; k++)
-		json_array_append_new(a, json_number(m[k]));
 	free(m);
 	return a;
 }

@@ -507,15 +507,6 @@ static const struct key scale_idle_keys[] = {
 	KEY(struct scale_settings, core_cycles, KEY_VALUE),
 };
 
-static json_t *doubles_json(const double *x, size_t n)
-{
-	json_t *a = json_array();
-
-	for (size_t i = 0; i < n; i++)
-		json_array_append_new(a, json_number(x[i]));
-	return a;
-}
-
 static json_t *cpu_time_json(const struct scale_settings *s)
 {
 	json_t *a = json_array();
@@ -525,18 +516,9 @@ static json_t *cpu_time_json(const struct scale_settings *s)
 
 		json_array_append_new(a, json_pack("{s:s?, s:s?, s:o, s:o}",
 			"name", t->cell, "path", t->path,
-			"user_s", doubles_json(t->user_s, t->n),
-			"sys_s", doubles_json(t->sys_s, t->n)));
+			"user_s", json_numbers(t->user_s, t->n),
+			"sys_s", json_numbers(t->sys_s, t->n)));
 	}
-	return a;
-}
-
-static json_t *counts_json(const struct run_counts *c)
-{
-	json_t *a = json_array();
-
-	for (size_t i = 0; i < c->n; i++)
-		json_array_append_new(a, json_integer(c->count[i]));
 	return a;
 }
 
@@ -545,7 +527,7 @@ json_t *scale_settings_json(const struct scale_settings *s)
 	json_t *o = json_object();
 
 	json_object_set_new(o, "mode", json_string(s->idle ? "idle" : "threads"));
-	json_object_set_new(o, s->idle ? "idle_threads" : "threads", counts_json(&s->threads));
+	json_object_set_new(o, s->idle ? "idle_threads" : "threads", json_counts(s->threads.count, s->threads.n));
 	encode_keys(o, s, scale_keys, ARRAY_SIZE(scale_keys));
 	if (s->idle) {
 		encode_keys(o, s, scale_idle_keys, ARRAY_SIZE(scale_idle_keys));

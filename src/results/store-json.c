@@ -18,16 +18,6 @@
 
 /* ---- JSON: the export format ---------------------------------------- */
 
-static json_t *doubles_json(const double *x, size_t n)
-{
-	json_t *a = json_array();
-
-	/* JSON has no NaN or infinity: such a sample is written as null. */
-	for (size_t i = 0; i < n; i++)
-		json_array_append_new(a, json_number(x[i]));
-	return a;
-}
-
 /* A JSON string even from bytes that are not UTF-8 (they become '?'). */
 static json_t *text_json(const char *s)
 {
@@ -58,7 +48,7 @@ static json_t *reference_json(const struct stored_reference *ref, size_t n)
 			 "base_boundary", ref->base_boundary,
 			 "reading_core_cycles", ref->reading_core,
 			 "batch_boundary_core_cycles", ref->batch_boundary_core,
-			 "readings", doubles_json(ref->readings, n));
+			 "readings", json_numbers(ref->readings, n));
 }
 
 static json_t *cell_json(const struct stored_cell *c)
@@ -75,14 +65,14 @@ static json_t *cell_json(const struct stored_cell *c)
 	json_object_set_new(o, "batch_calls", json_integer((json_int_t)c->batch_calls));
 	/* Without values but with n, the run was loaded without samples. */
 	if (c->values || c->n == 0)
-		json_object_set_new(o, "samples", doubles_json(c->values, c->n));
+		json_object_set_new(o, "samples", json_numbers(c->values, c->n));
 	if (c->values && c->cycles) {
-		json_object_set_new(o, "samples_cycles", doubles_json(c->cycles, c->n));
+		json_object_set_new(o, "samples_cycles", json_numbers(c->cycles, c->n));
 		json_object_set_new(o, "cycles_unit", json_string(str(c->cycles_unit)));
 	}
 	if (c->values && c->core_cycles)
 		json_object_set_new(o, "samples_core_cycles",
-				    doubles_json(c->core_cycles, c->n));
+				    json_numbers(c->core_cycles, c->n));
 	if (c->values && c->ref.readings)
 		json_object_set_new(o, "reference", reference_json(&c->ref, c->n));
 	if (c->values && c->rounds) {
