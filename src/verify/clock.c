@@ -799,25 +799,64 @@ static void agree_report(struct verify *v, const struct agree *a,
 	vfail(v, "%lu of %lu rounds break '%s'", a->broken, a->rounds, what);
 }
 
+/* The path's value of one round, in the check's unit: 0 or an errno. */
+typedef int (*agree_read_fn)(struct verify *v, enum path p, const void *ctx, int64_t *x);
+
+/*
+ * The rounds of a check that brackets the path's value between a
+ * reference read before (clock before) and CLOCK_REALTIME after, both in
+ * units of unit_ns: before <= x <= after. Through the syscall, so that the
+ * reference is the kernel's own and never the path under test.
+ */
+static void agree_rounds(struct verify *v, enum path p, struct agree *a,
+			 clockid_t before, int64_t unit_ns, agree_read_fn read,
+			 const void *ctx)
+{
+	for (unsigned i = 0; i < CONSISTENCY_ROUNDS && !a->error; i++) {
+		struct timespec t1, t2;
+		int64_t x;
+
+		if ((a->error = sys_read(v, before, &t1)) || (a->error = read(v, p, ctx, &x)) ||
+		    (a->error = sys_read(v, CLOCK_REALTIME, &t2)))
+			break;
+		agree_note(a, ts_ns(&t1) / unit_ns, x, ts_ns(&t2) / unit_ns);
+	}
+}
+
+static int read_gettimeofday_us(struct verify *v, enum path p, const void *ctx, int64_t *x)
+{
+	struct timeval tv;
+	struct vres r = vcall_gettimeofday(v, p, &tv, NULL);
+
+	*x = (int64_t)tv.tv_sec * 1000000 + tv.tv_usec;
+	return result_errno(&r);
+}
+
+static int read_time_s(struct verify *v, enum path p, const void *ctx, int64_t *x)
+{
+	struct vres r = vcall_time(v, p, NULL);
+
+	*x = r.ret;
+	return result_errno(&r);
+}
+
+/* CLOCK_TAI less the kernel's TAI offset (ctx: its seconds, an int). */
+static int read_tai_less_offset_ns(struct verify *v, enum path p, const void *ctx, int64_t *x)
+{
+	struct timespec tai;
+	struct vres r = vcall_gettime(v, p, CLOCK_TAI, &tai);
+
+	*x = ts_ns(&tai) - *(const int *)ctx * 1000000000LL;
+	return result_errno(&r);
+}
+
 static void gettimeofday_vs_realtime(struct verify *v, enum path p)
 {
 	struct agree a = { 0 };
 	struct step_watch w;
 
 	step_watch_begin(&w);
-	for (unsigned i = 0; i < CONSISTENCY_ROUNDS && !a.error; i++) {
-		struct timespec r1, r2;
-		struct timeval tv;
-		struct vres r;
-
-		if ((a.error = sys_read(v, CLOCK_REALTIME, &r1)))
-			break;
-		r = vcall_gettimeofday(v, p, &tv, NULL);
-		if ((a.error = result_errno(&r)) || (a.error = sys_read(v, CLOCK_REALTIME, &r2)))
-			break;
-		agree_note(&a, ts_ns(&r1) / 1000,
-			   (int64_t)tv.tv_sec * 1000000 + tv.tv_usec, ts_ns(&r2) / 1000);
-	}
+	agree_rounds(v, p, &a, CLOCK_REALTIME, 1000, read_gettimeofday_us, NULL);
 	agree_report(v, &a, &w, "REALTIME before <= gettimeofday <= REALTIME after",
 		     "us");
 }
@@ -828,18 +867,8 @@ static void time_vs_realtime(struct verify *v, enum path p)
 	struct step_watch w;
 
 	step_watch_begin(&w);
-	for (unsigned i = 0; i < CONSISTENCY_ROUNDS && !a.error; i++) {
-		struct timespec c1, r2;
-		struct vres r;
-
-		/* time() is the seconds of the last tick: the coarse clock. */
-		if ((a.error = sys_read(v, CLOCK_REALTIME_COARSE, &c1)))
-			break;
-		r = vcall_time(v, p, NULL);
-		if ((a.error = result_errno(&r)) || (a.error = sys_read(v, CLOCK_REALTIME, &r2)))
-			break;
-		agree_note(&a, c1.tv_sec, r.ret, r2.tv_sec);
-	}
+	/* time() is the seconds of the last tick: the coarse clock before. */
+	agree_rounds(v, p, &a, CLOCK_REALTIME_COARSE, 1000000000, read_time_s, NULL);
 	agree_report(v, &a, &w, "REALTIME_COARSE seconds before <= time() <= "
 		     "REALTIME seconds after", "s");
 }
@@ -858,17 +887,7 @@ static void tai_offset(struct verify *v, enum path p)
 		return;
 	}
 	step_watch_begin(&w);
-	for (unsigned i = 0; i < CONSISTENCY_ROUNDS && !a.error; i++) {
-		struct timespec r1, tai, r2;
-		struct vres r;
-
-		if ((a.error = sys_read(v, CLOCK_REALTIME, &r1)))
-			break;
-		r = vcall_gettime(v, p, CLOCK_TAI, &tai);
-		if ((a.error = result_errno(&r)) || (a.error = sys_read(v, CLOCK_REALTIME, &r2)))
-			break;
-		agree_note(&a, ts_ns(&r1), ts_ns(&tai) - tx1.tai * 1000000000LL, ts_ns(&r2));
-	}
+	agree_rounds(v, p, &a, CLOCK_REALTIME, 1, read_tai_less_offset_ns, &tx1.tai);
 	if (adjtimex(&tx2) >= 0 && tx2.tai != tx1.tai) {
 		_cleanup_strbuf_ struct strbuf why = STRBUF_INIT;
 
@@ -882,22 +901,29 @@ static void tai_offset(struct verify *v, enum path p)
 	agree_report(v, &a, &w, what, "ns");
 }
 
+/* Rounds of two reads through the path, first then second: first <= second. */
+static void agree_in_order(struct verify *v, enum path p, struct agree *a,
+			   clockid_t first, clockid_t second)
+{
+	for (unsigned i = 0; i < CONSISTENCY_ROUNDS && !a->error; i++) {
+		struct timespec t1, t2;
+		struct vres r = vcall_gettime(v, p, first, &t1);
+
+		if ((a->error = result_errno(&r)))
+			break;
+		r = vcall_gettime(v, p, second, &t2);
+		if ((a->error = result_errno(&r)))
+			break;
+		agree_note(a, ts_ns(&t1), ts_ns(&t2), INT64_MAX);
+	}
+}
+
 static void boottime_ge_monotonic(struct verify *v, enum path p)
 {
 	struct agree a = { 0 };
 
-	for (unsigned i = 0; i < CONSISTENCY_ROUNDS && !a.error; i++) {
-		struct timespec mono, boot;
-		struct vres r = vcall_gettime(v, p, CLOCK_MONOTONIC, &mono);
-
-		if ((a.error = result_errno(&r)))
-			break;
-		r = vcall_gettime(v, p, CLOCK_BOOTTIME, &boot);
-		if ((a.error = result_errno(&r)))
-			break;
-		/* Read after MONOTONIC, BOOTTIME can only be further on. */
-		agree_note(&a, ts_ns(&mono), ts_ns(&boot), INT64_MAX);
-	}
+	/* Read after MONOTONIC, BOOTTIME can only be further on. */
+	agree_in_order(v, p, &a, CLOCK_MONOTONIC, CLOCK_BOOTTIME);
 	agree_report(v, &a, NULL, "MONOTONIC <= BOOTTIME read after it", "ns");
 }
 
@@ -908,18 +934,8 @@ static void coarse_le_fine(struct verify *v, enum path p, clockid_t coarse,
 	struct step_watch w;
 
 	step_watch_begin_if(&w, rt);
-	for (unsigned i = 0; i < CONSISTENCY_ROUNDS && !a.error; i++) {
-		struct timespec c, f;
-		struct vres r = vcall_gettime(v, p, coarse, &c);
-
-		if ((a.error = result_errno(&r)))
-			break;
-		r = vcall_gettime(v, p, fine, &f);
-		if ((a.error = result_errno(&r)))
-			break;
-		/* The coarse clock is the fine one at the last tick. */
-		agree_note(&a, INT64_MIN, ts_ns(&c), ts_ns(&f));
-	}
+	/* The coarse clock is the fine one at the last tick. */
+	agree_in_order(v, p, &a, coarse, fine);
 	agree_report(v, &a, &w, "a coarse read <= the fine clock read after it", "ns");
 }
 
