@@ -65,6 +65,13 @@ static json_t *words_json(const struct run_words *w)
 	return a;
 }
 
+/* Whether x converts to a JSON integer: a decoded count can be anything a
+ * file or a guest wrote (1e300), and its conversion would be undefined. */
+static bool fits_integer(double x)
+{
+	return x >= -0x1p63 && x < 0x1p63;
+}
+
 /* The value k gives field p, or NULL when the key is left out. Each case
  * reads the field as its own type: no more bytes than it has. */
 static json_t *key_json(const struct key *k, const void *p)
@@ -83,9 +90,9 @@ static json_t *key_json(const struct key *k, const void *p)
 	case KEY_TEXT_EMPTY:
 		return json_string(*text ? *text : "");
 	case KEY_COUNT:
-		return isfinite(*x) ? json_integer((json_int_t)*x) : json_null();
+		return fits_integer(*x) ? json_integer((json_int_t)*x) : json_null();
 	case KEY_COUNT_IF:
-		return isfinite(*x) ? json_integer((json_int_t)*x) : NULL;
+		return fits_integer(*x) ? json_integer((json_int_t)*x) : NULL;
 	case KEY_REAL:
 		return json_number(*x);
 	case KEY_FLAG:

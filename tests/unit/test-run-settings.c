@@ -438,6 +438,29 @@ static void test_hostile_config(void **state)
 	run_settings_release(&s);
 }
 
+/* A count decoded from anywhere is encoded again only as an integer that
+ * fits: 1e300 or -1e19 is null, never an undefined conversion. */
+static void test_counts_out_of_range(void **state)
+{
+	struct run_settings s;
+	json_t *config = json_pack("{s:{s:f, s:f, s:f}, s:{}}", "method", "rounds", 1e300,
+				   "min_samples", -1e19, "max_samples", 4096.0,
+				   "harness_overhead");
+	json_t *again;
+
+	(void)state;
+	run_settings_decode(config, &s);
+	again = bench_settings_json(&s.bench);
+	run_settings_release(&s);
+	json_decref(config);
+	assert_true(json_is_null(json_object_get(json_object_get(again, "method"), "rounds")));
+	assert_true(json_is_null(json_object_get(json_object_get(again, "method"),
+						 "min_samples")));
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(again, "method"),
+							    "max_samples")), 4096);
+	json_decref(again);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -451,6 +474,7 @@ int main(void)
 		cmocka_unit_test(test_scale_idle),
 		cmocka_unit_test(test_boot),
 		cmocka_unit_test(test_hostile_config),
+		cmocka_unit_test(test_counts_out_of_range),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
