@@ -13,6 +13,7 @@
 #include "probe/system.h"
 #include "results/compare.h"
 #include "results/quality.h"
+#include "results/run-facts.h"
 
 /* ---- reading the stored JSON: a missing member is absent, never an error */
 
@@ -192,61 +193,60 @@ static void print_first_line(FILE *f, const struct stored_run *r)
 
 static void print_counter_line(FILE *f, const struct stored_run *r)
 {
-	const json_t *counter = json_member(r->config, "cycle_counter");
+	const struct bench_counter *counter = &run_facts(r)->settings.bench.cycle_counter;
 
 	fputs("# cycles: ", f);
-	put_text(f, text_of(counter, "unit"));
+	put_text(f, counter->unit ? counter->unit : "");
 	fputs(" (", f);
-	put_text(f, text_of(counter, "source"));
+	put_text(f, counter->source ? counter->source : "");
 	fputs(")\n", f);
 }
 
 /* How core cycles were measured: the reference, its length and its share. */
-static void print_core_line(FILE *f, const json_t *core)
+static void print_core_line(FILE *f, const struct core_cycles_settings *core)
 {
-	const json_t *ref = json_member(core, "reference"), *ops = json_member(ref, "ops");
-	double reading_us = json_number_at(ref, "reading_core_cycles") /
-			    json_number_at(core, "calibration_ghz") / 1000;
+	const struct core_reference *ref = &core->reference;
+	double reading_us = ref->reading_core_cycles / core->calibration_ghz / 1000;
 
 	fprintf(f, "# core cycles: %s; the reference, ",
-		streq(text_of(core, "source"), "perf") ?
+		core->source && streq(core->source, "perf") ?
 		"the PMU's, the reference beside them" :
 		"batch ticks at the speed of the reference around each batch");
-	if (json_is_integer(ops))
-		fprintf(f, "%" JSON_INTEGER_FORMAT, json_integer_value(ops));
+	if (ref->ops >= 0 && ref->ops < 0x1p53)
+		fprintf(f, "%.0f", ref->ops);
 	else
 		fputc('-', f);
 	fputs(" dependent ", f);
-	put_text(f, text_of(ref, "instruction"));
+	put_text(f, ref->instruction ? ref->instruction : "");
 	fputs(" of ", f);
-	put_figure(f, -1, json_number_at(ref, "cycles_per_op"));
+	put_figure(f, -1, ref->cycles_per_op);
 	fputs(" cycles, read for ", f);
 	put_figure(f, 2, reading_us);
 	fputs(" us before every batch (", f);
-	put_figure(f, 1, json_number_at(ref, "share_pct"));
+	put_figure(f, 1, ref->share_pct);
 	fputs(" % of the time)\n", f);
 }
 
 /* Core cycles, the warm-up and the quality: none of them without core cycles. */
 static void print_core_lines(FILE *f, const struct stored_run *r)
 {
-	const json_t *core = json_member(r->config, "core_cycles");
+	const struct run_facts *facts = run_facts(r);
+	const struct run_settings *s = &facts->settings;
 	const json_t *warmup = json_member(r->quality, "warmup");
-	const char *summary = text_of(r->quality, "summary");
+	const char *summary = facts->quality_summary;
 	struct warmup_report w;
 	char line[512];
 
-	if (streq(text_of(core, "source"), "none"))
+	if (s->core_cycles.source && streq(s->core_cycles.source, "none"))
 		return;
-	if (json_is_object(core))
-		print_core_line(f, core);
+	if (s->core_cycles_known)
+		print_core_line(f, &s->core_cycles);
 	if (json_is_object(warmup)) {
 		warmup_of(warmup, &w);
-		quality_warmup_line(&w, json_number_at(json_member(r->config, "method"), "steady_tol"),
-				    line, sizeof(line));
+		quality_warmup_line(&w, s->bench.method.steady_tol, line, sizeof(line));
 		fprintf(f, "# warm-up: %s\n", line);
 	}
-	if (*summary) {
+	if (summary) {
 		fputs("# quality: ", f);
 		text_put(f, summary, TEXT_LINE_MAX);
 		fputc('\n', f);
@@ -256,7 +256,7 @@ static void print_core_lines(FILE *f, const struct stored_run *r)
 void run_header_print(FILE *f, const struct stored_run *r)
 {
 	const json_t *system = json_member(r->quality, "system");
-	const json_t *overhead = json_member(r->config, "harness_overhead");
+	const struct bench_overhead *overhead = &run_facts(r)->settings.bench.overhead;
 	struct system_report sys;
 	struct env_info env;
 
@@ -277,22 +277,19 @@ void run_header_print(FILE *f, const struct stored_run *r)
 		print_core_lines(f, r);
 	}
 	fputs("# harness overhead: ", f);
-	if (json_member(overhead, "instructions_per_call")) {
-		const json_t *ruler = json_member(overhead, "ruler");
-		double empty = json_number_at(overhead, "instructions_per_call");
-
-		put_figure(f, 2, empty);
+	if (overhead->counted) {
+		put_figure(f, 2, overhead->instructions_per_call);
 		fputs(" instructions/call (an empty function through the same loop, "
 		      "counted; not subtracted)\n", f);
-		if (ruler) {
+		if (overhead->ruler.measured) {
 			fprintf(f, "# the instrument's check: the same loop through a "
-				"function of %.0f nops more counted ",
-				json_number_at(ruler, "nops"));
-			put_figure(f, 2, json_number_at(ruler, "instructions_per_call") - empty);
+				"function of %.0f nops more counted ", overhead->ruler.nops);
+			put_figure(f, 2, overhead->ruler.instructions_per_call -
+					 overhead->instructions_per_call);
 			fputs(" instructions more per call\n", f);
 		}
 		return;
 	}
-	put_figure(f, 2, json_number_at(overhead, "ns_per_call"));
+	put_figure(f, 2, overhead->ns_per_call);
 	fputs(" ns/call (an empty function through the same loop; not subtracted)\n", f);
 }

@@ -556,12 +556,6 @@ static void bench_cell(const struct bench_run *b, const struct bench_cell *bc,
 	}
 }
 
-/* JSON has no NaN: a figure that could not be measured is null. */
-static json_t *figure(double x)
-{
-	return json_number(x);
-}
-
 /* The median of what was measured, NAN when nothing was. */
 static double median_or_nan(const struct summary *s)
 {
@@ -572,9 +566,10 @@ static double median_or_nan(const struct summary *s)
 static json_t *bench_config(const struct bench_run *b)
 {
 	const struct timing_config *cfg = &b->cfg;
-	json_t *core = record_core_cycles_config(&b->cal, &b->cfg), *config;
+	struct core_cycles_settings core;
 
-	config = bench_settings_json(&(struct bench_settings){
+	record_core_cycles(&b->cal, &b->cfg, &core);
+	return bench_settings_json(&(struct bench_settings){
 		.method = {
 			.budget_s = cfg->budget_s, .min_time_s = cfg->min_time_s,
 			.warmup_s = cfg->warmup_s, .target_batch_ns = cfg->target_batch_ns,
@@ -592,33 +587,42 @@ static json_t *bench_config(const struct bench_run *b)
 				   .ns_per_call = b->ruler.ns_sum.median,
 				   .cycles_per_call = median_or_nan(&b->ruler.cycles_sum) },
 		},
-		.core_cycles = core,
+		.core_cycles = &core,
 	});
-	json_decref(core);
-	return config;
+}
+
+void record_core_cycles(const struct timing_calibration *cal,
+			const struct timing_config *cfg, struct core_cycles_settings *out)
+{
+	const struct reference_info *ri = reference_info();
+
+	if (cal->core_source == CORE_NONE) {
+		*out = (struct core_cycles_settings){ .source = "none" };
+		return;
+	}
+	*out = (struct core_cycles_settings){
+		.source = core_source_name(cal->core_source),
+		.reference = {
+			.instruction = ri->insn, .cycles_per_op = ri->cycles_per_op,
+			.latency_from = ri->source, .validated = ri->validated,
+			.ops = (double)cal->ref_ops,
+			.reading_core_cycles = timing_reading_core(cal),
+			.share_pct = timing_reference_share_pct(cal, cfg),
+		},
+		.time_base = cal->base_unit, .time_base_ghz = cal->base_per_ns,
+		.boundary_core_cycles = cal->batch_boundary_core,
+		.reading_boundary_core_cycles = cal->ref_boundary_core,
+		.calibration_ghz = cal->ghz, .pmu_cycles_per_op = cal->pmu_op_cycles,
+	};
 }
 
 json_t *record_core_cycles_config(const struct timing_calibration *cal,
 				  const struct timing_config *cfg)
 {
-	const struct reference_info *ri = reference_info();
+	struct core_cycles_settings c;
 
-	if (cal->core_source == CORE_NONE)
-		return json_pack("{s:s}", "source", "none");
-	return json_pack("{s:s, s:{s:s, s:f, s:s, s:b, s:I, s:o, s:o}, s:s, s:o,"
-			 " s:o, s:o, s:o, s:o}",
-			 "source", core_source_name(cal->core_source),
-			 "reference", "instruction", ri->insn,
-			 "cycles_per_op", ri->cycles_per_op, "latency_from", ri->source,
-			 "validated", ri->validated, "ops", (json_int_t)cal->ref_ops,
-			 "reading_core_cycles", figure(timing_reading_core(cal)),
-			 "share_pct", figure(timing_reference_share_pct(cal, cfg)),
-			 "time_base", cal->base_unit ? cal->base_unit : "",
-			 "time_base_ghz", figure(cal->base_per_ns),
-			 "boundary_core_cycles", figure(cal->batch_boundary_core),
-			 "reading_boundary_core_cycles", figure(cal->ref_boundary_core),
-			 "calibration_ghz", figure(cal->ghz),
-			 "pmu_cycles_per_op", figure(cal->pmu_op_cycles));
+	record_core_cycles(cal, cfg, &c);
+	return core_cycles_json(&c);
 }
 
 json_t *record_quality(const struct run_quality *q, const struct system_report *sys)

@@ -125,7 +125,10 @@ int record_save(const struct store_options *o, struct stored_run *run);
 int record_resolve_specs(struct store *st, char *const *specs, size_t nspecs,
 			 int64_t **ids, size_t *n);
 
-/* How core cycles were measured, for a stored run's config. */
+/* How core cycles were measured, for a stored run's config; as JSON. */
+struct core_cycles_settings;
+void record_core_cycles(const struct timing_calibration *cal,
+			const struct timing_config *cfg, struct core_cycles_settings *out);
 json_t *record_core_cycles_config(const struct timing_calibration *cal,
 				  const struct timing_config *cfg);
 /*

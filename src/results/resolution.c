@@ -21,9 +21,9 @@ static double core_resolution(const struct stored_run *r,
 			      const struct stored_cell *c, double step_ns)
 {
 	const struct run_facts *f = run_facts(r);
-	const struct bench_settings *b = &f->settings.bench;
-	const char *source = b->core_source;
-	double ghz = b->calibration_ghz, reading = b->reading_core_cycles;
+	const struct core_cycles_settings *core = &f->settings.core_cycles;
+	const char *source = core->source;
+	double ghz = core->calibration_ghz, reading = core->reference.reading_core_cycles;
 	double calls = (double)c->batch_calls;
 
 	if (source && streq(source, "perf"))

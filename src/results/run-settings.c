@@ -274,6 +274,51 @@ static json_t *overhead_json(const struct bench_overhead *h)
 	return o;
 }
 
+static const struct key core_reference_keys[] = {
+	KEY(struct core_reference, instruction, KEY_TEXT),
+	KEY(struct core_reference, cycles_per_op, KEY_REAL),
+	KEY(struct core_reference, latency_from, KEY_TEXT),
+	KEY(struct core_reference, validated, KEY_FLAG),
+	KEY(struct core_reference, ops, KEY_COUNT),
+	KEY(struct core_reference, reading_core_cycles, KEY_REAL),
+	KEY(struct core_reference, share_pct, KEY_REAL),
+};
+
+static const struct key core_cycles_keys[] = {
+	KEY(struct core_cycles_settings, time_base, KEY_TEXT_EMPTY),
+	KEY(struct core_cycles_settings, time_base_ghz, KEY_REAL),
+	KEY(struct core_cycles_settings, boundary_core_cycles, KEY_REAL),
+	KEY(struct core_cycles_settings, reading_boundary_core_cycles, KEY_REAL),
+	KEY(struct core_cycles_settings, calibration_ghz, KEY_REAL),
+	KEY(struct core_cycles_settings, pmu_cycles_per_op, KEY_REAL),
+};
+
+json_t *core_cycles_json(const struct core_cycles_settings *c)
+{
+	json_t *o = json_object();
+
+	if (!c->source || streq(c->source, "none")) {
+		json_object_set_new(o, "source", json_string("none"));
+		return o;
+	}
+	json_object_set_new(o, "source", json_string(c->source));
+	json_object_set_new(o, "reference", object_of(&c->reference, core_reference_keys,
+						      ARRAY_SIZE(core_reference_keys)));
+	encode_keys(o, c, core_cycles_keys, ARRAY_SIZE(core_cycles_keys));
+	return o;
+}
+
+static bool core_cycles_decode(const json_t *c, struct core_cycles_settings *s)
+{
+	const json_t *core = json_member(c, "core_cycles");
+
+	s->source = json_text_at(core, "source");
+	decode_keys(json_member(core, "reference"), &s->reference, core_reference_keys,
+		    ARRAY_SIZE(core_reference_keys));
+	decode_keys(core, s, core_cycles_keys, ARRAY_SIZE(core_cycles_keys));
+	return json_is_object(core);
+}
+
 json_t *bench_settings_json(const struct bench_settings *s)
 {
 	json_t *o = json_object();
@@ -284,7 +329,7 @@ json_t *bench_settings_json(const struct bench_settings *s)
 							  ARRAY_SIZE(counter_keys)));
 	json_object_set_new(o, "harness_overhead", overhead_json(&s->overhead));
 	if (s->core_cycles)
-		json_object_set(o, "core_cycles", (json_t *)s->core_cycles);
+		json_object_set_new(o, "core_cycles", core_cycles_json(s->core_cycles));
 	return o;
 }
 
@@ -304,11 +349,6 @@ static void bench_decode(const json_t *c, struct bench_settings *s)
 	o->ruler.measured = json_is_object(ruler);
 	decode_keys(ruler, &o->ruler, ruler_keys, ARRAY_SIZE(ruler_keys));
 	decode_keys(ruler, &o->ruler, counted_ruler_keys, ARRAY_SIZE(counted_ruler_keys));
-	s->core_cycles = json_member(c, "core_cycles");
-	s->core_source = json_text_at(s->core_cycles, "source");
-	s->calibration_ghz = json_number_at(s->core_cycles, "calibration_ghz");
-	s->reading_core_cycles = json_number_at(json_member(s->core_cycles, "reference"),
-						"reading_core_cycles");
 }
 
 /* ---- hotplug --------------------------------------------------------- */
@@ -511,7 +551,6 @@ static const struct key scale_idle_keys[] = {
 	KEY(struct scale_settings, target_batch_ns, KEY_REAL),
 	KEY(struct scale_settings, rounds, KEY_COUNT),
 	KEY(struct scale_settings, boundary_ns, KEY_REAL),
-	KEY(struct scale_settings, core_cycles, KEY_VALUE),
 };
 
 static json_t *cpu_time_json(const struct scale_settings *s)
@@ -538,6 +577,8 @@ json_t *scale_settings_json(const struct scale_settings *s)
 	encode_keys(o, s, scale_keys, ARRAY_SIZE(scale_keys));
 	if (s->idle) {
 		encode_keys(o, s, scale_idle_keys, ARRAY_SIZE(scale_idle_keys));
+		if (s->core_cycles)
+			json_object_set_new(o, "core_cycles", core_cycles_json(s->core_cycles));
 		return o;
 	}
 	encode_keys(o, s, scale_threads_keys, ARRAY_SIZE(scale_threads_keys));
@@ -653,10 +694,13 @@ void run_settings_decode(const json_t *config, struct run_settings *s)
 	timens_decode(c, &s->timens);
 	exec_decode(c, &s->exec);
 	scale_decode(c, &s->scale);
-	/* The commands that record it point at the one copy decoded. */
+	s->core_cycles_known = core_cycles_decode(c, &s->core_cycles);
+	/* The commands that record them point at the one copy decoded. */
 	if (s->accounting_known)
 		s->hotplug.accounting = s->exec.accounting = s->scale.accounting =
 			&s->accounting;
+	if (s->core_cycles_known)
+		s->bench.core_cycles = s->scale.core_cycles = &s->core_cycles;
 }
 
 void run_settings_release(struct run_settings *s)

@@ -80,14 +80,33 @@ struct bench_overhead {
 	struct bench_ruler ruler;
 };
 
+/*
+ * How core cycles were measured (config "core_cycles"), by bench and by
+ * scale --idle: perf's cycle counter, or a chain of instructions of known
+ * latency (the reference) timed against the time base.
+ */
+struct core_reference {
+	const char *instruction;	/* "imul r64, r64" */
+	double cycles_per_op;		/* its latency */
+	const char *latency_from;	/* where that latency comes from */
+	bool validated;			/* checked on hardware */
+	double ops;			/* the chain's length */
+	double reading_core_cycles, share_pct;	/* a reading's cost, its share */
+};
+struct core_cycles_settings {
+	const char *source;		/* "perf", "reference"; NULL or "none": none */
+	struct core_reference reference;
+	const char *time_base;		/* its unit, "" when none */
+	double time_base_ghz, boundary_core_cycles, reading_boundary_core_cycles;
+	double calibration_ghz, pmu_cycles_per_op;
+};
+json_t *core_cycles_json(const struct core_cycles_settings *c);
+
 struct bench_settings {
 	struct bench_method method;
 	struct bench_counter cycle_counter;
 	struct bench_overhead overhead;
-	const json_t *core_cycles;	/* record_core_cycles_config()'s */
-	/* Decoded from core_cycles: */
-	const char *core_source;	/* "perf", "reference", "none" */
-	double calibration_ghz, reading_core_cycles;
+	const struct core_cycles_settings *core_cycles;	/* NULL: not recorded */
 };
 
 /* hotplug */
@@ -161,7 +180,7 @@ struct scale_settings {
 	const struct cpu_accounting *accounting;	/* NULL: not recorded */
 	/* idle */
 	double cpu, budget_s, target_batch_ns, rounds, boundary_ns;
-	const json_t *core_cycles;	/* bench's block (record_core_cycles_config()) */
+	const struct core_cycles_settings *core_cycles;	/* NULL: not recorded */
 };
 
 /*
@@ -209,6 +228,8 @@ struct run_settings {
 	/* Decoded once, shared by the commands that record them. */
 	bool accounting_known;
 	struct cpu_accounting accounting;
+	bool core_cycles_known;
+	struct core_cycles_settings core_cycles;
 	bool accounting_sampled;	/* user/sys tick-sampled */
 	double estimate_below_s;	/* below it, an estimate; 0 unknown */
 };

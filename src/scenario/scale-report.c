@@ -292,7 +292,7 @@ void scale_report_add_cells(const struct scale_report *r, struct stored_run *out
 		.idle = !threads, .threads = { .count = r->counts, .n = r->ncounts },
 		.ncpus = r->ncpus, .cpu_time = times,
 	};
-	json_t *core_cycles = NULL;
+	struct core_cycles_settings core_cycles;
 
 	for (size_t i = 0; i < r->ncells; i++) {
 		if (threads)
@@ -312,11 +312,11 @@ void scale_report_add_cells(const struct scale_report *r, struct stored_run *out
 		s.target_batch_ns = r->cfg.target_batch_ns;
 		s.rounds = r->cfg.rounds;
 		s.boundary_ns = r->cal.boundary_ns;
-		s.core_cycles = core_cycles = record_core_cycles_config(&r->cal, &r->cfg);
+		record_core_cycles(&r->cal, &r->cfg, &core_cycles);
+		s.core_cycles = &core_cycles;
 		out->quality = scale_doc_idle_quality_json(&r->cal, &r->warmup, &r->disturb);
 	}
 	out->config = scale_settings_json(&s);
-	json_decref(core_cycles);
 	for (size_t i = 0; i < s.ncpu_time; i++) {
 		free(times[i].user_s);
 		free(times[i].sys_s);

@@ -55,8 +55,15 @@ static void decode(json_t *config, struct run_settings *s)
  * stores a guest's run: decoded, changed, encoded. */
 static void test_bench(void **state)
 {
-	json_t *core = json_pack("{s:s, s:f, s:{s:f}}", "source", "reference",
-				 "calibration_ghz", 2.5, "reference", "reading_core_cycles", 40.0);
+	const struct core_cycles_settings core = {
+		.source = "reference",
+		.reference = { .instruction = "imul r64, r64", .cycles_per_op = 3,
+			       .latency_from = "Agner Fog", .validated = true, .ops = 4096,
+			       .reading_core_cycles = 40, .share_pct = 1.25 },
+		.time_base = "TSC ticks", .time_base_ghz = 2.2, .boundary_core_cycles = 900,
+		.reading_boundary_core_cycles = NAN, .calibration_ghz = 2.5,
+		.pmu_cycles_per_op = NAN,
+	};
 	struct bench_settings b = {
 		.method = { .budget_s = 0.25, .min_time_s = 0.01, .warmup_s = 0.1,
 			    .target_batch_ns = 1e6, .rel_ci = 0.02, .min_samples = 5,
@@ -66,13 +73,12 @@ static void test_bench(void **state)
 		.overhead = { .ns_per_call = 1.5, .cycles_per_call = NAN,
 			      .ruler = { .measured = true, .nops = 64, .ns_per_call = 17.25,
 					 .cycles_per_call = 44 } },
-		.core_cycles = core,
+		.core_cycles = &core,
 	};
 	struct run_settings s;
 	json_t *config = bench_settings_json(&b), *counted;
 
 	(void)state;
-	json_decref(core);
 	assert_json(json_incref(config),
 		    "{\"method\": {\"budget_s\": 0.25, \"min_time_s\": 0.01, \"warmup_s\": 0.1,"
 		    " \"target_batch_ns\": 1000000.0, \"rel_ci\": 0.02, \"min_samples\": 5,"
@@ -81,8 +87,13 @@ static void test_bench(void **state)
 		    " \"cycle_counter\": {\"unit\": \"TSC ticks\", \"source\": \"rdtsc\"},"
 		    " \"harness_overhead\": {\"ns_per_call\": 1.5, \"cycles_per_call\": null,"
 		    " \"ruler\": {\"nops\": 64, \"ns_per_call\": 17.25, \"cycles_per_call\": 44.0}},"
-		    " \"core_cycles\": {\"source\": \"reference\", \"calibration_ghz\": 2.5,"
-		    " \"reference\": {\"reading_core_cycles\": 40.0}}}");
+		    " \"core_cycles\": {\"source\": \"reference\", \"reference\": {"
+		    "\"instruction\": \"imul r64, r64\", \"cycles_per_op\": 3.0,"
+		    " \"latency_from\": \"Agner Fog\", \"validated\": true, \"ops\": 4096,"
+		    " \"reading_core_cycles\": 40.0, \"share_pct\": 1.25},"
+		    " \"time_base\": \"TSC ticks\", \"time_base_ghz\": 2.2,"
+		    " \"boundary_core_cycles\": 900.0, \"reading_boundary_core_cycles\": null,"
+		    " \"calibration_ghz\": 2.5, \"pmu_cycles_per_op\": null}}");
 	run_settings_decode(config, &s);
 	assert_true(s.bench.method.budget_s == 0.25 && s.bench.method.rounds == 10 &&
 		    s.bench.method.max_samples == 200 && isnan(s.bench.method.boundary_cycles));
@@ -90,8 +101,14 @@ static void test_bench(void **state)
 	assert_true(s.bench.overhead.recorded && !s.bench.overhead.counted);
 	assert_true(s.bench.overhead.ns_per_call == 1.5);
 	assert_true(s.bench.overhead.ruler.measured && s.bench.overhead.ruler.cycles_per_call == 44);
-	assert_string_equal(s.bench.core_source, "reference");
-	assert_true(s.bench.calibration_ghz == 2.5 && s.bench.reading_core_cycles == 40);
+	assert_true(s.core_cycles_known);
+	assert_ptr_equal(s.bench.core_cycles, &s.core_cycles);
+	assert_string_equal(s.core_cycles.source, "reference");
+	assert_string_equal(s.core_cycles.reference.instruction, "imul r64, r64");
+	assert_true(s.core_cycles.reference.validated && s.core_cycles.reference.ops == 4096);
+	assert_true(s.core_cycles.calibration_ghz == 2.5 &&
+		    s.core_cycles.reference.reading_core_cycles == 40);
+	assert_string_equal(s.core_cycles.time_base, "TSC ticks");
 	s.bench.overhead.counted = true;
 	s.bench.overhead.instructions_per_call = 7;
 	s.bench.overhead.ruler.instructions_per_call = 71;
@@ -104,7 +121,8 @@ static void test_bench(void **state)
 	run_settings_decode(counted, &s);
 	assert_true(s.bench.overhead.counted && s.bench.overhead.instructions_per_call == 7);
 	assert_true(s.bench.method.rel_ci == 0.02);
-	assert_string_equal(s.bench.core_source, "reference");
+	assert_string_equal(s.core_cycles.source, "reference");
+	assert_true(s.core_cycles.reference.share_pct == 1.25);
 	run_settings_release(&s);
 	json_decref(counted);
 }
@@ -334,17 +352,16 @@ static void test_scale_threads(void **state)
 static void test_scale_idle(void **state)
 {
 	unsigned counts[] = { 0, 8 };
-	json_t *core = json_pack("{s:s}", "source", "none");
+	const struct core_cycles_settings none = { .source = NULL };
 	struct scale_settings c = {
 		.idle = true, .threads = { counts, 2, true }, .ncpus = 2, .cpu = 1,
 		.budget_s = 0.25, .target_batch_ns = 1e6, .rounds = 10,
-		.boundary_ns = 40.5, .core_cycles = core,
+		.boundary_ns = 40.5, .core_cycles = &none,
 	};
 	struct run_settings s;
 	json_t *config = scale_settings_json(&c);
 
 	(void)state;
-	json_decref(core);	/* the config holds its own reference */
 	assert_json(json_incref(config),
 		    "{\"mode\": \"idle\", \"idle_threads\": [0, 8], \"ncpus\": 2, \"cpu\": 1,"
 		    " \"budget_s\": 0.25, \"target_batch_ns\": 1000000.0, \"rounds\": 10,"
@@ -354,8 +371,7 @@ static void test_scale_idle(void **state)
 	assert_int_equal(s.scale.threads.n, 2);
 	assert_int_equal(s.scale.threads.count[1], 8);
 	assert_true(s.scale.cpu == 1 && s.scale.rounds == 10 && s.scale.boundary_ns == 40.5);
-	assert_string_equal(json_string_value(json_object_get(s.scale.core_cycles, "source")),
-			    "none");
+	assert_string_equal(s.scale.core_cycles->source, "none");
 	run_settings_release(&s);
 	json_decref(config);
 }
