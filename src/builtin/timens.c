@@ -304,27 +304,22 @@ static json_t *side_config(const struct timens_options *o,
 	});
 }
 
-/* The namespace side's environment says where it ran. */
-static void mark_namespace_env(json_t *env, const struct timens_offsets *off)
-{
-	json_t *tn = json_object_get(env, "time_namespace");
-
-	if (!json_is_object(tn))
-		return;
-	json_object_set_new(tn, "non_root", json_true());
-	json_object_set_new(tn, "offsets", timens_offsets_to_json(off));
-}
-
-/* Side s as a stored run, begun by the runner under the side's label. */
-static void build_run(struct stored_run *run, const struct timens_options *o,
-		      const struct interleave_bench *b, enum interleave_side_id s, bool nested)
+/* Side s as a stored run, begun by the runner under the side's label; the
+ * namespace side's environment says where it ran. */
+static void build_run(struct stored_run *run, const struct measure *m,
+		      const struct timens_options *o, const struct interleave_bench *b,
+		      enum interleave_side_id s)
 {
 	free(run->label);
 	run->label = xstrdup(o->label[s]);
 	interleave_record_side(b, s, run);
-	run->config = side_config(o, b, s, nested);
-	if (s == INTERLEAVE_TIMENS)
-		mark_namespace_env(run->env, &b->off);
+	run->config = side_config(o, b, s, m->env.in_time_namespace);
+	if (s == INTERLEAVE_TIMENS) {
+		struct env_info inside = m->env;
+
+		inside.time_namespace_offsets = &b->off;
+		record_set_env(run, &inside, &m->store);
+	}
 }
 
 /* ---- reporting ------------------------------------------------------ */
@@ -454,7 +449,7 @@ static bool timens_record(struct measure *m, size_t k, struct stored_run *run)
 
 	if (k >= INTERLEAVE_SIDES)
 		return false;
-	build_run(run, &t->o, &t->bench, (enum interleave_side_id)k, m->env.in_time_namespace);
+	build_run(run, m, &t->o, &t->bench, (enum interleave_side_id)k);
 	return true;
 }
 

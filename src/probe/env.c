@@ -442,6 +442,19 @@ static json_t *vdso_to_json(const struct env_info *env)
 			 "symbols", symbols);
 }
 
+/* Whether it ran in a non-root time namespace; on timens's namespace side,
+ * the one timens made and its offsets. */
+static json_t *time_namespace_json(const struct env_info *env)
+{
+	const struct timens_offsets *off = env->time_namespace_offsets;
+	json_t *o = json_pack("{s:b, s:b}", "known", env->time_ns_known || off,
+			      "non_root", env->in_time_namespace || off);
+
+	if (off)
+		json_object_set_new(o, "offsets", timens_offsets_to_json(off));
+	return o;
+}
+
 json_t *env_to_json(const struct env_info *env)
 {
 	json_t *obj = json_object();
@@ -463,10 +476,7 @@ json_t *env_to_json(const struct env_info *env)
 				      "version", json_text(env->libc_version)));
 	json_object_set_new(obj, "ncpus_online",
 			    json_integer(env->ncpus_online));
-	json_object_set_new(obj, "time_namespace",
-			    json_pack("{s:b, s:b}",
-				      "known", env->time_ns_known,
-				      "non_root", env->in_time_namespace));
+	json_object_set_new(obj, "time_namespace", time_namespace_json(env));
 	json_object_set_new(obj, "cpu", json_integer(env->cpu));
 	json_object_set_new(obj, "vdso", vdso_to_json(env));
 	if (env->counter_step > 0)

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <jansson.h>
 
+#include "probe/timens.h"
 #include "probe/vdso.h"
 
 struct env_info {
@@ -30,6 +31,8 @@ struct env_info {
 	char libc_version[32];
 	int ncpus_online;
 	bool in_time_namespace;		/* process is in a non-root time ns */
+	/* timens's namespace side: the namespace it made, NULL otherwise */
+	const struct timens_offsets *time_namespace_offsets;
 	bool time_ns_known;		/* false when /proc/self/ns/time is unreadable */
 	int cpu;			/* CPU the measurement ran on, -1 unknown */
 	bool have_vdso;

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "results/record.h"
+#include "results/run-facts.h"
 #include "results/run-settings.h"
 
 #include <errno.h>
@@ -346,6 +347,16 @@ void record_add_command_line(json_t *env, const struct store_options *o)
 	json_object_set_new(env, "clockbench_version", json_string(CLOCKBENCH_VERSION));
 }
 
+void record_set_env(struct stored_run *run, const struct env_info *env,
+		    const struct store_options *o)
+{
+	json_decref(run->env);
+	run->env = env_to_json(env);
+	record_add_command_line(run->env, o);
+	mask_json_controls(run->env);
+	run_facts_forget(run);
+}
+
 void record_begin(struct stored_run *run, const char *command,
 		  const struct store_options *o, const struct env_info *env,
 		  const struct timespec *started)
@@ -358,9 +369,7 @@ void record_begin(struct stored_run *run, const char *command,
 	run->host = masked_copy(env->hostname, STORE_TEXT_MAX);
 	run->kernel = masked_copy(env->kernel_release, STORE_TEXT_MAX);
 	run->status = xstrdup("complete");
-	run->env = env_to_json(env);
-	record_add_command_line(run->env, o);
-	mask_json_controls(run->env);
+	record_set_env(run, env, o);
 	gmtime_r(&started->tv_sec, &tm);
 	strftime(run->started, sizeof(run->started), "%Y-%m-%dT%H:%M:%SZ", &tm);
 }

@@ -95,6 +95,11 @@ void record_begin(struct stored_run *run, const char *command,
 		  const struct store_options *o, const struct env_info *env,
 		  const struct timespec *started);
 
+/* run's environment replaced by env's, as record_begin() writes it (timens's
+ * namespace side: the same machine, inside the namespace). */
+void record_set_env(struct stored_run *run, const struct env_info *env,
+		    const struct store_options *o);
+
 /*
  * The command line of this process (its "argv", "invocation",
  * "clockbench_version", as record_begin() puts them) into env, replacing
