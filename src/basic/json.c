@@ -2,12 +2,14 @@
 #include "basic/json.h"
 
 #include <ctype.h>
+#include <limits.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "basic/strbuf.h"
+#include "basic/text.h"
 
 json_t *json_number(double x)
 {
@@ -55,6 +57,24 @@ const char *json_text_at(const json_t *o, const char *key)
 bool json_true_at(const json_t *o, const char *key)
 {
 	return json_is_true(json_member(o, key));
+}
+
+int json_int_at(const json_t *o, const char *key, int absent)
+{
+	const json_t *v = json_member(o, key);
+	json_int_t x;
+
+	if (!json_is_integer(v))
+		return absent;
+	x = json_integer_value(v);
+	return x < INT_MIN ? INT_MIN : x > INT_MAX ? INT_MAX : (int)x;
+}
+
+void json_text_copy(char *buf, size_t len, const json_t *o, const char *key)
+{
+	const char *s = json_string_value(json_member(o, key));
+
+	text_copy(buf, len, s ? s : "", TEXT_LINE_MAX);
 }
 
 static bool same_bits(double a, double b)

@@ -51,6 +51,11 @@ const json_t *json_member(const json_t *o, const char *key);
 double json_number_at(const json_t *o, const char *key);
 const char *json_text_at(const json_t *o, const char *key);
 bool json_true_at(const json_t *o, const char *key);
+/* An integer member clamped to an int's range, absent when it is none. */
+int json_int_at(const json_t *o, const char *key, int absent);
+/* A text member into buf, escaped and capped as a line is shown
+ * (basic/text.h); "" when there is none. */
+void json_text_copy(char *buf, size_t len, const json_t *o, const char *key);
 
 /*
  * Before text from elsewhere is parsed whole: whether it holds at most

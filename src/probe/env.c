@@ -19,6 +19,9 @@
 #include <gnu/libc-version.h>
 #endif
 
+#include "basic/json.h"
+#include "basic/strbuf.h"
+#include "basic/text.h"
 #include "basic/util.h"
 #include "probe/cycles.h"
 
@@ -485,6 +488,74 @@ json_t *env_to_json(const struct env_info *env)
 					      "unit", json_text(env->counter_unit),
 					      "clock_step_ns", env->clock_step_ns));
 	return obj;
+}
+
+/* The words of a stored array, space-separated as /sys gives them, escaped. */
+static void copy_words(char *buf, size_t len, const json_t *arr)
+{
+	_cleanup_strbuf_ struct strbuf sb = STRBUF_INIT;
+	const json_t *w;
+	size_t i;
+
+	json_array_foreach((json_t *)arr, i, w)
+		if (json_is_string(w)) {
+			if (sb.len)
+				strbuf_addch(&sb, ' ');
+			strbuf_adds(&sb, json_string_value(w));
+		}
+	text_copy(buf, len, sb.len ? sb.buf : "", TEXT_LINE_MAX);
+}
+
+/* The CPU flags set in a stored {"constant_tsc": true, ...}. */
+static void set_flags(struct env_info *env, const json_t *flags)
+{
+	_cleanup_strbuf_ struct strbuf sb = STRBUF_INIT;
+	const char *k;
+	json_t *v;
+
+	if (!json_is_object(flags))
+		return;
+	json_object_foreach((json_t *)flags, k, v)
+		if (json_is_true(v)) {
+			strbuf_adds(&sb, k);
+			strbuf_addch(&sb, ' ');
+		}
+	/* Matches whole known names only: a stored key is never printed. */
+	env_parse_cpu_flags(env, sb.len ? sb.buf : "");
+}
+
+/*
+ * The stored environment (env_to_json()'s) as env_print(), its one
+ * formatter, reads it, every text escaped. Of the vDSO's symbols only
+ * their count is kept: nothing is allocated.
+ */
+void env_from_json(const json_t *j, struct env_info *env)
+{
+	const json_t *libc = json_member(j, "libc"), *ns = json_member(j, "time_namespace");
+	const json_t *vdso = json_member(j, "vdso"), *step = json_member(j, "counter_step");
+
+	memset(env, 0, sizeof(*env));
+	json_text_copy(env->kernel_release, sizeof(env->kernel_release), j, "kernel_release");
+	json_text_copy(env->kernel_version, sizeof(env->kernel_version), j, "kernel_version");
+	json_text_copy(env->machine, sizeof(env->machine), j, "machine");
+	json_text_copy(env->clocksource, sizeof(env->clocksource), j, "clocksource");
+	copy_words(env->clocksources, sizeof(env->clocksources),
+		   json_member(j, "available_clocksources"));
+	json_text_copy(env->cpu_model, sizeof(env->cpu_model), j, "cpu_model");
+	set_flags(env, json_member(j, "cpu_flags"));
+	json_text_copy(env->hypervisor, sizeof(env->hypervisor), j, "hypervisor");
+	json_text_copy(env->libc_name, sizeof(env->libc_name), libc, "name");
+	json_text_copy(env->libc_version, sizeof(env->libc_version), libc, "version");
+	env->ncpus_online = json_int_at(j, "ncpus_online", 0);
+	env->time_ns_known = json_true_at(ns, "known");
+	env->in_time_namespace = json_true_at(ns, "non_root");
+	env->cpu = json_int_at(j, "cpu", -1);
+	env->have_vdso = json_true_at(vdso, "available");
+	json_text_copy(env->vdso_error, sizeof(env->vdso_error), vdso, "error");
+	env->nvdso_symbols = json_array_size(json_member(vdso, "symbols"));
+	env->counter_step = json_number_at(step, "step");
+	json_text_copy(env->counter_unit, sizeof(env->counter_unit), step, "unit");
+	env->clock_step_ns = json_number_at(step, "clock_step_ns");
 }
 
 static const char *or_unknown(const char *s)

@@ -67,6 +67,14 @@ void env_set_counter_step(struct env_info *env, double counter_step,
 /* The fingerprint as a JSON object (new reference). */
 json_t *env_to_json(const struct env_info *env);
 
+/*
+ * A stored fingerprint (env_to_json()'s, or a file's) as env_print() reads
+ * it, every text escaped and a member that is missing or of another type
+ * unknown. Of the vDSO's symbols only their count is kept: nothing is
+ * allocated, nothing to free.
+ */
+void env_from_json(const json_t *j, struct env_info *env);
+
 /* A short human block, "# kernel: 6.18.44 ..." lines, to stream f. */
 void env_print(const struct env_info *env, FILE *f, const char *prefix);
 

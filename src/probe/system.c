@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "basic/json.h"
+#include "basic/text.h"
 #include "basic/util.h"
 
 #define CPU_SYSFS "/sys/devices/system/cpu"
@@ -223,4 +224,34 @@ json_t *system_to_json(const struct system_report *s)
 			 "load", known(s->load[0]), known(s->load[1]), known(s->load[2]),
 			 "steal_pct_since_boot", known(s->steal_pct), "pmu", s->pmu,
 			 "warnings", w);
+}
+
+/* Unknown (null) is negative in a system_report. */
+static double known_of(const json_t *v)
+{
+	return json_is_number(v) ? json_number_value(v) : -1;
+}
+
+/* The stored pre-flight report (system_to_json()'s) as system_print() reads it. */
+void system_from_json(const json_t *j, struct system_report *s)
+{
+	const json_t *turbo = json_member(j, "turbo"), *load = json_member(j, "load");
+
+	memset(s, 0, sizeof(*s));
+	s->cpu = json_int_at(j, "cpu", -1);
+	s->ncpus = json_int_at(j, "ncpus", 0);
+	json_text_copy(s->governor, sizeof(s->governor), j, "governor");
+	json_text_copy(s->driver, sizeof(s->driver), j, "driver");
+	s->turbo = json_is_boolean(turbo) ? json_is_true(turbo) : -1;
+	json_text_copy(s->turbo_source, sizeof(s->turbo_source), j, "turbo_source");
+	json_text_copy(s->smt_control, sizeof(s->smt_control), j, "smt_control");
+	s->smt_siblings = json_int_at(j, "smt_siblings", 0);
+	json_text_copy(s->isolated, sizeof(s->isolated), j, "isolcpus");
+	json_text_copy(s->nohz_full, sizeof(s->nohz_full), j, "nohz_full");
+	s->cpu_isolated = json_true_at(j, "cpu_isolated");
+	s->cpu_nohz_full = json_true_at(j, "cpu_nohz_full");
+	for (size_t i = 0; i < ARRAY_SIZE(s->load); i++)
+		s->load[i] = known_of(json_array_get(load, i));
+	s->steal_pct = known_of(json_member(j, "steal_pct_since_boot"));
+	s->pmu = json_true_at(j, "pmu");
 }

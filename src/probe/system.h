@@ -54,5 +54,8 @@ size_t system_warnings(const struct system_report *s,
 /* "# system: ..." and one "# warning: ..." line each, after prefix. */
 void system_print(const struct system_report *s, FILE *f, const char *prefix);
 json_t *system_to_json(const struct system_report *s);
+/* A stored report (system_to_json()'s) as system_print() reads it, texts
+ * escaped, what is missing unknown. */
+void system_from_json(const json_t *j, struct system_report *s);
 
 #endif

@@ -137,6 +137,21 @@ json_t *warmup_to_json(const struct warmup_report *w)
 			 "last_core_cycles", json_number(w->last_cell));
 }
 
+/* The stored warm-up (warmup_to_json()'s) as quality_warmup_line() reads it. */
+void warmup_from_json(const json_t *j, struct warmup_report *w)
+{
+	memset(w, 0, sizeof(*w));
+	json_text_copy(w->cell, sizeof(w->cell), j, "cell");
+	w->windows = (unsigned)json_int_at(j, "windows", 0);
+	w->window_s = json_number_at(j, "window_s");
+	w->elapsed_s = json_number_at(j, "elapsed_s");
+	w->steady = json_true_at(j, "steady");
+	w->first_ghz = json_number_at(j, "first_ghz");
+	w->last_ghz = json_number_at(j, "last_ghz");
+	w->first_cell = json_number_at(j, "first_core_cycles");
+	w->last_cell = json_number_at(j, "last_core_cycles");
+}
+
 static json_t *round_json(const struct run_quality *q, unsigned k)
 {
 	const struct round_quality *r = &q->rounds[k];

@@ -54,5 +54,7 @@ void quality_of_bench(struct bench_run *run);
 /* {"summary": .., "top_ghz": .., "rounds": [..], "warmup": {..}, ..} */
 json_t *quality_to_json(const struct run_quality *q);
 json_t *warmup_to_json(const struct warmup_report *w);
+/* A stored warm-up (warmup_to_json()'s) as quality_warmup_line() reads it. */
+void warmup_from_json(const json_t *j, struct warmup_report *w);
 
 #endif

@@ -55,6 +55,7 @@ static void decode_invocation(const json_t *env, struct run_facts *f)
 	const json_t *step = json_object_get(env, "counter_step");
 
 	f->invocation = json_text_at(env, "invocation");
+	f->version = json_text_at(env, "clockbench_version");
 	run_words_decode(env, "argv", &f->argv);
 	f->argv_masked = json_is_false(json_object_get(env, "argv_exact"));
 	f->clock_step_ns = json_number_at(step, "clock_step_ns");

@@ -41,6 +41,7 @@ struct run_facts {
 
 	/* The command line that made it (environment) */
 	const char *invocation;		/* its uuid, shared by the runs it made */
+	const char *version;		/* clockbench's that made it */
 	struct run_words argv;		/* clockbench's arguments */
 	bool argv_masked;		/* a control character in them was masked */
 

@@ -327,6 +327,48 @@ static void test_json_replaces_invalid_utf8(void **state)
 	env_free(&env);
 }
 
+/* env_to_json() read back by env_from_json(): the fields env_print()
+ * shows, a control character in a text escaped; the namespace timens made
+ * recorded as non-root with its offsets. */
+static void test_json_read_back(void **state)
+{
+	const struct timens_offsets off = { 864000LL * 1000000000, 0 };
+	struct env_info env, back;
+	json_t *obj, *ns;
+
+	(void)state;
+	env_collect(&env, NULL, "test", 1);
+	snprintf(env.cpu_model, sizeof(env.cpu_model), "CPU\x1b[31m red");
+	obj = env_to_json(&env);
+	env_from_json(obj, &back);
+	assert_string_equal(back.kernel_release, env.kernel_release);
+	assert_string_equal(back.machine, env.machine);
+	assert_string_equal(back.clocksource, env.clocksource);
+	assert_string_equal(back.clocksources, env.clocksources);
+	assert_null(strchr(back.cpu_model, '\x1b'));
+	assert_non_null(strstr(back.cpu_model, "red"));
+	assert_int_equal(back.ncpus_online, env.ncpus_online);
+	assert_int_equal(back.cpu, 1);
+	assert_int_equal(back.constant_tsc, env.constant_tsc);
+	assert_int_equal(back.in_time_namespace, env.in_time_namespace);
+	assert_int_equal(back.nvdso_symbols, env.nvdso_symbols);
+	json_decref(obj);
+	env.time_namespace_offsets = &off;
+	obj = env_to_json(&env);
+	ns = json_object_get(obj, "time_namespace");
+	assert_true(json_is_true(json_object_get(ns, "non_root")));
+	assert_true(json_number_value(json_object_get(json_object_get(ns, "offsets"),
+						      "monotonic_s")) == 864000);
+	env_from_json(obj, &back);
+	assert_true(back.in_time_namespace && back.time_ns_known);
+	json_decref(obj);
+	/* Nothing there: every text empty, nothing made up. */
+	env_from_json(NULL, &back);
+	assert_string_equal(back.kernel_release, "");
+	assert_int_equal(back.cpu, -1);
+	env_free(&env);
+}
+
 static void test_cpu_flags_match_whole_words(void **state)
 {
 	struct env_info env;
@@ -579,6 +621,7 @@ int main(void)
 		cmocka_unit_test(test_new_time_namespace_is_detected),
 		cmocka_unit_test(test_json_has_stable_keys_and_types),
 		cmocka_unit_test(test_json_replaces_invalid_utf8),
+		cmocka_unit_test(test_json_read_back),
 		cmocka_unit_test(test_cpu_flags_match_whole_words),
 		cmocka_unit_test(test_cpuinfo_x86),
 		cmocka_unit_test(test_cpuinfo_other_architectures),

@@ -113,13 +113,20 @@ static void test_warmup_line(void **state)
 	struct warmup_report w = { .cell = "clock-gettime-monotonic vdso", .windows = 4,
 				   .window_s = 0.01, .elapsed_s = 0.041, .steady = true,
 				   .first_ghz = 2.1, .last_ghz = 4.38, .first_cell = 90,
-				   .last_cell = 86 };
-	char line[512];
+				   .last_cell = 86 }, back;
+	char line[512], again[512];
+	json_t *j;
 
 	quality_warmup_line(&w, 0.02, line, sizeof(line));
 	assert_string_equal(line, "steady after 4 windows of 10 ms (0.04 s): "
 			    "clock-gettime-monotonic vdso and the reference within "
 			    "2 % from one window to the next; core 4.38 GHz");
+	/* As a stored run's: the same line. */
+	j = warmup_to_json(&w);
+	warmup_from_json(j, &back);
+	json_decref(j);
+	quality_warmup_line(&back, 0.02, again, sizeof(again));
+	assert_string_equal(again, line);
 	w.steady = false;
 	w.windows = 50;
 	w.elapsed_s = 0.5;
@@ -231,7 +238,7 @@ static bool has_warning(const struct system_report *s, const char *what)
 
 static void test_noisy_machine(void **state)
 {
-	struct system_report s;
+	struct system_report s, back;
 	json_t *j;
 
 	put("/sys/devices/system/cpu/cpu3/cpufreq/scaling_governor", "powersave\n");
@@ -262,6 +269,16 @@ static void test_noisy_machine(void **state)
 	assert_int_equal(json_array_size(json_object_get(j, "warnings")), 5);
 	assert_true(json_is_true(json_object_get(j, "turbo")));
 	assert_true(json_is_null(json_object_get(j, "nohz_full")));
+	/* Read back as system_print() reads a stored run's. */
+	system_from_json(j, &back);
+	assert_string_equal(back.governor, "powersave");
+	assert_int_equal(back.turbo, 1);
+	assert_int_equal(back.smt_siblings, 2);
+	assert_int_equal(back.ncpus, 8);
+	assert_int_equal(back.cpu, 3);
+	assert_string_equal(back.nohz_full, "");
+	assert_float_equal(back.load[0], 2.5, 1e-12);
+	assert_float_equal(back.steal_pct, 10, 1e-12);
 	json_decref(j);
 }
 
