@@ -299,7 +299,7 @@ static json_t *side_config(const struct timens_options *o,
 		.paired_with = o->label[s == INTERLEAVE_HOST ? INTERLEAVE_TIMENS : INTERLEAVE_HOST],
 		.repetitions = o->cfg.rounds, .cpu = o->cpu,
 		.budget_s = o->cfg.budget_s, .target_batch_ns = b->cfg.target_batch_ns,
-		.boundary_ns = b->side[s].boundary_ns, .offsets = b->off,
+		.boundary_ns = b->side[s].boundary_ns, .offsets = b->off, .offsets_known = true,
 		.nested = nested,
 	});
 }

@@ -319,6 +319,11 @@ static bool core_cycles_decode(const json_t *c, struct core_cycles_settings *s)
 	return json_is_object(core);
 }
 
+json_t *bench_overhead_json(const struct bench_overhead *h)
+{
+	return overhead_json(h);
+}
+
 json_t *bench_settings_json(const struct bench_settings *s)
 {
 	json_t *o = json_object();
@@ -423,12 +428,16 @@ static void doctor_decode(const json_t *c, struct doctor_settings *s)
 
 /* ---- ab -------------------------------------------------------------- */
 
+/* Two tables around "order", in the order ab has always stored its keys. */
 static const struct key ab_keys[] = {
 	KEY(struct ab_settings, condition, KEY_TEXT),
 	KEY(struct ab_settings, arm, KEY_TEXT),
 	KEY(struct ab_settings, value, KEY_TEXT),
 	KEY(struct ab_settings, arms, KEY_WORDS),
 	KEY(struct ab_settings, interleave, KEY_TEXT),
+};
+
+static const struct key ab_rounds_keys[] = {
 	KEY(struct ab_settings, repetitions, KEY_COUNT),
 	KEY(struct ab_settings, budget_s, KEY_REAL),
 	KEY(struct ab_settings, target_batch_ns, KEY_REAL),
@@ -443,10 +452,14 @@ json_t *ab_settings_json(const struct ab_settings *s)
 	encode_keys(o, s, ab_keys, ARRAY_SIZE(ab_keys));
 	/* What compare's readers are told of the rounds: the arms alternate. */
 	json_object_set_new(o, "order", json_string("A B B A ..."));
+	encode_keys(o, s, ab_rounds_keys, ARRAY_SIZE(ab_rounds_keys));
 	return o;
 }
 
 /* ---- timens ---------------------------------------------------------- */
+
+/* The largest offset that is a count of ns in an int64_t (2^63 ns). */
+#define TIMENS_OFFSET_MAX_S 9.2e9
 
 static const struct key timens_keys[] = {
 	KEY(struct timens_settings, side, KEY_TEXT),
@@ -457,6 +470,10 @@ static const struct key timens_keys[] = {
 	KEY(struct timens_settings, budget_s, KEY_REAL),
 	KEY(struct timens_settings, target_batch_ns, KEY_REAL),
 	KEY(struct timens_settings, boundary_ns, KEY_REAL),
+};
+
+/* After "order" and "offsets", where timens has always stored it. */
+static const struct key timens_nested_keys[] = {
 	KEY(struct timens_settings, nested, KEY_FLAG),
 };
 
@@ -467,7 +484,9 @@ json_t *timens_settings_json(const struct timens_settings *s)
 	json_object_set_new(o, "mode", json_string("timens"));
 	encode_keys(o, s, timens_keys, ARRAY_SIZE(timens_keys));
 	json_object_set_new(o, "order", json_string("host, timens, timens, host, ..."));
-	json_object_set_new(o, "offsets", timens_offsets_to_json(&s->offsets));
+	json_object_set_new(o, "offsets", s->offsets_known ?
+			    timens_offsets_to_json(&s->offsets) : json_null());
+	encode_keys(o, s, timens_nested_keys, ARRAY_SIZE(timens_nested_keys));
 	return o;
 }
 
@@ -477,8 +496,9 @@ static void timens_decode(const json_t *c, struct timens_settings *s)
 	double mono = json_number_at(off, "monotonic_s"), boot = json_number_at(off, "boottime_s");
 
 	decode_keys(c, s, timens_keys, ARRAY_SIZE(timens_keys));
-	/* Whole seconds of at most years: exact in a double and an int64_t. */
-	s->offsets_known = fabs(mono) < 1e12 && fabs(boot) < 1e12;
+	decode_keys(c, s, timens_nested_keys, ARRAY_SIZE(timens_nested_keys));
+	/* As ns in an int64_t: within about 292 years either way. */
+	s->offsets_known = fabs(mono) < TIMENS_OFFSET_MAX_S && fabs(boot) < TIMENS_OFFSET_MAX_S;
 	if (s->offsets_known)
 		s->offsets = (struct timens_offsets){ .monotonic_ns = llround(mono * 1e9),
 						      .boottime_ns = llround(boot * 1e9) };
@@ -691,6 +711,7 @@ void run_settings_decode(const json_t *config, struct run_settings *s)
 	decode_keys(c, &s->hotplug, hotplug_keys, ARRAY_SIZE(hotplug_keys));
 	doctor_decode(c, &s->doctor);
 	decode_keys(c, &s->ab, ab_keys, ARRAY_SIZE(ab_keys));
+	decode_keys(c, &s->ab, ab_rounds_keys, ARRAY_SIZE(ab_rounds_keys));
 	timens_decode(c, &s->timens);
 	exec_decode(c, &s->exec);
 	scale_decode(c, &s->scale);

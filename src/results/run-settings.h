@@ -142,8 +142,8 @@ struct timens_settings {
 	const char *side;	/* "host" or "timens" */
 	const char *interleave, *paired_with;	/* the other side's label */
 	double repetitions, cpu, budget_s, target_batch_ns, boundary_ns;
-	struct timens_offsets offsets;	/* decoded: known when offsets_known */
-	bool offsets_known;
+	struct timens_offsets offsets;
+	bool offsets_known;		/* else null */
 	bool nested;		/* the host side was itself in a namespace */
 };
 
@@ -206,6 +206,8 @@ void run_boot_release(struct run_boot *b);
 
 /* Each as a config object (NULL only when out of memory: jansson's). */
 json_t *bench_settings_json(const struct bench_settings *s);
+/* Its harness_overhead object alone (kernels --exact counts it again). */
+json_t *bench_overhead_json(const struct bench_overhead *h);
 json_t *hotplug_settings_json(const struct hotplug_settings *s);
 json_t *doctor_settings_json(const struct doctor_settings *s);
 json_t *ab_settings_json(const struct ab_settings *s);

@@ -43,6 +43,22 @@ static void assert_json(json_t *got, const char *text)
 	json_decref(got);
 }
 
+/* o's keys in the order they are stored (jansson keeps insertion order),
+ * as the store's text has always had them: keys, comma-separated. */
+static void assert_key_order(const json_t *o, const char *keys)
+{
+	char got[512] = "";
+	const char *k;
+	json_t *v;
+
+	json_object_foreach((json_t *)o, k, v) {
+		if (*got)
+			strcat(got, ",");
+		strcat(got, k);
+	}
+	assert_string_equal(got, keys);
+}
+
 /* s decoded from config (taken): only what holds no text may be read
  * after, the texts being the config's. */
 static void decode(json_t *config, struct run_settings *s)
@@ -209,6 +225,8 @@ static void test_ab(void **state)
 		    " \"value\": \"hpet\", \"arms\": [\"tsc\", \"hpet\"], \"interleave\": \"0c5d\","
 		    " \"order\": \"A B B A ...\", \"repetitions\": 10, \"budget_s\": 0.25,"
 		    " \"target_batch_ns\": 1000000.0, \"cpu\": 1}");
+	assert_key_order(config, "mode,condition,arm,value,arms,interleave,order,"
+			 "repetitions,budget_s,target_batch_ns,cpu");
 	run_settings_decode(config, &s);
 	assert_string_equal(s.ab.condition, "clocksource");
 	assert_string_equal(s.ab.arm, "hpet");
@@ -230,6 +248,7 @@ static void test_timens(void **state)
 		.repetitions = 10, .cpu = 0, .budget_s = 0.25, .target_batch_ns = 2e6,
 		.boundary_ns = 1234.5,
 		.offsets = { .monotonic_ns = 864000LL * 1000000000, .boottime_ns = -2000000000 },
+		.offsets_known = true,
 		.nested = true,
 	};
 	struct run_settings s;
@@ -243,6 +262,8 @@ static void test_timens(void **state)
 		    " \"order\": \"host, timens, timens, host, ...\","
 		    " \"offsets\": {\"monotonic_s\": 864000.0, \"boottime_s\": -2.0},"
 		    " \"nested\": true}");
+	assert_key_order(config, "mode,side,interleave,paired_with,repetitions,cpu,"
+			 "budget_s,target_batch_ns,boundary_ns,order,offsets,nested");
 	run_settings_decode(config, &s);
 	assert_string_equal(s.timens.side, "timens");
 	assert_string_equal(s.timens.paired_with, "host");
@@ -252,6 +273,16 @@ static void test_timens(void **state)
 	assert_true(s.timens.offsets.monotonic_ns == t.offsets.monotonic_ns);
 	assert_true(s.timens.offsets.boottime_ns == t.offsets.boottime_ns);
 	assert_true(s.timens.nested);
+	run_settings_release(&s);
+	json_decref(config);
+	/* An offset beyond what ns in an int64_t hold (2^63 ns, 292 years) is
+	 * unknown, and unknown is written as null, never as 0. */
+	config = json_pack("{s:{s:f, s:f}}", "offsets", "monotonic_s", 1e11, "boottime_s", 0.0);
+	run_settings_decode(config, &s);
+	assert_false(s.timens.offsets_known);
+	json_decref(config);
+	config = timens_settings_json(&s.timens);
+	assert_true(json_is_null(json_object_get(config, "offsets")));
 	run_settings_release(&s);
 	json_decref(config);
 }

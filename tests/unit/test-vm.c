@@ -351,7 +351,8 @@ static void test_result_counted_in_instructions(void **state)
 	c->cycles[0] = 61;
 	c->cycles[1] = 62;
 	c->n = 2;
-	run.config = json_pack("{s:{s:f, s:i}, s:{s:s, s:s}, s:{s:f, s:f, s:{s:i, s:f, s:f}}}",
+	run.config = json_pack("{s:s, s:{s:f, s:i}, s:{s:s, s:s}, s:{s:f, s:f, s:{s:i, s:f, s:f}}}",
+			       "from_a_newer_guest", "kept",
 			       "method", "budget_s", 0.25, "rounds", 10,
 			       "cycle_counter", "unit", "TSC ticks", "source", "rdtsc",
 			       "harness_overhead", "ns_per_call", 1.5, "cycles_per_call", 9.0,
@@ -364,8 +365,13 @@ static void test_result_counted_in_instructions(void **state)
 	assert_null(json_object_get(h, "ns_per_call"));
 	assert_true(json_number_value(json_object_get(json_object_get(h, "ruler"),
 						      "instructions_per_call")) == 73);
+	/* The rest of the config is the guest's, as it wrote it. */
 	assert_true(json_number_value(json_object_get(json_object_get(run.config, "method"),
 						      "budget_s")) == 0.25);
+	assert_true(json_is_integer(json_object_get(json_object_get(run.config, "method"),
+						    "rounds")));
+	assert_string_equal(json_string_value(json_object_get(run.config,
+							      "from_a_newer_guest")), "kept");
 	stored_run_free(&run);
 }
 
