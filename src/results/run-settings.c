@@ -262,7 +262,7 @@ static json_t *object_of(const void *s, const struct key *keys, size_t n)
 	return o;
 }
 
-static json_t *overhead_json(const struct bench_overhead *h)
+json_t *bench_overhead_json(const struct bench_overhead *h)
 {
 	json_t *o = h->counted ? object_of(h, counted_keys, ARRAY_SIZE(counted_keys)) :
 		    object_of(h, overhead_keys, ARRAY_SIZE(overhead_keys));
@@ -319,11 +319,6 @@ static bool core_cycles_decode(const json_t *c, struct core_cycles_settings *s)
 	return json_is_object(core);
 }
 
-json_t *bench_overhead_json(const struct bench_overhead *h)
-{
-	return overhead_json(h);
-}
-
 json_t *bench_settings_json(const struct bench_settings *s)
 {
 	json_t *o = json_object();
@@ -332,7 +327,7 @@ json_t *bench_settings_json(const struct bench_settings *s)
 						   ARRAY_SIZE(method_keys)));
 	json_object_set_new(o, "cycle_counter", object_of(&s->cycle_counter, counter_keys,
 							  ARRAY_SIZE(counter_keys)));
-	json_object_set_new(o, "harness_overhead", overhead_json(&s->overhead));
+	json_object_set_new(o, "harness_overhead", bench_overhead_json(&s->overhead));
 	if (s->core_cycles)
 		json_object_set_new(o, "core_cycles", core_cycles_json(s->core_cycles));
 	return o;
@@ -699,9 +694,8 @@ void run_boot_release(struct run_boot *b)
 void run_settings_decode(const json_t *config, struct run_settings *s)
 {
 	const json_t *c = json_is_object(config) ? config : NULL;
-	const json_t *acct = json_object_get(c, "cpu_accounting");
-
-	const json_t *below = json_object_get(acct, "estimate_below_s");
+	const json_t *acct = json_member(c, "cpu_accounting");
+	const json_t *below = json_member(acct, "estimate_below_s");
 
 	memset(s, 0, sizeof(*s));
 	s->accounting_known = cpu_accounting_from_json(acct, &s->accounting);

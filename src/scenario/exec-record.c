@@ -32,17 +32,16 @@ static struct run_words command_words(const struct exec_campaign *e,
 				      const struct exec_command *c)
 {
 	char *const *given = c->words ? c->words : e->o.command;
-	struct run_words w = { .word = xcalloc(1, sizeof(*w.word)) };
+	size_t n = 0;
+	struct run_words w;
 
-	if (!given) {
+	while (given && given[n])
+		n++;
+	w = (struct run_words){ .word = xcalloc(n + 2, sizeof(*w.word)), .whole = true };
+	if (!given)
 		w.word[w.n++] = c->text;
-		return w;
-	}
-	while (given[w.n])
-		w.n++;
-	w.word = xrealloc(w.word, (w.n + 1) * sizeof(*w.word));
-	for (size_t i = 0; i < w.n; i++)
-		w.word[i] = given[i];
+	for (; w.n < n; w.n++)
+		w.word[w.n] = given[w.n];
 	return w;
 }
 
