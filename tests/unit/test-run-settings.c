@@ -419,7 +419,7 @@ static void test_boot(void **state)
 		.boot_wall_s = 12.5, .boot = 1, .position = 0, .emulated = true,
 		.guest = guest, .guest_argv = { argv, 2, true },
 	};
-	json_t *env = json_object();
+	json_t *env = json_object(), *again;
 	struct run_boot d;
 
 	(void)state;
@@ -455,6 +455,24 @@ static void test_boot(void **state)
 	run_boot_decode(NULL, &d);
 	assert_false(d.booted || d.emulated);
 	run_boot_release(&d);
+	/* What a hostile guest could put there: wrong types read as unknown. */
+	env = json_pack("{s:{s:{}, s:s, s:i, s:[i, s], s:f, s:[]}}", "vm",
+			"guest_argv", "cpus", "two", "exact", 1,
+			"campaign", 7, "x", "boot", 1e300, "kernel_name");
+	run_boot_decode(env, &d);
+	assert_true(d.booted);
+	assert_int_equal(d.guest_argv.n, 0);
+	assert_true(isnan(d.cpus));
+	assert_false(d.exact);
+	assert_null(d.campaign);
+	assert_null(d.kernel_name);
+	/* Encoded again, the count that fits no integer is null. */
+	again = run_boot_json(&d);
+	assert_true(json_is_null(json_object_get(again, "boot")));
+	assert_null(json_object_get(again, "guest_argv"));
+	json_decref(again);
+	run_boot_release(&d);
+	json_decref(env);
 }
 
 /* A config of the wrong shapes (an imported file's): every field unknown,
