@@ -101,16 +101,25 @@ static int switch_and_die(void *arg)
 	return 0;
 }
 
-/* Switch, tell the test, then wait to be killed (or stopped). */
+/*
+ * Switch, tell the test, then wait to be killed (or stopped). The flag is
+ * tested with the signals blocked and waited for with them let in, in one
+ * step (sigsuspend): a stop landing between the test and a pause() would
+ * be handled there and the pause would wait for ever.
+ */
 static int switch_and_wait(void *arg)
 {
 	struct job *j = arg;
 	pid_t self = getpid();
+	sigset_t all, open_mask;
 
+	sigfillset(&all);
+	sigprocmask(SIG_BLOCK, &all, &open_mask);
 	switch_knob(j->knob);
 	(void)!write(j->ready_fd, &self, sizeof(self));
 	while (!guard_stop_signal)
-		pause();
+		sigsuspend(&open_mask);
+	sigprocmask(SIG_SETMASK, &open_mask, NULL);
 	return 7;
 }
 
