@@ -324,7 +324,17 @@ static size_t column_width(const struct table *t, size_t col)
 	return width;
 }
 
-static void print_aligned(FILE *f, const struct table *t)
+/* The notes, each on a line of its own after "# ". */
+static void put_hash_notes(FILE *f, const struct table *t)
+{
+	for (size_t k = 0; k < t->nnotes; k++) {
+		fputs("# ", f);
+		text_put(f, t->notes[k], TEXT_MESSAGE_MAX);
+		fputc('\n', f);
+	}
+}
+
+static int print_aligned(FILE *f, const struct table *t)
 {
 	size_t *width = xcalloc(t->ncols ? t->ncols : 1, sizeof(*width)), next = 0;
 
@@ -336,12 +346,9 @@ static void print_aligned(FILE *f, const struct table *t)
 		put_line(f, t, width, r, false);
 		put_details(f, t, r, "", &next);
 	}
-	for (size_t k = 0; k < t->nnotes; k++) {
-		fputs("# ", f);
-		text_put(f, t->notes[k], TEXT_MESSAGE_MAX);
-		fputc('\n', f);
-	}
+	put_hash_notes(f, t);
 	free(width);
+	return 0;
 }
 
 /* ---- csv ------------------------------------------------------------------ */
@@ -363,7 +370,7 @@ static void put_csv_cell(FILE *f, const struct table *t, size_t col,
 	}
 }
 
-static void print_csv(FILE *f, const struct table *t)
+static int print_csv(FILE *f, const struct table *t)
 {
 	for (size_t c = 0; c < t->ncols; c++) {
 		if (c)
@@ -376,6 +383,7 @@ static void print_csv(FILE *f, const struct table *t)
 			put_csv_cell(f, t, c, cell_at(t, r, c));
 		fputc('\n', f);
 	}
+	return 0;
 }
 
 /* ---- json ----------------------------------------------------------------- */
@@ -435,7 +443,7 @@ static void put_escaped(FILE *f, const char *s, size_t max, const char *special)
 	}
 }
 
-static void print_markdown(FILE *f, const struct table *t)
+static int print_markdown(FILE *f, const struct table *t)
 {
 	for (size_t c = 0; c < t->ncols; c++) {
 		fputs("| ", f);
@@ -459,13 +467,14 @@ static void print_markdown(FILE *f, const struct table *t)
 		put_escaped(f, t->notes[k], TEXT_MESSAGE_MAX, "|*_`<>[]");
 		fputc('\n', f);
 	}
+	return 0;
 }
 
 /*
  * "ok 3 - id 7, median (ns) 24.46": every column titled; '#' escaped,
  * which would start a TAP directive.
  */
-static void print_tap(FILE *f, const struct table *t)
+static int print_tap(FILE *f, const struct table *t)
 {
 	size_t next = 0;
 
@@ -481,37 +490,27 @@ static void print_tap(FILE *f, const struct table *t)
 		fputc('\n', f);
 		put_details(f, t, r, "# ", &next);
 	}
-	for (size_t k = 0; k < t->nnotes; k++) {
-		fputs("# ", f);
-		text_put(f, t->notes[k], TEXT_MESSAGE_MAX);
-		fputc('\n', f);
-	}
+	put_hash_notes(f, t);
+	return 0;
 }
+
+/* The formats a table prints itself as: 0, or -1 when it could not. */
+static int (*const printers[])(FILE *f, const struct table *t) = {
+	[FORMAT_TABLE] = print_aligned,
+	[FORMAT_CSV] = print_csv,
+	[FORMAT_JSON] = print_json,
+	[FORMAT_MARKDOWN] = print_markdown,
+	[FORMAT_TAP] = print_tap,
+};
 
 int table_print(FILE *f, const struct table *t, enum output_format fmt)
 {
 	if (t->ncols && t->ncells % t->ncols)
 		fatal("table: the last row stops at column %zu of %zu",
 		      t->ncells % t->ncols, t->ncols);
-	switch (fmt) {
-	case FORMAT_TABLE:
-		print_aligned(f, t);
-		break;
-	case FORMAT_CSV:
-		print_csv(f, t);
-		break;
-	case FORMAT_JSON:
-		if (print_json(f, t) != 0)
-			return -1;
-		break;
-	case FORMAT_MARKDOWN:
-		print_markdown(f, t);
-		break;
-	case FORMAT_TAP:
-		print_tap(f, t);
-		break;
-	default:
+	if ((size_t)fmt >= ARRAY_SIZE(printers) || !printers[fmt])
 		fatal("a table is not printed as %s", format_vocabulary[fmt]);
-	}
+	if (printers[fmt](f, t) != 0)
+		return -1;
 	return ferror(f) ? -1 : 0;
 }

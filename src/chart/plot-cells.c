@@ -234,9 +234,4 @@ static int cells_draw(struct gp *gp, const struct plot_input *in,
 	return 0;
 }
 
-const struct plot_kind_ops plot_cells_ops = {
-	.name = "cells",
-	.caption = "Cost per call of each API, by path",
-	.fits = cells_fits,
-	.draw = cells_draw,
-};
+PLOT_KIND(cells, "Cost per call of each API, by path");

@@ -267,9 +267,4 @@ static int compare_draw(struct gp *gp, const struct plot_input *in,
 	return 0;
 }
 
-const struct plot_kind_ops plot_compare_ops = {
-	.name = "compare",
-	.caption = "Change per cell against the base",
-	.fits = compare_fits,
-	.draw = compare_draw,
-};
+PLOT_KIND(compare, "Change per cell against the base");

@@ -281,9 +281,4 @@ static int hotplug_draw(struct gp *gp, const struct plot_input *in,
 	return 0;
 }
 
-const struct plot_kind_ops plot_hotplug_ops = {
-	.name = "hotplug",
-	.caption = "CPU hotplug latency and states",
-	.fits = hotplug_fits,
-	.draw = hotplug_draw,
-};
+PLOT_KIND(hotplug, "CPU hotplug latency and states");

@@ -26,6 +26,18 @@ struct plot_kind_ops {
 		    enum gp_format format, struct strbuf *err);
 };
 
+/*
+ * Defines plot_KIND_ops from the kind's own KIND_fits() and KIND_draw(): a
+ * kind is named after its functions, and the name is written once.
+ */
+#define PLOT_KIND(kind, text)						\
+	const struct plot_kind_ops plot_##kind##_ops = {		\
+		.name = #kind,						\
+		.caption = text,					\
+		.fits = kind##_fits,					\
+		.draw = kind##_draw,					\
+	}
+
 extern const struct plot_kind_ops plot_cells_ops, plot_distribution_ops,
 	plot_rounds_ops, plot_scale_ops, plot_compare_ops, plot_hotplug_ops,
 	plot_timens_ops;

@@ -343,12 +343,7 @@ static int distribution_draw(struct gp *gp, const struct plot_input *in,
 	return 0;
 }
 
-const struct plot_kind_ops plot_distribution_ops = {
-	.name = "distribution",
-	.caption = "Distribution of the samples",
-	.fits = distribution_fits,
-	.draw = distribution_draw,
-};
+PLOT_KIND(distribution, "Distribution of the samples");
 
 /* ---- rounds ------------------------------------------------------------ */
 
@@ -564,9 +559,4 @@ static int rounds_draw(struct gp *gp, const struct plot_input *in,
 	return 0;
 }
 
-const struct plot_kind_ops plot_rounds_ops = {
-	.name = "rounds",
-	.caption = "Drift during the run, round by round",
-	.fits = rounds_fits,
-	.draw = rounds_draw,
-};
+PLOT_KIND(rounds, "Drift during the run, round by round");

@@ -353,9 +353,4 @@ static int scale_draw(struct gp *gp, const struct plot_input *in,
 	return 0;
 }
 
-const struct plot_kind_ops plot_scale_ops = {
-	.name = "scale",
-	.caption = "Cost against threads",
-	.fits = scale_fits,
-	.draw = scale_draw,
-};
+PLOT_KIND(scale, "Cost against threads");

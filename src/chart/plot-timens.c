@@ -221,9 +221,4 @@ static int timens_draw(struct gp *gp, const struct plot_input *in,
 	return rc;
 }
 
-const struct plot_kind_ops plot_timens_ops = {
-	.name = "timens",
-	.caption = "Host against a time namespace",
-	.fits = timens_fits,
-	.draw = timens_draw,
-};
+PLOT_KIND(timens, "Host against a time namespace");

@@ -198,6 +198,27 @@ static int get_string(const json_t *obj, const char *key, const char *where,
 	return 0;
 }
 
+/* arr is an array (of what, for the message). */
+static int check_array(const json_t *arr, const char *where, const char *of,
+		       struct strbuf *err)
+{
+	if (json_is_array(arr))
+		return 0;
+	strbuf_setf(err, "%s: expected an array of %s, got %s", where, of,
+		    json_type_name(arr));
+	return -1;
+}
+
+/* Values given per sample: one for each of the n samples. */
+static int check_per_sample(const char *where, size_t got, size_t n,
+			    struct strbuf *err)
+{
+	if (got == n)
+		return 0;
+	strbuf_setf(err, "%s: %zu values for %zu samples", where, got, n);
+	return -1;
+}
+
 static int get_samples(const json_t *arr, const char *where, double **out,
 		       size_t *n, struct strbuf *err)
 {
@@ -205,11 +226,8 @@ static int get_samples(const json_t *arr, const char *where, double **out,
 	size_t i;
 	json_t *v;
 
-	if (!json_is_array(arr)) {
-		strbuf_setf(err, "%s: expected an array of numbers, got %s",
-			where, json_type_name(arr));
+	if (check_array(arr, where, "numbers", err))
 		return -1;
-	}
 	*n = json_array_size(arr);
 	if (*n > STORE_SAMPLES_MAX) {
 		strbuf_setf(err, "%s: %zu samples, more than clockbench takes in "
@@ -239,11 +257,7 @@ static int get_same_length(const json_t *arr, const char *where, size_t n,
 
 	if (get_samples(arr, where, out, &got, err))
 		return -1;
-	if (got != n) {
-		strbuf_setf(err, "%s: %zu values for %zu samples", where, got, n);
-		return -1;
-	}
-	return 0;
+	return check_per_sample(where, got, n, err);
 }
 
 /*
@@ -257,16 +271,9 @@ static int get_rounds(const json_t *arr, const char *where,
 	size_t i;
 	json_t *v;
 
-	if (!json_is_array(arr)) {
-		strbuf_setf(err, "%s: expected an array of round numbers, got %s",
-			where, json_type_name(arr));
+	if (check_array(arr, where, "round numbers", err) ||
+	    check_per_sample(where, json_array_size(arr), c->n, err))
 		return -1;
-	}
-	if (json_array_size(arr) != c->n) {
-		strbuf_setf(err, "%s: %zu values for %zu samples", where,
-			json_array_size(arr), c->n);
-		return -1;
-	}
 	c->rounds = xmalloc((c->n ? c->n : 1) * sizeof(uint32_t));
 	json_array_foreach(arr, i, v) {
 		if (!json_is_integer(v)) {
