@@ -16,7 +16,7 @@ void error_msg(const char *fmt, ...) _printf_(1, 2);
 void warn_msg(const char *fmt, ...) _printf_(1, 2);
 /*
  * One line naming the bad option or value; returns EXIT_USAGE, for a
- * command to return: "return usage_fail(\"unexpected argument '%s'\", a);"
+ * command to return: "return usage_fail(\"--cpu %d: no such CPU\", cpu);"
  */
 int usage_fail(const char *fmt, ...) _printf_(1, 2);
 

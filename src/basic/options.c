@@ -358,7 +358,10 @@ int parse_options(int argc, char **argv, const struct command_usage *usage,
 		if (o->type == OPTION_FORMAT)
 			*(int *)o->value = vocabulary_format(o->choices[0]);
 	rc = parse_all(&p, flags);
-
+	if (rc > 0 && (flags & OPTIONS_NO_ARGS)) {
+		strbuf_setf(&p.err, "unexpected argument '%s'", argv[0]);
+		rc = OPTIONS_ERROR;
+	}
 	if (rc == OPTIONS_ERROR)
 		error_msg("%s", p.err.buf);
 	strbuf_release(&p.err);

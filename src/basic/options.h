@@ -132,6 +132,8 @@ enum {
 enum parse_flags {
 	/* The first positional argument ends the options (exec's COMMAND). */
 	OPTIONS_STOP_AT_ARG = 1 << 0,
+	/* The options and nothing else: an argument left is a usage error. */
+	OPTIONS_NO_ARGS = 1 << 1,
 };
 
 /*

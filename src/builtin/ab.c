@@ -265,11 +265,9 @@ static int parse_ab_options(int argc, char **argv, struct ab_options *o,
 	o->timing.budget_s = 0;
 	o->cpu = -1;
 	o->worker[0] = o->worker[1] = -1;
-	n = parse_options(argc, argv, &ab_usage, options, 0);
+	n = parse_options(argc, argv, &ab_usage, options, OPTIONS_NO_ARGS);
 	if (n < 0)
 		return n;
-	if (n > 0)
-		return options_fail("unexpected argument '%s'", argv[0]);
 	if (o->worker[0] >= 0 || o->list)
 		return 0;
 	if (o->condition == AB_NONE)
@@ -557,29 +555,16 @@ static int ab_print(struct measure *m, FILE *f)
 {
 	struct ab *a = m->ctx;
 	struct compare_group groups[INTERLEAVE_MAX_SIDES];
-	struct compare_options copts;
-	struct compare_session session;
 	struct compare_result cr;
 	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
 	int rc;
 
-	if (a->done < 2) {
-		error_msg("stopped after %u repetition%s: too few to compare",
-			  a->done, a->done == 1 ? "" : "s");
+	if (!measure_enough_repetitions(a->done))
 		return -1;
-	}
 	/* The arms' names: their labels share the invocation's prefix. */
 	for (size_t i = 0; i < a->narms; i++)
-		groups[i] = (struct compare_group){
-			.spec = a->arms[i].name, .runs = &m->runs[i], .nruns = 1,
-		};
-	compare_options_default(&copts);
-	copts.paired = true;
-	/* Interleaved rounds carry their own noise: no history to read. */
-	compare_session_adopt(&session, groups, a->narms, &copts, NULL, 0);
-	rc = compare_session_build(&session, &cr, &err);
-	compare_session_close(&session);
-	if (rc != 0) {
+		groups[i].spec = a->arms[i].name;
+	if (compare_session_sides(groups, a->narms, m->runs, true, &cr, &err) != 0) {
 		error_msg("cannot compare the arms: %s", err.buf);
 		return -1;
 	}
@@ -596,12 +581,7 @@ static int ab_print(struct measure *m, FILE *f)
 	return rc;
 }
 
-static const struct measure_ops ab_ops = {
-	.command = "ab",
-	.measure = ab_measure,
-	.print = ab_print,
-	.record = ab_record,
-};
+MEASURE_OPS(ab);
 
 /* ---- the command ---------------------------------------------------- */
 

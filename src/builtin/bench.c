@@ -141,12 +141,7 @@ static bool bench_record(struct measure *m, size_t k, struct stored_run *run)
 	return true;
 }
 
-static const struct measure_ops bench_ops = {
-	.command = "bench",
-	.measure = bench_measure,
-	.print = bench_print,
-	.record = bench_record,
-};
+MEASURE_OPS(bench);
 
 static void free_bench(struct bench *b)
 {
@@ -208,11 +203,9 @@ int cmd_bench(int argc, char **argv)
 	};
 
 	catalog_filter_all(&filter);
-	n = parse_options(argc, argv, &bench_usage, options, 0);
+	n = parse_options(argc, argv, &bench_usage, options, OPTIONS_NO_ARGS);
 	if (n < 0)
 		return parse_options_status(n);
-	if (n > 0)
-		return usage_fail("unexpected argument '%s'", argv[0]);
 	if (options_checking())
 		return 0;
 	timing_options_apply(&timing, &b.run.cfg);

@@ -118,12 +118,8 @@ static int parse_doctor_options(int argc, char **argv, struct doctor_options *o)
 	int n;
 
 	catalog_filter_all(&o->filter);
-	n = parse_options(argc, argv, &doctor_usage, options, 0);
-	if (n < 0)
-		return n;
-	if (n > 0)
-		return options_fail("unexpected argument '%s'", argv[0]);
-	return 0;
+	n = parse_options(argc, argv, &doctor_usage, options, OPTIONS_NO_ARGS);
+	return n < 0 ? n : 0;
 }
 
 /* ---- observing and explaining --------------------------------------- */

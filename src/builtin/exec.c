@@ -233,27 +233,13 @@ static int build_comparison(struct measure *m, struct compare_group *groups,
 			    struct compare_result *cr)
 {
 	struct exec_campaign *e = m->ctx;
-	struct compare_options copts;
-	struct compare_session session;
 	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
-	int rc;
 
-	if (e->done < 2) {
-		error_msg("stopped after %zu repetition%s: too few to compare",
-			  e->done, e->done == 1 ? "" : "s");
+	if (!measure_enough_repetitions(e->done))
 		return -1;
-	}
 	for (size_t i = 0; i < e->ncmds; i++)
-		groups[i] = (struct compare_group){
-			.spec = e->cmds[i].label, .runs = &m->runs[i], .nruns = 1,
-		};
-	compare_options_default(&copts);
-	copts.paired = true;
-	/* Interleaved repetitions carry their own noise: no history to read. */
-	compare_session_adopt(&session, groups, e->ncmds, &copts, NULL, 0);
-	rc = compare_session_build(&session, cr, &err);
-	compare_session_close(&session);
-	if (rc != 0) {
+		groups[i].spec = e->cmds[i].label;
+	if (compare_session_sides(groups, e->ncmds, m->runs, true, cr, &err) != 0) {
 		error_msg("cannot compare the commands: %s", err.buf);
 		return -1;
 	}
@@ -328,12 +314,7 @@ static int exec_print(struct measure *m, FILE *f)
 	return 0;
 }
 
-static const struct measure_ops exec_ops = {
-	.command = "exec",
-	.measure = exec_measure,
-	.print = exec_print,
-	.record = exec_record,
-};
+MEASURE_OPS(exec);
 
 /* ---- the command ---------------------------------------------------- */
 

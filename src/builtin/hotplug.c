@@ -126,12 +126,8 @@ static int parse_hotplug_options(int argc, char **argv, struct hotplug_options *
 	o->cpu = -1;
 	o->cycles = 20;
 	o->top = 10;
-	n = parse_options(argc, argv, &hotplug_usage, options, 0);
-	if (n < 0)
-		return n;
-	if (n > 0)
-		return options_fail("unexpected argument '%s'", argv[0]);
-	return 0;
+	n = parse_options(argc, argv, &hotplug_usage, options, OPTIONS_NO_ARGS);
+	return n < 0 ? n : 0;
 }
 
 /* ---- measuring (in the supervised child) ---------------------------- */
@@ -224,6 +220,20 @@ static void pause_s(double s)
 		nanosleep(&ts, NULL);
 }
 
+/* A transition, then the pause after it: 0, or -errno with the error said. */
+static int transition_then_pause(struct hotplug_run *run, int fd, bool online)
+{
+	int rc = transition(run, fd, online);
+
+	if (rc) {
+		error_msg("cannot %s CPU %ld %s: %s", online ? "bring" : "take",
+			  run->o.cpu, online ? "back online" : "offline", strerror(-rc));
+		return rc;
+	}
+	pause_s(run->o.pause_s);
+	return 0;
+}
+
 static int measure_cycles(struct hotplug_run *run)
 {
 	int fd = hotplug_open_online(HOTPLUG_SYSFS_CPU, run->o.cpu), rc = 0;
@@ -238,21 +248,12 @@ static int measure_cycles(struct hotplug_run *run)
 	for (long k = 0; k < run->o.cycles && !measure_stopped(); k++) {
 		snprintf(what, sizeof(what), "CPU %ld offline/online", run->o.cpu);
 		progress_update(&prog, (size_t)k, what);
-		rc = transition(run, fd, false);
-		if (rc) {
-			error_msg("cannot take CPU %ld offline: %s", run->o.cpu,
-				  strerror(-rc));
+		/* Online always, even when asked to stop: the CPU must come back. */
+		rc = transition_then_pause(run, fd, false);
+		if (rc == 0)
+			rc = transition_then_pause(run, fd, true);
+		if (rc)
 			break;
-		}
-		pause_s(run->o.pause_s);
-		/* Always, even when asked to stop: the CPU must come back. */
-		rc = transition(run, fd, true);
-		if (rc) {
-			error_msg("cannot bring CPU %ld back online: %s", run->o.cpu,
-				  strerror(-rc));
-			break;
-		}
-		pause_s(run->o.pause_s);
 	}
 	progress_done(&prog);
 	close(fd);
@@ -395,12 +396,7 @@ static int hotplug_print(struct measure *m, FILE *f)
 	return 0;
 }
 
-static const struct measure_ops hotplug_ops = {
-	.command = "hotplug",
-	.measure = hotplug_measure,
-	.print = hotplug_print,
-	.record = hotplug_record,
-};
+MEASURE_OPS(hotplug);
 
 /* ---- setting up (in the supervisor) --------------------------------- */
 

@@ -207,10 +207,8 @@ static int parse_runs_options(int argc, char **argv, struct run_filter *filter,
 		STORE_DB_OPTION(store),
 		OPT_END(),
 	};
-	int n = parse_options(argc, argv, &runs_usage, options, 0);
+	int n = parse_options(argc, argv, &runs_usage, options, OPTIONS_NO_ARGS);
 
-	if (n > 0)
-		return options_fail("unexpected argument '%s'", argv[0]);
 	if (n == 0 && o->problems && o->format != FORMAT_TABLE && o->format != FORMAT_JSON)
 		return options_fail("--problems prints a table or json, not %s",
 				    format_vocabulary[o->format]);

@@ -183,11 +183,9 @@ static int parse_scale_options(int argc, char **argv, struct scale_options *o,
 	o->calls = DEFAULT_CALLS;
 	o->repetitions = DEFAULT_REPETITIONS;
 	o->cpu = -1;
-	n = parse_options(argc, argv, &scale_usage, options, 0);
+	n = parse_options(argc, argv, &scale_usage, options, OPTIONS_NO_ARGS);
 	if (n < 0)
 		return n;
-	if (n > 0)
-		return options_fail("unexpected argument '%s'", argv[0]);
 	if (threads_given && o->idle)
 		return options_fail("--threads and --idle-threads measure different "
 				  "things: give one");
@@ -506,12 +504,7 @@ static bool scale_record(struct measure *m, size_t k, struct stored_run *run)
 	return true;
 }
 
-static const struct measure_ops scale_ops = {
-	.command = "scale",
-	.measure = scale_measure,
-	.print = scale_print,
-	.record = scale_record,
-};
+MEASURE_OPS(scale);
 
 int cmd_scale(int argc, char **argv)
 {

@@ -211,11 +211,9 @@ static int parse_timens_options(int argc, char **argv, struct timens_options *o,
 	o->timing.rounds = DEFAULT_REPETITIONS;
 	o->cpu = -1;
 	o->style = STYLE_SUMMARY;
-	n = parse_options(argc, argv, &timens_usage, options, 0);
+	n = parse_options(argc, argv, &timens_usage, options, OPTIONS_NO_ARGS);
 	if (n < 0)
 		return n;
-	if (n > 0)
-		return options_fail("unexpected argument '%s'", argv[0]);
 	default_labels(o);
 	if (streq(o->label[INTERLEAVE_HOST], o->label[INTERLEAVE_TIMENS]))
 		return options_fail("--host-label and --timens-label must differ ('%s')",
@@ -358,21 +356,13 @@ static int report(const struct timens_options *o, const struct interleave_bench 
 		  unsigned done, enum output_format format)
 {
 	struct compare_group groups[INTERLEAVE_SIDES];
-	struct compare_session session;
 	struct compare_result cr;
 	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
 	int rc = 0;
 
 	for (int s = 0; s < INTERLEAVE_SIDES; s++)
-		groups[s] = (struct compare_group){
-			.spec = (char *)side_name(o, (enum interleave_side_id)s),
-			.runs = &runs[s], .nruns = 1,
-		};
-	/* Interleaved rounds carry their own noise: no history to read. */
-	compare_session_adopt(&session, groups, INTERLEAVE_SIDES, NULL, NULL, 0);
-	rc = compare_session_build(&session, &cr, &err);
-	compare_session_close(&session);
-	if (rc != 0) {
+		groups[s].spec = (char *)side_name(o, (enum interleave_side_id)s);
+	if (compare_session_sides(groups, INTERLEAVE_SIDES, runs, false, &cr, &err) != 0) {
 		error_msg("cannot compare the sides: %s", err.buf);
 		return -1;
 	}
@@ -458,11 +448,8 @@ static int timens_print(struct measure *m, FILE *f)
 {
 	struct timens_cmd *t = m->ctx;
 
-	if (t->done < 2) {
-		error_msg("stopped after %u repetition%s: too few to compare",
-			  t->done, t->done == 1 ? "" : "s");
+	if (!measure_enough_repetitions(t->done))
 		return -1;
-	}
 	if (report(&t->o, &t->bench, m->runs, &m->env, t->done,
 		   (enum output_format)m->format))
 		return -1;
@@ -471,12 +458,7 @@ static int timens_print(struct measure *m, FILE *f)
 	return 0;
 }
 
-static const struct measure_ops timens_ops = {
-	.command = "timens",
-	.measure = timens_measure,
-	.print = timens_print,
-	.record = timens_record,
-};
+MEASURE_OPS(timens);
 
 int cmd_timens(int argc, char **argv)
 {

@@ -57,12 +57,10 @@ static int parse_vdso_options(int argc, char **argv, struct vdso_opts *o)
 		OPT_END(),
 	};
 	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
-	int n = parse_options(argc, argv, &vdso_usage, options, 0);
+	int n = parse_options(argc, argv, &vdso_usage, options, OPTIONS_NO_ARGS);
 
 	if (n < 0)
 		return n;
-	if (n > 0)
-		return options_fail("unexpected argument '%s'", argv[0]);
 	if (o->dump && outfile_check_name("--dump", o->dump, &err) != 0)
 		return options_fail("%s", err.buf);
 	return 0;

@@ -104,9 +104,7 @@ int cmd_verify(int argc, char **argv)
 		OPT_END(),
 	};
 
-	n = parse_options(argc, argv, &verify_usage, options, 0);
-	if (n > 0)
-		n = options_fail("unexpected argument '%s'", argv[0]);
+	n = parse_options(argc, argv, &verify_usage, options, OPTIONS_NO_ARGS);
 	if (n < 0) {
 		free_patterns(&o);
 		return parse_options_status(n);

@@ -277,6 +277,15 @@ void measure_print_cell_list(const struct catalog *cat,
 	table_free(t);
 }
 
+bool measure_enough_repetitions(size_t done)
+{
+	if (done >= 2)
+		return true;
+	error_msg("stopped after %zu repetition%s: too few to compare", done,
+		  done == 1 ? "" : "s");
+	return false;
+}
+
 void measure_print_labels(FILE *f, const struct measure *m)
 {
 	_cleanup_strbuf_ struct strbuf names = STRBUF_INIT;

@@ -50,6 +50,19 @@ struct measure_ops {
 	bool (*record)(struct measure *m, size_t k, struct stored_run *run);
 };
 
+/*
+ * Defines NAME_ops for the command NAME from its NAME_measure(),
+ * NAME_print() and NAME_record(): a command's runner is named after it,
+ * and the name is written once.
+ */
+#define MEASURE_OPS(name)						\
+	static const struct measure_ops name##_ops = {			\
+		.command = #name,					\
+		.measure = name##_measure,				\
+		.print = name##_print,					\
+		.record = name##_record,				\
+	}
+
 struct measure {
 	const struct measure_ops *ops;
 	void *ctx;			/* the command's own state */
@@ -142,5 +155,12 @@ void measure_print_cell_list(const struct catalog *cat,
  * saved)" under --no-save: what names this invocation's runs later.
  */
 void measure_print_labels(FILE *f, const struct measure *m);
+
+/*
+ * Whether the sides of an interleaved campaign (ab, timens, exec) that
+ * stopped after done repetitions can be compared: from two on. When
+ * not, the error says so.
+ */
+bool measure_enough_repetitions(size_t done);
 
 #endif

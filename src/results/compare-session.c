@@ -40,6 +40,26 @@ void compare_session_adopt(struct compare_session *s, struct compare_group *grou
 	s->ngroups = ngroups;
 }
 
+int compare_session_sides(struct compare_group *groups, size_t nsides,
+			  struct stored_run *runs, bool paired,
+			  struct compare_result *r, struct strbuf *err)
+{
+	struct compare_options opts;
+	struct compare_session s;
+	int rc;
+
+	for (size_t i = 0; i < nsides; i++) {
+		groups[i].runs = &runs[i];
+		groups[i].nruns = 1;
+	}
+	compare_options_default(&opts);
+	opts.paired = paired;
+	compare_session_adopt(&s, groups, nsides, &opts, NULL, 0);
+	rc = compare_session_build(&s, r, err);
+	compare_session_close(&s);
+	return rc;
+}
+
 /*
  * The history, read once for the session's own groups: what compare_build()
  * needs of it (one run against one, runs like the base) is decided there

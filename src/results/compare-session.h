@@ -86,6 +86,17 @@ int compare_session_build_groups(struct compare_session *s,
 				 struct compare_group *groups, size_t ngroups,
 				 struct compare_result *r, struct strbuf *err);
 
+/*
+ * The comparison of the sides of an interleaved campaign just measured
+ * (ab, timens, exec): side i is runs[i], under the name the caller gave
+ * groups[i].spec; groups stay the caller's as long as r, which borrows
+ * them. No history is read: interleaved rounds carry their own noise.
+ * paired: round k of every side ran together. 0, or -1 with err.
+ */
+int compare_session_sides(struct compare_group *groups, size_t nsides,
+			  struct stored_run *runs, bool paired,
+			  struct compare_result *r, struct strbuf *err);
+
 /* Whether row is one of the chosen cells. */
 bool compare_session_selects(const struct compare_session *s,
 			     const struct compare_row *row);
