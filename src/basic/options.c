@@ -362,6 +362,10 @@ int parse_options(int argc, char **argv, const struct command_usage *usage,
 		strbuf_setf(&p.err, "unexpected argument '%s'", argv[0]);
 		rc = OPTIONS_ERROR;
 	}
+	if (rc == 0 && (flags & OPTIONS_NEED_ARGS)) {
+		strbuf_setf(&p.err, "%s", usage->no_args);
+		rc = OPTIONS_ERROR;
+	}
 	if (rc == OPTIONS_ERROR)
 		error_msg("%s", p.err.buf);
 	strbuf_release(&p.err);

@@ -122,6 +122,8 @@ struct command_usage {
 					 * further synopsis lines */
 	const char *description;	/* paragraphs after the synopsis */
 	const char *footer;		/* after the options: notes, exit status */
+	/* With OPTIONS_NEED_ARGS, the error without one: "no file given". */
+	const char *no_args;
 };
 
 enum {
@@ -134,6 +136,8 @@ enum parse_flags {
 	OPTIONS_STOP_AT_ARG = 1 << 0,
 	/* The options and nothing else: an argument left is a usage error. */
 	OPTIONS_NO_ARGS = 1 << 1,
+	/* At least one argument, else the usage's no_args error. */
+	OPTIONS_NEED_ARGS = 1 << 2,
 };
 
 /*

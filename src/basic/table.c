@@ -91,6 +91,17 @@ void table_add_column(struct table *t, const char *key, const char *title,
 	col->kind = kind;
 }
 
+void table_add_text_columns(struct table *t, ...)
+{
+	const char *key;
+	va_list ap;
+
+	va_start(ap, t);
+	while ((key = va_arg(ap, const char *)))
+		table_add_column(t, key, NULL, TABLE_TEXT, NULL);
+	va_end(ap);
+}
+
 /* The next cell, checked against its column's kind unless any is true. */
 static struct table_cell *add_cell(struct table *t, enum table_kind kind, bool any)
 {

@@ -56,6 +56,12 @@ void table_add_column(struct table *t, const char *key, const char *title,
 		      enum table_kind kind, const char *unit);
 
 /*
+ * Text columns titled by their keys, in order, as systemd's table_new()
+ * takes them: table_add_text_columns(t, "name", "path", "verdict", NULL).
+ */
+void table_add_text_columns(struct table *t, ...) __attribute__((sentinel));
+
+/*
  * The next cell of the current row (a row starts at the first column and
  * ends after the last): a text (NULL: missing), an integer, or a figure
  * shown with decimals decimals (NaN or infinite: missing). A cell of

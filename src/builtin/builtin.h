@@ -11,6 +11,9 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+/* The usage error of a command that takes runs and was given none. */
+#define NO_RUN_GIVEN "no run given (an id, a label or a uuid)"
+
 struct command {
 	const char *name;
 	const char *summary;			/* one line for `clockbench help` */

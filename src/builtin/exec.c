@@ -88,35 +88,18 @@ static const char *const exec_orders[] = { "abba", "random", "sequence", NULL };
 
 /* ---- options -------------------------------------------------------- */
 
-static void push_string(const char ***list, size_t *n, const char *s)
+/* -c and --prepare: a shell line, kept in order, never empty. */
+static int shell_line_option(const struct option_def *opt, const char *arg,
+			     struct strbuf *err)
 {
-	*list = xrealloc(*list, (*n + 1) * sizeof(char *));
-	(*list)[(*n)++] = s;
-}
-
-static int prepare_option(const struct option_def *opt, const char *arg,
-			  struct strbuf *err)
-{
-	struct exec_options *o = opt->value;
+	struct exec_lines *l = opt->value;
 
 	if (!*arg) {
-		strbuf_adds(err, "empty --prepare command");
+		strbuf_addf(err, "--%s: the command is empty", opt->long_name);
 		return -1;
 	}
-	push_string(&o->prepares, &o->nprepares, arg);
-	return 0;
-}
-
-static int command_option(const struct option_def *opt, const char *arg,
-			  struct strbuf *err)
-{
-	struct exec_options *o = opt->value;
-
-	if (!*arg) {
-		strbuf_adds(err, "empty -c command");
-		return -1;
-	}
-	push_string(&o->lines, &o->nlines, arg);
+	l->line = xrealloc(l->line, (l->n + 1) * sizeof(*l->line));
+	l->line[l->n++] = arg;
 	return 0;
 }
 
@@ -141,10 +124,10 @@ static int parse_exec_options(int argc, char **argv, struct exec_options *o,
 			"timed runs of each command (default 10)"),
 		OPT_INT('w', "warmup", "N", &o->warmup, 0, 1000000,
 			"untimed runs of each command first (default 0)"),
-		OPT_CALLBACK('p', "prepare", "CMD", o, prepare_option,
+		OPT_CALLBACK('p', "prepare", "CMD", &o->prepares, shell_line_option,
 			     "run CMD with /bin/sh -c before every run, untimed\n"
 			     "(once: for every command; or once per command)"),
-		OPT_CALLBACK('c', "command", "'CMD ARGS'", o, command_option,
+		OPT_CALLBACK('c', "command", "'CMD ARGS'", &o->lines, shell_line_option,
 			     "a command to time, split into words as sh would\n"
 			     "(repeat: the commands alternate and are compared)"),
 		OPT_CALLBACK('L', "parameter-list", "NAME=V1,V2", o, list_param_option,
@@ -182,9 +165,9 @@ static int parse_exec_options(int argc, char **argv, struct exec_options *o,
 	n = parse_options(argc, argv, &exec_usage, options, OPTIONS_STOP_AT_ARG);
 	if (n < 0)
 		return n;
-	if (n > 0 && o->nlines)
+	if (n > 0 && o->lines.n)
 		return options_fail("give the command after -- or with -c, not both");
-	if (n == 0 && !o->nlines)
+	if (n == 0 && !o->lines.n)
 		return options_fail("no command given (clockbench exec [<options>] -- "
 				  "COMMAND [ARGS...], or -c 'COMMAND ARGS')");
 	if (n > 0) {

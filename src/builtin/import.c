@@ -31,6 +31,7 @@ static const struct command_usage import_usage = {
 	.footer =
 	"Exit status: 0 on success (also when every run was already stored),\n"
 	"1 on an error, 2 on a usage error.",
+	.no_args = "no file given",
 };
 
 /*
@@ -115,11 +116,9 @@ int cmd_import(int argc, char **argv)
 		OPT_END(),
 	};
 
-	n = parse_options(argc, argv, &import_usage, options, 0);
+	n = parse_options(argc, argv, &import_usage, options, OPTIONS_NEED_ARGS);
 	if (n < 0)
 		return parse_options_status(n);
-	if (n == 0)
-		return usage_fail("no file given");
 	nfiles = (size_t)n;
 	files = xcalloc(nfiles, sizeof(*files));
 	if (open_files(argv, nfiles, files))

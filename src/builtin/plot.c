@@ -38,6 +38,7 @@ static const struct command_usage plot_usage = {
 	"Exit status: 0 on success, 1 on an error (an unknown run, gnuplot\n"
 	"missing or failing, an output that cannot be written), 2 on a usage\n"
 	"error (also: a kind the runs cannot give).",
+	.no_args = NO_RUN_GIVEN,
 };
 
 struct plot_options {
@@ -94,11 +95,9 @@ static int parse_plot_options(int argc, char **argv, struct plot_options *o)
 	int n;
 
 	o->kind = -1;
-	n = parse_options(argc, argv, &plot_usage, options, 0);
+	n = parse_options(argc, argv, &plot_usage, options, OPTIONS_NEED_ARGS);
 	if (n < 0)
 		return n;
-	if (n == 0)
-		return options_fail("no run given (an id, a label or a uuid)");
 	if (o->output && outfile_check_name("-o", o->output, &err) != 0)
 		return options_fail("%s", err.buf);
 	if (o->output && gp_format_of(o->output) < 0)

@@ -42,6 +42,7 @@ static const struct command_usage report_usage = {
 	"Exit status: 0 on success, 1 on an error (an unknown run, gnuplot\n"
 	"missing or failing, an output that cannot be written), 2 on a usage\n"
 	"error.",
+	.no_args = NO_RUN_GIVEN,
 };
 
 static const char *const report_formats[] = { "html", "mail", NULL };
@@ -78,12 +79,10 @@ static int parse_report_options(int argc, char **argv, struct report_options *o)
 		OPT_END(),
 	};
 	_cleanup_strbuf_ struct strbuf err = STRBUF_INIT;
-	int n = parse_options(argc, argv, &report_usage, options, 0);
+	int n = parse_options(argc, argv, &report_usage, options, OPTIONS_NEED_ARGS);
 
 	if (n < 0)
 		return n;
-	if (n == 0)
-		return options_fail("no run given (an id, a label or a uuid)");
 	if (o->all_cells && o->format != FORMAT_MAIL)
 		return options_fail("--all-cells is for --format mail (the HTML report "
 				    "lists every cell)");

@@ -23,6 +23,7 @@ static const struct command_usage rm_usage = {
 	.footer =
 	"Exit status: 0 on success, 1 on an error (such as an unknown run),\n"
 	"2 on a usage error.",
+	.no_args = NO_RUN_GIVEN,
 };
 
 /* "run 12 (bench, label before, 2026-11-30T13:50:02Z)" */
@@ -92,11 +93,9 @@ int cmd_rm(int argc, char **argv)
 		OPT_END(),
 	};
 
-	nspecs = parse_options(argc, argv, &rm_usage, options, 0);
+	nspecs = parse_options(argc, argv, &rm_usage, options, OPTIONS_NEED_ARGS);
 	if (nspecs < 0)
 		return parse_options_status(nspecs);
-	if (nspecs == 0)
-		return usage_fail("no run given (an id, a label or a uuid)");
 	st = record_open(&store, dry_run ? STORE_READ : STORE_UPDATE, NULL, 0);
 	if (!st)
 		return 1;

@@ -40,6 +40,7 @@ static const struct command_usage show_usage = {
 	.footer =
 	"Exit status: 0 on success, 1 on an error (such as an unknown run),\n"
 	"2 on a usage error.",
+	.no_args = NO_RUN_GIVEN,
 };
 
 struct show_options {
@@ -70,12 +71,10 @@ static int parse_show_options(int argc, char **argv, struct show_options *o)
 		STORE_DB_OPTION(&o->store),
 		OPT_END(),
 	};
-	int n = parse_options(argc, argv, &show_usage, options, 0);
+	int n = parse_options(argc, argv, &show_usage, options, OPTIONS_NEED_ARGS);
 
 	if (n < 0)
 		return n;
-	if (n == 0)
-		return options_fail("no run given (an id, a label or a uuid)");
 	if (o->samples && o->format != FORMAT_JSON)
 		return options_fail("--samples needs --format json");
 	if (o->histogram && o->format != FORMAT_TABLE)

@@ -22,7 +22,8 @@ struct cells_layout {
 	size_t npaths;
 };
 
-static bool is_ns_cell(const struct plot_input *in, const struct stored_cell *c)
+static bool is_ns_cell(const struct plot_input *in, const struct stored_run *r,
+		       const struct stored_cell *c)
 {
 	return plot_selected(in, c) && streq(c->unit, "ns");
 }
@@ -54,7 +55,7 @@ static void cells_layout_of(const struct plot_input *in,
 	for (size_t i = 0; i < r->ncells; i++) {
 		const struct stored_cell *c = &r->cells[i];
 
-		if (!is_ns_cell(in, c))
+		if (!is_ns_cell(in, r, c))
 			continue;
 		if (find_name(l, c->name) == SIZE_MAX)
 			l->names[l->nnames++] = c->name;
@@ -76,15 +77,8 @@ static size_t path_slot(const struct cells_layout *l, const char *path)
 
 static bool cells_fits(const struct plot_input *in, struct strbuf *why)
 {
-	size_t n = plot_nruns(in);
-
-	for (size_t i = 0; i < n; i++) {
-		const struct stored_run *r = plot_run(in, i);
-
-		for (size_t k = 0; k < r->ncells; k++)
-			if (is_ns_cell(in, &r->cells[k]))
-				return true;
-	}
+	if (plot_has_cell(in, is_ns_cell))
+		return true;
 	strbuf_addf(why, "run %lld (%s) has no %scells measured in ns per call: "
 		    "kind cells draws bench and timens runs",
 		    (long long)plot_run(in, 0)->id, plot_run(in, 0)->command,
@@ -128,7 +122,7 @@ static double write_bars(struct gp *gp, const struct plot_input *in,
 			struct summary s;
 			double y;
 
-			if (!is_ns_cell(in, c) || !v || path_slot(l, c->path) != p)
+			if (!is_ns_cell(in, r, c) || !v || path_slot(l, c->path) != p)
 				continue;
 			stats_summarize_copy(v, c->n, &s);
 			y = (double)find_name(l, c->name) - 0.4 + half * ((double)p + 0.5);

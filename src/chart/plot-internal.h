@@ -49,6 +49,11 @@ const struct stored_run *plot_run(const struct plot_input *in, size_t i);
 /* A cell with samples, chosen by --cell. */
 bool plot_selected(const struct plot_input *in, const struct stored_cell *c);
 
+/* Whether a kind's test takes a cell of a run of in: whether it fits. */
+typedef bool plot_cell_test(const struct plot_input *in, const struct stored_run *r,
+			    const struct stored_cell *c);
+bool plot_has_cell(const struct plot_input *in, plot_cell_test *takes);
+
 /*
  * A run for people, never its id in this store (which means nothing to a
  * reader of the chart): its label, else "bench of 2026-12-01T10:00:00Z";

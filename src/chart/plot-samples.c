@@ -26,22 +26,16 @@
 
 /* ---- distribution ------------------------------------------------------ */
 
-static bool has_samples(const struct plot_input *in, const struct stored_cell *c)
+static bool has_samples(const struct plot_input *in, const struct stored_run *r,
+			const struct stored_cell *c)
 {
 	return plot_selected(in, c) && c->n >= 2;
 }
 
 static bool distribution_fits(const struct plot_input *in, struct strbuf *why)
 {
-	size_t n = plot_nruns(in);
-
-	for (size_t i = 0; i < n; i++) {
-		const struct stored_run *r = plot_run(in, i);
-
-		for (size_t k = 0; k < r->ncells; k++)
-			if (has_samples(in, &r->cells[k]))
-				return true;
-	}
+	if (plot_has_cell(in, has_samples))
+		return true;
 	strbuf_addf(why, "run %lld has no %scell with two samples or more",
 		    (long long)plot_run(in, 0)->id, in->cells ? "matching " : "");
 	return false;
@@ -64,7 +58,7 @@ static size_t collect_panels(const struct plot_input *in, struct dist_panel *p)
 			const struct stored_cell *c = &r->cells[k];
 			size_t j = 0;
 
-			if (!has_samples(in, c))
+			if (!has_samples(in, r, c))
 				continue;
 			while (j < np && !(streq(p[j].name, c->name) &&
 					   streq(p[j].path, c->path)))

@@ -50,15 +50,8 @@ static bool is_scale_cell(const struct plot_input *in, const struct stored_run *
 
 static bool scale_fits(const struct plot_input *in, struct strbuf *why)
 {
-	size_t n = plot_nruns(in);
-
-	for (size_t i = 0; i < n; i++) {
-		const struct stored_run *r = plot_run(in, i);
-
-		for (size_t k = 0; k < r->ncells; k++)
-			if (is_scale_cell(in, r, &r->cells[k]))
-				return true;
-	}
+	if (plot_has_cell(in, is_scale_cell))
+		return true;
 	strbuf_addf(why, "run %lld is a %s run: kind scale draws clockbench scale runs",
 		    (long long)plot_run(in, 0)->id, plot_run(in, 0)->command);
 	return false;

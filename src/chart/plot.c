@@ -100,6 +100,18 @@ bool plot_selected(const struct plot_input *in, const struct stored_cell *c)
 	return compare_cell_matches(in->cells, c->name, c->path);
 }
 
+bool plot_has_cell(const struct plot_input *in, plot_cell_test *takes)
+{
+	for (size_t i = 0; i < plot_nruns(in); i++) {
+		const struct stored_run *r = plot_run(in, i);
+
+		for (size_t k = 0; k < r->ncells; k++)
+			if (takes(in, r, &r->cells[k]))
+				return true;
+	}
+	return false;
+}
+
 /*
  * Labels past PLOT_LABEL_MAX characters are drawn as letters, A, B, ...,
  * each named in full in the chart's title (plot_title_text()), as compare's

@@ -263,9 +263,7 @@ void measure_print_cell_list(const struct catalog *cat,
 {
 	struct table *t = table_new();
 
-	table_add_column(t, "name", NULL, TABLE_TEXT, NULL);
-	table_add_column(t, "path", NULL, TABLE_TEXT, NULL);
-	table_add_column(t, "state", NULL, TABLE_TEXT, NULL);
+	table_add_text_columns(t, "name", "path", "state", NULL);
 	/* One line a cell, for a script as much as for a reader. */
 	table_set_titles(t, false);
 	for (size_t i = 0; i < cat->ncells; i++) {

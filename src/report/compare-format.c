@@ -666,9 +666,7 @@ static struct table *changes_table(const struct compare_result *r, size_t g)
 	table_add_column(t, "change_ci95_lo_pct", "95% CI", TABLE_REAL, NULL);
 	table_add_column(t, "diff", "diff", TABLE_REAL, r->unit_shown);
 	table_add_column(t, "p_adjusted", "p", TABLE_REAL, NULL);
-	table_add_column(t, "test", NULL, TABLE_TEXT, NULL);
-	table_add_column(t, "verdict", NULL, TABLE_TEXT, NULL);
-	table_add_column(t, "why", NULL, TABLE_TEXT, NULL);
+	table_add_text_columns(t, "test", "verdict", "why", NULL);
 	if (r->metric == METRIC_CORE_CYCLES)
 		table_add_column(t, "ns_change_pct", "ns-change", TABLE_REAL, "%");
 	for (size_t i = 0; i < r->nrows; i++)

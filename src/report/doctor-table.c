@@ -31,11 +31,8 @@ static struct table *findings_table(void)
 	struct table *t = table_new();
 
 	table_add_column(t, "ns_per_call", "cost", TABLE_REAL, NULL);
-	table_add_column(t, "severity", NULL, TABLE_TEXT, NULL);
-	table_add_column(t, "name", NULL, TABLE_TEXT, NULL);
-	table_add_column(t, "path", NULL, TABLE_TEXT, NULL);
-	table_add_column(t, "verdict", NULL, TABLE_TEXT, NULL);
-	table_add_column(t, "cause", NULL, TABLE_TEXT, NULL);
+	table_add_text_columns(t, "severity", "name", "path", "verdict",
+			       "cause", NULL);
 	table_set_titles(t, false);
 	return t;
 }
@@ -117,10 +114,7 @@ static void print_verdicts(FILE *out, const struct doctor_report *d)
 {
 	struct table *t = listed(table_new());
 
-	table_add_column(t, "name", NULL, TABLE_TEXT, NULL);
-	table_add_column(t, "path", NULL, TABLE_TEXT, NULL);
-	table_add_column(t, "verdict", NULL, TABLE_TEXT, NULL);
-	table_add_column(t, "cause", NULL, TABLE_TEXT, NULL);
+	table_add_text_columns(t, "name", "path", "verdict", "cause", NULL);
 	for (size_t i = 0; i < d->ncells; i++) {
 		const struct doctor_report_cell *r = &d->cells[i];
 		_cleanup_strbuf_ struct strbuf why = STRBUF_INIT;
@@ -151,8 +145,7 @@ static void print_static(FILE *out, const struct doctor_report_static *s)
 	fprintf(out, "%s (%s, vDSO %s)\n", s->path, s->libc,
 		s->vdso ? "present" : "absent");
 	t = listed(table_new());
-	table_add_column(t, "name", NULL, TABLE_TEXT, NULL);
-	table_add_column(t, "verdict", NULL, TABLE_TEXT, NULL);
+	table_add_text_columns(t, "name", "verdict", NULL);
 	table_add_column(t, "ns_per_call", "cost", TABLE_REAL, NULL);
 	table_add_column(t, "syscalls", NULL, TABLE_TEXT, NULL);
 	for (size_t i = 0; i < s->n; i++) {

@@ -175,8 +175,7 @@ static struct table *new_table(const char *per_call)
 	};
 	struct table *t = table_new();
 
-	table_add_column(t, "name", NULL, TABLE_TEXT, NULL);
-	table_add_column(t, "path", NULL, TABLE_TEXT, NULL);
+	table_add_text_columns(t, "name", "path", NULL);
 	if (!per_call)
 		table_add_column(t, "unit", NULL, TABLE_TEXT, NULL);
 	table_add_column(t, "median", figure_title(per_call), TABLE_REAL, NULL);

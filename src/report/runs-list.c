@@ -45,12 +45,8 @@ static struct table *runs_table(const struct run_summary *runs, size_t n)
 
 	table_add_column(t, "id", NULL, TABLE_INT, NULL);
 	table_add_column(t, "started", "started (UTC)", TABLE_TEXT, NULL);
-	table_add_column(t, "command", NULL, TABLE_TEXT, NULL);
-	table_add_column(t, "label", NULL, TABLE_TEXT, NULL);
-	table_add_column(t, "host", NULL, TABLE_TEXT, NULL);
-	table_add_column(t, "kernel", NULL, TABLE_TEXT, NULL);
-	table_add_column(t, "status", NULL, TABLE_TEXT, NULL);
-	table_add_column(t, "cells", NULL, TABLE_TEXT, NULL);
+	table_add_text_columns(t, "command", "label", "host", "kernel",
+			       "status", "cells", NULL);
 	if (emulated)
 		table_add_column(t, "timings", NULL, TABLE_TEXT, NULL);
 	for (size_t i = 0; i < n; i++) {

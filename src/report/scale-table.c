@@ -302,10 +302,7 @@ static struct table *csv_table(const struct scale_layout *l)
 	};
 	struct table *t = table_new();
 
-	table_add_column(t, "name", NULL, TABLE_TEXT, NULL);
-	table_add_column(t, "api", NULL, TABLE_TEXT, NULL);
-	table_add_column(t, "clock", NULL, TABLE_TEXT, NULL);
-	table_add_column(t, "path", NULL, TABLE_TEXT, NULL);
+	table_add_text_columns(t, "name", "api", "clock", "path", NULL);
 	table_add_column(t, l->idle ? "idle_threads" : "threads", NULL, TABLE_INT, NULL);
 	table_add_column(t, "n", NULL, TABLE_INT, NULL);
 	for (const char *const *k = l->idle ? idle : threads; *k; k++)

@@ -138,8 +138,7 @@ static void print_expected_table(FILE *f, const struct vdso_image *img)
 	fprintf(f, "\nExpected names for %s (version %s):\n", n->arch, n->version);
 	/* A list under its heading, as before: no titles, indented. */
 	t = table_new();
-	table_add_column(t, "name", NULL, TABLE_TEXT, NULL);
-	table_add_column(t, "resolves", NULL, TABLE_TEXT, NULL);
+	table_add_text_columns(t, "name", "resolves", NULL);
 	table_set_titles(t, false);
 	table_set_indent(t, 2);
 	for (size_t i = 0; i < count; i++) {

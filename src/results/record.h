@@ -50,6 +50,11 @@ option_callback store_option_label;
 		     "save the run under LABEL, e.g. before, after"), \
 	OPT_BOOL(0, "no-save", &(o)->no_save, "do not save the run")
 
+/* The same for a command that saves a run per side, labelled its own way. */
+#define STORE_SAVE_SIDES_OPTIONS(o) \
+	STORE_DB_OPTION(o), \
+	OPT_BOOL(0, "no-save", &(o)->no_save, "do not save the runs")
+
 /*
  * The database path for o (--db, else store_default_path()); *create_dirs
  * tells whether it is the XDG default, the only place whose missing

@@ -225,7 +225,7 @@ static int make_command(struct exec_campaign *e, struct exec_command *c, size_t 
 			const char *value, struct strbuf *err)
 {
 	const struct exec_options *o = &e->o;
-	const char *line = o->command ? NULL : o->lines[k];
+	const char *line = o->command ? NULL : o->lines.line[k];
 	size_t hits = 0;
 
 	c->value = value;
@@ -266,10 +266,10 @@ static int assign_prepare(struct exec_campaign *e, struct exec_command *c, size_
 	const char *p, *bad;
 	size_t hits;
 
-	if (!o->nprepares)
+	if (!o->prepares.n)
 		return 0;
-	p = o->nprepares == 1 ? o->prepares[0] :
-	    o->nprepares == e->ncmds ? o->prepares[i] : o->prepares[k];
+	p = o->prepares.n == 1 ? o->prepares.line[0] :
+	    o->prepares.n == e->ncmds ? o->prepares.line[i] : o->prepares.line[k];
 	c->prepare = substitute_line(p, o, c->value, &hits, &bad);
 	return c->prepare ? 0 : shell_value_refused(c->value, bad, "--prepare", err);
 }
@@ -337,9 +337,9 @@ static int check_commands(const struct exec_campaign *e, size_t ntemplates,
 {
 	const struct exec_options *o = &e->o;
 
-	if (o->nprepares > 1 && o->nprepares != e->ncmds && o->nprepares != ntemplates)
+	if (o->prepares.n > 1 && o->prepares.n != e->ncmds && o->prepares.n != ntemplates)
 		strbuf_addf(err, "%zu --prepare commands for %zu commands: give "
-			    "one, or one per command", o->nprepares, e->ncmds);
+			    "one, or one per command", o->prepares.n, e->ncmds);
 	else if (e->ncmds > 1 && label_given)
 		strbuf_adds(err, "--label names one run; name several commands' "
 			    "runs with --labels");
@@ -361,7 +361,7 @@ static int check_commands(const struct exec_campaign *e, size_t ntemplates,
 static int make_commands(struct exec_campaign *e, bool label_given, struct strbuf *err)
 {
 	const struct exec_options *o = &e->o;
-	size_t ntemplates = o->command ? 1 : o->nlines;
+	size_t ntemplates = o->command ? 1 : o->lines.n;
 	size_t nvalues = o->nvalues ? o->nvalues : 1;
 
 	if (ntemplates * nvalues > EXEC_MAX_COMMANDS) {
@@ -453,8 +453,8 @@ void exec_campaign_free(struct exec_campaign *e)
 		free(c->after);
 	}
 	free(e->cmds);
-	free(e->o.prepares);
-	free(e->o.lines);
+	free(e->o.prepares.line);
+	free(e->o.lines.line);
 	free((char *)e->o.param);
 	free(e->o.values);
 	free(e->harness.wall);

@@ -53,6 +53,12 @@
 /* --order: the names of exec's option table, in this order. */
 enum exec_order { EXEC_ORDER_ABBA, EXEC_ORDER_RANDOM, EXEC_ORDER_SEQUENCE };
 
+/* Shell lines given one option each, in order (-c, --prepare). */
+struct exec_lines {
+	const char **line;
+	size_t n;
+};
+
 /*
  * What the command line asks of the campaign, filled by exec's option
  * table; the strings are borrowed from argv but for param and values
@@ -61,10 +67,8 @@ enum exec_order { EXEC_ORDER_ABBA, EXEC_ORDER_RANDOM, EXEC_ORDER_SEQUENCE };
  */
 struct exec_options {
 	long runs, warmup;
-	const char **prepares;	/* --prepare: one for all, or one per command */
-	size_t nprepares;
-	const char **lines;	/* -c */
-	size_t nlines;
+	struct exec_lines prepares;	/* --prepare: one for all, or one per command */
+	struct exec_lines lines;	/* -c */
 	const char *labels;
 	const char *param;	/* -L/-P: NAME */
 	char **values;		/* its values, NULL-terminated (one allocation) */

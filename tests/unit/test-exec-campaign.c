@@ -115,9 +115,9 @@ static int make(struct exec_campaign *e, const char *const *lines, size_t n,
 {
 	if (!e->o.runs)
 		e->o.runs = 10;
-	e->o.lines = xcalloc(n, sizeof(*lines));
-	memcpy(e->o.lines, lines, n * sizeof(*lines));
-	e->o.nlines = n;
+	e->o.lines.line = xcalloc(n, sizeof(*lines));
+	memcpy(e->o.lines.line, lines, n * sizeof(*lines));
+	e->o.lines.n = n;
 	return exec_campaign_make(e, false, err);
 }
 
@@ -153,9 +153,9 @@ static void test_make_prepare_and_labels(void **state)
 
 	(void)state;
 	assert_int_equal(exec_parameter_scan(&e.o, "n=1..2", &err), 0);
-	e.o.prepares = xcalloc(2, sizeof(*prepares));
-	memcpy(e.o.prepares, prepares, sizeof(prepares));
-	e.o.nprepares = 2;
+	e.o.prepares.line = xcalloc(2, sizeof(*prepares));
+	memcpy(e.o.prepares.line, prepares, sizeof(prepares));
+	e.o.prepares.n = 2;
 	e.o.labels = "a1,a2,b1,b2";
 	/* One --prepare per template when there are as many as templates. */
 	assert_int_equal(make(&e, lines, 2, &err), 0);

@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +29,7 @@ static const struct command_usage test_usage = {
 	.synopsis = "[<options>] <run>...\n--all",
 	.description = "A command for the tests.",
 	.footer = "Exit status: 0.",
+	.no_args = "no run given",
 };
 
 static const char *const colours[] = { "red", "green", "blue", NULL };
@@ -168,6 +170,52 @@ static void test_stop_at_first_argument(void **state)
 	assert_string_equal(argv[0], "cmd");
 	assert_string_equal(argv[1], "--flag");
 	assert_string_equal(argv[2], "-n");
+	free(err);
+}
+
+/*
+ * OPTIONS_NO_ARGS: a left-over argument is a usage error, and the options
+ * around it are still parsed. OPTIONS_NEED_ARGS: none is the usage's own
+ * error; --help is not one.
+ */
+static void test_argument_counts(void **state)
+{
+	struct settings s = { 0 };
+	char *err, want[256];
+	int argc, saved, null, rc;
+	char **argv = make_argv(&argc, "test", "--flag", "stray", NULL);
+
+	assert_int_equal(parse(&s, OPTIONS_NO_ARGS, &err, argc, argv), OPTIONS_ERROR);
+	snprintf(want, sizeof(want), "%s: error: unexpected argument 'stray'\n",
+		 program_context());
+	assert_string_equal(err, want);
+	free(err);
+	argv = make_argv(&argc, "test", "--flag", NULL);
+	assert_int_equal(parse(&s, OPTIONS_NO_ARGS, &err, argc, argv), 0);
+	assert_string_equal(err, "");
+	free(err);
+
+	argv = make_argv(&argc, "test", "--flag", NULL);
+	assert_int_equal(parse(&s, OPTIONS_NEED_ARGS, &err, argc, argv), OPTIONS_ERROR);
+	snprintf(want, sizeof(want), "%s: error: no run given\n", program_context());
+	assert_string_equal(err, want);
+	free(err);
+	argv = make_argv(&argc, "test", "7", "before", NULL);
+	assert_int_equal(parse(&s, OPTIONS_NEED_ARGS, &err, argc, argv), 2);
+	free(err);
+	/* The help itself goes to /dev/null: this test only wants its result. */
+	fflush(stdout);
+	saved = dup(STDOUT_FILENO);
+	null = open("/dev/null", O_WRONLY);
+	assert_true(saved >= 0 && null >= 0);
+	dup2(null, STDOUT_FILENO);
+	argv = make_argv(&argc, "test", "--help", NULL);
+	rc = parse(&s, OPTIONS_NEED_ARGS, &err, argc, argv);
+	fflush(stdout);
+	dup2(saved, STDOUT_FILENO);
+	close(saved);
+	close(null);
+	assert_int_equal(rc, OPTIONS_HELP);
 	free(err);
 }
 
@@ -456,6 +504,7 @@ int main(void)
 		cmocka_unit_test(test_values_and_positionals),
 		cmocka_unit_test(test_short_clusters),
 		cmocka_unit_test(test_stop_at_first_argument),
+		cmocka_unit_test(test_argument_counts),
 		cmocka_unit_test(test_errors_name_the_option),
 		cmocka_unit_test(test_hidden_option_parses),
 		cmocka_unit_test(test_help_text),
