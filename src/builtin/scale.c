@@ -282,27 +282,34 @@ static void mark_disturbed(struct scale_report *r)
 	exec_mark_disturbed(r->reps, r->nreps, &d);
 }
 
-/*
- * Repetition-major order: repetition 1 of every count and cell, then
- * repetition 2, ... so a slow phase of the machine touches every point a
- * little instead of one point a lot.
- */
-/* Repetition rep of every count and cell; 0, or -1 with the error printed. */
-static int threads_repetition(struct scale_report *r, unsigned rep,
-			      struct progress *prog, size_t *step)
+/* The progress line of cell c: "NAME PATH, 4 threads, repetition 2/5". */
+static void show_step(struct progress *prog, size_t *step, const struct scale_cell *c,
+		      unsigned count, const char *threads, const char *pass,
+		      unsigned i, unsigned n)
 {
 	char what[160];
 
+	snprintf(what, sizeof(what), "%s %s, %u %s, %s %u/%u", c->cell.name,
+		 catalog_paths[c->cell.path], count, threads, pass, i + 1, n);
+	progress_update(prog, (*step)++, what);
+}
+
+/*
+ * Repetition rep of every count and cell; 0, or -1 with the error
+ * printed. Repetition-major order: repetition 1 of every count and cell,
+ * then repetition 2, ... so a slow phase of the machine touches every
+ * point a little instead of one point a lot.
+ */
+static int threads_repetition(struct scale_report *r, unsigned rep,
+			      struct progress *prog, size_t *step)
+{
 	for (size_t k = 0; k < r->ncounts && !measure_stopped(); k++)
 		for (size_t i = 0; i < r->ncells && !measure_stopped(); i++) {
 			struct scale_cell *c = &r->cells[i];
 			struct scale_point *p = &c->points[k];
 
-			snprintf(what, sizeof(what), "%s %s, %u threads, "
-				 "repetition %u/%u", c->cell.name,
-				 catalog_paths[c->cell.path], r->counts[k],
-				 rep + 1, r->repetitions);
-			progress_update(prog, (*step)++, what);
+			show_step(prog, step, c, r->counts[k], "threads", "repetition",
+				  rep, r->repetitions);
 			if (scale_run(&c->cell, r->counts[k], r->calls,
 				      &p->samples[p->n]) != 0) {
 				error_msg("cannot start %u threads: %m", r->counts[k]);
@@ -347,8 +354,6 @@ static int idle_round(struct scale_report *r, const struct cycle_counter *cc,
 		      struct idle_pool *pool, unsigned round,
 		      struct progress *prog, size_t *step)
 {
-	char what[160];
-
 	disturb_round_begin(&r->disturb);
 	for (size_t k = 0; k < r->ncounts && !measure_stopped(); k++) {
 		if (idle_pool_grow(pool, r->counts[k]) != 0) {
@@ -359,11 +364,8 @@ static int idle_round(struct scale_report *r, const struct cycle_counter *cc,
 			struct scale_cell *c = &r->cells[i];
 			struct cell_result *res = &c->idle[k];
 
-			snprintf(what, sizeof(what), "%s %s, %u idle threads, "
-				 "round %u/%u", c->cell.name,
-				 catalog_paths[c->cell.path], r->counts[k],
-				 round + 1, r->cfg.rounds);
-			progress_update(prog, (*step)++, what);
+			show_step(prog, step, c, r->counts[k], "idle threads", "round",
+				  round, r->cfg.rounds);
 			/* One batch size per cell: the same loop at every count. */
 			if (round == 0 && k == 0)
 				timing_prepare(&c->cell, cc, &r->cfg, res);

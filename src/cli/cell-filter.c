@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "cli/cell-filter.h"
 
+#include <stddef.h>
 #include <string.h>
 
 #include "basic/suggest.h"
@@ -11,40 +12,6 @@
 void cell_filter_none(struct catalog_filter *f)
 {
 	memset(f, 0, sizeof(*f));
-}
-
-/*
- * The items of a --api/--clock/--path list, each looked up by lookup()
- * and set in the dimension's selection (set, n entries); -1 with the
- * message when the list is empty or an item is unknown.
- */
-static int parse_list(const char *arg, const char *what, bool *set, size_t n,
-		      int (*lookup)(const char *name),
-		      void (*suggest)(struct suggestion *s), const char *known,
-		      struct strbuf *err)
-{
-	_cleanup_free_ char **items = split_list(arg, NULL);
-
-	memset(set, 0, n * sizeof(*set));
-	if (!items[0]) {
-		strbuf_addf(err, "empty --%s list", what);
-		return -1;
-	}
-	for (char **it = items; *it; it++) {
-		int i = lookup(*it);
-
-		if (i < 0 || (size_t)i >= n) {
-			struct suggestion s = SUGGESTION_INIT(*it);
-
-			suggest(&s);
-			strbuf_addf(err, "unknown %s '%s' in --%s%s", what, *it, what,
-				    known);
-			suggestion_add(&s, "", err);
-			return -1;
-		}
-		set[i] = true;
-	}
-	return 0;
 }
 
 /* The names of each dimension, for "did you mean". */
@@ -74,31 +41,71 @@ static int clock_index(const char *name)
 	return ci ? (int)ci->id : -1;
 }
 
-int cell_filter_option_api(const struct option_def *opt, const char *arg,
-		    struct strbuf *err)
-{
-	struct catalog_filter *f = opt->value;
+/*
+ * A dimension of the cells, named as its option: where its selection is
+ * in a catalog_filter (offset, n flags), how a name is looked up, the
+ * names for "did you mean", and those said after "unknown".
+ */
+struct dimension {
+	const char *name;
+	size_t offset, n;
+	int (*lookup)(const char *name);
+	void (*suggest)(struct suggestion *s);
+	const char *known;
+};
 
-	return parse_list(arg, "api", f->api, ARRAY_SIZE(f->api),
-			  catalog_api_by_name, suggest_api, "", err);
+#define SELECTION(field) \
+	offsetof(struct catalog_filter, field), \
+	ARRAY_SIZE(((struct catalog_filter *)NULL)->field)
+
+static const struct dimension dimensions[] = {
+	{ "api", SELECTION(api), catalog_api_by_name, suggest_api, "" },
+	{ "clock", SELECTION(clock), clock_index, suggest_clock, "" },
+	{ "path", SELECTION(path), catalog_path_by_name, suggest_path,
+	  " (vdso, libc, syscall)" },
+};
+
+/*
+ * The items of a list, each looked up and set in the dimension's
+ * selection; -1 with the message when the list is empty or an item is
+ * unknown.
+ */
+static int parse_list(const char *arg, const struct dimension *d, bool *set,
+		      struct strbuf *err)
+{
+	_cleanup_free_ char **items = split_list(arg, NULL);
+
+	memset(set, 0, d->n * sizeof(*set));
+	if (!items[0]) {
+		strbuf_addf(err, "empty --%s list", d->name);
+		return -1;
+	}
+	for (char **it = items; *it; it++) {
+		int i = d->lookup(*it);
+
+		if (i < 0 || (size_t)i >= d->n) {
+			struct suggestion s = SUGGESTION_INIT(*it);
+
+			d->suggest(&s);
+			strbuf_addf(err, "unknown %s '%s' in --%s%s", d->name, *it,
+				    d->name, d->known);
+			suggestion_add(&s, "", err);
+			return -1;
+		}
+		set[i] = true;
+	}
+	return 0;
 }
 
-int cell_filter_option_clock(const struct option_def *opt, const char *arg,
-		    struct strbuf *err)
+int cell_filter_option(const struct option_def *opt, const char *arg,
+		       struct strbuf *err)
 {
-	struct catalog_filter *f = opt->value;
-
-	return parse_list(arg, "clock", f->clock, ARRAY_SIZE(f->clock),
-			  clock_index, suggest_clock, "", err);
-}
-
-int cell_filter_option_path(const struct option_def *opt, const char *arg,
-		    struct strbuf *err)
-{
-	struct catalog_filter *f = opt->value;
-
-	return parse_list(arg, "path", f->path, ARRAY_SIZE(f->path),
-			  catalog_path_by_name, suggest_path, " (vdso, libc, syscall)", err);
+	for (size_t i = 0; i < ARRAY_SIZE(dimensions); i++)
+		if (streq(opt->long_name, dimensions[i].name))
+			return parse_list(arg, &dimensions[i],
+					  (bool *)((char *)opt->value + dimensions[i].offset),
+					  err);
+	fatal("--%s is not a dimension of the cells", opt->long_name);
 }
 
 int cell_filter_option_cpu(const struct option_def *opt, const char *arg,

@@ -15,17 +15,18 @@
 #include "basic/options.h"
 #include "probe/catalog.h"
 
-/* Each replaces the selection of its dimension (value: a catalog_filter). */
-option_callback cell_filter_option_api;
-option_callback cell_filter_option_clock;
-option_callback cell_filter_option_path;
+/*
+ * --api, --clock or --path (the option's long name): replaces the
+ * selection of that dimension (value: a catalog_filter).
+ */
+option_callback cell_filter_option;
 /* --cpu: a CPU within this process's affinity mask (value: an int). */
 option_callback cell_filter_option_cpu;
 
 #define CELL_FILTER_OPTIONS(f, api_help, clock_help, path_help) \
-	OPT_CALLBACK(0, "api", "LIST", (f), cell_filter_option_api, api_help), \
-	OPT_CALLBACK(0, "clock", "LIST", (f), cell_filter_option_clock, clock_help), \
-	OPT_CALLBACK(0, "path", "LIST", (f), cell_filter_option_path, path_help)
+	OPT_CALLBACK(0, "api", "LIST", (f), cell_filter_option, api_help), \
+	OPT_CALLBACK(0, "clock", "LIST", (f), cell_filter_option, clock_help), \
+	OPT_CALLBACK(0, "path", "LIST", (f), cell_filter_option, path_help)
 
 #define CPU_OPTION(cpu, help) \
 	OPT_CALLBACK(0, "cpu", "N", (cpu), cell_filter_option_cpu, help)

@@ -112,6 +112,14 @@ static void put_text(FILE *f, const char *s)
 	text_put(f, s, TEXT_CELL_MAX);
 }
 
+/* "NAME PATH" of a row, escaped. */
+static void put_row_name(FILE *f, const struct compare_row *row)
+{
+	put_text(f, row->name);
+	fputc(' ', f);
+	put_text(f, row->path);
+}
+
 static const char *correction_name(enum compare_correction c)
 {
 	return c == CORRECT_HOLM ? "Holm" : c == CORRECT_BH ? "Benjamini-Hochberg" : "no";
@@ -964,9 +972,7 @@ static void print_summary_block(FILE *f, const struct compare_result *r,
 	char title[TITLE_BYTES];
 
 	fputc('\n', f);
-	put_text(f, row->name);
-	fputc(' ', f);
-	put_text(f, row->path);
+	put_row_name(f, row);
 	fprintf(f, "\n%-8s", "");
 	for (size_t g = 0; g < r->ngroups; g++) {
 		group_column_title(r, g, c, title, sizeof(title));
@@ -1036,9 +1042,7 @@ static void print_ministat_block(FILE *f, const struct compare_result *r,
 	const struct compare_side *base = &row->sides[0];
 
 	fputc('\n', f);
-	put_text(f, row->name);
-	fputc(' ', f);
-	put_text(f, row->path);
+	put_row_name(f, row);
 	fputs(" (", f);
 	put_text(f, r->unit);
 	fputs(")\n", f);

@@ -3,6 +3,7 @@
 
 #include <inttypes.h>
 #include <math.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "basic/figure.h"
@@ -186,54 +187,76 @@ static void idle_figures(const struct scale_layout *l, const struct stored_run *
 	}
 }
 
-static void add_threads_row(struct table *t, const struct row_figures *f)
+/*
+ * A block's figure columns: key and title, as scale has always titled
+ * them, the figure and its decimals; sign: a signed change, with this
+ * suffix (NULL: a plain figure).
+ */
+struct figure_column {
+	const char *key, *title;
+	size_t figure;		/* offsetof(struct row_figures, ...) */
+	int decimals;
+	const char *sign;
+};
+
+#define FIGURE(key, title, field, decimals) \
+	{ key, title, offsetof(struct row_figures, field), decimals, NULL }
+#define CHANGE(key, title, field, decimals, suffix) \
+	{ key, title, offsetof(struct row_figures, field), decimals, suffix }
+
+static const struct figure_column threads_columns[] = {
+	FIGURE("elapsed_s_median", "elapsed-s", median, 3),
+	FIGURE("elapsed_s_ci95_lo", "ci95-lo", lo, 3),
+	FIGURE("elapsed_s_ci95_hi", "ci95-hi", hi, 3),
+	FIGURE("elapsed_robust_cv_pct", "rCV%", cv, 2),
+	CHANGE("change_pct", "change", change_pct, 1, "%"),
+	FIGURE("ns_per_call_median", "ns/call", per_call, 1),
+	FIGURE("user_s_median", "user-s", user, 3),
+	FIGURE("sys_s_median", "sys-s", sys, 3),
+	{ NULL, NULL, 0, 0, NULL },
+};
+
+static const struct figure_column idle_columns[] = {
+	FIGURE("ns_median", "ns/call", median, 2),
+	FIGURE("ns_ci95_lo", "ci95-lo", lo, 2),
+	FIGURE("ns_ci95_hi", "ci95-hi", hi, 2),
+	FIGURE("robust_cv_pct", "rCV%", cv, 2),
+	CHANGE("delta_ns", "+ns", delta, 2, ""),
+	FIGURE("ns_per_idle_thread", "ns/thread", per_thread, 3),
+	FIGURE("core", "core", core, 1),
+	{ NULL, NULL, 0, 0, NULL },
+};
+
+static const struct figure_column *figure_columns(const struct scale_layout *l)
 {
-	table_add_real(t, f->median, 3);
-	table_add_real(t, f->lo, 3);
-	table_add_real(t, f->hi, 3);
-	table_add_real(t, f->cv, 2);
-	add_signed(t, f->change_pct, 1, "%");
-	table_add_real(t, f->per_call, 1);
-	table_add_real(t, f->user, 3);
-	table_add_real(t, f->sys, 3);
+	return l->idle ? idle_columns : threads_columns;
 }
 
-static void add_idle_row(struct table *t, const struct row_figures *f)
-{
-	table_add_real(t, f->median, 2);
-	table_add_real(t, f->lo, 2);
-	table_add_real(t, f->hi, 2);
-	table_add_real(t, f->cv, 2);
-	add_signed(t, f->delta, 2, "");
-	table_add_real(t, f->per_thread, 3);
-	table_add_real(t, f->core, 1);
-}
-
-/* A block's columns, titled as scale has always titled them. */
 static struct table *block_table(const struct scale_layout *l)
 {
-	static const char *const threads[][2] = {
-		{ "elapsed_s_median", "elapsed-s" }, { "elapsed_s_ci95_lo", "ci95-lo" },
-		{ "elapsed_s_ci95_hi", "ci95-hi" }, { "elapsed_robust_cv_pct", "rCV%" },
-		{ "change_pct", "change" }, { "ns_per_call_median", "ns/call" },
-		{ "user_s_median", "user-s" }, { "sys_s_median", "sys-s" }, { NULL, NULL },
-	};
-	static const char *const idle[][2] = {
-		{ "ns_median", "ns/call" }, { "ns_ci95_lo", "ci95-lo" },
-		{ "ns_ci95_hi", "ci95-hi" }, { "robust_cv_pct", "rCV%" },
-		{ "delta_ns", "+ns" }, { "ns_per_idle_thread", "ns/thread" },
-		{ "core", "core" }, { NULL, NULL },
-	};
 	struct table *t = table_new();
 
 	if (l->idle)
 		table_add_column(t, "idle_threads", "idle-threads", TABLE_INT, NULL);
 	else
 		table_add_column(t, "threads", NULL, TABLE_INT, NULL);
-	for (const char *const (*k)[2] = l->idle ? idle : threads; (*k)[0]; k++)
-		table_add_column(t, (*k)[0], (*k)[1], TABLE_REAL, NULL);
+	for (const struct figure_column *c = figure_columns(l); c->key; c++)
+		table_add_column(t, c->key, c->title, TABLE_REAL, NULL);
 	table_add_column(t, "n", NULL, TABLE_INT, NULL);
 	return t;
+}
+
+static void add_figures(struct table *t, const struct scale_layout *l,
+			const struct row_figures *f)
+{
+	for (const struct figure_column *c = figure_columns(l); c->key; c++) {
+		double x = *(const double *)((const char *)f + c->figure);
+
+		if (c->sign)
+			add_signed(t, x, c->decimals, c->sign);
+		else
+			table_add_real(t, x, c->decimals);
+	}
 }
 
 /* The block of the cell whose counts start at stored cell first. */
@@ -259,13 +282,11 @@ static void print_block(FILE *f, const struct scale_layout *l,
 				       count, l->idle ? "idle threads" : "threads");
 			continue;
 		}
-		if (l->idle) {
+		if (l->idle)
 			idle_figures(l, r, i, &base, &fig);
-			add_idle_row(t, &fig);
-		} else {
+		else
 			threads_figures(l, r, i, &base, &fig);
-			add_threads_row(t, &fig);
-		}
+		add_figures(t, l, &fig);
 		table_add_int(t, (int64_t)c->n);
 	}
 	table_print(f, t, FORMAT_TABLE);

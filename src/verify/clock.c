@@ -157,9 +157,20 @@ static int read_subject(void *arg, struct timespec *ts)
 	return result_errno(&res);
 }
 
-static void fmt_ts(const struct timespec *ts, char *buf, size_t len)
+/*
+ * A timespec as ts_format() writes it, by value: ts_text(&ts).s is an
+ * argument of a message, alive until the end of the call.
+ */
+struct ts_text {
+	char s[32];
+};
+
+static struct ts_text ts_text(const struct timespec *ts)
 {
-	ts_format(ts, buf, len);
+	struct ts_text t;
+
+	ts_format(ts, t.s, sizeof(t.s));
+	return t;
 }
 
 /* ---- interposers ------------------------------------------------------------ */
@@ -236,7 +247,6 @@ static void bracket_point(struct verify *v, const struct subject *s, enum path p
 	struct step_watch w;
 	_cleanup_strbuf_ struct strbuf why = STRBUF_INIT;
 	_cleanup_strbuf_ struct strbuf blame = STRBUF_INIT;
-	char a[32], b[32], c[32];
 	bool stepped;
 
 	step_watch_begin_if(&w, realtime_family(s));
@@ -252,10 +262,9 @@ static void bracket_point(struct verify *v, const struct subject *s, enum path p
 		      st.reads, pname);
 		return;
 	}
-	fmt_ts(&st.first[0], a, sizeof(a));
-	fmt_ts(&st.first[1], b, sizeof(b));
-	fmt_ts(&st.first[2], c, sizeof(c));
-	vdiag(v, "first broken bracket: syscall %s, %s %s, syscall %s", a, pname, b, c);
+	vdiag(v, "first broken bracket: syscall %s, %s %s, syscall %s",
+	      ts_text(&st.first[0]).s, pname, ts_text(&st.first[1]).s,
+	      ts_text(&st.first[2]).s);
 	vdiag(v, "the %s read %s", pname, verdict_text(st.first_verdict));
 	if (stepped && st.first_verdict != BRACKET_DENORMAL) {
 		vdiag(v, "%s", why.buf);
@@ -330,7 +339,6 @@ static void monotonic_point(struct verify *v, const struct subject *s, enum path
 	struct step_watch w;
 	_cleanup_strbuf_ struct strbuf why = STRBUF_INIT;
 	_cleanup_strbuf_ struct strbuf blame = STRBUF_INIT;
-	char a[32], b[32];
 	bool stepped;
 
 	step_watch_begin_if(&w, realtime_family(s));
@@ -353,10 +361,8 @@ static void monotonic_point(struct verify *v, const struct subject *s, enum path
 		      st.seconds);
 		return;
 	}
-	fmt_ts(&st.back_prev, a, sizeof(a));
-	fmt_ts(&st.back_cur, b, sizeof(b));
-	vdiag(v, "largest backward step: read %lu %s, read %lu %s", st.back_at - 1, a,
-	      st.back_at, b);
+	vdiag(v, "largest backward step: read %lu %s, read %lu %s", st.back_at - 1,
+	      ts_text(&st.back_prev).s, st.back_at, ts_text(&st.back_cur).s);
 	if (stepped) {
 		vdiag(v, "%s", why.buf);
 		vpass(v, "went backwards %lu times (up to %lld ns), explained by a "
@@ -411,7 +417,6 @@ static void cross_cpu_point(struct verify *v, const struct subject *s, enum path
 	struct step_watch w;
 	_cleanup_strbuf_ struct strbuf why = STRBUF_INIT;
 	_cleanup_strbuf_ struct strbuf blame = STRBUF_INIT;
-	char a[32], b[32];
 	bool stepped;
 
 	step_watch_begin_if(&w, realtime_family(s));
@@ -442,10 +447,8 @@ static void cross_cpu_point(struct verify *v, const struct subject *s, enum path
 		      "step 0 ns", res.exchanges, cpulist, res.seconds);
 		return;
 	}
-	fmt_ts(&res.back_prev, a, sizeof(a));
-	fmt_ts(&res.back_cur, b, sizeof(b));
-	vdiag(v, "CPU %d read %s, then CPU %d read %s", res.back_from_cpu, a,
-	      res.back_to_cpu, b);
+	vdiag(v, "CPU %d read %s, then CPU %d read %s", res.back_from_cpu,
+	      ts_text(&res.back_prev).s, res.back_to_cpu, ts_text(&res.back_cur).s);
 	if (stepped) {
 		vdiag(v, "%s", why.buf);
 		vpass(v, "largest backward step %lld ns, explained by a REALTIME step",
@@ -486,7 +489,6 @@ void verify_cross_cpu(struct verify *v)
 static void getres_point(struct verify *v, const struct clock_info *ci, enum path p)
 {
 	struct timespec ref, first, res;
-	char a[32], b[32];
 	struct vres r;
 
 	r = vcall_getres(v, PATH_SYSCALL, ci->id, &first);
@@ -499,9 +501,8 @@ static void getres_point(struct verify *v, const struct clock_info *ci, enum pat
 
 		r = vcall_getres(v, PATH_SYSCALL, ci->id, &ref);
 		if (r.failed || ts_cmp(&ref, &first) != 0) {
-			fmt_ts(&first, a, sizeof(a));
-			fmt_ts(&ref, b, sizeof(b));
-			vfail(v, "the kernel's resolution changed from %s to %s", a, b);
+			vfail(v, "the kernel's resolution changed from %s to %s",
+			      ts_text(&first).s, ts_text(&ref).s);
 			return;
 		}
 		memset(&res, 0xa5, sizeof(res));
@@ -512,17 +513,17 @@ static void getres_point(struct verify *v, const struct clock_info *ci, enum pat
 			return;
 		}
 		if (ts_cmp(&res, &ref) != 0) {
-			fmt_ts(&ref, a, sizeof(a));
-			fmt_ts(&res, b, sizeof(b));
-			vdiag(v, "syscall %s s, %s %s s", a, catalog_paths[p], b);
+			struct ts_text want = ts_text(&ref), seen = ts_text(&res);
+
+			vdiag(v, "syscall %s s, %s %s s", want.s, catalog_paths[p], seen.s);
 			vfail(v, "%s resolution %s s differs from the syscall's %s s",
-			      catalog_paths[p], b, a);
+			      catalog_paths[p], seen.s, want.s);
 			return;
 		}
 	}
 	if (!ts_normalized(&first) || ts_ns(&first) <= 0) {
-		fmt_ts(&first, a, sizeof(a));
-		vfail(v, "the resolution %s s is not a positive normalized timespec", a);
+		vfail(v, "the resolution %s s is not a positive normalized timespec",
+		      ts_text(&first).s);
 		return;
 	}
 	vpass(v, "%lld ns on %u calls, as the syscall reports",
