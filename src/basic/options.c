@@ -363,6 +363,8 @@ int parse_options(int argc, char **argv, const struct command_usage *usage,
 		rc = OPTIONS_ERROR;
 	}
 	if (rc == 0 && (flags & OPTIONS_NEED_ARGS)) {
+		if (!usage->no_args)
+			fatal("%s: OPTIONS_NEED_ARGS without no_args", usage->name);
 		strbuf_setf(&p.err, "%s", usage->no_args);
 		rc = OPTIONS_ERROR;
 	}

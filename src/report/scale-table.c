@@ -250,7 +250,10 @@ static void add_figures(struct table *t, const struct scale_layout *l,
 			const struct row_figures *f)
 {
 	for (const struct figure_column *c = figure_columns(l); c->key; c++) {
-		double x = *(const double *)((const char *)f + c->figure);
+		double x;
+
+		/* Copied, not cast: a char * cast to double * may be misaligned. */
+		memcpy(&x, (const char *)f + c->figure, sizeof(x));
 
 		if (c->sign)
 			add_signed(t, x, c->decimals, c->sign);
