@@ -405,6 +405,8 @@ kernel_config() {
 	usage_error "--label names one run" exec --label a -c true -c false
 	usage_error "two commands are labelled 'a'" exec --labels a,a -c true -c false
 	usage_error "2 --prepare commands for 3 commands" exec -p true -p true -c true -c true -c true
+	usage_error "--command: the command is empty" exec -c true -c ''
+	usage_error "--prepare: the command is empty" exec -p '' -c true -c false
 	usage_error "--fail-on compares several commands" exec --fail-on worse -- true
 	usage_error "at most 1000 runs of each" exec -n 1001 -c true -c false
 	usage_error "-n 1: several commands are compared over 2 runs each at least" \
